@@ -1,0 +1,70 @@
+#!/usr/bin/env node
+/**
+ * `npm test`: checks the system packages the suite needs, starts a private D-Bus session with an
+ * unlocked gnome-keyring (the real OS keychain), runs vitest inside it, and prints
+ * `N passed, M failed` as the last line. A missing package fails the run and says which: no test
+ * passes by being skipped.
+ */
+import { spawnSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const APT_LINE = 'apt-get install -y chromium libsecret-1-dev gnome-keyring dbus dbus-x11 libfaketime faketime';
+
+const needs = [
+  ['dbus-run-session', 'dbus'],
+  ['gnome-keyring-daemon', 'gnome-keyring'],
+  ['chromium', 'chromium'],
+  ['faketime', 'faketime'],
+];
+const missing = needs.filter(([bin]) => spawnSync('sh', ['-c', `command -v ${bin}`]).status !== 0);
+if (missing.length > 0) {
+  console.error(`The test suite needs these system packages: ${missing.map(([, pkg]) => pkg).join(', ')}.`);
+  console.error(`Install them with: ${APT_LINE}`);
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+}
+try {
+  await import('keytar');
+} catch (err) {
+  console.error(`keytar (the OS keychain binding) did not build: install libsecret-1-dev, then run npm ci again. (${err.message})`);
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+}
+
+const home = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-test-home-'));
+const report = path.join(home, 'vitest-report.json');
+const args = process.argv.slice(2);
+const vitest = path.join(root, 'node_modules', 'vitest', 'vitest.mjs');
+const inner = [
+  'echo -n herald-test | gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1',
+  `exec "${process.execPath}" "${vitest}" run --reporter=default --reporter=json --outputFile.json="${report}" ${args.map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ')}`,
+].join('; ');
+
+const child = spawn('dbus-run-session', ['--', 'sh', '-c', inner], {
+  cwd: root,
+  stdio: 'inherit',
+  env: { ...process.env, HOME: home, XDG_DATA_HOME: path.join(home, 'share'), XDG_CONFIG_HOME: path.join(home, 'config'), HERALD_TEST_KEYCHAIN: '1' },
+});
+child.on('exit', (code) => {
+  let passed = 0, failed = 0, skipped = 0;
+  try {
+    const r = JSON.parse(fs.readFileSync(report, 'utf8'));
+    passed = r.numPassedTests;
+    failed = r.numFailedTests + (r.numFailedTestSuites ?? 0);
+    skipped = (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
+  } catch {
+    failed = Math.max(1, failed);
+  }
+  if (code !== 0 && failed === 0) failed = 1;
+  if (skipped > 0) {
+    console.error(`${skipped} tests were skipped; skipped tests count as failures here.`);
+    failed += skipped;
+  }
+  fs.rmSync(home, { recursive: true, force: true });
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exit(failed === 0 ? 0 : 1);
+});

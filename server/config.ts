@@ -1,0 +1,154 @@
+/**
+ * Every setting Herald reads, parsed once. Sources, strongest first: the environment, then
+ * `<data dir>/config.json` (same key names), then defaults. Nothing else reads process.env.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+
+export const PLATFORMS = ['microblog', 'skyblog', 'fedblog', 'threadblog', 'problog'] as const;
+export type Platform = (typeof PLATFORMS)[number];
+
+/** The real networks' endpoints; each can be overridden (tests point them at simulators). */
+const NETWORK_DEFAULTS: Record<Platform, { api: string; authorize: string; token: string }> = {
+  microblog: { api: 'https://api.x.com', authorize: 'https://x.com/i/oauth2/authorize', token: 'https://api.x.com/2/oauth2/token' },
+  skyblog: { api: 'https://bsky.social', authorize: '', token: '' },
+  fedblog: { api: '', authorize: '', token: '' },
+  threadblog: { api: 'https://graph.threads.net', authorize: 'https://threads.net/oauth/authorize', token: 'https://graph.threads.net/oauth/access_token' },
+  problog: { api: 'https://api.linkedin.com', authorize: 'https://www.linkedin.com/oauth/v2/authorization', token: 'https://www.linkedin.com/oauth/v2/accessToken' },
+};
+
+export interface NetworkConfig {
+  clientId?: string;
+  clientSecret?: string;
+  apiUrl: string;
+  authorizeUrl: string;
+  tokenUrl: string;
+}
+
+export interface HeraldConfig {
+  dataDir: string;
+  dbPath: string;
+  host: string;
+  port: number;
+  ownerEmail?: string;
+  ownerPassword?: string;
+  secretStore: 'keychain' | 'file';
+  secretStoreExplicit: boolean;
+  networks: Record<Platform, NetworkConfig>;
+  identity: { issuer: string; clientId?: string; clientSecret?: string };
+  /** Credits granted at the start of every month. */
+  monthlyCredits: number;
+  /** Tier of the desktop UI's own key, and the default for new keys. */
+  defaultTier: 'free' | 'pro' | 'enterprise';
+  enterpriseLimit: number;
+  /** Missed-while-closed grace period, ms. */
+  graceMs: number;
+  /** Request body cap for JSON routes, bytes. */
+  jsonBodyLimit: number;
+  logLevel: 'silent' | 'error' | 'info';
+}
+
+/** The OS's per-user application-data folder, as Electron's `app.getPath('userData')` picks it. */
+export function defaultDataDir(platform = process.platform, env: NodeJS.ProcessEnv = process.env): string {
+  const home = os.homedir();
+  if (platform === 'win32') return path.join(env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), 'Herald');
+  if (platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'Herald');
+  return path.join(env.XDG_CONFIG_HOME || path.join(home, '.config'), 'Herald');
+}
+
+const optionalString = z.string().trim().min(1).optional().catch(undefined);
+const portSchema = z.coerce.number().int().min(0).max(65535);
+
+const rawSchema = z.object({
+  HERALD_HOST: z.string().trim().min(1).default('127.0.0.1'),
+  HERALD_PORT: portSchema.default(4780),
+  HERALD_OWNER_EMAIL: optionalString,
+  HERALD_OWNER_PASSWORD: z.string().min(1).optional(),
+  HERALD_SECRET_STORE: z.enum(['keychain', 'file']).optional(),
+  HERALD_IDENTITY_ISSUER: z.string().url().default('https://accounts.google.com'),
+  HERALD_IDENTITY_CLIENT_ID: optionalString,
+  HERALD_IDENTITY_CLIENT_SECRET: optionalString,
+  HERALD_MONTHLY_CREDITS: z.coerce.number().int().min(0).default(1000),
+  HERALD_DEFAULT_TIER: z.enum(['free', 'pro', 'enterprise']).default('pro'),
+  HERALD_ENTERPRISE_LIMIT: z.coerce.number().int().min(1).default(10000),
+  HERALD_GRACE_MINUTES: z.coerce.number().min(0).default(15),
+  HERALD_JSON_BODY_LIMIT: z.coerce.number().int().min(1024).default(1024 * 1024),
+  HERALD_LOG_LEVEL: z.enum(['silent', 'error', 'info']).default('info'),
+});
+
+/** Keys that may appear in the environment or config.json. */
+export const CONFIG_KEYS = [
+  ...Object.keys(rawSchema.shape),
+  ...PLATFORMS.flatMap((p) => ['CLIENT_ID', 'CLIENT_SECRET', 'API_URL', 'AUTHORIZE_URL', 'TOKEN_URL'].map((k) => `HERALD_${p.toUpperCase()}_${k}`)),
+];
+
+export class ConfigError extends Error {}
+
+function readConfigFile(dataDir: string): Record<string, unknown> {
+  const file = path.join(dataDir, 'config.json');
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw new ConfigError(`Cannot read ${file}: ${(err as Error).message}`);
+  }
+  try {
+    const parsed = JSON.parse(text);
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
+    return parsed as Record<string, unknown>;
+  } catch (err) {
+    throw new ConfigError(`${file} is not a JSON object: ${(err as Error).message}`);
+  }
+}
+
+/**
+ * Builds the configuration. `overrides` (used by tests and by Electron's main process) sit above
+ * the environment.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Record<string, string>> = {}): HeraldConfig {
+  const dataDir = path.resolve(overrides.HERALD_DATA_DIR ?? env.HERALD_DATA_DIR ?? defaultDataDir(process.platform, env));
+  const file = readConfigFile(dataDir);
+  const merged: Record<string, unknown> = {};
+  for (const key of CONFIG_KEYS) {
+    const value = overrides[key] ?? env[key] ?? file[key];
+    if (value !== undefined && value !== '') merged[key] = typeof value === 'number' ? String(value) : value;
+  }
+  const parsed = rawSchema.safeParse(merged);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new ConfigError(`Invalid configuration: ${issues}`);
+  }
+  const raw = parsed.data;
+  const networks = {} as Record<Platform, NetworkConfig>;
+  for (const p of PLATFORMS) {
+    const k = (name: string) => merged[`HERALD_${p.toUpperCase()}_${name}`] as string | undefined;
+    networks[p] = {
+      clientId: k('CLIENT_ID'),
+      clientSecret: k('CLIENT_SECRET'),
+      apiUrl: k('API_URL') ?? NETWORK_DEFAULTS[p].api,
+      authorizeUrl: k('AUTHORIZE_URL') ?? NETWORK_DEFAULTS[p].authorize,
+      tokenUrl: k('TOKEN_URL') ?? NETWORK_DEFAULTS[p].token,
+    };
+  }
+  return {
+    dataDir,
+    dbPath: path.join(dataDir, 'herald.db'),
+    host: raw.HERALD_HOST,
+    port: raw.HERALD_PORT,
+    ownerEmail: raw.HERALD_OWNER_EMAIL,
+    ownerPassword: raw.HERALD_OWNER_PASSWORD,
+    secretStore: raw.HERALD_SECRET_STORE ?? 'keychain',
+    secretStoreExplicit: raw.HERALD_SECRET_STORE !== undefined,
+    networks,
+    identity: { issuer: raw.HERALD_IDENTITY_ISSUER, clientId: raw.HERALD_IDENTITY_CLIENT_ID, clientSecret: raw.HERALD_IDENTITY_CLIENT_SECRET },
+    monthlyCredits: raw.HERALD_MONTHLY_CREDITS,
+    defaultTier: raw.HERALD_DEFAULT_TIER,
+    enterpriseLimit: raw.HERALD_ENTERPRISE_LIMIT,
+    graceMs: raw.HERALD_GRACE_MINUTES * 60_000,
+    jsonBodyLimit: raw.HERALD_JSON_BODY_LIMIT,
+    logLevel: raw.HERALD_LOG_LEVEL,
+  };
+}

@@ -1,0 +1,73 @@
+/**
+ * What every service receives. Time, randomness and ids come from here so tests can pin them.
+ */
+import crypto from 'node:crypto';
+import type { HeraldConfig } from './config.js';
+import type { Db, Sqlite } from './db/connection.js';
+import type { SecretStore } from './secrets/secret-store.js';
+
+export interface Clock {
+  /** Epoch milliseconds. */
+  now(): number;
+}
+
+export interface Ids {
+  uuid(): string;
+  /** `bytes` of cryptographic randomness, base62-encoded. */
+  token(bytes?: number): string;
+}
+
+export interface Logger {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string, err?: unknown): void;
+}
+
+export interface Deps {
+  config: HeraldConfig;
+  db: Db;
+  sqlite: Sqlite;
+  clock: Clock;
+  ids: Ids;
+  /** Uniform in [0, 1); used for jitter and backoff. */
+  random: () => number;
+  log: Logger;
+  secrets: SecretStore;
+}
+
+export const systemClock: Clock = { now: () => Date.now() };
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** Unbiased base62 string of `length` characters. */
+export function randomBase62(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of crypto.randomBytes(length * 2)) {
+      if (byte < 248) out += BASE62[byte % 62];
+      if (out.length === length) break;
+    }
+  }
+  return out;
+}
+
+export const systemIds: Ids = {
+  uuid: () => crypto.randomUUID(),
+  token: (bytes = 24) => randomBase62(Math.ceil((bytes * 8) / Math.log2(62))),
+};
+
+export function consoleLogger(level: HeraldConfig['logLevel']): Logger {
+  const quiet = level === 'silent';
+  return {
+    info: (m) => { if (level === 'info') console.log(m); },
+    warn: (m) => { if (!quiet) console.warn(m); },
+    error: (m, err) => {
+      if (quiet) return;
+      // Log the class and message only: stack traces and SQL stay out of logs users may share.
+      const detail = err instanceof Error ? ` (${err.name}: ${err.message})` : '';
+      console.error(m + detail);
+    },
+  };
+}
+
+export const nowIso = (clock: Clock) => new Date(clock.now()).toISOString();

@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import { platformSchema, successTrue, timestamp } from './common.js';
+
+export const accountSchema = z.object({
+  uuid: z.string(),
+  platform: platformSchema,
+  platform_user_id: z.string(),
+  username: z.string(),
+  display_name: z.string(),
+  avatar: z.string(),
+  status: z.enum(['active', 'needs_reauth']),
+  followers_count: z.number().int(),
+  following_count: z.number().int(),
+  created_at: timestamp,
+});
+export type Account = z.infer<typeof accountSchema>;
+
+export const accountListResponse = z.object({ success: successTrue, accounts: z.array(accountSchema) });
+export const accountResponse = z.object({ success: successTrue, account: accountSchema });

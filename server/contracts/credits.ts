@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { isoDateInput, successTrue, timestamp } from './common.js';
+
+export const TRANS_TYPES = ['grant', 'publish', 'refund', 'adjustment'] as const;
+
+export const creditsResponse = z.object({ success: successTrue, balance: z.number(), expiresAt: timestamp });
+
+export const usageQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  start_date: isoDateInput.optional(),
+  end_date: isoDateInput.optional(),
+  trans_type: z.enum(TRANS_TYPES).optional(),
+});
+
+export const usageRecord = z.object({
+  id: z.number().int(),
+  trans_no: z.string(),
+  trans_type: z.enum(TRANS_TYPES),
+  credits: z.number().int(),
+  order_no: z.string().nullable(),
+  source_type: z.string().nullable(),
+  source_detail: z.string(),
+  expired_at: timestamp.nullable(),
+  created_at: timestamp,
+});
+
+export const usageResponse = z.object({
+  success: successTrue,
+  records: z.array(usageRecord),
+  pagination: z.object({ total: z.number().int(), page: z.number().int(), limit: z.number().int(), hasMore: z.boolean() }),
+});

@@ -1,0 +1,14 @@
+import { z } from 'zod';
+import { successTrue, timestamp } from './common.js';
+
+export const meResponse = z.object({
+  success: successTrue,
+  uuid: z.string(),
+  email: z.string(),
+  nickname: z.string(),
+  avatar_url: z.string(),
+  timezone: z.string().describe('IANA time-zone name'),
+  credits_balance: z.number(),
+  locale: z.string(),
+  created_at: timestamp,
+});

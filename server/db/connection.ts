@@ -1,0 +1,76 @@
+/**
+ * Opens the SQLite file with every pragma in one place and brings the schema up to date with the
+ * committed drizzle-kit migrations. A database written by a newer Herald is refused untouched.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
+import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import * as schema from './schema.js';
+
+export type Db = BetterSQLite3Database<typeof schema>;
+export type Sqlite = Database.Database;
+
+export interface Database_ {
+  sqlite: Sqlite;
+  db: Db;
+  close(): void;
+}
+
+export class SchemaTooNewError extends Error {
+  constructor(file: string) {
+    super(`The database ${file} was written by a newer version of Herald; this version will not open it. Update Herald, or point HERALD_DATA_DIR at another folder.`);
+    this.name = 'SchemaTooNewError';
+  }
+}
+
+/** Where the committed migrations are, from the source tree or from a bundle beside it. */
+export function migrationsFolder(): string {
+  const candidates = [
+    process.env.HERALD_MIGRATIONS_DIR,
+    path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../migrations'),
+    path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../migrations'),
+    path.resolve(process.cwd(), 'migrations'),
+  ].filter((p): p is string => Boolean(p));
+  const found = candidates.find((p) => fs.existsSync(path.join(p, 'meta', '_journal.json')));
+  if (!found) throw new Error('Herald cannot find its database migrations folder');
+  return found;
+}
+
+interface Journal {
+  entries: { idx: number; when: number; tag: string }[];
+}
+
+function readJournal(folder: string): Journal {
+  return JSON.parse(fs.readFileSync(path.join(folder, 'meta', '_journal.json'), 'utf8')) as Journal;
+}
+
+export function applyPragmas(sqlite: Sqlite): void {
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = FULL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+}
+
+export function openDatabase(file: string, folder = migrationsFolder()): Database_ {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new Database(file);
+  try {
+    applyPragmas(sqlite);
+    const journal = readJournal(folder);
+    const latestKnown = Math.max(0, ...journal.entries.map((e) => e.when));
+    const hasTable = sqlite.prepare("SELECT 1 FROM sqlite_master WHERE type='table' AND name='__drizzle_migrations'").get();
+    if (hasTable) {
+      const row = sqlite.prepare('SELECT MAX(created_at) AS latest FROM __drizzle_migrations').get() as { latest: number | null };
+      if (row.latest !== null && Number(row.latest) > latestKnown) throw new SchemaTooNewError(file);
+    }
+    const db = drizzle(sqlite, { schema });
+    migrate(db, { migrationsFolder: folder });
+    return { sqlite, db, close: () => sqlite.close() };
+  } catch (err) {
+    sqlite.close();
+    throw err;
+  }
+}

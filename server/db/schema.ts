@@ -1,0 +1,216 @@
+/**
+ * The whole SQLite schema (drizzle). Every row that belongs to someone carries `user_id`, and
+ * every repo query filters by it: users never see each other's data.
+ *
+ * Timestamps are ISO 8601 strings from `Date#toISOString()` (fixed width, so they sort as text),
+ * except scheduler times, which are integer milliseconds because the queue is ordered and
+ * range-scanned by them.
+ */
+import { sql } from 'drizzle-orm';
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+
+export const users = sqliteTable('users', {
+  id: text('id').primaryKey(),
+  email: text('email').notNull(),
+  passwordHash: text('password_hash'),
+  nickname: text('nickname').notNull().default(''),
+  avatarUrl: text('avatar_url').notNull().default(''),
+  timezone: text('timezone').notNull().default('UTC'),
+  locale: text('locale').notNull().default('en'),
+  provider: text('provider').notNull().default('password'),
+  defaultTier: text('default_tier').notNull().default('pro'),
+  createdAt: text('created_at').notNull(),
+}, (t) => [uniqueIndex('users_email_unique').on(t.email)]);
+
+export const apiKeys = sqliteTable('api_keys', {
+  id: text('id').primaryKey(),
+  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  name: text('name').notNull(),
+  keyHash: text('key_hash').notNull(),
+  preview: text('preview').notNull(),
+  status: text('status').notNull().default('created'),
+  tier: text('tier').notNull(),
+  lastUsed: text('last_used'),
+  createdAt: text('created_at').notNull(),
+}, (t) => [uniqueIndex('api_keys_hash_unique').on(t.keyHash), index('api_keys_user_idx').on(t.userId)]);
+
+export const socialSets = sqliteTable('social_sets', {
+  id: text('id').primaryKey(),
+  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  name: text('name').notNull(),
+  isDefault: integer('is_default', { mode: 'boolean' }).notNull().default(false),
+  createdAt: text('created_at').notNull(),
+}, (t) => [index('social_sets_user_idx').on(t.userId)]);
+
+export const accounts = sqliteTable('accounts', {
+  id: text('id').primaryKey(),
+  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  platform: text('platform').notNull(),
+  platformUserId: text('platform_user_id').notNull(),
+  username: text('username').notNull(),
+  displayName: text('display_name').notNull().default(''),
+  avatar: text('avatar').notNull().default(''),
+  status: text('status').notNull().default('active'),
+  followersCount: integer('followers_count').notNull().default(0),
+  followingCount: integer('following_count').notNull().default(0),
+  /** The account's own server where the network is decentralised (Mastodon instance, Bluesky PDS). */
+  serverUrl: text('server_url'),
+  /** Non-secret network facts (instance limits, person URN, ...) as JSON. Never tokens. */
+  meta: text('meta').notNull().default('{}'),
+  createdAt: text('created_at').notNull(),
+}, (t) => [
+  index('accounts_user_idx').on(t.userId),
+  uniqueIndex('accounts_user_platform_uid_unique').on(t.userId, t.platform, t.platformUserId),
+]);
+
+export const socialSetAccounts = sqliteTable('social_set_accounts', {
+  socialSetId: text('social_set_id').notNull().references(() => socialSets.id, { onDelete: 'cascade' }),
+  accountId: text('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+  position: integer('position').notNull().default(0),
+}, (t) => [primaryKey({ columns: [t.socialSetId, t.accountId] }), index('ssa_account_idx').on(t.accountId)]);
+
+export const templates = sqliteTable('templates', {
+  id: text('id').primaryKey(),
+  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  name: text('name').notNull(),
+  description: text('description').notNull().default(''),
+  headPlain: text('head_plain').notNull().default(''),
+  tailPlain: text('tail_plain').notNull().default(''),
+  headHtml: text('head_html').notNull().default(''),
+  tailHtml: text('tail_html').notNull().default(''),
+  createdAt: text('created_at').notNull(),
+  updatedAt: text('updated_at').notNull(),
+}, (t) => [index('templates_user_idx').on(t.userId)]);
+
+/** Append-only: rows are never updated or deleted, so the balance is always the ledger's sum. */
+export const creditLedger = sqliteTable('credit_ledger', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  transNo: text('trans_no').notNull(),
+  transType: text('trans_type').notNull(),
+  credits: integer('credits').notNull(),
+  orderNo: text('order_no'),
+  sourceType: text('source_type'),
+  sourceDetail: text('source_detail').notNull().default(''),
+  /** For a monthly grant: the month it belongs to (YYYY-MM in the user's time zone). */
+  period: text('period'),
+  expiredAt: text('expired_at'),
+  createdAt: text('created_at').notNull(),
+}, (t) => [
+  index('credit_ledger_user_created_idx').on(t.userId, t.createdAt),
+  uniqueIndex('credit_ledger_trans_no_unique').on(t.transNo),
+  uniqueIndex('credit_ledger_grant_period_unique').on(t.userId, t.transType, t.period),
+]);
+
+export const drafts = sqliteTable('drafts', {
+  id: text('id').primaryKey(),
+  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  title: text('title').notNull(),
+  status: text('status').notNull().default('draft'),
+  scheduledFor: text('scheduled_for'),
+  socialSetId: text('social_set_id').references(() => socialSets.id, { onDelete: 'set null' }),
+  selectedAccountIds: text('selected_account_ids').notNull().default('[]'),
+  templateId: text('template_id'),
+  createdAt: text('created_at').notNull(),
+  updatedAt: text('updated_at').notNull(),
+}, (t) => [index('drafts_user_created_idx').on(t.userId, t.createdAt)]);
+
+export const tweets = sqliteTable('tweets', {
+  id: text('id').primaryKey(),
+  draftId: text('draft_id').notNull().references(() => drafts.id, { onDelete: 'cascade' }),
+  position: integer('position').notNull(),
+  content: text('content').notNull(),
+  plainText: text('plain_text').notNull(),
+  /** JSON array of {mediaId, altText?}. */
+  media: text('media').notNull().default('[]'),
+}, (t) => [index('tweets_draft_pos_idx').on(t.draftId, t.position)]);
+
+export const platformContents = sqliteTable('platform_contents', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  draftId: text('draft_id').notNull().references(() => drafts.id, { onDelete: 'cascade' }),
+  platform: text('platform').notNull(),
+  content: text('content').notNull(),
+  createdAt: text('created_at').notNull(),
+  updatedAt: text('updated_at').notNull(),
+}, (t) => [uniqueIndex('platform_contents_draft_platform_unique').on(t.draftId, t.platform)]);
+
+export const media = sqliteTable('media', {
+  id: text('id').primaryKey(),
+  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  fileName: text('file_name').notNull(),
+  type: text('type').notNull(),
+  mime: text('mime').notNull(),
+  size: integer('size').notNull(),
+  width: integer('width'),
+  height: integer('height'),
+  altText: text('alt_text').notNull().default(''),
+  createdAt: text('created_at').notNull(),
+}, (t) => [index('media_user_idx').on(t.userId)]);
+
+/** The outbox: one publication per (draft, account). */
+export const publications = sqliteTable('publications', {
+  id: text('id').primaryKey(),
+  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  draftId: text('draft_id').references(() => drafts.id, { onDelete: 'set null' }),
+  accountId: text('account_id').notNull(),
+  platform: text('platform').notNull(),
+  status: text('status').notNull().default('pending'),
+  attempts: integer('attempts').notNull().default(0),
+  error: text('error'),
+  url: text('url'),
+  data: text('data'),
+  jobId: text('job_id'),
+  scheduledFor: text('scheduled_for'),
+  publishedAt: text('published_at'),
+  createdAt: text('created_at').notNull(),
+  updatedAt: text('updated_at').notNull(),
+}, (t) => [
+  index('publications_draft_idx').on(t.draftId),
+  index('publications_job_idx').on(t.jobId),
+  index('publications_user_idx').on(t.userId),
+]);
+
+/** One row per post of a thread; `sending` is committed before the network call. */
+export const publicationParts = sqliteTable('publication_parts', {
+  id: text('id').primaryKey(),
+  publicationId: text('publication_id').notNull().references(() => publications.id, { onDelete: 'cascade' }),
+  position: integer('position').notNull(),
+  status: text('status').notNull().default('pending'),
+  networkId: text('network_id'),
+  networkCid: text('network_cid'),
+  url: text('url'),
+  idempotencyKey: text('idempotency_key').notNull(),
+  error: text('error'),
+  sentAt: text('sent_at'),
+}, (t) => [uniqueIndex('publication_parts_pub_pos_unique').on(t.publicationId, t.position)]);
+
+export const scheduleEntries = sqliteTable('schedule_entries', {
+  id: text('id').primaryKey(),
+  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  draftId: text('draft_id').notNull().references(() => drafts.id, { onDelete: 'cascade' }),
+  accountId: text('account_id').notNull(),
+  platform: text('platform').notNull(),
+  /** Real fire time (jitter applied), epoch milliseconds. */
+  fireAt: integer('fire_at').notNull(),
+  requestedAt: integer('requested_at').notNull(),
+  priority: integer('priority').notNull().default(0),
+  attempts: integer('attempts').notNull().default(0),
+  status: text('status').notNull().default('pending'),
+  nextAttemptAt: integer('next_attempt_at'),
+  lastError: text('last_error'),
+  createdAt: text('created_at').notNull(),
+}, (t) => [
+  index('schedule_due_idx').on(t.status, t.fireAt),
+  index('schedule_draft_idx').on(t.draftId),
+  uniqueIndex('schedule_one_pending_unique').on(t.draftId, t.accountId).where(sql`status = 'pending'`),
+]);
+
+/** OAuth flow state: single use, short-lived. Only a hash of the state is stored. */
+export const oauthStates = sqliteTable('oauth_states', {
+  stateHash: text('state_hash').primaryKey(),
+  purpose: text('purpose').notNull(),
+  data: text('data').notNull().default('{}'),
+  expiresAt: text('expires_at').notNull(),
+  usedAt: text('used_at'),
+  createdAt: text('created_at').notNull(),
+});

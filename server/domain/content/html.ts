@@ -1,0 +1,68 @@
+/**
+ * Post and template HTML: sanitised on input to the subset decisions §4 allows, and the plain
+ * text every network receives derived from it. Pure: the UI, CLI and client may import it.
+ */
+import { Parser } from 'htmlparser2';
+import sanitizeHtml from 'sanitize-html';
+
+const ALLOWED_TAGS = ['p', 'br', 'a', 'strong', 'b', 'em', 'i', 'ul', 'ol', 'li'];
+
+const SANITIZE_OPTIONS: sanitizeHtml.IOptions = {
+  allowedTags: ALLOWED_TAGS,
+  allowedAttributes: { a: ['href'] },
+  allowedSchemes: ['http', 'https'],
+  allowedSchemesAppliedToAttributes: ['href'],
+  allowProtocolRelative: false,
+  // Content of these is dropped entirely, not unwrapped into text.
+  nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'iframe', 'object', 'embed', 'svg', 'math', 'template', 'title', 'xmp', 'noembed', 'noframes', 'plaintext'],
+  disallowedTagsMode: 'discard',
+  parser: { lowerCaseTags: true, lowerCaseAttributeNames: true },
+};
+
+export function sanitizeContentHtml(html: string): string {
+  return sanitizeHtml(html, SANITIZE_OPTIONS);
+}
+
+const BLOCKS = new Set(['p', 'li', 'div', 'ul', 'ol', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'pre', 'tr']);
+
+/**
+ * Text of (already sanitised) HTML: tags removed, `<br>` and block ends become newlines,
+ * entities decoded; no trailing newline.
+ */
+export function htmlToPlain(html: string): string {
+  let out = '';
+  const parser = new Parser(
+    {
+      ontext(text) { out += text; },
+      onopentag(name) {
+        if (name === 'br') out += '\n';
+        else if (BLOCKS.has(name) && out.length > 0 && !out.endsWith('\n')) out += '\n';
+      },
+      onclosetag(name) {
+        if (BLOCKS.has(name) && out.length > 0 && !out.endsWith('\n')) out += '\n';
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true },
+  );
+  parser.write(html);
+  parser.end();
+  return out.replace(/\n+$/u, '');
+}
+
+const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** Plain text as HTML: one paragraph, lines kept with `<br>`. Empty text gives ''. */
+export function plainToHtml(plain: string): string {
+  if (plain === '') return '';
+  return `<p>${plain.split(/\r?\n/).map(escapeHtml).join('<br>')}</p>`;
+}
+
+/**
+ * Content as users send it may be plain text or HTML. Text without any tag is treated as plain
+ * (newlines kept); anything else is sanitised.
+ */
+export function normaliseContent(input: string): { content: string; plainText: string } {
+  const looksLikeHtml = /<[a-zA-Z!/]/.test(input) || /&(#\d+|#x[0-9a-f]+|[a-z]+);/i.test(input);
+  const content = looksLikeHtml ? sanitizeContentHtml(input) : plainToHtml(input);
+  return { content, plainText: htmlToPlain(content) };
+}

@@ -1,0 +1,123 @@
+/**
+ * Credits are an append-only ledger; the balance is always its sum. The monthly grant is
+ * written lazily, the first time credits are looked at in a new month, and what is left of the
+ * previous grant then expires through an `adjustment` record.
+ */
+import { and, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import { nowIso, type Deps } from '../../context.js';
+import { creditLedger, users } from '../../db/schema.js';
+import { HeraldError } from '../../errors.js';
+import { monthPeriod, safeTimeZone } from './months.js';
+
+type Row = typeof creditLedger.$inferSelect;
+export type TransType = 'grant' | 'publish' | 'refund' | 'adjustment';
+
+export const PUBLISH_COST = 10;
+
+export interface UsageFilter {
+  page: number;
+  limit: number;
+  start_date?: string;
+  end_date?: string;
+  trans_type?: TransType;
+}
+
+export class CreditsService {
+  private readonly sumStmt;
+
+  constructor(private readonly deps: Deps) {
+    this.sumStmt = deps.sqlite.prepare('SELECT COALESCE(SUM(credits), 0) AS balance FROM credit_ledger WHERE user_id = ?');
+  }
+
+  private sum(userId: string): number {
+    return (this.sumStmt.get(userId) as { balance: number }).balance;
+  }
+
+  private insert(row: Omit<Row, 'id' | 'createdAt' | 'transNo' | 'period' | 'expiredAt' | 'orderNo' | 'sourceType' | 'sourceDetail'> & Partial<Row>): Row {
+    const full = {
+      transNo: row.transNo ?? `T${this.deps.clock.now()}${this.deps.ids.token(6)}`,
+      createdAt: nowIso(this.deps.clock),
+      orderNo: null, sourceType: null, sourceDetail: '', period: null, expiredAt: null,
+      ...row,
+    };
+    return this.deps.db.insert(creditLedger).values(full).returning().get();
+  }
+
+  /** Writes this month's grant if it is missing, expiring the last one's remainder first. */
+  ensureGrant(userId: string): { expiresAt: string } {
+    const user = this.deps.db.select({ timezone: users.timezone }).from(users).where(eq(users.id, userId)).get();
+    if (!user) throw new HeraldError('NOT_FOUND', 'User not found');
+    const now = this.deps.clock.now();
+    const { period, endsAt } = monthPeriod(now, safeTimeZone(user.timezone));
+    const expiresAt = new Date(endsAt).toISOString();
+    return this.deps.db.transaction(() => {
+      const existing = this.deps.db.select().from(creditLedger)
+        .where(and(eq(creditLedger.userId, userId), eq(creditLedger.transType, 'grant'), eq(creditLedger.period, period))).get();
+      if (existing) return { expiresAt: existing.expiredAt ?? expiresAt };
+      const previous = this.deps.db.select().from(creditLedger)
+        .where(and(eq(creditLedger.userId, userId), eq(creditLedger.transType, 'grant'))).orderBy(desc(creditLedger.id)).get();
+      if (previous && previous.expiredAt && Date.parse(previous.expiredAt) <= now) {
+        const left = Math.min(this.sum(userId), previous.credits);
+        if (left > 0) {
+          this.insert({ userId, transType: 'adjustment', credits: -left, transNo: `EXP-${previous.transNo}`, orderNo: previous.transNo, sourceDetail: `Unused credits of ${previous.period} expired` });
+        }
+      }
+      this.insert({
+        userId, transType: 'grant', credits: this.deps.config.monthlyCredits, transNo: `G-${userId.slice(0, 8)}-${period}`,
+        period, expiredAt: expiresAt, sourceDetail: `Monthly credits for ${period}`,
+      });
+      return { expiresAt };
+    });
+  }
+
+  balance(userId: string): { balance: number; expiresAt: string } {
+    const { expiresAt } = this.ensureGrant(userId);
+    return { balance: this.sum(userId), expiresAt };
+  }
+
+  /**
+   * Reserves `amount` in one transaction, or throws INSUFFICIENT_CREDITS and writes nothing.
+   * Call inside the caller's transaction when the reservation goes with other writes.
+   */
+  charge(userId: string, amount: number, info: { orderNo?: string; sourceType?: string; sourceDetail?: string; transType?: TransType } = {}): Row {
+    this.ensureGrant(userId);
+    return this.deps.db.transaction(() => {
+      const balance = this.sum(userId);
+      if (balance < amount) {
+        throw new HeraldError('INSUFFICIENT_CREDITS', `This needs ${amount} credits and ${balance} are left`);
+      }
+      return this.insert({ userId, transType: info.transType ?? 'publish', credits: -amount, orderNo: info.orderNo ?? null, sourceType: info.sourceType ?? null, sourceDetail: info.sourceDetail ?? '' });
+    });
+  }
+
+  refund(userId: string, amount: number, info: { orderNo?: string; sourceType?: string; sourceDetail?: string } = {}): Row {
+    return this.insert({ userId, transType: 'refund', credits: amount, orderNo: info.orderNo ?? null, sourceType: info.sourceType ?? null, sourceDetail: info.sourceDetail ?? '' });
+  }
+
+  adjust(userId: string, amount: number, detail: string): Row {
+    return this.insert({ userId, transType: 'adjustment', credits: amount, sourceDetail: detail });
+  }
+
+  usage(userId: string, f: UsageFilter) {
+    this.ensureGrant(userId);
+    const where: SQL[] = [eq(creditLedger.userId, userId)];
+    if (f.trans_type) where.push(eq(creditLedger.transType, f.trans_type));
+    if (f.start_date) where.push(gte(creditLedger.createdAt, new Date(f.start_date).toISOString()));
+    if (f.end_date) {
+      // A bare date means "through the end of that day".
+      const end = /^\d{4}-\d{2}-\d{2}$/.test(f.end_date) ? Date.parse(f.end_date) + 86_400_000 : Date.parse(f.end_date) + 1;
+      where.push(lt(creditLedger.createdAt, new Date(end).toISOString()));
+    }
+    const cond = and(...where);
+    const total = this.deps.db.select({ n: sql<number>`count(*)` }).from(creditLedger).where(cond).get()!.n;
+    const rows = this.deps.db.select().from(creditLedger).where(cond)
+      .orderBy(desc(creditLedger.createdAt), desc(creditLedger.id)).limit(f.limit).offset((f.page - 1) * f.limit).all();
+    return {
+      records: rows.map((r) => ({
+        id: r.id, trans_no: r.transNo, trans_type: r.transType as TransType, credits: r.credits, order_no: r.orderNo,
+        source_type: r.sourceType, source_detail: r.sourceDetail, expired_at: r.expiredAt, created_at: r.createdAt,
+      })),
+      pagination: { total, page: f.page, limit: f.limit, hasMore: f.page * f.limit < total },
+    };
+  }
+}

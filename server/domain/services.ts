@@ -1,0 +1,23 @@
+import type { Deps } from '../context.js';
+import { AccountsService } from './accounts/accounts.service.js';
+import { AuthService } from './auth/auth.service.js';
+import { CreditsService } from './credits/credits.service.js';
+import { SocialSetsService } from './social-sets/social-sets.service.js';
+import { TemplatesService } from './templates/templates.service.js';
+import { UsersService } from './users/users.service.js';
+
+/** Every domain service, built once per server from the same dependencies. */
+export function createServices(deps: Deps) {
+  const users = new UsersService(deps);
+  return {
+    deps,
+    users,
+    auth: new AuthService(deps, users),
+    socialSets: new SocialSetsService(deps),
+    accounts: new AccountsService(deps),
+    templates: new TemplatesService(deps),
+    credits: new CreditsService(deps),
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;

@@ -1,0 +1,63 @@
+import { eq, sql } from 'drizzle-orm';
+import { nowIso, type Deps } from '../../context.js';
+import { users } from '../../db/schema.js';
+import { HeraldError } from '../../errors.js';
+import { hashPassword } from '../auth/passwords.js';
+
+export type UserRow = typeof users.$inferSelect;
+
+export const normaliseEmail = (email: string) => email.trim().toLowerCase();
+
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
+
+export class UsersService {
+  constructor(private readonly deps: Deps) {}
+
+  count(): number {
+    return this.deps.db.select({ n: sql<number>`count(*)` }).from(users).get()!.n;
+  }
+
+  byEmail(email: string): UserRow | undefined {
+    return this.deps.db.select().from(users).where(eq(users.email, normaliseEmail(email))).get();
+  }
+
+  byId(id: string): UserRow | undefined {
+    return this.deps.db.select().from(users).where(eq(users.id, id)).get();
+  }
+
+  /** Creates a user; `password` is optional for users who sign in only through OAuth. */
+  async create(input: { email: string; password?: string; nickname?: string; provider?: string; timezone?: string }): Promise<UserRow> {
+    const email = normaliseEmail(input.email);
+    if (!EMAIL.test(email) || email.length > 320) throw new HeraldError('INVALID_INPUT', 'A valid e-mail address is required');
+    if (input.password !== undefined && input.password.length < 8) {
+      throw new HeraldError('INVALID_INPUT', 'The password must be at least 8 characters long');
+    }
+    if (this.byEmail(email)) throw new HeraldError('INVALID_INPUT', 'A user with this e-mail already exists');
+    const row: UserRow = {
+      id: this.deps.ids.uuid(),
+      email,
+      passwordHash: input.password === undefined ? null : await hashPassword(input.password),
+      nickname: input.nickname ?? email.split('@')[0],
+      avatarUrl: '',
+      timezone: input.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone ?? 'UTC',
+      locale: 'en',
+      provider: input.provider ?? 'password',
+      defaultTier: this.deps.config.defaultTier,
+      createdAt: nowIso(this.deps.clock),
+    };
+    this.deps.db.insert(users).values(row).run();
+    return row;
+  }
+
+  /**
+   * The owner of a fresh install, from HERALD_OWNER_EMAIL/PASSWORD. Does nothing once any user
+   * exists, so the variables can stay set.
+   */
+  async ensureOwner(): Promise<UserRow | undefined> {
+    const { ownerEmail, ownerPassword } = this.deps.config;
+    if (!ownerEmail || !ownerPassword || this.count() > 0) return undefined;
+    const owner = await this.create({ email: ownerEmail, password: ownerPassword });
+    this.deps.log.info(`Herald created the owner ${owner.email}`);
+    return owner;
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * createApp(deps) builds the Express app without listening. Order matters: the Host guard runs
+ * first for every path, then security headers and the cross-origin guard, then per route: key
+ * auth and rate limit, content-type check, body parsing, validation, handler. One error mapper.
+ */
+import express, { type RequestHandler } from 'express';
+import type { Services } from '../domain/services.js';
+import { HeraldError } from '../errors.js';
+import { renderDocsPage, DOCS_CSS } from './docs-page.js';
+import { keyAuth } from './middleware/auth.js';
+import { errorMapper, notFoundHandler } from './middleware/errors.js';
+import { hostGuard, originGuard, requireJson, requireMultipart, securityHeaders } from './middleware/guards.js';
+import { buildOpenApi } from './openapi.js';
+import { parseOrThrow, type RouteDef } from './route.js';
+import { accountRoutes } from './routes/accounts.routes.js';
+import { authRoutes } from './routes/auth.routes.js';
+import { creditRoutes } from './routes/credits.routes.js';
+import { meRoutes } from './routes/me.routes.js';
+import { socialSetRoutes } from './routes/social-sets.routes.js';
+import { templateRoutes } from './routes/templates.routes.js';
+
+export const API_PREFIX = '/api/v1';
+export const VERSION = '0.1.0';
+
+export interface AppOptions {
+  services: Services;
+  /** Host header values accepted (depends on the port, known only after listening). */
+  hosts: () => Set<string>;
+  origins: () => Set<string>;
+  /** Extra route groups (later areas register here). */
+  routes?: RouteDef[];
+  /** Non-API handlers mounted after the API (e.g. the UI's static files). */
+  extra?: RequestHandler[];
+}
+
+/** Every route definition of the API, in the order they are documented. */
+export function allRoutes(s: Services, extra: RouteDef[] = []): RouteDef[] {
+  return [...authRoutes(s), ...meRoutes(s), ...socialSetRoutes(s), ...accountRoutes(s), ...templateRoutes(s), ...creditRoutes(s), ...extra];
+}
+
+export function createApp(opts: AppOptions) {
+  const { services: s } = opts;
+  const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
+  app.set('query parser', 'simple');
+
+  app.use(hostGuard(opts.hosts));
+  app.use(securityHeaders());
+  app.use(originGuard(opts.origins));
+
+  const routes = allRoutes(s, opts.routes);
+  const api = express.Router({ caseSensitive: true, strict: false });
+  const auth = keyAuth(s.auth);
+  const json = express.json({ limit: s.deps.config.jsonBodyLimit, strict: true, type: () => true });
+
+  for (const r of routes) {
+    const chain: RequestHandler[] = [];
+    if (r.auth !== false) chain.push(auth);
+    if (r.bodyType === 'multipart') chain.push(requireMultipart());
+    else {
+      chain.push(requireJson());
+      chain.push((req, res, next) => (req.headers['content-length'] || req.headers['transfer-encoding'] ? json(req, res, next) : next()));
+    }
+    if (r.before) chain.push(...r.before);
+    chain.push(async (req, res) => {
+      const body = r.body ? parseOrThrow(r.body, req.body ?? {}, 'body') : undefined;
+      const query = r.query ? parseOrThrow(r.query, req.query, 'query') : undefined;
+      const params = r.params ? parseOrThrow(r.params, req.params, 'params') : undefined;
+      const result = await r.handler({ body, query, params, auth: req.auth!, req, res });
+      if (!res.headersSent) res.status(r.status ?? 200).json(result);
+    });
+    api[r.method](r.path, ...chain);
+  }
+
+  let openapi: Record<string, unknown> | undefined;
+  const doc = () => (openapi ??= buildOpenApi(routes, { version: VERSION }));
+  api.get('/openapi.json', (_req, res) => { res.json(doc()); });
+  api.get('/docs', (_req, res) => {
+    res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
+    res.type('html').send(renderDocsPage(doc()));
+  });
+  api.get('/docs.css', (_req, res) => { res.type('css').send(DOCS_CSS); });
+
+  app.use(API_PREFIX, api);
+  app.use(API_PREFIX, notFoundHandler());
+  for (const h of opts.extra ?? []) app.use(h);
+  app.use((_req, _res, next) => next(new HeraldError('NOT_FOUND', 'Not found')));
+  app.use(errorMapper(s.deps.log));
+  return app;
+}

@@ -1,0 +1,37 @@
+import type { Request, RequestHandler, Response } from 'express';
+import type { AuthContext, AuthService } from '../../domain/auth/auth.service.js';
+import { HeraldError } from '../../errors.js';
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    auth?: AuthContext;
+  }
+}
+
+/** Query parameters and cookie names that look like someone trying to pass a key elsewhere. */
+const KEY_PLACES = ['svc-key', 'svc_key', 'api_key', 'apikey', 'apiKey', 'key', 'token', 'access_token'];
+
+/**
+ * `svc-key` header only. A key offered in the query string or a cookie is refused outright, even
+ * alongside a valid header, so nobody builds on a habit that leaks keys into logs and history.
+ */
+export function keyAuth(auth: AuthService): RequestHandler {
+  return async (req: Request, res: Response, next) => {
+    const q = req.query as Record<string, unknown>;
+    const cookie = req.headers.cookie ?? '';
+    if (KEY_PLACES.some((k) => k in q) || /(^|;\s*)(svc-key|api_key|apikey)=/i.test(cookie)) {
+      return next(new HeraldError('INVALID_API_KEY', 'Send the API key in the svc-key header only'));
+    }
+    const header = req.headers['svc-key'];
+    const ctx = await auth.authenticate(typeof header === 'string' ? header.trim() : undefined);
+    const decision = auth.limiter.hit(ctx.keyId, ctx.tier);
+    res.setHeader('X-RateLimit-Limit', String(decision.limit));
+    res.setHeader('X-RateLimit-Remaining', String(decision.remaining));
+    res.setHeader('X-RateLimit-Reset', String(decision.reset));
+    if (!decision.allowed) {
+      return next(new HeraldError('RATE_LIMITED', `This key made ${decision.limit} requests this hour; try again in ${decision.retryAfter} s`, { retryAfter: decision.retryAfter }));
+    }
+    req.auth = ctx;
+    next();
+  };
+}

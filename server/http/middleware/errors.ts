@@ -1,0 +1,56 @@
+/**
+ * The one place errors become HTTP answers: `{success: false, error, message, details?}` with the
+ * status of decisions §1. Internal faults are logged by class and message only and answered
+ * with a fixed text, so no stack, path or SQL reaches a client.
+ */
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { Logger } from '../../context.js';
+import { HeraldError } from '../../errors.js';
+
+export function notFoundHandler(): RequestHandler {
+  return (_req, _res, next) => next(new HeraldError('NOT_FOUND', 'No such endpoint'));
+}
+
+interface BodyParserError {
+  type?: string;
+  status?: number;
+  expose?: boolean;
+}
+
+export function toHeraldError(err: unknown): HeraldError | undefined {
+  if (err instanceof HeraldError) return err;
+  const e = err as BodyParserError;
+  switch (e?.type) {
+    case 'entity.parse.failed':
+      return new HeraldError('INVALID_INPUT', 'The request body is not valid JSON');
+    case 'entity.too.large':
+      return new HeraldError('INVALID_INPUT', 'The request body is too large', { status: 413 });
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new HeraldError('INVALID_INPUT', 'Unsupported body encoding', { status: 415 });
+    case 'request.aborted':
+    case 'request.size.invalid':
+    case 'stream.encoding.set':
+      return new HeraldError('INVALID_INPUT', 'The request body could not be read');
+    default:
+      return undefined;
+  }
+}
+
+export function errorMapper(log: Logger): ErrorRequestHandler {
+  return (err, _req, res, _next) => {
+    let herald = toHeraldError(err);
+    if (!herald) {
+      log.error('Herald internal error', err);
+      herald = new HeraldError('INTERNAL_ERROR', 'Something went wrong inside Herald; the request was not completed');
+    }
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    if (herald.retryAfter !== undefined) res.setHeader('Retry-After', String(herald.retryAfter));
+    const body: Record<string, unknown> = { success: false, error: herald.code, message: herald.message };
+    if (herald.details) body.details = herald.details;
+    res.status(herald.status).json(body);
+  };
+}

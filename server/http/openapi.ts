@@ -1,0 +1,87 @@
+/**
+ * The OpenAPI 3.1 document, generated from the same route definitions and zod contracts that
+ * validate requests. Decisions the spec left open are written into descriptions here.
+ */
+import { z } from 'zod';
+import { ERROR_STATUS, type ErrorCode } from '../errors.js';
+import { errorBody } from '../contracts/common.js';
+import type { RouteDef } from './route.js';
+
+type Json = Record<string, unknown>;
+
+const toSchema = (schema: z.ZodType, io: 'input' | 'output'): Json =>
+  z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Json;
+
+function parameters(schema: z.ZodType | undefined, where: 'path' | 'query'): Json[] {
+  if (!schema) return [];
+  const js = toSchema(schema, 'input') as { properties?: Record<string, Json>; required?: string[] };
+  return Object.entries(js.properties ?? {}).map(([name, s]) => ({
+    name, in: where, required: where === 'path' || (js.required ?? []).includes(name), schema: s,
+  }));
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Invalid input', 401: 'Not authenticated', 402: 'Not enough credits', 403: 'Forbidden', 404: 'Not found',
+  413: 'Too large', 415: 'Unsupported content type', 429: 'Rate limited', 500: 'Internal error', 501: 'Not configured', 502: 'Network error',
+};
+
+export function buildOpenApi(routes: RouteDef[], info: { version: string; serverUrl?: string }): Json {
+  const paths: Record<string, Json> = {};
+  for (const r of routes) {
+    const path = r.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+    const responses: Json = {};
+    const status = String(r.status ?? 200);
+    if (r.responseType) {
+      responses[status] = { description: 'Success', content: { [r.responseType]: { schema: { type: 'string', format: 'binary' } } } };
+    } else {
+      responses[status] = { description: 'Success', content: { 'application/json': { schema: r.response ? toSchema(r.response, 'output') : { type: 'object' } } } };
+    }
+    const errorCodes: ErrorCode[] = [...(r.errors ?? []), 'INTERNAL_ERROR'];
+    if (r.auth !== false && !errorCodes.includes('INVALID_API_KEY')) errorCodes.push('INVALID_API_KEY');
+    const byStatus = new Map<number, string[]>();
+    for (const code of errorCodes) {
+      const st = ERROR_STATUS[code];
+      byStatus.set(st, [...(byStatus.get(st) ?? []), code]);
+    }
+    if (r.body && r.bodyType !== 'multipart') byStatus.set(415, ['INVALID_INPUT']);
+    byStatus.set(403, [...new Set([...(byStatus.get(403) ?? []), 'UNAUTHORIZED'])]);
+    for (const [st, codes] of [...byStatus].sort((a, b) => a[0] - b[0])) {
+      responses[String(st)] = {
+        description: `${STATUS_TEXT[st] ?? 'Error'}: ${codes.join(', ')}${st === 403 ? ' (also: a Host header other than this loopback address, or a cross-origin write)' : ''}`,
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      };
+    }
+    const op: Json = {
+      tags: [r.tag],
+      summary: r.summary,
+      operationId: `${r.method}${path.replace(/[{}]/g, '').split(/[/-]/).map((p) => p.charAt(0).toUpperCase() + p.slice(1)).join('')}`,
+      parameters: [...parameters(r.params, 'path'), ...parameters(r.query, 'query')],
+      responses,
+      security: r.auth === false ? [] : [{ svcKey: [] }],
+    };
+    if (r.description) op.description = r.description;
+    if (r.body) {
+      const type = r.bodyType === 'multipart' ? 'multipart/form-data' : 'application/json';
+      op.requestBody = { required: true, content: { [type]: { schema: toSchema(r.body, 'input') } } };
+    }
+    paths[path] = { ...(paths[path] as Json | undefined), [r.method]: op };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Herald API',
+      version: info.version,
+      description: [
+        'Herald\'s local REST API (v1). Every 2xx JSON body carries `success: true`; every error is `{success: false, error, message, details?}`.',
+        'Keyed responses carry X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (Unix seconds); over the limit: 429 RATE_LIMITED with Retry-After.',
+        'Requests must use Host 127.0.0.1:PORT, localhost:PORT or [::1]:PORT; others get 403. Cross-origin browser writes get 403. JSON routes refuse other content types with 415.',
+      ].join('\n\n'),
+    },
+    servers: [{ url: info.serverUrl ?? '/api/v1' }],
+    components: {
+      securitySchemes: { svcKey: { type: 'apiKey', in: 'header', name: 'svc-key' } },
+      schemas: { Error: toSchema(errorBody, 'output') },
+    },
+    paths,
+  };
+}

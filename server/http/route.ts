@@ -1,0 +1,58 @@
+/**
+ * One definition per endpoint drives validation, the handler call and the OpenAPI document, so
+ * the three cannot drift apart. Routes are adapters: parse, call one service method, send.
+ */
+import type { Request, Response, RequestHandler } from 'express';
+import type { z } from 'zod';
+import type { ErrorCode } from '../errors.js';
+import { HeraldError } from '../errors.js';
+import type { AuthContext } from '../domain/auth/auth.service.js';
+
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+export interface HandlerInput<B, Q, P> {
+  body: B;
+  query: Q;
+  params: P;
+  auth: AuthContext;
+  req: Request;
+  res: Response;
+}
+
+export interface RouteDef<B = any, Q = any, P = any> {
+  method: Method;
+  /** Express path under /api/v1, e.g. `/templates/:id`. */
+  path: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  /** Whether the svc-key header is required (default true). */
+  auth?: boolean;
+  body?: z.ZodType<B>;
+  query?: z.ZodType<Q>;
+  params?: z.ZodType<P>;
+  /** Content type of the request body when it is not JSON (media upload). */
+  bodyType?: 'json' | 'multipart' | 'none';
+  response?: z.ZodType;
+  /** Media type of a non-JSON answer (e.g. the bytes of a media item). */
+  responseType?: string;
+  status?: number;
+  errors?: ErrorCode[];
+  /** The handler's return value is sent as JSON unless it already answered (res.headersSent). */
+  handler(input: HandlerInput<B, Q, P>): unknown | Promise<unknown>;
+  /** Extra middleware that runs before validation (after auth), e.g. multer. */
+  before?: RequestHandler[];
+}
+
+export const defineRoute = <B = any, Q = any, P = any>(def: RouteDef<B, Q, P>): RouteDef<B, Q, P> => def;
+
+/** Turns zod issues into INVALID_INPUT with `details: [{path, message}]`. */
+export function parseOrThrow<T>(schema: z.ZodType<T>, value: unknown, where: 'body' | 'query' | 'params'): T {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const details = result.error.issues.map((i) => ({
+    path: [where, ...i.path.map(String)].join('.'),
+    message: i.message,
+  }));
+  throw new HeraldError('INVALID_INPUT', `Invalid ${where}: ${details.map((d) => `${d.path} ${d.message}`).join('; ')}`.slice(0, 500), { details });
+}

@@ -1,0 +1,33 @@
+/**
+ * `npm run serve`: the headless app. Same server as the desktop app, without Electron.
+ */
+import { ConfigError } from './config.js';
+import { SchemaTooNewError } from './db/connection.js';
+import { createServer } from './server.js';
+
+export async function runHeadless(): Promise<void> {
+  try {
+    const server = await createServer();
+    let stopping = false;
+    const stop = (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      console.log(`Herald is stopping (${signal})…`);
+      server.close().then(() => process.exit(0), () => process.exit(1));
+    };
+    process.on('SIGINT', () => stop('SIGINT'));
+    process.on('SIGTERM', () => stop('SIGTERM'));
+  } catch (err) {
+    if (err instanceof ConfigError || err instanceof SchemaTooNewError) {
+      console.error(`Herald cannot start: ${err.message}`);
+    } else if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      console.error(`Herald cannot start: the port is already in use. Set HERALD_PORT to another port (0 picks a free one).`);
+    } else {
+      console.error(`Herald cannot start: ${(err as Error).message}`);
+    }
+    process.exit(1);
+  }
+}
+
+const isEntry = process.argv[1] && /server[\\/]main\.(ts|js|mjs|cjs)$/.test(process.argv[1]);
+if (isEntry) void runHeadless();

@@ -1,0 +1,121 @@
+/**
+ * createServer(options): the one way Herald starts, under Electron's main process, `npm run
+ * serve` and tests. Opens SQLite, applies migrations before listening, creates the owner from
+ * the environment when the install is new, listens on loopback and prints the listening line.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Express, RequestHandler } from 'express';
+import { loadConfig, type HeraldConfig } from './config.js';
+import { consoleLogger, systemClock, systemIds, type Clock, type Deps, type Ids, type Logger } from './context.js';
+import { openDatabase } from './db/connection.js';
+import { createServices, type Services } from './domain/services.js';
+import { allowedHosts, allowedOrigins } from './http/middleware/guards.js';
+import { API_PREFIX, createApp } from './http/app.js';
+import type { RouteDef } from './http/route.js';
+import { openSecretStore, type SecretStore } from './secrets/index.js';
+
+export interface ServerOptions {
+  config?: HeraldConfig;
+  /** Settings layered over the environment when `config` is not given. */
+  overrides?: Partial<Record<string, string>>;
+  env?: NodeJS.ProcessEnv;
+  clock?: Clock;
+  ids?: Ids;
+  random?: () => number;
+  log?: Logger;
+  secrets?: SecretStore;
+  /** Print the listening line (default true unless the log level is silent). */
+  announce?: boolean;
+  /** Extra API routes and non-API handlers (later areas, the UI). */
+  routes?: (s: Services) => RouteDef[];
+  extra?: (s: Services) => RequestHandler[];
+}
+
+export interface HeraldServer {
+  url: string;
+  apiUrl: string;
+  port: number;
+  host: string;
+  config: HeraldConfig;
+  deps: Deps;
+  services: Services;
+  app: Express;
+  http: http.Server;
+  close(): Promise<void>;
+}
+
+/**
+ * Request and response classes whose prototypes already are the app's, so Express's per-request
+ * `setPrototypeOf` changes nothing (expressjs/express#4532: the swap deoptimises every request).
+ */
+function expressClasses(app: Express) {
+  function Req(this: http.IncomingMessage, socket: import('node:net').Socket) {
+    (http.IncomingMessage as unknown as (this: unknown, s: unknown) => void).call(this, socket);
+  }
+  Req.prototype = (app as unknown as { request: object }).request;
+  function Res(this: http.ServerResponse, req: http.IncomingMessage, options?: unknown) {
+    (http.ServerResponse as unknown as (this: unknown, r: unknown, o: unknown) => void).call(this, req, options);
+  }
+  Res.prototype = (app as unknown as { response: object }).response;
+  return { IncomingMessage: Req as unknown as typeof http.IncomingMessage, ServerResponse: Res as unknown as typeof http.ServerResponse };
+}
+
+export const formatHost = (host: string) => (host.includes(':') && !host.startsWith('[') ? `[${host}]` : host);
+
+export async function createServer(options: ServerOptions = {}): Promise<HeraldServer> {
+  const config = options.config ?? loadConfig(options.env ?? process.env, options.overrides);
+  const log = options.log ?? consoleLogger(config.logLevel);
+  fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  const database = openDatabase(config.dbPath);
+  try {
+    const secrets = options.secrets ?? (await openSecretStore(config, log));
+    const deps: Deps = {
+      config, db: database.db, sqlite: database.sqlite, log, secrets,
+      clock: options.clock ?? systemClock,
+      ids: options.ids ?? systemIds,
+      random: options.random ?? Math.random,
+    };
+    const services = createServices(deps);
+    await services.users.ensureOwner();
+
+    let port = config.port;
+    const hosts = () => allowedHosts(port, config.host);
+    let hostSet = hosts();
+    let originSet = allowedOrigins(hostSet);
+    const app = createApp({
+      services,
+      hosts: () => hostSet,
+      origins: () => originSet,
+      routes: options.routes?.(services),
+      extra: options.extra?.(services),
+    });
+    const server = http.createServer({ ...expressClasses(app), keepAliveTimeout: 5000, requestTimeout: 0 }, app);
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => { server.off('error', reject); resolve(); });
+    });
+    port = (server.address() as AddressInfo).port;
+    hostSet = hosts();
+    originSet = allowedOrigins(hostSet);
+    const url = `http://${formatHost(config.host)}:${port}`;
+    if (options.announce ?? config.logLevel !== 'silent') console.log(`Herald API listening on ${url}${API_PREFIX}`);
+
+    let closing: Promise<void> | undefined;
+    const close = () => (closing ??= new Promise<void>((resolve) => {
+      const force = setTimeout(() => server.closeAllConnections(), 5000);
+      force.unref();
+      server.close(() => {
+        clearTimeout(force);
+        database.close();
+        resolve();
+      });
+      server.closeIdleConnections();
+    }));
+    return { url, apiUrl: url + API_PREFIX, port, host: config.host, config, deps, services, app, http: server, close };
+  } catch (err) {
+    database.close();
+    throw err;
+  }
+}
