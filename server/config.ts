@@ -48,6 +48,7 @@ export interface HeraldConfig {
   /** Request body cap for JSON routes, bytes. */
   jsonBodyLimit: number;
   logLevel: 'silent' | 'error' | 'info';
+  microblogFollowUserId?: string;
 }
 
 /** The OS's per-user application-data folder, as Electron's `app.getPath('userData')` picks it. */
@@ -75,6 +76,8 @@ const rawSchema = z.object({
   HERALD_ENTERPRISE_LIMIT: z.coerce.number().int().min(1).default(10000),
   HERALD_GRACE_MINUTES: z.coerce.number().min(0).default(15),
   HERALD_JSON_BODY_LIMIT: z.coerce.number().int().min(1024).default(1024 * 1024),
+  /** Herald's own X account, followed after connecting when followOnPlatform is true. */
+  HERALD_MICROBLOG_FOLLOW_USER_ID: optionalString,
   HERALD_LOG_LEVEL: z.enum(['silent', 'error', 'info']).default('info'),
 });
 
@@ -150,5 +153,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     graceMs: raw.HERALD_GRACE_MINUTES * 60_000,
     jsonBodyLimit: raw.HERALD_JSON_BODY_LIMIT,
     logLevel: raw.HERALD_LOG_LEVEL,
+    microblogFollowUserId: raw.HERALD_MICROBLOG_FOLLOW_USER_ID,
   };
 }

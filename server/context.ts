@@ -33,6 +33,8 @@ export interface Deps {
   random: () => number;
   log: Logger;
   secrets: SecretStore;
+  /** Facts known only once the server listens. */
+  runtime: { baseUrl: string };
 }
 
 export const systemClock: Clock = { now: () => Date.now() };

@@ -14,6 +14,7 @@ import { createServices, type Services } from './domain/services.js';
 import { allowedHosts, allowedOrigins } from './http/middleware/guards.js';
 import { API_PREFIX, createApp } from './http/app.js';
 import type { RouteDef } from './http/route.js';
+import './platforms/index.js';
 import { openSecretStore, type SecretStore } from './secrets/index.js';
 
 export interface ServerOptions {
@@ -76,6 +77,7 @@ export async function createServer(options: ServerOptions = {}): Promise<HeraldS
       clock: options.clock ?? systemClock,
       ids: options.ids ?? systemIds,
       random: options.random ?? Math.random,
+      runtime: { baseUrl: `http://${formatHost(config.host)}:${config.port}` },
     };
     const services = createServices(deps);
     await services.users.ensureOwner();
@@ -100,6 +102,7 @@ export async function createServer(options: ServerOptions = {}): Promise<HeraldS
     hostSet = hosts();
     originSet = allowedOrigins(hostSet);
     const url = `http://${formatHost(config.host)}:${port}`;
+    deps.runtime.baseUrl = url;
     if (options.announce ?? config.logLevel !== 'silent') console.log(`Herald API listening on ${url}${API_PREFIX}`);
 
     let closing: Promise<void> | undefined;

@@ -1,5 +1,7 @@
 import type { Deps } from '../context.js';
 import { AccountsService } from './accounts/accounts.service.js';
+import { CredentialsService } from './accounts/credentials.service.js';
+import { ConnectionsService } from './connections/connections.service.js';
 import { AuthService } from './auth/auth.service.js';
 import { CreditsService } from './credits/credits.service.js';
 import { SocialSetsService } from './social-sets/social-sets.service.js';
@@ -9,11 +11,15 @@ import { UsersService } from './users/users.service.js';
 /** Every domain service, built once per server from the same dependencies. */
 export function createServices(deps: Deps) {
   const users = new UsersService(deps);
+  const socialSets = new SocialSetsService(deps);
+  const credentials = new CredentialsService(deps);
   return {
     deps,
     users,
     auth: new AuthService(deps, users),
-    socialSets: new SocialSetsService(deps),
+    socialSets,
+    credentials,
+    connections: new ConnectionsService(deps, credentials, socialSets),
     accounts: new AccountsService(deps),
     templates: new TemplatesService(deps),
     credits: new CreditsService(deps),

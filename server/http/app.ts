@@ -14,6 +14,7 @@ import { buildOpenApi } from './openapi.js';
 import { parseOrThrow, type RouteDef } from './route.js';
 import { accountRoutes } from './routes/accounts.routes.js';
 import { authRoutes } from './routes/auth.routes.js';
+import { connectionRoutes } from './routes/connections.routes.js';
 import { creditRoutes } from './routes/credits.routes.js';
 import { meRoutes } from './routes/me.routes.js';
 import { socialSetRoutes } from './routes/social-sets.routes.js';
@@ -35,7 +36,7 @@ export interface AppOptions {
 
 /** Every route definition of the API, in the order they are documented. */
 export function allRoutes(s: Services, extra: RouteDef[] = []): RouteDef[] {
-  return [...authRoutes(s), ...meRoutes(s), ...socialSetRoutes(s), ...accountRoutes(s), ...templateRoutes(s), ...creditRoutes(s), ...extra];
+  return [...authRoutes(s), ...meRoutes(s), ...socialSetRoutes(s), ...accountRoutes(s), ...connectionRoutes(s), ...templateRoutes(s), ...creditRoutes(s), ...extra];
 }
 
 export function createApp(opts: AppOptions) {

@@ -1,0 +1,65 @@
+/**
+ * OAuth `state` values: 128 random bits plus the issue time, HMAC-signed for one purpose, base64url
+ * as the spec asks; single-use (a hash is stored and consumed atomically) and valid 10 minutes.
+ * A forged, replayed, expired or mismatched state is refused before any token call.
+ */
+import crypto from 'node:crypto';
+import { nowIso, type Deps } from '../../context.js';
+import { HeraldError } from '../../errors.js';
+
+const TTL_MS = 10 * 60_000;
+const NONCE = 16, TS = 8, MAC = 16;
+
+const sha256 = (s: string) => crypto.createHash('sha256').update(s).digest('hex');
+
+export class OAuthStates {
+  /** Per process: a flow must finish in the process that started it (within 10 minutes anyway). */
+  private readonly key = crypto.randomBytes(32);
+  private readonly insert;
+  private readonly consumeStmt;
+
+  constructor(private readonly deps: Deps) {
+    this.insert = deps.sqlite.prepare('INSERT INTO oauth_states (state_hash, purpose, data, expires_at, created_at) VALUES (?, ?, ?, ?, ?)');
+    this.consumeStmt = deps.sqlite.prepare(
+      'UPDATE oauth_states SET used_at = ? WHERE state_hash = ? AND purpose = ? AND used_at IS NULL AND expires_at > ? RETURNING data',
+    );
+  }
+
+  private mac(purpose: string, body: Buffer): Buffer {
+    return crypto.createHmac('sha256', this.key).update(purpose).update('\0').update(body).digest().subarray(0, MAC);
+  }
+
+  create(purpose: string, data: Record<string, unknown>): string {
+    const now = this.deps.clock.now();
+    const body = Buffer.alloc(NONCE + TS);
+    crypto.randomFillSync(body, 0, NONCE);
+    body.writeBigUInt64BE(BigInt(now), NONCE);
+    const state = Buffer.concat([body, this.mac(purpose, body)]).toString('base64url');
+    this.deps.sqlite.prepare('DELETE FROM oauth_states WHERE expires_at < ?').run(new Date(now - 86_400_000).toISOString());
+    this.insert.run(sha256(state), purpose, JSON.stringify(data), new Date(now + TTL_MS).toISOString(), nowIso(this.deps.clock));
+    return state;
+  }
+
+  /** Returns the flow's data and burns the state, or throws INVALID_INPUT. */
+  consume<T = Record<string, unknown>>(purpose: string, state: unknown): T {
+    const bad = (why: string) => new HeraldError('INVALID_INPUT', `This sign-in link is not valid (${why}); start again`, { details: [{ path: 'state', message: why }] });
+    if (typeof state !== 'string' || state.length > 200) throw bad('malformed state');
+    const raw = Buffer.from(state, 'base64url');
+    if (raw.length !== NONCE + TS + MAC || raw.toString('base64url') !== state) throw bad('malformed state');
+    const body = raw.subarray(0, NONCE + TS);
+    if (!crypto.timingSafeEqual(raw.subarray(NONCE + TS), this.mac(purpose, body))) throw bad('state was not issued for this flow');
+    const now = this.deps.clock.now();
+    const issued = Number(body.readBigUInt64BE(NONCE));
+    if (now - issued > TTL_MS || issued - now > 60_000) throw bad('state expired');
+    const row = this.consumeStmt.get(new Date(now).toISOString(), sha256(state), purpose, new Date(now).toISOString()) as { data: string } | undefined;
+    if (!row) throw bad('state already used or expired');
+    return JSON.parse(row.data) as T;
+  }
+}
+
+/** PKCE (RFC 7636) S256 pair. */
+export function pkcePair(): { verifier: string; challenge: string } {
+  const verifier = crypto.randomBytes(48).toString('base64url');
+  const challenge = crypto.createHash('sha256').update(verifier).digest('base64url');
+  return { verifier, challenge };
+}

@@ -1,0 +1,181 @@
+/**
+ * Connecting network accounts to a user: OAuth (X, Mastodon, Threads, LinkedIn) through
+ * `start` → the network → `finish`, and Bluesky with an app password. Account rows get only
+ * public facts; credentials go to the secret store.
+ */
+import { and, eq } from 'drizzle-orm';
+import type { Platform } from '../../config.js';
+import { nowIso, type Deps } from '../../context.js';
+import { accounts } from '../../db/schema.js';
+import { HeraldError } from '../../errors.js';
+import type { AppCredentials, Credentials, Identity } from '../../platforms/adapter.js';
+import { NETWORK_NAMES, PlatformError } from '../../platforms/errors.js';
+import { adapterFor } from '../../platforms/registry.js';
+import { accountInfo, type CredentialsService } from '../accounts/credentials.service.js';
+import { toAccountDto } from '../accounts/accounts.service.js';
+import { OAuthStates, pkcePair } from '../auth/oauth-state.js';
+import type { SocialSetsService } from '../social-sets/social-sets.service.js';
+
+export type OAuthPlatform = Exclude<Platform, 'skyblog'>;
+
+export interface ConnectOptions {
+  socialSetId?: string;
+  mode?: 'create_new' | 'add_to_existing';
+  followOnPlatform?: boolean;
+  /** Mastodon only. */
+  instanceUrl?: string;
+}
+
+interface FlowData extends ConnectOptions {
+  userId: string;
+  platform: OAuthPlatform;
+  sessionId: string;
+  verifier: string;
+  redirectUri: string;
+  serverUrl?: string;
+}
+
+/** Turns adapter failures into the API's codes. */
+export function toHeraldError(err: unknown): unknown {
+  if (!(err instanceof PlatformError)) return err;
+  if (err.kind === 'token_expired') return new HeraldError('TOKEN_EXPIRED', err.message);
+  if (err.kind === 'rate_limited') {
+    const retryAfter = err.resetAt ? Math.max(1, Math.ceil((err.resetAt - Date.now()) / 1000)) : undefined;
+    return new HeraldError('RATE_LIMITED', err.message, { retryAfter });
+  }
+  return new HeraldError('PLATFORM_ERROR', err.message);
+}
+
+/** Normalises an instance / PDS URL the user typed (`mastodon.social` → `https://mastodon.social`). */
+export function normaliseServerUrl(input: string, field: string): string {
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(input) ? input : `https://${input}`;
+  let url: URL;
+  try { url = new URL(withScheme); } catch { throw new HeraldError('INVALID_INPUT', `${field} is not a valid URL`, { details: [{ path: field, message: 'not a URL' }] }); }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new HeraldError('INVALID_INPUT', `${field} must be an http(s) URL`, { details: [{ path: field, message: 'http(s) only' }] });
+  if (url.username || url.password) throw new HeraldError('INVALID_INPUT', `${field} must not contain credentials`, { details: [{ path: field, message: 'no credentials in URL' }] });
+  return url.origin;
+}
+
+const appSecretName = (platform: Platform, server: string) => `app:${platform}:${server}`;
+
+export class ConnectionsService {
+  readonly states: OAuthStates;
+
+  constructor(private readonly deps: Deps, private readonly creds: CredentialsService, private readonly sets: SocialSetsService) {
+    this.states = new OAuthStates(deps);
+  }
+
+  redirectUri(platform: Platform): string {
+    return `${this.deps.runtime.baseUrl}/api/v1/${platform}/callback`;
+  }
+
+  private async appFor(platform: OAuthPlatform, serverUrl?: string): Promise<AppCredentials | undefined> {
+    if (platform === 'fedblog') {
+      const raw = await this.deps.secrets.get(appSecretName(platform, serverUrl!));
+      return raw ? (JSON.parse(raw) as AppCredentials) : undefined;
+    }
+    const n = this.deps.config.networks[platform];
+    if (!n.clientId || !n.clientSecret) {
+      throw new HeraldError('OAUTH_NOT_CONFIGURED', `${NETWORK_NAMES[platform]} sign-in is not configured: set HERALD_${platform.toUpperCase()}_CLIENT_ID and HERALD_${platform.toUpperCase()}_CLIENT_SECRET`);
+    }
+    return { clientId: n.clientId, clientSecret: n.clientSecret };
+  }
+
+  /** Starts an OAuth connection; the caller opens `authUrl` in a browser. */
+  async start(userId: string, platform: OAuthPlatform, opts: ConnectOptions): Promise<{ authUrl: string; sessionId: string; state: string }> {
+    if (opts.socialSetId) this.sets.get(userId, opts.socialSetId);
+    const serverUrl = platform === 'fedblog' ? normaliseServerUrl(opts.instanceUrl ?? '', 'instanceUrl') : undefined;
+    const app = await this.appFor(platform, serverUrl);
+    const { verifier, challenge } = pkcePair();
+    const sessionId = this.deps.ids.uuid();
+    const redirectUri = this.redirectUri(platform);
+    const flow: FlowData = { ...opts, userId, platform, sessionId, verifier, redirectUri, serverUrl };
+    const state = this.states.create(`connect:${platform}`, flow as unknown as Record<string, unknown>);
+    const adapter = adapterFor(platform);
+    if (!adapter.oauth) throw new HeraldError('OAUTH_NOT_CONFIGURED', `${NETWORK_NAMES[platform]} has no OAuth flow`);
+    try {
+      const res = await adapter.oauth.authorizeUrl({ state, codeChallenge: challenge, redirectUri, network: this.deps.config.networks[platform], serverUrl, app });
+      if (res.app && serverUrl) await this.deps.secrets.set(appSecretName(platform, serverUrl), JSON.stringify(res.app));
+      return { authUrl: res.url, sessionId, state };
+    } catch (err) {
+      throw toHeraldError(err);
+    }
+  }
+
+  /** Finishes an OAuth connection from the network's redirect. */
+  async finish(platform: OAuthPlatform, query: { code?: string; state?: string; error?: string; error_description?: string }) {
+    const flow = this.states.consume<FlowData>(`connect:${platform}`, query.state);
+    if (query.error) throw new HeraldError('INVALID_INPUT', `${NETWORK_NAMES[platform]} did not authorise Herald: ${query.error_description ?? query.error}`);
+    if (!query.code) throw new HeraldError('INVALID_INPUT', 'The callback has no code', { details: [{ path: 'code', message: 'required' }] });
+    const adapter = adapterFor(platform);
+    const network = this.deps.config.networks[platform];
+    try {
+      const app = await this.appFor(platform, flow.serverUrl);
+      if (!app) throw new HeraldError('INVALID_INPUT', 'The Mastodon app registration was lost; start again');
+      const credentials = await adapter.oauth!.exchangeCode({ code: query.code, codeVerifier: flow.verifier, redirectUri: flow.redirectUri, network, serverUrl: flow.serverUrl, app });
+      const identity = await adapter.identify({ credentials, network, serverUrl: flow.serverUrl });
+      const { accountId, socialSetId } = await this.saveAccount(flow.userId, platform, identity, credentials, flow);
+      if (flow.followOnPlatform && adapter.follow) await this.followOwnAccount(accountId, flow.userId);
+      return { accountUuid: accountId, socialSetId };
+    } catch (err) {
+      throw toHeraldError(err);
+    }
+  }
+
+  private async followOwnAccount(accountId: string, userId: string): Promise<void> {
+    const target = this.deps.config.microblogFollowUserId;
+    if (!target) return;
+    const row = this.deps.db.select().from(accounts).where(and(eq(accounts.id, accountId), eq(accounts.userId, userId))).get()!;
+    try {
+      await this.creds.withCredentials(row, (ctx) => adapterFor('microblog').follow!(ctx, target));
+    } catch (err) {
+      // Following is a courtesy: the account is connected either way.
+      this.deps.log.warn(`Herald could not follow on X after connecting: ${(err as Error).message}`);
+    }
+  }
+
+  /** Bluesky: an app password session against the user's PDS. */
+  async connectSkyblog(userId: string, input: { identifier: string; appPassword: string; service?: string; socialSetId?: string; mode?: ConnectOptions['mode'] }) {
+    if (input.socialSetId) this.sets.get(userId, input.socialSetId);
+    const service = normaliseServerUrl(input.service ?? this.deps.config.networks.skyblog.apiUrl, 'service');
+    const adapter = adapterFor('skyblog');
+    if (!adapter.passwordLogin) throw new HeraldError('PLATFORM_ERROR', 'Bluesky sign-in is not available');
+    try {
+      const { credentials, identity } = await adapter.passwordLogin({ identifier: input.identifier, password: input.appPassword, service, network: this.deps.config.networks.skyblog });
+      const { accountId, socialSetId } = await this.saveAccount(userId, 'skyblog', identity, credentials, input);
+      return { account: toAccountDto(this.deps.db.select().from(accounts).where(eq(accounts.id, accountId)).get()!), socialSetId };
+    } catch (err) {
+      throw toHeraldError(err);
+    }
+  }
+
+  /** Creates or updates the account row, stores its credentials, and puts it in a set. */
+  private async saveAccount(userId: string, platform: Platform, id: Identity, credentials: Credentials, opts: ConnectOptions) {
+    const existing = this.deps.db.select().from(accounts)
+      .where(and(eq(accounts.userId, userId), eq(accounts.platform, platform), eq(accounts.platformUserId, id.platformUserId))).get();
+    const accountId = existing?.id ?? this.deps.ids.uuid();
+    // Secrets first: an account row without credentials would look connected but fail.
+    await this.creds.save(accountId, credentials);
+    const values = {
+      username: id.username, displayName: id.displayName, avatar: id.avatar, status: 'active',
+      followersCount: id.followersCount, followingCount: id.followingCount, serverUrl: id.serverUrl ?? null,
+      meta: JSON.stringify(id.meta ?? {}),
+    };
+    if (existing) this.deps.db.update(accounts).set(values).where(eq(accounts.id, accountId)).run();
+    else this.deps.db.insert(accounts).values({ id: accountId, userId, platform, platformUserId: id.platformUserId, createdAt: nowIso(this.deps.clock), ...values }).run();
+    const socialSetId = this.sets.attachAccount(userId, accountId, { socialSetId: opts.socialSetId, mode: opts.mode, handle: id.username });
+    return { accountId, socialSetId };
+  }
+
+  /** Re-reads follower counts and profile facts from the network. */
+  async refreshProfile(userId: string, accountId: string) {
+    const row = this.deps.db.select().from(accounts).where(and(eq(accounts.id, accountId), eq(accounts.userId, userId))).get();
+    if (!row) throw new HeraldError('NOT_FOUND', 'Account not found');
+    try {
+      const identity = await this.creds.withCredentials(row, (ctx) => adapterFor(row.platform as Platform).identify({ ...ctx, account: accountInfo(row), serverUrl: row.serverUrl ?? undefined }));
+      this.deps.db.update(accounts).set({ followersCount: identity.followersCount, followingCount: identity.followingCount, displayName: identity.displayName, avatar: identity.avatar }).where(eq(accounts.id, row.id)).run();
+    } catch (err) {
+      throw toHeraldError(err);
+    }
+  }
+}

@@ -1,0 +1,73 @@
+import * as c from '../../contracts/connections.js';
+import type { OAuthPlatform } from '../../domain/connections/connections.service.js';
+import type { Services } from '../../domain/services.js';
+import { NETWORK_NAMES } from '../../platforms/errors.js';
+import { defineRoute, type RouteDef } from '../route.js';
+
+const tag = 'Connecting accounts';
+
+const esc = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+
+/** The page a browser sees at the end of the flow (JSON for API callers). */
+function closePage(network: string, ok: boolean, message: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Herald</title></head><body style="font:16px system-ui;margin:3em">`
+    + `<h1>${ok ? `${esc(network)} is connected` : `${esc(network)} was not connected`}</h1><p>${esc(message)}</p><p>You can close this window.</p></body></html>`;
+}
+
+function callbackRoute(s: Services, platform: OAuthPlatform): RouteDef {
+  return defineRoute({
+    method: 'get', path: `/${platform}/callback`, tag, auth: false,
+    summary: `Finish connecting a ${NETWORK_NAMES[platform]} account (the network redirects the browser here)`,
+    description: 'Answers JSON when the caller accepts JSON, else a small HTML page saying the window can be closed.',
+    query: c.callbackQuery, response: c.callbackResponse, errors: ['INVALID_INPUT', 'PLATFORM_ERROR', 'OAUTH_NOT_CONFIGURED', 'TOKEN_EXPIRED', 'RATE_LIMITED'],
+    handler: async ({ query, req, res }) => {
+      const wantsHtml = !req.accepts(['json', 'html']) || req.accepts(['json', 'html']) === 'html';
+      try {
+        const result = await s.connections.finish(platform, query);
+        if (!wantsHtml) return { success: true, ...result };
+        res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'");
+        res.type('html').send(closePage(NETWORK_NAMES[platform], true, 'Herald can now publish to this account.'));
+        return undefined;
+      } catch (err) {
+        if (!wantsHtml) throw err;
+        res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'");
+        res.status(400).type('html').send(closePage(NETWORK_NAMES[platform], false, (err as Error).message));
+        return undefined;
+      }
+    },
+  });
+}
+
+export const connectionRoutes = (s: Services): RouteDef[] => [
+  defineRoute({
+    method: 'post', path: '/microblog/auth', tag, summary: 'Start connecting an X account (OAuth 2.0 + PKCE)',
+    body: c.oauthConnectBody, response: c.oauthStartResponse, errors: ['INVALID_INPUT', 'NOT_FOUND', 'OAUTH_NOT_CONFIGURED', 'PLATFORM_ERROR'],
+    handler: async ({ auth, body }) => {
+      const { authUrl, sessionId } = await s.connections.start(auth.user.id, 'microblog', body);
+      return { success: true, authUrl, sessionId };
+    },
+  }),
+  defineRoute({
+    method: 'post', path: '/fedblog/auth', tag, summary: 'Start connecting a Mastodon account on the given instance',
+    description: 'Herald registers itself on the instance once (cached), then returns the instance\'s authorize URL.',
+    body: c.fedblogConnectBody, response: c.oauthStartResponse, errors: ['INVALID_INPUT', 'NOT_FOUND', 'PLATFORM_ERROR'],
+    handler: async ({ auth, body }) => {
+      const { authUrl, sessionId } = await s.connections.start(auth.user.id, 'fedblog', body);
+      return { success: true, authUrl, sessionId };
+    },
+  }),
+  ...(['threadblog', 'problog'] as const).map((platform) => defineRoute({
+    method: 'post', path: `/${platform}/auth`, tag, summary: `Start connecting a ${NETWORK_NAMES[platform]} account (OAuth)`,
+    body: c.oauthConnectBody.omit({ followOnPlatform: true }), response: c.oauthStartResponse, errors: ['INVALID_INPUT', 'NOT_FOUND', 'OAUTH_NOT_CONFIGURED', 'PLATFORM_ERROR'],
+    handler: async ({ auth, body }) => {
+      const { authUrl, sessionId } = await s.connections.start(auth.user.id, platform, body);
+      return { success: true, authUrl, sessionId };
+    },
+  })),
+  defineRoute({
+    method: 'post', path: '/skyblog/auth', tag, summary: 'Connect a Bluesky account with an app password',
+    body: c.skyblogConnectBody, response: c.skyblogConnectResponse, errors: ['INVALID_INPUT', 'NOT_FOUND', 'PLATFORM_ERROR', 'TOKEN_EXPIRED', 'RATE_LIMITED'],
+    handler: async ({ auth, body }) => ({ success: true, ...(await s.connections.connectSkyblog(auth.user.id, body)) }),
+  }),
+  ...(['microblog', 'fedblog', 'threadblog', 'problog'] as const).map((p) => callbackRoute(s, p)),
+];

@@ -1,0 +1,140 @@
+/**
+ * The one interface every network adapter implements. Adapters speak the network's real wire
+ * protocol (../shared/platforms.md) against base URLs from configuration, and normalise:
+ * - ids: `PostRef.id` is the id later calls need (X tweet id, Bluesky at-uri with its cid,
+ *   Mastodon status id, Threads media id (not the container id), LinkedIn share URN);
+ * - URLs: `PostRef.url` is the public web URL of the post;
+ * - errors: every failure is a `PlatformError` (errors.ts) with kind token_expired,
+ *   rate_limited (with `resetAt` from the network's headers), transient, permanent or
+ *   ambiguous (a write that may have been committed), and a message a person can act on.
+ * Adapters hold no state between calls: credentials come in, refreshed credentials go out.
+ */
+import type { NetworkConfig, Platform } from '../config.js';
+
+/** Secrets for one account, kept only in the secret store. */
+export interface Credentials {
+  accessToken: string;
+  refreshToken?: string;
+  /** Epoch ms when the access token expires, if the network says. */
+  expiresAt?: number;
+  /** Network-specific secrets (Bluesky app password, Mastodon app client secret, ...). */
+  extra?: Record<string, string>;
+}
+
+/** What an adapter knows about the account it acts for (never secrets). */
+export interface AccountInfo {
+  id: string;
+  platform: Platform;
+  platformUserId: string;
+  username: string;
+  /** Mastodon instance or Bluesky PDS base URL. */
+  serverUrl?: string | null;
+  meta: Record<string, unknown>;
+}
+
+export interface Identity {
+  platformUserId: string;
+  username: string;
+  displayName: string;
+  avatar: string;
+  followersCount: number;
+  followingCount: number;
+  serverUrl?: string;
+  /** Non-secret facts to keep on the account (instance limits, person URN, ...). */
+  meta?: Record<string, unknown>;
+}
+
+export interface MediaItem {
+  /** Absolute path of the file on disk. */
+  path: string;
+  mime: string;
+  size: number;
+  kind: 'image' | 'gif' | 'video';
+  width?: number;
+  height?: number;
+  altText: string;
+  /** A public http(s) URL of the same bytes, for networks that fetch media themselves (Threads). */
+  publicUrl?: string;
+}
+
+/** A published post as later calls need it. */
+export interface PostRef {
+  id: string;
+  /** Bluesky's record cid (replies and quotes need uri + cid). */
+  cid?: string;
+  url: string;
+}
+
+export interface PostOptions {
+  communityId?: string;
+  replyControl?: 'everyone' | 'accounts_you_follow' | 'mentioned_only';
+  visibility?: 'PUBLIC' | 'CONNECTIONS' | 'LOGGED_IN';
+  langs?: string[];
+}
+
+export interface PostInput {
+  text: string;
+  media: MediaItem[];
+  /** The post this one answers (the previous post of a thread). */
+  replyTo?: PostRef;
+  /** The first post of the thread (Bluesky's reply.root). */
+  root?: PostRef;
+  quote?: PostRef;
+  options: PostOptions;
+  /** Stable for this logical post across retries (Mastodon's Idempotency-Key). */
+  idempotencyKey: string;
+}
+
+/** Everything an adapter call gets. */
+export interface CallContext {
+  account: AccountInfo;
+  credentials: Credentials;
+  network: NetworkConfig;
+  /** Aborts long calls (uploads, processing waits). */
+  signal?: AbortSignal;
+}
+
+/** The app's own client credentials at the network (configured, or registered per Mastodon instance). */
+export interface AppCredentials {
+  clientId: string;
+  clientSecret?: string;
+}
+
+export interface AuthorizeRequest {
+  state: string;
+  codeChallenge: string;
+  redirectUri: string;
+  network: NetworkConfig;
+  /** Mastodon: the instance chosen by the user. */
+  serverUrl?: string;
+  /** Absent only for Mastodon before the app is registered on that instance. */
+  app?: AppCredentials;
+}
+
+export interface OAuthAdapter {
+  /** Builds the authorize URL; Mastodon registers the app first and returns it to be cached. */
+  authorizeUrl(req: AuthorizeRequest): Promise<{ url: string; app?: AppCredentials }>;
+  /** Exchanges the callback's code for credentials (long-lived where the network has them). */
+  exchangeCode(req: { code: string; codeVerifier: string; redirectUri: string; network: NetworkConfig; serverUrl?: string; app: AppCredentials }): Promise<Credentials>;
+}
+
+export interface PlatformAdapter {
+  readonly platform: Platform;
+  /** Present for networks connected through OAuth (all but Bluesky). */
+  readonly oauth?: OAuthAdapter;
+  /** Bluesky: signs in with an identifier and app password at `service` (a PDS or entryway). */
+  passwordLogin?(req: { identifier: string; password: string; service: string; network: NetworkConfig }): Promise<{ credentials: Credentials; identity: Identity }>;
+  /** Who the credentials belong to, with follower counts. */
+  identify(ctx: Omit<CallContext, 'account'> & { account?: AccountInfo; serverUrl?: string }): Promise<Identity>;
+  /** New credentials from the refresh token (or a new session); throws token_expired when the network refuses. */
+  refresh?(ctx: CallContext): Promise<Credentials>;
+  /** Publishes one post (uploading its media first). */
+  publishPost(ctx: CallContext, post: PostInput): Promise<PostRef>;
+  /**
+   * Looks for a post this account made recently with this text (and parent), to settle an
+   * ambiguous failure. Returns null when none is found; throws when the network cannot say.
+   */
+  findRecentPost(ctx: CallContext, query: { text: string; replyTo?: PostRef; since: number; idempotencyKey: string }): Promise<PostRef | null>;
+  /** Follows another account (X's followOnPlatform). */
+  follow?(ctx: CallContext, targetUserId: string): Promise<void>;
+}

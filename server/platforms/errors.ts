@@ -1,0 +1,43 @@
+/**
+ * What an adapter throws. Every network failure is normalised into one of these kinds so the
+ * publishing engine can decide: refresh and retry (token_expired), wait until `resetAt`
+ * (rate_limited), retry with backoff (transient), give up (permanent), or reconcile before any
+ * retry because the network may have committed the post (ambiguous).
+ */
+import type { Platform } from '../config.js';
+
+export type PlatformErrorKind = 'token_expired' | 'rate_limited' | 'transient' | 'permanent' | 'ambiguous';
+
+export class PlatformError extends Error {
+  constructor(
+    readonly platform: Platform,
+    readonly kind: PlatformErrorKind,
+    message: string,
+    readonly opts: { status?: number; resetAt?: number; code?: string; cause?: unknown } = {},
+  ) {
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
+    this.name = 'PlatformError';
+  }
+
+  get status() { return this.opts.status; }
+  /** Epoch ms when the network says the limit resets. */
+  get resetAt() { return this.opts.resetAt; }
+  get retryable() { return this.kind === 'transient' || this.kind === 'rate_limited'; }
+}
+
+export const NETWORK_NAMES: Record<Platform, string> = {
+  microblog: 'X', skyblog: 'Bluesky', fedblog: 'Mastodon', threadblog: 'Threads', problog: 'LinkedIn',
+};
+
+/**
+ * Classifies a failed fetch (no HTTP answer). A request whose body was sent may have been
+ * committed by the network: for writes that is `ambiguous`, never `transient`.
+ */
+export function networkFailure(platform: Platform, err: unknown, opts: { write: boolean }): PlatformError {
+  const reason = err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
+  const name = NETWORK_NAMES[platform];
+  if (opts.write) {
+    return new PlatformError(platform, 'ambiguous', `${name} did not answer after the post was sent (${reason}); Herald will check whether it was published before trying again`, { cause: err });
+  }
+  return new PlatformError(platform, 'transient', `${name} could not be reached (${reason})`, { cause: err });
+}
