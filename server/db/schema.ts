@@ -160,6 +160,10 @@ export const publications = sqliteTable('publications', {
   url: text('url'),
   data: text('data'),
   jobId: text('job_id'),
+  /** JSON of the network options this publication was asked with (community, visibility, ...). */
+  options: text('options').notNull().default('{}'),
+  /** What started it: `now`, `schedule` or `api` (single-network endpoints). */
+  origin: text('origin').notNull().default('now'),
   scheduledFor: text('scheduled_for'),
   publishedAt: text('published_at'),
   createdAt: text('created_at').notNull(),
@@ -176,6 +180,9 @@ export const publicationParts = sqliteTable('publication_parts', {
   publicationId: text('publication_id').notNull().references(() => publications.id, { onDelete: 'cascade' }),
   position: integer('position').notNull(),
   status: text('status').notNull().default('pending'),
+  /** The exact text and media sent, frozen when the publication is planned. */
+  text: text('text').notNull().default(''),
+  media: text('media').notNull().default('[]'),
   networkId: text('network_id'),
   networkCid: text('network_cid'),
   url: text('url'),
