@@ -4,6 +4,8 @@ import { CredentialsService } from './accounts/credentials.service.js';
 import { ConnectionsService } from './connections/connections.service.js';
 import { AuthService } from './auth/auth.service.js';
 import { CreditsService } from './credits/credits.service.js';
+import { MediaService } from './media/media.service.js';
+import { PublishService } from './publishing/publish.service.js';
 import { SocialSetsService } from './social-sets/social-sets.service.js';
 import { TemplatesService } from './templates/templates.service.js';
 import { UsersService } from './users/users.service.js';
@@ -13,6 +15,7 @@ export function createServices(deps: Deps) {
   const users = new UsersService(deps);
   const socialSets = new SocialSetsService(deps);
   const credentials = new CredentialsService(deps);
+  const credits = new CreditsService(deps);
   return {
     deps,
     users,
@@ -22,7 +25,9 @@ export function createServices(deps: Deps) {
     connections: new ConnectionsService(deps, credentials, socialSets),
     accounts: new AccountsService(deps),
     templates: new TemplatesService(deps),
-    credits: new CreditsService(deps),
+    credits,
+    media: new MediaService(deps),
+    publishing: new PublishService(deps, credentials, credits, socialSets),
   };
 }
 

@@ -120,6 +120,11 @@ export interface OAuthAdapter {
 
 export interface PlatformAdapter {
   readonly platform: Platform;
+  /**
+   * True when repeating a write with the same `idempotencyKey` cannot create a second post
+   * (Mastodon's Idempotency-Key): an unanswered post is then simply sent again.
+   */
+  readonly idempotentWrites?: boolean;
   /** Present for networks connected through OAuth (all but Bluesky). */
   readonly oauth?: OAuthAdapter;
   /** Bluesky: signs in with an identifier and app password at `service` (a PDS or entryway). */
@@ -132,7 +137,9 @@ export interface PlatformAdapter {
   publishPost(ctx: CallContext, post: PostInput): Promise<PostRef>;
   /**
    * Looks for a post this account made recently with this text (and parent), to settle an
-   * ambiguous failure. Returns null when none is found; throws when the network cannot say.
+   * ambiguous failure. Returns null only when the network says no such post exists; throws a
+   * PlatformError when it cannot say (no lookup API, lookup failed), so the post is held for
+   * the user to confirm instead of being sent twice.
    */
   findRecentPost(ctx: CallContext, query: { text: string; replyTo?: PostRef; since: number; idempotencyKey: string }): Promise<PostRef | null>;
   /** Follows another account (X's followOnPlatform). */

@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import { platformSchema, successTrue, timestamp } from './common.js';
+
+const id = z.string().min(1).max(200);
+const community = z.object({ id: z.string().regex(/^[0-9]{1,19}$/, 'a numeric X community id'), name: z.string().max(200).optional(), description: z.string().max(2000).optional() });
+
+export const publishBody = z.object({
+  draftId: id,
+  accountIds: z.array(id).max(100).optional(),
+  jobId: z.string().min(1).max(100).optional(),
+  community: community.optional(),
+  force: z.boolean().optional().describe('publish again to targets already published'),
+  async: z.boolean().optional().describe('answer 202 {jobId} at once; follow progress'),
+});
+
+export const multiPublishBody = z.object({
+  draftId: id,
+  targetAccounts: z.array(z.object({ accountId: id, platform: platformSchema, communityId: z.string().regex(/^[0-9]{1,19}$/).optional() })).min(1).max(100),
+  jobId: z.string().min(1).max(100).optional(),
+  force: z.boolean().optional(),
+  async: z.boolean().optional(),
+});
+
+export const targetResult = z.object({
+  accountId: z.string(),
+  platform: platformSchema,
+  success: z.boolean(),
+  skipped: z.boolean().optional().describe('already published: not sent again, not charged'),
+  status: z.string(),
+  data: z.record(z.string(), z.unknown()).optional().describe('microblog {tweetId, url, tweetIds}; skyblog {uri, cid, url}; others {id, url}'),
+  error: z.object({ code: z.string(), message: z.string() }).optional(),
+});
+
+export const summary = z.object({ total: z.number().int(), succeeded: z.number().int(), failed: z.number().int() });
+
+export const publishResponse = z.object({
+  success: z.boolean(),
+  jobId: z.string(),
+  draftId: z.string(),
+  results: z.array(targetResult),
+  summary,
+});
+export const multiPublishResponse = publishResponse;
+export const acceptedResponse = z.object({ success: successTrue, jobId: z.string(), draftId: z.string() });
+
+export const progressQuery = z.object({ draftId: id.optional(), jobId: z.string().min(1).max(100).optional() })
+  .refine((q) => q.draftId || q.jobId, 'draftId or jobId is required');
+export const progressEntry = z.object({
+  id: z.string(),
+  draftId: z.string().nullable(),
+  status: z.enum(['pending', 'publishing', 'published', 'failed', 'needs_review', 'missed', 'cancelled']),
+  platform: platformSchema,
+  accountUuid: z.string(),
+  scheduledFor: timestamp.nullable(),
+  publishedAt: timestamp.nullable(),
+  url: z.string().nullable(),
+  error: z.string().nullable(),
+  attempts: z.number().int(),
+});
+export const progressResponse = z.object({
+  success: successTrue,
+  entries: z.array(progressEntry),
+  summary: z.object({ total: z.number().int(), completed: z.number().int(), failed: z.number().int(), pending: z.number().int() }),
+});
+
+const langs = z.array(z.string().regex(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/, 'a BCP-47 language tag')).min(1).max(3);
+const mediaUrls = z.array(z.string().url()).max(4);
+
+/** skyblog and fedblog: type single needs text; type thread needs texts. */
+export const textPublishBody = z.object({
+  accountUuid: id,
+  type: z.enum(['single', 'thread']),
+  text: z.string().min(1).max(10_000).optional(),
+  texts: z.array(z.string().min(1).max(10_000)).min(1).max(50).optional(),
+  imageUrls: mediaUrls.optional(),
+  langs: langs.optional(),
+}).superRefine((b, ctx) => {
+  if (b.type === 'single' && !b.text) ctx.addIssue({ code: 'custom', path: ['text'], message: 'text is required when type is single' });
+  if (b.type === 'thread' && !b.texts) ctx.addIssue({ code: 'custom', path: ['texts'], message: 'texts is required when type is thread' });
+});
+
+export const threadblogPublishBody = z.object({
+  accountId: id,
+  draftId: id.optional(),
+  text: z.string().min(1).max(500).optional(),
+  mediaUrls: z.array(z.string().url()).max(10).optional(),
+  replyControl: z.enum(['everyone', 'accounts_you_follow', 'mentioned_only']).optional(),
+}).refine((b) => b.draftId || b.text || b.mediaUrls?.length, { message: 'draftId, text or mediaUrls is required', path: ['text'] });
+
+export const problogPublishBody = z.object({
+  accountId: id,
+  draftId: id.optional(),
+  text: z.string().min(1).max(3000).optional(),
+  mediaUrls: z.array(z.string().url()).max(20).optional(),
+  visibility: z.enum(['PUBLIC', 'CONNECTIONS', 'LOGGED_IN']).optional(),
+}).refine((b) => b.draftId || b.text || b.mediaUrls?.length, { message: 'draftId, text or mediaUrls is required', path: ['text'] });
+
+export const singlePublishResponse = z.object({ success: z.boolean(), platform: platformSchema, accountId: z.string(), data: z.record(z.string(), z.unknown()) });
+
+export const quoteBody = z.object({
+  content: z.string().min(1).max(10_000),
+  quoteTweetId: z.string().regex(/^[0-9]{1,19}$/, 'a numeric X post id'),
+  accountId: id,
+});
+export const quoteResponse = z.object({ success: successTrue, message: z.string(), tweetId: z.string(), url: z.string() });

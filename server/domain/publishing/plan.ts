@@ -1,0 +1,70 @@
+/**
+ * What each network receives for a draft: the per-network override when there is one (a line
+ * holding only `---` separates posts), else the posts' plain text; LinkedIn has no threads, so
+ * its posts are joined with a blank line.
+ */
+import { and, asc, eq } from 'drizzle-orm';
+import type { Platform } from '../../config.js';
+import type { Deps } from '../../context.js';
+import { drafts, platformContents, tweets } from '../../db/schema.js';
+import { HeraldError } from '../../errors.js';
+import type { MediaRef } from './runner.js';
+
+export interface PartPlan {
+  text: string;
+  media: MediaRef[];
+}
+
+export interface DraftForPublishing {
+  id: string;
+  userId: string;
+  title: string;
+  status: string;
+  socialSetId: string | null;
+  selectedAccountIds: string[];
+  posts: { plainText: string; media: MediaRef[] }[];
+  overrides: Partial<Record<Platform, string>>;
+}
+
+export function loadDraft(deps: Deps, userId: string, draftId: string): DraftForPublishing {
+  const row = deps.db.select().from(drafts).where(and(eq(drafts.id, draftId), eq(drafts.userId, userId))).get();
+  if (!row) throw new HeraldError('NOT_FOUND', 'Draft not found');
+  const posts = deps.db.select().from(tweets).where(eq(tweets.draftId, row.id)).orderBy(asc(tweets.position)).all()
+    .map((t) => ({ plainText: t.plainText, media: JSON.parse(t.media) as MediaRef[] }));
+  const overrides: Partial<Record<Platform, string>> = {};
+  for (const pc of deps.db.select().from(platformContents).where(eq(platformContents.draftId, row.id)).all()) {
+    overrides[pc.platform as Platform] = pc.content;
+  }
+  return {
+    id: row.id, userId: row.userId, title: row.title, status: row.status, socialSetId: row.socialSetId,
+    selectedAccountIds: JSON.parse(row.selectedAccountIds) as string[], posts, overrides,
+  };
+}
+
+/** Splits override text into posts at lines holding only `---`. */
+export function splitOverride(text: string): string[] {
+  return text.split(/\r?\n[ \t]*---[ \t]*(?:\r?\n|$)/).map((p) => p.trim()).filter((p) => p.length > 0);
+}
+
+export function partsFor(platform: Platform, draft: Pick<DraftForPublishing, 'posts' | 'overrides'>): PartPlan[] {
+  const override = draft.overrides[platform];
+  let parts: PartPlan[];
+  if (override !== undefined && override.trim() !== '') {
+    // Media stays with the post at the same position.
+    parts = splitOverride(override).map((text, i) => ({ text, media: draft.posts[i]?.media ?? [] }));
+  } else {
+    parts = draft.posts.map((p) => ({ text: p.plainText, media: p.media }));
+  }
+  parts = parts.filter((p) => p.text.trim() !== '' || p.media.length > 0);
+  if (platform === 'problog' && parts.length > 1) {
+    return [{ text: parts.map((p) => p.text).join('\n\n'), media: parts.flatMap((p) => p.media) }];
+  }
+  return parts;
+}
+
+/** Parts for a direct text publish (single-network endpoints). */
+export function partsFromTexts(platform: Platform, texts: string[], media: MediaRef[] = []): PartPlan[] {
+  const parts = texts.map((text, i) => ({ text, media: i === 0 ? media : [] }));
+  if (platform === 'problog' && parts.length > 1) return [{ text: texts.join('\n\n'), media }];
+  return parts;
+}

@@ -1,0 +1,297 @@
+/**
+ * Publish now: resolve the targets, check every network's limits, reserve the whole cost in one
+ * transaction (short of it: 402 and nothing is sent), then publish to every target in parallel
+ * (strictly in order within a thread, a few at a time per network). Failed targets are
+ * refunded; a target already published is skipped unless `force`.
+ */
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Platform } from '../../config.js';
+import type { Deps } from '../../context.js';
+import { accounts, drafts } from '../../db/schema.js';
+import { HeraldError } from '../../errors.js';
+import type { PostRef } from '../../platforms/adapter.js';
+import { PlatformError } from '../../platforms/errors.js';
+import type { AccountRow } from '../accounts/accounts.service.js';
+import type { CredentialsService } from '../accounts/credentials.service.js';
+import { toHeraldError } from '../connections/connections.service.js';
+import { PUBLISH_COST, type CreditsService } from '../credits/credits.service.js';
+import type { SocialSetsService } from '../social-sets/social-sets.service.js';
+import { OutboxRepo, type PublicationRow, type PublicationStatus } from './outbox.repo.js';
+import { loadDraft, partsFor, partsFromTexts, type PartPlan } from './plan.js';
+import { PublicationRunner, type MediaRef, type PublicationOptions, type TargetOutcome } from './runner.js';
+import { checkParts } from './limits.js';
+
+export interface TargetRequest {
+  accountId: string;
+  platform?: Platform;
+  communityId?: string;
+}
+
+export interface PublishRequest {
+  draftId: string;
+  accountIds?: string[];
+  targetAccounts?: TargetRequest[];
+  jobId?: string;
+  community?: { id: string; name?: string; description?: string };
+  force?: boolean;
+  options?: PublicationOptions;
+  origin?: 'now' | 'schedule';
+}
+
+export interface TargetResult {
+  accountId: string;
+  platform: Platform;
+  success: boolean;
+  skipped?: boolean;
+  status: PublicationStatus;
+  data?: Record<string, unknown>;
+  error?: { code: string; message: string };
+}
+
+const PER_NETWORK_CONCURRENCY = 2;
+
+/** The `data` object decisions §5 gives each network. */
+export function resultData(platform: Platform, refs: PostRef[]): Record<string, unknown> {
+  const first = refs[0];
+  switch (platform) {
+    case 'microblog': return { tweetId: first.id, url: first.url, tweetIds: refs.map((r) => r.id) };
+    case 'skyblog': return { uri: first.id, cid: first.cid, url: first.url, uris: refs.map((r) => r.id) };
+    default: return { id: first.id, url: first.url, ids: refs.map((r) => r.id) };
+  }
+}
+
+function errorBody(err: unknown): { code: string; message: string } {
+  const mapped = toHeraldError(err);
+  if (mapped instanceof HeraldError) return { code: mapped.code, message: mapped.message };
+  if (err instanceof PlatformError) return { code: 'PLATFORM_ERROR', message: err.message };
+  return { code: 'INTERNAL_ERROR', message: 'Herald failed while publishing; nothing more was sent' };
+}
+
+class Semaphore {
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+  constructor(private readonly size: number) {}
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.active >= this.size) await new Promise<void>((r) => this.waiting.push(r));
+    this.active += 1;
+    try { return await fn(); } finally {
+      this.active -= 1;
+      this.waiting.shift()?.();
+    }
+  }
+}
+
+export class PublishService {
+  readonly outbox: OutboxRepo;
+  readonly runner: PublicationRunner;
+  private readonly gates = new Map<Platform, Semaphore>();
+  /** Publications running in this process, so a double click cannot send twice. */
+  private readonly running = new Set<string>();
+
+  constructor(private readonly deps: Deps, credentials: CredentialsService, private readonly credits: CreditsService, private readonly sets: SocialSetsService) {
+    this.outbox = new OutboxRepo(deps);
+    this.runner = new PublicationRunner(deps, this.outbox, credentials);
+  }
+
+  private gate(platform: Platform): Semaphore {
+    let g = this.gates.get(platform);
+    if (!g) this.gates.set(platform, (g = new Semaphore(PER_NETWORK_CONCURRENCY)));
+    return g;
+  }
+
+  /** Targets: explicit list, else account ids, else the draft's selection, else its set. */
+  resolveTargets(userId: string, draft: { selectedAccountIds: string[]; socialSetId: string | null }, req: Pick<PublishRequest, 'accountIds' | 'targetAccounts'>): { account: AccountRow; communityId?: string }[] {
+    let wanted: TargetRequest[];
+    if (req.targetAccounts?.length) wanted = req.targetAccounts;
+    else if (req.accountIds?.length) wanted = req.accountIds.map((accountId) => ({ accountId }));
+    else if (draft.selectedAccountIds.length) wanted = draft.selectedAccountIds.map((accountId) => ({ accountId }));
+    else if (draft.socialSetId) wanted = this.sets.get(userId, draft.socialSetId).accounts.map((a) => ({ accountId: a.accountId }));
+    else wanted = [];
+    if (wanted.length === 0) throw new HeraldError('INVALID_INPUT', 'No target accounts: pass accountIds or targetAccounts, or put accounts in the draft\'s social set');
+    const ids = [...new Set(wanted.map((w) => w.accountId))];
+    const rows = this.deps.db.select().from(accounts).where(and(eq(accounts.userId, userId), inArray(accounts.id, ids))).all();
+    return ids.map((id) => {
+      const row = rows.find((r) => r.id === id);
+      if (!row) throw new HeraldError('NOT_FOUND', `Account ${id} not found`);
+      const w = wanted.find((x) => x.accountId === id)!;
+      if (w.platform && w.platform !== row.platform) {
+        throw new HeraldError('INVALID_INPUT', `Account ${id} is a ${row.platform} account, not ${w.platform}`, { details: [{ path: 'targetAccounts', message: 'platform does not match the account' }] });
+      }
+      return { account: row, communityId: w.communityId };
+    });
+  }
+
+  /**
+   * Plans and charges: one transaction that either reserves every target's credits and lays out
+   * its parts, or changes nothing.
+   */
+  prepare(userId: string, draftId: string | null, targets: { account: AccountRow; parts: PartPlan[]; options: PublicationOptions }[], f: { jobId: string | null; force: boolean; origin: string; cost?: number }) {
+    const tx = this.deps.sqlite.transaction(() => {
+      const skipped: { target: (typeof targets)[number]; pub: PublicationRow }[] = [];
+      const toRun: { target: (typeof targets)[number]; pubId: string }[] = [];
+      for (const t of targets) {
+        const latest = draftId ? this.outbox.latest(userId, draftId, t.account.id) : undefined;
+        if (latest && (this.running.has(latest.id) || latest.status === 'publishing')) {
+          if (this.running.has(latest.id)) throw new HeraldError('INVALID_INPUT', `The draft is already being published to @${t.account.username}`);
+        }
+        if (latest?.status === 'published' && !f.force) {
+          skipped.push({ target: t, pub: latest });
+          continue;
+        }
+        // needs_review stays on hold until the user decides: only `force` starts it over.
+        if (latest?.status === 'needs_review' && !f.force) {
+          throw new HeraldError('INVALID_INPUT', `Publishing to @${t.account.username} is waiting for you to confirm whether an earlier post went out; check the account, then publish with force`);
+        }
+        const reuse = latest && latest.status !== 'published' && !(f.force && latest.status === 'needs_review');
+        const pubId = reuse ? latest.id : this.outbox.create({ userId, draftId, accountId: t.account.id, platform: t.account.platform, jobId: f.jobId, options: '{}', origin: f.origin });
+        this.outbox.start(pubId, f.jobId, JSON.stringify(t.options));
+        this.outbox.planParts(pubId, t.parts);
+        toRun.push({ target: t, pubId });
+      }
+      if (toRun.length > 0) {
+        const cost = (f.cost ?? PUBLISH_COST) * toRun.length;
+        this.credits.charge(userId, cost, { orderNo: f.jobId ?? undefined, sourceType: toRun.map((r) => r.target.account.platform).join(','), sourceDetail: `Publish to ${toRun.length} account(s)` });
+        if (draftId) this.deps.db.update(drafts).set({ status: 'publishing', updatedAt: new Date(this.deps.clock.now()).toISOString() }).where(eq(drafts.id, draftId)).run();
+      }
+      return { skipped, toRun };
+    });
+    return tx();
+  }
+
+  /** Runs prepared publications and settles credits and statuses. */
+  async execute(userId: string, draftId: string | null, toRun: { target: { account: AccountRow }; pubId: string }[], cost = PUBLISH_COST): Promise<TargetResult[]> {
+    const results = await Promise.all(toRun.map(async ({ target, pubId }) => {
+      this.running.add(pubId);
+      try {
+        const pub = this.outbox.get(pubId)!;
+        const outcome: TargetOutcome = await this.gate(target.account.platform as Platform).run(() => this.runner.run(pub));
+        return this.settle(userId, target.account, pubId, outcome, cost);
+      } finally {
+        this.running.delete(pubId);
+      }
+    }));
+    if (draftId) this.updateDraftStatus(draftId);
+    return results;
+  }
+
+  private settle(userId: string, account: AccountRow, pubId: string, outcome: TargetOutcome, cost: number): TargetResult {
+    const platform = account.platform as Platform;
+    if (outcome.status === 'published') {
+      const data = resultData(platform, outcome.refs);
+      this.outbox.finish(pubId, 'published', { url: outcome.refs[0].url, data });
+      return { accountId: account.id, platform, success: true, status: 'published', data };
+    }
+    if (outcome.status === 'needs_review') {
+      this.outbox.finish(pubId, 'needs_review', { error: outcome.reason });
+      return { accountId: account.id, platform, success: false, status: 'needs_review', error: { code: 'PLATFORM_ERROR', message: outcome.reason } };
+    }
+    const error = errorBody(outcome.error);
+    if (error.code === 'INTERNAL_ERROR') this.deps.log.error('Herald publishing failed', outcome.error);
+    this.deps.sqlite.transaction(() => {
+      this.outbox.finish(pubId, 'failed', { error: error.message });
+      this.credits.refund(userId, cost, { orderNo: pubId, sourceType: platform, sourceDetail: `Refund: ${error.message}`.slice(0, 300) });
+    })();
+    return { accountId: account.id, platform, success: false, status: 'failed', error };
+  }
+
+  updateDraftStatus(draftId: string): void {
+    const pubs = this.deps.sqlite.prepare(`SELECT p.status FROM publications p WHERE p.draft_id = ? AND p.created_at = (
+      SELECT MAX(q.created_at) FROM publications q WHERE q.draft_id = p.draft_id AND q.account_id = p.account_id)`).all(draftId) as { status: PublicationStatus }[];
+    if (pubs.length === 0) return;
+    if (pubs.some((p) => p.status === 'publishing')) return;
+    const published = pubs.filter((p) => p.status === 'published').length;
+    const status = published === pubs.length ? 'published' : published > 0 ? 'partially_published' : 'failed';
+    this.deps.db.update(drafts).set({ status, updatedAt: new Date(this.deps.clock.now()).toISOString() }).where(eq(drafts.id, draftId)).run();
+  }
+
+  /** POST /threadblog/publish and /problog/publish with a draftId: one account, single-network answer. */
+  async publishDraftTo(userId: string, draftId: string, accountId: string, platform: Platform, options: PublicationOptions) {
+    const r = await this.publishDraft(userId, { draftId, targetAccounts: [{ accountId, platform }], options });
+    const result = r.results[0];
+    if (!result.success) {
+      const code = result.error?.code === 'TOKEN_EXPIRED' || result.error?.code === 'RATE_LIMITED' ? result.error.code : 'PLATFORM_ERROR';
+      throw new HeraldError(code, result.error?.message ?? 'Publishing failed');
+    }
+    return { success: true, platform, accountId, data: result.data ?? {} };
+  }
+
+  /** Progress of a draft or job: the latest publication per account, plus pending schedule entries. */
+  progress(userId: string, q: { draftId?: string; jobId?: string }) {
+    if (q.draftId) loadDraft(this.deps, userId, q.draftId);
+    const pubs = q.draftId ? this.outbox.forDraft(userId, q.draftId) : this.outbox.forJob(userId, q.jobId!);
+    const latest = new Map<string, PublicationRow>();
+    for (const p of pubs) latest.set(`${p.draftId}:${p.accountId}`, p);
+    const entries = [...latest.values()].map((p) => ({
+      id: p.id, draftId: p.draftId, status: p.status, platform: p.platform as Platform, accountUuid: p.accountId,
+      scheduledFor: p.scheduledFor, publishedAt: p.publishedAt, url: p.url, error: p.error, attempts: p.attempts,
+    }));
+    if (q.draftId) {
+      const pending = this.deps.sqlite.prepare(`SELECT id, draft_id AS draftId, account_id AS accountId, platform, fire_at AS fireAt, attempts, status, last_error AS lastError
+        FROM schedule_entries WHERE user_id = ? AND draft_id = ? AND status IN ('pending', 'missed')`).all(userId, q.draftId) as { id: string; draftId: string; accountId: string; platform: Platform; fireAt: number; attempts: number; status: 'pending' | 'missed'; lastError: string | null }[];
+      for (const e of pending) {
+        const key = `${e.draftId}:${e.accountId}`;
+        const pub = latest.get(key);
+        if (pub && (pub.status === 'published' || pub.status === 'publishing')) continue;
+        const entry = { id: e.id, draftId: e.draftId, status: e.status, platform: e.platform, accountUuid: e.accountId, scheduledFor: new Date(e.fireAt).toISOString(), publishedAt: null, url: null, error: e.lastError, attempts: e.attempts };
+        const at = entries.findIndex((x) => `${x.draftId}:${x.accountUuid}` === key);
+        if (at >= 0) entries[at] = entry; else entries.push(entry);
+      }
+    }
+    const count = (...st: string[]) => entries.filter((e) => st.includes(e.status)).length;
+    return {
+      entries,
+      summary: { total: entries.length, completed: count('published'), failed: count('failed', 'missed', 'needs_review'), pending: count('pending', 'publishing') },
+    };
+  }
+
+  /** POST /microblog/publish and /publish/multi-platform. */
+  async publishDraft(userId: string, req: PublishRequest, background = false) {
+    const draft = loadDraft(this.deps, userId, req.draftId);
+    const targets = this.resolveTargets(userId, draft, req).map(({ account, communityId }) => {
+      const platform = account.platform as Platform;
+      const options: PublicationOptions = { ...req.options };
+      if (platform === 'microblog') {
+        const community = communityId ?? req.community?.id;
+        if (community) options.communityId = community;
+      }
+      return { account, parts: partsFor(platform, draft), options };
+    });
+    checkParts(targets);
+    const jobId = req.jobId ?? this.deps.ids.uuid();
+    const { skipped, toRun } = this.prepare(userId, draft.id, targets, { jobId, force: req.force ?? false, origin: req.origin ?? 'now' });
+    const skippedResults: TargetResult[] = skipped.map(({ target, pub }) => ({
+      accountId: target.account.id, platform: target.account.platform as Platform, success: true, skipped: true, status: 'published',
+      data: pub.data ? (JSON.parse(pub.data) as Record<string, unknown>) : undefined,
+    }));
+    const run = () => this.execute(userId, draft.id, toRun);
+    if (background) {
+      run().catch((err) => this.deps.log.error('Herald background publish failed', err));
+      return { jobId, draftId: draft.id, results: skippedResults, pending: toRun.length };
+    }
+    const results = [...skippedResults, ...(await run())];
+    const succeeded = results.filter((r) => r.success).length;
+    return {
+      success: succeeded === results.length,
+      jobId, draftId: draft.id, results,
+      summary: { total: results.length, succeeded, failed: results.length - succeeded },
+    };
+  }
+}
+
+export interface DirectPublish {
+  platform: Platform;
+  accountId: string;
+  texts: string[];
+  media: MediaRef[];
+  options: PublicationOptions;
+}
+
+/** Single-network endpoints and quotes: text given directly, no draft. */
+export async function publishDirect(service: PublishService, userId: string, req: DirectPublish) {
+  const [{ account }] = service.resolveTargets(userId, { selectedAccountIds: [], socialSetId: null }, { targetAccounts: [{ accountId: req.accountId, platform: req.platform }] });
+  const target = { account, parts: partsFromTexts(req.platform, req.texts, req.media), options: req.options };
+  checkParts([target]);
+  const { toRun } = service.prepare(userId, null, [target], { jobId: null, force: true, origin: 'api' });
+  const [result] = await service.execute(userId, null, toRun);
+  return result;
+}

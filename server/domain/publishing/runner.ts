@@ -1,0 +1,142 @@
+/**
+ * Runs one publication: sends its parts in order as a reply chain, resuming after the parts
+ * already sent. A part left `sending` (a crash, or a network that took the post and dropped the
+ * connection) is never re-sent blindly: networks with idempotent writes (Mastodon's
+ * Idempotency-Key) get the same request again; the others are asked whether the post exists
+ * (`findRecentPost`), and when they cannot say, the publication waits for the user as
+ * `needs_review`.
+ */
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import type { Platform } from '../../config.js';
+import type { Deps } from '../../context.js';
+import { accounts, media as mediaTable } from '../../db/schema.js';
+import type { CallContext, MediaItem, PlatformAdapter, PostOptions, PostRef } from '../../platforms/adapter.js';
+import { NETWORK_NAMES, PlatformError } from '../../platforms/errors.js';
+import { adapterFor } from '../../platforms/registry.js';
+import { publishThread } from '../../platforms/thread.js';
+import type { CredentialsService } from '../accounts/credentials.service.js';
+import type { OutboxRepo, PartRow, PublicationRow } from './outbox.repo.js';
+
+/** A post's media: this server's media item, or (Threads only) a public URL the network fetches. */
+export interface MediaRef {
+  mediaId?: string;
+  url?: string;
+  altText?: string;
+}
+
+export interface PublicationOptions extends PostOptions {
+  quote?: PostRef;
+}
+
+export type TargetOutcome =
+  | { status: 'published'; refs: PostRef[] }
+  | { status: 'failed'; error: unknown }
+  | { status: 'needs_review'; reason: string };
+
+/** Thrown when a network cannot tell whether a post was made. */
+export class NeedsReview extends Error {}
+
+const RECONCILE_WINDOW_MS = 60 * 60_000;
+
+export class PublicationRunner {
+  constructor(private readonly deps: Deps, private readonly outbox: OutboxRepo, private readonly credentials: CredentialsService) {}
+
+  /** Media rows (this user's) as adapter input, alt text from the post taking precedence. */
+  resolveMedia(userId: string, refs: MediaRef[], publicBase?: string): MediaItem[] {
+    return refs.map((ref) => {
+      if (!ref.mediaId && ref.url) {
+        const video = /\.(mp4|mov)(\?|$)/i.test(ref.url);
+        return { path: '', mime: video ? 'video/mp4' : 'image/jpeg', size: 0, kind: video ? 'video' : 'image', altText: ref.altText ?? '', publicUrl: ref.url };
+      }
+      const row = this.deps.db.select().from(mediaTable).where(eq(mediaTable.id, ref.mediaId ?? '')).get();
+      if (!row || row.userId !== userId) throw new PlatformError('microblog', 'permanent', `Media ${ref.mediaId} no longer exists`);
+      return {
+        path: path.join(this.deps.config.dataDir, 'media', row.fileName),
+        mime: row.mime,
+        size: row.size,
+        kind: row.type as MediaItem['kind'],
+        width: row.width ?? undefined,
+        height: row.height ?? undefined,
+        altText: ref.altText ?? row.altText,
+        publicUrl: publicBase ? `${publicBase}/api/v1/media/${row.id}` : undefined,
+      };
+    });
+  }
+
+  async run(pub: PublicationRow): Promise<TargetOutcome> {
+    const platform = pub.platform as Platform;
+    const account = this.deps.db.select().from(accounts).where(eq(accounts.id, pub.accountId)).get();
+    if (!account || account.userId !== pub.userId) {
+      return { status: 'failed', error: new PlatformError(platform, 'permanent', `The ${NETWORK_NAMES[platform]} account was removed from Herald`) };
+    }
+    let adapter: PlatformAdapter;
+    try {
+      adapter = adapterFor(platform);
+    } catch (err) {
+      return { status: 'failed', error: err };
+    }
+    const options = JSON.parse(pub.options) as PublicationOptions;
+    const since = Date.parse(pub.createdAt) - RECONCILE_WINDOW_MS;
+    try {
+      const parts = this.outbox.parts(pub.id);
+      const plans = parts.map((p) => ({
+        text: p.text,
+        media: this.resolveMedia(pub.userId, JSON.parse(p.media) as MediaRef[]),
+        quote: p.position === 0 ? options.quote : undefined,
+        options,
+        idempotencyKey: p.idempotencyKey,
+      }));
+      const refs = await this.credentials.withCredentials(account, (ctx) => this.sendAll(adapter, ctx, pub, plans, since));
+      return { status: 'published', refs };
+    } catch (err) {
+      if (err instanceof NeedsReview) return { status: 'needs_review', reason: err.message };
+      return { status: 'failed', error: err };
+    }
+  }
+
+  private async sendAll(adapter: PlatformAdapter, ctx: CallContext, pub: PublicationRow, plans: Parameters<typeof publishThread>[2], since: number): Promise<PostRef[]> {
+    for (let round = 0; round < 3; round++) {
+      const parts = this.outbox.parts(pub.id);
+      const prefix = await this.settledPrefix(adapter, ctx, parts, plans, since);
+      try {
+        return await publishThread(adapter, ctx, plans, prefix, {
+          beforeSend: (i) => this.outbox.partSending(parts[i].id),
+          afterSend: (i, ref) => this.outbox.partSent(parts[i].id, ref),
+        });
+      } catch (err) {
+        // The next round settles an ambiguous part by asking the network.
+        if (err instanceof PlatformError && err.kind === 'ambiguous') continue;
+        // Anything else was refused before the network took the post: that part may go again.
+        const sending = this.outbox.parts(pub.id).find((p) => p.status === 'sending');
+        if (sending) this.outbox.partPending(sending.id);
+        throw err;
+      }
+    }
+    throw new NeedsReview(`${NETWORK_NAMES[pub.platform as Platform]} kept failing after taking a post; check the account and confirm before retrying`);
+  }
+
+  /** Sent parts, plus a `sending` part once the network confirms it exists. */
+  private async settledPrefix(adapter: PlatformAdapter, ctx: CallContext, parts: PartRow[], plans: { text: string; idempotencyKey: string }[], since: number): Promise<PostRef[]> {
+    const prefix: PostRef[] = [];
+    for (const part of parts) {
+      if (part.status === 'sent') {
+        prefix.push({ id: part.networkId!, cid: part.networkCid ?? undefined, url: part.url ?? '' });
+        continue;
+      }
+      if (part.status !== 'sending') break;
+      if (adapter.idempotentWrites) break; // the same request again is safe: the network dedupes it
+      let found: PostRef | null;
+      try {
+        found = await adapter.findRecentPost(ctx, { text: plans[part.position].text, replyTo: prefix.at(-1), since, idempotencyKey: part.idempotencyKey });
+      } catch (err) {
+        const name = NETWORK_NAMES[adapter.platform];
+        throw new NeedsReview(`${name} may have published post ${part.position + 1} without confirming it, and Herald could not check (${(err as Error).message}); look at the account, then confirm or retry`);
+      }
+      if (!found) break; // the network says it is not there: sending it is not a duplicate
+      this.outbox.partSent(part.id, found);
+      prefix.push(found);
+    }
+    return prefix;
+  }
+}

@@ -1,0 +1,86 @@
+import type { Platform } from '../../config.js';
+import * as c from '../../contracts/publishing.js';
+import { publishDirect } from '../../domain/publishing/publish.service.js';
+import type { Services } from '../../domain/services.js';
+import { HeraldError } from '../../errors.js';
+import { defineRoute, type RouteDef } from '../route.js';
+
+const tag = 'Publishing';
+const publishErrors = ['INVALID_INPUT', 'NOT_FOUND', 'INSUFFICIENT_CREDITS', 'RATE_LIMITED'] as const;
+
+export const publishingRoutes = (s: Services): RouteDef[] => {
+  const single = (platform: Platform, accountId: string, texts: string[], urls: string[] | undefined, options: Parameters<typeof publishDirect>[2]['options'], auth: { user: { id: string } }) =>
+    publishDirect(s.publishing, auth.user.id, { platform, accountId, texts, media: s.media.refsFromUrls(auth.user.id, platform, urls ?? []), options })
+      .then((r) => {
+        if (!r.success) throw new HeraldError(r.error!.code === 'TOKEN_EXPIRED' ? 'TOKEN_EXPIRED' : r.error!.code === 'RATE_LIMITED' ? 'RATE_LIMITED' : 'PLATFORM_ERROR', r.error!.message);
+        return { success: true, platform, accountId, data: r.data! };
+      });
+
+  return [
+    defineRoute({
+      method: 'post', path: '/microblog/publish', tag, summary: 'Publish a draft now to its accounts (or the given ones)',
+      description: 'Answers when every target is done: {success, jobId, draftId, results, summary}; success is true only if every target succeeded. With async: true answers 202 {jobId} at once. Costs 10 credits per target account (a thread counts once), reserved before anything is sent; failed targets are refunded. Targets already published are skipped unless force.',
+      body: c.publishBody, response: c.publishResponse, errors: [...publishErrors],
+      handler: async ({ auth, body, res }) => {
+        const req = { draftId: body.draftId, accountIds: body.accountIds, jobId: body.jobId, community: body.community, force: body.force };
+        if (body.async) {
+          const r = await s.publishing.publishDraft(auth.user.id, req, true);
+          res.status(202).json({ success: true, jobId: r.jobId, draftId: r.draftId });
+          return undefined;
+        }
+        return s.publishing.publishDraft(auth.user.id, req);
+      },
+    }),
+    defineRoute({
+      method: 'post', path: '/publish/multi-platform', tag, summary: 'Publish one draft to several accounts at once (10 credits per account)',
+      body: c.multiPublishBody, response: c.multiPublishResponse, errors: [...publishErrors],
+      handler: async ({ auth, body, res }) => {
+        const req = { draftId: body.draftId, targetAccounts: body.targetAccounts, jobId: body.jobId, force: body.force };
+        if (body.async) {
+          const r = await s.publishing.publishDraft(auth.user.id, req, true);
+          res.status(202).json({ success: true, jobId: r.jobId, draftId: r.draftId });
+          return undefined;
+        }
+        return s.publishing.publishDraft(auth.user.id, req);
+      },
+    }),
+    defineRoute({
+      method: 'post', path: '/microblog/quote', tag, summary: 'Quote an X post (10 credits)',
+      body: c.quoteBody, response: c.quoteResponse, errors: [...publishErrors, 'PLATFORM_ERROR', 'TOKEN_EXPIRED'],
+      handler: async ({ auth, body }) => {
+        const r = await single('microblog', body.accountId, [body.content], [], { quote: { id: body.quoteTweetId, url: `https://x.com/i/web/status/${body.quoteTweetId}` } }, auth);
+        return { success: true, message: 'Quote published', tweetId: String(r.data.tweetId), url: String(r.data.url) };
+      },
+    }),
+    ...(['skyblog', 'fedblog'] as const).map((platform) => defineRoute({
+      method: 'post', path: `/${platform}/publish`, tag, summary: `Publish text (single or thread) to one ${platform} account (10 credits)`,
+      description: 'imageUrls: this server\'s media URLs or public http(s) URLs. langs default [en].',
+      body: c.textPublishBody, response: c.singlePublishResponse, errors: [...publishErrors, 'PLATFORM_ERROR', 'TOKEN_EXPIRED'],
+      handler: ({ auth, body }) => single(platform, body.accountUuid, body.type === 'single' ? [body.text!] : body.texts!, body.imageUrls, { langs: body.langs ?? ['en'] }, auth),
+    })),
+    defineRoute({
+      method: 'post', path: '/threadblog/publish', tag, summary: 'Publish to a Threads account (10 credits)',
+      description: 'Use a draft, or text (max 500) and mediaUrls. Threads fetches media itself, so mediaUrls must be public URLs; this server\'s own media cannot go to Threads by URL.',
+      body: c.threadblogPublishBody, response: c.singlePublishResponse, errors: [...publishErrors, 'PLATFORM_ERROR', 'TOKEN_EXPIRED'],
+      handler: async ({ auth, body }) => {
+        if (body.draftId) return s.publishing.publishDraftTo(auth.user.id, body.draftId, body.accountId, 'threadblog', { replyControl: body.replyControl });
+        return single('threadblog', body.accountId, [body.text ?? ''], body.mediaUrls, { replyControl: body.replyControl }, auth);
+      },
+    }),
+    defineRoute({
+      method: 'post', path: '/problog/publish', tag, summary: 'Publish to a LinkedIn account (10 credits)',
+      description: 'Use a draft (its posts joined with a blank line), or text (max 3000) and mediaUrls.',
+      body: c.problogPublishBody, response: c.singlePublishResponse, errors: [...publishErrors, 'PLATFORM_ERROR', 'TOKEN_EXPIRED'],
+      handler: async ({ auth, body }) => {
+        if (body.draftId) return s.publishing.publishDraftTo(auth.user.id, body.draftId, body.accountId, 'problog', { visibility: body.visibility ?? 'PUBLIC' });
+        return single('problog', body.accountId, [body.text ?? ''], body.mediaUrls, { visibility: body.visibility ?? 'PUBLIC' }, auth);
+      },
+    }),
+    defineRoute({
+      method: 'get', path: '/microblog/publish/progress', tag, summary: 'Where each target of a draft (or job) stands',
+      description: 'One entry per draft and account (latest publication, or pending schedule entry). Summary: completed = published; failed = failed + missed + needs_review; pending = pending + publishing.',
+      query: c.progressQuery, response: c.progressResponse, errors: ['INVALID_INPUT', 'NOT_FOUND'],
+      handler: ({ auth, query }) => ({ success: true, ...s.publishing.progress(auth.user.id, query) }),
+    }),
+  ];
+};
