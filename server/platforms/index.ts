@@ -3,3 +3,8 @@
  * `adapterFor(platform)` answer for all five networks.
  */
 export { adapterFor, registerAdapter } from './registry.js';
+import { registerAdapter } from './registry.js';
+import { microblogAdapter } from './microblog.adapter.js';
+registerAdapter(microblogAdapter);
+import { fedblogAdapter } from './fedblog.adapter.js';
+registerAdapter(fedblogAdapter);

@@ -1,0 +1,72 @@
+/**
+ * Each Mastodon instance sets its own limits (platforms.md §3.2). They are read from
+ * GET /api/v2/instance (no auth; GET /api/v1/instance on servers older than 4.0), cached per
+ * instance for an hour, and kept on the account's meta so drafts can count per instance.
+ */
+import { PlatformError } from '../errors.js';
+import { join, mastoCall } from './http.js';
+
+export interface InstanceLimits {
+  max_characters: number;
+  characters_reserved_per_url: number;
+  max_media_attachments: number;
+  description_limit: number;
+  /** `api_versions.mastodon`; 7 and up take quoted_status_id. */
+  api_version: number;
+}
+
+export const DEFAULT_LIMITS: InstanceLimits = {
+  max_characters: 500, characters_reserved_per_url: 23, max_media_attachments: 4, description_limit: 1500, api_version: 0,
+};
+
+const TTL_MS = 60 * 60_000;
+const cache = new Map<string, { at: number; limits: InstanceLimits }>();
+
+interface InstanceDoc {
+  configuration?: {
+    statuses?: { max_characters?: number; max_media_attachments?: number; characters_reserved_per_url?: number };
+    media_attachments?: { description_limit?: number };
+  };
+  api_versions?: { mastodon?: number };
+  max_toot_chars?: number;
+}
+
+const num = (v: unknown, fallback: number) => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : fallback);
+
+function limitsOf(doc: InstanceDoc): InstanceLimits {
+  const s = doc.configuration?.statuses ?? {};
+  return {
+    max_characters: num(s.max_characters ?? doc.max_toot_chars, DEFAULT_LIMITS.max_characters),
+    characters_reserved_per_url: num(s.characters_reserved_per_url, DEFAULT_LIMITS.characters_reserved_per_url),
+    max_media_attachments: num(s.max_media_attachments, DEFAULT_LIMITS.max_media_attachments),
+    description_limit: num(doc.configuration?.media_attachments?.description_limit, DEFAULT_LIMITS.description_limit),
+    api_version: num(doc.api_versions?.mastodon, 0),
+  };
+}
+
+/** The instance's limits, from the cache when fresh. */
+export async function instanceLimits(serverUrl: string, signal?: AbortSignal): Promise<InstanceLimits> {
+  const hit = cache.get(serverUrl);
+  if (hit && Date.now() - hit.at < TTL_MS) return hit.limits;
+  let doc: InstanceDoc;
+  try {
+    doc = (await mastoCall<InstanceDoc>(join(serverUrl, '/api/v2/instance'), { headers: { accept: 'application/json' } }, { what: 'read the instance limits', signal })).body;
+  } catch (err) {
+    if (!(err instanceof PlatformError) || err.status !== 404) throw err;
+    doc = (await mastoCall<InstanceDoc>(join(serverUrl, '/api/v1/instance'), { headers: { accept: 'application/json' } }, { what: 'read the instance limits', signal })).body;
+  }
+  const limits = limitsOf(typeof doc === 'object' && doc ? doc : {});
+  cache.set(serverUrl, { at: Date.now(), limits });
+  return limits;
+}
+
+/** Limits kept on an account's meta by identify; defaults where they are missing. */
+export function limitsFromMeta(meta: Record<string, unknown>): InstanceLimits {
+  return {
+    max_characters: num(meta.max_characters, DEFAULT_LIMITS.max_characters),
+    characters_reserved_per_url: num(meta.characters_reserved_per_url, DEFAULT_LIMITS.characters_reserved_per_url),
+    max_media_attachments: num(meta.max_media_attachments, DEFAULT_LIMITS.max_media_attachments),
+    description_limit: num(meta.description_limit, DEFAULT_LIMITS.description_limit),
+    api_version: num(meta.api_version, 0),
+  };
+}

@@ -1,0 +1,133 @@
+/**
+ * One HTTP call to X, with X's failures normalised (platforms.md §1.6, §1.7): 401 means the
+ * access token is no good (refresh), 429 carries the reset from `x-rate-limit-reset` or, when a
+ * 24-hour allowance is spent, from its own reset header; 5xx is transient; a write whose answer
+ * never came is ambiguous (X has no idempotency key). Both error shapes X uses, RFC 7807
+ * problems and `{errors: [...]}`, become one sentence a person can act on.
+ */
+import { networkFailure, PlatformError } from '../errors.js';
+
+export const X = 'X';
+
+export interface XReply<T> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export interface XCallOptions {
+  /** What the call does, for messages ("publish the post"). */
+  what: string;
+  /** A write whose loss of answer means the network may have committed it. */
+  write?: boolean;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+interface XProblem {
+  title?: string;
+  detail?: string;
+  type?: string;
+  status?: number;
+  error?: string;
+  error_description?: string;
+  errors?: { message?: string; title?: string; detail?: string; code?: number; parameters?: Record<string, unknown> }[];
+}
+
+/** The most useful human text in an X error body, whatever its shape. */
+export function describeXError(body: unknown, status: number): string {
+  if (typeof body === 'string') return body.trim().slice(0, 300) || `HTTP ${status}`;
+  const p = (body ?? {}) as XProblem;
+  const fromList = (Array.isArray(p.errors) ? p.errors : [])
+    .map((e) => {
+      const text = e.message ?? e.detail ?? e.title ?? '';
+      const params = e.parameters && typeof e.parameters === 'object' ? Object.keys(e.parameters) : [];
+      return params.length && text && !params.some((k) => text.includes(k)) ? `${text} (${params.join(', ')})` : text;
+    })
+    .filter(Boolean);
+  const generic = /one or more parameters to your request was invalid/i;
+  const parts: string[] = [];
+  if (p.detail && !(fromList.length && generic.test(p.detail))) parts.push(p.detail);
+  for (const m of fromList) if (!parts.includes(m)) parts.push(m);
+  if (!parts.length && p.error_description) parts.push(p.error_description);
+  if (!parts.length && p.title) parts.push(p.title);
+  if (!parts.length && p.error) parts.push(p.error);
+  return parts.join('; ') || `HTTP ${status}`;
+}
+
+const epochSeconds = (v: string | null) => (v && /^\d+$/.test(v.trim()) ? Number(v.trim()) * 1000 : undefined);
+
+/** When a 429 lifts: a spent 24-hour allowance wins over the 15-minute window. */
+export function rateLimitReset(headers: Headers): number | undefined {
+  for (const scope of ['user', 'app']) {
+    if (headers.get(`x-${scope}-limit-24hour-remaining`)?.trim() === '0') {
+      const at = epochSeconds(headers.get(`x-${scope}-limit-24hour-reset`));
+      if (at) return at;
+    }
+  }
+  return epochSeconds(headers.get('x-rate-limit-reset'));
+}
+
+/** Turns an X answer that is not 2xx into a PlatformError. */
+export function xError(status: number, headers: Headers, body: unknown, what: string): PlatformError {
+  const reason = describeXError(body, status);
+  const problemType = (body && typeof body === 'object' && typeof (body as XProblem).type === 'string') ? (body as XProblem).type! : '';
+  if (status === 401) {
+    return new PlatformError('microblog', 'token_expired', `X did not accept Herald's access (${reason}); the account may need to be connected again`, { status });
+  }
+  if (status === 429 || /rate-limit-exceeded/.test(problemType)) {
+    const resetAt = rateLimitReset(headers);
+    const when = resetAt ? ` until ${new Date(resetAt).toISOString()}` : '';
+    return new PlatformError('microblog', 'rate_limited', `X's rate limit for this account is used up; Herald will wait${when} before trying to ${what} again`, { status, resetAt });
+  }
+  if (status >= 500) {
+    return new PlatformError('microblog', 'transient', `X had a server problem while Herald tried to ${what} (HTTP ${status}: ${reason}); it will try again`, { status });
+  }
+  if (status === 403 && /duplicate content/i.test(reason)) {
+    return new PlatformError('microblog', 'permanent', 'X refused the post because this account already published the same text; change the wording to post it again', { status, code: 'duplicate' });
+  }
+  if (/usage-capped/.test(problemType) || /usage.?cap/i.test(reason)) {
+    return new PlatformError('microblog', 'permanent', `X refused to ${what}: the X developer app has used up its monthly allowance (${reason}); raise the plan or wait for the next cycle`, { status, code: 'usage-capped' });
+  }
+  if (status === 403) {
+    return new PlatformError('microblog', 'permanent', `X refused to ${what} (${reason}); check the account's permissions, the text length and the media`, { status });
+  }
+  return new PlatformError('microblog', 'permanent', `X refused to ${what}: ${reason}`, { status });
+}
+
+function parseBody(text: string): unknown {
+  if (!text) return {};
+  try { return JSON.parse(text); } catch { return text; }
+}
+
+/** Performs one request; throws PlatformError for every failure. */
+export async function xCall<T>(url: string, init: RequestInit, opts: XCallOptions): Promise<XReply<T>> {
+  const timeout = AbortSignal.timeout(opts.timeoutMs ?? 60_000);
+  const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
+  let res: Response;
+  let text: string;
+  try {
+    res = await fetch(url, { ...init, signal });
+    text = await res.text();
+  } catch (err) {
+    throw networkFailure('microblog', err, { write: opts.write ?? false });
+  }
+  const body = parseBody(text);
+  if (res.status < 200 || res.status > 299) throw xError(res.status, res.headers, body, opts.what);
+  return { status: res.status, headers: res.headers, body: body as T };
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** Joins the configured base URL and an API path. */
+export const apiUrl = (base: string, path: string) => `${base.replace(/\/+$/, '')}${path}`;
+
+/** Waits `ms`, or rejects when the signal aborts. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, ms);
+    const onAbort = () => { clearTimeout(timer); reject(signal!.reason); };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
