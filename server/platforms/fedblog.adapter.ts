@@ -176,6 +176,7 @@ async function findRecentPost(ctx: CallContext, query: { text: string; replyTo?:
 
 export const fedblogAdapter: PlatformAdapter = {
   platform: 'fedblog',
+  idempotentWrites: true,
   oauth: fedblogOAuth,
   identify,
   publishPost,
