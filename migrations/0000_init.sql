@@ -155,13 +155,14 @@ CREATE TABLE `schedule_entries` (
 	`attempts` integer DEFAULT 0 NOT NULL,
 	`status` text DEFAULT 'pending' NOT NULL,
 	`next_attempt_at` integer,
+	`due_at` integer NOT NULL,
 	`last_error` text,
 	`created_at` text NOT NULL,
 	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade,
 	FOREIGN KEY (`draft_id`) REFERENCES `drafts`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint
-CREATE INDEX `schedule_due_idx` ON `schedule_entries` (`status`,`fire_at`);--> statement-breakpoint
+CREATE INDEX `schedule_due_idx` ON `schedule_entries` (`status`,`due_at`);--> statement-breakpoint
 CREATE INDEX `schedule_draft_idx` ON `schedule_entries` (`draft_id`);--> statement-breakpoint
 CREATE UNIQUE INDEX `schedule_one_pending_unique` ON `schedule_entries` (`draft_id`,`account_id`) WHERE status = 'pending';--> statement-breakpoint
 CREATE TABLE `social_set_accounts` (

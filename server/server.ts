@@ -16,6 +16,7 @@ import { API_PREFIX, createApp } from './http/app.js';
 import type { RouteDef } from './http/route.js';
 import './platforms/index.js';
 import { openSecretStore, type SecretStore } from './secrets/index.js';
+import { Scheduler, type SchedulerOptions } from './jobs/scheduler.js';
 
 export interface ServerOptions {
   config?: HeraldConfig;
@@ -32,6 +33,8 @@ export interface ServerOptions {
   /** Extra API routes and non-API handlers (later areas, the UI). */
   routes?: (s: Services) => RouteDef[];
   extra?: (s: Services) => RequestHandler[];
+  /** Scheduler settings; `false` runs no scheduler (the API only). */
+  scheduler?: SchedulerOptions | false;
 }
 
 export interface HeraldServer {
@@ -44,6 +47,7 @@ export interface HeraldServer {
   services: Services;
   app: Express;
   http: http.Server;
+  scheduler?: Scheduler;
   close(): Promise<void>;
 }
 
@@ -105,18 +109,24 @@ export async function createServer(options: ServerOptions = {}): Promise<HeraldS
     deps.runtime.baseUrl = url;
     if (options.announce ?? config.logLevel !== 'silent') console.log(`Herald API listening on ${url}${API_PREFIX}`);
 
+    const scheduler = options.scheduler === false ? undefined : new Scheduler(deps, services.publishing, services.scheduling, options.scheduler);
+    await scheduler?.start();
+
     let closing: Promise<void> | undefined;
     const close = () => (closing ??= new Promise<void>((resolve) => {
       const force = setTimeout(() => server.closeAllConnections(), 5000);
       force.unref();
+      const stopScheduler = scheduler?.stop() ?? Promise.resolve();
       server.close(() => {
         clearTimeout(force);
-        database.close();
-        resolve();
+        void stopScheduler.finally(() => {
+          database.close();
+          resolve();
+        });
       });
       server.closeIdleConnections();
     }));
-    return { url, apiUrl: url + API_PREFIX, port, host: config.host, config, deps, services, app, http: server, close };
+    return { url, apiUrl: url + API_PREFIX, port, host: config.host, config, deps, services, app, http: server, scheduler, close };
   } catch (err) {
     database.close();
     throw err;

@@ -204,10 +204,12 @@ export const scheduleEntries = sqliteTable('schedule_entries', {
   attempts: integer('attempts').notNull().default(0),
   status: text('status').notNull().default('pending'),
   nextAttemptAt: integer('next_attempt_at'),
+  /** When the scheduler should next look at it: fire_at, or the retry time. */
+  dueAt: integer('due_at').notNull(),
   lastError: text('last_error'),
   createdAt: text('created_at').notNull(),
 }, (t) => [
-  index('schedule_due_idx').on(t.status, t.fireAt),
+  index('schedule_due_idx').on(t.status, t.dueAt),
   index('schedule_draft_idx').on(t.draftId),
   uniqueIndex('schedule_one_pending_unique').on(t.draftId, t.accountId).where(sql`status = 'pending'`),
 ]);

@@ -6,6 +6,7 @@ import { AuthService } from './auth/auth.service.js';
 import { CreditsService } from './credits/credits.service.js';
 import { MediaService } from './media/media.service.js';
 import { PublishService } from './publishing/publish.service.js';
+import { ScheduleService } from './scheduling/schedule.service.js';
 import { SocialSetsService } from './social-sets/social-sets.service.js';
 import { TemplatesService } from './templates/templates.service.js';
 import { UsersService } from './users/users.service.js';
@@ -16,6 +17,7 @@ export function createServices(deps: Deps) {
   const socialSets = new SocialSetsService(deps);
   const credentials = new CredentialsService(deps);
   const credits = new CreditsService(deps);
+  const publishing = new PublishService(deps, credentials, credits, socialSets);
   return {
     deps,
     users,
@@ -27,7 +29,8 @@ export function createServices(deps: Deps) {
     templates: new TemplatesService(deps),
     credits,
     media: new MediaService(deps),
-    publishing: new PublishService(deps, credentials, credits, socialSets),
+    publishing,
+    scheduling: new ScheduleService(deps, publishing),
   };
 }
 

@@ -18,6 +18,7 @@ import { connectionRoutes } from './routes/connections.routes.js';
 import { creditRoutes } from './routes/credits.routes.js';
 import { meRoutes } from './routes/me.routes.js';
 import { publishingRoutes } from './routes/publishing.routes.js';
+import { scheduleRoutes } from './routes/schedule.routes.js';
 import { socialSetRoutes } from './routes/social-sets.routes.js';
 import { templateRoutes } from './routes/templates.routes.js';
 
@@ -37,7 +38,7 @@ export interface AppOptions {
 
 /** Every route definition of the API, in the order they are documented. */
 export function allRoutes(s: Services, extra: RouteDef[] = []): RouteDef[] {
-  return [...authRoutes(s), ...meRoutes(s), ...socialSetRoutes(s), ...accountRoutes(s), ...connectionRoutes(s), ...templateRoutes(s), ...creditRoutes(s), ...publishingRoutes(s), ...extra];
+  return [...authRoutes(s), ...meRoutes(s), ...socialSetRoutes(s), ...accountRoutes(s), ...connectionRoutes(s), ...templateRoutes(s), ...creditRoutes(s), ...publishingRoutes(s), ...scheduleRoutes(s), ...extra];
 }
 
 export function createApp(opts: AppOptions) {

@@ -46,6 +46,8 @@ export interface TargetResult {
   status: PublicationStatus;
   data?: Record<string, unknown>;
   error?: { code: string; message: string };
+  /** Set on failures worth another attempt later (network trouble, 5xx, 429). */
+  retry?: { after?: number };
 }
 
 const PER_NETWORK_CONCURRENCY = 2;
@@ -129,6 +131,7 @@ export class PublishService {
     const tx = this.deps.sqlite.transaction(() => {
       const skipped: { target: (typeof targets)[number]; pub: PublicationRow }[] = [];
       const toRun: { target: (typeof targets)[number]; pubId: string }[] = [];
+      let charged = 0;
       for (const t of targets) {
         const latest = draftId ? this.outbox.latest(userId, draftId, t.account.id) : undefined;
         if (latest && (this.running.has(latest.id) || latest.status === 'publishing')) {
@@ -143,14 +146,18 @@ export class PublishService {
           throw new HeraldError('INVALID_INPUT', `Publishing to @${t.account.username} is waiting for you to confirm whether an earlier post went out; check the account, then publish with force`);
         }
         const reuse = latest && latest.status !== 'published' && !(f.force && latest.status === 'needs_review');
+        // A publication left `publishing` by a crash was paid for when it started.
+        if (!(reuse && latest.status === 'publishing')) charged += 1;
         const pubId = reuse ? latest.id : this.outbox.create({ userId, draftId, accountId: t.account.id, platform: t.account.platform, jobId: f.jobId, options: '{}', origin: f.origin });
         this.outbox.start(pubId, f.jobId, JSON.stringify(t.options));
         this.outbox.planParts(pubId, t.parts);
         toRun.push({ target: t, pubId });
       }
+      if (charged > 0) {
+        const cost = (f.cost ?? PUBLISH_COST) * charged;
+        this.credits.charge(userId, cost, { orderNo: f.jobId ?? undefined, sourceType: toRun.map((r) => r.target.account.platform).join(','), sourceDetail: `Publish to ${charged} account(s)` });
+      }
       if (toRun.length > 0) {
-        const cost = (f.cost ?? PUBLISH_COST) * toRun.length;
-        this.credits.charge(userId, cost, { orderNo: f.jobId ?? undefined, sourceType: toRun.map((r) => r.target.account.platform).join(','), sourceDetail: `Publish to ${toRun.length} account(s)` });
         if (draftId) this.deps.db.update(drafts).set({ status: 'publishing', updatedAt: new Date(this.deps.clock.now()).toISOString() }).where(eq(drafts.id, draftId)).run();
       }
       return { skipped, toRun };
@@ -187,11 +194,13 @@ export class PublishService {
     }
     const error = errorBody(outcome.error);
     if (error.code === 'INTERNAL_ERROR') this.deps.log.error('Herald publishing failed', outcome.error);
+    const pe = outcome.error instanceof PlatformError ? outcome.error : undefined;
+    const retry = pe?.retryable ? { after: pe.resetAt } : undefined;
     this.deps.sqlite.transaction(() => {
       this.outbox.finish(pubId, 'failed', { error: error.message });
       this.credits.refund(userId, cost, { orderNo: pubId, sourceType: platform, sourceDetail: `Refund: ${error.message}`.slice(0, 300) });
     })();
-    return { accountId: account.id, platform, success: false, status: 'failed', error };
+    return { accountId: account.id, platform, success: false, status: 'failed', error, retry };
   }
 
   updateDraftStatus(draftId: string): void {
@@ -202,6 +211,24 @@ export class PublishService {
     const published = pubs.filter((p) => p.status === 'published').length;
     const status = published === pubs.length ? 'published' : published > 0 ? 'partially_published' : 'failed';
     this.deps.db.update(drafts).set({ status, updatedAt: new Date(this.deps.clock.now()).toISOString() }).where(eq(drafts.id, draftId)).run();
+  }
+
+  /**
+   * Publications a crash left `publishing` (none of them running in this process): resumed from
+   * their first unsent part, with `sending` parts reconciled, never re-charged.
+   */
+  async resumeInterrupted(): Promise<TargetResult[]> {
+    const stuck = this.outbox.withStatus('publishing').filter((p) => !this.running.has(p.id));
+    const results: TargetResult[] = [];
+    for (const pub of stuck) {
+      const account = this.deps.db.select().from(accounts).where(eq(accounts.id, pub.accountId)).get();
+      if (!account) {
+        this.outbox.finish(pub.id, 'failed', { error: 'The account was removed from Herald' });
+        continue;
+      }
+      results.push(...(await this.execute(pub.userId, pub.draftId, [{ target: { account }, pubId: pub.id }])));
+    }
+    return results;
   }
 
   /** POST /threadblog/publish and /problog/publish with a draftId: one account, single-network answer. */

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { platformSchema, successTrue, timestamp } from './common.js';
+
+const id = z.string().min(1).max(200);
+
+export const scheduleBody = z.object({
+  draftId: id,
+  scheduledFor: z.string().refine((s) => !Number.isNaN(Date.parse(s)) && /^\d{4}-\d{2}-\d{2}T/.test(s), 'must be an ISO 8601 date-time'),
+  targetAccounts: z.array(z.object({ accountId: id, platform: platformSchema })).min(1).max(100).optional(),
+  accountUuid: id.optional(),
+  platform: platformSchema.optional(),
+  priority: z.number().int().min(-1000).max(1000).optional(),
+  applyJitter: z.boolean().optional(),
+});
+
+export const scheduleResponse = z.object({
+  success: successTrue,
+  message: z.string(),
+  queueIds: z.array(z.string()),
+  scheduledFor: z.string().describe('echoes the request; each entry\'s real fire time (jitter applied) is in GET /microblog/schedule'),
+  accountCount: z.number().int(),
+});
+
+export const scheduleEntry = z.object({
+  id: z.string(),
+  draftId: z.string(),
+  draftTitle: z.string(),
+  scheduledFor: timestamp.describe('real fire time, jitter applied'),
+  priority: z.number(),
+  attempts: z.number().int(),
+  createdAt: timestamp,
+  platform: platformSchema,
+  accountUuid: z.string(),
+});
+export const scheduleListResponse = z.object({ success: successTrue, schedules: z.array(scheduleEntry) });
+export const cancelQuery = z.object({ draftId: id });
+export const cancelResponse = z.object({ success: successTrue, message: z.string(), cancelled: z.number().int() });

@@ -1,0 +1,113 @@
+/**
+ * The schedule queue in SQLite: one pending entry per (draft, account), each with its own
+ * jitter. The database is the truth; the scheduler (jobs/scheduler.ts) only wakes up to fire
+ * what is due.
+ */
+import { and, eq } from 'drizzle-orm';
+import type { Platform } from '../../config.js';
+import { nowIso, type Deps } from '../../context.js';
+import { drafts } from '../../db/schema.js';
+import { HeraldError } from '../../errors.js';
+import { checkParts } from '../publishing/limits.js';
+import { loadDraft, partsFor } from '../publishing/plan.js';
+import type { PublishService } from '../publishing/publish.service.js';
+
+export const JITTER_MS = 180_000;
+
+export interface ScheduleRequest {
+  draftId: string;
+  scheduledFor: string;
+  targetAccounts?: { accountId: string; platform: Platform }[];
+  accountUuid?: string;
+  platform?: Platform;
+  priority?: number;
+  applyJitter?: boolean;
+}
+
+export interface EntryRow {
+  id: string;
+  userId: string;
+  draftId: string;
+  accountId: string;
+  platform: Platform;
+  fireAt: number;
+  requestedAt: number;
+  priority: number;
+  attempts: number;
+  status: string;
+  nextAttemptAt: number | null;
+  lastError: string | null;
+  createdAt: string;
+}
+
+export const ENTRY_COLS = `id, user_id AS userId, draft_id AS draftId, account_id AS accountId, platform, fire_at AS fireAt, requested_at AS requestedAt,
+  priority, attempts, status, next_attempt_at AS nextAttemptAt, last_error AS lastError, created_at AS createdAt`;
+
+export class ScheduleService {
+  /** Called whenever the queue changes, so the scheduler re-arms its wake-up. */
+  onChange: () => void = () => {};
+
+  constructor(private readonly deps: Deps, private readonly publishing: PublishService) {}
+
+  /** Uniform offset in [-180 s, +180 s]. */
+  jitter(): number {
+    return Math.round((this.deps.random() * 2 - 1) * JITTER_MS);
+  }
+
+  schedule(userId: string, req: ScheduleRequest) {
+    const now = this.deps.clock.now();
+    const requested = Date.parse(req.scheduledFor);
+    if (!(requested > now)) {
+      throw new HeraldError('INVALID_INPUT', 'scheduledFor must be in the future', { details: [{ path: 'scheduledFor', message: 'in the past' }] });
+    }
+    const draft = loadDraft(this.deps, userId, req.draftId);
+    if (draft.status === 'publishing') throw new HeraldError('INVALID_INPUT', 'The draft is being published right now; schedule it once that is done');
+    const targetAccounts = req.targetAccounts ?? (req.accountUuid ? [{ accountId: req.accountUuid, platform: req.platform ?? 'microblog' }] : undefined);
+    const targets = this.publishing.resolveTargets(userId, draft, { targetAccounts });
+    checkParts(targets.map(({ account }) => ({ account, parts: partsFor(account.platform as Platform, draft) })));
+    const apply = req.applyJitter ?? true;
+    const created = nowIso(this.deps.clock);
+    const ids: string[] = [];
+    const del = this.deps.sqlite.prepare("DELETE FROM schedule_entries WHERE draft_id = ? AND account_id = ? AND status = 'pending'");
+    const ins = this.deps.sqlite.prepare(`INSERT INTO schedule_entries (id, user_id, draft_id, account_id, platform, fire_at, due_at, requested_at, priority, attempts, status, created_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 'pending', ?)`);
+    this.deps.sqlite.transaction(() => {
+      for (const { account } of targets) {
+        // Never in the past: a post due in under 3 minutes can only move later.
+        const fireAt = apply ? Math.max(now + 1000, requested + this.jitter()) : requested;
+        const id = this.deps.ids.uuid();
+        del.run(draft.id, account.id);
+        ins.run(id, userId, draft.id, account.id, account.platform, fireAt, fireAt, requested, req.priority ?? 0, created);
+        ids.push(id);
+      }
+      this.deps.db.update(drafts).set({ status: 'scheduled', scheduledFor: new Date(requested).toISOString(), updatedAt: created })
+        .where(and(eq(drafts.id, draft.id), eq(drafts.userId, userId))).run();
+    })();
+    this.onChange();
+    return {
+      message: `Scheduled for ${ids.length} account(s)`,
+      queueIds: ids, scheduledFor: req.scheduledFor, accountCount: ids.length,
+    };
+  }
+
+  list(userId: string) {
+    const rows = this.deps.sqlite.prepare(`SELECT e.id, e.draft_id AS draftId, d.title AS draftTitle, e.fire_at AS fireAt, e.priority, e.attempts,
+        e.created_at AS createdAt, e.platform, e.account_id AS accountUuid
+      FROM schedule_entries e JOIN drafts d ON d.id = e.draft_id
+      WHERE e.user_id = ? AND e.status = 'pending' ORDER BY e.due_at, e.priority DESC`).all(userId) as {
+        id: string; draftId: string; draftTitle: string; fireAt: number; priority: number; attempts: number; createdAt: string; platform: Platform; accountUuid: string }[];
+    return rows.map(({ fireAt, ...r }) => ({ ...r, scheduledFor: new Date(fireAt).toISOString() }));
+  }
+
+  cancel(userId: string, draftId: string): number {
+    loadDraft(this.deps, userId, draftId);
+    const n = this.deps.sqlite.transaction(() => {
+      const res = this.deps.sqlite.prepare("DELETE FROM schedule_entries WHERE user_id = ? AND draft_id = ? AND status = 'pending'").run(userId, draftId);
+      this.deps.sqlite.prepare("UPDATE drafts SET status = 'draft', scheduled_for = NULL, updated_at = ? WHERE id = ? AND status = 'scheduled'")
+        .run(nowIso(this.deps.clock), draftId);
+      return res.changes;
+    })();
+    this.onChange();
+    return n;
+  }
+}

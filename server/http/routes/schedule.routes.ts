@@ -1,0 +1,27 @@
+import * as c from '../../contracts/schedule.js';
+import type { Services } from '../../domain/services.js';
+import { defineRoute, type RouteDef } from '../route.js';
+
+const tag = 'Scheduling';
+
+export const scheduleRoutes = (s: Services): RouteDef[] => [
+  defineRoute({
+    method: 'post', path: '/microblog/schedule', tag, summary: 'Schedule a draft: one queue entry per target account',
+    description: 'Targets: targetAccounts, else accountUuid (+ platform, default microblog), else the draft\'s selected accounts, else its social set. scheduledFor must be in the future. applyJitter (default true) gives each entry its own uniform offset in [-180 s, +180 s], never in the past. Scheduling again moves the pending entry of that draft and account. Credits are charged when the post fires.',
+    body: c.scheduleBody, response: c.scheduleResponse, errors: ['INVALID_INPUT', 'NOT_FOUND'],
+    handler: ({ auth, body }) => ({ success: true, ...s.scheduling.schedule(auth.user.id, body) }),
+  }),
+  defineRoute({
+    method: 'get', path: '/microblog/schedule', tag, summary: 'Pending schedule entries, soonest first',
+    response: c.scheduleListResponse, errors: [],
+    handler: ({ auth }) => ({ success: true, schedules: s.scheduling.list(auth.user.id) }),
+  }),
+  defineRoute({
+    method: 'delete', path: '/microblog/schedule', tag, summary: 'Cancel a draft\'s pending entries (entries already publishing finish)',
+    query: c.cancelQuery, response: c.cancelResponse, errors: ['INVALID_INPUT', 'NOT_FOUND'],
+    handler: ({ auth, query }) => {
+      const n = s.scheduling.cancel(auth.user.id, query.draftId);
+      return { success: true, message: `Cancelled ${n} scheduled post(s)`, cancelled: n };
+    },
+  }),
+];
