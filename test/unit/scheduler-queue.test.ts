@@ -1,0 +1,142 @@
+/**
+ * The schedule queue and scheduler mechanics with an injected clock, random source and waker:
+ * jitter bounds, one pending entry per draft and account, ordering, cancellation, the grace
+ * rule for posts missed while closed, and one scheduler per data folder.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Waker } from '../../server/jobs/scheduler.js';
+import { insertAccount, insertDraft, ownerId } from '../helpers/fixtures.js';
+import { startServer, TestClock, type TestServer } from '../helpers/server.js';
+
+class ManualWaker implements Waker {
+  at: number | undefined;
+  arms = 0;
+  arm(at: number) { this.at = at; this.arms += 1; }
+  cancel() { this.at = undefined; }
+}
+
+const servers: TestServer[] = [];
+afterEach(async () => { while (servers.length) await servers.pop()!.close(); });
+
+async function setup(randoms: number[] = [0.5]) {
+  const clock = new TestClock(Date.parse('2026-11-15T12:00:00Z'));
+  const waker = new ManualWaker();
+  let i = 0;
+  const t = await startServer({ clock, random: () => randoms[i++ % randoms.length], scheduler: { waker, sweepMs: 3_600_000 } });
+  servers.push(t);
+  const key = await t.login();
+  const user = ownerId(t);
+  return { t, key, user, clock, waker };
+}
+
+describe('scheduling', () => {
+  it('gives each entry its own jitter within ±180 s and echoes the requested time', async () => {
+    const { t, key, user, clock } = await setup([0, 0.999999, 0.25]);
+    const a = insertAccount(t, user, 'fedblog');
+    const b = insertAccount(t, user, 'skyblog');
+    const c = insertAccount(t, user, 'threadblog');
+    const draftId = insertDraft(t, user, ['hello']);
+    const at = new Date(clock.now() + 3_600_000).toISOString();
+    const r = await t.call('POST', '/microblog/schedule', { key, body: { draftId, scheduledFor: at, targetAccounts: [{ accountId: a, platform: 'fedblog' }, { accountId: b, platform: 'skyblog' }, { accountId: c, platform: 'threadblog' }] } });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ success: true, scheduledFor: at, accountCount: 3 });
+    expect(r.body.queueIds).toHaveLength(3);
+    const list = await t.call('GET', '/microblog/schedule', { key });
+    const offsets = list.body.schedules.map((s: any) => Date.parse(s.scheduledFor) - Date.parse(at)).sort((x: number, y: number) => x - y);
+    expect(offsets).toEqual([-180_000, -90_000, 180_000]);
+    const draft = t.server.deps.sqlite.prepare('SELECT status, scheduled_for AS s FROM drafts WHERE id = ?').get(draftId) as any;
+    expect(draft).toEqual({ status: 'scheduled', s: at });
+  });
+
+  it('never puts a jittered entry in the past and refuses a time already past', async () => {
+    const { t, key, user, clock } = await setup([0]);
+    const a = insertAccount(t, user, 'fedblog');
+    const draftId = insertDraft(t, user, ['soon']);
+    const soon = new Date(clock.now() + 30_000).toISOString();
+    await t.call('POST', '/microblog/schedule', { key, body: { draftId, scheduledFor: soon, accountUuid: a, platform: 'fedblog' } });
+    const [entry] = (await t.call('GET', '/microblog/schedule', { key })).body.schedules;
+    expect(Date.parse(entry.scheduledFor)).toBeGreaterThan(clock.now());
+    const past = await t.call('POST', '/microblog/schedule', { key, body: { draftId, scheduledFor: new Date(clock.now() - 1000).toISOString(), accountUuid: a, platform: 'fedblog' } });
+    expect(past.status).toBe(400);
+    expect(past.body.error).toBe('INVALID_INPUT');
+  });
+
+  it('keeps one pending entry per draft and account: scheduling again moves it', async () => {
+    const { t, key, user, clock } = await setup();
+    const a = insertAccount(t, user, 'fedblog');
+    const draftId = insertDraft(t, user, ['move me']);
+    const first = new Date(clock.now() + 3_600_000).toISOString();
+    const second = new Date(clock.now() + 7_200_000).toISOString();
+    await t.call('POST', '/microblog/schedule', { key, body: { draftId, scheduledFor: first, accountUuid: a, platform: 'fedblog', applyJitter: false } });
+    await t.call('POST', '/microblog/schedule', { key, body: { draftId, scheduledFor: second, accountUuid: a, platform: 'fedblog', applyJitter: false } });
+    const list = (await t.call('GET', '/microblog/schedule', { key })).body.schedules;
+    expect(list).toHaveLength(1);
+    expect(list[0].scheduledFor).toBe(second);
+  });
+
+  it('lists soonest first with the spec fields, and arms the waker for the earliest entry', async () => {
+    const { t, key, user, clock, waker } = await setup();
+    const a = insertAccount(t, user, 'fedblog');
+    const later = insertDraft(t, user, ['later'], { title: 'Later' });
+    const sooner = insertDraft(t, user, ['sooner'], { title: 'Sooner' });
+    const at = (ms: number) => new Date(clock.now() + ms).toISOString();
+    await t.call('POST', '/microblog/schedule', { key, body: { draftId: later, scheduledFor: at(7_200_000), accountUuid: a, platform: 'fedblog', applyJitter: false, priority: 5 } });
+    await t.call('POST', '/microblog/schedule', { key, body: { draftId: sooner, scheduledFor: at(3_600_000), accountUuid: a, platform: 'fedblog', applyJitter: false } });
+    const list = (await t.call('GET', '/microblog/schedule', { key })).body.schedules;
+    expect(list.map((s: any) => s.draftTitle)).toEqual(['Sooner', 'Later']);
+    expect(Object.keys(list[0]).sort()).toEqual(['accountUuid', 'attempts', 'createdAt', 'draftId', 'draftTitle', 'id', 'platform', 'priority', 'scheduledFor'].sort());
+    expect(list[1].priority).toBe(5);
+    expect(waker.at).toBe(clock.now() + 3_600_000);
+  });
+
+  it('cancels a draft\'s pending entries and returns the draft to draft status', async () => {
+    const { t, key, user, clock, waker } = await setup();
+    const a = insertAccount(t, user, 'fedblog');
+    const b = insertAccount(t, user, 'problog');
+    const draftId = insertDraft(t, user, ['cancel me']);
+    await t.call('POST', '/microblog/schedule', { key, body: { draftId, scheduledFor: new Date(clock.now() + 3_600_000).toISOString() } });
+    expect((await t.call('GET', '/microblog/schedule', { key })).body.schedules).toHaveLength(2);
+    const r = await t.call('DELETE', `/microblog/schedule?draftId=${draftId}`, { key });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ success: true, cancelled: 2 });
+    expect((await t.call('GET', '/microblog/schedule', { key })).body.schedules).toHaveLength(0);
+    const draft = t.server.deps.sqlite.prepare('SELECT status, scheduled_for AS s FROM drafts WHERE id = ?').get(draftId) as any;
+    expect(draft).toEqual({ status: 'draft', s: null });
+    expect(waker.at).toBeUndefined();
+    void a; void b;
+  });
+
+  it('marks a post missed when it is later than the grace period, without charging', async () => {
+    const { t, key, user, clock } = await setup();
+    const a = insertAccount(t, user, 'fedblog');
+    const draftId = insertDraft(t, user, ['while closed']);
+    await t.call('POST', '/microblog/schedule', { key, body: { draftId, scheduledFor: new Date(clock.now() + 60_000).toISOString(), accountUuid: a, platform: 'fedblog', applyJitter: false } });
+    const before = (await t.call('POST', '/credits', { key })).body.balance;
+    clock.advance(60_000 + 16 * 60_000); // 16 minutes late: past the 15-minute grace
+    await t.server.scheduler!.tick();
+    const progress = await t.call('GET', `/microblog/publish/progress?draftId=${draftId}`, { key });
+    expect(progress.body.entries).toHaveLength(1);
+    expect(progress.body.entries[0].status).toBe('missed');
+    expect(progress.body.summary).toMatchObject({ total: 1, failed: 1, completed: 0, pending: 0 });
+    expect((await t.call('POST', '/credits', { key })).body.balance).toBe(before);
+    const draft = t.server.deps.sqlite.prepare('SELECT status FROM drafts WHERE id = ?').get(draftId) as any;
+    expect(draft.status).toBe('draft');
+  });
+
+  it('runs one scheduler per data folder: a second server on the same folder fires nothing', async () => {
+    const { t, key, user, clock } = await setup();
+    const waker2 = new ManualWaker();
+    const second = await startServer({ dataDir: t.dataDir, clock, scheduler: { waker: waker2, sweepMs: 3_600_000 } });
+    expect(t.server.scheduler!.active).toBe(true);
+    expect(second.server.scheduler!.active).toBe(false);
+    const a = insertAccount(t, user, 'fedblog');
+    const draftId = insertDraft(t, user, ['only once']);
+    await second.call('POST', '/microblog/schedule', { key, body: { draftId, scheduledFor: new Date(clock.now() + 60_000).toISOString(), accountUuid: a, platform: 'fedblog', applyJitter: false } });
+    clock.advance(60_000 + 20 * 60_000);
+    await second.server.scheduler!.tick();
+    const entry = t.server.deps.sqlite.prepare('SELECT status FROM schedule_entries WHERE draft_id = ?').get(draftId) as any;
+    expect(entry.status).toBe('pending');
+    expect(waker2.arms).toBe(0);
+    await second.server.close();
+  });
+});
