@@ -1,0 +1,161 @@
+/**
+ * The typed Herald client: every endpoint of /api/v1 over fetch, with types inferred from the
+ * server's zod contracts. No Node-only imports: the UI, the CLI, tests and users' scripts all
+ * use it. Errors are `HeraldError` with the API's `code`, the HTTP `status` and `message`.
+ */
+import type { z } from 'zod';
+import type * as accounts from '../server/contracts/accounts.js';
+import type * as auth from '../server/contracts/auth.js';
+import type * as connections from '../server/contracts/connections.js';
+import type * as credits from '../server/contracts/credits.js';
+import type * as publishing from '../server/contracts/publishing.js';
+import type * as schedule from '../server/contracts/schedule.js';
+import type * as sets from '../server/contracts/social-sets.js';
+import type * as templates from '../server/contracts/templates.js';
+import type * as users from '../server/contracts/users.js';
+
+type In<T extends z.ZodType> = z.input<T>;
+type Out<T extends z.ZodType> = z.output<T>;
+
+export const DEFAULT_BASE_URL = 'http://127.0.0.1:4780/api/v1';
+
+/** An error answered by the API (or a failure to reach it, with code NETWORK_ERROR). */
+export class HeraldError extends Error {
+  constructor(
+    readonly code: string,
+    readonly status: number,
+    message: string,
+    readonly details?: { path: string; message: string }[],
+    readonly retryAfter?: number,
+  ) {
+    super(message);
+    this.name = 'HeraldError';
+  }
+}
+
+export interface ClientOptions {
+  /** Base URL including /api/v1. Default: HERALD_BASE_URL, else http://127.0.0.1:4780/api/v1. */
+  baseUrl?: string;
+  /** API key. Default: HERALD_API_KEY. */
+  apiKey?: string;
+  /** Retry a 429 after its Retry-After, up to this many times (default 0: no retry). */
+  retryRateLimited?: number;
+  /** Longest Retry-After honoured, seconds (default 60). */
+  maxRetryAfter?: number;
+  fetch?: typeof fetch;
+  /** Extra headers on every request (e.g. a User-Agent). */
+  headers?: Record<string, string>;
+}
+
+function env(name: string): string | undefined {
+  const g = globalThis as { process?: { env?: Record<string, string | undefined> } };
+  return g.process?.env?.[name];
+}
+
+type Query = Record<string, string | number | boolean | undefined>;
+
+export class HeraldClient {
+  readonly baseUrl: string;
+  apiKey: string | undefined;
+  private readonly opts: ClientOptions;
+  private readonly fetchImpl: typeof fetch;
+
+  constructor(opts: ClientOptions = {}) {
+    this.opts = opts;
+    this.baseUrl = (opts.baseUrl ?? env('HERALD_BASE_URL') ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
+    this.apiKey = opts.apiKey ?? env('HERALD_API_KEY');
+    this.fetchImpl = opts.fetch ?? globalThis.fetch.bind(globalThis);
+  }
+
+  /** Low-level call; every method below goes through it. */
+  async request<T>(method: string, path: string, init: { body?: unknown; query?: Query; auth?: boolean; form?: FormData } = {}): Promise<T> {
+    const url = new URL(this.baseUrl + path);
+    for (const [k, v] of Object.entries(init.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    const headers: Record<string, string> = { accept: 'application/json', ...this.opts.headers };
+    if (init.auth !== false) {
+      if (!this.apiKey) throw new HeraldError('INVALID_API_KEY', 401, 'No API key: pass apiKey, set HERALD_API_KEY, or run `herald login`');
+      headers['svc-key'] = this.apiKey;
+    }
+    let body: BodyInit | undefined;
+    if (init.form) body = init.form;
+    else if (init.body !== undefined) {
+      body = JSON.stringify(init.body);
+      headers['content-type'] = 'application/json';
+    }
+    const retries = this.opts.retryRateLimited ?? 0;
+    for (let attempt = 0; ; attempt++) {
+      let res: Response;
+      try {
+        res = await this.fetchImpl(url, { method, headers, body });
+      } catch (err) {
+        throw new HeraldError('NETWORK_ERROR', 0, `Herald is not reachable at ${this.baseUrl} (${(err as Error).message}); is it running?`);
+      }
+      const text = await res.text();
+      let data: any;
+      try { data = text ? JSON.parse(text) : {}; } catch { data = undefined; }
+      if (res.ok) return (data ?? text) as T;
+      const retryAfter = Number(res.headers.get('retry-after')) || undefined;
+      if (res.status === 429 && attempt < retries && retryAfter !== undefined && retryAfter <= (this.opts.maxRetryAfter ?? 60)) {
+        await new Promise((r) => setTimeout(r, retryAfter * 1000));
+        continue;
+      }
+      throw new HeraldError(data?.error ?? 'HTTP_ERROR', res.status, data?.message ?? `HTTP ${res.status}`, data?.details, retryAfter);
+    }
+  }
+
+  // Sign-in and keys
+  login(body: In<typeof auth.loginBody>) { return this.request<Out<typeof auth.loginResponse>>('POST', '/auth/login', { body, auth: false }); }
+  listApiKeys() { return this.request<Out<typeof auth.apiKeyListResponse>>('GET', '/auth/api-keys'); }
+  createApiKey(body: In<typeof auth.createKeyBody>) { return this.request<Out<typeof auth.createKeyResponse>>('POST', '/auth/api-keys', { body }); }
+  deleteApiKey(keyId: string) { return this.request<{ success: true; message: string }>('DELETE', `/auth/api-keys/${encodeURIComponent(keyId)}`); }
+
+  // User, accounts, sets
+  me() { return this.request<Out<typeof users.meResponse>>('GET', '/me'); }
+  listAccounts() { return this.request<Out<typeof accounts.accountListResponse>>('GET', '/accounts'); }
+  getAccount(id: string) { return this.request<Out<typeof accounts.accountResponse>>('GET', `/accounts/${encodeURIComponent(id)}`); }
+  deleteAccount(id: string) { return this.request<{ success: true; message: string }>('DELETE', `/accounts/${encodeURIComponent(id)}`); }
+  listSocialSets() { return this.request<Out<typeof sets.setListResponse>>('GET', '/social-sets'); }
+  createSocialSet(body: In<typeof sets.createSetBody>) { return this.request<Out<typeof sets.setResponse>>('POST', '/social-sets', { body }); }
+  updateSocialSet(body: In<typeof sets.updateSetBody>) { return this.request<Out<typeof sets.setResponse>>('PUT', '/social-sets', { body }); }
+  deleteSocialSet(id: string) { return this.request<{ success: true; message: string }>('DELETE', '/social-sets', { body: { id } }); }
+
+  // Connecting accounts
+  connectMicroblog(body: In<typeof connections.oauthConnectBody> = {}) { return this.request<Out<typeof connections.oauthStartResponse>>('POST', '/microblog/auth', { body }); }
+  connectFedblog(body: In<typeof connections.fedblogConnectBody>) { return this.request<Out<typeof connections.oauthStartResponse>>('POST', '/fedblog/auth', { body }); }
+  connectThreadblog(body: In<typeof connections.oauthConnectBody> = {}) { return this.request<Out<typeof connections.oauthStartResponse>>('POST', '/threadblog/auth', { body }); }
+  connectProblog(body: In<typeof connections.oauthConnectBody> = {}) { return this.request<Out<typeof connections.oauthStartResponse>>('POST', '/problog/auth', { body }); }
+  connectSkyblog(body: In<typeof connections.skyblogConnectBody>) { return this.request<Out<typeof connections.skyblogConnectResponse>>('POST', '/skyblog/auth', { body }); }
+
+  // Templates
+  listTemplates() { return this.request<Out<typeof templates.templateListResponse>>('GET', '/templates'); }
+  getTemplate(id: string) { return this.request<Out<typeof templates.templateResponse>>('GET', `/templates/${encodeURIComponent(id)}`); }
+  createTemplate(body: In<typeof templates.createTemplateBody>) { return this.request<Out<typeof templates.templateResponse>>('POST', '/templates', { body }); }
+  updateTemplate(id: string, body: In<typeof templates.updateTemplateBody>) { return this.request<Out<typeof templates.templateResponse>>('PUT', `/templates/${encodeURIComponent(id)}`, { body }); }
+  deleteTemplate(id: string) { return this.request<{ success: true; message: string }>('DELETE', `/templates/${encodeURIComponent(id)}`); }
+
+  // Credits
+  credits() { return this.request<Out<typeof credits.creditsResponse>>('POST', '/credits'); }
+  creditsUsage(query: In<typeof credits.usageQuery> = {}) { return this.request<Out<typeof credits.usageResponse>>('GET', '/credits/usage', { query: query as Query }); }
+
+  // Publishing
+  /** Publishes a draft to its accounts (or `accountIds`) and answers when every target is done. */
+  publish(draftId: string, opts: Omit<In<typeof publishing.publishBody>, 'draftId' | 'async'> = {}) {
+    return this.request<Out<typeof publishing.publishResponse>>('POST', '/microblog/publish', { body: { ...opts, draftId } });
+  }
+  /** Starts publishing and answers at once with the job id; follow `publishProgress`. */
+  publishAsync(draftId: string, opts: Omit<In<typeof publishing.publishBody>, 'draftId' | 'async'> = {}) {
+    return this.request<Out<typeof publishing.acceptedResponse>>('POST', '/microblog/publish', { body: { ...opts, draftId, async: true } });
+  }
+  publishMultiPlatform(body: In<typeof publishing.multiPublishBody>) { return this.request<Out<typeof publishing.multiPublishResponse>>('POST', '/publish/multi-platform', { body }); }
+  quote(body: In<typeof publishing.quoteBody>) { return this.request<Out<typeof publishing.quoteResponse>>('POST', '/microblog/quote', { body }); }
+  publishSkyblog(body: In<typeof publishing.textPublishBody>) { return this.request<Out<typeof publishing.singlePublishResponse>>('POST', '/skyblog/publish', { body }); }
+  publishFedblog(body: In<typeof publishing.textPublishBody>) { return this.request<Out<typeof publishing.singlePublishResponse>>('POST', '/fedblog/publish', { body }); }
+  publishThreadblog(body: In<typeof publishing.threadblogPublishBody>) { return this.request<Out<typeof publishing.singlePublishResponse>>('POST', '/threadblog/publish', { body }); }
+  publishProblog(body: In<typeof publishing.problogPublishBody>) { return this.request<Out<typeof publishing.singlePublishResponse>>('POST', '/problog/publish', { body }); }
+  publishProgress(query: { draftId?: string; jobId?: string }) { return this.request<Out<typeof publishing.progressResponse>>('GET', '/microblog/publish/progress', { query }); }
+
+  // Scheduling
+  schedule(body: In<typeof schedule.scheduleBody>) { return this.request<Out<typeof schedule.scheduleResponse>>('POST', '/microblog/schedule', { body }); }
+  listSchedules() { return this.request<Out<typeof schedule.scheduleListResponse>>('GET', '/microblog/schedule'); }
+  cancelSchedule(draftId: string) { return this.request<Out<typeof schedule.cancelResponse>>('DELETE', '/microblog/schedule', { query: { draftId } }); }
+}

@@ -1,0 +1,1 @@
+export { HeraldClient, HeraldError, DEFAULT_BASE_URL, type ClientOptions } from './herald-client.js';
