@@ -8,3 +8,7 @@ import { microblogAdapter } from './microblog.adapter.js';
 registerAdapter(microblogAdapter);
 import { fedblogAdapter } from './fedblog.adapter.js';
 registerAdapter(fedblogAdapter);
+import { threadblogAdapter } from './threadblog.adapter.js';
+registerAdapter(threadblogAdapter);
+import { problogAdapter } from './problog.adapter.js';
+registerAdapter(problogAdapter);

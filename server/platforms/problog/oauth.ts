@@ -1,0 +1,107 @@
+/**
+ * LinkedIn's 3-legged OAuth 2.0 (platforms.md §5.1): scopes `openid profile w_member_social`,
+ * a form-encoded code exchange with the client secret, 60-day access tokens. A refresh token
+ * comes only to apps LinkedIn approved for programmatic refresh; it does not rotate (the same
+ * one comes back), and without it an expired token means connecting again. LinkedIn's PKCE is
+ * for native-app registrations only, so none is sent.
+ */
+import type { NetworkConfig } from '../../config.js';
+import type { AppCredentials, Credentials, OAuthAdapter } from '../adapter.js';
+import { PlatformError } from '../errors.js';
+import { liCall } from './rest.js';
+
+export const LINKEDIN_SCOPES = ['openid', 'profile', 'w_member_social'];
+
+interface TokenAnswer {
+  access_token?: string;
+  expires_in?: number;
+  refresh_token?: string;
+  refresh_token_expires_in?: number;
+  scope?: string;
+}
+
+function clientOf(network: NetworkConfig, app?: AppCredentials): Required<AppCredentials> {
+  const clientId = app?.clientId ?? network.clientId;
+  const clientSecret = app?.clientSecret ?? network.clientSecret;
+  if (!clientId || !clientSecret) {
+    throw new PlatformError('problog', 'permanent', 'LinkedIn sign-in is not configured: set HERALD_PROBLOG_CLIENT_ID and HERALD_PROBLOG_CLIENT_SECRET');
+  }
+  return { clientId, clientSecret };
+}
+
+function form(fields: Record<string, string>): RequestInit {
+  return {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+    body: new URLSearchParams(fields).toString(),
+  };
+}
+
+function toCredentials(answer: TokenAnswer, previousRefresh?: string): Credentials {
+  if (!answer.access_token) throw new PlatformError('problog', 'transient', 'LinkedIn answered the token request without an access token');
+  const refreshToken = answer.refresh_token ?? previousRefresh;
+  return {
+    accessToken: answer.access_token,
+    ...(refreshToken ? { refreshToken } : {}),
+    expiresAt: typeof answer.expires_in === 'number' ? Date.now() + answer.expires_in * 1000 : undefined,
+  };
+}
+
+export const problogOAuth: OAuthAdapter = {
+  async authorizeUrl(req) {
+    const client = clientOf(req.network, req.app);
+    const url = new URL(req.network.authorizeUrl);
+    const params: [string, string][] = [
+      ['response_type', 'code'],
+      ['client_id', client.clientId],
+      ['redirect_uri', req.redirectUri],
+      ['state', req.state],
+      ['scope', LINKEDIN_SCOPES.join(' ')],
+    ];
+    // Spaces as %20, as LinkedIn documents the scope list.
+    const query = params.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+    url.search = url.search ? `${url.search.slice(1)}&${query}` : query;
+    return { url: url.toString() };
+  },
+
+  async exchangeCode(req) {
+    const client = clientOf(req.network, req.app);
+    try {
+      const { body } = await liCall<TokenAnswer>(req.network.tokenUrl, form({
+        grant_type: 'authorization_code',
+        code: req.code,
+        client_id: client.clientId,
+        client_secret: client.clientSecret,
+        redirect_uri: req.redirectUri,
+      }), { what: 'finish connecting the account' });
+      return toCredentials(body);
+    } catch (err) {
+      if (err instanceof PlatformError && (err.kind === 'permanent' || err.kind === 'token_expired')) {
+        throw new PlatformError('problog', 'permanent', `LinkedIn did not accept the sign-in (${err.message}); start connecting again`, { status: err.status, cause: err });
+      }
+      throw err;
+    }
+  },
+};
+
+/** A new access token from the refresh token, where LinkedIn issued one. */
+export async function refreshLinkedIn(network: NetworkConfig, credentials: Credentials, signal?: AbortSignal): Promise<Credentials> {
+  if (!credentials.refreshToken) {
+    throw new PlatformError('problog', 'token_expired', 'LinkedIn gave Herald no refresh token for this account (LinkedIn issues them only to approved apps); connect it again');
+  }
+  const client = clientOf(network);
+  try {
+    const { body } = await liCall<TokenAnswer>(network.tokenUrl, form({
+      grant_type: 'refresh_token',
+      refresh_token: credentials.refreshToken,
+      client_id: client.clientId,
+      client_secret: client.clientSecret,
+    }), { what: 'renew the access token', signal });
+    return toCredentials(body, credentials.refreshToken);
+  } catch (err) {
+    if (err instanceof PlatformError && (err.kind === 'permanent' || err.kind === 'token_expired')) {
+      throw new PlatformError('problog', 'token_expired', `LinkedIn refused to renew the access token (${err.message}); connect the account again`, { status: err.status, cause: err });
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,216 @@
+/**
+ * Threads (threadblog) over its real Graph API (platforms.md §4): OAuth with a long-lived
+ * token, GET /me, and publishing in two steps: a container (TEXT, IMAGE/VIDEO with alt text, or
+ * a CAROUSEL of item containers) is created, polled until FINISHED, then published with
+ * threads_publish, whose answer is the media id later replies need. Threads fetches media
+ * itself, so every item needs a public URL; there is no byte upload. Publishing too early
+ * answers "Media Not Found" (code 24 / 4279009), which is retried a few times; a
+ * threads_publish without an answer is `ambiguous`, never retried here.
+ */
+import { setTimeout as delay } from 'node:timers/promises';
+import type { CallContext, Identity, MediaItem, PlatformAdapter, PostInput, PostRef } from './adapter.js';
+import { PlatformError } from './errors.js';
+import { formPost, graphCall, graphUrl, MEDIA_NOT_FOUND } from './threadblog/graph.js';
+import { refreshThreads, threadblogOAuth } from './threadblog/oauth.js';
+
+export interface ThreadblogOptions {
+  /** Wait between container status checks, ms (Threads suggests checking every few seconds). */
+  pollIntervalMs?: number;
+  /** Longest wait for a container to be ready, ms. */
+  processingTimeoutMs?: number;
+  /** How often threads_publish is retried after "Media Not Found", and the wait before each retry. */
+  mediaNotFoundRetries?: number;
+  retryDelayMs?: number;
+}
+
+const DEFAULTS: Required<ThreadblogOptions> = {
+  pollIntervalMs: 3_000,
+  processingTimeoutMs: 5 * 60_000,
+  mediaNotFoundRetries: 3,
+  retryDelayMs: 5_000,
+};
+
+/** Threads allows 2–20 items in a carousel. */
+const CAROUSEL_MAX = 20;
+
+interface ThreadsPost {
+  id: string;
+  text?: string;
+  timestamp?: string;
+  permalink?: string;
+  replied_to?: { id?: string };
+}
+
+/** The profile page, for a post whose permalink Threads does not give (flagged content). */
+export function threadsProfileUrl(username: string): string {
+  return `https://www.threads.net/@${encodeURIComponent(username)}`;
+}
+
+/** Threads echoes text back as sent, give or take normalisation and trailing spaces. */
+function sameText(published: string | undefined, wanted: string): boolean {
+  const fold = (s: string) => s.normalize('NFC').replace(/\s+/g, ' ').trim();
+  return fold(published ?? '') === fold(wanted);
+}
+
+async function wait(ms: number, signal?: AbortSignal): Promise<void> {
+  try {
+    await delay(ms, undefined, { signal });
+  } catch (err) {
+    throw new PlatformError('threadblog', 'transient', 'Publishing to Threads was cancelled', { cause: err });
+  }
+}
+
+/** Every item must be a public URL Threads can download; local files cannot go there. */
+function checkMedia(media: MediaItem[]): void {
+  if (media.length > CAROUSEL_MAX) {
+    throw new PlatformError('threadblog', 'permanent', `A Threads post can carry at most ${CAROUSEL_MAX} images or videos (this one has ${media.length})`);
+  }
+  for (const item of media) {
+    if (!item.publicUrl) {
+      throw new PlatformError('threadblog', 'permanent', 'Threads needs a public URL for every image or video: it downloads media itself and cannot read files on this computer. Use a public image URL for Threads');
+    }
+  }
+}
+
+function mediaParams(item: MediaItem): Record<string, string | undefined> {
+  const video = item.kind === 'video';
+  return {
+    media_type: video ? 'VIDEO' : 'IMAGE',
+    [video ? 'video_url' : 'image_url']: item.publicUrl,
+    alt_text: item.altText || undefined,
+  };
+}
+
+export function createThreadblogAdapter(options: ThreadblogOptions = {}): PlatformAdapter {
+  const opts = { ...DEFAULTS, ...options };
+
+  const call = <T>(ctx: Pick<CallContext, 'network' | 'credentials' | 'signal'>, path: string, init: { params?: Record<string, string | undefined>; post?: boolean }, what: string, write = false) => {
+    const token = ctx.credentials.accessToken;
+    const url = init.post ? graphUrl(ctx.network.apiUrl, path, {}) : graphUrl(ctx.network.apiUrl, path, { ...init.params, access_token: token });
+    const req = init.post ? formPost({ ...init.params, access_token: token }) : { method: 'GET' };
+    return graphCall<T>(url, req, { what, write, signal: ctx.signal });
+  };
+
+  async function createContainer(ctx: CallContext, params: Record<string, string | undefined>, what: string): Promise<string> {
+    const answer = await call<{ id?: string }>(ctx, `/${encodeURIComponent(ctx.account.platformUserId)}/threads`, { params, post: true }, what);
+    if (!answer.id) throw new PlatformError('threadblog', 'transient', 'Threads answered without the new container\'s id');
+    return String(answer.id);
+  }
+
+  /** Polls a container until Threads has fetched and checked its content. */
+  async function waitUntilReady(ctx: CallContext, containerId: string): Promise<void> {
+    const deadline = Date.now() + opts.processingTimeoutMs;
+    for (;;) {
+      const c = await call<{ status?: string; error_message?: string }>(ctx, `/${encodeURIComponent(containerId)}`, { params: { fields: 'status,error_message' } }, 'check that the post is ready');
+      if (c.status === 'FINISHED' || c.status === 'PUBLISHED') return;
+      if (c.status === 'ERROR') {
+        throw new PlatformError('threadblog', 'permanent', `Threads could not prepare the post (${c.error_message || 'no reason given'}); check that its media URLs are public and the files are supported images or videos`);
+      }
+      if (c.status === 'EXPIRED') throw new PlatformError('threadblog', 'transient', 'The prepared Threads post expired before it was published; Herald will prepare it again');
+      if (Date.now() + opts.pollIntervalMs > deadline) {
+        throw new PlatformError('threadblog', 'transient', `Threads was still processing the post after ${Math.round(opts.processingTimeoutMs / 1000)} s; Herald will try again`);
+      }
+      await wait(opts.pollIntervalMs, ctx.signal);
+    }
+  }
+
+  /** threads_publish, retried while Threads says the container's media is not there yet. */
+  async function publishContainer(ctx: CallContext, containerId: string): Promise<string> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const answer = await call<{ id?: string }>(ctx, `/${encodeURIComponent(ctx.account.platformUserId)}/threads_publish`, { params: { creation_id: containerId }, post: true }, 'publish the post', true);
+        // A success without the id: the post may well exist, so it must be reconciled.
+        if (!answer.id) throw new PlatformError('threadblog', 'ambiguous', 'Threads answered without the new post\'s id; Herald will check whether it was published');
+        return String(answer.id);
+      } catch (err) {
+        if (!(err instanceof PlatformError && err.opts.code === MEDIA_NOT_FOUND) || attempt >= opts.mediaNotFoundRetries) throw err;
+        await wait(opts.retryDelayMs, ctx.signal);
+      }
+    }
+  }
+
+  async function permalink(ctx: CallContext, mediaId: string): Promise<string> {
+    try {
+      const post = await call<{ permalink?: string }>(ctx, `/${encodeURIComponent(mediaId)}`, { params: { fields: 'id,permalink' } }, 'read the post\'s link');
+      if (post.permalink) return post.permalink;
+    } catch {
+      // The post is published; a missing link must not turn that into a failure.
+    }
+    return threadsProfileUrl(ctx.account.username);
+  }
+
+  async function publishPost(ctx: CallContext, post: PostInput): Promise<PostRef> {
+    checkMedia(post.media);
+    if (!post.text.trim() && post.media.length === 0) throw new PlatformError('threadblog', 'permanent', 'A Threads post needs text or media');
+    const common: Record<string, string | undefined> = {
+      text: post.text || undefined,
+      reply_to_id: post.replyTo?.id,
+      reply_control: post.options.replyControl,
+      quote_post_id: post.quote?.id,
+    };
+    let containerId: string;
+    if (post.media.length === 0) {
+      containerId = await createContainer(ctx, { media_type: 'TEXT', ...common }, 'prepare the post');
+    } else if (post.media.length === 1) {
+      containerId = await createContainer(ctx, { ...mediaParams(post.media[0]), ...common }, 'prepare the post with its media');
+    } else {
+      const children: string[] = [];
+      for (const item of post.media) {
+        children.push(await createContainer(ctx, { ...mediaParams(item), is_carousel_item: 'true' }, 'prepare an image of the post'));
+      }
+      for (const child of children) await waitUntilReady(ctx, child);
+      containerId = await createContainer(ctx, { media_type: 'CAROUSEL', children: children.join(','), ...common }, 'prepare the post');
+    }
+    await waitUntilReady(ctx, containerId);
+    const mediaId = await publishContainer(ctx, containerId);
+    return { id: mediaId, url: await permalink(ctx, mediaId) };
+  }
+
+  async function identify(ctx: Parameters<PlatformAdapter['identify']>[0]): Promise<Identity> {
+    const me = await call<{ id?: string; username?: string; name?: string; threads_profile_picture_url?: string }>(ctx, '/me', { params: { fields: 'id,username,name,threads_profile_picture_url' } }, 'read the account profile');
+    if (!me.id || !me.username) throw new PlatformError('threadblog', 'transient', 'Threads answered the profile request without the user');
+    return {
+      platformUserId: String(me.id),
+      username: me.username,
+      displayName: me.name || me.username,
+      avatar: me.threads_profile_picture_url ?? '',
+      // Follower counts need the threads_manage_insights permission, which Herald does not ask for.
+      followersCount: 0,
+      followingCount: 0,
+      meta: { profileUrl: threadsProfileUrl(me.username) },
+    };
+  }
+
+  /**
+   * Top-level posts are listed under /threads, replies under /replies; a reply is looked for in
+   * both, and any failure to look is thrown so the post waits for the person instead.
+   */
+  async function findRecentPost(ctx: CallContext, query: { text: string; replyTo?: PostRef; since: number }): Promise<PostRef | null> {
+    const since = query.since - 2 * 60_000;
+    const lists = query.replyTo ? ['threads', 'replies'] : ['threads'];
+    for (const list of lists) {
+      const fields = list === 'replies' ? 'id,text,timestamp,permalink,replied_to' : 'id,text,timestamp,permalink';
+      const answer = await call<{ data?: ThreadsPost[] }>(ctx, `/${encodeURIComponent(ctx.account.platformUserId)}/${list}`, {
+        params: { fields, since: String(Math.floor(since / 1000)), limit: '50' },
+      }, 'look up recent posts');
+      for (const p of answer.data ?? []) {
+        if (p.timestamp && Date.parse(p.timestamp) < since) continue;
+        if (query.replyTo && p.replied_to?.id && p.replied_to.id !== query.replyTo.id) continue;
+        if (!sameText(p.text, query.text)) continue;
+        return { id: String(p.id), url: p.permalink ?? threadsProfileUrl(ctx.account.username) };
+      }
+    }
+    return null;
+  }
+
+  return {
+    platform: 'threadblog',
+    oauth: threadblogOAuth,
+    identify,
+    refresh: (ctx) => refreshThreads(ctx.network, ctx.credentials, ctx.signal),
+    publishPost,
+    findRecentPost,
+  };
+}
+
+export const threadblogAdapter = createThreadblogAdapter();

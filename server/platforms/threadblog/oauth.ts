@@ -1,0 +1,101 @@
+/**
+ * Threads sign-in (platforms.md §4.1): the authorize window with comma-separated scopes, a
+ * short-lived token (1 h) from the form-encoded code exchange, traded at once for a long-lived
+ * one (60 days, `th_exchange_token`). Threads has no refresh token: the long-lived token itself
+ * is renewed with `th_refresh_token` while it is still valid; once it has expired the person
+ * must connect again. Threads documents no PKCE, so none is sent.
+ */
+import type { NetworkConfig } from '../../config.js';
+import type { AppCredentials, Credentials, OAuthAdapter } from '../adapter.js';
+import { PlatformError } from '../errors.js';
+import { formPost, graphCall, graphUrl } from './graph.js';
+
+export const THREADS_SCOPES = ['threads_basic', 'threads_content_publish', 'threads_manage_replies'];
+
+interface TokenAnswer {
+  access_token?: string;
+  token_type?: string;
+  expires_in?: number;
+  user_id?: number | string;
+}
+
+function clientOf(network: NetworkConfig, app?: AppCredentials): Required<AppCredentials> {
+  const clientId = app?.clientId ?? network.clientId;
+  const clientSecret = app?.clientSecret ?? network.clientSecret;
+  if (!clientId || !clientSecret) {
+    throw new PlatformError('threadblog', 'permanent', 'Threads sign-in is not configured: set HERALD_THREADBLOG_CLIENT_ID and HERALD_THREADBLOG_CLIENT_SECRET');
+  }
+  return { clientId, clientSecret };
+}
+
+function toCredentials(answer: TokenAnswer, now: number): Credentials {
+  if (!answer.access_token) throw new PlatformError('threadblog', 'transient', 'Threads answered the token request without an access token');
+  return {
+    accessToken: answer.access_token,
+    expiresAt: typeof answer.expires_in === 'number' ? now + answer.expires_in * 1000 : undefined,
+  };
+}
+
+/** Threads appends `#_` to the code in the redirect; it is not part of the code. */
+export function cleanCode(code: string): string {
+  return code.replace(/#_$/, '');
+}
+
+/** A refusal of the sign-in itself is the person's to retry, not a server fault. */
+function refusedSignIn(err: unknown): never {
+  if (err instanceof PlatformError && (err.kind === 'permanent' || err.kind === 'token_expired')) {
+    throw new PlatformError('threadblog', 'permanent', `Threads did not accept the sign-in (${err.message}); start connecting again`, { status: err.status, cause: err });
+  }
+  throw err;
+}
+
+export const threadblogOAuth: OAuthAdapter = {
+  async authorizeUrl(req) {
+    const client = clientOf(req.network, req.app);
+    const url = new URL(req.network.authorizeUrl);
+    url.searchParams.set('client_id', client.clientId);
+    url.searchParams.set('redirect_uri', req.redirectUri);
+    url.searchParams.set('scope', THREADS_SCOPES.join(','));
+    url.searchParams.set('response_type', 'code');
+    url.searchParams.set('state', req.state);
+    return { url: url.toString() };
+  },
+
+  async exchangeCode(req) {
+    const client = clientOf(req.network, req.app);
+    try {
+      const short = await graphCall<TokenAnswer>(req.network.tokenUrl, formPost({
+        client_id: client.clientId,
+        client_secret: client.clientSecret,
+        code: cleanCode(req.code),
+        grant_type: 'authorization_code',
+        redirect_uri: req.redirectUri,
+      }), { what: 'finish connecting the account' });
+      if (!short.access_token) throw new PlatformError('threadblog', 'transient', 'Threads answered the code exchange without an access token');
+      const long = await graphCall<TokenAnswer>(graphUrl(req.network.apiUrl, '/access_token', {
+        grant_type: 'th_exchange_token',
+        client_secret: client.clientSecret,
+        access_token: short.access_token,
+      }, { versioned: false }), { method: 'GET' }, { what: 'obtain a long-lived token' });
+      return toCredentials(long, Date.now());
+    } catch (err) {
+      refusedSignIn(err);
+    }
+  },
+};
+
+/** Renews the long-lived token; a refusal means the person must connect again. */
+export async function refreshThreads(network: NetworkConfig, credentials: Credentials, signal?: AbortSignal): Promise<Credentials> {
+  try {
+    const answer = await graphCall<TokenAnswer>(graphUrl(network.apiUrl, '/refresh_access_token', {
+      grant_type: 'th_refresh_token',
+      access_token: credentials.accessToken,
+    }, { versioned: false }), { method: 'GET' }, { what: 'renew the access token', signal });
+    return toCredentials(answer, Date.now());
+  } catch (err) {
+    if (err instanceof PlatformError && (err.kind === 'permanent' || err.kind === 'token_expired')) {
+      throw new PlatformError('threadblog', 'token_expired', `Threads refused to renew the access token (${err.message}); connect the account again`, { status: err.status, cause: err });
+    }
+    throw err;
+  }
+}
