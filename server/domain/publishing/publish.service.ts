@@ -4,6 +4,7 @@
  * (strictly in order within a thread, a few at a time per network). Failed targets are
  * refunded; a target already published is skipped unless `force`.
  */
+import { EventEmitter } from 'node:events';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Platform } from '../../config.js';
 import type { Deps } from '../../context.js';
@@ -86,6 +87,8 @@ class Semaphore {
 export class PublishService {
   readonly outbox: OutboxRepo;
   readonly runner: PublicationRunner;
+  /** Emits `target` with each TargetResult as it settles (desktop notifications, the tray). */
+  readonly events = new EventEmitter();
   private readonly gates = new Map<Platform, Semaphore>();
   /** Publications running in this process, so a double click cannot send twice. */
   private readonly running = new Set<string>();
@@ -172,7 +175,9 @@ export class PublishService {
       try {
         const pub = this.outbox.get(pubId)!;
         const outcome: TargetOutcome = await this.gate(target.account.platform as Platform).run(() => this.runner.run(pub));
-        return this.settle(userId, target.account, pubId, outcome, cost);
+        const result = this.settle(userId, target.account, pubId, outcome, cost);
+        this.events.emit('target', result);
+        return result;
       } finally {
         this.running.delete(pubId);
       }
