@@ -30,24 +30,8 @@ export function allowOpenExternal(target: string): boolean {
   return true;
 }
 
-/**
- * The Content-Security-Policy of the UI: no inline script or style, no eval, connections only to
- * the local API.
- */
-export function contentSecurityPolicy(apiOrigin: string): string {
-  return [
-    "default-src 'none'",
-    "script-src 'self'",
-    "style-src 'self'",
-    "img-src 'self' data: blob:",
-    "font-src 'self'",
-    `connect-src ${apiOrigin}`,
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-    "object-src 'none'",
-  ].join('; ');
-}
+/** The UI's CSP (the server sends it; the main process enforces it on every response too). */
+export { uiContentSecurityPolicy as contentSecurityPolicy } from '../server/http/ui.js';
 
 /** What an IPC handler may trust: a message from the app's own main frame, nothing else. */
 export interface SenderInfo {

@@ -13,6 +13,7 @@ import { openDatabase } from './db/connection.js';
 import { createServices, type Services } from './domain/services.js';
 import { allowedHosts, allowedOrigins } from './http/middleware/guards.js';
 import { API_PREFIX, createApp } from './http/app.js';
+import { defaultUiDir, uiHandlers } from './http/ui.js';
 import type { RouteDef } from './http/route.js';
 import './platforms/index.js';
 import { openSecretStore, type SecretStore } from './secrets/index.js';
@@ -33,6 +34,8 @@ export interface ServerOptions {
   /** Extra API routes and non-API handlers (later areas, the UI). */
   routes?: (s: Services) => RouteDef[];
   extra?: (s: Services) => RequestHandler[];
+  /** Folder of the built UI; default renderer/dist when built, '' for none. */
+  uiDir?: string;
   /** Scheduler settings; `false` runs no scheduler (the API only). */
   scheduler?: SchedulerOptions | false;
 }
@@ -87,6 +90,10 @@ export async function createServer(options: ServerOptions = {}): Promise<HeraldS
     await services.users.ensureOwner();
 
     let port = config.port;
+    const uiRoutes = () => {
+      const dir = options.uiDir === undefined ? defaultUiDir() : options.uiDir || undefined;
+      return dir ? uiHandlers(dir, () => deps.runtime.baseUrl) : [];
+    };
     const hosts = () => allowedHosts(port, config.host);
     let hostSet = hosts();
     let originSet = allowedOrigins(hostSet);
@@ -95,7 +102,7 @@ export async function createServer(options: ServerOptions = {}): Promise<HeraldS
       hosts: () => hostSet,
       origins: () => originSet,
       routes: options.routes?.(services),
-      extra: options.extra?.(services),
+      extra: [...(options.extra?.(services) ?? []), ...uiRoutes()],
     });
     const server = http.createServer({ ...expressClasses(app), keepAliveTimeout: 5000, requestTimeout: 0 }, app);
     await new Promise<void>((resolve, reject) => {

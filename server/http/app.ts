@@ -19,6 +19,7 @@ import { creditRoutes } from './routes/credits.routes.js';
 import { meRoutes } from './routes/me.routes.js';
 import { publishingRoutes } from './routes/publishing.routes.js';
 import { scheduleRoutes } from './routes/schedule.routes.js';
+import { setupRoutes } from './routes/setup.routes.js';
 import { socialSetRoutes } from './routes/social-sets.routes.js';
 import { templateRoutes } from './routes/templates.routes.js';
 
@@ -38,7 +39,7 @@ export interface AppOptions {
 
 /** Every route definition of the API, in the order they are documented. */
 export function allRoutes(s: Services, extra: RouteDef[] = []): RouteDef[] {
-  return [...authRoutes(s), ...meRoutes(s), ...socialSetRoutes(s), ...accountRoutes(s), ...connectionRoutes(s), ...templateRoutes(s), ...creditRoutes(s), ...publishingRoutes(s), ...scheduleRoutes(s), ...extra];
+  return [...authRoutes(s), ...setupRoutes(s), ...meRoutes(s), ...socialSetRoutes(s), ...accountRoutes(s), ...connectionRoutes(s), ...templateRoutes(s), ...creditRoutes(s), ...publishingRoutes(s), ...scheduleRoutes(s), ...extra];
 }
 
 export function createApp(opts: AppOptions) {
