@@ -103,3 +103,17 @@ export const quoteBody = z.object({
   accountId: id,
 });
 export const quoteResponse = z.object({ success: successTrue, message: z.string(), tweetId: z.string(), url: z.string() });
+
+export const historyQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+  status: z.enum(['pending', 'publishing', 'published', 'failed', 'needs_review', 'missed', 'cancelled']).optional(),
+});
+export const historyResponse = z.object({
+  success: successTrue,
+  publications: z.array(z.object({
+    id: z.string(), draftId: z.string().nullable(), draftTitle: z.string().nullable(), accountId: z.string(), username: z.string().nullable(),
+    platform: platformSchema, status: z.string(), error: z.string().nullable(), url: z.string().nullable(), attempts: z.number().int(),
+    publishedAt: timestamp.nullable(), updatedAt: timestamp,
+  })),
+});
+export const reviewBody = z.object({ publicationId: id, outcome: z.enum(['published', 'not_published']) });

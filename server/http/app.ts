@@ -20,11 +20,13 @@ import { meRoutes } from './routes/me.routes.js';
 import { publishingRoutes } from './routes/publishing.routes.js';
 import { scheduleRoutes } from './routes/schedule.routes.js';
 import { setupRoutes } from './routes/setup.routes.js';
+import { settingsRoutes } from './routes/settings.routes.js';
+import { VERSION } from './version.js';
 import { socialSetRoutes } from './routes/social-sets.routes.js';
 import { templateRoutes } from './routes/templates.routes.js';
 
 export const API_PREFIX = '/api/v1';
-export const VERSION = '0.1.0';
+export { VERSION };
 
 export interface AppOptions {
   services: Services;
@@ -39,7 +41,7 @@ export interface AppOptions {
 
 /** Every route definition of the API, in the order they are documented. */
 export function allRoutes(s: Services, extra: RouteDef[] = []): RouteDef[] {
-  return [...authRoutes(s), ...setupRoutes(s), ...meRoutes(s), ...socialSetRoutes(s), ...accountRoutes(s), ...connectionRoutes(s), ...templateRoutes(s), ...creditRoutes(s), ...publishingRoutes(s), ...scheduleRoutes(s), ...extra];
+  return [...authRoutes(s), ...setupRoutes(s), ...meRoutes(s), ...socialSetRoutes(s), ...accountRoutes(s), ...connectionRoutes(s), ...templateRoutes(s), ...creditRoutes(s), ...publishingRoutes(s), ...scheduleRoutes(s), ...settingsRoutes(s), ...extra];
 }
 
 export function createApp(opts: AppOptions) {

@@ -276,6 +276,35 @@ export class PublishService {
     };
   }
 
+  /** Recent publications, newest first, with what went wrong in words. */
+  history(userId: string, q: { limit: number; status?: string }) {
+    const rows = this.deps.sqlite.prepare(`SELECT p.id, p.draft_id AS draftId, d.title AS draftTitle, p.account_id AS accountId, a.username, p.platform, p.status,
+        p.error, p.url, p.attempts, p.published_at AS publishedAt, p.updated_at AS updatedAt
+      FROM publications p LEFT JOIN drafts d ON d.id = p.draft_id LEFT JOIN accounts a ON a.id = p.account_id
+      WHERE p.user_id = ? AND (? IS NULL OR p.status = ?) ORDER BY p.updated_at DESC, p.id LIMIT ?`).all(userId, q.status ?? null, q.status ?? null, q.limit);
+    return rows as { id: string; draftId: string | null; draftTitle: string | null; accountId: string; username: string | null; platform: Platform; status: PublicationStatus; error: string | null; url: string | null; attempts: number; publishedAt: string | null; updatedAt: string }[];
+  }
+
+  /**
+   * The user's answer for a publication held as `needs_review`: the post did go out (mark it
+   * published), or it did not (the unconfirmed part may be sent again on the next publish).
+   */
+  resolveReview(userId: string, publicationId: string, outcome: 'published' | 'not_published'): void {
+    const pub = this.outbox.get(publicationId);
+    if (!pub || pub.userId !== userId) throw new HeraldError('NOT_FOUND', 'Publication not found');
+    if (pub.status !== 'needs_review') throw new HeraldError('INVALID_INPUT', `This publication is ${pub.status}, not waiting for review`);
+    this.deps.sqlite.transaction(() => {
+      const parts = this.outbox.parts(pub.id);
+      if (outcome === 'published') {
+        this.outbox.finish(pub.id, 'published', { error: null, url: parts.find((p) => p.url)?.url ?? null });
+      } else {
+        for (const p of parts) if (p.status === 'sending') this.outbox.partPending(p.id);
+        this.outbox.finish(pub.id, 'failed', { error: 'Not published (confirmed by you); publish again to send it' });
+      }
+    })();
+    if (pub.draftId) this.updateDraftStatus(pub.draftId);
+  }
+
   /** POST /microblog/publish and /publish/multi-platform. */
   async publishDraft(userId: string, req: PublishRequest, background = false) {
     const draft = loadDraft(this.deps, userId, req.draftId);

@@ -77,6 +77,20 @@ export const publishingRoutes = (s: Services): RouteDef[] => {
       },
     }),
     defineRoute({
+      method: 'get', path: '/publish/history', tag, summary: 'Recent publications, newest first, with errors explained',
+      query: c.historyQuery, response: c.historyResponse, errors: ['INVALID_INPUT'],
+      handler: ({ auth, query }) => ({ success: true, publications: s.publishing.history(auth.user.id, query) }),
+    }),
+    defineRoute({
+      method: 'post', path: '/publish/review', tag, summary: 'Settle a publication held for review: it went out, or it did not',
+      description: 'Herald holds a post as needs_review when a network may have published it without confirming and cannot be asked. published: mark it done. not_published: the next publish sends it.',
+      body: c.reviewBody, response: c.historyResponse.pick({ success: true }).extend({ message: c.quoteResponse.shape.message }), errors: ['INVALID_INPUT', 'NOT_FOUND'],
+      handler: ({ auth, body }) => {
+        s.publishing.resolveReview(auth.user.id, body.publicationId, body.outcome);
+        return { success: true, message: body.outcome === 'published' ? 'Marked as published' : 'Marked as not published' };
+      },
+    }),
+    defineRoute({
       method: 'get', path: '/microblog/publish/progress', tag, summary: 'Where each target of a draft (or job) stands',
       description: 'One entry per draft and account (latest publication, or pending schedule entry). Summary: completed = published; failed = failed + missed + needs_review; pending = pending + publishing.',
       query: c.progressQuery, response: c.progressResponse, errors: ['INVALID_INPUT', 'NOT_FOUND'],

@@ -1,0 +1,71 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { successTrue } from '../../contracts/common.js';
+import type { Services } from '../../domain/services.js';
+import { HeraldError } from '../../errors.js';
+import { defineRoute, type RouteDef } from '../route.js';
+import { VERSION } from '../version.js';
+
+const tag = 'Settings';
+
+const settingsSchema = z.object({
+  version: z.string(), dataDir: z.string(), secretStore: z.string(), graceMinutes: z.number(), monthlyCredits: z.number().int(),
+  defaultTier: z.enum(['free', 'pro', 'enterprise']),
+});
+const updateBody = z.object({
+  graceMinutes: z.number().min(0).max(24 * 60).optional(),
+  monthlyCredits: z.number().int().min(0).max(1_000_000).optional(),
+  defaultTier: z.enum(['free', 'pro', 'enterprise']).optional(),
+});
+
+/** Install-wide settings belong to the owner (the first user). */
+function requireOwner(s: Services, userId: string): void {
+  const first = s.deps.sqlite.prepare('SELECT id FROM users ORDER BY created_at, id LIMIT 1').get() as { id: string } | undefined;
+  if (first?.id !== userId) throw new HeraldError('UNAUTHORIZED', 'Only the owner of this install can do this');
+}
+
+export const settingsRoutes = (s: Services): RouteDef[] => {
+  const current = () => {
+    const c = s.deps.config;
+    return { version: VERSION, dataDir: c.dataDir, secretStore: s.deps.secrets.kind, graceMinutes: c.graceMs / 60_000, monthlyCredits: c.monthlyCredits, defaultTier: c.defaultTier };
+  };
+  return [
+    defineRoute({
+      method: 'get', path: '/settings', tag, summary: 'Install settings (read-only facts and the editable ones)',
+      response: z.object({ success: successTrue, settings: settingsSchema }), errors: ['UNAUTHORIZED'],
+      handler: () => ({ success: true, settings: current() }),
+    }),
+    defineRoute({
+      method: 'put', path: '/settings', tag, summary: 'Change settings; saved to <data dir>/config.json and used from the next start',
+      description: 'Environment variables still win over config.json. Owner only.',
+      body: updateBody, response: z.object({ success: successTrue, settings: settingsSchema, restartRequired: z.boolean() }), errors: ['INVALID_INPUT', 'UNAUTHORIZED'],
+      handler: ({ auth, body }) => {
+        requireOwner(s, auth.user.id);
+        const file = path.join(s.deps.config.dataDir, 'config.json');
+        let saved: Record<string, unknown> = {};
+        try { saved = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>; } catch { /* new file */ }
+        if (body.graceMinutes !== undefined) saved.HERALD_GRACE_MINUTES = body.graceMinutes;
+        if (body.monthlyCredits !== undefined) saved.HERALD_MONTHLY_CREDITS = body.monthlyCredits;
+        if (body.defaultTier !== undefined) saved.HERALD_DEFAULT_TIER = body.defaultTier;
+        const tmp = `${file}.tmp`;
+        fs.writeFileSync(tmp, JSON.stringify(saved, null, 2), { mode: 0o600 });
+        fs.renameSync(tmp, file);
+        return { success: true, settings: { ...current(), ...body }, restartRequired: true };
+      },
+    }),
+    defineRoute({
+      method: 'post', path: '/backup', tag, bodyType: 'none', summary: 'Online backup of the database into <data dir>/backups (owner only)',
+      response: z.object({ success: successTrue, file: z.string(), bytes: z.number().int(), seconds: z.number() }), errors: ['UNAUTHORIZED'],
+      handler: async ({ auth }) => {
+        requireOwner(s, auth.user.id);
+        const dir = path.join(s.deps.config.dataDir, 'backups');
+        fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+        const file = path.join(dir, `herald-${new Date(s.deps.clock.now()).toISOString().replace(/[:.]/g, '-')}.db`);
+        const started = Date.now();
+        await s.deps.sqlite.backup(file);
+        return { success: true, file, bytes: fs.statSync(file).size, seconds: (Date.now() - started) / 1000 };
+      },
+    }),
+  ];
+};
