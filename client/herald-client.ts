@@ -154,6 +154,16 @@ export class HeraldClient {
   publishProblog(body: In<typeof publishing.problogPublishBody>) { return this.request<Out<typeof publishing.singlePublishResponse>>('POST', '/problog/publish', { body }); }
   publishProgress(query: { draftId?: string; jobId?: string }) { return this.request<Out<typeof publishing.progressResponse>>('GET', '/microblog/publish/progress', { query }); }
 
+  publishHistory(query: { limit?: number; status?: string } = {}) { return this.request<Out<typeof publishing.historyResponse>>('GET', '/publish/history', { query }); }
+  resolveReview(body: In<typeof publishing.reviewBody>) { return this.request<{ success: true; message: string }>('POST', '/publish/review', { body }); }
+
+  // Install
+  needsSetup() { return this.request<{ success: true; needsSetup: boolean }>('GET', '/auth/setup', { auth: false }); }
+  setup(body: { email: string; password: string; nickname?: string; timezone?: string }) { return this.request<Out<typeof auth.loginResponse>>('POST', '/auth/setup', { body, auth: false }); }
+  settings() { return this.request<{ success: true; settings: { version: string; dataDir: string; secretStore: string; graceMinutes: number; monthlyCredits: number; defaultTier: 'free' | 'pro' | 'enterprise' } }>('GET', '/settings'); }
+  updateSettings(body: { graceMinutes?: number; monthlyCredits?: number; defaultTier?: 'free' | 'pro' | 'enterprise' }) { return this.request<{ success: true; restartRequired: boolean }>('PUT', '/settings', { body }); }
+  backup() { return this.request<{ success: true; file: string; bytes: number; seconds: number }>('POST', '/backup'); }
+
   // Scheduling
   schedule(body: In<typeof schedule.scheduleBody>) { return this.request<Out<typeof schedule.scheduleResponse>>('POST', '/microblog/schedule', { body }); }
   listSchedules() { return this.request<Out<typeof schedule.scheduleListResponse>>('GET', '/microblog/schedule'); }
