@@ -11,7 +11,9 @@ await build({
   target: 'node20',
   format: 'esm',
   sourcemap: true,
-  external: ['better-sqlite3', 'keytar', 'electron', '@atproto/*', 'file-type', 'sharp'],
+  // Loaded lazily with require() on first use, so start-up does not parse them.
+  external: ['better-sqlite3', 'keytar', 'electron', '@atproto/*', 'file-type', 'sharp', 'node-schedule'],
+  minify: true,
   banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
   logLevel: 'warning',
 });

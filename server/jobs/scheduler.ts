@@ -9,7 +9,8 @@
  * `missed`, not published and not charged. Failures worth retrying (network, 5xx, 429) come back
  * after about 1 and 5 minutes (or the network's reset time), at most 3 attempts in all.
  */
-import schedule from 'node-schedule';
+import { createRequire } from 'node:module';
+import type schedule from 'node-schedule';
 import type { Deps } from '../context.js';
 import type { PublishService, TargetResult } from '../domain/publishing/publish.service.js';
 import { ENTRY_COLS, type EntryRow, type ScheduleService } from '../domain/scheduling/schedule.service.js';
@@ -21,12 +22,17 @@ export interface Waker {
   cancel(): void;
 }
 
+/** Loaded on first use: an empty queue never pays for node-schedule (and luxon) at start-up. */
+let nodeSchedule: typeof schedule | undefined;
+const loadNodeSchedule = () => (nodeSchedule ??= createRequire(import.meta.url)('node-schedule') as typeof schedule);
+
 /** node-schedule, translating the injected clock's instant into wall time. */
 export function nodeScheduleWaker(clock: { now(): number }): Waker {
   let job: schedule.Job | null = null;
   return {
     arm(at, fn) {
       job?.cancel();
+      const schedule = loadNodeSchedule();
       const delay = Math.max(0, at - clock.now());
       // node-schedule handles dates past setTimeout's 24.8-day limit.
       job = schedule.scheduleJob(new Date(Date.now() + Math.max(delay, 1)), fn);
