@@ -16,6 +16,7 @@ import { accountRoutes } from './routes/accounts.routes.js';
 import { authRoutes } from './routes/auth.routes.js';
 import { connectionRoutes } from './routes/connections.routes.js';
 import { creditRoutes } from './routes/credits.routes.js';
+import { mediaRoutes } from './routes/media.routes.js';
 import { meRoutes } from './routes/me.routes.js';
 import { publishingRoutes } from './routes/publishing.routes.js';
 import { scheduleRoutes } from './routes/schedule.routes.js';
@@ -41,7 +42,7 @@ export interface AppOptions {
 
 /** Every route definition of the API, in the order they are documented. */
 export function allRoutes(s: Services, extra: RouteDef[] = []): RouteDef[] {
-  return [...authRoutes(s), ...setupRoutes(s), ...meRoutes(s), ...socialSetRoutes(s), ...accountRoutes(s), ...connectionRoutes(s), ...templateRoutes(s), ...creditRoutes(s), ...publishingRoutes(s), ...scheduleRoutes(s), ...settingsRoutes(s), ...extra];
+  return [...authRoutes(s), ...setupRoutes(s), ...meRoutes(s), ...socialSetRoutes(s), ...accountRoutes(s), ...connectionRoutes(s), ...templateRoutes(s), ...mediaRoutes(s), ...creditRoutes(s), ...publishingRoutes(s), ...scheduleRoutes(s), ...settingsRoutes(s), ...extra];
 }
 
 export function createApp(opts: AppOptions) {

@@ -1,17 +1,113 @@
 /**
- * Media items stored by this server. Turning user-given media URLs into post media: this
- * server's own `/api/v1/media/<id>` URLs are read locally; Threads gets public URLs as they are
- * (it fetches media itself), and never this server's loopback URLs.
+ * Media items stored by this server: uploads (streamed in by the multer engine), alt text,
+ * removal, serving, and turning user-given media URLs into post media. This server's own
+ * `/api/v1/media/<id>` URLs are read locally; other http(s) URLs are fetched through the guarded
+ * fetcher into the media store (same sniffing and caps as uploads), except for Threads, which
+ * fetches public URLs itself and so gets them as they are (and never this server's loopback URLs).
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import type { Platform } from '../../config.js';
-import type { Deps } from '../../context.js';
+import { nowIso, type Deps } from '../../context.js';
 import { media } from '../../db/schema.js';
-import { HeraldError } from '../../errors.js';
+import { HeraldError, notFound } from '../../errors.js';
 import type { MediaRef } from '../publishing/runner.js';
+import { blockedReason, ipLiteral } from './address-policy.js';
+import { GuardedFetcher, UrlRefused } from './guarded-fetch.js';
+import { mediaPath, storeStream, type StoredMedia } from './media-store.js';
+
+export type MediaRow = typeof media.$inferSelect;
+
+export interface MediaView {
+  mediaId: string;
+  url: string;
+  type: string;
+  altText: string;
+  width: number | null;
+  height: number | null;
+  size: number;
+}
+
+export const MAX_ALT_TEXT = 1500;
 
 export class MediaService {
-  constructor(private readonly deps: Deps) {}
+  /** The fetcher for remote media URLs; replaceable (e.g. with an injected resolver in tests). */
+  fetcher: GuardedFetcher;
+
+  constructor(private readonly deps: Deps, fetcher?: GuardedFetcher) {
+    this.fetcher = fetcher ?? new GuardedFetcher();
+  }
+
+  get dir(): string {
+    return path.join(this.deps.config.dataDir, 'media');
+  }
+
+  /** A fresh media id: 128 bits or more of randomness, URL-safe. */
+  newId(): string {
+    return this.deps.ids.token(16);
+  }
+
+  url(id: string): string {
+    return `${this.deps.runtime.baseUrl}/api/v1/media/${id}`;
+  }
+
+  view(row: MediaRow): MediaView {
+    return { mediaId: row.id, url: this.url(row.id), type: row.type, altText: row.altText, width: row.width, height: row.height, size: row.size };
+  }
+
+  /** Records files already in the media folder; all or nothing (files are removed on failure). */
+  saveStored(userId: string, stored: StoredMedia[]): MediaRow[] {
+    const now = nowIso(this.deps.clock);
+    try {
+      const rows = stored.map((f): MediaRow => ({
+        id: path.parse(f.fileName).name, userId, fileName: f.fileName, type: f.kind, mime: f.mime, size: f.size,
+        width: f.width ?? null, height: f.height ?? null, altText: '', createdAt: now,
+      }));
+      this.deps.db.transaction((tx) => {
+        for (const r of rows) tx.insert(media).values(r).run();
+      });
+      return rows;
+    } catch (err) {
+      for (const f of stored) fs.rmSync(f.path, { force: true });
+      throw err;
+    }
+  }
+
+  private own(userId: string, mediaId: string): MediaRow {
+    const row = this.deps.db.select().from(media).where(and(eq(media.id, mediaId), eq(media.userId, userId))).get();
+    if (!row) throw notFound('Media');
+    return row;
+  }
+
+  updateAltText(userId: string, mediaId: string, altText: string): MediaView {
+    this.own(userId, mediaId);
+    this.deps.db.update(media).set({ altText }).where(and(eq(media.id, mediaId), eq(media.userId, userId))).run();
+    return this.view(this.own(userId, mediaId));
+  }
+
+  remove(userId: string, mediaId: string): void {
+    const row = this.own(userId, mediaId);
+    this.deps.db.delete(media).where(eq(media.id, row.id)).run();
+    fs.rmSync(mediaPath(this.dir, row.fileName), { force: true });
+  }
+
+  /** The stored file of a media item, for serving; anyone holding the id may read it. */
+  async open(mediaId: string): Promise<{ row: MediaRow; file: fs.promises.FileHandle }> {
+    const row = this.deps.db.select().from(media).where(eq(media.id, mediaId)).get();
+    if (!row) throw notFound('Media');
+    try {
+      return { row, file: await fs.promises.open(mediaPath(this.dir, row.fileName), 'r') };
+    } catch {
+      throw notFound('Media');
+    }
+  }
+
+  /** Fetches a remote URL through the guard into the media store; answers the new row. */
+  async storeFromUrl(userId: string, url: string): Promise<MediaRow> {
+    const stored = await this.fetcher.fetch(url, (body) => storeStream(body, { dir: this.dir, id: this.newId() }));
+    return this.saveStored(userId, [stored])[0];
+  }
 
   /** The media id when `url` is one of this server's media URLs. */
   localMediaId(url: URL): string | undefined {
@@ -22,24 +118,51 @@ export class MediaService {
     return loopback && url.port === new URL(this.deps.runtime.baseUrl).port ? m[1] : undefined;
   }
 
-  refsFromUrls(userId: string, platform: Platform, urls: string[]): MediaRef[] {
-    return urls.map((raw, i) => {
-      const url = new URL(raw);
-      const path = `mediaUrls[${i}]`;
-      const localId = this.localMediaId(url);
-      if (localId) {
-        if (platform === 'threadblog') {
-          throw new HeraldError('INVALID_INPUT', 'Threads fetches media from a public URL itself, so media stored in Herald cannot be sent to Threads by URL; use a public https URL', { details: [{ path, message: 'local media cannot go to Threads by URL' }] });
-        }
-        const row = this.deps.db.select().from(media).where(and(eq(media.id, localId), eq(media.userId, userId))).get();
-        if (!row) throw new HeraldError('NOT_FOUND', `Media ${localId} not found`);
-        return { mediaId: row.id };
+  async refsFromUrls(userId: string, platform: Platform, urls: string[]): Promise<MediaRef[]> {
+    const refs: MediaRef[] = [];
+    const fetched: MediaRow[] = [];
+    try {
+      for (const [i, raw] of urls.entries()) refs.push(await this.refFromUrl(userId, platform, raw, `mediaUrls[${i}]`, fetched));
+    } catch (err) {
+      // All or nothing: media fetched for the earlier URLs of this request go too.
+      for (const row of fetched) this.remove(userId, row.id);
+      throw err;
+    }
+    return refs;
+  }
+
+  private async refFromUrl(userId: string, platform: Platform, raw: string, at: string, fetched: MediaRow[]): Promise<MediaRef> {
+    const refuse = (message: string, detail: string) => new HeraldError('INVALID_INPUT', message, { details: [{ path: at, message: detail }] });
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      throw refuse('Media URLs must be absolute http(s) URLs', 'not a URL');
+    }
+    const localId = this.localMediaId(url);
+    if (localId) {
+      if (platform === 'threadblog') {
+        throw refuse('Threads fetches media from a public URL itself, so media stored in Herald cannot be sent to Threads by URL; use a public https URL', 'local media cannot go to Threads by URL');
       }
-      if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-        throw new HeraldError('INVALID_INPUT', 'Media URLs must be http(s)', { details: [{ path, message: 'http(s) only' }] });
+      return { mediaId: this.own(userId, localId).id };
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw refuse('Media URLs must be http(s)', 'http(s) only');
+    if (url.username || url.password) throw refuse('Media URLs must not carry a user name or password', 'credentials in URL');
+    if (platform === 'threadblog') {
+      const literal = ipLiteral(url.hostname);
+      const local = url.hostname === 'localhost' || url.hostname.endsWith('.localhost') || (literal !== undefined && blockedReason(literal) !== undefined);
+      if (local) throw refuse('Threads fetches media itself, so the URL must be public; this one points to a private or loopback address', 'not a public address');
+      return { url: url.href };
+    }
+    try {
+      const row = await this.storeFromUrl(userId, url.href);
+      fetched.push(row);
+      return { mediaId: row.id };
+    } catch (err) {
+      if (err instanceof UrlRefused || err instanceof HeraldError) {
+        throw new HeraldError('INVALID_INPUT', `${at}: ${err.message}`, { status: err.status, details: [{ path: at, message: err.message }] });
       }
-      if (platform === 'threadblog') return { url: url.href };
-      throw new HeraldError('INVALID_INPUT', 'Only media uploaded to Herald (POST /microblog/media/upload) can be attached here; upload the file first and pass its URL', { details: [{ path, message: 'remote URL' }] });
-    });
+      throw err;
+    }
   }
 }

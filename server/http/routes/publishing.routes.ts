@@ -9,8 +9,8 @@ const tag = 'Publishing';
 const publishErrors = ['INVALID_INPUT', 'NOT_FOUND', 'INSUFFICIENT_CREDITS', 'RATE_LIMITED'] as const;
 
 export const publishingRoutes = (s: Services): RouteDef[] => {
-  const single = (platform: Platform, accountId: string, texts: string[], urls: string[] | undefined, options: Parameters<typeof publishDirect>[2]['options'], auth: { user: { id: string } }) =>
-    publishDirect(s.publishing, auth.user.id, { platform, accountId, texts, media: s.media.refsFromUrls(auth.user.id, platform, urls ?? []), options })
+  const single = async (platform: Platform, accountId: string, texts: string[], urls: string[] | undefined, options: Parameters<typeof publishDirect>[2]['options'], auth: { user: { id: string } }) =>
+    publishDirect(s.publishing, auth.user.id, { platform, accountId, texts, media: await s.media.refsFromUrls(auth.user.id, platform, urls ?? []), options })
       .then((r) => {
         if (!r.success) throw new HeraldError(r.error!.code === 'TOKEN_EXPIRED' ? 'TOKEN_EXPIRED' : r.error!.code === 'RATE_LIMITED' ? 'RATE_LIMITED' : 'PLATFORM_ERROR', r.error!.message);
         return { success: true, platform, accountId, data: r.data! };

@@ -1,0 +1,28 @@
+/** Media upload, alt text and removal. */
+import { z } from 'zod';
+import { successTrue } from './common.js';
+
+export const mediaType = z.enum(['image', 'gif', 'video']).describe('image = PNG, JPEG or WebP; gif; video = MP4 or MOV');
+
+export const mediaIdParam = z.object({ mediaId: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'not a media id') });
+
+export const uploadResponse = z.object({
+  code: z.literal(0),
+  success: successTrue,
+  data: z.object({ uploads: z.array(z.object({ mediaId: z.string(), url: z.string(), type: mediaType })) }),
+});
+
+export const altTextBody = z.object({ altText: z.string().max(1500) });
+
+export const mediaItem = z.object({
+  mediaId: z.string(),
+  url: z.string(),
+  type: mediaType,
+  altText: z.string(),
+  width: z.number().int().nullable(),
+  height: z.number().int().nullable(),
+  size: z.number().int(),
+});
+
+export const mediaResponse = z.object({ success: successTrue, media: mediaItem });
+export const deletedResponse = z.object({ success: successTrue, message: z.string() });

@@ -1,0 +1,111 @@
+/**
+ * Multipart media upload with multer and a storage engine of our own: each part `files` is
+ * streamed through storeStream (type from magic bytes, per-type byte cap while streaming,
+ * structure and pixel checks), at most 4 files, all or nothing.
+ *
+ * When a file fails, the answer goes out at once and the connection is closed without reading
+ * the rest of the body: multer would otherwise drain the whole request before reporting the
+ * error (a 1 GB upload would be read to its end). The engine reports the failure to multer only
+ * once the connection is gone, and every file this request wrote is removed before answering.
+ */
+import fs from 'node:fs';
+import type { Request, RequestHandler, Response } from 'express';
+import multer, { type StorageEngine } from 'multer';
+import { storeStream, type StoredMedia } from '../../domain/media/media-store.js';
+import { MAX_MEDIA_BYTES } from '../../domain/media/media-types.js';
+import type { MediaService } from '../../domain/media/media.service.js';
+import { HeraldError } from '../../errors.js';
+
+export const MAX_FILES = 4;
+export const FILE_PART = 'files';
+
+interface UploadState {
+  res: Response;
+  finish: (err?: unknown) => void;
+  /** Every path this request created, so a failure removes them all. */
+  paths: Set<string>;
+  stored: StoredMedia[];
+  count: number;
+}
+
+const states = new WeakMap<Request, UploadState>();
+
+/** The files stored for this request, in part order. */
+export function uploadedMedia(req: Request): StoredMedia[] {
+  return states.get(req)?.stored ?? [];
+}
+
+const badInput = (message: string) => new HeraldError('INVALID_INPUT', message);
+
+const MULTER_MESSAGES: Record<string, string> = {
+  LIMIT_FILE_COUNT: `At most ${MAX_FILES} files per upload`,
+  LIMIT_PART_COUNT: 'Too many parts in the form',
+  LIMIT_FIELD_COUNT: 'Too many fields in the form',
+  LIMIT_FIELD_KEY: 'A field name is too long',
+  LIMIT_FIELD_VALUE: 'A field value is too long',
+  LIMIT_UNEXPECTED_FILE: `Media files go in the part named "${FILE_PART}"`,
+};
+
+function toHerald(err: unknown): HeraldError {
+  if (err instanceof HeraldError) return err;
+  if (err instanceof multer.MulterError) {
+    if (err.code === 'LIMIT_FILE_SIZE') return new HeraldError('INVALID_INPUT', `A file is over the ${MAX_MEDIA_BYTES / 1024 / 1024} MB limit`, { status: 413 });
+    return badInput(MULTER_MESSAGES[err.code] ?? 'The multipart form is not acceptable');
+  }
+  return badInput('The multipart form could not be read');
+}
+
+class MediaStorage implements StorageEngine {
+  constructor(private readonly media: MediaService) {}
+
+  _handleFile(req: Request, file: Express.Multer.File, cb: (error?: unknown, info?: Partial<Express.Multer.File>) => void): void {
+    const st = states.get(req)!;
+    const fail = (err: unknown) => {
+      st.finish(err);
+      const socket = req.socket;
+      if (socket.destroyed) cb(err);
+      else socket.once('close', () => cb(err));
+    };
+    if (file.fieldname !== FILE_PART) return fail(badInput(MULTER_MESSAGES.LIMIT_UNEXPECTED_FILE));
+    st.count += 1;
+    if (st.count > MAX_FILES) return fail(badInput(MULTER_MESSAGES.LIMIT_FILE_COUNT));
+    storeStream(file.stream, { dir: this.media.dir, id: this.media.newId(), onPath: (p) => st.paths.add(p) }).then((stored) => {
+      st.stored.push(stored);
+      cb(null, { path: stored.path, size: stored.size, filename: stored.fileName });
+    }, fail);
+  }
+
+  _removeFile(_req: Request, file: Express.Multer.File, cb: (error: Error | null) => void): void {
+    fs.rm(file.path, { force: true }, (err) => cb(err));
+  }
+}
+
+export function mediaUpload(media: MediaService): RequestHandler {
+  const upload = multer({
+    storage: new MediaStorage(media),
+    // The engine enforces 4 files and the per-type caps; these are multer's own backstops.
+    limits: { fileSize: MAX_MEDIA_BYTES, files: MAX_FILES + 1, fields: 8, fieldSize: 1024, fieldNameSize: 100, parts: MAX_FILES + 9, headerPairs: 50 },
+  }).any();
+
+  return (req, res, next) => {
+    let done = false;
+    const st: UploadState = {
+      res, paths: new Set(), stored: [], count: 0,
+      finish: (err) => {
+        if (done) return;
+        done = true;
+        if (err) {
+          req.unpipe();
+          req.pause();
+          for (const p of st.paths) fs.rmSync(p, { force: true });
+          st.stored = [];
+          if (!res.headersSent) res.setHeader('Connection', 'close');
+          return next(toHerald(err));
+        }
+        next();
+      },
+    };
+    states.set(req, st);
+    upload(req, res, (err?: unknown) => st.finish(err));
+  };
+}

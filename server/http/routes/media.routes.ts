@@ -1,0 +1,59 @@
+import { pipeline } from 'node:stream/promises';
+import * as c from '../../contracts/media.js';
+import type { Services } from '../../domain/services.js';
+import { HeraldError } from '../../errors.js';
+import { mediaUpload, uploadedMedia } from '../middleware/media-upload.js';
+import { defineRoute, type RouteDef } from '../route.js';
+
+const tag = 'Media';
+
+export const mediaRoutes = (s: Services): RouteDef[] => [
+  defineRoute({
+    method: 'post', path: '/microblog/media/upload', tag, summary: 'Upload up to 4 media files (multipart part `files`)',
+    description: 'The type is decided from the bytes, never the declared type or name: PNG, JPEG, WebP (5 MB each), GIF (15 MB), MP4 or MOV (512 MB). Images at most 8192 px a side and 40 megapixels; GIFs at most 1000 frames. Over a byte cap: 413; another type (SVG, HTML, scripts, ...): 415; malformed, truncated, trailing data, pixel or frame caps, more than 4 files: 400. All or nothing: nothing is kept when one file fails.',
+    bodyType: 'multipart', before: [mediaUpload(s.media)], response: c.uploadResponse,
+    errors: ['INVALID_API_KEY', 'INVALID_INPUT', 'RATE_LIMITED'],
+    handler: ({ auth, req }) => {
+      const stored = uploadedMedia(req);
+      if (stored.length === 0) throw new HeraldError('INVALID_INPUT', 'No file found in the part named "files"');
+      const rows = s.media.saveStored(auth.user.id, stored);
+      return { code: 0, success: true, data: { uploads: rows.map((r) => ({ mediaId: r.id, url: s.media.url(r.id), type: r.type })) } };
+    },
+  }),
+  defineRoute({
+    method: 'get', path: '/media/:mediaId', tag, auth: false, summary: 'The bytes of a media item',
+    description: 'No key needed: media ids are 128-bit random. Served with the type found when it was stored, nosniff and a CSP that allows nothing.',
+    params: c.mediaIdParam, responseType: 'application/octet-stream', errors: ['NOT_FOUND'],
+    handler: async ({ params, res }) => {
+      const { row, file } = await s.media.open(params.mediaId);
+      res.setHeader('Content-Type', row.mime);
+      res.setHeader('Content-Length', String(row.size));
+      res.setHeader('Content-Disposition', `inline; filename="${row.fileName}"`);
+      res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
+      res.setHeader('X-Content-Type-Options', 'nosniff');
+      res.status(200);
+      try {
+        await pipeline(file.createReadStream(), res);
+      } catch {
+        // The reader went away mid-transfer; the file handle is closed by the pipeline.
+        res.destroy();
+      }
+      return undefined;
+    },
+  }),
+  defineRoute({
+    method: 'patch', path: '/microblog/media/:mediaId', tag, summary: 'Set the alt text of a media item (max 1500 characters)',
+    params: c.mediaIdParam, body: c.altTextBody, response: c.mediaResponse,
+    errors: ['INVALID_API_KEY', 'INVALID_INPUT', 'NOT_FOUND', 'RATE_LIMITED'],
+    handler: ({ auth, params, body }) => ({ success: true, media: s.media.updateAltText(auth.user.id, params.mediaId, body.altText) }),
+  }),
+  defineRoute({
+    method: 'delete', path: '/microblog/media/:mediaId', tag, summary: 'Delete a media item and its file',
+    params: c.mediaIdParam, response: c.deletedResponse,
+    errors: ['INVALID_API_KEY', 'NOT_FOUND', 'RATE_LIMITED'],
+    handler: ({ auth, params }) => {
+      s.media.remove(auth.user.id, params.mediaId);
+      return { success: true, message: 'Media deleted' };
+    },
+  }),
+];
