@@ -80,22 +80,61 @@ export function video(kind: 'mp4' | 'mov', mdatBytes = 256): Buffer {
   return Buffer.concat([videoHeader(kind, mdatBytes), crypto.randomBytes(mdatBytes)]);
 }
 
-/** A stream of `header` followed by zeros up to `total` bytes, generated as it is read. */
-export function zeroTail(header: Buffer, total: number, onRead?: (n: number) => void): Readable {
+/**
+ * The start of a file of `format` whose declared sizes leave room for a gigabyte of payload, so
+ * the zeros that follow (GIF: 255-byte sub-blocks of zeros) keep the structure valid.
+ */
+export function endlessHeader(format: 'png' | 'jpeg' | 'webp' | 'gif' | 'mp4' | 'mov'): { header: Buffer; pattern?: Buffer } {
+  switch (format) {
+    case 'png': {
+      const ihdr = Buffer.concat([u32be(100), u32be(100), Buffer.from([8, 2, 0, 0, 0])]);
+      return { header: Buffer.concat([PNG_SIG, pngChunk('IHDR', ihdr), u32be(0x7fff0000), Buffer.from('IDAT', 'latin1')]) };
+    }
+    case 'jpeg': {
+      const j = jpeg(100, 100, 0);
+      return { header: j.subarray(0, j.length - 2) };
+    }
+    case 'webp': {
+      const w = webp(100, 100);
+      w.writeUInt32LE(0xfffffff0, 4);
+      return { header: w };
+    }
+    case 'gif': {
+      const head = Buffer.concat([Buffer.from('GIF89a', 'latin1'), u16le(100), u16le(100), Buffer.from([0, 0, 0])]);
+      const frame = Buffer.concat([Buffer.from([0x2c]), u16le(0), u16le(0), u16le(100), u16le(100), Buffer.from([0]), Buffer.from([8])]);
+      const pattern = Buffer.alloc(256);
+      pattern[0] = 255;
+      return { header: Buffer.concat([head, frame]), pattern };
+    }
+    default:
+      return { header: videoHeader(format, 0xfffffff0 - 8) };
+  }
+}
+
+/** A stream of `header` followed by zeros (or `pattern` repeated) up to `total` bytes, generated as it is read. */
+export function zeroTail(header: Buffer, total: number, opts: { pattern?: Buffer; onRead?: (n: number) => void } = {}): Readable {
   let sent = 0;
   const block = Buffer.alloc(256 * 1024);
+  if (opts.pattern) for (let i = 0; i < block.length; i += opts.pattern.length) opts.pattern.copy(block, i);
   return new Readable({
     read() {
       if (sent >= total) { this.push(null); return; }
       const chunk = sent === 0 ? header : block.subarray(0, Math.min(block.length, total - sent));
       sent += chunk.length;
-      onRead?.(chunk.length);
+      opts.onRead?.(chunk.length);
       this.push(chunk);
     },
   });
 }
 
-export interface Part { name?: string; filename: string; type?: string; data: Buffer | Readable; }
+export interface Part {
+  name?: string;
+  filename: string;
+  type?: string;
+  data: Buffer | Readable;
+  /** The whole Content-Disposition value, sent as is (e.g. with an RFC 5987 filename*). */
+  disposition?: string;
+}
 
 /** A multipart/form-data body as a stream, so parts can be endless generated streams. */
 export function multipart(parts: Part[]): { boundary: string; stream: Readable } {
@@ -103,7 +142,7 @@ export function multipart(parts: Part[]): { boundary: string; stream: Readable }
   async function* gen() {
     for (const p of parts) {
       const fname = p.filename.replace(/"/g, '%22').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-      yield Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${p.name ?? 'files'}"; filename="${fname}"\r\nContent-Type: ${p.type ?? 'application/octet-stream'}\r\n\r\n`, 'latin1');
+      yield Buffer.from(`--${boundary}\r\nContent-Disposition: ${p.disposition ?? `form-data; name="${p.name ?? 'files'}"; filename="${fname}"`}\r\nContent-Type: ${p.type ?? 'application/octet-stream'}\r\n\r\n`, 'latin1');
       if (Buffer.isBuffer(p.data)) yield p.data;
       else for await (const c of p.data) yield c as Buffer;
       yield Buffer.from('\r\n', 'latin1');

@@ -77,8 +77,11 @@ export async function storeStream(src: Readable | AsyncIterable<Buffer>, opts: S
     if (!ws.write(first)) await once(ws, 'drain');
   };
 
+  // On failure the source is left to the caller (not destroyed with an AbortError): multer would
+  // take that error for its own and answer before this function has cleaned up.
+  const chunks = 'iterator' in src && typeof src.iterator === 'function' ? src.iterator({ destroyOnReturn: false }) : src;
   try {
-    for await (const c of src) {
+    for await (const c of chunks) {
       const chunk = Buffer.isBuffer(c) ? c : Buffer.from(c as Uint8Array);
       size += chunk.length;
       if (started) {

@@ -66,6 +66,12 @@ class MediaStorage implements StorageEngine {
       if (socket.destroyed) cb(err);
       else socket.once('close', () => cb(err));
     };
+    // At multer's whole-file limit busboy skips the rest of the part without backpressure: stop
+    // reading the request right there, before the engine has even seen the last chunk.
+    file.stream.once('limit', () => {
+      req.unpipe();
+      req.pause();
+    });
     if (file.fieldname !== FILE_PART) return fail(badInput(MULTER_MESSAGES.LIMIT_UNEXPECTED_FILE));
     st.count += 1;
     if (st.count > MAX_FILES) return fail(badInput(MULTER_MESSAGES.LIMIT_FILE_COUNT));
