@@ -106,7 +106,7 @@ export async function storeStream(src: Readable | AsyncIterable<Buffer>, opts: S
       // The file may still be opening: wait for the stream to close, or the open would re-create
       // the file after its removal.
       const { ws } = started;
-      if (!ws.closed) await new Promise((resolve) => { ws.once('close', resolve); ws.destroy(); });
+      if (!ws.closed) await new Promise<void>((resolve) => { ws.once('close', () => resolve()); ws.destroy(); });
       await fs.promises.rm(started.file, { force: true });
     }
     throw err;
