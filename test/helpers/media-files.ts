@@ -68,11 +68,19 @@ function box(type: string, body: Buffer): Buffer {
   return Buffer.concat([u32be(8 + body.length), Buffer.from(type, 'latin1'), body]);
 }
 
-/** ftyp + moov + mdat header; `mdatBytes` of payload follow when `withPayload`. */
-export function videoHeader(kind: 'mp4' | 'mov', mdatBytes: number): Buffer {
+/** A version-0 track header giving the picture size (16.16 fixed point at offset 76). */
+function tkhd(width: number, height: number): Buffer {
+  const b = Buffer.alloc(84);
+  b.writeUInt32BE(width * 65536, 76);
+  b.writeUInt32BE(height * 65536, 80);
+  return box('tkhd', b);
+}
+
+/** ftyp + moov (with a track of `dims`) + the header of an mdat of `mdatBytes`. */
+export function videoHeader(kind: 'mp4' | 'mov', mdatBytes: number, dims: [number, number] = [1280, 720]): Buffer {
   const brand = kind === 'mp4' ? 'isom' : 'qt  ';
   const ftyp = box('ftyp', Buffer.concat([Buffer.from(brand, 'latin1'), u32be(0x200), Buffer.from(brand, 'latin1')]));
-  const moov = box('moov', box('mvhd', Buffer.alloc(100)));
+  const moov = box('moov', Buffer.concat([box('mvhd', Buffer.alloc(100)), box('trak', tkhd(dims[0], dims[1]))]));
   return Buffer.concat([ftyp, moov, u32be(8 + mdatBytes), Buffer.from('mdat', 'latin1')]);
 }
 

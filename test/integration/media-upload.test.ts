@@ -45,7 +45,7 @@ describe('upload', () => {
     const r = await upload(t.base, key, [{ filename: 'a.png', type: 'image/png', data: webp(30, 20, 'VP8X') }, { filename: 'b.mp4', type: 'video/mp4', data: video('mov') }]);
     expect(r.status).toBe(200);
     const rows = r.body.data.uploads.map((u: any) => t.server.deps.sqlite.prepare('select mime, width, height from media where id = ?').get(u.mediaId));
-    expect(rows).toEqual([{ mime: 'image/webp', width: 30, height: 20 }, { mime: 'video/quicktime', width: null, height: null }]);
+    expect(rows).toEqual([{ mime: 'image/webp', width: 30, height: 20 }, { mime: 'video/quicktime', width: 1280, height: 720 }]);
   });
 
   it('refuses a 5th file with 400 and keeps none of the first four', async () => {
