@@ -137,7 +137,8 @@ export function zeroTail(header: Buffer, total: number, opts: { pattern?: Buffer
 
 export interface Part {
   name?: string;
-  filename: string;
+  /** Without a file name the part is a plain form field. */
+  filename?: string;
   type?: string;
   data: Buffer | Readable;
   /** The whole Content-Disposition value, sent as is (e.g. with an RFC 5987 filename*). */
@@ -149,8 +150,10 @@ export function multipart(parts: Part[]): { boundary: string; stream: Readable }
   const boundary = `----herald${crypto.randomBytes(8).toString('hex')}`;
   async function* gen() {
     for (const p of parts) {
-      const fname = p.filename.replace(/"/g, '%22').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-      yield Buffer.from(`--${boundary}\r\nContent-Disposition: ${p.disposition ?? `form-data; name="${p.name ?? 'files'}"; filename="${fname}"`}\r\nContent-Type: ${p.type ?? 'application/octet-stream'}\r\n\r\n`, 'latin1');
+      const fname = p.filename?.replace(/"/g, '%22').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+      const disposition = p.disposition ?? `form-data; name="${p.name ?? 'files'}"${fname === undefined ? '' : `; filename="${fname}"`}`;
+      const type = fname === undefined ? '' : `Content-Type: ${p.type ?? 'application/octet-stream'}\r\n`;
+      yield Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n${type}\r\n`, 'latin1');
       if (Buffer.isBuffer(p.data)) yield p.data;
       else for await (const c of p.data) yield c as Buffer;
       yield Buffer.from('\r\n', 'latin1');

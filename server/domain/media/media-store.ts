@@ -32,6 +32,8 @@ export interface StoreOptions {
   id: string;
   /** Told the path before the first byte is written, so a caller can remove it on abort. */
   onPath?: (file: string) => void;
+  /** Told the size of every chunk read from the source. */
+  onChunk?: (bytes: number) => void;
 }
 
 const SAFE_ID = /^[A-Za-z0-9_-]{16,64}$/;
@@ -84,6 +86,7 @@ export async function storeStream(src: Readable | AsyncIterable<Buffer>, opts: S
     for await (const c of chunks) {
       const chunk = Buffer.isBuffer(c) ? c : Buffer.from(c as Uint8Array);
       size += chunk.length;
+      opts.onChunk?.(chunk.length);
       if (started) {
         await write(chunk);
         continue;

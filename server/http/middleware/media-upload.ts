@@ -18,6 +18,11 @@ import { HeraldError } from '../../errors.js';
 
 export const MAX_FILES = 4;
 export const FILE_PART = 'files';
+/**
+ * Bytes of a request that are not file content (boundaries, part headers, small fields). Busboy
+ * reads an over-long field to its end before reporting it, so this is counted on the raw request.
+ */
+export const MAX_FORM_OVERHEAD = 2 * 1024 * 1024;
 
 interface UploadState {
   res: Response;
@@ -26,6 +31,8 @@ interface UploadState {
   paths: Set<string>;
   stored: StoredMedia[];
   count: number;
+  /** File bytes handed to the engine so far. */
+  fileBytes: number;
 }
 
 const states = new WeakMap<Request, UploadState>();
@@ -75,7 +82,8 @@ class MediaStorage implements StorageEngine {
     if (file.fieldname !== FILE_PART) return fail(badInput(MULTER_MESSAGES.LIMIT_UNEXPECTED_FILE));
     st.count += 1;
     if (st.count > MAX_FILES) return fail(badInput(MULTER_MESSAGES.LIMIT_FILE_COUNT));
-    storeStream(file.stream, { dir: this.media.dir, id: this.media.newId(), onPath: (p) => st.paths.add(p) }).then((stored) => {
+    const onChunk = (n: number) => { st.fileBytes += n; };
+    storeStream(file.stream, { dir: this.media.dir, id: this.media.newId(), onPath: (p) => st.paths.add(p), onChunk }).then((stored) => {
       st.stored.push(stored);
       cb(null, { path: stored.path, size: stored.size, filename: stored.fileName });
     }, fail);
@@ -91,12 +99,22 @@ export function mediaUpload(media: MediaService): RequestHandler {
     storage: new MediaStorage(media),
     // The engine enforces 4 files and the per-type caps; these are multer's own backstops.
     limits: { fileSize: MAX_MEDIA_BYTES, files: MAX_FILES + 1, fields: 8, fieldSize: 1024, fieldNameSize: 100, parts: MAX_FILES + 9, headerPairs: 50 },
-  }).any();
+    streamHandler: (req: Request, busboy: NodeJS.WritableStream) => {
+      const st = states.get(req)!;
+      let total = 0;
+      req.on('data', (chunk: Buffer) => {
+        total += chunk.length;
+        // The engine lags the parser by at most a few buffers, far below the allowance.
+        if (total - st.fileBytes > MAX_FORM_OVERHEAD) st.finish(new HeraldError('INVALID_INPUT', 'The form carries too much besides its files', { status: 413 }));
+      });
+      req.pipe(busboy);
+    },
+  } as multer.Options).any();
 
   return (req, res, next) => {
     let done = false;
     const st: UploadState = {
-      res, paths: new Set(), stored: [], count: 0,
+      res, paths: new Set(), stored: [], count: 0, fileBytes: 0,
       finish: (err) => {
         if (done) return;
         done = true;
