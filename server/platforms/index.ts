@@ -12,3 +12,5 @@ import { threadblogAdapter } from './threadblog.adapter.js';
 registerAdapter(threadblogAdapter);
 import { problogAdapter } from './problog.adapter.js';
 registerAdapter(problogAdapter);
+import { skyblogAdapter } from './skyblog.adapter.js';
+registerAdapter(skyblogAdapter);

@@ -1,0 +1,104 @@
+/**
+ * One XRPC call to a Bluesky PDS, with its failures normalised (platforms.md §2.2, §2.7). Every
+ * XRPC error body is `{error, message}`; the error name matters more than the status:
+ * `ExpiredToken` and `InvalidToken` (both 400) mean the access token must be refreshed, a 429
+ * waits until `RateLimit-Reset` (Unix seconds), 5xx is worth a retry, and any other 4xx is the
+ * server refusing the request, with its own message.
+ */
+import { networkFailure, PlatformError } from '../errors.js';
+
+export interface XrpcOptions {
+  /** What the call does, for messages ("publish the post"). */
+  what: string;
+  /** A write that creates a post: a lost answer is `ambiguous`, not `transient`. */
+  write?: boolean;
+  token?: string;
+  params?: Record<string, string | undefined>;
+  /** JSON body (POST). */
+  json?: unknown;
+  /** Raw body (POST), e.g. blob bytes. */
+  bytes?: Uint8Array;
+  contentType?: string;
+  /** POST with no body (refreshSession). */
+  post?: boolean;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+export interface XrpcErrorBody {
+  error?: string;
+  message?: string;
+}
+
+/** Token errors the PDS answers when the access (or refresh) JWT is no longer good. */
+export const TOKEN_ERRORS = new Set(['ExpiredToken', 'InvalidToken']);
+
+/** The server's message of a normalised XRPC failure. */
+export const serverMessage = (err: PlatformError) => (err.opts.cause as XrpcErrorBody | undefined)?.message ?? err.message;
+
+export const hostOf = (url: string) => {
+  try { return new URL(url).host; } catch { return url; }
+};
+
+/** Epoch ms from a `RateLimit-Reset` header (Unix seconds). */
+export function parseResetSeconds(value: string | null): number | undefined {
+  if (!value) return undefined;
+  const seconds = Number(value.trim());
+  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : undefined;
+}
+
+export function xrpcError(status: number, headers: Headers, body: XrpcErrorBody, what: string, host: string): PlatformError {
+  const name = typeof body.error === 'string' ? body.error : undefined;
+  const reason = (typeof body.message === 'string' && body.message) || name || `HTTP ${status}`;
+  // The server's own words travel as the cause, for messages built further up.
+  const opts = { status, code: name, cause: { error: name, message: reason } satisfies XrpcErrorBody };
+  if (status === 429 || name === 'RateLimitExceeded') {
+    const resetAt = parseResetSeconds(headers.get('ratelimit-reset'));
+    const when = resetAt ? ` until ${new Date(resetAt).toISOString()}` : '';
+    return new PlatformError('skyblog', 'rate_limited', `${host} rate-limited this account (${reason}); Herald will wait${when} before trying to ${what} again`, { ...opts, resetAt });
+  }
+  if ((name && TOKEN_ERRORS.has(name)) || status === 401) {
+    return new PlatformError('skyblog', 'token_expired', `${host} no longer accepts Herald's session (${reason})`, opts);
+  }
+  if (status >= 500) {
+    return new PlatformError('skyblog', 'transient', `${host} had a server problem while Herald tried to ${what} (HTTP ${status}: ${reason}); it will try again`, opts);
+  }
+  return new PlatformError('skyblog', 'permanent', `${host} refused to ${what}: ${reason}`, opts);
+}
+
+function parseBody(text: string): unknown {
+  if (!text) return {};
+  try { return JSON.parse(text); } catch { return { message: text.replace(/\s+/g, ' ').trim().slice(0, 300) }; }
+}
+
+export const xrpcUrl = (base: string, method: string) => `${base.replace(/\/+$/, '')}/xrpc/${method}`;
+
+/** Performs one XRPC request; throws a PlatformError for every failure. */
+export async function xrpc<T>(base: string, method: string, opts: XrpcOptions): Promise<T> {
+  const url = new URL(xrpcUrl(base, method));
+  for (const [k, v] of Object.entries(opts.params ?? {})) if (v !== undefined) url.searchParams.set(k, v);
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  let body: BodyInit | undefined;
+  if (opts.bytes) {
+    body = new Blob([opts.bytes as Uint8Array<ArrayBuffer>]);
+    headers['content-type'] = opts.contentType ?? 'application/octet-stream';
+  } else if (opts.json !== undefined) {
+    body = JSON.stringify(opts.json);
+    headers['content-type'] = 'application/json';
+  }
+  const method_ = body !== undefined || opts.post ? 'POST' : 'GET';
+  const timeout = AbortSignal.timeout(opts.timeoutMs ?? 60_000);
+  const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
+  let res: Response;
+  let text: string;
+  try {
+    res = await fetch(url, { method: method_, headers, body, signal });
+    text = await res.text();
+  } catch (err) {
+    throw networkFailure('skyblog', err, { write: opts.write ?? false });
+  }
+  const parsed = parseBody(text);
+  if (!res.ok) throw xrpcError(res.status, res.headers, (parsed ?? {}) as XrpcErrorBody, opts.what, hostOf(base));
+  return parsed as T;
+}
