@@ -1,0 +1,208 @@
+/**
+ * How long a post is, counted the way each network counts it (platforms.md §1.8, §2.7, §3.2,
+ * §4.3, §5.5), and whether its text and media fit. The server, the client library, the CLI and
+ * the UI all import this one module, so it must stay free of Node-only imports.
+ *
+ * - microblog (X): twitter-text's weighted length (URLs 23, CJK and emoji 2), limit 280.
+ * - skyblog (Bluesky): 300 grapheme clusters and at most 3000 UTF-8 bytes.
+ * - fedblog (Mastodon): grapheme clusters, each http(s) URL counting the instance's
+ *   `characters_reserved_per_url`, a remote mention `@user@domain` counting as `@user`;
+ *   limit the instance's `max_characters` (500 unless the account says otherwise).
+ * - threadblog (Threads): 500; Meta measures emoji by their UTF-8 bytes, so an emoji grapheme
+ *   counts its byte length (conservative: never under what Threads counts).
+ * - problog (LinkedIn): 3000 grapheme clusters (the text as the member sees it).
+ */
+import twitterText from 'twitter-text';
+
+export const PLATFORMS = ['microblog', 'skyblog', 'fedblog', 'threadblog', 'problog'] as const;
+export type Platform = (typeof PLATFORMS)[number];
+
+export type MediaKind = 'image' | 'gif' | 'video';
+
+/** Per-account facts that change the rules (Mastodon instance limits, a longer X limit). */
+export interface CountOptions {
+  /** Character limit replacing the network's default (Mastodon `max_characters`, X premium). */
+  maxCharacters?: number;
+  /** Mastodon: what every URL counts, whatever its length (default 23). */
+  charactersReservedPerUrl?: number;
+  /** Mastodon: attachments allowed per post (default 4). */
+  maxMediaAttachments?: number;
+}
+
+/** The verdict on one post for one network, as tweets carry it in `validation`. */
+export interface Verdict {
+  count: number;
+  limit: number;
+  valid: boolean;
+  /** Why it is not valid, in words a person can act on. */
+  reason?: string;
+}
+
+export const DEFAULT_LIMITS: Record<Platform, number> = {
+  microblog: 280, skyblog: 300, fedblog: 500, threadblog: 500, problog: 3000,
+};
+export const SKYBLOG_MAX_BYTES = 3000;
+export const FEDBLOG_URL_LENGTH = 23;
+
+/** The spec's Limits table: what one post may carry. */
+export const MEDIA_LIMITS: Record<Platform, { images: number; video: number; gifAlone: boolean; videoAllowed: boolean }> = {
+  microblog: { images: 4, video: 1, gifAlone: true, videoAllowed: true },
+  skyblog: { images: 4, video: 0, gifAlone: false, videoAllowed: false },
+  fedblog: { images: 4, video: 1, gifAlone: true, videoAllowed: true },
+  threadblog: { images: 10, video: 1, gifAlone: false, videoAllowed: true },
+  problog: { images: 20, video: 0, gifAlone: false, videoAllowed: false },
+};
+
+export const NETWORK_LABELS: Record<Platform, string> = {
+  microblog: 'X', skyblog: 'Bluesky', fedblog: 'Mastodon', threadblog: 'Threads', problog: 'LinkedIn',
+};
+
+let segmenter: Intl.Segmenter | undefined;
+const graphemeSegmenter = () => (segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' }));
+
+// Pure ASCII has one grapheme per code unit except CR LF, which is one cluster; the fast path
+// matters because drafts are counted on every read.
+const ASCII = /^[\x00-\x7f]*$/;
+
+/** Grapheme clusters: what a person sees as characters. */
+export function graphemeCount(text: string): number {
+  if (ASCII.test(text)) {
+    let crlf = 0;
+    for (let i = text.indexOf('\r\n'); i !== -1; i = text.indexOf('\r\n', i + 2)) crlf++;
+    return text.length - crlf;
+  }
+  let n = 0;
+  for (const _ of graphemeSegmenter().segment(text)) n++;
+  return n;
+}
+
+/** The grapheme clusters of `text`, in order. */
+export function graphemes(text: string): string[] {
+  return Array.from(graphemeSegmenter().segment(text), (s) => s.segment);
+}
+
+/** UTF-16 indices where a grapheme cluster starts, plus text.length. */
+export function graphemeBoundaries(text: string): number[] {
+  const out = Array.from(graphemeSegmenter().segment(text), (s) => s.index);
+  out.push(text.length);
+  return out;
+}
+
+let encoder: TextEncoder | undefined;
+export function utf8Length(text: string): number {
+  return (encoder ??= new TextEncoder()).encode(text).length;
+}
+
+const EMOJI = /\p{Extended_Pictographic}|\p{Regional_Indicator}/u;
+// A remote mention: `@user@domain` where the domain has a dot.
+const REMOTE_MENTION = /(^|[^\p{L}\p{N}_])@([\p{L}\p{N}_]+(?:[\p{L}\p{N}_.-]*[\p{L}\p{N}_])?)@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+/gu;
+
+/** Mastodon counts only links it will really turn into links: those with a scheme. */
+function fedblogCountable(text: string, reserved: number): string {
+  const urls = twitterText.extractUrlsWithIndices(text, { extractUrlsWithoutProtocol: false });
+  let out = '';
+  let at = 0;
+  for (const u of urls) {
+    const [start, end] = u.indices;
+    out += text.slice(at, start).replace(REMOTE_MENTION, '$1@$2') + 'x'.repeat(reserved);
+    at = end;
+  }
+  return out + text.slice(at).replace(REMOTE_MENTION, '$1@$2');
+}
+
+function threadblogCount(text: string): number {
+  if (ASCII.test(text)) return graphemeCount(text);
+  let n = 0;
+  for (const g of graphemes(text)) n += EMOJI.test(g) ? utf8Length(g) : 1;
+  return n;
+}
+
+export function limitFor(platform: Platform, opts: CountOptions = {}): number {
+  const own = opts.maxCharacters;
+  if ((platform === 'fedblog' || platform === 'microblog') && typeof own === 'number' && own > 0) return own;
+  return DEFAULT_LIMITS[platform];
+}
+
+/**
+ * The network's own count of `text` against its limit. Text only: an empty text is within the
+ * limit here; `validatePost` decides whether a post may be empty.
+ */
+export function countText(platform: Platform, text: string, opts: CountOptions = {}): Verdict {
+  const limit = limitFor(platform, opts);
+  switch (platform) {
+    case 'microblog': {
+      const parsed = twitterText.parseTweet(text, { ...twitterText.configs.defaults, maxWeightedTweetLength: limit });
+      const count = parsed.weightedLength;
+      // parseTweet calls empty text invalid; emptiness is judged by validatePost.
+      const valid = count === 0 ? true : parsed.valid;
+      return valid ? { count, limit, valid } : { count, limit, valid, reason: count > limit ? `${count} of ${limit} weighted characters on X` : 'X refuses some of these characters' };
+    }
+    case 'skyblog': {
+      const count = graphemeCount(text);
+      const bytes = utf8Length(text);
+      if (count > limit) return { count, limit, valid: false, reason: `${count} of ${limit} characters on Bluesky` };
+      if (bytes > SKYBLOG_MAX_BYTES) return { count, limit, valid: false, reason: `${bytes} of ${SKYBLOG_MAX_BYTES} bytes on Bluesky` };
+      return { count, limit, valid: true };
+    }
+    case 'fedblog': {
+      const count = graphemeCount(fedblogCountable(text, opts.charactersReservedPerUrl ?? FEDBLOG_URL_LENGTH));
+      return count > limit ? { count, limit, valid: false, reason: `${count} of ${limit} characters on this Mastodon instance` } : { count, limit, valid: true };
+    }
+    case 'threadblog': {
+      const count = threadblogCount(text);
+      return count > limit ? { count, limit, valid: false, reason: `${count} of ${limit} characters on Threads` } : { count, limit, valid: true };
+    }
+    case 'problog': {
+      const count = graphemeCount(text);
+      return count > limit ? { count, limit, valid: false, reason: `${count} of ${limit} characters on LinkedIn` } : { count, limit, valid: true };
+    }
+  }
+}
+
+/** Whether one post's media fits the network; undefined when it does, else the reason. */
+export function checkMedia(platform: Platform, media: readonly MediaKind[], opts: CountOptions = {}): string | undefined {
+  if (media.length === 0) return undefined;
+  const rule = MEDIA_LIMITS[platform];
+  const name = NETWORK_LABELS[platform];
+  const videos = media.filter((m) => m === 'video').length;
+  const gifs = media.filter((m) => m === 'gif').length;
+  if (videos > 0 && !rule.videoAllowed) return `${name} takes images only here, not video`;
+  if (videos > 0) return media.length > rule.video ? `${name} takes one video per post, alone` : undefined;
+  if (gifs > 0 && rule.gifAlone && media.length > 1) return `${name} takes one GIF per post, alone`;
+  const max = platform === 'fedblog' && opts.maxMediaAttachments ? opts.maxMediaAttachments : rule.images;
+  return media.length > max ? `${name} takes at most ${max} images per post` : undefined;
+}
+
+/** A post's full verdict for one network: not empty, text within the limit, media allowed. */
+export function validatePost(platform: Platform, text: string, media: readonly MediaKind[] = [], opts: CountOptions = {}): Verdict {
+  const verdict = countText(platform, text, opts);
+  if (text.trim() === '' && media.length === 0) return { ...verdict, valid: false, reason: 'the post is empty' };
+  const mediaProblem = checkMedia(platform, media, opts);
+  if (mediaProblem) return { ...verdict, valid: false, reason: mediaProblem };
+  return verdict;
+}
+
+/**
+ * Of several verdicts for one network (one per account, e.g. two Mastodon instances), the one
+ * that binds: an invalid one first, else the one with the least room left.
+ */
+export function strictest(verdicts: Verdict[]): Verdict {
+  return verdicts.reduce((a, b) => {
+    if (a.valid !== b.valid) return a.valid ? b : a;
+    return b.limit - b.count < a.limit - a.count ? b : a;
+  });
+}
+
+/** Counting options from an account's non-secret meta JSON (Mastodon instance limits). */
+export function countOptionsFromMeta(platform: Platform, meta: Record<string, unknown>): CountOptions {
+  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.floor(v) : undefined);
+  if (platform === 'fedblog') {
+    return {
+      maxCharacters: num(meta.max_characters),
+      charactersReservedPerUrl: num(meta.characters_reserved_per_url),
+      maxMediaAttachments: num(meta.max_media_attachments),
+    };
+  }
+  if (platform === 'microblog') return { maxCharacters: num(meta.max_characters) };
+  return {};
+}

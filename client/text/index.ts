@@ -1,0 +1,11 @@
+/**
+ * Text rules shared by the server, the client library, the CLI and the UI: per-network counting
+ * and validation, and the thread splitter. No Node-only imports.
+ */
+export {
+  PLATFORMS, DEFAULT_LIMITS, MEDIA_LIMITS, NETWORK_LABELS, SKYBLOG_MAX_BYTES, FEDBLOG_URL_LENGTH,
+  graphemeCount, graphemes, graphemeBoundaries, utf8Length, limitFor, countText, checkMedia, validatePost, strictest,
+  countOptionsFromMeta,
+  type Platform, type MediaKind, type CountOptions, type Verdict,
+} from './counting.js';
+export { splitForPlatform, splitThreadText, joinThreadText } from './split.js';

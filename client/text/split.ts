@@ -1,0 +1,105 @@
+/**
+ * Turning long text into a thread that fits one network (the CLI's `--split`, the composer),
+ * and reading per-network thread text where a line holding only `---` separates posts.
+ *
+ * The splitter breaks at the end of a paragraph or sentence when that leaves a reasonably full
+ * post, else at a space, and only when one word is longer than a whole post between grapheme
+ * clusters. It never breaks inside a URL, a mention or a hashtag, unless that one token alone
+ * cannot fit a post. Read back: every part is a slice of the text, and only whitespace lies
+ * between consecutive parts (the whitespace at a break is dropped, as networks trim it anyway).
+ */
+import twitterText from 'twitter-text';
+import { countText, graphemeBoundaries, type CountOptions, type Platform } from './counting.js';
+
+// Breaking spaces: not NBSP (U+00A0), figure space (U+2007) or narrow NBSP (U+202F).
+const SPACE = /[ \t\n\r\f\v\u1680\u2000-\u2006\u2008-\u200a\u2028\u2029\u205f\u3000]/;
+const isSpace = (ch: string | undefined) => ch !== undefined && SPACE.test(ch);
+const SENTENCE_END = /[.!?\u2026\u203c\u2047-\u2049][\])"'\u2019\u201d\u00bb]*$/u;
+const CJK_SENTENCE_END = new Set(['\u3002', '\uff01', '\uff1f', '\uff0e']);
+const MENTION = /(?<![\p{L}\p{N}_])@[\p{L}\p{N}_]+(?:[.-][\p{L}\p{N}_]+)*(?:@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+)?/gu;
+
+/** Posts of per-network thread text: split at lines holding only `---`, trimmed, empty ones dropped. */
+export function splitThreadText(text: string): string[] {
+  return text.split(/\r?\n[ \t]*---[ \t]*(?:\r?\n|$)|^[ \t]*---[ \t]*(?:\r?\n|$)/).map((p) => p.trim()).filter((p) => p.length > 0);
+}
+
+/** Joins posts back into per-network thread text. */
+export function joinThreadText(posts: readonly string[]): string {
+  return posts.join('\n---\n');
+}
+
+/** [start, end) spans a break must not fall inside: URLs, mentions, hashtags. */
+function protectedSpans(text: string): [number, number][] {
+  const spans: [number, number][] = twitterText.extractUrlsWithIndices(text).map((u) => u.indices);
+  for (const h of twitterText.extractHashtagsWithIndices(text)) spans.push(h.indices);
+  for (const m of text.matchAll(MENTION)) spans.push([m.index, m.index + m[0].length]);
+  return spans;
+}
+
+interface Candidates { sentence: number[]; word: number[]; grapheme: number[]; any: number[] }
+
+function candidates(text: string, from: number, spans: [number, number][], bounds: number[]): Candidates {
+  const inside = (i: number) => spans.some(([s, e]) => s < i && i < e);
+  const c: Candidates = { sentence: [], word: [], grapheme: [], any: [] };
+  for (let i = from + 1; i <= text.length; i++) {
+    const atEnd = i === text.length;
+    if (atEnd || (isSpace(text[i]) && !isSpace(text[i - 1]))) {
+      if (!atEnd && inside(i)) continue;
+      c.word.push(i);
+      let j = i;
+      while (j < text.length && isSpace(text[j])) j++;
+      const gap = text.slice(i, j);
+      if (atEnd || gap.includes('\n') || SENTENCE_END.test(text.slice(Math.max(from, i - 4), i))) c.sentence.push(i);
+    } else if (CJK_SENTENCE_END.has(text[i - 1]) && !isSpace(text[i]) && !inside(i)) {
+      c.sentence.push(i);
+    }
+  }
+  for (const b of bounds) {
+    if (b <= from) continue;
+    c.any.push(b);
+    if (!inside(b)) c.grapheme.push(b);
+  }
+  return c;
+}
+
+/** The largest end among `ends` (ascending) whose piece fits, by binary search. */
+function largestFitting(ends: number[], fits: (end: number) => boolean): number | undefined {
+  let lo = 0;
+  let hi = ends.length - 1;
+  let best: number | undefined;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (fits(ends[mid])) { best = ends[mid]; lo = mid + 1; } else hi = mid - 1;
+  }
+  return best;
+}
+
+/**
+ * Splits `text` into posts that each fit `platform` (counted by its own rule, with the
+ * account's options). Text that already fits comes back as one post.
+ */
+export function splitForPlatform(text: string, platform: Platform, opts: CountOptions = {}): string[] {
+  const fitsText = (piece: string) => countText(platform, piece, opts).valid;
+  const parts: string[] = [];
+  const skip = (i: number) => { while (i < text.length && isSpace(text[i])) i++; return i; };
+  let pos = skip(0);
+  if (pos >= text.length) return parts;
+  const spans = protectedSpans(text);
+  const bounds = graphemeBoundaries(text);
+  while (pos < text.length) {
+    const rest = text.slice(pos).trimEnd();
+    if (fitsText(rest)) { parts.push(rest); break; }
+    const piece = (end: number) => text.slice(pos, end).replace(/\s+$/u, '');
+    const fits = (end: number) => { const p = piece(end); return p.length > 0 && fitsText(p); };
+    const c = candidates(text, pos, spans, bounds);
+    const word = largestFitting(c.word, fits);
+    let sentence = largestFitting(c.sentence, fits);
+    // A sentence end that leaves a post much shorter than the word break would is not worth it.
+    if (sentence !== undefined && word !== undefined && (sentence - pos) < 0.4 * (word - pos)) sentence = undefined;
+    // A grapheme break outside protected spans, else anywhere: a post always moves forward.
+    const end = sentence ?? word ?? largestFitting(c.grapheme, fits) ?? largestFitting(c.any, fits) ?? c.any[0];
+    parts.push(piece(end));
+    pos = skip(end);
+  }
+  return parts;
+}
