@@ -8,6 +8,7 @@ import type * as accounts from '../server/contracts/accounts.js';
 import type * as auth from '../server/contracts/auth.js';
 import type * as connections from '../server/contracts/connections.js';
 import type * as credits from '../server/contracts/credits.js';
+import type * as drafts from '../server/contracts/drafts.js';
 import type * as publishing from '../server/contracts/publishing.js';
 import type * as schedule from '../server/contracts/schedule.js';
 import type * as sets from '../server/contracts/social-sets.js';
@@ -125,6 +126,22 @@ export class HeraldClient {
   connectThreadblog(body: In<typeof connections.oauthConnectBody> = {}) { return this.request<Out<typeof connections.oauthStartResponse>>('POST', '/threadblog/auth', { body }); }
   connectProblog(body: In<typeof connections.oauthConnectBody> = {}) { return this.request<Out<typeof connections.oauthStartResponse>>('POST', '/problog/auth', { body }); }
   connectSkyblog(body: In<typeof connections.skyblogConnectBody>) { return this.request<Out<typeof connections.skyblogConnectResponse>>('POST', '/skyblog/auth', { body }); }
+
+  // Drafts
+  /** Every draft, newest first; pass `limit` (and then `cursor: nextCursor`) to page. */
+  listDrafts(query: { socialSetId?: string; status?: string; limit?: number; cursor?: string } = {}) { return this.request<Out<typeof drafts.draftListResponse>>('GET', '/microblog/drafts', { query: query as Query }); }
+  getDraft(id: string) { return this.request<Out<typeof drafts.draftResponse>>('GET', `/microblog/drafts/${encodeURIComponent(id)}`); }
+  /** Creates a draft from posts (`tweets: [{content, position}]`); content may be HTML or plain text. */
+  createDraft(body: In<typeof drafts.createDraftBody>) { return this.request<Out<typeof drafts.draftResponse>>('POST', '/microblog/drafts', { body }); }
+  /** Creates up to 100 drafts, all or nothing. */
+  createDrafts(body: In<typeof drafts.batchBody>) { return this.request<Out<typeof drafts.batchResponse>>('POST', '/microblog/drafts/batch', { body }); }
+  updateDraft(id: string, body: In<typeof drafts.updateDraftBody>) { return this.request<Out<typeof drafts.draftResponse>>('PUT', `/microblog/drafts/${encodeURIComponent(id)}`, { body }); }
+  deleteDraft(id: string) { return this.request<{ success: true; message: string }>('DELETE', `/microblog/drafts/${encodeURIComponent(id)}`); }
+  getDraftPlatforms(id: string) { return this.request<Out<typeof drafts.platformsResponse>>('GET', `/microblog/drafts/${encodeURIComponent(id)}/platforms`); }
+  /** Upserts per-network text; empty content removes that network's override. */
+  setDraftPlatforms(id: string, body: In<typeof drafts.putPlatformsBody>) { return this.request<Out<typeof drafts.platformsResponse>>('PUT', `/microblog/drafts/${encodeURIComponent(id)}/platforms`, { body }); }
+  /** Splits text into posts that fit one network, counted with an account's rules when given. */
+  splitText(body: In<typeof drafts.splitBody>) { return this.request<Out<typeof drafts.splitResponse>>('POST', '/microblog/drafts/split', { body }); }
 
   // Templates
   listTemplates() { return this.request<Out<typeof templates.templateListResponse>>('GET', '/templates'); }

@@ -4,6 +4,7 @@ import { CredentialsService } from './accounts/credentials.service.js';
 import { ConnectionsService } from './connections/connections.service.js';
 import { AuthService } from './auth/auth.service.js';
 import { CreditsService } from './credits/credits.service.js';
+import { DraftsService } from './drafts/drafts.service.js';
 import { MediaService } from './media/media.service.js';
 import { PublishService } from './publishing/publish.service.js';
 import { ScheduleService } from './scheduling/schedule.service.js';
@@ -18,6 +19,7 @@ export function createServices(deps: Deps) {
   const credentials = new CredentialsService(deps);
   const credits = new CreditsService(deps);
   const publishing = new PublishService(deps, credentials, credits, socialSets);
+  const templates = new TemplatesService(deps);
   return {
     deps,
     users,
@@ -26,7 +28,8 @@ export function createServices(deps: Deps) {
     credentials,
     connections: new ConnectionsService(deps, credentials, socialSets),
     accounts: new AccountsService(deps),
-    templates: new TemplatesService(deps),
+    templates,
+    drafts: new DraftsService(deps, templates),
     credits,
     media: new MediaService(deps),
     publishing,

@@ -1,0 +1,123 @@
+/**
+ * Drafts (spec "Drafts", "Tweet", "Platform content"; decisions §4). One base per shape; create,
+ * update and batch bodies derive from it.
+ */
+import { z } from 'zod';
+import { isoDateInput, platformSchema, successTrue, timestamp } from './common.js';
+
+export const DRAFT_STATUSES = ['draft', 'scheduled', 'publishing', 'published', 'partially_published', 'failed'] as const;
+export const draftStatus = z.enum(DRAFT_STATUSES)
+  .describe('draft → scheduled (POST /microblog/schedule) → publishing → published | partially_published | failed; cancelling every schedule returns it to draft');
+
+const id = z.string().min(1).max(200);
+
+export const verdictSchema = z.object({
+  count: z.number().int().describe("length as the network counts it (X: weighted; Bluesky, Mastodon, LinkedIn: grapheme clusters with Mastodon's URL rule; Threads: emoji by UTF-8 bytes)"),
+  limit: z.number().int(),
+  valid: z.boolean(),
+  reason: z.string().optional().describe('why it is not valid'),
+});
+
+export const mediaRefInput = z.object({ mediaId: id, altText: z.string().max(1500).optional() });
+export const mediaRefSchema = z.object({
+  mediaId: z.string(),
+  altText: z.string().optional(),
+  type: z.enum(['image', 'gif', 'video']).optional().describe('absent when the media item was deleted since'),
+});
+
+export const tweetSchema = z.object({
+  id: z.string(),
+  content: z.string().describe('sanitised HTML: p, br, a[href http/https], strong/b, em/i, ul/ol/li'),
+  plainText: z.string().describe('content without markup: block ends and <br> become newlines, entities decoded'),
+  media: z.array(mediaRefSchema),
+  characterCount: z.number().int().describe('grapheme clusters of plainText'),
+  isValid: z.boolean().describe("non-empty and valid for every target network (the draft's selected accounts, else its social set's accounts, else microblog)"),
+  position: z.number().int().describe('order in the draft, first is 0'),
+  validation: z.record(z.string(), verdictSchema).describe('per target network: {count, limit, valid}'),
+});
+export type Tweet = z.infer<typeof tweetSchema>;
+
+export const draftSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  status: draftStatus,
+  scheduledFor: timestamp.nullable(),
+  socialSetId: z.string().nullable().describe('null when its social set was deleted'),
+  selectedAccountIds: z.array(z.string()),
+  templateId: z.string().nullable(),
+  tweets: z.array(tweetSchema),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+export type Draft = z.infer<typeof draftSchema>;
+
+export const tweetInput = z.object({
+  content: z.string().max(100_000).describe('HTML (sanitised) or plain text (newlines kept)'),
+  position: z.number().int().min(0).max(100_000).optional().describe('order; positions are kept in order and renumbered 0..n-1'),
+  media: z.array(mediaRefInput).max(20).optional(),
+});
+
+const draftFields = {
+  title: z.string().trim().max(500),
+  tweets: z.array(tweetInput).min(1).max(100),
+  socialSetId: id.optional().describe("default: the user's default social set; none at all gives 400 NO_SOCIAL_SET"),
+  status: z.literal('draft').optional().describe('only draft may be set; the other statuses follow scheduling and publishing'),
+  scheduledFor: isoDateInput.nullable().optional().describe('intended time, kept on the draft; POST /microblog/schedule schedules it'),
+  selectedAccountIds: z.array(id).max(100).optional(),
+  templateId: id.nullable().optional().describe("the template's head becomes a paragraph before the first post, its tail one after the last"),
+};
+
+export const createDraftBody = z.object(draftFields);
+export type CreateDraftInput = z.infer<typeof createDraftBody>;
+export const updateDraftBody = z.object(draftFields).partial()
+  .describe('Any of the create fields; tweets, when given, replaces the whole list. A draft being published cannot be edited.');
+export type UpdateDraftInput = z.infer<typeof updateDraftBody>;
+
+export const batchBody = z.object({
+  drafts: z.array(createDraftBody).min(1).max(100),
+  socialSetId: id.optional().describe('for drafts that name none'),
+});
+
+export const listQuery = z.object({
+  socialSetId: id.optional(),
+  status: draftStatus.optional(),
+  limit: z.coerce.number().int().min(1).max(500).optional().describe('without it every draft is returned'),
+  cursor: z.string().min(1).max(500).optional().describe('nextCursor of the previous page'),
+});
+
+export const draftListItem = draftSchema.pick({ id: true, title: true, status: true, tweets: true, createdAt: true })
+  .extend({ scheduledFor: timestamp.nullable(), socialSetId: z.string().nullable(), updatedAt: timestamp });
+
+export const draftListResponse = z.object({
+  success: successTrue,
+  drafts: z.array(draftListItem).describe('newest first'),
+  nextCursor: z.string().nullable().describe('null on the last page (always null without limit)'),
+});
+export const draftResponse = z.object({ success: successTrue, draft: draftSchema });
+export const batchResponse = z.object({ success: successTrue, drafts: z.array(draftSchema).describe('in input order') });
+
+export const platformContentSchema = z.object({
+  id: z.number().int(),
+  draft_uuid: z.string(),
+  platform: platformSchema,
+  content: z.string().describe('plain text; a line holding only --- separates thread posts'),
+  created_at: timestamp,
+  updated_at: timestamp,
+  posts: z.array(z.object({ text: z.string() }).extend(verdictSchema.shape)).describe('the posts this content makes on that network, each counted by its rule'),
+});
+export const platformsResponse = z.object({ success: successTrue, platforms: z.array(platformContentSchema) });
+export const putPlatformsBody = z.object({
+  platforms: z.array(z.object({ platform: platformSchema, content: z.string().max(100_000).describe('empty removes the override') })).max(5)
+    .refine((a) => new Set(a.map((p) => p.platform)).size === a.length, 'each platform at most once'),
+});
+
+export const splitBody = z.object({
+  text: z.string().min(1).max(100_000),
+  platform: platformSchema,
+  accountId: id.optional().describe("count with this account's rules (a Mastodon instance's limits)"),
+});
+export const splitResponse = z.object({
+  success: successTrue,
+  platform: platformSchema,
+  posts: z.array(z.object({ text: z.string() }).extend(verdictSchema.shape)),
+});

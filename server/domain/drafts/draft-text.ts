@@ -1,0 +1,110 @@
+/**
+ * The text side of drafts: tweets as stored (sanitised HTML, plain text, positions, template
+ * head and tail) and as checked (each target network's count and limit, decisions §4).
+ */
+import {
+  countOptionsFromMeta, graphemeCount, strictest, validatePost,
+  type CountOptions, type MediaKind, type Platform, type Verdict,
+} from '../../../client/text/index.js';
+import type { accounts } from '../../db/schema.js';
+import { htmlToPlain, normaliseContent, plainToHtml } from '../content/html.js';
+
+type AccountRow = typeof accounts.$inferSelect;
+
+export interface MediaRef {
+  mediaId: string;
+  altText?: string;
+}
+
+export interface TweetInput {
+  content: string;
+  position?: number;
+  media?: MediaRef[];
+}
+
+export interface PreparedTweet {
+  position: number;
+  content: string;
+  plainText: string;
+  media: MediaRef[];
+}
+
+export interface TemplateParts {
+  headHtml: string;
+  headPlain: string;
+  tailHtml: string;
+  tailPlain: string;
+}
+
+/** The rules a draft is checked against: one set of counting options per target account. */
+export type TargetRules = Map<Platform, CountOptions[]>;
+
+const sideHtml = (html: string, plain: string) => html.trim() !== '' ? html : plainToHtml(plain);
+
+/**
+ * Sanitises each post, orders the posts by the positions given (stable; a post without one keeps
+ * its place in the list) and numbers them 0..n-1; a template's head becomes a paragraph before
+ * the first post and its tail one after the last.
+ */
+export function prepareTweets(input: TweetInput[], template?: TemplateParts): PreparedTweet[] {
+  const ordered = input
+    .map((t, i) => ({ t, key: t.position ?? i, i }))
+    .sort((a, b) => a.key - b.key || a.i - b.i)
+    .map(({ t }) => t);
+  const out = ordered.map((t, position) => ({ position, ...normaliseContent(t.content), media: (t.media ?? []).map(copyRef) }));
+  if (template && out.length > 0) {
+    const head = sideHtml(template.headHtml, template.headPlain);
+    const tail = sideHtml(template.tailHtml, template.tailPlain);
+    if (head !== '') {
+      const first = out[0];
+      first.content = head + first.content;
+      first.plainText = htmlToPlain(first.content);
+    }
+    if (tail !== '') {
+      const last = out[out.length - 1];
+      last.content = last.content + tail;
+      last.plainText = htmlToPlain(last.content);
+    }
+  }
+  return out;
+}
+
+const copyRef = (m: MediaRef): MediaRef => (m.altText === undefined ? { mediaId: m.mediaId } : { mediaId: m.mediaId, altText: m.altText });
+
+const parseMeta = (meta: string): Record<string, unknown> => {
+  try {
+    const v = JSON.parse(meta) as unknown;
+    return v && typeof v === 'object' ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+};
+
+/** Target rules from the target accounts; with none, microblog with its defaults (decisions §4). */
+export function rulesFor(targets: AccountRow[]): TargetRules {
+  const rules: TargetRules = new Map();
+  for (const a of targets) {
+    const platform = a.platform as Platform;
+    const list = rules.get(platform) ?? [];
+    list.push(countOptionsFromMeta(platform, parseMeta(a.meta)));
+    rules.set(platform, list);
+  }
+  if (rules.size === 0) rules.set('microblog', [{}]);
+  return rules;
+}
+
+/** The binding verdict for one network among its accounts' options. */
+export function verdictFor(platform: Platform, text: string, media: MediaKind[], options: CountOptions[] = [{}]): Verdict {
+  return strictest((options.length ? options : [{}]).map((o) => validatePost(platform, text, media, o)));
+}
+
+export function checkTweet(plainText: string, media: MediaKind[], rules: TargetRules) {
+  const validation: Record<string, Verdict> = {};
+  let isValid = plainText.trim() !== '' || media.length > 0;
+  for (const [platform, options] of rules) {
+    const v = verdictFor(platform, plainText, media, options);
+    validation[platform] = v;
+    if (!v.valid) isValid = false;
+  }
+  return { characterCount: graphemeCount(plainText), isValid, validation };
+}

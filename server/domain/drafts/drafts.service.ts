@@ -1,0 +1,332 @@
+/**
+ * Drafts: an ordered list of posts (tweets) with optional per-network text (decisions §4).
+ * Every query is scoped by user: another user's draft is NOT_FOUND. Writes that touch several
+ * rows run in one transaction; a draft being published is read-only.
+ */
+import { and, asc, desc, eq, inArray, lt, or, type SQL } from 'drizzle-orm';
+import { splitForPlatform, splitThreadText, type MediaKind, type Platform } from '../../../client/text/index.js';
+import type { CreateDraftInput, Draft, Tweet, UpdateDraftInput } from '../../contracts/drafts.js';
+import { nowIso, type Deps } from '../../context.js';
+import { accounts, drafts, media, platformContents, socialSetAccounts, socialSets, tweets } from '../../db/schema.js';
+import { HeraldError, type ErrorDetail } from '../../errors.js';
+import type { TemplatesService } from '../templates/templates.service.js';
+import { checkTweet, prepareTweets, rulesFor, verdictFor, type MediaRef, type PreparedTweet, type TargetRules } from './draft-text.js';
+
+type DraftRow = typeof drafts.$inferSelect;
+type TweetRow = typeof tweets.$inferSelect;
+type AccountRow = typeof accounts.$inferSelect;
+type PlatformRow = typeof platformContents.$inferSelect;
+
+export interface ListQuery {
+  socialSetId?: string;
+  status?: Draft['status'];
+  limit?: number;
+  cursor?: string;
+}
+
+const CHUNK = 500;
+const chunks = <T>(list: T[]): T[][] => Array.from({ length: Math.ceil(list.length / CHUNK) }, (_, i) => list.slice(i * CHUNK, (i + 1) * CHUNK));
+const parseJson = <T>(s: string, fallback: T): T => { try { return JSON.parse(s) as T; } catch { return fallback; } };
+
+function encodeCursor(row: Pick<DraftRow, 'createdAt' | 'id'>): string {
+  return Buffer.from(JSON.stringify([row.createdAt, row.id])).toString('base64url');
+}
+function decodeCursor(cursor: string): [string, string] {
+  const v = parseJson<unknown>(Buffer.from(cursor, 'base64url').toString('utf8'), null);
+  if (!Array.isArray(v) || v.length !== 2 || typeof v[0] !== 'string' || typeof v[1] !== 'string') {
+    throw new HeraldError('INVALID_INPUT', 'cursor is not one this server gave out', { details: [{ path: 'query.cursor', message: 'use nextCursor from the previous page' }] });
+  }
+  return [v[0], v[1]];
+}
+
+const locked = () => new HeraldError('INVALID_INPUT', 'This draft is being published right now; it cannot be changed or deleted until publishing finishes', {
+  details: [{ path: 'status', message: 'publishing' }],
+});
+
+export class DraftsService {
+  constructor(private readonly deps: Deps, private readonly templates: TemplatesService) {}
+
+  // ---- reading -------------------------------------------------------------------------------
+
+  row(userId: string, id: string): DraftRow {
+    const row = this.deps.db.select().from(drafts).where(and(eq(drafts.id, id), eq(drafts.userId, userId))).get();
+    if (!row) throw new HeraldError('NOT_FOUND', 'Draft not found');
+    return row;
+  }
+
+  get(userId: string, id: string): Draft {
+    return this.toDtos(userId, [this.row(userId, id)])[0];
+  }
+
+  list(userId: string, q: ListQuery): { drafts: Omit<Draft, 'selectedAccountIds' | 'templateId'>[]; nextCursor: string | null } {
+    const where: (SQL | undefined)[] = [eq(drafts.userId, userId)];
+    if (q.socialSetId) where.push(eq(drafts.socialSetId, q.socialSetId));
+    if (q.status) where.push(eq(drafts.status, q.status));
+    if (q.cursor) {
+      const [createdAt, id] = decodeCursor(q.cursor);
+      where.push(or(lt(drafts.createdAt, createdAt), and(eq(drafts.createdAt, createdAt), lt(drafts.id, id))));
+    }
+    const base = this.deps.db.select().from(drafts).where(and(...where)).orderBy(desc(drafts.createdAt), desc(drafts.id));
+    const rows = q.limit ? base.limit(q.limit + 1).all() : base.all();
+    const more = q.limit !== undefined && rows.length > q.limit;
+    const page = more ? rows.slice(0, q.limit) : rows;
+    const list = this.toDtos(userId, page).map(({ selectedAccountIds: _s, templateId: _t, ...item }) => item);
+    return { drafts: list, nextCursor: more ? encodeCursor(page[page.length - 1]) : null };
+  }
+
+  /** Target accounts of each draft: its selected accounts, else its social set's accounts. */
+  private targetsOf(userId: string, rows: DraftRow[]): Map<string, AccountRow[]> {
+    const owned = new Map(this.deps.db.select().from(accounts).where(eq(accounts.userId, userId)).all().map((a) => [a.id, a]));
+    const setIds = [...new Set(rows.map((r) => r.socialSetId).filter((s): s is string => s !== null))];
+    const members = new Map<string, AccountRow[]>();
+    for (const part of chunks(setIds)) {
+      const links = this.deps.db.select().from(socialSetAccounts).where(inArray(socialSetAccounts.socialSetId, part)).orderBy(asc(socialSetAccounts.position)).all();
+      for (const l of links) {
+        const a = owned.get(l.accountId);
+        if (a) members.set(l.socialSetId, [...(members.get(l.socialSetId) ?? []), a]);
+      }
+    }
+    const out = new Map<string, AccountRow[]>();
+    for (const r of rows) {
+      const selected = parseJson<string[]>(r.selectedAccountIds, []).map((id) => owned.get(id)).filter((a): a is AccountRow => a !== undefined);
+      out.set(r.id, selected.length > 0 ? selected : (r.socialSetId ? members.get(r.socialSetId) ?? [] : []));
+    }
+    return out;
+  }
+
+  private mediaKinds(userId: string, ids: string[]): Map<string, MediaKind> {
+    const kinds = new Map<string, MediaKind>();
+    for (const part of chunks([...new Set(ids)])) {
+      for (const m of this.deps.db.select({ id: media.id, type: media.type }).from(media).where(and(eq(media.userId, userId), inArray(media.id, part))).all()) {
+        kinds.set(m.id, (m.type === 'video' || m.type === 'gif' ? m.type : 'image'));
+      }
+    }
+    return kinds;
+  }
+
+  private toDtos(userId: string, rows: DraftRow[]): Draft[] {
+    if (rows.length === 0) return [];
+    const byDraft = new Map<string, TweetRow[]>();
+    for (const part of chunks(rows.map((r) => r.id))) {
+      for (const t of this.deps.db.select().from(tweets).where(inArray(tweets.draftId, part)).orderBy(asc(tweets.draftId), asc(tweets.position)).all()) {
+        const list = byDraft.get(t.draftId);
+        if (list) list.push(t); else byDraft.set(t.draftId, [t]);
+      }
+    }
+    const refs = new Map<string, MediaRef[]>();
+    for (const list of byDraft.values()) for (const t of list) refs.set(t.id, parseJson<MediaRef[]>(t.media, []));
+    const kinds = this.mediaKinds(userId, [...refs.values()].flat().map((m) => m.mediaId));
+    const targets = this.targetsOf(userId, rows);
+    const rulesCache = new Map<string, TargetRules>();
+    return rows.map((r) => {
+      const accs = targets.get(r.id) ?? [];
+      const key = accs.map((a) => a.id).join(',');
+      let rules = rulesCache.get(key);
+      if (!rules) { rules = rulesFor(accs); rulesCache.set(key, rules); }
+      const list: Tweet[] = (byDraft.get(r.id) ?? []).map((t) => {
+        const mediaRefs = (refs.get(t.id) ?? []).map((m) => ({ ...m, ...(kinds.has(m.mediaId) ? { type: kinds.get(m.mediaId) } : {}) }));
+        const checked = checkTweet(t.plainText, mediaRefs.map((m) => m.type ?? 'image'), rules);
+        return { id: t.id, content: t.content, plainText: t.plainText, media: mediaRefs, position: t.position, ...checked };
+      });
+      return {
+        id: r.id, title: r.title, status: r.status as Draft['status'], scheduledFor: r.scheduledFor, socialSetId: r.socialSetId,
+        selectedAccountIds: parseJson<string[]>(r.selectedAccountIds, []), templateId: r.templateId, tweets: list, createdAt: r.createdAt, updatedAt: r.updatedAt,
+      };
+    });
+  }
+
+  // ---- writing -------------------------------------------------------------------------------
+
+  private resolveSet(userId: string, socialSetId: string | undefined): string {
+    const any = this.deps.db.select({ id: socialSets.id }).from(socialSets).where(eq(socialSets.userId, userId)).limit(1).get();
+    if (!any) throw new HeraldError('NO_SOCIAL_SET', 'You have no social set yet: connect an account first (it creates the Default set), or create a set');
+    if (socialSetId) {
+      const row = this.deps.db.select({ id: socialSets.id }).from(socialSets).where(and(eq(socialSets.id, socialSetId), eq(socialSets.userId, userId))).get();
+      if (!row) throw new HeraldError('NOT_FOUND', 'Social set not found');
+      return row.id;
+    }
+    const def = this.deps.db.select({ id: socialSets.id }).from(socialSets).where(and(eq(socialSets.userId, userId), eq(socialSets.isDefault, true))).get();
+    if (!def) throw new HeraldError('NO_SOCIAL_SET', 'You have no default social set: pass socialSetId or mark a set as default');
+    return def.id;
+  }
+
+  private checkAccounts(userId: string, ids: string[], path: string): string[] {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return unique;
+    const owned = new Set(this.deps.db.select({ id: accounts.id }).from(accounts).where(and(eq(accounts.userId, userId), inArray(accounts.id, unique))).all().map((a) => a.id));
+    const missing = unique.filter((id) => !owned.has(id));
+    if (missing.length > 0) {
+      throw new HeraldError('INVALID_INPUT', `Unknown account ids: ${missing.join(', ')}`, { details: missing.map((id) => ({ path, message: `no account ${id}` })) });
+    }
+    return unique;
+  }
+
+  private checkMedia(userId: string, list: PreparedTweet[], path: string): void {
+    const ids = list.flatMap((t) => t.media.map((m) => m.mediaId));
+    if (ids.length === 0) return;
+    const known = this.mediaKinds(userId, ids);
+    const details: ErrorDetail[] = [];
+    list.forEach((t, i) => t.media.forEach((m, j) => { if (!known.has(m.mediaId)) details.push({ path: `${path}.${i}.media.${j}.mediaId`, message: `no media ${m.mediaId}` }); }));
+    if (details.length > 0) throw new HeraldError('INVALID_INPUT', 'Unknown media ids: upload them first', { details });
+  }
+
+  private template(userId: string, templateId: string | null | undefined) {
+    if (!templateId) return undefined;
+    try {
+      const t = this.templates.row(userId, templateId);
+      return { id: t.id, parts: { headHtml: t.headHtml, headPlain: t.headPlain, tailHtml: t.tailHtml, tailPlain: t.tailPlain } };
+    } catch (err) {
+      if (err instanceof HeraldError && err.code === 'NOT_FOUND') {
+        throw new HeraldError('INVALID_INPUT', 'Unknown templateId', { details: [{ path: 'templateId', message: `no template ${templateId}` }] });
+      }
+      throw err;
+    }
+  }
+
+  private writeTweets(draftId: string, list: PreparedTweet[]): void {
+    this.deps.db.delete(tweets).where(eq(tweets.draftId, draftId)).run();
+    for (const t of list) {
+      this.deps.db.insert(tweets).values({
+        id: this.deps.ids.uuid(), draftId, position: t.position, content: t.content, plainText: t.plainText, media: JSON.stringify(t.media),
+      }).run();
+    }
+  }
+
+  private insert(userId: string, input: CreateDraftInput, fallbackSetId: string | undefined, path: string): string {
+    const socialSetId = this.resolveSet(userId, input.socialSetId ?? fallbackSetId);
+    const selected = this.checkAccounts(userId, input.selectedAccountIds ?? [], `${path}selectedAccountIds`);
+    const template = this.template(userId, input.templateId);
+    const list = prepareTweets(input.tweets, template?.parts);
+    this.checkMedia(userId, list, `${path}tweets`);
+    const now = nowIso(this.deps.clock);
+    const id = this.deps.ids.uuid();
+    this.deps.db.insert(drafts).values({
+      id, userId, title: input.title, status: 'draft', scheduledFor: input.scheduledFor ? new Date(input.scheduledFor).toISOString() : null,
+      socialSetId, selectedAccountIds: JSON.stringify(selected), templateId: template?.id ?? null, createdAt: now, updatedAt: now,
+    }).run();
+    this.writeTweets(id, list);
+    return id;
+  }
+
+  create(userId: string, input: CreateDraftInput): Draft {
+    const id = this.deps.db.transaction(() => this.insert(userId, input, undefined, ''));
+    return this.get(userId, id);
+  }
+
+  /** All or nothing: one transaction; the first failing draft rolls every one back. */
+  createBatch(userId: string, input: { drafts: CreateDraftInput[]; socialSetId?: string }): Draft[] {
+    const ids = this.deps.db.transaction(() => input.drafts.map((d, i) => {
+      try {
+        return this.insert(userId, d, input.socialSetId, `drafts.${i}.`);
+      } catch (err) {
+        if (err instanceof HeraldError && err.code === 'INVALID_INPUT') {
+          throw new HeraldError('INVALID_INPUT', `Draft ${i}: ${err.message}; no draft was created`, { details: err.details });
+        }
+        throw err;
+      }
+    }));
+    const rows = ids.map((id) => this.row(userId, id));
+    return this.toDtos(userId, rows);
+  }
+
+  update(userId: string, id: string, input: UpdateDraftInput): Draft {
+    this.deps.db.transaction(() => {
+      const row = this.row(userId, id);
+      if (row.status === 'publishing') throw locked();
+      const next: Partial<DraftRow> = { updatedAt: nowIso(this.deps.clock) };
+      if (input.title !== undefined) next.title = input.title;
+      if (input.status !== undefined && input.status !== row.status) {
+        if (row.status === 'scheduled') {
+          throw new HeraldError('INVALID_INPUT', 'This draft is scheduled: cancel its schedule (DELETE /microblog/schedule) to make it a draft again', { details: [{ path: 'status', message: 'scheduled' }] });
+        }
+        next.status = input.status;
+      }
+      if (input.scheduledFor !== undefined) {
+        const when = input.scheduledFor === null ? null : new Date(input.scheduledFor).toISOString();
+        if (row.status === 'scheduled' && when !== row.scheduledFor) {
+          throw new HeraldError('INVALID_INPUT', 'This draft is scheduled: move it with POST /microblog/schedule', { details: [{ path: 'scheduledFor', message: 'scheduled' }] });
+        }
+        next.scheduledFor = when;
+      }
+      if (input.socialSetId !== undefined) next.socialSetId = this.resolveSet(userId, input.socialSetId);
+      if (input.selectedAccountIds !== undefined) next.selectedAccountIds = JSON.stringify(this.checkAccounts(userId, input.selectedAccountIds, 'selectedAccountIds'));
+      const template = input.templateId !== undefined ? this.template(userId, input.templateId) : undefined;
+      if (input.templateId !== undefined) next.templateId = template?.id ?? null;
+      if (input.tweets !== undefined) {
+        // A template given with new posts frames them, as at creation.
+        const list = prepareTweets(input.tweets, template?.parts);
+        this.checkMedia(userId, list, 'tweets');
+        this.writeTweets(row.id, list);
+      }
+      this.deps.db.update(drafts).set(next).where(eq(drafts.id, row.id)).run();
+    });
+    return this.get(userId, id);
+  }
+
+  delete(userId: string, id: string): void {
+    this.deps.db.transaction(() => {
+      const row = this.row(userId, id);
+      if (row.status === 'publishing') throw locked();
+      // Tweets, platform content and pending schedule entries go with it (foreign keys).
+      this.deps.db.delete(drafts).where(eq(drafts.id, row.id)).run();
+    });
+  }
+
+  // ---- per-network text ------------------------------------------------------------------------
+
+  private platformDtos(userId: string, row: DraftRow, list: PlatformRow[]) {
+    const rules = rulesFor(this.targetsOf(userId, [row]).get(row.id) ?? []);
+    return list.map((p) => {
+      const platform = p.platform as Platform;
+      return {
+        id: p.id, draft_uuid: p.draftId, platform, content: p.content, created_at: p.createdAt, updated_at: p.updatedAt,
+        posts: splitThreadText(p.content).map((text) => ({ text, ...verdictFor(platform, text, [], rules.get(platform)) })),
+      };
+    });
+  }
+
+  private platformRows(draftId: string): PlatformRow[] {
+    return this.deps.db.select().from(platformContents).where(eq(platformContents.draftId, draftId)).orderBy(asc(platformContents.id)).all();
+  }
+
+  platforms(userId: string, id: string) {
+    const row = this.row(userId, id);
+    return this.platformDtos(userId, row, this.platformRows(row.id));
+  }
+
+  /** Upsert per network: a row is updated in place (same id), created if new, removed when empty. */
+  putPlatforms(userId: string, id: string, input: { platforms: { platform: Platform; content: string }[] }) {
+    return this.deps.db.transaction(() => {
+      const row = this.row(userId, id);
+      if (row.status === 'publishing') throw locked();
+      const now = nowIso(this.deps.clock);
+      for (const { platform, content } of input.platforms) {
+        const where = and(eq(platformContents.draftId, row.id), eq(platformContents.platform, platform));
+        if (content.trim() === '') {
+          this.deps.db.delete(platformContents).where(where).run();
+          continue;
+        }
+        const existing = this.deps.db.select({ id: platformContents.id }).from(platformContents).where(where).get();
+        if (existing) this.deps.db.update(platformContents).set({ content, updatedAt: now }).where(eq(platformContents.id, existing.id)).run();
+        else this.deps.db.insert(platformContents).values({ draftId: row.id, platform, content, createdAt: now, updatedAt: now }).run();
+      }
+      this.deps.db.update(drafts).set({ updatedAt: now }).where(eq(drafts.id, row.id)).run();
+      return this.platformDtos(userId, row, this.platformRows(row.id));
+    });
+  }
+
+  /** Splits text into posts that fit one network, counted with an account's rules when given. */
+  split(userId: string, input: { text: string; platform: Platform; accountId?: string }) {
+    let options: TargetRules = rulesFor([]);
+    if (input.accountId) {
+      const account = this.deps.db.select().from(accounts).where(and(eq(accounts.id, input.accountId), eq(accounts.userId, userId))).get();
+      if (!account) throw new HeraldError('NOT_FOUND', 'Account not found');
+      if (account.platform !== input.platform) {
+        throw new HeraldError('INVALID_INPUT', `Account ${account.id} is a ${account.platform} account, not ${input.platform}`, { details: [{ path: 'accountId', message: 'platform does not match the account' }] });
+      }
+      options = rulesFor([account]);
+    }
+    const opts = options.get(input.platform)?.[0] ?? {};
+    return splitForPlatform(input.text, input.platform, opts).map((text) => ({ text, ...verdictFor(input.platform, text, [], [opts]) }));
+  }
+}
