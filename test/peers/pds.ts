@@ -6,13 +6,23 @@
  * com.atproto.repo.* instead. Starting takes a few seconds (mostly loading the modules): share one
  * per test file.
  */
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import * as pdsModule from '@atproto/pds';
-import * as plcModule from '@did-plc/server';
+import { createRequire } from 'node:module';
 import { Secp256k1Keypair } from '@atproto/crypto';
+
+export interface XrpcCall {
+  params?: Record<string, string>;
+  body?: unknown;
+  token?: string;
+  raw?: Buffer;
+  contentType?: string;
+  /** POST without a body. */
+  post?: boolean;
+}
 
 export interface PdsAccount {
   did: string;
@@ -34,7 +44,12 @@ export interface PdsPeer {
   startMs: number;
   createAccount(name: string): Promise<PdsAccount>;
   /** An XRPC GET/POST against the PDS; throws with the XRPC error name on failure. */
-  xrpc<T = any>(method: string, opts?: { params?: Record<string, string>; body?: unknown; token?: string; raw?: Buffer; contentType?: string }): Promise<T>;
+  xrpc<T = any>(method: string, opts?: XrpcCall): Promise<T>;
+  /**
+   * The same access JWT, re-signed with the PDS's own secret but with `exp` in the past: the PDS
+   * answers it with a real `ExpiredToken`, as it would two hours after sign-in.
+   */
+  expired(jwt: string): string;
   getRecord(uri: string): Promise<{ uri: string; cid: string; value: any }>;
   listPosts(did: string): Promise<{ uri: string; cid: string; value: any }[]>;
   close(): Promise<void>;
@@ -51,8 +66,10 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Both packages are CommonJS; under ESM their exports may sit on `default`. */
-const cjs = <T>(mod: T): T => ((mod as { default?: T }).default ?? mod);
+/** Both packages are CommonJS (and @did-plc/server's default export is a class, not the namespace). */
+const require = createRequire(import.meta.url);
+type PdsModule = typeof import('@atproto/pds');
+type PlcModule = typeof import('@did-plc/server');
 
 export class XrpcFailure extends Error {
   constructor(readonly status: number, readonly error: string, message: string) {
@@ -60,10 +77,17 @@ export class XrpcFailure extends Error {
   }
 }
 
-export async function startPds(): Promise<PdsPeer> {
+export interface PdsOptions {
+  /** Turn on the PDS's own rate limits (createSession: 30 per 5 minutes per identifier). */
+  rateLimits?: boolean;
+}
+
+const JWT_SECRET = 'jwt-secret-for-herald-tests';
+
+export async function startPds(opts: PdsOptions = {}): Promise<PdsPeer> {
   const started = Date.now();
-  const plc = cjs(plcModule);
-  const pds = cjs(pdsModule);
+  const plc = require('@did-plc/server') as PlcModule;
+  const pds = require('@atproto/pds') as PdsModule;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-pds-'));
 
   const plcServer = plc.PlcServer.create({ db: plc.Database.mock(), port: 0 });
@@ -83,7 +107,9 @@ export async function startPds(): Promise<PdsPeer> {
     recoveryDidKey: recovery.did(),
     plcRotationKeyK256PrivateKeyHex: Buffer.from(await rotation.export()).toString('hex'),
     adminPassword: 'admin-pass',
-    jwtSecret: 'jwt-secret-for-tests',
+    jwtSecret: JWT_SECRET,
+    enableDidDocWithSession: true,
+    rateLimitsEnabled: opts.rateLimits ?? false,
     serviceHandleDomains: ['.test'],
     inviteRequired: false,
     disableSsrfProtection: true,
@@ -96,7 +122,7 @@ export async function startPds(): Promise<PdsPeer> {
   await server.start();
   const url = `http://localhost:${port}`;
 
-  const xrpc = async <T,>(method: string, opts: { params?: Record<string, string>; body?: unknown; token?: string; raw?: Buffer; contentType?: string } = {}): Promise<T> => {
+  const xrpc = async <T,>(method: string, opts: XrpcCall = {}): Promise<T> => {
     const u = new URL(`/xrpc/${method}`, url);
     for (const [k, v] of Object.entries(opts.params ?? {})) u.searchParams.set(k, v);
     const headers: Record<string, string> = {};
@@ -104,7 +130,7 @@ export async function startPds(): Promise<PdsPeer> {
     let body: BodyInit | undefined;
     if (opts.raw) { body = new Blob([opts.raw as Uint8Array<ArrayBuffer>]); headers['content-type'] = opts.contentType ?? 'application/octet-stream'; }
     else if (opts.body !== undefined) { body = JSON.stringify(opts.body); headers['content-type'] = 'application/json'; }
-    const res = await fetch(u, { method: body ? 'POST' : 'GET', headers, body });
+    const res = await fetch(u, { method: body || opts.post ? 'POST' : 'GET', headers, body });
     const text = await res.text();
     const parsed = text ? JSON.parse(text) : {};
     if (!res.ok) throw new XrpcFailure(res.status, parsed.error ?? 'Unknown', parsed.message ?? text);
@@ -139,11 +165,20 @@ export async function startPds(): Promise<PdsPeer> {
     return out.records;
   };
 
+  const expired = (jwt: string) => {
+    const [header, payload] = jwt.split('.');
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    const now = Math.floor(Date.now() / 1000);
+    const body = Buffer.from(JSON.stringify({ ...claims, iat: now - 3 * 3600, exp: now - 3600 })).toString('base64url');
+    const sig = crypto.createHmac('sha256', Buffer.from(JWT_SECRET)).update(`${header}.${body}`).digest('base64url');
+    return `${header}.${body}.${sig}`;
+  };
+
   const close = async () => {
     await server.destroy();
     await plcServer.destroy();
     fs.rmSync(dir, { recursive: true, force: true });
   };
 
-  return { url, plcUrl, startMs: Date.now() - started, createAccount, xrpc, getRecord, listPosts, close };
+  return { url, plcUrl, startMs: Date.now() - started, createAccount, xrpc, expired, getRecord, listPosts, close };
 }
