@@ -38,40 +38,59 @@ function protectedSpans(text: string): [number, number][] {
 
 interface Candidates { sentence: number[]; word: number[]; grapheme: number[]; any: number[] }
 
-function candidates(text: string, from: number, spans: [number, number][], bounds: number[]): Candidates {
-  const inside = (i: number) => spans.some(([s, e]) => s < i && i < e);
+/** Every place a post may end, by preference class, ascending. */
+function candidates(text: string, spans: [number, number][], bounds: number[]): Candidates {
+  const inside = new Uint8Array(text.length + 1);
+  for (const [s, e] of spans) inside.fill(1, s + 1, e);
   const c: Candidates = { sentence: [], word: [], grapheme: [], any: [] };
-  for (let i = from + 1; i <= text.length; i++) {
+  for (let i = 1; i <= text.length; i++) {
+    if (inside[i]) continue;
     const atEnd = i === text.length;
     if (atEnd || (isSpace(text[i]) && !isSpace(text[i - 1]))) {
-      if (!atEnd && inside(i)) continue;
       c.word.push(i);
       let j = i;
-      while (j < text.length && isSpace(text[j])) j++;
-      const gap = text.slice(i, j);
-      if (atEnd || gap.includes('\n') || SENTENCE_END.test(text.slice(Math.max(from, i - 4), i))) c.sentence.push(i);
-    } else if (CJK_SENTENCE_END.has(text[i - 1]) && !isSpace(text[i]) && !inside(i)) {
+      while (j < text.length && isSpace(text[j]) && text[j] !== '\n') j++;
+      if (atEnd || text[j] === '\n' || SENTENCE_END.test(text.slice(Math.max(0, i - 4), i))) c.sentence.push(i);
+    } else if (CJK_SENTENCE_END.has(text[i - 1]) && !isSpace(text[i])) {
       c.sentence.push(i);
     }
   }
   for (const b of bounds) {
-    if (b <= from) continue;
+    if (b === 0) continue;
     c.any.push(b);
-    if (!inside(b)) c.grapheme.push(b);
+    if (!inside[b]) c.grapheme.push(b);
   }
   return c;
 }
 
-/** The largest end among `ends` (ascending) whose piece fits, by binary search. */
-function largestFitting(ends: number[], fits: (end: number) => boolean): number | undefined {
+/** Index of the first entry of `ends` (ascending) greater than `pos`. */
+function firstAfter(ends: number[], pos: number): number {
   let lo = 0;
-  let hi = ends.length - 1;
-  let best: number | undefined;
-  while (lo <= hi) {
+  let hi = ends.length;
+  while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (fits(ends[mid])) { best = ends[mid]; lo = mid + 1; } else hi = mid - 1;
+    if (ends[mid] <= pos) lo = mid + 1; else hi = mid;
   }
-  return best;
+  return lo;
+}
+
+/**
+ * The largest end among `ends` (ascending) after `pos` whose piece fits: galloping then binary
+ * search, so the work is in proportion to one post, not to the rest of the text.
+ */
+function largestFitting(ends: number[], pos: number, fits: (end: number) => boolean): number | undefined {
+  let lo = firstAfter(ends, pos);
+  if (lo >= ends.length || !fits(ends[lo])) return undefined;
+  let hi = ends.length;
+  for (let step = 1; lo + step < ends.length; step *= 2) {
+    if (fits(ends[lo + step])) lo += step;
+    else { hi = lo + step; break; }
+  }
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (fits(ends[mid])) lo = mid; else hi = mid;
+  }
+  return ends[lo];
 }
 
 /**
@@ -84,20 +103,18 @@ export function splitForPlatform(text: string, platform: Platform, opts: CountOp
   const skip = (i: number) => { while (i < text.length && isSpace(text[i])) i++; return i; };
   let pos = skip(0);
   if (pos >= text.length) return parts;
-  const spans = protectedSpans(text);
-  const bounds = graphemeBoundaries(text);
+  const c = candidates(text, protectedSpans(text), graphemeBoundaries(text));
   while (pos < text.length) {
     const rest = text.slice(pos).trimEnd();
     if (fitsText(rest)) { parts.push(rest); break; }
     const piece = (end: number) => text.slice(pos, end).replace(/\s+$/u, '');
     const fits = (end: number) => { const p = piece(end); return p.length > 0 && fitsText(p); };
-    const c = candidates(text, pos, spans, bounds);
-    const word = largestFitting(c.word, fits);
-    let sentence = largestFitting(c.sentence, fits);
+    const word = largestFitting(c.word, pos, fits);
+    let sentence = largestFitting(c.sentence, pos, fits);
     // A sentence end that leaves a post much shorter than the word break would is not worth it.
     if (sentence !== undefined && word !== undefined && (sentence - pos) < 0.4 * (word - pos)) sentence = undefined;
     // A grapheme break outside protected spans, else anywhere: a post always moves forward.
-    const end = sentence ?? word ?? largestFitting(c.grapheme, fits) ?? largestFitting(c.any, fits) ?? c.any[0];
+    const end = sentence ?? word ?? largestFitting(c.grapheme, pos, fits) ?? largestFitting(c.any, pos, fits) ?? c.any[firstAfter(c.any, pos)];
     parts.push(piece(end));
     pos = skip(end);
   }
