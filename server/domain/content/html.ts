@@ -7,15 +7,33 @@ import sanitizeHtml from 'sanitize-html';
 
 const ALLOWED_TAGS = ['p', 'br', 'a', 'strong', 'b', 'em', 'i', 'ul', 'ol', 'li'];
 
+// Content of these is dropped entirely, not unwrapped into text.
+const NON_TEXT_TAGS = ['script', 'style', 'textarea', 'option', 'noscript', 'iframe', 'object', 'embed', 'svg', 'math', 'template', 'title', 'xmp', 'noembed', 'noframes', 'plaintext'];
+
+// A tag whose name is no element name (`<scr<script>`) is an obfuscation attempt: its content is
+// dropped like a script's instead of being unwrapped into text.
+const ELEMENT_NAME = /^[a-z][a-z0-9-]*(?::[a-z][a-z0-9-]*)?$/;
+const guardName = (tagName: string, attribs: sanitizeHtml.Attributes) => ({ tagName: ELEMENT_NAME.test(tagName) ? tagName : 'script', attribs });
+
 const SANITIZE_OPTIONS: sanitizeHtml.IOptions = {
   allowedTags: ALLOWED_TAGS,
   allowedAttributes: { a: ['href'] },
   allowedSchemes: ['http', 'https'],
   allowedSchemesAppliedToAttributes: ['href'],
   allowProtocolRelative: false,
-  // Content of these is dropped entirely, not unwrapped into text.
-  nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'iframe', 'object', 'embed', 'svg', 'math', 'template', 'title', 'xmp', 'noembed', 'noframes', 'plaintext'],
+  nonTextTags: NON_TEXT_TAGS,
   disallowedTagsMode: 'discard',
+  transformTags: { '*': guardName },
+  parser: { lowerCaseTags: true, lowerCaseAttributeNames: true },
+};
+
+/** For text that turned out to hold markup once its entities were decoded: text only. */
+const TEXT_ONLY_OPTIONS: sanitizeHtml.IOptions = {
+  allowedTags: [],
+  allowedAttributes: {},
+  nonTextTags: NON_TEXT_TAGS,
+  disallowedTagsMode: 'discard',
+  transformTags: { '*': guardName },
   parser: { lowerCaseTags: true, lowerCaseAttributeNames: true },
 };
 
@@ -25,11 +43,8 @@ export function sanitizeContentHtml(html: string): string {
 
 const BLOCKS = new Set(['p', 'li', 'div', 'ul', 'ol', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'pre', 'tr']);
 
-/**
- * Text of (already sanitised) HTML: tags removed, `<br>` and block ends become newlines,
- * entities decoded; no trailing newline.
- */
-export function htmlToPlain(html: string): string {
+/** Text of HTML: tags removed, `<br>` and block ends become newlines, entities decoded. */
+function textOf(html: string): string {
   let out = '';
   const parser = new Parser(
     {
@@ -46,6 +61,32 @@ export function htmlToPlain(html: string): string {
   );
   parser.write(html);
   parser.end();
+  return out;
+}
+
+const MARKUP = /<[a-zA-Z!/?]/;
+
+/**
+ * Text of (already sanitised) HTML: tags removed, `<br>` and block ends become newlines,
+ * entities decoded; no trailing newline.
+ *
+ * Decoding can reveal markup that was sent escaped (`&lt;script&gt;…`, or escaped twice). Plain
+ * text goes to networks and previews that may not escape it, so markup found after decoding is
+ * removed too (scripts and styles with their content), round after round. The price: a literal
+ * tag typed as text (or `x<y` without a space) does not survive into plainText.
+ */
+export function htmlToPlain(html: string): string {
+  let out = textOf(html);
+  for (let round = 0; round < 4; round++) {
+    if (!MARKUP.test(out)) {
+      // Escaped more than once: decoding again would reveal markup.
+      const decoded = out.includes('&') ? textOf(out) : out;
+      if (!MARKUP.test(decoded)) break;
+      out = decoded;
+    }
+    out = textOf(sanitizeHtml(out, TEXT_ONLY_OPTIONS));
+  }
+  if (MARKUP.test(out)) out = out.replace(/<(?=[a-zA-Z!/?])/g, '');
   return out.replace(/\n+$/u, '');
 }
 
