@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drafts as draftsTable } from '../../server/db/schema.js';
 import { eq } from 'drizzle-orm';
 import { addAccount, addMedia, userIdOf } from '../helpers/drafts.js';
+import { HARD_TEXT } from '../helpers/hard-text.js';
 import { OWNER, TestClock, addUser, startServer, type TestServer } from '../helpers/server.js';
 
 let t: TestServer;
@@ -140,6 +141,23 @@ describe('with accounts', () => {
     expect(m.body.draft.tweets[0].validation.fedblog).toEqual({ count: 900, limit: 1000, valid: true });
     const empty = await post('/microblog/drafts', { title: 'e', tweets: [{ content: '<p></p>' }] });
     expect(empty.body.draft.tweets[0]).toMatchObject({ plainText: '', characterCount: 0, isValid: false });
+  });
+
+  it('counts hard text per network over HTTP as worked out by hand', async () => {
+    const r = await post('/microblog/drafts', { title: 'hard', tweets: HARD_TEXT.map(([, text]) => ({ content: text })), socialSetId: defaultSet });
+    expect(r.status).toBe(200);
+    HARD_TEXT.forEach(([name, text, counts], i) => {
+      const tw = r.body.draft.tweets[i];
+      // Posted as plain text, CR LF comes back as one newline: X then counts one code point less.
+      const crlf = text.split('\r\n').length - 1;
+      expect(tw.plainText, name).toBe(text.replace(/\r\n/g, '\n'));
+      expect(tw.characterCount, name).toBe(counts.skyblog);
+      for (const platform of Object.keys(counts) as (keyof typeof counts)[]) {
+        expect(tw.validation[platform].count, `${name} on ${platform}`).toBe(platform === 'microblog' ? counts[platform] - crlf : counts[platform]);
+        expect(tw.validation[platform].valid).toBe(true);
+      }
+      expect(tw.isValid).toBe(true);
+    });
   });
 
   it('counts media per network', async () => {
