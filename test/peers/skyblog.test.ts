@@ -79,6 +79,16 @@ describe('connecting with an app password (POST /skyblog/auth)', () => {
     expect(rowOf(aliceId).serverUrl).toBe(pds.url);
   });
 
+  it('re-reads the profile (identify): without an appview the repo\'s own profile record names the account', async () => {
+    await pds.xrpc('com.atproto.repo.putRecord', {
+      token: alice.accessJwt,
+      body: { repo: alice.did, collection: 'app.bsky.actor.profile', rkey: 'self', record: { $type: 'app.bsky.actor.profile', displayName: 'Alice Liddell' } },
+    });
+    await t.server.services.connections.refreshProfile(rowOf(aliceId).userId, aliceId);
+    const r = await t.call('GET', `/accounts/${aliceId}`, { key });
+    expect(r.body.account).toMatchObject({ display_name: 'Alice Liddell', followers_count: 0, following_count: 0, status: 'active' });
+  });
+
   it('refuses a wrong app password with a message that says what to do, and adds no account', async () => {
     const before = (await t.call('GET', '/accounts', { key })).body.accounts.length;
     const r = await t.call('POST', '/skyblog/auth', { key, body: { identifier: bob.handle, appPassword: 'aaaa-bbbb-cccc-dddd', service: pds.url } });
