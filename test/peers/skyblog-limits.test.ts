@@ -52,4 +52,4 @@ it('a 429 from the PDS becomes RATE_LIMITED with the network\'s reset time', asy
   expect(err.resetAt).toBe(resetSeconds * 1000);
   // Still one account: the refused sign-in changed nothing.
   expect((await t.call('GET', '/accounts', { key })).body.accounts).toHaveLength(1);
-});
+}, 120_000);
