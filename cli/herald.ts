@@ -7,6 +7,7 @@ import { registerAuth } from './auth.command.js';
 import { registerBackup } from './backup.command.js';
 import { EXIT } from './context.js';
 import { registerCredits } from './credits.command.js';
+import { registerDraft } from './draft.command.js';
 import { registerInit } from './init.command.js';
 import { registerPublish } from './publish.command.js';
 import { registerSchedule } from './schedule.command.js';
@@ -26,6 +27,7 @@ export function buildProgram(): Command {
     .showHelpAfterError()
     .configureOutput({ outputError: (str, write) => write(str) });
   registerAuth(program);
+  registerDraft(program);
   registerPublish(program);
   registerSchedule(program);
   registerSocialSet(program);
