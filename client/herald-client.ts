@@ -140,6 +140,8 @@ export class HeraldClient {
   getDraftPlatforms(id: string) { return this.request<Out<typeof drafts.platformsResponse>>('GET', `/microblog/drafts/${encodeURIComponent(id)}/platforms`); }
   /** Upserts per-network text; empty content removes that network's override. */
   setDraftPlatforms(id: string, body: In<typeof drafts.putPlatformsBody>) { return this.request<Out<typeof drafts.platformsResponse>>('PUT', `/microblog/drafts/${encodeURIComponent(id)}/platforms`, { body }); }
+  /** What each target network receives for a draft, counted by that account's rules. */
+  draftNetworks(id: string, accountIds?: string[]) { return this.request<Out<typeof drafts.networksResponse>>('GET', `/microblog/drafts/${encodeURIComponent(id)}/networks`, { query: { accountIds: accountIds?.join(',') } }); }
   /** Splits text into posts that fit one network, counted with an account's rules when given. */
   splitText(body: In<typeof drafts.splitBody>) { return this.request<Out<typeof drafts.splitResponse>>('POST', '/microblog/drafts/split', { body }); }
 

@@ -9,3 +9,4 @@ export {
   type Platform, type MediaKind, type CountOptions, type Verdict,
 } from './counting.js';
 export { splitForPlatform, splitThreadText, joinThreadText } from './split.js';
+export { postsForNetwork, checkNetworkPosts, type NetworkPost } from './network.js';

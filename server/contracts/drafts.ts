@@ -121,3 +121,18 @@ export const splitResponse = z.object({
   platform: platformSchema,
   posts: z.array(z.object({ text: z.string() }).extend(verdictSchema.shape)),
 });
+
+export const networksQuery = z.object({
+  accountIds: z.string().max(5000).optional().describe('comma-separated account ids (default: the draft\'s selected accounts, else its social set\'s)')
+    .transform((v) => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : undefined)),
+});
+export const networksResponse = z.object({
+  success: successTrue,
+  networks: z.array(z.object({
+    accountId: z.string(),
+    platform: platformSchema,
+    username: z.string(),
+    valid: z.boolean().describe('every post fits and there is something to send'),
+    posts: z.array(z.object({ text: z.string(), media: z.array(mediaRefInput) }).extend(verdictSchema.shape)),
+  })),
+});

@@ -337,6 +337,30 @@ describe('with accounts', () => {
     expect(rows.n).toBe(1);
   });
 
+  it('tells what each target network receives and whether it fits', async () => {
+    const img = addMedia(t, owner, 'image');
+    const d = (await post('/microblog/drafts', { title: 'N', tweets: [{ content: 'a'.repeat(1600), media: [{ mediaId: img }] }, { content: 'b'.repeat(1600) }] })).body.draft;
+    await put(`/microblog/drafts/${d.id}/platforms`, { platforms: [{ platform: 'skyblog', content: 'sky one\n---\nsky two\n---\nsky three' }] });
+    const r = await get(`/microblog/drafts/${d.id}/networks`);
+    expect(r.status).toBe(200);
+    const by = Object.fromEntries(r.body.networks.map((n: any) => [n.platform, n]));
+    expect(Object.keys(by).sort()).toEqual(['fedblog', 'microblog', 'problog', 'skyblog', 'threadblog']);
+    expect(by.skyblog.posts.map((p: any) => [p.text, p.count, p.valid])).toEqual([['sky one', 7, true], ['sky two', 7, true], ['sky three', 9, true]]);
+    expect(by.skyblog.posts[0].media).toEqual([{ mediaId: img }]);
+    expect(by.skyblog.valid).toBe(true);
+    // LinkedIn has no threads: one post of 1600 + 2 + 1600 = 3202 characters, over 3000,
+    // although each post alone fits.
+    expect(by.problog.posts).toHaveLength(1);
+    expect(by.problog.posts[0]).toMatchObject({ count: 3202, limit: 3000, valid: false });
+    expect(by.problog.valid).toBe(false);
+    expect(d.tweets[0].validation.problog.valid).toBe(true);
+    expect(by.fedblog.posts.map((p: any) => p.limit)).toEqual([1000, 1000]);
+    expect(by.fedblog.valid).toBe(false);
+    const one = await get(`/microblog/drafts/${d.id}/networks?accountIds=${accountIds.skyblog}`);
+    expect(one.body.networks.map((n: any) => n.accountId)).toEqual([accountIds.skyblog]);
+    expect((await get(`/microblog/drafts/${d.id}/networks?accountIds=ghost`)).status).toBe(400);
+  });
+
   it('splits text for a network over HTTP, with an account\'s instance rules', async () => {
     const text = Array.from({ length: 30 }, (_, i) => `Sentence ${i} links https://example.com/${i} for @alice.`).join(' ');
     const r = await post('/microblog/drafts/split', { text, platform: 'microblog' });
@@ -387,6 +411,7 @@ describe('OpenAPI', () => {
     expect(Object.keys(paths['/microblog/drafts']).sort()).toEqual(['get', 'post']);
     expect(Object.keys(paths['/microblog/drafts/{id}']).sort()).toEqual(['delete', 'get', 'put']);
     expect(Object.keys(paths['/microblog/drafts/{id}/platforms']).sort()).toEqual(['get', 'put']);
+    expect(paths['/microblog/drafts/{id}/networks'].get).toBeDefined();
     expect(paths['/microblog/drafts/batch'].post).toBeDefined();
     expect(paths['/microblog/drafts/split'].post).toBeDefined();
     const create = paths['/microblog/drafts'].post;

@@ -4,7 +4,9 @@
  * rows run in one transaction; a draft being published is read-only.
  */
 import { and, asc, desc, eq, inArray, lt, or, type SQL } from 'drizzle-orm';
-import { splitForPlatform, splitThreadText, type MediaKind, type Platform } from '../../../client/text/index.js';
+import {
+  checkNetworkPosts, countOptionsFromMeta, postsForNetwork, splitForPlatform, splitThreadText, type MediaKind, type Platform,
+} from '../../../client/text/index.js';
 import type { CreateDraftInput, Draft, Tweet, UpdateDraftInput } from '../../contracts/drafts.js';
 import { nowIso, type Deps } from '../../context.js';
 import { accounts, drafts, media, platformContents, socialSetAccounts, socialSets, tweets } from '../../db/schema.js';
@@ -312,6 +314,37 @@ export class DraftsService {
       }
       this.deps.db.update(drafts).set({ updatedAt: now }).where(eq(drafts.id, row.id)).run();
       return this.platformDtos(userId, row, this.platformRows(row.id));
+    });
+  }
+
+  /**
+   * What each target account's network receives for this draft (its override, else the posts'
+   * plain text; LinkedIn joined into one post) and whether it fits, counted with the account's
+   * own rules. Targets: the given accounts, else the draft's selected accounts, else its social
+   * set's accounts. The publishing engine and the composer's previews read this.
+   */
+  forNetworks(userId: string, id: string, accountIds?: string[]) {
+    const row = this.row(userId, id);
+    let targets: AccountRow[];
+    if (accountIds && accountIds.length > 0) {
+      const ids = this.checkAccounts(userId, accountIds, 'accountIds');
+      const rows = this.deps.db.select().from(accounts).where(and(eq(accounts.userId, userId), inArray(accounts.id, ids))).all();
+      targets = ids.map((a) => rows.find((r) => r.id === a)!);
+    } else {
+      targets = this.targetsOf(userId, [row]).get(row.id) ?? [];
+    }
+    const list = this.deps.db.select().from(tweets).where(eq(tweets.draftId, row.id)).orderBy(asc(tweets.position)).all()
+      .map((t) => ({ plainText: t.plainText, media: parseJson<MediaRef[]>(t.media, []) }));
+    const kinds = this.mediaKinds(userId, list.flatMap((t) => t.media.map((m) => m.mediaId)));
+    const overrides = new Map(this.platformRows(row.id).map((p) => [p.platform, p.content]));
+    return targets.map((account) => {
+      const platform = account.platform as Platform;
+      const posts = postsForNetwork(platform, list, overrides.get(platform));
+      const checked = checkNetworkPosts(platform, posts.map((p) => ({ text: p.text, media: p.media.map((m) => kinds.get(m.mediaId) ?? 'image') })), countOptionsFromMeta(platform, parseJson<Record<string, unknown>>(account.meta, {})));
+      return {
+        accountId: account.id, platform, username: account.username, valid: checked.valid,
+        posts: posts.map((p, i) => ({ text: p.text, media: p.media, ...checked.posts[i] })),
+      };
     });
   }
 

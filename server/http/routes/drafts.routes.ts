@@ -52,6 +52,12 @@ export const draftRoutes = (s: Services) => [
     },
   }),
   defineRoute({
+    method: 'get', path: '/microblog/drafts/:id/networks', tag, summary: 'What each target network receives, counted by its rules',
+    description: 'Per target account: the posts that network receives (its per-network text split at --- lines, else the posts\' plain text; LinkedIn joined with blank lines into one post) with count, limit and validity by that account\'s rules (a Mastodon instance\'s limits).',
+    params: idParam, query: c.networksQuery, response: c.networksResponse, errors: [...base, 'INVALID_INPUT', 'NOT_FOUND'],
+    handler: ({ auth, params, query }) => ({ success: true, networks: s.drafts.forNetworks(auth.user.id, params.id, query.accountIds) }),
+  }),
+  defineRoute({
     method: 'get', path: '/microblog/drafts/:id/platforms', tag, summary: 'Per-network text of a draft',
     description: 'Plain text; a line holding only --- separates thread posts. `posts` shows each post counted by that network\'s rule.',
     params: idParam, response: c.platformsResponse, errors: [...base, 'NOT_FOUND'],
