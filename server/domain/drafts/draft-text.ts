@@ -98,7 +98,34 @@ export function verdictFor(platform: Platform, text: string, media: MediaKind[],
   return strictest((options.length ? options : [{}]).map((o) => validatePost(platform, text, media, o)));
 }
 
-export function checkTweet(plainText: string, media: MediaKind[], rules: TargetRules) {
+export interface TweetCheck {
+  characterCount: number;
+  isValid: boolean;
+  validation: Record<string, Verdict>;
+}
+
+/** A stable key for a set of rules, so checks can be remembered across reads. */
+export function rulesKey(rules: TargetRules): string {
+  return JSON.stringify([...rules].sort((a, b) => a[0].localeCompare(b[0])));
+}
+
+// Counting is pure but not cheap (grapheme segmentation, twitter-text), and drafts are read far
+// more often than written: remember recent results. Insertion order makes the oldest go first.
+const CACHE_MAX = 20_000;
+const cache = new Map<string, TweetCheck>();
+
+/** checkTweet, remembered by (rules, media kinds, text). Callers must not mutate the result. */
+export function checkTweetCached(plainText: string, media: MediaKind[], rules: TargetRules, key: string): TweetCheck {
+  const k = `${key}\u0000${media.join(',')}\u0000${plainText}`;
+  const hit = cache.get(k);
+  if (hit) return hit;
+  const result = checkTweet(plainText, media, rules);
+  if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
+  cache.set(k, result);
+  return result;
+}
+
+export function checkTweet(plainText: string, media: MediaKind[], rules: TargetRules): TweetCheck {
   const validation: Record<string, Verdict> = {};
   let isValid = plainText.trim() !== '' || media.length > 0;
   for (const [platform, options] of rules) {

@@ -3,20 +3,18 @@
  * Every query is scoped by user: another user's draft is NOT_FOUND. Writes that touch several
  * rows run in one transaction; a draft being published is read-only.
  */
-import { and, asc, desc, eq, inArray, lt, or, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import {
   checkNetworkPosts, countOptionsFromMeta, postsForNetwork, splitForPlatform, splitThreadText, type MediaKind, type Platform,
 } from '../../../client/text/index.js';
 import type { CreateDraftInput, Draft, Tweet, UpdateDraftInput } from '../../contracts/drafts.js';
 import { nowIso, type Deps } from '../../context.js';
-import { accounts, drafts, media, platformContents, socialSetAccounts, socialSets, tweets } from '../../db/schema.js';
+import { accounts, drafts, platformContents, socialSets, tweets } from '../../db/schema.js';
 import { HeraldError, type ErrorDetail } from '../../errors.js';
 import type { TemplatesService } from '../templates/templates.service.js';
-import { checkTweet, prepareTweets, rulesFor, verdictFor, type MediaRef, type PreparedTweet, type TargetRules } from './draft-text.js';
+import { DraftsRepo, type AccountRow, type DraftRow, type TweetRow } from './drafts.repo.js';
+import { checkTweetCached, prepareTweets, rulesFor, rulesKey, verdictFor, type MediaRef, type PreparedTweet, type TargetRules } from './draft-text.js';
 
-type DraftRow = typeof drafts.$inferSelect;
-type TweetRow = typeof tweets.$inferSelect;
-type AccountRow = typeof accounts.$inferSelect;
 type PlatformRow = typeof platformContents.$inferSelect;
 
 export interface ListQuery {
@@ -26,8 +24,6 @@ export interface ListQuery {
   cursor?: string;
 }
 
-const CHUNK = 500;
-const chunks = <T>(list: T[]): T[][] => Array.from({ length: Math.ceil(list.length / CHUNK) }, (_, i) => list.slice(i * CHUNK, (i + 1) * CHUNK));
 const parseJson = <T>(s: string, fallback: T): T => { try { return JSON.parse(s) as T; } catch { return fallback; } };
 
 function encodeCursor(row: Pick<DraftRow, 'createdAt' | 'id'>): string {
@@ -46,12 +42,16 @@ const locked = () => new HeraldError('INVALID_INPUT', 'This draft is being publi
 });
 
 export class DraftsService {
-  constructor(private readonly deps: Deps, private readonly templates: TemplatesService) {}
+  private readonly repo: DraftsRepo;
+
+  constructor(private readonly deps: Deps, private readonly templates: TemplatesService) {
+    this.repo = new DraftsRepo(deps.sqlite);
+  }
 
   // ---- reading -------------------------------------------------------------------------------
 
   row(userId: string, id: string): DraftRow {
-    const row = this.deps.db.select().from(drafts).where(and(eq(drafts.id, id), eq(drafts.userId, userId))).get();
+    const row = this.repo.draft(userId, id);
     if (!row) throw new HeraldError('NOT_FOUND', 'Draft not found');
     return row;
   }
@@ -61,15 +61,8 @@ export class DraftsService {
   }
 
   list(userId: string, q: ListQuery): { drafts: Omit<Draft, 'selectedAccountIds' | 'templateId'>[]; nextCursor: string | null } {
-    const where: (SQL | undefined)[] = [eq(drafts.userId, userId)];
-    if (q.socialSetId) where.push(eq(drafts.socialSetId, q.socialSetId));
-    if (q.status) where.push(eq(drafts.status, q.status));
-    if (q.cursor) {
-      const [createdAt, id] = decodeCursor(q.cursor);
-      where.push(or(lt(drafts.createdAt, createdAt), and(eq(drafts.createdAt, createdAt), lt(drafts.id, id))));
-    }
-    const base = this.deps.db.select().from(drafts).where(and(...where)).orderBy(desc(drafts.createdAt), desc(drafts.id));
-    const rows = q.limit ? base.limit(q.limit + 1).all() : base.all();
+    const after = q.cursor ? decodeCursor(q.cursor) : undefined;
+    const rows = this.repo.list(userId, { socialSetId: q.socialSetId, status: q.status, after, limit: q.limit ? q.limit + 1 : undefined });
     const more = q.limit !== undefined && rows.length > q.limit;
     const page = more ? rows.slice(0, q.limit) : rows;
     const list = this.toDtos(userId, page).map(({ selectedAccountIds: _s, templateId: _t, ...item }) => item);
@@ -78,15 +71,12 @@ export class DraftsService {
 
   /** Target accounts of each draft: its selected accounts, else its social set's accounts. */
   private targetsOf(userId: string, rows: DraftRow[]): Map<string, AccountRow[]> {
-    const owned = new Map(this.deps.db.select().from(accounts).where(eq(accounts.userId, userId)).all().map((a) => [a.id, a]));
+    const owned = new Map(this.repo.accountsOf(userId).map((a) => [a.id, a]));
     const setIds = [...new Set(rows.map((r) => r.socialSetId).filter((s): s is string => s !== null))];
     const members = new Map<string, AccountRow[]>();
-    for (const part of chunks(setIds)) {
-      const links = this.deps.db.select().from(socialSetAccounts).where(inArray(socialSetAccounts.socialSetId, part)).orderBy(asc(socialSetAccounts.position)).all();
-      for (const l of links) {
-        const a = owned.get(l.accountId);
-        if (a) members.set(l.socialSetId, [...(members.get(l.socialSetId) ?? []), a]);
-      }
+    for (const l of setIds.length > 0 ? this.repo.membersOf(setIds) : []) {
+      const a = owned.get(l.accountId);
+      if (a) members.set(l.socialSetId, [...(members.get(l.socialSetId) ?? []), a]);
     }
     const out = new Map<string, AccountRow[]>();
     for (const r of rows) {
@@ -98,10 +88,9 @@ export class DraftsService {
 
   private mediaKinds(userId: string, ids: string[]): Map<string, MediaKind> {
     const kinds = new Map<string, MediaKind>();
-    for (const part of chunks([...new Set(ids)])) {
-      for (const m of this.deps.db.select({ id: media.id, type: media.type }).from(media).where(and(eq(media.userId, userId), inArray(media.id, part))).all()) {
-        kinds.set(m.id, (m.type === 'video' || m.type === 'gif' ? m.type : 'image'));
-      }
+    if (ids.length === 0) return kinds;
+    for (const m of this.repo.mediaTypes(userId, [...new Set(ids)])) {
+      kinds.set(m.id, (m.type === 'video' || m.type === 'gif' ? m.type : 'image'));
     }
     return kinds;
   }
@@ -109,25 +98,24 @@ export class DraftsService {
   private toDtos(userId: string, rows: DraftRow[]): Draft[] {
     if (rows.length === 0) return [];
     const byDraft = new Map<string, TweetRow[]>();
-    for (const part of chunks(rows.map((r) => r.id))) {
-      for (const t of this.deps.db.select().from(tweets).where(inArray(tweets.draftId, part)).orderBy(asc(tweets.draftId), asc(tweets.position)).all()) {
-        const list = byDraft.get(t.draftId);
-        if (list) list.push(t); else byDraft.set(t.draftId, [t]);
-      }
+    for (const t of this.repo.tweetsOf(rows.map((r) => r.id))) {
+      const list = byDraft.get(t.draftId);
+      if (list) list.push(t); else byDraft.set(t.draftId, [t]);
     }
     const refs = new Map<string, MediaRef[]>();
     for (const list of byDraft.values()) for (const t of list) refs.set(t.id, parseJson<MediaRef[]>(t.media, []));
     const kinds = this.mediaKinds(userId, [...refs.values()].flat().map((m) => m.mediaId));
     const targets = this.targetsOf(userId, rows);
-    const rulesCache = new Map<string, TargetRules>();
+    const rulesCache = new Map<string, { rules: TargetRules; key: string }>();
     return rows.map((r) => {
       const accs = targets.get(r.id) ?? [];
-      const key = accs.map((a) => a.id).join(',');
-      let rules = rulesCache.get(key);
-      if (!rules) { rules = rulesFor(accs); rulesCache.set(key, rules); }
+      const ids = accs.map((a) => a.id).join(',');
+      let target = rulesCache.get(ids);
+      if (!target) { const rules = rulesFor(accs); target = { rules, key: rulesKey(rules) }; rulesCache.set(ids, target); }
+      const { rules, key } = target;
       const list: Tweet[] = (byDraft.get(r.id) ?? []).map((t) => {
         const mediaRefs = (refs.get(t.id) ?? []).map((m) => ({ ...m, ...(kinds.has(m.mediaId) ? { type: kinds.get(m.mediaId) } : {}) }));
-        const checked = checkTweet(t.plainText, mediaRefs.map((m) => m.type ?? 'image'), rules);
+        const checked = checkTweetCached(t.plainText, mediaRefs.map((m) => m.type ?? 'image'), rules, key);
         return { id: t.id, content: t.content, plainText: t.plainText, media: mediaRefs, position: t.position, ...checked };
       });
       return {
