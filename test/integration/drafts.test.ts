@@ -4,6 +4,7 @@
  * counting per target network, and isolation between users.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as contract from '../../server/contracts/drafts.js';
 import { drafts as draftsTable } from '../../server/db/schema.js';
 import { eq } from 'drizzle-orm';
 import { addAccount, addMedia, userIdOf } from '../helpers/drafts.js';
@@ -87,6 +88,10 @@ describe('with accounts', () => {
     expect(a.validation.microblog).toEqual({ count: 22, limit: 280, valid: true });
     const again = await get(`/microblog/drafts/${d.id}`);
     expect(again.body.draft).toEqual(d);
+    // Every field with the type the contract (and the OpenAPI document) states, nothing missing.
+    expect(() => contract.draftResponse.strict().parse(again.body)).not.toThrow();
+    expect(() => contract.draftSchema.strict().parse(d)).not.toThrow();
+    for (const tw of d.tweets) expect(() => contract.tweetSchema.strict().parse(tw)).not.toThrow();
   });
 
   it('validates required fields and types', async () => {
@@ -212,6 +217,7 @@ describe('with accounts', () => {
     expect(all.body.nextCursor).toBeNull();
     const created = all.body.drafts.map((d: any) => d.createdAt);
     expect([...created].sort().reverse()).toEqual(created);
+    expect(() => contract.draftListResponse.parse(all.body)).not.toThrow();
     const item = all.body.drafts[0];
     expect(item.id).toBe(made[4]);
     for (const k of ['id', 'title', 'status', 'tweets', 'createdAt']) expect(item).toHaveProperty(k);
@@ -274,6 +280,29 @@ describe('with accounts', () => {
     expect((await del(`/microblog/drafts/${id}`)).status).toBe(404);
   });
 
+  it('follows the status machine through real scheduling: draft → scheduled → draft, editable while scheduled', async () => {
+    const d = (await post('/microblog/drafts', { title: 'S', tweets: [{ content: 'later' }], selectedAccountIds: [accountIds.skyblog] })).body.draft;
+    const when = new Date(clock.t + 3_600_000).toISOString();
+    const s = await post('/microblog/schedule', { draftId: d.id, scheduledFor: when, applyJitter: false });
+    expect(s.status, s.text).toBe(200);
+    const scheduled = (await get(`/microblog/drafts/${d.id}`)).body.draft;
+    expect(scheduled.status).toBe('scheduled');
+    expect(scheduled.scheduledFor).toBe(when);
+    const edit = await put(`/microblog/drafts/${d.id}`, { tweets: [{ content: 'later, edited' }] });
+    expect(edit.status).toBe(200);
+    expect(edit.body.draft.status).toBe('scheduled');
+    expect((await put(`/microblog/drafts/${d.id}`, { scheduledFor: '2027-01-01T00:00:00Z' })).status).toBe(400);
+    expect((await put(`/microblog/drafts/${d.id}`, { status: 'draft' })).status).toBe(400);
+    expect((await get('/microblog/drafts?status=scheduled')).body.drafts.map((x: any) => x.id)).toContain(d.id);
+    await t.call('DELETE', `/microblog/schedule?draftId=${d.id}`, { key });
+    expect((await get(`/microblog/drafts/${d.id}`)).body.draft).toMatchObject({ status: 'draft', scheduledFor: null });
+    // Deleting a scheduled draft takes its schedule entries with it.
+    await post('/microblog/schedule', { draftId: d.id, scheduledFor: when, applyJitter: false });
+    expect((await get('/microblog/schedule')).body.schedules.map((e: any) => e.draftId)).toContain(d.id);
+    expect((await del(`/microblog/drafts/${d.id}`)).status).toBe(200);
+    expect((await get('/microblog/schedule')).body.schedules.map((e: any) => e.draftId)).not.toContain(d.id);
+  });
+
   it('batch: all or nothing, at most 100, full drafts in input order', async () => {
     const count = () => (t.server.deps.sqlite.prepare('SELECT count(*) n FROM drafts').get() as { n: number }).n;
     const before = count();
@@ -330,6 +359,8 @@ describe('with accounts', () => {
     expect(c.body.platforms.map((p: any) => p.platform)).toEqual(['skyblog']);
     const got = await get(`/microblog/drafts/${d.id}/platforms`);
     expect(got.body.platforms).toEqual(c.body.platforms);
+    expect(() => contract.platformsResponse.parse(got.body)).not.toThrow();
+    for (const p of got.body.platforms) expect(Object.keys(p).sort()).toEqual(['content', 'created_at', 'draft_uuid', 'id', 'platform', 'posts', 'updated_at']);
     const dup = await put(`/microblog/drafts/${d.id}/platforms`, { platforms: [{ platform: 'skyblog', content: 'a' }, { platform: 'skyblog', content: 'b' }] });
     expect(dup.status).toBe(400);
     expect((await put(`/microblog/drafts/${d.id}/platforms`, { platforms: [{ platform: 'myspace', content: 'a' }] })).status).toBe(400);
