@@ -9,7 +9,7 @@
  * between consecutive parts (the whitespace at a break is dropped, as networks trim it anyway).
  */
 import twitterText from 'twitter-text';
-import { countText, graphemeBoundaries, type CountOptions, type Platform } from './counting.js';
+import { countText, graphemeBoundaries, limitFor, type CountOptions, type Platform } from './counting.js';
 
 // Breaking spaces: not NBSP (U+00A0), figure space (U+2007) or narrow NBSP (U+202F).
 const SPACE = /[ \t\n\r\f\v\u1680\u2000-\u2006\u2008-\u200a\u2028\u2029\u205f\u3000]/;
@@ -36,13 +36,13 @@ function protectedSpans(text: string): [number, number][] {
   return spans;
 }
 
-interface Candidates { sentence: number[]; word: number[]; grapheme: number[]; any: number[] }
+interface Candidates { sentence: number[]; word: number[]; inside: Uint8Array }
 
-/** Every place a post may end, by preference class, ascending. */
-function candidates(text: string, spans: [number, number][], bounds: number[]): Candidates {
+/** Sentence and word ends, ascending; `inside` marks positions within a protected span. */
+function candidates(text: string, spans: [number, number][]): Candidates {
   const inside = new Uint8Array(text.length + 1);
   for (const [s, e] of spans) inside.fill(1, s + 1, e);
-  const c: Candidates = { sentence: [], word: [], grapheme: [], any: [] };
+  const c: Candidates = { sentence: [], word: [], inside };
   for (let i = 1; i <= text.length; i++) {
     if (inside[i]) continue;
     const atEnd = i === text.length;
@@ -55,12 +55,13 @@ function candidates(text: string, spans: [number, number][], bounds: number[]): 
       c.sentence.push(i);
     }
   }
-  for (const b of bounds) {
-    if (b === 0) continue;
-    c.any.push(b);
-    if (!inside[b]) c.grapheme.push(b);
-  }
   return c;
+}
+
+/** Grapheme ends in (from, to]: outside protected spans, and all of them. Segmenting is slow, so only a window. */
+function graphemeEnds(text: string, from: number, to: number, inside: Uint8Array): { grapheme: number[]; any: number[] } {
+  const any = graphemeBoundaries(text.slice(from, to)).map((b) => b + from).filter((b) => b > from && (b < to || to === text.length));
+  return { grapheme: any.filter((b) => !inside[b]), any };
 }
 
 /** Index of the first entry of `ends` (ascending) greater than `pos`. */
@@ -78,11 +79,13 @@ function firstAfter(ends: number[], pos: number): number {
  * The largest end among `ends` (ascending) after `pos` whose piece fits: galloping then binary
  * search, so the work is in proportion to one post, not to the rest of the text.
  */
-function largestFitting(ends: number[], pos: number, fits: (end: number) => boolean): number | undefined {
+function largestFitting(ends: number[], pos: number, limitEnd: number, fits: (end: number) => boolean): number | undefined {
   let lo = firstAfter(ends, pos);
-  if (lo >= ends.length || !fits(ends[lo])) return undefined;
-  let hi = ends.length;
-  for (let step = 1; lo + step < ends.length; step *= 2) {
+  // Only ends within the window: never count the whole rest of a long text.
+  const top = firstAfter(ends, limitEnd);
+  if (lo >= top || !fits(ends[lo])) return undefined;
+  let hi = top;
+  for (let step = 1; lo + step < top; step *= 2) {
     if (fits(ends[lo + step])) lo += step;
     else { hi = lo + step; break; }
   }
@@ -103,18 +106,37 @@ export function splitForPlatform(text: string, platform: Platform, opts: CountOp
   const skip = (i: number) => { while (i < text.length && isSpace(text[i])) i++; return i; };
   let pos = skip(0);
   if (pos >= text.length) return parts;
-  const c = candidates(text, protectedSpans(text), graphemeBoundaries(text));
+  const spans = protectedSpans(text);
+  const c = candidates(text, spans);
+  // No post can fit in more than this many UTF-16 units, unless a URL that its network counts as
+  // a fixed length runs past it: the window then stretches to the end of that URL.
+  const span = Math.max(1024, limitFor(platform, opts) * 12);
+  const windowEnd = (from: number) => {
+    let end = Math.min(text.length, from + span);
+    for (const [s, e] of spans) if (s < end && end < e) end = e;
+    return end;
+  };
   while (pos < text.length) {
-    const rest = text.slice(pos).trimEnd();
-    if (fitsText(rest)) { parts.push(rest); break; }
     const piece = (end: number) => text.slice(pos, end).replace(/\s+$/u, '');
     const fits = (end: number) => { const p = piece(end); return p.length > 0 && fitsText(p); };
-    const word = largestFitting(c.word, pos, fits);
-    let sentence = largestFitting(c.sentence, pos, fits);
+    const limitEnd = windowEnd(pos);
+    const word = largestFitting(c.word, pos, limitEnd, fits);
+    let sentence = largestFitting(c.sentence, pos, limitEnd, fits);
     // A sentence end that leaves a post much shorter than the word break would is not worth it.
     if (sentence !== undefined && word !== undefined && (sentence - pos) < 0.4 * (word - pos)) sentence = undefined;
-    // A grapheme break outside protected spans, else anywhere: a post always moves forward.
-    const end = sentence ?? word ?? largestFitting(c.grapheme, pos, fits) ?? largestFitting(c.any, pos, fits) ?? c.any[firstAfter(c.any, pos)];
+    let end = sentence ?? word;
+    if (end === undefined) {
+      // One token longer than a post: between graphemes outside protected spans, else anywhere,
+      // so a post always moves forward.
+      // Segmenting is slow: start with a window about one post long and grow it while it all fits.
+      let to = Math.min(limitEnd, pos + 2 * limitFor(platform, opts) + 16);
+      let g = graphemeEnds(text, pos, to, c.inside);
+      while (to < limitEnd && g.any.length > 0 && fits(g.any[g.any.length - 1])) {
+        to = Math.min(limitEnd, pos + 2 * (to - pos));
+        g = graphemeEnds(text, pos, to, c.inside);
+      }
+      end = largestFitting(g.grapheme, pos, limitEnd, fits) ?? largestFitting(g.any, pos, limitEnd, fits) ?? g.any[0] ?? limitEnd;
+    }
     parts.push(piece(end));
     pos = skip(end);
   }

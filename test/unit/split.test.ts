@@ -128,6 +128,16 @@ describe('rules of one account', () => {
   });
 });
 
+describe('long text', () => {
+  it('splits 100,000 characters without counting the rest of the text at every post', () => {
+    const t0 = performance.now();
+    const parts = check('日本語の文章です'.repeat(12_500), 'microblog');
+    expect(parts.length).toBeGreaterThan(700);
+    // Quadratic work took about 20 s here; linear takes well under one.
+    expect(performance.now() - t0).toBeLessThan(8000);
+  });
+});
+
 describe('--- thread text', () => {
   it('splits at lines holding only ---, trims, drops empty posts', () => {
     expect(splitThreadText('one\n---\ntwo\r\n --- \r\nthree')).toEqual(['one', 'two', 'three']);
