@@ -6,7 +6,7 @@
 import twitterText from 'twitter-text';
 import { describe, expect, it } from 'vitest';
 import {
-  checkMedia, countOptionsFromMeta, countText, graphemeCount, strictest, validatePost, type Platform,
+  checkMedia, countOptionsFromMeta, countText, graphemeBoundaries, graphemeCount, strictest, validatePost, type Platform,
 } from '../../client/text/index.js';
 import { HARD_TEXT, withScheme } from '../helpers/hard-text.js';
 
@@ -103,6 +103,30 @@ describe('other limits', () => {
   it('graphemeCount agrees with Intl.Segmenter on ASCII fast path edge cases', () => {
     const seg = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
     for (const s of ['', 'a', '\r\n', '\r\r\n\n', 'a\r\nb\rc\n', '\r\n\r\n']) expect(graphemeCount(s)).toBe([...seg.segment(s)].length);
+  });
+});
+
+describe('long text', () => {
+  it('segments in windows exactly as one pass over the whole text would', () => {
+    const seg = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+    // Regional indicators pair up across windows; a Prepend character joins what follows; one
+    // cluster of 3,000 combining marks is longer than a window.
+    const pieces = ['a', 'e\u0301', '🇫🇷', '🇩', '👨‍👩‍👧‍👦', '\r\n', '\r', '\n', '日', `Z${'\u0351'.repeat(3000)}`, '\u0600', ' '];
+    let seed = 3;
+    const rand = () => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed / 0x7fffffff; };
+    for (let k = 0; k < 20; k++) {
+      let s = '';
+      while (s.length < 9000) s += pieces[Math.floor(rand() * pieces.length)];
+      const whole = Array.from(seg.segment(s), (x) => x.index);
+      expect(graphemeBoundaries(s)).toEqual([...whole, s.length]);
+      expect(graphemeCount(s)).toBe(whole.length);
+    }
+  });
+  it('counts 100,000 characters in linear time', () => {
+    const t0 = performance.now();
+    for (const p of ['microblog', 'skyblog', 'fedblog', 'threadblog', 'problog'] as const) expect(countText(p, '日本語の文章です👍🏽'.repeat(10_000)).valid).toBe(false);
+    // One pass of Intl.Segmenter over the whole text took many seconds.
+    expect(performance.now() - t0).toBeLessThan(5000);
   });
 });
 
