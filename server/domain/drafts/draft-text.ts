@@ -112,10 +112,13 @@ export function rulesKey(rules: TargetRules): string {
 // Counting is pure but not cheap (grapheme segmentation, twitter-text), and drafts are read far
 // more often than written: remember recent results. Insertion order makes the oldest go first.
 const CACHE_MAX = 20_000;
+const CACHE_TEXT_MAX = 4000;
 const cache = new Map<string, TweetCheck>();
 
 /** checkTweet, remembered by (rules, media kinds, text). Callers must not mutate the result. */
 export function checkTweetCached(plainText: string, media: MediaKind[], rules: TargetRules, key: string): TweetCheck {
+  // Posts are short; a long text is counted afresh rather than held (memory stays bounded).
+  if (plainText.length > CACHE_TEXT_MAX) return checkTweet(plainText, media, rules);
   const k = `${key}\u0000${media.join(',')}\u0000${plainText}`;
   const hit = cache.get(k);
   if (hit) return hit;

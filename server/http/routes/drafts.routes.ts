@@ -38,7 +38,7 @@ export const draftRoutes = (s: Services) => [
   }),
   defineRoute({
     method: 'put', path: '/microblog/drafts/:id', tag, summary: 'Update a draft',
-    description: 'Takes the create fields, all optional; `tweets` replaces the whole list. status may only go back to draft (not from scheduled: cancel the schedule). A draft being published cannot be edited (400 INVALID_INPUT).',
+    description: 'Takes the create fields, all optional; `tweets` replaces the whole list (a `templateId` given with them frames them as at creation; alone it is only recorded). status may only go back to draft (not from scheduled: cancel the schedule). A draft being published cannot be edited (400 INVALID_INPUT).',
     params: idParam, body: c.updateDraftBody, response: c.draftResponse, errors: [...base, 'INVALID_INPUT', 'NOT_FOUND', 'NO_SOCIAL_SET'],
     handler: ({ auth, params, body }) => ({ success: true, draft: s.drafts.update(auth.user.id, params.id, body) }),
   }),
