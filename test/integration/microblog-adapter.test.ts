@@ -1,0 +1,258 @@
+/**
+ * The X adapter against the X simulator (real API v2 wire protocol on loopback), through Herald's
+ * HTTP API where it exists: OAuth 2.0 + PKCE connection, posts, threads, images with alt text,
+ * quotes, rotating refresh under racing publishes, refused refresh, 429 with X's reset, a lost
+ * answer (ambiguous) settled by the lookup, OAuth state abuse, and the keychain canary.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accounts } from '../../server/db/schema.js';
+import { HeraldError } from '../../server/errors.js';
+import type { PostInput, PostRef } from '../../server/platforms/adapter.js';
+import { PlatformError } from '../../server/platforms/errors.js';
+import { adapterFor } from '../../server/platforms/index.js';
+import { publishThread } from '../../server/platforms/thread.js';
+import { authorizeAtNetwork, connectOAuth, finishCallback } from '../helpers/oauth-connect.js';
+import { pngMedia } from '../helpers/png.js';
+import { startServer, tempDir, type TestServer } from '../helpers/server.js';
+import { startXDouble as startXSimulator, type XDouble as XSimulator } from '../helpers/x-double.js';
+
+const CLIENT = { id: 'herald-test-client', secret: 'herald-test-secret' };
+
+function settingsFor(sim: XSimulator, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    HERALD_MICROBLOG_API_URL: sim.url,
+    HERALD_MICROBLOG_AUTHORIZE_URL: `${sim.url}/i/oauth2/authorize`,
+    HERALD_MICROBLOG_TOKEN_URL: `${sim.url}/2/oauth2/token`,
+    HERALD_MICROBLOG_CLIENT_ID: CLIENT.id,
+    HERALD_MICROBLOG_CLIENT_SECRET: CLIENT.secret,
+    ...extra,
+  };
+}
+
+let sim: XSimulator;
+let t: TestServer;
+let key: string;
+let accountId: string;
+const mediaDir = tempDir('herald-x-media-');
+const x = adapterFor('microblog');
+
+const row = () => t.server.deps.db.select().from(accounts).where(eq(accounts.id, accountId)).get()!;
+const post = (text: string, more: Partial<PostInput> = {}): PostInput => ({ text, media: [], options: {}, idempotencyKey: `k-${text}`, ...more });
+const publish = (input: PostInput) => t.server.services.credentials.withCredentials(row(), (ctx) => x.publishPost(ctx, input));
+const noHooks = { beforeSend: () => {}, afterSend: () => {} };
+
+beforeAll(async () => {
+  sim = await startXSimulator({ clientId: CLIENT.id, clientSecret: CLIENT.secret });
+  t = await startServer({ settings: settingsFor(sim) });
+  key = await t.login();
+});
+
+afterAll(async () => {
+  await t?.close();
+  await sim?.close();
+  fs.rmSync(mediaDir, { recursive: true, force: true });
+});
+
+describe('connecting an X account', () => {
+  it('runs OAuth 2.0 + PKCE through Herald and keeps follower counts', async () => {
+    const result = await connectOAuth(t, key, 'microblog', {});
+    const auth = new URL(result.authUrl);
+    expect(auth.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(auth.searchParams.get('scope')?.split(' ')).toEqual(expect.arrayContaining(['tweet.read', 'tweet.write', 'users.read', 'media.write', 'offline.access']));
+    expect(result.status).toBe(200);
+    expect(result.body).toMatchObject({ success: true, accountUuid: expect.any(String), socialSetId: expect.any(String) });
+    accountId = result.body.accountUuid;
+
+    const list = await t.call('GET', '/accounts', { key });
+    const account = list.body.accounts.find((a: any) => a.uuid === accountId);
+    const user = sim.user();
+    expect(account).toMatchObject({ platform: 'microblog', username: user.username, status: 'active', followers_count: user.followersCount, following_count: user.followingCount });
+
+    const sets = await t.call('GET', '/social-sets', { key });
+    const def = sets.body.socialSets.find((s: any) => s.isDefault);
+    expect(def.name).toBe('Default');
+    expect(def.id).toBe(result.body.socialSetId);
+    expect(def.accounts.map((a: any) => a.accountId)).toContain(accountId);
+  });
+});
+
+describe('publishing to X', () => {
+  it('publishes a single post and returns its x.com URL', async () => {
+    const ref = await publish(post('Hello from Herald'));
+    const stored = sim.tweet(ref.id);
+    expect(stored?.text).toBe('Hello from Herald');
+    expect(ref.url).toBe(`https://x.com/${row().username}/status/${ref.id}`);
+  });
+
+  it('publishes a 3-post thread as a reply chain', async () => {
+    const parts = ['Thread 1/3', 'Thread 2/3', 'Thread 3/3'].map((text) => post(text));
+    const refs = await t.server.services.credentials.withCredentials(row(), (ctx) => publishThread(x, ctx, parts, [], noHooks));
+    expect(refs).toHaveLength(3);
+    const stored = refs.map((r) => sim.tweet(r.id)!);
+    expect(stored.map((s) => s.text)).toEqual(['Thread 1/3', 'Thread 2/3', 'Thread 3/3']);
+    expect(stored[0].inReplyTo).toBeUndefined();
+    expect(stored[1].inReplyTo).toBe(refs[0].id);
+    expect(stored[2].inReplyTo).toBe(refs[1].id);
+  });
+
+  it('resumes a thread after its published parts', async () => {
+    const parts = ['Resume 1/3', 'Resume 2/3', 'Resume 3/3'].map((text) => post(text));
+    const first = await publish(parts[0]);
+    const before = sim.tweetCount();
+    const refs = await t.server.services.credentials.withCredentials(row(), (ctx) => publishThread(x, ctx, parts, [first], noHooks));
+    expect(sim.tweetCount()).toBe(before + 2);
+    expect(sim.tweet(refs[1].id)!.inReplyTo).toBe(first.id);
+  });
+
+  it('attaches two images with their alt text', async () => {
+    const a = pngMedia(mediaDir, 'red.png', 8, 6, [220, 20, 20], 'A red rectangle');
+    const b = pngMedia(mediaDir, 'blue.png', 6, 8, [20, 20, 220], 'A blue rectangle');
+    const ref = await publish(post('Two pictures', { media: [a, b] }));
+    const stored = sim.tweet(ref.id)!;
+    expect(stored.mediaIds).toHaveLength(2);
+    expect(stored.mediaIds.map((id) => sim.media(id)?.altText)).toEqual(['A red rectangle', 'A blue rectangle']);
+  });
+
+  it('quotes a post', async () => {
+    const original = await publish(post('Worth quoting'));
+    const ref = await publish(post('Quoting this', { quote: original }));
+    expect(sim.tweet(ref.id)!.quoteOf).toBe(original.id);
+  });
+
+  it('refuses a duplicate with a message a person can act on', async () => {
+    await publish(post('Say it once'));
+    const err = await publish(post('Say it once', { idempotencyKey: 'another' })).catch((e) => e);
+    expect(err).toBeInstanceOf(PlatformError);
+    expect(err.kind).toBe('permanent');
+    expect(err.message).toMatch(/already published the same text/);
+  });
+});
+
+describe('failures', () => {
+  it('turns a 429 into rate_limited with the simulator\'s reset', async () => {
+    const resetAt = Math.floor(Date.now() / 1000) + 900;
+    sim.fail('POST /2/tweets', { status: 429, reset: resetAt });
+    const err = await publish(post('Rate limited')).catch((e) => e);
+    expect(err).toBeInstanceOf(PlatformError);
+    expect(err.kind).toBe('rate_limited');
+    expect(err.resetAt).toBe(resetAt * 1000);
+  });
+
+  it('treats a post whose answer was lost as ambiguous, and finds it afterwards', async () => {
+    const since = Date.now();
+    sim.fail('POST /2/tweets', { commitThenDrop: true });
+    const input = post('Did this go out?');
+    const err = await publish(input).catch((e) => e);
+    expect(err).toBeInstanceOf(PlatformError);
+    expect(err.kind).toBe('ambiguous');
+    const found = await t.server.services.credentials.withCredentials(row(), (ctx) => x.findRecentPost(ctx, { text: input.text, since, idempotencyKey: input.idempotencyKey }));
+    expect(found).not.toBeNull();
+    expect(sim.tweet(found!.id)?.text).toBe('Did this go out?');
+    const missing = await t.server.services.credentials.withCredentials(row(), (ctx) => x.findRecentPost(ctx, { text: 'Never posted', since, idempotencyKey: 'none' }));
+    expect(missing).toBeNull();
+  });
+
+  it('refreshes an expired token once for 50 racing publishes, saving the rotated pair', async () => {
+    const before = await t.server.services.credentials.load(accountId);
+    sim.expireAccessTokens();
+    const callsBefore = t.server.services.credentials.refreshCalls;
+    const refreshesBefore = sim.refreshCount();
+    const refs = await Promise.all(Array.from({ length: 50 }, (_, i) => publish(post(`Racing post ${i}`))));
+    expect(new Set(refs.map((r: PostRef) => r.id)).size).toBe(50);
+    expect(t.server.services.credentials.refreshCalls - callsBefore).toBe(1);
+    expect(sim.refreshCount() - refreshesBefore).toBe(1);
+    const after = await t.server.services.credentials.load(accountId);
+    expect(after!.accessToken).not.toBe(before!.accessToken);
+    expect(after!.refreshToken).not.toBe(before!.refreshToken);
+  });
+
+  it('marks the account needs_reauth with TOKEN_EXPIRED when X refuses the refresh', async () => {
+    sim.expireAccessTokens();
+    sim.revokeRefreshTokens();
+    const err = await publish(post('After revocation')).catch((e) => e);
+    expect(err).toBeInstanceOf(HeraldError);
+    expect(err.code).toBe('TOKEN_EXPIRED');
+    const account = await t.call('GET', `/accounts/${accountId}`, { key });
+    expect(account.body.account.status).toBe('needs_reauth');
+  });
+});
+
+describe('OAuth state and configuration', () => {
+  it('refuses a forged or replayed state before any token call', async () => {
+    const start = await t.call('POST', '/microblog/auth', { key, body: {} });
+    const callback = new URL(await authorizeAtNetwork(start.body.authUrl));
+    const tokenCalls = sim.tokenCalls();
+
+    const forged = new URL(callback);
+    forged.searchParams.set('state', Buffer.alloc(40, 7).toString('base64url'));
+    const bad = await finishCallback(forged.toString());
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toBe('INVALID_INPUT');
+    expect(sim.tokenCalls()).toBe(tokenCalls);
+
+    const ok = await finishCallback(callback.toString());
+    expect(ok.status).toBe(200);
+    const afterFirst = sim.tokenCalls();
+    const replay = await finishCallback(callback.toString());
+    expect(replay.status).toBe(400);
+    expect(replay.body.error).toBe('INVALID_INPUT');
+    expect(sim.tokenCalls()).toBe(afterFirst);
+  });
+
+  it('answers 501 OAUTH_NOT_CONFIGURED without a client id', async () => {
+    const bare = await startServer({ settings: { HERALD_MICROBLOG_API_URL: sim.url } });
+    try {
+      const k = await bare.login();
+      const r = await bare.call('POST', '/microblog/auth', { key: k, body: {} });
+      expect(r.status).toBe(501);
+      expect(r.body.error).toBe('OAUTH_NOT_CONFIGURED');
+    } finally {
+      await bare.close();
+    }
+  });
+});
+
+describe('keychain canary', () => {
+  it('keeps X tokens out of every file in the data folder', async () => {
+    const logged: string[] = [];
+    const log = { info: (m: string) => logged.push(m), warn: (m: string) => logged.push(m), error: (m: string, e?: unknown) => logged.push(`${m} ${String(e)}`) };
+    const kt = await startServer({ log, settings: settingsFor(sim, { HERALD_SECRET_STORE: 'keychain' }) });
+    try {
+      expect(t.server.deps.secrets.kind).toBe('file');
+      expect(kt.server.deps.secrets.kind).toBe('keychain');
+      const k = await kt.login();
+      const connected = await connectOAuth(kt, k, 'microblog', {});
+      expect(connected.status).toBe(200);
+      const id = connected.body.accountUuid as string;
+      const krow = () => kt.server.deps.db.select().from(accounts).where(eq(accounts.id, id)).get()!;
+      // Rotate once so both generations of tokens are canaries.
+      sim.expireAccessTokens();
+      await kt.server.services.credentials.withCredentials(krow(), (ctx) => x.publishPost(ctx, post('Canary post')));
+      const tokens = sim.issuedTokens();
+      expect(tokens.length).toBeGreaterThanOrEqual(4);
+      const stored = await kt.server.services.credentials.load(id);
+      expect(tokens).toContain(stored!.accessToken);
+
+      const hits: string[] = [];
+      const walk = (dir: string) => {
+        for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+          const p = path.join(dir, entry.name);
+          if (entry.isDirectory()) walk(p);
+          else {
+            const bytes = fs.readFileSync(p);
+            for (const token of tokens) if (bytes.includes(Buffer.from(token))) hits.push(`${p}: ${token.slice(0, 6)}…`);
+          }
+        }
+      };
+      kt.server.deps.sqlite.pragma('wal_checkpoint(FULL)');
+      walk(kt.dataDir);
+      for (const line of logged) for (const token of tokens) if (line.includes(token)) hits.push(`log: ${token.slice(0, 6)}…`);
+      expect(hits).toEqual([]);
+    } finally {
+      await kt.close();
+    }
+  });
+});
