@@ -114,6 +114,16 @@ describe('Threads through Herald', () => {
     expect(peer.posts.length).toBe(before);
   });
 
+  it('a container Threads could not prepare fails for good with its reason', async () => {
+    const before = peer.posts.length;
+    const broken: MediaItem = { path: '', mime: 'image/png', size: 0, kind: 'image', altText: '', publicUrl: 'http://127.0.0.1:1/gone.png' };
+    const err = await publish(post('Broken image', { media: [broken] })).catch((e) => e);
+    expect(err).toBeInstanceOf(PlatformError);
+    expect(err.kind).toBe('permanent');
+    expect(err.message).toMatch(/Media download has failed/);
+    expect(peer.posts.length).toBe(before);
+  });
+
   it('retries the "Media Not Found" race and publishes once', async () => {
     peer.fail('/threads_publish', 'media_not_found', 2);
     const before = peer.posts.length;
