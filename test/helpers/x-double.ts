@@ -18,7 +18,7 @@ export async function startXDouble(client: { clientId: string; clientSecret: str
   const refresh = new Map<string, boolean>();
   const issued: string[] = [];
   const tweets = new Map<string, XTweetState>();
-  const media = new Map<string, { altText?: string; bytes: number }>();
+  const media = new Map<string, { altText?: string; bytes: number; total?: number; type?: string; segments?: number[]; polls?: number; finalized?: boolean }>();
   const faults = new Map<string, Fault>();
   let seq = 1445880548472328192n;
   let tokenCalls = 0, refreshCount = 0;
@@ -86,6 +86,37 @@ export async function startXDouble(client: { clientId: string; clientSecret: str
       media.set(id, { bytes: file.size });
       return send(200, { data: { id, media_key: `3_${id}`, size: file.size, expires_after_secs: 86400, image: { image_type: file.type } } });
     }
+    if (route === 'POST /2/media/upload/initialize') {
+      const b = JSON.parse(raw.toString());
+      if (!b.media_type || !b.total_bytes || !b.media_category) return problem(400, 'Invalid Request', 'media_type, total_bytes and media_category are required');
+      const id = String(++seq);
+      media.set(id, { bytes: 0, total: b.total_bytes, type: b.media_type, segments: [], polls: 2 });
+      return send(200, { data: { id, media_key: `16_${id}`, expires_after_secs: 86400 } });
+    }
+    const chunkStep = /^\/2\/media\/upload\/(\d+)\/(append|finalize)$/.exec(url.pathname);
+    if (req.method === 'POST' && chunkStep) {
+      const m = media.get(chunkStep[1]);
+      if (!m || m.total === undefined) return problem(400, 'Invalid Request', 'unknown media id');
+      if (chunkStep[2] === 'append') {
+        const form = await new Request('http://x', { method: 'POST', headers: { 'content-type': String(req.headers['content-type']) }, body: raw }).formData();
+        const part = form.get('media');
+        if (!(part instanceof Blob) || form.get('segment_index') !== String(m.segments!.length)) return problem(400, 'Invalid Request', 'segments must arrive in order');
+        m.segments!.push(part.size);
+        m.bytes += part.size;
+        res.writeHead(204);
+        return res.end();
+      }
+      if (m.bytes !== m.total) return problem(400, 'Invalid Request', `expected ${m.total} bytes, got ${m.bytes}`);
+      m.finalized = true;
+      return send(200, { data: { id: chunkStep[1], media_key: `16_${chunkStep[1]}`, size: m.bytes, processing_info: { state: 'pending', check_after_secs: 0 } } });
+    }
+    if (route === 'GET /2/media/upload' && url.searchParams.get('command') === 'STATUS') {
+      const id = url.searchParams.get('media_id') ?? '';
+      const m = media.get(id);
+      if (!m?.finalized) return problem(400, 'Invalid Request', 'media not finalized');
+      const state = m.polls! > 0 ? (m.polls!--, 'in_progress') : 'succeeded';
+      return send(200, { data: { id, media_key: `16_${id}`, processing_info: state === 'succeeded' ? { state, progress_percent: 100 } : { state, check_after_secs: 0, progress_percent: 50 } } });
+    }
     if (route === 'POST /2/media/metadata') {
       const b = JSON.parse(raw.toString());
       const m = media.get(b.id);
@@ -96,6 +127,8 @@ export async function startXDouble(client: { clientId: string; clientSecret: str
     if (route === 'POST /2/tweets') {
       const b = JSON.parse(raw.toString());
       if ([...tweets.values()].some((t) => t.text === b.text && t.authorId === user.id)) return problem(403, 'Forbidden', 'You are not allowed to create a Tweet with duplicate content.');
+      const ids: string[] = b.media?.media_ids ?? [];
+      if (ids.some((m: string) => { const e = media.get(m); return !e || (e.total !== undefined && (e.polls ?? 0) > 0); })) return problem(400, 'Invalid Request', 'Your media IDs are invalid.');
       const id = String(++seq);
       tweets.set(id, { id, text: b.text, authorId: user.id, inReplyTo: b.reply?.in_reply_to_tweet_id, quoteOf: b.quote_tweet_id, mediaIds: b.media?.media_ids ?? [], createdAt: new Date().toISOString() });
       if (fault?.commitThenDrop) return req.socket.destroy();

@@ -116,6 +116,21 @@ describe('publishing to X', () => {
     expect(stored.mediaIds.map((id) => sim.media(id)?.altText)).toEqual(['A red rectangle', 'A blue rectangle']);
   });
 
+  it('uploads a GIF in segments and waits for X to process it', async () => {
+    // A real 1x1 GIF padded with a comment block past 1 MiB, so it takes two segments.
+    const head = Buffer.from('474946383961010001008000000000ffffff21fe', 'hex');
+    const comment: Buffer[] = [];
+    for (let left = 1024 * 1024 + 500; left > 0; left -= 255) comment.push(Buffer.concat([Buffer.from([Math.min(255, left)]), Buffer.alloc(Math.min(255, left), 0x41)]));
+    const tail = Buffer.from('002c00000000010001000002024401003b', 'hex');
+    const bytes = Buffer.concat([head, ...comment, tail]);
+    const file = path.join(mediaDir, 'dot.gif');
+    fs.writeFileSync(file, bytes);
+    const ref = await publish(post('A moving dot', { media: [{ path: file, mime: 'image/gif', size: bytes.length, kind: 'gif', width: 1, height: 1, altText: 'A single dot' }] }));
+    const [mediaId] = sim.tweet(ref.id)!.mediaIds;
+    expect(sim.media(mediaId)).toMatchObject({ bytes: bytes.length, altText: 'A single dot', polls: 0 });
+    expect(sim.media(mediaId)!.segments).toHaveLength(2);
+  });
+
   it('quotes a post', async () => {
     const original = await publish(post('Worth quoting'));
     const ref = await publish(post('Quoting this', { quote: original }));
