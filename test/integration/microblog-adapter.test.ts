@@ -17,9 +17,31 @@ import { publishThread } from '../../server/platforms/thread.js';
 import { authorizeAtNetwork, connectOAuth, finishCallback } from '../helpers/oauth-connect.js';
 import { pngMedia } from '../helpers/png.js';
 import { startServer, tempDir, type TestServer } from '../helpers/server.js';
-import { startXDouble as startXSimulator, type XDouble as XSimulator } from '../helpers/x-double.js';
+import { startXSimulator as startSharedXSimulator, type XSimulator as SharedXSimulator } from '../simulators/x.simulator.js';
 
 const CLIENT = { id: 'herald-test-client', secret: 'herald-test-secret' };
+
+/** The shared X simulator, read through the few questions these tests ask of it. */
+async function startXSimulator(client: { clientId: string; clientSecret: string }) {
+  const s: SharedXSimulator = await startSharedXSimulator(client);
+  const post = (id: string) => s.state.posts.find((p) => p.id === id);
+  return {
+    url: s.url,
+    close: s.close,
+    user: () => ({ ...s.state.users[0]!, followersCount: s.state.users[0]!.followers, followingCount: 0 }),
+    tweet: (id: string) => { const p = post(id); return p && { ...p, inReplyTo: p.replyTo }; },
+    tweetCount: () => s.state.posts.length,
+    media: (id: string) => { const m = s.state.media.get(id); return m && { altText: m.altText, bytes: m.bytes?.length, segments: [...m.chunks.keys()], polls: m.statusPollsLeft, state: m.state }; },
+    fail429: (route: string, resetInSeconds: number) => s.faults.next({ kind: '429', resetInSeconds }, { route }),
+    failDrop: (route: string) => s.faults.next({ kind: 'commit-then-drop' }, { route }),
+    expireAccessTokens: s.expireAccessTokens,
+    revokeRefreshTokens: () => { for (const r of s.state.refreshTokens.values()) r.used = true; },
+    refreshCount: () => s.state.refreshCalls,
+    tokenCalls: () => s.requests.filter((r) => r === 'POST /2/oauth2/token').length,
+    issuedTokens: () => [...s.state.issuedTokens],
+  };
+}
+type XSimulator = Awaited<ReturnType<typeof startXSimulator>>;
 
 function settingsFor(sim: XSimulator, extra: Record<string, string> = {}): Record<string, string> {
   return {
@@ -127,7 +149,7 @@ describe('publishing to X', () => {
     fs.writeFileSync(file, bytes);
     const ref = await publish(post('A moving dot', { media: [{ path: file, mime: 'image/gif', size: bytes.length, kind: 'gif', width: 1, height: 1, altText: 'A single dot' }] }));
     const [mediaId] = sim.tweet(ref.id)!.mediaIds;
-    expect(sim.media(mediaId)).toMatchObject({ bytes: bytes.length, altText: 'A single dot', polls: 0 });
+    expect(sim.media(mediaId)).toMatchObject({ bytes: bytes.length, altText: 'A single dot', state: 'succeeded' });
     expect(sim.media(mediaId)!.segments).toHaveLength(2);
   });
 
@@ -148,17 +170,20 @@ describe('publishing to X', () => {
 
 describe('failures', () => {
   it('turns a 429 into rate_limited with the simulator\'s reset', async () => {
-    const resetAt = Math.floor(Date.now() / 1000) + 900;
-    sim.fail('POST /2/tweets', { status: 429, reset: resetAt });
+    const before = Math.floor(Date.now() / 1000) + 900;
+    sim.fail429('POST /2/tweets', 900);
     const err = await publish(post('Rate limited')).catch((e) => e);
+    const after = Math.floor(Date.now() / 1000) + 900;
     expect(err).toBeInstanceOf(PlatformError);
     expect(err.kind).toBe('rate_limited');
-    expect(err.resetAt).toBe(resetAt * 1000);
+    expect(err.resetAt % 1000).toBe(0);
+    expect(err.resetAt / 1000).toBeGreaterThanOrEqual(before);
+    expect(err.resetAt / 1000).toBeLessThanOrEqual(after);
   });
 
   it('treats a post whose answer was lost as ambiguous, and finds it afterwards', async () => {
     const since = Date.now();
-    sim.fail('POST /2/tweets', { commitThenDrop: true });
+    sim.failDrop('POST /2/tweets');
     const input = post('Did this go out?');
     const err = await publish(input).catch((e) => e);
     expect(err).toBeInstanceOf(PlatformError);
