@@ -36,6 +36,8 @@ interface MastoStatus {
 
 /** Tries for media the instance is still processing when the status goes out. */
 const PROCESSING_RETRIES = 4;
+/** Statuses per page of the account timeline (Mastodon's maximum). */
+const PAGE = 40;
 
 function serverOf(account?: AccountInfo | null, serverUrl?: string): string {
   const server = serverUrl ?? account?.serverUrl ?? undefined;
@@ -139,7 +141,7 @@ async function publishPost(ctx: CallContext, post: PostInput): Promise<PostRef> 
 /** The account's recent statuses: public read first (Herald asks for no read scope), then with the token. */
 async function recentStatuses(ctx: CallContext, server: string, maxId?: string): Promise<MastoStatus[]> {
   const url = new URL(join(server, `/api/v1/accounts/${encodeURIComponent(ctx.account.platformUserId)}/statuses`));
-  url.searchParams.set('limit', '40');
+  url.searchParams.set('limit', String(PAGE));
   url.searchParams.set('exclude_reblogs', 'true');
   if (maxId) url.searchParams.set('max_id', maxId);
   const opts = { what: 'look up recent posts', signal: ctx.signal };
@@ -167,8 +169,9 @@ async function findRecentPost(ctx: CallContext, query: { text: string; replyTo?:
       return { id: String(status.id), url: statusUrl(server, ctx.account, status) };
     }
     const last = statuses[statuses.length - 1];
-    // Newest first: once a page reaches back before `since`, nothing older can match.
-    if (!last || (last.created_at && Date.parse(last.created_at) < since)) return null;
+    // A short page is the end of the timeline; newest first, so a page reaching back before
+    // `since` means nothing older can match.
+    if (!last || statuses.length < PAGE || (last.created_at && Date.parse(last.created_at) < since)) return null;
     maxId = String(last.id);
   }
   throw new PlatformError('fedblog', 'transient', 'This account posted too much since then for Herald to be sure whether the post went out; check on Mastodon');

@@ -16,7 +16,32 @@ import { publishThread } from '../../server/platforms/thread.js';
 import { authorizeAtNetwork, connectOAuth, finishCallback } from '../helpers/oauth-connect.js';
 import { pngMedia } from '../helpers/png.js';
 import { startServer, tempDir, type TestServer } from '../helpers/server.js';
-import { startMastodonDouble as startMastodonSimulator, type MastodonDouble as MastodonSimulator } from '../helpers/mastodon-double.js';
+import { startMastodonSimulator as startSharedSimulator, type MastodonSimulator as SharedSimulator } from '../simulators/mastodon.simulator.js';
+
+/** The shared Mastodon simulator, read through the few questions these tests ask of it. */
+async function startMastodonSimulator() {
+  const s: SharedSimulator = await startSharedSimulator();
+  return {
+    url: s.url,
+    close: s.close,
+    requests: s.requests,
+    user: () => ({ ...s.state.accounts[0]!, followersCount: 0, followingCount: 0 }),
+    // What the simulator's GET /api/v2/instance announces.
+    limits: () => ({ maxCharacters: 500, charactersReservedPerUrl: 23, maxMediaAttachments: 4, descriptionLimit: 1500 }),
+    apps: () => s.state.apps,
+    status: (id: string) => {
+      const st = s.state.statuses.find((x) => x.id === id);
+      return st && { ...st, url: `${s.url}/@${s.state.accounts[0]!.username}/${st.id}` };
+    },
+    statusCount: () => s.state.statuses.length,
+    media: (id: string) => s.state.media.get(id),
+    fail429: (route: string, resetInSeconds: number) => s.faults.next({ kind: '429', resetInSeconds }, { route }),
+    failDrop: (route: string, times = 1) => s.faults.next({ kind: 'commit-then-drop' }, { route, times }),
+    revokeTokens: () => s.revokeAllTokens(),
+    tokenCalls: () => s.requests.filter((r) => r === 'POST /oauth/token').length,
+  };
+}
+type MastodonSimulator = Awaited<ReturnType<typeof startMastodonSimulator>>;
 
 let sim: MastodonSimulator;
 let t: TestServer;
@@ -112,16 +137,20 @@ describe('publishing to Mastodon', () => {
     expect(status.mediaIds.map((id) => sim.media(id)?.description)).toEqual(['A green rectangle', 'A grey rectangle']);
   });
 
-  it('waits for media the instance processes asynchronously', async () => {
-    sim.processMediaAsync(2);
-    const c = pngMedia(mediaDir, 'slow.png', 4, 4, [200, 200, 0], 'A slow square');
-    const ref = await publish(post('Slow picture', { media: [c] }));
-    expect(sim.status(ref.id)!.mediaIds).toHaveLength(1);
+  it('waits for media the instance processes asynchronously (202, then 206 until ready)', async () => {
+    // A real 1x1 GIF: Mastodon turns GIFs into gifv video, processed in the background.
+    const bytes = Buffer.from('47494638396101000100800000000000ffffff2c00000000010001000002024401003b', 'hex');
+    const file = `${mediaDir}/dot.gif`;
+    fs.writeFileSync(file, bytes);
+    const ref = await publish(post('Slow picture', { media: [{ path: file, mime: 'image/gif', size: bytes.length, kind: 'gif', width: 1, height: 1, altText: 'A dot' }] }));
+    const [mediaId] = sim.status(ref.id)!.mediaIds;
+    expect(sim.media(mediaId)?.description).toBe('A dot');
+    expect(sim.requests).toContain(`GET /api/v1/media/${mediaId}`);
   });
 
   it('creates one status when the answer is lost and the same key is sent again', async () => {
     const before = sim.statusCount();
-    sim.fail('POST /api/v1/statuses', { commitThenDrop: true });
+    sim.failDrop('POST /api/v1/statuses');
     const input = post('Exactly once');
     const ref = await publish(input);
     expect(sim.statusCount()).toBe(before + 1);
@@ -129,7 +158,7 @@ describe('publishing to Mastodon', () => {
 
     // Both tries lost: ambiguous; the engine's next send with the same key still makes one.
     const twice = post('Still exactly once');
-    sim.fail('POST /api/v1/statuses', { commitThenDrop: true, times: 2 });
+    sim.failDrop('POST /api/v1/statuses', 2);
     const err = await publish(twice).catch((e) => e);
     expect(err).toBeInstanceOf(PlatformError);
     expect(err.kind).toBe('ambiguous');
@@ -152,12 +181,15 @@ describe('publishing to Mastodon', () => {
 
 describe('failures', () => {
   it('turns a 429 into rate_limited with the ISO 8601 reset', async () => {
-    const reset = new Date(Date.now() + 5 * 60_000);
-    sim.fail('POST /api/v1/statuses', { status: 429, reset });
+    const before = Math.floor(Date.now() / 1000) + 300;
+    sim.fail429('POST /api/v1/statuses', 300);
     const err = await publish(post('Too fast')).catch((e) => e);
+    const after = Math.floor(Date.now() / 1000) + 300;
     expect(err).toBeInstanceOf(PlatformError);
     expect(err.kind).toBe('rate_limited');
-    expect(err.resetAt).toBe(reset.getTime());
+    expect(err.resetAt % 1000).toBe(0);
+    expect(err.resetAt / 1000).toBeGreaterThanOrEqual(before);
+    expect(err.resetAt / 1000).toBeLessThanOrEqual(after);
   });
 
   it('marks the account needs_reauth with TOKEN_EXPIRED when the token is revoked', async () => {
