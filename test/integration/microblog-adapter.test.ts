@@ -39,6 +39,7 @@ async function startXSimulator(client: { clientId: string; clientSecret: string 
     refreshCount: () => s.state.refreshCalls,
     tokenCalls: () => s.requests.filter((r) => r === 'POST /2/oauth2/token').length,
     issuedTokens: () => [...s.state.issuedTokens],
+    follows: () => s.state.follows,
   };
 }
 type XSimulator = Awaited<ReturnType<typeof startXSimulator>>;
@@ -240,6 +241,19 @@ describe('OAuth state and configuration', () => {
     expect(replay.status).toBe(400);
     expect(replay.body.error).toBe('INVALID_INPUT');
     expect(sim.tokenCalls()).toBe(afterFirst);
+  });
+
+  it('follows Herald\'s own account after connecting when followOnPlatform is set', async () => {
+    const other = await startServer({ settings: settingsFor(sim, { HERALD_MICROBLOG_FOLLOW_USER_ID: '783214' }) });
+    try {
+      const k = await other.login();
+      const before = sim.follows().length;
+      const connected = await connectOAuth(other, k, 'microblog', { followOnPlatform: true, mode: 'create_new' });
+      expect(connected.status).toBe(200);
+      expect(sim.follows().slice(before)).toEqual([{ source: sim.user().id, target: '783214' }]);
+    } finally {
+      await other.close();
+    }
   });
 
   it('answers 501 OAUTH_NOT_CONFIGURED without a client id', async () => {
