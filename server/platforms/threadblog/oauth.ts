@@ -32,6 +32,9 @@ function toCredentials(answer: TokenAnswer, now: number): Credentials {
   if (!answer.access_token) throw new PlatformError('threadblog', 'transient', 'Threads answered the token request without an access token');
   return {
     accessToken: answer.access_token,
+    // Threads renews the long-lived token with the token itself; naming it the refresh token too
+    // lets the credentials service renew it before it expires (an expired one cannot be renewed).
+    refreshToken: answer.access_token,
     expiresAt: typeof answer.expires_in === 'number' ? now + answer.expires_in * 1000 : undefined,
   };
 }
