@@ -1,0 +1,124 @@
+/**
+ * The Threads adapter against the shared Threads simulator (test/simulators), through Herald's
+ * HTTP API for connecting and the real credentials service for publishing: containers that
+ * take time to be ready, a reply chain, a carousel fetched from a loopback image server,
+ * token refusals under 50 racing publishes, a rate limit and a lost publish answer.
+ */
+import http from 'node:http';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accounts } from '../../server/db/schema.js';
+import { HeraldError } from '../../server/errors.js';
+import type { MediaItem, PostInput } from '../../server/platforms/adapter.js';
+import { PlatformError } from '../../server/platforms/errors.js';
+import { adapterFor, registerAdapter } from '../../server/platforms/index.js';
+import { publishThread } from '../../server/platforms/thread.js';
+import { createThreadblogAdapter } from '../../server/platforms/threadblog.adapter.js';
+import { png } from '../helpers/media-files.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+import { startThreadsSimulator, type ThreadsSimulator } from '../simulators/threads.simulator.js';
+import { connectThroughBrowser } from './oauth-browser.js';
+
+let sim: ThreadsSimulator;
+let t: TestServer;
+let key: string;
+let accountId: string;
+let images: http.Server;
+let imageBase = '';
+const bodies = new Map([['red', png(5, 5, 30)], ['blue', png(5, 5, 60)]]);
+
+const row = () => t.server.deps.db.select().from(accounts).where(eq(accounts.id, accountId)).get()!;
+const post = (text: string, more: Partial<PostInput> = {}): PostInput => ({ text, media: [], options: {}, idempotencyKey: `k-${text}`, ...more });
+const publish = (input: PostInput) => t.server.services.credentials.withCredentials(row(), (ctx) => adapterFor('threadblog').publishPost(ctx, input));
+const image = (name: string, altText: string): MediaItem => ({ path: '', mime: 'image/png', size: 0, kind: 'image', altText, publicUrl: `${imageBase}/${name}.png` });
+
+beforeAll(async () => {
+  images = http.createServer((req, res) => {
+    res.writeHead(200, { 'content-type': 'image/png' });
+    res.end(bodies.get((req.url ?? '').replace(/^\/|\.png$/g, '')) ?? png(1, 1));
+  });
+  await new Promise<void>((resolve) => images.listen(0, '127.0.0.1', resolve));
+  imageBase = `http://127.0.0.1:${(images.address() as { port: number }).port}`;
+  sim = await startThreadsSimulator({ containerReadyMs: 60 });
+  t = await startServer({
+    settings: {
+      HERALD_THREADBLOG_API_URL: sim.url,
+      HERALD_THREADBLOG_AUTHORIZE_URL: sim.authorizeUrl,
+      HERALD_THREADBLOG_TOKEN_URL: sim.tokenUrl,
+      HERALD_THREADBLOG_CLIENT_ID: sim.clientId,
+      HERALD_THREADBLOG_CLIENT_SECRET: sim.clientSecret,
+    },
+  });
+  registerAdapter(createThreadblogAdapter({ pollIntervalMs: 20, retryDelayMs: 20 }));
+  key = await t.login();
+});
+
+afterAll(async () => {
+  await t?.close();
+  await sim?.close();
+  await new Promise((resolve) => images?.close(resolve));
+});
+
+describe('Threads simulator through Herald', () => {
+  it('connects with the long-lived exchange', async () => {
+    const result = await connectThroughBrowser(t, key, 'threadblog');
+    expect(result.status, JSON.stringify(result.body)).toBe(200);
+    accountId = result.body.accountUuid;
+    expect(sim.state.exchangeCalls).toBe(1);
+    const list = await t.call('GET', '/accounts', { key });
+    expect(list.body.accounts.find((a: any) => a.uuid === accountId)).toMatchObject({ platform: 'threadblog', username: 'herald.tester', status: 'active' });
+  });
+
+  it('waits for containers, so publishing never hits Media Not Found, and chains replies', async () => {
+    const parts = ['Sim one', 'Sim two', 'Sim three'].map((text) => post(text));
+    const refs = await t.server.services.credentials.withCredentials(row(), (ctx) => publishThread(adapterFor('threadblog'), ctx, parts, [], { beforeSend: () => {}, afterSend: () => {} }));
+    const chain = refs.map((r) => sim.state.posts.find((p) => p.id === r.id)!);
+    expect(chain.map((p) => p.text)).toEqual(['Sim one', 'Sim two', 'Sim three']);
+    expect(chain.map((p) => p.replyToId)).toEqual([undefined, refs[0].id, refs[1].id]);
+    expect(refs[0].url).toMatch(/^https:\/\/www\.threads\.net\/@herald\.tester\/post\//);
+    expect(sim.state.notReadyPublishes).toBe(0);
+  });
+
+  it('publishes a carousel of two images the simulator downloads', async () => {
+    const ref = await publish(post('Carousel', { media: [image('red', 'Red'), image('blue', 'Blue')] }));
+    const made = sim.state.posts.find((p) => p.id === ref.id)!;
+    expect(made.mediaType).toBe('CAROUSEL_ALBUM');
+    const kids = made.children.map((id) => sim.state.containers.get(id)!);
+    expect(kids.map((k) => k.mediaUrl)).toEqual([`${imageBase}/red.png`, `${imageBase}/blue.png`]);
+    expect(kids.map((k) => k.fetched?.bytes.length)).toEqual([bodies.get('red')!.length, bodies.get('blue')!.length]);
+  });
+
+  it('a rate limit is rate_limited; a lost publish answer is ambiguous and found', async () => {
+    sim.faults.next({ kind: '429' }, { route: '/threads_publish' });
+    const limited = await publish(post('limited')).catch((e) => e);
+    expect(limited).toBeInstanceOf(PlatformError);
+    expect(limited.kind).toBe('rate_limited');
+    sim.faults.next({ kind: 'commit-then-drop' }, { route: '/threads_publish' });
+    const since = Date.now();
+    const lost = await publish(post('Lost on the way')).catch((e) => e);
+    expect(lost.kind).toBe('ambiguous');
+    const found = await t.server.services.credentials.withCredentials(row(), (ctx) => adapterFor('threadblog').findRecentPost(ctx, { text: 'Lost on the way', since, idempotencyKey: 'k' }));
+    expect(found?.id).toBe(sim.state.posts.at(-1)!.id);
+  });
+
+  it('renews a token about to expire once for 50 racing publishes; an expired one needs reauth', async () => {
+    sim.ageTokens(2 * 86_400);
+    const saved = (await t.server.services.credentials.load(accountId))!;
+    expect(saved.refreshToken).toBe(saved.accessToken);
+    await t.server.services.credentials.save(accountId, { ...saved, expiresAt: Date.now() + 30_000 });
+    const before = sim.state.refreshCalls;
+    const calls = t.server.services.credentials.refreshCalls;
+    const refs = await Promise.all(Array.from({ length: 50 }, (_, i) => publish(post(`Racing ${i}`))));
+    expect(new Set(refs.map((r) => r.id)).size).toBe(50);
+    expect(sim.state.refreshCalls - before).toBe(1);
+    expect(t.server.services.credentials.refreshCalls - calls).toBe(1);
+    expect((await t.server.services.credentials.load(accountId))!.expiresAt! - Date.now()).toBeGreaterThan(59 * 86_400_000);
+
+    // Threads cannot renew a token that has already expired.
+    sim.expireAccessTokens();
+    const err = await publish(post('Too late')).catch((e) => e);
+    expect(err).toBeInstanceOf(HeraldError);
+    expect(err.code).toBe('TOKEN_EXPIRED');
+    expect((await t.call('GET', `/accounts/${accountId}`, { key })).body.account.status).toBe('needs_reauth');
+  });
+});
