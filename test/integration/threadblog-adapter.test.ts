@@ -164,8 +164,9 @@ describe('Threads through Herald', () => {
     expect(wrongParent).toBeNull();
   });
 
-  it('refreshes an expired token once for 50 racing publishes', async () => {
-    peer.expireTokens();
+  it('renews a token about to expire once for 50 racing publishes', async () => {
+    const saved = (await t.server.services.credentials.load(accountId))!;
+    await t.server.services.credentials.save(accountId, { ...saved, expiresAt: Date.now() + 30_000 });
     const calls = t.server.services.credentials.refreshCalls;
     const peerCalls = peer.refreshCalls;
     const refs = await Promise.all(Array.from({ length: 50 }, (_, i) => publish(post(`Racing ${i}`))));
@@ -174,9 +175,8 @@ describe('Threads through Herald', () => {
     expect(peer.refreshCalls - peerCalls).toBe(1);
   });
 
-  it('a refused refresh marks the account needs_reauth with TOKEN_EXPIRED', async () => {
+  it('an expired token cannot be renewed: needs_reauth with TOKEN_EXPIRED', async () => {
     peer.expireTokens();
-    peer.refuseRefresh = true;
     const err = await publish(post('Too late')).catch((e) => e);
     expect(err).toBeInstanceOf(HeraldError);
     expect(err.code).toBe('TOKEN_EXPIRED');

@@ -21,7 +21,6 @@ export interface ThreadsPeer {
   refreshCalls: number;
   /** Makes every token issued so far invalid (code 190). */
   expireTokens(): void;
-  refuseRefresh: boolean;
   /** The next `count` calls to `path` (suffix match) fail with `fault`. */
   fail(path: string, fault: Fault, count?: number): void;
   close(): Promise<void>;
@@ -44,7 +43,7 @@ export async function startThreadsPeer(): Promise<ThreadsPeer> {
   const peer: ThreadsPeer = {
     url: '', clientId: 'threads-app-id', clientSecret: 'threads-app-secret',
     user: { id: '17841400000000001', username: 'ada.threads', name: 'Ada L' },
-    posts: [], refreshCalls: 0, refuseRefresh: false,
+    posts: [], refreshCalls: 0,
     expireTokens: () => valid.clear(),
     fail: (path, fault, count = 1) => { faults.push({ path, fault, left: count }); },
     close: () => new Promise((resolve) => server.close(() => resolve())),
@@ -110,7 +109,8 @@ export async function startThreadsPeer(): Promise<ThreadsPeer> {
     if (path === '/refresh_access_token') {
       peer.refreshCalls += 1;
       const old = p('access_token') ?? '';
-      if (peer.refuseRefresh || p('grant_type') !== 'th_refresh_token' || !old.startsWith('long-')) {
+      // An expired (or otherwise invalid) token cannot be renewed.
+      if (p('grant_type') !== 'th_refresh_token' || !old.startsWith('long-') || !valid.has(old)) {
         return graphErr(res, 400, { code: 190, message: 'Error validating access token: Session has expired' });
       }
       return json(res, { access_token: issue('long-'), token_type: 'bearer', expires_in: 5183944 });
