@@ -37,7 +37,8 @@ export interface HeraldConfig {
   secretStore: 'keychain' | 'file';
   secretStoreExplicit: boolean;
   networks: Record<Platform, NetworkConfig>;
-  identity: { issuer: string; clientId?: string; clientSecret?: string };
+  /** `redirectUri`: a non-loopback redirect URI sign-in may also use (loopback ones always may). */
+  identity: { issuer: string; clientId?: string; clientSecret?: string; redirectUri?: string };
   /** Credits granted at the start of every month. */
   monthlyCredits: number;
   /** Tier of the desktop UI's own key, and the default for new keys. */
@@ -49,6 +50,8 @@ export interface HeraldConfig {
   jsonBodyLimit: number;
   logLevel: 'silent' | 'error' | 'info';
   microblogFollowUserId?: string;
+  /** A non-loopback redirect URI that sign-in with X may also use. */
+  microblogRedirectUri?: string;
 }
 
 /** The OS's per-user application-data folder, as Electron's `app.getPath('userData')` picks it. */
@@ -71,6 +74,8 @@ const rawSchema = z.object({
   HERALD_IDENTITY_ISSUER: z.string().url().default('https://accounts.google.com'),
   HERALD_IDENTITY_CLIENT_ID: optionalString,
   HERALD_IDENTITY_CLIENT_SECRET: optionalString,
+  HERALD_IDENTITY_REDIRECT_URI: optionalString,
+  HERALD_MICROBLOG_REDIRECT_URI: optionalString,
   HERALD_MONTHLY_CREDITS: z.coerce.number().int().min(0).default(1000),
   HERALD_DEFAULT_TIER: z.enum(['free', 'pro', 'enterprise']).default('pro'),
   HERALD_ENTERPRISE_LIMIT: z.coerce.number().int().min(1).default(10000),
@@ -146,7 +151,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     secretStore: raw.HERALD_SECRET_STORE ?? 'keychain',
     secretStoreExplicit: raw.HERALD_SECRET_STORE !== undefined,
     networks,
-    identity: { issuer: raw.HERALD_IDENTITY_ISSUER, clientId: raw.HERALD_IDENTITY_CLIENT_ID, clientSecret: raw.HERALD_IDENTITY_CLIENT_SECRET },
+    identity: { issuer: raw.HERALD_IDENTITY_ISSUER, clientId: raw.HERALD_IDENTITY_CLIENT_ID, clientSecret: raw.HERALD_IDENTITY_CLIENT_SECRET, redirectUri: raw.HERALD_IDENTITY_REDIRECT_URI },
     monthlyCredits: raw.HERALD_MONTHLY_CREDITS,
     defaultTier: raw.HERALD_DEFAULT_TIER,
     enterpriseLimit: raw.HERALD_ENTERPRISE_LIMIT,
@@ -154,5 +159,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     jsonBodyLimit: raw.HERALD_JSON_BODY_LIMIT,
     logLevel: raw.HERALD_LOG_LEVEL,
     microblogFollowUserId: raw.HERALD_MICROBLOG_FOLLOW_USER_ID,
+    microblogRedirectUri: raw.HERALD_MICROBLOG_REDIRECT_URI,
   };
 }

@@ -149,6 +149,15 @@ export class ConnectionsService {
     }
   }
 
+  /**
+   * Connects an account whose OAuth flow finished elsewhere (sign-in with X): the same rules as
+   * `finish` (credentials to the secret store first, then the row, then a social set).
+   */
+  async connectAuthorised(userId: string, platform: Platform, identity: Identity, credentials: Credentials, opts: ConnectOptions = {}) {
+    const { accountId, socialSetId } = await this.saveAccount(userId, platform, identity, credentials, opts);
+    return { account: toAccountDto(this.deps.db.select().from(accounts).where(eq(accounts.id, accountId)).get()!), socialSetId };
+  }
+
   /** Creates or updates the account row, stores its credentials, and puts it in a set. */
   private async saveAccount(userId: string, platform: Platform, id: Identity, credentials: Credentials, opts: ConnectOptions) {
     const existing = this.deps.db.select().from(accounts)
