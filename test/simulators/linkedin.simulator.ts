@@ -38,6 +38,8 @@ export interface LinkedInImage {
 }
 
 export interface LinkedInSimulatorOptions {
+  /** Latency added to every request, ms (fan-out benchmarks); also settable later via faults.latencyMs. */
+  latencyMs?: number;
   clientId?: string;
   clientSecret?: string;
   /** Issue (non-rotating) refresh tokens, as for apps approved for programmatic refresh. */
@@ -309,6 +311,7 @@ export async function startLinkedInSimulator(opts: LinkedInSimulatorOptions = {}
     expiredToken: unauthorized,
     notFound: (req) => li(404, `No virtual resource found for ${req.path}`, { code: 'NOT_FOUND' }),
   });
+  server.faults.latencyMs = opts.latencyMs ?? 0;
   base = server.url;
 
   const addMember = (m: { name: string; email?: string }): LinkedInMember => {

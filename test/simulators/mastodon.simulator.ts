@@ -2,6 +2,8 @@
 // media v2 with async processing, statuses with Idempotency-Key, account statuses.
 import { Router, startSimServer, canaryToken, s256, str, strList, redirect, withQuery, PostCounter } from './common.js';
 import type { SimReply, SimRequest, Faults } from './common.js';
+import { registerMastodonInstance } from './mastodon.instance.js';
+import { mastodonViews } from './mastodon.views.js';
 
 export interface MastodonAccount {
   id: string;
@@ -44,6 +46,8 @@ export interface MastodonApp {
 }
 
 export interface MastodonSimulatorOptions {
+  /** Latency added to every request, ms (fan-out benchmarks); also settable later via faults.latencyMs. */
+  latencyMs?: number;
   maxCharacters?: number;
   /** GET /api/v1/media/:id answers 206 this many times for video before 200 (default 1). */
   processingPolls?: number;
@@ -124,68 +128,7 @@ export async function startMastodonSimulator(opts: MastodonSimulatorOptions = {}
     return { accountId: t.accountId, headers: rateHeaders(`token:${req.bearer}`, 300, 300) };
   };
 
-  const accountView = (a: MastodonAccount) => ({
-    id: a.id,
-    username: a.username,
-    acct: a.username,
-    display_name: a.displayName,
-    locked: false,
-    bot: false,
-    url: `${base}/@${a.username}`,
-    avatar: `${base}/avatars/original/missing.png`,
-    avatar_static: `${base}/avatars/original/missing.png`,
-    header: `${base}/headers/original/missing.png`,
-    note: '',
-    followers_count: 0,
-    following_count: 0,
-    statuses_count: state.statuses.filter((s) => s.accountId === a.id).length,
-    created_at: '2024-01-01T00:00:00.000Z',
-    emojis: [],
-    fields: [],
-  });
-  const mediaView = (m: MastodonMedia) => {
-    const ready = m.pollsLeft <= 0 && !m.failed;
-    return {
-      id: m.id,
-      type: m.type,
-      url: ready ? `${base}/system/media_attachments/${m.id}` : null,
-      preview_url: `${base}/system/media_attachments/${m.id}`,
-      remote_url: null,
-      text_url: null,
-      meta: m.type === 'image' ? { original: { width: 1, height: 1, size: '1x1', aspect: 1 } } : {},
-      description: m.description,
-      blurhash: null,
-    };
-  };
-  const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-  const statusView = (s: MastodonStatus) => {
-    const acct = state.accounts.find((a) => a.id === s.accountId)!;
-    const inReplyTo = s.inReplyToId ? state.statuses.find((x) => x.id === s.inReplyToId) : undefined;
-    return {
-      id: s.id,
-      created_at: s.createdAt,
-      in_reply_to_id: s.inReplyToId,
-      in_reply_to_account_id: inReplyTo ? inReplyTo.accountId : null,
-      sensitive: s.sensitive,
-      spoiler_text: s.spoilerText,
-      visibility: s.visibility,
-      language: s.language,
-      uri: `${base}/users/${acct.username}/statuses/${s.id}`,
-      url: `${base}/@${acct.username}/${s.id}`,
-      replies_count: 0,
-      reblogs_count: 0,
-      favourites_count: 0,
-      content: s.text ? `<p>${escapeHtml(s.text).replace(/\n/g, '<br />')}</p>` : '',
-      reblog: null,
-      account: accountView(acct),
-      media_attachments: s.mediaIds.map((id) => mediaView(state.media.get(id)!)),
-      mentions: [],
-      tags: [],
-      emojis: [],
-      card: null,
-      poll: null,
-    };
-  };
+  const { accountView, mediaView, statusView } = mastodonViews(() => base, state);
 
   const router = new Router();
 
@@ -279,44 +222,7 @@ export async function startMastodonSimulator(opts: MastodonSimulatorOptions = {}
     if (!acct) return err(422, 'This method requires an authenticated user');
     return { status: 200, body: { ...accountView(acct), source: { privacy: 'public', sensitive: false, language: null, note: '', fields: [] } }, headers: a.headers };
   });
-  const configuration = () => ({
-    urls: { streaming: base.replace(/^http/, 'ws') },
-    accounts: { max_featured_tags: 10, max_pinned_statuses: 5 },
-    statuses: { max_characters: maxChars, max_media_attachments: 4, characters_reserved_per_url: 23 },
-    media_attachments: {
-      supported_mime_types: ['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'video/mp4', 'video/webm', 'audio/mpeg'],
-      image_size_limit: 16_777_216,
-      image_matrix_limit: 33_177_600,
-      video_size_limit: 103_809_024,
-      video_frame_rate_limit: 120,
-      video_matrix_limit: 8_294_400,
-      description_limit: 1500,
-    },
-    polls: { max_options: 4, max_characters_per_option: 50, min_expiration: 300, max_expiration: 2_629_746 },
-    translation: { enabled: false },
-  });
-  router.on('GET', '/api/v2/instance', () => ({
-    status: 200,
-    body: {
-      domain: opts.domain ?? '127.0.0.1',
-      title: 'Herald simulator',
-      version: '4.3.0',
-      source_url: 'https://github.com/mastodon/mastodon',
-      description: 'Loopback Mastodon simulator',
-      usage: { users: { active_month: state.accounts.length } },
-      thumbnail: { url: `${base}/thumb.png` },
-      languages: ['en'],
-      configuration: configuration(),
-      registrations: { enabled: false, approval_required: false, message: null },
-      api_versions: { mastodon: 2 },
-      contact: { email: '', account: null },
-      rules: [],
-    },
-  }));
-  router.on('GET', '/api/v1/instance', () => ({
-    status: 200,
-    body: { uri: opts.domain ?? '127.0.0.1', title: 'Herald simulator', version: '4.3.0', configuration: configuration(), max_toot_chars: maxChars },
-  }));
+  registerMastodonInstance(router, { base: () => base, maxChars, domain: opts.domain, accountCount: () => state.accounts.length });
   router.on('GET', '/api/v1/accounts/:id/statuses', (req) => {
     const a = auth(req, 'read:statuses');
     const acct = state.accounts.find((x) => x.id === req.params.id);
@@ -432,6 +338,7 @@ export async function startMastodonSimulator(opts: MastodonSimulatorOptions = {}
     expiredToken: () => err(401, 'The access token is invalid'),
     notFound: () => err(404, 'Record not found'),
   });
+  server.faults.latencyMs = opts.latencyMs ?? 0;
   base = server.url;
 
   const addAccount = (a: { username: string; displayName?: string }): MastodonAccount => {

@@ -43,6 +43,8 @@ export interface ThreadsPost {
 }
 
 export interface ThreadsSimulatorOptions {
+  /** Latency added to every request, ms (fan-out benchmarks); also settable later via faults.latencyMs. */
+  latencyMs?: number;
   clientId?: string;
   clientSecret?: string;
   /** A container stays IN_PROGRESS this long after creation (default 200 ms). */
@@ -355,6 +357,7 @@ export async function startThreadsSimulator(opts: ThreadsSimulatorOptions = {}):
     expiredToken: () => errors.expiredToken(),
     notFound: (req) => errors.unknownObject(req.path.split('/').pop() ?? ''),
   });
+  server.faults.latencyMs = opts.latencyMs ?? 0;
 
   const addUser = (u: { username: string; name?: string }): ThreadsUser => {
     const user: ThreadsUser = { id: String(25_000_000_000_000_000n + BigInt(state.users.length + 1) * 7n), username: u.username, name: u.name ?? u.username };

@@ -25,6 +25,8 @@ export interface XPost {
 }
 
 export interface XSimulatorOptions {
+  /** Latency added to every request, ms (fan-out benchmarks); also settable later via faults.latencyMs. */
+  latencyMs?: number;
   clientId?: string;
   /** When set, the client is confidential and must authenticate with Basic auth (or body secret). */
   clientSecret?: string;
@@ -348,6 +350,7 @@ export async function startXSimulator(opts: XSimulatorOptions = {}): Promise<XSi
     expiredToken: unauthorized,
     notFound: () => problem(404, 'Not Found Error', 'The requested resource does not exist.', `${PROBLEM}resource-not-found`),
   });
+  server.faults.latencyMs = opts.latencyMs ?? 0;
 
   const addUser = (u: { username: string; name?: string; followers?: number }): XUser => {
     const user: XUser = { id: nextId(), username: u.username, name: u.name ?? u.username, followers: u.followers ?? 0 };
