@@ -1,0 +1,196 @@
+/**
+ * Sign-in with OpenID Connect against a real provider (oidc-provider, in-process): discovery,
+ * authorization code with PKCE, state and nonce through Herald's API, a new user with a working
+ * key, the same user at the second sign-in, and ID tokens Herald must refuse: another nonce
+ * (an injected code), another audience (a genuine token minted for another client), an
+ * unverified e-mail, an expired token (judged by Herald's injected clock).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, TestClock, type TestServer } from '../helpers/server.js';
+import { browse, pkce, startOidcPeer, type OidcPeer } from './oidc.peer.js';
+
+const REDIRECT = 'http://127.0.0.1:53682/callback';
+const OTHER_REDIRECT = 'http://127.0.0.1:53683/other';
+const HERALD = { client_id: 'herald-desktop', client_secret: 'herald-desktop-secret', redirect_uris: [REDIRECT] };
+const OTHER = { client_id: 'other-app', client_secret: 'other-app-secret', redirect_uris: [OTHER_REDIRECT] };
+
+let peer: OidcPeer;
+let t: TestServer;
+const clock = new TestClock(Date.now());
+
+beforeAll(async () => {
+  peer = await startOidcPeer([HERALD, OTHER]);
+  peer.accounts.set('bob', { email: 'Bob@Example.test', email_verified: true, name: 'Bob' });
+  peer.accounts.set('mallory', { email: 'mallory@example.test', email_verified: false });
+  t = await startServer({
+    clock,
+    owner: false,
+    settings: { HERALD_IDENTITY_ISSUER: peer.issuer, HERALD_IDENTITY_CLIENT_ID: HERALD.client_id, HERALD_IDENTITY_CLIENT_SECRET: HERALD.client_secret },
+  });
+});
+
+afterAll(async () => {
+  await t?.close();
+  await peer?.close();
+});
+
+/** url → the provider (auto-login) → the redirect URI's code, state and iss. */
+async function authorize(tamper?: (authUrl: URL) => void) {
+  clock.set(new Date().toISOString());
+  const start = await t.call('POST', '/auth/oauth/identity/url', { body: { redirectUri: REDIRECT } });
+  expect(start.status, start.text).toBe(200);
+  const authUrl = new URL(start.body.authUrl);
+  tamper?.(authUrl);
+  const back = await browse(authUrl.href, REDIRECT);
+  return { start: start.body, authUrl, code: back.searchParams.get('code')!, state: back.searchParams.get('state')!, iss: back.searchParams.get('iss') ?? undefined };
+}
+
+const callback = (body: Record<string, unknown>) => t.call('POST', '/auth/oauth/identity/callback', { body });
+const userCount = () => t.server.services.users.count();
+
+describe('sign-in with OpenID Connect', () => {
+  it('asks the discovered provider for a code with PKCE S256, state and nonce', async () => {
+    const start = await t.call('POST', '/auth/oauth/identity/url', { body: { redirectUri: REDIRECT } });
+    expect(start.status).toBe(200);
+    expect(start.body).toMatchObject({ success: true, state: expect.stringMatching(/^[A-Za-z0-9_-]{40,}$/) });
+    const url = new URL(start.body.authUrl);
+    expect(url.origin + url.pathname).toBe(`${peer.issuer}/auth`);
+    const q = url.searchParams;
+    expect(q.get('client_id')).toBe(HERALD.client_id);
+    expect(q.get('response_type')).toBe('code');
+    expect(q.get('redirect_uri')).toBe(REDIRECT);
+    expect(q.get('code_challenge_method')).toBe('S256');
+    expect(q.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(q.get('state')).toBe(start.body.state);
+    expect(q.get('nonce')!.length).toBeGreaterThanOrEqual(32);
+    expect(q.get('scope')!.split(' ')).toEqual(expect.arrayContaining(['openid', 'email']));
+  });
+
+  it('creates the user at the first sign-in and gives a key that works', async () => {
+    peer.login = 'alice';
+    const calls = peer.tokenRequests.length;
+    const { code, state, iss } = await authorize();
+    const r = await callback({ code, state, iss });
+    expect(r.status, r.text).toBe(200);
+    expect(r.body).toMatchObject({
+      success: true,
+      user: { uuid: expect.any(String), email: 'alice@example.test', provider: 'identity', isNewUser: true },
+      apiKey: { key: expect.stringMatching(/^hk_[0-9A-Za-z]{32,}$/), name: 'Default API Key', createdAt: expect.any(String), lastUsed: null },
+      message: expect.any(String),
+    });
+    expect(peer.tokenRequests.slice(calls)).toEqual([HERALD.client_id]);
+    const me = await t.call('GET', '/me', { key: r.body.apiKey.key });
+    expect(me.status, me.text).toBe(200);
+    expect(JSON.stringify(me.body)).toContain('alice@example.test');
+    expect(t.server.services.users.byEmail('alice@example.test')).toMatchObject({ id: r.body.user.uuid, provider: 'identity', passwordHash: null });
+  });
+
+  it('signs the same user in again (isNewUser false, a new key), without iss in the body', async () => {
+    peer.login = 'alice';
+    const before = userCount();
+    const first = t.server.services.users.byEmail('alice@example.test')!;
+    const { code, state } = await authorize();
+    const r = await callback({ code, state });
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.user).toEqual({ uuid: first.id, email: 'alice@example.test', provider: 'identity', isNewUser: false });
+    expect(userCount()).toBe(before);
+    const keys = await t.call('GET', '/auth/api-keys', { key: r.body.apiKey.key });
+    expect(keys.body.apiKeys).toHaveLength(2);
+  });
+
+  it('matches an existing user by the verified e-mail whatever its case', async () => {
+    const existing = await t.server.services.users.create({ email: 'bob@example.test', password: 'bobs password' });
+    peer.login = 'bob';
+    const { code, state } = await authorize();
+    const r = await callback({ code, state });
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.user).toMatchObject({ uuid: existing.id, email: 'bob@example.test', isNewUser: false });
+  });
+
+  it('refuses an ID token whose nonce is not the flow\'s (a code from another authorization)', async () => {
+    peer.login = 'alice';
+    const { code, state } = await authorize((u) => u.searchParams.set('nonce', 'attacker-chosen-nonce-value-0123456789'));
+    const before = userCount();
+    const r = await callback({ code, state });
+    expect(r.status, r.text).toBe(400);
+    expect(r.body).toMatchObject({ success: false, error: 'INVALID_INPUT' });
+    expect(r.body.message).toMatch(/"nonce"/);
+    expect(r.body.apiKey).toBeUndefined();
+    expect(userCount()).toBe(before);
+  });
+
+  it('refuses a genuine ID token minted for another client (audience)', async () => {
+    peer.login = 'carol';
+    peer.accounts.set('carol', { email: 'carol@example.test', email_verified: true });
+    const flow = await authorize();
+    // The other client, at the same provider, obtains a signed token carrying Herald's nonce.
+    const { verifier, challenge } = pkce();
+    const other = new URL(`${peer.issuer}/auth`);
+    for (const [k, v] of Object.entries({ client_id: OTHER.client_id, response_type: 'code', scope: 'openid email', redirect_uri: OTHER_REDIRECT, state: 'other-state-123', nonce: flow.authUrl.searchParams.get('nonce')!, code_challenge: challenge, code_challenge_method: 'S256' })) other.searchParams.set(k, v);
+    const otherBack = await browse(other.href, OTHER_REDIRECT);
+    const otherTokens = await fetch(`${peer.issuer}/token`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from(`${OTHER.client_id}:${OTHER.client_secret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'authorization_code', code: otherBack.searchParams.get('code')!, redirect_uri: OTHER_REDIRECT, code_verifier: verifier }),
+    }).then((res) => res.json() as Promise<{ id_token: string }>);
+    expect(JSON.parse(Buffer.from(otherTokens.id_token.split('.')[1]!, 'base64url').toString())).toMatchObject({ aud: OTHER.client_id, email: 'carol@example.test' });
+    peer.rewriteToken = (body, clientId) => (clientId === HERALD.client_id ? { ...body, id_token: otherTokens.id_token } : body);
+    try {
+      const r = await callback({ code: flow.code, state: flow.state });
+      expect(r.status, r.text).toBe(400);
+      expect(r.body.error).toBe('INVALID_INPUT');
+      expect(r.body.message).toMatch(/"aud"/);
+      expect(t.server.services.users.byEmail('carol@example.test')).toBeUndefined();
+    } finally {
+      peer.rewriteToken = undefined;
+    }
+  });
+
+  it('refuses an e-mail the provider has not verified (400) and creates no user', async () => {
+    peer.login = 'mallory';
+    const { code, state } = await authorize();
+    const r = await callback({ code, state });
+    expect(r.status, r.text).toBe(400);
+    expect(r.body).toMatchObject({ success: false, error: 'INVALID_INPUT' });
+    expect(r.body.message).toMatch(/not verified/);
+    expect(t.server.services.users.byEmail('mallory@example.test')).toBeUndefined();
+  });
+
+  it('refuses an expired ID token (Herald\'s clock five minutes on, the token lived one)', async () => {
+    peer.login = 'alice';
+    peer.idTokenTtl = 60;
+    try {
+      const { code, state } = await authorize();
+      clock.advance(5 * 60_000);
+      const r = await callback({ code, state });
+      expect(r.status, r.text).toBe(400);
+      expect(r.body.error).toBe('INVALID_INPUT');
+      expect(r.body.message).toMatch(/"exp"/);
+    } finally {
+      peer.idTokenTtl = 3600;
+    }
+  });
+
+  it('accepts the same flow at the same clock offset when the token lives long enough', async () => {
+    peer.login = 'alice';
+    const { code, state } = await authorize();
+    clock.advance(5 * 60_000);
+    const r = await callback({ code, state });
+    expect(r.status, r.text).toBe(200);
+  });
+
+  it('answers 501 OAUTH_NOT_CONFIGURED without a client secret, before any provider call', async () => {
+    const bare = await startServer({ owner: false, settings: { HERALD_IDENTITY_ISSUER: peer.issuer, HERALD_IDENTITY_CLIENT_ID: HERALD.client_id } });
+    try {
+      const calls = peer.tokenRequests.length;
+      const a = await bare.call('POST', '/auth/oauth/identity/url', { body: { redirectUri: REDIRECT } });
+      expect(a.status).toBe(501);
+      expect(a.body).toMatchObject({ success: false, error: 'OAUTH_NOT_CONFIGURED' });
+      const b = await bare.call('POST', '/auth/oauth/identity/callback', { body: { code: 'x', state: 'y' } });
+      expect(b.status).toBe(501);
+      expect(peer.tokenRequests.length).toBe(calls);
+    } finally {
+      await bare.close();
+    }
+  });
+});
