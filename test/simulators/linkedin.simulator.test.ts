@@ -168,6 +168,26 @@ describe('LinkedIn simulator with linkedin-api-client', () => {
   });
 });
 
+describe('LinkedIn programmatic refresh', () => {
+  it('returns the same (non-rotating) refresh token with a new access token', async () => {
+    const prev = sim;
+    sim = await startLinkedInSimulator({ programmaticRefresh: true });
+    try {
+      const { auth, token } = await connect();
+      const t = token as typeof token & { refresh_token: string; refresh_token_expires_in: number };
+      expect(t.refresh_token).toMatch(/^canary-linkedin-refresh-/);
+      expect(t.refresh_token_expires_in).toBe(31_536_000);
+      const again = (await auth.exchangeRefreshTokenForAccessToken(t.refresh_token)) as typeof t;
+      expect(again.refresh_token).toBe(t.refresh_token);
+      expect(again.access_token).not.toBe(t.access_token);
+      expect(sim.state.refreshCallsByUser.get(sim.state.members[0]!.sub)).toBe(1);
+    } finally {
+      await sim.close();
+      sim = prev;
+    }
+  });
+});
+
 describe('LinkedIn simulator faults', () => {
   it('429 without rate-limit headers, then commit-then-drop creates the post', async () => {
     const { token, author } = await connect();

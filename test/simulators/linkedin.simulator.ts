@@ -57,6 +57,8 @@ export interface LinkedInState {
   refreshTokens: Map<string, { sub: string; scopes: string[] }>;
   issuedTokens: string[];
   refreshCalls: number;
+  /** Refresh calls per user (LinkedIn: member sub; Threads: user id). */
+  refreshCallsByUser: Map<string, number>;
   counter: PostCounter;
 }
 
@@ -100,6 +102,7 @@ export async function startLinkedInSimulator(opts: LinkedInSimulatorOptions = {}
     refreshTokens: new Map(),
     issuedTokens: [],
     refreshCalls: 0,
+    refreshCallsByUser: new Map(),
     counter: new PostCounter(),
   };
   let base = '';
@@ -177,6 +180,7 @@ export async function startLinkedInSimulator(opts: LinkedInSimulatorOptions = {}
     if (str(b.grant_type) === 'refresh_token') {
       state.refreshCalls += 1;
       const rt = state.refreshTokens.get(str(b.refresh_token) ?? '');
+      if (rt) state.refreshCallsByUser.set(rt.sub, (state.refreshCallsByUser.get(rt.sub) ?? 0) + 1);
       if (!opts.programmaticRefresh || !rt) return oauthErr(400, 'invalid_request', 'The provided refresh token is invalid');
       return issue(rt.sub, rt.scopes, str(b.refresh_token));
     }

@@ -104,6 +104,7 @@ describe('Threads simulator over documented Graph calls', () => {
     expect(ok.status).toBe(200);
     expect(body.access_token).not.toBe(token);
     expect(body.expires_in).toBe(5_183_944);
+    expect(sim.state.refreshCallsByUser.get(sim.state.users[0]!.id)).toBe(2);
   });
 
   it('refuses to publish a container before FINISHED with code 24 / 4279009', async () => {

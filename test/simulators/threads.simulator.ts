@@ -67,6 +67,8 @@ export interface ThreadsState {
   tokens: Map<string, Token>;
   issuedTokens: string[];
   refreshCalls: number;
+  /** Refresh calls per user (LinkedIn: member sub; Threads: user id). */
+  refreshCallsByUser: Map<string, number>;
   exchangeCalls: number;
   counter: PostCounter;
   /** Publish attempts refused because the container was not FINISHED. */
@@ -110,6 +112,7 @@ export async function startThreadsSimulator(opts: ThreadsSimulatorOptions = {}):
     tokens: new Map(),
     issuedTokens: [],
     refreshCalls: 0,
+    refreshCallsByUser: new Map(),
     exchangeCalls: 0,
     counter: new PostCounter(),
     notReadyPublishes: 0,
@@ -180,6 +183,7 @@ export async function startThreadsSimulator(opts: ThreadsSimulatorOptions = {}):
     const a = auth(req);
     if (!('userId' in a)) return a;
     const tok = state.tokens.get(a.token)!;
+    state.refreshCallsByUser.set(a.userId, (state.refreshCallsByUser.get(a.userId) ?? 0) + 1);
     if (tok.kind !== 'long') return errors.param('Only long-lived tokens can be refreshed');
     if (Date.now() - tok.issuedAt < minRefreshAge) return errors.param('Token must be at least 24 hours old to be refreshed');
     const { token, ttl } = issue(a.userId, 'long');

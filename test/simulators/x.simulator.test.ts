@@ -75,6 +75,23 @@ describe('X simulator with twitter-api-v2', () => {
     expect(sim.state.refreshCalls).toBe(before + 2);
   });
 
+  it('can revoke the whole grant when a used refresh token is replayed', async () => {
+    const strict = await startXSimulator({ reuseRevokesChain: true });
+    const prev = sim;
+    sim = strict;
+    try {
+      const { app, refreshToken } = await connect();
+      const next = await app.refreshOAuth2Token(refreshToken!);
+      await expect(app.refreshOAuth2Token(refreshToken!)).rejects.toMatchObject({ code: 400 });
+      await expect(next.client.v2.me()).rejects.toMatchObject({ code: 401 });
+      await expect(app.refreshOAuth2Token(next.refreshToken!)).rejects.toMatchObject({ code: 400 });
+      expect(strict.state.refreshCallsByUser.get(strict.state.users[0]!.id)).toBe(3);
+    } finally {
+      sim = prev;
+      await strict.close();
+    }
+  });
+
   it('answers 401 in problem shape for expired tokens', async () => {
     const { client } = await connect();
     sim.expireAccessTokens();

@@ -39,10 +39,15 @@ export interface XSimulatorOptions {
   processingPolls?: number;
   checkAfterSecs?: number;
   maxWeightedLength?: number;
+  /** Presenting an already-used refresh token revokes every token of that grant (reported X behaviour). */
+  reuseRevokesChain?: boolean;
+  /** When set, authorize and token refuse other redirect URIs. */
+  redirectUris?: string[];
 }
 
 interface Token {
   userId: string;
+  chain: string;
   scopes: string[];
   expiresAt: number;
 }
@@ -52,10 +57,12 @@ export interface XState {
   posts: XPost[];
   media: Map<string, XMedia>;
   accessTokens: Map<string, Token>;
-  refreshTokens: Map<string, { userId: string; scopes: string[]; used: boolean }>;
+  refreshTokens: Map<string, { userId: string; scopes: string[]; used: boolean; chain: string }>;
   /** Every token string ever issued (access and refresh). */
   issuedTokens: string[];
   refreshCalls: number;
+  /** Refresh calls per user id. */
+  refreshCallsByUser: Map<string, number>;
   follows: { source: string; target: string }[];
   counter: PostCounter;
   duplicateRejections: number;
@@ -96,6 +103,7 @@ export async function startXSimulator(opts: XSimulatorOptions = {}): Promise<XSi
     refreshTokens: new Map(),
     issuedTokens: [],
     refreshCalls: 0,
+    refreshCallsByUser: new Map(),
     follows: [],
     counter: new PostCounter(),
     duplicateRejections: 0,
@@ -170,6 +178,9 @@ export async function startXSimulator(opts: XSimulatorOptions = {}): Promise<XSi
     const q = req.query;
     if (q.get('client_id') !== clientId) return { status: 400, raw: 'Something went wrong: invalid client_id', headers: { 'content-type': 'text/plain' } };
     const redirectUri = q.get('redirect_uri');
+    if (redirectUri && opts.redirectUris && !opts.redirectUris.includes(redirectUri)) {
+      return { status: 400, raw: 'Something went wrong: redirect_uri is not registered', headers: { 'content-type': 'text/plain' } };
+    }
     if (!redirectUri) return { status: 400, raw: 'missing redirect_uri', headers: { 'content-type': 'text/plain' } };
     const fail = (error: string) => redirect(withQuery(redirectUri, { error, state: q.get('state') ?? undefined }));
     if (q.get('response_type') !== 'code') return fail('unsupported_response_type');
@@ -184,14 +195,14 @@ export async function startXSimulator(opts: XSimulatorOptions = {}): Promise<XSi
     return redirect(withQuery(redirectUri, { state: q.get('state') ?? undefined, code }));
   });
 
-  const issue = (userId: string, scopes: string[]) => {
+  const issue = (userId: string, scopes: string[], chain = canaryToken('x', 'grant')) => {
     const access = canaryToken('x', 'access');
-    state.accessTokens.set(access, { userId, scopes, expiresAt: Date.now() + ttl * 1000 });
+    state.accessTokens.set(access, { userId, scopes, chain, expiresAt: Date.now() + ttl * 1000 });
     state.issuedTokens.push(access);
     const body: Record<string, unknown> = { token_type: 'bearer', expires_in: ttl, access_token: access, scope: scopes.join(' ') };
     if (scopes.includes('offline.access')) {
       const refresh = canaryToken('x', 'refresh');
-      state.refreshTokens.set(refresh, { userId, scopes, used: false });
+      state.refreshTokens.set(refresh, { userId, scopes, used: false, chain });
       state.issuedTokens.push(refresh);
       body.refresh_token = refresh;
     }
@@ -221,9 +232,14 @@ export async function startXSimulator(opts: XSimulatorOptions = {}): Promise<XSi
     if (grant === 'refresh_token') {
       state.refreshCalls += 1;
       const rt = state.refreshTokens.get(str(b.refresh_token) ?? '');
+      if (rt) state.refreshCallsByUser.set(rt.userId, (state.refreshCallsByUser.get(rt.userId) ?? 0) + 1);
+      if (rt?.used && opts.reuseRevokesChain) {
+        for (const [k, t] of state.accessTokens) if (t.chain === rt.chain) state.accessTokens.delete(k);
+        for (const t of state.refreshTokens.values()) if (t.chain === rt.chain) t.used = true;
+      }
       if (!rt || rt.used) return oauthError(400, 'invalid_request', 'Value passed for the token was invalid.');
       rt.used = true; // rotation: the old refresh token dies now
-      return { status: 200, body: issue(rt.userId, rt.scopes) };
+      return { status: 200, body: issue(rt.userId, rt.scopes, rt.chain) };
     }
     return oauthError(400, 'unsupported_grant_type', 'grant_type not supported');
   });
