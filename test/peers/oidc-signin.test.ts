@@ -194,3 +194,29 @@ describe('sign-in with OpenID Connect', () => {
     }
   });
 });
+
+describe('a provider that keeps the e-mail out of the ID token (conformIdTokenClaims)', () => {
+  it('reads the e-mail and its verification from userinfo, for the token\'s subject', async () => {
+    const strict = await startOidcPeer([HERALD], { conformIdTokenClaims: true });
+    strict.accounts.set('dora', { email: 'dora@example.test', email_verified: true });
+    strict.login = 'dora';
+    const s = await startServer({ owner: false, settings: { HERALD_IDENTITY_ISSUER: strict.issuer, HERALD_IDENTITY_CLIENT_ID: HERALD.client_id, HERALD_IDENTITY_CLIENT_SECRET: HERALD.client_secret } });
+    try {
+      let idTokenClaims: Record<string, unknown> = {};
+      strict.rewriteToken = (body) => {
+        idTokenClaims = JSON.parse(Buffer.from(String(body.id_token).split('.')[1]!, 'base64url').toString());
+        return body;
+      };
+      const start = await s.call('POST', '/auth/oauth/identity/url', { body: { redirectUri: REDIRECT } });
+      const back = await browse(start.body.authUrl, REDIRECT);
+      const r = await s.call('POST', '/auth/oauth/identity/callback', { body: { code: back.searchParams.get('code'), state: back.searchParams.get('state') } });
+      expect(idTokenClaims).toMatchObject({ sub: 'dora' });
+      expect(idTokenClaims.email).toBeUndefined();
+      expect(r.status, r.text).toBe(200);
+      expect(r.body.user).toMatchObject({ email: 'dora@example.test', isNewUser: true });
+    } finally {
+      await s.close();
+      await strict.close();
+    }
+  });
+});
