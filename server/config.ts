@@ -46,6 +46,10 @@ export interface HeraldConfig {
   enterpriseLimit: number;
   /** Missed-while-closed grace period, ms. */
   graceMs: number;
+  /** How often the scheduler sweeps for due entries behind its timer, ms. */
+  sweepMs: number;
+  /** Crash points to arm (server/crash.ts): from the environment only, never config.json. */
+  crashAt?: string;
   /** Request body cap for JSON routes, bytes. */
   jsonBodyLimit: number;
   logLevel: 'silent' | 'error' | 'info';
@@ -80,6 +84,7 @@ const rawSchema = z.object({
   HERALD_DEFAULT_TIER: z.enum(['free', 'pro', 'enterprise']).default('pro'),
   HERALD_ENTERPRISE_LIMIT: z.coerce.number().int().min(1).default(10000),
   HERALD_GRACE_MINUTES: z.coerce.number().min(0).default(15),
+  HERALD_SWEEP_SECONDS: z.coerce.number().min(0.05).max(3600).default(20),
   HERALD_JSON_BODY_LIMIT: z.coerce.number().int().min(1024).default(1024 * 1024),
   /** Herald's own X account, followed after connecting when followOnPlatform is true. */
   HERALD_MICROBLOG_FOLLOW_USER_ID: optionalString,
@@ -156,6 +161,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     defaultTier: raw.HERALD_DEFAULT_TIER,
     enterpriseLimit: raw.HERALD_ENTERPRISE_LIMIT,
     graceMs: raw.HERALD_GRACE_MINUTES * 60_000,
+    sweepMs: Math.round(raw.HERALD_SWEEP_SECONDS * 1000),
+    crashAt: overrides.HERALD_CRASH_AT ?? env.HERALD_CRASH_AT,
     jsonBodyLimit: raw.HERALD_JSON_BODY_LIMIT,
     logLevel: raw.HERALD_LOG_LEVEL,
     microblogFollowUserId: raw.HERALD_MICROBLOG_FOLLOW_USER_ID,

@@ -17,6 +17,13 @@ export async function runHeadless(): Promise<void> {
     };
     process.on('SIGINT', () => stop('SIGINT'));
     process.on('SIGTERM', () => stop('SIGTERM'));
+    // Under `npm run`, a SIGTERM sent to npm alone (what a supervisor does) reaches the shell npm
+    // started, which dies without passing it on: Herald would run on, holding the port and the
+    // scheduler. So when the process that started Herald is gone, Herald stops as if signalled.
+    if (process.env.npm_lifecycle_event) {
+      const parent = process.ppid;
+      setInterval(() => { if (process.ppid !== parent) stop('npm stopped'); }, 500).unref();
+    }
   } catch (err) {
     if (err instanceof ConfigError || err instanceof SchemaTooNewError) {
       console.error(`Herald cannot start: ${err.message}`);

@@ -18,6 +18,7 @@ import type { RouteDef } from './http/route.js';
 import './platforms/index.js';
 import { openSecretStore, type SecretStore } from './secrets/index.js';
 import { Scheduler, type SchedulerOptions } from './jobs/scheduler.js';
+import { armCrashPoints } from './crash.js';
 
 export interface ServerOptions {
   config?: HeraldConfig;
@@ -72,9 +73,16 @@ function expressClasses(app: Express) {
 
 export const formatHost = (host: string) => (host.includes(':') && !host.startsWith('[') ? `[${host}]` : host);
 
+/** Whether `host` (HERALD_HOST) names this machine's loopback interface only. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || /^(::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}
+
 export async function createServer(options: ServerOptions = {}): Promise<HeraldServer> {
   const config = options.config ?? loadConfig(options.env ?? process.env, options.overrides);
   const log = options.log ?? consoleLogger(config.logLevel);
+  if (config.crashAt) armCrashPoints(config.crashAt);
   fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const database = openDatabase(config.dbPath);
   try {
@@ -115,8 +123,11 @@ export async function createServer(options: ServerOptions = {}): Promise<HeraldS
     const url = `http://${formatHost(config.host)}:${port}`;
     deps.runtime.baseUrl = url;
     if (options.announce ?? config.logLevel !== 'silent') console.log(`Herald API listening on ${url}${API_PREFIX}`);
+    if (!isLoopbackHost(config.host)) {
+      log.warn(`Herald: HERALD_HOST=${config.host} is not a loopback address, so other machines can connect to port ${port}. They still need an API key, but nothing else stands between them and the API: set HERALD_HOST=127.0.0.1 unless you mean to serve other machines.`);
+    }
 
-    const scheduler = options.scheduler === false ? undefined : new Scheduler(deps, services.publishing, services.scheduling, options.scheduler);
+    const scheduler = options.scheduler === false ? undefined : new Scheduler(deps, services.publishing, services.scheduling, { sweepMs: config.sweepMs, ...options.scheduler });
     await scheduler?.start();
 
     let closing: Promise<void> | undefined;

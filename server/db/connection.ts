@@ -58,7 +58,9 @@ export function openDatabase(file: string, folder = migrationsFolder()): Databas
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new Database(file);
   try {
-    applyPragmas(sqlite);
+    // The version check comes before the pragmas that write: switching a rollback-journal file to WAL
+    // rewrites its header, and a newer Herald's file must stay exactly as it was.
+    sqlite.pragma('busy_timeout = 5000');
     const journal = readJournal(folder);
     const latestKnown = Math.max(0, ...journal.entries.map((e) => e.when));
     const hasTable = sqlite.prepare("SELECT 1 FROM sqlite_master WHERE type='table' AND name='__drizzle_migrations'").get();
@@ -66,6 +68,7 @@ export function openDatabase(file: string, folder = migrationsFolder()): Databas
       const row = sqlite.prepare('SELECT MAX(created_at) AS latest FROM __drizzle_migrations').get() as { latest: number | null };
       if (row.latest !== null && Number(row.latest) > latestKnown) throw new SchemaTooNewError(file);
     }
+    applyPragmas(sqlite);
     const db = drizzle(sqlite, { schema });
     migrate(db, { migrationsFolder: folder });
     return { sqlite, db, close: () => sqlite.close() };

@@ -69,7 +69,15 @@ export function createApp(opts: AppOptions) {
     if (r.bodyType === 'multipart') chain.push(requireMultipart());
     else {
       chain.push(requireJson());
-      chain.push((req, res, next) => (req.headers['content-length'] || req.headers['transfer-encoding'] ? json(req, res, next) : next()));
+      chain.push((req, res, next) => {
+        if (!req.headers['content-length'] && !req.headers['transfer-encoding']) return next();
+        // Over the cap by its own Content-Length: answer now and close, without reading the body.
+        if (Number(req.headers['content-length']) > s.deps.config.jsonBodyLimit) {
+          res.setHeader('Connection', 'close');
+          return next(new HeraldError('INVALID_INPUT', 'The request body is too large', { status: 413 }));
+        }
+        json(req, res, next);
+      });
     }
     if (r.before) chain.push(...r.before);
     chain.push(async (req, res) => {

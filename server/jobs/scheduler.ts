@@ -2,8 +2,9 @@
  * Fires scheduled posts. The queue lives in SQLite (schedule_entries, indexed by status and fire
  * time); node-schedule arms a single wake-up for the earliest due entry, re-armed whenever the
  * queue changes, and a periodic sweep backs it up. When it wakes, every due entry is claimed in
- * batches (an atomic UPDATE … RETURNING, so two wake-ups never fire one entry twice) and
- * published: in order per account, in parallel across accounts.
+ * batches (an atomic UPDATE … RETURNING, so two wake-ups never fire one entry twice) and handed to
+ * its account's queue: in order per account, in parallel across accounts. Claiming never waits
+ * for a network, so one slow network does not make the others' posts late.
  *
  * Late entries: one late by at most the grace period is published at once; a later one becomes
  * `missed`, not published and not charged. Failures worth retrying (network, 5xx, 429) come back
@@ -14,6 +15,7 @@ import type schedule from 'node-schedule';
 import type { Deps } from '../context.js';
 import type { PublishService, TargetResult } from '../domain/publishing/publish.service.js';
 import { ENTRY_COLS, type EntryRow, type ScheduleService } from '../domain/scheduling/schedule.service.js';
+import { crashPoint } from '../crash.js';
 import { SchedulerLock } from './scheduler-lock.js';
 
 /** Arms one wake-up at an instant of the injected clock. */
@@ -26,21 +28,51 @@ export interface Waker {
 let nodeSchedule: typeof schedule | undefined;
 const loadNodeSchedule = () => (nodeSchedule ??= createRequire(import.meta.url)('node-schedule') as typeof schedule);
 
-/** node-schedule, translating the injected clock's instant into wall time. */
+/** How often the waker compares the wall clock with the monotonic one (see nodeScheduleWaker). */
+const CLOCK_WATCH_MS = 1_000;
+
+/**
+ * node-schedule, translating the injected clock's instant into wall time. Its timer counts
+ * monotonic time, so when the wall clock jumps (NTP, a person setting the time, a resume from
+ * sleep) it would fire early or late by the jump until the next sweep; while armed, the waker
+ * compares the two clocks every second and re-arms when they part by a second or more.
+ */
 export function nodeScheduleWaker(clock: { now(): number }): Waker {
   let job: schedule.Job | null = null;
+  let target: { at: number; fn: () => void } | undefined;
+  let watch: NodeJS.Timeout | undefined;
+  let wall = 0;
+  let mono = 0;
+  const set = (at: number, fn: () => void) => {
+    job?.cancel();
+    const schedule = loadNodeSchedule();
+    const delay = Math.max(0, at - clock.now());
+    wall = clock.now();
+    mono = performance.now();
+    // node-schedule handles dates past setTimeout's 24.8-day limit.
+    job = schedule.scheduleJob(new Date(Date.now() + Math.max(delay, 1)), fn);
+    if (!job) setImmediate(fn); // the date was already past
+  };
+  const check = () => {
+    if (!target) return;
+    const jumped = (clock.now() - wall) - (performance.now() - mono);
+    if (Math.abs(jumped) >= CLOCK_WATCH_MS) set(target.at, target.fn);
+  };
   return {
     arm(at, fn) {
-      job?.cancel();
-      const schedule = loadNodeSchedule();
-      const delay = Math.max(0, at - clock.now());
-      // node-schedule handles dates past setTimeout's 24.8-day limit.
-      job = schedule.scheduleJob(new Date(Date.now() + Math.max(delay, 1)), fn);
-      if (!job) setImmediate(fn); // the date was already past
+      target = { at, fn };
+      set(at, fn);
+      if (!watch) {
+        watch = setInterval(check, CLOCK_WATCH_MS);
+        watch.unref();
+      }
     },
     cancel() {
       job?.cancel();
       job = null;
+      target = undefined;
+      if (watch) clearInterval(watch);
+      watch = undefined;
     },
   };
 }
@@ -52,9 +84,13 @@ export interface SchedulerOptions {
   batchSize?: number;
   /** Backoff before attempt 2 and 3, ms. */
   backoffMs?: number[];
+  /** Most entries claimed and not yet settled at once (default 2,000). */
+  maxInFlight?: number;
 }
 
 export const MAX_ATTEMPTS = 3;
+
+const ACTIVE = "status IN ('pending', 'claimed')";
 
 export class Scheduler {
   readonly lock: SchedulerLock;
@@ -62,12 +98,23 @@ export class Scheduler {
   private readonly sweepMs: number;
   private readonly batchSize: number;
   private readonly backoff: number[];
+  private readonly maxInFlight: number;
   private sweepTimer: NodeJS.Timeout | undefined;
   private firing: Promise<void> | undefined;
   private again = false;
   private stopped = true;
-  /** Dispatches in flight, so stop() can wait for them. */
+  /** Resuming what a crash interrupted; due entries wait for it (see fireDue). */
+  private resuming: Promise<unknown> | undefined;
+  /** Work in flight (dispatches, resumption), so stop() and tick() can wait for it. */
   private readonly inflight = new Set<Promise<unknown>>();
+  /** The tail of each account's queue: its entries are published one after another. */
+  private readonly chains = new Map<string, Promise<void>>();
+  /** Entries claimed and not yet settled. */
+  private claimed = 0;
+  private slotFreed: (() => void) | undefined;
+  /** Outcomes waiting to be written (see later()). */
+  private readonly outcomes: (() => void)[] = [];
+  private flushing: NodeJS.Immediate | undefined;
   private readonly stmts;
 
   constructor(private readonly deps: Deps, private readonly publishing: PublishService, private readonly queue: ScheduleService, opts: SchedulerOptions = {}) {
@@ -76,6 +123,7 @@ export class Scheduler {
     this.sweepMs = opts.sweepMs ?? 20_000;
     this.batchSize = opts.batchSize ?? 200;
     this.backoff = opts.backoffMs ?? [60_000, 300_000, 900_000];
+    this.maxInFlight = opts.maxInFlight ?? 2_000;
     const db = deps.sqlite;
     this.stmts = {
       earliest: db.prepare("SELECT MIN(due_at) AS at FROM schedule_entries WHERE status = 'pending'"),
@@ -83,12 +131,23 @@ export class Scheduler {
           SELECT id FROM schedule_entries WHERE status = 'pending' AND due_at <= ?
           ORDER BY due_at, priority DESC LIMIT ?)
         RETURNING ${ENTRY_COLS}`),
-      unclaim: db.prepare("UPDATE schedule_entries SET status = 'pending' WHERE status = 'claimed'"),
+      // A claimed entry whose draft was scheduled again meanwhile gives way to the new entry.
+      dropSuperseded: db.prepare(`DELETE FROM schedule_entries WHERE status = 'claimed' AND EXISTS (SELECT 1 FROM schedule_entries p
+        WHERE p.draft_id = schedule_entries.draft_id AND p.account_id = schedule_entries.account_id AND p.status = 'pending')`),
+      unclaimAll: db.prepare("UPDATE schedule_entries SET status = 'pending' WHERE status = 'claimed'"),
+      unclaim: db.prepare(`UPDATE schedule_entries SET status = 'pending' WHERE id = ? AND status = 'claimed' AND NOT EXISTS (SELECT 1 FROM schedule_entries p
+        WHERE p.draft_id = schedule_entries.draft_id AND p.account_id = schedule_entries.account_id AND p.status = 'pending')`),
       done: db.prepare("UPDATE schedule_entries SET status = ?, attempts = attempts + 1, last_error = ?, next_attempt_at = NULL WHERE id = ?"),
-      retry: db.prepare("UPDATE schedule_entries SET status = 'pending', attempts = attempts + 1, last_error = @error, next_attempt_at = @at, due_at = @at WHERE id = @id"),
+      retry: db.prepare(`UPDATE schedule_entries SET status = 'pending', attempts = attempts + 1, last_error = @error, next_attempt_at = @at, due_at = @at
+        WHERE id = @id AND NOT EXISTS (SELECT 1 FROM schedule_entries p WHERE p.draft_id = schedule_entries.draft_id AND p.account_id = schedule_entries.account_id AND p.status = 'pending')`),
       missed: db.prepare("UPDATE schedule_entries SET status = 'missed', last_error = ? WHERE id = ?"),
-      draftBack: db.prepare(`UPDATE drafts SET status = 'draft', scheduled_for = NULL, updated_at = ? WHERE id = ? AND status = 'scheduled'
-        AND NOT EXISTS (SELECT 1 FROM schedule_entries WHERE draft_id = drafts.id AND status IN ('pending', 'claimed'))`),
+      stillScheduled: db.prepare(`SELECT 1 FROM schedule_entries WHERE draft_id = ? AND ${ACTIVE} LIMIT 1`),
+      publishedPubs: db.prepare("SELECT COUNT(*) AS n, SUM(status = 'published') AS published FROM publications WHERE draft_id = ?"),
+      // The draft's other entries are still to come: it stays scheduled until the last one fires.
+      backToScheduled: db.prepare(`UPDATE drafts SET status = 'scheduled', updated_at = ? WHERE id = ? AND status IN ('published', 'partially_published', 'failed')
+        AND EXISTS (SELECT 1 FROM schedule_entries WHERE draft_id = drafts.id AND ${ACTIVE})`),
+      setDraft: db.prepare("UPDATE drafts SET status = ?, updated_at = ? WHERE id = ? AND status = 'scheduled'"),
+      draftBack: db.prepare("UPDATE drafts SET status = 'draft', scheduled_for = NULL, updated_at = ? WHERE id = ? AND status = 'scheduled'"),
     };
     queue.onChange = () => this.rearm();
   }
@@ -111,17 +170,19 @@ export class Scheduler {
   private takeOver(): boolean {
     if (this.lock.held) return true;
     if (!this.lock.tryAcquire()) return false;
-    // Entries a killed process had claimed were never published by it: the outbox says what
-    // went out, so they go back to the queue and publishing resumes where it stopped.
-    this.stmts.unclaim.run();
-    const resumed = this.publishing.resumeInterrupted().catch((err) => this.deps.log.error('Herald could not resume interrupted publishing', err));
-    this.track(resumed);
+    // Entries a killed process had claimed were never settled by it: the outbox says what went
+    // out, so they go back to the queue and publishing resumes where it stopped.
+    this.deps.sqlite.transaction(() => {
+      this.stmts.dropSuperseded.run();
+      this.stmts.unclaimAll.run();
+    })();
+    this.resuming = this.track(this.publishing.resumeInterrupted().catch((err) => this.deps.log.error('Herald could not resume interrupted publishing', err)));
     return true;
   }
 
   private track<T>(p: Promise<T>): Promise<T> {
     this.inflight.add(p);
-    void p.finally(() => this.inflight.delete(p));
+    void p.finally(() => this.inflight.delete(p)).catch(() => {});
     return p;
   }
 
@@ -132,12 +193,15 @@ export class Scheduler {
     else this.waker.arm(at, () => { void this.tick(); });
   }
 
-  /** Fires everything due now. Safe to call at any time, from any number of places. */
+  /**
+   * Claims everything due now and hands it to the accounts' queues. Safe to call at any time,
+   * from any number of places; resolves once what is in flight has settled.
+   */
   tick(): Promise<void> {
     if (this.stopped || !this.takeOver()) return Promise.resolve();
     if (this.firing) {
       this.again = true;
-      return this.firing;
+      return this.firing.then(() => this.settled());
     }
     this.firing = (async () => {
       try {
@@ -145,39 +209,119 @@ export class Scheduler {
           this.again = false;
           await this.fireDue();
         } while (this.again && !this.stopped);
+      } catch (err) {
+        this.deps.log.error('Herald could not claim due scheduled posts; the next sweep tries again', err);
       } finally {
         this.firing = undefined;
         this.rearm();
       }
     })();
-    return this.firing;
+    return this.firing.then(() => this.settled());
   }
 
-  private async fireDue(): Promise<void> {
-    for (;;) {
-      if (this.stopped) return;
-      const now = this.deps.clock.now();
-      const batch = this.stmts.claim.all(now, this.batchSize) as EntryRow[];
-      if (batch.length === 0) return;
-      const byAccount = new Map<string, EntryRow[]>();
-      for (const e of batch) byAccount.set(e.accountId, [...(byAccount.get(e.accountId) ?? []), e]);
-      await Promise.all([...byAccount.values()].map((entries) => this.track((async () => {
-        for (const e of entries) await this.dispatch(e);
-      })())));
+  /** Resolves when nothing is in flight and every outcome is written. */
+  async settled(): Promise<void> {
+    while (this.inflight.size > 0) await Promise.allSettled([...this.inflight]);
+    this.flush();
+  }
+
+  /**
+   * Outcomes are written together, once per turn of the event loop, without waiting for the disk
+   * (see relaxed()). A crash before they reach it leaves the entry claimed; the next start puts
+   * it back, and firing it again finds its publication settled (published: skipped, not sent or
+   * charged again).
+   */
+  /**
+   * A transaction that does not wait for the disk: WAL with synchronous=NORMAL for the scheduler's
+   * own bookkeeping (claims, outcomes), which a crash may lose without harm because every start
+   * returns claimed entries to the queue and the outbox says what went out. The next FULL commit
+   * (the outbox's, before any network call) makes it durable with its own. With FULL, every claim
+   * and outcome cost an fsync (~4.5 ms here) on the thread that serves the API and fires posts.
+   */
+  private relaxed<T>(fn: () => T): T {
+    const db = this.deps.sqlite;
+    const level = db.pragma('synchronous', { simple: true }) as number;
+    db.pragma('synchronous = NORMAL');
+    try {
+      return db.transaction(fn)();
+    } finally {
+      db.pragma(`synchronous = ${level}`);
     }
   }
 
-  private async dispatch(e: EntryRow): Promise<void> {
-    const now = this.deps.clock.now();
-    const lateBy = now - e.fireAt;
+  private later(write: () => void): void {
+    this.outcomes.push(write);
+    this.flushing ??= setImmediate(() => this.flush());
+  }
+
+  private flush(): void {
+    if (this.flushing) clearImmediate(this.flushing);
+    this.flushing = undefined;
+    const writes = this.outcomes.splice(0);
+    if (writes.length === 0) return;
+    try {
+      this.relaxed(() => { for (const w of writes) w(); });
+      crashPoint('done');
+    } catch (err) {
+      this.deps.log.error('Herald could not record scheduled posts\' outcomes; they fire again at the next start and find their posts settled', err);
+    }
+  }
+
+  private async fireDue(): Promise<void> {
+    // Publications a crash interrupted are finished first: a due entry of the same draft and
+    // account then finds its post published instead of racing the resumption to the network.
+    if (this.resuming) await this.resuming;
+    for (;;) {
+      if (this.stopped) return;
+      while (this.claimed >= this.maxInFlight && !this.stopped) await new Promise<void>((r) => { this.slotFreed = r; });
+      const now = this.deps.clock.now();
+      const batch = this.relaxed(() => this.stmts.claim.all(now, Math.min(this.batchSize, this.maxInFlight - this.claimed)) as EntryRow[]);
+      if (batch.length === 0) return;
+      crashPoint('claim');
+      // RETURNING gives rows in the order SQLite updated them, not the subquery's: sort again.
+      batch.sort((a, b) => a.dueAt - b.dueAt || b.priority - a.priority || a.fireAt - b.fireAt);
+      for (const e of batch) this.enqueue(e, now);
+    }
+  }
+
+  /** Appends an entry to its account's queue; `claimedAt` is when it was found due. */
+  private enqueue(e: EntryRow, claimedAt: number): void {
+    this.claimed += 1;
+    const run = async () => {
+      try {
+        if (this.stopped) this.stmts.unclaim.run(e.id);
+        else await this.dispatch(e, claimedAt);
+      } catch (err) {
+        // Left claimed: the next start puts it back in the queue, and the outbox keeps it from
+        // being sent twice.
+        this.deps.log.error('Herald could not fire a scheduled post', err);
+      } finally {
+        this.claimed -= 1;
+        const freed = this.slotFreed;
+        this.slotFreed = undefined;
+        freed?.();
+      }
+    };
+    const prev = this.chains.get(e.accountId);
+    const next = prev ? prev.then(run) : run();
+    this.chains.set(e.accountId, next);
+    void this.track(next).then(() => {
+      if (this.chains.get(e.accountId) === next) this.chains.delete(e.accountId);
+    });
+  }
+
+  private async dispatch(e: EntryRow, claimedAt: number): Promise<void> {
+    const lateBy = claimedAt - e.fireAt;
     if (e.attempts === 0 && lateBy > this.deps.config.graceMs) {
-      this.stmts.missed.run(`Missed: Herald was not running at ${new Date(e.fireAt).toISOString()} (${Math.round(lateBy / 60_000)} min late)`, e.id);
-      this.stmts.draftBack.run(new Date(now).toISOString(), e.draftId);
+      const why = `Missed: Herald was not running at ${new Date(e.fireAt).toISOString()} (${Math.round(lateBy / 60_000)} min late)`;
+      this.later(() => {
+        this.stmts.missed.run(why, e.id);
+        this.afterMissed(e.draftId);
+      });
       return;
     }
     let result: TargetResult | undefined;
     let error: string | undefined;
-    let retryAfter: number | undefined;
     try {
       const r = await this.publishing.publishDraft(e.userId, { draftId: e.draftId, targetAccounts: [{ accountId: e.accountId, platform: e.platform }], origin: 'schedule' });
       result = r.results[0];
@@ -185,27 +329,55 @@ export class Scheduler {
       // Refused before anything was sent (credits, validation, account gone): not retried.
       error = (err as Error).message;
     }
+    const now = this.deps.clock.now();
     if (result?.success) {
-      this.stmts.done.run('done', null, e.id);
+      this.settle(e, 'done', null);
       return;
     }
     error ??= result?.error?.message ?? 'Publishing failed';
     const attempt = e.attempts + 1;
     if (result?.retry && attempt < MAX_ATTEMPTS) {
       const base = now + this.backoff[Math.min(attempt - 1, this.backoff.length - 1)];
-      retryAfter = Math.max(base, result.retry.after ?? 0);
-      this.stmts.retry.run({ error, at: retryAfter, id: e.id });
+      const at = Math.max(base, result.retry.after ?? 0);
+      this.later(() => {
+        // Scheduled again while this attempt ran: the new entry stands instead of the retry.
+        if (this.stmts.retry.run({ error, at, id: e.id }).changes === 0) this.stmts.done.run('cancelled', `${error}; scheduled again meanwhile`, e.id);
+        this.syncDraft(e.draftId, now);
+      });
       return;
     }
-    this.stmts.done.run(result?.status === 'needs_review' ? 'needs_review' : 'failed', error, e.id);
+    this.settle(e, result?.status === 'needs_review' ? 'needs_review' : 'failed', error);
+  }
+
+  private settle(e: EntryRow, status: string, error: string | null): void {
+    const now = this.deps.clock.now();
+    this.later(() => {
+      this.stmts.done.run(status, error, e.id);
+      this.syncDraft(e.draftId, now);
+    });
+  }
+
+  private syncDraft(draftId: string, now: number): void {
+    this.stmts.backToScheduled.run(new Date(now).toISOString(), draftId);
+  }
+
+  /** A missed entry: once none of the draft's entries is left, the draft says what happened. */
+  private afterMissed(draftId: string): void {
+    if (this.stmts.stillScheduled.get(draftId)) return;
+    const now = new Date(this.deps.clock.now()).toISOString();
+    const { n, published } = this.stmts.publishedPubs.get(draftId) as { n: number; published: number | null };
+    if (n === 0) this.stmts.draftBack.run(now, draftId);
+    else if ((published ?? 0) > 0) this.stmts.setDraft.run('partially_published', now, draftId);
+    else this.publishing.updateDraftStatus(draftId);
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     this.waker.cancel();
+    this.slotFreed?.();
     await this.firing;
-    await Promise.allSettled([...this.inflight]);
+    await this.settled();
     this.lock.release();
   }
 }

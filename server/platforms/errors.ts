@@ -5,6 +5,7 @@
  * retry because the network may have committed the post (ambiguous).
  */
 import type { Platform } from '../config.js';
+import { NETWORK_LABELS } from '../../client/text/counting.js';
 
 export type PlatformErrorKind = 'token_expired' | 'rate_limited' | 'transient' | 'permanent' | 'ambiguous';
 
@@ -25,9 +26,8 @@ export class PlatformError extends Error {
   get retryable() { return this.kind === 'transient' || this.kind === 'rate_limited'; }
 }
 
-export const NETWORK_NAMES: Record<Platform, string> = {
-  microblog: 'X', skyblog: 'Bluesky', fedblog: 'Mastodon', threadblog: 'Threads', problog: 'LinkedIn',
-};
+/** The networks' own names, as the shared text module gives them. */
+export const NETWORK_NAMES: Record<Platform, string> = NETWORK_LABELS;
 
 /**
  * Classifies a failed fetch (no HTTP answer). A request whose body was sent may have been

@@ -106,6 +106,12 @@ async function sendStatus(ctx: CallContext, server: string, body: Record<string,
         await sleep(500, ctx.signal);
         continue;
       }
+      // The repeat failed too: the first attempt may still have been committed, so the outcome
+      // stays unknown (and is settled later with the same key), whatever this answer was.
+      if (resent && !(err instanceof PlatformError && err.kind === 'ambiguous')) {
+        const why = err instanceof Error ? err.message : String(err);
+        throw new PlatformError('fedblog', 'ambiguous', `${hostOf(server)} did not confirm the post, and sending it again with the same key failed (${why}); Herald will settle it with that key before anything else`, { cause: err });
+      }
       throw err;
     }
   }

@@ -7,6 +7,7 @@
  */
 import { eq } from 'drizzle-orm';
 import type { Deps } from '../../context.js';
+import { crashPoint } from '../../crash.js';
 import { accounts } from '../../db/schema.js';
 import { HeraldError } from '../../errors.js';
 import type { AccountInfo, CallContext, Credentials } from '../../platforms/adapter.js';
@@ -65,6 +66,7 @@ export class CredentialsService {
       this.refreshCalls += 1;
       try {
         const next = await adapter.refresh({ account: accountInfo(row), credentials: current, network: this.deps.config.networks[row.platform as Platform] });
+        crashPoint('refresh');
         await this.save(row.id, next);
         return next;
       } catch (err) {

@@ -2,7 +2,7 @@ import { and, desc, eq } from 'drizzle-orm';
 import { nowIso, type Deps } from '../../context.js';
 import { apiKeys } from '../../db/schema.js';
 import { HeraldError } from '../../errors.js';
-import { normaliseEmail, type UserRow, UsersService } from '../users/users.service.js';
+import { normaliseEmail, USER_COLUMNS, type UserRow, UsersService } from '../users/users.service.js';
 import { generateApiKey, hashApiKey, looksLikeApiKey, previewApiKey } from './keys.js';
 import { dummyPasswordHash, verifyPassword } from './passwords.js';
 import { FailureThrottle, RateLimiter, sleep, type Tier } from './rate-limit.js';
@@ -33,7 +33,6 @@ interface KeyLookupRow {
   tier: Tier;
   status: string;
   lastUsed: string | null;
-  userId: string;
 }
 
 export class AuthService {
@@ -49,9 +48,10 @@ export class AuthService {
     this.limiter = new RateLimiter(deps.clock, { free: 100, pro: 1000, enterprise: deps.config.enterpriseLimit });
     this.loginThrottle = new FailureThrottle(deps.clock);
     this.badKeyThrottle = new FailureThrottle(deps.clock, { free: 20, baseMs: 50, maxMs: 2000, forgetMs: 60_000 });
-    // Prepared once: this runs on every keyed request.
+    // Prepared once: this runs on every keyed request. The key and its user in one statement.
     this.lookupKey = deps.sqlite.prepare(
-      'SELECT id AS keyId, tier, status, last_used AS lastUsed, user_id AS userId FROM api_keys WHERE key_hash = ?',
+      `SELECT k.id AS keyId, k.tier AS tier, k.status AS status, k.last_used AS lastUsed, ${USER_COLUMNS}
+       FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = ?`,
     );
     this.touchKey = deps.sqlite.prepare("UPDATE api_keys SET last_used = ?, status = 'active' WHERE id = ?");
   }
@@ -114,16 +114,16 @@ export class AuthService {
    * answer; a flood of bad keys is slowed down.
    */
   async authenticate(rawKey: string | undefined): Promise<AuthContext> {
-    const row = rawKey && looksLikeApiKey(rawKey) ? (this.lookupKey.get(hashApiKey(rawKey)) as KeyLookupRow | undefined) : undefined;
-    const user = row ? this.users.byId(row.userId) : undefined;
-    if (!row || !user) {
+    const row = rawKey && looksLikeApiKey(rawKey) ? (this.lookupKey.get(hashApiKey(rawKey)) as (KeyLookupRow & UserRow) | undefined) : undefined;
+    if (!row) {
       const delay = this.badKeyThrottle.delayFor('*');
       this.badKeyThrottle.fail('*');
       if (delay > 0) await sleep(delay);
       throw new HeraldError('INVALID_API_KEY', 'The svc-key header is missing, or the key is invalid or revoked');
     }
     this.noteUse(row);
-    return { user, keyId: row.keyId, tier: row.tier };
+    const { keyId, tier, status: _status, lastUsed: _lastUsed, ...user } = row;
+    return { user, keyId, tier };
   }
 
   private noteUse(row: KeyLookupRow): void {

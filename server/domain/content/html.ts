@@ -1,9 +1,16 @@
 /**
  * Post and template HTML: sanitised on input to the subset decisions §4 allows, and the plain
- * text every network receives derived from it. Pure: the UI, CLI and client may import it.
+ * text every network receives derived from it. Pure functions, for Node (the server and CLI).
  */
+import { createRequire } from 'node:module';
 import { Parser } from 'htmlparser2';
-import sanitizeHtml from 'sanitize-html';
+import type SanitizeHtml from 'sanitize-html';
+
+// sanitize-html, with postcss and its own htmlparser2, is about a sixth of the server bundle and
+// is needed only when content is written, so it is loaded on first use instead of at start-up.
+let sanitizer: typeof SanitizeHtml | undefined;
+const sanitizeHtml = (html: string, options: SanitizeHtml.IOptions): string =>
+  (sanitizer ??= createRequire(import.meta.url)('sanitize-html') as typeof SanitizeHtml)(html, options);
 
 const ALLOWED_TAGS = ['p', 'br', 'a', 'strong', 'b', 'em', 'i', 'ul', 'ol', 'li'];
 
@@ -13,9 +20,9 @@ const NON_TEXT_TAGS = ['script', 'style', 'textarea', 'option', 'noscript', 'ifr
 // A tag whose name is no element name (`<scr<script>`) is an obfuscation attempt: its content is
 // dropped like a script's instead of being unwrapped into text.
 const ELEMENT_NAME = /^[a-z][a-z0-9-]*(?::[a-z][a-z0-9-]*)?$/;
-const guardName = (tagName: string, attribs: sanitizeHtml.Attributes) => ({ tagName: ELEMENT_NAME.test(tagName) ? tagName : 'script', attribs });
+const guardName = (tagName: string, attribs: SanitizeHtml.Attributes) => ({ tagName: ELEMENT_NAME.test(tagName) ? tagName : 'script', attribs });
 
-const SANITIZE_OPTIONS: sanitizeHtml.IOptions = {
+const SANITIZE_OPTIONS: SanitizeHtml.IOptions = {
   allowedTags: ALLOWED_TAGS,
   allowedAttributes: { a: ['href'] },
   allowedSchemes: ['http', 'https'],
@@ -28,7 +35,7 @@ const SANITIZE_OPTIONS: sanitizeHtml.IOptions = {
 };
 
 /** For text that turned out to hold markup once its entities were decoded: text only. */
-const TEXT_ONLY_OPTIONS: sanitizeHtml.IOptions = {
+const TEXT_ONLY_OPTIONS: SanitizeHtml.IOptions = {
   allowedTags: [],
   allowedAttributes: {},
   nonTextTags: NON_TEXT_TAGS,

@@ -5,9 +5,9 @@
  */
 import { and, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import { nowIso, type Deps } from '../../context.js';
-import { creditLedger, users } from '../../db/schema.js';
+import { creditLedger } from '../../db/schema.js';
 import { HeraldError } from '../../errors.js';
-import { monthPeriod, safeTimeZone } from './months.js';
+import { currentMonth, safeTimeZone } from './months.js';
 
 type Row = typeof creditLedger.$inferSelect;
 export type TransType = 'grant' | 'publish' | 'refund' | 'adjustment';
@@ -24,9 +24,16 @@ export interface UsageFilter {
 
 export class CreditsService {
   private readonly sumStmt;
+  private readonly timezoneStmt;
+  /**
+   * The month whose grant each user is known to have (grants are never deleted), so reading the
+   * balance, which GET /me does on every call, is no write transaction once the month's grant is in.
+   */
+  private readonly granted = new Map<string, { period: string; expiresAt: string }>();
 
   constructor(private readonly deps: Deps) {
     this.sumStmt = deps.sqlite.prepare('SELECT COALESCE(SUM(credits), 0) AS balance FROM credit_ledger WHERE user_id = ?');
+    this.timezoneStmt = deps.sqlite.prepare('SELECT timezone FROM users WHERE id = ?');
   }
 
   private sum(userId: string): number {
@@ -43,14 +50,20 @@ export class CreditsService {
     return this.deps.db.insert(creditLedger).values(full).returning().get();
   }
 
-  /** Writes this month's grant if it is missing, expiring the last one's remainder first. */
-  ensureGrant(userId: string): { expiresAt: string } {
-    const user = this.deps.db.select({ timezone: users.timezone }).from(users).where(eq(users.id, userId)).get();
-    if (!user) throw new HeraldError('NOT_FOUND', 'User not found');
+  /**
+   * Writes this month's grant if it is missing, expiring the last one's remainder first. Callers
+   * that hold the user's row pass its time zone, which saves looking it up.
+   */
+  ensureGrant(userId: string, timezone?: string): { expiresAt: string } {
+    const tz = timezone ?? (this.timezoneStmt.get(userId) as { timezone: string } | undefined)?.timezone;
+    if (tz === undefined) throw new HeraldError('NOT_FOUND', 'User not found');
     const now = this.deps.clock.now();
-    const { period, endsAt } = monthPeriod(now, safeTimeZone(user.timezone));
+    const { period, endsAt } = currentMonth(now, safeTimeZone(tz));
+    const known = this.granted.get(userId);
+    if (known?.period === period) return { expiresAt: known.expiresAt };
+    const outer = this.deps.sqlite.inTransaction;
     const expiresAt = new Date(endsAt).toISOString();
-    return this.deps.db.transaction(() => {
+    const result = this.deps.db.transaction(() => {
       const existing = this.deps.db.select().from(creditLedger)
         .where(and(eq(creditLedger.userId, userId), eq(creditLedger.transType, 'grant'), eq(creditLedger.period, period))).get();
       if (existing) return { expiresAt: existing.expiredAt ?? expiresAt };
@@ -68,10 +81,17 @@ export class CreditsService {
       });
       return { expiresAt };
     });
+    // Inside a caller's transaction the grant may still be rolled back with it: remember the
+    // month only when this call ran on its own.
+    if (!outer) {
+      if (this.granted.size >= 10_000) this.granted.clear();
+      this.granted.set(userId, { period, expiresAt: result.expiresAt });
+    }
+    return result;
   }
 
-  balance(userId: string): { balance: number; expiresAt: string } {
-    const { expiresAt } = this.ensureGrant(userId);
+  balance(userId: string, timezone?: string): { balance: number; expiresAt: string } {
+    const { expiresAt } = this.ensureGrant(userId, timezone);
     return { balance: this.sum(userId), expiresAt };
   }
 

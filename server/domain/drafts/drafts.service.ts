@@ -9,6 +9,7 @@ import {
 } from '../../../client/text/index.js';
 import type { CreateDraftInput, Draft, Tweet, UpdateDraftInput } from '../../contracts/drafts.js';
 import { nowIso, type Deps } from '../../context.js';
+import { changeToken, type ChangeToken } from '../../db/change-token.js';
 import { accounts, drafts, platformContents, socialSets, tweets } from '../../db/schema.js';
 import { HeraldError, type ErrorDetail } from '../../errors.js';
 import type { TemplatesService } from '../templates/templates.service.js';
@@ -41,11 +42,23 @@ const locked = () => new HeraldError('INVALID_INPUT', 'This draft is being publi
   details: [{ path: 'status', message: 'publishing' }],
 });
 
+type ListResult = { drafts: Omit<Draft, 'selectedAccountIds' | 'templateId'>[]; nextCursor: string | null };
+
+// The list is the most read answer (the UI's drafts page, clients polling) and a pure function of
+// the database, so recent answers are kept while the database stays unchanged (changeToken: any
+// write here, any commit elsewhere). Only small ones are kept (a page, a modest library), and few:
+// at most 16 answers of up to 500 drafts, with their JSON, some MB in all.
+const LIST_CACHE_ENTRIES = 16;
+const LIST_CACHE_MAX_DRAFTS = 500;
+
 export class DraftsService {
   private readonly repo: DraftsRepo;
+  private readonly changed: ChangeToken;
+  private readonly listCache = new Map<string, { token: string; value: ListResult; body?: string }>();
 
   constructor(private readonly deps: Deps, private readonly templates: TemplatesService) {
     this.repo = new DraftsRepo(deps.sqlite);
+    this.changed = changeToken(deps.sqlite);
   }
 
   // ---- reading -------------------------------------------------------------------------------
@@ -60,7 +73,32 @@ export class DraftsService {
     return this.toDtos(userId, [this.row(userId, id)])[0];
   }
 
-  list(userId: string, q: ListQuery): { drafts: Omit<Draft, 'selectedAccountIds' | 'templateId'>[]; nextCursor: string | null } {
+  /** Newest first. The answer may be shared with other callers: do not mutate it. */
+  list(userId: string, q: ListQuery): ListResult {
+    return this.listEntry(userId, q).value;
+  }
+
+  /** list() as the JSON body of GET /microblog/drafts, `{"success":true,...}`, kept with it. */
+  listBody(userId: string, q: ListQuery): string {
+    const entry = this.listEntry(userId, q);
+    return (entry.body ??= JSON.stringify({ success: true, ...entry.value }));
+  }
+
+  private listEntry(userId: string, q: ListQuery): { token: string; value: ListResult; body?: string } {
+    const token = this.changed();
+    const key = [userId, q.socialSetId ?? '', q.status ?? '', q.limit ?? '', q.cursor ?? ''].join('\u0000');
+    const hit = this.listCache.get(key);
+    if (hit && hit.token === token) return hit;
+    const entry = { token, value: this.listFresh(userId, q) };
+    this.listCache.delete(key);
+    if (entry.value.drafts.length <= LIST_CACHE_MAX_DRAFTS) {
+      if (this.listCache.size >= LIST_CACHE_ENTRIES) this.listCache.delete(this.listCache.keys().next().value!);
+      this.listCache.set(key, entry);
+    }
+    return entry;
+  }
+
+  private listFresh(userId: string, q: ListQuery): ListResult {
     const after = q.cursor ? decodeCursor(q.cursor) : undefined;
     const rows = this.repo.list(userId, { socialSetId: q.socialSetId, status: q.status, after, limit: q.limit ? q.limit + 1 : undefined });
     const more = q.limit !== undefined && rows.length > q.limit;

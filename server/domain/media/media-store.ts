@@ -32,6 +32,8 @@ export interface StoreOptions {
   id: string;
   /** Told the path before the first byte is written, so a caller can remove it on abort. */
   onPath?: (file: string) => void;
+  /** Told when the file is being created: the promise settles once it exists (or failed to). */
+  onOpening?: (opened: Promise<void>) => void;
   /** Told the size of every chunk read from the source. */
   onChunk?: (bytes: number) => void;
 }
@@ -76,6 +78,7 @@ export async function storeStream(src: Readable | AsyncIterable<Buffer>, opts: S
     // Write errors surface through once()/finished(); this listener only keeps them from being unhandled.
     ws.on('error', () => {});
     started = { check, ws, file, info };
+    opts.onOpening?.(once(ws, 'open').then(() => undefined, () => undefined));
     if (!ws.write(first)) await once(ws, 'drain');
   };
 

@@ -1,21 +1,80 @@
 /**
  * Every network's limits are checked for every target before anything is sent or charged, so a
- * post that one network would refuse stops the whole publish with a clear INVALID_INPUT.
+ * post that one network would refuse stops the whole publish with a clear INVALID_INPUT naming
+ * the account, the post and the reason. Text and media are judged by the shared counting module
+ * (client/text), the same rules the composer and the draft's `validation` show, with the
+ * account's own limits (a Mastodon instance's `max_characters`, an X premium limit).
  */
+import { checkNetworkPosts, countOptionsFromMeta, type MediaKind } from '../../../client/text/index.js';
 import type { Platform } from '../../config.js';
 import { HeraldError, type ErrorDetail } from '../../errors.js';
 import { NETWORK_NAMES } from '../../platforms/errors.js';
+import { SKYBLOG_IMAGE_MAX_BYTES } from '../../platforms/skyblog/images.js';
 import type { AccountRow } from '../accounts/accounts.service.js';
 import type { PartPlan } from './plan.js';
 
-export function checkParts(targets: { account: AccountRow; parts: PartPlan[] }[]): void {
-  const details: ErrorDetail[] = [];
-  for (const { account, parts } of targets) {
-    const platform = account.platform as Platform;
-    const name = NETWORK_NAMES[platform];
-    if (parts.length === 0) details.push({ path: platform, message: `nothing to publish to ${name}` });
+function metaOf(account: AccountRow): Record<string, unknown> {
+  try {
+    const v = JSON.parse(account.meta) as unknown;
+    return v && typeof v === 'object' ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
   }
+}
+
+/** A media reference's kind: from the media row (loadDraft, publishDirect), else a URL's ending. */
+function kindOf(ref: PartPlan['media'][number]): MediaKind | undefined {
+  if (ref.kind) return ref.kind;
+  if (!ref.mediaId && ref.url) return /\.(mp4|mov)(\?|$)/i.test(ref.url) ? 'video' : /\.gif(\?|$)/i.test(ref.url) ? 'gif' : 'image';
+  return undefined;
+}
+
+/** What is wrong with one target's parts, as details naming the account and the post. */
+export function partProblems(account: AccountRow, parts: PartPlan[]): ErrorDetail[] {
+  const platform = account.platform as Platform;
+  const name = NETWORK_NAMES[platform];
+  const who = `${name} @${account.username}`;
+  const at = (i?: number) => `targets.${account.id}${i === undefined ? '' : `.posts.${i}`}`;
+  if (parts.length === 0) return [{ path: at(), message: `${who}: nothing to publish` }];
+  const details: ErrorDetail[] = [];
+  const label = (i: number) => (parts.length > 1 ? `post ${i + 1} of ${parts.length}` : 'the post');
+  const kinds: MediaKind[][] = [];
+  parts.forEach((part, i) => {
+    const list: MediaKind[] = [];
+    // Threads downloads media from a public URL itself; files kept by Herald have none.
+    if (platform === 'threadblog' && part.media.some((ref) => ref.mediaId)) {
+      details.push({ path: `${at(i)}.media`, message: `${who}: Threads downloads images and videos from a public URL itself, so media stored in Herald cannot go there; leave Threads out of this publish, or post to it with public mediaUrls` });
+    }
+    for (const ref of part.media) {
+      const kind = kindOf(ref);
+      if (!kind) {
+        details.push({ path: `${at(i)}.media`, message: `${who}: ${label(i)} refers to media ${ref.mediaId ?? ''} that no longer exists; remove it or upload it again` });
+        continue;
+      }
+      // Bluesky's PDS takes images under about 1 MB, less than Herald accepts (5 MB). Still images
+      // over it are re-encoded smaller when sent; an animated GIF cannot be.
+      if (platform === 'skyblog' && kind === 'gif' && ref.size !== undefined && ref.size > SKYBLOG_IMAGE_MAX_BYTES) {
+        details.push({ path: `${at(i)}.media`, message: `${who}: ${label(i)} has a GIF of ${(ref.size / 1000).toFixed(0)} KB, over Bluesky's limit of ${SKYBLOG_IMAGE_MAX_BYTES} bytes per image, and a GIF cannot be made smaller without losing its animation; use a smaller GIF` });
+      }
+      list.push(kind);
+    }
+    kinds.push(list);
+  });
+  const verdict = checkNetworkPosts(platform, parts.map((p, i) => ({ text: p.text, media: kinds[i] })), countOptionsFromMeta(platform, metaOf(account)));
+  verdict.posts.forEach((v, i) => {
+    if (v.valid) return;
+    const why = v.reason ?? `${v.count} of ${v.limit} characters`;
+    const message = v.count > v.limit || /bytes/.test(why) ? `${label(i)} does not fit (${why})` : v.reason === 'the post is empty' ? `${label(i)} is empty` : `${label(i)} cannot go as it is: ${why}`;
+    details.push({ path: at(i), message: `${who}: ${message}` });
+  });
+  return details;
+}
+
+export function checkParts(targets: { account: AccountRow; parts: PartPlan[] }[]): void {
+  const details = targets.flatMap(({ account, parts }) => partProblems(account, parts));
   if (details.length > 0) {
-    throw new HeraldError('INVALID_INPUT', `The post does not fit: ${details.map((d) => d.message).join('; ')}`, { details });
+    const shown = details.slice(0, 5).map((d) => d.message).join('; ');
+    const more = details.length > 5 ? `; and ${details.length - 5} more` : '';
+    throw new HeraldError('INVALID_INPUT', `Nothing was sent or charged: ${shown}${more}`, { details });
   }
 }

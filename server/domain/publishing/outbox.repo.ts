@@ -4,6 +4,7 @@
  * any point: `sending` is written before a network call and `sent` with the network's id after.
  */
 import type { Deps } from '../../context.js';
+import { crashPoint } from '../../crash.js';
 
 export type PublicationStatus = 'pending' | 'publishing' | 'published' | 'failed' | 'needs_review' | 'missed' | 'cancelled';
 export type PartStatus = 'pending' | 'sending' | 'sent' | 'failed';
@@ -101,6 +102,7 @@ export class OutboxRepo {
       id, status, error: f.error ?? null, url: f.url ?? null, data: f.data === undefined ? null : JSON.stringify(f.data),
       publishedAt: status === 'published' ? this.now() : null, now: this.now(),
     });
+    crashPoint('finish');
   }
 
   parts(publicationId: string): PartRow[] { return this.s.parts.all(publicationId) as PartRow[]; }
@@ -118,14 +120,20 @@ export class OutboxRepo {
         if (taken.has(position)) return;
         this.s.insertPart.run({ id: this.deps.ids.uuid(), publicationId, position, text: part.text, media: JSON.stringify(part.media), idempotencyKey: this.deps.ids.uuid() });
       });
+      crashPoint('plan');
       return this.parts(publicationId);
     });
     return tx();
   }
 
-  partSending(id: string): void { this.s.partSending.run(id); }
+  partSending(id: string): void {
+    this.s.partSending.run(id);
+    crashPoint('send');
+  }
   partSent(id: string, ref: { id: string; cid?: string; url: string }): void {
+    crashPoint('answered');
     this.s.partSent.run({ id, networkId: ref.id, networkCid: ref.cid ?? null, url: ref.url, now: this.now() });
+    crashPoint('sent');
   }
   partFailed(id: string, error: string): void { this.s.partFailed.run(error, id); }
   partPending(id: string): void { this.s.partPending.run(id); }

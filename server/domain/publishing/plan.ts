@@ -3,10 +3,11 @@
  * holding only `---` separates posts), else the posts' plain text; LinkedIn has no threads, so
  * its posts are joined with a blank line.
  */
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import { splitThreadText } from '../../../client/text/index.js';
 import type { Platform } from '../../config.js';
 import type { Deps } from '../../context.js';
-import { drafts, platformContents, tweets } from '../../db/schema.js';
+import { drafts, media as mediaTable, platformContents, tweets } from '../../db/schema.js';
 import { HeraldError } from '../../errors.js';
 import type { MediaRef } from './runner.js';
 
@@ -29,8 +30,10 @@ export interface DraftForPublishing {
 export function loadDraft(deps: Deps, userId: string, draftId: string): DraftForPublishing {
   const row = deps.db.select().from(drafts).where(and(eq(drafts.id, draftId), eq(drafts.userId, userId))).get();
   if (!row) throw new HeraldError('NOT_FOUND', 'Draft not found');
-  const posts = deps.db.select().from(tweets).where(eq(tweets.draftId, row.id)).orderBy(asc(tweets.position)).all()
-    .map((t) => ({ plainText: t.plainText, media: JSON.parse(t.media) as MediaRef[] }));
+  const stored = deps.db.select().from(tweets).where(eq(tweets.draftId, row.id)).orderBy(asc(tweets.position)).all();
+  const refs = stored.map((t) => JSON.parse(t.media) as MediaRef[]);
+  const kinds = withKinds(deps, userId, refs.flat());
+  const posts = stored.map((t, i) => ({ plainText: t.plainText, media: refs[i].map(kinds) }));
   const overrides: Partial<Record<Platform, string>> = {};
   for (const pc of deps.db.select().from(platformContents).where(eq(platformContents.draftId, row.id)).all()) {
     overrides[pc.platform as Platform] = pc.content;
@@ -41,9 +44,25 @@ export function loadDraft(deps: Deps, userId: string, draftId: string): DraftFor
   };
 }
 
-/** Splits override text into posts at lines holding only `---`. */
+/**
+ * Adds each stored media item's type and size to its references (this user's items only); a reference to
+ * an item that is gone keeps no `kind`, so the limits check refuses it before anything is sent.
+ */
+export function withKinds(deps: Deps, userId: string, refs: MediaRef[]): (ref: MediaRef) => MediaRef {
+  const ids = [...new Set(refs.map((r) => r.mediaId).filter((id): id is string => !!id))];
+  const rows = ids.length === 0 ? [] : deps.db.select({ id: mediaTable.id, type: mediaTable.type, size: mediaTable.size }).from(mediaTable)
+    .where(and(eq(mediaTable.userId, userId), inArray(mediaTable.id, ids))).all();
+  const found = new Map(rows.map((r) => [r.id, { kind: r.type as NonNullable<MediaRef['kind']>, size: r.size }]));
+  return (ref) => {
+    const { kind: _kind, size: _size, ...rest } = ref;
+    const row = ref.mediaId ? found.get(ref.mediaId) : undefined;
+    return row ? { ...rest, ...row } : rest;
+  };
+}
+
+/** Splits override text into posts at lines holding only `---` (the shared rule, client/text). */
 export function splitOverride(text: string): string[] {
-  return text.split(/\r?\n[ \t]*---[ \t]*(?:\r?\n|$)/).map((p) => p.trim()).filter((p) => p.length > 0);
+  return splitThreadText(text);
 }
 
 export function partsFor(platform: Platform, draft: Pick<DraftForPublishing, 'posts' | 'overrides'>): PartPlan[] {

@@ -18,7 +18,7 @@ import { toHeraldError } from '../connections/connections.service.js';
 import { PUBLISH_COST, type CreditsService } from '../credits/credits.service.js';
 import type { SocialSetsService } from '../social-sets/social-sets.service.js';
 import { OutboxRepo, type PublicationRow, type PublicationStatus } from './outbox.repo.js';
-import { loadDraft, partsFor, partsFromTexts, type PartPlan } from './plan.js';
+import { loadDraft, partsFor, partsFromTexts, withKinds, type PartPlan } from './plan.js';
 import { PublicationRunner, type MediaRef, type PublicationOptions, type TargetOutcome } from './runner.js';
 import { checkParts } from './limits.js';
 
@@ -93,7 +93,7 @@ export class PublishService {
   /** Publications running in this process, so a double click cannot send twice. */
   private readonly running = new Set<string>();
 
-  constructor(private readonly deps: Deps, credentials: CredentialsService, private readonly credits: CreditsService, private readonly sets: SocialSetsService) {
+  constructor(readonly deps: Deps, credentials: CredentialsService, private readonly credits: CreditsService, private readonly sets: SocialSetsService) {
     this.outbox = new OutboxRepo(deps);
     this.runner = new PublicationRunner(deps, this.outbox, credentials);
   }
@@ -131,10 +131,13 @@ export class PublishService {
    * its parts, or changes nothing.
    */
   prepare(userId: string, draftId: string | null, targets: { account: AccountRow; parts: PartPlan[]; options: PublicationOptions }[], f: { jobId: string | null; force: boolean; origin: string; cost?: number }) {
+    // The month's grant is written (and remembered) outside the reservation, so a refused
+    // reservation cannot roll back a grant the credits service believes is there.
+    this.credits.ensureGrant(userId);
     const tx = this.deps.sqlite.transaction(() => {
       const skipped: { target: (typeof targets)[number]; pub: PublicationRow }[] = [];
       const toRun: { target: (typeof targets)[number]; pubId: string }[] = [];
-      let charged = 0;
+      const charged: { account: AccountRow; pubId: string }[] = [];
       for (const t of targets) {
         const latest = draftId ? this.outbox.latest(userId, draftId, t.account.id) : undefined;
         if (latest && (this.running.has(latest.id) || latest.status === 'publishing')) {
@@ -149,16 +152,21 @@ export class PublishService {
           throw new HeraldError('INVALID_INPUT', `Publishing to @${t.account.username} is waiting for you to confirm whether an earlier post went out; check the account, then publish with force`);
         }
         const reuse = latest && latest.status !== 'published' && !(f.force && latest.status === 'needs_review');
-        // A publication left `publishing` by a crash was paid for when it started.
-        if (!(reuse && latest.status === 'publishing')) charged += 1;
         const pubId = reuse ? latest.id : this.outbox.create({ userId, draftId, accountId: t.account.id, platform: t.account.platform, jobId: f.jobId, options: '{}', origin: f.origin });
+        // A publication left `publishing` by a crash was paid for when it started.
+        if (!(reuse && latest.status === 'publishing')) charged.push({ account: t.account, pubId });
         this.outbox.start(pubId, f.jobId, JSON.stringify(t.options));
         this.outbox.planParts(pubId, t.parts);
         toRun.push({ target: t, pubId });
       }
-      if (charged > 0) {
-        const cost = (f.cost ?? PUBLISH_COST) * charged;
-        this.credits.charge(userId, cost, { orderNo: f.jobId ?? undefined, sourceType: toRun.map((r) => r.target.account.platform).join(','), sourceDetail: `Publish to ${charged} account(s)` });
+      if (charged.length > 0) {
+        // The whole cost is checked at once (one clear answer when short), then one `publish`
+        // record per target, as each failed target gets its own `refund`.
+        const each = f.cost ?? PUBLISH_COST;
+        this.assertCredits(userId, charged.length, each);
+        for (const c of charged) {
+          this.credits.charge(userId, each, { orderNo: f.jobId ?? c.pubId, sourceType: c.account.platform, sourceDetail: `Publish to @${c.account.username}`.slice(0, 300) });
+        }
       }
       if (toRun.length > 0) {
         if (draftId) this.deps.db.update(drafts).set({ status: 'publishing', updatedAt: new Date(this.deps.clock.now()).toISOString() }).where(eq(drafts.id, draftId)).run();
@@ -166,6 +174,14 @@ export class PublishService {
       return { skipped, toRun };
     });
     return tx();
+  }
+
+  /** Throws INSUFFICIENT_CREDITS unless `targets` publishes could be paid now (the charge itself is in `prepare`). */
+  assertCredits(userId: string, targets: number, cost = PUBLISH_COST): void {
+    const { balance } = this.credits.balance(userId);
+    if (balance < cost * targets) {
+      throw new HeraldError('INSUFFICIENT_CREDITS', `Publishing to ${targets === 1 ? '1 account' : `${targets} accounts`} needs ${cost * targets} credits and ${balance} are left; nothing was sent`);
+    }
   }
 
   /** Runs prepared publications and settles credits and statuses. */
@@ -226,6 +242,8 @@ export class PublishService {
     const stuck = this.outbox.withStatus('publishing').filter((p) => !this.running.has(p.id));
     const results: TargetResult[] = [];
     for (const pub of stuck) {
+      // Taken over while earlier ones ran (a publish of the same draft): never run it twice.
+      if (this.running.has(pub.id) || this.outbox.get(pub.id)?.status !== 'publishing') continue;
       const account = this.deps.db.select().from(accounts).where(eq(accounts.id, pub.accountId)).get();
       if (!account) {
         this.outbox.finish(pub.id, 'failed', { error: 'The account was removed from Herald' });
@@ -300,6 +318,8 @@ export class PublishService {
       } else {
         for (const p of parts) if (p.status === 'sending') this.outbox.partPending(p.id);
         this.outbox.finish(pub.id, 'failed', { error: 'Not published (confirmed by you); publish again to send it' });
+        // Like any failed target it is refunded: publishing it again charges it again.
+        this.credits.refund(userId, PUBLISH_COST, { orderNo: pub.id, sourceType: pub.platform, sourceDetail: 'Refund: not published (confirmed by you)' });
       }
     })();
     if (pub.draftId) this.updateDraftStatus(pub.draftId);
@@ -347,10 +367,21 @@ export interface DirectPublish {
   options: PublicationOptions;
 }
 
-/** Single-network endpoints and quotes: text given directly, no draft. */
-export async function publishDirect(service: PublishService, userId: string, req: DirectPublish) {
+/**
+ * Single-network endpoints and quotes: text given directly, no draft. Media given by URL is
+ * fetched only once the text fits and the credits are there, so a refused request reaches no one.
+ */
+export async function publishDirect(service: PublishService, userId: string, req: DirectPublish, byUrl?: { urls: string[]; load: (urls: string[]) => Promise<MediaRef[]> }) {
   const [{ account }] = service.resolveTargets(userId, { selectedAccountIds: [], socialSetId: null }, { targetAccounts: [{ accountId: req.accountId, platform: req.platform }] });
-  const target = { account, parts: partsFromTexts(req.platform, req.texts, req.media), options: req.options };
+  let given = req.media;
+  if (byUrl && byUrl.urls.length > 0) {
+    // The URLs stand for their media (kind guessed from the name) until they are fetched.
+    checkParts([{ account, parts: partsFromTexts(req.platform, req.texts, [...given, ...byUrl.urls.map((url) => ({ url }))]) }]);
+    service.assertCredits(userId, 1);
+    given = [...given, ...(await byUrl.load(byUrl.urls))];
+  }
+  const media = given.map(withKinds(service.deps, userId, given));
+  const target = { account, parts: partsFromTexts(req.platform, req.texts, media), options: req.options };
   checkParts([target]);
   const { toRun } = service.prepare(userId, null, [target], { jobId: null, force: true, origin: 'api' });
   const [result] = await service.execute(userId, null, toRun);

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import type { Platform } from '../../config.js';
 import type { Deps } from '../../context.js';
+import { crashPoint } from '../../crash.js';
 import { accounts, media as mediaTable } from '../../db/schema.js';
 import type { CallContext, MediaItem, PlatformAdapter, PostOptions, PostRef } from '../../platforms/adapter.js';
 import { NETWORK_NAMES, PlatformError } from '../../platforms/errors.js';
@@ -23,6 +24,10 @@ export interface MediaRef {
   mediaId?: string;
   url?: string;
   altText?: string;
+  /** The media row's type, filled in when the publish is planned (absent: the item is gone). */
+  kind?: 'image' | 'gif' | 'video';
+  /** The media row's size in bytes, filled in with `kind`. */
+  size?: number;
 }
 
 export interface PublicationOptions extends PostOptions {
@@ -96,20 +101,31 @@ export class PublicationRunner {
   }
 
   private async sendAll(adapter: PlatformAdapter, ctx: CallContext, pub: PublicationRow, plans: Parameters<typeof publishThread>[2], since: number): Promise<PostRef[]> {
+    // Parts whose answer was lost in this run: the network may hold them.
+    const unsure = new Set<string>();
     for (let round = 0; round < 3; round++) {
       const parts = this.outbox.parts(pub.id);
       const prefix = await this.settledPrefix(adapter, ctx, parts, plans, since);
       try {
         return await publishThread(adapter, ctx, plans, prefix, {
           beforeSend: (i) => this.outbox.partSending(parts[i].id),
-          afterSend: (i, ref) => this.outbox.partSent(parts[i].id, ref),
+          afterSend: (i, ref) => {
+            this.outbox.partSent(parts[i].id, ref);
+            if (i < plans.length - 1) crashPoint('mid-thread'); // crash harness: between the posts of a thread
+          },
         });
       } catch (err) {
-        // The next round settles an ambiguous part by asking the network.
-        if (err instanceof PlatformError && err.kind === 'ambiguous') continue;
-        // Anything else was refused before the network took the post: that part may go again.
         const sending = this.outbox.parts(pub.id).find((p) => p.status === 'sending');
-        if (sending) this.outbox.partPending(sending.id);
+        // The next round settles an ambiguous part by asking the network.
+        if (err instanceof PlatformError && err.kind === 'ambiguous') {
+          if (sending) unsure.add(sending.id);
+          continue;
+        }
+        // Anything else was refused before the network took the post: that part may go again,
+        // unless an earlier attempt's answer was lost and nothing has settled it since (a
+        // network deduping by key was sent it again, not asked): it stays `sending`, so the
+        // next run settles it the same way, with the same Idempotency-Key.
+        if (sending && !(adapter.idempotentWrites && unsure.has(sending.id))) this.outbox.partPending(sending.id);
         throw err;
       }
     }
@@ -130,6 +146,8 @@ export class PublicationRunner {
       try {
         found = await adapter.findRecentPost(ctx, { text: plans[part.position].text, replyTo: prefix.at(-1), since, idempotencyKey: part.idempotencyKey });
       } catch (err) {
+        // An expired token is renewed by withCredentials, which then asks again.
+        if (err instanceof PlatformError && err.kind === 'token_expired') throw err;
         const name = NETWORK_NAMES[adapter.platform];
         throw new NeedsReview(`${name} may have published post ${part.position + 1} without confirming it, and Herald could not check (${(err as Error).message}); look at the account, then confirm or retry`);
       }

@@ -31,6 +31,8 @@ export interface EntryRow {
   accountId: string;
   platform: Platform;
   fireAt: number;
+  /** When the scheduler should look at it: fireAt, or the time of its next attempt. */
+  dueAt: number;
   requestedAt: number;
   priority: number;
   attempts: number;
@@ -40,14 +42,30 @@ export interface EntryRow {
   createdAt: string;
 }
 
-export const ENTRY_COLS = `id, user_id AS userId, draft_id AS draftId, account_id AS accountId, platform, fire_at AS fireAt, requested_at AS requestedAt,
+export const ENTRY_COLS = `id, user_id AS userId, draft_id AS draftId, account_id AS accountId, platform, fire_at AS fireAt, due_at AS dueAt, requested_at AS requestedAt,
   priority, attempts, status, next_attempt_at AS nextAttemptAt, last_error AS lastError, created_at AS createdAt`;
 
 export class ScheduleService {
   /** Called whenever the queue changes, so the scheduler re-arms its wake-up. */
   onChange: () => void = () => {};
 
-  constructor(private readonly deps: Deps, private readonly publishing: PublishService) {}
+  /** Prepared once: a statement prepared per call costs native memory the GC does not see. */
+  private readonly stmts;
+
+  constructor(private readonly deps: Deps, private readonly publishing: PublishService) {
+    const db = deps.sqlite;
+    this.stmts = {
+      delPending: db.prepare("DELETE FROM schedule_entries WHERE draft_id = ? AND account_id = ? AND status = 'pending'"),
+      insert: db.prepare(`INSERT INTO schedule_entries (id, user_id, draft_id, account_id, platform, fire_at, due_at, requested_at, priority, attempts, status, created_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 'pending', ?)`),
+      list: db.prepare(`SELECT e.id, e.draft_id AS draftId, d.title AS draftTitle, e.fire_at AS fireAt, e.priority, e.attempts,
+          e.created_at AS createdAt, e.platform, e.account_id AS accountUuid
+        FROM schedule_entries e JOIN drafts d ON d.id = e.draft_id
+        WHERE e.user_id = ? AND e.status = 'pending' ORDER BY e.due_at, e.priority DESC`),
+      cancel: db.prepare("DELETE FROM schedule_entries WHERE user_id = ? AND draft_id = ? AND status = 'pending'"),
+      draftBack: db.prepare("UPDATE drafts SET status = 'draft', scheduled_for = NULL, updated_at = ? WHERE id = ? AND status = 'scheduled'"),
+    };
+  }
 
   /** Uniform offset in [-180 s, +180 s]. */
   jitter(): number {
@@ -68,9 +86,7 @@ export class ScheduleService {
     const apply = req.applyJitter ?? true;
     const created = nowIso(this.deps.clock);
     const ids: string[] = [];
-    const del = this.deps.sqlite.prepare("DELETE FROM schedule_entries WHERE draft_id = ? AND account_id = ? AND status = 'pending'");
-    const ins = this.deps.sqlite.prepare(`INSERT INTO schedule_entries (id, user_id, draft_id, account_id, platform, fire_at, due_at, requested_at, priority, attempts, status, created_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 'pending', ?)`);
+    const { delPending: del, insert: ins } = this.stmts;
     this.deps.sqlite.transaction(() => {
       for (const { account } of targets) {
         // Never in the past: a post due in under 3 minutes can only move later.
@@ -91,10 +107,7 @@ export class ScheduleService {
   }
 
   list(userId: string) {
-    const rows = this.deps.sqlite.prepare(`SELECT e.id, e.draft_id AS draftId, d.title AS draftTitle, e.fire_at AS fireAt, e.priority, e.attempts,
-        e.created_at AS createdAt, e.platform, e.account_id AS accountUuid
-      FROM schedule_entries e JOIN drafts d ON d.id = e.draft_id
-      WHERE e.user_id = ? AND e.status = 'pending' ORDER BY e.due_at, e.priority DESC`).all(userId) as {
+    const rows = this.stmts.list.all(userId) as {
         id: string; draftId: string; draftTitle: string; fireAt: number; priority: number; attempts: number; createdAt: string; platform: Platform; accountUuid: string }[];
     return rows.map(({ fireAt, ...r }) => ({ ...r, scheduledFor: new Date(fireAt).toISOString() }));
   }
@@ -102,9 +115,8 @@ export class ScheduleService {
   cancel(userId: string, draftId: string): number {
     loadDraft(this.deps, userId, draftId);
     const n = this.deps.sqlite.transaction(() => {
-      const res = this.deps.sqlite.prepare("DELETE FROM schedule_entries WHERE user_id = ? AND draft_id = ? AND status = 'pending'").run(userId, draftId);
-      this.deps.sqlite.prepare("UPDATE drafts SET status = 'draft', scheduled_for = NULL, updated_at = ? WHERE id = ? AND status = 'scheduled'")
-        .run(nowIso(this.deps.clock), draftId);
+      const res = this.stmts.cancel.run(userId, draftId);
+      this.stmts.draftBack.run(nowIso(this.deps.clock), draftId);
       return res.changes;
     })();
     this.onChange();

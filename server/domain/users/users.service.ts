@@ -10,8 +10,17 @@ export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
+/** The columns of a UserRow, for prepared statements (`u` is the users table's alias). */
+export const USER_COLUMNS = `u.id, u.email, u.password_hash AS passwordHash, u.nickname, u.avatar_url AS avatarUrl, u.timezone, u.locale,
+  u.provider, u.default_tier AS defaultTier, u.created_at AS createdAt`;
+
 export class UsersService {
-  constructor(private readonly deps: Deps) {}
+  /** Prepared once: byId runs on every keyed request (a drizzle query built per call costs more than the lookup). */
+  private readonly byIdStmt;
+
+  constructor(private readonly deps: Deps) {
+    this.byIdStmt = deps.sqlite.prepare(`SELECT ${USER_COLUMNS} FROM users u WHERE u.id = ?`);
+  }
 
   count(): number {
     return this.deps.db.select({ n: sql<number>`count(*)` }).from(users).get()!.n;
@@ -22,7 +31,7 @@ export class UsersService {
   }
 
   byId(id: string): UserRow | undefined {
-    return this.deps.db.select().from(users).where(eq(users.id, id)).get();
+    return this.byIdStmt.get(id) as UserRow | undefined;
   }
 
   /** Creates a user; `password` is optional for users who sign in only through OAuth. */

@@ -9,8 +9,10 @@
  * once the connection is gone, and every file this request wrote is removed before answering.
  */
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import type { Request, RequestHandler, Response } from 'express';
-import multer, { type StorageEngine } from 'multer';
+import type Multer from 'multer';
+import type { StorageEngine } from 'multer';
 import { storeStream, type StoredMedia } from '../../domain/media/media-store.js';
 import { MAX_MEDIA_BYTES } from '../../domain/media/media-types.js';
 import type { MediaService } from '../../domain/media/media.service.js';
@@ -29,6 +31,10 @@ interface UploadState {
   finish: (err?: unknown) => void;
   /** Every path this request created, so a failure removes them all. */
   paths: Set<string>;
+  /** Set when the request has failed: no file may be created after that. */
+  failed: boolean;
+  /** Files being created: a failure waits for them before removing every path. */
+  opening: Promise<void>[];
   stored: StoredMedia[];
   count: number;
   /** File bytes handed to the engine so far. */
@@ -37,9 +43,13 @@ interface UploadState {
 
 const states = new WeakMap<Request, UploadState>();
 
+// multer and busboy are needed only when media is uploaded: loaded then, not at start-up.
+let multerModule: typeof Multer | undefined;
+const loadMulter = () => (multerModule ??= createRequire(import.meta.url)('multer') as typeof Multer);
+
 /** The files stored for this request, in part order. */
 export function uploadedMedia(req: Request): StoredMedia[] {
-  return states.get(req)?.stored ?? [];
+  return (states.get(req)?.stored ?? []).filter(Boolean);
 }
 
 const badInput = (message: string) => new HeraldError('INVALID_INPUT', message);
@@ -55,7 +65,7 @@ const MULTER_MESSAGES: Record<string, string> = {
 
 function toHerald(err: unknown): HeraldError {
   if (err instanceof HeraldError) return err;
-  if (err instanceof multer.MulterError) {
+  if (multerModule && err instanceof multerModule.MulterError) {
     if (err.code === 'LIMIT_FILE_SIZE') return new HeraldError('INVALID_INPUT', `A file is over the ${MAX_MEDIA_BYTES / 1024 / 1024} MB limit`, { status: 413 });
     return badInput(MULTER_MESSAGES[err.code] ?? 'The multipart form is not acceptable');
   }
@@ -82,9 +92,15 @@ class MediaStorage implements StorageEngine {
     if (file.fieldname !== FILE_PART) return fail(badInput(MULTER_MESSAGES.LIMIT_UNEXPECTED_FILE));
     st.count += 1;
     if (st.count > MAX_FILES) return fail(badInput(MULTER_MESSAGES.LIMIT_FILE_COUNT));
+    // Files finish storing in any order (a small GIF after a large video); keep the part order.
+    const index = st.count - 1;
     const onChunk = (n: number) => { st.fileBytes += n; };
-    storeStream(file.stream, { dir: this.media.dir, id: this.media.newId(), onPath: (p) => st.paths.add(p), onChunk }).then((stored) => {
-      st.stored.push(stored);
+    storeStream(file.stream, { dir: this.media.dir, id: this.media.newId(), onPath: (p) => {
+      // A file still being sniffed when another one failed must not appear after the cleanup.
+      if (st.failed) throw badInput('The upload was abandoned');
+      st.paths.add(p);
+    }, onOpening: (opened) => st.opening.push(opened), onChunk }).then((stored) => {
+      st.stored[index] = stored;
       cb(null, { path: stored.path, size: stored.size, filename: stored.fileName });
     }, fail);
   }
@@ -94,8 +110,9 @@ class MediaStorage implements StorageEngine {
   }
 }
 
-export function mediaUpload(media: MediaService): RequestHandler {
-  const upload = multer({
+function createUpload(media: MediaService): RequestHandler {
+  const multer = loadMulter();
+  return multer({
     storage: new MediaStorage(media),
     // The engine enforces 4 files and the per-type caps; these are multer's own backstops.
     limits: { fileSize: MAX_MEDIA_BYTES, files: MAX_FILES + 1, fields: 8, fieldSize: 1024, fieldNameSize: 100, parts: MAX_FILES + 9, headerPairs: 50 },
@@ -109,22 +126,31 @@ export function mediaUpload(media: MediaService): RequestHandler {
       });
       req.pipe(busboy);
     },
-  } as multer.Options).any();
+  } as Multer.Options).any();
+}
 
+export function mediaUpload(media: MediaService): RequestHandler {
+  let upload: RequestHandler | undefined;
   return (req, res, next) => {
+    upload ??= createUpload(media);
     let done = false;
     const st: UploadState = {
-      res, paths: new Set(), stored: [], count: 0, fileBytes: 0,
+      res, paths: new Set(), failed: false, opening: [], stored: [], count: 0, fileBytes: 0,
       finish: (err) => {
         if (done) return;
         done = true;
         if (err) {
+          st.failed = true;
           req.unpipe();
           req.pause();
-          for (const p of st.paths) fs.rmSync(p, { force: true });
           st.stored = [];
-          if (!res.headersSent) res.setHeader('Connection', 'close');
-          return next(toHerald(err));
+          // A file still opening would be re-created after its removal: remove once all exist.
+          void Promise.all(st.opening).then(() => {
+            for (const p of st.paths) fs.rmSync(p, { force: true });
+            if (!res.headersSent) res.setHeader('Connection', 'close');
+            next(toHerald(err));
+          });
+          return;
         }
         next();
       },

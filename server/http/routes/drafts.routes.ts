@@ -11,7 +11,8 @@ export const draftRoutes = (s: Services) => [
     method: 'get', path: '/microblog/drafts', tag, summary: 'List drafts, newest first',
     description: 'Without `limit` every draft is returned. With it, pages follow `nextCursor`. Each item carries id, title, status, tweets, createdAt (and scheduledFor, socialSetId, updatedAt).',
     query: c.listQuery, response: c.draftListResponse, errors: [...base, 'INVALID_INPUT'],
-    handler: ({ auth, query }) => ({ success: true, ...s.drafts.list(auth.user.id, query) }),
+    // The body is kept serialised with the list while the database is unchanged (drafts.service).
+    handler: ({ auth, query, res }) => { res.type('application/json').send(s.drafts.listBody(auth.user.id, query)); },
   }),
   defineRoute({
     method: 'post', path: '/microblog/drafts', tag, summary: 'Create a draft',

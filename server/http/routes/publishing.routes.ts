@@ -10,7 +10,7 @@ const publishErrors = ['INVALID_INPUT', 'NOT_FOUND', 'INSUFFICIENT_CREDITS', 'RA
 
 export const publishingRoutes = (s: Services): RouteDef[] => {
   const single = async (platform: Platform, accountId: string, texts: string[], urls: string[] | undefined, options: Parameters<typeof publishDirect>[2]['options'], auth: { user: { id: string } }) =>
-    publishDirect(s.publishing, auth.user.id, { platform, accountId, texts, media: await s.media.refsFromUrls(auth.user.id, platform, urls ?? []), options })
+    publishDirect(s.publishing, auth.user.id, { platform, accountId, texts, media: [], options }, { urls: urls ?? [], load: (list) => s.media.refsFromUrls(auth.user.id, platform, list) })
       .then((r) => {
         if (!r.success) throw new HeraldError(r.error!.code === 'TOKEN_EXPIRED' ? 'TOKEN_EXPIRED' : r.error!.code === 'RATE_LIMITED' ? 'RATE_LIMITED' : 'PLATFORM_ERROR', r.error!.message);
         return { success: true, platform, accountId, data: r.data! };

@@ -1,23 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
-import { successTrue } from '../../contracts/common.js';
+import { backupResponse, settingsResponse, updateSettingsBody, updateSettingsResponse } from '../../contracts/settings.js';
 import type { Services } from '../../domain/services.js';
 import { HeraldError } from '../../errors.js';
 import { defineRoute, type RouteDef } from '../route.js';
 import { VERSION } from '../version.js';
 
 const tag = 'Settings';
-
-const settingsSchema = z.object({
-  version: z.string(), dataDir: z.string(), secretStore: z.string(), graceMinutes: z.number(), monthlyCredits: z.number().int(),
-  defaultTier: z.enum(['free', 'pro', 'enterprise']),
-});
-const updateBody = z.object({
-  graceMinutes: z.number().min(0).max(24 * 60).optional(),
-  monthlyCredits: z.number().int().min(0).max(1_000_000).optional(),
-  defaultTier: z.enum(['free', 'pro', 'enterprise']).optional(),
-});
 
 /** Install-wide settings belong to the owner (the first user). */
 function requireOwner(s: Services, userId: string): void {
@@ -33,13 +22,13 @@ export const settingsRoutes = (s: Services): RouteDef[] => {
   return [
     defineRoute({
       method: 'get', path: '/settings', tag, summary: 'Install settings (read-only facts and the editable ones)',
-      response: z.object({ success: successTrue, settings: settingsSchema }), errors: ['UNAUTHORIZED'],
+      response: settingsResponse, errors: ['UNAUTHORIZED'],
       handler: () => ({ success: true, settings: current() }),
     }),
     defineRoute({
       method: 'put', path: '/settings', tag, summary: 'Change settings; saved to <data dir>/config.json and used from the next start',
       description: 'Environment variables still win over config.json. Owner only.',
-      body: updateBody, response: z.object({ success: successTrue, settings: settingsSchema, restartRequired: z.boolean() }), errors: ['INVALID_INPUT', 'UNAUTHORIZED'],
+      body: updateSettingsBody, response: updateSettingsResponse, errors: ['INVALID_INPUT', 'UNAUTHORIZED'],
       handler: ({ auth, body }) => {
         requireOwner(s, auth.user.id);
         const file = path.join(s.deps.config.dataDir, 'config.json');
@@ -56,12 +45,13 @@ export const settingsRoutes = (s: Services): RouteDef[] => {
     }),
     defineRoute({
       method: 'post', path: '/backup', tag, bodyType: 'none', summary: 'Online backup of the database into <data dir>/backups (owner only)',
-      response: z.object({ success: successTrue, file: z.string(), bytes: z.number().int(), seconds: z.number() }), errors: ['UNAUTHORIZED'],
+      response: backupResponse, errors: ['UNAUTHORIZED'],
       handler: async ({ auth }) => {
         requireOwner(s, auth.user.id);
         const dir = path.join(s.deps.config.dataDir, 'backups');
         fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-        const file = path.join(dir, `herald-${new Date(s.deps.clock.now()).toISOString().replace(/[:.]/g, '-')}.db`);
+        // A random suffix: two backups in the same millisecond must not write one file.
+        const file = path.join(dir, `herald-${new Date(s.deps.clock.now()).toISOString().replace(/[:.]/g, '-')}-${s.deps.ids.token(4)}.db`);
         const started = Date.now();
         await s.deps.sqlite.backup(file);
         return { success: true, file, bytes: fs.statSync(file).size, seconds: (Date.now() - started) / 1000 };

@@ -1,6 +1,4 @@
-import { z } from 'zod';
-import { loginResponse } from '../../contracts/auth.js';
-import { successTrue } from '../../contracts/common.js';
+import { setupBody, setupResponse, setupStatusResponse } from '../../contracts/settings.js';
 import { DEFAULT_KEY_NAME, KEY_WARNING } from '../../domain/auth/auth.service.js';
 import type { Services } from '../../domain/services.js';
 import { HeraldError } from '../../errors.js';
@@ -15,13 +13,13 @@ const tag = 'Sign-in and keys';
 export const setupRoutes = (s: Services): RouteDef[] => [
   defineRoute({
     method: 'get', path: '/auth/setup', tag, auth: false, summary: 'Whether this install still needs its owner (first run)',
-    response: z.object({ success: successTrue, needsSetup: z.boolean() }), errors: [],
+    response: setupStatusResponse, errors: [],
     handler: () => ({ success: true, needsSetup: s.users.count() === 0 }),
   }),
   defineRoute({
     method: 'post', path: '/auth/setup', tag, auth: false, summary: 'Create the owner on a new install and sign in (refused once any user exists)',
-    body: z.object({ email: z.string().trim().min(3).max(320), password: z.string().min(8).max(1024), nickname: z.string().trim().max(100).optional(), timezone: z.string().max(100).optional() }),
-    response: loginResponse, errors: ['INVALID_INPUT', 'UNAUTHORIZED'],
+    body: setupBody,
+    response: setupResponse, errors: ['INVALID_INPUT', 'UNAUTHORIZED'],
     handler: async ({ body }) => {
       if (s.users.count() > 0) throw new HeraldError('UNAUTHORIZED', 'Herald already has its owner; sign in instead');
       let timezone = body.timezone;

@@ -2,11 +2,12 @@
  * Images for a Bluesky post (platforms.md §2.4, §2.5): each file is uploaded with
  * com.atproto.repo.uploadBlob just before the record that uses it (unreferenced blobs are
  * collected), and goes into an `app.bsky.embed.images` entry with its alt text and aspect ratio.
- * Herald has no image recompressor, so a file over the size every PDS accepts is refused before
- * anything is uploaded, with the limit in the message.
+ * A still image over the size every PDS accepts is re-encoded smaller first (shrinkImage); a GIF
+ * over it is refused before anything is uploaded, with the limit in the message.
  */
 import fs from 'node:fs/promises';
 import type { CallContext, MediaItem } from '../adapter.js';
+import { shrinkImage, ShrinkError } from '../../domain/media/shrink.js';
 import { PlatformError } from '../errors.js';
 import { xrpc } from './xrpc.js';
 
@@ -70,9 +71,27 @@ export function checkImages(media: MediaItem[]): void {
   for (const item of media) {
     if (item.kind === 'video') throw new PlatformError('skyblog', 'permanent', 'Herald cannot publish video to Bluesky yet; remove the video from this post');
     if (!IMAGE_TYPES.has(item.mime)) throw new PlatformError('skyblog', 'permanent', `Bluesky does not take ${item.mime} images; use JPEG, PNG, GIF or WebP`);
-    if (item.size > SKYBLOG_IMAGE_MAX_BYTES) {
-      throw new PlatformError('skyblog', 'permanent', `An image is ${(item.size / 1000).toFixed(0)} KB, over Bluesky's limit of ${(SKYBLOG_IMAGE_MAX_BYTES / 1000).toFixed(2)} KB (${SKYBLOG_IMAGE_MAX_BYTES} bytes) per image; make it smaller and try again`);
-    }
+    if (item.size > SKYBLOG_IMAGE_MAX_BYTES && !canShrink(item)) throw tooBig(item.size);
+  }
+}
+
+/** Still images over the cap are made smaller; an animated GIF cannot be. */
+const canShrink = (item: MediaItem) => item.kind === 'image' && item.mime !== 'image/gif';
+
+function tooBig(size: number, why?: string): PlatformError {
+  return new PlatformError('skyblog', 'permanent', `An image is ${(size / 1000).toFixed(0)} KB, over Bluesky's limit of ${(SKYBLOG_IMAGE_MAX_BYTES / 1000).toFixed(2)} KB (${SKYBLOG_IMAGE_MAX_BYTES} bytes) per image${why ? `, and ${why}` : ''}; make it smaller and try again`);
+}
+
+/** The bytes that go out: the file itself, or a smaller re-encoding when it is over the cap. */
+async function fitted(item: MediaItem): Promise<{ bytes: Buffer; mime: string; width?: number; height?: number }> {
+  const bytes = await fs.readFile(item.path);
+  if (bytes.byteLength <= SKYBLOG_IMAGE_MAX_BYTES) return { bytes, mime: item.mime, width: item.width, height: item.height };
+  if (!canShrink(item)) throw tooBig(bytes.byteLength);
+  try {
+    return await shrinkImage(bytes, SKYBLOG_IMAGE_MAX_BYTES);
+  } catch (err) {
+    if (err instanceof ShrinkError) throw tooBig(bytes.byteLength, err.message);
+    throw tooBig(bytes.byteLength, 'it could not be read to make it smaller');
   }
 }
 
@@ -81,14 +100,15 @@ export async function uploadImages(ctx: CallContext, base: string, media: MediaI
   checkImages(media);
   const images: ImageEmbed['images'] = [];
   for (const item of media) {
-    const bytes = await fs.readFile(item.path);
-    // The file on disk is what goes out: check its real size too, not only the recorded one.
-    if (bytes.byteLength > SKYBLOG_IMAGE_MAX_BYTES) checkImages([{ ...item, size: bytes.byteLength }]);
+    // The file on disk is what goes out (its real size, not only the recorded one), made smaller
+    // when it is over the cap.
+    const out = await fitted(item);
+    const bytes = out.bytes;
     const { blob } = await xrpc<{ blob: BlobRef }>(base, 'com.atproto.repo.uploadBlob', {
-      what: 'upload an image', token: ctx.credentials.accessToken, bytes, contentType: item.mime, signal: ctx.signal, timeoutMs: 120_000,
+      what: 'upload an image', token: ctx.credentials.accessToken, bytes, contentType: out.mime, signal: ctx.signal, timeoutMs: 120_000,
     });
     if (!blob?.ref) throw new PlatformError('skyblog', 'transient', 'The Bluesky server answered the image upload without a blob reference');
-    const size = item.width && item.height ? { width: item.width, height: item.height } : imageSize(bytes);
+    const size = out.width && out.height ? { width: out.width, height: out.height } : imageSize(bytes);
     const entry: ImageEmbed['images'][number] = { image: blob, alt: item.altText ?? '' };
     if (size && size.width > 0 && size.height > 0) entry.aspectRatio = { width: Math.round(size.width), height: Math.round(size.height) };
     images.push(entry);

@@ -1,0 +1,26 @@
+/** First-run setup, install settings and the online backup: shared by the routes and the client. */
+import { z } from 'zod';
+import { loginResponse, tierSchema } from './auth.js';
+import { successTrue } from './common.js';
+
+export const setupStatusResponse = z.object({ success: successTrue, needsSetup: z.boolean() });
+export const setupBody = z.object({
+  email: z.string().trim().min(3).max(320),
+  password: z.string().min(8).max(1024),
+  nickname: z.string().trim().max(100).optional(),
+  timezone: z.string().max(100).optional(),
+});
+export const setupResponse = loginResponse;
+
+export const settingsSchema = z.object({
+  version: z.string(), dataDir: z.string(), secretStore: z.string(), graceMinutes: z.number(), monthlyCredits: z.number().int(),
+  defaultTier: tierSchema,
+});
+export const settingsResponse = z.object({ success: successTrue, settings: settingsSchema });
+export const updateSettingsBody = z.object({
+  graceMinutes: z.number().min(0).max(24 * 60).optional(),
+  monthlyCredits: z.number().int().min(0).max(1_000_000).optional(),
+  defaultTier: tierSchema.optional(),
+});
+export const updateSettingsResponse = z.object({ success: successTrue, settings: settingsSchema, restartRequired: z.boolean() });
+export const backupResponse = z.object({ success: successTrue, file: z.string(), bytes: z.number().int(), seconds: z.number() });
