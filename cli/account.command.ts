@@ -4,7 +4,8 @@ import { clientFor, globals } from './context.js';
 import { print } from './output.js';
 
 export function registerAccount(program: Command): void {
-  const account = program.command('account').description('Connected network accounts');
+  const account = program.command('account').description('Connected network accounts (connect them in the app)')
+    .addHelpText('after', examples('herald account list', 'herald account list -o minimal'));
   account.command('list')
     .description('List connected accounts')
     .addHelpText('after', examples('herald account list', 'herald account list --output minimal'))
@@ -21,7 +22,8 @@ export function registerAccount(program: Command): void {
 }
 
 export function registerSocialSet(program: Command): void {
-  const set = program.command('social-set').description('Named groups of accounts');
+  const set = program.command('social-set').description('Named groups of accounts')
+    .addHelpText('after', examples('herald social-set list'));
   set.command('list')
     .description('List social sets with their accounts')
     .addHelpText('after', examples('herald social-set list', 'herald social-set list --output json'))

@@ -1,20 +1,24 @@
 import type { Command } from 'commander';
-import { HeraldClient } from '../client/index.js';
+import { HeraldClient } from '../client/herald-client.js';
 import { action, examples } from './action.js';
-import { clientFor, forgetCredentials, globals, saveCredentials } from './context.js';
+import { clientFor, forgetCredentials, globals, readStdin, saveCredentials, UsageError } from './context.js';
 import { keyValues, print } from './output.js';
 
 export function registerAuth(program: Command): void {
   program.command('login')
     .description('Save an API key (checked against the server first) for later commands')
-    .requiredOption('--api-key <key>', 'an API key from POST /auth/login or the app')
-    .addHelpText('after', examples('herald login --api-key hk_…', 'herald login --api-key "$KEY" --base-url http://127.0.0.1:4780/api/v1'))
-    .action(action(async (opts: { apiKey: string }, cmd: Command) => {
+    .option('--stdin', 'read the key from standard input (keeps it out of the process list and shell history)')
+    .addHelpText('after', examples('herald login --api-key hk_…', 'herald login --api-key "$KEY" --base-url http://127.0.0.1:4780/api/v1', 'pass show herald-key | herald login --stdin') + '\nThe key comes from herald init, POST /auth/login or the app; it is saved readable by you only (mode 0600).\n')
+    .action(action(async (opts: { stdin?: boolean }, cmd: Command) => {
       const g = globals(cmd);
-      const client = new HeraldClient({ apiKey: opts.apiKey, baseUrl: g.baseUrl ?? process.env.HERALD_BASE_URL });
+      if (Boolean(g.apiKey) === Boolean(opts.stdin)) throw new UsageError('Give the key with --api-key <key> or --stdin');
+      const apiKey = g.apiKey ?? (await readStdin()).trim();
+      if (!apiKey) throw new UsageError('No key on standard input');
+      const baseUrl = g.baseUrl ?? process.env.HERALD_BASE_URL;
+      const client = new HeraldClient({ apiKey, baseUrl });
       const me = await client.me();
-      const file = saveCredentials({ apiKey: opts.apiKey, baseUrl: g.baseUrl ?? process.env.HERALD_BASE_URL });
-      print(g.output, { success: true, email: me.email, savedTo: file }, { ids: [me.uuid], text: g.quiet ? undefined : `Signed in as ${me.email}; key saved to ${file}` });
+      const file = saveCredentials({ apiKey, baseUrl });
+      print(g.output, { ...me, baseUrl: client.baseUrl, savedTo: file }, { ids: [me.uuid], text: g.quiet ? undefined : `Signed in as ${me.email} at ${client.baseUrl}; key saved to ${file}` });
     }));
 
   program.command('whoami')
@@ -24,7 +28,7 @@ export function registerAuth(program: Command): void {
       const me = await clientFor(cmd).me();
       print(globals(cmd).output, me, {
         ids: [me.uuid],
-        text: keyValues([['uuid', me.uuid], ['email', me.email], ['nickname', me.nickname], ['timezone', me.timezone], ['credits', me.credits_balance], ['created', me.created_at]]),
+        text: keyValues([['uuid', me.uuid], ['email', me.email], ['nickname', me.nickname], ['timezone', me.timezone], ['locale', me.locale], ['credits', me.credits_balance], ['created', me.created_at]]),
       });
     }));
 
@@ -34,6 +38,6 @@ export function registerAuth(program: Command): void {
     .action(action(async (_opts: unknown, cmd: Command) => {
       const removed = forgetCredentials();
       const g = globals(cmd);
-      print(g.output, { success: true, removed }, { ids: [], text: g.quiet ? undefined : removed ? 'Signed out.' : 'No saved key.' });
+      print(g.output, { success: true, removed }, { ids: [], text: g.quiet ? undefined : removed ? 'Signed out: the saved key is gone.' : 'No saved key.' });
     }));
 }

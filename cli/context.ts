@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { HeraldClient, HeraldError } from '../client/index.js';
+import { HeraldClient, HeraldError } from '../client/herald-client.js';
 
 export type OutputFormat = 'json' | 'table' | 'minimal';
 
@@ -73,26 +73,53 @@ export function clientFor(cmd: Command): HeraldClient {
   });
 }
 
-export const useColor = (stream: NodeJS.WriteStream = process.stdout) => Boolean(stream.isTTY) && !('NO_COLOR' in process.env) && process.env.TERM !== 'dumb';
+/** All of standard input, as text. */
+export async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** A mistake in how the command was called (exit 2), found before anything is sent. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+/** Colour only on a terminal, and never when NO_COLOR is set (no-color.org) or TERM is dumb. */
+export const useColor = (stream: NodeJS.WriteStream = process.stdout) => Boolean(stream.isTTY) && !process.env.NO_COLOR && process.env.TERM !== 'dumb';
 
 export function paint(text: string, code: number, stream?: NodeJS.WriteStream): string {
   return useColor(stream) ? `\u001b[${code}m${text}\u001b[0m` : text;
 }
 
-/** Turns any failure into one line on stderr and an exit code. */
-export function failure(err: unknown): number {
-  if (err instanceof HeraldError) {
-    const code = err.code === 'NETWORK_ERROR' ? EXIT.network
-      : err.status === 401 ? EXIT.auth
-      : err.status === 404 ? EXIT.notFound
-      : err.status === 402 ? EXIT.credits
-      : err.status === 429 ? EXIT.rateLimited
-      : err.status === 400 || err.status === 413 || err.status === 415 ? EXIT.usage
-      : EXIT.error;
-    const details = err.details?.length ? ` (${err.details.map((d) => `${d.path}: ${d.message}`).join('; ')})` : '';
-    process.stderr.write(`${paint('error', 31, process.stderr)} ${err.code}: ${err.message}${details}\n`);
-    return code;
-  }
-  process.stderr.write(`${paint('error', 31, process.stderr)} ${(err as Error).message}\n`);
+const AUTH_CODES = new Set(['INVALID_API_KEY', 'TOKEN_EXPIRED', 'INVALID_CREDENTIALS', 'UNAUTHORIZED']);
+const NOT_FOUND_CODES = new Set(['NOT_FOUND', 'USER_NOT_FOUND']);
+
+/** The exit code for an API error: by the API's code first, then by HTTP status. */
+export function exitCodeFor(err: HeraldError): number {
+  if (err.code === 'NETWORK_ERROR') return EXIT.network;
+  if (AUTH_CODES.has(err.code) || err.status === 401 || err.status === 403) return EXIT.auth;
+  if (NOT_FOUND_CODES.has(err.code) || err.status === 404) return EXIT.notFound;
+  if (err.code === 'INSUFFICIENT_CREDITS' || err.status === 402) return EXIT.credits;
+  if (err.code === 'RATE_LIMITED' || err.status === 429) return EXIT.rateLimited;
+  if (err.code === 'INVALID_INPUT' || err.status === 413 || err.status === 415) return EXIT.usage;
   return EXIT.error;
 }
+
+/** Turns any failure into one line on stderr and an exit code. */
+export function failure(err: unknown): number {
+  const label = paint('error', 31, process.stderr);
+  if (err instanceof HeraldError) {
+    // Details the message does not already say, on the same line.
+    const extra = (err.details ?? []).filter((d) => !err.message.includes(d.message));
+    const details = extra.length ? ` (${extra.map((d) => `${d.path}: ${d.message}`).join('; ')})` : '';
+    const wait = err.retryAfter !== undefined ? ` Retry after ${err.retryAfter} s.` : '';
+    process.stderr.write(`${label} ${oneLine(`${err.code}: ${err.message}${details}${wait}`)}\n`);
+    return exitCodeFor(err);
+  }
+  process.stderr.write(`${label} ${oneLine((err as Error).message)}\n`);
+  return err instanceof UsageError ? EXIT.usage : EXIT.error;
+}
+
+/** One line, without control characters (a network's error text never reaches the terminal raw). */
+const oneLine = (s: string) => s.replace(/\s*[\r\n]+\s*/g, ' ').replace(/[\u0000-\u001f\u007f-\u009f]/g, '');

@@ -1,5 +1,5 @@
-import type { Command } from 'commander';
-import { action, examples } from './action.js';
+import { Option, type Command } from 'commander';
+import { action, examples, int } from './action.js';
 import { clientFor, globals } from './context.js';
 import { keyValues, print } from './output.js';
 
@@ -13,22 +13,22 @@ export function registerCredits(program: Command): void {
     }));
   program.command('credits-usage')
     .description('Credit history, newest first')
-    .option('--page <n>', 'page number', '1')
-    .option('--limit <n>', 'records per page (1-100)', '20')
-    .option('--type <type>', 'grant, publish, refund or adjustment')
+    .option('--page <n>', 'page number', int(1, 1_000_000), 1)
+    .option('--limit <n>', 'records per page (1-100)', int(1, 100), 20)
+    .addOption(new Option('--type <type>', 'only this kind of record').choices(['grant', 'publish', 'refund', 'adjustment']))
     .option('--from <date>', 'start date (ISO 8601)')
     .option('--to <date>', 'end date (ISO 8601, inclusive)')
     .addHelpText('after', examples('herald credits-usage --limit 5', 'herald credits-usage --type refund --from 2026-11-01'))
-    .action(action(async (opts: { page: string; limit: string; type?: string; from?: string; to?: string }, cmd: Command) => {
-      const r = await clientFor(cmd).creditsUsage({
-        page: Number(opts.page), limit: Number(opts.limit), trans_type: opts.type as 'grant' | undefined, start_date: opts.from, end_date: opts.to,
-      });
-      print(globals(cmd).output, r, {
+    .action(action(async (opts: { page: number; limit: number; type?: 'grant'; from?: string; to?: string }, cmd: Command) => {
+      const r = await clientFor(cmd).creditsUsage({ page: opts.page, limit: opts.limit, trans_type: opts.type, start_date: opts.from, end_date: opts.to });
+      const g = globals(cmd);
+      print(g.output, r, {
         ids: r.records.map((x) => x.trans_no), rows: r.records,
         columns: [
           { header: 'date', value: (x) => x.created_at }, { header: 'type', value: (x) => x.trans_type }, { header: 'credits', value: (x) => (x.credits > 0 ? `+${x.credits}` : x.credits) },
           { header: 'source', value: (x) => x.source_type }, { header: 'detail', value: (x) => x.source_detail, max: 40 },
         ],
       });
+      if (r.pagination.hasMore && g.output === 'table' && !g.quiet) process.stderr.write(`Page ${r.pagination.page} of ${Math.ceil(r.pagination.total / r.pagination.limit)}: --page ${r.pagination.page + 1} for more\n`);
     }));
 }

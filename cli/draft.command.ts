@@ -1,10 +1,13 @@
 import fs from 'node:fs';
 import type { Command } from 'commander';
 import { Option } from 'commander';
-import { PLATFORMS, splitForPlatform, splitThreadText, type Platform } from '../client/text/index.js';
-import { action, examples } from './action.js';
-import { clientFor, globals } from './context.js';
-import { keyValues, print } from './output.js';
+import type { Platform } from '../client/text/index.js';
+import { action, examples, idList, int } from './action.js';
+import { clientFor, globals, readStdin, UsageError } from './context.js';
+import { keyValues, print, safe } from './output.js';
+
+/** The networks --split knows (client/text's PLATFORMS; kept here so --help needs no text rules). */
+export const SPLIT_NETWORKS = ['microblog', 'skyblog', 'fedblog', 'threadblog', 'problog'] as const satisfies readonly Platform[];
 
 interface ContentOptions {
   content?: string;
@@ -13,10 +16,17 @@ interface ContentOptions {
   split?: Platform;
 }
 
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-  return Buffer.concat(chunks).toString('utf8');
+async function readText(): Promise<string> {
+  if (process.stdin.isTTY) process.stderr.write('Reading the text from standard input; end it with Ctrl-D.\n');
+  return readStdin();
+}
+
+function readFile(file: string): string {
+  try {
+    return fs.readFileSync(file === '-' ? 0 : file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`Cannot read ${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
+  }
 }
 
 /**
@@ -25,20 +35,25 @@ async function readStdin(): Promise<string> {
  */
 async function readPosts(opts: ContentOptions): Promise<string[] | undefined> {
   const given = [opts.content !== undefined, opts.file !== undefined, Boolean(opts.stdin)].filter(Boolean).length;
-  if (given > 1) throw new Error('Give the content one way: --content, --file or --stdin');
-  if (given === 0) return undefined;
-  const text = opts.content ?? (opts.file !== undefined ? fs.readFileSync(opts.file, 'utf8') : await readStdin());
+  if (given > 1) throw new UsageError('Give the content one way: --content, --file or --stdin');
+  if (given === 0) {
+    if (opts.split) throw new UsageError('--split needs the text: --content, --file or --stdin');
+    return undefined;
+  }
+  const text = opts.content ?? (opts.file !== undefined ? readFile(opts.file) : await readText());
+  // Loaded only here: the text rules (twitter-text) are the heaviest import of the CLI.
+  const { splitForPlatform, splitThreadText } = await import('../client/text/index.js');
   let posts = splitThreadText(text);
   if (opts.split) posts = posts.flatMap((p) => splitForPlatform(p, opts.split!));
-  if (posts.length === 0) throw new Error('The content is empty');
+  if (posts.length === 0) throw new UsageError('The content is empty');
   return posts;
 }
 
 const contentOptions = (cmd: Command) => cmd
   .option('--content <text>', 'post text; a line holding only --- separates posts of a thread')
-  .option('--file <path>', 'read the text from a file')
+  .option('--file <path>', 'read the text from a file (- for standard input)')
   .option('--stdin', 'read the text from standard input')
-  .addOption(new Option('--split <network>', 'split posts too long for this network into a thread').choices([...PLATFORMS]));
+  .addOption(new Option('--split <network>', 'split posts too long for this network into a thread').choices([...SPLIT_NETWORKS]));
 
 const firstLine = (text: string) => {
   const line = text.split('\n')[0].trim();
@@ -46,17 +61,20 @@ const firstLine = (text: string) => {
 };
 
 export function registerDraft(program: Command): void {
-  const draft = program.command('draft').description('Write and manage drafts (a draft is a post or a thread)');
+  const draft = program.command('draft').description('Write and manage drafts (a draft is a post or a thread)')
+    .addHelpText('after', examples('herald draft create --content "Hello world"', 'herald draft list', 'herald draft get 3f2a…', 'herald draft update 3f2a… --title "Launch day"', 'herald draft delete 3f2a…'));
 
   draft.command('list')
     .description('List drafts, newest first')
-    .option('--status <status>', 'only drafts in this status (draft, scheduled, publishing, published, partially_published, failed)')
+    .addOption(new Option('--status <status>', 'only drafts in this status').choices(['draft', 'scheduled', 'publishing', 'published', 'partially_published', 'failed']))
     .option('--set <id>', 'only drafts of this social set')
-    .option('--limit <n>', 'at most this many')
-    .addHelpText('after', examples('herald draft list', 'herald draft list --status scheduled -o json'))
-    .action(action(async (opts: { status?: string; set?: string; limit?: string }, cmd: Command) => {
-      const r = await clientFor(cmd).listDrafts({ status: opts.status, socialSetId: opts.set, limit: opts.limit ? Number(opts.limit) : undefined });
-      print(globals(cmd).output, r, {
+    .option('--limit <n>', 'at most this many (then --cursor pages on)', int(1, 500))
+    .option('--cursor <cursor>', 'the next page, from the previous page\'s nextCursor')
+    .addHelpText('after', examples('herald draft list', 'herald draft list --status scheduled -o json', 'herald draft list --limit 20 -o minimal'))
+    .action(action(async (opts: { status?: string; set?: string; limit?: number; cursor?: string }, cmd: Command) => {
+      const r = await clientFor(cmd).listDrafts({ status: opts.status as 'draft' | undefined, socialSetId: opts.set, limit: opts.limit, cursor: opts.cursor });
+      const g = globals(cmd);
+      print(g.output, r, {
         ids: r.drafts.map((d) => d.id), rows: r.drafts,
         columns: [
           { header: 'id', value: (d) => d.id }, { header: 'title', value: (d) => d.title, max: 30 }, { header: 'status', value: (d) => d.status },
@@ -64,21 +82,22 @@ export function registerDraft(program: Command): void {
           { header: 'created', value: (d) => d.createdAt },
         ],
       });
+      if (r.nextCursor && g.output === 'table' && !g.quiet) process.stderr.write(`More: herald draft list --limit ${opts.limit} --cursor ${r.nextCursor}\n`);
     }));
 
   contentOptions(draft.command('create')
     .description('Create a draft from text')
     .option('--title <title>', 'title (default: the first line of the text)')
     .option('--set <id>', 'social set (default: your default set)')
-    .option('--accounts <ids>', 'comma-separated account ids to publish to (default: the set\'s accounts)')
+    .option('--accounts <ids>', 'comma-separated account ids to publish to (default: the set\'s accounts)', idList)
     .option('--template <id>', 'template whose head and tail frame the thread'))
     .addHelpText('after', examples('herald draft create --content "Hello world"', 'herald draft create --file thread.txt --split microblog', 'cat notes.md | herald draft create --stdin --title Notes'))
-    .action(action(async (opts: ContentOptions & { title?: string; set?: string; accounts?: string; template?: string }, cmd: Command) => {
+    .action(action(async (opts: ContentOptions & { title?: string; set?: string; accounts?: string[]; template?: string }, cmd: Command) => {
       const posts = await readPosts(opts);
-      if (!posts) throw new Error('Give the text with --content, --file or --stdin');
+      if (!posts) throw new UsageError('Give the text with --content, --file or --stdin');
       const r = await clientFor(cmd).createDraft({
         title: opts.title ?? firstLine(posts[0]), tweets: posts.map((content, position) => ({ content, position })),
-        socialSetId: opts.set, selectedAccountIds: opts.accounts?.split(',').map((s) => s.trim()).filter(Boolean), templateId: opts.template,
+        socialSetId: opts.set, selectedAccountIds: opts.accounts, templateId: opts.template,
       });
       const g = globals(cmd);
       const invalid = r.draft.tweets.filter((t) => !t.isValid).length;
@@ -87,34 +106,42 @@ export function registerDraft(program: Command): void {
 
   draft.command('get <id>')
     .description('Show a draft and how each post counts on each network')
-    .addHelpText('after', examples('herald draft get 3f2a…'))
+    .addHelpText('after', examples('herald draft get 3f2a…', 'herald draft get 3f2a… -o json | jq .draft.tweets'))
     .action(action(async (id: string, _o: unknown, cmd: Command) => {
       const r = await clientFor(cmd).getDraft(id);
       const d = r.draft;
       const posts = d.tweets.map((t) => {
         const counts = Object.entries(t.validation).map(([p, v]) => `${p} ${v.count}/${v.limit}${v.valid ? '' : ' ✗'}`).join(', ');
-        return `\n[${t.position + 1}] ${counts}\n${t.plainText}`;
+        return `\n[${t.position + 1}] ${counts}\n${safe(t.plainText)}`;
       }).join('\n');
       print(globals(cmd).output, r, { ids: [d.id], text: keyValues([['id', d.id], ['title', d.title], ['status', d.status], ['scheduled', d.scheduledFor], ['set', d.socialSetId], ['updated', d.updatedAt]]) + '\n' + posts });
     }));
 
   contentOptions(draft.command('update <id>')
     .description('Change a draft (new text replaces every post)')
-    .option('--title <title>', 'new title'))
-    .addHelpText('after', examples('herald draft update 3f2a… --title "Launch day"', 'herald draft update 3f2a… --file thread.txt --split skyblog'))
-    .action(action(async (id: string, opts: ContentOptions & { title?: string }, cmd: Command) => {
+    .option('--title <title>', 'new title')
+    .option('--set <id>', 'move it to this social set')
+    .option('--accounts <ids>', 'comma-separated account ids to publish to', idList)
+    .option('--template <id>', 'template whose head and tail frame the thread ("none" removes it)'))
+    .addHelpText('after', examples('herald draft update 3f2a… --title "Launch day"', 'herald draft update 3f2a… --file thread.txt --split skyblog', 'herald draft update 3f2a… --template none'))
+    .action(action(async (id: string, opts: ContentOptions & { title?: string; set?: string; accounts?: string[]; template?: string }, cmd: Command) => {
       const posts = await readPosts(opts);
-      const r = await clientFor(cmd).updateDraft(id, { title: opts.title, tweets: posts?.map((content, position) => ({ content, position })) });
+      const body = {
+        title: opts.title, tweets: posts?.map((content, position) => ({ content, position })), socialSetId: opts.set, selectedAccountIds: opts.accounts,
+        templateId: opts.template === 'none' ? null : opts.template,
+      };
+      if (Object.values(body).every((v) => v === undefined)) throw new UsageError('Nothing to change: give --title, --content/--file/--stdin, --set, --accounts or --template');
+      const r = await clientFor(cmd).updateDraft(id, body);
       const g = globals(cmd);
-      print(g.output, r, { ids: [r.draft.id], text: g.quiet ? r.draft.id : `Updated draft ${r.draft.id}` });
+      print(g.output, r, { ids: [r.draft.id], text: g.quiet ? r.draft.id : `Updated draft ${r.draft.id} (${r.draft.tweets.length} post(s))` });
     }));
 
   draft.command('delete <id>')
     .description('Delete a draft')
-    .addHelpText('after', examples('herald draft delete 3f2a…'))
+    .addHelpText('after', examples('herald draft delete 3f2a…', 'herald draft list --status failed -o minimal | xargs -n1 herald draft delete'))
     .action(action(async (id: string, _o: unknown, cmd: Command) => {
       const r = await clientFor(cmd).deleteDraft(id);
       const g = globals(cmd);
-      print(g.output, r, { ids: [id], text: g.quiet ? id : r.message });
+      print(g.output, { ...r, id }, { ids: [id], text: g.quiet ? id : r.message });
     }));
 }

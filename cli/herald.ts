@@ -5,6 +5,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { registerAccount, registerSocialSet } from './account.command.js';
 import { registerAuth } from './auth.command.js';
 import { registerBackup } from './backup.command.js';
+import { examples } from './action.js';
 import { EXIT } from './context.js';
 import { registerCredits } from './credits.command.js';
 import { registerDraft } from './draft.command.js';
@@ -24,8 +25,15 @@ export function buildProgram(): Command {
     .option('--api-key <key>', 'API key (default: HERALD_API_KEY or the saved login)')
     .option('--base-url <url>', 'API base URL including /api/v1 (default: HERALD_BASE_URL or http://127.0.0.1:4780/api/v1)')
     .option('-q, --quiet', 'print only what scripts need')
-    .showHelpAfterError()
-    .configureOutput({ outputError: (str, write) => write(str) });
+    .showHelpAfterError('(add --help for usage and examples)')
+    .configureOutput({ outputError: (str, write) => write(str) })
+    .addHelpText('after', examples(
+      'herald login --api-key hk_…',
+      'printf \'First\\n---\\nSecond\\n---\\nThird\\n\' | herald draft create --stdin',
+      'herald draft list --output json',
+      'herald publish "$(herald draft create --content Hi -o minimal)"',
+      'herald schedule create 9b1c… --at "2026-12-01 09:00"',
+    ) + '\nExit codes: 0 ok, 1 error, 2 usage, 3 auth, 4 not found, 5 Herald not reachable, 6 not enough credits, 7 rate limited.\nNO_COLOR turns colour off; output that is not a terminal never has colour.\n');
   registerAuth(program);
   registerDraft(program);
   registerPublish(program);
@@ -40,24 +48,28 @@ export function buildProgram(): Command {
   return program;
 }
 
+/** Every command under `root`, depth first. */
+export function allCommands(root: Command): Command[] {
+  return root.commands.flatMap((c) => [c, ...allCommands(c)]);
+}
+
 export async function run(argv: string[]): Promise<number> {
   const program = buildProgram();
-  program.exitOverride();
-  for (const sub of program.commands) sub.exitOverride();
+  // Commander errors (unknown option, bad choice, missing argument) at any depth are usage errors.
+  for (const c of [program, ...allCommands(program)]) c.exitOverride();
   try {
     await program.parseAsync(argv, { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (err) {
-    if (err instanceof CommanderError) {
-      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return EXIT.ok;
-      return EXIT.usage;
-    }
+    // --help, `help` and --version exit 0; help shown because a command was missing is a usage error.
+    if (err instanceof CommanderError) return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
     process.stderr.write(`herald: ${(err as Error).message}\n`);
     return EXIT.error;
   }
 }
 
-const isEntry = process.argv[1] && /(cli[\\/]herald\.(ts|js)|bin[\\/]herald(\.mjs)?)$/.test(process.argv[1]);
+// `tsx cli/herald.ts …`; bin/herald.mjs calls run() itself.
+const isEntry = process.argv[1] && /cli[\\/]herald\.(ts|js)$/.test(process.argv[1]);
 if (isEntry) {
   run(process.argv.slice(2)).then((code) => { process.exitCode = code; });
 }

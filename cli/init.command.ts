@@ -1,38 +1,35 @@
 import type { Command } from 'commander';
-import { loadConfig } from '../server/config.js';
-import { consoleLogger, systemClock, systemIds, type Deps } from '../server/context.js';
-import { openDatabase } from '../server/db/connection.js';
-import { UsersService } from '../server/domain/users/users.service.js';
-import { UnavailableSecretStore } from '../server/secrets/index.js';
+import { HeraldClient } from '../client/herald-client.js';
+import { action, examples } from './action.js';
+import { globals, readStdin, saveCredentials, UsageError } from './context.js';
+import { print } from './output.js';
 
 /**
- * `herald init`: creates the owner in the local data folder. It works on the database directly
- * because there is no user (and so no key) to call the API with yet.
+ * `herald init`: creates the owner of a new install through the running server (POST
+ * /auth/setup, refused once any user exists) and saves the key it answers with, as `login` does.
  */
 export function registerInit(program: Command): void {
   program
     .command('init')
-    .description('Create the owner of this Herald install (first run only)')
+    .description('Create the owner of a new Herald install and sign in (first run; Herald must be running)')
     .requiredOption('--email <email>', 'the owner\'s e-mail address')
-    .requiredOption('--password <password>', 'at least 8 characters')
-    .option('--data-dir <dir>', 'data folder (default: HERALD_DATA_DIR or the OS app-data folder)')
-    .addHelpText('after', '\nExample:\n  $ herald init --email me@example.com --password "a long passphrase"\n')
-    .action(async (opts: { email: string; password: string; dataDir?: string }) => {
-      const config = loadConfig(process.env, opts.dataDir ? { HERALD_DATA_DIR: opts.dataDir } : {});
-      const database = openDatabase(config.dbPath);
-      try {
-        const deps: Deps = {
-          config, db: database.db, sqlite: database.sqlite, clock: systemClock, ids: systemIds, random: Math.random,
-          log: consoleLogger('error'), secrets: new UnavailableSecretStore('not used by init'), runtime: { baseUrl: '' },
-        };
-        const users = new UsersService(deps);
-        if (users.count() > 0) {
-          throw new Error(`Herald in ${config.dataDir} already has an owner; sign in with herald login instead.`);
-        }
-        const owner = await users.create({ email: opts.email, password: opts.password });
-        console.log(`Created the owner ${owner.email} in ${config.dataDir}. Start Herald with npm start, then sign in.`);
-      } finally {
-        database.close();
-      }
-    });
+    .option('--password <password>', 'at least 8 characters (visible to other local users in the process list; prefer --password-stdin)')
+    .option('--password-stdin', 'read the password from standard input')
+    .option('--nickname <name>', 'display name')
+    .option('--timezone <zone>', 'IANA time zone for the monthly credits (default: this machine\'s)')
+    .option('--no-save', 'do not save the new key (print it with --output json)')
+    .addHelpText('after', examples('herald serve &   # or start the app', 'herald init --email me@example.com --password "a long passphrase"', 'pass show herald | herald init --email me@example.com --password-stdin'))
+    .action(action(async (opts: { email: string; password?: string; passwordStdin?: boolean; nickname?: string; timezone?: string; save: boolean }, cmd: Command) => {
+      const g = globals(cmd);
+      if ((opts.password === undefined) === !opts.passwordStdin) throw new UsageError('Give the password with --password or --password-stdin');
+      const password = opts.password ?? (await readStdin()).replace(/\r?\n$/, '');
+      const baseUrl = g.baseUrl ?? process.env.HERALD_BASE_URL;
+      const client = new HeraldClient({ baseUrl });
+      const r = await client.setup({ email: opts.email, password, nickname: opts.nickname, timezone: opts.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone });
+      const savedTo = opts.save ? saveCredentials({ apiKey: r.apiKey.key, baseUrl }) : undefined;
+      print(g.output, { ...r, savedTo }, {
+        ids: [r.user.uuid],
+        text: g.quiet ? undefined : `Created the owner ${r.user.email} at ${client.baseUrl}${savedTo ? `; signed in, key saved to ${savedTo}` : '; the key was not saved'}.`,
+      });
+    }));
 }

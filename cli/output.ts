@@ -4,7 +4,7 @@ import type { OutputFormat } from './context.js';
 export interface Column<T> {
   header: string;
   value: (row: T) => unknown;
-  /** Longest width before the cell is cut with an ellipsis. */
+  /** Longest width (terminal columns) before the cell is cut with an ellipsis. */
   max?: number;
 }
 
@@ -12,15 +12,43 @@ const cell = (v: unknown): string => {
   if (v === null || v === undefined) return '';
   if (Array.isArray(v)) return v.map(cell).join(', ');
   if (typeof v === 'object') return JSON.stringify(v);
-  return String(v).replace(/\s+/g, ' ');
+  // Control characters (and so escape sequences from the data) never reach the terminal.
+  return String(v).replace(/\s+/g, ' ').replace(/[\u0000-\u001f\u007f-\u009f]/g, '');
 };
 
-const width = (s: string) => [...new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(s)].length;
+/** Text for the terminal: keeps newlines and tabs, drops other control characters (no escape sequences from data). */
+export const safe = (s: string) => s.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
+
+const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+const WIDE = /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]|[\u{20000}-\u{3fffd}]/u;
+const EMOJI = /\p{Extended_Pictographic}/u;
+const ZERO = /^[\p{Mn}\p{Me}\u200b-\u200f\u2060\ufeff]+$/u;
+
+/** Terminal columns of one grapheme: 2 for East Asian wide and emoji-presentation, 0 for marks. */
+function graphemeWidth(g: string): number {
+  if (ZERO.test(g)) return 0;
+  const cp = g.codePointAt(0)!;
+  if (WIDE.test(String.fromCodePoint(cp))) return 2;
+  if (EMOJI.test(g) && (g.includes('\ufe0f') || cp >= 0x1f000)) return 2;
+  return 1;
+}
+
+const graphemes = (s: string) => [...segmenter.segment(s)].map((p) => p.segment);
+
+/** Width of a string in terminal columns. */
+export const width = (s: string) => graphemes(s).reduce((n, g) => n + graphemeWidth(g), 0);
 
 function clip(s: string, max: number): string {
   if (width(s) <= max) return s;
-  const parts = [...new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(s)].map((p) => p.segment);
-  return parts.slice(0, max - 1).join('') + '…';
+  let out = '';
+  let w = 0;
+  for (const g of graphemes(s)) {
+    const gw = graphemeWidth(g);
+    if (w + gw > max - 1) break;
+    out += g;
+    w += gw;
+  }
+  return `${out}…`;
 }
 
 export function table<T>(rows: T[], columns: Column<T>[]): string {
@@ -43,6 +71,7 @@ export function print<T>(format: OutputFormat, data: unknown, view: { rows?: T[]
   }
 }
 
+/** Aligned `key  value` lines. */
 export function keyValues(pairs: [string, unknown][]): string {
   const w = Math.max(...pairs.map(([k]) => k.length));
   return pairs.map(([k, v]) => `${k.padEnd(w)}  ${cell(v)}`).join('\n');

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
-import { action, examples } from './action.js';
-import { clientFor, globals } from './context.js';
+import { HeraldError } from '../client/herald-client.js';
+import { action, examples, idList, int } from './action.js';
+import { clientFor, globals, UsageError } from './context.js';
 import { print } from './output.js';
 
 /** ISO 8601 with a zone as given; a date-time without a zone is local time. */
@@ -23,32 +24,32 @@ export function parseWhen(input: string, now = new Date()): Date {
     if (date <= now) date.setDate(date.getDate() + 1);
     return date;
   }
-  throw new Error(`Cannot read the time "${input}": use ISO 8601 (2026-12-01T09:00:00Z) or local time (2026-12-01 09:00, or 09:00 for the next one)`);
+  throw new UsageError(`Cannot read the time "${input}": use ISO 8601 (2026-12-01T09:00:00Z) or local time (2026-12-01 09:00, or 09:00 for the next one)`);
 }
 
 export function registerSchedule(program: Command): void {
-  const schedule = program.command('schedule').description('Schedule drafts to publish later');
+  const schedule = program.command('schedule').description('Schedule drafts to publish later')
+    .addHelpText('after', examples('herald schedule create 9b1c… --at "2026-12-01 09:00"', 'herald schedule list', 'herald schedule cancel 9b1c…'));
   schedule.command('create <draft-id>')
     .description('Schedule a draft (one entry per account; each gets its own ±3 min jitter)')
     .requiredOption('--at <time>', 'ISO 8601, or local time like "2026-12-01 09:00"')
-    .option('--accounts <ids>', 'comma-separated account ids (default: the draft\'s accounts)')
-    .option('--priority <n>', 'higher fires first among entries due together', '0')
+    .option('--accounts <ids>', 'comma-separated account ids (default: the draft\'s accounts)', idList)
+    .option('--priority <n>', 'higher fires first among entries due together (-1000 to 1000)', int(-1000, 1000), 0)
     .option('--no-jitter', 'fire at exactly --at')
     .addHelpText('after', examples('herald schedule create 9b1c… --at "2026-12-01 09:00"', 'herald schedule create 9b1c… --at 2026-12-01T08:00:00Z --accounts a1,b2 --no-jitter'))
-    .action(action(async (draftId: string, opts: { at: string; accounts?: string; priority: string; jitter: boolean }, cmd: Command) => {
+    .action(action(async (draftId: string, opts: { at: string; accounts?: string[]; priority: number; jitter: boolean }, cmd: Command) => {
       const client = clientFor(cmd);
       const when = parseWhen(opts.at);
       let targetAccounts: { accountId: string; platform: 'microblog' }[] | undefined;
       if (opts.accounts) {
-        const ids = opts.accounts.split(',').map((x) => x.trim()).filter(Boolean);
         const all = (await client.listAccounts()).accounts;
-        targetAccounts = ids.map((id) => {
+        targetAccounts = opts.accounts.map((id) => {
           const a = all.find((x) => x.uuid === id);
-          if (!a) throw new Error(`No account ${id} (see herald account list)`);
+          if (!a) throw new HeraldError('NOT_FOUND', 404, `No account ${id} (see herald account list)`);
           return { accountId: id, platform: a.platform as 'microblog' };
         });
       }
-      const r = await client.schedule({ draftId, scheduledFor: when.toISOString(), targetAccounts, priority: Number(opts.priority), applyJitter: opts.jitter });
+      const r = await client.schedule({ draftId, scheduledFor: when.toISOString(), targetAccounts, priority: opts.priority, applyJitter: opts.jitter });
       const g = globals(cmd);
       print(g.output, r, { ids: r.queueIds, text: g.quiet ? r.queueIds.join('\n') : `Scheduled for ${when.toLocaleString()} on ${r.accountCount} account(s).` });
     }));
@@ -71,6 +72,6 @@ export function registerSchedule(program: Command): void {
     .action(action(async (draftId: string, _opts: unknown, cmd: Command) => {
       const r = await clientFor(cmd).cancelSchedule(draftId);
       const g = globals(cmd);
-      print(g.output, r, { ids: [String(r.cancelled)], text: r.message });
+      print(g.output, { ...r, draftId }, { ids: r.cancelled > 0 ? [draftId] : [], text: g.quiet ? String(r.cancelled) : r.message });
     }));
 }

@@ -4,7 +4,8 @@ import { clientFor, globals } from './context.js';
 import { keyValues, print } from './output.js';
 
 export function registerTemplate(program: Command): void {
-  const template = program.command('template').description('Reusable head and tail text');
+  const template = program.command('template').description('Reusable head and tail text')
+    .addHelpText('after', examples('herald template list', 'herald template create --name Launch --tail "#buildinpublic"', 'herald template get 3f2a…'));
   template.command('list')
     .description('List templates')
     .addHelpText('after', examples('herald template list'))

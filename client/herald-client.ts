@@ -9,14 +9,24 @@ import type * as auth from '../server/contracts/auth.js';
 import type * as connections from '../server/contracts/connections.js';
 import type * as credits from '../server/contracts/credits.js';
 import type * as drafts from '../server/contracts/drafts.js';
+import type * as media from '../server/contracts/media.js';
 import type * as publishing from '../server/contracts/publishing.js';
 import type * as schedule from '../server/contracts/schedule.js';
+import type { messageResponse } from '../server/contracts/common.js';
+import type * as settings from '../server/contracts/settings.js';
+import type * as signin from '../server/contracts/signin.js';
 import type * as sets from '../server/contracts/social-sets.js';
 import type * as templates from '../server/contracts/templates.js';
 import type * as users from '../server/contracts/users.js';
 
 type In<T extends z.ZodType> = z.input<T>;
 type Out<T extends z.ZodType> = z.output<T>;
+type Message = Out<typeof messageResponse>;
+/** A query string's fields, as the route reads them once parsed (all optional on the wire). */
+type QueryOf<T extends z.ZodType> = Partial<z.output<T>>;
+
+/** The networks connected by OAuth (a browser round trip ending at GET /<network>/callback). */
+export type OAuthNetwork = 'microblog' | 'fedblog' | 'threadblog' | 'problog';
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:4780/api/v1';
 
@@ -39,8 +49,8 @@ export interface ClientOptions {
   baseUrl?: string;
   /** API key. Default: HERALD_API_KEY. */
   apiKey?: string;
-  /** Retry a 429 after its Retry-After, up to this many times (default 0: no retry). */
-  retryRateLimited?: number;
+  /** Retry a 429 after its Retry-After, up to this many times (`true`: 3; default: no retry). */
+  retryRateLimited?: number | boolean;
   /** Longest Retry-After honoured, seconds (default 60). */
   maxRetryAfter?: number;
   fetch?: typeof fetch;
@@ -55,6 +65,22 @@ function env(name: string): string | undefined {
 
 type Query = Record<string, string | number | boolean | undefined>;
 
+function isHttpUrl(s: string): boolean {
+  try {
+    return /^https?:$/.test(new URL(s).protocol);
+  } catch {
+    return false;
+  }
+}
+
+/** Retry-After in seconds: delta-seconds, or an HTTP date (RFC 9110 §10.2.3). */
+function parseRetryAfter(value: string | null): number | undefined {
+  if (!value) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - Date.now()) / 1000));
+}
+
 export class HeraldClient {
   readonly baseUrl: string;
   apiKey: string | undefined;
@@ -64,12 +90,15 @@ export class HeraldClient {
   constructor(opts: ClientOptions = {}) {
     this.opts = opts;
     this.baseUrl = (opts.baseUrl ?? env('HERALD_BASE_URL') ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
+    if (!isHttpUrl(this.baseUrl)) {
+      throw new HeraldError('INVALID_INPUT', 0, `The base URL "${this.baseUrl}" is not an http(s) URL (like ${DEFAULT_BASE_URL})`);
+    }
     this.apiKey = opts.apiKey ?? env('HERALD_API_KEY');
     this.fetchImpl = opts.fetch ?? globalThis.fetch.bind(globalThis);
   }
 
   /** Low-level call; every method below goes through it. */
-  async request<T>(method: string, path: string, init: { body?: unknown; query?: Query; auth?: boolean; form?: FormData } = {}): Promise<T> {
+  async request<T>(method: string, path: string, init: { body?: unknown; query?: Query; auth?: boolean; form?: FormData; raw?: boolean } = {}): Promise<T> {
     const url = new URL(this.baseUrl + path);
     for (const [k, v] of Object.entries(init.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     const headers: Record<string, string> = { accept: 'application/json', ...this.opts.headers };
@@ -83,19 +112,22 @@ export class HeraldClient {
       body = JSON.stringify(init.body);
       headers['content-type'] = 'application/json';
     }
-    const retries = this.opts.retryRateLimited ?? 0;
+    const retry = this.opts.retryRateLimited;
+    const retries = retry === true ? 3 : typeof retry === 'number' ? retry : 0;
     for (let attempt = 0; ; attempt++) {
       let res: Response;
       try {
         res = await this.fetchImpl(url, { method, headers, body });
       } catch (err) {
-        throw new HeraldError('NETWORK_ERROR', 0, `Herald is not reachable at ${this.baseUrl} (${(err as Error).message}); is it running?`);
+        const cause = (err as { cause?: { message?: string } }).cause?.message ?? (err as Error).message;
+        throw new HeraldError('NETWORK_ERROR', 0, `Herald is not reachable at ${this.baseUrl} (${cause}); is it running?`);
       }
+      if (res.ok && init.raw) return (await res.blob()) as T;
       const text = await res.text();
       let data: any;
       try { data = text ? JSON.parse(text) : {}; } catch { data = undefined; }
       if (res.ok) return (data ?? text) as T;
-      const retryAfter = Number(res.headers.get('retry-after')) || undefined;
+      const retryAfter = parseRetryAfter(res.headers.get('retry-after'));
       if (res.status === 429 && attempt < retries && retryAfter !== undefined && retryAfter <= (this.opts.maxRetryAfter ?? 60)) {
         await new Promise((r) => setTimeout(r, retryAfter * 1000));
         continue;
@@ -108,35 +140,44 @@ export class HeraldClient {
   login(body: In<typeof auth.loginBody>) { return this.request<Out<typeof auth.loginResponse>>('POST', '/auth/login', { body, auth: false }); }
   listApiKeys() { return this.request<Out<typeof auth.apiKeyListResponse>>('GET', '/auth/api-keys'); }
   createApiKey(body: In<typeof auth.createKeyBody>) { return this.request<Out<typeof auth.createKeyResponse>>('POST', '/auth/api-keys', { body }); }
-  deleteApiKey(keyId: string) { return this.request<{ success: true; message: string }>('DELETE', `/auth/api-keys/${encodeURIComponent(keyId)}`); }
+  /** Starts signing in with the OpenID Connect provider: send the person to `authUrl`. */
+  identitySignInUrl(body: In<typeof signin.signInUrlBody>) { return this.request<Out<typeof signin.signInUrlResponse>>('POST', '/auth/oauth/identity/url', { body, auth: false }); }
+  /** Finishes it with the `code` and `state` the provider sent back; answers with a new API key. */
+  identitySignInCallback(body: In<typeof signin.signInCallbackBody>) { return this.request<Out<typeof signin.identityCallbackResponse>>('POST', '/auth/oauth/identity/callback', { body, auth: false }); }
+  /** Starts signing in with an X account. */
+  microblogSignInUrl(body: In<typeof signin.signInUrlBody>) { return this.request<Out<typeof signin.signInUrlResponse>>('POST', '/auth/oauth/microblog/url', { body, auth: false }); }
+  microblogSignInCallback(body: In<typeof signin.signInCallbackBody>) { return this.request<Out<typeof signin.microblogCallbackResponse>>('POST', '/auth/oauth/microblog/callback', { body, auth: false }); }
+  deleteApiKey(keyId: string) { return this.request<Message>('DELETE', `/auth/api-keys/${encodeURIComponent(keyId)}`); }
 
   // User, accounts, sets
   me() { return this.request<Out<typeof users.meResponse>>('GET', '/me'); }
   listAccounts() { return this.request<Out<typeof accounts.accountListResponse>>('GET', '/accounts'); }
   getAccount(id: string) { return this.request<Out<typeof accounts.accountResponse>>('GET', `/accounts/${encodeURIComponent(id)}`); }
-  deleteAccount(id: string) { return this.request<{ success: true; message: string }>('DELETE', `/accounts/${encodeURIComponent(id)}`); }
+  deleteAccount(id: string) { return this.request<Message>('DELETE', `/accounts/${encodeURIComponent(id)}`); }
   listSocialSets() { return this.request<Out<typeof sets.setListResponse>>('GET', '/social-sets'); }
   createSocialSet(body: In<typeof sets.createSetBody>) { return this.request<Out<typeof sets.setResponse>>('POST', '/social-sets', { body }); }
   updateSocialSet(body: In<typeof sets.updateSetBody>) { return this.request<Out<typeof sets.setResponse>>('PUT', '/social-sets', { body }); }
-  deleteSocialSet(id: string) { return this.request<{ success: true; message: string }>('DELETE', '/social-sets', { body: { id } }); }
+  deleteSocialSet(id: string) { return this.request<Message>('DELETE', '/social-sets', { body: { id } }); }
 
   // Connecting accounts
   connectMicroblog(body: In<typeof connections.oauthConnectBody> = {}) { return this.request<Out<typeof connections.oauthStartResponse>>('POST', '/microblog/auth', { body }); }
   connectFedblog(body: In<typeof connections.fedblogConnectBody>) { return this.request<Out<typeof connections.oauthStartResponse>>('POST', '/fedblog/auth', { body }); }
   connectThreadblog(body: In<typeof connections.oauthConnectBody> = {}) { return this.request<Out<typeof connections.oauthStartResponse>>('POST', '/threadblog/auth', { body }); }
   connectProblog(body: In<typeof connections.oauthConnectBody> = {}) { return this.request<Out<typeof connections.oauthStartResponse>>('POST', '/problog/auth', { body }); }
+  /** Where the network sends the browser back: finishes connecting an account from the callback's query. */
+  finishConnect(network: OAuthNetwork, query: QueryOf<typeof connections.callbackQuery>) { return this.request<Out<typeof connections.callbackResponse>>('GET', `/${network}/callback`, { query: query as Query, auth: false }); }
   connectSkyblog(body: In<typeof connections.skyblogConnectBody>) { return this.request<Out<typeof connections.skyblogConnectResponse>>('POST', '/skyblog/auth', { body }); }
 
   // Drafts
   /** Every draft, newest first; pass `limit` (and then `cursor: nextCursor`) to page. */
-  listDrafts(query: { socialSetId?: string; status?: string; limit?: number; cursor?: string } = {}) { return this.request<Out<typeof drafts.draftListResponse>>('GET', '/microblog/drafts', { query: query as Query }); }
+  listDrafts(query: QueryOf<typeof drafts.listQuery> = {}) { return this.request<Out<typeof drafts.draftListResponse>>('GET', '/microblog/drafts', { query: query as Query }); }
   getDraft(id: string) { return this.request<Out<typeof drafts.draftResponse>>('GET', `/microblog/drafts/${encodeURIComponent(id)}`); }
   /** Creates a draft from posts (`tweets: [{content, position}]`); content may be HTML or plain text. */
   createDraft(body: In<typeof drafts.createDraftBody>) { return this.request<Out<typeof drafts.draftResponse>>('POST', '/microblog/drafts', { body }); }
   /** Creates up to 100 drafts, all or nothing. */
   createDrafts(body: In<typeof drafts.batchBody>) { return this.request<Out<typeof drafts.batchResponse>>('POST', '/microblog/drafts/batch', { body }); }
   updateDraft(id: string, body: In<typeof drafts.updateDraftBody>) { return this.request<Out<typeof drafts.draftResponse>>('PUT', `/microblog/drafts/${encodeURIComponent(id)}`, { body }); }
-  deleteDraft(id: string) { return this.request<{ success: true; message: string }>('DELETE', `/microblog/drafts/${encodeURIComponent(id)}`); }
+  deleteDraft(id: string) { return this.request<Message>('DELETE', `/microblog/drafts/${encodeURIComponent(id)}`); }
   getDraftPlatforms(id: string) { return this.request<Out<typeof drafts.platformsResponse>>('GET', `/microblog/drafts/${encodeURIComponent(id)}/platforms`); }
   /** Upserts per-network text; empty content removes that network's override. */
   setDraftPlatforms(id: string, body: In<typeof drafts.putPlatformsBody>) { return this.request<Out<typeof drafts.platformsResponse>>('PUT', `/microblog/drafts/${encodeURIComponent(id)}/platforms`, { body }); }
@@ -145,16 +186,31 @@ export class HeraldClient {
   /** Splits text into posts that fit one network, counted with an account's rules when given. */
   splitText(body: In<typeof drafts.splitBody>) { return this.request<Out<typeof drafts.splitResponse>>('POST', '/microblog/drafts/split', { body }); }
 
+  // Media
+  /** Upload up to 4 files (images, GIF, MP4/MOV); each becomes a media item to attach to posts. */
+  uploadMedia(files: readonly { name: string; data: Blob }[]) {
+    const form = new FormData();
+    for (const f of files) form.append('files', f.data, f.name);
+    return this.request<Out<typeof media.uploadResponse>>('POST', '/microblog/media/upload', { form });
+  }
+  setMediaAltText(mediaId: string, altText: string) { return this.request<Out<typeof media.mediaResponse>>('PATCH', `/microblog/media/${encodeURIComponent(mediaId)}`, { body: { altText } }); }
+  deleteMedia(mediaId: string) { return this.request<Out<typeof media.deletedResponse>>('DELETE', `/microblog/media/${encodeURIComponent(mediaId)}`); }
+  /** Where a media item's bytes are served (no key needed: ids are unguessable). */
+  mediaUrl(mediaId: string) { return `${this.baseUrl}/media/${encodeURIComponent(mediaId)}`; }
+  /** The bytes of a media item. */
+  getMedia(mediaId: string) { return this.request<Blob>('GET', `/media/${encodeURIComponent(mediaId)}`, { auth: false, raw: true }); }
+
   // Templates
+
   listTemplates() { return this.request<Out<typeof templates.templateListResponse>>('GET', '/templates'); }
   getTemplate(id: string) { return this.request<Out<typeof templates.templateResponse>>('GET', `/templates/${encodeURIComponent(id)}`); }
   createTemplate(body: In<typeof templates.createTemplateBody>) { return this.request<Out<typeof templates.templateResponse>>('POST', '/templates', { body }); }
   updateTemplate(id: string, body: In<typeof templates.updateTemplateBody>) { return this.request<Out<typeof templates.templateResponse>>('PUT', `/templates/${encodeURIComponent(id)}`, { body }); }
-  deleteTemplate(id: string) { return this.request<{ success: true; message: string }>('DELETE', `/templates/${encodeURIComponent(id)}`); }
+  deleteTemplate(id: string) { return this.request<Message>('DELETE', `/templates/${encodeURIComponent(id)}`); }
 
   // Credits
   credits() { return this.request<Out<typeof credits.creditsResponse>>('POST', '/credits'); }
-  creditsUsage(query: In<typeof credits.usageQuery> = {}) { return this.request<Out<typeof credits.usageResponse>>('GET', '/credits/usage', { query: query as Query }); }
+  creditsUsage(query: QueryOf<typeof credits.usageQuery> = {}) { return this.request<Out<typeof credits.usageResponse>>('GET', '/credits/usage', { query: query as Query }); }
 
   // Publishing
   /** Publishes a draft to its accounts (or `accountIds`) and answers when every target is done. */
@@ -171,17 +227,20 @@ export class HeraldClient {
   publishFedblog(body: In<typeof publishing.textPublishBody>) { return this.request<Out<typeof publishing.singlePublishResponse>>('POST', '/fedblog/publish', { body }); }
   publishThreadblog(body: In<typeof publishing.threadblogPublishBody>) { return this.request<Out<typeof publishing.singlePublishResponse>>('POST', '/threadblog/publish', { body }); }
   publishProblog(body: In<typeof publishing.problogPublishBody>) { return this.request<Out<typeof publishing.singlePublishResponse>>('POST', '/problog/publish', { body }); }
-  publishProgress(query: { draftId?: string; jobId?: string }) { return this.request<Out<typeof publishing.progressResponse>>('GET', '/microblog/publish/progress', { query }); }
+  publishProgress(query: QueryOf<typeof publishing.progressQuery>) { return this.request<Out<typeof publishing.progressResponse>>('GET', '/microblog/publish/progress', { query: query as Query }); }
 
-  publishHistory(query: { limit?: number; status?: string } = {}) { return this.request<Out<typeof publishing.historyResponse>>('GET', '/publish/history', { query }); }
-  resolveReview(body: In<typeof publishing.reviewBody>) { return this.request<{ success: true; message: string }>('POST', '/publish/review', { body }); }
+  publishHistory(query: QueryOf<typeof publishing.historyQuery> = {}) { return this.request<Out<typeof publishing.historyResponse>>('GET', '/publish/history', { query: query as Query }); }
+  resolveReview(body: In<typeof publishing.reviewBody>) { return this.request<Message>('POST', '/publish/review', { body }); }
 
   // Install
-  needsSetup() { return this.request<{ success: true; needsSetup: boolean }>('GET', '/auth/setup', { auth: false }); }
-  setup(body: { email: string; password: string; nickname?: string; timezone?: string }) { return this.request<Out<typeof auth.loginResponse>>('POST', '/auth/setup', { body, auth: false }); }
-  settings() { return this.request<{ success: true; settings: { version: string; dataDir: string; secretStore: string; graceMinutes: number; monthlyCredits: number; defaultTier: 'free' | 'pro' | 'enterprise' } }>('GET', '/settings'); }
-  updateSettings(body: { graceMinutes?: number; monthlyCredits?: number; defaultTier?: 'free' | 'pro' | 'enterprise' }) { return this.request<{ success: true; restartRequired: boolean }>('PUT', '/settings', { body }); }
-  backup() { return this.request<{ success: true; file: string; bytes: number; seconds: number }>('POST', '/backup'); }
+  /** Whether this install still needs its owner (first run). */
+  needsSetup() { return this.request<Out<typeof settings.setupStatusResponse>>('GET', '/auth/setup', { auth: false }); }
+  /** Creates the owner of a new install and answers with its first API key (refused once a user exists). */
+  setup(body: In<typeof settings.setupBody>) { return this.request<Out<typeof settings.setupResponse>>('POST', '/auth/setup', { body, auth: false }); }
+  settings() { return this.request<Out<typeof settings.settingsResponse>>('GET', '/settings'); }
+  updateSettings(body: In<typeof settings.updateSettingsBody>) { return this.request<Out<typeof settings.updateSettingsResponse>>('PUT', '/settings', { body }); }
+  /** Online backup of the database into <data dir>/backups on the server's machine (owner only). */
+  backup() { return this.request<Out<typeof settings.backupResponse>>('POST', '/backup'); }
 
   // Scheduling
   schedule(body: In<typeof schedule.scheduleBody>) { return this.request<Out<typeof schedule.scheduleResponse>>('POST', '/microblog/schedule', { body }); }

@@ -20,7 +20,8 @@ const MENTION = /(?<![\p{L}\p{N}_])@[\p{L}\p{N}_]+(?:[.-][\p{L}\p{N}_]+)*(?:@[\p
 
 /** Posts of per-network thread text: split at lines holding only `---`, trimmed, empty ones dropped. */
 export function splitThreadText(text: string): string[] {
-  return text.split(/\r?\n[ \t]*---[ \t]*(?:\r?\n|$)|^[ \t]*---[ \t]*(?:\r?\n|$)/).map((p) => p.trim()).filter((p) => p.length > 0);
+  // Line by line (m flag), so two separator lines in a row are both separators.
+  return text.split(/^[ \t]*---[ \t]*$/m).map((p) => p.trim()).filter((p) => p.length > 0);
 }
 
 /** Joins posts back into per-network thread text. */
