@@ -27,4 +27,8 @@ if (electron) {
   child = spawn(process.execPath, [tsx, path.join(root, 'server', 'main.ts')], { stdio: 'inherit', cwd: root });
 }
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
+// A SIGTERM sent to npm alone stops the shell npm started, not this script: when the parent is
+// gone, pass the stop on instead of leaving Herald running.
+const parent = process.ppid;
+setInterval(() => { if (process.ppid !== parent) child.kill('SIGTERM'); }, 500).unref();
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -41,7 +41,7 @@ const args = process.argv.slice(2);
 const vitest = path.join(root, 'node_modules', 'vitest', 'vitest.mjs');
 const inner = [
   'echo -n herald-test | gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1',
-  `exec "${process.execPath}" "${vitest}" run --reporter=default --reporter=json --outputFile.json="${report}" ${args.map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ')}`,
+  `exec "${process.execPath}" "${vitest}" run --reporter=default --reporter=json --outputFile.json="${report}" --reporter=./test/reliability/quality-reporter.ts ${args.map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ')}`,
 ].join('; ');
 
 const child = spawn('dbus-run-session', ['--', 'sh', '-c', inner], {
@@ -54,7 +54,9 @@ child.on('exit', (code) => {
   try {
     const r = JSON.parse(fs.readFileSync(report, 'utf8'));
     passed = r.numPassedTests;
-    failed = r.numFailedTests + (r.numFailedTestSuites ?? 0);
+    // Failed tests, plus files that failed without running a test (a broken import, a hook).
+    const brokenFiles = (r.testResults ?? []).filter((f) => f.status === 'failed' && !(f.assertionResults ?? []).some((a) => a.status === 'failed')).length;
+    failed = r.numFailedTests + brokenFiles;
     skipped = (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
   } catch {
     failed = Math.max(1, failed);

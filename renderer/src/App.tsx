@@ -1,0 +1,105 @@
+import { useEffect, useState } from 'react';
+import { client, desktop, setKey } from './api';
+import { Onboarding, Login } from './pages/Welcome';
+import { Compose } from './pages/Compose';
+import { Drafts } from './pages/Drafts';
+import { Queue } from './pages/Queue';
+import { History } from './pages/History';
+import { Accounts } from './pages/Accounts';
+import { SocialSets } from './pages/SocialSets';
+import { Templates } from './pages/Templates';
+import { ApiKeys } from './pages/ApiKeys';
+import { Credits } from './pages/Credits';
+import { Settings } from './pages/Settings';
+
+const PAGES = [
+  ['compose', 'Compose', Compose],
+  ['drafts', 'Drafts', Drafts],
+  ['queue', 'Queue', Queue],
+  ['history', 'History', History],
+  ['accounts', 'Accounts', Accounts],
+  ['sets', 'Social sets', SocialSets],
+  ['templates', 'Templates', Templates],
+  ['keys', 'API keys', ApiKeys],
+  ['credits', 'Credits', Credits],
+  ['settings', 'Settings', Settings],
+] as const;
+
+export type PageId = (typeof PAGES)[number][0];
+
+/** Hash routes: `#/compose?draft=<id>`. */
+function readRoute(): { page: PageId; params: URLSearchParams } {
+  const [path, query] = window.location.hash.replace(/^#\/?/, '').split('?');
+  const page = (PAGES.find(([id]) => id === path)?.[0] ?? 'compose') as PageId;
+  return { page, params: new URLSearchParams(query ?? '') };
+}
+
+export function navigate(page: PageId, params: Record<string, string> = {}): void {
+  const q = new URLSearchParams(params).toString();
+  window.location.hash = `#/${page}${q ? `?${q}` : ''}`;
+}
+
+export function applyTheme(theme: string): void {
+  const dark = theme === 'dark' || (theme === 'system' && window.matchMedia('(prefers-color-scheme: dark)').matches);
+  document.documentElement.dataset.theme = dark ? 'dark' : 'light';
+}
+
+export function App() {
+  const [state, setState] = useState<'loading' | 'setup' | 'login' | 'ready'>('loading');
+  const [route, setRoute] = useState(readRoute);
+
+  useEffect(() => {
+    applyTheme(localStorage.getItem('herald.theme') ?? 'system');
+    // Following the system: switch when the system does.
+    const scheme = window.matchMedia('(prefers-color-scheme: dark)');
+    const onScheme = () => applyTheme(localStorage.getItem('herald.theme') ?? 'system');
+    scheme.addEventListener('change', onScheme);
+    const onHash = () => setRoute(readRoute());
+    window.addEventListener('hashchange', onHash);
+    void (async () => {
+      try {
+        const { needsSetup } = await client.needsSetup();
+        if (needsSetup) return setState('setup');
+        if (!client.apiKey) return setState('login');
+        await client.me();
+        setState('ready');
+      } catch {
+        setKey(undefined);
+        setState('login');
+      }
+    })();
+    return () => { window.removeEventListener('hashchange', onHash); scheme.removeEventListener('change', onScheme); };
+  }, []);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!(e.ctrlKey || e.metaKey) || state !== 'ready') return;
+      if (e.key.toLowerCase() === 'n') { e.preventDefault(); navigate('compose', { new: String(Date.now()) }); }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [state]);
+
+  if (state === 'loading') return <div className="center muted">Loading…</div>;
+  const signedIn = async (key: string) => {
+    setKey(desktop ? await desktop.refreshKey().catch(() => key) || key : key);
+    setState('ready');
+  };
+  if (state === 'setup') return <Onboarding onDone={signedIn} />;
+  if (state === 'login') return <Login onDone={signedIn} />;
+
+  const Page = PAGES.find(([id]) => id === route.page)![2];
+  return (
+    <div className="layout">
+      <nav className="sidebar" aria-label="Main">
+        <div className="brand">Herald<span>.</span></div>
+        {PAGES.map(([id, label]) => (
+          <a key={id} href={`#/${id}`} className={`nav-item${route.page === id ? ' active' : ''}`} data-nav={id}>{label}</a>
+        ))}
+        <div className="spacer" />
+        {!desktop && <button type="button" onClick={() => { setKey(undefined); setState('login'); }}>Sign out</button>}
+      </nav>
+      <main className="main"><Page params={route.params} /></main>
+    </div>
+  );
+}

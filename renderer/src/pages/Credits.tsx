@@ -1,0 +1,55 @@
+import { useState } from 'react';
+import { client } from '../api';
+import { ErrorText, networkName, Page, when } from '../components/ui';
+import { useLoad } from '../hooks';
+
+/** Balance, a chart of spending per day (last 30 days), and the usage table. */
+export function Credits() {
+  const [page, setPage] = useState(1);
+  const balance = useLoad(() => client.credits());
+  const usage = useLoad(() => client.creditsUsage({ page, limit: 20 }), [page]);
+  const spend = useLoad(async () => {
+    const since = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
+    const r = await client.creditsUsage({ limit: 100, start_date: since });
+    const days = new Map<string, number>();
+    // Net spending: what publishing cost, less what failed targets got back.
+    for (const x of r.records) {
+      if (x.trans_type !== 'publish' && x.trans_type !== 'refund') continue;
+      const day = x.created_at.slice(0, 10);
+      days.set(day, (days.get(day) ?? 0) - x.credits);
+    }
+    return [...days].filter(([, v]) => v > 0).sort((a, b) => a[0].localeCompare(b[0]));
+  });
+  const max = Math.max(1, ...(spend.data ?? []).map(([, v]) => v));
+  return (
+    <Page title="Credits">
+      <ErrorText error={balance.error ?? usage.error} />
+      <div className="panel row">
+        <div className="grow"><div className="muted">Balance</div><div style={{ fontSize: 32, fontWeight: 700 }} data-testid="balance">{balance.data?.balance ?? '…'}</div></div>
+        <div className="muted">This month's credits expire {when(balance.data?.expiresAt)}. Each publish costs 10 per account; failed ones are refunded.</div>
+      </div>
+      <div className="panel">
+        <h2>Spending, last 30 days</h2>
+        {spend.data?.length === 0 && <p className="muted">Nothing spent yet.</p>}
+        {spend.data?.map(([day, v]) => (
+          <div className="row" key={day} data-spend={day}><span className="small muted" style={{ width: 90 }}>{day}</span><div className="bar" style={{ width: `${(v / max) * 70}%` }} /><span className="small">{v}</span></div>
+        ))}
+      </div>
+      <div className="panel">
+        <table>
+          <thead><tr><th>Date</th><th>Type</th><th>Credits</th><th>Source</th><th>Detail</th></tr></thead>
+          <tbody>
+            {usage.data?.records.map((r) => (
+              <tr key={r.id}><td className="small">{when(r.created_at)}</td><td>{r.trans_type}</td><td className={r.credits < 0 ? 'error' : 'ok'}>{r.credits > 0 ? `+${r.credits}` : r.credits}</td><td>{r.source_type ? r.source_type.split(',').map(networkName).join(', ') : ''}</td><td className="small">{r.source_detail}</td></tr>
+            ))}
+          </tbody>
+        </table>
+        <div className="row" style={{ marginTop: 8 }}>
+          <button type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>Newer</button>
+          <span className="muted small">Page {page} of {Math.max(1, Math.ceil((usage.data?.pagination.total ?? 0) / 20))}</span>
+          <button type="button" disabled={!usage.data?.pagination.hasMore} onClick={() => setPage(page + 1)}>Older</button>
+        </div>
+      </div>
+    </Page>
+  );
+}

@@ -1,0 +1,64 @@
+import { useEffect, useState } from 'react';
+import { client, desktop } from '../api';
+import { applyTheme } from '../App';
+import { ErrorText, Page } from '../components/ui';
+import { useAction, useLoad } from '../hooks';
+
+export function Settings() {
+  const settings = useLoad(() => client.settings().then((r) => r.settings));
+  const { busy, error, run } = useAction();
+  const [form, setForm] = useState({ graceMinutes: 15, monthlyCredits: 1000, defaultTier: 'pro' as 'free' | 'pro' | 'enterprise' });
+  const [theme, setTheme] = useState(localStorage.getItem('herald.theme') ?? 'system');
+  const [note, setNote] = useState<string | undefined>();
+  const [backupNote, setBackupNote] = useState<string | undefined>();
+  useEffect(() => { if (settings.data) setForm({ graceMinutes: settings.data.graceMinutes, monthlyCredits: settings.data.monthlyCredits, defaultTier: settings.data.defaultTier }); }, [settings.data]);
+  return (
+    <Page title="Settings">
+      <ErrorText error={settings.error ?? error} />
+      <div className="panel">
+        <h2>Appearance</h2>
+        <label className="field">Theme
+          <select value={theme} onChange={(e) => { setTheme(e.target.value); localStorage.setItem('herald.theme', e.target.value); applyTheme(e.target.value); }}>
+            <option value="system">Follow the system</option><option value="light">Light</option><option value="dark">Dark</option>
+          </select>
+        </label>
+      </div>
+      <form className="panel" onSubmit={(e) => { e.preventDefault(); void run(async () => { await client.updateSettings(form); setNote('Saved. The new values apply from the next start of Herald.'); }); }}>
+        <h2>Publishing</h2>
+        <label className="field">Grace period for posts missed while Herald was closed (minutes)
+          <input type="number" min={0} max={1440} value={form.graceMinutes} onChange={(e) => setForm({ ...form, graceMinutes: Number(e.target.value) })} />
+        </label>
+        <label className="field">Monthly credit grant
+          <input type="number" min={0} value={form.monthlyCredits} onChange={(e) => setForm({ ...form, monthlyCredits: Number(e.target.value) })} />
+        </label>
+        <label className="field">Default tier of new API keys
+          <select value={form.defaultTier} onChange={(e) => setForm({ ...form, defaultTier: e.target.value as 'pro' })}>
+            <option value="free">free (100 requests/hour)</option><option value="pro">pro (1000/hour)</option><option value="enterprise">enterprise</option>
+          </select>
+        </label>
+        <button className="primary" type="submit" disabled={busy}>Save</button>
+        {note && <p className="muted" role="status">{note}</p>}
+      </form>
+      <div className="panel">
+        <h2>Data</h2>
+        <p>Data folder: <code>{settings.data?.dataDir}</code></p>
+        <p>Account tokens are kept in: <b>{settings.data?.secretStore === 'keychain' ? 'the OS keychain' : settings.data?.secretStore === 'file' ? 'a private file (you opted in)' : 'nowhere — no keychain is available'}</b></p>
+        <button type="button" disabled={busy} onClick={() => void run(async () => { const r = await client.backup(); setBackupNote(`Backed up ${Math.round(r.bytes / 1024)} KB to ${r.file} in ${r.seconds.toFixed(2)} s`); })}>Back up now</button>
+        {backupNote && <p className="muted" role="status">{backupNote}</p>}
+        {desktop && <StartAtLogin />}
+        <p className="muted small">Herald {settings.data?.version}</p>
+      </div>
+    </Page>
+  );
+}
+
+function StartAtLogin() {
+  const [on, setOn] = useState<boolean | undefined>();
+  useEffect(() => { void (window.herald as unknown as { getStartAtLogin(): Promise<boolean> }).getStartAtLogin().then(setOn); }, []);
+  return (
+    <label className="row" style={{ marginTop: 12 }}>
+      <input type="checkbox" checked={on ?? false} onChange={async (e) => setOn(await (window.herald as unknown as { setStartAtLogin(v: boolean): Promise<boolean> }).setStartAtLogin(e.target.checked))} />
+      Start Herald when I log in (scheduled posts fire only while it runs)
+    </label>
+  );
+}

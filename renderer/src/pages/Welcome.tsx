@@ -1,0 +1,47 @@
+import { useState } from 'react';
+import { client } from '../api';
+import { useAction } from '../hooks';
+
+/** First run: create the owner of this install. */
+export function Onboarding({ onDone }: { onDone: (key: string) => void }) {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const { busy, error, run } = useAction();
+  const submit = (e: React.FormEvent) => {
+    e.preventDefault();
+    void run(async () => {
+      const timezone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+      const r = await client.setup({ email, password, timezone });
+      onDone(r.apiKey.key);
+    });
+  };
+  return (
+    <form className="center panel" onSubmit={submit} aria-label="Create your Herald account">
+      <h1>Welcome to Herald</h1>
+      <p className="muted">Write once, publish to X, Bluesky, Mastodon, Threads and LinkedIn. Everything stays on this computer. Create the owner of this install to start.</p>
+      <label className="field">E-mail<input type="email" required value={email} onChange={(e) => setEmail(e.target.value)} autoFocus /></label>
+      <label className="field">Password<input type="password" required minLength={8} value={password} onChange={(e) => setPassword(e.target.value)} /></label>
+      {error && <p className="error" role="alert">{error}</p>}
+      <button className="primary" type="submit" disabled={busy}>Create and continue</button>
+    </form>
+  );
+}
+
+export function Login({ onDone }: { onDone: (key: string) => void }) {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const { busy, error, run } = useAction();
+  const submit = (e: React.FormEvent) => {
+    e.preventDefault();
+    void run(async () => onDone((await client.login({ email, password })).apiKey.key));
+  };
+  return (
+    <form className="center panel" onSubmit={submit} aria-label="Sign in">
+      <h1>Sign in to Herald</h1>
+      <label className="field">E-mail<input type="email" required value={email} onChange={(e) => setEmail(e.target.value)} autoFocus /></label>
+      <label className="field">Password<input type="password" required value={password} onChange={(e) => setPassword(e.target.value)} /></label>
+      {error && <p className="error" role="alert">{error}</p>}
+      <button className="primary" type="submit" disabled={busy}>Sign in</button>
+    </form>
+  );
+}
