@@ -1,5 +1,5 @@
 /** Shared pieces of the benchmarks: child servers, load, statistics, the printed table. */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -57,9 +57,113 @@ export async function stop(child: ChildProcess): Promise<void> {
   await new Promise<void>((r) => { child.once('exit', () => r()); child.kill('SIGTERM'); });
 }
 
-export interface LoadResult { rps: number; p50: number; p99: number; errors: number; non2xx: number }
+export interface LoadResult {
+  rps: number; p50: number; p99: number; errors: number; non2xx: number;
+  /** Server CPU per answered request, µs (when the server's pid was given). */
+  cpuPerRequest?: number;
+}
 
-export async function load(url: string, opts: { connections: number; seconds: number; headers?: Record<string, string> }): Promise<LoadResult> {
+export async function load(url: string, opts: { connections: number; seconds: number; headers?: Record<string, string>; pid?: number }): Promise<LoadResult> {
+  const before = opts.pid ? cpuMicros(opts.pid) : 0;
   const r = await autocannon({ url, connections: opts.connections, duration: opts.seconds, headers: opts.headers, pipelining: 1 });
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx };
+  const cpuPerRequest = opts.pid && r.requests.total > 0 ? (cpuMicros(opts.pid) - before) / r.requests.total : undefined;
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx, cpuPerRequest };
+}
+
+/**
+ * Builds dist/server/main.mjs (scripts/build.mjs) unless `npm run bench` already did for this
+ * run (it sets HERALD_BENCH_BUILT), so every benchmark measures the compiled server.
+ */
+export function buildServer(): void {
+  if (process.env.HERALD_BENCH_BUILT === '1') return;
+  execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'ignore' });
+  process.env.HERALD_BENCH_BUILT = '1';
+}
+
+export const BENCH_OWNER = { email: 'bench@example.test', password: 'bench password 123' };
+
+export interface Reply { status: number; body: any; text: string }
+
+/** A compiled Herald server in its own process, with an enterprise key (no hourly limit in reach). */
+export interface HeraldChild {
+  child: ChildProcess;
+  /** http://127.0.0.1:PORT/api/v1 */
+  base: string;
+  dataDir: string;
+  key: string;
+  /** Same shape as test/helpers/server.ts's `call`, so test helpers (OAuth connect) work on it. */
+  call(method: string, p: string, opts?: { key?: string; body?: unknown }): Promise<Reply>;
+  /** call() with the bench key that throws unless the answer is 2xx. */
+  ok(method: string, p: string, body?: unknown): Promise<any>;
+  stop(): Promise<void>;
+}
+
+export async function startHerald(env: Record<string, string> = {}, opts: { dataDir?: string; socialSet?: boolean; fromSources?: boolean } = {}): Promise<HeraldChild> {
+  if (!opts.fromSources) buildServer();
+  const dataDir = opts.dataDir ?? tempDir('herald-bench-');
+  const args = opts.fromSources ? ['--import', 'tsx', 'server/main.ts'] : ['dist/server/main.mjs'];
+  const { child, match } = await startChild(process.execPath, args, {
+    HERALD_DATA_DIR: dataDir, HERALD_PORT: '0', HERALD_SECRET_STORE: 'file', HERALD_LOG_LEVEL: 'info',
+    HERALD_OWNER_EMAIL: BENCH_OWNER.email, HERALD_OWNER_PASSWORD: BENCH_OWNER.password,
+    HERALD_ENTERPRISE_LIMIT: '1000000000', HERALD_MONTHLY_CREDITS: '1000000', ...env,
+  }, /listening on (http:\/\/127\.0\.0\.1:\d+\/api\/v1)/);
+  const base = match[1];
+  const call = async (method: string, p: string, o: { key?: string; body?: unknown } = {}): Promise<Reply> => {
+    const headers: Record<string, string> = {};
+    if (o.key) headers['svc-key'] = o.key;
+    if (o.body !== undefined) headers['content-type'] = 'application/json';
+    const res = await fetch(base + p, { method, headers, body: o.body === undefined ? undefined : JSON.stringify(o.body) });
+    const text = await res.text();
+    let body: any;
+    try { body = JSON.parse(text); } catch { body = undefined; }
+    return { status: res.status, body, text };
+  };
+  const login = await call('POST', '/auth/login', { body: BENCH_OWNER });
+  if (login.status !== 200) throw new Error(`login answered ${login.status}: ${login.text}`);
+  const created = await call('POST', '/auth/api-keys', { key: login.body.apiKey.key, body: { name: 'bench', tier: 'enterprise' } });
+  if (created.status !== 200 && created.status !== 201) throw new Error(`key creation answered ${created.status}: ${created.text}`);
+  const key = created.body.apiKey.key as string;
+  const ok = async (method: string, p: string, body?: unknown) => {
+    const r = await call(method, p, { key, body });
+    if (r.status < 200 || r.status > 299) throw new Error(`${method} ${p} answered ${r.status}: ${r.text.slice(0, 500)}`);
+    return r.body;
+  };
+  if (opts.socialSet) await ok('POST', '/social-sets', { name: 'Bench' });
+  return {
+    child, base, dataDir, key, call, ok,
+    stop: async () => {
+      await stop(child);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Resident set size of another process, from /proc (Linux). */
+export function rssBytes(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1]) * 1024;
+}
+
+/**
+ * CPU time another process has used so far, in µs, summed over /proc/<pid>/task/<tid>/schedstat (Linux):
+ * time on a CPU only, so unlike wall-clock figures it does not grow when the machine is busy.
+ */
+export function cpuMicros(pid: number): number {
+  let ns = 0;
+  for (const t of fs.readdirSync(`/proc/${pid}/task`)) {
+    try { ns += Number(fs.readFileSync(`/proc/${pid}/task/${t}/schedstat`, 'utf8').split(' ')[0]); } catch { /* the thread ended */ }
+  }
+  return ns / 1000;
+}
+
+/** `median (min–max)` of a list of figures. */
+export function spread(values: number[], digits = 2): string {
+  const s = stats(values);
+  return `${fmt(s.median, digits)} (${fmt(s.min, digits)}–${fmt(s.max, digits)})`;
+}
+
+/** One line noting that figures come from a shared machine, printed under every table. */
+export function loadNote(): string {
+  const [one] = os.loadavg();
+  return `machine: ${os.cpus().length} cores, load average ${one.toFixed(2)} when this table was printed (other work on the machine makes absolute figures noisy; compare the ratios)`;
 }

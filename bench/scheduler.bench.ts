@@ -1,0 +1,279 @@
+/**
+ * Scheduler (quality.md, Performance): the compiled Herald in its own process with 40 accounts
+ * on the X, Mastodon, Threads and LinkedIn simulators (10 each, connected over OAuth).
+ *
+ * 1. 10,000 entries due within 60 s (2,500 drafts × 4 networks, at random instants of the
+ *    window) while the API serves a steady background load (GET /me at a fixed rate). Every post
+ *    is counted at its simulator (fired exactly once), and each entry's lateness is measured from
+ *    Herald's own records against its target time: dispatch (its publication started) and
+ *    published (the network answered). RSS of the server: before scheduling, with the 10,000
+ *    pending, peak while firing, and 30 s after the last one settled (the peak is mostly heap V8
+ *    grew during the burst and gives back once idle). Goal: 100% exactly once; fired p99 ≤ 100
+ *    ms, max ≤ 1 s.
+ * 2. 100,000 pending entries: the time to schedule them over HTTP (2,500 requests of 40
+ *    targets), the RSS they add, the latency of one more schedule request with them pending, and
+ *    1,000 entries due in the same second among them: time until all were claimed, dispatched
+ *    and published. Goals: RSS growth ≤ 32 MB; the 1,000 dispatched within 1 s.
+ *
+ * One run by default (BENCH_RUNS for more): a run takes about four minutes, and its figures are
+ * distributions over 10,000 and 1,000 entries, not single timings.
+ *
+ * BENCH_SCHED_NO_FSYNC=1 (diagnostic, needs Debian's eatmydata): the server runs with fsync made a
+ * no-op, to show how much of the lateness is the disk (every publish commits its outbox steps
+ * with synchronous=FULL) rather than the scheduler.
+ */
+import Database from 'better-sqlite3';
+import autocannon from 'autocannon';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { TestServer } from '../test/helpers/server.js';
+import { connectOAuth } from '../test/helpers/oauth-connect.js';
+import { fmt, loadNote, percentile, printTable, rssBytes, startHerald, stats, type HeraldChild } from './lib.js';
+import { startSimulators, type Simulators } from './networks.js';
+
+const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 1));
+const ENTRIES = Number(process.env.BENCH_SCHED_ENTRIES ?? 10_000);
+const WINDOW_MS = 60_000;
+const PER_NETWORK = 10;
+const NETWORKS = ['microblog', 'fedblog', 'threadblog', 'problog'] as const;
+type Net = (typeof NETWORKS)[number];
+const PENDING = Number(process.env.BENCH_SCHED_PENDING ?? 100_000);
+const SAME_SECOND = 1_000;
+const EATMYDATA = '/usr/lib/x86_64-linux-gnu/libeatmydata.so';
+const NO_FSYNC = process.env.BENCH_SCHED_NO_FSYNC === '1';
+if (NO_FSYNC && !fs.existsSync(EATMYDATA)) throw new Error(`BENCH_SCHED_NO_FSYNC needs ${EATMYDATA} (apt-get install eatmydata)`);
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Connects PER_NETWORK accounts on each simulator through Herald's OAuth flows. */
+async function connectMany(h: HeraldChild, sims: Simulators): Promise<Record<Net, string[]>> {
+  const t = { call: h.call } as unknown as Pick<TestServer, 'call'>;
+  const out = { microblog: [], fedblog: [], threadblog: [], problog: [] } as Record<Net, string[]>;
+  for (let i = 0; i < PER_NETWORK; i++) {
+    const name = `bench${i}`;
+    sims.x.addUser({ username: name, name });
+    sims.x.setCurrentUser(name);
+    sims.masto.addAccount({ username: name });
+    sims.masto.setCurrentUser(name);
+    sims.threads.addUser({ username: name });
+    sims.threads.setCurrentUser(name);
+    sims.li.addMember({ name: `Bench Member ${i}` });
+    sims.li.setCurrentUser(`Bench Member ${i}`);
+    for (const [net, body] of [['microblog', {}], ['fedblog', { instanceUrl: sims.masto.url }], ['threadblog', {}], ['problog', {}]] as const) {
+      const r = await connectOAuth(t, h.key, net, body);
+      if (r.status !== 200) throw new Error(`connecting ${net} answered ${r.status}: ${JSON.stringify(r.body)}`);
+      out[net].push(r.body.accountUuid as string);
+    }
+  }
+  return out;
+}
+
+/** The server's clock is this machine's: both processes read the same wall clock. */
+async function createDrafts(h: HeraldChild, count: number, label: string): Promise<string[]> {
+  const ids: string[] = [];
+  for (let b = 0; b < count; b += 100) {
+    const n = Math.min(100, count - b);
+    const r = await h.ok('POST', '/microblog/drafts/batch', { drafts: Array.from({ length: n }, (_, i) => ({ title: `${label} ${b + i}`, tweets: [{ content: `${label} ${b + i}: scheduled by the bench` }] })) });
+    ids.push(...r.drafts.map((d: { id: string }) => d.id));
+  }
+  return ids;
+}
+
+function db(h: HeraldChild): Database.Database {
+  const d = new Database(path.join(h.dataDir, 'herald.db'), { readonly: true, fileMustExist: true });
+  d.pragma('busy_timeout = 5000');
+  return d;
+}
+
+/** Steady background API load: GET /me at a fixed rate until stopped. */
+function backgroundLoad(h: HeraldChild, rate: number) {
+  let finish!: (r: autocannon.Result) => void;
+  const done = new Promise<autocannon.Result>((resolve) => { finish = resolve; });
+  const instance = autocannon({ url: `${h.base}/me`, headers: { 'svc-key': h.key }, connections: 10, overallRate: rate, duration: 3600 }, (err, result) => {
+    if (err) throw err;
+    finish(result);
+  });
+  return { stop: async () => { instance.stop(); return done; } };
+}
+
+function countAtNetworks(sims: Simulators, prefix: string): { posts: number; duplicates: number } {
+  let posts = 0;
+  let duplicates = 0;
+  for (const s of [sims.x, sims.masto, sims.threads, sims.li]) {
+    const list = 'statuses' in s.state ? s.state.statuses : s.state.posts;
+    const seen = new Map<string, number>();
+    for (const p of list as { text?: string; commentary?: string; keptCommentary?: string; authorId?: string; accountId?: string; userId?: string; author?: string }[]) {
+      const text = p.text ?? p.keptCommentary ?? p.commentary ?? '';
+      if (!text.startsWith(prefix)) continue;
+      posts += 1;
+      const k = `${p.authorId ?? p.accountId ?? p.userId ?? p.author}\u0000${text}`;
+      seen.set(k, (seen.get(k) ?? 0) + 1);
+    }
+    for (const n of seen.values()) if (n > 1) duplicates += n - 1;
+  }
+  return { posts, duplicates };
+}
+
+interface TenK { fired: number; duplicates: number; claim: number[]; dispatch: number[]; published: number[]; rss: { before: number; pending: number; peak: number; after: number }; scheduleS: number; apiRps: number; apiP99: number }
+
+async function tenThousand(h: HeraldChild, sims: Simulators, accounts: Record<Net, string[]>, run: number): Promise<TenK> {
+  const prefix = `Ten-k run ${run}`;
+  const drafts = await createDrafts(h, ENTRIES / NETWORKS.length, prefix);
+  const rssBefore = rssBytes(h.child.pid!);
+  const scheduleStarted = Date.now();
+  // Due from 20 s from now: time enough to schedule them all first.
+  const start = Date.now() + 20_000 + drafts.length * 2;
+  for (const [i, draftId] of drafts.entries()) {
+    const at = start + Math.floor(Math.random() * WINDOW_MS);
+    const targetAccounts = NETWORKS.map((platform) => ({ accountId: accounts[platform][i % PER_NETWORK], platform }));
+    await h.ok('POST', '/microblog/schedule', { draftId, scheduledFor: new Date(at).toISOString(), targetAccounts, applyJitter: false });
+  }
+  const scheduleS = (Date.now() - scheduleStarted) / 1000;
+  if (Date.now() > start) throw new Error(`scheduling took ${scheduleS} s, past the window's start`);
+  const rssPending = rssBytes(h.child.pid!);
+  let peak = rssPending;
+  const sampler = setInterval(() => { try { peak = Math.max(peak, rssBytes(h.child.pid!)); } catch { /* gone */ } }, 200);
+  const load = backgroundLoad(h, 200);
+  const d = db(h);
+  const due = (d.prepare("SELECT e.id, e.due_at AS dueAt FROM schedule_entries e JOIN drafts dr ON dr.id = e.draft_id WHERE dr.title LIKE ? ORDER BY e.due_at").all(`${prefix} %`) as { id: string; dueAt: number }[]);
+  const fired: number[] = [];
+  try {
+    // Fired = claimed by the scheduler: an entry due by now and no longer pending. Polled every few
+    // ms through the (status, due_at) index, so each figure is an upper bound, off by one poll.
+    const backlogQ = d.prepare("SELECT id FROM schedule_entries WHERE status = 'pending' AND due_at <= ?");
+    let next = 0;
+    const watching = new Map<string, number>();
+    const deadline = start + WINDOW_MS + 120_000;
+    while (next < due.length || watching.size > 0) {
+      const now = Date.now();
+      if (now > deadline) break;
+      const backlog = new Set((backlogQ.all(now) as { id: string }[]).map((r) => r.id));
+      while (next < due.length && due[next].dueAt <= now) { watching.set(due[next].id, due[next].dueAt); next += 1; }
+      for (const [id, dueAt] of watching) if (!backlog.has(id)) { fired.push(now - dueAt); watching.delete(id); }
+      await sleep(next < due.length && due[next].dueAt - Date.now() > 20 ? 10 : 2);
+    }
+    for (;;) {
+      const { n } = d.prepare("SELECT COUNT(*) AS n FROM schedule_entries e JOIN drafts dr ON dr.id = e.draft_id WHERE dr.title LIKE ? AND e.status IN ('pending', 'claimed')").get(`${prefix} %`) as { n: number };
+      if (n === 0 || Date.now() > deadline) break;
+      await sleep(500);
+    }
+  } finally {
+    clearInterval(sampler);
+  }
+  const api = await load.stop();
+  // V8 gives back the heap it grew during the burst once idle: RSS 30 s later is what stays.
+  await sleep(30_000);
+  const rssAfter = rssBytes(h.child.pid!);
+  const rows = d.prepare(`SELECT e.fire_at AS fireAt, p.created_at AS startedAt, p.published_at AS publishedAt FROM schedule_entries e
+    JOIN drafts dr ON dr.id = e.draft_id LEFT JOIN publications p ON p.draft_id = e.draft_id AND p.account_id = e.account_id WHERE dr.title LIKE ?`).all(`${prefix} %`) as { fireAt: number; startedAt: string | null; publishedAt: string | null }[];
+  d.close();
+  const { posts, duplicates } = countAtNetworks(sims, prefix);
+  return {
+    fired: posts, duplicates, claim: fired,
+    dispatch: rows.filter((r) => r.startedAt).map((r) => Date.parse(r.startedAt!) - r.fireAt),
+    published: rows.filter((r) => r.publishedAt).map((r) => Date.parse(r.publishedAt!) - r.fireAt),
+    rss: { before: rssBefore, pending: rssPending, peak, after: rssAfter },
+    scheduleS, apiRps: api.requests.average, apiP99: api.latency.p99,
+  };
+}
+
+interface HundredK { scheduleS: number; rssGrowth: number; oneMoreP50: number; oneMoreP99: number; claimedMs: number; dispatchedMs: number; publishedMs: number; fired: number; duplicates: number }
+
+async function hundredThousand(h: HeraldChild, sims: Simulators, accounts: Record<Net, string[]>, run: number): Promise<HundredK> {
+  const all = NETWORKS.flatMap((platform) => accounts[platform].map((accountId) => ({ accountId, platform })));
+  const drafts = await createDrafts(h, PENDING / all.length, `Pending run ${run}`);
+  const rssBefore = rssBytes(h.child.pid!);
+  const far = new Date(Date.now() + 86_400_000).toISOString();
+  const started = Date.now();
+  for (const draftId of drafts) await h.ok('POST', '/microblog/schedule', { draftId, scheduledFor: far, targetAccounts: all, applyJitter: false });
+  const scheduleS = (Date.now() - started) / 1000;
+  await sleep(2000);
+  const rssGrowth = rssBytes(h.child.pid!) - rssBefore;
+  // One more request with them pending.
+  const [probe] = await createDrafts(h, 1, `Probe run ${run}`);
+  const lat: number[] = [];
+  for (let i = 0; i < 50; i++) {
+    const t = process.hrtime.bigint();
+    await h.ok('POST', '/microblog/schedule', { draftId: probe, scheduledFor: far, targetAccounts: all.slice(0, 1), applyJitter: false });
+    lat.push(Number(process.hrtime.bigint() - t) / 1e6);
+  }
+  // 1,000 due in the same second.
+  const prefix = `Same second run ${run}`;
+  const same = await createDrafts(h, SAME_SECOND / NETWORKS.length, prefix);
+  const at = Math.ceil((Date.now() + 15_000) / 1000) * 1000;
+  for (const [i, draftId] of same.entries()) {
+    const targetAccounts = NETWORKS.map((platform) => ({ accountId: accounts[platform][i % PER_NETWORK], platform }));
+    await h.ok('POST', '/microblog/schedule', { draftId, scheduledFor: new Date(at + (i % 1000)).toISOString(), targetAccounts, applyJitter: false });
+  }
+  const d = db(h);
+  const q = {
+    left: d.prepare("SELECT COUNT(*) AS n FROM schedule_entries e JOIN drafts dr ON dr.id = e.draft_id WHERE dr.title LIKE ? AND e.status = 'pending'"),
+    unpublished: d.prepare("SELECT COUNT(*) AS n FROM schedule_entries e JOIN drafts dr ON dr.id = e.draft_id WHERE dr.title LIKE ? AND e.status IN ('pending', 'claimed')"),
+    times: d.prepare(`SELECT MAX(p.created_at) AS dispatched, MAX(p.published_at) AS published FROM publications p JOIN drafts dr ON dr.id = p.draft_id WHERE dr.title LIKE ?`),
+  };
+  while (Date.now() < at) await sleep(Math.min(50, at - Date.now()));
+  let claimedMs = NaN;
+  const deadline = at + 120_000;
+  for (;;) {
+    const now = Date.now();
+    if (Number.isNaN(claimedMs) && (q.left.get(`${prefix} %`) as { n: number }).n === 0) claimedMs = now - at;
+    if ((q.unpublished.get(`${prefix} %`) as { n: number }).n === 0 || now > deadline) break;
+    await sleep(Number.isNaN(claimedMs) ? 2 : 100);
+  }
+  const t = q.times.get(`${prefix} %`) as { dispatched: string; published: string };
+  d.close();
+  const { posts, duplicates } = countAtNetworks(sims, prefix);
+  return {
+    scheduleS, rssGrowth, oneMoreP50: percentile(lat, 50), oneMoreP99: percentile(lat, 99),
+    claimedMs, dispatchedMs: Date.parse(t.dispatched) - at, publishedMs: Date.parse(t.published) - at, fired: posts, duplicates,
+  };
+}
+
+const mb = (b: number) => `${(b / 1048576).toFixed(1)} MB`;
+const tenK: TenK[] = [];
+const hundredK: HundredK[] = [];
+for (let run = 1; run <= RUNS; run++) {
+  const sims = await startSimulators();
+  const h = await startHerald({ ...sims.settings, ...(NO_FSYNC ? { LD_PRELOAD: EATMYDATA } : {}) });
+  try {
+    const accounts = await connectMany(h, sims);
+    tenK.push(await tenThousand(h, sims, accounts, run));
+    hundredK.push(await hundredThousand(h, sims, accounts, run));
+  } finally {
+    await h.stop();
+    await sims.close();
+  }
+}
+
+const med = (xs: number[]) => stats(xs).median;
+const diag = NO_FSYNC ? ' [diagnostic: fsync disabled with eatmydata]' : '';
+printTable(`Scheduler: ${ENTRIES.toLocaleString('en')} entries due within 60 s, 40 accounts on 4 simulators, GET /me at 200 req/s alongside; ${RUNS} run(s)${diag}`, [
+  ['run', 'fired once', 'duplicates', 'fired (claimed) p50 / p99 / max ms', 'dispatch p50 / p99 / max ms', 'published p50 / p99 / max ms', 'RSS before → 10k pending → peak → 30 s after', 'API req/s, p99 ms'],
+  ...tenK.map((r, i) => [
+    String(i + 1),
+    `${r.fired}/${ENTRIES} (${fmt((100 * r.fired) / ENTRIES, 1)}%)`,
+    String(r.duplicates),
+    `${fmt(percentile(r.claim, 50))} / ${fmt(percentile(r.claim, 99))} / ${fmt(Math.max(...r.claim))} (${r.claim.length})`,
+    `${fmt(percentile(r.dispatch, 50))} / ${fmt(percentile(r.dispatch, 99))} / ${fmt(Math.max(...r.dispatch))}`,
+    `${fmt(percentile(r.published, 50))} / ${fmt(percentile(r.published, 99))} / ${fmt(Math.max(...r.published))}`,
+    `${mb(r.rss.before)} → ${mb(r.rss.pending)} → ${mb(r.rss.peak)} → ${mb(r.rss.after)}`,
+    `${fmt(r.apiRps)}, ${fmt(r.apiP99)}`,
+  ]),
+]);
+console.log('goal: 100% fired exactly once; lateness p99 ≤ 100 ms, max ≤ 1 s. Fired: the scheduler claimed it (polled, upper bound); dispatch: its publication started (after the posts before it on the same account); published: the network answered');
+printTable(`Scheduler scale: ${PENDING.toLocaleString('en')} pending entries; ${SAME_SECOND} due in the same second among them; ${RUNS} run(s)${diag}`, [
+  ['run', 'schedule 100k over HTTP', 'RSS growth', 'one more schedule p50 / p99 ms', '1,000 due: claimed / dispatched / published by', 'fired once, duplicates'],
+  ...hundredK.map((r, i) => [
+    String(i + 1),
+    `${fmt(r.scheduleS)} s (${fmt(PENDING / r.scheduleS)} entries/s)`,
+    mb(r.rssGrowth),
+    `${fmt(r.oneMoreP50)} / ${fmt(r.oneMoreP99)}`,
+    `${fmt(r.claimedMs)} / ${fmt(r.dispatchedMs)} / ${fmt(r.publishedMs)} ms`,
+    `${r.fired}/${SAME_SECOND}, ${r.duplicates}`,
+  ]),
+]);
+console.log('goal: RSS growth ≤ 32 MB; the 1,000 dispatched within 1 s');
+if (RUNS > 1) console.log(`medians over ${RUNS} runs: fired p99 ${fmt(med(tenK.map((r) => percentile(r.claim, 99))))} ms, dispatch p99 ${fmt(med(tenK.map((r) => percentile(r.dispatch, 99))))} ms, 1,000 dispatched by ${fmt(med(hundredK.map((r) => r.dispatchedMs)))} ms`);
+console.log(loadNote());
+const failed = tenK.some((r) => r.fired !== ENTRIES || r.duplicates > 0) || hundredK.some((r) => r.fired !== SAME_SECOND || r.duplicates > 0);
+if (failed) process.exitCode = 1;
