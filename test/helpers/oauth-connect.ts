@@ -37,7 +37,7 @@ export async function finishCallback(callbackUrl: string): Promise<{ status: num
   return { status: res.status, body };
 }
 
-export async function connectOAuth(t: TestServer, key: string, platform: string, body: Record<string, unknown> = {}): Promise<ConnectResult> {
+export async function connectOAuth(t: Pick<TestServer, 'call'>, key: string, platform: string, body: Record<string, unknown> = {}): Promise<ConnectResult> {
   const start = await t.call('POST', `/${platform}/auth`, { key, body });
   if (start.status !== 200) throw new Error(`POST /${platform}/auth answered ${start.status}: ${start.text}`);
   const authUrl = start.body.authUrl as string;

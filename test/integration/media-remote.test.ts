@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GuardedFetcher } from '../../server/domain/media/guarded-fetch.js';
+import { insertAccount } from '../helpers/fixtures.js';
 import { jpeg, png, upload } from '../helpers/media-files.js';
 import { OWNER, startServer, type TestServer } from '../helpers/server.js';
 
@@ -79,14 +80,16 @@ describe('refsFromUrls', () => {
 
 describe('through the publish endpoints', () => {
   it('answers 400 INVALID_INPUT for a blocked image URL before anything is sent', async () => {
-    const r = await t.call('POST', '/skyblog/publish', { key, body: { accountUuid: 'acc-1', type: 'single', text: 'hi', imageUrls: ['http://169.254.169.254/latest/meta-data/'] } });
+    const accountUuid = insertAccount(t, userId, 'skyblog');
+    const r = await t.call('POST', '/skyblog/publish', { key, body: { accountUuid, type: 'single', text: 'hi', imageUrls: ['http://169.254.169.254/latest/meta-data/'] } });
     expect(r.status).toBe(400);
     expect(r.body).toMatchObject({ success: false, error: 'INVALID_INPUT', details: [{ path: 'mediaUrls[0]' }] });
   });
 
   it('answers 400 INVALID_INPUT when this server\'s media is sent to Threads by URL', async () => {
     const up = await upload(t.base, key, [{ filename: 'a.png', data: png(8, 8) }]);
-    const r = await t.call('POST', '/threadblog/publish', { key, body: { accountId: 'acc-1', text: 'hi', mediaUrls: [up.body.data.uploads[0].url] } });
+    const accountId = insertAccount(t, userId, 'threadblog');
+    const r = await t.call('POST', '/threadblog/publish', { key, body: { accountId, text: 'hi', mediaUrls: [up.body.data.uploads[0].url] } });
     expect(r.status).toBe(400);
     expect(r.body.message).toMatch(/Threads/);
   });

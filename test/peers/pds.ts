@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { Secp256k1Keypair } from '@atproto/crypto';
+import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy.js';
 
 export interface XrpcCall {
   params?: Record<string, string>;
@@ -52,6 +53,8 @@ export interface PdsPeer {
   expired(jwt: string): string;
   getRecord(uri: string): Promise<{ uri: string; cid: string; value: any }>;
   listPosts(did: string): Promise<{ uri: string; cid: string; value: any }[]>;
+  /** With `faultProxy: true`: the proxy every client (Herald included) reaches the PDS through. */
+  proxy?: FaultProxy;
   close(): Promise<void>;
 }
 
@@ -80,6 +83,12 @@ export class XrpcFailure extends Error {
 export interface PdsOptions {
   /** Turn on the PDS's own rate limits (createSession: 30 per 5 minutes per identifier). */
   rateLimits?: boolean;
+  /**
+   * Put a fault proxy (test/helpers/fault-proxy.ts) at the PDS's public address: the DID
+   * documents name the proxy's port, the PDS itself listens on another, so Herald's calls (which
+   * follow the DID document) can be counted, held and dropped after the PDS committed them.
+   */
+  faultProxy?: boolean;
 }
 
 const JWT_SECRET = 'jwt-secret-for-herald-tests';
@@ -118,8 +127,12 @@ export async function startPds(opts: PdsOptions = {}): Promise<PdsPeer> {
     modServiceUrl: 'https://moderator.invalid',
     modServiceDid: 'did:example:invalid',
   };
-  const server = await pds.PDS.create(pds.envToCfg(env as never), pds.envToSecrets(env as never));
+  const cfg = pds.envToCfg(env as never);
+  let proxy: FaultProxy | undefined;
+  if (opts.faultProxy) cfg.service.port = await freePort(); // publicUrl keeps `port`: the proxy's
+  const server = await pds.PDS.create(cfg, pds.envToSecrets(env as never));
   await server.start();
+  if (opts.faultProxy) proxy = await startFaultProxy(`http://127.0.0.1:${cfg.service.port}`, { port });
   const url = `http://localhost:${port}`;
 
   const xrpc = async <T,>(method: string, opts: XrpcCall = {}): Promise<T> => {
@@ -175,10 +188,11 @@ export async function startPds(opts: PdsOptions = {}): Promise<PdsPeer> {
   };
 
   const close = async () => {
+    await proxy?.close();
     await server.destroy();
     await plcServer.destroy();
     fs.rmSync(dir, { recursive: true, force: true });
   };
 
-  return { url, plcUrl, startMs: Date.now() - started, createAccount, xrpc, expired, getRecord, listPosts, close };
+  return { url, plcUrl, startMs: Date.now() - started, createAccount, xrpc, expired, getRecord, listPosts, proxy, close };
 }

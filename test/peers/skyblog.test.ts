@@ -164,13 +164,26 @@ describe('publishing through the adapter, read back from the PDS', () => {
     }
   });
 
-  it('refuses an image over the blob cap before uploading, saying the limit', async () => {
+  it('re-encodes a still image over the blob cap to a JPEG under it, same shape, EXIF dropped', async () => {
     const big = makePng(600, 600, { noise: true });
     expect(big.length).toBeGreaterThan(SKYBLOG_IMAGE_MAX_BYTES);
     const file = path.join(mediaDir, 'big.png');
     fs.writeFileSync(file, big);
+    const ref = await publish(aliceId, post('Made smaller', { media: [{ path: file, mime: 'image/png', size: big.length, kind: 'image', width: 600, height: 600, altText: 'noise' }] }));
+    const [img] = (await pds.getRecord(ref.id)).value.embed.images;
+    expect(img.alt).toBe('noise');
+    expect(img.image.mimeType).toBe('image/jpeg');
+    expect(img.image.size).toBeLessThanOrEqual(SKYBLOG_IMAGE_MAX_BYTES);
+    expect(img.aspectRatio.width).toBe(img.aspectRatio.height);
+  });
+
+  it('refuses an animated GIF over the blob cap before uploading, saying the limit', async () => {
+    const gif = Buffer.alloc(SKYBLOG_IMAGE_MAX_BYTES + 10, 0);
+    Buffer.from('GIF89a', 'latin1').copy(gif);
+    const file = path.join(mediaDir, 'big.gif');
+    fs.writeFileSync(file, gif);
     const before = (await pds.listPosts(alice.did)).length;
-    const err = await publish(aliceId, post('Too big', { media: [{ path: file, mime: 'image/png', size: big.length, kind: 'image', altText: 'noise' }] })).catch((e) => e);
+    const err = await publish(aliceId, post('Too big', { media: [{ path: file, mime: 'image/gif', size: gif.length, kind: 'gif', altText: 'moving' }] })).catch((e) => e);
     expect(err).toBeInstanceOf(PlatformError);
     expect(err.kind).toBe('permanent');
     expect(err.message).toContain(String(SKYBLOG_IMAGE_MAX_BYTES));

@@ -49,12 +49,15 @@ export interface FaultFilter {
   route?: string | RegExp;
   /** How many matching requests this fault applies to (default 1). */
   times?: number;
+  /** Matching requests let through untouched first (e.g. 1: the fault hits the second post of a thread). */
+  skip?: number;
 }
 
 interface QueuedFault {
   fault: Fault;
   route?: string | RegExp;
   left: number;
+  skip: number;
 }
 
 export interface FaultLogEntry {
@@ -73,7 +76,7 @@ export class Faults {
 
   /** Apply `fault` to the next matching request(s). */
   next(fault: Fault, filter: FaultFilter = {}): void {
-    this.queue.push({ fault, route: filter.route, left: filter.times ?? 1 });
+    this.queue.push({ fault, route: filter.route, left: filter.times ?? 1, skip: filter.skip ?? 0 });
   }
 
   clear(): void {
@@ -90,6 +93,10 @@ export class Faults {
     for (const q of this.queue) {
       const match = !q.route || (typeof q.route === 'string' ? key.includes(q.route) : q.route.test(key));
       if (!match) continue;
+      if (q.skip > 0) {
+        q.skip -= 1;
+        continue;
+      }
       q.left -= 1;
       if (q.left <= 0) this.queue.splice(this.queue.indexOf(q), 1);
       this.fired.push({ kind: q.fault.kind, method, path });

@@ -321,16 +321,19 @@ export async function startThreadsSimulator(opts: ThreadsSimulatorOptions = {}):
       state.counter.add(a.userId, c.text);
       return { status: 200, body: { id: post.id } };
     });
-    router.on('GET', `${v}/:userId/threads`, (req) => {
+    const listPosts = (req: SimRequest, only: (p: ThreadsPost) => boolean) => {
       const a = auth(req);
       if (!('userId' in a)) return a;
       const uid = req.params.userId === 'me' ? a.userId : req.params.userId;
       const limit = Math.min(100, Number(req.query.get('limit') ?? 25));
-      const mine = state.posts.filter((p) => p.userId === uid).sort((x, y) => y.seq - x.seq).slice(0, limit);
+      const mine = state.posts.filter((p) => p.userId === uid && only(p)).sort((x, y) => y.seq - x.seq).slice(0, limit);
       const data = mine.map((p) => pick(postView(p), req.query.get('fields') ?? undefined, ['id']));
       const cursor = (p?: ThreadsPost) => (p ? Buffer.from(p.id).toString('base64url') : undefined);
       return { status: 200, body: { data, paging: { cursors: { before: cursor(mine[0]), after: cursor(mine[mine.length - 1]) } } } };
-    });
+    };
+    router.on('GET', `${v}/:userId/threads`, (req) => listPosts(req, () => true));
+    // The user's replies (GET /{threads-user-id}/replies), each with `replied_to`.
+    router.on('GET', `${v}/:userId/replies`, (req) => listPosts(req, (p) => p.replyToId !== undefined));
     router.on('GET', `${v}/:id`, (req) => {
       const a = auth(req);
       if (!('userId' in a)) return a;

@@ -7,43 +7,11 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { allowNavigation, allowOpenExternal, contentSecurityPolicy, trustedSender, webPreferences } from '../../main/security.js';
 import { onWindowClose, trayMenu } from '../../main/tray.js';
+import { urlTable } from '../helpers/main-urls.js';
 
 const APP = 'http://127.0.0.1:4780';
 
-const urls: [string, { navigate: boolean; external: boolean }][] = [
-  ['http://127.0.0.1:4780/', { navigate: true, external: false }],
-  ['http://127.0.0.1:4780/compose?draft=1', { navigate: true, external: false }],
-  ['http://127.0.0.1:4780/#/settings', { navigate: true, external: false }],
-  ['http://127.0.0.1:4781/', { navigate: false, external: false }],
-  ['http://localhost:4780/', { navigate: false, external: false }],
-  ['https://127.0.0.1:4780/', { navigate: false, external: false }],
-  ['http://user:pass@127.0.0.1:4780/', { navigate: false, external: false }],
-  ['https://x.com/herald/status/1', { navigate: false, external: true }],
-  ['https://bsky.app/profile/alice.bsky.social', { navigate: false, external: true }],
-  ['https://mastodon.social/@alice/1', { navigate: false, external: true }],
-  ['https://www.linkedin.com/feed/update/urn:li:share:1', { navigate: false, external: true }],
-  ['https://example.com:443/ok', { navigate: false, external: true }],
-  ['http://example.com/', { navigate: false, external: false }],
-  ['https://example.com:8443/', { navigate: false, external: false }],
-  ['https://user@example.com/', { navigate: false, external: false }],
-  ['https://localhost/', { navigate: false, external: false }],
-  ['https://app.localhost/', { navigate: false, external: false }],
-  ['https://127.0.0.1/', { navigate: false, external: false }],
-  ['https://[::1]/', { navigate: false, external: false }],
-  ['https://0x7f000001/', { navigate: false, external: false }],
-  ['https://intranet/', { navigate: false, external: false }],
-  ['file:///etc/passwd', { navigate: false, external: false }],
-  ['javascript:alert(1)', { navigate: false, external: false }],
-  ['data:text/html,<script>alert(1)</script>', { navigate: false, external: false }],
-  ['vbscript:msgbox', { navigate: false, external: false }],
-  ['smb://attacker/share', { navigate: false, external: false }],
-  ['ms-msdt:/id PCWDiagnostic', { navigate: false, external: false }],
-  ['chrome://settings', { navigate: false, external: false }],
-  ['devtools://devtools/bundled/inspector.html', { navigate: false, external: false }],
-  ['not a url', { navigate: false, external: false }],
-  ['', { navigate: false, external: false }],
-  ['https://example.com./', { navigate: false, external: false }],
-];
+const urls = urlTable(APP);
 
 describe('navigation and external links', () => {
   it.each(urls)('%s', (url, expected) => {

@@ -1,0 +1,186 @@
+/**
+ * Foundation (issue 2), keys and sign-in over real HTTP against a real SQLite file:
+ * - keys are stored only as their SHA-256: no file in the data folder (database, WAL, shared
+ *   memory) holds a full key in any common encoding, and the stored hash is the key's SHA-256;
+ *   the password only as a salted scrypt hash;
+ * - `lastUsed` is written at most once a minute per key (injected clock; the database connection
+ *   records no change for requests inside the minute), across a restart too;
+ * - failed sign-ins are throttled per e-mail: never answered faster once throttled, the correct
+ *   password included, and forgotten after a success.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OWNER, startServer, TestClock, type TestServer } from '../helpers/server.js';
+import { ownerId } from '../helpers/fixtures.js';
+
+const clock = new TestClock();
+let t: TestServer;
+let key: string;
+beforeAll(async () => {
+  t = await startServer({ clock, scheduler: false });
+  key = await t.login();
+});
+afterAll(async () => { await t.close(); });
+
+function filesUnder(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    return e.isDirectory() ? filesUnder(p) : e.isFile() ? [p] : [];
+  });
+}
+
+const sha256 = (s: string) => crypto.createHash('sha256').update(s).digest('hex');
+
+describe('keys are stored only as SHA-256', () => {
+  it('no file of the data folder holds a full key; the row holds its SHA-256 and a 7+4 preview', async () => {
+    const made = await t.call('POST', '/auth/api-keys', { key, body: { name: 'second' } });
+    const second: string = made.body.apiKey.key;
+    // Use both so every write that could carry them (lastUsed, status) has happened.
+    expect((await t.call('GET', '/me', { key })).status).toBe(200);
+    expect((await t.call('GET', '/me', { key: second })).status).toBe(200);
+
+    const files = filesUnder(t.dataDir);
+    expect(files.some((f) => f.endsWith('herald.db'))).toBe(true);
+    expect(files.some((f) => f.endsWith('herald.db-wal'))).toBe(true);
+    for (const k of [key, second]) {
+      const secret = k.slice(3);
+      const needles = [k, secret, Buffer.from(k).toString('base64'), Buffer.from(k).toString('hex')].map((n) => Buffer.from(n)).concat(Buffer.from(k, 'utf16le'));
+      for (const f of files) {
+        const bytes = fs.readFileSync(f);
+        for (const n of needles) expect(bytes.includes(n), `${path.basename(f)} holds the key`).toBe(false);
+        // The middle of the key (what a preview never shows) is nowhere either.
+        expect(bytes.includes(Buffer.from(secret.slice(4, 36)))).toBe(false);
+      }
+      const row = t.server.deps.sqlite.prepare('SELECT * FROM api_keys WHERE key_hash = ?').get(sha256(k)) as Record<string, unknown>;
+      expect(row, 'row found by the SHA-256 of the key').toBeTruthy();
+      expect(row.preview).toBe(`${k.slice(0, 7)}…${k.slice(-4)}`);
+      expect(Object.values(row).filter((v) => typeof v === 'string' && v.includes(secret.slice(4, 36)))).toEqual([]);
+    }
+    // The same checks would catch a key that was stored: its hash is in the file, as hex text.
+    const db = fs.readFileSync(path.join(t.dataDir, 'herald.db'));
+    const wal = fs.readFileSync(path.join(t.dataDir, 'herald.db-wal'));
+    expect(db.includes(Buffer.from(sha256(second))) || wal.includes(Buffer.from(sha256(second)))).toBe(true);
+  });
+});
+
+describe('passwords are stored only as scrypt hashes', () => {
+  it('the owner\'s row holds a salted scrypt hash that node:crypto reproduces; the password is in no file', () => {
+    const { hash } = t.server.deps.sqlite.prepare('SELECT password_hash AS hash FROM users WHERE id = ?').get(ownerId(t)) as { hash: string };
+    const [kind, n, r, p, salt, digest] = hash.split('$');
+    expect(kind).toBe('scrypt');
+    expect(Number(n)).toBeGreaterThanOrEqual(16384);
+    expect(Buffer.from(salt, 'base64').length).toBeGreaterThanOrEqual(16);
+    const again = crypto.scryptSync(OWNER.password, Buffer.from(salt, 'base64'), Buffer.from(digest, 'base64').length, { N: Number(n), r: Number(r), p: Number(p) });
+    expect(again.toString('base64')).toBe(digest);
+    for (const f of filesUnder(t.dataDir)) expect(fs.readFileSync(f).includes(Buffer.from(OWNER.password)), path.basename(f)).toBe(false);
+  });
+});
+
+describe('lastUsed is written at most once a minute', () => {
+  const changes = () => (t.server.deps.sqlite.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
+  const lastUsedInDb = (id: string) => (t.server.deps.sqlite.prepare('SELECT last_used AS l, status AS s FROM api_keys WHERE id = ?').get(id) as { l: string | null; s: string });
+  const listed = async (id: string) => (await t.call('GET', '/auth/api-keys', { key })).body.apiKeys.find((k: any) => k.id === id);
+
+  it('first use: created → active with lastUsed; then no write until a minute has passed', async () => {
+    const made = (await t.call('POST', '/auth/api-keys', { key, body: { name: 'clocked' } })).body.apiKey;
+    expect(lastUsedInDb(made.id)).toEqual({ l: null, s: 'created' });
+    expect(await listed(made.id)).toMatchObject({ status: 'created', lastUsed: null });
+
+    clock.advance(5_000);
+    const first = clock.now();
+    expect((await t.call('GET', '/me', { key: made.key })).status).toBe(200);
+    expect(lastUsedInDb(made.id)).toEqual({ l: new Date(first).toISOString(), s: 'active' });
+
+    // 40 requests spread over 59.9 s: not one write to the database.
+    const before = changes();
+    for (let i = 0; i < 40; i++) {
+      clock.advance(i === 39 ? 59_900 - 39 * 1_000 : 1_000);
+      expect((await t.call('GET', '/me', { key: made.key })).status).toBe(200);
+    }
+    expect(clock.now() - first).toBe(59_900);
+    expect(changes()).toBe(before);
+    expect(lastUsedInDb(made.id).l).toBe(new Date(first).toISOString());
+    expect((await listed(made.id)).lastUsed).toBe(new Date(first).toISOString());
+
+    // A minute after the last write: one write, with the time of that request.
+    clock.advance(100);
+    const beforeWrite = changes();
+    expect((await t.call('GET', '/templates', { key: made.key })).status).toBe(200);
+    expect(changes()).toBe(beforeWrite + 1);
+    expect(lastUsedInDb(made.id).l).toBe(new Date(first + 60_000).toISOString());
+    // The other key's requests (the listings above) did not touch this one's lastUsed.
+    expect((await listed(made.id)).lastUsed).toBe(new Date(first + 60_000).toISOString());
+  });
+
+  it('after a restart on the same data folder the minute is judged from the stored lastUsed', async () => {
+    const made = (await t.call('POST', '/auth/api-keys', { key, body: { name: 'restart' } })).body.apiKey;
+    expect((await t.call('GET', '/me', { key: made.key })).status).toBe(200);
+    const stored = lastUsedInDb(made.id).l;
+    const dataDir = t.dataDir;
+    await t.server.close();
+    t = await startServer({ clock, scheduler: false, dataDir });
+    clock.advance(30_000);
+    const before = changes();
+    expect((await t.call('GET', '/me', { key: made.key })).status).toBe(200);
+    expect(changes()).toBe(before);
+    expect(lastUsedInDb(made.id).l).toBe(stored);
+    clock.advance(30_000);
+    expect((await t.call('GET', '/me', { key: made.key })).status).toBe(200);
+    expect(lastUsedInDb(made.id).l).toBe(new Date(clock.now()).toISOString());
+  });
+});
+
+describe('failed sign-ins are throttled per e-mail', () => {
+  const attempt = async (email: string, password: string) => {
+    const started = performance.now();
+    const r = await t.call('POST', '/auth/login', { body: { email, password } });
+    return { status: r.status, error: r.body?.error as string | undefined, ms: performance.now() - started };
+  };
+
+  it('after 3 failures each attempt waits longer (250, 500, 1000 ms...), the right password too', async () => {
+    for (let i = 0; i < 3; i++) expect((await attempt(OWNER.email, 'wrong password')).error).toBe('INVALID_CREDENTIALS');
+    const fourth = await attempt(OWNER.email, 'wrong password');
+    expect(fourth.error).toBe('INVALID_CREDENTIALS');
+    expect(fourth.ms).toBeGreaterThanOrEqual(250);
+    const fifth = await attempt(OWNER.email, 'wrong password');
+    expect(fifth.ms).toBeGreaterThanOrEqual(500);
+    // The right password is not answered faster than a wrong one would be.
+    const right = await attempt(OWNER.email, OWNER.password);
+    expect(right.status).toBe(200);
+    expect(right.ms).toBeGreaterThanOrEqual(1000);
+    // A success forgets the failures: the next three are free again. Remembered, they would
+    // wait 1 + 2 + 4 s; free, they take a few tens of ms each (2 s leaves room for a slow machine).
+    let afterSuccess = 0;
+    for (let i = 0; i < 3; i++) {
+      const a = await attempt(OWNER.email, 'wrong password');
+      expect(a.error).toBe('INVALID_CREDENTIALS');
+      afterSuccess += a.ms;
+    }
+    expect(afterSuccess).toBeLessThan(2000);
+  });
+
+  it('unknown e-mails are throttled the same way (no faster answer tells them apart)', async () => {
+    const ghost = 'ghost@example.test';
+    for (let i = 0; i < 3; i++) expect((await attempt(ghost, 'whatever pass')).error).toBe('USER_NOT_FOUND');
+    const fourth = await attempt(` ${ghost.toUpperCase()}`, 'whatever pass');
+    expect(fourth.error).toBe('USER_NOT_FOUND');
+    expect(fourth.ms).toBeGreaterThanOrEqual(250);
+  });
+
+  it('the throttle is per e-mail and forgets failures after 15 quiet minutes', async () => {
+    const user = 'throttled@example.test';
+    await t.server.services.users.create({ email: user, password: 'their password' });
+    for (let i = 0; i < 6; i++) await attempt(user, 'wrong password');
+    // That e-mail's next attempt would wait 2 s. Meanwhile the owner, another e-mail, signs in
+    // without inheriting the wait (a sign-in takes a few tens of ms; 2 s leaves room for a slow machine).
+    const owner = await attempt(OWNER.email, OWNER.password);
+    expect(owner.status).toBe(200);
+    expect(owner.ms).toBeLessThan(2000);
+    clock.advance(16 * 60_000);
+    const later = await attempt(user, 'their password');
+    expect(later.status).toBe(200);
+    expect(later.ms).toBeLessThan(2000);
+  });
+});

@@ -1,0 +1,207 @@
+/**
+ * What the scheduler does when a post fires, with an injected clock and a manual waker, against
+ * the X and Mastodon simulators (accounts connected over Herald's own OAuth): retries with
+ * backoff that honour a 429's reset, at most 3 attempts, permanent failures at once; priority
+ * among posts due together; the draft's status while some of its posts are still to come; a
+ * draft scheduled again while a killed process had claimed it; and node-schedule's wake-up for
+ * a date past setTimeout's 24.8-day limit (fake timers).
+ */
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { nodeScheduleWaker, type Waker } from '../../server/jobs/scheduler.js';
+import { connectOAuth } from '../helpers/oauth-connect.js';
+import { startServer, TestClock, type TestServer } from '../helpers/server.js';
+import { startMastodonSimulator, type MastodonSimulator } from '../simulators/mastodon.simulator.js';
+import { startXSimulator, type XSimulator } from '../simulators/x.simulator.js';
+
+class ManualWaker implements Waker {
+  at: number | undefined;
+  arm(at: number) { this.at = at; }
+  cancel() { this.at = undefined; }
+}
+
+const CLIENT = { clientId: 'herald-sched-client', clientSecret: 'herald-sched-secret' };
+let x: XSimulator;
+let masto: MastodonSimulator;
+let t: TestServer;
+let key: string;
+let xId: string;
+let mastoId: string;
+const clock = new TestClock(Date.now());
+const MIN = 60_000;
+
+beforeAll(async () => {
+  [x, masto] = await Promise.all([startXSimulator({ ...CLIENT, rejectDuplicates: false }), startMastodonSimulator()]);
+  t = await startServer({
+    clock,
+    scheduler: { waker: new ManualWaker(), sweepMs: 3_600_000 },
+    settings: {
+      HERALD_MICROBLOG_API_URL: x.url, HERALD_MICROBLOG_AUTHORIZE_URL: x.authorizeUrl, HERALD_MICROBLOG_TOKEN_URL: x.tokenUrl,
+      HERALD_MICROBLOG_CLIENT_ID: CLIENT.clientId, HERALD_MICROBLOG_CLIENT_SECRET: CLIENT.clientSecret,
+    },
+  });
+  key = await t.login();
+  xId = (await connectOAuth(t, key, 'microblog')).body.accountUuid;
+  mastoId = (await connectOAuth(t, key, 'fedblog', { instanceUrl: masto.url })).body.accountUuid;
+});
+
+afterAll(async () => {
+  await t?.close();
+  await Promise.all([x?.close(), masto?.close()]);
+});
+
+async function draft(text: string): Promise<string> {
+  const r = await t.call('POST', '/microblog/drafts', { key, body: { title: text, tweets: [{ content: text }] } });
+  expect(r.status, r.text).toBe(200);
+  return r.body.draft.id;
+}
+
+async function scheduleAt(draftId: string, ms: number, targets: { accountId: string; platform: string }[], extra: Record<string, unknown> = {}) {
+  const r = await t.call('POST', '/microblog/schedule', { key, body: { draftId, scheduledFor: new Date(clock.now() + ms).toISOString(), targetAccounts: targets, applyJitter: false, ...extra } });
+  expect(r.status, r.text).toBe(200);
+  return r.body;
+}
+
+const entry = (draftId: string, accountId = xId) => t.server.deps.sqlite.prepare('SELECT status, attempts, due_at AS dueAt, last_error AS error FROM schedule_entries WHERE draft_id = ? AND account_id = ?').get(draftId, accountId) as { status: string; attempts: number; dueAt: number; error: string | null };
+const draftStatus = (id: string) => (t.server.deps.sqlite.prepare('SELECT status FROM drafts WHERE id = ?').get(id) as { status: string }).status;
+const tweets = (text: string) => x.state.posts.filter((p) => p.text === text).length;
+const fire = () => t.server.scheduler!.tick();
+
+describe('retries', () => {
+  it('retries a 5xx after the first backoff, then a 429 no sooner than its reset, and stops after 3 attempts', async () => {
+    const text = 'Retried three times at most';
+    const id = await draft(text);
+    await scheduleAt(id, MIN, [{ accountId: xId, platform: 'microblog' }]);
+    clock.advance(MIN);
+    x.faults.next({ kind: '503' }, { route: 'POST /2/tweets' });
+    await fire();
+    expect(entry(id)).toMatchObject({ status: 'pending', attempts: 1, dueAt: clock.now() + MIN });
+    expect(entry(id).error).toMatch(/X/);
+
+    // Attempt 2: the rate limit lifts in 20 minutes, later than the 5-minute backoff.
+    clock.advance(MIN);
+    x.faults.next({ kind: '429', resetInSeconds: 1200 }, { route: 'POST /2/tweets' });
+    await fire();
+    const second = entry(id);
+    expect(second).toMatchObject({ status: 'pending', attempts: 2 });
+    // The reset comes from the simulator's own clock (real time); the backoff from Herald's.
+    expect(second.dueAt).toBeGreaterThan(clock.now() + 5 * MIN);
+    expect(Math.abs(second.dueAt - (Date.now() + 1_200_000))).toBeLessThan(5_000);
+
+    // Attempt 3 fails too: no fourth.
+    clock.t = second.dueAt;
+    x.faults.next({ kind: '503' }, { route: 'POST /2/tweets' });
+    await fire();
+    expect(entry(id)).toMatchObject({ status: 'failed', attempts: 3 });
+    expect(tweets(text)).toBe(0);
+    expect(draftStatus(id)).toBe('failed');
+    const progress = (await t.call('GET', `/microblog/publish/progress?draftId=${id}`, { key })).body;
+    expect(progress.entries[0]).toMatchObject({ status: 'failed', error: expect.any(String) });
+  });
+
+  it('fails at once when the post is refused before anything is sent, and publishes once when a retry succeeds', async () => {
+    const refused = await draft('Edited past the limit after scheduling');
+    const retried = await draft('Published on the second attempt');
+    await scheduleAt(refused, MIN, [{ accountId: xId, platform: 'microblog' }]);
+    await scheduleAt(retried, MIN + 1000, [{ accountId: xId, platform: 'microblog' }]);
+    // Edited after it was scheduled: X refuses 300 characters.
+    const edit = await t.call('PUT', `/microblog/drafts/${refused}`, { key, body: { tweets: [{ content: 'a'.repeat(300) }] } });
+    expect(edit.status, edit.text).toBe(200);
+    const balance = async () => (await t.call('POST', '/credits', { key })).body.balance as number;
+    const before = await balance();
+    clock.advance(MIN + 1000);
+    x.faults.next({ kind: '503' }, { route: 'POST /2/tweets' });
+    await fire();
+    expect(entry(refused)).toMatchObject({ status: 'failed', attempts: 1 });
+    expect(entry(refused).error).toMatch(/280|long|characters/i);
+    expect(entry(retried)).toMatchObject({ status: 'pending', attempts: 1 });
+    clock.advance(MIN);
+    await fire();
+    expect(entry(retried)).toMatchObject({ status: 'done', attempts: 2 });
+    expect(tweets('Published on the second attempt')).toBe(1);
+    // Charged once for the one that went out; the failed attempt was refunded.
+    expect(before - (await balance())).toBe(10);
+  });
+});
+
+describe('order and status', () => {
+  it('publishes posts due together by priority, then by time', async () => {
+    const [low, high, later] = await Promise.all(['Priority 0', 'Priority 5', 'Priority 9, a second later'].map(draft));
+    await scheduleAt(low, MIN, [{ accountId: mastoId, platform: 'fedblog' }]);
+    await scheduleAt(high, MIN, [{ accountId: mastoId, platform: 'fedblog' }], { priority: 5 });
+    await scheduleAt(later, MIN + 1000, [{ accountId: mastoId, platform: 'fedblog' }], { priority: 9 });
+    clock.advance(MIN + 1000);
+    await fire();
+    const order = masto.state.statuses.filter((s) => s.text.startsWith('Priority')).sort((a, b) => a.seq - b.seq).map((s) => s.text);
+    expect(order).toEqual(['Priority 5', 'Priority 0', 'Priority 9, a second later']);
+  });
+
+  it('keeps a draft scheduled until its last post fires; one missed while others went out leaves it partially published', async () => {
+    const id = await draft('Two networks, two times');
+    await scheduleAt(id, MIN, [{ accountId: xId, platform: 'microblog' }]);
+    // The same draft for Mastodon an hour later (a second request adds its entry).
+    await scheduleAt(id, 60 * MIN, [{ accountId: mastoId, platform: 'fedblog' }]);
+    expect(draftStatus(id)).toBe('scheduled');
+    clock.advance(MIN);
+    await fire();
+    expect(entry(id, xId).status).toBe('done');
+    expect(draftStatus(id)).toBe('scheduled');
+    // Closed past the grace period: the Mastodon post is missed.
+    clock.advance(59 * MIN + 16 * MIN);
+    await fire();
+    expect(entry(id, mastoId).status).toBe('missed');
+    expect(draftStatus(id)).toBe('partially_published');
+    expect(masto.state.statuses.some((s) => s.text === 'Two networks, two times')).toBe(false);
+  });
+});
+
+describe('a draft scheduled again while a killed process had claimed it', () => {
+  it('starts cleanly: the new entry stands, the stale claim is dropped, and the post goes out once', async () => {
+    const id = await draft('Claimed, killed, scheduled again');
+    await scheduleAt(id, 30 * MIN, [{ accountId: xId, platform: 'microblog' }]);
+    // What a process killed mid-dispatch leaves behind.
+    t.server.deps.sqlite.prepare("UPDATE schedule_entries SET status = 'claimed' WHERE draft_id = ?").run(id);
+    await scheduleAt(id, 2 * MIN, [{ accountId: xId, platform: 'microblog' }]);
+    const rows = () => t.server.deps.sqlite.prepare('SELECT status, due_at AS dueAt FROM schedule_entries WHERE draft_id = ? ORDER BY status').all(id) as { status: string; dueAt: number }[];
+    expect(rows().map((r) => r.status)).toEqual(['claimed', 'pending']);
+    // A new process on the folder (this one lets the lock go first).
+    await t.server.scheduler!.stop();
+    const next = await startServer({ dataDir: t.dataDir, clock, scheduler: { waker: new ManualWaker(), sweepMs: 3_600_000 }, settings: {
+      HERALD_MICROBLOG_API_URL: x.url, HERALD_MICROBLOG_AUTHORIZE_URL: x.authorizeUrl, HERALD_MICROBLOG_TOKEN_URL: x.tokenUrl,
+      HERALD_MICROBLOG_CLIENT_ID: CLIENT.clientId, HERALD_MICROBLOG_CLIENT_SECRET: CLIENT.clientSecret,
+    } });
+    try {
+      expect(next.server.scheduler!.active).toBe(true);
+      expect(rows()).toEqual([{ status: 'pending', dueAt: clock.now() + 2 * MIN }]);
+      clock.advance(2 * MIN);
+      await next.server.scheduler!.tick();
+      expect(rows()[0].status).toBe('done');
+      expect(tweets('Claimed, killed, scheduled again')).toBe(1);
+    } finally {
+      await next.server.close();
+    }
+  });
+});
+
+describe('node-schedule wake-ups', () => {
+  it('fires a wake-up 60 days out at its instant, not at once (setTimeout alone overflows past 24.8 days)', () => {
+    vi.useFakeTimers({ now: Date.parse('2026-01-01T00:00:00Z') });
+    try {
+      const waker = nodeScheduleWaker({ now: () => Date.now() });
+      const at = Date.now() + 60 * 86_400_000;
+      let firedAt: number | undefined;
+      waker.arm(at, () => { firedAt = Date.now(); });
+      vi.advanceTimersByTime(60 * 86_400_000 - 1000);
+      expect(firedAt).toBeUndefined();
+      vi.advanceTimersByTime(1000);
+      expect(firedAt).toBe(at);
+      // Re-arming replaces the wake-up rather than adding one.
+      let count = 0;
+      waker.arm(Date.now() + 1000, () => { count += 1; });
+      waker.arm(Date.now() + 2000, () => { count += 1; });
+      vi.advanceTimersByTime(3000);
+      expect(count).toBe(1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});

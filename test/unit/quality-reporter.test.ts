@@ -1,0 +1,23 @@
+/**
+ * The quality summary's line parser: which console lines are figures of a quality.md row.
+ */
+import { describe, expect, it } from 'vitest';
+import { parseFigure } from '../reliability/quality-reporter.js';
+
+describe('quality figure lines', () => {
+  it('reads [quality] lines from any test', () => {
+    expect(parseFigure('[quality] SQLite: acked but lost 0 of 10007', false)).toEqual({ row: 'SQLite', figure: 'acked but lost 0 of 10007' });
+  });
+
+  it('reads tagged and labelled lines from the reliability and security folders only', () => {
+    expect(parseFigure('[crash matrix] seed 5: kills 59, duplicates 0', true)).toEqual({ row: 'crash matrix', figure: 'seed 5: kills 59, duplicates 0' });
+    expect(parseFigure('host matrix: 1234 requests, rejected 1234', true)).toEqual({ row: 'host matrix', figure: '1234 requests, rejected 1234' });
+    expect(parseFigure('host matrix: 1234 requests', false)).toBeUndefined();
+    expect(parseFigure('PDS and PLC up in 812 ms at http://localhost:1', true)).toBeUndefined();
+    expect(parseFigure('  needs_review: X may have published', true)).toBeUndefined();
+  });
+
+  it('reads the publishing tests\' ambiguous-failure line wherever it comes from', () => {
+    expect(parseFigure('Ambiguous failures ("committed, then dropped"): cases 7, duplicates 0', false)).toEqual({ row: 'Ambiguous failures ("committed, then dropped")', figure: 'cases 7, duplicates 0' });
+  });
+});
