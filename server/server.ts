@@ -112,7 +112,7 @@ export async function createServer(options: ServerOptions = {}): Promise<HeraldS
       routes: options.routes?.(services),
       extra: [...(options.extra?.(services) ?? []), ...uiRoutes()],
     });
-    const server = http.createServer({ ...expressClasses(app), keepAliveTimeout: 5000, requestTimeout: 0 }, app);
+    const server = http.createServer({ ...expressClasses(app), keepAliveTimeout: 5000, requestTimeout: 0 }, app.dispatch);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(config.port, config.host, () => { server.off('error', reject); resolve(); });

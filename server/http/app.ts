@@ -7,6 +7,7 @@ import express, { type RequestHandler } from 'express';
 import type { Services } from '../domain/services.js';
 import { HeraldError } from '../errors.js';
 import { renderDocsPage, DOCS_CSS } from './docs-page.js';
+import { createDispatch, sendJson, type DispatchRoute } from './dispatch.js';
 import { keyAuth } from './middleware/auth.js';
 import { errorMapper, notFoundHandler } from './middleware/errors.js';
 import { hostGuard, originGuard, requireJson, requireMultipart, securityHeaders } from './middleware/guards.js';
@@ -54,15 +55,15 @@ export function createApp(opts: AppOptions) {
   app.disable('etag');
   app.set('query parser', 'simple');
 
-  app.use(hostGuard(opts.hosts));
-  app.use(securityHeaders());
-  app.use(originGuard(opts.origins));
+  const guards = [hostGuard(opts.hosts), securityHeaders(), originGuard(opts.origins)];
+  for (const g of guards) app.use(g);
 
   const routes = allRoutes(s, opts.routes);
   const api = express.Router({ caseSensitive: true, strict: false });
   const auth = keyAuth(s.auth);
   const json = express.json({ limit: s.deps.config.jsonBodyLimit, strict: true, type: () => true });
 
+  const dispatchRoutes: DispatchRoute[] = [];
   for (const r of routes) {
     const chain: RequestHandler[] = [];
     if (r.auth !== false) chain.push(auth);
@@ -80,14 +81,19 @@ export function createApp(opts: AppOptions) {
       });
     }
     if (r.before) chain.push(...r.before);
-    chain.push(async (req, res) => {
+    const status = r.status ?? 200;
+    chain.push((req, res) => {
       const body = r.body ? parseOrThrow(r.body, req.body ?? {}, 'body') : undefined;
       const query = r.query ? parseOrThrow(r.query, req.query, 'query') : undefined;
       const params = r.params ? parseOrThrow(r.params, req.params, 'params') : undefined;
-      const result = await r.handler({ body, query, params, auth: req.auth!, req, res });
-      if (!res.headersSent) res.status(r.status ?? 200).json(result);
+      const result = r.handler({ body, query, params, auth: req.auth!, req, res });
+      // A synchronous handler's answer goes out without a promise (a thrown error reaches the
+      // error mapper either way).
+      if (result instanceof Promise) return result.then((value) => { if (!res.headersSent) sendJson(req, res, status, value); });
+      if (!res.headersSent) sendJson(req, res, status, result);
     });
     api[r.method](r.path, ...chain);
+    dispatchRoutes.push({ method: r.method, path: r.path, chain, viaExpress: r.bodyType === 'multipart' });
   }
 
   let openapi: Record<string, unknown> | undefined;
@@ -103,6 +109,10 @@ export function createApp(opts: AppOptions) {
   app.use(API_PREFIX, notFoundHandler());
   for (const h of opts.extra ?? []) app.use(h);
   app.use((_req, _res, next) => next(new HeraldError('NOT_FOUND', 'Not found')));
-  app.use(errorMapper(s.deps.log));
-  return app;
+  const errors = errorMapper(s.deps.log);
+  app.use(errors);
+  const dispatch = createDispatch({ prefix: API_PREFIX, app, guards, routes: dispatchRoutes, errors });
+  return Object.assign(app, { dispatch });
 }
+
+export type HeraldApp = ReturnType<typeof createApp>;

@@ -1,5 +1,6 @@
 import { and, desc, eq } from 'drizzle-orm';
 import { nowIso, type Deps } from '../../context.js';
+import { UntilChanged } from '../../db/change-token.js';
 import { apiKeys } from '../../db/schema.js';
 import { HeraldError } from '../../errors.js';
 import { normaliseEmail, USER_COLUMNS, type UserRow, UsersService } from '../users/users.service.js';
@@ -43,6 +44,8 @@ export class AuthService {
   private readonly lastUsedWrites = new Map<string, number>();
   private readonly lookupKey;
   private readonly touchKey;
+  /** Key lookups, kept while the database is unchanged (a revoked key or edited user moves it). */
+  private readonly keys: UntilChanged<string, (KeyLookupRow & UserRow) | undefined>;
 
   constructor(private readonly deps: Deps, private readonly users: UsersService) {
     this.limiter = new RateLimiter(deps.clock, { free: 100, pro: 1000, enterprise: deps.config.enterpriseLimit });
@@ -54,6 +57,7 @@ export class AuthService {
        FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = ?`,
     );
     this.touchKey = deps.sqlite.prepare("UPDATE api_keys SET last_used = ?, status = 'active' WHERE id = ?");
+    this.keys = new UntilChanged(deps.sqlite);
   }
 
   /** POST /auth/login: a new `Default API Key` on every success. */
@@ -114,13 +118,23 @@ export class AuthService {
    * answer; a flood of bad keys is slowed down.
    */
   async authenticate(rawKey: string | undefined): Promise<AuthContext> {
-    const row = rawKey && looksLikeApiKey(rawKey) ? (this.lookupKey.get(hashApiKey(rawKey)) as (KeyLookupRow & UserRow) | undefined) : undefined;
-    if (!row) {
-      const delay = this.badKeyThrottle.delayFor('*');
-      this.badKeyThrottle.fail('*');
-      if (delay > 0) await sleep(delay);
-      throw new HeraldError('INVALID_API_KEY', 'The svc-key header is missing, or the key is invalid or revoked');
-    }
+    const known = this.authenticateKnown(rawKey);
+    if (known) return known;
+    const delay = this.badKeyThrottle.delayFor('*');
+    this.badKeyThrottle.fail('*');
+    if (delay > 0) await sleep(delay);
+    throw new HeraldError('INVALID_API_KEY', 'The svc-key header is missing, or the key is invalid or revoked');
+  }
+
+  /**
+   * The key's user and tier when the key is valid, else undefined. Synchronous, so a keyed
+   * request with a good key costs no promise (every keyed request starts here); a bad key goes
+   * through authenticate(), which slows repeated failures down.
+   */
+  authenticateKnown(rawKey: string | undefined): AuthContext | undefined {
+    const hash = rawKey && looksLikeApiKey(rawKey) ? hashApiKey(rawKey) : undefined;
+    const row = hash ? this.keys.get(hash, () => this.lookupKey.get(hash) as (KeyLookupRow & UserRow) | undefined) : undefined;
+    if (!row) return undefined;
     this.noteUse(row);
     const { keyId, tier, status: _status, lastUsed: _lastUsed, ...user } = row;
     return { user, keyId, tier };

@@ -5,6 +5,7 @@
  */
 import { and, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import { nowIso, type Deps } from '../../context.js';
+import { UntilChanged } from '../../db/change-token.js';
 import { creditLedger } from '../../db/schema.js';
 import { HeraldError } from '../../errors.js';
 import { currentMonth, safeTimeZone } from './months.js';
@@ -24,6 +25,8 @@ export interface UsageFilter {
 
 export class CreditsService {
   private readonly sumStmt;
+  /** Balances, kept while the database is unchanged (every charge, refund or grant moves it). */
+  private readonly sums: UntilChanged<string, number>;
   private readonly timezoneStmt;
   /**
    * The month whose grant each user is known to have (grants are never deleted), so reading the
@@ -34,10 +37,11 @@ export class CreditsService {
   constructor(private readonly deps: Deps) {
     this.sumStmt = deps.sqlite.prepare('SELECT COALESCE(SUM(credits), 0) AS balance FROM credit_ledger WHERE user_id = ?');
     this.timezoneStmt = deps.sqlite.prepare('SELECT timezone FROM users WHERE id = ?');
+    this.sums = new UntilChanged(deps.sqlite, 10_000);
   }
 
   private sum(userId: string): number {
-    return (this.sumStmt.get(userId) as { balance: number }).balance;
+    return this.sums.get(userId, () => (this.sumStmt.get(userId) as { balance: number }).balance);
   }
 
   private insert(row: Omit<Row, 'id' | 'createdAt' | 'transNo' | 'period' | 'expiredAt' | 'orderNo' | 'sourceType' | 'sourceDetail'> & Partial<Row>): Row {
