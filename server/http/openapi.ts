@@ -36,6 +36,9 @@ export function buildOpenApi(routes: RouteDef[], info: { version: string; server
     } else {
       responses[status] = { description: 'Success', content: { 'application/json': { schema: r.response ? toSchema(r.response, 'output') : { type: 'object' } } } };
     }
+    if (r.accepted) {
+      responses['202'] = { description: 'Accepted: with async, publishing goes on in the background; follow it by jobId', content: { 'application/json': { schema: toSchema(r.accepted, 'output') } } };
+    }
     const errorCodes: ErrorCode[] = [...(r.errors ?? []), 'INTERNAL_ERROR'];
     if (r.auth !== false && !errorCodes.includes('INVALID_API_KEY')) errorCodes.push('INVALID_API_KEY');
     const byStatus = new Map<number, string[]>();

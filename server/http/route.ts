@@ -37,6 +37,8 @@ export interface RouteDef<B = any, Q = any, P = any> {
   /** Media type of a non-JSON answer (e.g. the bytes of a media item). */
   responseType?: string;
   status?: number;
+  /** A 202 answer the handler sends itself when asked to work in the background (`async: true`). */
+  accepted?: z.ZodType;
   errors?: ErrorCode[];
   /** The handler's return value is sent as JSON unless it already answered (res.headersSent). */
   handler(input: HandlerInput<B, Q, P>): unknown | Promise<unknown>;

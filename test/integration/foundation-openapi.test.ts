@@ -26,6 +26,8 @@ afterAll(async () => { await t.close(); });
 
 const toOpenApiPath = (p: string) => p.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 const routes = () => allRoutes(t.server.services);
+/** The properties of an operation's JSON request body in the document. */
+const toJsonBody = (d: Json, r: { path: string; method: string }): Json | undefined => d.paths[toOpenApiPath(r.path)][r.method].requestBody?.content?.['application/json']?.schema?.properties;
 
 describe('/openapi.json', () => {
   it('is OpenAPI 3.1 and lists exactly the routes of allRoutes, no more, no fewer', () => {
@@ -87,6 +89,17 @@ describe('/openapi.json', () => {
       expect(op.security, where).toEqual(r.auth === false ? [] : [{ svcKey: [] }]);
     }
     expect(doc.components.securitySchemes.svcKey).toEqual({ type: 'apiKey', in: 'header', name: 'svc-key' });
+  });
+
+  it('documents the 202 answer of every operation that takes `async`', () => {
+    const asyncOps = routes().filter((r) => r.body && 'async' in (toJsonBody(doc, r) ?? {}));
+    expect(asyncOps.map((r) => `${r.method.toUpperCase()} ${r.path}`).sort()).toEqual(['POST /microblog/publish', 'POST /publish/multi-platform']);
+    for (const r of asyncOps) {
+      const accepted = doc.paths[toOpenApiPath(r.path)][r.method].responses['202'];
+      expect(accepted?.content?.['application/json']?.schema?.required, r.path).toEqual(expect.arrayContaining(['success', 'jobId', 'draftId']));
+    }
+    // Real 202 answers are checked against the same contract (acceptedResponse) in
+    // client-library.test.ts, so document and answer cannot drift apart.
   });
 
   it('describes the error envelope, and every $ref in the document resolves', () => {

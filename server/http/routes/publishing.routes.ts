@@ -20,7 +20,7 @@ export const publishingRoutes = (s: Services): RouteDef[] => {
     defineRoute({
       method: 'post', path: '/microblog/publish', tag, summary: 'Publish a draft now to its accounts (or the given ones)',
       description: 'Answers when every target is done: {success, jobId, draftId, results, summary}; success is true only if every target succeeded. With async: true answers 202 {jobId} at once. Costs 10 credits per target account (a thread counts once), reserved before anything is sent; failed targets are refunded. Targets already published are skipped unless force.',
-      body: c.publishBody, response: c.publishResponse, errors: [...publishErrors],
+      body: c.publishBody, response: c.publishResponse, accepted: c.acceptedResponse, errors: [...publishErrors],
       handler: async ({ auth, body, res }) => {
         const req = { draftId: body.draftId, accountIds: body.accountIds, jobId: body.jobId, community: body.community, force: body.force };
         if (body.async) {
@@ -33,7 +33,7 @@ export const publishingRoutes = (s: Services): RouteDef[] => {
     }),
     defineRoute({
       method: 'post', path: '/publish/multi-platform', tag, summary: 'Publish one draft to several accounts at once (10 credits per account)',
-      body: c.multiPublishBody, response: c.multiPublishResponse, errors: [...publishErrors],
+      body: c.multiPublishBody, response: c.multiPublishResponse, accepted: c.acceptedResponse, errors: [...publishErrors],
       handler: async ({ auth, body, res }) => {
         const req = { draftId: body.draftId, targetAccounts: body.targetAccounts, jobId: body.jobId, force: body.force };
         if (body.async) {
