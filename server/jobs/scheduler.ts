@@ -2,9 +2,11 @@
  * Fires scheduled posts. The queue lives in SQLite (schedule_entries, indexed by status and fire
  * time); node-schedule arms a single wake-up for the earliest due entry, re-armed whenever the
  * queue changes, and a periodic sweep backs it up. When it wakes, every due entry is claimed in
- * batches (an atomic UPDATE … RETURNING, so two wake-ups never fire one entry twice) and handed to
- * its account's queue: in order per account, in parallel across accounts. Claiming never waits
- * for a network, so one slow network does not make the others' posts late.
+ * batches (an atomic UPDATE … RETURNING, so two wake-ups never fire one entry twice), its
+ * publication begun at once (planned and charged, the whole batch in one relaxed transaction), and
+ * handed to its account's queue, which sends: in order per account, in parallel across accounts.
+ * Claiming never waits for a network, so one slow network does not make the others' posts late,
+ * and a post queued behind its account's earlier ones is already started when it fell due.
  *
  * Late entries: one late by at most the grace period is published at once; a later one becomes
  * `missed`, not published and not charged. Failures worth retrying (network, 5xx, 429) come back
@@ -13,7 +15,8 @@
 import { createRequire } from 'node:module';
 import type schedule from 'node-schedule';
 import type { Deps } from '../context.js';
-import type { PublishService, TargetResult } from '../domain/publishing/publish.service.js';
+import type { PublishService, Started, TargetResult } from '../domain/publishing/publish.service.js';
+import { commitsFor, type Commits } from '../db/commits.js';
 import { ENTRY_COLS, type EntryRow, type ScheduleService } from '../domain/scheduling/schedule.service.js';
 import { crashPoint } from '../crash.js';
 import { SchedulerLock } from './scheduler-lock.js';
@@ -116,6 +119,7 @@ export class Scheduler {
   private readonly outcomes: (() => void)[] = [];
   private flushing: NodeJS.Immediate | undefined;
   private readonly stmts;
+  private readonly commits: Commits;
 
   constructor(private readonly deps: Deps, private readonly publishing: PublishService, private readonly queue: ScheduleService, opts: SchedulerOptions = {}) {
     this.lock = new SchedulerLock(deps.config.dataDir);
@@ -125,6 +129,7 @@ export class Scheduler {
     this.backoff = opts.backoffMs ?? [60_000, 300_000, 900_000];
     this.maxInFlight = opts.maxInFlight ?? 2_000;
     const db = deps.sqlite;
+    this.commits = commitsFor(db);
     this.stmts = {
       earliest: db.prepare("SELECT MIN(due_at) AS at FROM schedule_entries WHERE status = 'pending'"),
       claim: db.prepare(`UPDATE schedule_entries SET status = 'claimed' WHERE id IN (
@@ -232,21 +237,14 @@ export class Scheduler {
    * charged again).
    */
   /**
-   * A transaction that does not wait for the disk: WAL with synchronous=NORMAL for the scheduler's
-   * own bookkeeping (claims, outcomes), which a crash may lose without harm because every start
+   * A transaction that does not wait for the disk (db/commits.ts) for the scheduler's own
+   * bookkeeping (claims, outcomes), which a crash may lose without harm because every start
    * returns claimed entries to the queue and the outbox says what went out. The next FULL commit
    * (the outbox's, before any network call) makes it durable with its own. With FULL, every claim
    * and outcome cost an fsync (~4.5 ms here) on the thread that serves the API and fires posts.
    */
   private relaxed<T>(fn: () => T): T {
-    const db = this.deps.sqlite;
-    const level = db.pragma('synchronous', { simple: true }) as number;
-    db.pragma('synchronous = NORMAL');
-    try {
-      return db.transaction(fn)();
-    } finally {
-      db.pragma(`synchronous = ${level}`);
-    }
+    return this.commits.relaxed(fn);
   }
 
   private later(write: () => void): void {
@@ -280,17 +278,51 @@ export class Scheduler {
       crashPoint('claim');
       // RETURNING gives rows in the order SQLite updated them, not the subquery's: sort again.
       batch.sort((a, b) => a.dueAt - b.dueAt || b.priority - a.priority || a.fireAt - b.fireAt);
-      for (const e of batch) this.enqueue(e, now);
+      const started = this.begin(batch, now);
+      for (const e of batch) this.enqueue(e, now, started.get(e.id));
     }
   }
 
+  private isMissed(e: EntryRow, claimedAt: number): boolean {
+    return e.attempts === 0 && claimedAt - e.fireAt > this.deps.config.graceMs;
+  }
+
+  private request(e: EntryRow) {
+    return { draftId: e.draftId, targetAccounts: [{ accountId: e.accountId, platform: e.platform }], origin: 'schedule' as const };
+  }
+
+  /**
+   * Begins the publications of a claimed batch at once (planned and charged, nothing sent), in one
+   * relaxed transaction: a post due now is started now, however many of its account's posts are
+   * queued ahead of it; the account's queue then sends them in order. An entry refused here (no
+   * credits, the draft edited past a limit, the account gone) is not started; at its turn it is
+   * tried the ordinary way, which says why. A crash before the send leaves the publication to its
+   * entry (PublishService.giveBack).
+   */
+  private begin(batch: EntryRow[], claimedAt: number): Map<string, Started> {
+    const started = new Map<string, Started>();
+    this.relaxed(() => {
+      for (const e of batch) {
+        if (this.isMissed(e, claimedAt)) continue;
+        try {
+          started.set(e.id, this.publishing.begin(e.userId, this.request(e)));
+        } catch {
+          // Rolled back (its own savepoint); its turn in the queue tries again and records why.
+        }
+      }
+    });
+    return started;
+  }
+
   /** Appends an entry to its account's queue; `claimedAt` is when it was found due. */
-  private enqueue(e: EntryRow, claimedAt: number): void {
+  private enqueue(e: EntryRow, claimedAt: number, started: Started | undefined): void {
     this.claimed += 1;
     const run = async () => {
       try {
-        if (this.stopped) this.stmts.unclaim.run(e.id);
-        else await this.dispatch(e, claimedAt);
+        if (this.stopped) {
+          this.stmts.unclaim.run(e.id);
+          if (started) this.publishing.release(started);
+        } else await this.dispatch(e, claimedAt, started);
       } catch (err) {
         // Left claimed: the next start puts it back in the queue, and the outbox keeps it from
         // being sent twice.
@@ -310,9 +342,9 @@ export class Scheduler {
     });
   }
 
-  private async dispatch(e: EntryRow, claimedAt: number): Promise<void> {
+  private async dispatch(e: EntryRow, claimedAt: number, started: Started | undefined): Promise<void> {
     const lateBy = claimedAt - e.fireAt;
-    if (e.attempts === 0 && lateBy > this.deps.config.graceMs) {
+    if (this.isMissed(e, claimedAt)) {
       const why = `Missed: Herald was not running at ${new Date(e.fireAt).toISOString()} (${Math.round(lateBy / 60_000)} min late)`;
       this.later(() => {
         this.stmts.missed.run(why, e.id);
@@ -323,7 +355,7 @@ export class Scheduler {
     let result: TargetResult | undefined;
     let error: string | undefined;
     try {
-      const r = await this.publishing.publishDraft(e.userId, { draftId: e.draftId, targetAccounts: [{ accountId: e.accountId, platform: e.platform }], origin: 'schedule' });
+      const r = started ? await this.publishing.run(started) : await this.publishing.publishDraft(e.userId, this.request(e));
       result = r.results[0];
     } catch (err) {
       // Refused before anything was sent (credits, validation, account gone): not retried.

@@ -1,10 +1,13 @@
 /**
- * The outbox: one publication per (draft, account) and one part per post of its thread. Every
- * state change is its own committed statement, so what the database says survives a crash at
- * any point: `sending` is written before a network call and `sent` with the network's id after.
+ * The outbox: one publication per (draft, account) and one part per post of its thread. What the
+ * database says survives a crash at any point: `sending` is committed durably (group commit, see
+ * db/commits.ts) before a network call and `sent` with the network's id after. `sent` is a
+ * relaxed commit: a kill keeps it; a power cut may drop it, leaving the part `sending`, which
+ * the runner settles by asking the network (or by the Idempotency-Key), never by a blind resend.
  */
 import type { Deps } from '../../context.js';
 import { crashPoint } from '../../crash.js';
+import { commitsFor, type Commits } from '../../db/commits.js';
 
 export type PublicationStatus = 'pending' | 'publishing' | 'published' | 'failed' | 'needs_review' | 'missed' | 'cancelled';
 export type PartStatus = 'pending' | 'sending' | 'sent' | 'failed';
@@ -51,14 +54,18 @@ const PART_COLS = `id, publication_id AS publicationId, position, status, text, 
 
 export class OutboxRepo {
   private readonly s;
+  readonly commits: Commits;
 
   constructor(private readonly deps: Deps) {
     const db = deps.sqlite;
+    this.commits = commitsFor(db);
     this.s = {
-      byDraftAccount: db.prepare(`SELECT ${PUB_COLS} FROM publications WHERE user_id = ? AND draft_id = ? AND account_id = ? ORDER BY created_at DESC LIMIT 1`),
+      // `+user_id`: the draft's (or job's) index, never the user's, which SQLite would otherwise pick
+      // and then scan every publication the user ever made (one user owns them all).
+      byDraftAccount: db.prepare(`SELECT ${PUB_COLS} FROM publications WHERE +user_id = ? AND draft_id = ? AND account_id = ? ORDER BY created_at DESC LIMIT 1`),
       byId: db.prepare(`SELECT ${PUB_COLS} FROM publications WHERE id = ?`),
-      byDraft: db.prepare(`SELECT ${PUB_COLS} FROM publications WHERE user_id = ? AND draft_id = ? ORDER BY created_at, id`),
-      byJob: db.prepare(`SELECT ${PUB_COLS} FROM publications WHERE user_id = ? AND job_id = ? ORDER BY created_at, id`),
+      byDraft: db.prepare(`SELECT ${PUB_COLS} FROM publications WHERE +user_id = ? AND draft_id = ? ORDER BY created_at, id`),
+      byJob: db.prepare(`SELECT ${PUB_COLS} FROM publications WHERE +user_id = ? AND job_id = ? ORDER BY created_at, id`),
       byStatus: db.prepare(`SELECT ${PUB_COLS} FROM publications WHERE status = ?`),
       insertPub: db.prepare(`INSERT INTO publications (id, user_id, draft_id, account_id, platform, status, attempts, job_id, options, origin, scheduled_for, created_at, updated_at)
         VALUES (@id, @userId, @draftId, @accountId, @platform, @status, 0, @jobId, @options, @origin, @scheduledFor, @now, @now)`),
@@ -97,12 +104,16 @@ export class OutboxRepo {
     this.s.startPub.run({ id, jobId, options, now: this.now() });
   }
 
+  /**
+   * Records how a publication ended. Inside a caller's transaction the crash point `finish` is
+   * the caller's to hit, once that transaction has committed.
+   */
   finish(id: string, status: PublicationStatus, f: { error?: string | null; url?: string | null; data?: unknown } = {}): void {
     this.s.setPub.run({
       id, status, error: f.error ?? null, url: f.url ?? null, data: f.data === undefined ? null : JSON.stringify(f.data),
       publishedAt: status === 'published' ? this.now() : null, now: this.now(),
     });
-    crashPoint('finish');
+    if (!this.deps.sqlite.inTransaction) crashPoint('finish');
   }
 
   parts(publicationId: string): PartRow[] { return this.s.parts.all(publicationId) as PartRow[]; }
@@ -126,13 +137,14 @@ export class OutboxRepo {
     return tx();
   }
 
-  partSending(id: string): void {
-    this.s.partSending.run(id);
+  /** Resolves once `sending` is on disk (with every other part about to go out this turn). */
+  async partSending(id: string): Promise<void> {
+    await this.commits.durable(() => { this.s.partSending.run(id); });
     crashPoint('send');
   }
   partSent(id: string, ref: { id: string; cid?: string; url: string }): void {
     crashPoint('answered');
-    this.s.partSent.run({ id, networkId: ref.id, networkCid: ref.cid ?? null, url: ref.url, now: this.now() });
+    this.commits.relaxed(() => this.s.partSent.run({ id, networkId: ref.id, networkCid: ref.cid ?? null, url: ref.url, now: this.now() }));
     crashPoint('sent');
   }
   partFailed(id: string, error: string): void { this.s.partFailed.run(error, id); }

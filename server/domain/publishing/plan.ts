@@ -3,11 +3,12 @@
  * holding only `---` separates posts), else the posts' plain text; LinkedIn has no threads, so
  * its posts are joined with a blank line.
  */
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { splitThreadText } from '../../../client/text/index.js';
 import type { Platform } from '../../config.js';
 import type { Deps } from '../../context.js';
-import { drafts, media as mediaTable, platformContents, tweets } from '../../db/schema.js';
+import type { Sqlite } from '../../db/connection.js';
+import { media as mediaTable } from '../../db/schema.js';
 import { HeraldError } from '../../errors.js';
 import type { MediaRef } from './runner.js';
 
@@ -27,15 +28,28 @@ export interface DraftForPublishing {
   overrides: Partial<Record<Platform, string>>;
 }
 
+function prepareDraftQueries(sqlite: Sqlite) {
+  return {
+    draft: sqlite.prepare(`SELECT id, user_id AS userId, title, status, social_set_id AS socialSetId, selected_account_ids AS selectedAccountIds
+      FROM drafts WHERE id = ? AND user_id = ?`),
+    posts: sqlite.prepare('SELECT plain_text AS plainText, media FROM tweets WHERE draft_id = ? ORDER BY position'),
+    overrides: sqlite.prepare('SELECT platform, content FROM platform_contents WHERE draft_id = ?'),
+  };
+}
+/** Prepared once per connection: every publish (a scheduled one each time it fires) reads a draft. */
+const draftQueries = new WeakMap<Sqlite, ReturnType<typeof prepareDraftQueries>>();
+
 export function loadDraft(deps: Deps, userId: string, draftId: string): DraftForPublishing {
-  const row = deps.db.select().from(drafts).where(and(eq(drafts.id, draftId), eq(drafts.userId, userId))).get();
+  let q = draftQueries.get(deps.sqlite);
+  if (!q) draftQueries.set(deps.sqlite, (q = prepareDraftQueries(deps.sqlite)));
+  const row = q.draft.get(draftId, userId) as { id: string; userId: string; title: string; status: string; socialSetId: string | null; selectedAccountIds: string } | undefined;
   if (!row) throw new HeraldError('NOT_FOUND', 'Draft not found');
-  const stored = deps.db.select().from(tweets).where(eq(tweets.draftId, row.id)).orderBy(asc(tweets.position)).all();
+  const stored = q.posts.all(row.id) as { plainText: string; media: string }[];
   const refs = stored.map((t) => JSON.parse(t.media) as MediaRef[]);
   const kinds = withKinds(deps, userId, refs.flat());
   const posts = stored.map((t, i) => ({ plainText: t.plainText, media: refs[i].map(kinds) }));
   const overrides: Partial<Record<Platform, string>> = {};
-  for (const pc of deps.db.select().from(platformContents).where(eq(platformContents.draftId, row.id)).all()) {
+  for (const pc of q.overrides.all(row.id) as { platform: string; content: string }[]) {
     overrides[pc.platform as Platform] = pc.content;
   }
   return {

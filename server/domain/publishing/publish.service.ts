@@ -5,10 +5,10 @@
  * refunded; a target already published is skipped unless `force`.
  */
 import { EventEmitter } from 'node:events';
-import { and, eq, inArray } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Platform } from '../../config.js';
 import type { Deps } from '../../context.js';
-import { accounts, drafts } from '../../db/schema.js';
+import { accounts } from '../../db/schema.js';
 import { HeraldError } from '../../errors.js';
 import type { PostRef } from '../../platforms/adapter.js';
 import { PlatformError } from '../../platforms/errors.js';
@@ -19,8 +19,9 @@ import { PUBLISH_COST, type CreditsService } from '../credits/credits.service.js
 import type { SocialSetsService } from '../social-sets/social-sets.service.js';
 import { OutboxRepo, type PublicationRow, type PublicationStatus } from './outbox.repo.js';
 import { loadDraft, partsFor, partsFromTexts, withKinds, type PartPlan } from './plan.js';
-import { PublicationRunner, type MediaRef, type PublicationOptions, type TargetOutcome } from './runner.js';
+import { ACCOUNT_COLS, PublicationRunner, type MediaRef, type PublicationOptions, type TargetOutcome } from './runner.js';
 import { checkParts } from './limits.js';
+import { crashPoint } from '../../crash.js';
 
 export interface TargetRequest {
   accountId: string;
@@ -51,7 +52,7 @@ export interface TargetResult {
   retry?: { after?: number };
 }
 
-const PER_NETWORK_CONCURRENCY = 2;
+const PER_NETWORK_CONCURRENCY = 8;
 
 /** The `data` object decisions §5 gives each network. */
 export function resultData(platform: Platform, refs: PostRef[]): Record<string, unknown> {
@@ -92,10 +93,20 @@ export class PublishService {
   private readonly gates = new Map<Platform, Semaphore>();
   /** Publications running in this process, so a double click cannot send twice. */
   private readonly running = new Set<string>();
+  private readonly stmts;
 
   constructor(readonly deps: Deps, credentials: CredentialsService, private readonly credits: CreditsService, private readonly sets: SocialSetsService) {
     this.outbox = new OutboxRepo(deps);
     this.runner = new PublicationRunner(deps, this.outbox, credentials);
+    this.stmts = {
+      latestStatuses: deps.sqlite.prepare(`SELECT p.status FROM publications p WHERE p.draft_id = ? AND p.created_at = (
+        SELECT MAX(q.created_at) FROM publications q WHERE q.draft_id = p.draft_id AND q.account_id = p.account_id)`),
+      setDraftStatus: deps.sqlite.prepare('UPDATE drafts SET status = ?, updated_at = ? WHERE id = ?'),
+      account: deps.sqlite.prepare(`SELECT ${ACCOUNT_COLS} FROM accounts WHERE id = ? AND user_id = ?`),
+      setDraftPublishing: deps.sqlite.prepare("UPDATE drafts SET status = 'publishing', updated_at = ? WHERE id = ?"),
+      activeEntry: deps.sqlite.prepare("SELECT 1 FROM schedule_entries WHERE draft_id = ? AND account_id = ? AND status IN ('pending', 'claimed') LIMIT 1"),
+      deletePub: deps.sqlite.prepare('DELETE FROM publications WHERE id = ?'),
+    };
   }
 
   private gate(platform: Platform): Semaphore {
@@ -114,9 +125,8 @@ export class PublishService {
     else wanted = [];
     if (wanted.length === 0) throw new HeraldError('INVALID_INPUT', 'No target accounts: pass accountIds or targetAccounts, or put accounts in the draft\'s social set');
     const ids = [...new Set(wanted.map((w) => w.accountId))];
-    const rows = this.deps.db.select().from(accounts).where(and(eq(accounts.userId, userId), inArray(accounts.id, ids))).all();
     return ids.map((id) => {
-      const row = rows.find((r) => r.id === id);
+      const row = this.stmts.account.get(id, userId) as AccountRow | undefined;
       if (!row) throw new HeraldError('NOT_FOUND', `Account ${id} not found`);
       const w = wanted.find((x) => x.accountId === id)!;
       if (w.platform && w.platform !== row.platform) {
@@ -134,7 +144,10 @@ export class PublishService {
     // The month's grant is written (and remembered) outside the reservation, so a refused
     // reservation cannot roll back a grant the credits service believes is there.
     this.credits.ensureGrant(userId);
-    const tx = this.deps.sqlite.transaction(() => {
+    // Relaxed (db/commits.ts): nothing has been sent yet, and the durable commit of the first
+    // part's `sending` mark, before any network call, makes this one durable with it. A kill
+    // keeps it; a power cut before that commit loses it whole: nothing sent, nothing charged.
+    return this.outbox.commits.relaxed(() => {
       const skipped: { target: (typeof targets)[number]; pub: PublicationRow }[] = [];
       const toRun: { target: (typeof targets)[number]; pubId: string }[] = [];
       const charged: { account: AccountRow; pubId: string }[] = [];
@@ -169,11 +182,10 @@ export class PublishService {
         }
       }
       if (toRun.length > 0) {
-        if (draftId) this.deps.db.update(drafts).set({ status: 'publishing', updatedAt: new Date(this.deps.clock.now()).toISOString() }).where(eq(drafts.id, draftId)).run();
+        if (draftId) this.stmts.setDraftPublishing.run(new Date(this.deps.clock.now()).toISOString(), draftId);
       }
       return { skipped, toRun };
     });
-    return tx();
   }
 
   /** Throws INSUFFICIENT_CREDITS unless `targets` publishes could be paid now (the charge itself is in `prepare`). */
@@ -202,36 +214,45 @@ export class PublishService {
     return results;
   }
 
+  /**
+   * Records the outcome (and the refund of a failed target) in one relaxed transaction: the
+   * network has answered, so a power cut that drops it leaves the publication `publishing` with
+   * its part `sending` or `sent`, which the next start resumes by asking the network, never by
+   * sending blindly (runner.ts). A kill keeps it.
+   */
   private settle(userId: string, account: AccountRow, pubId: string, outcome: TargetOutcome, cost: number): TargetResult {
     const platform = account.platform as Platform;
+    let result: TargetResult;
     if (outcome.status === 'published') {
       const data = resultData(platform, outcome.refs);
-      this.outbox.finish(pubId, 'published', { url: outcome.refs[0].url, data });
-      return { accountId: account.id, platform, success: true, status: 'published', data };
+      this.outbox.commits.relaxed(() => this.outbox.finish(pubId, 'published', { url: outcome.refs[0].url, data }));
+      result = { accountId: account.id, platform, success: true, status: 'published', data };
+    } else if (outcome.status === 'needs_review') {
+      this.outbox.commits.relaxed(() => this.outbox.finish(pubId, 'needs_review', { error: outcome.reason }));
+      result = { accountId: account.id, platform, success: false, status: 'needs_review', error: { code: 'PLATFORM_ERROR', message: outcome.reason } };
+    } else {
+      const error = errorBody(outcome.error);
+      if (error.code === 'INTERNAL_ERROR') this.deps.log.error('Herald publishing failed', outcome.error);
+      const pe = outcome.error instanceof PlatformError ? outcome.error : undefined;
+      const retry = pe?.retryable ? { after: pe.resetAt } : undefined;
+      this.outbox.commits.relaxed(() => {
+        this.outbox.finish(pubId, 'failed', { error: error.message });
+        this.credits.refund(userId, cost, { orderNo: pubId, sourceType: platform, sourceDetail: `Refund: ${error.message}`.slice(0, 300) });
+      });
+      result = { accountId: account.id, platform, success: false, status: 'failed', error, retry };
     }
-    if (outcome.status === 'needs_review') {
-      this.outbox.finish(pubId, 'needs_review', { error: outcome.reason });
-      return { accountId: account.id, platform, success: false, status: 'needs_review', error: { code: 'PLATFORM_ERROR', message: outcome.reason } };
-    }
-    const error = errorBody(outcome.error);
-    if (error.code === 'INTERNAL_ERROR') this.deps.log.error('Herald publishing failed', outcome.error);
-    const pe = outcome.error instanceof PlatformError ? outcome.error : undefined;
-    const retry = pe?.retryable ? { after: pe.resetAt } : undefined;
-    this.deps.sqlite.transaction(() => {
-      this.outbox.finish(pubId, 'failed', { error: error.message });
-      this.credits.refund(userId, cost, { orderNo: pubId, sourceType: platform, sourceDetail: `Refund: ${error.message}`.slice(0, 300) });
-    })();
-    return { accountId: account.id, platform, success: false, status: 'failed', error, retry };
+    crashPoint('finish');
+    return result;
   }
 
+  /** The draft's status from its publications' (relaxed: it follows from them, see settle()). */
   updateDraftStatus(draftId: string): void {
-    const pubs = this.deps.sqlite.prepare(`SELECT p.status FROM publications p WHERE p.draft_id = ? AND p.created_at = (
-      SELECT MAX(q.created_at) FROM publications q WHERE q.draft_id = p.draft_id AND q.account_id = p.account_id)`).all(draftId) as { status: PublicationStatus }[];
+    const pubs = this.stmts.latestStatuses.all(draftId) as { status: PublicationStatus }[];
     if (pubs.length === 0) return;
     if (pubs.some((p) => p.status === 'publishing')) return;
     const published = pubs.filter((p) => p.status === 'published').length;
     const status = published === pubs.length ? 'published' : published > 0 ? 'partially_published' : 'failed';
-    this.deps.db.update(drafts).set({ status, updatedAt: new Date(this.deps.clock.now()).toISOString() }).where(eq(drafts.id, draftId)).run();
+    this.outbox.commits.relaxed(() => this.stmts.setDraftStatus.run(status, new Date(this.deps.clock.now()).toISOString(), draftId));
   }
 
   /**
@@ -244,6 +265,7 @@ export class PublishService {
     for (const pub of stuck) {
       // Taken over while earlier ones ran (a publish of the same draft): never run it twice.
       if (this.running.has(pub.id) || this.outbox.get(pub.id)?.status !== 'publishing') continue;
+      if (this.giveBack(pub)) continue;
       const account = this.deps.db.select().from(accounts).where(eq(accounts.id, pub.accountId)).get();
       if (!account) {
         this.outbox.finish(pub.id, 'failed', { error: 'The account was removed from Herald' });
@@ -252,6 +274,27 @@ export class PublishService {
       results.push(...(await this.execute(pub.userId, pub.draftId, [{ target: { account }, pubId: pub.id }])));
     }
     return results;
+  }
+
+  /**
+   * A scheduled publication begun (planned and charged) when its entry fell due, but stopped before
+   * anything was sent: it goes back to its schedule entry (which the scheduler put back in the
+   * queue), refunded, instead of being resumed now. The entry fires it again, planned and charged
+   * afresh, or marks it missed when Herald was down past the grace period: a post is never sent
+   * stale because it had been queued behind its account's earlier posts when Herald stopped.
+   * Returns whether it was given back.
+   */
+  private giveBack(pub: PublicationRow): boolean {
+    if (pub.origin !== 'schedule' || !pub.draftId) return false;
+    if (!this.stmts.activeEntry.get(pub.draftId, pub.accountId)) return false;
+    if (this.outbox.parts(pub.id).some((p) => p.status === 'sent' || p.status === 'sending')) return false;
+    this.deps.sqlite.transaction(() => {
+      this.credits.refund(pub.userId, PUBLISH_COST, { orderNo: pub.id, sourceType: pub.platform, sourceDetail: 'Refund: stopped before anything was sent; its schedule fires it again' });
+      // A first attempt leaves no trace (as if it had not fallen due yet); a retry keeps its history.
+      if (pub.attempts <= 1) this.stmts.deletePub.run(pub.id);
+      else this.outbox.finish(pub.id, 'failed', { error: 'Stopped before anything was sent; its schedule fires it again' });
+    })();
+    return true;
   }
 
   /** POST /threadblog/publish and /problog/publish with a draftId: one account, single-network answer. */
@@ -327,6 +370,21 @@ export class PublishService {
 
   /** POST /microblog/publish and /publish/multi-platform. */
   async publishDraft(userId: string, req: PublishRequest, background = false) {
+    const started = this.begin(userId, req);
+    if (background) {
+      this.run(started).catch((err) => this.deps.log.error('Herald background publish failed', err));
+      return { jobId: started.jobId, draftId: started.draftId, results: started.skipped, pending: started.toRun.length };
+    }
+    return this.run(started);
+  }
+
+  /**
+   * A publish's first half: checks the draft, plans each target's parts and charges for them
+   * (prepare); nothing is sent. Its publications are this process's until run() or release(),
+   * so nothing else (a publish-now, a resumption) takes them over meanwhile. The scheduler
+   * begins every claimed entry at once and runs them in order per account.
+   */
+  begin(userId: string, req: PublishRequest): Started {
     const draft = loadDraft(this.deps, userId, req.draftId);
     const targets = this.resolveTargets(userId, draft, req).map(({ account, communityId }) => {
       const platform = account.platform as Platform;
@@ -344,19 +402,48 @@ export class PublishService {
       accountId: target.account.id, platform: target.account.platform as Platform, success: true, skipped: true, status: 'published',
       data: pub.data ? (JSON.parse(pub.data) as Record<string, unknown>) : undefined,
     }));
-    const run = () => this.execute(userId, draft.id, toRun);
-    if (background) {
-      run().catch((err) => this.deps.log.error('Herald background publish failed', err));
-      return { jobId, draftId: draft.id, results: skippedResults, pending: toRun.length };
-    }
-    const results = [...skippedResults, ...(await run())];
+    for (const r of toRun) this.running.add(r.pubId);
+    return { userId, req, jobId, draftId: draft.id, skipped: skippedResults, toRun };
+  }
+
+  /** A begun publish's second half: sends to every target and settles them. */
+  async run(started: Started): Promise<PublishOutcome> {
+    const { userId, req, jobId, draftId, toRun } = started;
+    this.release(started);
+    // Settled meanwhile by something else (begin() keeps that from happening here): start over,
+    // so it is planned and charged as it stands now.
+    if (toRun.some((r) => this.outbox.get(r.pubId)?.status !== 'publishing')) return this.run(this.begin(userId, req));
+    const results = [...started.skipped, ...(await this.execute(userId, draftId, toRun))];
     const succeeded = results.filter((r) => r.success).length;
     return {
       success: succeeded === results.length,
-      jobId, draftId: draft.id, results,
+      jobId, draftId, results,
       summary: { total: results.length, succeeded, failed: results.length - succeeded },
     };
   }
+
+  /** Gives up a begun publish without running it (the scheduler stopping): the next start resumes or gives it back. */
+  release(started: Started): void {
+    for (const r of started.toRun) this.running.delete(r.pubId);
+  }
+}
+
+export interface PublishOutcome {
+  success: boolean;
+  jobId: string;
+  draftId: string;
+  results: TargetResult[];
+  summary: { total: number; succeeded: number; failed: number };
+}
+
+/** A publish begun (planned and charged), not yet sent: see PublishService.begin(). */
+export interface Started {
+  userId: string;
+  req: PublishRequest;
+  jobId: string;
+  draftId: string;
+  skipped: TargetResult[];
+  toRun: { target: { account: AccountRow }; pubId: string }[];
 }
 
 export interface DirectPublish {

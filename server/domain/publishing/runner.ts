@@ -11,11 +11,12 @@ import { eq } from 'drizzle-orm';
 import type { Platform } from '../../config.js';
 import type { Deps } from '../../context.js';
 import { crashPoint } from '../../crash.js';
-import { accounts, media as mediaTable } from '../../db/schema.js';
+import { media as mediaTable } from '../../db/schema.js';
 import type { CallContext, MediaItem, PlatformAdapter, PostOptions, PostRef } from '../../platforms/adapter.js';
 import { NETWORK_NAMES, PlatformError } from '../../platforms/errors.js';
 import { adapterFor } from '../../platforms/registry.js';
 import { publishThread } from '../../platforms/thread.js';
+import type { AccountRow } from '../accounts/accounts.service.js';
 import type { CredentialsService } from '../accounts/credentials.service.js';
 import type { OutboxRepo, PartRow, PublicationRow } from './outbox.repo.js';
 
@@ -44,8 +45,16 @@ export class NeedsReview extends Error {}
 
 const RECONCILE_WINDOW_MS = 60 * 60_000;
 
+/** Every column of an accounts row, named as drizzle names them (AccountRow). */
+export const ACCOUNT_COLS = `id, user_id AS userId, platform, platform_user_id AS platformUserId, username, display_name AS displayName, avatar, status,
+  followers_count AS followersCount, following_count AS followingCount, server_url AS serverUrl, meta, created_at AS createdAt`;
+
 export class PublicationRunner {
-  constructor(private readonly deps: Deps, private readonly outbox: OutboxRepo, private readonly credentials: CredentialsService) {}
+  private readonly accountById;
+
+  constructor(private readonly deps: Deps, private readonly outbox: OutboxRepo, private readonly credentials: CredentialsService) {
+    this.accountById = deps.sqlite.prepare(`SELECT ${ACCOUNT_COLS} FROM accounts WHERE id = ?`);
+  }
 
   /** Media rows (this user's) as adapter input, alt text from the post taking precedence. */
   resolveMedia(userId: string, refs: MediaRef[], publicBase?: string): MediaItem[] {
@@ -71,7 +80,7 @@ export class PublicationRunner {
 
   async run(pub: PublicationRow): Promise<TargetOutcome> {
     const platform = pub.platform as Platform;
-    const account = this.deps.db.select().from(accounts).where(eq(accounts.id, pub.accountId)).get();
+    const account = this.accountById.get(pub.accountId) as AccountRow | undefined;
     if (!account || account.userId !== pub.userId) {
       return { status: 'failed', error: new PlatformError(platform, 'permanent', `The ${NETWORK_NAMES[platform]} account was removed from Herald`) };
     }

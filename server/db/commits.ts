@@ -1,0 +1,123 @@
+/**
+ * How the publishing path commits. The connection runs WAL with synchronous=FULL: every commit
+ * waits for an fsync (~4.5 ms on the reference disk) on the one thread that serves the API and
+ * fires posts, so a handful of FULL commits per scheduled post caps Herald at a few dozen posts a
+ * second. Two cheaper kinds of commit, for the writes whose durability can be had another way:
+ *
+ * - `relaxed(fn)`: one transaction with synchronous=NORMAL. In WAL it survives a killed process
+ *   (the frames are in the WAL file, only not yet fsynced); only a power cut or OS crash can drop
+ *   it, and then only together with everything committed after the last FULL commit. For writes
+ *   whose loss the outbox tolerates: claims, plans made before anything is sent, and what a
+ *   network answered (a part left `sending` is settled by asking the network, never resent
+ *   blindly). The next FULL commit makes them durable with its own, since it fsyncs the whole WAL.
+ * - `durable(fn)`: group commit. Writes queued during one turn of the event loop run together in
+ *   one FULL transaction (each in its own savepoint, so one failing write does not undo the
+ *   others) and every caller resumes once it is on disk: one fsync for all the posts about to be
+ *   sent, instead of one each. For the `sending` mark that must be on disk before a network call.
+ */
+import type { Sqlite } from './connection.js';
+
+interface Queued {
+  fn: () => void;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
+export class Commits {
+  private queue: Queued[] = [];
+  private pending: NodeJS.Immediate | undefined;
+  /** Group commits made, and writes they carried (tests and figures read them). */
+  groups = 0;
+  grouped = 0;
+
+  private readonly s;
+
+  constructor(private readonly sqlite: Sqlite) {
+    // Prepared once: relaxed() runs several times per scheduled post.
+    this.s = {
+      level: sqlite.prepare('PRAGMA synchronous').pluck(),
+      normal: sqlite.prepare('PRAGMA synchronous = NORMAL'),
+      full: sqlite.prepare('PRAGMA synchronous = FULL'),
+      extra: sqlite.prepare('PRAGMA synchronous = EXTRA'),
+      begin: sqlite.prepare('BEGIN'),
+      commit: sqlite.prepare('COMMIT'),
+      rollback: sqlite.prepare('ROLLBACK'),
+    };
+  }
+
+  /** A transaction that does not wait for the disk (see above). Inside another transaction it joins it (a savepoint). */
+  relaxed<T>(fn: () => T): T {
+    const db = this.sqlite;
+    if (db.inTransaction) return db.transaction(fn)();
+    const level = this.s.level.get() as number;
+    if (level <= 1) return db.transaction(fn)();
+    this.s.normal.run();
+    try {
+      this.s.begin.run();
+      try {
+        const result = fn();
+        this.s.commit.run();
+        return result;
+      } catch (err) {
+        if (db.inTransaction) this.s.rollback.run();
+        throw err;
+      }
+    } finally {
+      (level === 3 ? this.s.extra : this.s.full).run();
+    }
+  }
+
+  /** Runs `fn` in the next group commit; resolves once it is durable, rejects if `fn` threw. */
+  durable(fn: () => void): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({ fn, resolve, reject });
+      this.pending ??= setImmediate(() => this.flush());
+    });
+  }
+
+  /** Commits what is queued now (normally on the next turn of the event loop). */
+  flush(): void {
+    if (this.pending) clearImmediate(this.pending);
+    this.pending = undefined;
+    const batch = this.queue;
+    if (batch.length === 0) return;
+    // Never inside a caller's transaction, whose commit (or rollback) is not this one's to make.
+    if (this.sqlite.inTransaction) {
+      this.pending = setImmediate(() => this.flush());
+      return;
+    }
+    this.queue = [];
+    const db = this.sqlite;
+    const failed = new Map<Queued, unknown>();
+    try {
+      // The connection's own level (FULL): the commit waits for the disk.
+      db.transaction(() => {
+        for (const q of batch) {
+          try {
+            db.transaction(q.fn)();
+          } catch (err) {
+            failed.set(q, err);
+          }
+        }
+      })();
+    } catch (err) {
+      for (const q of batch) q.reject(err);
+      return;
+    }
+    this.groups += 1;
+    this.grouped += batch.length - failed.size;
+    for (const q of batch) {
+      if (failed.has(q)) q.reject(failed.get(q));
+      else q.resolve();
+    }
+  }
+}
+
+const bySqlite = new WeakMap<Sqlite, Commits>();
+
+/** The connection's one Commits (one queue per connection, so every group is one transaction). */
+export function commitsFor(sqlite: Sqlite): Commits {
+  let c = bySqlite.get(sqlite);
+  if (!c) bySqlite.set(sqlite, (c = new Commits(sqlite)));
+  return c;
+}
