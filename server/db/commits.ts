@@ -33,12 +33,9 @@ export class Commits {
   private readonly s;
 
   constructor(private readonly sqlite: Sqlite) {
-    // Prepared once: relaxed() runs several times per scheduled post.
+    // Prepared once: relaxed() runs several times per scheduled post. Not the pragmas: SQLite
+    // applies (and reads) `synchronous` when such a statement is compiled, not when it runs.
     this.s = {
-      level: sqlite.prepare('PRAGMA synchronous').pluck(),
-      normal: sqlite.prepare('PRAGMA synchronous = NORMAL'),
-      full: sqlite.prepare('PRAGMA synchronous = FULL'),
-      extra: sqlite.prepare('PRAGMA synchronous = EXTRA'),
       begin: sqlite.prepare('BEGIN'),
       commit: sqlite.prepare('COMMIT'),
       rollback: sqlite.prepare('ROLLBACK'),
@@ -49,9 +46,9 @@ export class Commits {
   relaxed<T>(fn: () => T): T {
     const db = this.sqlite;
     if (db.inTransaction) return db.transaction(fn)();
-    const level = this.s.level.get() as number;
+    const level = db.pragma('synchronous', { simple: true }) as number;
     if (level <= 1) return db.transaction(fn)();
-    this.s.normal.run();
+    db.exec('PRAGMA synchronous = NORMAL');
     try {
       this.s.begin.run();
       try {
@@ -63,7 +60,7 @@ export class Commits {
         throw err;
       }
     } finally {
-      (level === 3 ? this.s.extra : this.s.full).run();
+      db.exec(`PRAGMA synchronous = ${level}`);
     }
   }
 
