@@ -1,72 +1,76 @@
 /**
- * One scheduler per data folder: a lock file holding the owner's pid and a token. A lock whose
- * process is gone (killed, crashed) is stale and taken over; a second live process (the desktop
- * app beside `npm run serve`) serves the API but fires nothing.
+ * One scheduler per data folder. The lock is an exclusive SQLite lock on `scheduler-lock.db`
+ * (an OS file lock underneath: fcntl on Linux and macOS, LockFileEx on Windows), held by an open
+ * connection for as long as the scheduler runs. The operating system drops it the moment its
+ * process ends, however it ends, so a killed or crashed Herald never leaves a lock behind, and a
+ * new process that happens to get the dead one's pid (common after a reboot) cannot keep the
+ * scheduler from starting. A second live process (the desktop app beside `npm run serve`) serves
+ * the API but fires nothing, and takes over at its next sweep once the first is gone.
+ *
+ * `scheduler.lock` beside it names the holder ({pid, token}) for people and for older versions
+ * of Herald, which decide by that file; it is informational only.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 
-/** Tokens of locks held by this process (several servers may share one process in tests). */
-const heldHere = new Set<string>();
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+const BUSY = new Set(['SQLITE_BUSY', 'SQLITE_LOCKED']);
 
 export class SchedulerLock {
+  /** The file the OS lock is held on. */
+  readonly lockFile: string;
+  /** Who holds it, as JSON: {pid, token}. */
   readonly file: string;
+  private db: Database.Database | undefined;
   private token: string | undefined;
 
   constructor(dataDir: string) {
+    this.lockFile = path.join(dataDir, 'scheduler-lock.db');
     this.file = path.join(dataDir, 'scheduler.lock');
   }
 
   get held(): boolean {
-    return this.token !== undefined;
+    return this.db !== undefined;
   }
 
-  /** Takes the lock if it is free or stale. */
+  /** Takes the lock if no live process holds it. */
   tryAcquire(): boolean {
-    if (this.token) return true;
-    for (let i = 0; i < 2; i++) {
-      const token = crypto.randomBytes(12).toString('hex');
-      try {
-        const fd = fs.openSync(this.file, 'wx', 0o600);
-        fs.writeSync(fd, JSON.stringify({ pid: process.pid, token }));
-        fs.fsyncSync(fd);
-        fs.closeSync(fd);
-        this.token = token;
-        heldHere.add(token);
-        return true;
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      }
-      let owner: { pid: number; token: string } | undefined;
-      try {
-        owner = JSON.parse(fs.readFileSync(this.file, 'utf8')) as { pid: number; token: string };
-      } catch {
-        owner = undefined; // half-written or unreadable: treat as stale
-      }
-      const live = owner && alive(owner.pid) && (owner.pid !== process.pid || heldHere.has(owner.token));
-      if (live) return false;
-      try { fs.unlinkSync(this.file); } catch { /* another process took it over first */ }
+    if (this.db) return true;
+    let db: Database.Database | undefined;
+    try {
+      db = new Database(this.lockFile, { timeout: 0 });
+      // In exclusive locking mode the first write transaction's lock is kept until the
+      // connection closes.
+      db.pragma('locking_mode = EXCLUSIVE');
+      db.exec('BEGIN EXCLUSIVE');
+      db.exec('CREATE TABLE IF NOT EXISTS holder (pid INTEGER NOT NULL, since TEXT NOT NULL)');
+      db.exec('DELETE FROM holder');
+      db.prepare('INSERT INTO holder (pid, since) VALUES (?, ?)').run(process.pid, new Date().toISOString());
+      db.exec('COMMIT');
+    } catch (err) {
+      try { db?.close(); } catch { /* closing a connection that never opened */ }
+      if (BUSY.has((err as { code?: string }).code ?? '')) return false;
+      throw err;
     }
-    return false;
+    this.db = db;
+    this.token = crypto.randomBytes(12).toString('hex');
+    try {
+      const tmp = `${this.file}.${process.pid}.tmp`;
+      fs.writeFileSync(tmp, JSON.stringify({ pid: process.pid, token: this.token }), { mode: 0o600 });
+      fs.renameSync(tmp, this.file);
+    } catch { /* the note is for people; the lock itself is held */ }
+    return true;
   }
 
   release(): void {
-    if (!this.token) return;
+    if (!this.db) return;
     try {
-      const owner = JSON.parse(fs.readFileSync(this.file, 'utf8')) as { token: string };
+      const owner = JSON.parse(fs.readFileSync(this.file, 'utf8')) as { token?: string };
       if (owner.token === this.token) fs.unlinkSync(this.file);
     } catch { /* already gone */ }
-    heldHere.delete(this.token);
+    try { this.db.close(); } catch { /* already closed */ }
+    this.db = undefined;
     this.token = undefined;
   }
 }
