@@ -39,6 +39,7 @@ async function connect(username?: string) {
 beforeAll(async () => {
   sim = await startXSimulator({ checkAfterSecs: 0 });
   sim.addUser({ username: 'second_user' });
+  sim.addUser({ username: 'lagging_user' });
 });
 afterAll(() => sim.close());
 
@@ -127,6 +128,20 @@ describe('X simulator with twitter-api-v2', () => {
     expect(err.data.detail).toBe('You are not allowed to create a Tweet with duplicate content.');
     expect(sim.countPosts('second_user', 'once only')).toBe(1);
     expect(sim.state.duplicateRejections).toBeGreaterThanOrEqual(1);
+  });
+
+  it('shows a new post in the timeline only after timelineDelayMs, as X does', async () => {
+    const { client } = await connect('lagging_user');
+    const me = await client.v2.me();
+    sim.state.timelineDelayMs = 400;
+    try {
+      const made = await client.v2.tweet('not indexed yet');
+      expect((await client.v2.userTimeline(me.data.id, { max_results: 5 })).tweets.map((t) => t.id)).toEqual([]);
+      await new Promise((r) => setTimeout(r, 450));
+      expect((await client.v2.userTimeline(me.data.id, { max_results: 5 })).tweets.map((t) => t.id)).toEqual([made.data.id]);
+    } finally {
+      sim.state.timelineDelayMs = 0;
+    }
   });
 
   it('uploads chunked video with STATUS polling, image one-shot, alt text, and attaches media', async () => {

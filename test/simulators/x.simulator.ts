@@ -43,6 +43,11 @@ export interface XSimulatorOptions {
   reuseRevokesChain?: boolean;
   /** When set, authorize and token refuse other redirect URIs. */
   redirectUris?: string[];
+  /**
+   * A new post shows in the user's timeline (GET /2/users/:id/tweets) only this long after it
+   * was made, as X's timelines lag its writes; settable later through `state.timelineDelayMs`.
+   */
+  timelineDelayMs?: number;
 }
 
 interface Token {
@@ -66,6 +71,7 @@ export interface XState {
   follows: { source: string; target: string }[];
   counter: PostCounter;
   duplicateRejections: number;
+  timelineDelayMs: number;
 }
 
 export interface XSimulator {
@@ -107,6 +113,7 @@ export async function startXSimulator(opts: XSimulatorOptions = {}): Promise<XSi
     follows: [],
     counter: new PostCounter(),
     duplicateRejections: 0,
+    timelineDelayMs: opts.timelineDelayMs ?? 0,
   };
   const codes = new Map<string, { userId: string; clientId: string; redirectUri: string; challenge: string; scopes: string[]; exp: number }>();
   let idSeq = 1_860_000_000_000_000_000n;
@@ -321,7 +328,8 @@ export async function startXSimulator(opts: XSimulatorOptions = {}): Promise<XSi
     if (!('userId' in a)) return a;
     if (!state.users.some((u) => u.id === req.params.id)) return problem(404, 'Not Found Error', 'Could not find user.', `${PROBLEM}resource-not-found`);
     const max = Math.min(100, Math.max(5, Number(req.query.get('max_results') ?? 10)));
-    const mine = state.posts.filter((p) => p.authorId === req.params.id).sort((x, y) => y.seq - x.seq).slice(0, max);
+    const visibleBefore = Date.now() - state.timelineDelayMs;
+    const mine = state.posts.filter((p) => p.authorId === req.params.id && Date.parse(p.createdAt) <= visibleBefore).sort((x, y) => y.seq - x.seq).slice(0, max);
     const fields = (req.query.get('tweet.fields') ?? '').split(',');
     const data = mine.map((p) => {
       const v: Record<string, unknown> = tweetView(p);
