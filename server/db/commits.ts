@@ -11,11 +11,30 @@
  *   network answered (a part left `sending` is settled by asking the network, never resent
  *   blindly). The next FULL commit makes them durable with its own, since it fsyncs the whole WAL.
  * - `durable(fn)`: group commit. Writes queued during one turn of the event loop run together in
- *   one FULL transaction (each in its own savepoint, so one failing write does not undo the
- *   others) and every caller resumes once it is on disk: one fsync for all the posts about to be
- *   sent, instead of one each. For the `sending` mark that must be on disk before a network call.
+ *   one transaction (each in its own savepoint, so one failing write does not undo the others)
+ *   and every caller resumes once it is on disk: one fsync for all the posts about to be sent,
+ *   instead of one each. For the `sending` mark that must be on disk before a network call. The
+ *   fsync is not made on this thread: the group commits relaxed, then the WAL file is fsynced
+ *   from libuv's thread pool (fs.fsync on the -wal file flushes every frame written to it, as a
+ *   FULL commit would), and the callers resume when it is done. A slow disk (other work fsyncing
+ *   too) then delays the posts about to go out, not the API and the scheduler's claims. Without
+ *   a WAL file (an in-memory database) the group is one FULL transaction.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Sqlite } from './connection.js';
+
+/** fsync(2) of a file, from libuv's thread pool. */
+function fsyncFile(file: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    fs.open(file, 'r+', (err, fd) => {
+      if (err) return reject(err);
+      fs.fsync(fd, (syncErr) => {
+        fs.close(fd, () => (syncErr ? reject(syncErr) : resolve()));
+      });
+    });
+  });
+}
 
 interface Queued {
   fn: () => void;
@@ -31,6 +50,8 @@ export class Commits {
   grouped = 0;
 
   private readonly s;
+  /** The WAL file, once known (null: no WAL, the group commits FULL). */
+  private wal: string | null | undefined;
 
   constructor(private readonly sqlite: Sqlite) {
     // Prepared once: relaxed() runs several times per scheduled post. Not the pragmas: SQLite
@@ -86,27 +107,44 @@ export class Commits {
     this.queue = [];
     const db = this.sqlite;
     const failed = new Map<Queued, unknown>();
-    try {
-      // The connection's own level (FULL): the commit waits for the disk.
-      db.transaction(() => {
-        for (const q of batch) {
-          try {
-            db.transaction(q.fn)();
-          } catch (err) {
-            failed.set(q, err);
-          }
+    const group = () => {
+      for (const q of batch) {
+        try {
+          db.transaction(q.fn)();
+        } catch (err) {
+          failed.set(q, err);
         }
-      })();
+      }
+    };
+    const wal = this.walFile();
+    try {
+      // With a WAL file: relaxed, then fsynced off this thread. Without: the connection's own
+      // level (FULL), the commit waiting for the disk here.
+      if (wal) this.relaxed(group);
+      else db.transaction(group)();
     } catch (err) {
       for (const q of batch) q.reject(err);
       return;
     }
     this.groups += 1;
     this.grouped += batch.length - failed.size;
-    for (const q of batch) {
-      if (failed.has(q)) q.reject(failed.get(q));
-      else q.resolve();
-    }
+    const settle = (err?: unknown) => {
+      for (const q of batch) {
+        if (failed.has(q)) q.reject(failed.get(q));
+        else if (err) q.reject(err);
+        else q.resolve();
+      }
+    };
+    if (!wal) settle();
+    else fsyncFile(wal).then(() => settle(), settle);
+  }
+
+  private walFile(): string | null {
+    if (this.wal !== undefined) return this.wal;
+    const db = this.sqlite;
+    const mode = db.memory ? 'memory' : String(db.pragma('journal_mode', { simple: true }));
+    this.wal = mode === 'wal' ? `${path.resolve(db.name)}-wal` : null;
+    return this.wal;
   }
 }
 

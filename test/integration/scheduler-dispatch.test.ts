@@ -182,6 +182,60 @@ describe('a draft scheduled again while a killed process had claimed it', () => 
   });
 });
 
+describe('a post begun when it fell due, still queued behind its account\'s earlier post when Herald stopped', () => {
+  it('goes back to its schedule, refunded, and is missed rather than sent stale when Herald returns past the grace period', async () => {
+    const settings = {
+      HERALD_MICROBLOG_API_URL: x.url, HERALD_MICROBLOG_AUTHORIZE_URL: x.authorizeUrl, HERALD_MICROBLOG_TOKEN_URL: x.tokenUrl,
+      HERALD_MICROBLOG_CLIENT_ID: CLIENT.clientId, HERALD_MICROBLOG_CLIENT_SECRET: CLIENT.clientSecret,
+    };
+    const own = await startServer({ clock, scheduler: { waker: new ManualWaker(), sweepMs: 3_600_000 }, settings });
+    let next: TestServer | undefined;
+    try {
+      const ownKey = await own.login();
+      const account = (await connectOAuth(own, ownKey, 'microblog')).body.accountUuid as string;
+      const make = async (text: string) => (await own.call('POST', '/microblog/drafts', { key: ownKey, body: { title: text, tweets: [{ content: text }] } })).body.draft.id as string;
+      const [first, second] = [await make('Sent just before Herald stopped'), await make('Begun, queued behind it when Herald stopped')];
+      for (const [id, priority] of [[first, 5], [second, 0]] as const) {
+        const r = await own.call('POST', '/microblog/schedule', { key: ownKey, body: { draftId: id, scheduledFor: new Date(clock.now() + MIN).toISOString(), targetAccounts: [{ accountId: account, platform: 'microblog' }], applyJitter: false, priority } });
+        expect(r.status, r.text).toBe(200);
+      }
+      const db = own.server.deps.sqlite;
+      const pub = (id: string) => db.prepare('SELECT status FROM publications WHERE draft_id = ?').get(id) as { status: string } | undefined;
+      const balance = async (srv: TestServer) => (await srv.call('POST', '/credits', { key: ownKey })).body.balance as number;
+      const before = await balance(own);
+
+      // Both fall due: the first goes out slowly; the second is begun (planned, charged) and waits.
+      clock.advance(MIN);
+      x.faults.latencyMs = 300;
+      const firing = own.server.scheduler!.tick();
+      for (let i = 0; i < 200 && pub(second)?.status !== 'publishing'; i++) await new Promise((r) => setTimeout(r, 5));
+      expect(pub(second)?.status).toBe('publishing');
+      await own.server.scheduler!.stop();
+      await firing;
+      x.faults.latencyMs = 0;
+      expect(tweets('Sent just before Herald stopped')).toBe(1);
+      expect(tweets('Begun, queued behind it when Herald stopped')).toBe(0);
+      expect(pub(second)?.status).toBe('publishing');
+
+      // Back 16 minutes later, past the 15-minute grace: the second is missed, not published now.
+      clock.advance(16 * MIN);
+      next = await startServer({ dataDir: own.dataDir, clock, scheduler: { waker: new ManualWaker(), sweepMs: 3_600_000 }, settings });
+      await next.server.scheduler!.tick();
+      const e = db.prepare('SELECT status FROM schedule_entries WHERE draft_id = ?').get(second) as { status: string };
+      expect(e.status).toBe('missed');
+      expect(tweets('Begun, queued behind it when Herald stopped')).toBe(0);
+      expect(pub(second)).toBeUndefined();
+      expect((db.prepare('SELECT status FROM drafts WHERE id = ?').get(second) as { status: string }).status).toBe('draft');
+      // Charged for the one that went out only.
+      expect(before - (await balance(next))).toBe(10);
+    } finally {
+      x.faults.latencyMs = 0;
+      await next?.close();
+      await own.close();
+    }
+  });
+});
+
 describe('node-schedule wake-ups', () => {
   it('fires a wake-up 60 days out at its instant, not at once (setTimeout alone overflows past 24.8 days)', () => {
     vi.useFakeTimers({ now: Date.parse('2026-01-01T00:00:00Z') });

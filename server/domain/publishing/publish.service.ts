@@ -106,6 +106,7 @@ export class PublishService {
       setDraftPublishing: deps.sqlite.prepare("UPDATE drafts SET status = 'publishing', updated_at = ? WHERE id = ?"),
       activeEntry: deps.sqlite.prepare("SELECT 1 FROM schedule_entries WHERE draft_id = ? AND account_id = ? AND status IN ('pending', 'claimed') LIMIT 1"),
       deletePub: deps.sqlite.prepare('DELETE FROM publications WHERE id = ?'),
+      draftRescheduled: deps.sqlite.prepare("UPDATE drafts SET status = 'scheduled', updated_at = ? WHERE id = ? AND status = 'publishing'"),
     };
   }
 
@@ -293,6 +294,8 @@ export class PublishService {
       // A first attempt leaves no trace (as if it had not fallen due yet); a retry keeps its history.
       if (pub.attempts <= 1) this.stmts.deletePub.run(pub.id);
       else this.outbox.finish(pub.id, 'failed', { error: 'Stopped before anything was sent; its schedule fires it again' });
+      // Begun, the draft said `publishing`: with its post back in the queue it is scheduled again.
+      this.stmts.draftRescheduled.run(new Date(this.deps.clock.now()).toISOString(), pub.draftId);
     })();
     return true;
   }
