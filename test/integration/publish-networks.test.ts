@@ -417,6 +417,28 @@ describe('"committed, then the connection dropped" on each network', () => {
     expect(await balance()).toBe(before - 50);
   });
 
+  it('X: the timeline lags the write, the resend meets the duplicate 403, and a later lookup finds the post: published once', async () => {
+    const posts = texts('Lagging timeline', 2);
+    const draftId = await createDraft(posts, { selectedAccountIds: [ids.microblog] });
+    nets.x.faults.next({ kind: 'commit-then-drop' }, { route: 'POST /2/tweets' });
+    const rejections = nets.x.state.duplicateRejections;
+    nets.x.state.timelineDelayMs = 2_000;
+    nets.x.state.rejectDuplicates = true; // as X does
+    try {
+      const r = await t.call('POST', '/microblog/publish', { key, body: { draftId } });
+      expect(r.body.results[0], r.text).toMatchObject({ platform: 'microblog', success: true, status: 'published' });
+    } finally {
+      nets.x.state.timelineDelayMs = 0;
+      nets.x.state.rejectDuplicates = false;
+    }
+    figure.cases += 1;
+    figure.resolved += 1;
+    // Herald's first lookup came too early and it sent part 1 again; X refused the copy.
+    expect(nets.x.state.duplicateRejections).toBe(rejections + 1);
+    await expectThreadEverywhere(posts, ['microblog']);
+    noDuplicates();
+  });
+
   it('Mastodon: a lost answer, then a server error on the same-key retry: the next publish reuses the key, no duplicate', async () => {
     const posts = texts('Same key', 2);
     const draftId = await createDraft(posts, { selectedAccountIds: [ids.fedblog] });

@@ -33,7 +33,7 @@ export interface XSimulatorOptions {
   accessTokenTtlSec?: number;
   /** Rate-limit window budget per user per endpoint family (default 100 for tweets). */
   tweetLimit?: number;
-  /** Reject identical text from the same user with X's duplicate 403 (default true). */
+  /** Reject identical text from the same user with X's duplicate 403 (default true); settable later through `state.rejectDuplicates`. */
   rejectDuplicates?: boolean;
   /** STATUS polls before processing succeeds for video/GIF (default 1). */
   processingPolls?: number;
@@ -72,6 +72,7 @@ export interface XState {
   counter: PostCounter;
   duplicateRejections: number;
   timelineDelayMs: number;
+  rejectDuplicates: boolean;
 }
 
 export interface XSimulator {
@@ -114,6 +115,7 @@ export async function startXSimulator(opts: XSimulatorOptions = {}): Promise<XSi
     counter: new PostCounter(),
     duplicateRejections: 0,
     timelineDelayMs: opts.timelineDelayMs ?? 0,
+    rejectDuplicates: opts.rejectDuplicates ?? true,
   };
   const codes = new Map<string, { userId: string; clientId: string; redirectUri: string; challenge: string; scopes: string[]; exp: number }>();
   let idSeq = 1_860_000_000_000_000_000n;
@@ -301,7 +303,7 @@ export async function startXSimulator(opts: XSimulatorOptions = {}): Promise<XSi
     if (text && twitterText.parseTweet(text).weightedLength > max) {
       return problem(403, 'Forbidden', 'You are not permitted to perform this action.');
     }
-    if ((opts.rejectDuplicates ?? true) && text && state.posts.some((p) => p.authorId === a.userId && p.text === text)) {
+    if (state.rejectDuplicates && text && state.posts.some((p) => p.authorId === a.userId && p.text === text)) {
       state.duplicateRejections += 1;
       return problem(403, 'Forbidden', 'You are not allowed to create a Tweet with duplicate content.');
     }

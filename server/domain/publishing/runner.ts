@@ -44,6 +44,8 @@ export type TargetOutcome =
 export class NeedsReview extends Error {}
 
 const RECONCILE_WINDOW_MS = 60 * 60_000;
+/** Pauses before each renewed lookup of a post the network says it has but does not list yet. */
+const LAGGING_LOOKUPS_MS = [1_000, 2_000, 4_000, 8_000];
 
 /** Every column of an accounts row, named as drizzle names them (AccountRow). */
 export const ACCOUNT_COLS = `id, user_id AS userId, platform, platform_user_id AS platformUserId, username, display_name AS displayName, avatar, status,
@@ -114,6 +116,8 @@ export class PublicationRunner {
     const unsure = new Set<string>();
     for (let round = 0; round < 3; round++) {
       const parts = this.outbox.parts(pub.id);
+      // Parts the network may hold from an earlier attempt; settledPrefix asks it about them.
+      const wasSending = new Set(parts.filter((p) => p.status === 'sending').map((p) => p.id));
       const prefix = await this.settledPrefix(adapter, ctx, parts, plans, since);
       try {
         return await publishThread(adapter, ctx, plans, prefix, {
@@ -130,6 +134,17 @@ export class PublicationRunner {
           if (sending) unsure.add(sending.id);
           continue;
         }
+        // The network said it did not have the part, took it again, and now refuses it as a
+        // duplicate: its timeline lagged the first copy (X's does). Asked again a little later it
+        // shows the post, which is then the part's.
+        if (err instanceof PlatformError && err.opts.code === 'duplicate' && sending && wasSending.has(sending.id)) {
+          const found = await this.findOnceVisible(adapter, ctx, { text: plans[sending.position].text, replyTo: prefix.at(-1), since, idempotencyKey: sending.idempotencyKey });
+          if (found) {
+            this.outbox.partSent(sending.id, found);
+            continue;
+          }
+          throw new NeedsReview(`${NETWORK_NAMES[adapter.platform]} says post ${sending.position + 1} is already published, but Herald cannot find it on the account; look at the account, then confirm or retry`);
+        }
         // Anything else was refused before the network took the post: that part may go again,
         // unless an earlier attempt's answer was lost and nothing has settled it since (a
         // network deduping by key was sent it again, not asked): it stays `sending`, so the
@@ -139,6 +154,19 @@ export class PublicationRunner {
       }
     }
     throw new NeedsReview(`${NETWORK_NAMES[pub.platform as Platform]} kept failing after taking a post; check the account and confirm before retrying`);
+  }
+
+  /** Asks the network for a post it says it has, while its timeline catches up (about 15 s). */
+  private async findOnceVisible(adapter: PlatformAdapter, ctx: CallContext, query: Parameters<PlatformAdapter['findRecentPost']>[1]): Promise<PostRef | null> {
+    for (const wait of LAGGING_LOOKUPS_MS) {
+      await new Promise((r) => setTimeout(r, wait));
+      const found = await adapter.findRecentPost(ctx, query).catch((err: unknown) => {
+        if (err instanceof PlatformError && err.kind === 'token_expired') throw err;
+        return null;
+      });
+      if (found) return found;
+    }
+    return null;
   }
 
   /** Sent parts, plus a `sending` part once the network confirms it exists. */
