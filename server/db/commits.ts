@@ -24,17 +24,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Sqlite } from './connection.js';
 
-/** fsync(2) of a file, from libuv's thread pool. */
-function fsyncFile(file: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    fs.open(file, 'r+', (err, fd) => {
-      if (err) return reject(err);
-      fs.fsync(fd, (syncErr) => {
-        fs.close(fd, () => (syncErr ? reject(syncErr) : resolve()));
-      });
-    });
-  });
-}
 
 interface Queued {
   fn: () => void;
@@ -52,6 +41,7 @@ export class Commits {
   private readonly s;
   /** The WAL file, once known (null: no WAL, the group commits FULL). */
   private wal: string | null | undefined;
+  private walFd: number | undefined;
 
   constructor(private readonly sqlite: Sqlite) {
     // Prepared once: relaxed() runs several times per scheduled post. Not the pragmas: SQLite
@@ -136,7 +126,32 @@ export class Commits {
       }
     };
     if (!wal) settle();
-    else fsyncFile(wal).then(() => settle(), settle);
+    else this.fsyncWal(wal).then(() => settle(), settle);
+  }
+
+  /**
+   * fsync(2) of the WAL file from libuv's thread pool, through a descriptor kept open (opening it
+   * for each group cost more main-thread time than the fsync itself). SQLite never replaces the
+   * -wal file while a connection is open, only rewrites it in place.
+   */
+  private fsyncWal(file: string): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const sync = (fd: number) => fs.fsync(fd, (err) => {
+        if (!err) return resolve();
+        if (this.walFd === fd) this.walFd = undefined;
+        fs.close(fd, () => reject(err));
+      });
+      if (this.walFd !== undefined) return sync(this.walFd);
+      fs.open(file, 'r+', (err, fd) => {
+        if (err) return reject(err);
+        if (this.walFd === undefined) {
+          this.walFd = fd;
+          return sync(fd);
+        }
+        // Another group opened it meanwhile (and may be fsyncing through it): this one is closed after use.
+        fs.fsync(fd, (syncErr) => fs.close(fd, () => (syncErr ? reject(syncErr) : resolve())));
+      });
+    });
   }
 
   private walFile(): string | null {
