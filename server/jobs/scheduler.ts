@@ -301,16 +301,23 @@ export class Scheduler {
    */
   private begin(batch: EntryRow[], claimedAt: number): Map<string, Started> {
     const started = new Map<string, Started>();
-    this.relaxed(() => {
-      for (const e of batch) {
-        if (this.isMissed(e, claimedAt)) continue;
-        try {
-          started.set(e.id, this.publishing.begin(e.userId, this.request(e)));
-        } catch {
-          // Rolled back (its own savepoint); its turn in the queue tries again and records why.
+    try {
+      this.relaxed(() => {
+        for (const e of batch) {
+          if (this.isMissed(e, claimedAt)) continue;
+          try {
+            started.set(e.id, this.publishing.begin(e.userId, this.request(e)));
+          } catch {
+            // Rolled back (its own savepoint); its turn in the queue tries again and records why.
+          }
         }
-      }
-    });
+      });
+    } catch (err) {
+      // Not committed (the database busy or failing): each entry is begun at its turn instead.
+      for (const s of started.values()) this.publishing.release(s);
+      this.deps.log.warn(`Herald could not start a batch of due posts at once; they start one by one (${(err as Error).message})`);
+      return new Map();
+    }
     return started;
   }
 
