@@ -135,13 +135,15 @@ export class CreditsService {
    */
   charge(userId: string, amount: number, info: { orderNo?: string; sourceType?: string; sourceDetail?: string; transType?: TransType } = {}): Row {
     this.ensureGrant(userId);
-    return this.deps.db.transaction(() => {
+    // better-sqlite3's own transaction (a savepoint inside the caller's): drizzle's wrapper cost
+    // more than the reservation itself, once per scheduled post.
+    return this.deps.sqlite.transaction(() => {
       const balance = this.sum(userId);
       if (balance < amount) {
         throw new HeraldError('INSUFFICIENT_CREDITS', `This needs ${amount} credits and ${balance} are left`);
       }
       return this.insert({ userId, transType: info.transType ?? 'publish', credits: -amount, orderNo: info.orderNo ?? null, sourceType: info.sourceType ?? null, sourceDetail: info.sourceDetail ?? '' });
-    });
+    })();
   }
 
   refund(userId: string, amount: number, info: { orderNo?: string; sourceType?: string; sourceDetail?: string } = {}): Row {
