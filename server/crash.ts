@@ -6,8 +6,9 @@
  *
  * The points, in the order a scheduled publish meets them:
  * - `claim`: a batch of due schedule entries is claimed (committed), nothing dispatched yet.
- * - `plan`: inside the transaction that charges credits and lays out a publication's parts.
- * - `send`: a part is committed as `sending`; its network call has not started.
+ * - `plan`: inside the transaction that charges credits and lays out a publication's parts (for
+ *   scheduled posts, the one transaction that begins a whole claimed batch: a kill undoes it all).
+ * - `send`: a part's `sending` is on disk (its group commit fsynced); its network call has not started.
  * - `answered`: the network answered with the post's id; Herald has not recorded it.
  * - `sent`: a part is recorded `sent`.
  * - `mid-thread`: a part other than the last of its thread is recorded `sent`.
