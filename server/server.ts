@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import type { Express, RequestHandler } from 'express';
 import { loadConfig, type HeraldConfig } from './config.js';
 import { consoleLogger, systemClock, systemIds, type Clock, type Deps, type Ids, type Logger } from './context.js';
+import { startCheckpointer, type Checkpointer } from './db/checkpointer.js';
 import { openDatabase } from './db/connection.js';
 import { createServices, type Services } from './domain/services.js';
 import { allowedHosts, allowedOrigins } from './http/middleware/guards.js';
@@ -52,6 +53,8 @@ export interface HeraldServer {
   app: Express;
   http: http.Server;
   scheduler?: Scheduler;
+  /** WAL checkpoints off the main thread (server/db/checkpointer.ts). */
+  checkpointer: Checkpointer;
   close(): Promise<void>;
 }
 
@@ -129,6 +132,8 @@ export async function createServer(options: ServerOptions = {}): Promise<HeraldS
 
     const scheduler = options.scheduler === false ? undefined : new Scheduler(deps, services.publishing, services.scheduling, { sweepMs: config.sweepMs, ...options.scheduler });
     await scheduler?.start();
+    // Started once the API answers: its thread's start-up does not delay the first request.
+    const checkpointer = startCheckpointer(database.sqlite, config.dbPath, { log });
 
     let closing: Promise<void> | undefined;
     const close = () => (closing ??= new Promise<void>((resolve) => {
@@ -137,14 +142,14 @@ export async function createServer(options: ServerOptions = {}): Promise<HeraldS
       const stopScheduler = scheduler?.stop() ?? Promise.resolve();
       server.close(() => {
         clearTimeout(force);
-        void stopScheduler.finally(() => {
+        void stopScheduler.finally(() => checkpointer.stop()).finally(() => {
           database.close();
           resolve();
         });
       });
       server.closeIdleConnections();
     }));
-    return { url, apiUrl: url + API_PREFIX, port, host: config.host, config, deps, services, app, http: server, scheduler, close };
+    return { url, apiUrl: url + API_PREFIX, port, host: config.host, config, deps, services, app, http: server, scheduler, checkpointer, close };
   } catch (err) {
     database.close();
     throw err;
