@@ -38,6 +38,8 @@ export interface ServerOptions {
   extra?: (s: Services) => RequestHandler[];
   /** Folder of the built UI; default renderer/dist when built, '' for none. */
   uiDir?: string;
+  /** How long after listening the background WAL checkpointer starts (default 1 s). */
+  checkpointDelayMs?: number;
   /** Scheduler settings; `false` runs no scheduler (the API only). */
   scheduler?: SchedulerOptions | false;
 }
@@ -132,8 +134,9 @@ export async function createServer(options: ServerOptions = {}): Promise<HeraldS
 
     const scheduler = options.scheduler === false ? undefined : new Scheduler(deps, services.publishing, services.scheduling, { sweepMs: config.sweepMs, ...options.scheduler });
     await scheduler?.start();
-    // Started once the API answers: its thread's start-up does not delay the first request.
-    const checkpointer = startCheckpointer(database.sqlite, config.dbPath, { log });
+    // Started a moment after the API answers, so its thread's start-up does not compete with the
+    // first requests; until it runs, the main connection checkpoints as SQLite always does.
+    const checkpointer = startCheckpointer(database.sqlite, config.dbPath, { log, delayMs: options.checkpointDelayMs ?? 1_000 });
 
     let closing: Promise<void> | undefined;
     const close = () => (closing ??= new Promise<void>((resolve) => {

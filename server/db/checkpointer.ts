@@ -42,11 +42,9 @@ export interface Checkpointer {
   stop(): Promise<void>;
 }
 
-export function startCheckpointer(sqlite: Sqlite, file: string, opts: { everyMs?: number; log?: { warn(msg: string, err?: unknown): void } } = {}): Checkpointer {
-  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-  const worker = new Worker(SOURCE, { eval: true, workerData: { driver, file, everyMs: opts.everyMs ?? 1_000 } });
-  worker.unref();
+export function startCheckpointer(sqlite: Sqlite, file: string, opts: { everyMs?: number; delayMs?: number; log?: { warn(msg: string, err?: unknown): void } } = {}): Checkpointer {
   let stopping = false;
+  let worker: Worker | undefined;
   let handedOver = false;
   const takeBack = () => {
     if (!handedOver || !sqlite.open) return;
@@ -55,43 +53,59 @@ export function startCheckpointer(sqlite: Sqlite, file: string, opts: { everyMs?
   };
   let stopped: () => void = () => {};
   const done = new Promise<void>((r) => { stopped = r; });
-  const ready = new Promise<boolean>((resolve) => {
-    worker.on('message', (m: unknown) => {
+  let settle: (v: boolean) => void = () => {};
+  const ready = new Promise<boolean>((r) => { settle = r; });
+  const start = () => {
+    if (stopping) return;
+    const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+    const w = new Worker(SOURCE, { eval: true, workerData: { driver, file, everyMs: opts.everyMs ?? 1_000 } });
+    worker = w;
+    w.unref();
+    w.on('message', (m: unknown) => {
       if (m === 'ready') {
         if (!stopping && sqlite.open) {
           sqlite.pragma(`wal_autocheckpoint = ${SAFETY_NET_PAGES}`);
           handedOver = true;
         }
-        resolve(handedOver);
+        settle(handedOver);
       } else if (m === 'stopped') {
         stopped();
       } else if (m && typeof m === 'object' && 'error' in m) {
         opts.log?.warn(`Herald's background WAL checkpoint failed: ${(m as { error: string }).error}`);
       }
     });
-    worker.on('error', (err) => {
+    w.on('error', (err) => {
       opts.log?.warn('Herald\'s background WAL checkpoint stopped; the database checkpoints by itself again', err);
       takeBack();
-      resolve(false);
+      settle(false);
       stopped();
     });
-    worker.on('exit', () => {
+    w.on('exit', () => {
       takeBack();
-      resolve(false);
+      settle(false);
       stopped();
     });
-  });
+  };
+  const timer = opts.delayMs ? setTimeout(start, opts.delayMs) : undefined;
+  timer?.unref();
+  if (!timer) start();
   return {
     ready,
     async stop() {
       if (stopping) return done;
       stopping = true;
+      if (timer) clearTimeout(timer);
       takeBack();
-      worker.postMessage('stop');
-      const timeout = setTimeout(() => { void worker.terminate(); }, 5_000);
+      if (!worker) {
+        settle(false);
+        return;
+      }
+      const w = worker;
+      w.postMessage('stop');
+      const timeout = setTimeout(() => { void w.terminate(); }, 5_000);
       await done;
       clearTimeout(timeout);
-      await worker.terminate();
+      await w.terminate();
     },
   };
 }
