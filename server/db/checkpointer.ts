@@ -57,8 +57,18 @@ export function startCheckpointer(sqlite: Sqlite, file: string, opts: { everyMs?
   const ready = new Promise<boolean>((r) => { settle = r; });
   const start = () => {
     if (stopping) return;
-    const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-    const w = new Worker(SOURCE, { eval: true, workerData: { driver, file, everyMs: opts.everyMs ?? 1_000 } });
+    let w: Worker;
+    try {
+      const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+      w = new Worker(SOURCE, { eval: true, workerData: { driver, file, everyMs: opts.everyMs ?? 1_000 } });
+    } catch (err) {
+      // No worker here (a packaged runtime without the driver where a worker looks): SQLite's own
+      // checkpoints go on as before.
+      opts.log?.warn('Herald could not start its background WAL checkpoint; the database checkpoints by itself', err);
+      settle(false);
+      stopped();
+      return;
+    }
     worker = w;
     w.unref();
     w.on('message', (m: unknown) => {
