@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { jsonCaller, type TestServer } from '../test/helpers/server.js';
 
 export const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 
@@ -82,8 +83,6 @@ export function buildServer(): void {
 
 export const BENCH_OWNER = { email: 'bench@example.test', password: 'bench password 123' };
 
-export interface Reply { status: number; body: any; text: string }
-
 /** A compiled Herald server in its own process, with an enterprise key (no hourly limit in reach). */
 export interface HeraldChild {
   child: ChildProcess;
@@ -91,8 +90,8 @@ export interface HeraldChild {
   base: string;
   dataDir: string;
   key: string;
-  /** Same shape as test/helpers/server.ts's `call`, so test helpers (OAuth connect) work on it. */
-  call(method: string, p: string, opts?: { key?: string; body?: unknown }): Promise<Reply>;
+  /** test/helpers/server.ts's `call`, so test helpers (OAuth connect) work on it. */
+  call: TestServer['call'];
   /** call() with the bench key that throws unless the answer is 2xx. */
   ok(method: string, p: string, body?: unknown): Promise<any>;
   stop(): Promise<void>;
@@ -108,16 +107,8 @@ export async function startHerald(env: Record<string, string> = {}, opts: { data
     HERALD_ENTERPRISE_LIMIT: '1000000000', HERALD_MONTHLY_CREDITS: '1000000', ...env,
   }, /listening on (http:\/\/127\.0\.0\.1:\d+\/api\/v1)/);
   const base = match[1];
-  const call = async (method: string, p: string, o: { key?: string; body?: unknown } = {}): Promise<Reply> => {
-    const headers: Record<string, string> = {};
-    if (o.key) headers['svc-key'] = o.key;
-    if (o.body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(base + p, { method, headers, body: o.body === undefined ? undefined : JSON.stringify(o.body) });
-    const text = await res.text();
-    let body: any;
-    try { body = JSON.parse(text); } catch { body = undefined; }
-    return { status: res.status, body, text };
-  };
+  const call = jsonCaller(base);
+
   const login = await call('POST', '/auth/login', { body: BENCH_OWNER });
   if (login.status !== 200) throw new Error(`login answered ${login.status}: ${login.text}`);
   const created = await call('POST', '/auth/api-keys', { key: login.body.apiKey.key, body: { name: 'bench', tier: 'enterprise' } });

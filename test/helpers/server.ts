@@ -4,6 +4,7 @@
  */
 import fs from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../server/config.js';
@@ -48,19 +49,12 @@ export function tempDir(prefix = 'herald-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
-export async function startServer(opts: Partial<ServerOptions> & { owner?: boolean; settings?: Record<string, string>; dataDir?: string } = {}): Promise<TestServer> {
-  const dataDir = opts.dataDir ?? tempDir();
-  const config = loadConfig({}, {
-    HERALD_DATA_DIR: dataDir,
-    HERALD_PORT: '0',
-    HERALD_LOG_LEVEL: 'silent',
-    HERALD_SECRET_STORE: 'file',
-    ...(opts.owner === false ? {} : { HERALD_OWNER_EMAIL: OWNER.email, HERALD_OWNER_PASSWORD: OWNER.password }),
-    ...opts.settings,
-  });
-  const server = await createServer({ ...opts, config, announce: false });
-  const base = server.apiUrl;
-  const call = async <T,>(method: string, p: string, o: CallOptions = {}): Promise<Reply<T>> => {
+/**
+ * Calls of a Herald API at `base` over fetch, JSON in and out (the body is undefined when the
+ * answer is not JSON): TestServer's `call`, also for a Herald in another process.
+ */
+export function jsonCaller(base: string): TestServer['call'] {
+  return async <T,>(method: string, p: string, o: CallOptions = {}): Promise<Reply<T>> => {
     const headers: Record<string, string> = { ...o.headers };
     if (o.key) headers['svc-key'] = o.key;
     let body: string | undefined;
@@ -75,6 +69,30 @@ export async function startServer(opts: Partial<ServerOptions> & { owner?: boole
     try { parsed = JSON.parse(text); } catch { parsed = undefined; }
     return { status: res.status, headers: res.headers, body: parsed, text };
   };
+}
+
+/** A loopback port nothing listens on (opened, then closed). */
+export async function closedPort(): Promise<number> {
+  const srv = net.createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const { port } = srv.address() as net.AddressInfo;
+  await new Promise<void>((r) => srv.close(() => r()));
+  return port;
+}
+
+export async function startServer(opts: Partial<ServerOptions> & { owner?: boolean; settings?: Record<string, string>; dataDir?: string } = {}): Promise<TestServer> {
+  const dataDir = opts.dataDir ?? tempDir();
+  const config = loadConfig({}, {
+    HERALD_DATA_DIR: dataDir,
+    HERALD_PORT: '0',
+    HERALD_LOG_LEVEL: 'silent',
+    HERALD_SECRET_STORE: 'file',
+    ...(opts.owner === false ? {} : { HERALD_OWNER_EMAIL: OWNER.email, HERALD_OWNER_PASSWORD: OWNER.password }),
+    ...opts.settings,
+  });
+  const server = await createServer({ ...opts, config, announce: false });
+  const base = server.apiUrl;
+  const call = jsonCaller(base);
   const login = async (email = OWNER.email, password = OWNER.password) => {
     const r = await call<any>('POST', '/auth/login', { body: { email, password } });
     if (r.status !== 200) throw new Error(`login failed: ${r.status} ${r.text}`);

@@ -7,12 +7,11 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BIN, cliEnv, herald, heraldOnTty, limit, ok } from '../helpers/cli.js';
 import { addAccount, userIdOf } from '../helpers/drafts.js';
-import { addUser, OWNER, startServer, tempDir, TestClock, type TestServer } from '../helpers/server.js';
+import { addUser, closedPort, OWNER, startServer, tempDir, TestClock, type TestServer } from '../helpers/server.js';
 
 // Each test runs several CLI children (about half a second each, more on a loaded machine).
 vi.setConfig({ testTimeout: 180_000 });
@@ -28,14 +27,6 @@ const env = (extra: Record<string, string | undefined> = {}) => cliEnv(home, { H
 const cli = (args: string[], extra: Record<string, string | undefined> = {}, stdin?: string) => run(() => herald(args, { env: env(extra), stdin }));
 
 /** A loopback port with nothing listening on it. */
-async function closedPort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const { port } = srv.address() as net.AddressInfo;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
-
 beforeAll(async () => {
   t = await startServer({ clock, scheduler: false });
   key = await t.login();

@@ -7,7 +7,6 @@
  * and the CLI reaches Herald only through the client.
  */
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HeraldClient, HeraldError, type OAuthNetwork } from '../../client/index.js';
@@ -16,7 +15,7 @@ import { allRoutes } from '../../server/http/app.js';
 import type { RouteDef } from '../../server/http/route.js';
 import { addAccount, userIdOf } from '../helpers/drafts.js';
 import { pngBytes } from '../helpers/png.js';
-import { OWNER, startServer, TestClock, type TestServer } from '../helpers/server.js';
+import { closedPort, OWNER, startServer, TestClock, type TestServer } from '../helpers/server.js';
 
 const clock = new TestClock();
 let t: TestServer;
@@ -39,14 +38,6 @@ const recording = (onResponse?: (res: Response) => void): typeof fetch => async 
   onResponse?.(res);
   return res;
 };
-
-async function closedPort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const { port } = srv.address() as net.AddressInfo;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
 
 beforeAll(async () => {
   t = await startServer({ clock, scheduler: false });

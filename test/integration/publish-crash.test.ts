@@ -12,7 +12,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy.js';
 import { connectOAuth } from '../helpers/oauth-connect.js';
-import { OWNER, startServer, tempDir, type Reply, type TestServer } from '../helpers/server.js';
+import { jsonCaller, OWNER, startServer, tempDir, type TestServer } from '../helpers/server.js';
 import { startXSimulator, type XSimulator } from '../simulators/x.simulator.js';
 
 const CLIENT = { clientId: 'herald-crash-client', clientSecret: 'herald-crash-secret' };
@@ -50,20 +50,7 @@ async function startChild(dataDir: string): Promise<{ child: ChildProcess; base:
 }
 
 /** The calls tests make of a Herald in another process (TestServer's shape, enough for connectOAuth). */
-function remote(base: string): Pick<TestServer, 'call'> {
-  return {
-    async call<T = any>(method: string, p: string, o: { key?: string; body?: unknown } = {}): Promise<Reply<T>> {
-      const headers: Record<string, string> = {};
-      if (o.key) headers['svc-key'] = o.key;
-      if (o.body !== undefined) headers['content-type'] = 'application/json';
-      const res = await fetch(base + p, { method, headers, body: o.body === undefined ? undefined : JSON.stringify(o.body) });
-      const text = await res.text();
-      let body: any;
-      try { body = JSON.parse(text); } catch { body = undefined; }
-      return { status: res.status, headers: res.headers, body, text };
-    },
-  };
-}
+const remote = (base: string): Pick<TestServer, 'call'> => ({ call: jsonCaller(base) });
 
 async function until<T>(what: string, fn: () => Promise<T | undefined | false>, ms = 30_000): Promise<T> {
   const end = Date.now() + ms;

@@ -20,6 +20,7 @@ import { startChild, type ChildServer } from '../helpers/child-server.js';
 import type { Held } from '../helpers/fault-proxy.js';
 import { startNetworks, type Networks } from '../helpers/networks.js';
 import { tempDir } from '../helpers/server.js';
+import { seededRandom } from './util.js';
 import { childEnv, childNow, createDrafts, networkCounts, PLATFORMS, readDb, schedule, startConnected, until } from './harness.js';
 
 const SOAK = process.env.HERALD_QUICK !== '1';
@@ -28,18 +29,6 @@ const SPACING_MS = SOAK ? 3_000 : 2_500;
 const RANDOM_KILLS = SOAK ? 50 : 5;
 const SEED = Number(process.env.HERALD_CRASH_SEED ?? Date.now() % 100_000);
 const FINAL = new Set(['done', 'failed', 'needs_review', 'cancelled']);
-
-/** mulberry32: kill moments reproducible from the printed seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 let nets: Networks;
 let dataDir: string;
@@ -112,7 +101,7 @@ describe('the crash matrix', () => {
     const lastDue = t0 + (DRAFTS - 1) * SPACING_MS;
     await first.child.kill('SIGTERM');
 
-    const random = prng(SEED);
+    const random = seededRandom(SEED);
     let held: Held | undefined;
     let liRefreshes = 0;
     const generations: Generation[] = [

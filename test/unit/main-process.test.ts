@@ -12,7 +12,7 @@ import { contentSecurityPolicy, webPreferences } from '../../main/security.js';
 import { connectOAuth } from '../helpers/oauth-connect.js';
 import { fakeElectron, type FakeWindow } from '../helpers/fake-electron.js';
 import { urlTable } from '../helpers/main-urls.js';
-import { tempDir, type TestServer } from '../helpers/server.js';
+import { jsonCaller, tempDir, type TestServer } from '../helpers/server.js';
 import { startXSimulator, type XSimulator } from '../simulators/x.simulator.js';
 
 const MAIN_DIR = path.resolve('main');
@@ -46,16 +46,7 @@ function api(): Pick<TestServer, 'call'> & { base: string } {
   const base = `${desk.server.url}/api/v1`;
   return {
     base,
-    call: async (method, p, o = {}) => {
-      const headers: Record<string, string> = { ...o.headers };
-      if (o.key) headers['svc-key'] = o.key;
-      if (o.body !== undefined) headers['content-type'] = 'application/json';
-      const res = await fetch(base + p, { method, headers, body: o.body === undefined ? undefined : JSON.stringify(o.body) });
-      const text = await res.text();
-      let body: any;
-      try { body = JSON.parse(text); } catch { body = undefined; }
-      return { status: res.status, headers: res.headers, body, text };
-    },
+    call: jsonCaller(base),
   };
 }
 
