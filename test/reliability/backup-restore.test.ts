@@ -130,6 +130,8 @@ describe('backup under write load', () => {
     expect(r.status, r.text).toBe(200);
     const body = JSON.parse(r.text) as { file: string; seconds: number };
     expect(path.dirname(body.file)).toBe(path.join(dataDir, 'backups'));
+    expect(fs.statSync(body.file).mode & 0o777, 'a backup is readable by its owner only').toBe(0o600);
+    expect(fs.readdirSync(path.dirname(body.file)).filter((f) => f.endsWith('.partial'))).toEqual([]);
     const copy = readBack(body.file);
     expect(copy.integrity).toBe('ok');
     expect(load.missing(copy, before)).toEqual([]);

@@ -53,7 +53,16 @@ export const settingsRoutes = (s: Services): RouteDef[] => {
         // A random suffix: two backups in the same millisecond must not write one file.
         const file = path.join(dir, `herald-${new Date(s.deps.clock.now()).toISOString().replace(/[:.]/g, '-')}-${s.deps.ids.token(4)}.db`);
         const started = Date.now();
-        await s.deps.sqlite.backup(file);
+        // Written beside its final name and renamed when whole, readable by its owner only (it
+        // holds password and key hashes), like `herald backup`.
+        const partial = `${file}.partial`;
+        try {
+          await s.deps.sqlite.backup(partial);
+          fs.chmodSync(partial, 0o600);
+          fs.renameSync(partial, file);
+        } finally {
+          fs.rmSync(partial, { force: true });
+        }
         return { success: true, file, bytes: fs.statSync(file).size, seconds: (Date.now() - started) / 1000 };
       },
     }),
