@@ -117,7 +117,9 @@ export async function createServer(options: ServerOptions = {}): Promise<HeraldS
       routes: options.routes?.(services),
       extra: [...(options.extra?.(services) ?? []), ...uiRoutes()],
     });
-    const server = http.createServer({ ...expressClasses(app), keepAliveTimeout: 5000, requestTimeout: 0 }, app.dispatch);
+    // requireHostHeader off: an HTTP/1.1 request without Host meets the Host guard (403 in the
+    // envelope, like every other refused Host) instead of Node's bare 400.
+    const server = http.createServer({ ...expressClasses(app), keepAliveTimeout: 5000, requestTimeout: 0, requireHostHeader: false }, app.dispatch);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(config.port, config.host, () => { server.off('error', reject); resolve(); });
