@@ -17,6 +17,8 @@ vi.setConfig({ testTimeout: 180_000 });
 let t: TestServer;
 let key: string;
 let home: string;
+let skyAccount: string;
+let defaultSet: string;
 const run = limit(3);
 const cli = (args: string[], stdin?: string) => run(() => herald(args, { env: cliEnv(home, { HERALD_API_KEY: key, HERALD_BASE_URL: t.base }), stdin }));
 const posts = async (id: string) => (await t.call('GET', `/microblog/drafts/${id}`, { key })).body.draft.tweets.map((x: any) => x.plainText);
@@ -24,7 +26,7 @@ const posts = async (id: string) => (await t.call('GET', `/microblog/drafts/${id
 beforeAll(async () => {
   t = await startServer({ scheduler: false });
   key = await t.login();
-  addAccount(t, userIdOf(t, OWNER.email), 'skyblog');
+  ({ accountId: skyAccount, socialSetId: defaultSet } = addAccount(t, userIdOf(t, OWNER.email), 'skyblog'));
   home = tempDir('herald-cli-');
 });
 afterAll(async () => {
@@ -100,5 +102,49 @@ describe('herald draft create: where the text comes from', () => {
     ]);
     for (const r of results) expect(r.out).toBe('');
     expect((await t.call('GET', '/microblog/drafts', { key })).body.drafts.length).toBe(before);
+  });
+});
+
+describe('herald draft: --set, --accounts, --template, and the list filters', () => {
+  it('create and update pass the set, accounts and template on; list filters by --set and --status and pages with --limit/--cursor', async () => {
+    const api = async (method: string, p: string, body?: unknown) => (await t.call(method, p, { key, body })).body;
+    const otherSet = addAccount(t, userIdOf(t, OWNER.email), 'problog', { mode: 'create_new' }).socialSetId;
+    const tpl = (await api('POST', '/templates', { name: 'Frame', headContentPlain: 'HEAD', tailContentPlain: 'TAIL' })).template.uuid;
+
+    const framed = JSON.parse(ok(await cli(['draft', 'create', '--content', 'one\n---\ntwo', '--set', otherSet, '--template', tpl, '--title', 'Framed', '-o', 'json']))).draft;
+    expect(framed).toMatchObject({ socialSetId: otherSet, templateId: tpl, selectedAccountIds: [] });
+    expect(framed.tweets.map((x: any) => x.plainText)).toEqual(['HEAD\none', 'two\nTAIL']);
+    // Counted for the networks of that set only (LinkedIn), not the default set's Bluesky.
+    expect(Object.keys(framed.tweets[0].validation)).toEqual(['problog']);
+
+    const moved = JSON.parse(ok(await cli(['draft', 'update', framed.id, '--set', defaultSet, '--accounts', skyAccount, '--template', 'none', '-o', 'json']))).draft;
+    expect(moved).toMatchObject({ id: framed.id, socialSetId: defaultSet, selectedAccountIds: [skyAccount], templateId: null });
+    expect(Object.keys(moved.tweets[0].validation)).toEqual(['skyblog']);
+    expect(moved.tweets.map((x: any) => x.plainText)).toEqual(['HEAD\none', 'two\nTAIL']); // the frame stays in the text
+
+    // Three drafts in the other set, one of them scheduled.
+    const inSet: string[] = [];
+    for (const n of [1, 2, 3]) inSet.push(ok(await cli(['draft', 'create', '--content', `set post ${n}`, '--set', otherSet, '-o', 'minimal'])).trim());
+    const when = new Date(Date.now() + 86_400_000).toISOString();
+    expect((await t.call('POST', '/microblog/schedule', { key, body: { draftId: inSet[1], scheduledFor: when, applyJitter: false } })).status).toBe(200);
+
+    const [bySet, scheduled, page1, tablePage] = await Promise.all([
+      cli(['draft', 'list', '--set', otherSet, '-o', 'minimal']),
+      cli(['draft', 'list', '--status', 'scheduled', '-o', 'minimal']),
+      cli(['draft', 'list', '--set', otherSet, '--limit', '2', '-o', 'json']),
+      cli(['draft', 'list', '--set', otherSet, '--limit', '2']),
+    ]);
+    const apiSet = (await api('GET', `/microblog/drafts?socialSetId=${otherSet}`)).drafts.map((d: any) => d.id);
+    expect(apiSet.sort()).toEqual([...inSet].sort());
+    expect(ok(bySet).trim().split('\n')).toEqual((await api('GET', `/microblog/drafts?socialSetId=${otherSet}`)).drafts.map((d: any) => d.id));
+    expect(ok(scheduled)).toBe(`${inSet[1]}\n`);
+    const first = JSON.parse(ok(page1));
+    expect(first).toEqual(await api('GET', `/microblog/drafts?socialSetId=${otherSet}&limit=2`));
+    expect(first.drafts).toHaveLength(2);
+    expect(first.nextCursor).toEqual(expect.any(String));
+    expect(tablePage.err).toBe(`More: herald draft list --limit 2 --cursor ${first.nextCursor}\n`);
+    const rest = JSON.parse(ok(await cli(['draft', 'list', '--set', otherSet, '--limit', '2', '--cursor', first.nextCursor, '-o', 'json'])));
+    expect(rest.nextCursor).toBeNull();
+    expect([...first.drafts, ...rest.drafts].map((d: any) => d.id)).toEqual(ok(bySet).trim().split('\n'));
   });
 });
