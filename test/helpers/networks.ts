@@ -154,7 +154,7 @@ export async function postsOn(nets: Networks, platform: Platform): Promise<HeldP
       return nets.threads.postsBy(user.username).sort((a, b) => a.seq - b.seq).map((p) => ({
         id: p.id, text: p.text, parent: p.replyToId,
         media: [p.containerId, ...p.children].map((id) => nets.threads.state.containers.get(id)).filter((c) => c?.mediaUrl)
-          .map((c) => ({ bytes: c!.fetched?.bytes.length ?? 0, type: c!.mediaType })),
+          .map((c) => ({ bytes: c!.fetched?.bytes.length ?? 0, alt: c!.altText, type: c!.mediaType })),
       }));
     }
     case 'problog': {

@@ -14,7 +14,7 @@ import { PlatformError } from '../../server/platforms/errors.js';
 import { adapterFor, registerAdapter } from '../../server/platforms/index.js';
 import { publishThread } from '../../server/platforms/thread.js';
 import { createThreadblogAdapter } from '../../server/platforms/threadblog.adapter.js';
-import { png } from '../helpers/media-files.js';
+import { png, video } from '../helpers/media-files.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { startThreadsSimulator, type ThreadsSimulator } from '../simulators/threads.simulator.js';
 import { connectThroughBrowser } from './oauth-browser.js';
@@ -25,17 +25,18 @@ let key: string;
 let accountId: string;
 let images: http.Server;
 let imageBase = '';
-const bodies = new Map([['red', png(5, 5, 30)], ['blue', png(5, 5, 60)]]);
+const bodies = new Map([['red', png(5, 5, 30)], ['blue', png(5, 5, 60)], ['clip', video('mp4', 2048)]]);
 
 const row = () => t.server.deps.db.select().from(accounts).where(eq(accounts.id, accountId)).get()!;
 const post = (text: string, more: Partial<PostInput> = {}): PostInput => ({ text, media: [], options: {}, idempotencyKey: `k-${text}`, ...more });
 const publish = (input: PostInput) => t.server.services.credentials.withCredentials(row(), (ctx) => adapterFor('threadblog').publishPost(ctx, input));
 const image = (name: string, altText: string): MediaItem => ({ path: '', mime: 'image/png', size: 0, kind: 'image', altText, publicUrl: `${imageBase}/${name}.png` });
+const clip = (altText: string): MediaItem => ({ path: '', mime: 'video/mp4', size: 0, kind: 'video', altText, publicUrl: `${imageBase}/clip.mp4` });
 
 beforeAll(async () => {
   images = http.createServer((req, res) => {
-    res.writeHead(200, { 'content-type': 'image/png' });
-    res.end(bodies.get((req.url ?? '').replace(/^\/|\.png$/g, '')) ?? png(1, 1));
+    res.writeHead(200, { 'content-type': req.url?.endsWith('.mp4') ? 'video/mp4' : 'image/png' });
+    res.end(bodies.get((req.url ?? '').replace(/^\/|\.(png|mp4)$/g, '')) ?? png(1, 1));
   });
   await new Promise<void>((resolve) => images.listen(0, '127.0.0.1', resolve));
   imageBase = `http://127.0.0.1:${(images.address() as { port: number }).port}`;
@@ -86,6 +87,20 @@ describe('Threads simulator through Herald', () => {
     const kids = made.children.map((id) => sim.state.containers.get(id)!);
     expect(kids.map((k) => k.mediaUrl)).toEqual([`${imageBase}/red.png`, `${imageBase}/blue.png`]);
     expect(kids.map((k) => k.fetched?.bytes.length)).toEqual([bodies.get('red')!.length, bodies.get('blue')!.length]);
+    expect(kids.map((k) => [k.mediaType, k.altText, k.isCarouselItem])).toEqual([['IMAGE', 'Red', true], ['IMAGE', 'Blue', true]]);
+  });
+
+  it('publishes a video with its alt text, and a carousel of an image and a video', async () => {
+    const one = await publish(post('A clip', { media: [clip('Ten seconds of nothing')] }));
+    const single = sim.state.posts.find((p) => p.id === one.id)!;
+    expect(single.mediaType).toBe('VIDEO');
+    const container = sim.state.containers.get(single.containerId)!;
+    expect([container.mediaUrl, container.altText, container.fetched?.bytes.length]).toEqual([`${imageBase}/clip.mp4`, 'Ten seconds of nothing', bodies.get('clip')!.length]);
+
+    const mixed = await publish(post('Picture and clip', { media: [image('red', 'Red again'), clip('The clip again')] }));
+    const made = sim.state.posts.find((p) => p.id === mixed.id)!;
+    expect(made.mediaType).toBe('CAROUSEL_ALBUM');
+    expect(made.children.map((id) => sim.state.containers.get(id)!).map((k) => [k.mediaType, k.altText])).toEqual([['IMAGE', 'Red again'], ['VIDEO', 'The clip again']]);
   });
 
   it('a rate limit is rate_limited; a lost publish answer is ambiguous and found', async () => {

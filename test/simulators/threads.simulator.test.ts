@@ -142,9 +142,10 @@ describe('Threads simulator over documented Graph calls', () => {
   it('fetches image_url itself; a bad URL ends the container in ERROR', async () => {
     const { token } = await connect();
     const me = (await graph('GET', '/me', { access_token: token })).body.id as string;
-    const good = await graph<{ id: string }>('POST', `/${me}/threads`, { media_type: 'IMAGE', image_url: `${mediaUrl}/img.png`, text: 'pic', access_token: token });
+    const good = await graph<{ id: string }>('POST', `/${me}/threads`, { media_type: 'IMAGE', image_url: `${mediaUrl}/img.png`, text: 'pic', alt_text: 'A picture', access_token: token });
     expect(await waitFinished(good.body.id, token)).toMatchObject({ status: 'FINISHED' });
     expect(sim.state.containers.get(good.body.id)!.fetched?.bytes.toString()).toBe('png-bytes');
+    expect(sim.state.containers.get(good.body.id)!.altText).toBe('A picture');
     const bad = await graph<{ id: string }>('POST', `/${me}/threads`, { media_type: 'IMAGE', image_url: `${mediaUrl}/missing.png`, access_token: token });
     expect(await waitFinished(bad.body.id, token)).toMatchObject({ status: 'ERROR', error_message: 'UNKNOWN' });
   });

@@ -17,6 +17,8 @@ export interface ThreadsContainer {
   mediaType: 'TEXT' | 'IMAGE' | 'VIDEO' | 'CAROUSEL';
   text: string;
   mediaUrl?: string;
+  /** `alt_text` as sent with an IMAGE or VIDEO container. */
+  altText?: string;
   fetched?: { contentType: string; bytes: Buffer };
   isCarouselItem: boolean;
   children: string[];
@@ -273,6 +275,7 @@ export async function startThreadsSimulator(opts: ThreadsSimulatorOptions = {}):
       if (type === 'IMAGE' || type === 'VIDEO') {
         c.mediaUrl = type === 'IMAGE' ? p.image_url : p.video_url;
         if (!c.mediaUrl) return errors.param(`The parameter ${type === 'IMAGE' ? 'image_url' : 'video_url'} is required`);
+        if (p.alt_text !== undefined) c.altText = p.alt_text;
       }
       if (type === 'CAROUSEL') {
         const kids = (p.children ?? '').split(',').map((s) => s.trim()).filter(Boolean);
