@@ -3,6 +3,7 @@
  * create, list, get, update, delete, batch, per-network text, templates, the status lock,
  * counting per target network, and isolation between users.
  */
+import twitterText from 'twitter-text';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as contract from '../../server/contracts/drafts.js';
 import { drafts as draftsTable } from '../../server/db/schema.js';
@@ -162,7 +163,33 @@ describe('with accounts', () => {
         expect(tw.validation[platform].valid).toBe(true);
       }
       expect(tw.isValid).toBe(true);
+      // X's figure is twitter-text's own, on the text the server derived.
+      expect(tw.validation.microblog.count, name).toBe(twitterText.parseTweet(tw.plainText).weightedLength);
     });
+  });
+
+  it('targets: a set with no account is counted for X; each Mastodon account counts by its instance, the strictest binds', async () => {
+    const empty = await post('/social-sets', { name: 'Nobody yet' });
+    expect(empty.status).toBe(200);
+    const lonely = await post('/microblog/drafts', { title: 'x only', tweets: [{ content: 'a'.repeat(281) }, { content: 'b'.repeat(280) }], socialSetId: empty.body.socialSet.id });
+    expect(lonely.body.draft.tweets.map((x: any) => x.validation)).toEqual([
+      { microblog: { count: 281, limit: 280, valid: false, reason: expect.any(String) } },
+      { microblog: { count: 280, limit: 280, valid: true } },
+    ]);
+    expect(lonely.body.draft.tweets.map((x: any) => x.isValid)).toEqual([false, true]);
+
+    // A second instance: 600 characters, every URL 30 (the first: 1000, URLs 23).
+    const small = addAccount(t, owner, 'fedblog', { mode: 'create_new', meta: { max_characters: 600, characters_reserved_per_url: 30 } }).accountId;
+    const url = `https://example.com/${'p'.repeat(50)}`;
+    const text = (n: number) => `See ${url} ${'b'.repeat(n)}`;
+    const only = await post('/microblog/drafts', { title: 'm2', tweets: [{ content: text(10) }], selectedAccountIds: [small] });
+    expect(only.body.draft.tweets[0].validation).toEqual({ fedblog: { count: 4 + 30 + 1 + 10, limit: 600, valid: true } });
+    const both = await post('/microblog/drafts', { title: 'm3', tweets: [{ content: text(560) }, { content: text(570) }], selectedAccountIds: [accountIds.fedblog, small] });
+    const [fits, over] = both.body.draft.tweets;
+    // 4 + 30 + 1 + 560 = 595 of 600 leaves less room than 588 of 1000.
+    expect(fits.validation.fedblog).toEqual({ count: 595, limit: 600, valid: true });
+    expect(over.validation.fedblog).toMatchObject({ count: 605, limit: 600, valid: false });
+    expect([fits.isValid, over.isValid]).toEqual([true, false]);
   });
 
   it('counts media per network', async () => {
