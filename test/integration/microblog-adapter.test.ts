@@ -102,6 +102,33 @@ describe('connecting an X account', () => {
   });
 });
 
+describe('where a connected X account goes (socialSetId, mode)', () => {
+  const setsHolding = async (id: string) => ((await t.call('GET', '/social-sets', { key })).body.socialSets as any[])
+    .filter((s) => s.accounts.some((a: any) => a.accountId === id));
+
+  it('mode create_new makes a set named after the handle; socialSetId adds to that set; an unknown set is refused before X is asked', async () => {
+    const handle = sim.user().username;
+    const fresh = await connectOAuth(t, key, 'microblog', { mode: 'create_new' });
+    expect(fresh.status, JSON.stringify(fresh.body)).toBe(200);
+    expect(fresh.body.accountUuid).toBe(accountId);
+    const created = (await setsHolding(accountId)).find((s) => s.id === fresh.body.socialSetId);
+    expect(created).toMatchObject({ name: handle, isDefault: false });
+    expect(created.accounts.map((a: any) => a.accountId)).toEqual([accountId]);
+
+    const mine = await t.call('POST', '/social-sets', { key, body: { name: 'Launch team' } });
+    expect(mine.status, mine.text).toBe(200);
+    const added = await connectOAuth(t, key, 'microblog', { socialSetId: mine.body.socialSet.id, mode: 'add_to_existing' });
+    expect(added.status, JSON.stringify(added.body)).toBe(200);
+    expect(added.body.socialSetId).toBe(mine.body.socialSet.id);
+    expect((await setsHolding(accountId)).map((s) => s.name).sort()).toEqual(['Default', 'Launch team', handle].sort());
+
+    const tokenCalls = sim.tokenCalls();
+    const unknown = await t.call('POST', '/microblog/auth', { key, body: { socialSetId: '00000000-0000-4000-8000-000000000000' } });
+    expect(unknown.status).toBe(404);
+    expect(sim.tokenCalls()).toBe(tokenCalls);
+  });
+});
+
 describe('publishing to X', () => {
   it('publishes a single post and returns its x.com URL', async () => {
     const ref = await publish(post('Hello from Herald'));
