@@ -11,7 +11,9 @@ import { browse, pkce, startOidcPeer, type OidcPeer } from './oidc.peer.js';
 
 const REDIRECT = 'http://127.0.0.1:53682/callback';
 const OTHER_REDIRECT = 'http://127.0.0.1:53683/other';
-const HERALD = { client_id: 'herald-desktop', client_secret: 'herald-desktop-secret', redirect_uris: [REDIRECT] };
+/** HERALD_IDENTITY_REDIRECT_URI: the one non-loopback redirect URI sign-in may use. */
+const CONFIGURED = 'https://herald.example/signin/callback';
+const HERALD = { client_id: 'herald-desktop', client_secret: 'herald-desktop-secret', redirect_uris: [REDIRECT, CONFIGURED] };
 const OTHER = { client_id: 'other-app', client_secret: 'other-app-secret', redirect_uris: [OTHER_REDIRECT] };
 
 let peer: OidcPeer;
@@ -25,7 +27,7 @@ beforeAll(async () => {
   t = await startServer({
     clock,
     owner: false,
-    settings: { HERALD_IDENTITY_ISSUER: peer.issuer, HERALD_IDENTITY_CLIENT_ID: HERALD.client_id, HERALD_IDENTITY_CLIENT_SECRET: HERALD.client_secret },
+    settings: { HERALD_IDENTITY_ISSUER: peer.issuer, HERALD_IDENTITY_CLIENT_ID: HERALD.client_id, HERALD_IDENTITY_CLIENT_SECRET: HERALD.client_secret, HERALD_IDENTITY_REDIRECT_URI: CONFIGURED },
   });
 });
 
@@ -179,19 +181,54 @@ describe('sign-in with OpenID Connect', () => {
     expect(r.status, r.text).toBe(200);
   });
 
-  it('answers 501 OAUTH_NOT_CONFIGURED without a client secret, before any provider call', async () => {
-    const bare = await startServer({ owner: false, settings: { HERALD_IDENTITY_ISSUER: peer.issuer, HERALD_IDENTITY_CLIENT_ID: HERALD.client_id } });
-    try {
-      const calls = peer.tokenRequests.length;
-      const a = await bare.call('POST', '/auth/oauth/identity/url', { body: { redirectUri: REDIRECT } });
-      expect(a.status).toBe(501);
-      expect(a.body).toMatchObject({ success: false, error: 'OAUTH_NOT_CONFIGURED' });
-      const b = await bare.call('POST', '/auth/oauth/identity/callback', { body: { code: 'x', state: 'y' } });
-      expect(b.status).toBe(501);
-      expect(peer.tokenRequests.length).toBe(calls);
-    } finally {
-      await bare.close();
+  it('answers 501 OAUTH_NOT_CONFIGURED without a client id or a client secret, before any provider call', async () => {
+    const id = { HERALD_IDENTITY_CLIENT_ID: HERALD.client_id };
+    const secret = { HERALD_IDENTITY_CLIENT_SECRET: HERALD.client_secret };
+    for (const partial of [id, secret, {}]) {
+      const bare = await startServer({ owner: false, scheduler: false, settings: { HERALD_IDENTITY_ISSUER: peer.issuer, ...partial } });
+      try {
+        const calls = peer.requests.length;
+        const a = await bare.call('POST', '/auth/oauth/identity/url', { body: { redirectUri: REDIRECT } });
+        expect(a.status, JSON.stringify(partial)).toBe(501);
+        expect(a.body).toMatchObject({ success: false, error: 'OAUTH_NOT_CONFIGURED' });
+        const b = await bare.call('POST', '/auth/oauth/identity/callback', { body: { code: 'x', state: 'y' } });
+        expect(b.status).toBe(501);
+        expect(b.body.error).toBe('OAUTH_NOT_CONFIGURED');
+        // Not even discovery: the provider saw nothing.
+        expect(peer.requests.length).toBe(calls);
+      } finally {
+        await bare.close();
+      }
     }
+  });
+
+  it('takes the configured redirect URI and loopback ones, nothing else, and tells the provider the one it took', async () => {
+    for (const ok of [CONFIGURED, 'http://[::1]:8123/cb', 'http://localhost:9/cb', 'http://127.0.0.1/cb']) {
+      const r = await t.call('POST', '/auth/oauth/identity/url', { body: { redirectUri: ok } });
+      expect(r.status, `${ok}: ${r.text}`).toBe(200);
+      expect(new URL(r.body.authUrl).searchParams.get('redirect_uri')).toBe(new URL(ok).href);
+    }
+    const calls = peer.requests.length;
+    const users = userCount();
+    for (const uri of [
+      'https://evil.example/cb', 'http://127.0.0.1.evil.example/cb', 'http://127.0.0.1@evil.example/cb', 'http://evil.example/?http://127.0.0.1:1/',
+      'https://127.0.0.1:8080/cb', 'http://127.0.0.2/cb', `${CONFIGURED}/extra`, 'http://herald.example/signin/callback', `${REDIRECT}?next=https://evil.example`,
+      `${REDIRECT}#frag`, 'javascript:alert(1)', 'not a url', '',
+    ]) {
+      const r = await t.call('POST', '/auth/oauth/identity/url', { body: { redirectUri: uri } });
+      expect(r.status, uri).toBe(400);
+      expect(r.body.error).toBe('INVALID_INPUT');
+      expect(r.body.details.map((d: { path: string }) => d.path), uri).toEqual(['body.redirectUri']);
+    }
+    expect(peer.requests.length).toBe(calls);
+    expect(userCount()).toBe(users);
+    // The configured URI carries a whole sign-in: the provider sends the code there.
+    peer.login = 'alice';
+    const start = await t.call('POST', '/auth/oauth/identity/url', { body: { redirectUri: CONFIGURED } });
+    const back = await browse(start.body.authUrl, CONFIGURED);
+    const r = await callback({ code: back.searchParams.get('code'), state: back.searchParams.get('state'), redirectUri: CONFIGURED });
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.user).toMatchObject({ email: 'alice@example.test', isNewUser: false });
   });
 });
 

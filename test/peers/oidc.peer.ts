@@ -33,6 +33,8 @@ export interface OidcPeer {
   idTokenTtl: number;
   /** Token-endpoint requests, by the client that made them. */
   tokenRequests: string[];
+  /** Every request the provider received (`METHOD /path`), discovery included. */
+  requests: string[];
   /** Rewrites a successful token answer for `clientId`; undefined leaves answers alone. */
   rewriteToken?: (body: Record<string, unknown>, clientId: string) => Record<string, unknown>;
   close(): Promise<void>;
@@ -62,6 +64,7 @@ export async function startOidcPeer(clients: OidcClientReg[], opts: { conformIdT
     login: 'alice',
     idTokenTtl: 3600,
     tokenRequests: [],
+    requests: [],
     close: async () => { await close(front); await close(back); },
   };
 
@@ -112,6 +115,7 @@ export async function startOidcPeer(clients: OidcClientReg[], opts: { conformIdT
     req.on('end', () => {
       const body = Buffer.concat(chunks);
       const path = new URL(req.url ?? '/', issuer).pathname;
+      peer.requests.push(`${req.method} ${path}`);
       const tokenClient = req.method === 'POST' && path === '/token' ? clientOfTokenRequest(req.headers, body) : undefined;
       if (tokenClient !== undefined) peer.tokenRequests.push(tokenClient);
       const up = http.request({ host: '127.0.0.1', port: backPort, method: req.method, path: req.url, headers: req.headers }, (answer) => {
