@@ -146,17 +146,22 @@ describe('sign-in with X', () => {
   });
 
   it('answers 501 OAUTH_NOT_CONFIGURED without a client id or secret', async () => {
-    const bare = await startServer({ settings: { HERALD_MICROBLOG_CLIENT_ID: CLIENT.clientId, HERALD_MICROBLOG_TOKEN_URL: sim.tokenUrl } });
-    try {
-      const calls = tokenCalls();
-      const a = await bare.call('POST', '/auth/oauth/microblog/url', { body: { redirectUri: REDIRECT } });
-      expect(a.status).toBe(501);
-      expect(a.body).toMatchObject({ success: false, error: 'OAUTH_NOT_CONFIGURED' });
-      const b = await bare.call('POST', '/auth/oauth/microblog/callback', { body: { code: 'c', state: 's' } });
-      expect(b.status).toBe(501);
-      expect(tokenCalls()).toBe(calls);
-    } finally {
-      await bare.close();
+    const id = { HERALD_MICROBLOG_CLIENT_ID: CLIENT.clientId };
+    const secret = { HERALD_MICROBLOG_CLIENT_SECRET: CLIENT.clientSecret };
+    for (const partial of [id, secret, {}]) {
+      const bare = await startServer({ scheduler: false, settings: { ...partial, HERALD_MICROBLOG_API_URL: sim.url, HERALD_MICROBLOG_AUTHORIZE_URL: sim.authorizeUrl, HERALD_MICROBLOG_TOKEN_URL: sim.tokenUrl } });
+      try {
+        const calls = sim.requests.length;
+        const a = await bare.call('POST', '/auth/oauth/microblog/url', { body: { redirectUri: REDIRECT } });
+        expect(a.status, JSON.stringify(partial)).toBe(501);
+        expect(a.body).toMatchObject({ success: false, error: 'OAUTH_NOT_CONFIGURED' });
+        const b = await bare.call('POST', '/auth/oauth/microblog/callback', { body: { code: 'c', state: 's' } });
+        expect(b.status).toBe(501);
+        expect(b.body.error).toBe('OAUTH_NOT_CONFIGURED');
+        expect(sim.requests.length).toBe(calls);
+      } finally {
+        await bare.close();
+      }
     }
   });
 });
