@@ -10,6 +10,8 @@ import { drafts as draftsTable } from '../../server/db/schema.js';
 import { eq } from 'drizzle-orm';
 import { addAccount, addMedia, userIdOf } from '../helpers/drafts.js';
 import { HARD_TEXT } from '../helpers/hard-text.js';
+import { connectOAuth } from '../helpers/oauth-connect.js';
+import { startMastodonSimulator } from '../simulators/mastodon.simulator.js';
 import { OWNER, TestClock, addUser, startServer, type TestServer } from '../helpers/server.js';
 
 let t: TestServer;
@@ -459,6 +461,48 @@ describe('isolation', () => {
     expect((await post('/microblog/drafts', { title: 'x', tweets: [{ content: 'a' }], selectedAccountIds: [accountIds.skyblog] }, otherKey)).status).toBe(400);
     expect((await get(`/microblog/drafts/${mine.id}`)).body.draft.title).toBe('secret');
     expect((await get(`/microblog/drafts/${mine.id}/platforms`)).body.platforms[0].content).toBe('sky');
+  });
+});
+
+describe('with a real Mastodon account (simulator)', () => {
+  it('counts by the instance limit read at connection; while the draft is really being published it cannot be edited or deleted', async () => {
+    const sim = await startMastodonSimulator({ maxCharacters: 700 });
+    try {
+      const connected = await connectOAuth(t, key, 'fedblog', { instanceUrl: sim.url, mode: 'create_new' });
+      expect(connected.status, JSON.stringify(connected.body)).toBe(200);
+      const account = connected.body.accountUuid;
+      const d = (await post('/microblog/drafts', { title: 'Live', tweets: [{ content: 'c'.repeat(650) }, { content: 'second' }], selectedAccountIds: [account] })).body.draft;
+      expect(d.tweets[0].validation).toEqual({ fedblog: { count: 650, limit: 700, valid: true } });
+
+      sim.faults.latencyMs = 1500;
+      const started = await post('/microblog/publish', { draftId: d.id, async: true });
+      expect(started.status, started.text).toBe(202);
+      for (let i = 0; i < 100 && (await get(`/microblog/drafts/${d.id}`)).body.draft.status !== 'publishing'; i++) await new Promise((r) => setTimeout(r, 20));
+      expect((await get(`/microblog/drafts/${d.id}`)).body.draft.status).toBe('publishing');
+      for (const r of [
+        await put(`/microblog/drafts/${d.id}`, { title: 'changed mid-flight' }),
+        await put(`/microblog/drafts/${d.id}`, { tweets: [{ content: 'other' }] }),
+        await put(`/microblog/drafts/${d.id}/platforms`, { platforms: [{ platform: 'fedblog', content: 'other' }] }),
+        await del(`/microblog/drafts/${d.id}`),
+      ]) {
+        expect(r.status).toBe(400);
+        expect(r.body).toMatchObject({ success: false, error: 'INVALID_INPUT' });
+        expect(r.body.message).toMatch(/being published/);
+      }
+      sim.faults.latencyMs = 0;
+      let status = '';
+      for (let i = 0; i < 300 && status !== 'published'; i++) {
+        status = (await get(`/microblog/drafts/${d.id}`)).body.draft.status;
+        if (status !== 'published') await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(status).toBe('published');
+      // What went out is the text as it was when publishing began.
+      expect(sim.state.statuses.map((x) => x.text)).toEqual(['c'.repeat(650), 'second']);
+      expect((await get(`/microblog/drafts/${d.id}`)).body.draft.title).toBe('Live');
+      expect((await del(`/microblog/drafts/${d.id}`)).status).toBe(200);
+    } finally {
+      await sim.close();
+    }
   });
 });
 
