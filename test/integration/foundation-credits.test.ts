@@ -80,6 +80,8 @@ describe('monthly grant', () => {
     clock.advance(1_000);
     t.server.services.credits.refund(users.tokyo.id, 10, { orderNo: 'job-2', sourceType: 'skyblog', sourceDetail: 'failed' });
     expect((await credits('tokyo')).balance).toBe(GRANT - 20);
+    const novemberRows = await allRecords('tokyo');
+    expect(novemberRows.map((r) => r.trans_type)).toEqual(['refund', 'publish', 'publish', 'publish', 'grant']);
 
     // 16:00 UTC on 30 November is 01:00 on 1 December in Tokyo, still November in New York.
     clock.set('2026-11-30T16:00:00Z');
@@ -90,6 +92,8 @@ describe('monthly grant', () => {
     expect(expiry).toMatchObject({ trans_type: 'adjustment', credits: -(GRANT - 20) });
     expect(expiry.source_detail).toMatch(/expired/i);
     expect(refund).toMatchObject({ trans_type: 'refund', credits: 10, order_no: 'job-2', source_type: 'skyblog' });
+    // Append-only: the month's end added rows and changed none of the earlier ones.
+    expect((await allRecords('tokyo')).slice(2)).toEqual(novemberRows);
     await expectBalanceIsLedgerSum('tokyo');
     await expectBalanceIsLedgerSum('ny');
 
