@@ -535,6 +535,11 @@ describe('single-network endpoints validate their bodies and send nothing when r
     ['/fedblog/publish', 'single without text', () => ({ accountUuid: ids.fedblog, type: 'single', texts: ['a'] }), /text is required when type is single/],
     ['/fedblog/publish', '501 characters on a 500-character instance', () => ({ accountUuid: ids.fedblog, type: 'single', text: 'm'.repeat(501) }), /501 of 500 characters on this Mastodon instance/],
     ['/fedblog/publish', 'an empty thread', () => ({ accountUuid: ids.fedblog, type: 'thread', texts: [] }), /body\.texts/],
+    ['/fedblog/publish', 'thread without texts', () => ({ accountUuid: ids.fedblog, type: 'thread', text: 'only text' }), /texts is required when type is thread/],
+    ['/fedblog/publish', 'an unknown type', () => ({ accountUuid: ids.fedblog, type: 'poll', text: 'x' }), /body\.type/],
+    ['/fedblog/publish', 'a thread whose second post is too long', () => ({ accountUuid: ids.fedblog, type: 'thread', texts: ['fine', 'm'.repeat(501)] }), /post 2 of 2 does not fit \(501 of 500/],
+    ['/fedblog/publish', 'a bad language tag', () => ({ accountUuid: ids.fedblog, type: 'single', text: 'x', langs: ['en_US!'] }), /body\.langs\.0/],
+    ['/fedblog/publish', 'a Bluesky account', () => ({ accountUuid: ids.skyblog, type: 'single', text: 'x' }), /is a skyblog account, not fedblog/],
     ['/threadblog/publish', 'no text, draft or media', () => ({ accountId: ids.threadblog }), /draftId, text or mediaUrls is required/],
     ['/threadblog/publish', '501 characters', () => ({ accountId: ids.threadblog, text: 't'.repeat(501) }), /body\.text Too big/],
     ['/threadblog/publish', '130 emoji (Threads counts their bytes)', () => ({ accountId: ids.threadblog, text: '🙂'.repeat(130) }), /520 of 500 characters on Threads/],
@@ -546,8 +551,14 @@ describe('single-network endpoints validate their bodies and send nothing when r
     ['/microblog/quote', '281 characters', () => ({ accountId: ids.microblog, content: 'q'.repeat(281), quoteTweetId: '1' }), /281 of 280 weighted characters on X/],
     ['/microblog/quote', 'a post id that is not a number', () => ({ accountId: ids.microblog, content: 'q', quoteTweetId: 'abc' }), /a numeric X post id/],
     ['/microblog/quote', 'no content', () => ({ accountId: ids.microblog, quoteTweetId: '1' }), /body\.content/],
+    ['/microblog/quote', 'no quoteTweetId', () => ({ accountId: ids.microblog, content: 'q' }), /body\.quoteTweetId/],
+    ['/microblog/quote', 'a Mastodon account', () => ({ accountId: ids.fedblog, content: 'q', quoteTweetId: '1' }), /is a fedblog account, not microblog/],
+    ['/threadblog/publish', 'a LinkedIn account', () => ({ accountId: ids.problog, text: 'x' }), /is a problog account, not threadblog/],
+    ['/problog/publish', 'an X account', () => ({ accountId: ids.microblog, text: 'x' }), /is a microblog account, not problog/],
     ['/microblog/publish', 'no draftId', () => ({ accountIds: [ids.microblog] }), /body\.draftId/],
     ['/microblog/publish', 'a community id that is not a number', () => ({ draftId: 'd', community: { id: 'x.com/c/1' } }), /a numeric X community id/],
+    ['/microblog/publish', 'accountIds that is not a list', () => ({ draftId: 'd', accountIds: ids.microblog }), /body\.accountIds/],
+    ['/publish/multi-platform', 'no targetAccounts', () => ({ draftId: 'd' }), /body\.targetAccounts/],
     ['/publish/multi-platform', 'an unknown platform', () => ({ draftId: 'd', targetAccounts: [{ accountId: ids.microblog, platform: 'myspace' }] }), /body\.targetAccounts\.0\.platform/],
     ['/publish/multi-platform', 'an account on another network than named', () => ({ draftId: 'd', targetAccounts: [{ accountId: ids.microblog, platform: 'skyblog' }] }), /is a microblog account, not skyblog/],
   ];
@@ -570,6 +581,24 @@ describe('single-network endpoints validate their bodies and send nothing when r
     }
     expect(requestCounts(nets)).toEqual(counts);
     expect(await balance()).toBe(before);
+  });
+
+  it('/threadblog/publish and /problog/publish with a draft over the network\'s limit refuse it and send nothing', async () => {
+    const long = texts('Long draft', 3).map((x) => `${x} ${'w'.repeat(1_200)}`);
+    const draftId = await createDraft(long);
+    const counts = requestCounts(nets);
+    const before = await balance();
+    const th = await t.call('POST', '/threadblog/publish', { key, body: { accountId: ids.threadblog, draftId } });
+    expect(th.status, th.text).toBe(400);
+    expect(th.body).toMatchObject({ success: false, error: 'INVALID_INPUT' });
+    expect(th.body.message).toMatch(/Threads .*does not fit \(\d+ of 500/);
+    const li = await t.call('POST', '/problog/publish', { key, body: { accountId: ids.problog, draftId } });
+    expect(li.status, li.text).toBe(400);
+    expect(li.body).toMatchObject({ success: false, error: 'INVALID_INPUT' });
+    expect(li.body.message).toMatch(/LinkedIn .*does not fit \(\d+ of 3000/);
+    expect(requestCounts(nets)).toEqual(counts);
+    expect(await balance()).toBe(before);
+    expect(await draftStatus(draftId)).toBe('draft');
   });
 
   it('a refusal names the account, the post and the network\'s count', async () => {
@@ -671,5 +700,87 @@ describe('imageUrls on the single-network endpoints', () => {
     const status = nets.masto.state.statuses.find((x) => x.id === masto.body.data.id)!;
     expect(nets.masto.state.media.get(status.mediaIds[0])!.bytes.equals(photo)).toBe(true);
     expect(cdnRequests).toBe(2);
+  });
+});
+
+describe('force, the per-network cap, and the ledger', () => {
+  it('force: true publishes a published target again (once more, charged once more); without it the target is skipped', async () => {
+    const posts = texts('Forced', 2);
+    const draftId = await createDraft(posts, { selectedAccountIds: [ids.fedblog] });
+    const onMastodon = async () => (await postsOn(nets, 'fedblog')).filter((p) => posts.includes(p.text)).length;
+    const before = await balance();
+    const first = await t.call('POST', '/microblog/publish', { key, body: { draftId } });
+    expect(first.body.summary, first.text).toEqual({ total: 1, succeeded: 1, failed: 0 });
+    const skipped = await t.call('POST', '/microblog/publish', { key, body: { draftId } });
+    expect(skipped.body.results[0]).toMatchObject({ skipped: true, success: true });
+    expect(await onMastodon()).toBe(2);
+    expect(await balance()).toBe(before - 10);
+
+    const forced = await t.call('POST', '/microblog/publish', { key, body: { draftId, force: true } });
+    expect(forced.status, forced.text).toBe(200);
+    expect(forced.body.summary).toEqual({ total: 1, succeeded: 1, failed: 0 });
+    expect(forced.body.results[0].skipped).toBeUndefined();
+    expect(forced.body.results[0].data.id).not.toBe(first.body.results[0].data.id);
+    // The whole thread again, as its own reply chain.
+    const held = (await postsOn(nets, 'fedblog')).filter((p) => posts.includes(p.text));
+    expect(held.map((p) => p.text)).toEqual([...posts, ...posts]);
+    expect(held[3].parent).toBe(held[2].id);
+    expect(held[2].parent).toBeUndefined();
+    expect(await balance()).toBe(before - 20);
+    // Multi-platform takes force too.
+    const multi = await t.call('POST', '/publish/multi-platform', { key, body: { draftId, targetAccounts: [{ accountId: ids.fedblog, platform: 'fedblog' }], force: true } });
+    expect(multi.body.summary, multi.text).toEqual({ total: 1, succeeded: 1, failed: 0 });
+    expect(await onMastodon()).toBe(6);
+    expect(await balance()).toBe(before - 30);
+  });
+
+  it('sends at most 8 posts at a time to one network, however many publishes run at once', async () => {
+    const COUNT = 14;
+    const LATENCY = 300;
+    const draftIds: string[] = [];
+    const mine = new Set<string>();
+    for (const [text] of Array.from({ length: COUNT }, () => texts('Capped', 1))) {
+      draftIds.push(await createDraft([text], { selectedAccountIds: [ids.fedblog] }));
+      mine.add(text);
+    }
+    // The simulator answers each request LATENCY ms after it arrived: each POST /statuses is in
+    // flight over [answered - LATENCY, answered]. (Timer lateness only shortens the estimate.)
+    const answered: number[] = [];
+    const faults = nets.masto.faults;
+    const take = faults.take.bind(faults);
+    faults.take = (method: string, path: string) => {
+      if (method === 'POST' && path === '/api/v1/statuses') answered.push(Date.now());
+      return take(method, path);
+    };
+    faults.latencyMs = LATENCY;
+    try {
+      const accepted = await Promise.all(draftIds.map((draftId) => t.call('POST', '/microblog/publish', { key, body: { draftId, async: true } })));
+      for (const a of accepted) expect(a.status, a.text).toBe(202);
+      await until('every capped publish done', async () => {
+        for (const id of draftIds) if ((await progress(`draftId=${id}`)).summary.completed !== 1) return false;
+        return true;
+      });
+    } finally {
+      faults.latencyMs = 0;
+      faults.take = take;
+    }
+    expect((await postsOn(nets, 'fedblog')).filter((p) => mine.has(p.text))).toHaveLength(COUNT);
+    expect(answered).toHaveLength(COUNT);
+    const events = answered.flatMap((at) => [[at - LATENCY, 1], [at, -1]] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    let inFlight = 0;
+    let most = 0;
+    for (const [, d] of events) most = Math.max(most, (inFlight += d));
+    expect(most).toBeLessThanOrEqual(8);
+    // Parallel, though: the 14 did not go one by one.
+    expect(most).toBeGreaterThanOrEqual(4);
+    expect(Math.max(...answered) - Math.min(...answered)).toBeGreaterThanOrEqual(LATENCY - 50);
+  });
+
+  it('after every publish, refund, review and adjustment above, the balance is the sum of the ledger', async () => {
+    const { total } = t.server.deps.sqlite.prepare('SELECT COALESCE(SUM(credits), 0) AS total FROM credit_ledger WHERE user_id = ?').get(userId) as { total: number };
+    expect(await balance()).toBe(total);
+    expect((await t.call('GET', '/me', { key })).body.credits_balance).toBe(total);
+    const refunds = t.server.deps.sqlite.prepare("SELECT COUNT(*) AS n FROM credit_ledger WHERE user_id = ? AND trans_type = 'refund'").get(userId) as { n: number };
+    expect(refunds.n).toBeGreaterThan(0);
   });
 });
