@@ -6,7 +6,8 @@
  * - `lastUsed` is written at most once a minute per key (injected clock; the database connection
  *   records no change for requests inside the minute), across a restart too;
  * - failed sign-ins are throttled per e-mail: never answered faster once throttled, the correct
- *   password included, and forgotten after a success.
+ *   password included, and forgotten after a success;
+ * - a flood of bad keys (more than 20 a minute) is answered ever more slowly, good keys never.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -182,5 +183,43 @@ describe('failed sign-ins are throttled per e-mail', () => {
     const later = await attempt(user, 'their password');
     expect(later.status).toBe(200);
     expect(later.ms).toBeLessThan(2000);
+  });
+});
+
+describe('a flood of bad keys is slowed down', () => {
+  const timed = async (k: string) => {
+    const started = performance.now();
+    const r = await t.call('GET', '/me', { key: k });
+    return { status: r.status, error: r.body?.error as string | undefined, ms: performance.now() - started };
+  };
+
+  it('after 20 bad keys in a minute each answer waits longer; good keys are not slowed; a quiet minute forgets', async () => {
+    clock.advance(5 * 60_000);
+    const bad = (i: number) => `hk_${String(i).padStart(40, 'Z')}`;
+    let first20 = 0;
+    for (let i = 0; i < 20; i++) {
+      const a = await timed(bad(i));
+      expect(a).toMatchObject({ status: 401, error: 'INVALID_API_KEY' });
+      first20 += a.ms;
+    }
+    // Unthrottled, twenty answers take a few ms each.
+    expect(first20).toBeLessThan(1000);
+    const waits: number[] = [];
+    for (let i = 20; i < 24; i++) {
+      const a = await timed(bad(i));
+      expect(a).toMatchObject({ status: 401, error: 'INVALID_API_KEY' });
+      waits.push(a.ms);
+    }
+    // 50, 100, 200, 400 ms: each at least its delay.
+    for (const [i, min] of [50, 100, 200, 400].entries()) expect(waits[i], `bad key ${21 + i}`).toBeGreaterThanOrEqual(min);
+    // A good key in the middle of the flood is answered at once (the next bad one would wait 800 ms).
+    const good = await timed(key);
+    expect(good.status).toBe(200);
+    expect(good.ms).toBeLessThan(400);
+    // A minute without bad keys: the next one is fast again.
+    clock.advance(61_000);
+    const later = await timed(bad(99));
+    expect(later.status).toBe(401);
+    expect(later.ms).toBeLessThan(400);
   });
 });
