@@ -82,6 +82,9 @@ describe('sign-in with X', () => {
       account: { uuid: expect.any(String), platform: 'microblog', platform_user_id: xUser.id, username: 'herald_tester', status: 'active', followers_count: 42 },
       message: expect.any(String),
     });
+    expect(Object.keys(r.body).sort()).toEqual(['account', 'apiKey', 'message', 'success', 'user']);
+    expect(Object.keys(r.body.apiKey).sort()).toEqual(['createdAt', 'key', 'lastUsed', 'name']);
+    expect(Object.keys(r.body.user).sort()).toEqual(['email', 'isNewUser', 'provider', 'uuid']);
     expect(tokenCalls()).toBe(calls + 1);
     first = r.body.user;
     const key = r.body.apiKey.key;
@@ -102,6 +105,9 @@ describe('sign-in with X', () => {
     const r = await signIn();
     expect(r.status, r.text).toBe(200);
     expect(r.body.user).toEqual({ ...first, provider: 'microblog', isNewUser: false });
+    expect(Object.keys(r.body).sort()).toEqual(['account', 'apiKey', 'message', 'success', 'user']);
+    // A new key each time, and it works.
+    expect((await t.call('GET', '/me', { key: r.body.apiKey.key })).body.uuid).toBe(first.uuid);
     const listed = await t.call('GET', '/accounts', { key: r.body.apiKey.key });
     expect(listed.body.accounts).toHaveLength(1);
   });

@@ -80,6 +80,10 @@ describe('sign-in with OpenID Connect', () => {
       apiKey: { key: expect.stringMatching(/^hk_[0-9A-Za-z]{32,}$/), name: 'Default API Key', createdAt: expect.any(String), lastUsed: null },
       message: expect.any(String),
     });
+    // Exactly the spec's fields (decisions §2: the same shape for an existing user).
+    expect(Object.keys(r.body).sort()).toEqual(['apiKey', 'message', 'success', 'user']);
+    expect(Object.keys(r.body.apiKey).sort()).toEqual(['createdAt', 'key', 'lastUsed', 'name']);
+    expect(Object.keys(r.body.user).sort()).toEqual(['email', 'isNewUser', 'provider', 'uuid']);
     expect(peer.tokenRequests.slice(calls)).toEqual([HERALD.client_id]);
     const me = await t.call('GET', '/me', { key: r.body.apiKey.key });
     expect(me.status, me.text).toBe(200);
@@ -95,6 +99,8 @@ describe('sign-in with OpenID Connect', () => {
     const r = await callback({ code, state });
     expect(r.status, r.text).toBe(200);
     expect(r.body.user).toEqual({ uuid: first.id, email: 'alice@example.test', provider: 'identity', isNewUser: false });
+    expect(Object.keys(r.body).sort()).toEqual(['apiKey', 'message', 'success', 'user']);
+    expect(Object.keys(r.body.apiKey).sort()).toEqual(['createdAt', 'key', 'lastUsed', 'name']);
     expect(userCount()).toBe(before);
     const keys = await t.call('GET', '/auth/api-keys', { key: r.body.apiKey.key });
     expect(keys.body.apiKeys).toHaveLength(2);
