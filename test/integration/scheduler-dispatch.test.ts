@@ -123,6 +123,48 @@ describe('retries', () => {
   });
 });
 
+describe('backoff', () => {
+  it('waits about 1, then 5 minutes after plain 5xx; a 429 whose reset comes sooner still waits the backoff; nothing fires early', async () => {
+    const text = 'Backed off one, then five minutes';
+    const id = await draft(text);
+    await scheduleAt(id, MIN, [{ accountId: xId, platform: 'microblog' }]);
+    const balance = async () => (await t.call('POST', '/credits', { key })).body.balance as number;
+    const before = await balance();
+    clock.advance(MIN);
+    x.faults.next({ kind: '502' }, { route: 'POST /2/tweets' });
+    await fire();
+    const first = entry(id);
+    expect(first).toMatchObject({ status: 'pending', attempts: 1, dueAt: clock.now() + MIN });
+    // A tick a second before the retry is due sends nothing.
+    clock.t = first.dueAt - 1000;
+    await fire();
+    expect(entry(id)).toMatchObject({ status: 'pending', attempts: 1 });
+    expect(x.faults.pending()).toBe(0);
+    const posts = x.state.posts.length;
+
+    // Attempt 2: rate-limited with a reset 10 s away; the 5-minute backoff is the later of the two.
+    clock.t = first.dueAt;
+    x.faults.next({ kind: '429', resetInSeconds: 10 }, { route: 'POST /2/tweets' });
+    await fire();
+    const second = entry(id);
+    expect(second).toMatchObject({ status: 'pending', attempts: 2, dueAt: clock.now() + 5 * MIN });
+    clock.t = second.dueAt - 1000;
+    await fire();
+    expect(entry(id).attempts).toBe(2);
+    expect(x.state.posts.length).toBe(posts);
+
+    // Attempt 3 goes through: published once, charged once (the failed attempts were refunded).
+    clock.t = second.dueAt;
+    await fire();
+    expect(entry(id)).toMatchObject({ status: 'done', attempts: 3 });
+    expect(tweets(text)).toBe(1);
+    expect(before - (await balance())).toBe(10);
+    expect(draftStatus(id)).toBe('published');
+    const progress = (await t.call('GET', `/microblog/publish/progress?draftId=${id}`, { key })).body;
+    expect(progress.entries[0]).toMatchObject({ status: 'published', attempts: 3 });
+  });
+});
+
 describe('order and status', () => {
   it('publishes posts due together by priority, then by time', async () => {
     const [low, high, later] = await Promise.all(['Priority 0', 'Priority 5', 'Priority 9, a second later'].map(draft));
@@ -151,6 +193,32 @@ describe('order and status', () => {
     expect(entry(id, mastoId).status).toBe('missed');
     expect(draftStatus(id)).toBe('partially_published');
     expect(masto.state.statuses.some((s) => s.text === 'Two networks, two times')).toBe(false);
+  });
+});
+
+describe('a permanent refusal from the network', () => {
+  // After every other test that uses the Mastodon account: it leaves it needing to be connected again.
+  it('fails the post at once (a revoked Mastodon token): not retried, refunded, the account marked needs_reauth', async () => {
+    const text = 'Refused for good by Mastodon';
+    const id = await draft(text);
+    await scheduleAt(id, MIN, [{ accountId: mastoId, platform: 'fedblog' }]);
+    const balance = async () => (await t.call('POST', '/credits', { key })).body.balance as number;
+    const before = await balance();
+    clock.advance(MIN);
+    // Mastodon has no refresh token: a 401 means the access was revoked.
+    masto.faults.next({ kind: 'expired-token' }, { route: 'POST /api/v1/statuses' });
+    await fire();
+    expect(entry(id, mastoId)).toMatchObject({ status: 'failed', attempts: 1 });
+    expect(entry(id, mastoId).error).toMatch(/connect/i);
+    expect(await balance()).toBe(before);
+    expect(draftStatus(id)).toBe('failed');
+    expect(masto.state.statuses.some((s) => s.text === text)).toBe(false);
+    const account = (await t.call('GET', `/accounts/${mastoId}`, { key })).body.account;
+    expect(account.status).toBe('needs_reauth');
+    // Nothing comes back later.
+    clock.advance(30 * MIN);
+    await fire();
+    expect(entry(id, mastoId)).toMatchObject({ status: 'failed', attempts: 1 });
   });
 });
 
@@ -259,3 +327,4 @@ describe('node-schedule wake-ups', () => {
     }
   });
 });
+
