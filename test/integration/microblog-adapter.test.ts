@@ -209,6 +209,19 @@ describe('failures', () => {
     expect(err.resetAt / 1000).toBeLessThanOrEqual(after);
   });
 
+  it('over HTTP, X\'s 429 answers 429 RATE_LIMITED with a Retry-After that is X\'s reset, and refunds the credits', async () => {
+    const quoted = await publish(post('Quote me later'));
+    const balance = async () => (await t.call('POST', '/credits', { key })).body.balance as number;
+    const before = await balance();
+    sim.fail429('POST /2/tweets', 600);
+    const r = await t.call('POST', '/microblog/quote', { key, body: { accountId, content: 'Quoted too fast', quoteTweetId: quoted.id } });
+    expect(r.status, r.text).toBe(429);
+    expect(r.body.error).toBe('RATE_LIMITED');
+    expect(Number(r.headers.get('retry-after'))).toBeGreaterThanOrEqual(595);
+    expect(Number(r.headers.get('retry-after'))).toBeLessThanOrEqual(601);
+    expect(await balance()).toBe(before);
+  });
+
   it('treats a post whose answer was lost as ambiguous, and finds it afterwards', async () => {
     const since = Date.now();
     sim.failDrop('POST /2/tweets');

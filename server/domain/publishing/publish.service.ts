@@ -54,6 +54,16 @@ export interface TargetResult {
 
 const PER_NETWORK_CONCURRENCY = 8;
 
+/**
+ * A single-account endpoint's error for a failed target: TOKEN_EXPIRED, RATE_LIMITED (with
+ * Retry-After until the network's own reset, when it gave one) or PLATFORM_ERROR.
+ */
+export function targetError(result: TargetResult, now: number): HeraldError {
+  const code = result.error?.code === 'TOKEN_EXPIRED' || result.error?.code === 'RATE_LIMITED' ? result.error.code : 'PLATFORM_ERROR';
+  const after = code === 'RATE_LIMITED' ? result.retry?.after : undefined;
+  return new HeraldError(code, result.error?.message ?? 'Publishing failed', after ? { retryAfter: Math.max(1, Math.ceil((after - now) / 1000)) } : {});
+}
+
 /** The `data` object decisions §5 gives each network. */
 export function resultData(platform: Platform, refs: PostRef[]): Record<string, unknown> {
   const first = refs[0];
@@ -304,10 +314,7 @@ export class PublishService {
   async publishDraftTo(userId: string, draftId: string, accountId: string, platform: Platform, options: PublicationOptions) {
     const r = await this.publishDraft(userId, { draftId, targetAccounts: [{ accountId, platform }], options });
     const result = r.results[0];
-    if (!result.success) {
-      const code = result.error?.code === 'TOKEN_EXPIRED' || result.error?.code === 'RATE_LIMITED' ? result.error.code : 'PLATFORM_ERROR';
-      throw new HeraldError(code, result.error?.message ?? 'Publishing failed');
-    }
+    if (!result.success) throw targetError(result, Date.now());
     return { success: true, platform, accountId, data: result.data ?? {} };
   }
 

@@ -1,8 +1,7 @@
 import type { Platform } from '../../config.js';
 import * as c from '../../contracts/publishing.js';
-import { publishDirect } from '../../domain/publishing/publish.service.js';
+import { publishDirect, targetError } from '../../domain/publishing/publish.service.js';
 import type { Services } from '../../domain/services.js';
-import { HeraldError } from '../../errors.js';
 import { defineRoute, type RouteDef } from '../route.js';
 
 const tag = 'Publishing';
@@ -12,7 +11,7 @@ export const publishingRoutes = (s: Services): RouteDef[] => {
   const single = async (platform: Platform, accountId: string, texts: string[], urls: string[] | undefined, options: Parameters<typeof publishDirect>[2]['options'], auth: { user: { id: string } }) =>
     publishDirect(s.publishing, auth.user.id, { platform, accountId, texts, media: [], options }, { urls: urls ?? [], load: (list) => s.media.refsFromUrls(auth.user.id, platform, list) })
       .then((r) => {
-        if (!r.success) throw new HeraldError(r.error!.code === 'TOKEN_EXPIRED' ? 'TOKEN_EXPIRED' : r.error!.code === 'RATE_LIMITED' ? 'RATE_LIMITED' : 'PLATFORM_ERROR', r.error!.message);
+        if (!r.success) throw targetError(r, Date.now());
         return { success: true, platform, accountId, data: r.data! };
       });
 
