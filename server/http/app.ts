@@ -1,6 +1,6 @@
 /**
- * createApp(deps) builds the Express app without listening. Order matters: the Host guard runs
- * first for every path, then security headers and the cross-origin guard, then per route: key
+ * createApp(deps) builds the Express app without listening. Order matters: security headers and
+ * the Host guard run first for every path, then the cross-origin guard, then per route: key
  * auth and rate limit, content-type check, body parsing, validation, handler. One error mapper.
  */
 import express, { type RequestHandler } from 'express';
@@ -55,7 +55,8 @@ export function createApp(opts: AppOptions) {
   app.disable('etag');
   app.set('query parser', 'simple');
 
-  const guards = [hostGuard(opts.hosts), securityHeaders(), originGuard(opts.origins)];
+  // Security headers first, so the guards' own refusals carry them too.
+  const guards = [securityHeaders(), hostGuard(opts.hosts), originGuard(opts.origins)];
   for (const g of guards) app.use(g);
 
   const routes = allRoutes(s, opts.routes);

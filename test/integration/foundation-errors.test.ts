@@ -188,13 +188,19 @@ describe('routing and bodies', () => {
       await t.call('GET', '/me'),
       await t.call('GET', '/no-such-route'),
       await t.call('POST', '/auth/login', { raw: '{', headers: { 'content-type': 'application/json' } }),
+      await t.call('POST', '/templates', { key, raw: 'name=x', headers: { 'content-type': 'text/plain' } }),
       await t.call('GET', '/openapi.json'),
       await t.call('GET', '/docs'),
     ];
-    for (const r of answers) {
-      expect(r.headers.get('x-content-type-options')).toBe('nosniff');
-      expect(r.headers.get('cache-control')).toBe('no-store');
-      expect(r.headers.get('x-powered-by')).toBeNull();
-    }
+    expect(answers.map((r) => r.status)).toEqual([200, 401, 404, 400, 415, 200, 200]);
+    // The guards' own refusals too: a foreign Host, a cross-origin write.
+    const host = await rawRequest(port, { target: '/api/v1/me', headers: { host: 'evil.example', 'svc-key': key } });
+    const origin = await rawRequest(port, { method: 'POST', target: '/api/v1/templates', body: '{"name":"x"}', headers: { host: `127.0.0.1:${port}`, origin: 'http://evil.example', 'content-type': 'application/json', 'svc-key': key } });
+    expect([host.status, origin.status]).toEqual([403, 403]);
+    const headers = [
+      ...answers.map((r) => ({ nosniff: r.headers.get('x-content-type-options'), cache: r.headers.get('cache-control'), powered: r.headers.get('x-powered-by') })),
+      ...[host, origin].map((r) => ({ nosniff: r.headers['x-content-type-options'] ?? null, cache: r.headers['cache-control'] ?? null, powered: r.headers['x-powered-by'] ?? null })),
+    ];
+    for (const h of headers) expect(h).toEqual({ nosniff: 'nosniff', cache: 'no-store', powered: null });
   });
 });
