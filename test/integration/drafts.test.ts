@@ -97,6 +97,20 @@ describe('with accounts', () => {
     for (const tw of d.tweets) expect(() => contract.tweetSchema.strict().parse(tw)).not.toThrow();
   });
 
+  it('keeps autolinks and the text after them, in plain text and in HTML', async () => {
+    const r = await post('/microblog/drafts', {
+      title: 'autolinks', tweets: [
+        { content: 'Read <https://example.com/a?b=1&c=2> today\nMail <bob@example.com> or call' },
+        { content: '<p>See <https://example.org/p>, then</p><p>more</p>' },
+      ],
+    });
+    expect(r.status).toBe(200);
+    const [plain, html] = r.body.draft.tweets;
+    expect(plain).toMatchObject({ plainText: 'Read https://example.com/a?b=1&c=2 today\nMail bob@example.com or call', content: '<p>Read https://example.com/a?b=1&amp;c=2 today<br>Mail bob@example.com or call</p>' });
+    expect(plain.validation.microblog.count).toBe(5 + 23 + 6 + 1 + 'Mail bob@example.com or call'.length);
+    expect(html).toMatchObject({ plainText: 'See https://example.org/p, then\nmore', content: '<p>See <a href="https://example.org/p">https://example.org/p</a>, then</p><p>more</p>' });
+  });
+
   it('validates required fields and types', async () => {
     for (const body of [{ tweets: [{ content: 'a' }] }, { title: 'x' }, { title: 'x', tweets: [] }, { title: 'x', tweets: [{ content: 5 }] }, { title: 'x', tweets: [{ content: 'a' }], status: 'published' }, { title: 'x', tweets: [{ content: 'a' }], scheduledFor: 'tomorrow' }]) {
       const r = await post('/microblog/drafts', body);

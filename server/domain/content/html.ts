@@ -105,12 +105,31 @@ export function plainToHtml(plain: string): string {
   return `<p>${plain.split(/\r?\n/).map(escapeHtml).join('<br>')}</p>`;
 }
 
+// Autolinks as Markdown and e-mail write them: `<https://example.com/a?b=1>`, `<bob@example.com>`.
+// To an HTML parser each is the start of an element named `https:` or `bob@example.com` that is
+// never closed, and the sanitiser drops a malformed element with everything after it: the rest of
+// the post would vanish. Nothing inside may end the token or start an attribute value.
+const URL_AUTOLINK = /<(https?:\/\/[^\s<>"'`]+)>/gi;
+const EMAIL_AUTOLINK = /<([^\s<>"'`/=@]+@[^\s<>"'`/=@]+\.[^\s<>"'`/=@]+)>/g;
+
+const ENTITY = /&(#\d+|#x[0-9a-f]+|[a-z]+);/i;
+
+/** Plain text: autolinks lose their angle brackets (networks link a bare URL anyway). */
+const unwrapAutolinks = (text: string) => text.replace(URL_AUTOLINK, '$1').replace(EMAIL_AUTOLINK, '$1');
+
 /**
  * Content as users send it may be plain text or HTML. Text without any tag is treated as plain
- * (newlines kept); anything else is sanitised.
+ * (newlines kept); anything else is sanitised. Autolinks (`<https://…>`, `<me@example.com>`) are
+ * not tags: in plain text they lose their brackets, in HTML a URL becomes a link.
  */
 export function normaliseContent(input: string): { content: string; plainText: string } {
-  const looksLikeHtml = /<[a-zA-Z!/]/.test(input) || /&(#\d+|#x[0-9a-f]+|[a-z]+);/i.test(input);
-  const content = looksLikeHtml ? sanitizeContentHtml(input) : plainToHtml(input);
+  const plain = unwrapAutolinks(input);
+  const looksLikeHtml = /<[a-zA-Z!/]/.test(plain) || ENTITY.test(plain);
+  // The URL holds no quote, space or angle bracket, so it stands as it is in a quoted attribute;
+  // the sanitiser still checks its scheme. One holding an entity (`&quot;`…) is left a malformed
+  // tag, dropped: decoded, it could be anything.
+  const content = looksLikeHtml
+    ? sanitizeContentHtml(input.replace(URL_AUTOLINK, (whole, url: string) => (ENTITY.test(url) ? whole : `<a href="${url}">${url}</a>`)).replace(EMAIL_AUTOLINK, '$1'))
+    : plainToHtml(plain);
   return { content, plainText: htmlToPlain(content) };
 }
