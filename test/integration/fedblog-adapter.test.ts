@@ -25,7 +25,7 @@ async function startMastodonSimulator() {
     url: s.url,
     close: s.close,
     requests: s.requests,
-    user: () => ({ ...s.state.accounts[0]!, followersCount: 0, followingCount: 0 }),
+    user: () => ({ ...s.state.accounts[0]!, followersCount: s.state.accounts[0]!.followers, followingCount: s.state.accounts[0]!.following }),
     // What the simulator's GET /api/v2/instance announces.
     limits: () => ({ maxCharacters: 500, charactersReservedPerUrl: 23, maxMediaAttachments: 4, descriptionLimit: 1500 }),
     apps: () => s.state.apps,

@@ -28,7 +28,7 @@ async function startXSimulator(client: { clientId: string; clientSecret: string 
   return {
     url: s.url,
     close: s.close,
-    user: () => ({ ...s.state.users[0]!, followersCount: s.state.users[0]!.followers, followingCount: 0 }),
+    user: () => ({ ...s.state.users[0]!, followersCount: s.state.users[0]!.followers, followingCount: s.state.users[0]!.following }),
     tweet: (id: string) => { const p = post(id); return p && { ...p, inReplyTo: p.replyTo }; },
     tweetCount: () => s.state.posts.length,
     media: (id: string) => { const m = s.state.media.get(id); return m && { altText: m.altText, bytes: m.bytes?.length, segments: [...m.chunks.keys()], polls: m.statusPollsLeft, state: m.state }; },

@@ -43,6 +43,7 @@ describe('Mastodon simulator with masto', () => {
     const me = await client.v1.accounts.verifyCredentials();
     expect(me.username).toBe('herald');
     expect(me.url).toBe(`${sim.url}/@herald`);
+    expect([me.followersCount, me.followingCount]).toEqual([128, 64]);
   });
 
   it('supports PKCE S256 on the token endpoint', async () => {

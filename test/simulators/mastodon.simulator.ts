@@ -9,6 +9,8 @@ export interface MastodonAccount {
   id: string;
   username: string;
   displayName: string;
+  followers: number;
+  following: number;
 }
 
 export interface MastodonMedia {
@@ -75,7 +77,7 @@ export interface MastodonSimulator {
   state: MastodonState;
   authorizeUrl: string;
   tokenUrl: string;
-  addAccount(a: { username: string; displayName?: string }): MastodonAccount;
+  addAccount(a: { username: string; displayName?: string; followers?: number; following?: number }): MastodonAccount;
   setCurrentUser(username: string): void;
   /** Register an app directly (same as POST /api/v1/apps). */
   registerApp(redirectUris: string[], scopes?: string): MastodonApp;
@@ -341,12 +343,12 @@ export async function startMastodonSimulator(opts: MastodonSimulatorOptions = {}
   server.faults.latencyMs = opts.latencyMs ?? 0;
   base = server.url;
 
-  const addAccount = (a: { username: string; displayName?: string }): MastodonAccount => {
-    const acct: MastodonAccount = { id: String(109_000 + state.accounts.length + 1), username: a.username, displayName: a.displayName ?? a.username };
+  const addAccount = (a: { username: string; displayName?: string; followers?: number; following?: number }): MastodonAccount => {
+    const acct: MastodonAccount = { id: String(109_000 + state.accounts.length + 1), username: a.username, displayName: a.displayName ?? a.username, followers: a.followers ?? 0, following: a.following ?? 0 };
     state.accounts.push(acct);
     return acct;
   };
-  addAccount({ username: 'herald', displayName: 'Herald Tester' });
+  addAccount({ username: 'herald', displayName: 'Herald Tester', followers: 128, following: 64 });
   const byName = (n: string) => state.accounts.find((a) => a.username === n);
 
   return {

@@ -52,6 +52,7 @@ describe('X simulator with twitter-api-v2', () => {
     const me = await client.v2.me({ 'user.fields': ['public_metrics'] });
     expect(me.data.username).toBe('herald_tester');
     expect(me.data.public_metrics?.followers_count).toBe(42);
+    expect(me.data.public_metrics?.following_count).toBe(17);
   });
 
   it('rejects a wrong code verifier and a reused code', async () => {

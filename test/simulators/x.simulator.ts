@@ -10,6 +10,7 @@ export interface XUser {
   username: string;
   name: string;
   followers: number;
+  following: number;
 }
 
 export interface XPost {
@@ -88,7 +89,7 @@ export interface XSimulator {
   tokenUrl: string;
   /** Base for REST calls, e.g. `${url}/2/`. */
   apiBase: string;
-  addUser(u: { username: string; name?: string; followers?: number }): XUser;
+  addUser(u: { username: string; name?: string; followers?: number; following?: number }): XUser;
   /** The user the authorize endpoint logs in (default: the first user). */
   setCurrentUser(username: string): void;
   /** Make every issued access token expire now. */
@@ -263,7 +264,7 @@ export async function startXSimulator(opts: XSimulatorOptions = {}): Promise<XSi
   const userView = (u: XUser, fields: string[]) => {
     const v: Record<string, unknown> = { id: u.id, name: u.name, username: u.username };
     if (fields.includes('public_metrics')) {
-      v.public_metrics = { followers_count: u.followers, following_count: 0, tweet_count: state.posts.filter((p) => p.authorId === u.id).length, listed_count: 0, like_count: 0 };
+      v.public_metrics = { followers_count: u.followers, following_count: u.following, tweet_count: state.posts.filter((p) => p.authorId === u.id).length, listed_count: 0, like_count: 0 };
     }
     if (fields.includes('created_at')) v.created_at = '2020-01-01T00:00:00.000Z';
     return v;
@@ -378,12 +379,12 @@ export async function startXSimulator(opts: XSimulatorOptions = {}): Promise<XSi
   });
   server.faults.latencyMs = opts.latencyMs ?? 0;
 
-  const addUser = (u: { username: string; name?: string; followers?: number }): XUser => {
-    const user: XUser = { id: nextId(), username: u.username, name: u.name ?? u.username, followers: u.followers ?? 0 };
+  const addUser = (u: { username: string; name?: string; followers?: number; following?: number }): XUser => {
+    const user: XUser = { id: nextId(), username: u.username, name: u.name ?? u.username, followers: u.followers ?? 0, following: u.following ?? 0 };
     state.users.push(user);
     return user;
   };
-  addUser({ username: 'herald_tester', name: 'Herald Tester', followers: 42 });
+  addUser({ username: 'herald_tester', name: 'Herald Tester', followers: 42, following: 17 });
   const byName = (n: string) => state.users.find((u) => u.username === n);
 
   return {
