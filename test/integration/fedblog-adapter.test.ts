@@ -20,14 +20,15 @@ import { startMastodonSimulator as startSharedSimulator, type MastodonSimulator 
 
 /** The shared Mastodon simulator, read through the few questions these tests ask of it. */
 async function startMastodonSimulator() {
-  const s: SharedSimulator = await startSharedSimulator();
+  // Not Mastodon's default 500, so the limit on the account can only have come from the instance.
+  const s: SharedSimulator = await startSharedSimulator({ maxCharacters: 640 });
   return {
     url: s.url,
     close: s.close,
     requests: s.requests,
     user: () => ({ ...s.state.accounts[0]!, followersCount: s.state.accounts[0]!.followers, followingCount: s.state.accounts[0]!.following }),
     // What the simulator's GET /api/v2/instance announces.
-    limits: () => ({ maxCharacters: 500, charactersReservedPerUrl: 23, maxMediaAttachments: 4, descriptionLimit: 1500 }),
+    limits: () => ({ maxCharacters: 640, charactersReservedPerUrl: 23, maxMediaAttachments: 4, descriptionLimit: 1500 }),
     apps: () => s.state.apps,
     status: (id: string) => {
       const st = s.state.statuses.find((x) => x.id === id);
@@ -100,11 +101,15 @@ describe('connecting a Mastodon account', () => {
     expect(def.accounts.map((a: any) => a.accountId)).toContain(accountId);
   });
 
-  it('reuses the registered app for a second connection', async () => {
+  it('reuses the registered app and the cached instance limits for a second connection', async () => {
+    const instanceReads = () => sim.requests.filter((r) => r === 'GET /api/v2/instance').length;
+    expect(instanceReads()).toBe(1);
     const again = await connectOAuth(t, key, 'fedblog', { instanceUrl: sim.url });
     expect(again.status).toBe(200);
     expect(again.body.accountUuid).toBe(accountId);
     expect(sim.apps()).toHaveLength(1);
+    expect(instanceReads()).toBe(1);
+    expect(JSON.parse(row().meta).max_characters).toBe(640);
   });
 });
 
