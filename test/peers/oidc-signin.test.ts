@@ -2,9 +2,11 @@
  * Sign-in with OpenID Connect against a real provider (oidc-provider, in-process): discovery,
  * authorization code with PKCE, state and nonce through Herald's API, a new user with a working
  * key, the same user at the second sign-in, and ID tokens Herald must refuse: another nonce
- * (an injected code), another audience (a genuine token minted for another client), an
- * unverified e-mail, an expired token (judged by Herald's injected clock).
+ * (an injected code), another audience (a genuine token minted for another client), a token
+ * signed by another key, an unverified e-mail, an expired token (judged by Herald's injected
+ * clock).
  */
+import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, TestClock, type TestServer } from '../helpers/server.js';
 import { browse, pkce, startOidcPeer, type OidcPeer } from './oidc.peer.js';
@@ -149,6 +151,30 @@ describe('sign-in with OpenID Connect', () => {
       expect(r.body.error).toBe('INVALID_INPUT');
       expect(r.body.message).toMatch(/"aud"/);
       expect(t.server.services.users.byEmail('carol@example.test')).toBeUndefined();
+    } finally {
+      peer.rewriteToken = undefined;
+    }
+  });
+
+  it('refuses an ID token with the right claims but not signed by the provider\'s key', async () => {
+    peer.login = 'erin';
+    peer.accounts.set('erin', { email: 'erin@example.test', email_verified: true });
+    const { code, state } = await authorize();
+    const forger = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+    let genuine: Record<string, unknown> = {};
+    peer.rewriteToken = (body, clientId) => {
+      if (clientId !== HERALD.client_id) return body;
+      const [head, payload] = String(body.id_token).split('.');
+      genuine = JSON.parse(Buffer.from(payload!, 'base64url').toString());
+      const signature = crypto.sign('RSA-SHA256', Buffer.from(`${head}.${payload}`), forger).toString('base64url');
+      return { ...body, id_token: `${head}.${payload}.${signature}` };
+    };
+    try {
+      const r = await callback({ code, state });
+      expect(genuine).toMatchObject({ aud: HERALD.client_id, email: 'erin@example.test' });
+      expect(r.status, r.text).toBe(400);
+      expect(r.body).toMatchObject({ success: false, error: 'INVALID_INPUT' });
+      expect(t.server.services.users.byEmail('erin@example.test')).toBeUndefined();
     } finally {
       peer.rewriteToken = undefined;
     }

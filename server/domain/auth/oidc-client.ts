@@ -1,7 +1,9 @@
 /**
  * Herald as an OpenID Connect relying party (openid-client v6): the provider is found by
  * discovery from HERALD_IDENTITY_ISSUER; authorization code with PKCE S256, `state` and `nonce`.
- * openid-client checks the ID token's signature, issuer, audience (and azp), nonce and expiry.
+ * openid-client checks the ID token's signature (against the provider's JWKS: non-repudiation
+ * checks are switched on, TLS alone is not taken as proof), issuer, audience (and azp), nonce
+ * and expiry.
  * Its clock is Herald's injected clock, so expiry is judged by the same time as everything else.
  *
  * Errors: not configured → 501 OAUTH_NOT_CONFIGURED; provider unreachable or refusing the code
@@ -97,6 +99,9 @@ export class OidcClient {
     const skew = Math.round((now - Date.now()) / 1000);
     const config = new oidc.Configuration(cached.metadata, s.clientId, { client_secret: s.clientSecret, [oidc.clockSkew]: skew }, auth);
     if (s.insecure) oidc.allowInsecureRequests(config);
+    // openid-client trusts an ID token from the token endpoint by TLS alone unless told to check
+    // its signature against the provider's JWKS; Herald checks it (one JWKS fetch per sign-in).
+    oidc.enableNonRepudiationChecks(config);
     config.timeout = TIMEOUT_S;
     return config;
   }
