@@ -5,7 +5,8 @@
  *   the window ends on the hour, not an hour after the first request;
  * - a burst of 1,000 concurrent requests against a free key: exactly 100 succeed, each with a
  *   distinct Remaining; the other 900 are 429 with Retry-After;
- * - limits are per key: another key of the same user is untouched by the first one's window.
+ * - limits are per key: another key of the same user is untouched by the first one's window;
+ * - HERALD_ENTERPRISE_LIMIT sets the enterprise tier's limit, HERALD_DEFAULT_TIER the tier of sign-in keys.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startServer, TestClock, type Reply, type TestServer } from '../helpers/server.js';
@@ -94,4 +95,22 @@ it('a burst of 1,000 concurrent requests against a free key: exactly 100 succeed
     expect(r.body.error).toBe('RATE_LIMITED');
   }
   for (const r of replies) expect(r.headers.get('x-ratelimit-reset')).toBe(String(Date.parse('2026-11-15T16:00:00Z') / 1000));
+});
+
+it('the enterprise limit is a setting; sign-in keys get the default tier, which is a setting too', async () => {
+  const s = await startServer({ clock, scheduler: false, settings: { HERALD_DEFAULT_TIER: 'enterprise', HERALD_ENTERPRISE_LIMIT: '5' } });
+  try {
+    clock.set('2026-11-15T18:10:00Z');
+    const k = await s.login();
+    const listed = (await s.call('GET', '/auth/api-keys', { key: k })).body.apiKeys;
+    expect(listed.map((x: { tier: string }) => x.tier)).toEqual(['enterprise']);
+    // The listing above was the first of five.
+    for (let i = 2; i <= 5; i++) expect((await s.call('GET', '/me', { key: k })).headers.get('x-ratelimit-remaining')).toBe(String(5 - i));
+    const over = await s.call('GET', '/me', { key: k });
+    expect(over.status).toBe(429);
+    expect(over.headers.get('x-ratelimit-limit')).toBe('5');
+    expect(over.headers.get('retry-after')).toBe('3000');
+  } finally {
+    await s.close();
+  }
 });
