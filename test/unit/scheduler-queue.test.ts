@@ -61,6 +61,28 @@ describe('scheduling', () => {
     expect(past.body.error).toBe('INVALID_INPUT');
   });
 
+  it('reads a scheduledFor without a zone designator as UTC, whatever the machine\'s time zone', async () => {
+    const { t, key, user } = await setup();
+    const a = insertAccount(t, user, 'fedblog');
+    const draftId = insertDraft(t, user, ['zone-less']);
+    const tz = process.env.TZ;
+    process.env.TZ = 'America/New_York';
+    try {
+      const r = await t.call('POST', '/microblog/schedule', { key, body: { draftId, scheduledFor: '2026-11-15T14:00:00', accountUuid: a, platform: 'fedblog', applyJitter: false } });
+      expect(r.status, r.text).toBe(200);
+      expect(r.body.scheduledFor).toBe('2026-11-15T14:00:00');
+      const [entry] = (await t.call('GET', '/microblog/schedule', { key })).body.schedules;
+      expect(entry.scheduledFor).toBe('2026-11-15T14:00:00.000Z');
+      // An explicit offset still counts.
+      await t.call('POST', '/microblog/schedule', { key, body: { draftId, scheduledFor: '2026-11-15T09:30:00-05:00', accountUuid: a, platform: 'fedblog', applyJitter: false } });
+      expect((await t.call('GET', '/microblog/schedule', { key })).body.schedules[0].scheduledFor).toBe('2026-11-15T14:30:00.000Z');
+      const draft = t.server.deps.sqlite.prepare('SELECT scheduled_for AS s FROM drafts WHERE id = ?').get(draftId) as { s: string };
+      expect(draft.s).toBe('2026-11-15T14:30:00.000Z');
+    } finally {
+      if (tz === undefined) delete process.env.TZ; else process.env.TZ = tz;
+    }
+  });
+
   it('keeps one pending entry per draft and account: scheduling again moves it', async () => {
     const { t, key, user, clock } = await setup();
     const a = insertAccount(t, user, 'fedblog');

@@ -45,6 +45,14 @@ export interface EntryRow {
 export const ENTRY_COLS = `id, user_id AS userId, draft_id AS draftId, account_id AS accountId, platform, fire_at AS fireAt, due_at AS dueAt, requested_at AS requestedAt,
   priority, attempts, status, next_attempt_at AS nextAttemptAt, last_error AS lastError, created_at AS createdAt`;
 
+/**
+ * The spec's scheduledFor is ISO 8601 in UTC: a date-time without a zone designator is read as
+ * UTC, not in the local time zone of the machine Herald runs on (as Date.parse would).
+ */
+export function parseUtc(iso: string): number {
+  return Date.parse(/(?:Z|[+-]\d{2}(?::?\d{2})?)$/i.test(iso) ? iso : `${iso}Z`);
+}
+
 export class ScheduleService {
   /** Called whenever the queue changes, so the scheduler re-arms its wake-up. */
   onChange: () => void = () => {};
@@ -74,7 +82,7 @@ export class ScheduleService {
 
   schedule(userId: string, req: ScheduleRequest) {
     const now = this.deps.clock.now();
-    const requested = Date.parse(req.scheduledFor);
+    const requested = parseUtc(req.scheduledFor);
     if (!(requested > now)) {
       throw new HeraldError('INVALID_INPUT', 'scheduledFor must be in the future', { details: [{ path: 'scheduledFor', message: 'in the past' }] });
     }
