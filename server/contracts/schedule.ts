@@ -5,7 +5,7 @@ const id = z.string().min(1).max(200);
 
 export const scheduleBody = z.object({
   draftId: id,
-  scheduledFor: z.string().refine((s) => !Number.isNaN(Date.parse(s)) && /^\d{4}-\d{2}-\d{2}T/.test(s), 'must be an ISO 8601 date-time'),
+  scheduledFor: z.string().refine((s) => !Number.isNaN(Date.parse(s)) && /^\d{4}-\d{2}-\d{2}T/.test(s), 'must be an ISO 8601 date-time').describe('ISO 8601; a date-time without a zone designator (Z or ±hh:mm) is UTC'),
   targetAccounts: z.array(z.object({ accountId: id, platform: platformSchema })).min(1).max(100).optional(),
   accountUuid: id.optional(),
   platform: platformSchema.optional(),
