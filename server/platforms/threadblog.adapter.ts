@@ -183,11 +183,14 @@ export function createThreadblogAdapter(options: ThreadblogOptions = {}): Platfo
 
   /**
    * Top-level posts are listed under /threads, replies under /replies; a reply is looked for in
-   * both, and any failure to look is thrown so the post waits for the person instead.
+   * both, and any failure to look is thrown so the post waits for the person instead. /replies
+   * comes first because only it says what a post replies to: a post it shows under another
+   * parent is not taken from /threads (which may list replies too, without their parent).
    */
   async function findRecentPost(ctx: CallContext, query: { text: string; replyTo?: PostRef; since: number }): Promise<PostRef | null> {
     const since = query.since - 2 * 60_000;
-    const lists = query.replyTo ? ['threads', 'replies'] : ['threads'];
+    const lists = query.replyTo ? ['replies', 'threads'] : ['threads'];
+    const otherParent = new Set<string>();
     for (const list of lists) {
       const fields = list === 'replies' ? 'id,text,timestamp,permalink,replied_to' : 'id,text,timestamp,permalink';
       const answer = await call<{ data?: ThreadsPost[] }>(ctx, `/${encodeURIComponent(ctx.account.platformUserId)}/${list}`, {
@@ -195,7 +198,11 @@ export function createThreadblogAdapter(options: ThreadblogOptions = {}): Platfo
       }, 'look up recent posts');
       for (const p of answer.data ?? []) {
         if (p.timestamp && Date.parse(p.timestamp) < since) continue;
-        if (query.replyTo && p.replied_to?.id && p.replied_to.id !== query.replyTo.id) continue;
+        if (query.replyTo && p.replied_to?.id && p.replied_to.id !== query.replyTo.id) {
+          otherParent.add(String(p.id));
+          continue;
+        }
+        if (otherParent.has(String(p.id))) continue;
         if (!sameText(p.text, query.text)) continue;
         return { id: String(p.id), url: p.permalink ?? threadsProfileUrl(ctx.account.username) };
       }

@@ -9,7 +9,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accounts } from '../../server/db/schema.js';
 import { HeraldError } from '../../server/errors.js';
-import type { MediaItem, PostInput } from '../../server/platforms/adapter.js';
+import type { MediaItem, PostInput, PostRef } from '../../server/platforms/adapter.js';
 import { PlatformError } from '../../server/platforms/errors.js';
 import { adapterFor, registerAdapter } from '../../server/platforms/index.js';
 import { publishThread } from '../../server/platforms/thread.js';
@@ -35,8 +35,10 @@ const clip = (altText: string): MediaItem => ({ path: '', mime: 'video/mp4', siz
 
 beforeAll(async () => {
   images = http.createServer((req, res) => {
+    const body = bodies.get((req.url ?? '').replace(/^\/|\.(png|mp4)$/g, ''));
+    if (!body) return void res.writeHead(404).end();
     res.writeHead(200, { 'content-type': req.url?.endsWith('.mp4') ? 'video/mp4' : 'image/png' });
-    res.end(bodies.get((req.url ?? '').replace(/^\/|\.(png|mp4)$/g, '')) ?? png(1, 1));
+    res.end(body);
   });
   await new Promise<void>((resolve) => images.listen(0, '127.0.0.1', resolve));
   imageBase = `http://127.0.0.1:${(images.address() as { port: number }).port}`;
@@ -64,20 +66,60 @@ describe('Threads simulator through Herald', () => {
   it('connects with the long-lived exchange', async () => {
     const result = await connectThroughBrowser(t, key, 'threadblog');
     expect(result.status, JSON.stringify(result.body)).toBe(200);
+    expect(new URL(result.authUrl).searchParams.get('scope')).toBe('threads_basic,threads_content_publish,threads_manage_replies');
+    expect(result.body).toMatchObject({ success: true, accountUuid: expect.any(String), socialSetId: expect.any(String) });
     accountId = result.body.accountUuid;
     expect(sim.state.exchangeCalls).toBe(1);
     const list = await t.call('GET', '/accounts', { key });
     expect(list.body.accounts.find((a: any) => a.uuid === accountId)).toMatchObject({ platform: 'threadblog', username: 'herald.tester', status: 'active' });
+    // The long-lived token (60 days), not the short-lived one the code bought.
+    const creds = (await t.server.services.credentials.load(accountId))!;
+    expect(creds.accessToken).toMatch(/^canary-threads-long-/);
+    expect(creds.expiresAt! - Date.now()).toBeGreaterThan(59 * 86_400_000);
+  });
+
+  it('publishes a single post and answers its media id and permalink', async () => {
+    const ref = await publish(post('Hello from Herald'));
+    const made = sim.state.posts.find((p) => p.id === ref.id)!;
+    expect(made).toMatchObject({ text: 'Hello from Herald', mediaType: 'TEXT_POST' });
+    expect(ref.url).toBe(`https://www.threads.net/@herald.tester/post/${made.shortcode}`);
   });
 
   it('waits for containers, so publishing never hits Media Not Found, and chains replies', async () => {
-    const parts = ['Sim one', 'Sim two', 'Sim three'].map((text) => post(text));
+    const parts = ['Sim one', 'Sim two', 'Sim three'].map((text) => post(text, { options: { replyControl: 'accounts_you_follow' } }));
     const refs = await t.server.services.credentials.withCredentials(row(), (ctx) => publishThread(adapterFor('threadblog'), ctx, parts, [], { beforeSend: () => {}, afterSend: () => {} }));
     const chain = refs.map((r) => sim.state.posts.find((p) => p.id === r.id)!);
     expect(chain.map((p) => p.text)).toEqual(['Sim one', 'Sim two', 'Sim three']);
     expect(chain.map((p) => p.replyToId)).toEqual([undefined, refs[0].id, refs[1].id]);
     expect(refs[0].url).toMatch(/^https:\/\/www\.threads\.net\/@herald\.tester\/post\//);
+    expect(chain.every((p) => p.replyControl === 'accounts_you_follow')).toBe(true);
     expect(sim.state.notReadyPublishes).toBe(0);
+  });
+
+  it('retries the "Media Not Found" race and publishes once', async () => {
+    sim.state.publishRaces = 2;
+    const ref = await publish(post('After the race'));
+    expect(sim.state.publishRaces).toBe(0);
+    expect(sim.countPosts('herald.tester', 'After the race')).toBe(1);
+    expect(sim.state.posts.at(-1)!.id).toBe(ref.id);
+  });
+
+  it('refuses media without a public URL before anything is sent', async () => {
+    const before = sim.requests.length;
+    const err = await publish(post('local file', { media: [{ path: '/tmp/x.png', mime: 'image/png', size: 1, kind: 'image', altText: '' }] })).catch((e) => e);
+    expect(err).toBeInstanceOf(PlatformError);
+    expect(err.kind).toBe('permanent');
+    expect(err.message).toMatch(/public URL/);
+    expect(sim.requests.length).toBe(before);
+  });
+
+  it('a container Threads could not prepare fails for good with its reason, and nothing is published', async () => {
+    const before = sim.state.posts.length;
+    const err = await publish(post('Broken image', { media: [{ ...image('red', ''), publicUrl: `${imageBase}/gone.gif` }] })).catch((e) => e);
+    expect(err).toBeInstanceOf(PlatformError);
+    expect(err.kind).toBe('permanent');
+    expect(err.message).toMatch(/could not prepare the post \(UNKNOWN\)/);
+    expect(sim.state.posts.length).toBe(before);
   });
 
   it('publishes a carousel of two images the simulator downloads', async () => {
@@ -114,6 +156,20 @@ describe('Threads simulator through Herald', () => {
     expect(lost.kind).toBe('ambiguous');
     const found = await t.server.services.credentials.withCredentials(row(), (ctx) => adapterFor('threadblog').findRecentPost(ctx, { text: 'Lost on the way', since, idempotencyKey: 'k' }));
     expect(found?.id).toBe(sim.state.posts.at(-1)!.id);
+    const none = await t.server.services.credentials.withCredentials(row(), (ctx) => adapterFor('threadblog').findRecentPost(ctx, { text: 'Never sent', since, idempotencyKey: 'k' }));
+    expect(none).toBeNull();
+  });
+
+  it('finds a lost reply among the replies, with its parent', async () => {
+    const first = await publish(post('Parent post'));
+    sim.faults.next({ kind: 'commit-then-drop' }, { route: '/threads_publish' });
+    const err = await publish(post('Child reply', { replyTo: first })).catch((e) => e);
+    expect(err.kind).toBe('ambiguous');
+    const child = sim.state.posts.at(-1)!;
+    expect(child).toMatchObject({ text: 'Child reply', replyToId: first.id });
+    const find = (replyTo: PostRef) => t.server.services.credentials.withCredentials(row(), (ctx) => adapterFor('threadblog').findRecentPost(ctx, { text: 'Child reply', replyTo, since: Date.now() - 60_000, idempotencyKey: 'k' }));
+    expect((await find(first))?.id).toBe(child.id);
+    expect(await find({ id: '17900000000000001', url: '' })).toBeNull();
   });
 
   it('renews a token about to expire once for 50 racing publishes; an expired one needs reauth', async () => {

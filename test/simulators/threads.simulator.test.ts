@@ -120,6 +120,15 @@ describe('Threads simulator over documented Graph calls', () => {
     expect(ok.body.id).not.toBe(c.body.id);
     expect((await graph('GET', `/${c.body.id}`, { fields: 'status', access_token: token })).body.status).toBe('PUBLISHED');
     expect(sim.countPosts('herald.tester', 'too soon')).toBe(1);
+
+    // The race Threads is known for: FINISHED, yet publish still answers Media Not Found once.
+    const raced = await graph<{ id: string }>('POST', `/${me}/threads`, { media_type: 'TEXT', text: 'raced', access_token: token });
+    expect(await waitFinished(raced.body.id, token)).toMatchObject({ status: 'FINISHED' });
+    sim.state.publishRaces = 1;
+    const lost = await graph<GraphError>('POST', `/${me}/threads_publish`, { creation_id: raced.body.id, access_token: token });
+    expect(lost.body.error).toMatchObject({ code: 24, error_subcode: 4279009 });
+    expect((await graph<{ id: string }>('POST', `/${me}/threads_publish`, { creation_id: raced.body.id, access_token: token })).status).toBe(200);
+    expect(sim.countPosts('herald.tester', 'raced')).toBe(1);
   });
 
   it('publishes a self-thread with reply_to_id and reply_control, lists it with permalinks', async () => {

@@ -75,6 +75,11 @@ export interface ThreadsState {
   counter: PostCounter;
   /** Publish attempts refused because the container was not FINISHED. */
   notReadyPublishes: number;
+  /**
+   * The next this many threads_publish calls answer "Media Not Found" (24 / 4279009) although
+   * the container already says FINISHED: Threads' race between its status and publish endpoints.
+   */
+  publishRaces: number;
 }
 
 export interface ThreadsSimulator {
@@ -118,6 +123,7 @@ export async function startThreadsSimulator(opts: ThreadsSimulatorOptions = {}):
     exchangeCalls: 0,
     counter: new PostCounter(),
     notReadyPublishes: 0,
+    publishRaces: 0,
   };
   let idSeq = 17_900_000_000_000_000n;
   const nextId = () => String((idSeq += 104_729n));
@@ -303,6 +309,10 @@ export async function startThreadsSimulator(opts: ThreadsSimulatorOptions = {}):
       if (c.status === 'PUBLISHED') return errors.param('The media has already been published');
       if (c.status !== 'FINISHED') {
         state.notReadyPublishes += 1;
+        return errors.mediaNotFound(id);
+      }
+      if (state.publishRaces > 0) {
+        state.publishRaces -= 1;
         return errors.mediaNotFound(id);
       }
       const post: ThreadsPost = {
