@@ -29,11 +29,17 @@ function readFile(file: string): string {
   }
 }
 
+/** A template's head and tail as plain text, for --split to leave them room. */
+type Frame = () => Promise<{ head: string; tail: string }>;
+
 /**
  * The posts of a draft from --content, --file or --stdin: a line holding only `---` separates
- * posts; with --split, each post that is too long for that network becomes several.
+ * posts; with --split, each post that is too long for that network becomes several. With a
+ * template (`frame`), the server puts its head on a line before the first post and its tail on
+ * one after the last, so the split is made with them in place and they are taken off again:
+ * the framed first and last posts are then exactly parts the splitter made to fit.
  */
-async function readPosts(opts: ContentOptions): Promise<string[] | undefined> {
+async function readPosts(opts: ContentOptions, frame?: Frame): Promise<string[] | undefined> {
   const given = [opts.content !== undefined, opts.file !== undefined, Boolean(opts.stdin)].filter(Boolean).length;
   if (given > 1) throw new UsageError('Give the content one way: --content, --file or --stdin');
   if (given === 0) {
@@ -44,7 +50,16 @@ async function readPosts(opts: ContentOptions): Promise<string[] | undefined> {
   // Loaded only here: the text rules (twitter-text) are the heaviest import of the CLI.
   const { splitForPlatform, splitThreadText } = await import('../client/text/index.js');
   let posts = splitThreadText(text);
-  if (opts.split) posts = posts.flatMap((p) => splitForPlatform(p, opts.split!));
+  if (opts.split && posts.length > 0) {
+    const { head, tail } = frame ? await frame() : { head: '', tail: '' };
+    const last = posts.length - 1;
+    const framed = posts.map((p, i) => [i === 0 ? head : '', p, i === last ? tail : ''].filter(Boolean).join('\n'));
+    posts = framed.flatMap((p) => splitForPlatform(p, opts.split!));
+    if (head && posts[0].startsWith(head)) posts[0] = posts[0].slice(head.length).trimStart();
+    if (tail && posts[posts.length - 1].endsWith(tail)) posts[posts.length - 1] = posts[posts.length - 1].slice(0, -tail.length).trimEnd();
+    // A head or tail that filled a post alone leaves it empty: the server frames the next one.
+    posts = posts.filter((p) => p !== '');
+  }
   if (posts.length === 0) throw new UsageError('The content is empty');
   return posts;
 }
@@ -54,6 +69,12 @@ const contentOptions = (cmd: Command) => cmd
   .option('--file <path>', 'read the text from a file (- for standard input)')
   .option('--stdin', 'read the text from standard input')
   .addOption(new Option('--split <network>', 'split posts too long for this network into a thread').choices([...SPLIT_NETWORKS]));
+
+/** The template's head and tail, fetched only when --split needs them. */
+const templateFrame = (cmd: Command, id: string | undefined): Frame | undefined => (id === undefined ? undefined : async () => {
+  const { template } = await clientFor(cmd).getTemplate(id);
+  return { head: template.head_content_plain.trim(), tail: template.tail_content_plain.trim() };
+});
 
 const firstLine = (text: string) => {
   const line = text.split('\n')[0].trim();
@@ -93,7 +114,7 @@ export function registerDraft(program: Command): void {
     .option('--template <id>', 'template whose head and tail frame the thread'))
     .addHelpText('after', examples('herald draft create --content "Hello world"', 'herald draft create --file thread.txt --split microblog', 'cat notes.md | herald draft create --stdin --title Notes'))
     .action(action(async (opts: ContentOptions & { title?: string; set?: string; accounts?: string[]; template?: string }, cmd: Command) => {
-      const posts = await readPosts(opts);
+      const posts = await readPosts(opts, templateFrame(cmd, opts.template));
       if (!posts) throw new UsageError('Give the text with --content, --file or --stdin');
       const r = await clientFor(cmd).createDraft({
         title: opts.title ?? firstLine(posts[0]), tweets: posts.map((content, position) => ({ content, position })),
@@ -125,7 +146,7 @@ export function registerDraft(program: Command): void {
     .option('--template <id>', 'template whose head and tail frame the thread ("none" removes it)'))
     .addHelpText('after', examples('herald draft update 3f2a… --title "Launch day"', 'herald draft update 3f2a… --file thread.txt --split skyblog', 'herald draft update 3f2a… --template none'))
     .action(action(async (id: string, opts: ContentOptions & { title?: string; set?: string; accounts?: string[]; template?: string }, cmd: Command) => {
-      const posts = await readPosts(opts);
+      const posts = await readPosts(opts, opts.template === 'none' ? undefined : templateFrame(cmd, opts.template));
       const body = {
         title: opts.title, tweets: posts?.map((content, position) => ({ content, position })), socialSetId: opts.set, selectedAccountIds: opts.accounts,
         templateId: opts.template === 'none' ? null : opts.template,

@@ -62,6 +62,30 @@ describe('herald draft create: where the text comes from', () => {
     expect(cut.map((p: any) => p.plainText).join(' ')).toBe(long);
   });
 
+  it('--split with --template leaves room for the head and tail, so the framed first and last posts fit too', async () => {
+    const tpl = (await t.call('POST', '/templates', { key, body: { name: 'Launch', headContentPlain: '🚀 Launch day: what we shipped and why it matters', tailContentPlain: 'More at https://example.com/launch #buildinpublic' } })).body.template.uuid;
+    const long = Array.from({ length: 14 }, (_, i) => `Point ${i} covers one more thing we shipped this week for everyone.`).join(' ');
+    const [created, updated] = await Promise.all([
+      cli(['draft', 'create', '--content', long, '--split', 'skyblog', '--template', tpl, '--title', 'Framed', '-o', 'json']),
+      cli(['draft', 'create', '--content', 'placeholder', '-o', 'minimal']),
+    ]);
+    const check = (tweets: any[]) => {
+      expect(tweets.length).toBeGreaterThan(2);
+      // Bluesky is the set's network: 300 characters a post.
+      for (const p of tweets) expect([p.plainText, p.validation.skyblog.valid]).toEqual([p.plainText, true]);
+      expect(tweets[0].plainText.startsWith('🚀 Launch day: what we shipped and why it matters\nPoint 0 ')).toBe(true);
+      expect(tweets.at(-1).plainText.endsWith('everyone.\nMore at https://example.com/launch #buildinpublic')).toBe(true);
+      const body = tweets.map((p: any) => p.plainText).join(' ').replace('🚀 Launch day: what we shipped and why it matters\n', '').replace('\nMore at https://example.com/launch #buildinpublic', '');
+      expect(body).toBe(long);
+    };
+    const draft = JSON.parse(ok(created)).draft;
+    expect(draft.templateId).toBe(tpl);
+    check(draft.tweets);
+    const id = ok(updated).trim();
+    ok(await cli(['draft', 'update', id, '--content', long, '--split', 'skyblog', '--template', tpl]));
+    check((await t.call('GET', `/microblog/drafts/${id}`, { key })).body.draft.tweets);
+  });
+
   it('update replaces every post from stdin, keeps them without text options, and --split works there too', async () => {
     const id = ok(await cli(['draft', 'create', '--content', 'One\n---\nTwo', '-o', 'minimal'])).trim();
     ok(await cli(['draft', 'update', id, '--title', 'Renamed']));
