@@ -63,10 +63,17 @@ describe('LinkedIn simulator through Herald', () => {
   it('connects over OAuth', async () => {
     const result = await connectThroughBrowser(t, key, 'problog');
     expect(result.status, JSON.stringify(result.body)).toBe(200);
+    expect(new URL(result.authUrl).searchParams.get('scope')).toBe('openid profile w_member_social');
     accountId = result.body.accountUuid;
     const member = sim.state.members[0];
     const list = await t.call('GET', '/accounts', { key });
     expect(list.body.accounts.find((a: any) => a.uuid === accountId)).toMatchObject({ platform: 'problog', username: member.name, status: 'active' });
+    expect(JSON.parse(row().meta)).toEqual({ personUrn: `urn:li:person:${member.sub}` });
+  });
+
+  it('publishes as the person with the visibility asked for (the simulator refuses /rest calls without LinkedIn-Version)', async () => {
+    const ref = await publish(post('Only for my connections', { options: { visibility: 'CONNECTIONS' } }));
+    expect(last()).toMatchObject({ urn: ref.id, author: `urn:li:person:${sim.state.members[0].sub}`, visibility: 'CONNECTIONS', lifecycleState: 'PUBLISHED' });
   });
 
   it('escapes every reserved character so nothing is cut', async () => {
@@ -76,6 +83,11 @@ describe('LinkedIn simulator through Herald', () => {
     expect(last().truncated).toBe(false);
     expect(last().keptCommentary).toBe(last().commentary);
     expect(ref.url).toBe(`https://www.linkedin.com/feed/update/${ref.id}`);
+    // Web links go as written, so LinkedIn still links them (platforms.md 5.5, as crossposter
+    // does); the text around them is escaped. (Whether LinkedIn cuts at a reserved character
+    // inside a link is unverified; the simulator assumes it does, so only what was sent is checked.)
+    await publish(post('Read (this) — see https://example.com/a_b?q=(1).'));
+    expect(last().commentary).toBe('Read \\(this\\) — see https://example.com/a_b?q=(1).');
   });
 
   it('joins a thread into one post', async () => {
@@ -83,6 +95,12 @@ describe('LinkedIn simulator through Herald', () => {
     const refs = await t.server.services.credentials.withCredentials(row(), (ctx) => publishThread(adapterFor('problog'), ctx, parts.map((p) => post(p.text)), [], { beforeSend: () => {}, afterSend: () => {} }));
     expect(refs).toHaveLength(1);
     expect(last().commentary).toBe('Part one.\n\nPart two.\n\nPart three.');
+    // LinkedIn has no replies: a reply is refused before anything is sent.
+    const before = sim.state.posts.length;
+    const err = await publish(post('a reply', { replyTo: refs[0] })).catch((e) => e);
+    expect(err).toBeInstanceOf(PlatformError);
+    expect(err.kind).toBe('permanent');
+    expect(sim.state.posts.length).toBe(before);
   });
 
   it('publishes two images with alt text as multiImage, waiting for processing', async () => {
@@ -91,6 +109,8 @@ describe('LinkedIn simulator through Herald', () => {
     await publish(post('Two images', { media: [a, b] }));
     expect(last().content).toEqual({ multiImage: { images: [{ id: last().imageUrns[0], altText: 'First' }, { id: last().imageUrns[1], altText: 'Second' }] } });
     expect(last().imageUrns.map((u) => sim.state.images.get(u)!.bytes!.length)).toEqual([a.size, b.size]);
+    await publish(post('One image', { media: [image('c', 'Third', 60)] }));
+    expect(last().content).toEqual({ media: { id: last().imageUrns[0], altText: 'Third' } });
   });
 
   it('429 is rate_limited until midnight UTC; commit-then-drop is ambiguous and found', async () => {
@@ -98,6 +118,9 @@ describe('LinkedIn simulator through Herald', () => {
     const limited = await publish(post('limited')).catch((e) => e);
     expect(limited).toBeInstanceOf(PlatformError);
     expect(limited.kind).toBe('rate_limited');
+    const midnight = new Date();
+    midnight.setUTCHours(24, 0, 0, 0);
+    expect(limited.resetAt).toBe(midnight.getTime());
     sim.faults.next({ kind: 'commit-then-drop' }, { route: 'POST /rest/posts' });
     const since = Date.now();
     const lost = await publish(post('Lost answer (maybe)')).catch((e) => e);
@@ -120,5 +143,38 @@ describe('LinkedIn simulator through Herald', () => {
     expect(err).toBeInstanceOf(HeraldError);
     expect(err.code).toBe('TOKEN_EXPIRED');
     expect((await t.call('GET', `/accounts/${accountId}`, { key })).body.account.status).toBe('needs_reauth');
+  });
+});
+
+describe('a LinkedIn app without programmatic refresh tokens', () => {
+  it('keeps no refresh token, and an expired token sends the person to connect again without a refresh call', async () => {
+    const plain = await startLinkedInSimulator();
+    const other = await startServer({
+      settings: {
+        HERALD_PROBLOG_API_URL: plain.url,
+        HERALD_PROBLOG_AUTHORIZE_URL: plain.authorizeUrl,
+        HERALD_PROBLOG_TOKEN_URL: plain.tokenUrl,
+        HERALD_PROBLOG_CLIENT_ID: plain.clientId,
+        HERALD_PROBLOG_CLIENT_SECRET: plain.clientSecret,
+      },
+    });
+    try {
+      const k = await other.login();
+      const connected = await connectThroughBrowser(other, k, 'problog');
+      expect(connected.status, JSON.stringify(connected.body)).toBe(200);
+      const id = connected.body.accountUuid as string;
+      expect((await other.server.services.credentials.load(id))?.refreshToken).toBeUndefined();
+      plain.expireAccessTokens();
+      const r = () => other.server.deps.db.select().from(accounts).where(eq(accounts.id, id)).get()!;
+      const err = await other.server.services.credentials.withCredentials(r(), (ctx) => adapterFor('problog').publishPost(ctx, post('No refresh'))).catch((e) => e);
+      expect(err).toBeInstanceOf(HeraldError);
+      expect(err.code).toBe('TOKEN_EXPIRED');
+      expect(plain.state.refreshCalls).toBe(0);
+      expect(plain.state.posts).toHaveLength(0);
+      expect((await other.call('GET', `/accounts/${id}`, { key: k })).body.account.status).toBe('needs_reauth');
+    } finally {
+      await other.close();
+      await plain.close();
+    }
   });
 });
