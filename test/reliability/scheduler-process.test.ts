@@ -88,6 +88,8 @@ describe('a Herald process firing scheduled posts', () => {
     for (const r of rows) {
       expect(r.status).toBe('published');
       expect(Date.parse(r.startedAt)).toBeGreaterThanOrEqual(r.fireAt);
+      // Begun (claimed, planned and charged) at its own fire time: within 2 real seconds of it.
+      expect(Date.parse(r.startedAt) - r.fireAt).toBeLessThanOrEqual(2_000 * SPEED);
       expect(Date.parse(r.publishedAt)).toBeLessThanOrEqual(r.requestedAt + JITTER + SLACK);
     }
     const lateness = rows.map((r) => (Date.parse(r.startedAt) - r.fireAt) / SPEED);
