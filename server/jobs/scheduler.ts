@@ -9,8 +9,9 @@
  * and a post queued behind its account's earlier ones is already started when it fell due.
  *
  * Late entries: one late by at most the grace period is published at once; a later one becomes
- * `missed`, not published and not charged. Failures worth retrying (network, 5xx, 429) come back
- * after about 1 and 5 minutes (or the network's reset time), at most 3 attempts in all.
+ * `missed`, not published and not charged (a retry too, late from the instant it was due).
+ * Failures worth retrying (network, 5xx, 429) come back after about 1 and 5 minutes (or the
+ * network's reset time), at most 3 attempts in all.
  */
 import { createRequire } from 'node:module';
 import type schedule from 'node-schedule';
@@ -147,11 +148,13 @@ export class Scheduler {
         WHERE id = @id AND NOT EXISTS (SELECT 1 FROM schedule_entries p WHERE p.draft_id = schedule_entries.draft_id AND p.account_id = schedule_entries.account_id AND p.status = 'pending')`),
       missed: db.prepare("UPDATE schedule_entries SET status = 'missed', last_error = ? WHERE id = ?"),
       stillScheduled: db.prepare(`SELECT 1 FROM schedule_entries WHERE draft_id = ? AND ${ACTIVE} LIMIT 1`),
-      publishedPubs: db.prepare("SELECT COUNT(*) AS n, SUM(status = 'published') AS published FROM publications WHERE draft_id = ?"),
+      latestPubs: db.prepare(`SELECT p.account_id AS accountId, p.status FROM publications p WHERE p.draft_id = ? AND p.created_at = (
+        SELECT MAX(q.created_at) FROM publications q WHERE q.draft_id = p.draft_id AND q.account_id = p.account_id)`),
+      unsentEntries: db.prepare("SELECT account_id AS accountId, status FROM schedule_entries WHERE draft_id = ? AND status IN ('missed', 'failed', 'needs_review')"),
+      finalDraft: db.prepare("UPDATE drafts SET status = ?, updated_at = ? WHERE id = ? AND status IN ('scheduled', 'publishing', 'published', 'partially_published', 'failed')"),
       // The draft's other entries are still to come: it stays scheduled until the last one fires.
       backToScheduled: db.prepare(`UPDATE drafts SET status = 'scheduled', updated_at = ? WHERE id = ? AND status IN ('published', 'partially_published', 'failed')
         AND EXISTS (SELECT 1 FROM schedule_entries WHERE draft_id = drafts.id AND ${ACTIVE})`),
-      setDraft: db.prepare("UPDATE drafts SET status = ?, updated_at = ? WHERE id = ? AND status = 'scheduled'"),
       draftBack: db.prepare("UPDATE drafts SET status = 'draft', scheduled_for = NULL, updated_at = ? WHERE id = ? AND status = 'scheduled'"),
     };
     queue.onChange = () => this.rearm();
@@ -283,8 +286,13 @@ export class Scheduler {
     }
   }
 
+  /**
+   * Late past the grace period: its fire time, or for a retry the instant of that retry (a post
+   * that failed at 09:00 and was to be tried again at 09:01 is not sent at 17:00 because Herald
+   * was closed all day; parts of a thread already out stay out, and publishing again resumes it).
+   */
   private isMissed(e: EntryRow, claimedAt: number): boolean {
-    return e.attempts === 0 && claimedAt - e.fireAt > this.deps.config.graceMs;
+    return claimedAt - e.dueAt > this.deps.config.graceMs;
   }
 
   private request(e: EntryRow) {
@@ -350,9 +358,10 @@ export class Scheduler {
   }
 
   private async dispatch(e: EntryRow, claimedAt: number, started: Started | undefined): Promise<void> {
-    const lateBy = claimedAt - e.fireAt;
+    const lateBy = claimedAt - e.dueAt;
     if (this.isMissed(e, claimedAt)) {
-      const why = `Missed: Herald was not running at ${new Date(e.fireAt).toISOString()} (${Math.round(lateBy / 60_000)} min late)`;
+      const what = e.attempts === 0 ? '' : ` for attempt ${e.attempts + 1}`;
+      const why = `Missed: Herald was not running at ${new Date(e.dueAt).toISOString()}${what} (${Math.round(lateBy / 60_000)} min late)`;
       this.later(() => {
         this.stmts.missed.run(why, e.id);
         this.afterMissed(e.draftId);
@@ -396,18 +405,46 @@ export class Scheduler {
     });
   }
 
+  /**
+   * After an entry's outcome: while other entries of the draft are still to come it stays (or goes
+   * back to) `scheduled`; once none is left, it says what happened (see afterLast).
+   */
   private syncDraft(draftId: string, now: number): void {
-    this.stmts.backToScheduled.run(new Date(now).toISOString(), draftId);
+    if (this.stmts.stillScheduled.get(draftId)) this.stmts.backToScheduled.run(new Date(now).toISOString(), draftId);
+    else this.afterLast(draftId);
   }
 
   /** A missed entry: once none of the draft's entries is left, the draft says what happened. */
   private afterMissed(draftId: string): void {
     if (this.stmts.stillScheduled.get(draftId)) return;
+    this.afterLast(draftId);
+  }
+
+  /**
+   * The draft's status once none of its entries is pending or claimed, from every account's latest
+   * publication and the entries missed without one that went out: all published → `published`,
+   * some → `partially_published`, none begun and all missed → back to `draft`, else `failed`.
+   * Written here, after the last entry's outcome, because outcomes are written together: the
+   * publication that finished last may have set the draft's status while another entry of the
+   * draft was still claimed, and that entry's outcome then set it back to `scheduled`.
+   */
+  private afterLast(draftId: string): void {
+    const latest = new Map((this.stmts.latestPubs.all(draftId) as { accountId: string; status: string }[]).map((r) => [r.accountId, r.status]));
+    // A publish of the draft still running settles the draft itself when it ends.
+    if ([...latest.values()].includes('publishing')) return;
+    // Entries that ended without their post going out (missed, or refused before it was begun).
+    const unsent = new Map((this.stmts.unsentEntries.all(draftId) as { accountId: string; status: string }[])
+      .filter((r) => latest.get(r.accountId) !== 'published').map((r) => [r.accountId, r.status]));
+    const accounts = new Set([...latest.keys(), ...unsent.keys()]);
+    if (accounts.size === 0) return;
     const now = new Date(this.deps.clock.now()).toISOString();
-    const { n, published } = this.stmts.publishedPubs.get(draftId) as { n: number; published: number | null };
-    if (n === 0) this.stmts.draftBack.run(now, draftId);
-    else if ((published ?? 0) > 0) this.stmts.setDraft.run('partially_published', now, draftId);
-    else this.publishing.updateDraftStatus(draftId);
+    const published = [...latest.values()].filter((st) => st === 'published').length;
+    if (latest.size === 0 && [...unsent.values()].every((st) => st === 'missed')) {
+      this.stmts.draftBack.run(now, draftId);
+      return;
+    }
+    const status = published === accounts.size ? 'published' : published > 0 ? 'partially_published' : 'failed';
+    this.stmts.finalDraft.run(status, now, draftId);
   }
 
   async stop(): Promise<void> {

@@ -113,6 +113,7 @@ describe('retries', () => {
     await fire();
     expect(entry(refused)).toMatchObject({ status: 'failed', attempts: 1 });
     expect(entry(refused).error).toMatch(/280|long|characters/i);
+    expect(draftStatus(refused)).toBe('failed');
     expect(entry(retried)).toMatchObject({ status: 'pending', attempts: 1 });
     clock.advance(MIN);
     await fire();
@@ -162,6 +163,81 @@ describe('backoff', () => {
     expect(draftStatus(id)).toBe('published');
     const progress = (await t.call('GET', `/microblog/publish/progress?draftId=${id}`, { key })).body;
     expect(progress.entries[0]).toMatchObject({ status: 'published', attempts: 3 });
+  });
+});
+
+describe('a retry due while Herald was closed', () => {
+  it('looked at 10 minutes after it was due (within the grace period), it goes out at once', async () => {
+    const text = 'Retry due while closed for 10 minutes';
+    const id = await draft(text);
+    await scheduleAt(id, MIN, [{ accountId: mastoId, platform: 'fedblog' }]);
+    const balance = async () => (await t.call('POST', '/credits', { key })).body.balance as number;
+    const before = await balance();
+    clock.advance(MIN);
+    masto.faults.next({ kind: '503' }, { route: 'POST /api/v1/statuses' });
+    await fire();
+    const due = entry(id, mastoId).dueAt;
+    expect(entry(id, mastoId)).toMatchObject({ status: 'pending', attempts: 1 });
+    clock.t = due + 10 * MIN;
+    await fire();
+    expect(entry(id, mastoId)).toMatchObject({ status: 'done', attempts: 2 });
+    expect(masto.state.statuses.filter((s) => s.text === text)).toHaveLength(1);
+    expect(before - (await balance())).toBe(10);
+  });
+
+  it('a retry looked at 20 minutes after it was due is missed: not published, not charged, shown in progress', async () => {
+    const text = 'Retry missed after a long close';
+    const id = await draft(text);
+    await scheduleAt(id, MIN, [{ accountId: xId, platform: 'microblog' }]);
+    const balance = async () => (await t.call('POST', '/credits', { key })).body.balance as number;
+    const before = await balance();
+    clock.advance(MIN);
+    x.faults.next({ kind: '503' }, { route: 'POST /2/tweets' });
+    await fire();
+    const due = entry(id).dueAt;
+    expect(entry(id)).toMatchObject({ status: 'pending', attempts: 1 });
+    clock.t = due + 20 * MIN;
+    await fire();
+    expect(entry(id)).toMatchObject({ status: 'missed', attempts: 1 });
+    expect(entry(id).error).toMatch(/not running .* for attempt 2 \(20 min late\)/);
+    expect(tweets(text)).toBe(0);
+    expect(await balance()).toBe(before);
+    const progress = (await t.call('GET', `/microblog/publish/progress?draftId=${id}`, { key })).body;
+    expect(progress.entries).toEqual([expect.objectContaining({ status: 'missed', platform: 'microblog' })]);
+    expect(progress.summary).toMatchObject({ total: 1, failed: 1, pending: 0, completed: 0 });
+    expect(draftStatus(id)).toBe('failed');
+  });
+});
+
+describe('the draft\'s status once its last post is out', () => {
+  it('is published for every draft whose posts on two networks fire together (each outcome written after the other finished)', async () => {
+    const texts = Array.from({ length: 24 }, (_, i) => `Two networks at once ${i + 1}`);
+    const ids: string[] = [];
+    for (const text of texts) ids.push(await draft(text));
+    for (const id of ids) await scheduleAt(id, MIN, [{ accountId: xId, platform: 'microblog' }, { accountId: mastoId, platform: 'fedblog' }]);
+    clock.advance(MIN);
+    await fire();
+    for (const id of ids) {
+      expect(entry(id, xId).status).toBe('done');
+      expect(entry(id, mastoId).status).toBe('done');
+    }
+    const statuses = ids.map(draftStatus);
+    expect(statuses.filter((s) => s !== 'published'), statuses.join(' ')).toEqual([]);
+    for (const text of texts) expect(tweets(text)).toBe(1);
+  });
+
+  it('is partially published when one network\'s post was missed and the other\'s went out in the same wake-up', async () => {
+    const text = 'One missed, one published, found due together';
+    const id = await draft(text);
+    await scheduleAt(id, MIN, [{ accountId: xId, platform: 'microblog' }]);
+    await scheduleAt(id, 11 * MIN, [{ accountId: mastoId, platform: 'fedblog' }]);
+    // Back after 17 minutes: X's post is 17 minutes late (missed), Mastodon's 7 (published).
+    clock.advance(18 * MIN);
+    await fire();
+    expect(entry(id, xId).status).toBe('missed');
+    expect(entry(id, mastoId).status).toBe('done');
+    expect(tweets(text)).toBe(0);
+    expect(draftStatus(id)).toBe('partially_published');
   });
 });
 
