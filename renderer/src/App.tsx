@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
-import { client, desktop, setKey } from './api';
-import { Onboarding, Login } from './pages/Welcome';
+import { client, desktop, message, setKey } from './api';
+import { finishSignIn, signInReturn } from './signin-return';
+import { Onboarding, Login, type SignInMethods } from './pages/Welcome';
 import { Compose } from './pages/Compose';
 import { Drafts } from './pages/Drafts';
 import { Queue } from './pages/Queue';
@@ -46,6 +47,8 @@ export function applyTheme(theme: string): void {
 
 export function App() {
   const [state, setState] = useState<'loading' | 'setup' | 'login' | 'ready'>('loading');
+  const [signInWith, setSignInWith] = useState<SignInMethods | undefined>();
+  const [loginNotice, setLoginNotice] = useState<string | undefined>();
   const [route, setRoute] = useState(readRoute);
 
   useEffect(() => {
@@ -58,8 +61,19 @@ export function App() {
     window.addEventListener('hashchange', onHash);
     void (async () => {
       try {
-        const { needsSetup } = await client.needsSetup();
-        if (needsSetup) return setState('setup');
+        const setup = await client.needsSetup();
+        setSignInWith(setup.signIn);
+        const back = signInReturn();
+        if (back) {
+          try {
+            setKey(await finishSignIn(back));
+          } catch (err) {
+            setKey(undefined);
+            setLoginNotice(message(err));
+            return setState(setup.needsSetup ? 'setup' : 'login');
+          }
+        }
+        if (setup.needsSetup) return setState('setup');
         if (!client.apiKey) return setState('login');
         await client.me();
         setState('ready');
@@ -86,7 +100,7 @@ export function App() {
     setState('ready');
   };
   if (state === 'setup') return <Onboarding onDone={signedIn} />;
-  if (state === 'login') return <Login onDone={signedIn} />;
+  if (state === 'login') return <Login onDone={signedIn} signInWith={signInWith} notice={loginNotice} />;
 
   const Page = PAGES.find(([id]) => id === route.page)![2];
   return (

@@ -3,7 +3,15 @@ import { z } from 'zod';
 import { loginResponse, tierSchema } from './auth.js';
 import { successTrue } from './common.js';
 
-export const setupStatusResponse = z.object({ success: successTrue, needsSetup: z.boolean() });
+export const setupStatusResponse = z.object({
+  success: successTrue,
+  needsSetup: z.boolean(),
+  signIn: z.object({
+    identity: z.boolean().describe('Sign-in with the identity provider (OpenID Connect) is configured'),
+    identityProvider: z.string().describe('What to call that provider on a button: "Google", or the issuer\'s host'),
+    microblog: z.boolean().describe('Sign-in with X is configured'),
+  }).describe('The sign-in flows this install can start (POST /auth/oauth/{identity,microblog}/url)'),
+});
 export const setupBody = z.object({
   email: z.string().trim().min(3).max(320),
   password: z.string().min(8).max(1024),

@@ -3,6 +3,7 @@ import { AccountsService } from './accounts/accounts.service.js';
 import { CredentialsService } from './accounts/credentials.service.js';
 import { ConnectionsService } from './connections/connections.service.js';
 import { AuthService } from './auth/auth.service.js';
+import { SignInService } from './auth/signin.service.js';
 import { CreditsService } from './credits/credits.service.js';
 import { DraftsService } from './drafts/drafts.service.js';
 import { MediaService } from './media/media.service.js';
@@ -20,13 +21,16 @@ export function createServices(deps: Deps) {
   const credits = new CreditsService(deps);
   const publishing = new PublishService(deps, credentials, credits, socialSets);
   const templates = new TemplatesService(deps);
+  const auth = new AuthService(deps, users);
+  const connections = new ConnectionsService(deps, credentials, socialSets);
   return {
     deps,
     users,
-    auth: new AuthService(deps, users),
+    auth,
+    signIn: new SignInService(deps, users, auth, connections),
     socialSets,
     credentials,
-    connections: new ConnectionsService(deps, credentials, socialSets),
+    connections,
     accounts: new AccountsService(deps),
     templates,
     drafts: new DraftsService(deps, templates),

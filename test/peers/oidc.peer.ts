@@ -1,7 +1,7 @@
 /**
  * A real OpenID provider in-process (oidc-provider 9, ../shared/peers.md §2): authorization
  * code with PKCE required, an auto-login interaction (the account named by `login`), auto
- * consent. It listens behind a tiny front server that is the issuer's address: the front
+ * consent (asked of native clients each time). It listens behind a tiny front server that is the issuer's address: the front
  * counts token-endpoint requests (so tests can prove a refused state reached no token call)
  * and can rewrite a token answer (to hand Herald a genuine ID token minted for another client).
  * `browse` plays the person's browser: manual redirects and a cookie jar, stopping at the
@@ -22,6 +22,8 @@ export interface OidcClientReg {
   client_id: string;
   client_secret: string;
   redirect_uris: string[];
+  /** `native`: a loopback redirect URI matches on any port (RFC 8252 §7.3), as Google's desktop clients do. */
+  application_type?: 'native' | 'web';
 }
 
 export interface OidcPeer {
@@ -101,8 +103,15 @@ export async function startOidcPeer(clients: OidcClientReg[], opts: { conformIdT
     if (req.url?.startsWith('/interaction/')) {
       void (async () => {
         const details = await provider.interactionDetails(req, res);
-        if (details.prompt.name !== 'login') throw new Error(`unexpected prompt ${details.prompt.name}`);
-        await provider.interactionFinished(req, res, { login: { accountId: peer.login } }, { mergeWithLastSubmission: false });
+        if (details.prompt.name === 'login') {
+          await provider.interactionFinished(req, res, { login: { accountId: peer.login } }, { mergeWithLastSubmission: false });
+          return;
+        }
+        // A native client (loopback redirect) is asked to consent every time: the person agrees.
+        if (details.prompt.name !== 'consent') throw new Error(`unexpected prompt ${details.prompt.name}`);
+        const grant = details.grantId ? (await provider.Grant.find(details.grantId))! : new provider.Grant({ clientId: details.params.client_id as string, accountId: details.session!.accountId });
+        grant.addOIDCScope('openid email profile');
+        await provider.interactionFinished(req, res, { consent: { grantId: await grant.save() } }, { mergeWithLastSubmission: true });
       })().catch((err) => { res.statusCode = 500; res.end(String(err)); });
       return;
     }

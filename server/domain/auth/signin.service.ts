@@ -84,6 +84,18 @@ export class SignInService {
     return this.connections.states;
   }
 
+  /**
+   * Which sign-in buttons a sign-in page can offer: a flow counts as available when its settings
+   * would let it start. `identityProvider` names the provider (Google, or the issuer's host).
+   */
+  available(): { identity: boolean; identityProvider: string; microblog: boolean } {
+    const works = (start: () => unknown) => { try { start(); return true; } catch { return false; } };
+    let host = '';
+    try { host = new URL(this.deps.config.identity.issuer).hostname; } catch { /* named below */ }
+    const identityProvider = host === 'accounts.google.com' ? 'Google' : host || 'your identity provider';
+    return { identity: works(() => this.oidc.settings()), identityProvider, microblog: works(() => this.microblogApp()) };
+  }
+
   // --- OpenID Connect ------------------------------------------------------------------------
 
   async identityUrl(redirectUri: string): Promise<{ authUrl: string; state: string }> {

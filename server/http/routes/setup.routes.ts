@@ -14,7 +14,7 @@ export const setupRoutes = (s: Services): RouteDef[] => [
   defineRoute({
     method: 'get', path: '/auth/setup', tag, auth: false, summary: 'Whether this install still needs its owner (first run)',
     response: setupStatusResponse, errors: [],
-    handler: () => ({ success: true, needsSetup: s.users.count() === 0 }),
+    handler: () => ({ success: true, needsSetup: s.users.count() === 0, signIn: s.signIn.available() }),
   }),
   defineRoute({
     method: 'post', path: '/auth/setup', tag, auth: false, summary: 'Create the owner on a new install and sign in (refused once any user exists)',

@@ -7,7 +7,7 @@
  */
 import * as c from '../../contracts/signin.js';
 import { KEY_WARNING } from '../../domain/auth/auth.service.js';
-import { SignInService, type SignInResult } from '../../domain/auth/signin.service.js';
+import type { SignInResult } from '../../domain/auth/signin.service.js';
 import type { Services } from '../../domain/services.js';
 import type { ErrorCode } from '../../errors.js';
 import { defineRoute } from '../route.js';
@@ -28,8 +28,7 @@ function answer(r: SignInResult) {
 }
 
 export const signInRoutes = (s: Services) => {
-  // Built here, from the shared services, so no other area's wiring changes.
-  const signIn = new SignInService(s.deps, s.users, s.auth, s.connections);
+  const { signIn } = s;
   return [
     defineRoute({
       method: 'post', path: '/auth/oauth/identity/url', tag: TAG, auth: false,
