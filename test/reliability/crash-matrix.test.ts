@@ -219,6 +219,13 @@ describe('the crash matrix', () => {
     if (needsReview + failed > 0) {
       console.log(pubs.filter((p) => p.status !== 'published').map((p) => `  ${p.status}: ${p.error}`).join('\n'));
     }
+    // Each draft says what happened to its posts once the last of them is settled.
+    const draftStatuses = new Map((readDb(dataDir, (db) => db.prepare('SELECT id, status FROM drafts').all()) as { id: string; status: string }[]).map((d) => [d.id, d.status]));
+    for (const draftId of draftIds) {
+      const mine = pubs.filter((p) => p.draftId === draftId);
+      const want = mine.length === 5 && mine.every((p) => p.status === 'published') ? 'published' : mine.some((p) => p.status === 'published') ? 'partially_published' : 'failed';
+      if (draftStatuses.get(draftId) !== want) lost.push(`draft ${draftIds.indexOf(draftId) + 1}: ${draftStatuses.get(draftId)}, its posts say ${want}`);
+    }
     expect(lost).toEqual([]);
     expect(duplicates).toBe(0);
     // Every network here settles an unconfirmed post by itself (Mastodon's Idempotency-Key, the
