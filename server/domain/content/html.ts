@@ -5,6 +5,7 @@
 import { createRequire } from 'node:module';
 import { Parser } from 'htmlparser2';
 import type SanitizeHtml from 'sanitize-html';
+import { plainToHtml } from '../../../client/text/html.js';
 
 // sanitize-html, with postcss and its own htmlparser2, is about a sixth of the server bundle and
 // is needed only when content is written, so it is loaded on first use instead of at start-up.
@@ -71,7 +72,31 @@ function textOf(html: string): string {
   return out;
 }
 
-const MARKUP = /<[a-zA-Z!/?]/;
+// Element names browsers act on (HTML, SVG, MathML, and obsolete ones they still parse).
+const ELEMENTS = (
+  'a abbr acronym address animate animatemotion animatetransform applet area article aside audio b base basefont bdi bdo '
+  + 'bgsound big blink blockquote body br button canvas caption center cite code col colgroup data datalist dd del details '
+  + 'dfn dialog dir div dl dt em embed feimage fieldset figcaption figure font footer foreignobject form frame frameset '
+  + 'h1 h2 h3 h4 h5 h6 head header hgroup hr html i iframe image img input ins isindex kbd keygen label legend li link '
+  + 'listing main map mark marquee math menu menuitem meta meter nav nobr noembed noframes noscript object ol optgroup '
+  + 'option output p param picture plaintext portal pre progress q rb rp rt rtc ruby s samp script search section select '
+  + 'set slot small source spacer span strike strong style sub summary sup svg table tbody td template textarea tfoot th '
+  + 'thead time title tr track tt u ul use var video wbr xmp'
+).split(' ');
+
+/**
+ * Where markup starts in decoded text: a comment, doctype or processing instruction; a tag of an
+ * element browsers act on (`<img`, `</b>`); or any tag carrying an attribute (`<x onclick=…`).
+ * Other `<`s are text: "Press <Enter>", "x<y", "<3".
+ */
+const MARKUP_SOURCE = String.raw`<(?=[!?]|\/?(?:${ELEMENTS.join('|')})(?![\w:-])|\/?[a-z][\w:-]*[\s/][^<>]*=)`;
+const MARKUP = new RegExp(MARKUP_SOURCE, 'i');
+const MARKUP_HERE = new RegExp(`^${MARKUP_SOURCE}`, 'i');
+const MARKUP_ALL = new RegExp(MARKUP_SOURCE, 'gi');
+
+/** Text the sanitiser may read as HTML without losing what is not markup: `&` and harmless `<`s escaped. */
+const protectText = (text: string) =>
+  text.replace(/[&<]/g, (ch, at: number) => (ch === '&' ? '&amp;' : MARKUP_HERE.test(text.slice(at, at + 1000)) ? ch : '&lt;'));
 
 /**
  * Text of (already sanitised) HTML: tags removed, `<br>` and block ends become newlines,
@@ -79,8 +104,9 @@ const MARKUP = /<[a-zA-Z!/?]/;
  *
  * Decoding can reveal markup that was sent escaped (`&lt;script&gt;…`, or escaped twice). Plain
  * text goes to networks and previews that may not escape it, so markup found after decoding is
- * removed too (scripts and styles with their content), round after round. The price: a literal
- * tag typed as text (or `x<y` without a space) does not survive into plainText.
+ * removed too (scripts and styles with their content), round after round. Text that only looks
+ * a little like a tag ("Press <Enter>", "x<y") stays; a literal tag of a real element typed as
+ * text (`<b>`) does not survive into plainText.
  */
 export function htmlToPlain(html: string): string {
   let out = textOf(html);
@@ -91,19 +117,13 @@ export function htmlToPlain(html: string): string {
       if (!MARKUP.test(decoded)) break;
       out = decoded;
     }
-    out = textOf(sanitizeHtml(out, TEXT_ONLY_OPTIONS));
+    out = textOf(sanitizeHtml(protectText(out), TEXT_ONLY_OPTIONS));
   }
-  if (MARKUP.test(out)) out = out.replace(/<(?=[a-zA-Z!/?])/g, '');
+  out = out.replace(MARKUP_ALL, '');
   return out.replace(/\n+$/u, '');
 }
 
-const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-
-/** Plain text as HTML: one paragraph, lines kept with `<br>`. Empty text gives ''. */
-export function plainToHtml(plain: string): string {
-  if (plain === '') return '';
-  return `<p>${plain.split(/\r?\n/).map(escapeHtml).join('<br>')}</p>`;
-}
+export { plainToHtml };
 
 // Autolinks as Markdown and e-mail write them: `<https://example.com/a?b=1>`, `<bob@example.com>`.
 // To an HTML parser each is the start of an element named `https:` or `bob@example.com` that is
