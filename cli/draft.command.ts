@@ -14,6 +14,7 @@ interface ContentOptions {
   file?: string;
   stdin?: boolean;
   split?: Platform;
+  html?: boolean;
 }
 
 async function readText(): Promise<string> {
@@ -42,6 +43,7 @@ type Frame = () => Promise<{ head: string; tail: string }>;
 async function readPosts(opts: ContentOptions, frame?: Frame): Promise<string[] | undefined> {
   const given = [opts.content !== undefined, opts.file !== undefined, Boolean(opts.stdin)].filter(Boolean).length;
   if (given > 1) throw new UsageError('Give the content one way: --content, --file or --stdin');
+  if (opts.html && opts.split) throw new UsageError('--split works on plain text, not with --html');
   if (given === 0) {
     if (opts.split) throw new UsageError('--split needs the text: --content, --file or --stdin');
     return undefined;
@@ -64,10 +66,20 @@ async function readPosts(opts: ContentOptions, frame?: Frame): Promise<string[] 
   return posts;
 }
 
+/**
+ * The posts as tweet `content`, which the API reads as HTML: plain text (the default) is
+ * escaped so every character stays, "x<y" and "Press <Enter>" included; --html sends it as is.
+ */
+async function asContent(opts: ContentOptions, posts: string[]): Promise<{ content: string; position: number }[]> {
+  const { plainToHtml } = await import('../client/text/html.js');
+  return posts.map((p, position) => ({ content: opts.html ? p : plainToHtml(p), position }));
+}
+
 const contentOptions = (cmd: Command) => cmd
   .option('--content <text>', 'post text; a line holding only --- separates posts of a thread')
   .option('--file <path>', 'read the text from a file (- for standard input)')
   .option('--stdin', 'read the text from standard input')
+  .option('--html', 'the text is HTML (p, br, a, strong, em…); by default it is plain text, kept character for character')
   .addOption(new Option('--split <network>', 'split posts too long for this network into a thread').choices([...SPLIT_NETWORKS]));
 
 /** The template's head and tail, fetched only when --split needs them. */
@@ -117,7 +129,7 @@ export function registerDraft(program: Command): void {
       const posts = await readPosts(opts, templateFrame(cmd, opts.template));
       if (!posts) throw new UsageError('Give the text with --content, --file or --stdin');
       const r = await clientFor(cmd).createDraft({
-        title: opts.title ?? firstLine(posts[0]), tweets: posts.map((content, position) => ({ content, position })),
+        title: opts.title ?? firstLine(opts.html ? posts[0].replace(/<[^>]*>/g, '') : posts[0]), tweets: await asContent(opts, posts),
         socialSetId: opts.set, selectedAccountIds: opts.accounts, templateId: opts.template,
       });
       const g = globals(cmd);
@@ -148,7 +160,7 @@ export function registerDraft(program: Command): void {
     .action(action(async (id: string, opts: ContentOptions & { title?: string; set?: string; accounts?: string[]; template?: string }, cmd: Command) => {
       const posts = await readPosts(opts, opts.template === 'none' ? undefined : templateFrame(cmd, opts.template));
       const body = {
-        title: opts.title, tweets: posts?.map((content, position) => ({ content, position })), socialSetId: opts.set, selectedAccountIds: opts.accounts,
+        title: opts.title, tweets: posts && await asContent(opts, posts), socialSetId: opts.set, selectedAccountIds: opts.accounts,
         templateId: opts.template === 'none' ? null : opts.template,
       };
       if (Object.values(body).every((v) => v === undefined)) throw new UsageError('Nothing to change: give --title, --content/--file/--stdin, --set, --accounts or --template');

@@ -1,6 +1,6 @@
 /**
  * Text rules shared by the server, the client library, the CLI and the UI: per-network counting
- * and validation, and the thread splitter. No Node-only imports.
+ * and validation, the thread splitter, plain text as post HTML. No Node-only imports.
  */
 export {
   PLATFORMS, DEFAULT_LIMITS, MEDIA_LIMITS, NETWORK_LABELS, SKYBLOG_MAX_BYTES, FEDBLOG_URL_LENGTH,
@@ -10,3 +10,4 @@ export {
 } from './counting.js';
 export { splitForPlatform, splitThreadText, joinThreadText } from './split.js';
 export { postsForNetwork, checkNetworkPosts, type NetworkPost } from './network.js';
+export { plainToHtml } from './html.js';

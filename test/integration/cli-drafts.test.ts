@@ -107,6 +107,27 @@ describe('herald draft create: where the text comes from', () => {
     expect(JSON.parse(ok(json)).draft.tweets[0].plainText).toBe(stored);
   });
 
+  it('text is kept character for character (angle brackets, ampersands, quotes); --html sends markup as markup', async () => {
+    const text = 'Press <Enter> to go on & if x<y then "y>x" <3\n---\n<Ctrl>+<C> copies &amp; a <-> b, 2 < 3 > 1';
+    const id = ok(await cli(['draft', 'create', '--stdin', '-o', 'minimal'], text)).trim();
+    expect(await posts(id)).toEqual(text.split('\n---\n'));
+    const { draft } = (await t.call('GET', `/microblog/drafts/${id}`, { key })).body;
+    expect(draft.title).toBe('Press <Enter> to go on & if x<y then "y>x" <3');
+    expect(draft.tweets[0].content).not.toContain('<Enter>');
+    // Text that is markup of a real element stays out of plainText, typed or not (networks get it).
+    const tags = ok(await cli(['draft', 'create', '--content', 'a <script>alert(1)</script> and <b>bold</b> <img src=x onerror=alert(2)>', '-o', 'minimal'])).trim();
+    expect(await posts(tags)).toEqual(['a  and bold ']);
+
+    const html = ok(await cli(['draft', 'create', '--html', '--content', '<p>Hello <strong>bold</strong> world</p>', '-o', 'minimal'])).trim();
+    const made = (await t.call('GET', `/microblog/drafts/${html}`, { key })).body.draft;
+    expect(made.tweets[0].content).toContain('<strong>bold</strong>');
+    expect(made.tweets[0].plainText).toBe('Hello bold world');
+    expect(made.title).toBe('Hello bold world');
+
+    const both = await cli(['draft', 'create', '--html', '--split', 'microblog', '--content', '<p>x</p>']);
+    expect([both.code, both.err]).toEqual([2, 'error --split works on plain text, not with --html\n']);
+  });
+
   it('refuses two sources, empty text, a missing file and --split without text: usage errors, exit 2, nothing created', async () => {
     const before = (await t.call('GET', '/microblog/drafts', { key })).body.drafts.length;
     const results = await Promise.all([

@@ -10,7 +10,7 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import {
-  NETWORK_LABELS, PLATFORMS, postsForNetwork, splitForPlatform, splitThreadText, validatePost,
+  NETWORK_LABELS, PLATFORMS, plainToHtml, postsForNetwork, splitForPlatform, splitThreadText, validatePost,
   type MediaKind, type Platform,
 } from '../../../client/text/index';
 import { client, message } from '../api';
@@ -44,9 +44,6 @@ const blank = (): Composition => ({ title: '', posts: [blankPost()], socialSetId
 
 type Progress = Awaited<ReturnType<typeof client.publishProgress>>;
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
-/** Plain text as the HTML the server stores: one paragraph, line breaks kept, nothing parsed. */
-export const plainToHtml = (text: string) => (text === '' ? '' : `<p>${text.split(/\r?\n/).map(escapeHtml).join('<br>')}</p>`);
 
 function localInput(d: Date): string {
   const pad = (n: number) => String(n).padStart(2, '0');
