@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sweepForCanaries } from './canary-sweep.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const APT_LINE = 'apt-get install -y chromium libsecret-1-dev gnome-keyring dbus dbus-x11 libfaketime faketime';
@@ -36,6 +37,9 @@ try {
 }
 
 const home = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-test-home-'));
+// Temp files and data folders of the run stay inside `home` until the canary sweep has read them.
+const tmp = path.join(home, 'tmp');
+fs.mkdirSync(tmp);
 const report = path.join(home, 'vitest-report.json');
 const args = process.argv.slice(2);
 const vitest = path.join(root, 'node_modules', 'vitest', 'vitest.mjs');
@@ -47,7 +51,7 @@ const inner = [
 const child = spawn('dbus-run-session', ['--', 'sh', '-c', inner], {
   cwd: root,
   stdio: 'inherit',
-  env: { ...process.env, HOME: home, XDG_DATA_HOME: path.join(home, 'share'), XDG_CONFIG_HOME: path.join(home, 'config'), HERALD_TEST_KEYCHAIN: '1' },
+  env: { ...process.env, HOME: home, XDG_DATA_HOME: path.join(home, 'share'), XDG_CONFIG_HOME: path.join(home, 'config'), HERALD_TEST_KEYCHAIN: '1', TMPDIR: tmp, HERALD_TEST_KEEP_DATA: '1' },
 });
 child.on('exit', (code) => {
   let passed = 0, failed = 0, skipped = 0;
@@ -65,6 +69,15 @@ child.on('exit', (code) => {
   if (skipped > 0) {
     console.error(`${skipped} tests were skipped; skipped tests count as failures here.`);
     failed += skipped;
+  }
+  // A whole run (no file arguments) ends with the canary sweep, counted as one more test.
+  if (args.length === 0) {
+    const started = Date.now();
+    const sweep = sweepForCanaries(home, [report]);
+    const where = sweep.hits.slice(0, 10).map((h) => `  ${path.relative(home, h.file)}: ${h.token.slice(0, 24)}…`).join('\n');
+    console.log(`canary sweep: ${sweep.files} files (${(sweep.bytes / 1e6).toFixed(0)} MB) left by the suite searched in ${((Date.now() - started) / 1000).toFixed(1)} s; tokens outside the secret store: ${sweep.hits.length}${where ? `\n${where}` : ''}`);
+    if (sweep.hits.length === 0) passed += 1;
+    else failed += 1;
   }
   fs.rmSync(home, { recursive: true, force: true });
   console.log(`${passed} passed, ${failed} failed`);

@@ -100,7 +100,8 @@ export async function startServer(opts: Partial<ServerOptions> & { owner?: boole
   };
   return {
     server, base, dataDir, call, login,
-    close: async () => { await server.close(); fs.rmSync(dataDir, { recursive: true, force: true }); },
+    // Under npm test the data folder is kept for the canary sweep (scripts/test.mjs removes it).
+    close: async () => { await server.close(); if (!process.env.HERALD_TEST_KEEP_DATA) fs.rmSync(dataDir, { recursive: true, force: true }); },
   };
 }
 
