@@ -347,6 +347,33 @@ describe('herald credits, credits-usage', () => {
     })));
     expect(usage.table.err).toMatch(/--page 2 for more/);
     expect(lines(usage.minimal)).toEqual(page.records.map((x: any) => x.trans_no));
+
+    // --type, --from and --to reach the API's filters: the same records as asking it directly.
+    const today = new Date().toISOString().slice(0, 10);
+    const refunds = JSON.parse(ok(await cli(['credits-usage', '--type', 'refund', '--from', today, '--to', today], 'json')));
+    expect(refunds).toEqual(await api('GET', `/credits/usage?trans_type=refund&start_date=${today}&end_date=${today}`));
+    expect(refunds.records.length).toBeGreaterThan(0);
+    expect(refunds.records.every((x: any) => x.trans_type === 'refund')).toBe(true);
+    const none = JSON.parse(ok(await cli(['credits-usage', '--from', '2000-01-01', '--to', '2000-01-31'], 'json')));
+    expect(none.records).toEqual([]);
+    const wrong = await cli(['credits-usage', '--type', 'gift'], 'table');
+    expect(wrong.code).toBe(2);
+  });
+});
+
+// After the credit figures above, which count every publish before this.
+describe('herald publish --force', () => {
+  it('without --force an account that has the draft is skipped; with it, the draft goes out again', async () => {
+    const id = (await api('POST', '/microblog/drafts', { title: 'Force run', tweets: [{ content: 'Force run once', position: 0 }], selectedAccountIds: [fed1] })).draft.id as string;
+    const count = () => sim.state.statuses.filter((s) => s.text === 'Force run once').length;
+    ok(await cli(['publish', id], 'minimal'));
+    expect(count()).toBe(1);
+    const again = await cli(['publish', id], 'json');
+    expect(count()).toBe(1);
+    expect(JSON.parse(again.out).entries.map((e: any) => e.status)).not.toContain('publishing');
+    const forced = JSON.parse(ok(await cli(['publish', id, '--force'], 'json')));
+    expect(forced.entries.map((e: any) => [e.accountUuid, e.status])).toEqual([[fed1, 'published']]);
+    expect(count()).toBe(2);
   });
 });
 
