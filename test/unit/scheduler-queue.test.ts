@@ -145,6 +145,25 @@ describe('scheduling', () => {
     expect(draft.status).toBe('draft');
   });
 
+  it('a missed post scheduled again shows as pending in progress, and once it fires, as published', async () => {
+    const { t, key, user, clock } = await setup();
+    const a = insertAccount(t, user, 'fedblog');
+    const draftId = insertDraft(t, user, ['missed, then again']);
+    await t.call('POST', '/microblog/schedule', { key, body: { draftId, scheduledFor: new Date(clock.now() + 60_000).toISOString(), accountUuid: a, platform: 'fedblog', applyJitter: false } });
+    clock.advance(60_000 + 16 * 60_000);
+    await t.server.scheduler!.tick();
+    const progress = async () => (await t.call('GET', `/microblog/publish/progress?draftId=${draftId}`, { key })).body;
+    expect((await progress()).entries.map((e: any) => e.status)).toEqual(['missed']);
+    const again = new Date(clock.now() + 3_600_000).toISOString();
+    const r = await t.call('POST', '/microblog/schedule', { key, body: { draftId, scheduledFor: again, accountUuid: a, platform: 'fedblog', applyJitter: false } });
+    expect(r.status, r.text).toBe(200);
+    const p = await progress();
+    expect(p.entries).toEqual([expect.objectContaining({ status: 'pending', scheduledFor: again, accountUuid: a })]);
+    expect(p.summary).toMatchObject({ total: 1, pending: 1, failed: 0 });
+    const draft = t.server.deps.sqlite.prepare('SELECT status, scheduled_for AS s FROM drafts WHERE id = ?').get(draftId) as any;
+    expect(draft).toEqual({ status: 'scheduled', s: again });
+  });
+
   it('runs one scheduler per data folder: a second server on the same folder fires nothing', async () => {
     const { t, key, user, clock } = await setup();
     const waker2 = new ManualWaker();

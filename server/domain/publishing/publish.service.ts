@@ -330,7 +330,8 @@ export class PublishService {
     }));
     if (q.draftId) {
       const pending = this.deps.sqlite.prepare(`SELECT id, draft_id AS draftId, account_id AS accountId, platform, fire_at AS fireAt, attempts, status, last_error AS lastError
-        FROM schedule_entries WHERE user_id = ? AND draft_id = ? AND status IN ('pending', 'missed')`).all(userId, q.draftId) as { id: string; draftId: string; accountId: string; platform: Platform; fireAt: number; attempts: number; status: 'pending' | 'missed'; lastError: string | null }[];
+        FROM schedule_entries WHERE user_id = ? AND draft_id = ? AND status IN ('pending', 'missed') ORDER BY created_at, rowid`).all(userId, q.draftId) as { id: string; draftId: string; accountId: string; platform: Platform; fireAt: number; attempts: number; status: 'pending' | 'missed'; lastError: string | null }[];
+      // Oldest first: an entry scheduled again after one was missed stands for its account.
       for (const e of pending) {
         const key = `${e.draftId}:${e.accountId}`;
         const pub = latest.get(key);
