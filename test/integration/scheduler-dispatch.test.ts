@@ -241,6 +241,36 @@ describe('the draft\'s status once its last post is out', () => {
   });
 });
 
+describe('cancelling while a post is going out', () => {
+  it('removes the pending entries; the one already publishing finishes, once', async () => {
+    const text = 'Cancelled while it was going out';
+    const id = await draft(text);
+    await scheduleAt(id, MIN, [{ accountId: xId, platform: 'microblog' }]);
+    await scheduleAt(id, 30 * MIN, [{ accountId: mastoId, platform: 'fedblog' }]);
+    clock.advance(MIN);
+    x.faults.latencyMs = 300;
+    try {
+      const firing = fire();
+      const pub = () => t.server.deps.sqlite.prepare('SELECT status FROM publications WHERE draft_id = ? AND account_id = ?').get(id, xId) as { status: string } | undefined;
+      for (let i = 0; i < 200 && pub()?.status !== 'publishing'; i++) await new Promise((r) => setTimeout(r, 5));
+      expect(pub()?.status).toBe('publishing');
+      const r = await t.call('DELETE', `/microblog/schedule?draftId=${id}`, { key });
+      expect(r.status, r.text).toBe(200);
+      expect(r.body).toMatchObject({ success: true, cancelled: 1, message: expect.stringContaining('1') });
+      await firing;
+    } finally {
+      x.faults.latencyMs = 0;
+    }
+    expect(tweets(text)).toBe(1);
+    expect(entry(id, xId).status).toBe('done');
+    expect(entry(id, mastoId)).toBeUndefined();
+    expect(draftStatus(id)).toBe('published');
+    clock.advance(30 * MIN);
+    await fire();
+    expect(masto.state.statuses.some((s) => s.text === text)).toBe(false);
+  });
+});
+
 describe('order and status', () => {
   it('publishes posts due together by priority, then by time', async () => {
     const [low, high, later] = await Promise.all(['Priority 0', 'Priority 5', 'Priority 9, a second later'].map(draft));
