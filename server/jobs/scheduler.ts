@@ -150,6 +150,7 @@ export class Scheduler {
       stillScheduled: db.prepare(`SELECT 1 FROM schedule_entries WHERE draft_id = ? AND ${ACTIVE} LIMIT 1`),
       latestPubs: db.prepare(`SELECT p.account_id AS accountId, p.status FROM publications p WHERE p.draft_id = ? AND p.created_at = (
         SELECT MAX(q.created_at) FROM publications q WHERE q.draft_id = p.draft_id AND q.account_id = p.account_id)`),
+      latestPub: db.prepare('SELECT status FROM publications WHERE draft_id = ? AND account_id = ? ORDER BY created_at DESC LIMIT 1'),
       unsentEntries: db.prepare("SELECT account_id AS accountId, status FROM schedule_entries WHERE draft_id = ? AND status IN ('missed', 'failed', 'needs_review')"),
       finalDraft: db.prepare("UPDATE drafts SET status = ?, updated_at = ? WHERE id = ? AND status IN ('scheduled', 'publishing', 'published', 'partially_published', 'failed')"),
       // The draft's other entries are still to come: it stays scheduled until the last one fires.
@@ -360,6 +361,12 @@ export class Scheduler {
   private async dispatch(e: EntryRow, claimedAt: number, started: Started | undefined): Promise<void> {
     const lateBy = claimedAt - e.dueAt;
     if (this.isMissed(e, claimedAt)) {
+      // Its post went out already (a crash after it was published, before its entry said so; or
+      // published at once meanwhile): nothing was missed, and firing it would only skip it.
+      if ((this.stmts.latestPub.get(e.draftId, e.accountId) as { status: string } | undefined)?.status === 'published') {
+        this.settle(e, 'done', null);
+        return;
+      }
       const what = e.attempts === 0 ? '' : ` for attempt ${e.attempts + 1}`;
       const why = `Missed: Herald was not running at ${new Date(e.dueAt).toISOString()}${what} (${Math.round(lateBy / 60_000)} min late)`;
       this.later(() => {

@@ -241,6 +241,23 @@ describe('the draft\'s status once its last post is out', () => {
   });
 });
 
+describe('an entry found late whose post already went out', () => {
+  it('is done, not missed (published meanwhile, or a crash after it was published before its entry said so)', async () => {
+    const text = 'Published already when its late entry is found';
+    const id = await draft(text);
+    await scheduleAt(id, MIN, [{ accountId: xId, platform: 'microblog' }]);
+    const now = await t.call('POST', '/microblog/publish', { key, body: { draftId: id, accountIds: [xId] } });
+    expect(now.body.summary, now.text).toEqual({ total: 1, succeeded: 1, failed: 0 });
+    clock.advance(MIN + 20 * MIN);
+    await fire();
+    expect(entry(id)).toMatchObject({ status: 'done', error: null });
+    expect(tweets(text)).toBe(1);
+    expect(draftStatus(id)).toBe('published');
+    const progress = (await t.call('GET', `/microblog/publish/progress?draftId=${id}`, { key })).body;
+    expect(progress.entries).toEqual([expect.objectContaining({ status: 'published' })]);
+  });
+});
+
 describe('cancelling while a post is going out', () => {
   it('removes the pending entries; the one already publishing finishes, once', async () => {
     const text = 'Cancelled while it was going out';
