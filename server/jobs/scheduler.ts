@@ -16,7 +16,7 @@
 import { createRequire } from 'node:module';
 import type schedule from 'node-schedule';
 import type { Deps } from '../context.js';
-import type { PublishService, Started, TargetResult } from '../domain/publishing/publish.service.js';
+import { draftStatusOf, type PublishService, type Started, type TargetResult } from '../domain/publishing/publish.service.js';
 import { commitsFor, type Commits } from '../db/commits.js';
 import { ENTRY_COLS, type EntryRow, type ScheduleService } from '../domain/scheduling/schedule.service.js';
 import { crashPoint } from '../crash.js';
@@ -148,8 +148,6 @@ export class Scheduler {
         WHERE id = @id AND NOT EXISTS (SELECT 1 FROM schedule_entries p WHERE p.draft_id = schedule_entries.draft_id AND p.account_id = schedule_entries.account_id AND p.status = 'pending')`),
       missed: db.prepare("UPDATE schedule_entries SET status = 'missed', last_error = ? WHERE id = ?"),
       stillScheduled: db.prepare(`SELECT 1 FROM schedule_entries WHERE draft_id = ? AND ${ACTIVE} LIMIT 1`),
-      latestPubs: db.prepare(`SELECT p.account_id AS accountId, p.status FROM publications p WHERE p.draft_id = ? AND p.created_at = (
-        SELECT MAX(q.created_at) FROM publications q WHERE q.draft_id = p.draft_id AND q.account_id = p.account_id)`),
       latestPub: db.prepare('SELECT status FROM publications WHERE draft_id = ? AND account_id = ? ORDER BY created_at DESC LIMIT 1'),
       unsentEntries: db.prepare("SELECT account_id AS accountId, status FROM schedule_entries WHERE draft_id = ? AND status IN ('missed', 'failed', 'needs_review')"),
       finalDraft: db.prepare("UPDATE drafts SET status = ?, updated_at = ? WHERE id = ? AND status IN ('scheduled', 'publishing', 'published', 'partially_published', 'failed')"),
@@ -436,7 +434,7 @@ export class Scheduler {
    * draft was still claimed, and that entry's outcome then set it back to `scheduled`.
    */
   private afterLast(draftId: string): void {
-    const latest = new Map((this.stmts.latestPubs.all(draftId) as { accountId: string; status: string }[]).map((r) => [r.accountId, r.status]));
+    const latest = this.publishing.latestPublications(draftId);
     // A publish of the draft still running settles the draft itself when it ends.
     if ([...latest.values()].includes('publishing')) return;
     // Entries that ended without their post going out (missed, or refused before it was begun).
@@ -450,8 +448,7 @@ export class Scheduler {
       this.stmts.draftBack.run(now, draftId);
       return;
     }
-    const status = published === accounts.size ? 'published' : published > 0 ? 'partially_published' : 'failed';
-    this.stmts.finalDraft.run(status, now, draftId);
+    this.stmts.finalDraft.run(draftStatusOf(published, accounts.size), now, draftId);
   }
 
   async stop(): Promise<void> {

@@ -64,6 +64,11 @@ export function targetError(result: TargetResult, now: number): HeraldError {
   return new HeraldError(code, result.error?.message ?? 'Publishing failed', after ? { retryAfter: Math.max(1, Math.ceil((after - now) / 1000)) } : {});
 }
 
+/** A draft's status once its targets have ended: all published, some, or none. */
+export function draftStatusOf(published: number, targets: number): 'published' | 'partially_published' | 'failed' {
+  return published === targets ? 'published' : published > 0 ? 'partially_published' : 'failed';
+}
+
 /** The `data` object decisions §5 gives each network. */
 export function resultData(platform: Platform, refs: PostRef[]): Record<string, unknown> {
   const first = refs[0];
@@ -109,7 +114,7 @@ export class PublishService {
     this.outbox = new OutboxRepo(deps);
     this.runner = new PublicationRunner(deps, this.outbox, credentials);
     this.stmts = {
-      latestStatuses: deps.sqlite.prepare(`SELECT p.status FROM publications p WHERE p.draft_id = ? AND p.created_at = (
+      latestStatuses: deps.sqlite.prepare(`SELECT p.account_id AS accountId, p.status FROM publications p WHERE p.draft_id = ? AND p.created_at = (
         SELECT MAX(q.created_at) FROM publications q WHERE q.draft_id = p.draft_id AND q.account_id = p.account_id)`),
       setDraftStatus: deps.sqlite.prepare('UPDATE drafts SET status = ?, updated_at = ? WHERE id = ?'),
       account: deps.sqlite.prepare(`SELECT ${ACCOUNT_COLS} FROM accounts WHERE id = ? AND user_id = ?`),
@@ -258,12 +263,18 @@ export class PublishService {
 
   /** The draft's status from its publications' (relaxed: it follows from them, see settle()). */
   updateDraftStatus(draftId: string): void {
-    const pubs = this.stmts.latestStatuses.all(draftId) as { status: PublicationStatus }[];
-    if (pubs.length === 0) return;
-    if (pubs.some((p) => p.status === 'publishing')) return;
-    const published = pubs.filter((p) => p.status === 'published').length;
-    const status = published === pubs.length ? 'published' : published > 0 ? 'partially_published' : 'failed';
+    const latest = this.latestPublications(draftId);
+    if (latest.size === 0) return;
+    if ([...latest.values()].includes('publishing')) return;
+    const published = [...latest.values()].filter((st) => st === 'published').length;
+    const status = draftStatusOf(published, latest.size);
     this.outbox.commits.relaxed(() => this.stmts.setDraftStatus.run(status, new Date(this.deps.clock.now()).toISOString(), draftId));
+  }
+
+  /** Each account's latest publication of the draft: its status, by account id. */
+  latestPublications(draftId: string): Map<string, PublicationStatus> {
+    const rows = this.stmts.latestStatuses.all(draftId) as { accountId: string; status: PublicationStatus }[];
+    return new Map(rows.map((r) => [r.accountId, r.status]));
   }
 
   /**
