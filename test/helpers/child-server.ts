@@ -15,7 +15,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CallOptions, Reply } from './server.js';
-import { OWNER } from './server.js';
+import { OWNER, requestParts } from './server.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const LIBFAKETIME = '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1';
@@ -164,14 +164,7 @@ export async function startChild(opts: ChildOptions): Promise<ChildServer> {
   // A fresh connection per call (no keep-alive pool): the child may be killed or restarted at
   // any moment, and under libfaketime its keep-alive timeout runs faster than the client thinks.
   const call = <T,>(method: string, p: string, o: CallOptions = {}): Promise<Reply<T>> => new Promise((resolve, reject) => {
-    const headers: Record<string, string> = { ...o.headers };
-    if (o.key) headers['svc-key'] = o.key;
-    let body: string | undefined;
-    if (o.raw !== undefined) body = o.raw;
-    else if (o.body !== undefined) {
-      body = JSON.stringify(o.body);
-      headers['content-type'] ??= 'application/json';
-    }
+    const { headers, body } = requestParts(o);
     if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
     const req = http.request(apiUrl + p, { method, headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];

@@ -9,6 +9,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { readBody } from '../simulators/common.js';
 
 export type Route = string | RegExp;
 
@@ -52,14 +53,6 @@ interface Rule {
 
 const matches = (route: Route, key: string) => (typeof route === 'string' ? key.includes(route) : route.test(key));
 
-function readBody(req: http.IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
-}
 
 /** Starts a proxy to `target` (an origin like http://127.0.0.1:1234) on `port` (0: any free one). */
 export async function startFaultProxy(target: string, opts: { port?: number } = {}): Promise<FaultProxy> {

@@ -49,20 +49,26 @@ export function tempDir(prefix = 'herald-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
+/** A call's headers (the key in `svc-key`, JSON's content type) and body (`raw`, else `body` as JSON). */
+export function requestParts(o: CallOptions): { headers: Record<string, string>; body: string | undefined } {
+  const headers: Record<string, string> = { ...o.headers };
+  if (o.key) headers['svc-key'] = o.key;
+  let body: string | undefined;
+  if (o.raw !== undefined) body = o.raw;
+  else if (o.body !== undefined) {
+    body = JSON.stringify(o.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  return { headers, body };
+}
+
 /**
  * Calls of a Herald API at `base` over fetch, JSON in and out (the body is undefined when the
  * answer is not JSON): TestServer's `call`, also for a Herald in another process.
  */
 export function jsonCaller(base: string): TestServer['call'] {
   return async <T,>(method: string, p: string, o: CallOptions = {}): Promise<Reply<T>> => {
-    const headers: Record<string, string> = { ...o.headers };
-    if (o.key) headers['svc-key'] = o.key;
-    let body: string | undefined;
-    if (o.raw !== undefined) body = o.raw;
-    else if (o.body !== undefined) {
-      body = JSON.stringify(o.body);
-      headers['content-type'] ??= 'application/json';
-    }
+    const { headers, body } = requestParts(o);
     const res = await fetch(base + p, { method, headers, body });
     const text = await res.text();
     let parsed: any;

@@ -254,7 +254,8 @@ function send(res: http.ServerResponse, reply: SimReply): void {
   res.end(payload);
 }
 
-function readBody(req: http.IncomingMessage): Promise<Buffer> {
+/** A request's whole body. */
+export function readBody(req: http.IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
