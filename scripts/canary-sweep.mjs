@@ -11,6 +11,7 @@ import path from 'node:path';
 /** The simulators' canary marker (test/simulators/util.ts CANARY_PATTERN, checked by a unit test). */
 export const CANARY = /canary-(?:x|mastodon|threads|linkedin)-[a-z]+-[A-Za-z0-9_-]{24}/;
 const MARKER = Buffer.from('canary-');
+const MARKER_UTF16 = Buffer.from('canary-', 'utf16le');
 
 /** Secret stores, where the tokens belong. */
 const isSecretStore = (file) => path.basename(file) === 'secrets.json' || /^secrets\.json\.\d+\.tmp$/.test(path.basename(file))
@@ -36,10 +37,11 @@ export function sweepForCanaries(dir, skip = []) {
         files += 1;
         bytes += buf.length;
         // Text as stored: UTF-8, and UTF-16 (SQLite can store text that way).
-        for (const text of [buf.indexOf(MARKER) >= 0 ? buf.toString('latin1') : '', buf.includes(Buffer.from('c\0a\0n\0a\0r\0y\0')) ? buf.toString('utf16le') : '']) {
-          const m = CANARY.exec(text);
-          if (m) { hits.push({ file: p, token: m[0] }); break; }
-        }
+        const texts = [];
+        if (buf.includes(MARKER)) texts.push(buf.toString('latin1'));
+        if (buf.includes(MARKER_UTF16)) texts.push(buf.toString('utf16le'));
+        const token = texts.map((text) => CANARY.exec(text)?.[0]).find(Boolean);
+        if (token) hits.push({ file: p, token });
       }
     }
   };
