@@ -47,31 +47,45 @@ export function nodeScheduleWaker(clock: { now(): number }): Waker {
   let watch: NodeJS.Timeout | undefined;
   let wall = 0;
   let mono = 0;
-  const set = (at: number, fn: () => void) => {
+  /** Bumped by every set() and cancel(): a superseded wake-up (a setImmediate) does nothing. */
+  let generation = 0;
+  const set = (at: number) => {
     job?.cancel();
+    const mine = ++generation;
+    const fire = () => {
+      if (mine !== generation) return;
+      const t = target;
+      job = null;
+      target = undefined;
+      t?.fn();
+    };
     const schedule = loadNodeSchedule();
     const delay = Math.max(0, at - clock.now());
     wall = clock.now();
     mono = performance.now();
     // node-schedule handles dates past setTimeout's 24.8-day limit.
-    job = schedule.scheduleJob(new Date(Date.now() + Math.max(delay, 1)), fn);
-    if (!job) setImmediate(fn); // the date was already past
+    job = schedule.scheduleJob(new Date(Date.now() + Math.max(delay, 1)), fire);
+    if (!job) setImmediate(fire); // the date was already past
   };
   const check = () => {
     if (!target) return;
     const jumped = (clock.now() - wall) - (performance.now() - mono);
-    if (Math.abs(jumped) >= CLOCK_WATCH_MS) set(target.at, target.fn);
+    if (Math.abs(jumped) >= CLOCK_WATCH_MS) set(target.at);
   };
   return {
     arm(at, fn) {
+      // Already armed for that instant (most changes to a long queue leave its earliest entry
+      // where it was): keep the job, which costs a timer and a date computation to replace.
+      const same = target?.at === at && job !== null;
       target = { at, fn };
-      set(at, fn);
+      if (!same) set(at);
       if (!watch) {
         watch = setInterval(check, CLOCK_WATCH_MS);
         watch.unref();
       }
     },
     cancel() {
+      generation += 1;
       job?.cancel();
       job = null;
       target = undefined;

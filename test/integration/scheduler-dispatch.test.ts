@@ -7,6 +7,7 @@
  * a date past setTimeout's 24.8-day limit (fake timers).
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import schedule from 'node-schedule';
 import { nodeScheduleWaker, type Waker } from '../../server/jobs/scheduler.js';
 import { connectOAuth } from '../helpers/oauth-connect.js';
 import { startServer, TestClock, type TestServer } from '../helpers/server.js';
@@ -445,6 +446,31 @@ describe('node-schedule wake-ups', () => {
       waker.arm(Date.now() + 2000, () => { count += 1; });
       vi.advanceTimersByTime(3000);
       expect(count).toBe(1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('keeps the armed job when re-armed for the same instant, and calls the newest callback once', () => {
+    vi.useFakeTimers({ now: Date.parse('2026-01-01T00:00:00Z') });
+    const jobs = () => Object.keys(schedule.scheduledJobs);
+    try {
+      const waker = nodeScheduleWaker({ now: () => Date.now() });
+      const at = Date.now() + 5000;
+      const calls: string[] = [];
+      waker.arm(at, () => calls.push('first'));
+      const armed = jobs();
+      expect(armed).toHaveLength(1);
+      waker.arm(at, () => calls.push('second'));
+      expect(jobs()).toEqual(armed);
+      vi.advanceTimersByTime(5000);
+      expect(calls).toEqual(['second']);
+      expect(jobs()).toEqual([]);
+      // After it fired, the same instant arms a new job: the first one is spent.
+      waker.arm(Date.now(), () => calls.push('third'));
+      vi.advanceTimersByTime(10);
+      expect(calls).toEqual(['second', 'third']);
+      waker.cancel();
     } finally {
       vi.useRealTimers();
     }

@@ -96,6 +96,37 @@ describe('scheduling', () => {
     expect(list[0].scheduledFor).toBe(second);
   });
 
+  it('moves the accounts that had a pending entry and adds the others, in one request', async () => {
+    const { t, key, user, clock } = await setup();
+    const a = insertAccount(t, user, 'fedblog');
+    const b = insertAccount(t, user, 'skyblog');
+    const other = insertDraft(t, user, ['other draft, same account']);
+    const draftId = insertDraft(t, user, ['partly scheduled']);
+    const at = (ms: number) => new Date(clock.now() + ms).toISOString();
+    await t.call('POST', '/microblog/schedule', { key, body: { draftId: other, scheduledFor: at(1_800_000), accountUuid: a, platform: 'fedblog', applyJitter: false } });
+    await t.call('POST', '/microblog/schedule', { key, body: { draftId, scheduledFor: at(3_600_000), accountUuid: a, platform: 'fedblog', applyJitter: false } });
+    const r = await t.call('POST', '/microblog/schedule', { key, body: { draftId, scheduledFor: at(7_200_000), targetAccounts: [{ accountId: a, platform: 'fedblog' }, { accountId: b, platform: 'skyblog' }], applyJitter: false } });
+    expect(r.status, r.text).toBe(200);
+    expect(r.body).toMatchObject({ success: true, message: 'Scheduled for 2 account(s)', accountCount: 2 });
+    const list = (await t.call('GET', '/microblog/schedule', { key })).body.schedules;
+    expect(list.map((s: any) => `${s.draftId === draftId ? 'draft' : 'other'} ${s.accountUuid === a ? 'a' : 'b'} ${s.scheduledFor}`).sort()).toEqual([
+      `draft a ${at(7_200_000)}`, `draft b ${at(7_200_000)}`, `other a ${at(1_800_000)}`,
+    ]);
+    expect(list.filter((s: any) => s.draftId === draftId).map((s: any) => s.id).sort()).toEqual([...r.body.queueIds].sort());
+  });
+
+  it('writes nothing when a publish of the draft began between the checks and the commit', async () => {
+    const { t, user, clock } = await setup();
+    const a = insertAccount(t, user, 'fedblog');
+    const draftId = insertDraft(t, user, ['racing a publish']);
+    const pending = t.server.services.scheduling.schedule(user, { draftId, scheduledFor: new Date(clock.now() + 3_600_000).toISOString(), accountUuid: a, platform: 'fedblog' });
+    // The checks ran; the entries wait for the next group commit. A publish starts now.
+    t.server.deps.sqlite.prepare("UPDATE drafts SET status = 'publishing' WHERE id = ?").run(draftId);
+    await expect(pending).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(/being published/) });
+    expect(t.server.deps.sqlite.prepare('SELECT COUNT(*) AS n FROM schedule_entries WHERE draft_id = ?').get(draftId)).toEqual({ n: 0 });
+    expect(t.server.deps.sqlite.prepare('SELECT status FROM drafts WHERE id = ?').get(draftId)).toEqual({ status: 'publishing' });
+  });
+
   it('lists soonest first with the spec fields, and arms the waker for the earliest entry', async () => {
     const { t, key, user, clock, waker } = await setup();
     const a = insertAccount(t, user, 'fedblog');

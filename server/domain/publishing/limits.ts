@@ -6,6 +6,8 @@
  * account's own limits (a Mastodon instance's `max_characters`, an X premium limit).
  */
 import { checkNetworkPosts, countOptionsFromMeta, type MediaKind } from '../../../client/text/index.js';
+
+type NetworkVerdict = ReturnType<typeof checkNetworkPosts>;
 import type { Platform } from '../../config.js';
 import { HeraldError, type ErrorDetail } from '../../errors.js';
 import { NETWORK_NAMES } from '../../platforms/errors.js';
@@ -30,7 +32,7 @@ function kindOf(ref: PartPlan['media'][number]): MediaKind | undefined {
 }
 
 /** What is wrong with one target's parts, as details naming the account and the post. */
-export function partProblems(account: AccountRow, parts: PartPlan[]): ErrorDetail[] {
+export function partProblems(account: AccountRow, parts: PartPlan[], verdicts?: Map<string, NetworkVerdict>): ErrorDetail[] {
   const platform = account.platform as Platform;
   const name = NETWORK_NAMES[platform];
   const who = `${name} @${account.username}`;
@@ -60,7 +62,15 @@ export function partProblems(account: AccountRow, parts: PartPlan[]): ErrorDetai
     }
     kinds.push(list);
   });
-  const verdict = checkNetworkPosts(platform, parts.map((p, i) => ({ text: p.text, media: kinds[i] })), countOptionsFromMeta(platform, metaOf(account)));
+  const posts = parts.map((p, i) => ({ text: p.text, media: kinds[i] }));
+  const options = countOptionsFromMeta(platform, metaOf(account));
+  // Accounts of one network with the same limits get the same verdict: counted once per request.
+  const key = verdicts && JSON.stringify([platform, options, posts]);
+  let verdict = key ? verdicts!.get(key) : undefined;
+  if (!verdict) {
+    verdict = checkNetworkPosts(platform, posts, options);
+    if (key) verdicts!.set(key, verdict);
+  }
   verdict.posts.forEach((v, i) => {
     if (v.valid) return;
     const why = v.reason ?? `${v.count} of ${v.limit} characters`;
@@ -71,7 +81,8 @@ export function partProblems(account: AccountRow, parts: PartPlan[]): ErrorDetai
 }
 
 export function checkParts(targets: { account: AccountRow; parts: PartPlan[] }[]): void {
-  const details = targets.flatMap(({ account, parts }) => partProblems(account, parts));
+  const verdicts = new Map<string, NetworkVerdict>();
+  const details = targets.flatMap(({ account, parts }) => partProblems(account, parts, verdicts));
   if (details.length > 0) {
     const shown = details.slice(0, 5).map((d) => d.message).join('; ');
     const more = details.length > 5 ? `; and ${details.length - 5} more` : '';

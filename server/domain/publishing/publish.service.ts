@@ -117,7 +117,8 @@ export class PublishService {
       latestStatuses: deps.sqlite.prepare(`SELECT p.account_id AS accountId, p.status FROM publications p WHERE p.draft_id = ? AND p.created_at = (
         SELECT MAX(q.created_at) FROM publications q WHERE q.draft_id = p.draft_id AND q.account_id = p.account_id)`),
       setDraftStatus: deps.sqlite.prepare('UPDATE drafts SET status = ?, updated_at = ? WHERE id = ?'),
-      account: deps.sqlite.prepare(`SELECT ${ACCOUNT_COLS} FROM accounts WHERE id = ? AND user_id = ?`),
+      // One statement for every target (a schedule request may name dozens of accounts).
+      accounts: deps.sqlite.prepare(`SELECT ${ACCOUNT_COLS} FROM accounts WHERE user_id = ? AND id IN (SELECT value FROM json_each(?))`),
       setDraftPublishing: deps.sqlite.prepare("UPDATE drafts SET status = 'publishing', updated_at = ? WHERE id = ?"),
       activeEntry: deps.sqlite.prepare("SELECT 1 FROM schedule_entries WHERE draft_id = ? AND account_id = ? AND status IN ('pending', 'claimed') LIMIT 1"),
       deletePub: deps.sqlite.prepare('DELETE FROM publications WHERE id = ?'),
@@ -140,11 +141,13 @@ export class PublishService {
     else if (draft.socialSetId) wanted = this.sets.get(userId, draft.socialSetId).accounts.map((a) => ({ accountId: a.accountId }));
     else wanted = [];
     if (wanted.length === 0) throw new HeraldError('INVALID_INPUT', 'No target accounts: pass accountIds or targetAccounts, or put accounts in the draft\'s social set');
-    const ids = [...new Set(wanted.map((w) => w.accountId))];
-    return ids.map((id) => {
-      const row = this.stmts.account.get(id, userId) as AccountRow | undefined;
+    const byId = new Map<string, TargetRequest>();
+    for (const w of wanted) if (!byId.has(w.accountId)) byId.set(w.accountId, w);
+    const rows = new Map((this.stmts.accounts.all(userId, JSON.stringify([...byId.keys()])) as AccountRow[]).map((r) => [r.id, r]));
+    return [...byId.values()].map((w) => {
+      const id = w.accountId;
+      const row = rows.get(id);
       if (!row) throw new HeraldError('NOT_FOUND', `Account ${id} not found`);
-      const w = wanted.find((x) => x.accountId === id)!;
       if (w.platform && w.platform !== row.platform) {
         throw new HeraldError('INVALID_INPUT', `Account ${id} is a ${row.platform} account, not ${w.platform}`, { details: [{ path: 'targetAccounts', message: 'platform does not match the account' }] });
       }

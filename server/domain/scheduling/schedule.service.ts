@@ -3,16 +3,17 @@
  * jitter. The database is the truth; the scheduler (jobs/scheduler.ts) only wakes up to fire
  * what is due.
  */
-import { and, eq } from 'drizzle-orm';
 import type { Platform } from '../../config.js';
 import { nowIso, type Deps } from '../../context.js';
-import { drafts } from '../../db/schema.js';
+import { commitsFor, type Commits } from '../../db/commits.js';
 import { HeraldError } from '../../errors.js';
 import { checkParts } from '../publishing/limits.js';
 import { loadDraft, partsFor } from '../publishing/plan.js';
 import type { PublishService } from '../publishing/publish.service.js';
 
 export const JITTER_MS = 180_000;
+
+const publishingNow = () => new HeraldError('INVALID_INPUT', 'The draft is being published right now; schedule it once that is done');
 
 export interface ScheduleRequest {
   draftId: string;
@@ -59,11 +60,15 @@ export class ScheduleService {
 
   /** Prepared once: a statement prepared per call costs native memory the GC does not see. */
   private readonly stmts;
+  private readonly commits: Commits;
 
   constructor(private readonly deps: Deps, private readonly publishing: PublishService) {
     const db = deps.sqlite;
+    this.commits = commitsFor(db);
     this.stmts = {
+      pendingAccounts: db.prepare("SELECT account_id FROM schedule_entries WHERE draft_id = ? AND status = 'pending'").pluck(),
       delPending: db.prepare("DELETE FROM schedule_entries WHERE draft_id = ? AND account_id = ? AND status = 'pending'"),
+      draftScheduled: db.prepare("UPDATE drafts SET status = 'scheduled', scheduled_for = ?, updated_at = ? WHERE id = ? AND user_id = ? AND status != 'publishing'"),
       insert: db.prepare(`INSERT INTO schedule_entries (id, user_id, draft_id, account_id, platform, fire_at, due_at, requested_at, priority, attempts, status, created_at)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 'pending', ?)`),
       list: db.prepare(`SELECT e.id, e.draft_id AS draftId, d.title AS draftTitle, e.fire_at AS fireAt, e.priority, e.attempts,
@@ -80,33 +85,42 @@ export class ScheduleService {
     return Math.round((this.deps.random() * 2 - 1) * JITTER_MS);
   }
 
-  schedule(userId: string, req: ScheduleRequest) {
+  /**
+   * Validates at once, then writes in the next group commit (db/commits.ts): the requests that
+   * arrive together share one fsync, made off the thread that serves the API, and each answers
+   * once its entries are on disk.
+   */
+  async schedule(userId: string, req: ScheduleRequest) {
     const now = this.deps.clock.now();
     const requested = parseUtc(req.scheduledFor);
     if (!(requested > now)) {
       throw new HeraldError('INVALID_INPUT', 'scheduledFor must be in the future', { details: [{ path: 'scheduledFor', message: 'in the past' }] });
     }
     const draft = loadDraft(this.deps, userId, req.draftId);
-    if (draft.status === 'publishing') throw new HeraldError('INVALID_INPUT', 'The draft is being published right now; schedule it once that is done');
+    if (draft.status === 'publishing') throw publishingNow();
     const targetAccounts = req.targetAccounts ?? (req.accountUuid ? [{ accountId: req.accountUuid, platform: req.platform ?? 'microblog' }] : undefined);
     const targets = this.publishing.resolveTargets(userId, draft, { targetAccounts });
     checkParts(targets.map(({ account }) => ({ account, parts: partsFor(account.platform as Platform, draft) })));
     const apply = req.applyJitter ?? true;
     const created = nowIso(this.deps.clock);
     const ids: string[] = [];
-    const { delPending: del, insert: ins } = this.stmts;
-    this.deps.sqlite.transaction(() => {
+    const { pendingAccounts, delPending, insert, draftScheduled } = this.stmts;
+    await this.commits.durable(() => {
+      // Scheduling again moves the entry: only accounts with one pending are looked up to delete.
+      const pending = new Set(pendingAccounts.all(draft.id) as string[]);
       for (const { account } of targets) {
         // Never in the past: a post due in under 3 minutes can only move later.
         const fireAt = apply ? Math.max(now + 1000, requested + this.jitter()) : requested;
-        const id = this.deps.ids.uuid();
-        del.run(draft.id, account.id);
-        ins.run(id, userId, draft.id, account.id, account.platform, fireAt, fireAt, requested, req.priority ?? 0, created);
+        // Time-ordered: 40 entries of one request land on one page of the primary key.
+        const id = this.deps.ids.ordered();
+        if (pending.has(account.id)) delPending.run(draft.id, account.id);
+        insert.run(id, userId, draft.id, account.id, account.platform, fireAt, fireAt, requested, req.priority ?? 0, created);
         ids.push(id);
       }
-      this.deps.db.update(drafts).set({ status: 'scheduled', scheduledFor: new Date(requested).toISOString(), updatedAt: created })
-        .where(and(eq(drafts.id, draft.id), eq(drafts.userId, userId))).run();
-    })();
+      // A publish that began since the checks above keeps the draft: nothing is written.
+      const { changes } = draftScheduled.run(new Date(requested).toISOString(), created, draft.id, userId);
+      if (changes === 0) throw publishingNow();
+    });
     this.onChange();
     return {
       message: `Scheduled for ${ids.length} account(s)`,
