@@ -37,15 +37,18 @@ export function tempDir(prefix: string): string {
 }
 
 /** Starts a child process and resolves once it prints a line matching `ready`. */
-export function startChild(cmd: string, args: string[], env: Record<string, string>, ready: RegExp): Promise<{ child: ChildProcess; match: RegExpMatchArray; startedAt: bigint }> {
+export function startChild(cmd: string, args: string[], env: Record<string, string>, ready: RegExp): Promise<{ child: ChildProcess; match: RegExpMatchArray; startedAt: bigint; output: () => string }> {
   const startedAt = process.hrtime.bigint();
   const child = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
+    // Everything the child prints, kept (its last 64 KB) for figures it logs after start-up.
     let out = '';
+    const output = () => out;
     const onData = (buf: Buffer) => {
       out += buf.toString();
+      if (out.length > 131_072) out = out.slice(-65_536);
       const m = out.match(ready);
-      if (m) resolve({ child, match: m, startedAt });
+      if (m) resolve({ child, match: m, startedAt, output });
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', (b: Buffer) => { out += b.toString(); });
@@ -94,14 +97,19 @@ export interface HeraldChild {
   call: TestServer['call'];
   /** call() with the bench key that throws unless the answer is 2xx. */
   ok(method: string, p: string, body?: unknown): Promise<any>;
+  /** What the server has printed so far (its last 64 KB or more). */
+  output(): string;
+  /** Stops the server and removes its data folder. */
   stop(): Promise<void>;
+  /** Stops the server and keeps its data folder (to start another on it). */
+  halt(): Promise<void>;
 }
 
 export async function startHerald(env: Record<string, string> = {}, opts: { dataDir?: string; socialSet?: boolean; fromSources?: boolean } = {}): Promise<HeraldChild> {
   if (!opts.fromSources) buildServer();
   const dataDir = opts.dataDir ?? tempDir('herald-bench-');
   const args = opts.fromSources ? ['--import', 'tsx', 'server/main.ts'] : ['dist/server/main.mjs'];
-  const { child, match } = await startChild(process.execPath, args, {
+  const { child, match, output } = await startChild(process.execPath, args, {
     HERALD_DATA_DIR: dataDir, HERALD_PORT: '0', HERALD_SECRET_STORE: 'file', HERALD_LOG_LEVEL: 'info',
     HERALD_OWNER_EMAIL: BENCH_OWNER.email, HERALD_OWNER_PASSWORD: BENCH_OWNER.password,
     HERALD_ENTERPRISE_LIMIT: '1000000000', HERALD_MONTHLY_CREDITS: '1000000', ...env,
@@ -121,11 +129,12 @@ export async function startHerald(env: Record<string, string> = {}, opts: { data
   };
   if (opts.socialSet) await ok('POST', '/social-sets', { name: 'Bench' });
   return {
-    child, base, dataDir, key, call, ok,
+    child, base, dataDir, key, call, ok, output,
     stop: async () => {
       await stop(child);
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
+    halt: () => stop(child),
   };
 }
 

