@@ -195,6 +195,25 @@ describe('scheduling', () => {
     expect(draft).toEqual({ status: 'scheduled', s: again });
   });
 
+  it('rebuilds its wake-up from the database at start and says what it armed', async () => {
+    const { t, key, user, clock } = await setup();
+    const a = insertAccount(t, user, 'fedblog');
+    const b = insertAccount(t, user, 'skyblog');
+    const draftId = insertDraft(t, user, ['across a restart']);
+    const at = clock.now() + 3_600_000;
+    await t.call('POST', '/microblog/schedule', { key, body: { draftId, scheduledFor: new Date(at).toISOString(), targetAccounts: [{ accountId: a, platform: 'fedblog' }, { accountId: b, platform: 'skyblog' }], applyJitter: false } });
+    await t.server.close();
+    const lines: string[] = [];
+    const waker = new ManualWaker();
+    const log = { info: (m: string) => lines.push(m), warn: () => {}, error: () => {} };
+    const again = await startServer({ dataDir: t.dataDir, clock, log, scheduler: { waker, sweepMs: 3_600_000 } });
+    servers.push(again);
+    expect(waker.at).toBe(at);
+    expect(lines.filter((l) => l.startsWith('Scheduler:'))).toEqual([
+      expect.stringMatching(new RegExp(`^Scheduler: 2 pending, next wake-up ${new Date(at).toISOString().replaceAll('.', '\\.')} \\(armed in \\d+\\.\\d ms\\)$`)),
+    ]);
+  });
+
   it('runs one scheduler per data folder: a second server on the same folder fires nothing', async () => {
     const { t, key, user, clock } = await setup();
     const waker2 = new ManualWaker();
