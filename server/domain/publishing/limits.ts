@@ -6,14 +6,14 @@
  * account's own limits (a Mastodon instance's `max_characters`, an X premium limit).
  */
 import { checkNetworkPosts, countOptionsFromMeta, type MediaKind } from '../../../client/text/index.js';
-
-type NetworkVerdict = ReturnType<typeof checkNetworkPosts>;
 import type { Platform } from '../../config.js';
 import { HeraldError, type ErrorDetail } from '../../errors.js';
 import { NETWORK_NAMES } from '../../platforms/errors.js';
 import { SKYBLOG_IMAGE_MAX_BYTES } from '../../platforms/skyblog/images.js';
 import type { AccountRow } from '../accounts/accounts.service.js';
 import type { PartPlan } from './plan.js';
+
+type NetworkVerdict = ReturnType<typeof checkNetworkPosts>;
 
 function metaOf(account: AccountRow): Record<string, unknown> {
   try {
