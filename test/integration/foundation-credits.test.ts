@@ -177,3 +177,21 @@ describe('GET /credits/usage', () => {
     expect(tokyo.some((r) => ids.includes(r.id))).toBe(false);
   });
 });
+
+describe('the ledger is append-only in the database itself', () => {
+  it('refuses to change or delete a row, and keeps the balance; a user\'s rows go only with the user', async () => {
+    await makeUser('gone', 'UTC');
+    await credits('gone');
+    const db = t.server.deps.sqlite;
+    const [row] = db.prepare('SELECT id FROM credit_ledger WHERE user_id = ?').all(users.gone.id) as { id: number }[];
+    const before = (await credits('utc')).balance;
+    const utcRow = (db.prepare('SELECT id FROM credit_ledger WHERE user_id = ? LIMIT 1').get(users.utc.id) as { id: number }).id;
+    expect(() => db.prepare('UPDATE credit_ledger SET credits = credits + 1000 WHERE id = ?').run(utcRow)).toThrow(/append-only/);
+    expect(() => db.prepare('DELETE FROM credit_ledger WHERE id = ?').run(utcRow)).toThrow(/append-only/);
+    expect((await credits('utc')).balance).toBe(before);
+    await expectBalanceIsLedgerSum('utc');
+    // Deleting the user takes its ledger with it (ON DELETE CASCADE).
+    db.prepare('DELETE FROM users WHERE id = ?').run(users.gone.id);
+    expect(db.prepare('SELECT COUNT(*) AS n FROM credit_ledger WHERE id = ? OR user_id = ?').get(row.id, users.gone.id)).toEqual({ n: 0 });
+  });
+});
