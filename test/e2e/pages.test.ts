@@ -114,7 +114,8 @@ describe('social sets', () => {
     await app.shot('31-social-sets');
 
     await go('Compose');
-    await expect(page().getByLabel('Social set').locator('option:checked').textContent()).resolves.toBe('Work (default)');
+    // The sets load after the page opens: until then the first option reads "No social set".
+    await expect.poll(() => page().getByLabel('Social set').locator('option:checked').textContent()).toBe('Work (default)');
     await expect.poll(() => page().locator('[data-account]').count()).toBe(2);
     await expect(page().locator('[data-preview]').evaluateAll((els) => els.map((e) => e.getAttribute('data-preview')))).resolves.toEqual(['microblog', 'fedblog']);
 
