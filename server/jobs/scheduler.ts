@@ -335,6 +335,7 @@ export class Scheduler {
   private begin(batch: EntryRow[], claimedAt: number): Map<string, Started> {
     const started = new Map<string, Started>();
     try {
+      this.publishing.ensureGrants(batch.map((e) => e.userId));
       this.relaxed(() => {
         for (const e of batch) {
           if (this.isMissed(e, claimedAt)) continue;

@@ -214,6 +214,28 @@ describe('scheduling', () => {
     ]);
   });
 
+  it('looks a user\'s monthly grant up once per batch, outside the batch\'s transaction, so it is remembered', async () => {
+    const { t, key, user, clock } = await setup();
+    const a = insertAccount(t, user, 'fedblog');
+    const b = insertAccount(t, user, 'skyblog');
+    const at = clock.now() + 60_000;
+    for (const text of ['one', 'two', 'three']) {
+      const draftId = insertDraft(t, user, [text]);
+      await t.call('POST', '/microblog/schedule', { key, body: { draftId, scheduledFor: new Date(at).toISOString(), targetAccounts: [{ accountId: a, platform: 'fedblog' }, { accountId: b, platform: 'skyblog' }], applyJitter: false } });
+    }
+    const credits = t.server.services.credits;
+    const calls: boolean[] = [];
+    const ensureGrant = credits.ensureGrant.bind(credits);
+    credits.ensureGrant = (userId, timezone) => { calls.push(t.server.deps.sqlite.inTransaction); return ensureGrant(userId, timezone); };
+    clock.advance(60_000);
+    await t.server.scheduler!.tick();
+    // Six posts begun in one batch: the first look is on its own (and so remembered); the ones
+    // inside the batch's transaction find it remembered.
+    expect(calls.length).toBeGreaterThanOrEqual(7);
+    expect(calls[0]).toBe(false);
+    expect(t.server.deps.sqlite.prepare("SELECT COUNT(*) AS n FROM credit_ledger WHERE user_id = ? AND trans_type = 'grant'").get(user)).toEqual({ n: 1 });
+  });
+
   it('runs one scheduler per data folder: a second server on the same folder fires nothing', async () => {
     const { t, key, user, clock } = await setup();
     const waker2 = new ManualWaker();

@@ -404,6 +404,16 @@ export class PublishService {
   }
 
   /**
+   * Writes (or finds) each user's grant for this month on its own, outside any transaction, so
+   * the credits service remembers it. Called before begin() runs for a batch inside one
+   * transaction, where a grant could still be rolled back and so is looked up again every time
+   * (the first scheduled posts after a start paid a ledger query each).
+   */
+  ensureGrants(userIds: Iterable<string>): void {
+    for (const userId of new Set(userIds)) this.credits.ensureGrant(userId);
+  }
+
+  /**
    * A publish's first half: checks the draft, plans each target's parts and charges for them
    * (prepare); nothing is sent. Its publications are this process's until run() or release(),
    * so nothing else (a publish-now, a resumption) takes them over meanwhile. The scheduler
