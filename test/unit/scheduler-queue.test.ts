@@ -127,6 +127,17 @@ describe('scheduling', () => {
     expect(t.server.deps.sqlite.prepare('SELECT status FROM drafts WHERE id = ?').get(draftId)).toEqual({ status: 'publishing' });
   });
 
+  it('answers NOT_FOUND, not a database error, when the draft is deleted between the checks and the commit', async () => {
+    const { t, user, clock } = await setup();
+    const a = insertAccount(t, user, 'fedblog');
+    const draftId = insertDraft(t, user, ['deleted meanwhile']);
+    const pending = t.server.services.scheduling.schedule(user, { draftId, scheduledFor: new Date(clock.now() + 3_600_000).toISOString(), accountUuid: a, platform: 'fedblog' });
+    // Deleted before the next turn of the event loop, where the group commit writes.
+    t.server.deps.sqlite.prepare('DELETE FROM drafts WHERE id = ?').run(draftId);
+    await expect(pending).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'Draft not found' });
+    expect(t.server.deps.sqlite.prepare('SELECT COUNT(*) AS n FROM schedule_entries').get()).toEqual({ n: 0 });
+  });
+
   it('lists soonest first with the spec fields, and arms the waker for the earliest entry', async () => {
     const { t, key, user, clock, waker } = await setup();
     const a = insertAccount(t, user, 'fedblog');
