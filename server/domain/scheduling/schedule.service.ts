@@ -68,7 +68,6 @@ export class ScheduleService {
     this.stmts = {
       pendingAccounts: db.prepare("SELECT account_id FROM schedule_entries WHERE draft_id = ? AND status = 'pending'").pluck(),
       delPending: db.prepare("DELETE FROM schedule_entries WHERE draft_id = ? AND account_id = ? AND status = 'pending'"),
-      draftExists: db.prepare('SELECT 1 FROM drafts WHERE id = ? AND user_id = ?'),
       draftScheduled: db.prepare("UPDATE drafts SET status = 'scheduled', scheduled_for = ?, updated_at = ? WHERE id = ? AND user_id = ? AND status != 'publishing'"),
       insert: db.prepare(`INSERT INTO schedule_entries (id, user_id, draft_id, account_id, platform, fire_at, due_at, requested_at, priority, attempts, status, created_at)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 'pending', ?)`),
@@ -105,13 +104,13 @@ export class ScheduleService {
     const apply = req.applyJitter ?? true;
     const created = nowIso(this.deps.clock);
     const ids: string[] = [];
-    const { pendingAccounts, delPending, insert, draftScheduled, draftExists } = this.stmts;
+    const { pendingAccounts, delPending, insert, draftScheduled } = this.stmts;
     await this.commits.durable(() => {
       // The draft may have changed since the checks above (they ran a turn of the event loop
       // ago): deleted, or a publish of it began. Then nothing is written.
       const { changes } = draftScheduled.run(new Date(requested).toISOString(), created, draft.id, userId);
       if (changes === 0) {
-        if (!draftExists.get(draft.id, userId)) throw new HeraldError('NOT_FOUND', 'Draft not found');
+        loadDraft(this.deps, userId, draft.id); // NOT_FOUND when it was deleted
         throw publishingNow();
       }
       // Scheduling again moves the entry: only accounts with one pending are looked up to delete.
