@@ -32,7 +32,7 @@ function kindOf(ref: PartPlan['media'][number]): MediaKind | undefined {
 }
 
 /** What is wrong with one target's parts, as details naming the account and the post. */
-export function partProblems(account: AccountRow, parts: PartPlan[], verdicts?: Map<string, NetworkVerdict>): ErrorDetail[] {
+function partProblems(account: AccountRow, parts: PartPlan[], verdicts: Map<string, NetworkVerdict>): ErrorDetail[] {
   const platform = account.platform as Platform;
   const name = NETWORK_NAMES[platform];
   const who = `${name} @${account.username}`;
@@ -65,11 +65,11 @@ export function partProblems(account: AccountRow, parts: PartPlan[], verdicts?: 
   const posts = parts.map((p, i) => ({ text: p.text, media: kinds[i] }));
   const options = countOptionsFromMeta(platform, metaOf(account));
   // Accounts of one network with the same limits get the same verdict: counted once per request.
-  const key = verdicts && JSON.stringify([platform, options, posts]);
-  let verdict = key ? verdicts!.get(key) : undefined;
+  const key = JSON.stringify([platform, options, posts]);
+  let verdict = verdicts.get(key);
   if (!verdict) {
     verdict = checkNetworkPosts(platform, posts, options);
-    if (key) verdicts!.set(key, verdict);
+    verdicts.set(key, verdict);
   }
   verdict.posts.forEach((v, i) => {
     if (v.valid) return;
