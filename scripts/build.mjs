@@ -1,12 +1,61 @@
 #!/usr/bin/env node
-// Bundles the headless server into dist/server/main.mjs (compiled JS for start-up figures and
-// packaging). Native and optional modules stay external.
+/**
+ * Compiles what Herald runs, so that no TypeScript loader is needed at run time:
+ * - dist/server/main.mjs: the headless server (`npm start`, `npm run serve`);
+ * - dist/cli/herald.mjs: the `herald` command (bin/herald.mjs loads it), commands that need the
+ *   server's code (serve, backup) in chunks loaded only when used;
+ * - dist/main/main.cjs + preload.cjs: the Electron main process (scripts/build-desktop.mjs);
+ * - renderer/dist: the UI (Vite).
+ * `node scripts/build.mjs` builds them all (npm runs it after install); the start scripts call
+ * `ensureBuilt` so a checkout whose sources changed is rebuilt before it runs. Outputs are
+ * written to a temporary name and renamed, so processes building at once never see half a file.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
-import { build } from 'esbuild';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Each output, the folders whose sources it is built from, and the file that stands for it. */
+export const PARTS = {
+  server: { from: ['server', 'client', 'text'], output: 'dist/server/main.mjs' },
+  cli: { from: ['cli', 'client', 'server', 'text'], output: 'dist/cli/herald.mjs' },
+  desktop: { from: ['main', 'server', 'client', 'text'], output: 'dist/main/main.cjs' },
+  ui: { from: ['renderer', 'client', 'server/contracts', 'text'], output: 'renderer/dist/index.html' },
+};
+const SOURCE = /\.(ts|tsx|mts|cts|js|mjs|cjs|css|html|svg|json)$/;
+
+/** The newest modification time among the sources under `dirs` (0 when there are none). */
+function newestSource(root, dirs) {
+  let newest = 0;
+  const walk = (dir) => {
+    let entries;
+    try { entries = fs.readdirSync(dir, { withFileTypes: true }); } catch { return; }
+    for (const e of entries) {
+      if (e.name === 'node_modules' || e.name === 'dist' || e.name.startsWith('.')) continue;
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (SOURCE.test(e.name)) newest = Math.max(newest, fs.statSync(p).mtimeMs);
+    }
+  };
+  for (const d of dirs) walk(path.join(root, d));
+  for (const f of ['package.json', 'package-lock.json']) {
+    try { newest = Math.max(newest, fs.statSync(path.join(root, f)).mtimeMs); } catch { /* absent */ }
+  }
+  return newest;
+}
+
+/** Whether `part` is missing, or older than a source it is built from. */
+export function isStale(part, root = ROOT) {
+  const { from, output } = PARTS[part];
+  let built;
+  try { built = fs.statSync(path.join(root, output)).mtimeMs; } catch { return true; }
+  return newestSource(root, from) > built;
+}
 
 // zod re-exports every locale through `z.locales` (about 260 KB of the bundle, a fifth of what
-// Node parses at start-up); Herald speaks English only and never reads z.locales, so only the
-// English one is bundled.
+// Node parses at start-up); Herald speaks English only and never reads z.locales.
 const zodEnglishOnly = {
   name: 'zod-english-only',
   setup(b) {
@@ -18,8 +67,7 @@ const zodEnglishOnly = {
 };
 
 // twitter-text (with twemoji-parser and Babel helpers: about a tenth of start-up) is needed only
-// when a post is counted. In the server bundle its default import becomes a stand-in that loads
-// the package from node_modules on first use (client/text reads it only inside functions).
+// when a post is counted: its default import becomes a stand-in that loads the package on first use.
 const lazyTwitterText = {
   name: 'lazy-twitter-text',
   setup(b) {
@@ -29,28 +77,109 @@ const lazyTwitterText = {
         let loaded;
         const real = () => { if (!loaded) { const m = createRequire(import.meta.url)('twitter-text'); loaded = m.default ?? m; } return loaded; };
         export default new Proxy({}, { get: (_, key) => real()[key], has: (_, key) => key in real(), ownKeys: () => Reflect.ownKeys(real()), getOwnPropertyDescriptor: (_, key) => Reflect.getOwnPropertyDescriptor(real(), key) });`,
-      resolveDir: process.cwd(),
+      resolveDir: ROOT,
     }));
   },
 };
 
-await build({
-  entryPoints: ['server/main.ts'],
-  outfile: 'dist/server/main.mjs',
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'esm',
-  sourcemap: true,
-  // Loaded by Node from node_modules, not parsed as part of the bundle at start-up: native and
-  // optional modules; those Herald requires on first use (node-schedule, file-type, sanitize-html,
-  // multer, and twitter-text through the stand-in above); iconv-lite, whose codecs body-parser
-  // loads only when a body is first decoded; and mime-db, a JSON file Node reads far faster than
-  // the same data bundled as JavaScript.
-  external: ['better-sqlite3', 'keytar', 'electron', '@atproto/*', 'file-type', 'sharp', 'node-schedule', 'sanitize-html', 'multer', 'iconv-lite', 'mime-db'],
-  plugins: [zodEnglishOnly, lazyTwitterText],
-  minify: true,
-  banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-  logLevel: 'warning',
-});
-console.log('built dist/server/main.mjs');
+// Loaded by Node from node_modules, not parsed as part of a bundle at start-up: native and
+// optional modules; those Herald requires on first use (node-schedule, file-type, sanitize-html,
+// multer); iconv-lite, whose codecs body-parser loads only when a body is first decoded; and
+// mime-db, a JSON file Node reads far faster than the same data bundled as JavaScript.
+const EXTERNAL = ['better-sqlite3', 'keytar', 'electron', '@atproto/*', 'file-type', 'sharp', 'node-schedule', 'sanitize-html', 'multer', 'iconv-lite', 'mime-db'];
+const ESM_REQUIRE = "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);";
+
+/** Writes esbuild's in-memory outputs, each under a temporary name first. */
+function writeOutputs(outputFiles) {
+  // The entry last: a reader that finds the new entry finds its chunks too.
+  const sorted = [...outputFiles].sort((a, b) => Number(/chunk-/.test(b.path)) - Number(/chunk-/.test(a.path)));
+  for (const f of sorted) {
+    fs.mkdirSync(path.dirname(f.path), { recursive: true });
+    const tmp = `${f.path}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, f.contents);
+    fs.renameSync(tmp, f.path);
+  }
+}
+
+async function esbuild(options) {
+  const { build } = await import('esbuild');
+  const result = await build({ bundle: true, platform: 'node', target: 'node22', logLevel: 'warning', write: false, ...options });
+  writeOutputs(result.outputFiles);
+}
+
+export async function buildServer(root = ROOT) {
+  await esbuild({
+    entryPoints: [path.join(root, 'server/main.ts')],
+    outfile: path.join(root, PARTS.server.output),
+    format: 'esm', sourcemap: true, minify: true,
+    external: EXTERNAL, plugins: [zodEnglishOnly, lazyTwitterText], banner: { js: ESM_REQUIRE },
+  });
+}
+
+export async function buildCli(root = ROOT) {
+  await esbuild({
+    entryPoints: { herald: path.join(root, 'cli/herald.ts') },
+    outdir: path.join(root, 'dist/cli'),
+    format: 'esm', splitting: true, minify: true, sourcemap: true, chunkNames: 'chunk-[hash]', outExtension: { '.js': '.mjs' },
+    external: EXTERNAL, plugins: [zodEnglishOnly, lazyTwitterText], banner: { js: ESM_REQUIRE },
+  });
+}
+
+export async function buildDesktopMain(root = ROOT, out = root) {
+  await esbuild({
+    entryPoints: [path.join(root, 'main/main.ts')],
+    outfile: path.join(out, PARTS.desktop.output),
+    format: 'cjs', sourcemap: false, minify: false,
+    // Native modules, Electron itself, and what the server requires lazily at run time.
+    external: ['electron', 'better-sqlite3', 'keytar', 'node-schedule', 'multer', 'sanitize-html'],
+    // import.meta.url in a CommonJS bundle: this file's own URL.
+    define: { 'import.meta.url': '__heraldMetaUrl' },
+    banner: { js: "const __heraldMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  });
+  fs.copyFileSync(path.join(root, 'main/preload.cjs'), path.join(out, 'dist/main/preload.cjs'));
+}
+
+/** Builds the UI with Vite (about a second) into `outDir`. */
+export function buildUi(root = ROOT, outDir = path.join(root, 'renderer/dist')) {
+  const env = { ...process.env };
+  delete env.NODE_ENV;
+  const vite = spawnSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'renderer/vite.config.ts', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'], env });
+  if (vite.status !== 0) throw new Error(`the UI build failed (vite exited ${vite.status ?? vite.signal})`);
+}
+
+const BUILDERS = { server: buildServer, cli: buildCli, desktop: buildDesktopMain, ui: async (root) => buildUi(root) };
+const LABELS = { server: 'the server', cli: 'the command line', desktop: 'the desktop main process', ui: 'the UI' };
+
+/**
+ * Builds each of `parts` that is missing or older than its sources, saying so on stderr. Where
+ * the build tools are absent (an install without dev dependencies), what is built is used as is.
+ */
+export async function ensureBuilt(parts, { root = ROOT, log = (m) => process.stderr.write(`${m}\n`) } = {}) {
+  const stale = parts.filter((p) => isStale(p, root));
+  if (stale.length === 0) return;
+  if (!fs.existsSync(path.join(root, 'node_modules/esbuild'))) {
+    const missing = stale.filter((p) => !fs.existsSync(path.join(root, PARTS[p].output)));
+    if (missing.length > 0) throw new Error(`${missing.map((p) => LABELS[p]).join(', ')} not built, and the build tools are not installed: run npm install`);
+    return;
+  }
+  const started = Date.now();
+  log(`Building ${stale.map((p) => LABELS[p]).join(', ')} (sources changed since the last build)…`);
+  for (const p of stale) await BUILDERS[p](root);
+  const { stop } = await import('esbuild');
+  await stop(); // esbuild's helper process would otherwise stay beside Herald
+  log(`Built in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  // After `npm install --omit=dev` there is nothing to build with; the start scripts say so if
+  // something is missing.
+  if (process.argv.includes('--after-install') && !fs.existsSync(path.join(ROOT, 'node_modules/esbuild'))) process.exit(0);
+  const only = process.argv.slice(2).filter((a) => a in PARTS);
+  const parts = only.length > 0 ? only : ['server', 'cli', 'ui'];
+  for (const p of parts) {
+    await BUILDERS[p](ROOT);
+    console.log(`built ${PARTS[p].output}`);
+  }
+  const { stop } = await import('esbuild');
+  await stop();
+}

@@ -1,10 +1,18 @@
 #!/usr/bin/env node
-// `npm start`: the desktop app where Electron's binary is installed, else the headless server.
+/**
+ * `npm start`: the desktop app where Electron's binary is installed, else the headless server;
+ * `npm run serve` (`--headless`): always the headless server. Whatever is missing or older than
+ * its sources is compiled first (server, UI; the desktop main process), then the headless server
+ * runs inside this very process: one Node process serves the app, with no TypeScript loader.
+ */
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { checkNodeVersion } from './node-version.mjs';
 
+checkNodeVersion();
+const { ensureBuilt, PARTS } = await import('./build.mjs');
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 
@@ -17,18 +25,25 @@ function electronBinary() {
   }
 }
 
-const electron = process.env.HERALD_HEADLESS ? undefined : electronBinary();
-let child;
-if (electron) {
-  child = spawn(electron, [path.join(root, 'main', 'electron-entry.cjs')], { stdio: 'inherit', cwd: root });
-} else {
-  console.log('Electron is not installed here; starting Herald headless (the same API, no window).');
-  const tsx = path.join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs');
-  child = spawn(process.execPath, [tsx, path.join(root, 'server', 'main.ts')], { stdio: 'inherit', cwd: root });
+const headless = process.argv.includes('--headless') || Boolean(process.env.HERALD_HEADLESS);
+const electron = headless ? undefined : electronBinary();
+try {
+  await ensureBuilt(electron ? ['desktop', 'ui'] : ['server', 'ui']);
+} catch (err) {
+  console.error(`Herald cannot start: ${err.message}`);
+  process.exit(1);
 }
-for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
-// A SIGTERM sent to npm alone stops the shell npm started, not this script: when the parent is
-// gone, pass the stop on instead of leaving Herald running.
-const parent = process.ppid;
-setInterval(() => { if (process.ppid !== parent) child.kill('SIGTERM'); }, 500).unref();
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+
+if (electron) {
+  const child = spawn(electron, [path.join(root, 'main', 'electron-entry.cjs')], { stdio: 'inherit', cwd: root });
+  for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
+  // A SIGTERM sent to npm alone stops the shell npm started, not this script: when the parent is
+  // gone, pass the stop on instead of leaving Herald running.
+  const parent = process.ppid;
+  setInterval(() => { if (process.ppid !== parent) child.kill('SIGTERM'); }, 500).unref();
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+} else {
+  if (!headless) console.log('Electron is not installed here, so Herald runs headless: the same app in your browser, no window. For the desktop window, install Electron (npm install without ELECTRON_SKIP_BINARY_DOWNLOAD) and run npm start again.');
+  const { runHeadless } = await import(pathToFileURL(path.join(root, PARTS.server.output)).href);
+  await runHeadless();
+}

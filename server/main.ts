@@ -6,6 +6,11 @@ import { SchemaTooNewError } from './db/connection.js';
 import { createServer } from './server.js';
 
 export async function runHeadless(): Promise<void> {
+  const [major, minor] = process.versions.node.split('.').map(Number);
+  if (major < 22 || (major === 22 && minor < 12)) {
+    console.error(`Herald cannot start: it needs Node.js 22.12 or newer (the 22 or 24 LTS line); this is Node.js ${process.versions.node}.`);
+    process.exit(1);
+  }
   try {
     const server = await createServer();
     let stopping = false;

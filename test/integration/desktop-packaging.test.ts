@@ -121,8 +121,10 @@ describe('packed with a stub Electron', () => {
 
   it('production modules are in, native ones unpacked; sources, tests, dev tools and Electron\'s npm package are not', () => {
     for (const m of ['better-sqlite3', 'node-schedule', 'multer', 'sanitize-html', 'express']) expect(entries).toContain(`/node_modules/${m}/package.json`);
-    const natives = fs.readdirSync(path.join(resources, 'app.asar.unpacked', 'node_modules', 'better-sqlite3', 'build', 'Release')).filter((f) => f.endsWith('.node'));
-    expect(natives).toContain('better_sqlite3.node');
+    // better-sqlite3 13 ships Node-API binaries for each platform (one ABI for every Node and Electron).
+    const natives = fs.readdirSync(path.join(resources, 'app.asar.unpacked', 'node_modules', 'better-sqlite3', 'prebuilds')).filter((f) => f.endsWith('.node'));
+    expect(natives).toContain(`${process.platform}-${process.arch}.node`);
+    expect(entries.filter((e) => e.startsWith('/node_modules/better-sqlite3/deps/') || e.startsWith('/node_modules/better-sqlite3/src/'))).toEqual([]);
     expect(entries.filter((e) => e.startsWith('/server/') || e.startsWith('/test/') || e.startsWith('/main/') || e.endsWith('.ts') && !e.endsWith('.d.ts'))).toEqual([]);
     for (const m of ['electron', 'vitest', 'playwright-core', 'electron-builder', '@atproto/pds', 'vite']) expect(entries).not.toContain(`/node_modules/${m}/package.json`);
   });

@@ -78,6 +78,26 @@ function launch(cmd: string, args: string[], env: Record<string, string>): Launc
   return { child, output: () => out, waitFor, closed };
 }
 
+/** The command lines of `pid` and every process below it (from /proc). */
+function processTree(pid: number): string[] {
+  const children = new Map<number, number[]>();
+  for (const d of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(d)]);
+    } catch { /* gone meanwhile */ }
+  }
+  const out: string[] = [];
+  const visit = (p: number) => {
+    try { out.push(fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ')); } catch { return; }
+    for (const c of children.get(p) ?? []) visit(c);
+  };
+  visit(pid);
+  return out;
+}
+
 async function login(base: string, email = OWNER.email, password = OWNER.password) {
   const r = await fetch(`${base}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
   expect(r.status).toBe(200);
@@ -151,9 +171,17 @@ describe('npm start', () => {
     // On CI the binary is never downloaded; where it is, HERALD_HEADLESS takes the same path.
     const p = launch('npm', ['start'], { HERALD_DATA_DIR: dataDir, HERALD_PORT: '0', HERALD_SECRET_STORE: 'file', ...(typeof electron === 'string' ? { HERALD_HEADLESS: '1' } : {}) });
     const [, port] = await p.waitFor(LISTENING);
-    expect(p.output()).toMatch(/^Electron is not installed here; starting Herald headless.*$/m);
+    expect(p.output()).toMatch(/^Electron is not installed here, so Herald runs headless.*install Electron.*$/m);
     const base = `http://127.0.0.1:${port}/api/v1`;
     expect((await fetch(`${base}/openapi.json`)).status).toBe(200);
+    // One Node process serves the app (npm's own wrapper and its shell aside), with no TypeScript
+    // loader: the compiled server runs inside the start script.
+    const tree = processTree(p.child.pid!);
+    const nodes = tree.filter((c) => /(^|\/)node(\s|$)/.test(c) && !/npm-cli\.js|(^|\/)npm(\s|$)/.test(c));
+    expect(nodes, tree.join('\n')).toHaveLength(1);
+    expect(nodes[0]).toMatch(/scripts\/start\.mjs/);
+    expect(tree.filter((c) => /tsx/.test(c)), tree.join('\n')).toEqual([]);
+    expect((await fetch(`http://127.0.0.1:${port}/`)).headers.get('content-type')).toMatch(/text\/html/);
     process.kill(-p.child.pid!, 'SIGTERM');
     await stopped(p, 'npm start after SIGTERM');
     expect(p.output()).toMatch(/Herald is stopping/);
