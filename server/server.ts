@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import type { Express, RequestHandler } from 'express';
 import { loadConfig, type HeraldConfig } from './config.js';
 import { consoleLogger, systemClock, systemIds, type Clock, type Deps, type Ids, type Logger } from './context.js';
@@ -76,6 +77,15 @@ function expressClasses(app: Express) {
   return { IncomingMessage: Req as unknown as typeof http.IncomingMessage, ServerResponse: Res as unknown as typeof http.ServerResponse };
 }
 
+/** chmod 0700 an existing folder; `required` false skips one not made yet. */
+function privateFolder(dir: string, required = true): void {
+  try {
+    fs.chmodSync(dir, 0o700);
+  } catch (err) {
+    if (required || (err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+}
+
 export const formatHost = (host: string) => (host.includes(':') && !host.startsWith('[') ? `[${host}]` : host);
 
 /** Whether `host` (HERALD_HOST) names this machine's loopback interface only. */
@@ -89,6 +99,10 @@ export async function createServer(options: ServerOptions = {}): Promise<HeraldS
   const log = options.log ?? consoleLogger(config.logLevel);
   if (config.crashAt) armCrashPoints(config.crashAt);
   fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  // mkdir's mode only applies to a folder it creates: one that already exists (made 0755 by a
+  // shell or an older Herald) is tightened too, with the media folder inside it.
+  privateFolder(config.dataDir);
+  privateFolder(path.join(config.dataDir, 'media'), false);
   const database = openDatabase(config.dbPath);
   try {
     const secrets = options.secrets ?? (await openSecretStore(config, log));
