@@ -53,6 +53,18 @@ export interface HeraldConfig {
   /** Request body cap for JSON routes, bytes. */
   jsonBodyLimit: number;
   logLevel: 'silent' | 'error' | 'info';
+  /** How the listening socket treats slow and idle clients (server/http/sockets.ts). */
+  http: {
+    /** A request's headers must arrive within this, ms. */
+    headersTimeoutMs: number;
+    /** A socket with no bytes either way for this long is closed, ms (a moving upload never is). */
+    idleTimeoutMs: number;
+    keepAliveTimeoutMs: number;
+    /** Whole-request cap, ms; 0 = none, so a slow but moving 512 MB upload is not cut. */
+    requestTimeoutMs: number;
+    /** Open connections kept; past it the oldest idle or stalled one is closed. */
+    maxConnections: number;
+  };
   microblogFollowUserId?: string;
   /** A non-loopback redirect URI that sign-in with X may also use. */
   microblogRedirectUri?: string;
@@ -89,6 +101,11 @@ const rawSchema = z.object({
   /** Herald's own X account, followed after connecting when followOnPlatform is true. */
   HERALD_MICROBLOG_FOLLOW_USER_ID: optionalString,
   HERALD_LOG_LEVEL: z.enum(['silent', 'error', 'info']).default('info'),
+  HERALD_HEADERS_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(600).default(10),
+  HERALD_IDLE_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(3600).default(60),
+  HERALD_KEEPALIVE_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(600).default(5),
+  HERALD_REQUEST_TIMEOUT_SECONDS: z.coerce.number().min(0).max(86_400).default(0),
+  HERALD_MAX_CONNECTIONS: z.coerce.number().int().min(8).max(100_000).default(128),
 });
 
 /** Keys that may appear in the environment or config.json. */
@@ -165,6 +182,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     crashAt: overrides.HERALD_CRASH_AT ?? env.HERALD_CRASH_AT,
     jsonBodyLimit: raw.HERALD_JSON_BODY_LIMIT,
     logLevel: raw.HERALD_LOG_LEVEL,
+    http: {
+      headersTimeoutMs: Math.round(raw.HERALD_HEADERS_TIMEOUT_SECONDS * 1000),
+      idleTimeoutMs: Math.round(raw.HERALD_IDLE_TIMEOUT_SECONDS * 1000),
+      keepAliveTimeoutMs: Math.round(raw.HERALD_KEEPALIVE_TIMEOUT_SECONDS * 1000),
+      // Node refuses a request timeout shorter than the headers timeout.
+      requestTimeoutMs: raw.HERALD_REQUEST_TIMEOUT_SECONDS > 0 ? Math.max(Math.round(raw.HERALD_REQUEST_TIMEOUT_SECONDS * 1000), Math.round(raw.HERALD_HEADERS_TIMEOUT_SECONDS * 1000)) : 0,
+      maxConnections: raw.HERALD_MAX_CONNECTIONS,
+    },
     microblogFollowUserId: raw.HERALD_MICROBLOG_FOLLOW_USER_ID,
     microblogRedirectUri: raw.HERALD_MICROBLOG_REDIRECT_URI,
   };

@@ -17,6 +17,7 @@ import { allowedHosts, allowedOrigins } from './http/middleware/guards.js';
 import { API_PREFIX, createApp } from './http/app.js';
 import { defaultUiDir, uiHandlers } from './http/ui.js';
 import type { RouteDef } from './http/route.js';
+import { limitSockets, serverTimeouts } from './http/sockets.js';
 import './platforms/index.js';
 import { openSecretStore, type SecretStore } from './secrets/index.js';
 import { Scheduler, type SchedulerOptions } from './jobs/scheduler.js';
@@ -133,7 +134,8 @@ export async function createServer(options: ServerOptions = {}): Promise<HeraldS
     });
     // requireHostHeader off: an HTTP/1.1 request without Host meets the Host guard (403 in the
     // envelope, like every other refused Host) instead of Node's bare 400.
-    const server = http.createServer({ ...expressClasses(app), keepAliveTimeout: 5000, requestTimeout: 0, requireHostHeader: false }, app.dispatch);
+    const server = http.createServer({ ...expressClasses(app), ...serverTimeouts(config.http), requireHostHeader: false }, app.dispatch);
+    limitSockets(server, config.http);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(config.port, config.host, () => { server.off('error', reject); resolve(); });
