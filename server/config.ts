@@ -53,6 +53,24 @@ export interface HeraldConfig {
   /** Request body cap for JSON routes, bytes. */
   jsonBodyLimit: number;
   logLevel: 'silent' | 'error' | 'info';
+  /**
+   * Whether user-given addresses (media URLs, a Mastodon instance, a Bluesky PDS) may be loopback
+   * or private: for a Mastodon or PDS at home, and for tests. Link-local and special ranges stay
+   * refused either way.
+   */
+  allowPrivateAddresses: boolean;
+  /** How the listening socket treats slow and idle clients (server/http/sockets.ts). */
+  http: {
+    /** A request's headers must arrive within this, ms. */
+    headersTimeoutMs: number;
+    /** A socket with no bytes either way for this long is closed, ms (a moving upload never is). */
+    idleTimeoutMs: number;
+    keepAliveTimeoutMs: number;
+    /** Whole-request cap, ms; 0 = none, so a slow but moving 512 MB upload is not cut. */
+    requestTimeoutMs: number;
+    /** Open connections kept; past it the oldest idle or stalled one is closed. */
+    maxConnections: number;
+  };
   microblogFollowUserId?: string;
   /** A non-loopback redirect URI that sign-in with X may also use. */
   microblogRedirectUri?: string;
@@ -89,6 +107,12 @@ const rawSchema = z.object({
   /** Herald's own X account, followed after connecting when followOnPlatform is true. */
   HERALD_MICROBLOG_FOLLOW_USER_ID: optionalString,
   HERALD_LOG_LEVEL: z.enum(['silent', 'error', 'info']).default('info'),
+  HERALD_HEADERS_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(600).default(10),
+  HERALD_IDLE_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(3600).default(60),
+  HERALD_KEEPALIVE_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(600).default(5),
+  HERALD_REQUEST_TIMEOUT_SECONDS: z.coerce.number().min(0).max(86_400).default(0),
+  HERALD_MAX_CONNECTIONS: z.coerce.number().int().min(8).max(100_000).default(128),
+  HERALD_ALLOW_PRIVATE_ADDRESSES: z.enum(['0', '1', 'true', 'false']).default('0'),
 });
 
 /** Keys that may appear in the environment or config.json. */
@@ -126,8 +150,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const file = readConfigFile(dataDir);
   const merged: Record<string, unknown> = {};
   for (const key of CONFIG_KEYS) {
-    const value = overrides[key] ?? env[key] ?? file[key];
-    if (value !== undefined && value !== '') merged[key] = typeof value === 'number' ? String(value) : value;
+    // `allowPrivateAddresses` is the settings name §10 gives the switch in config.json.
+    const fromFile = key === 'HERALD_ALLOW_PRIVATE_ADDRESSES' ? file[key] ?? file.allowPrivateAddresses : file[key];
+    const value = overrides[key] ?? env[key] ?? fromFile;
+    if (value !== undefined && value !== '') merged[key] = typeof value === 'number' || typeof value === 'boolean' ? String(value) : value;
   }
   const parsed = rawSchema.safeParse(merged);
   if (!parsed.success) {
@@ -165,6 +191,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     crashAt: overrides.HERALD_CRASH_AT ?? env.HERALD_CRASH_AT,
     jsonBodyLimit: raw.HERALD_JSON_BODY_LIMIT,
     logLevel: raw.HERALD_LOG_LEVEL,
+    allowPrivateAddresses: raw.HERALD_ALLOW_PRIVATE_ADDRESSES === '1' || raw.HERALD_ALLOW_PRIVATE_ADDRESSES === 'true',
+    http: {
+      headersTimeoutMs: Math.round(raw.HERALD_HEADERS_TIMEOUT_SECONDS * 1000),
+      idleTimeoutMs: Math.round(raw.HERALD_IDLE_TIMEOUT_SECONDS * 1000),
+      keepAliveTimeoutMs: Math.round(raw.HERALD_KEEPALIVE_TIMEOUT_SECONDS * 1000),
+      // Node refuses a request timeout shorter than the headers timeout.
+      requestTimeoutMs: raw.HERALD_REQUEST_TIMEOUT_SECONDS > 0 ? Math.max(Math.round(raw.HERALD_REQUEST_TIMEOUT_SECONDS * 1000), Math.round(raw.HERALD_HEADERS_TIMEOUT_SECONDS * 1000)) : 0,
+      maxConnections: raw.HERALD_MAX_CONNECTIONS,
+    },
     microblogFollowUserId: raw.HERALD_MICROBLOG_FOLLOW_USER_ID,
     microblogRedirectUri: raw.HERALD_MICROBLOG_REDIRECT_URI,
   };

@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import type { Express, RequestHandler } from 'express';
 import { loadConfig, type HeraldConfig } from './config.js';
 import { consoleLogger, systemClock, systemIds, type Clock, type Deps, type Ids, type Logger } from './context.js';
@@ -16,6 +17,7 @@ import { allowedHosts, allowedOrigins } from './http/middleware/guards.js';
 import { API_PREFIX, createApp } from './http/app.js';
 import { defaultUiDir, uiHandlers } from './http/ui.js';
 import type { RouteDef } from './http/route.js';
+import { limitSockets, serverTimeouts } from './http/sockets.js';
 import './platforms/index.js';
 import { openSecretStore, type SecretStore } from './secrets/index.js';
 import { Scheduler, type SchedulerOptions } from './jobs/scheduler.js';
@@ -76,6 +78,15 @@ function expressClasses(app: Express) {
   return { IncomingMessage: Req as unknown as typeof http.IncomingMessage, ServerResponse: Res as unknown as typeof http.ServerResponse };
 }
 
+/** chmod 0700 an existing folder; `required` false skips one not made yet. */
+function privateFolder(dir: string, required = true): void {
+  try {
+    fs.chmodSync(dir, 0o700);
+  } catch (err) {
+    if (required || (err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+}
+
 export const formatHost = (host: string) => (host.includes(':') && !host.startsWith('[') ? `[${host}]` : host);
 
 /** Whether `host` (HERALD_HOST) names this machine's loopback interface only. */
@@ -89,6 +100,10 @@ export async function createServer(options: ServerOptions = {}): Promise<HeraldS
   const log = options.log ?? consoleLogger(config.logLevel);
   if (config.crashAt) armCrashPoints(config.crashAt);
   fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  // mkdir's mode only applies to a folder it creates: one that already exists (made 0755 by a
+  // shell or an older Herald) is tightened too, with the media folder inside it.
+  privateFolder(config.dataDir);
+  privateFolder(path.join(config.dataDir, 'media'), false);
   const database = openDatabase(config.dbPath);
   try {
     const secrets = options.secrets ?? (await openSecretStore(config, log));
@@ -119,7 +134,8 @@ export async function createServer(options: ServerOptions = {}): Promise<HeraldS
     });
     // requireHostHeader off: an HTTP/1.1 request without Host meets the Host guard (403 in the
     // envelope, like every other refused Host) instead of Node's bare 400.
-    const server = http.createServer({ ...expressClasses(app), keepAliveTimeout: 5000, requestTimeout: 0, requireHostHeader: false }, app.dispatch);
+    const server = http.createServer({ ...expressClasses(app), ...serverTimeouts(config.http), requireHostHeader: false }, app.dispatch);
+    limitSockets(server, config.http);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(config.port, config.host, () => { server.off('error', reject); resolve(); });

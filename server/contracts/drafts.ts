@@ -3,7 +3,7 @@
  * update and batch bodies derive from it.
  */
 import { z } from 'zod';
-import { isoDateInput, platformSchema, successTrue, timestamp } from './common.js';
+import { dateTimeInput, platformSchema, successTrue, timestamp } from './common.js';
 
 export const DRAFT_STATUSES = ['draft', 'scheduled', 'publishing', 'published', 'partially_published', 'failed'] as const;
 export const draftStatus = z.enum(DRAFT_STATUSES)
@@ -62,7 +62,7 @@ const draftFields = {
   tweets: z.array(tweetInput).min(1).max(100),
   socialSetId: id.optional().describe("default: the user's default social set; none at all gives 400 NO_SOCIAL_SET"),
   status: z.literal('draft').optional().describe('only draft may be set; the other statuses follow scheduling and publishing'),
-  scheduledFor: isoDateInput.nullable().optional().describe('intended time, kept on the draft; POST /microblog/schedule schedules it'),
+  scheduledFor: dateTimeInput.nullable().optional().describe('intended time, kept on the draft; POST /microblog/schedule schedules it'),
   selectedAccountIds: z.array(id).max(100).optional(),
   templateId: id.nullable().optional().describe("the template's head becomes a paragraph before the first post, its tail one after the last"),
 };

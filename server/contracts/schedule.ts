@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { platformSchema, successTrue, timestamp } from './common.js';
+import { dateTimeInput, platformSchema, successTrue, timestamp } from './common.js';
 
 const id = z.string().min(1).max(200);
 
 export const scheduleBody = z.object({
   draftId: id,
-  scheduledFor: z.string().refine((s) => !Number.isNaN(Date.parse(s)) && /^\d{4}-\d{2}-\d{2}T/.test(s), 'must be an ISO 8601 date-time').describe('ISO 8601; a date-time without a zone designator (Z or ±hh:mm) is UTC'),
+  scheduledFor: dateTimeInput.describe('ISO 8601 date-time with Z or an offset, in the future and at most two years ahead'),
   targetAccounts: z.array(z.object({ accountId: id, platform: platformSchema })).min(1).max(100).optional(),
   accountUuid: id.optional(),
   platform: platformSchema.optional(),

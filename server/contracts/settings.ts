@@ -21,7 +21,10 @@ export const setupBody = z.object({
 export const setupResponse = loginResponse;
 
 export const settingsSchema = z.object({
-  version: z.string(), dataDir: z.string(), secretStore: z.string(), graceMinutes: z.number(), monthlyCredits: z.number().int(),
+  version: z.string(),
+  dataDir: z.string().optional().describe('The data folder: shown to the owner only (a path names the person and the machine)'),
+  secretStore: z.string().optional().describe('Where secrets are kept: shown to the owner only'),
+  graceMinutes: z.number(), monthlyCredits: z.number().int(),
   defaultTier: tierSchema,
 });
 export const settingsResponse = z.object({ success: successTrue, settings: settingsSchema });

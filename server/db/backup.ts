@@ -16,7 +16,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { migrationsFolder, openDatabase } from './connection.js';
+import { migrationsFolder, openDatabase, secureDatabaseFiles } from './connection.js';
 
 export class RestoreError extends Error {
   constructor(message: string, readonly reason: 'not_found' | 'not_sqlite' | 'not_herald' | 'damaged' | 'too_new' | 'unknown_schema' | 'in_use' | 'same_file') {
@@ -172,6 +172,7 @@ export function restoreDatabase(file: string, dbPath: string, opts: { now?: () =
 
   const existed = fs.existsSync(live);
   let restored = false;
+  secureDatabaseFiles(live);
   const db = new Database(live);
   const staging = `${live}.restore-${process.pid}`;
   const removeStaging = () => { for (const s of ['', '-wal', '-shm', '-journal']) fs.rmSync(staging + s, { force: true }); };

@@ -54,8 +54,26 @@ export function applyPragmas(sqlite: Sqlite): void {
   sqlite.pragma('busy_timeout = 5000');
 }
 
+/**
+ * Makes `file` (created if missing) and the SQLite files beside it owner-only. SQLite gives the
+ * -wal and -shm files it creates the database file's own mode, so a 0600 database keeps them
+ * 0600 too; files left by an earlier, laxer Herald are tightened here. chmod is a no-op on
+ * Windows, where the profile folder's ACL already keeps other users out.
+ */
+export function secureDatabaseFiles(file: string): void {
+  fs.closeSync(fs.openSync(file, 'a', 0o600));
+  for (const suffix of ['', '-wal', '-shm', '-journal']) {
+    try {
+      fs.chmodSync(file + suffix, 0o600);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+  }
+}
+
 export function openDatabase(file: string, folder = migrationsFolder()): Database_ {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  secureDatabaseFiles(file);
   const sqlite = new Database(file);
   try {
     // The version check comes before the pragmas that write: switching a rollback-journal file to WAL

@@ -211,7 +211,7 @@ export function sampleBody(r: RouteDef, w: World): unknown {
     case 'put /microblog/drafts/:id/platforms': return { platforms: [{ platform: 'microblog', content: 'pwned' }] };
     case 'patch /microblog/media/:mediaId': return { altText: 'attacker' };
     case 'put /settings': return { timezone: 'UTC' };
-    case 'post /microblog/schedule': return { draftId: w.draftId, scheduledFor: '2030-01-01T00:00:00Z' };
+    case 'post /microblog/schedule': return { draftId: w.draftId, scheduledFor: '2027-06-01T00:00:00Z' };
     default: return {};
   }
 }

@@ -123,6 +123,7 @@ export async function startChild(opts: ChildOptions): Promise<ChildServer> {
     HERALD_OWNER_EMAIL: OWNER.email,
     HERALD_OWNER_PASSWORD: OWNER.password,
     HERALD_DEFAULT_TIER: 'enterprise',
+    HERALD_ALLOW_PRIVATE_ADDRESSES: '1',
     HERALD_MIGRATIONS_DIR: path.join(ROOT, 'migrations'),
     ...opts.env,
   };

@@ -93,6 +93,9 @@ export async function startServer(opts: Partial<ServerOptions> & { owner?: boole
     HERALD_PORT: '0',
     HERALD_LOG_LEVEL: 'silent',
     HERALD_SECRET_STORE: 'file',
+    // Simulators and the test PDS listen on loopback (§10 "One address policy"); the address
+    // policy's own tests set it back to '0'.
+    HERALD_ALLOW_PRIVATE_ADDRESSES: '1',
     ...(opts.owner === false ? {} : { HERALD_OWNER_EMAIL: OWNER.email, HERALD_OWNER_PASSWORD: OWNER.password }),
     ...opts.settings,
   });

@@ -61,7 +61,9 @@ describe('scheduling', () => {
     expect(past.body.error).toBe('INVALID_INPUT');
   });
 
-  it('reads a scheduledFor without a zone designator as UTC, whatever the machine\'s time zone', async () => {
+  // §10 "Times" (wave 2) replaced the earlier reading of a zone-less time as UTC: a scheduledFor
+  // must now carry Z or an offset, and one without is refused rather than guessed.
+  it('refuses a scheduledFor without a zone designator, and reads an offset as the instant it names, whatever the machine\'s time zone', async () => {
     const { t, key, user } = await setup();
     const a = insertAccount(t, user, 'fedblog');
     const draftId = insertDraft(t, user, ['zone-less']);
@@ -69,11 +71,10 @@ describe('scheduling', () => {
     process.env.TZ = 'America/New_York';
     try {
       const r = await t.call('POST', '/microblog/schedule', { key, body: { draftId, scheduledFor: '2026-11-15T14:00:00', accountUuid: a, platform: 'fedblog', applyJitter: false } });
-      expect(r.status, r.text).toBe(200);
-      expect(r.body.scheduledFor).toBe('2026-11-15T14:00:00');
-      const [entry] = (await t.call('GET', '/microblog/schedule', { key })).body.schedules;
-      expect(entry.scheduledFor).toBe('2026-11-15T14:00:00.000Z');
-      // An explicit offset still counts.
+      expect(r.status, r.text).toBe(400);
+      expect(r.body.details.map((d: any) => d.path)).toEqual(['body.scheduledFor']);
+      expect((await t.call('GET', '/microblog/schedule', { key })).body.schedules).toEqual([]);
+      // An explicit offset counts.
       await t.call('POST', '/microblog/schedule', { key, body: { draftId, scheduledFor: '2026-11-15T09:30:00-05:00', accountUuid: a, platform: 'fedblog', applyJitter: false } });
       expect((await t.call('GET', '/microblog/schedule', { key })).body.schedules[0].scheduledFor).toBe('2026-11-15T14:30:00.000Z');
       const draft = t.server.deps.sqlite.prepare('SELECT scheduled_for AS s FROM drafts WHERE id = ?').get(draftId) as { s: string };

@@ -13,6 +13,7 @@ import { NETWORK_NAMES, PlatformError } from '../../platforms/errors.js';
 import { adapterFor } from '../../platforms/registry.js';
 import { accountInfo, type CredentialsService } from '../accounts/credentials.service.js';
 import { toAccountDto } from '../accounts/accounts.service.js';
+import { GuardedFetcher } from '../media/guarded-fetch.js';
 import { OAuthStates, pkcePair } from '../auth/oauth-state.js';
 import type { SocialSetsService } from '../social-sets/social-sets.service.js';
 
@@ -56,13 +57,37 @@ export function normaliseServerUrl(input: string, field: string): string {
   return url.origin;
 }
 
+/**
+ * One answer for every server URL the address policy refuses, whatever the reason (loopback,
+ * private, metadata, a name that does not resolve): a caller learns nothing about this machine's
+ * network from it, and no connection was tried to time.
+ */
+function refusedServer(field: string): HeraldError {
+  return new HeraldError('INVALID_INPUT', `${field} must be the address of a public server`, { details: [{ path: field, message: 'not a public address' }] });
+}
+
 const appSecretName = (platform: Platform, server: string) => `app:${platform}:${server}`;
 
 export class ConnectionsService {
   readonly states: OAuthStates;
+  /** The media fetch guard's address policy (§10 "One address policy"); replaceable in tests. */
+  guard: GuardedFetcher;
 
   constructor(private readonly deps: Deps, private readonly creds: CredentialsService, private readonly sets: SocialSetsService) {
     this.states = new OAuthStates(deps);
+    this.guard = new GuardedFetcher({ allowPrivate: deps.config.allowPrivateAddresses });
+  }
+
+  /** A user-given instance / PDS URL, normalised and checked after DNS before anything connects. */
+  private async publicServerUrl(input: string, field: string): Promise<string> {
+    const url = normaliseServerUrl(input, field);
+    try {
+      await this.guard.check(url);
+    } catch (err) {
+      if (err instanceof HeraldError) throw refusedServer(field);
+      throw err;
+    }
+    return url;
   }
 
   redirectUri(platform: Platform): string {
@@ -84,7 +109,7 @@ export class ConnectionsService {
   /** Starts an OAuth connection; the caller opens `authUrl` in a browser. */
   async start(userId: string, platform: OAuthPlatform, opts: ConnectOptions): Promise<{ authUrl: string; sessionId: string; state: string }> {
     if (opts.socialSetId) this.sets.get(userId, opts.socialSetId);
-    const serverUrl = platform === 'fedblog' ? normaliseServerUrl(opts.instanceUrl ?? '', 'instanceUrl') : undefined;
+    const serverUrl = platform === 'fedblog' ? await this.publicServerUrl(opts.instanceUrl ?? '', 'instanceUrl') : undefined;
     const app = await this.appFor(platform, serverUrl);
     const { verifier, challenge } = pkcePair();
     const sessionId = this.deps.ids.uuid();
@@ -137,7 +162,8 @@ export class ConnectionsService {
   /** Bluesky: an app password session against the user's PDS. */
   async connectSkyblog(userId: string, input: { identifier: string; appPassword: string; service?: string; socialSetId?: string; mode?: ConnectOptions['mode'] }) {
     if (input.socialSetId) this.sets.get(userId, input.socialSetId);
-    const service = normaliseServerUrl(input.service ?? this.deps.config.networks.skyblog.apiUrl, 'service');
+    // The configured default (HERALD_SKYBLOG_API_URL) is the operator's; only a user's is checked.
+    const service = input.service === undefined ? normaliseServerUrl(this.deps.config.networks.skyblog.apiUrl, 'service') : await this.publicServerUrl(input.service, 'service');
     const adapter = adapterFor('skyblog');
     if (!adapter.passwordLogin) throw new HeraldError('PLATFORM_ERROR', 'Bluesky sign-in is not available');
     try {

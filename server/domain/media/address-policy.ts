@@ -122,3 +122,13 @@ export function ipLiteral(hostname: string): string | undefined {
   const h = hostname.replace(/^\[|\]$/g, '');
   return net.isIP(h) ? h : undefined;
 }
+
+/**
+ * Whether `address` is loopback or a private range (RFC 1918, IPv6 unique local, and their
+ * IPv4-mapped forms): what HERALD_ALLOW_PRIVATE_ADDRESSES lets through, for a Mastodon or PDS at
+ * home. Link-local (cloud metadata), CGNAT, multicast and the special ranges are not in it.
+ */
+export function isLoopbackOrPrivate(address: string): boolean {
+  const why = blockedReason(address);
+  return why !== undefined && /^(IPv4-mapped )?(loopback|private|unique local)$/.test(why);
+}

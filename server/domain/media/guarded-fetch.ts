@@ -14,7 +14,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { HeraldError } from '../../errors.js';
-import { blockedReason, ipLiteral } from './address-policy.js';
+import { blockedReason, ipLiteral, isLoopbackOrPrivate } from './address-policy.js';
 import { MAX_MEDIA_BYTES } from './media-types.js';
 
 export interface ResolvedAddress {
@@ -34,6 +34,8 @@ export interface GuardOptions {
   allow?: ReadonlySet<string>;
   timeoutMs?: number;
   maxRedirects?: number;
+  /** HERALD_ALLOW_PRIVATE_ADDRESSES: loopback and private ranges pass (address-policy.ts). */
+  allowPrivate?: boolean;
 }
 
 /** A URL refused by the guard: 400 INVALID_INPUT with the reason. */
@@ -67,12 +69,14 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 export class GuardedFetcher {
   private readonly resolve: Resolver;
   private readonly allow: ReadonlySet<string>;
+  private readonly allowPrivate: boolean;
   readonly timeoutMs: number;
   readonly maxRedirects: number;
 
   constructor(opts: GuardOptions = {}) {
     this.resolve = opts.resolve ?? systemResolver;
     this.allow = opts.allow ?? new Set();
+    this.allowPrivate = opts.allowPrivate ?? false;
     this.timeoutMs = opts.timeoutMs ?? 10_000;
     this.maxRedirects = opts.maxRedirects ?? 3;
   }
@@ -102,6 +106,7 @@ export class GuardedFetcher {
     if (answers.length === 0) throw new UrlRefused(url.href, 'its host name does not resolve');
     for (const a of answers) {
       if (this.allow.has(`${a.address}:${port}`)) continue;
+      if (this.allowPrivate && isLoopbackOrPrivate(a.address)) continue;
       const why = blockedReason(a.address);
       if (why) throw new UrlRefused(url.href, `it points to a ${why} address, and Herald fetches only public addresses`);
     }

@@ -36,7 +36,7 @@ export class MediaService {
   fetcher: GuardedFetcher;
 
   constructor(private readonly deps: Deps, fetcher?: GuardedFetcher) {
-    this.fetcher = fetcher ?? new GuardedFetcher();
+    this.fetcher = fetcher ?? new GuardedFetcher({ allowPrivate: deps.config.allowPrivateAddresses });
   }
 
   get dir(): string {

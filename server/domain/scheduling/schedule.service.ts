@@ -4,6 +4,7 @@
  * what is due.
  */
 import type { Platform } from '../../config.js';
+import { latestScheduleTime } from '../../contracts/common.js';
 import { nowIso, type Deps } from '../../context.js';
 import { commitsFor, type Commits } from '../../db/commits.js';
 import { HeraldError } from '../../errors.js';
@@ -95,6 +96,9 @@ export class ScheduleService {
     const requested = parseUtc(req.scheduledFor);
     if (!(requested > now)) {
       throw new HeraldError('INVALID_INPUT', 'scheduledFor must be in the future', { details: [{ path: 'scheduledFor', message: 'in the past' }] });
+    }
+    if (requested > latestScheduleTime(now)) {
+      throw new HeraldError('INVALID_INPUT', 'scheduledFor must be at most two years ahead', { details: [{ path: 'scheduledFor', message: 'more than two years ahead' }] });
     }
     const draft = loadDraft(this.deps, userId, req.draftId);
     if (draft.status === 'publishing') throw publishingNow();

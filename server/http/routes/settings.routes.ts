@@ -9,21 +9,29 @@ import { VERSION } from '../version.js';
 const tag = 'Settings';
 
 /** Install-wide settings belong to the owner (the first user). */
-function requireOwner(s: Services, userId: string): void {
+function isOwner(s: Services, userId: string): boolean {
   const first = s.deps.sqlite.prepare('SELECT id FROM users ORDER BY created_at, id LIMIT 1').get() as { id: string } | undefined;
-  if (first?.id !== userId) throw new HeraldError('UNAUTHORIZED', 'Only the owner of this install can do this');
+  return first?.id === userId;
+}
+
+function requireOwner(s: Services, userId: string): void {
+  if (!isOwner(s, userId)) throw new HeraldError('UNAUTHORIZED', 'Only the owner of this install can do this');
 }
 
 export const settingsRoutes = (s: Services): RouteDef[] => {
-  const current = () => {
+  // What every user's UI needs (version, grace, credits, tier); where the data and the secrets
+  // live is the owner's business only, like the backup that writes there.
+  const current = (userId: string) => {
     const c = s.deps.config;
-    return { version: VERSION, dataDir: c.dataDir, secretStore: s.deps.secrets.kind, graceMinutes: c.graceMs / 60_000, monthlyCredits: c.monthlyCredits, defaultTier: c.defaultTier };
+    const shared = { version: VERSION, graceMinutes: c.graceMs / 60_000, monthlyCredits: c.monthlyCredits, defaultTier: c.defaultTier };
+    return isOwner(s, userId) ? { ...shared, dataDir: c.dataDir, secretStore: s.deps.secrets.kind } : shared;
   };
   return [
     defineRoute({
       method: 'get', path: '/settings', tag, summary: 'Install settings (read-only facts and the editable ones)',
+      description: 'dataDir and secretStore are shown to the owner\'s keys only.',
       response: settingsResponse, errors: ['UNAUTHORIZED'],
-      handler: () => ({ success: true, settings: current() }),
+      handler: ({ auth }) => ({ success: true, settings: current(auth.user.id) }),
     }),
     defineRoute({
       method: 'put', path: '/settings', tag, summary: 'Change settings; saved to <data dir>/config.json and used from the next start',
@@ -40,7 +48,7 @@ export const settingsRoutes = (s: Services): RouteDef[] => {
         const tmp = `${file}.tmp`;
         fs.writeFileSync(tmp, JSON.stringify(saved, null, 2), { mode: 0o600 });
         fs.renameSync(tmp, file);
-        return { success: true, settings: { ...current(), ...body }, restartRequired: true };
+        return { success: true, settings: { ...current(auth.user.id), ...body }, restartRequired: true };
       },
     }),
     defineRoute({
