@@ -16,6 +16,7 @@ export const ERROR_STATUS = {
   OAUTH_NOT_CONFIGURED: 501,
   PLATFORM_ERROR: 502,
   INTERNAL_ERROR: 500,
+  STORAGE_FULL: 507,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -53,3 +54,28 @@ export class HeraldError extends Error {
 
 export const notFound = (what: string) => new HeraldError('NOT_FOUND', `${what} not found`);
 export const invalidInput = (message: string, details?: ErrorDetail[]) => new HeraldError('INVALID_INPUT', message, { details });
+
+/**
+ * The error codes a full disk (or an exhausted quota) shows up as: SQLite's SQLITE_FULL from
+ * better-sqlite3 (its extended codes start the same), and ENOSPC / EDQUOT from fs writes and
+ * fsync. Looked for along `cause` too, since callers wrap what they rethrow.
+ */
+const FULL_CODES = new Set(['SQLITE_FULL', 'ENOSPC', 'EDQUOT']);
+
+export function isStorageFull(err: unknown): boolean {
+  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e instanceof HeraldError) return e.code === 'STORAGE_FULL';
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && (FULL_CODES.has(code) || code.startsWith('SQLITE_FULL'))) return true;
+  }
+  return false;
+}
+
+/**
+ * A full disk is the person's to fix, and the write is not half-done (SQLite rolled its
+ * transaction back; a partial file is removed), so the answer says what to free. No path: error
+ * bodies never carry one.
+ */
+export const storageFull = (cause?: unknown) => new HeraldError('STORAGE_FULL',
+  'The disk that holds Herald\'s data folder is full, so nothing was saved. Free some space on it (large downloads, old backups, the trash, media you no longer need), then try again.',
+  { cause });

@@ -21,6 +21,7 @@ import { limitSockets, serverTimeouts } from './http/sockets.js';
 import './platforms/index.js';
 import { openSecretStore, type SecretStore } from './secrets/index.js';
 import { Scheduler, type SchedulerOptions } from './jobs/scheduler.js';
+import { SchedulerLock } from './jobs/scheduler-lock.js';
 import { armCrashPoints } from './crash.js';
 
 export interface ServerOptions {
@@ -95,9 +96,35 @@ export function isLoopbackHost(host: string): boolean {
   return h === 'localhost' || h === '::1' || /^(::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
 }
 
+/** How long a file with no media row may sit untouched before another live Herald's upload is ruled out. */
+const ORPHAN_AGE_MS = 60 * 60_000;
+
+/**
+ * Files a killed Herald left in the media folder, removed before the API listens (so no upload of
+ * this process is under way). Another Herald serving the same folder may be writing one: when one
+ * holds the folder's scheduler lock, only files untouched for an hour go; when none does, every
+ * file with no row written before this start.
+ */
+function removeOrphanMedia(services: Services, dataDir: string, startedAt: number, log: Logger): void {
+  const probe = new SchedulerLock(dataDir);
+  let alone = false;
+  try {
+    alone = probe.tryAcquire();
+  } catch { /* the lock cannot be taken (a full disk): keep to the safe rule */ }
+  try {
+    const n = services.media.removeOrphans(alone ? startedAt : startedAt - ORPHAN_AGE_MS);
+    if (n > 0) log.info(`Herald removed ${n} media file(s) an interrupted upload left behind`);
+  } catch (err) {
+    log.warn(`Herald could not tidy the media folder: ${(err as Error).message}`);
+  } finally {
+    probe.release();
+  }
+}
+
 export async function createServer(options: ServerOptions = {}): Promise<HeraldServer> {
   const config = options.config ?? loadConfig(options.env ?? process.env, options.overrides);
   const log = options.log ?? consoleLogger(config.logLevel);
+  const startedAt = Date.now();
   if (config.crashAt) armCrashPoints(config.crashAt);
   fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   // mkdir's mode only applies to a folder it creates: one that already exists (made 0755 by a
@@ -116,6 +143,7 @@ export async function createServer(options: ServerOptions = {}): Promise<HeraldS
     };
     const services = createServices(deps);
     await services.users.ensureOwner();
+    removeOrphanMedia(services, config.dataDir, startedAt, log);
 
     let port = config.port;
     const uiRoutes = () => {

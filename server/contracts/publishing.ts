@@ -56,6 +56,9 @@ export const progressEntry = z.object({
   url: z.string().nullable(),
   error: z.string().nullable(),
   attempts: z.number().int(),
+  waitingFor: z.enum(['storage', 'quota', 'network', 'reconnect']).nullable()
+    .describe('what a pending entry waits for before its next attempt: storage (the disk is full), quota, network, reconnect; null when nothing'),
+  nextAttemptAt: timestamp.nullable().describe('when a waiting entry is tried again'),
 });
 export const progressResponse = z.object({
   success: successTrue,

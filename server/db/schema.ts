@@ -207,6 +207,8 @@ export const scheduleEntries = sqliteTable('schedule_entries', {
   /** When the scheduler should next look at it: fire_at, or the retry time. */
   dueAt: integer('due_at').notNull(),
   lastError: text('last_error'),
+  /** What a pending entry waits for before its next attempt (decisions §10): null, storage, network, ... */
+  waitingFor: text('waiting_for'),
   createdAt: text('created_at').notNull(),
 }, (t) => [
   index('schedule_due_idx').on(t.status, t.dueAt),

@@ -22,7 +22,7 @@ function parameters(schema: z.ZodType | undefined, where: 'path' | 'query'): Jso
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'Invalid input', 401: 'Not authenticated', 402: 'Not enough credits', 403: 'Forbidden', 404: 'Not found',
-  413: 'Too large', 415: 'Unsupported content type', 429: 'Rate limited', 500: 'Internal error', 501: 'Not configured', 502: 'Network error',
+  413: 'Too large', 415: 'Unsupported content type', 429: 'Rate limited', 500: 'Internal error', 501: 'Not configured', 502: 'Network error', 507: 'Disk full',
 };
 
 export function buildOpenApi(routes: RouteDef[], info: { version: string; serverUrl?: string }): Json {
@@ -40,6 +40,8 @@ export function buildOpenApi(routes: RouteDef[], info: { version: string; server
       responses['202'] = { description: 'Accepted: with async, publishing goes on in the background; follow it by jobId', content: { 'application/json': { schema: toSchema(r.accepted, 'output') } } };
     }
     const errorCodes: ErrorCode[] = [...(r.errors ?? []), 'INTERNAL_ERROR'];
+    // Any write may meet a full disk; the error mapper answers it for every route alike.
+    if (r.method !== 'get' && !errorCodes.includes('STORAGE_FULL')) errorCodes.push('STORAGE_FULL');
     if (r.auth !== false && !errorCodes.includes('INVALID_API_KEY')) errorCodes.push('INVALID_API_KEY');
     const byStatus = new Map<number, string[]>();
     for (const code of errorCodes) {

@@ -11,7 +11,9 @@
  * Late entries: one late by at most the grace period is published at once; a later one becomes
  * `missed`, not published and not charged (a retry too, late from the instant it was due).
  * Failures worth retrying (network, 5xx, 429) come back after about 1 and 5 minutes (or the
- * network's reset time), at most 3 attempts in all.
+ * network's reset time), at most 3 attempts in all. A full disk is no attempt at all: the entry
+ * stays pending, uncharged, waiting for storage, and is tried again every few seconds until the
+ * disk has room (see waitForStorage).
  */
 import { createRequire } from 'node:module';
 import type schedule from 'node-schedule';
@@ -20,6 +22,7 @@ import { draftStatusOf, type PublishService, type Started, type TargetResult } f
 import { commitsFor, type Commits } from '../db/commits.js';
 import { ENTRY_COLS, type EntryRow, type ScheduleService } from '../domain/scheduling/schedule.service.js';
 import { crashPoint } from '../crash.js';
+import { isStorageFull } from '../errors.js';
 import { SchedulerLock } from './scheduler-lock.js';
 
 /** Arms one wake-up at an instant of the injected clock. */
@@ -104,6 +107,8 @@ export interface SchedulerOptions {
   backoffMs?: number[];
   /** Most entries claimed and not yet settled at once (default 2,000). */
   maxInFlight?: number;
+  /** Waits before each renewed try of an entry a full disk stopped, ms (the last repeats). */
+  storageBackoffMs?: number[];
 }
 
 export const MAX_ATTEMPTS = 3;
@@ -117,6 +122,9 @@ export class Scheduler {
   private readonly batchSize: number;
   private readonly backoff: number[];
   private readonly maxInFlight: number;
+  private readonly storageBackoff: number[];
+  /** Tries so far of each entry a full disk stopped (the backoff grows with them). */
+  private readonly storageTries = new Map<string, number>();
   private sweepTimer: NodeJS.Timeout | undefined;
   private firing: Promise<void> | undefined;
   private again = false;
@@ -145,6 +153,7 @@ export class Scheduler {
     this.batchSize = opts.batchSize ?? 200;
     this.backoff = opts.backoffMs ?? [60_000, 300_000, 900_000];
     this.maxInFlight = opts.maxInFlight ?? 2_000;
+    this.storageBackoff = opts.storageBackoffMs ?? [5_000, 10_000, 20_000, 30_000];
     const db = deps.sqlite;
     this.commits = commitsFor(db);
     this.stmts = {
@@ -160,9 +169,12 @@ export class Scheduler {
       unclaimAll: db.prepare("UPDATE schedule_entries SET status = 'pending' WHERE status = 'claimed'"),
       unclaim: db.prepare(`UPDATE schedule_entries SET status = 'pending' WHERE id = ? AND status = 'claimed' AND NOT EXISTS (SELECT 1 FROM schedule_entries p
         WHERE p.draft_id = schedule_entries.draft_id AND p.account_id = schedule_entries.account_id AND p.status = 'pending')`),
-      done: db.prepare("UPDATE schedule_entries SET status = ?, attempts = attempts + 1, last_error = ?, next_attempt_at = NULL WHERE id = ?"),
-      retry: db.prepare(`UPDATE schedule_entries SET status = 'pending', attempts = attempts + 1, last_error = @error, next_attempt_at = @at, due_at = @at
+      done: db.prepare("UPDATE schedule_entries SET status = ?, attempts = attempts + 1, last_error = ?, next_attempt_at = NULL, waiting_for = NULL WHERE id = ?"),
+      retry: db.prepare(`UPDATE schedule_entries SET status = 'pending', attempts = attempts + 1, last_error = @error, next_attempt_at = @at, due_at = @at, waiting_for = 'network'
         WHERE id = @id AND NOT EXISTS (SELECT 1 FROM schedule_entries p WHERE p.draft_id = schedule_entries.draft_id AND p.account_id = schedule_entries.account_id AND p.status = 'pending')`),
+      // Not an attempt: nothing reached the network, and nothing stays charged (the plan rolled back).
+      waitStorage: db.prepare(`UPDATE schedule_entries SET status = 'pending', last_error = @error, next_attempt_at = @at, due_at = @at, waiting_for = 'storage'
+        WHERE id = @id AND status = 'claimed' AND NOT EXISTS (SELECT 1 FROM schedule_entries p WHERE p.draft_id = schedule_entries.draft_id AND p.account_id = schedule_entries.account_id AND p.status = 'pending')`),
       missed: db.prepare("UPDATE schedule_entries SET status = 'missed', last_error = ? WHERE id = ?"),
       stillScheduled: db.prepare(`SELECT 1 FROM schedule_entries WHERE draft_id = ? AND ${ACTIVE} LIMIT 1`),
       latestPub: db.prepare('SELECT status FROM publications WHERE draft_id = ? AND account_id = ? ORDER BY created_at DESC LIMIT 1'),
@@ -213,7 +225,10 @@ export class Scheduler {
 
   rearm(): void {
     if (!this.active) return;
-    const { at } = this.stmts.earliest.get() as { at: number | null };
+    const { at: earliest } = this.stmts.earliest.get() as { at: number | null };
+    // While the disk refuses claims, a due entry would wake the scheduler again at once, forever.
+    const blocked = this.publishing.storageWaits.claimsBlockedUntil;
+    const at = earliest === null ? null : Math.max(earliest, blocked ?? earliest);
     if (at === null) this.waker.cancel();
     else this.waker.arm(at, () => { void this.tick(); });
     if (this.startedAt !== undefined) {
@@ -244,7 +259,11 @@ export class Scheduler {
           await this.fireDue();
         } while (this.again && !this.stopped);
       } catch (err) {
-        this.deps.log.error('Herald could not claim due scheduled posts; the next sweep tries again', err);
+        if (isStorageFull(err)) {
+          const waits = this.publishing.storageWaits;
+          if (waits.claimsBlockedUntil === null) this.deps.log.warn('Herald cannot fire due scheduled posts: the disk that holds its data folder is full. They wait, uncharged, and fire once there is room.');
+          waits.claimsBlockedUntil = this.deps.clock.now() + this.sweepMs;
+        } else this.deps.log.error('Herald could not claim due scheduled posts; the next sweep tries again', err);
       } finally {
         this.firing = undefined;
         this.rearm();
@@ -290,6 +309,11 @@ export class Scheduler {
       this.relaxed(() => { for (const w of writes) w(); });
       crashPoint('done');
     } catch (err) {
+      // Rolled back whole: written again at the next sweep's flush, once the disk has room.
+      if (isStorageFull(err)) {
+        this.outcomes.unshift(...writes);
+        return;
+      }
       this.deps.log.error('Herald could not record scheduled posts\' outcomes; they fire again at the next start and find their posts settled', err);
     }
   }
@@ -303,6 +327,7 @@ export class Scheduler {
       while (this.claimed >= this.maxInFlight && !this.stopped) await new Promise<void>((r) => { this.slotFreed = r; });
       const now = this.deps.clock.now();
       const batch = this.relaxed(() => this.stmts.claim.all(now, Math.min(this.batchSize, this.maxInFlight - this.claimed)) as EntryRow[]);
+      this.publishing.storageWaits.claimsBlockedUntil = null;
       if (batch.length === 0) return;
       crashPoint('claim');
       // RETURNING gives rows in the order SQLite updated them, not the subquery's: sort again.
@@ -403,14 +428,23 @@ export class Scheduler {
     }
     let result: TargetResult | undefined;
     let error: string | undefined;
+    let full = false;
     try {
       const r = started ? await this.publishing.run(started) : await this.publishing.publishDraft(e.userId, this.request(e));
       result = r.results[0];
+      full = result?.error?.code === 'STORAGE_FULL';
     } catch (err) {
       // Refused before anything was sent (credits, validation, account gone): not retried.
       error = (err as Error).message;
+      full = isStorageFull(err);
     }
     const now = this.deps.clock.now();
+    if (full) {
+      this.waitForStorage(e, now);
+      return;
+    }
+    this.storageTries.delete(e.id);
+    this.publishing.storageWaits.entries.delete(e.id);
     if (result?.success) {
       this.settle(e, 'done', null);
       return;
@@ -428,6 +462,25 @@ export class Scheduler {
       return;
     }
     this.settle(e, result?.status === 'needs_review' ? 'needs_review' : 'failed', error);
+  }
+
+  /**
+   * A local write failed for a full disk while the entry fired (its plan and charge rolled back,
+   * or its failure refunded): it goes back to the queue as it was, no attempt counted, waiting for
+   * storage. Until that can be written the entry stays claimed, and progress learns of the wait
+   * from memory; a kill meanwhile returns claimed entries to the queue at the next start.
+   */
+  private waitForStorage(e: EntryRow, now: number): void {
+    const tries = (this.storageTries.get(e.id) ?? 0) + 1;
+    this.storageTries.set(e.id, tries);
+    const at = now + this.storageBackoff[Math.min(tries - 1, this.storageBackoff.length - 1)];
+    this.publishing.storageWaits.entries.set(e.id, at);
+    const error = 'Waiting: the disk that holds Herald\'s data folder is full; nothing was sent or charged. Free some space and it is sent.';
+    if (tries === 1) this.deps.log.warn(`Herald: a scheduled post waits for disk space (entry ${e.id}); next try at ${new Date(at).toISOString()}`);
+    this.later(() => {
+      if (this.stmts.waitStorage.run({ error, at, id: e.id }).changes === 0) this.stmts.done.run('cancelled', 'Scheduled again while it waited for disk space', e.id);
+      this.syncDraft(e.draftId, now);
+    });
   }
 
   private settle(e: EntryRow, status: string, error: string | null): void {

@@ -16,6 +16,7 @@ import {
 import { client, message } from '../api';
 import { navigate } from '../App';
 import { ErrorText, networkName, Page, StatusChip, when } from '../components/ui';
+import { waitingText } from '../components/waiting';
 import { useAction, useLoad } from '../hooks';
 
 interface MediaRef { mediaId: string; altText: string; type: MediaKind; url: string }
@@ -392,7 +393,9 @@ export function Compose({ params }: { params: URLSearchParams }) {
                       <tr key={e.id} data-progress={e.platform}>
                         <td>{networkName(e.platform)}{a ? ` @${a.username}` : ''}</td>
                         <td><StatusChip status={e.status} /></td>
-                        <td className="small">{e.url ? <a href={e.url} target="_blank" rel="noreferrer noopener">open</a> : <span className="error">{e.error}</span>}</td>
+                        <td className="small">{e.url ? <a href={e.url} target="_blank" rel="noreferrer noopener">open</a>
+                          : waitingText(e, when) ? <span className="muted" data-waiting={e.waitingFor}>{waitingText(e, when)}</span>
+                          : <span className="error">{e.error}</span>}</td>
                       </tr>
                     );
                   })}

@@ -103,6 +103,34 @@ export class MediaService {
     }
   }
 
+  /**
+   * Removes files in the media folder that no media row names and that were last written before
+   * `writtenBefore` (wall-clock ms, as file times are): what a kill during an upload or a URL
+   * fetch leaves (a file is written whole, then its row is inserted). A file a row names is never
+   * touched, and the time bound keeps a file an upload is still writing (its time moves with each
+   * chunk). Answers how many were removed.
+   */
+  removeOrphans(writtenBefore: number): number {
+    let names: fs.Dirent[];
+    try {
+      names = fs.readdirSync(this.dir, { withFileTypes: true });
+    } catch {
+      return 0; // no media folder yet
+    }
+    const known = new Set(this.deps.db.select({ fileName: media.fileName }).from(media).all().map((r) => r.fileName));
+    let removed = 0;
+    for (const d of names) {
+      if (!d.isFile() || known.has(d.name)) continue;
+      const file = path.join(this.dir, d.name);
+      try {
+        if (fs.statSync(file).mtimeMs >= writtenBefore) continue;
+        fs.rmSync(file, { force: true });
+        removed += 1;
+      } catch { /* removed meanwhile */ }
+    }
+    return removed;
+  }
+
   /** Fetches a remote URL through the guard into the media store; answers the new row. */
   async storeFromUrl(userId: string, url: string): Promise<MediaRow> {
     const stored = await this.fetcher.fetch(url, (body) => storeStream(body, { dir: this.dir, id: this.newId() }));

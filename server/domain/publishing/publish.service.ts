@@ -9,7 +9,7 @@ import { eq } from 'drizzle-orm';
 import type { Platform } from '../../config.js';
 import type { Deps } from '../../context.js';
 import { accounts } from '../../db/schema.js';
-import { HeraldError } from '../../errors.js';
+import { HeraldError, isStorageFull } from '../../errors.js';
 import type { PostRef } from '../../platforms/adapter.js';
 import { PlatformError } from '../../platforms/errors.js';
 import type { AccountRow } from '../accounts/accounts.service.js';
@@ -21,6 +21,7 @@ import { OutboxRepo, type PublicationRow, type PublicationStatus } from './outbo
 import { loadDraft, partsFor, partsFromTexts, withKinds, type PartPlan } from './plan.js';
 import { ACCOUNT_COLS, PublicationRunner, type MediaRef, type PublicationOptions, type TargetOutcome } from './runner.js';
 import { checkParts } from './limits.js';
+import { StorageWaits, type WaitingFor } from './storage-waits.js';
 import { crashPoint } from '../../crash.js';
 
 export interface TargetRequest {
@@ -80,6 +81,8 @@ export function resultData(platform: Platform, refs: PostRef[]): Record<string, 
 }
 
 function errorBody(err: unknown): { code: string; message: string } {
+  // A local write failed, not the network: the scheduler keeps such a post waiting (storage-waits.ts).
+  if (isStorageFull(err)) return { code: 'STORAGE_FULL', message: 'Waiting: the disk that holds Herald\'s data folder is full; nothing was sent' };
   const mapped = toHeraldError(err);
   if (mapped instanceof HeraldError) return { code: mapped.code, message: mapped.message };
   if (err instanceof PlatformError) return { code: 'PLATFORM_ERROR', message: err.message };
@@ -105,6 +108,8 @@ export class PublishService {
   readonly runner: PublicationRunner;
   /** Emits `target` with each TargetResult as it settles (desktop notifications, the tray). */
   readonly events = new EventEmitter();
+  /** Scheduled posts a full disk holds back (the scheduler fills it, progress reads it). */
+  readonly storageWaits = new StorageWaits();
   private readonly gates = new Map<Platform, Semaphore>();
   /** Publications running in this process, so a double click cannot send twice. */
   private readonly running = new Set<string>();
@@ -341,16 +346,28 @@ export class PublishService {
     const entries = [...latest.values()].map((p) => ({
       id: p.id, draftId: p.draftId, status: p.status, platform: p.platform as Platform, accountUuid: p.accountId,
       scheduledFor: p.scheduledFor, publishedAt: p.publishedAt, url: p.url, error: p.error, attempts: p.attempts,
+      waitingFor: null as WaitingFor | null, nextAttemptAt: null as string | null,
     }));
     if (q.draftId) {
-      const pending = this.deps.sqlite.prepare(`SELECT id, draft_id AS draftId, account_id AS accountId, platform, fire_at AS fireAt, attempts, status, last_error AS lastError
-        FROM schedule_entries WHERE user_id = ? AND draft_id = ? AND status IN ('pending', 'missed') ORDER BY created_at, rowid`).all(userId, q.draftId) as { id: string; draftId: string; accountId: string; platform: Platform; fireAt: number; attempts: number; status: 'pending' | 'missed'; lastError: string | null }[];
+      // Claimed entries are pending to the person: being fired, or held back by a full disk.
+      const pending = this.deps.sqlite.prepare(`SELECT id, draft_id AS draftId, account_id AS accountId, platform, fire_at AS fireAt, due_at AS dueAt, attempts, status,
+          last_error AS lastError, next_attempt_at AS nextAttemptAt, waiting_for AS waitingFor
+        FROM schedule_entries WHERE user_id = ? AND draft_id = ? AND status IN ('pending', 'claimed', 'missed') ORDER BY created_at, rowid`).all(userId, q.draftId) as {
+          id: string; draftId: string; accountId: string; platform: Platform; fireAt: number; dueAt: number; attempts: number; status: 'pending' | 'claimed' | 'missed';
+          lastError: string | null; nextAttemptAt: number | null; waitingFor: WaitingFor | null }[];
+      const now = this.deps.clock.now();
       // Oldest first: an entry scheduled again after one was missed stands for its account.
       for (const e of pending) {
         const key = `${e.draftId}:${e.accountId}`;
         const pub = latest.get(key);
         if (pub && (pub.status === 'published' || pub.status === 'publishing')) continue;
-        const entry = { id: e.id, draftId: e.draftId, status: e.status, platform: e.platform, accountUuid: e.accountId, scheduledFor: new Date(e.fireAt).toISOString(), publishedAt: null, url: null, error: e.lastError, attempts: e.attempts };
+        const status = e.status === 'missed' ? 'missed' : 'pending';
+        const wait = status === 'pending' ? this.waitOf(e, now) : undefined;
+        const entry = {
+          id: e.id, draftId: e.draftId, status, platform: e.platform, accountUuid: e.accountId, scheduledFor: new Date(e.fireAt).toISOString(),
+          publishedAt: null, url: null, error: e.lastError, attempts: e.attempts,
+          waitingFor: wait?.waitingFor ?? null, nextAttemptAt: wait ? new Date(wait.nextAttemptAt).toISOString() : null,
+        } as const;
         const at = entries.findIndex((x) => `${x.draftId}:${x.accountUuid}` === key);
         if (at >= 0) entries[at] = entry; else entries.push(entry);
       }
@@ -360,6 +377,19 @@ export class PublishService {
       entries,
       summary: { total: entries.length, completed: count('published'), failed: count('failed', 'missed', 'needs_review'), pending: count('pending', 'publishing') },
     };
+  }
+
+  /**
+   * What a pending entry waits for: a full disk this process saw (which the database may not have
+   * been able to record yet), else what the scheduler recorded; a retry recorded before the
+   * column existed waited for the network.
+   */
+  private waitOf(e: { id: string; dueAt: number; attempts: number; nextAttemptAt: number | null; waitingFor: WaitingFor | null }, now: number) {
+    const mem = this.storageWaits.of(e.id, e.dueAt, now);
+    if (mem) return mem;
+    if (e.nextAttemptAt === null) return undefined;
+    const waitingFor = e.waitingFor ?? (e.attempts > 0 ? 'network' : null);
+    return waitingFor ? { waitingFor, nextAttemptAt: e.nextAttemptAt } : undefined;
   }
 
   /** Recent publications, newest first, with what went wrong in words. */

@@ -11,6 +11,7 @@ import { eq } from 'drizzle-orm';
 import type { Platform } from '../../config.js';
 import type { Deps } from '../../context.js';
 import { crashPoint } from '../../crash.js';
+import { isStorageFull } from '../../errors.js';
 import { media as mediaTable } from '../../db/schema.js';
 import type { CallContext, MediaItem, PlatformAdapter, PostOptions, PostRef } from '../../platforms/adapter.js';
 import { NETWORK_NAMES, PlatformError } from '../../platforms/errors.js';
@@ -145,6 +146,9 @@ export class PublicationRunner {
           }
           throw new NeedsReview(`${NETWORK_NAMES[adapter.platform]} says post ${sending.position + 1} is already published, but Herald cannot find it on the account; look at the account, then confirm or retry`);
         }
+        // A local write failed (a full disk), not the network: whether a `sending` part went out
+        // is unknown, so it stays `sending` and the next run asks the network, never resends blindly.
+        if (isStorageFull(err)) throw err;
         // Anything else was refused before the network took the post: that part may go again,
         // unless an earlier attempt's answer was lost and nothing has settled it since (a
         // network deduping by key was sent it again, not asked): it stays `sending`, so the

@@ -5,7 +5,7 @@
  */
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from '../../context.js';
-import { HeraldError } from '../../errors.js';
+import { HeraldError, isStorageFull, storageFull } from '../../errors.js';
 
 export function notFoundHandler(): RequestHandler {
   return (_req, _res, next) => next(new HeraldError('NOT_FOUND', 'No such endpoint'));
@@ -19,6 +19,8 @@ interface BodyParserError {
 
 export function toHeraldError(err: unknown): HeraldError | undefined {
   if (err instanceof HeraldError) return err;
+  // A full disk is not Herald's fault nor the request's: 507 saying what to free (decisions §10).
+  if (isStorageFull(err)) return storageFull(err);
   // Express's router throws a URIError when a path parameter is not valid percent-encoding.
   if (err instanceof URIError) return new HeraldError('INVALID_INPUT', 'The request path is not valid percent-encoding');
   const e = err as BodyParserError;
@@ -44,6 +46,7 @@ export function toHeraldError(err: unknown): HeraldError | undefined {
 export function errorMapper(log: Logger): ErrorRequestHandler {
   return (err, _req, res, _next) => {
     let herald = toHeraldError(err);
+    if (herald?.code === 'STORAGE_FULL') log.warn(`Herald could not save a request: ${herald.message}`);
     if (!herald) {
       log.error('Herald internal error', err);
       herald = new HeraldError('INTERNAL_ERROR', 'Something went wrong inside Herald; the request was not completed');

@@ -16,7 +16,7 @@ import type { StorageEngine } from 'multer';
 import { storeStream, type StoredMedia } from '../../domain/media/media-store.js';
 import { MAX_MEDIA_BYTES } from '../../domain/media/media-types.js';
 import type { MediaService } from '../../domain/media/media.service.js';
-import { HeraldError } from '../../errors.js';
+import { HeraldError, isStorageFull, storageFull } from '../../errors.js';
 
 export const MAX_FILES = 4;
 export const FILE_PART = 'files';
@@ -65,6 +65,8 @@ const MULTER_MESSAGES: Record<string, string> = {
 
 function toHerald(err: unknown): HeraldError {
   if (err instanceof HeraldError) return err;
+  // The media folder's disk filled up mid-file: not the form's fault (the partial file is gone).
+  if (isStorageFull(err)) return storageFull(err);
   if (multerModule && err instanceof multerModule.MulterError) {
     if (err.code === 'LIMIT_FILE_SIZE') return new HeraldError('INVALID_INPUT', `A file is over the ${MAX_MEDIA_BYTES / 1024 / 1024} MB limit`, { status: 413 });
     return badInput(MULTER_MESSAGES[err.code] ?? 'The multipart form is not acceptable');

@@ -1,0 +1,1 @@
+ALTER TABLE `schedule_entries` ADD `waiting_for` text;
