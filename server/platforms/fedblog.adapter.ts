@@ -76,6 +76,12 @@ async function identify(ctx: Parameters<PlatformAdapter['identify']>[0]): Promis
   };
 }
 
+/**
+ * Creating a status is a small JSON write (media went up before it): an instance that has not
+ * answered in 30 s is not going to, and each wait keeps the post "publishing".
+ */
+const STATUS_TIMEOUT_MS = 30_000;
+
 async function sendStatus(ctx: CallContext, server: string, body: Record<string, unknown>, key: string): Promise<MastoStatus> {
   const init: RequestInit = {
     method: 'POST',
@@ -87,7 +93,7 @@ async function sendStatus(ctx: CallContext, server: string, body: Record<string,
     },
     body: JSON.stringify(body),
   };
-  const call = () => mastoCall<MastoStatus>(join(server, '/api/v1/statuses'), init, { what: 'publish the post', write: true, signal: ctx.signal });
+  const call = () => mastoCall<MastoStatus>(join(server, '/api/v1/statuses'), init, { what: 'publish the post', write: true, signal: ctx.signal, timeoutMs: STATUS_TIMEOUT_MS });
   let processingTries = 0;
   let resent = false;
   for (;;) {
