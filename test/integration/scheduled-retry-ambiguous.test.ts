@@ -9,6 +9,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Platform } from '../../server/config.js';
 import type { Waker } from '../../server/jobs/scheduler.js';
+import { createFedblogAdapter } from '../../server/platforms/fedblog.adapter.js';
+import { registerAdapter } from '../../server/platforms/registry.js';
 import { connectAll, postsOn, startNetworks, useFastPolling, type Networks } from '../helpers/networks.js';
 import { startServer, TestClock, type TestServer } from '../helpers/server.js';
 
@@ -86,5 +88,33 @@ describe('a scheduled post committed, then answered with a gateway error, is ret
     if (platform === 'fedblog') expect(nets.masto.state.idempotentReplays, 'the retry carried the first key').toBe(replays + 1);
     const p = await t.call('GET', `/microblog/publish/progress?draftId=${draftId}`, { key });
     expect(p.body.entries[0]).toMatchObject({ status: 'published', url: expect.any(String) });
+  });
+});
+
+describe('a Mastodon write that times out (issue #19 item 8)', () => {
+  it('ends the attempt after the adapter\'s one same-key repeat, with a retry planned, instead of holding "publishing" for rounds of timeouts', async () => {
+    // The production wait is 30 s; the test shortens it so the simulator's held connection outlasts it.
+    registerAdapter(createFedblogAdapter({ statusTimeoutMs: 300 }));
+    const text = `Timeout on Mastodon at ${clock.now()}`;
+    const draftId = await scheduleOne('fedblog', text);
+    const route = POST_ROUTE.fedblog!;
+    nets.masto.faults.next({ kind: 'timeout', ms: 1_500 }, { route, times: 10 });
+    const posts = () => nets.masto.requests.filter((r) => route.test(r)).length;
+    const before = posts();
+
+    clock.advance(60_000);
+    await t.server.scheduler!.tick();
+    nets.masto.faults.clear();
+    // The first send and the adapter's repeat with the same key; no further rounds.
+    expect(posts() - before).toBe(2);
+    const first = entryOf(draftId);
+    expect(first).toMatchObject({ status: 'pending', attempts: 1 });
+    expect(first.nextAttemptAt).toBeGreaterThan(clock.now());
+
+    clock.t = first.nextAttemptAt!;
+    await t.server.scheduler!.tick();
+    expect(entryOf(draftId)).toMatchObject({ status: 'done', attempts: 2 });
+    expect((await postsOn(nets, 'fedblog')).filter((p) => p.text === text)).toHaveLength(1);
+    registerAdapter(createFedblogAdapter());
   });
 });
