@@ -405,13 +405,13 @@ export class PublishService {
         (SELECT MIN(e.next_attempt_at) FROM schedule_entries e WHERE e.draft_id = p.draft_id AND e.account_id = p.account_id
           AND e.status = 'pending' AND e.next_attempt_at IS NOT NULL) AS nextAttemptAt
       FROM publications p LEFT JOIN drafts d ON d.id = p.draft_id LEFT JOIN accounts a ON a.id = p.account_id
-      WHERE p.user_id = ?1 AND (?2 IS NULL OR p.status = ?2)
+      WHERE p.user_id = @userId AND (@status IS NULL OR p.status = @status)
       UNION ALL
       SELECT e.id, e.draft_id, d.title, e.account_id, a.username, e.platform, e.status, e.last_error, NULL, e.attempts, NULL,
         strftime('%Y-%m-%dT%H:%M:%fZ', e.due_at / 1000.0, 'unixepoch'), NULL, NULL
       FROM schedule_entries e LEFT JOIN drafts d ON d.id = e.draft_id LEFT JOIN accounts a ON a.id = e.account_id
-      WHERE e.user_id = ?1 AND e.status = 'missed' AND (?2 IS NULL OR ?2 = 'missed')
-    ) ORDER BY updatedAt DESC, id LIMIT ?3`).all(userId, q.status ?? null, q.limit) as (HistoryRow & { data: string | null; nextAttemptAt: number | null })[];
+      WHERE e.user_id = @userId AND e.status = 'missed' AND (@status IS NULL OR @status = 'missed')
+    ) ORDER BY updatedAt DESC, id LIMIT @limit`).all({ userId, status: q.status ?? null, limit: q.limit }) as (HistoryRow & { data: string | null; nextAttemptAt: number | null })[];
     return rows.map(({ data, nextAttemptAt, ...r }) => {
       const errorCode = errorCodeOf({ status: r.status, data });
       const next = nextAttemptAt === null ? null : new Date(nextAttemptAt).toISOString();
