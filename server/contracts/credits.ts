@@ -3,7 +3,15 @@ import { isoDateInput, successTrue, timestamp } from './common.js';
 
 export const TRANS_TYPES = ['grant', 'publish', 'refund', 'adjustment'] as const;
 
-export const creditsResponse = z.object({ success: successTrue, balance: z.number(), expiresAt: timestamp });
+export const creditsResponse = z.object({
+  success: successTrue, balance: z.number(), expiresAt: timestamp,
+  /** Pending scheduled posts and what they will cost when they fire (added for issue #19). */
+  scheduled: z.object({ posts: z.number().int(), credits: z.number().int() }),
+  /** How many more posts the balance pays for. */
+  covers: z.number().int(),
+  /** "Credits for N more posts; M scheduled. …" when the balance will not cover the schedule, else null. */
+  warning: z.string().nullable(),
+});
 
 export const usageQuery = z.object({
   page: z.coerce.number().int().min(1).default(1),

@@ -59,6 +59,10 @@ export const progressEntry = z.object({
   waitingFor: z.enum(['storage', 'quota', 'network', 'reconnect']).nullable()
     .describe('what a pending entry waits for before its next attempt: storage (the disk is full), quota, network, reconnect; null when nothing'),
   nextAttemptAt: timestamp.nullable().describe('when a waiting entry is tried again'),
+  /** The spec's code when the failure has one (INSUFFICIENT_CREDITS, TOKEN_EXPIRED, ...). */
+  errorCode: z.string().nullable().optional(),
+  /** What happened and what happens next, in one sentence (client/status-text.ts). */
+  statusText: z.string().optional(),
 });
 export const progressResponse = z.object({
   success: successTrue,
@@ -117,6 +121,12 @@ export const historyResponse = z.object({
     id: z.string(), draftId: z.string().nullable(), draftTitle: z.string().nullable(), accountId: z.string(), username: z.string().nullable(),
     platform: platformSchema, status: z.string(), error: z.string().nullable(), url: z.string().nullable(), attempts: z.number().int(),
     publishedAt: timestamp.nullable(), updatedAt: timestamp,
+    errorCode: z.string().nullable(),
+    /** An automatic retry is queued for this instant: the post offers no Retry meanwhile. */
+    nextAttemptAt: timestamp.nullable(),
+    statusText: z.string(),
+    /** Whether a person's Retry makes sense: failed or missed, no automatic retry queued. */
+    canRetry: z.boolean(),
   })),
 });
 export const reviewBody = z.object({ publicationId: id, outcome: z.enum(['published', 'not_published']) });

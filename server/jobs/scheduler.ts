@@ -22,7 +22,10 @@ import { draftStatusOf, type PublishService, type Started, type TargetResult } f
 import { commitsFor, type Commits } from '../db/commits.js';
 import { ENTRY_COLS, type EntryRow, type ScheduleService } from '../domain/scheduling/schedule.service.js';
 import { crashPoint } from '../crash.js';
-import { isStorageFull } from '../errors.js';
+import { HeraldError, isStorageFull } from '../errors.js';
+import type { Platform } from '../config.js';
+import { NETWORK_LABELS as NETWORK_NAMES } from '../../client/text/counting.js';
+import { targetStatusText, type TargetState } from '../../client/status-text.js';
 import { SchedulerLock } from './scheduler-lock.js';
 
 /** Arms one wake-up at an instant of the injected clock. */
@@ -420,6 +423,7 @@ export class Scheduler {
       }
       const what = e.attempts === 0 ? '' : ` for attempt ${e.attempts + 1}`;
       const why = `Missed: Herald was not running at ${new Date(e.dueAt).toISOString()}${what} (${Math.round(lateBy / 60_000)} min late)`;
+      this.tell(e, { status: 'missed', reason: why });
       this.later(() => {
         this.stmts.missed.run(why, e.id);
         this.afterMissed(e.draftId);
@@ -429,14 +433,26 @@ export class Scheduler {
     let result: TargetResult | undefined;
     let error: string | undefined;
     let full = false;
+    let errorCode: string | undefined;
     try {
       const r = started ? await this.publishing.run(started) : await this.publishing.publishDraft(e.userId, this.request(e));
       result = r.results[0];
       full = result?.error?.code === 'STORAGE_FULL';
     } catch (err) {
-      // Refused before anything was sent (credits, validation, account gone): not retried.
+      // Refused before anything was sent (credits, validation, account gone): not retried, but
+      // kept as a failed publication with its code, so progress and history still show it.
       error = (err as Error).message;
       full = isStorageFull(err);
+      const code = err instanceof HeraldError ? err.code : 'INTERNAL_ERROR';
+      errorCode = code;
+      // A full disk is waited out (below), not a refusal.
+      if (!full) {
+        try {
+          this.publishing.recordRefusal(e.userId, e.draftId, e.accountId, e.platform as Platform, { code, message: error });
+        } catch (recordErr) {
+          this.deps.log.error('Herald could not record a refused scheduled post; its schedule entry keeps the reason', recordErr);
+        }
+      }
     }
     const now = this.deps.clock.now();
     if (full) {
@@ -454,6 +470,7 @@ export class Scheduler {
     if (result?.retry && attempt < MAX_ATTEMPTS) {
       const base = now + this.backoff[Math.min(attempt - 1, this.backoff.length - 1)];
       const at = Math.max(base, result.retry.after ?? 0);
+      this.tell(e, { status: 'failed', reason: error, nextAttemptAt: new Date(at).toISOString() });
       this.later(() => {
         // Scheduled again while this attempt ran: the new entry stands instead of the retry.
         if (this.stmts.retry.run({ error, at, id: e.id }).changes === 0) this.stmts.done.run('cancelled', `${error}; scheduled again meanwhile`, e.id);
@@ -461,7 +478,18 @@ export class Scheduler {
       });
       return;
     }
-    this.settle(e, result?.status === 'needs_review' ? 'needs_review' : 'failed', error);
+    const status = result?.status === 'needs_review' ? 'needs_review' : 'failed';
+    this.tell(e, { status, reason: error, errorCode: errorCode ?? result?.error?.code });
+    this.settle(e, status, error);
+  }
+
+  /**
+   * The one log line of a scheduled post that did not go out as planned, in the words progress
+   * and history use (client/status-text.ts).
+   */
+  private tell(e: EntryRow, state: Omit<TargetState, 'network'>): void {
+    const network = NETWORK_NAMES[e.platform as Platform] ?? e.platform;
+    this.deps.log.warn(`Scheduled post of draft ${e.draftId} to ${network} (account ${e.accountId}): ${targetStatusText({ ...state, network }).text}`);
   }
 
   /**

@@ -36,8 +36,11 @@ export const NETWORK_NAMES: Record<Platform, string> = NETWORK_LABELS;
 export function networkFailure(platform: Platform, err: unknown, opts: { write: boolean }): PlatformError {
   const reason = err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
   const name = NETWORK_NAMES[platform];
+  // Herald's own time limit ran out (not a refused or reset connection): the runner treats it
+  // apart, since waiting again for a network that is this slow only keeps the post in limbo.
+  const timedOut = err instanceof Error && (err.name === 'TimeoutError' || (err.cause instanceof Error && err.cause.name === 'TimeoutError'));
   if (opts.write) {
-    return new PlatformError(platform, 'ambiguous', `${name} did not answer after the post was sent (${reason}); Herald will check whether it was published before trying again`, { cause: err });
+    return new PlatformError(platform, 'ambiguous', `${name} did not answer after the post was sent (${reason}); it may have been published`, { cause: err, code: timedOut ? 'timeout' : undefined });
   }
   return new PlatformError(platform, 'transient', `${name} could not be reached (${reason})`, { cause: err });
 }

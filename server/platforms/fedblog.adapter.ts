@@ -76,7 +76,13 @@ async function identify(ctx: Parameters<PlatformAdapter['identify']>[0]): Promis
   };
 }
 
-async function sendStatus(ctx: CallContext, server: string, body: Record<string, unknown>, key: string): Promise<MastoStatus> {
+/**
+ * Creating a status is a small JSON write (media went up before it): an instance that has not
+ * answered in 30 s is not going to, and each wait keeps the post "publishing".
+ */
+const STATUS_TIMEOUT_MS = 30_000;
+
+async function sendStatus(ctx: CallContext, server: string, body: Record<string, unknown>, key: string, timeoutMs: number): Promise<MastoStatus> {
   const init: RequestInit = {
     method: 'POST',
     headers: {
@@ -87,7 +93,7 @@ async function sendStatus(ctx: CallContext, server: string, body: Record<string,
     },
     body: JSON.stringify(body),
   };
-  const call = () => mastoCall<MastoStatus>(join(server, '/api/v1/statuses'), init, { what: 'publish the post', write: true, signal: ctx.signal });
+  const call = () => mastoCall<MastoStatus>(join(server, '/api/v1/statuses'), init, { what: 'publish the post', write: true, signal: ctx.signal, timeoutMs });
   let processingTries = 0;
   let resent = false;
   for (;;) {
@@ -117,7 +123,7 @@ async function sendStatus(ctx: CallContext, server: string, body: Record<string,
   }
 }
 
-async function publishPost(ctx: CallContext, post: PostInput): Promise<PostRef> {
+async function publishPost(ctx: CallContext, post: PostInput, statusTimeoutMs: number): Promise<PostRef> {
   const server = serverOf(ctx.account);
   const limits = await limitsFor(ctx, server);
   if (post.media.length > limits.max_media_attachments) {
@@ -140,7 +146,7 @@ async function publishPost(ctx: CallContext, post: PostInput): Promise<PostRef> 
   const language = post.options.langs?.[0]?.split('-')[0];
   if (language) body.language = language.toLowerCase();
 
-  const status = await sendStatus(ctx, server, body, post.idempotencyKey);
+  const status = await sendStatus(ctx, server, body, post.idempotencyKey, statusTimeoutMs);
   return { id: String(status.id), url: statusUrl(server, ctx.account, status) };
 }
 
@@ -183,11 +189,17 @@ async function findRecentPost(ctx: CallContext, query: { text: string; replyTo?:
   throw new PlatformError('fedblog', 'transient', 'This account posted too much since then for Herald to be sure whether the post went out; check on Mastodon');
 }
 
-export const fedblogAdapter: PlatformAdapter = {
-  platform: 'fedblog',
-  idempotentWrites: true,
-  oauth: fedblogOAuth,
-  identify,
-  publishPost,
-  findRecentPost,
-};
+/** The Mastodon adapter; tests shorten the wait for a status to be created. */
+export function createFedblogAdapter(opts: { statusTimeoutMs?: number } = {}): PlatformAdapter {
+  const statusTimeoutMs = opts.statusTimeoutMs ?? STATUS_TIMEOUT_MS;
+  return {
+    platform: 'fedblog',
+    idempotentWrites: true,
+    oauth: fedblogOAuth,
+    identify,
+    publishPost: (ctx, post) => publishPost(ctx, post, statusTimeoutMs),
+    findRecentPost,
+  };
+}
+
+export const fedblogAdapter: PlatformAdapter = createFedblogAdapter();

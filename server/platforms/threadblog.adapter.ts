@@ -106,9 +106,9 @@ export function createThreadblogAdapter(options: ThreadblogOptions = {}): Platfo
       if (c.status === 'ERROR') {
         throw new PlatformError('threadblog', 'permanent', `Threads could not prepare the post (${c.error_message || 'no reason given'}); check that its media URLs are public and the files are supported images or videos`);
       }
-      if (c.status === 'EXPIRED') throw new PlatformError('threadblog', 'transient', 'The prepared Threads post expired before it was published; Herald will prepare it again');
+      if (c.status === 'EXPIRED') throw new PlatformError('threadblog', 'transient', 'The prepared Threads post expired before it was published');
       if (Date.now() + opts.pollIntervalMs > deadline) {
-        throw new PlatformError('threadblog', 'transient', `Threads was still processing the post after ${Math.round(opts.processingTimeoutMs / 1000)} s; Herald will try again`);
+        throw new PlatformError('threadblog', 'transient', `Threads was still processing the post after ${Math.round(opts.processingTimeoutMs / 1000)} s`);
       }
       await wait(opts.pollIntervalMs, ctx.signal);
     }

@@ -22,7 +22,11 @@ async function makeUser(name: string, timezone: string) {
 const credits = async (name: string) => {
   const r = await t.call('POST', '/credits', { key: users[name].key });
   expect(r.status).toBe(200);
-  return r.body as { success: true; balance: number; expiresAt: string };
+  // The answer also carries the schedule outlook (scheduled, covers, warning; issue #19): these
+  // tests are about the grant, so they compare the spec's fields.
+  const { success, balance, expiresAt } = r.body as { success: true; balance: number; expiresAt: string };
+  expect(r.body).toMatchObject({ scheduled: { posts: expect.any(Number), credits: expect.any(Number) }, covers: expect.any(Number) });
+  return { success, balance, expiresAt };
 };
 const usage = async (name: string, query = '') => {
   const r = await t.call('GET', `/credits/usage${query ? `?${query}` : ''}`, { key: users[name].key });

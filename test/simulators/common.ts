@@ -42,7 +42,9 @@ export type Fault =
   | { kind: '500' | '502' | '503' }
   | { kind: 'timeout'; ms?: number }
   | { kind: 'expired-token' }
-  | { kind: 'commit-then-drop' };
+  | { kind: 'commit-then-drop' }
+  /** The handler runs (and commits), then a gateway answers with a server error instead. */
+  | { kind: 'commit-then-error'; status?: 502 | 503 | 504 };
 
 export interface FaultFilter {
   /** Matches `${METHOD} ${path}`: a substring or a RegExp. */
@@ -214,6 +216,10 @@ export async function startSimServer(router: Router, render: FaultRenderer): Pro
         reply = render.serverError(500, sreq);
         console.error('simulator handler failed', err);
       }
+    }
+    if (fault?.kind === 'commit-then-error') {
+      send(res, render.serverError(fault.status ?? 502, sreq));
+      return;
     }
     if (fault?.kind === 'commit-then-drop') {
       // The handler ran (and committed); the client never hears back.

@@ -13,6 +13,7 @@ import {
   NETWORK_LABELS, PLATFORMS, plainToHtml, postsForNetwork, splitForPlatform, splitThreadText, validatePost,
   type MediaKind, type Platform,
 } from '../../../client/text/index';
+import { publishSummaryText } from '../../../client/status-text';
 import { client, message } from '../api';
 import { navigate } from '../App';
 import { ErrorText, networkName, Page, StatusChip, when } from '../components/ui';
@@ -201,7 +202,7 @@ export function Compose({ params }: { params: URLSearchParams }) {
     }
     const status = p.summary.failed === 0 ? 'published' : p.summary.completed === 0 ? 'failed' : 'partially_published';
     setC((s) => ({ ...s, status }));
-    setNotice(p.summary.failed ? `${p.summary.failed} of ${p.summary.total} failed; the rest are published. See History to retry.` : `Published to ${p.summary.total} account${p.summary.total === 1 ? '' : 's'}.`);
+    setNotice(publishSummaryText(p.entries.map((e) => ({ status: e.status, network: networkName(e.platform), reason: e.error, errorCode: e.errorCode })), when).text);
   }
 
   const publishNow = () => run(async () => {
@@ -283,6 +284,8 @@ export function Compose({ params }: { params: URLSearchParams }) {
   const threadPlatforms = platforms.filter((pl) => !c.overrides[pl]?.trim());
   const tooLong = c.posts.some((p) => threadPlatforms.some((pl) => validatePost(pl, p.text).count > validatePost(pl, p.text).limit))
     || previews.some((p) => p.verdicts.some((v) => !v.valid && v.reason !== 'the post is empty'));
+  // The month's credits against what is scheduled, so a shortfall shows before posts fail.
+  const credits = useLoad(() => client.credits(), [schedules.data]);
   const loadError = sets.error ?? accounts.error ?? templates.error;
   return (
     <Page title={c.draftId ? 'Edit draft' : 'New draft'} actions={
@@ -294,6 +297,7 @@ export function Compose({ params }: { params: URLSearchParams }) {
       </div>}>
       <ErrorText error={loadError ?? error} />
       {notice && <p className="muted" role="status" data-notice>{notice}</p>}
+      {credits.data?.warning && <p className="error" role="alert" data-credits-warning>{credits.data.warning}</p>}
       <div className="compose-grid">
         <section aria-label="Editor">
           <div className="panel">

@@ -13,7 +13,7 @@ export function History() {
   return (
     <Page title="History" actions={
       <select aria-label="Filter by status" value={status} onChange={(e) => setStatus(e.target.value)}>
-        <option value="">All</option><option value="published">Published</option><option value="failed">Failed</option><option value="needs_review">Needs review</option><option value="publishing">Publishing</option>
+        <option value="">All</option><option value="published">Published</option><option value="failed">Failed</option><option value="needs_review">Needs review</option><option value="missed">Missed</option><option value="publishing">Publishing</option>
       </select>}>
       <ErrorText error={list.error ?? error} />
       <div className="panel">
@@ -26,9 +26,9 @@ export function History() {
                 <td>{p.draftTitle ?? <span className="muted">(direct post)</span>}</td>
                 <td>{networkName(p.platform)} <span className="muted">@{p.username}</span></td>
                 <td><StatusChip status={p.status} />{p.attempts > 1 && <span className="muted small"> {p.attempts} attempts</span>}</td>
-                <td className="small">{p.url ? <a href={p.url} onClick={(e) => { e.preventDefault(); openExternal(p.url!); }}>{p.url}</a> : <span className="error">{p.error}</span>}</td>
+                <td className="small">{p.url ? <a href={p.url} onClick={(e) => { e.preventDefault(); openExternal(p.url!); }}>{p.url}</a> : <span className="error" data-status-text>{p.statusText}</span>}</td>
                 <td><div className="row nowrap">
-                  {p.status === 'failed' && p.draftId && <button type="button" disabled={busy} onClick={() => void run(async () => { await client.publish(p.draftId!, { accountIds: [p.accountId] }); await list.reload(); })}>Retry</button>}
+                  {p.canRetry && p.draftId && <button type="button" disabled={busy} onClick={() => void run(async () => { await client.publish(p.draftId!, { accountIds: [p.accountId] }); await list.reload(); })}>Retry</button>}
                   {p.status === 'needs_review' && <>
                     <button type="button" disabled={busy} onClick={() => void run(async () => { await client.resolveReview({ publicationId: p.id, outcome: 'published' }); await list.reload(); })}>It went out</button>
                     <button type="button" disabled={busy} onClick={() => void run(async () => { await client.resolveReview({ publicationId: p.id, outcome: 'not_published' }); await list.reload(); })}>It did not</button>

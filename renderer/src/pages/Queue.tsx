@@ -18,6 +18,7 @@ function days(anchor: Date, view: 'week' | 'month'): Date[] {
 
 export function Queue() {
   const list = useLoad(() => client.listSchedules().then((r) => r.schedules));
+  const credits = useLoad(() => client.credits(), [list.data]);
   const { busy, error, run } = useAction();
   const [view, setView] = useState<'list' | 'week' | 'month'>('list');
   const [anchor, setAnchor] = useState(() => new Date());
@@ -35,6 +36,7 @@ export function Queue() {
         {(['list', 'week', 'month'] as const).map((v) => <button key={v} type="button" role="tab" aria-selected={view === v} className={view === v ? 'primary' : ''} onClick={() => setView(v)}>{v[0].toUpperCase() + v.slice(1)}</button>)}
       </div>}>
       <ErrorText error={list.error ?? error} />
+      {credits.data?.warning && <p className="error" role="alert" data-credits-warning>{credits.data.warning}</p>}
       {view === 'list' && (
         <div className="panel">
           <table>

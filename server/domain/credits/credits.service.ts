@@ -3,6 +3,7 @@
  * written lazily, the first time credits are looked at in a new month, and what is left of the
  * previous grant then expires through an `adjustment` record.
  */
+import { creditsWarningText } from '../../../client/status-text.js';
 import { and, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import { nowIso, type Deps } from '../../context.js';
 import { UntilChanged } from '../../db/change-token.js';
@@ -27,6 +28,7 @@ export class CreditsService {
   /** Balances, kept while the database is unchanged (every charge, refund or grant moves it). */
   private readonly sums: UntilChanged<string, number>;
   private readonly timezoneStmt;
+  private readonly scheduledStmt;
   private readonly fullSumStmt;
   private readonly tailSumStmt;
   private readonly insertStmt;
@@ -40,6 +42,7 @@ export class CreditsService {
 
   constructor(private readonly deps: Deps) {
     this.timezoneStmt = deps.sqlite.prepare('SELECT timezone FROM users WHERE id = ?');
+    this.scheduledStmt = deps.sqlite.prepare("SELECT COUNT(*) AS n FROM schedule_entries WHERE user_id = ? AND status IN ('pending', 'claimed')");
     this.sums = new UntilChanged(deps.sqlite, 10_000);
     this.fullSumStmt = deps.sqlite.prepare('SELECT COALESCE(SUM(credits), 0) AS total, COALESCE(MAX(id), 0) AS upto FROM credit_ledger WHERE user_id = ?');
     // `+user_id`: the id range, not a user index (which would visit every row of the user's).
@@ -48,6 +51,17 @@ export class CreditsService {
       VALUES (@userId, @transNo, @transType, @credits, @orderNo, @sourceType, @sourceDetail, @period, @expiredAt, @createdAt)
       RETURNING id, user_id AS userId, trans_no AS transNo, trans_type AS transType, credits, order_no AS orderNo, source_type AS sourceType,
         source_detail AS sourceDetail, period, expired_at AS expiredAt, created_at AS createdAt`);
+  }
+
+  /**
+   * The balance against what is scheduled: each pending entry costs one publish when it fires,
+   * and one that fires short of credits fails. The UI warns from this before that happens.
+   */
+  outlook(userId: string, timezone?: string) {
+    const { balance, expiresAt } = this.balance(userId, timezone);
+    const { n } = this.scheduledStmt.get(userId) as { n: number };
+    const covers = Math.floor(Math.max(0, balance) / PUBLISH_COST);
+    return { balance, expiresAt, scheduled: { posts: n, credits: n * PUBLISH_COST }, covers, warning: creditsWarningText({ balance, costPerPost: PUBLISH_COST, scheduledPosts: n }) };
   }
 
   private sum(userId: string): number {

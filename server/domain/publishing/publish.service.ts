@@ -11,7 +11,8 @@ import type { Deps } from '../../context.js';
 import { accounts } from '../../db/schema.js';
 import { HeraldError, isStorageFull } from '../../errors.js';
 import type { PostRef } from '../../platforms/adapter.js';
-import { PlatformError } from '../../platforms/errors.js';
+import { NETWORK_NAMES, PlatformError } from '../../platforms/errors.js';
+import { targetStatusText } from '../../../client/status-text.js';
 import type { AccountRow } from '../accounts/accounts.service.js';
 import type { CredentialsService } from '../accounts/credentials.service.js';
 import { toHeraldError } from '../connections/connections.service.js';
@@ -260,7 +261,7 @@ export class PublishService {
       const pe = outcome.error instanceof PlatformError ? outcome.error : undefined;
       const retry = pe?.retryable ? { after: pe.resetAt } : undefined;
       this.outbox.commits.relaxed(() => {
-        this.outbox.finish(pubId, 'failed', { error: error.message });
+        this.outbox.finish(pubId, 'failed', { error: error.message, data: { error } });
         this.credits.refund(userId, cost, { orderNo: pubId, sourceType: platform, sourceDetail: `Refund: ${error.message}`.slice(0, 300) });
       });
       result = { accountId: account.id, platform, success: false, status: 'failed', error, retry };
@@ -329,6 +330,21 @@ export class PublishService {
     return true;
   }
 
+  /**
+   * A scheduled post refused before anything was begun (credits short, the draft past a limit):
+   * kept as a failed publication with the spec's code, so progress and history show it with its
+   * reason instead of the entry vanishing. Nothing is charged (nothing was). An account no
+   * longer in Herald keeps only its failed schedule entry, which progress shows.
+   */
+  recordRefusal(userId: string, draftId: string, accountId: string, platform: Platform, error: { code: string; message: string }): void {
+    const exists = this.stmts.accounts.all(userId, JSON.stringify([accountId])).length > 0;
+    if (!exists) return;
+    this.outbox.commits.relaxed(() => {
+      const id = this.outbox.create({ userId, draftId, accountId, platform, jobId: null, options: '{}', origin: 'schedule', status: 'failed' });
+      this.outbox.finish(id, 'failed', { error: error.message, data: { error } });
+    });
+  }
+
   /** POST /threadblog/publish and /problog/publish with a draftId: one account, single-network answer. */
   async publishDraftTo(userId: string, draftId: string, accountId: string, platform: Platform, options: PublicationOptions) {
     const r = await this.publishDraft(userId, { draftId, targetAccounts: [{ accountId, platform }], options });
@@ -343,34 +359,47 @@ export class PublishService {
     const pubs = q.draftId ? this.outbox.forDraft(userId, q.draftId) : this.outbox.forJob(userId, q.jobId!);
     const latest = new Map<string, PublicationRow>();
     for (const p of pubs) latest.set(`${p.draftId}:${p.accountId}`, p);
-    const entries = [...latest.values()].map((p) => ({
+    const entries: ProgressEntry[] = [...latest.values()].map((p) => ({
       id: p.id, draftId: p.draftId, status: p.status, platform: p.platform as Platform, accountUuid: p.accountId,
       scheduledFor: p.scheduledFor, publishedAt: p.publishedAt, url: p.url, error: p.error, attempts: p.attempts,
       waitingFor: null as WaitingFor | null, nextAttemptAt: null as string | null,
+      errorCode: errorCodeOf(p),
     }));
+    const retryAt = new Map<string, number>();
     if (q.draftId) {
       // Claimed entries are pending to the person: being fired, or held back by a full disk.
       const pending = this.deps.sqlite.prepare(`SELECT id, draft_id AS draftId, account_id AS accountId, platform, fire_at AS fireAt, due_at AS dueAt, attempts, status,
           last_error AS lastError, next_attempt_at AS nextAttemptAt, waiting_for AS waitingFor
-        FROM schedule_entries WHERE user_id = ? AND draft_id = ? AND status IN ('pending', 'claimed', 'missed') ORDER BY created_at, rowid`).all(userId, q.draftId) as {
-          id: string; draftId: string; accountId: string; platform: Platform; fireAt: number; dueAt: number; attempts: number; status: 'pending' | 'claimed' | 'missed';
-          lastError: string | null; nextAttemptAt: number | null; waitingFor: WaitingFor | null }[];
+        FROM schedule_entries WHERE user_id = ? AND draft_id = ? AND status IN ('pending', 'claimed', 'missed', 'failed', 'needs_review') ORDER BY created_at, rowid`).all(userId, q.draftId) as {
+          id: string; draftId: string; accountId: string; platform: Platform; fireAt: number; dueAt: number; attempts: number;
+          status: 'pending' | 'claimed' | 'missed' | 'failed' | 'needs_review'; lastError: string | null; nextAttemptAt: number | null; waitingFor: WaitingFor | null }[];
       const now = this.deps.clock.now();
       // Oldest first: an entry scheduled again after one was missed stands for its account.
       for (const e of pending) {
         const key = `${e.draftId}:${e.accountId}`;
         const pub = latest.get(key);
         if (pub && (pub.status === 'published' || pub.status === 'publishing')) continue;
-        const status = e.status === 'missed' ? 'missed' : 'pending';
+        // An entry that ended (failed, held) stands only where no publication tells its story:
+        // refused before it began, or its account gone.
+        if ((e.status === 'failed' || e.status === 'needs_review') && pub) continue;
+        const status = e.status === 'claimed' ? 'pending' : e.status;
         const wait = status === 'pending' ? this.waitOf(e, now) : undefined;
-        const entry = {
+        if (wait) retryAt.set(key, wait.nextAttemptAt);
+        const entry: ProgressEntry = {
           id: e.id, draftId: e.draftId, status, platform: e.platform, accountUuid: e.accountId, scheduledFor: new Date(e.fireAt).toISOString(),
-          publishedAt: null, url: null, error: e.lastError, attempts: e.attempts,
+          publishedAt: null, url: null, error: e.lastError, attempts: e.attempts, errorCode: null,
           waitingFor: wait?.waitingFor ?? null, nextAttemptAt: wait ? new Date(wait.nextAttemptAt).toISOString() : null,
-        } as const;
+        };
         const at = entries.findIndex((x) => `${x.draftId}:${x.accountUuid}` === key);
         if (at >= 0) entries[at] = entry; else entries.push(entry);
       }
+    }
+    for (const e of entries) {
+      const at = retryAt.get(`${e.draftId}:${e.accountUuid}`);
+      e.statusText = targetStatusText({
+        status: e.status, network: NETWORK_NAMES[e.platform], reason: e.error, errorCode: e.errorCode,
+        nextAttemptAt: at === undefined ? null : new Date(at).toISOString(), scheduledFor: e.status === 'pending' ? e.scheduledFor : null,
+      }).text;
     }
     const count = (...st: string[]) => entries.filter((e) => st.includes(e.status)).length;
     return {
@@ -393,12 +422,31 @@ export class PublishService {
   }
 
   /** Recent publications, newest first, with what went wrong in words. */
+  /**
+   * Recent publications, newest first, with what went wrong in words, the automatic retry queued
+   * for it if any (then it offers no Retry), and entries missed while Herald was closed (which
+   * never became publications).
+   */
   history(userId: string, q: { limit: number; status?: string }) {
-    const rows = this.deps.sqlite.prepare(`SELECT p.id, p.draft_id AS draftId, d.title AS draftTitle, p.account_id AS accountId, a.username, p.platform, p.status,
-        p.error, p.url, p.attempts, p.published_at AS publishedAt, p.updated_at AS updatedAt
+    const rows = this.deps.sqlite.prepare(`SELECT * FROM (
+      SELECT p.id, p.draft_id AS draftId, d.title AS draftTitle, p.account_id AS accountId, a.username, p.platform, p.status,
+        p.error, p.url, p.attempts, p.published_at AS publishedAt, p.updated_at AS updatedAt, p.data,
+        (SELECT MIN(e.next_attempt_at) FROM schedule_entries e WHERE e.draft_id = p.draft_id AND e.account_id = p.account_id
+          AND e.status = 'pending' AND e.next_attempt_at IS NOT NULL) AS nextAttemptAt
       FROM publications p LEFT JOIN drafts d ON d.id = p.draft_id LEFT JOIN accounts a ON a.id = p.account_id
-      WHERE p.user_id = ? AND (? IS NULL OR p.status = ?) ORDER BY p.updated_at DESC, p.id LIMIT ?`).all(userId, q.status ?? null, q.status ?? null, q.limit);
-    return rows as { id: string; draftId: string | null; draftTitle: string | null; accountId: string; username: string | null; platform: Platform; status: PublicationStatus; error: string | null; url: string | null; attempts: number; publishedAt: string | null; updatedAt: string }[];
+      WHERE p.user_id = @userId AND (@status IS NULL OR p.status = @status)
+      UNION ALL
+      SELECT e.id, e.draft_id, d.title, e.account_id, a.username, e.platform, e.status, e.last_error, NULL, e.attempts, NULL,
+        strftime('%Y-%m-%dT%H:%M:%fZ', e.due_at / 1000.0, 'unixepoch'), NULL, NULL
+      FROM schedule_entries e LEFT JOIN drafts d ON d.id = e.draft_id LEFT JOIN accounts a ON a.id = e.account_id
+      WHERE e.user_id = @userId AND e.status = 'missed' AND (@status IS NULL OR @status = 'missed')
+    ) ORDER BY updatedAt DESC, id LIMIT @limit`).all({ userId, status: q.status ?? null, limit: q.limit }) as (HistoryRow & { data: string | null; nextAttemptAt: number | null })[];
+    return rows.map(({ data, nextAttemptAt, ...r }) => {
+      const errorCode = errorCodeOf({ status: r.status, data });
+      const next = nextAttemptAt === null ? null : new Date(nextAttemptAt).toISOString();
+      const s = targetStatusText({ status: r.status, network: NETWORK_NAMES[r.platform], reason: r.error, errorCode, nextAttemptAt: next });
+      return { ...r, errorCode, nextAttemptAt: next, statusText: s.text, canRetry: s.canRetry && r.draftId !== null };
+    });
   }
 
   /**
@@ -490,6 +538,25 @@ export class PublishService {
   /** Gives up a begun publish without running it (the scheduler stopping): the next start resumes or gives it back. */
   release(started: Started): void {
     for (const r of started.toRun) this.running.delete(r.pubId);
+  }
+}
+
+interface HistoryRow { id: string; draftId: string | null; draftTitle: string | null; accountId: string; username: string | null; platform: Platform; status: PublicationStatus; error: string | null; url: string | null; attempts: number; publishedAt: string | null; updatedAt: string }
+
+export interface ProgressEntry {
+  id: string; draftId: string | null; status: PublicationStatus; platform: Platform; accountUuid: string; scheduledFor: string | null;
+  publishedAt: string | null; url: string | null; error: string | null; attempts: number; errorCode: string | null; statusText?: string;
+  waitingFor: WaitingFor | null; nextAttemptAt: string | null;
+}
+
+/** The spec's code of a failure recorded with one (recordRefusal keeps it in `data`). */
+function errorCodeOf(p: { status: string; data: string | null }): string | null {
+  if (p.status !== 'failed' || !p.data) return null;
+  try {
+    const code = (JSON.parse(p.data) as { error?: { code?: unknown } }).error?.code;
+    return typeof code === 'string' ? code : null;
+  } catch {
+    return null;
   }
 }
 

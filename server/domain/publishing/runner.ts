@@ -130,11 +130,23 @@ export class PublicationRunner {
         });
       } catch (err) {
         const sending = this.outbox.parts(pub.id).find((p) => p.status === 'sending');
+        // A network deduping by key that let its write time out was already sent the part twice
+        // with that key (the adapter's own repeat): more rounds here only kept the post
+        // "publishing" for minutes (2 calls of a minute each per round). The attempt ends,
+        // retryable, with the part still `sending`, so the next one settles it with the same key.
+        if (err instanceof PlatformError && err.kind === 'ambiguous' && adapter.idempotentWrites && err.opts.code === 'timeout' && sending) {
+          throw new PlatformError(err.platform, 'transient', err.message, { code: 'unconfirmed', cause: err });
+        }
         // The next round settles an ambiguous part by asking the network.
         if (err instanceof PlatformError && err.kind === 'ambiguous') {
           if (sending) unsure.add(sending.id);
           continue;
         }
+        // A server error answering the write may come from a gateway after the network took the
+        // post (Mastodon behind a proxy answering 502/504). The attempt ends and is retried
+        // later, but the part stays `sending`: the retry settles it first, with the same
+        // Idempotency-Key or by looking the post up, and never sends a second copy blindly.
+        if (err instanceof PlatformError && err.kind === 'transient' && (err.status ?? 0) >= 500 && sending) throw err;
         // The network said it did not have the part, took it again, and now refuses it as a
         // duplicate: its timeline lagged the first copy (X's does). Asked again a little later it
         // shows the post, which is then the part's.

@@ -48,13 +48,13 @@ export function mastoError(status: number, headers: Headers, body: unknown, what
   if (status === 429) {
     const resetAt = parseIsoReset(headers.get('x-ratelimit-reset'));
     const when = resetAt ? ` until ${new Date(resetAt).toISOString()}` : '';
-    return new PlatformError('fedblog', 'rate_limited', `${host} rate-limited this account; Herald will wait${when} before trying to ${what} again`, { status, resetAt });
+    return new PlatformError('fedblog', 'rate_limited', `${host} rate-limited this account; Herald cannot ${what}${when}`, { status, resetAt });
   }
   if (status >= 500) {
-    return new PlatformError('fedblog', 'transient', `${host} had a server problem while Herald tried to ${what} (HTTP ${status}: ${reason}); it will try again`, { status });
+    return new PlatformError('fedblog', 'transient', `${host} had a server problem while Herald tried to ${what} (HTTP ${status}: ${reason})`, { status });
   }
   if (status === 422 && /not finished processing/i.test(reason)) {
-    return new PlatformError('fedblog', 'transient', `${host} has not finished processing the media (${reason}); Herald will try again shortly`, { status, code: 'media_processing' });
+    return new PlatformError('fedblog', 'transient', `${host} has not finished processing the media (${reason})`, { status, code: 'media_processing' });
   }
   if (status === 403) {
     return new PlatformError('fedblog', 'permanent', `${host} refused to ${what} (${reason}); connect the account again to grant Herald the permissions it needs`, { status });

@@ -28,7 +28,7 @@ async function waitForProcessing(ctx: CallContext, serverUrl: string, id: string
     }, { what: 'check media processing', signal: ctx.signal });
     if (reply.status === 200 && reply.body.url) return;
     if (Date.now() - started > PROCESSING_MAX_MS) {
-      throw new PlatformError('fedblog', 'transient', 'The Mastodon instance is still processing the media after 10 minutes; Herald will try again later');
+      throw new PlatformError('fedblog', 'transient', 'The Mastodon instance is still processing the media after 10 minutes');
     }
     // Media polling shares a small rate limit (30 uploads / 30 min): back off gently.
     delay = Math.min(delay * 2, 5000);

@@ -78,10 +78,10 @@ export function xError(status: number, headers: Headers, body: unknown, what: st
   if (status === 429 || /rate-limit-exceeded/.test(problemType)) {
     const resetAt = rateLimitReset(headers);
     const when = resetAt ? ` until ${new Date(resetAt).toISOString()}` : '';
-    return new PlatformError('microblog', 'rate_limited', `X's rate limit for this account is used up; Herald will wait${when} before trying to ${what} again`, { status, resetAt });
+    return new PlatformError('microblog', 'rate_limited', `X's rate limit for this account is used up; Herald cannot ${what}${when}`, { status, resetAt });
   }
   if (status >= 500) {
-    return new PlatformError('microblog', 'transient', `X had a server problem while Herald tried to ${what} (HTTP ${status}: ${reason}); it will try again`, { status });
+    return new PlatformError('microblog', 'transient', `X had a server problem while Herald tried to ${what} (HTTP ${status}: ${reason})`, { status });
   }
   if (status === 403 && /duplicate content/i.test(reason)) {
     return new PlatformError('microblog', 'permanent', 'X refused the post because this account already published the same text; change the wording to post it again', { status, code: 'duplicate' });

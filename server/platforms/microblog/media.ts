@@ -85,7 +85,7 @@ async function waitUntilProcessed(ctx: CallContext, id: string, info: MediaData[
       throw new PlatformError('microblog', 'permanent', `X could not process the media: ${e?.message ?? e?.name ?? 'unknown reason'}`, { code: e?.name });
     }
     if (Date.now() - started > PROCESSING_MAX_MS) {
-      throw new PlatformError('microblog', 'transient', 'X is still processing the media after 10 minutes; Herald will try again later');
+      throw new PlatformError('microblog', 'transient', 'X is still processing the media after 10 minutes');
     }
     await sleep(Math.max(250, (info.check_after_secs ?? 1) * 1000), ctx.signal);
     const url = new URL(apiUrl(ctx.network.apiUrl, '/2/media/upload'));

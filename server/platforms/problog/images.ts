@@ -44,7 +44,7 @@ async function waitAvailable(ctx: CallContext, urn: string, opts: ImageOptions):
       throw new PlatformError('problog', 'permanent', 'LinkedIn could not process an image of the post; use a JPG, PNG or GIF of ordinary size');
     }
     if (Date.now() + opts.pollIntervalMs > deadline) {
-      throw new PlatformError('problog', 'transient', `LinkedIn was still processing an image after ${Math.round(opts.processingTimeoutMs / 1000)} s; Herald will try again`);
+      throw new PlatformError('problog', 'transient', `LinkedIn was still processing an image after ${Math.round(opts.processingTimeoutMs / 1000)} s`);
     }
     try {
       await delay(opts.pollIntervalMs, undefined, { signal: ctx.signal });

@@ -58,10 +58,10 @@ export function linkedinError(status: number, body: unknown, what: string, now =
   }
   if (status === 429) {
     const resetAt = nextUtcMidnight(now);
-    return new PlatformError('problog', 'rate_limited', `LinkedIn's daily limit for this account is used up; Herald will wait until ${new Date(resetAt).toISOString()} before trying to ${what} again`, { ...opts, resetAt });
+    return new PlatformError('problog', 'rate_limited', `LinkedIn's daily limit for this account is used up; Herald cannot ${what} until ${new Date(resetAt).toISOString()}`, { ...opts, resetAt });
   }
   if (status >= 500) {
-    return new PlatformError('problog', 'transient', `LinkedIn had a server problem while Herald tried to ${what} (HTTP ${status}: ${reason}); it will try again`, opts);
+    return new PlatformError('problog', 'transient', `LinkedIn had a server problem while Herald tried to ${what} (HTTP ${status}: ${reason})`, opts);
   }
   if (status === 426) {
     return new PlatformError('problog', 'permanent', `LinkedIn no longer accepts the API version Herald sent (${reason}); update Herald`, opts);

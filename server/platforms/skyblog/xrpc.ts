@@ -55,13 +55,13 @@ export function xrpcError(status: number, headers: Headers, body: XrpcErrorBody,
   if (status === 429 || name === 'RateLimitExceeded') {
     const resetAt = parseResetSeconds(headers.get('ratelimit-reset'));
     const when = resetAt ? ` until ${new Date(resetAt).toISOString()}` : '';
-    return new PlatformError('skyblog', 'rate_limited', `${host} rate-limited this account (${reason}); Herald will wait${when} before trying to ${what} again`, { ...opts, resetAt });
+    return new PlatformError('skyblog', 'rate_limited', `${host} rate-limited this account (${reason}); Herald cannot ${what}${when}`, { ...opts, resetAt });
   }
   if ((name && TOKEN_ERRORS.has(name)) || status === 401) {
     return new PlatformError('skyblog', 'token_expired', `${host} no longer accepts Herald's session (${reason})`, opts);
   }
   if (status >= 500) {
-    return new PlatformError('skyblog', 'transient', `${host} had a server problem while Herald tried to ${what} (HTTP ${status}: ${reason}); it will try again`, opts);
+    return new PlatformError('skyblog', 'transient', `${host} had a server problem while Herald tried to ${what} (HTTP ${status}: ${reason})`, opts);
   }
   return new PlatformError('skyblog', 'permanent', `${host} refused to ${what}: ${reason}`, opts);
 }

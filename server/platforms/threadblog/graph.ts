@@ -44,13 +44,13 @@ export function graphError(status: number, body: unknown, what: string): Platfor
     return new PlatformError('threadblog', 'token_expired', `Threads did not accept Herald's access (${reason}); the account may need to be connected again`, opts);
   }
   if (status === 429 || (err.code !== undefined && RATE_LIMIT_CODES.has(err.code))) {
-    return new PlatformError('threadblog', 'rate_limited', `Threads is limiting this account's requests (${reason}); Herald will wait before trying to ${what} again`, opts);
+    return new PlatformError('threadblog', 'rate_limited', `Threads is limiting this account's requests (${reason}); Herald cannot ${what} for now`, opts);
   }
   if (err.code === 24 && err.error_subcode === 4279009) {
-    return new PlatformError('threadblog', 'transient', `Threads could not find the post's media yet while Herald tried to ${what} (${reason}); it will try again`, { ...opts, code: MEDIA_NOT_FOUND });
+    return new PlatformError('threadblog', 'transient', `Threads could not find the post's media yet while Herald tried to ${what} (${reason})`, { ...opts, code: MEDIA_NOT_FOUND });
   }
   if (err.is_transient === true || status >= 500 || (err.code !== undefined && TRANSIENT_CODES.has(err.code))) {
-    return new PlatformError('threadblog', 'transient', `Threads had a temporary problem while Herald tried to ${what} (${reason}); it will try again`, opts);
+    return new PlatformError('threadblog', 'transient', `Threads had a temporary problem while Herald tried to ${what} (${reason})`, opts);
   }
   return new PlatformError('threadblog', 'permanent', `Threads refused to ${what}: ${reason}`, opts);
 }

@@ -1,0 +1,124 @@
+/**
+ * Every sentence Herald shows about how a post stands (progress, history, the composer's notice,
+ * the log) is written here, from the real state: what happened to each account, and what happens
+ * next (an automatic retry at a known instant, or the person's move). One function per view, no
+ * imports, so the server, the renderer and the CLI say the same true thing; a table test
+ * (test/unit/status-text.test.ts) pins every combination.
+ */
+
+export type PostState = 'pending' | 'publishing' | 'published' | 'failed' | 'needs_review' | 'missed' | 'cancelled';
+
+/** One account's post as it stands. */
+export interface TargetState {
+  status: PostState;
+  /** The network's name ("Mastodon"), for sentences about one account. */
+  network?: string;
+  /** What went wrong, in words; never a promise about what happens next. */
+  reason?: string | null;
+  /** The spec's error code when there is one (INSUFFICIENT_CREDITS, TOKEN_EXPIRED, ...). */
+  errorCode?: string | null;
+  /** An automatic attempt is queued for this instant (ISO); null or absent: none is. */
+  nextAttemptAt?: string | null;
+  /** A scheduled post not yet due: when it fires (ISO). */
+  scheduledFor?: string | null;
+}
+
+export interface StatusText {
+  /** The whole sentence: what happened, then what happens next. */
+  text: string;
+  /** What happens next on its own. */
+  next: string;
+  /** Whether a person's Retry makes sense now: failed or missed, and no automatic attempt queued. */
+  canRetry: boolean;
+}
+
+export type TimeFormat = (iso: string) => string;
+
+const utc: TimeFormat = (iso) => `${new Date(iso).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** Strips a trailing full stop so sentences join cleanly. */
+const clause = (s: string) => s.trim().replace(/[.;\s]+$/, '');
+
+/** The person's next step after a failure nothing will retry, by its cause. */
+function manualStep(code: string | null | undefined): string {
+  switch (code) {
+    case 'INSUFFICIENT_CREDITS': return 'Not tried again automatically: add credits (or wait for next month\'s), then Retry';
+    case 'TOKEN_EXPIRED': return 'Not tried again automatically: connect the account again, then Retry';
+    case 'SPEND_CAP_REACHED': return 'Not tried again automatically: raise the X spend cap, then Retry';
+    default: return 'Not tried again automatically: use Retry when the problem is fixed';
+  }
+}
+
+/** One account's post: what happened and what happens next. */
+export function targetStatusText(t: TargetState, time: TimeFormat = utc): StatusText {
+  const on = t.network ? ` on ${t.network}` : '';
+  const why = t.reason ? `: ${clause(t.reason)}` : '';
+  const retryAt = t.nextAttemptAt ? time(t.nextAttemptAt) : null;
+  const make = (what: string, next: string, canRetry: boolean): StatusText => ({ text: next ? `${what}. ${next}.` : `${what}.`, next, canRetry });
+  switch (t.status) {
+    case 'published': return make(`Published${on}`, '', false);
+    case 'publishing': return make(`Sending${on}`, 'Waiting for the network to confirm', false);
+    case 'pending':
+      // A pending entry with a reason is a failed attempt waiting for its retry.
+      if (t.reason && retryAt) return make(`Not published yet${on}${why}`, `Herald tries again at ${retryAt}`, false);
+      if (retryAt) return make(`Waiting${on}`, `Herald tries at ${retryAt}`, false);
+      if (t.scheduledFor) return make(`Scheduled${on}`, `Sends at ${time(t.scheduledFor)}`, false);
+      return make(`Waiting to be sent${on}`, 'Sends shortly', false);
+    case 'failed':
+      if (retryAt) return make(`Failed${on}${why}`, `Herald tries again at ${retryAt}`, false);
+      return make(`Failed${on}${why}`, manualStep(t.errorCode), true);
+    case 'needs_review':
+      return make(`Unconfirmed${on}${why}`, 'Check the account, then say whether it went out', false);
+    case 'missed':
+      return make(`Missed${on}${why}`, 'Not published and not charged: schedule it again or Retry to publish now', !retryAt);
+    case 'cancelled':
+      return make(`Cancelled${on}${why}`, '', false);
+  }
+}
+
+/** A publish to several accounts, summed up in one sentence for the composer. */
+export function publishSummaryText(targets: TargetState[], time: TimeFormat = utc): StatusText {
+  const n = targets.length;
+  if (n === 0) return { text: 'Nothing was sent: no account was chosen.', next: 'Choose at least one account', canRetry: false };
+  const count = (...s: PostState[]) => targets.filter((x) => s.includes(x.status)).length;
+  const published = count('published');
+  const inFlight = count('publishing') + targets.filter((x) => x.status === 'pending' && !x.reason).length;
+  const retrying = targets.filter((x) => (x.status === 'failed' || x.status === 'pending') && x.reason && x.nextAttemptAt);
+  const held = count('needs_review');
+  const missed = count('missed');
+  const stopped = targets.filter((x) => x.status === 'failed' && !x.nextAttemptAt).length;
+  if (inFlight > 0) return { text: `Publishing: ${published} of ${n} done so far.`, next: 'Still sending', canRetry: false };
+  if (published === n) return { text: `Published to ${plural(n, 'account')}.`, next: '', canRetry: false };
+  const parts: string[] = [];
+  parts.push(published === 0 ? (n === 1 ? 'Not published' : `Not published to any of the ${n} accounts`) : `Published to ${published} of ${n} accounts`);
+  const nextSteps: string[] = [];
+  if (stopped > 0) {
+    const single = targets.find((x) => x.status === 'failed' && !x.nextAttemptAt)!;
+    parts.push(n === 1 && single.reason ? clause(single.reason) : `${stopped} failed`);
+    nextSteps.push(n === 1 ? manualStep(single.errorCode) : `${stopped === 1 ? 'it is' : 'they are'} not tried again automatically: see History to retry`);
+  }
+  if (retrying.length > 0) {
+    const soonest = retrying.map((x) => x.nextAttemptAt!).sort()[0];
+    parts.push(`${retrying.length} failed for now`);
+    nextSteps.push(`Herald tries ${retrying.length === 1 ? 'it' : 'them'} again from ${time(soonest)}`);
+  }
+  if (held > 0) {
+    parts.push(`${held} unconfirmed`);
+    nextSteps.push('check the account and say whether it went out (History)');
+  }
+  if (missed > 0) {
+    parts.push(`${missed} missed`);
+    nextSteps.push('schedule the missed ones again');
+  }
+  const next = nextSteps.map((s, i) => (i === 0 ? s[0].toUpperCase() + s.slice(1) : s)).join('; ');
+  return { text: `${parts.join('; ')}. ${next}.`, next, canRetry: stopped > 0 };
+}
+
+/** The credits warning: how many posts the balance covers against what is scheduled. */
+export function creditsWarningText(c: { balance: number; costPerPost: number; scheduledPosts: number }): string | null {
+  const covers = Math.floor(Math.max(0, c.balance) / c.costPerPost);
+  if (c.scheduledPosts <= covers) return null;
+  return `Credits for ${plural(covers, 'more post')}; ${c.scheduledPosts} scheduled. ${c.scheduledPosts - covers} will fail unless credits are added before they are sent.`;
+}
