@@ -112,7 +112,9 @@ export async function startHerald(env: Record<string, string> = {}, opts: { data
   const { child, match, output } = await startChild(process.execPath, args, {
     HERALD_DATA_DIR: dataDir, HERALD_PORT: '0', HERALD_SECRET_STORE: 'file', HERALD_LOG_LEVEL: 'info',
     HERALD_OWNER_EMAIL: BENCH_OWNER.email, HERALD_OWNER_PASSWORD: BENCH_OWNER.password,
-    HERALD_ENTERPRISE_LIMIT: '1000000000', HERALD_MONTHLY_CREDITS: '1000000', ...env,
+    HERALD_ENTERPRISE_LIMIT: '1000000000', HERALD_MONTHLY_CREDITS: '1000000',
+    // The simulators (a Mastodon instance among them) listen on loopback.
+    HERALD_ALLOW_PRIVATE_ADDRESSES: '1', ...env,
   }, /listening on (http:\/\/127\.0\.0\.1:\d+\/api\/v1)/);
   const base = match[1];
   const call = jsonCaller(base);
@@ -136,6 +138,26 @@ export async function startHerald(env: Record<string, string> = {}, opts: { data
     },
     halt: () => stop(child),
   };
+}
+
+/** `pid` and every process below it, with each one's command line (from /proc, Linux). */
+export function processTree(pid: number): { pid: number; cmd: string }[] {
+  const children = new Map<number, number[]>();
+  for (const d of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(d)]);
+    } catch { /* gone meanwhile */ }
+  }
+  const out: { pid: number; cmd: string }[] = [];
+  const visit = (p: number) => {
+    try { out.push({ pid: p, cmd: fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ') }); } catch { return; }
+    for (const c of children.get(p) ?? []) visit(c);
+  };
+  visit(pid);
+  return out;
 }
 
 /** Resident set size of another process, from /proc (Linux). */
