@@ -34,7 +34,7 @@ async function prepare(settings: Record<string, string>, sims: Awaited<ReturnTyp
     }
     const at = new Date(Date.now() + 24 * 3600_000).toISOString();
     for (const draftId of drafts) await h.ok('POST', '/microblog/schedule', { draftId, scheduledFor: at, targetAccounts, applyJitter: true });
-    const progress = await h.ok('GET', `/microblog/progress?draftId=${drafts[0]}`);
+    const progress = await h.ok('GET', `/microblog/publish/progress?draftId=${drafts[0]}`);
     if ((progress.entries as unknown[]).length !== perDraft) throw new Error(`expected ${perDraft} pending entries per draft, progress shows ${JSON.stringify(progress)}`);
   } finally {
     await h.halt();
