@@ -127,6 +127,11 @@ describe('packed with a stub Electron', () => {
     expect(entries.filter((e) => e.startsWith('/node_modules/better-sqlite3/deps/') || e.startsWith('/node_modules/better-sqlite3/src/'))).toEqual([]);
     expect(entries.filter((e) => e.startsWith('/server/') || e.startsWith('/test/') || e.startsWith('/main/') || e.endsWith('.ts') && !e.endsWith('.d.ts'))).toEqual([]);
     for (const m of ['electron', 'vitest', 'playwright-core', 'electron-builder', '@atproto/pds', 'vite']) expect(entries).not.toContain(`/node_modules/${m}/package.json`);
+    // Nor what Electron's npm package needs to fetch its binary (since Electron 42 a native zip extractor too).
+    const electronDeps = Object.keys(JSON.parse(fs.readFileSync(path.join(root, 'node_modules/electron/package.json'), 'utf8')).dependencies ?? {});
+    expect(electronDeps.length).toBeGreaterThan(0);
+    expect(entries.filter((e) => electronDeps.some((d) => e.startsWith(`/node_modules/${d}/`)))).toEqual([]);
+    expect(fs.readdirSync(path.join(resources, 'app.asar.unpacked', 'node_modules'))).not.toContain('@electron-internal');
   });
 
   it('the migrations are beside app.asar in resources/migrations', () => {
