@@ -3,6 +3,7 @@
  * they can be tested without Electron. Untrusted URLs are parsed with `new URL`, never compared
  * as strings.
  */
+import type { WebPreferences } from 'electron';
 
 const parse = (raw: string): URL | undefined => {
   try { return new URL(raw); } catch { return undefined; }
@@ -48,7 +49,11 @@ export function trustedSender(sender: SenderInfo, appOrigin: string, appWebConte
   return sender.frameUrl !== undefined && allowNavigation(sender.frameUrl, appOrigin);
 }
 
-/** The window's web preferences: isolated, sandboxed, no Node, no webviews. */
+/**
+ * The window's web preferences: isolated, sandboxed, no Node, no webviews. Checked against the
+ * installed Electron's own types, so a key an upgrade renames or removes fails the typecheck
+ * instead of being silently ignored.
+ */
 export function webPreferences(preload: string) {
   return {
     preload,
@@ -63,5 +68,5 @@ export function webPreferences(preload: string) {
     experimentalFeatures: false,
     navigateOnDragDrop: false,
     spellcheck: true,
-  } as const;
+  } as const satisfies WebPreferences;
 }

@@ -6,27 +6,18 @@
  * runs inside this very process: one Node process serves the app, with no TypeScript loader.
  */
 import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { INSTALL_ELECTRON, installedElectron } from './electron-binary.mjs';
 import { checkNodeVersion } from './node-version.mjs';
 
 checkNodeVersion();
 const { ensureBuilt, PARTS } = await import('./build.mjs');
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const require = createRequire(import.meta.url);
-
-function electronBinary() {
-  try {
-    const bin = require('electron'); // the package exports the binary's path, and throws when it is missing
-    return typeof bin === 'string' ? bin : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 const headless = process.argv.includes('--headless') || Boolean(process.env.HERALD_HEADLESS);
-const electron = headless ? undefined : electronBinary();
+// Looked up, never require('electron'): since Electron 42 that downloads a missing binary.
+const electron = headless ? undefined : installedElectron();
 try {
   await ensureBuilt(electron ? ['desktop', 'ui'] : ['server', 'ui']);
 } catch (err) {
@@ -43,7 +34,7 @@ if (electron) {
   setInterval(() => { if (process.ppid !== parent) child.kill('SIGTERM'); }, 500).unref();
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 } else {
-  if (!headless) console.log('Electron is not installed here, so Herald runs headless: the same app in your browser, no window. For the desktop window, install Electron (npm install without ELECTRON_SKIP_BINARY_DOWNLOAD) and run npm start again.');
+  if (!headless) console.log(`Electron is not installed here, so Herald runs headless: the same app in your browser, no window. For the desktop window, install Electron's binary once (${INSTALL_ELECTRON}) and run npm start again.`);
   const { runHeadless } = await import(pathToFileURL(path.join(root, PARTS.server.output)).href);
   await runHeadless();
 }

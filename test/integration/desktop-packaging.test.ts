@@ -24,8 +24,13 @@ const root = path.resolve('.');
 const require = createRequire(import.meta.url);
 const builderRequire = createRequire(require.resolve('app-builder-lib/package.json'));
 const SENTINEL = 'dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX';
-/** Electron's default fuse wire (V1, 8 fuses): run-as-node, node-options, inspect and file protocol on. */
-const DEFAULT_WIRE = '10110001';
+/**
+ * Electron's default fuse wire (V1) as its binaries ship it since Electron 42 (build/fuses/fuses.json5):
+ * 9 fuses, run-as-node, node-options, inspect, file protocol and (new in 42) Wasm trap handlers on.
+ */
+const DEFAULT_WIRE = '101100011';
+/** Fuse 8, WasmTrapHandlers: newer than the @electron/fuses electron-builder 26 uses, so indexed by number. */
+const WASM_TRAP_HANDLERS = 8;
 
 const work = path.join(root, 'test-results', `pack-${process.pid}-${Date.now()}`);
 const proj = path.join(work, 'project');
@@ -91,7 +96,9 @@ describe('packed with a stub Electron', () => {
     fs.mkdirSync(stub);
     fs.writeFileSync(path.join(stub, 'electron'), Buffer.concat([Buffer.from('#!/bin/sh\necho stub electron\n# '), Buffer.from(SENTINEL), Buffer.from([1, DEFAULT_WIRE.length]), Buffer.from(DEFAULT_WIRE), Buffer.from('\n')]), { mode: 0o755 });
 
-    const version = JSON.parse(fs.readFileSync(path.join(root, 'package-lock.json'), 'utf8')).packages['node_modules/electron']?.version ?? '41.7.1';
+    // The Electron version the lockfile pins; with electronDist nothing is downloaded for it.
+    const version: string = JSON.parse(fs.readFileSync(path.join(root, 'package-lock.json'), 'utf8')).packages['node_modules/electron'].version;
+    expect(Number(version.split('.')[0])).toBeGreaterThanOrEqual(45);
     run(path.join(root, 'node_modules/.bin/electron-builder'), ['--dir', '--linux', '--x64', `-c.electronDist=${stub}`, `-c.electronVersion=${version}`, '-c.npmRebuild=false', '--publish', 'never'], {
       cwd: proj, env: { ELECTRON_SKIP_BINARY_DOWNLOAD: '1', CI: 'true' },
     });
@@ -127,6 +134,11 @@ describe('packed with a stub Electron', () => {
     expect(entries.filter((e) => e.startsWith('/node_modules/better-sqlite3/deps/') || e.startsWith('/node_modules/better-sqlite3/src/'))).toEqual([]);
     expect(entries.filter((e) => e.startsWith('/server/') || e.startsWith('/test/') || e.startsWith('/main/') || e.endsWith('.ts') && !e.endsWith('.d.ts'))).toEqual([]);
     for (const m of ['electron', 'vitest', 'playwright-core', 'electron-builder', '@atproto/pds', 'vite']) expect(entries).not.toContain(`/node_modules/${m}/package.json`);
+    // Nor what Electron's npm package needs to fetch its binary (since Electron 42 a native zip extractor too).
+    const electronDeps = Object.keys(JSON.parse(fs.readFileSync(path.join(root, 'node_modules/electron/package.json'), 'utf8')).dependencies ?? {});
+    expect(electronDeps.length).toBeGreaterThan(0);
+    expect(entries.filter((e) => electronDeps.some((d) => e.startsWith(`/node_modules/${d}/`)))).toEqual([]);
+    expect(fs.readdirSync(path.join(resources, 'app.asar.unpacked', 'node_modules'))).not.toContain('@electron-internal');
   });
 
   it('the migrations are beside app.asar in resources/migrations', () => {
@@ -147,6 +159,11 @@ describe('packed with a stub Electron', () => {
     expect(state(FuseV1Options.EnableEmbeddedAsarIntegrityValidation)).toBe(FuseState.ENABLE);
     expect(state(FuseV1Options.OnlyLoadAppFromAsar)).toBe(FuseState.ENABLE);
     expect(state(FuseV1Options.GrantFileProtocolExtraPrivileges)).toBe(FuseState.DISABLE);
+    expect(state(FuseV1Options.EnableCookieEncryption)).toBe(FuseState.ENABLE);
+    expect(state(FuseV1Options.LoadBrowserProcessSpecificV8Snapshot)).toBe(FuseState.DISABLE);
+    // Left at Electron's default: Wasm out-of-bounds accesses trapped by V8's signal handlers.
+    expect(Object.keys(wire).filter((k) => /^\d+$/.test(k))).toHaveLength(DEFAULT_WIRE.length);
+    expect(state(WASM_TRAP_HANDLERS)).toBe(FuseState.ENABLE);
   });
 
   it('the packed app boots from the package: server up, migrations from resources/, UI served with its CSP, clean quit', async () => {
