@@ -13,6 +13,7 @@
  * - problog (LinkedIn): 3000 grapheme clusters (the text as the member sees it).
  */
 import twitterText from 'twitter-text';
+import { extractUrls, weightedLength } from './urls.js';
 
 export const PLATFORMS = ['microblog', 'skyblog', 'fedblog', 'threadblog', 'problog'] as const;
 export type Platform = (typeof PLATFORMS)[number];
@@ -120,7 +121,7 @@ const REMOTE_MENTION = /(^|[^\p{L}\p{N}_])@([\p{L}\p{N}_]+(?:[\p{L}\p{N}_.-]*[\p
 
 /** Mastodon counts only links it will really turn into links: those with a scheme. */
 function fedblogCountable(text: string, reserved: number): string {
-  const urls = twitterText.extractUrlsWithIndices(text, { extractUrlsWithoutProtocol: false });
+  const urls = extractUrls(text, { extractUrlsWithoutProtocol: false });
   let out = '';
   let at = 0;
   for (const u of urls) {
@@ -152,7 +153,7 @@ export function countText(platform: Platform, text: string, opts: CountOptions =
   const limit = limitFor(platform, opts);
   switch (platform) {
     case 'microblog': {
-      const parsed = twitterText.parseTweet(text, { ...twitterText.configs.defaults, maxWeightedTweetLength: limit });
+      const parsed = weightedLength(text, { ...twitterText.configs.defaults, maxWeightedTweetLength: limit });
       const count = parsed.weightedLength;
       // parseTweet calls empty text invalid; emptiness is judged by validatePost.
       const valid = count === 0 ? true : parsed.valid;

@@ -30,6 +30,9 @@ declare module 'twitter-text' {
     extractUrlsWithIndices(text: string, options?: { extractUrlsWithoutProtocol?: boolean }): UrlEntity[];
     extractMentionsWithIndices(text: string): MentionEntity[];
     extractHashtagsWithIndices(text: string): HashtagEntity[];
+    hasInvalidCharacters(text: string): boolean;
+    /** The library's building-block patterns (client/text/urls.ts reads a few). */
+    regexen: Record<'validDomainChars' | 'validGTLD' | 'validCCTLD' | 'validPunycode' | 'validGeneralUrlPathChars' | 'extractUrl', RegExp>;
     configs: { defaults: TweetConfig; version3: TweetConfig };
   }
   const twitterText: TwitterText;
