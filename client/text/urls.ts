@@ -12,6 +12,7 @@
  * original answer; test/unit/counting-linear.test.ts checks that against twitter-text itself.
  */
 import twitterText, { type TweetConfig, type UrlEntity } from 'twitter-text';
+import * as twemojiRegex from 'twemoji-parser/dist/lib/regex.js';
 
 const rx = twitterText.regexen;
 const DOMAIN_CHAR = rx.validDomainChars;
@@ -103,32 +104,175 @@ export function urlPieces(t: string): { start: number; end: number; live: boolea
   return pieces;
 }
 
-/** twitter-text's extractUrlsWithIndices, linear in the text. */
-export function extractUrls(text: string, options: { extractUrlsWithoutProtocol?: boolean } = { extractUrlsWithoutProtocol: true }): UrlEntity[] {
-  const out: UrlEntity[] = [];
+// The library's own patterns, as extractUrlsWithIndices uses them (own copies: lastIndex is state).
+const EXTRACT_URL = new RegExp(rx.extractUrl.source, rx.extractUrl.flags);
+const ASCII_DOMAIN = new RegExp(rx.validAsciiDomain.source, rx.validAsciiDomain.flags);
+const BAD_BEFORE_BARE = rx.invalidUrlWithoutProtocolPrecedingChars;
+const TCO = rx.validTcoUrl;
+// Domains the library's IDNA check passes through unchanged: ASCII without `@`, not punycode.
+const PLAIN_DOMAIN = /^(?!xn--)[\x00-\x3f\x41-\x7f]*$/;
+
+export interface FoundUrls {
+  /** extractUrlsWithIndices(text) (bare domains too, the default). */
+  all: UrlEntity[];
+  /** extractUrlsWithIndices(text, { extractUrlsWithoutProtocol: false }). */
+  schemed: UrlEntity[];
+}
+
+/**
+ * extractUrlsWithIndices for both options in one run of the library's regex (its matches do not
+ * depend on the option), with the match's groups instead of the slow legacy RegExp.$n and the
+ * IDNA label check done in place for plain ASCII domains. False when a domain needs the library's
+ * own IDNA code: the caller then asks the library.
+ */
+function scanPiece(text: string, offset: number, out: FoundUrls): boolean {
+  const wantAll = text.includes('.');
+  const wantSchemed = text.includes(':');
+  if (!wantAll && !wantSchemed) return true;
+  const all: UrlEntity[] = [];
+  const schemed: UrlEntity[] = [];
+  const re = EXTRACT_URL;
+  re.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(text)) !== null) {
+    const before = m[2] ?? '';
+    let url = m[3];
+    const protocol = m[4] ?? '';
+    const domain = m[5] ?? '';
+    const path = m[7];
+    let end = re.lastIndex;
+    const start = end - url.length;
+    if (!PLAIN_DOMAIN.test(domain)) { re.lastIndex = 0; return false; }
+    // isValidUrl: every label 1..63 characters, the whole URL (with a scheme) at most 4096.
+    if (domain.split('.').some((l) => l.length < 1 || l.length > 63)) continue;
+    if ((protocol || 'https://').length + url.length > 4096) continue;
+    if (!protocol) {
+      if (!wantAll || BAD_BEFORE_BARE.test(before)) continue;
+      let last: UrlEntity | null = null;
+      let asciiEnd = 0;
+      domain.replace(ASCII_DOMAIN, (ascii: string) => {
+        const asciiStart = domain.indexOf(ascii, asciiEnd);
+        asciiEnd = asciiStart + ascii.length;
+        last = { url: ascii, indices: [start + asciiStart, start + asciiEnd] };
+        all.push(last);
+        return ascii;
+      });
+      if (last === null) continue;
+      if (path) {
+        const l = last as UrlEntity;
+        l.url = url.replace(domain, l.url);
+        l.indices[1] = end;
+      }
+    } else {
+      // t.co URLs take no further path characters.
+      const tco = TCO.exec(url);
+      if (tco) {
+        if (tco[1] && tco[1].length > 40) continue;
+        url = tco[0];
+        end = start + url.length;
+      }
+      if (wantAll) all.push({ url, indices: [start, end] });
+      if (wantSchemed) schemed.push({ url, indices: [start, end] });
+    }
+  }
+  for (const u of all) out.all.push({ url: u.url, indices: [u.indices[0] + offset, u.indices[1] + offset] });
+  for (const u of schemed) out.schemed.push({ url: u.url, indices: [u.indices[0] + offset, u.indices[1] + offset] });
+  return true;
+}
+
+/** Both of twitter-text's URL lists for `text`, linear in the text. */
+export function findUrls(text: string): FoundUrls {
+  const out: FoundUrls = { all: [], schemed: [] };
   for (const p of urlPieces(text)) {
     if (!p.live) continue;
-    for (const u of twitterText.extractUrlsWithIndices(text.slice(p.start, p.end), options)) {
-      out.push({ url: u.url, indices: [u.indices[0] + p.start, u.indices[1] + p.start] });
+    const piece = text.slice(p.start, p.end);
+    if (scanPiece(piece, p.start, out)) continue;
+    for (const [list, options] of [[out.all, { extractUrlsWithoutProtocol: true }], [out.schemed, { extractUrlsWithoutProtocol: false }]] as const) {
+      for (const u of twitterText.extractUrlsWithIndices(piece, options)) list.push({ url: u.url, indices: [u.indices[0] + p.start, u.indices[1] + p.start] });
     }
   }
   return out;
 }
 
+/** twitter-text's extractUrlsWithIndices, linear in the text. */
+export function extractUrls(text: string, options: { extractUrlsWithoutProtocol?: boolean } = { extractUrlsWithoutProtocol: true }): UrlEntity[] {
+  const found = findUrls(text);
+  return options.extractUrlsWithoutProtocol ? found.all : found.schemed;
+}
+
+// twemoji-parser's pattern, which parseTweet's emoji weighting runs (its parse() also builds an
+// image URL for every emoji, most of its time). A CommonJS module: its default export, however
+// the bundler hands it over.
+const EMOJI_RE: RegExp = (() => {
+  const mod = twemojiRegex as unknown as { default?: unknown } | RegExp;
+  const d = mod instanceof RegExp ? mod : (mod.default as { default?: RegExp } | RegExp | undefined);
+  const re = d instanceof RegExp ? d : d?.default;
+  if (!(re instanceof RegExp)) throw new Error('twemoji-parser regex not found');
+  return new RegExp(re.source, re.flags);
+})();
+
+const weightTables = new WeakMap<TweetConfig['ranges'], Uint16Array>();
+function weightTable(config: TweetConfig): Uint16Array {
+  let table = weightTables.get(config.ranges);
+  if (!table) {
+    table = new Uint16Array(65536).fill(config.defaultWeight);
+    // getCharacterWeight: the first range holding the code unit wins.
+    for (let c = 0; c < 65536; c++) {
+      for (const r of config.ranges) if (c >= r.start && c <= r.end) { table[c] = r.weight; break; }
+    }
+    weightTables.set(config.ranges, table);
+  }
+  return table;
+}
+
 /**
- * twitter-text's parseTweet weighted length and validity, linear in the text. A dead piece's
- * dots become commas (same weight, never part of an emoji) so the library skips URL search.
+ * twitter-text's parseTweet weighted length and validity, in one linear pass: at each position
+ * a URL counts transformedURLLength, else an emoji (twemoji-parser's match) defaultWeight, else
+ * the code unit's weight (for a surrogate pair, its second half's), exactly as parseTweet walks
+ * the text. `urls`: findUrls of the NFC text when the caller has it.
  */
-export function weightedLength(text: string, config: TweetConfig): { weightedLength: number; valid: boolean } {
-  const normal = text.normalize();
-  const unbounded = { ...config, maxWeightedTweetLength: Number.MAX_SAFE_INTEGER };
+export function weightedLength(text: string, config: TweetConfig, urls?: UrlEntity[]): { weightedLength: number; valid: boolean } {
+  const t = text.normalize();
+  const found = urls ?? findUrls(t).all;
+  // parseTweet keys entities by their start (a later one with the same start wins).
+  const byStart = new Map<number, number>();
+  for (const u of found) byStart.set(u.indices[0], u.url.length);
+  const urlStarts = [...byStart.keys()].sort((a, b) => a - b);
+  const table = weightTable(config);
+  const n = t.length;
   let units = 0;
-  for (const p of urlPieces(normal)) {
-    const piece = normal.slice(p.start, p.end);
-    const parsed = twitterText.parseTweet(p.live ? piece : piece.replace(/\./g, ','), unbounded);
-    units += Math.round(parsed.weightedLength * config.scale);
+  let nextUrl = 0;
+  let emojiAt = -1;
+  let emojiLength = 0;
+  const emoji = config.emojiParsingEnabled ? EMOJI_RE : undefined;
+  if (emoji) emoji.lastIndex = 0;
+  const advanceEmoji = (i: number) => {
+    while (emoji && emojiAt < i && emojiAt !== Infinity) {
+      const m = emoji.exec(t);
+      if (m === null) { emojiAt = Infinity; break; }
+      emojiAt = m.index;
+      emojiLength = m[0].length;
+    }
+  };
+  for (let i = 0; i < n; i++) {
+    while (nextUrl < urlStarts.length && urlStarts[nextUrl] < i) nextUrl++;
+    if (nextUrl < urlStarts.length && urlStarts[nextUrl] === i) {
+      units += config.transformedURLLength * config.scale;
+      i += byStart.get(i)! - 1;
+      continue;
+    }
+    if (emoji) {
+      advanceEmoji(i);
+      if (emojiAt === i) { units += config.defaultWeight; i += emojiLength - 1; continue; }
+    }
+    const c = t.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i < n - 1) {
+      const d = t.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) { i++; units += table[d]; continue; }
+    }
+    units += table[c];
   }
   const weighted = units / config.scale;
-  const valid = !twitterText.hasInvalidCharacters(normal) && weighted > 0 && weighted <= config.maxWeightedTweetLength;
+  const valid = !twitterText.hasInvalidCharacters(t) && weighted > 0 && weighted <= config.maxWeightedTweetLength;
   return { weightedLength: weighted, valid };
 }

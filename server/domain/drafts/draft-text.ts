@@ -3,7 +3,7 @@
  * head and tail) and as checked (each target network's count and limit, decisions §4).
  */
 import {
-  countOptionsFromMeta, graphemeCount, strictest, validatePost,
+  countOptionsFromMeta, strictest, TextFacts, validatePost,
   type CountOptions, type MediaKind, type Platform, type Verdict,
 } from '../../../client/text/index.js';
 import type { accounts } from '../../db/schema.js';
@@ -94,8 +94,8 @@ export function rulesFor(targets: AccountRow[]): TargetRules {
 }
 
 /** The binding verdict for one network among its accounts' options. */
-export function verdictFor(platform: Platform, text: string, media: MediaKind[], options: CountOptions[] = [{}]): Verdict {
-  return strictest((options.length ? options : [{}]).map((o) => validatePost(platform, text, media, o)));
+export function verdictFor(platform: Platform, text: string, media: MediaKind[], options: CountOptions[] = [{}], facts?: TextFacts): Verdict {
+  return strictest((options.length ? options : [{}]).map((o) => validatePost(platform, text, media, o, facts)));
 }
 
 export interface TweetCheck {
@@ -143,10 +143,12 @@ export function checkTweetCached(plainText: string, media: MediaKind[], rules: T
 export function checkTweet(plainText: string, media: MediaKind[], rules: TargetRules): TweetCheck {
   const validation: Record<string, Verdict> = {};
   let isValid = plainText.trim() !== '' || media.length > 0;
+  // One text, several networks: grapheme clusters and URLs are worked out once.
+  const facts = new TextFacts(plainText);
   for (const [platform, options] of rules) {
-    const v = verdictFor(platform, plainText, media, options);
+    const v = verdictFor(platform, plainText, media, options, facts);
     validation[platform] = v;
     if (!v.valid) isValid = false;
   }
-  return { characterCount: graphemeCount(plainText), isValid, validation };
+  return { characterCount: facts.graphemes.count, isValid, validation };
 }
