@@ -13,6 +13,9 @@
  * - problog (LinkedIn): 3000 grapheme clusters (the text as the member sees it).
  */
 import twitterText from 'twitter-text';
+import { graphemeStats, utf8Bytes, type GraphemeStats } from './graphemes.js';
+import { findUrls, weightedLength, type FoundUrls } from './urls.js';
+import type { UrlEntity } from 'twitter-text';
 
 export const PLATFORMS = ['microblog', 'skyblog', 'fedblog', 'threadblog', 'problog'] as const;
 export type Platform = (typeof PLATFORMS)[number];
@@ -75,7 +78,9 @@ function* clusters(text: string): Generator<[number, string]> {
   let from = 0;
   let size = WINDOW;
   while (from < text.length) {
-    const to = Math.min(text.length, from + size);
+    let to = Math.min(text.length, from + size);
+    // Never between the halves of a surrogate pair: a lone half would end the cluster before it.
+    if (to < text.length && (text.charCodeAt(to - 1) & 0xfc00) === 0xd800) to--;
     const parts = Array.from(seg.segment(text.slice(from, to)), (x) => [x.index + from, x.segment] as [number, string]);
     if (to === text.length) { yield* parts; return; }
     if (parts.length < 2) { size *= 2; continue; } // one cluster longer than the window
@@ -87,15 +92,43 @@ function* clusters(text: string): Generator<[number, string]> {
 
 /** Grapheme clusters: what a person sees as characters. */
 export function graphemeCount(text: string): number {
-  if (ASCII.test(text)) {
-    let crlf = 0;
-    for (let i = text.indexOf('\r\n'); i !== -1; i = text.indexOf('\r\n', i + 2)) crlf++;
-    return text.length - crlf;
-  }
-  let n = 0;
-  for (const _ of clusters(text)) n++;
-  return n;
+  if (ASCII.test(text)) return asciiGraphemes(text);
+  return graphemeStats(text).count;
 }
+
+function asciiGraphemes(text: string): number {
+  let crlf = 0;
+  for (let i = text.indexOf('\r\n'); i !== -1; i = text.indexOf('\r\n', i + 2)) crlf++;
+  return text.length - crlf;
+}
+
+/**
+ * What counting one text for several networks shares (grapheme clusters, URLs, bytes), worked
+ * out once, when first asked. Pass one to countText/validatePost for each network of the same
+ * text; nothing is kept beyond it.
+ */
+export class TextFacts {
+  private g?: GraphemeStats;
+  private u?: FoundUrls;
+  private x?: UrlEntity[];
+  private b?: number;
+  constructor(readonly text: string) {}
+  get graphemes(): GraphemeStats {
+    if (!this.g) {
+      if (ASCII.test(this.text)) { const n = asciiGraphemes(this.text); this.g = { count: n, emojiBytes: n }; } else this.g = graphemeStats(this.text);
+    }
+    return this.g;
+  }
+  get urls(): FoundUrls { return (this.u ??= findUrls(this.text)); }
+  /** X's URLs: those of the NFC text, as parseTweet finds them. */
+  get xUrls(): UrlEntity[] {
+    if (!this.x) { const normal = this.text.normalize(); this.x = normal === this.text ? this.urls.all : findUrls(normal).all; }
+    return this.x;
+  }
+  get utf8(): number { return (this.b ??= utf8Bytes(this.text)); }
+}
+
+const factsFor = (text: string, facts?: TextFacts) => (facts && facts.text === text ? facts : new TextFacts(text));
 
 /** The grapheme clusters of `text`, in order. */
 export function graphemes(text: string): string[] {
@@ -109,18 +142,15 @@ export function graphemeBoundaries(text: string): number[] {
   return out;
 }
 
-let encoder: TextEncoder | undefined;
 export function utf8Length(text: string): number {
-  return (encoder ??= new TextEncoder()).encode(text).length;
+  return utf8Bytes(text);
 }
 
-const EMOJI = /\p{Extended_Pictographic}|\p{Regional_Indicator}/u;
 // A remote mention: `@user@domain` where the domain has a dot.
 const REMOTE_MENTION = /(^|[^\p{L}\p{N}_])@([\p{L}\p{N}_]+(?:[\p{L}\p{N}_.-]*[\p{L}\p{N}_])?)@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+/gu;
 
 /** Mastodon counts only links it will really turn into links: those with a scheme. */
-function fedblogCountable(text: string, reserved: number): string {
-  const urls = twitterText.extractUrlsWithIndices(text, { extractUrlsWithoutProtocol: false });
+function fedblogCountable(text: string, reserved: number, urls: UrlEntity[]): string {
   let out = '';
   let at = 0;
   for (const u of urls) {
@@ -131,12 +161,6 @@ function fedblogCountable(text: string, reserved: number): string {
   return out + text.slice(at).replace(REMOTE_MENTION, '$1@$2');
 }
 
-function threadblogCount(text: string): number {
-  if (ASCII.test(text)) return graphemeCount(text);
-  let n = 0;
-  for (const g of graphemes(text)) n += EMOJI.test(g) ? utf8Length(g) : 1;
-  return n;
-}
 
 export function limitFor(platform: Platform, opts: CountOptions = {}): number {
   const own = opts.maxCharacters;
@@ -148,33 +172,35 @@ export function limitFor(platform: Platform, opts: CountOptions = {}): number {
  * The network's own count of `text` against its limit. Text only: an empty text is within the
  * limit here; `validatePost` decides whether a post may be empty.
  */
-export function countText(platform: Platform, text: string, opts: CountOptions = {}): Verdict {
+export function countText(platform: Platform, text: string, opts: CountOptions = {}, shared?: TextFacts): Verdict {
   const limit = limitFor(platform, opts);
+  const facts = factsFor(text, shared);
   switch (platform) {
     case 'microblog': {
-      const parsed = twitterText.parseTweet(text, { ...twitterText.configs.defaults, maxWeightedTweetLength: limit });
+      const parsed = weightedLength(text, { ...twitterText.configs.defaults, maxWeightedTweetLength: limit }, facts.xUrls);
       const count = parsed.weightedLength;
       // parseTweet calls empty text invalid; emptiness is judged by validatePost.
       const valid = count === 0 ? true : parsed.valid;
       return valid ? { count, limit, valid } : { count, limit, valid, reason: count > limit ? `${count} of ${limit} weighted characters on X` : 'X refuses some of these characters' };
     }
     case 'skyblog': {
-      const count = graphemeCount(text);
-      const bytes = utf8Length(text);
+      const count = facts.graphemes.count;
+      const bytes = facts.utf8;
       if (count > limit) return { count, limit, valid: false, reason: `${count} of ${limit} characters on Bluesky` };
       if (bytes > SKYBLOG_MAX_BYTES) return { count, limit, valid: false, reason: `${bytes} of ${SKYBLOG_MAX_BYTES} bytes on Bluesky` };
       return { count, limit, valid: true };
     }
     case 'fedblog': {
-      const count = graphemeCount(fedblogCountable(text, opts.charactersReservedPerUrl ?? FEDBLOG_URL_LENGTH));
+      const countable = fedblogCountable(text, opts.charactersReservedPerUrl ?? FEDBLOG_URL_LENGTH, facts.urls.schemed);
+      const count = countable === text ? facts.graphemes.count : graphemeCount(countable);
       return count > limit ? { count, limit, valid: false, reason: `${count} of ${limit} characters on this Mastodon instance` } : { count, limit, valid: true };
     }
     case 'threadblog': {
-      const count = threadblogCount(text);
+      const count = facts.graphemes.emojiBytes;
       return count > limit ? { count, limit, valid: false, reason: `${count} of ${limit} characters on Threads` } : { count, limit, valid: true };
     }
     case 'problog': {
-      const count = graphemeCount(text);
+      const count = facts.graphemes.count;
       return count > limit ? { count, limit, valid: false, reason: `${count} of ${limit} characters on LinkedIn` } : { count, limit, valid: true };
     }
   }
@@ -195,8 +221,8 @@ export function checkMedia(platform: Platform, media: readonly MediaKind[], opts
 }
 
 /** A post's full verdict for one network: not empty, text within the limit, media allowed. */
-export function validatePost(platform: Platform, text: string, media: readonly MediaKind[] = [], opts: CountOptions = {}): Verdict {
-  const verdict = countText(platform, text, opts);
+export function validatePost(platform: Platform, text: string, media: readonly MediaKind[] = [], opts: CountOptions = {}, facts?: TextFacts): Verdict {
+  const verdict = countText(platform, text, opts, facts);
   if (text.trim() === '' && media.length === 0) return { ...verdict, valid: false, reason: 'the post is empty' };
   const mediaProblem = checkMedia(platform, media, opts);
   if (mediaProblem) return { ...verdict, valid: false, reason: mediaProblem };

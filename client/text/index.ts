@@ -5,7 +5,7 @@
 export {
   PLATFORMS, DEFAULT_LIMITS, MEDIA_LIMITS, NETWORK_LABELS, SKYBLOG_MAX_BYTES, FEDBLOG_URL_LENGTH,
   graphemeCount, graphemes, graphemeBoundaries, utf8Length, limitFor, countText, checkMedia, validatePost, strictest,
-  countOptionsFromMeta,
+  countOptionsFromMeta, TextFacts,
   type Platform, type MediaKind, type CountOptions, type Verdict,
 } from './counting.js';
 export { splitForPlatform, splitThreadText, joinThreadText } from './split.js';

@@ -9,6 +9,7 @@
  * between consecutive parts (the whitespace at a break is dropped, as networks trim it anyway).
  */
 import twitterText from 'twitter-text';
+import { extractUrls } from './urls.js';
 import { countText, graphemeBoundaries, limitFor, type CountOptions, type Platform } from './counting.js';
 
 // Breaking spaces: not NBSP (U+00A0), figure space (U+2007) or narrow NBSP (U+202F).
@@ -31,7 +32,7 @@ export function joinThreadText(posts: readonly string[]): string {
 
 /** [start, end) spans a break must not fall inside: URLs, mentions, hashtags. */
 function protectedSpans(text: string): [number, number][] {
-  const spans: [number, number][] = twitterText.extractUrlsWithIndices(text).map((u) => u.indices);
+  const spans: [number, number][] = extractUrls(text).map((u) => u.indices);
   for (const h of twitterText.extractHashtagsWithIndices(text)) spans.push(h.indices);
   for (const m of text.matchAll(MENTION)) spans.push([m.index, m.index + m[0].length]);
   return spans;

@@ -30,8 +30,17 @@ declare module 'twitter-text' {
     extractUrlsWithIndices(text: string, options?: { extractUrlsWithoutProtocol?: boolean }): UrlEntity[];
     extractMentionsWithIndices(text: string): MentionEntity[];
     extractHashtagsWithIndices(text: string): HashtagEntity[];
+    hasInvalidCharacters(text: string): boolean;
+    /** The library's building-block patterns (client/text/urls.ts reads a few). */
+    regexen: Record<'validDomainChars' | 'validGTLD' | 'validCCTLD' | 'validPunycode' | 'validGeneralUrlPathChars' | 'extractUrl' | 'validAsciiDomain' | 'invalidUrlWithoutProtocolPrecedingChars' | 'validTcoUrl', RegExp>;
     configs: { defaults: TweetConfig; version3: TweetConfig };
   }
   const twitterText: TwitterText;
   export default twitterText;
+}
+
+/** twemoji-parser's generated emoji pattern (CommonJS, `exports.default`). */
+declare module 'twemoji-parser/dist/lib/regex.js' {
+  const regex: RegExp;
+  export default regex;
 }

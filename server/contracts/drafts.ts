@@ -51,15 +51,27 @@ export const draftSchema = z.object({
 });
 export type Draft = z.infer<typeof draftSchema>;
 
+/**
+ * Text limits (decisions §10), far above every network's maximum (LinkedIn's 3000) and small
+ * enough that counting a whole draft stays within a few hundred milliseconds. A draft of
+ * 1,000,000 ASCII characters just fits the default 1 MiB JSON body; text with multi-byte
+ * characters meets the body limit (413) before this one.
+ */
+export const POST_TEXT_MAX = 100_000;
+export const DRAFT_TEXT_MAX = 1_000_000;
+
 export const tweetInput = z.object({
-  content: z.string().max(100_000).describe('HTML (sanitised) or plain text (newlines kept)'),
+  content: z.string().max(POST_TEXT_MAX, `at most ${POST_TEXT_MAX.toLocaleString('en')} characters per post text`).describe('HTML (sanitised) or plain text (newlines kept); at most 100,000 characters'),
   position: z.number().int().min(0).max(100_000).optional().describe('order; positions are kept in order and renumbered 0..n-1'),
   media: z.array(mediaRefInput).max(20).optional(),
 });
 
 const draftFields = {
   title: z.string().trim().max(500),
-  tweets: z.array(tweetInput).min(1).max(100),
+  tweets: z.array(tweetInput).min(1).max(100).superRefine((tweets, ctx) => {
+    const total = tweets.reduce((n, t) => n + t.content.length, 0);
+    if (total > DRAFT_TEXT_MAX) ctx.addIssue({ code: 'custom', message: `at most ${DRAFT_TEXT_MAX.toLocaleString('en')} characters of text per draft (this one has ${total.toLocaleString('en')})` });
+  }).describe('at most 1,000,000 characters of text in all; a body over HERALD_JSON_BODY_LIMIT (1 MiB by default) is refused first with 413'),
   socialSetId: id.optional().describe("default: the user's default social set; none at all gives 400 NO_SOCIAL_SET"),
   status: z.literal('draft').optional().describe('only draft may be set; the other statuses follow scheduling and publishing'),
   scheduledFor: dateTimeInput.nullable().optional().describe('intended time, kept on the draft; POST /microblog/schedule schedules it'),

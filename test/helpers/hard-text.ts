@@ -39,3 +39,27 @@ export const HARD_TEXT: Row[] = [
   ['remote mention on Mastodon', '@bob@mastodon.social hi', { microblog: 23, skyblog: 23, fedblog: 7, threadblog: 23, problog: 23 }],
 ];
 
+
+/**
+ * Long texts of every shape issue #19 names (plain prose, dotted `a.a.a.`, emoji with ZWJ
+ * sequences and skin tones, URL-dense, RTL, zero-width characters), exactly `n` UTF-16 units
+ * long (a unit pattern repeated, cut at a code point). Shared by bench/counting.bench.ts, the
+ * stall test and the linear-counting unit tests.
+ */
+export const LONG_SHAPES: Record<string, string> = {
+  plain: 'The quick brown fox jumps over the lazy dog, then rests a while. ',
+  dotted: 'a.',
+  emoji: '👍🏽 👨‍👩‍👧‍👦🇫🇷😀🏳️‍🌈 1️⃣👩🏾‍💻 ✌️',
+  'URL-dense': 'see https://example.com/p/42?q=1 and b.org/x or @bob@mastodon.social ',
+  RTL: 'שלום עולם \u200fمرحبا بالعالم\u200e نص عربي مُشَكَّل ',
+  'zero-width': 'a\u200db\u200bc\u200cd\u2060e\ufeff ',
+};
+
+export function longText(shape: string, n: number): string {
+  const unit = LONG_SHAPES[shape];
+  let s = unit.repeat(Math.ceil(n / unit.length)).slice(0, n);
+  // Never end on the first half of a surrogate pair.
+  const last = s.charCodeAt(s.length - 1);
+  if (last >= 0xd800 && last <= 0xdbff) s = s.slice(0, -1) + 'x';
+  return s;
+}

@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Platform } from '../../server/config.js';
 import { GuardedFetcher } from '../../server/domain/media/guarded-fetch.js';
+import { plainToHtml } from '../../client/text/html.js';
 import { pngBytes } from '../helpers/png.js';
 import { ownerId } from '../helpers/fixtures.js';
 import { connectAll, PLATFORMS, postsOn, requestCounts, startNetworks, threadOf, useFastPolling, type Networks } from '../helpers/networks.js';
@@ -700,6 +701,25 @@ describe('imageUrls on the single-network endpoints', () => {
     const status = nets.masto.state.statuses.find((x) => x.id === masto.body.data.id)!;
     expect(nets.masto.state.media.get(status.mediaIds[0])!.bytes.equals(photo)).toBe(true);
     expect(cdnRequests).toBe(2);
+  });
+});
+
+describe('typed text reaches every network character for character (issue #19 item 7)', () => {
+  it('markup-like text typed as plain text (as the composer and the CLI send it) arrives as typed on all five', async () => {
+    const typed = `Use <b>bold</b> or <details> when 2 < 3 & "quotes" 'too'`;
+    const posts = [typed, `${texts('Typed', 1)[0]}: <i>x</i> &amp; &lt;3 > 2`];
+    const draftId = await createDraft(posts.map(plainToHtml));
+    const draft = (await t.call('GET', `/microblog/drafts/${draftId}`, { key })).body.draft;
+    expect(draft.tweets.map((x: { plainText: string }) => x.plainText)).toEqual(posts);
+    const r = await t.call('POST', '/microblog/publish', { key, body: { draftId } });
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.summary).toMatchObject({ total: 5, succeeded: 5, failed: 0 });
+    for (const platform of PLATFORMS) {
+      const held = (await postsOn(nets, platform)).map((p) => p.text);
+      if (platform === 'problog') expect(held, platform).toContain(posts.join('\n\n'));
+      else for (const text of posts) expect(held, platform).toContain(text);
+    }
+    noDuplicates();
   });
 });
 

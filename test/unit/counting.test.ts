@@ -122,6 +122,14 @@ describe('long text', () => {
       expect(graphemeCount(s)).toBe(whole.length);
     }
   });
+  it('a window edge between the halves of a surrogate pair does not split the cluster before it', () => {
+    const seg = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+    // The flag's rainbow starts at 2047: a window of 2048 used to end on its first half.
+    for (const s of ['a'.repeat(2043) + '🏳️‍🌈b', 'a'.repeat(2045) + '👍🏽b']) {
+      expect(graphemeBoundaries(s)).toEqual([...Array.from(seg.segment(s), (x) => x.index), s.length]);
+      expect(graphemeCount(s)).toBe([...seg.segment(s)].length);
+    }
+  });
   it('counts 100,000 characters in linear time', () => {
     const t0 = performance.now();
     for (const p of ['microblog', 'skyblog', 'fedblog', 'threadblog', 'problog'] as const) expect(countText(p, '日本語の文章です👍🏽'.repeat(10_000)).valid).toBe(false);

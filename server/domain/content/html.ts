@@ -35,16 +35,6 @@ const SANITIZE_OPTIONS: SanitizeHtml.IOptions = {
   parser: { lowerCaseTags: true, lowerCaseAttributeNames: true },
 };
 
-/** For text that turned out to hold markup once its entities were decoded: text only. */
-const TEXT_ONLY_OPTIONS: SanitizeHtml.IOptions = {
-  allowedTags: [],
-  allowedAttributes: {},
-  nonTextTags: NON_TEXT_TAGS,
-  disallowedTagsMode: 'discard',
-  transformTags: { '*': guardName },
-  parser: { lowerCaseTags: true, lowerCaseAttributeNames: true },
-};
-
 export function sanitizeContentHtml(html: string): string {
   return sanitizeHtml(html, SANITIZE_OPTIONS);
 }
@@ -72,55 +62,17 @@ function textOf(html: string): string {
   return out;
 }
 
-// Element names browsers act on (HTML, SVG, MathML, and obsolete ones they still parse).
-const ELEMENTS = (
-  'a abbr acronym address animate animatemotion animatetransform applet area article aside audio b base basefont bdi bdo '
-  + 'bgsound big blink blockquote body br button canvas caption center cite code col colgroup data datalist dd del details '
-  + 'dfn dialog dir div dl dt em embed feimage fieldset figcaption figure font footer foreignobject form frame frameset '
-  + 'h1 h2 h3 h4 h5 h6 head header hgroup hr html i iframe image img input ins isindex kbd keygen label legend li link '
-  + 'listing main map mark marquee math menu menuitem meta meter nav nobr noembed noframes noscript object ol optgroup '
-  + 'option output p param picture plaintext portal pre progress q rb rp rt rtc ruby s samp script search section select '
-  + 'set slot small source spacer span strike strong style sub summary sup svg table tbody td template textarea tfoot th '
-  + 'thead time title tr track tt u ul use var video wbr xmp'
-).split(' ');
-
-/**
- * Where markup starts in decoded text: a comment, doctype or processing instruction; a tag of an
- * element browsers act on (`<img`, `</b>`); or any tag carrying an attribute (`<x onclick=…`).
- * Other `<`s are text: "Press <Enter>", "x<y", "<3".
- */
-const MARKUP_SOURCE = String.raw`<(?=[!?]|\/?(?:${ELEMENTS.join('|')})(?![\w:-])|\/?[a-z][\w:-]*[\s/][^<>]*=)`;
-const MARKUP = new RegExp(MARKUP_SOURCE, 'i');
-const MARKUP_HERE = new RegExp(`^${MARKUP_SOURCE}`, 'i');
-const MARKUP_ALL = new RegExp(MARKUP_SOURCE, 'gi');
-
-/** Text the sanitiser may read as HTML without losing what is not markup: `&` and harmless `<`s escaped. */
-const protectText = (text: string) =>
-  text.replace(/[&<]/g, (ch, at: number) => (ch === '&' ? '&amp;' : MARKUP_HERE.test(text.slice(at, at + 1000)) ? ch : '&lt;'));
-
 /**
  * Text of (already sanitised) HTML: tags removed, `<br>` and block ends become newlines,
- * entities decoded; no trailing newline.
+ * entities decoded once; no trailing newline.
  *
- * Decoding can reveal markup that was sent escaped (`&lt;script&gt;…`, or escaped twice). Plain
- * text goes to networks and previews that may not escape it, so markup found after decoding is
- * removed too (scripts and styles with their content), round after round. Text that only looks
- * a little like a tag ("Press <Enter>", "x<y") stays; a literal tag of a real element typed as
- * text (`<b>`) does not survive into plainText.
+ * The sanitiser has already removed every real tag that is not allowed, so what is left after
+ * decoding is text the user typed, character for character: `&lt;b&gt;` is the four characters
+ * `<b>`, not markup to strip again (issue #19 item 7). Whoever shows plain text escapes it (the
+ * UI renders it as text; networks take it as text).
  */
 export function htmlToPlain(html: string): string {
-  let out = textOf(html);
-  for (let round = 0; round < 4; round++) {
-    if (!MARKUP.test(out)) {
-      // Escaped more than once: decoding again would reveal markup.
-      const decoded = out.includes('&') ? textOf(out) : out;
-      if (!MARKUP.test(decoded)) break;
-      out = decoded;
-    }
-    out = textOf(sanitizeHtml(protectText(out), TEXT_ONLY_OPTIONS));
-  }
-  out = out.replace(MARKUP_ALL, '');
-  return out.replace(/\n+$/u, '');
+  return textOf(html).replace(/\n+$/u, '');
 }
 
 export { plainToHtml };

@@ -3,9 +3,10 @@
  * head and tail) and as checked (each target network's count and limit, decisions §4).
  */
 import {
-  countOptionsFromMeta, graphemeCount, strictest, validatePost,
+  countOptionsFromMeta, strictest, TextFacts, validatePost,
   type CountOptions, type MediaKind, type Platform, type Verdict,
 } from '../../../client/text/index.js';
+import { createHash } from 'node:crypto';
 import type { accounts } from '../../db/schema.js';
 import { htmlToPlain, normaliseContent, plainToHtml } from '../content/html.js';
 
@@ -94,8 +95,8 @@ export function rulesFor(targets: AccountRow[]): TargetRules {
 }
 
 /** The binding verdict for one network among its accounts' options. */
-export function verdictFor(platform: Platform, text: string, media: MediaKind[], options: CountOptions[] = [{}]): Verdict {
-  return strictest((options.length ? options : [{}]).map((o) => validatePost(platform, text, media, o)));
+export function verdictFor(platform: Platform, text: string, media: MediaKind[], options: CountOptions[] = [{}], facts?: TextFacts): Verdict {
+  return strictest((options.length ? options : [{}]).map((o) => validatePost(platform, text, media, o, facts)));
 }
 
 export interface TweetCheck {
@@ -109,22 +110,25 @@ export function rulesKey(rules: TargetRules): string {
   return JSON.stringify([...rules].sort((a, b) => a[0].localeCompare(b[0])));
 }
 
-// Counting is pure but not cheap (twitter-text, grapheme segmentation: about 16 µs a post on
-// five networks), and drafts are read far more often than written, so recent results are kept:
-// one map per set of rules, keyed by media kinds and text. Only short texts are kept and the
-// count is capped (the oldest go first), so memory stays bounded (tens of MB at most); the cap
-// is sized to hold a large library (10,000 drafts of 3 posts) so full listings stay warm.
+// Counting is pure but not free (up to a few ms for 100,000 characters on five networks), and
+// drafts are read far more often than written, so results are kept: one map per set of rules,
+// keyed by media kinds and text. A long text is keyed by its SHA-256 instead (hashing is ~20×
+// cheaper than counting, and the key stays small), so listing drafts never counts a stored text
+// again once it was counted on write or on a first read (issue #19 item 1). The count is capped
+// (the oldest set of rules goes first), so memory stays bounded (tens of MB at most); the cap is
+// sized to hold a large library (10,000 drafts of 3 posts) so full listings stay warm.
 const CACHE_MAX = 60_000;
 const CACHE_TEXT_MAX = 4000;
 const cache = new Map<string, Map<string, TweetCheck>>();
 let cached = 0;
 
+const textKey = (text: string) => (text.length > CACHE_TEXT_MAX ? `\u0001sha256:${createHash('sha256').update(text).digest('base64')}` : text);
+
 /** checkTweet, remembered by (rules, media kinds, text). Callers must not mutate the result. */
 export function checkTweetCached(plainText: string, media: MediaKind[], rules: TargetRules, key: string): TweetCheck {
-  if (plainText.length > CACHE_TEXT_MAX) return checkTweet(plainText, media, rules);
   let byText = cache.get(key);
   if (!byText) { byText = new Map(); cache.set(key, byText); }
-  const k = media.length === 0 ? plainText : `${media.join(',')}\u0000${plainText}`;
+  const k = media.length === 0 ? textKey(plainText) : `${media.join(',')}\u0000${textKey(plainText)}`;
   const hit = byText.get(k);
   if (hit) return hit;
   const result = checkTweet(plainText, media, rules);
@@ -143,10 +147,12 @@ export function checkTweetCached(plainText: string, media: MediaKind[], rules: T
 export function checkTweet(plainText: string, media: MediaKind[], rules: TargetRules): TweetCheck {
   const validation: Record<string, Verdict> = {};
   let isValid = plainText.trim() !== '' || media.length > 0;
+  // One text, several networks: grapheme clusters and URLs are worked out once.
+  const facts = new TextFacts(plainText);
   for (const [platform, options] of rules) {
-    const v = verdictFor(platform, plainText, media, options);
+    const v = verdictFor(platform, plainText, media, options, facts);
     validation[platform] = v;
     if (!v.valid) isValid = false;
   }
-  return { characterCount: graphemeCount(plainText), isValid, validation };
+  return { characterCount: facts.graphemes.count, isValid, validation };
 }
