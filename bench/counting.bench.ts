@@ -8,7 +8,7 @@
  * on the machine hits each alike; ratios are to plain prose of the same length in the same run.
  * Goals: 100k characters of any shape ≤ 20 ms; 10× the text ≤ 12× the time.
  */
-import { PLATFORMS } from '../client/text/index.js';
+import { PLATFORMS } from '../text/index.js';
 import { checkTweet, type TargetRules } from '../server/domain/drafts/draft-text.js';
 import { LONG_SHAPES, longText } from '../test/helpers/hard-text.js';
 import { fmt, loadNote, printTable, stats } from './lib.js';

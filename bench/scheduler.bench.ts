@@ -35,7 +35,7 @@ import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { uuidV7 } from '../server/context.js';
+import { uuidV7 } from '../server/core/ids.js';
 import { openDatabase } from '../server/db/connection.js';
 import type { TestServer } from '../test/helpers/server.js';
 import { connectOAuth } from '../test/helpers/oauth-connect.js';

@@ -7,7 +7,7 @@ import { print } from './output.js';
 const dataDirOption = ['--data-dir <dir>', 'data folder (default: HERALD_DATA_DIR or the OS app-data folder)'] as const;
 // Loaded when these commands run: the server's config and SQLite modules would add ~0.3 s to every other command's start.
 const configFor = async (opts: { dataDir?: string }) => {
-  const { loadConfig } = await import('../server/config.js');
+  const { loadConfig } = await import('../server/core/config.js');
   return loadConfig(process.env, opts.dataDir ? { HERALD_DATA_DIR: opts.dataDir } : {});
 };
 const databaseFiles = () => import('../server/db/backup.js');

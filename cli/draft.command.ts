@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import type { Command } from 'commander';
 import { Option } from 'commander';
-import type { Platform } from '../client/text/index.js';
+import type { Platform } from '../text/index.js';
 import { action, examples, idList, int } from './action.js';
 import { clientFor, globals, readStdin, UsageError } from './context.js';
 import { keyValues, print, safe } from './output.js';
 
-/** The networks --split knows (client/text's PLATFORMS; kept here so --help needs no text rules). */
+/** The networks --split knows (text/'s PLATFORMS; kept here so --help needs no text rules). */
 export const SPLIT_NETWORKS = ['microblog', 'skyblog', 'fedblog', 'threadblog', 'problog'] as const satisfies readonly Platform[];
 
 interface ContentOptions {
@@ -50,7 +50,7 @@ async function readPosts(opts: ContentOptions, frame?: Frame): Promise<string[] 
   }
   const text = opts.content ?? (opts.file !== undefined ? readFile(opts.file) : await readText());
   // Loaded only here: the text rules (twitter-text) are the heaviest import of the CLI.
-  const { splitForPlatform, splitThreadText } = await import('../client/text/index.js');
+  const { splitForPlatform, splitThreadText } = await import('../text/index.js');
   let posts = splitThreadText(text);
   if (opts.split && posts.length > 0) {
     const { head, tail } = frame ? await frame() : { head: '', tail: '' };
@@ -71,7 +71,7 @@ async function readPosts(opts: ContentOptions, frame?: Frame): Promise<string[] 
  * escaped so every character stays, "x<y" and "Press <Enter>" included; --html sends it as is.
  */
 async function asContent(opts: ContentOptions, posts: string[]): Promise<{ content: string; position: number }[]> {
-  const { plainToHtml } = await import('../client/text/html.js');
+  const { plainToHtml } = await import('../text/html.js');
   return posts.map((p, position) => ({ content: opts.html ? p : plainToHtml(p), position }));
 }
 

@@ -12,7 +12,7 @@ import type { templateSchema } from '../server/contracts/templates.js';
 import type { meResponse } from '../server/contracts/users.js';
 
 export { HeraldClient, HeraldError, DEFAULT_BASE_URL, type ClientOptions, type OAuthNetwork } from './herald-client.js';
-export * as text from './text/index.js';
+export * as text from '../text/index.js';
 
 export type DraftStatus = z.output<typeof draftStatus>;
 export type PublicationStatus = ProgressEntry['status'];

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type * as E from 'electron';
-import { NETWORK_LABELS } from '../client/text/counting.js';
+import { NETWORK_LABELS } from '../text/counting.js';
 import { createServer as createHeraldServer, type HeraldServer, type ServerOptions } from '../server/server.js';
 import { allowNavigation, allowOpenExternal, contentSecurityPolicy, trustedSender, webPreferences } from './security.js';
 import { onWindowClose, trayMenu, type KeepAliveState } from './tray.js';

@@ -1,7 +1,7 @@
 /**
  * `npm run serve`: the headless app. Same server as the desktop app, without Electron.
  */
-import { ConfigError } from './config.js';
+import { ConfigError } from './core/config.js';
 import { SchemaTooNewError } from './db/connection.js';
 import { createServer } from './server.js';
 

@@ -8,8 +8,11 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Express, RequestHandler } from 'express';
-import { loadConfig, type HeraldConfig } from './config.js';
-import { consoleLogger, systemClock, systemIds, type Clock, type Deps, type Ids, type Logger } from './context.js';
+import { loadConfig, type HeraldConfig } from './core/config.js';
+import { consoleLogger, type Logger } from './core/logger.js';
+import { systemClock, type Clock } from './core/clock.js';
+import { systemIds, type Ids } from './core/ids.js';
+import { type Deps } from './domain/deps.js';
 import { startCheckpointer, type Checkpointer } from './db/checkpointer.js';
 import { openDatabase } from './db/connection.js';
 import { createServices, type Services } from './domain/services.js';
@@ -22,7 +25,7 @@ import './platforms/index.js';
 import { openSecretStore, type SecretStore } from './secrets/index.js';
 import { Scheduler, type SchedulerOptions } from './jobs/scheduler.js';
 import { SchedulerLock } from './jobs/scheduler-lock.js';
-import { armCrashPoints } from './crash.js';
+import { armCrashPoints } from './core/crash.js';
 
 export interface ServerOptions {
   config?: HeraldConfig;

@@ -4,7 +4,7 @@
  * unknown keys (they are dropped).
  */
 import { z } from 'zod';
-import { ERROR_CODES } from '../errors.js';
+import { ERROR_CODES } from '../core/errors.js';
 
 export const PLATFORM_VALUES = ['microblog', 'skyblog', 'fedblog', 'threadblog', 'problog'] as const;
 export const platformSchema = z.enum(PLATFORM_VALUES).describe('Network: microblog = X, skyblog = Bluesky, fedblog = Mastodon, threadblog = Threads, problog = LinkedIn');

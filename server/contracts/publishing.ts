@@ -61,7 +61,7 @@ export const progressEntry = z.object({
   nextAttemptAt: timestamp.nullable().describe('when a waiting entry is tried again'),
   /** The spec's code when the failure has one (INSUFFICIENT_CREDITS, TOKEN_EXPIRED, ...). */
   errorCode: z.string().nullable().optional(),
-  /** What happened and what happens next, in one sentence (client/status-text.ts). */
+  /** What happened and what happens next, in one sentence (text/status-text.ts). */
   statusText: z.string().optional(),
 });
 export const progressResponse = z.object({

@@ -1,4 +1,4 @@
-import type { Deps } from '../context.js';
+import type { Deps } from './deps.js';
 import { AccountsService } from './accounts/accounts.service.js';
 import { CredentialsService } from './accounts/credentials.service.js';
 import { ConnectionsService } from './connections/connections.service.js';

@@ -5,7 +5,7 @@
  */
 import express, { type RequestHandler } from 'express';
 import type { Services } from '../domain/services.js';
-import { HeraldError } from '../errors.js';
+import { HeraldError } from '../core/errors.js';
 import { renderDocsPage, DOCS_CSS } from './docs-page.js';
 import { createDispatch, sendJson, type DispatchRoute } from './dispatch.js';
 import { keyAuth } from './middleware/auth.js';

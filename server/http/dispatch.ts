@@ -14,7 +14,7 @@
  */
 import type http from 'node:http';
 import type { ErrorRequestHandler, Express, Request, RequestHandler, Response } from 'express';
-import { HeraldError } from '../errors.js';
+import { HeraldError } from '../core/errors.js';
 
 export interface DispatchRoute {
   method: string;

@@ -3,7 +3,7 @@
  * validate requests. Decisions the spec left open are written into descriptions here.
  */
 import { z } from 'zod';
-import { ERROR_STATUS, type ErrorCode } from '../errors.js';
+import { ERROR_STATUS, type ErrorCode } from '../core/errors.js';
 import { errorBody } from '../contracts/common.js';
 import type { RouteDef } from './route.js';
 

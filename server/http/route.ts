@@ -4,8 +4,8 @@
  */
 import type { Request, Response, RequestHandler } from 'express';
 import type { z } from 'zod';
-import type { ErrorCode } from '../errors.js';
-import { HeraldError } from '../errors.js';
+import type { ErrorCode } from '../core/errors.js';
+import { HeraldError } from '../core/errors.js';
 import type { AuthContext } from '../domain/auth/auth.service.js';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';

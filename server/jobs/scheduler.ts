@@ -17,15 +17,15 @@
  */
 import { createRequire } from 'node:module';
 import type schedule from 'node-schedule';
-import type { Deps } from '../context.js';
+import type { Deps } from '../domain/deps.js';
 import { draftStatusOf, type PublishService, type Started, type TargetResult } from '../domain/publishing/publish.service.js';
 import { commitsFor, type Commits } from '../db/commits.js';
 import { ENTRY_COLS, type EntryRow, type ScheduleService } from '../domain/scheduling/schedule.service.js';
-import { crashPoint } from '../crash.js';
-import { HeraldError, isStorageFull } from '../errors.js';
-import type { Platform } from '../config.js';
-import { NETWORK_LABELS as NETWORK_NAMES } from '../../client/text/counting.js';
-import { targetStatusText, type TargetState } from '../../client/status-text.js';
+import { crashPoint } from '../core/crash.js';
+import { HeraldError, isStorageFull } from '../core/errors.js';
+import type { Platform } from '../core/config.js';
+import { NETWORK_LABELS as NETWORK_NAMES } from '../../text/counting.js';
+import { targetStatusText, type TargetState } from '../../text/status-text.js';
 import { SchedulerLock } from './scheduler-lock.js';
 
 /** Arms one wake-up at an instant of the injected clock. */
@@ -485,7 +485,7 @@ export class Scheduler {
 
   /**
    * The one log line of a scheduled post that did not go out as planned, in the words progress
-   * and history use (client/status-text.ts).
+   * and history use (text/status-text.ts).
    */
   private tell(e: EntryRow, state: Omit<TargetState, 'network'>): void {
     const network = NETWORK_NAMES[e.platform as Platform] ?? e.platform;

@@ -9,7 +9,7 @@
  *   ambiguous (a write that may have been committed), and a message a person can act on.
  * Adapters hold no state between calls: credentials come in, refreshed credentials go out.
  */
-import type { NetworkConfig, Platform } from '../config.js';
+import type { NetworkConfig, Platform } from '../core/config.js';
 
 /** Secrets for one account, kept only in the secret store. */
 export interface Credentials {

@@ -4,8 +4,8 @@
  * (rate_limited), retry with backoff (transient), give up (permanent), or reconcile before any
  * retry because the network may have committed the post (ambiguous).
  */
-import type { Platform } from '../config.js';
-import { NETWORK_LABELS } from '../../client/text/counting.js';
+import type { Platform } from '../core/config.js';
+import { NETWORK_LABELS } from '../../text/counting.js';
 
 export type PlatformErrorKind = 'token_expired' | 'rate_limited' | 'transient' | 'permanent' | 'ambiguous';
 

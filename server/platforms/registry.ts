@@ -1,5 +1,5 @@
 /** Picks the adapter for a network. Each adapter file registers itself in ADAPTERS below. */
-import type { Platform } from '../config.js';
+import type { Platform } from '../core/config.js';
 import type { PlatformAdapter } from './adapter.js';
 import { NETWORK_NAMES, PlatformError } from './errors.js';
 

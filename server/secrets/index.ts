@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
-import type { HeraldConfig } from '../config.js';
-import type { Logger } from '../context.js';
+import type { HeraldConfig } from '../core/config.js';
+import type { Logger } from '../core/logger.js';
 import { FileSecretStore } from './file.store.js';
 import { KeychainSecretStore, loadKeytar } from './keychain.store.js';
 import type { SecretStore } from './secret-store.js';

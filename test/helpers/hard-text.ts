@@ -2,7 +2,7 @@
  * Hard text and what each network counts for it, worked out by hand from each network's rule
  * (platforms.md). Shared by the unit tests of the counting module and the HTTP tests of drafts.
  */
-import { utf8Length, type Platform } from '../../client/text/index.js';
+import { utf8Length, type Platform } from '../../text/index.js';
 
 export type Row = [name: string, text: string, counts: Record<Platform, number>];
 

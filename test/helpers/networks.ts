@@ -4,7 +4,7 @@
  * at them, accounts connected through Herald's own HTTP flows, and what each network holds, read
  * back from the simulator's state or the PDS's repo (never from Herald).
  */
-import type { Platform } from '../../server/config.js';
+import type { Platform } from '../../server/core/config.js';
 import { registerAdapter } from '../../server/platforms/index.js';
 import { createProblogAdapter } from '../../server/platforms/problog.adapter.js';
 import { createThreadblogAdapter } from '../../server/platforms/threadblog.adapter.js';

@@ -7,8 +7,8 @@ import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { loadConfig } from '../../server/config.js';
-import type { Clock } from '../../server/context.js';
+import { loadConfig } from '../../server/core/config.js';
+import type { Clock } from '../../server/core/clock.js';
 import { createServer, type HeraldServer, type ServerOptions } from '../../server/server.js';
 
 export const OWNER = { email: 'owner@example.test', password: 'correct horse battery' };

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { countText } from '../../client/text/index.js';
+import { countText } from '../../text/index.js';
 import { cliEnv, herald, limit, ok } from '../helpers/cli.js';
 import { addAccount, userIdOf } from '../helpers/drafts.js';
 import { OWNER, startServer, tempDir, type TestServer } from '../helpers/server.js';

@@ -5,7 +5,7 @@
  * the app itself: loaded in real Chromium it requests nothing from any other origin.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERROR_STATUS } from '../../server/errors.js';
+import { ERROR_STATUS } from '../../server/core/errors.js';
 import { allRoutes } from '../../server/http/app.js';
 import { launchChromium } from '../helpers/browser.js';
 import { startServer, type TestServer } from '../helpers/server.js';

@@ -319,7 +319,10 @@ describe('credits', () => {
   it('POST /credits answers {success, balance, expiresAt}; GET /credits/usage answers records and pagination', async () => {
     const c = await t.call('POST', '/credits', { key });
     expect(c.status).toBe(200);
-    expect(keysOf(c.body)).toEqual(['balance', 'expiresAt', 'success']);
+    // The spec's fields, plus the schedule outlook issue #19 added (what the month's credits cover
+    // against what is scheduled: the UI's early warning).
+    expect(keysOf(c.body)).toEqual(['balance', 'covers', 'expiresAt', 'scheduled', 'success', 'warning']);
+    expect(c.body.scheduled).toEqual({ posts: 0, credits: 0 });
     expect(c.body.balance).toBe(1000);
     isTimestamp(c.body.expiresAt);
     const u = await get('/credits/usage');

@@ -16,7 +16,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../server/config.js';
+import { loadConfig } from '../../server/core/config.js';
 import { SchemaTooNewError } from '../../server/db/connection.js';
 import { installedElectron } from '../../scripts/electron-binary.mjs';
 import { createServer } from '../../server/server.js';

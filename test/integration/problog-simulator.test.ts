@@ -9,7 +9,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accounts } from '../../server/db/schema.js';
 import { partsFromTexts } from '../../server/domain/publishing/plan.js';
-import { HeraldError } from '../../server/errors.js';
+import { HeraldError } from '../../server/core/errors.js';
 import type { MediaItem, PostInput } from '../../server/platforms/adapter.js';
 import { PlatformError } from '../../server/platforms/errors.js';
 import { adapterFor, registerAdapter } from '../../server/platforms/index.js';

@@ -10,7 +10,7 @@
  */
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Platform } from '../../server/config.js';
+import type { Platform } from '../../server/core/config.js';
 import { png, upload, video } from '../helpers/media-files.js';
 import { connectAll, postsOn, requestCounts, startNetworks, threadOf, useFastPolling, type Networks } from '../helpers/networks.js';
 import { pngBytes } from '../helpers/png.js';

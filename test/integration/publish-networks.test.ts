@@ -8,9 +8,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Platform } from '../../server/config.js';
+import type { Platform } from '../../server/core/config.js';
 import { GuardedFetcher } from '../../server/domain/media/guarded-fetch.js';
-import { plainToHtml } from '../../client/text/html.js';
+import { plainToHtml } from '../../text/html.js';
 import { pngBytes } from '../helpers/png.js';
 import { ownerId } from '../helpers/fixtures.js';
 import { connectAll, PLATFORMS, postsOn, requestCounts, startNetworks, threadOf, useFastPolling, type Networks } from '../helpers/networks.js';

@@ -7,7 +7,7 @@
  * the instant it chose; every count is read from the simulators.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Platform } from '../../server/config.js';
+import type { Platform } from '../../server/core/config.js';
 import type { Waker } from '../../server/jobs/scheduler.js';
 import { createFedblogAdapter } from '../../server/platforms/fedblog.adapter.js';
 import { registerAdapter } from '../../server/platforms/registry.js';

@@ -3,7 +3,7 @@
  * secret store exactly as the server does and tries to save a token. Prints one JSON line.
  * argv: <data dir> [HERALD_SECRET_STORE value]
  */
-import { loadConfig } from '../../server/config.js';
+import { loadConfig } from '../../server/core/config.js';
 import { openSecretStore } from '../../server/secrets/index.js';
 
 const [dataDir, storeSetting] = process.argv.slice(2);

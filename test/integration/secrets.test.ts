@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../server/config.js';
+import { loadConfig } from '../../server/core/config.js';
 import { FileSecretStore } from '../../server/secrets/file.store.js';
 import { keychainService, openSecretStore } from '../../server/secrets/index.js';
 import { KeychainSecretStore, loadKeytar } from '../../server/secrets/keychain.store.js';

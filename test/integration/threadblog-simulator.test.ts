@@ -8,7 +8,7 @@ import http from 'node:http';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accounts } from '../../server/db/schema.js';
-import { HeraldError } from '../../server/errors.js';
+import { HeraldError } from '../../server/core/errors.js';
 import type { MediaItem, PostInput, PostRef } from '../../server/platforms/adapter.js';
 import { PlatformError } from '../../server/platforms/errors.js';
 import { adapterFor, registerAdapter } from '../../server/platforms/index.js';

@@ -16,7 +16,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Platform } from '../../server/config.js';
+import type { Platform } from '../../server/core/config.js';
 import type { ChildServer } from '../helpers/child-server.js';
 import { postsOn, startNetworks, type Networks } from '../helpers/networks.js';
 import { tempDir } from '../helpers/server.js';

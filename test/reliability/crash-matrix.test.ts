@@ -2,7 +2,7 @@
  * The crash matrix (quality.md "Reliability", issue 6 and issue 11 item 1). Scheduled posts fall
  * due on all five networks (X, Mastodon, Threads, LinkedIn simulators and a real Bluesky PDS)
  * while the real headless server (server/main.ts, its own process) is killed with SIGKILL again
- * and again: by itself at each named crash point (HERALD_CRASH_AT, server/crash.ts), from
+ * and again: by itself at each named crash point (HERALD_CRASH_AT, server/core/crash.ts), from
  * outside while Bluesky has committed a post whose answer is held back, and from outside at
  * random moments. Each time a new process starts on the same data folder. At the end every post
  * must be on its network exactly once, or be `failed`/`needs_review` with a reason; the networks
@@ -15,7 +15,7 @@
  */
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Platform } from '../../server/config.js';
+import type { Platform } from '../../server/core/config.js';
 import { startChild, type ChildServer } from '../helpers/child-server.js';
 import type { Held } from '../helpers/fault-proxy.js';
 import { startNetworks, type Networks } from '../helpers/networks.js';

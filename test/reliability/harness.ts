@@ -5,7 +5,7 @@
  */
 import Database from 'better-sqlite3';
 import path from 'node:path';
-import type { Platform } from '../../server/config.js';
+import type { Platform } from '../../server/core/config.js';
 import { startChild, type ChildOptions, type ChildServer } from '../helpers/child-server.js';
 import { connectAll, PLATFORMS, postsOn, type Networks } from '../helpers/networks.js';
 

@@ -7,8 +7,8 @@
  * Herald was closed. (Disk full is wt-storage's.) Figure: silent endings, 0 of N.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Platform } from '../../server/config.js';
-import type { Logger } from '../../server/context.js';
+import type { Platform } from '../../server/core/config.js';
+import type { Logger } from '../../server/core/logger.js';
 import type { Waker } from '../../server/jobs/scheduler.js';
 import { connectAll, startNetworks, useFastPolling, type Networks } from '../helpers/networks.js';
 import { startServer, TestClock, type TestServer } from '../helpers/server.js';

@@ -12,7 +12,7 @@
  * else (zero duplicates, zero lost); one token refresh per account however many publishes race.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Platform } from '../../server/config.js';
+import type { Platform } from '../../server/core/config.js';
 import type { Waker } from '../../server/jobs/scheduler.js';
 import { connectAll, postsOn, startNetworks, useFastPolling, type Networks } from '../helpers/networks.js';
 import { startServer, TestClock, type TestServer } from '../helpers/server.js';

@@ -13,7 +13,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Platform } from '../../server/config.js';
+import type { Platform } from '../../server/core/config.js';
 import { startChild, type ChildServer } from '../helpers/child-server.js';
 import { startNetworks, type Networks } from '../helpers/networks.js';
 import { tempDir } from '../helpers/server.js';

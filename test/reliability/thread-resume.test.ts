@@ -11,7 +11,7 @@
  */
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Platform } from '../../server/config.js';
+import type { Platform } from '../../server/core/config.js';
 import { startChild, type ChildServer } from '../helpers/child-server.js';
 import { startFaultProxy, type FaultProxy, type Held } from '../helpers/fault-proxy.js';
 import { postsOn, startNetworks, type Networks } from '../helpers/networks.js';

@@ -6,8 +6,8 @@
  */
 import twitterText from 'twitter-text';
 import { describe, expect, it } from 'vitest';
-import { countText, splitForPlatform } from '../../client/text/index.js';
-import { extractUrls, weightedLength } from '../../client/text/urls.js';
+import { countText, splitForPlatform } from '../../text/index.js';
+import { extractUrls, weightedLength } from '../../text/urls.js';
 
 const SHAPES: Record<string, (n: number) => string> = {
   dotted: (n) => 'a.'.repeat(n / 2),

@@ -1,5 +1,5 @@
 /**
- * Per-network counting on hard text (client/text/counting.ts). Expected figures are worked out
+ * Per-network counting on hard text (text/counting.ts). Expected figures are worked out
  * by hand from each network's rule (platforms.md), and X's agree with twitter-text's own
  * parseTweet on every case and on random mixes of the hard pieces.
  */
@@ -7,7 +7,7 @@ import twitterText from 'twitter-text';
 import { describe, expect, it } from 'vitest';
 import {
   checkMedia, countOptionsFromMeta, countText, graphemeBoundaries, graphemeCount, strictest, validatePost, type Platform,
-} from '../../client/text/index.js';
+} from '../../text/index.js';
 import { HARD_TEXT, withScheme } from '../helpers/hard-text.js';
 
 describe.each(HARD_TEXT)('%s', (_name, text, counts) => {

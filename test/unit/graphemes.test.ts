@@ -1,13 +1,13 @@
 /**
- * The one-pass grapheme counter (client/text/graphemes.ts) and the shared counting of one text
+ * The one-pass grapheme counter (text/graphemes.ts) and the shared counting of one text
  * for all networks (TextFacts) against the platform's Intl.Segmenter and twitter-text itself,
  * and the time goal of issue #19 item 1: 100k characters of any shape ≤ 20 ms for all networks.
  */
 import twitterText from 'twitter-text';
 import { describe, expect, it } from 'vitest';
-import { countText, PLATFORMS, TextFacts, validatePost } from '../../client/text/index.js';
-import { ALONE, classOf, COMPLEX, graphemeStats, JOINS, SIMPLE, utf8Bytes } from '../../client/text/graphemes.js';
-import { weightedLength } from '../../client/text/urls.js';
+import { countText, PLATFORMS, TextFacts, validatePost } from '../../text/index.js';
+import { ALONE, classOf, COMPLEX, graphemeStats, JOINS, SIMPLE, utf8Bytes } from '../../text/graphemes.js';
+import { weightedLength } from '../../text/urls.js';
 import { LONG_SHAPES, longText } from '../helpers/hard-text.js';
 
 const seg = new Intl.Segmenter(undefined, { granularity: 'grapheme' });

@@ -3,7 +3,7 @@
  * creation time, so an index on them grows at its end.
  */
 import { describe, expect, it } from 'vitest';
-import { systemIds, uuidV7 } from '../../server/context.js';
+import { systemIds, uuidV7 } from '../../server/core/ids.js';
 
 describe('uuidV7', () => {
   it('carries the millisecond time in its first 48 bits, version 7 and the RFC variant', () => {

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AccountRow } from '../../server/domain/accounts/accounts.service.js';
 import { checkParts } from '../../server/domain/publishing/limits.js';
-import { HeraldError } from '../../server/errors.js';
+import { HeraldError } from '../../server/core/errors.js';
 
 const account = (id: string, platform: string, meta: Record<string, unknown>) =>
   ({ id, platform, username: id, meta: JSON.stringify(meta) }) as unknown as AccountRow;

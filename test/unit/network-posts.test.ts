@@ -1,9 +1,9 @@
 /**
- * postsForNetwork / checkNetworkPosts (client/text/network.ts): what one network receives for a
+ * postsForNetwork / checkNetworkPosts (text/network.ts): what one network receives for a
  * draft per decisions §5, and its verdict.
  */
 import { describe, expect, it } from 'vitest';
-import { checkNetworkPosts, postsForNetwork } from '../../client/text/index.js';
+import { checkNetworkPosts, postsForNetwork } from '../../text/index.js';
 
 const posts = [{ plainText: 'one', media: ['m1'] }, { plainText: 'two', media: [] as string[] }, { plainText: '  ', media: [] as string[] }];
 

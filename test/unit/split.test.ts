@@ -1,5 +1,5 @@
 /**
- * The thread splitter (client/text/split.ts): every post fits the chosen network by that
+ * The thread splitter (text/split.ts): every post fits the chosen network by that
  * network's own count, the posts read back to the original text (each is a slice of it, only
  * whitespace between), and no break falls inside a URL, a mention or a grapheme cluster.
  */
@@ -7,7 +7,7 @@ import twitterText from 'twitter-text';
 import { describe, expect, it } from 'vitest';
 import {
   PLATFORMS, countText, graphemeBoundaries, joinThreadText, splitForPlatform, splitThreadText, type CountOptions, type Platform,
-} from '../../client/text/index.js';
+} from '../../text/index.js';
 
 /** Offsets of each part in `text`, asserting the read-back invariant on the way. */
 function readBack(text: string, parts: string[]): [number, number][] {

@@ -5,7 +5,7 @@
  * "Published to 0 accounts", no Retry offered while an automatic retry is queued).
  */
 import { describe, expect, it } from 'vitest';
-import { creditsWarningText, publishSummaryText, targetStatusText, type TargetState } from '../../client/status-text.js';
+import { creditsWarningText, publishSummaryText, targetStatusText, type TargetState } from '../../text/status-text.js';
 
 const AT = '2026-11-20T10:05:00.000Z';
 const fmt = (iso: string) => iso.slice(11, 16);

@@ -1,8 +1,8 @@
 /**
- * client/text is imported by the server, the client library, the CLI and the UI (a browser
+ * text/ is imported by the server, the client library, the CLI and the UI (a browser
  * renderer): it may import only itself and twitter-text, never Node built-ins or the server.
  * The one exception is the emoji pattern of twemoji-parser, the browser-safe module twitter-text
- * itself weighs emoji with (client/text/urls.ts runs it without parse()'s per-emoji URL
+ * itself weighs emoji with (text/urls.ts runs it without parse()'s per-emoji URL
  * building): exactly that file, and the same copy twitter-text loads.
  */
 import { createRequire } from 'node:module';
@@ -10,10 +10,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-const dir = path.resolve('client/text');
+const dir = path.resolve('text');
 const TWEMOJI_REGEX = 'twemoji-parser/dist/lib/regex.js';
 
-describe('client/text imports', () => {
+describe('text/ imports', () => {
   it('imports nothing but its own files and twitter-text', () => {
     const files = fs.readdirSync(dir).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'));
     expect(files.length).toBeGreaterThanOrEqual(4);

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { NETWORK_LABELS } from '../../../client/text/counting';
+import { NETWORK_LABELS } from '../../../text/counting';
 
 export function Page({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {
   return (

@@ -1,6 +1,6 @@
 /**
  * The composer: a thread of posts with live per-network counters and previews (counted by the
- * same client/text module the server uses), media by drag and drop with alt text, templates,
+ * same text/ module the server uses), media by drag and drop with alt text, templates,
  * per-network text, and publish now (with live progress) or schedule (the jittered fire times
  * shown). Unsaved work is kept in localStorage so a crash or a closed window loses nothing.
  *
@@ -12,8 +12,8 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import {
   NETWORK_LABELS, PLATFORMS, plainToHtml, postsForNetwork, splitForPlatform, splitThreadText, validatePost,
   type MediaKind, type Platform,
-} from '../../../client/text/index';
-import { publishSummaryText } from '../../../client/status-text';
+} from '../../../text/index';
+import { publishSummaryText } from '../../../text/status-text';
 import { client, message } from '../api';
 import { navigate } from '../App';
 import { ErrorText, networkName, Page, StatusChip, when } from '../components/ui';

@@ -1,8 +1,8 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Account } from '../../contracts/accounts.js';
-import type { Deps } from '../../context.js';
+import type { Deps } from '../deps.js';
 import { accounts } from '../../db/schema.js';
-import { HeraldError } from '../../errors.js';
+import { HeraldError } from '../../core/errors.js';
 import { accountSecretName } from '../../secrets/secret-store.js';
 
 export type AccountRow = typeof accounts.$inferSelect;

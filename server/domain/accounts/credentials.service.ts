@@ -6,15 +6,15 @@
  * marks the account `needs_reauth` and fails with TOKEN_EXPIRED.
  */
 import { eq } from 'drizzle-orm';
-import type { Deps } from '../../context.js';
-import { crashPoint } from '../../crash.js';
+import type { Deps } from '../deps.js';
+import { crashPoint } from '../../core/crash.js';
 import { accounts } from '../../db/schema.js';
-import { HeraldError } from '../../errors.js';
+import { HeraldError } from '../../core/errors.js';
 import type { AccountInfo, CallContext, Credentials } from '../../platforms/adapter.js';
 import { NETWORK_NAMES, PlatformError } from '../../platforms/errors.js';
 import { adapterFor } from '../../platforms/registry.js';
 import { accountSecretName } from '../../secrets/secret-store.js';
-import type { Platform } from '../../config.js';
+import type { Platform } from '../../core/config.js';
 import type { AccountRow } from './accounts.service.js';
 
 const REFRESH_EARLY_MS = 60_000;

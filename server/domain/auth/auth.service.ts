@@ -1,8 +1,9 @@
 import { and, desc, eq } from 'drizzle-orm';
-import { nowIso, type Deps } from '../../context.js';
+import { nowIso } from '../../core/clock.js';
+import { type Deps } from '../deps.js';
 import { UntilChanged } from '../../db/change-token.js';
 import { apiKeys } from '../../db/schema.js';
-import { HeraldError } from '../../errors.js';
+import { HeraldError } from '../../core/errors.js';
 import { normaliseEmail, USER_COLUMNS, type UserRow, UsersService } from '../users/users.service.js';
 import { generateApiKey, hashApiKey, looksLikeApiKey, previewApiKey } from './keys.js';
 import { dummyPasswordHash, verifyPassword } from './passwords.js';

@@ -1,6 +1,6 @@
 /** API key material: `hk_` + 40 base62 characters; only the SHA-256 is ever stored. */
 import crypto from 'node:crypto';
-import { randomBase62 } from '../../context.js';
+import { randomBase62 } from '../../core/ids.js';
 
 export const KEY_PREFIX = 'hk_';
 

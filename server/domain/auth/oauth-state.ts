@@ -4,8 +4,9 @@
  * A forged, replayed, expired or mismatched state is refused before any token call.
  */
 import crypto from 'node:crypto';
-import { nowIso, type Deps } from '../../context.js';
-import { HeraldError } from '../../errors.js';
+import { nowIso } from '../../core/clock.js';
+import { type Deps } from '../deps.js';
+import { HeraldError } from '../../core/errors.js';
 
 const TTL_MS = 10 * 60_000;
 const NONCE = 16, TS = 8, MAC = 16;

@@ -11,8 +11,8 @@
  * answer it cannot trust; the person starts again).
  */
 import * as oidc from 'openid-client';
-import type { Deps } from '../../context.js';
-import { HeraldError } from '../../errors.js';
+import type { Deps } from '../deps.js';
+import { HeraldError } from '../../core/errors.js';
 
 export const IDENTITY_SCOPE = 'openid email profile';
 const DISCOVERY_TTL_MS = 60 * 60_000;

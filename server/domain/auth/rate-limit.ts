@@ -2,7 +2,7 @@
  * Per-key request limits in fixed one-hour windows (decisions §2). Kept in memory: counting in
  * SQLite would add a write to every request, and the limit guards a loopback API, not billing.
  */
-import type { Clock } from '../../context.js';
+import type { Clock } from '../../core/clock.js';
 
 export type Tier = 'free' | 'pro' | 'enterprise';
 const HOUR = 3_600_000;

@@ -5,7 +5,7 @@
  * compared by prefix: `http://127.0.0.1.evil.example/` and `http://127.0.0.1@evil.example/`
  * are not loopback.
  */
-import { HeraldError } from '../../errors.js';
+import { HeraldError } from '../../core/errors.js';
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
 const MAX_LENGTH = 2000;

@@ -16,9 +16,9 @@
  */
 import crypto from 'node:crypto';
 import { and, asc, eq } from 'drizzle-orm';
-import type { Deps } from '../../context.js';
+import type { Deps } from '../deps.js';
 import { accounts } from '../../db/schema.js';
-import { HeraldError } from '../../errors.js';
+import { HeraldError } from '../../core/errors.js';
 import type { Credentials, Identity } from '../../platforms/adapter.js';
 import { adapterFor } from '../../platforms/registry.js';
 import type { Account } from '../../contracts/accounts.js';

@@ -4,10 +4,11 @@
  * public facts; credentials go to the secret store.
  */
 import { and, eq } from 'drizzle-orm';
-import type { Platform } from '../../config.js';
-import { nowIso, type Deps } from '../../context.js';
+import type { Platform } from '../../core/config.js';
+import { nowIso } from '../../core/clock.js';
+import { type Deps } from '../deps.js';
 import { accounts } from '../../db/schema.js';
-import { HeraldError } from '../../errors.js';
+import { HeraldError } from '../../core/errors.js';
 import type { AppCredentials, Credentials, Identity } from '../../platforms/adapter.js';
 import { NETWORK_NAMES, PlatformError } from '../../platforms/errors.js';
 import { adapterFor } from '../../platforms/registry.js';

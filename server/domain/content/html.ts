@@ -5,7 +5,7 @@
 import { createRequire } from 'node:module';
 import { Parser } from 'htmlparser2';
 import type SanitizeHtml from 'sanitize-html';
-import { plainToHtml } from '../../../client/text/html.js';
+import { plainToHtml } from '../../../text/html.js';
 
 // sanitize-html, with postcss and its own htmlparser2, is about a sixth of the server bundle and
 // is needed only when content is written, so it is loaded on first use instead of at start-up.

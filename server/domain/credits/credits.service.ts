@@ -3,12 +3,13 @@
  * written lazily, the first time credits are looked at in a new month, and what is left of the
  * previous grant then expires through an `adjustment` record.
  */
-import { creditsWarningText } from '../../../client/status-text.js';
+import { creditsWarningText } from '../../../text/status-text.js';
 import { and, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
-import { nowIso, type Deps } from '../../context.js';
+import { nowIso } from '../../core/clock.js';
+import { type Deps } from '../deps.js';
 import { UntilChanged } from '../../db/change-token.js';
 import { creditLedger } from '../../db/schema.js';
-import { HeraldError } from '../../errors.js';
+import { HeraldError } from '../../core/errors.js';
 import { currentMonth, safeTimeZone } from './months.js';
 
 type Row = typeof creditLedger.$inferSelect;

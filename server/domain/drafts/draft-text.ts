@@ -5,7 +5,7 @@
 import {
   countOptionsFromMeta, strictest, TextFacts, validatePost,
   type CountOptions, type MediaKind, type Platform, type Verdict,
-} from '../../../client/text/index.js';
+} from '../../../text/index.js';
 import { createHash } from 'node:crypto';
 import type { accounts } from '../../db/schema.js';
 import { htmlToPlain, normaliseContent, plainToHtml } from '../content/html.js';

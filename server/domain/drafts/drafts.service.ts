@@ -6,12 +6,13 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import {
   checkNetworkPosts, countOptionsFromMeta, postsForNetwork, splitForPlatform, splitThreadText, type MediaKind, type Platform,
-} from '../../../client/text/index.js';
+} from '../../../text/index.js';
 import type { CreateDraftInput, Draft, Tweet, UpdateDraftInput } from '../../contracts/drafts.js';
-import { nowIso, type Deps } from '../../context.js';
+import { nowIso } from '../../core/clock.js';
+import { type Deps } from '../deps.js';
 import { changeToken, type ChangeToken } from '../../db/change-token.js';
 import { accounts, drafts, platformContents, socialSets, tweets } from '../../db/schema.js';
-import { HeraldError, type ErrorDetail } from '../../errors.js';
+import { HeraldError, type ErrorDetail } from '../../core/errors.js';
 import type { TemplatesService } from '../templates/templates.service.js';
 import { DraftsRepo, type AccountRow, type DraftRow, type TweetRow } from './drafts.repo.js';
 import { checkTweetCached, prepareTweets, rulesFor, rulesKey, verdictFor, type MediaRef, type PreparedTweet, type TargetRules } from './draft-text.js';

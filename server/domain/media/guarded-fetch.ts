@@ -13,7 +13,7 @@ import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { HeraldError } from '../../errors.js';
+import { HeraldError } from '../../core/errors.js';
 import { blockedReason, ipLiteral, isLoopbackOrPrivate } from './address-policy.js';
 import { MAX_MEDIA_BYTES } from './media-types.js';
 

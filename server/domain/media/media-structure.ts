@@ -9,7 +9,7 @@
  * take the `rest` of the stream (only its last two bytes are kept).
  */
 import { checkPixels, malformed, MAX_GIF_FRAMES, type MediaFormat } from './media-types.js';
-import { HeraldError } from '../../errors.js';
+import { HeraldError } from '../../core/errors.js';
 
 export interface StructureResult {
   width?: number;

@@ -6,7 +6,7 @@
  * or frame caps.
  */
 import { fileTypeFromBuffer } from 'file-type';
-import { HeraldError } from '../../errors.js';
+import { HeraldError } from '../../core/errors.js';
 
 export type MediaKind = 'image' | 'gif' | 'video';
 export type MediaFormat = 'png' | 'jpeg' | 'webp' | 'gif' | 'mp4' | 'mov';

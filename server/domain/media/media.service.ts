@@ -8,10 +8,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
-import type { Platform } from '../../config.js';
-import { nowIso, type Deps } from '../../context.js';
+import type { Platform } from '../../core/config.js';
+import { nowIso } from '../../core/clock.js';
+import { type Deps } from '../deps.js';
 import { media } from '../../db/schema.js';
-import { HeraldError, notFound } from '../../errors.js';
+import { HeraldError, notFound } from '../../core/errors.js';
 import type { MediaRef } from '../publishing/runner.js';
 import { blockedReason, ipLiteral } from './address-policy.js';
 import { GuardedFetcher, UrlRefused } from './guarded-fetch.js';

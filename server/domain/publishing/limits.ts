@@ -2,12 +2,12 @@
  * Every network's limits are checked for every target before anything is sent or charged, so a
  * post that one network would refuse stops the whole publish with a clear INVALID_INPUT naming
  * the account, the post and the reason. Text and media are judged by the shared counting module
- * (client/text), the same rules the composer and the draft's `validation` show, with the
+ * (text/), the same rules the composer and the draft's `validation` show, with the
  * account's own limits (a Mastodon instance's `max_characters`, an X premium limit).
  */
-import { checkNetworkPosts, countOptionsFromMeta, type MediaKind } from '../../../client/text/index.js';
-import type { Platform } from '../../config.js';
-import { HeraldError, type ErrorDetail } from '../../errors.js';
+import { checkNetworkPosts, countOptionsFromMeta, type MediaKind } from '../../../text/index.js';
+import type { Platform } from '../../core/config.js';
+import { HeraldError, type ErrorDetail } from '../../core/errors.js';
 import { NETWORK_NAMES } from '../../platforms/errors.js';
 import { SKYBLOG_IMAGE_MAX_BYTES } from '../../platforms/skyblog/images.js';
 import type { AccountRow } from '../accounts/accounts.service.js';

@@ -5,8 +5,8 @@
  * relaxed commit: a kill keeps it; a power cut may drop it, leaving the part `sending`, which
  * the runner settles by asking the network (or by the Idempotency-Key), never by a blind resend.
  */
-import type { Deps } from '../../context.js';
-import { crashPoint } from '../../crash.js';
+import type { Deps } from '../deps.js';
+import { crashPoint } from '../../core/crash.js';
 import { commitsFor, type Commits } from '../../db/commits.js';
 
 export type PublicationStatus = 'pending' | 'publishing' | 'published' | 'failed' | 'needs_review' | 'missed' | 'cancelled';

@@ -4,12 +4,12 @@
  * its posts are joined with a blank line.
  */
 import { and, eq, inArray } from 'drizzle-orm';
-import { splitThreadText } from '../../../client/text/index.js';
-import type { Platform } from '../../config.js';
-import type { Deps } from '../../context.js';
+import { splitThreadText } from '../../../text/index.js';
+import type { Platform } from '../../core/config.js';
+import type { Deps } from '../deps.js';
 import type { Sqlite } from '../../db/connection.js';
 import { media as mediaTable } from '../../db/schema.js';
-import { HeraldError } from '../../errors.js';
+import { HeraldError } from '../../core/errors.js';
 import type { MediaRef } from './runner.js';
 
 export interface PartPlan {
@@ -74,7 +74,7 @@ export function withKinds(deps: Deps, userId: string, refs: MediaRef[]): (ref: M
   };
 }
 
-/** Splits override text into posts at lines holding only `---` (the shared rule, client/text). */
+/** Splits override text into posts at lines holding only `---` (the shared rule, text/). */
 export function splitOverride(text: string): string[] {
   return splitThreadText(text);
 }

@@ -6,13 +6,13 @@
  */
 import { EventEmitter } from 'node:events';
 import { eq } from 'drizzle-orm';
-import type { Platform } from '../../config.js';
-import type { Deps } from '../../context.js';
+import type { Platform } from '../../core/config.js';
+import type { Deps } from '../deps.js';
 import { accounts } from '../../db/schema.js';
-import { HeraldError, isStorageFull } from '../../errors.js';
+import { HeraldError, isStorageFull } from '../../core/errors.js';
 import type { PostRef } from '../../platforms/adapter.js';
 import { NETWORK_NAMES, PlatformError } from '../../platforms/errors.js';
-import { targetStatusText } from '../../../client/status-text.js';
+import { targetStatusText } from '../../../text/status-text.js';
 import type { AccountRow } from '../accounts/accounts.service.js';
 import type { CredentialsService } from '../accounts/credentials.service.js';
 import { toHeraldError } from '../connections/connections.service.js';
@@ -23,7 +23,7 @@ import { loadDraft, partsFor, partsFromTexts, withKinds, type PartPlan } from '.
 import { ACCOUNT_COLS, PublicationRunner, type MediaRef, type PublicationOptions, type TargetOutcome } from './runner.js';
 import { checkParts } from './limits.js';
 import { StorageWaits, type WaitingFor } from './storage-waits.js';
-import { crashPoint } from '../../crash.js';
+import { crashPoint } from '../../core/crash.js';
 
 export interface TargetRequest {
   accountId: string;

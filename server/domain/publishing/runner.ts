@@ -8,10 +8,10 @@
  */
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import type { Platform } from '../../config.js';
-import type { Deps } from '../../context.js';
-import { crashPoint } from '../../crash.js';
-import { isStorageFull } from '../../errors.js';
+import type { Platform } from '../../core/config.js';
+import type { Deps } from '../deps.js';
+import { crashPoint } from '../../core/crash.js';
+import { isStorageFull } from '../../core/errors.js';
 import { media as mediaTable } from '../../db/schema.js';
 import type { CallContext, MediaItem, PlatformAdapter, PostOptions, PostRef } from '../../platforms/adapter.js';
 import { NETWORK_NAMES, PlatformError } from '../../platforms/errors.js';

@@ -3,11 +3,12 @@
  * jitter. The database is the truth; the scheduler (jobs/scheduler.ts) only wakes up to fire
  * what is due.
  */
-import type { Platform } from '../../config.js';
+import type { Platform } from '../../core/config.js';
 import { latestScheduleTime } from '../../contracts/common.js';
-import { nowIso, type Deps } from '../../context.js';
+import { nowIso } from '../../core/clock.js';
+import { type Deps } from '../deps.js';
 import { commitsFor, type Commits } from '../../db/commits.js';
-import { HeraldError } from '../../errors.js';
+import { HeraldError } from '../../core/errors.js';
 import { checkParts } from '../publishing/limits.js';
 import { loadDraft, partsFor } from '../publishing/plan.js';
 import type { PublishService } from '../publishing/publish.service.js';

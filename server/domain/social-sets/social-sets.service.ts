@@ -1,8 +1,9 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { SocialSet } from '../../contracts/social-sets.js';
-import { nowIso, type Deps } from '../../context.js';
+import { nowIso } from '../../core/clock.js';
+import { type Deps } from '../deps.js';
 import { accounts, socialSetAccounts, socialSets } from '../../db/schema.js';
-import { HeraldError } from '../../errors.js';
+import { HeraldError } from '../../core/errors.js';
 
 type SetRow = typeof socialSets.$inferSelect;
 

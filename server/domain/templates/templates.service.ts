@@ -1,8 +1,9 @@
 import { and, desc, eq } from 'drizzle-orm';
 import type { Template } from '../../contracts/templates.js';
-import { nowIso, type Deps } from '../../context.js';
+import { nowIso } from '../../core/clock.js';
+import { type Deps } from '../deps.js';
 import { templates } from '../../db/schema.js';
-import { HeraldError } from '../../errors.js';
+import { HeraldError } from '../../core/errors.js';
 import { htmlToPlain, plainToHtml, sanitizeContentHtml } from '../content/html.js';
 
 type Row = typeof templates.$inferSelect;

@@ -1,7 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
-import { nowIso, type Deps } from '../../context.js';
+import { nowIso } from '../../core/clock.js';
+import { type Deps } from '../deps.js';
 import { users } from '../../db/schema.js';
-import { HeraldError } from '../../errors.js';
+import { HeraldError } from '../../core/errors.js';
 import { hashPassword } from '../auth/passwords.js';
 
 export type UserRow = typeof users.$inferSelect;

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { AuthContext, AuthService } from '../../domain/auth/auth.service.js';
-import { HeraldError } from '../../errors.js';
+import { HeraldError } from '../../core/errors.js';
 
 declare module 'express-serve-static-core' {
   interface Request {

@@ -4,8 +4,8 @@
  * with a fixed text, so no stack, path or SQL reaches a client.
  */
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import type { Logger } from '../../context.js';
-import { HeraldError, isStorageFull, storageFull } from '../../errors.js';
+import type { Logger } from '../../core/logger.js';
+import { HeraldError, isStorageFull, storageFull } from '../../core/errors.js';
 
 export function notFoundHandler(): RequestHandler {
   return (_req, _res, next) => next(new HeraldError('NOT_FOUND', 'No such endpoint'));

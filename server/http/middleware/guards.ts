@@ -3,7 +3,7 @@
  * cross-origin writes, security headers. Nothing here trusts a header it did not parse itself.
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { HeraldError } from '../../errors.js';
+import { HeraldError } from '../../core/errors.js';
 
 const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
 

@@ -16,7 +16,7 @@ import type { StorageEngine } from 'multer';
 import { storeStream, type StoredMedia } from '../../domain/media/media-store.js';
 import { MAX_MEDIA_BYTES } from '../../domain/media/media-types.js';
 import type { MediaService } from '../../domain/media/media.service.js';
-import { HeraldError, isStorageFull, storageFull } from '../../errors.js';
+import { HeraldError, isStorageFull, storageFull } from '../../core/errors.js';
 
 export const MAX_FILES = 4;
 export const FILE_PART = 'files';

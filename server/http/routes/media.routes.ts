@@ -1,7 +1,7 @@
 import { pipeline } from 'node:stream/promises';
 import * as c from '../../contracts/media.js';
 import type { Services } from '../../domain/services.js';
-import { HeraldError, notFound } from '../../errors.js';
+import { HeraldError, notFound } from '../../core/errors.js';
 import { mediaUpload, uploadedMedia } from '../middleware/media-upload.js';
 import { defineRoute, type RouteDef } from '../route.js';
 

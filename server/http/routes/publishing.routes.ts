@@ -1,4 +1,4 @@
-import type { Platform } from '../../config.js';
+import type { Platform } from '../../core/config.js';
 import * as c from '../../contracts/publishing.js';
 import { publishDirect, targetError } from '../../domain/publishing/publish.service.js';
 import type { Services } from '../../domain/services.js';

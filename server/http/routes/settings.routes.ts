@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { backupResponse, settingsResponse, updateSettingsBody, updateSettingsResponse } from '../../contracts/settings.js';
 import type { Services } from '../../domain/services.js';
-import { HeraldError } from '../../errors.js';
+import { HeraldError } from '../../core/errors.js';
 import { defineRoute, type RouteDef } from '../route.js';
 import { VERSION } from '../version.js';
 

@@ -1,7 +1,7 @@
 import { setupBody, setupResponse, setupStatusResponse } from '../../contracts/settings.js';
 import { DEFAULT_KEY_NAME, KEY_WARNING } from '../../domain/auth/auth.service.js';
 import type { Services } from '../../domain/services.js';
-import { HeraldError } from '../../errors.js';
+import { HeraldError } from '../../core/errors.js';
 import { defineRoute, type RouteDef } from '../route.js';
 
 const tag = 'Sign-in and keys';

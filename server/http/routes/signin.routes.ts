@@ -9,7 +9,7 @@ import * as c from '../../contracts/signin.js';
 import { KEY_WARNING } from '../../domain/auth/auth.service.js';
 import type { SignInResult } from '../../domain/auth/signin.service.js';
 import type { Services } from '../../domain/services.js';
-import type { ErrorCode } from '../../errors.js';
+import type { ErrorCode } from '../../core/errors.js';
 import { defineRoute } from '../route.js';
 
 const TAG = 'Sign-in and keys';

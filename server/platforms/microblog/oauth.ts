@@ -4,7 +4,7 @@
  * JSON). Access tokens last two hours; refresh tokens are single-use and rotate on every refresh,
  * so the caller must save the returned pair before using it (credentials.service does).
  */
-import type { NetworkConfig } from '../../config.js';
+import type { NetworkConfig } from '../../core/config.js';
 import type { AppCredentials, AuthorizeRequest, Credentials, OAuthAdapter } from '../adapter.js';
 import { PlatformError } from '../errors.js';
 import { xCall } from './http.js';

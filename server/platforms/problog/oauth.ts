@@ -5,7 +5,7 @@
  * one comes back), and without it an expired token means connecting again. LinkedIn's PKCE is
  * for native-app registrations only, so none is sent.
  */
-import type { NetworkConfig } from '../../config.js';
+import type { NetworkConfig } from '../../core/config.js';
 import type { AppCredentials, Credentials, OAuthAdapter } from '../adapter.js';
 import { PlatformError } from '../errors.js';
 import { liCall } from './rest.js';

@@ -5,7 +5,7 @@
  * is renewed with `th_refresh_token` while it is still valid; once it has expired the person
  * must connect again. Threads documents no PKCE, so none is sent.
  */
-import type { NetworkConfig } from '../../config.js';
+import type { NetworkConfig } from '../../core/config.js';
 import type { AppCredentials, Credentials, OAuthAdapter } from '../adapter.js';
 import { PlatformError } from '../errors.js';
 import { formPost, graphCall, graphUrl } from './graph.js';

@@ -31,7 +31,7 @@ declare module 'twitter-text' {
     extractMentionsWithIndices(text: string): MentionEntity[];
     extractHashtagsWithIndices(text: string): HashtagEntity[];
     hasInvalidCharacters(text: string): boolean;
-    /** The library's building-block patterns (client/text/urls.ts reads a few). */
+    /** The library's building-block patterns (text/urls.ts reads a few). */
     regexen: Record<'validDomainChars' | 'validGTLD' | 'validCCTLD' | 'validPunycode' | 'validGeneralUrlPathChars' | 'extractUrl' | 'validAsciiDomain' | 'invalidUrlWithoutProtocolPrecedingChars' | 'validTcoUrl', RegExp>;
     configs: { defaults: TweetConfig; version3: TweetConfig };
   }

@@ -48,7 +48,7 @@ export interface HeraldConfig {
   graceMs: number;
   /** How often the scheduler sweeps for due entries behind its timer, ms. */
   sweepMs: number;
-  /** Crash points to arm (server/crash.ts): from the environment only, never config.json. */
+  /** Crash points to arm (server/core/crash.ts): from the environment only, never config.json. */
   crashAt?: string;
   /** Request body cap for JSON routes, bytes. */
   jsonBodyLimit: number;

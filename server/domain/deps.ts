@@ -1,0 +1,23 @@
+/**
+ * What every service receives. Time, randomness and ids come from here so tests can pin them.
+ */
+import type { HeraldConfig } from '../core/config.js';
+import type { Clock } from '../core/clock.js';
+import type { Ids } from '../core/ids.js';
+import type { Logger } from '../core/logger.js';
+import type { Db, Sqlite } from '../db/connection.js';
+import type { SecretStore } from '../secrets/secret-store.js';
+
+export interface Deps {
+  config: HeraldConfig;
+  db: Db;
+  sqlite: Sqlite;
+  clock: Clock;
+  ids: Ids;
+  /** Uniform in [0, 1); used for jitter and backoff. */
+  random: () => number;
+  log: Logger;
+  secrets: SecretStore;
+  /** Facts known only once the server listens. */
+  runtime: { baseUrl: string };
+}
