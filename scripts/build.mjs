@@ -12,6 +12,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import { isBuiltin } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -82,12 +83,29 @@ const lazyTwitterText = {
   },
 };
 
+// `import http from 'node:http'` in an ES module makes Node build the builtin's ES module facade,
+// which reads every export: node:http's lazy WebSocket/EventSource getters load all of undici
+// (~30 ms on a loaded 2-core machine), node:fs's ReadStream getter loads fs/promises and readline,
+// node:dns's promises getter builds a resolver. Bundled code takes builtins from
+// process.getBuiltinModule (Node 22.3+) instead, as CommonJS code does: nothing is read until used.
+const builtinsWithoutFacade = {
+  name: 'builtins-without-esm-facade',
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?[a-z][a-z0-9_/]*$/ }, (args) => {
+      if (args.kind !== 'import-statement') return undefined;
+      const id = args.path.startsWith('node:') ? args.path : `node:${args.path}`;
+      return isBuiltin(id) ? { path: id, namespace: 'node-builtin' } : undefined;
+    });
+    b.onLoad({ filter: /.*/, namespace: 'node-builtin' }, (args) => ({ contents: `module.exports = process.getBuiltinModule(${JSON.stringify(args.path)});`, loader: 'js' }));
+  },
+};
+
 // Loaded by Node from node_modules, not parsed as part of a bundle at start-up: native and
 // optional modules; those Herald requires on first use (node-schedule, file-type, sanitize-html,
 // multer); iconv-lite, whose codecs body-parser loads only when a body is first decoded; and
 // mime-db, a JSON file Node reads far faster than the same data bundled as JavaScript.
 const EXTERNAL = ['better-sqlite3', 'keytar', 'electron', '@atproto/*', 'file-type', 'sharp', 'node-schedule', 'sanitize-html', 'multer', 'iconv-lite', 'mime-db'];
-const ESM_REQUIRE = "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);";
+const ESM_REQUIRE = "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);";
 
 /** Writes esbuild's in-memory outputs, each under a temporary name first. */
 function writeOutputs(outputFiles) {
@@ -112,7 +130,7 @@ export async function buildServer(root = ROOT) {
     entryPoints: [path.join(root, 'server/main.ts')],
     outfile: path.join(root, PARTS.server.output),
     format: 'esm', sourcemap: true, minify: true,
-    external: EXTERNAL, plugins: [zodEnglishOnly, lazyTwitterText], banner: { js: ESM_REQUIRE },
+    external: EXTERNAL, plugins: [builtinsWithoutFacade, zodEnglishOnly, lazyTwitterText], banner: { js: ESM_REQUIRE },
   });
 }
 
@@ -121,7 +139,7 @@ export async function buildCli(root = ROOT) {
     entryPoints: { herald: path.join(root, 'cli/herald.ts') },
     outdir: path.join(root, 'dist/cli'),
     format: 'esm', splitting: true, minify: true, sourcemap: true, chunkNames: 'chunk-[hash]', outExtension: { '.js': '.mjs' },
-    external: EXTERNAL, plugins: [zodEnglishOnly, lazyTwitterText], banner: { js: ESM_REQUIRE },
+    external: EXTERNAL, plugins: [builtinsWithoutFacade, zodEnglishOnly, lazyTwitterText], banner: { js: ESM_REQUIRE },
   });
 }
 
