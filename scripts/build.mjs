@@ -96,7 +96,7 @@ const builtinsWithoutFacade = {
       const id = args.path.startsWith('node:') ? args.path : `node:${args.path}`;
       return isBuiltin(id) ? { path: id, namespace: 'node-builtin' } : undefined;
     });
-    b.onLoad({ filter: /.*/, namespace: 'node-builtin' }, (args) => ({ contents: `module.exports = process.getBuiltinModule(${JSON.stringify(args.path)});`, loader: 'js' }));
+    b.onLoad({ filter: /.*/, namespace: 'node-builtin' }, (args) => ({ contents: `module.exports = typeof process.getBuiltinModule === 'function' ? process.getBuiltinModule(${JSON.stringify(args.path)}) : require(${JSON.stringify(args.path)});`, loader: 'js' }));
   },
 };
 
@@ -105,7 +105,7 @@ const builtinsWithoutFacade = {
 // multer); iconv-lite, whose codecs body-parser loads only when a body is first decoded; and
 // mime-db, a JSON file Node reads far faster than the same data bundled as JavaScript.
 const EXTERNAL = ['better-sqlite3', 'keytar', 'electron', '@atproto/*', 'file-type', 'sharp', 'node-schedule', 'sanitize-html', 'multer', 'iconv-lite', 'mime-db'];
-const ESM_REQUIRE = "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);";
+const ESM_REQUIRE = "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);";
 
 /** Writes esbuild's in-memory outputs, each under a temporary name first. */
 function writeOutputs(outputFiles) {
@@ -117,6 +117,17 @@ function writeOutputs(outputFiles) {
     fs.writeFileSync(tmp, f.contents);
     fs.renameSync(tmp, f.path);
   }
+  // Chunks of earlier builds (each build names its chunks by content) are removed once a day old:
+  // a process started from an earlier build may still load one it has not needed yet.
+  const written = new Set(outputFiles.map((f) => f.path));
+  for (const dir of new Set(outputFiles.filter((f) => /chunk-/.test(f.path)).map((f) => path.dirname(f.path)))) {
+    for (const name of fs.readdirSync(dir).filter((n) => /^chunk-.*\.mjs(\.map)?$/.test(n))) {
+      const p = path.join(dir, name);
+      try {
+        if (!written.has(p) && Date.now() - fs.statSync(p).mtimeMs > 86_400_000) fs.rmSync(p, { force: true });
+      } catch { /* removed meanwhile */ }
+    }
+  }
 }
 
 async function esbuild(options) {
@@ -127,9 +138,11 @@ async function esbuild(options) {
 
 export async function buildServer(root = ROOT) {
   await esbuild({
+    // server/main.ts is a small entry that turns on the compile cache before it loads the rest
+    // (server/headless.ts) from a chunk of its own.
     entryPoints: [path.join(root, 'server/main.ts')],
-    outfile: path.join(root, PARTS.server.output),
-    format: 'esm', sourcemap: true, minify: true,
+    outdir: path.join(root, path.dirname(PARTS.server.output)),
+    format: 'esm', splitting: true, sourcemap: true, minify: true, chunkNames: 'chunk-[hash]', outExtension: { '.js': '.mjs' },
     external: EXTERNAL, plugins: [builtinsWithoutFacade, zodEnglishOnly, lazyTwitterText], banner: { js: ESM_REQUIRE },
   });
 }
