@@ -12,6 +12,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import { isBuiltin } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -82,6 +83,23 @@ const lazyTwitterText = {
   },
 };
 
+// `import http from 'node:http'` in an ES module makes Node build the builtin's ES module facade,
+// which reads every export: node:http's lazy WebSocket/EventSource getters load all of undici
+// (~30 ms on a loaded 2-core machine), node:fs's ReadStream getter loads fs/promises and readline,
+// node:dns's promises getter builds a resolver. Bundled code takes builtins from
+// process.getBuiltinModule (Node 22.3+) instead, as CommonJS code does: nothing is read until used.
+const builtinsWithoutFacade = {
+  name: 'builtins-without-esm-facade',
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?[a-z][a-z0-9_/]*$/ }, (args) => {
+      if (args.kind !== 'import-statement') return undefined;
+      const id = args.path.startsWith('node:') ? args.path : `node:${args.path}`;
+      return isBuiltin(id) ? { path: id, namespace: 'node-builtin' } : undefined;
+    });
+    b.onLoad({ filter: /.*/, namespace: 'node-builtin' }, (args) => ({ contents: `module.exports = typeof process.getBuiltinModule === 'function' ? process.getBuiltinModule(${JSON.stringify(args.path)}) : require(${JSON.stringify(args.path)});`, loader: 'js' }));
+  },
+};
+
 // Loaded by Node from node_modules, not parsed as part of a bundle at start-up: native and
 // optional modules; those Herald requires on first use (node-schedule, file-type, sanitize-html,
 // multer); iconv-lite, whose codecs body-parser loads only when a body is first decoded; and
@@ -99,6 +117,17 @@ function writeOutputs(outputFiles) {
     fs.writeFileSync(tmp, f.contents);
     fs.renameSync(tmp, f.path);
   }
+  // Chunks of earlier builds (each build names its chunks by content) are removed once a day old:
+  // a process started from an earlier build may still load one it has not needed yet.
+  const written = new Set(outputFiles.map((f) => f.path));
+  for (const dir of new Set(outputFiles.filter((f) => /chunk-/.test(f.path)).map((f) => path.dirname(f.path)))) {
+    for (const name of fs.readdirSync(dir).filter((n) => /^chunk-.*\.mjs(\.map)?$/.test(n))) {
+      const p = path.join(dir, name);
+      try {
+        if (!written.has(p) && Date.now() - fs.statSync(p).mtimeMs > 86_400_000) fs.rmSync(p, { force: true });
+      } catch { /* removed meanwhile */ }
+    }
+  }
 }
 
 async function esbuild(options) {
@@ -109,10 +138,12 @@ async function esbuild(options) {
 
 export async function buildServer(root = ROOT) {
   await esbuild({
+    // server/main.ts is a small entry that turns on the compile cache before it loads the rest
+    // (server/headless.ts) from a chunk of its own.
     entryPoints: [path.join(root, 'server/main.ts')],
-    outfile: path.join(root, PARTS.server.output),
-    format: 'esm', sourcemap: true, minify: true,
-    external: EXTERNAL, plugins: [zodEnglishOnly, lazyTwitterText], banner: { js: ESM_REQUIRE },
+    outdir: path.join(root, path.dirname(PARTS.server.output)),
+    format: 'esm', splitting: true, sourcemap: true, minify: true, chunkNames: 'chunk-[hash]', outExtension: { '.js': '.mjs' },
+    external: EXTERNAL, plugins: [builtinsWithoutFacade, zodEnglishOnly, lazyTwitterText], banner: { js: ESM_REQUIRE },
   });
 }
 
@@ -121,7 +152,7 @@ export async function buildCli(root = ROOT) {
     entryPoints: { herald: path.join(root, 'cli/herald.ts') },
     outdir: path.join(root, 'dist/cli'),
     format: 'esm', splitting: true, minify: true, sourcemap: true, chunkNames: 'chunk-[hash]', outExtension: { '.js': '.mjs' },
-    external: EXTERNAL, plugins: [zodEnglishOnly, lazyTwitterText], banner: { js: ESM_REQUIRE },
+    external: EXTERNAL, plugins: [builtinsWithoutFacade, zodEnglishOnly, lazyTwitterText], banner: { js: ESM_REQUIRE },
   });
 }
 

@@ -40,6 +40,10 @@ export class SchedulerLock {
     let db: Database.Database | undefined;
     try {
       db = new Database(this.lockFile, { timeout: 0 });
+      // The holder row is a note, not data: no fsync for it (two at every start, each a few ms and
+      // at times tens on a busy disk). The rollback journal stays, so a killed process still
+      // leaves a consistent file; only the lock matters, and the OS holds that.
+      db.pragma('synchronous = OFF');
       // In exclusive locking mode the first write transaction's lock is kept until the
       // connection closes.
       db.pragma('locking_mode = EXCLUSIVE');
