@@ -93,6 +93,8 @@ export async function startServer(opts: Partial<ServerOptions> & { owner?: boole
     HERALD_PORT: '0',
     HERALD_LOG_LEVEL: 'silent',
     HERALD_SECRET_STORE: 'file',
+    // The suite creates many users: scrypt at 2^14, not OWASP's 2^17 (config.ts, passwordCostLog2).
+    HERALD_PASSWORD_COST: process.env.HERALD_PASSWORD_COST ?? '14',
     ...(opts.owner === false ? {} : { HERALD_OWNER_EMAIL: OWNER.email, HERALD_OWNER_PASSWORD: OWNER.password }),
     ...opts.settings,
   });
