@@ -24,8 +24,8 @@ export const setupRoutes = (s: Services): RouteDef[] => [
       let timezone = body.timezone;
       try { if (timezone) new Intl.DateTimeFormat('en-US', { timeZone: timezone }); } catch { timezone = undefined; }
       const user = await s.users.create({ email: body.email, password: body.password, nickname: body.nickname, timezone }, { first: true });
-      const key = s.auth.issueKey(user.id, DEFAULT_KEY_NAME, user.defaultTier as 'pro');
-      return { success: true, user: { uuid: user.id, email: user.email }, apiKey: { key: key.key, name: key.name, createdAt: key.createdAt, lastUsed: null }, warning: KEY_WARNING };
+      const key = s.auth.issueKey(user.id, DEFAULT_KEY_NAME, user.defaultTier as 'pro', { session: body.session });
+      return { success: true, user: { uuid: user.id, email: user.email }, apiKey: { key: key.key, name: key.name, createdAt: key.createdAt, lastUsed: null, expiresAt: key.expiresAt }, warning: KEY_WARNING };
     },
   }),
 ];
