@@ -41,6 +41,6 @@ export function registerAuth(program: Command): void {
       const removed = forgetCredentials();
       const g = globals(cmd);
       const text = opts.revoke ? 'Signed out: the key is revoked and no longer saved.' : removed ? 'Signed out: the saved key is gone.' : 'No saved key.';
-      print(g.output, { success: true, removed, revoked: opts.revoke === true }, { ids: [], text: g.quiet ? undefined : text });
+      print(g.output, { success: true, removed, ...(opts.revoke ? { revoked: true } : {}) }, { ids: [], text: g.quiet ? undefined : text });
     }));
 }
