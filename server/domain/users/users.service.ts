@@ -75,11 +75,6 @@ export class UsersService {
     return row;
   }
 
-  /** Replaces a password hash (a transparent rehash at today's cost after a good sign-in). */
-  setPasswordHash(userId: string, passwordHash: string): void {
-    this.deps.db.update(users).set({ passwordHash }).where(eq(users.id, userId)).run();
-  }
-
   /**
    * The owner of a fresh install, from HERALD_OWNER_EMAIL/PASSWORD. Does nothing once any user
    * exists, so the variables can stay set.
