@@ -33,11 +33,14 @@ export function registerAuth(program: Command): void {
     }));
 
   program.command('logout')
-    .description('Forget the saved API key (the key itself keeps working until deleted)')
-    .addHelpText('after', examples('herald logout'))
-    .action(action(async (_opts: unknown, cmd: Command) => {
+    .description('Forget the saved API key; with --revoke, revoke it on the server first (else it keeps working until deleted)')
+    .option('--revoke', 'revoke the key on the server (POST /auth/logout) before forgetting it')
+    .addHelpText('after', examples('herald logout', 'herald logout --revoke'))
+    .action(action(async (opts: { revoke?: boolean }, cmd: Command) => {
+      if (opts.revoke) await clientFor(cmd).logout();
       const removed = forgetCredentials();
       const g = globals(cmd);
-      print(g.output, { success: true, removed }, { ids: [], text: g.quiet ? undefined : removed ? 'Signed out: the saved key is gone.' : 'No saved key.' });
+      const text = opts.revoke ? 'Signed out: the key is revoked and no longer saved.' : removed ? 'Signed out: the saved key is gone.' : 'No saved key.';
+      print(g.output, { success: true, removed, ...(opts.revoke ? { revoked: true } : {}) }, { ids: [], text: g.quiet ? undefined : text });
     }));
 }

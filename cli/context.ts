@@ -92,7 +92,7 @@ export function paint(text: string, code: number, stream?: NodeJS.WriteStream): 
   return useColor(stream) ? `\u001b[${code}m${text}\u001b[0m` : text;
 }
 
-const AUTH_CODES = new Set(['INVALID_API_KEY', 'TOKEN_EXPIRED', 'INVALID_CREDENTIALS', 'UNAUTHORIZED']);
+const AUTH_CODES = new Set(['ALREADY_SET_UP', 'INVALID_API_KEY', 'TOKEN_EXPIRED', 'INVALID_CREDENTIALS', 'UNAUTHORIZED']);
 const NOT_FOUND_CODES = new Set(['NOT_FOUND', 'USER_NOT_FOUND']);
 
 /** The exit code for an API error: by the API's code first, then by HTTP status. */

@@ -148,6 +148,8 @@ export class HeraldClient {
   microblogSignInUrl(body: In<typeof signin.signInUrlBody>) { return this.request<Out<typeof signin.signInUrlResponse>>('POST', '/auth/oauth/microblog/url', { body, auth: false }); }
   microblogSignInCallback(body: In<typeof signin.signInCallbackBody>) { return this.request<Out<typeof signin.microblogCallbackResponse>>('POST', '/auth/oauth/microblog/callback', { body, auth: false }); }
   deleteApiKey(keyId: string) { return this.request<Message>('DELETE', `/auth/api-keys/${encodeURIComponent(keyId)}`); }
+  /** Signs out: revokes this client's own key on the server (it answers 401 from then on). */
+  logout() { return this.request<Message>('POST', '/auth/logout'); }
 
   // User, accounts, sets
   me() { return this.request<Out<typeof users.meResponse>>('GET', '/me'); }

@@ -115,7 +115,11 @@ export async function startDesktop(e: ElectronModules, opts: DesktopOptions): Pr
     return trustedSender({ frameUrl: frame?.url, isMainFrame: frame ? frame.parent === null : false, webContentsId: event.sender.id }, origin(), appContents);
   };
 
-  /** The UI's own enterprise key, kept in the secret store; made once the owner exists. */
+  /**
+   * The UI's own enterprise key, kept in the secret store; made once the owner exists. A session
+   * key: it expires 30 days after its last use, so a copy taken from the keychain does not work
+   * forever; an expired one is replaced here, at the next start or refresh.
+   */
   const uiKey = async (): Promise<string> => {
     const s = server!.services;
     if (s.users.count() === 0) return '';
@@ -124,7 +128,7 @@ export async function startDesktop(e: ElectronModules, opts: DesktopOptions): Pr
     if (saved) {
       try { await s.auth.authenticate(saved); return saved; } catch { /* deleted: make a new one */ }
     }
-    const issued = s.auth.issueKey(owner.id, 'Herald desktop app', 'enterprise');
+    const issued = s.auth.issueKey(owner.id, 'Herald desktop app', 'enterprise', { session: true });
     await server!.deps.secrets.set('ui-key', issued.key).catch(() => undefined);
     return issued.key;
   };

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { client, desktop, message, setKey } from './api';
+import { client, desktop, message, onKeyChange, setKey, signOut } from './api';
 import { finishSignIn, signInReturn } from './signin-return';
 import { Onboarding, Login, type SignInMethods } from './pages/Welcome';
 import { Compose } from './pages/Compose';
@@ -85,6 +85,16 @@ export function App() {
     return () => { window.removeEventListener('hashchange', onHash); scheme.removeEventListener('change', onScheme); };
   }, []);
 
+  // One sign-in for all tabs: another tab's sign-out returns this one to the sign-in page, and
+  // its sign-in takes this one in.
+  useEffect(() => {
+    if (desktop) return undefined;
+    return onKeyChange((key) => {
+      if (!key) return setState((s) => (s === 'ready' ? 'login' : s));
+      void client.me().then(() => setState((s) => (s === 'login' ? 'ready' : s)), () => undefined);
+    });
+  }, []);
+
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (!(e.ctrlKey || e.metaKey) || state !== 'ready') return;
@@ -111,7 +121,7 @@ export function App() {
           <a key={id} href={`#/${id}`} className={`nav-item${route.page === id ? ' active' : ''}`} data-nav={id}>{label}</a>
         ))}
         <div className="spacer" />
-        {!desktop && <button type="button" onClick={() => { setKey(undefined); setState('login'); }}>Sign out</button>}
+        {!desktop && <button type="button" onClick={() => { void signOut().then(() => setState('login')); }}>Sign out</button>}
       </nav>
       <main className="main"><Page params={route.params} /></main>
     </div>

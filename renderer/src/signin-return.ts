@@ -40,7 +40,7 @@ export async function finishSignIn(flow: SignInFlow): Promise<string> {
   const state = params.get('state');
   if (!code || !state) throw new Error('The provider sent the browser back without a sign-in code. Try again.');
   const iss = params.get('iss');
-  const body = { code, state, redirectUri: redirectUri(flow), ...(iss ? { iss } : {}) };
+  const body = { code, state, redirectUri: redirectUri(flow), session: true, ...(iss ? { iss } : {}) };
   const r = flow === 'identity' ? await client.identitySignInCallback(body) : await client.microblogSignInCallback(body);
   return r.apiKey.key;
 }

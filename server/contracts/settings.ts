@@ -1,6 +1,6 @@
 /** First-run setup, install settings and the online backup: shared by the routes and the client. */
 import { z } from 'zod';
-import { loginResponse, tierSchema } from './auth.js';
+import { loginResponse, sessionFlag, tierSchema } from './auth.js';
 import { successTrue } from './common.js';
 
 export const setupStatusResponse = z.object({
@@ -17,6 +17,7 @@ export const setupBody = z.object({
   password: z.string().min(8).max(1024),
   nickname: z.string().trim().max(100).optional(),
   timezone: z.string().max(100).optional(),
+  session: sessionFlag,
 });
 export const setupResponse = loginResponse;
 

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { accountSchema } from './accounts.js';
+import { sessionFlag } from './auth.js';
 import { successTrue, timestamp } from './common.js';
 
 export const signInUrlBody = z.object({
@@ -22,6 +23,7 @@ export const signInCallbackBody = z.object({
   state: z.string().min(1).max(512),
   redirectUri: z.string().max(2000).optional().describe('Optional; when given it must equal the redirectUri the flow started with'),
   iss: z.string().max(2000).optional().describe('Optional (identity): the `iss` parameter of the authorization response (RFC 9207)'),
+  session: sessionFlag,
 });
 
 const signInUser = z.object({

@@ -50,6 +50,13 @@ export interface HeraldConfig {
   sweepMs: number;
   /** Crash points to arm (server/core/crash.ts): from the environment only, never config.json. */
   crashAt?: string;
+  /**
+   * log2 of scrypt's N for new password hashes: OWASP's 17 unless HERALD_PASSWORD_COST says
+   * otherwise. From the environment only, never config.json, and meant for the test suite, which
+   * creates many users and would spend ~0.4 s on each at full cost. Hashes record their cost, so
+   * a server run at full cost rehashes a cheaper one at the next sign-in.
+   */
+  passwordCostLog2: number;
   /** Request body cap for JSON routes, bytes. */
   jsonBodyLimit: number;
   logLevel: 'silent' | 'error' | 'info';
@@ -123,6 +130,14 @@ export const CONFIG_KEYS = [
 
 export class ConfigError extends Error {}
 
+function passwordCost(value: string | undefined): number {
+  // OWASP Password Storage Cheat Sheet's minimum for scrypt: N=2^17 (r=8, p=1).
+  if (value === undefined || value === '') return 17;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 10 || n > 20) throw new ConfigError('Invalid configuration: HERALD_PASSWORD_COST: a whole number from 10 to 20 (log2 of scrypt N)');
+  return n;
+}
+
 function readConfigFile(dataDir: string): Record<string, unknown> {
   const file = path.join(dataDir, 'config.json');
   let text: string;
@@ -189,6 +204,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     graceMs: raw.HERALD_GRACE_MINUTES * 60_000,
     sweepMs: Math.round(raw.HERALD_SWEEP_SECONDS * 1000),
     crashAt: overrides.HERALD_CRASH_AT ?? env.HERALD_CRASH_AT,
+    passwordCostLog2: passwordCost(overrides.HERALD_PASSWORD_COST ?? env.HERALD_PASSWORD_COST),
     jsonBodyLimit: raw.HERALD_JSON_BODY_LIMIT,
     logLevel: raw.HERALD_LOG_LEVEL,
     allowPrivateAddresses: raw.HERALD_ALLOW_PRIVATE_ADDRESSES === '1' || raw.HERALD_ALLOW_PRIVATE_ADDRESSES === 'true',

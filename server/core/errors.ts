@@ -13,6 +13,8 @@ export const ERROR_STATUS = {
   INSUFFICIENT_CREDITS: 402,
   UNAUTHORIZED: 403,
   RATE_LIMITED: 429,
+  /** POST /auth/setup once an owner exists (decisions §10). */
+  ALREADY_SET_UP: 409,
   OAUTH_NOT_CONFIGURED: 501,
   PLATFORM_ERROR: 502,
   INTERNAL_ERROR: 500,

@@ -32,6 +32,10 @@ export const apiKeys = sqliteTable('api_keys', {
   tier: text('tier').notNull(),
   lastUsed: text('last_used'),
   createdAt: text('created_at').notNull(),
+  /** ISO instant after which the key answers TOKEN_EXPIRED; null never expires. */
+  expiresAt: text('expires_at'),
+  /** A sign-in session's key: its expiry moves forward as it is used (auth.service.ts). */
+  sliding: integer('sliding', { mode: 'boolean' }).notNull().default(false),
 }, (t) => [uniqueIndex('api_keys_hash_unique').on(t.keyHash), index('api_keys_user_idx').on(t.userId)]);
 
 export const socialSets = sqliteTable('social_sets', {

@@ -22,7 +22,7 @@ function parameters(schema: z.ZodType | undefined, where: 'path' | 'query'): Jso
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'Invalid input', 401: 'Not authenticated', 402: 'Not enough credits', 403: 'Forbidden', 404: 'Not found',
-  413: 'Too large', 415: 'Unsupported content type', 429: 'Rate limited', 500: 'Internal error', 501: 'Not configured', 502: 'Network error', 507: 'Disk full',
+  409: 'Conflict', 413: 'Too large', 415: 'Unsupported content type', 429: 'Rate limited', 500: 'Internal error', 501: 'Not configured', 502: 'Network error', 507: 'Disk full',
 };
 
 export function buildOpenApi(routes: RouteDef[], info: { version: string; serverUrl?: string }): Json {
@@ -43,6 +43,8 @@ export function buildOpenApi(routes: RouteDef[], info: { version: string; server
     // Any write may meet a full disk; the error mapper answers it for every route alike.
     if (r.method !== 'get' && !errorCodes.includes('STORAGE_FULL')) errorCodes.push('STORAGE_FULL');
     if (r.auth !== false && !errorCodes.includes('INVALID_API_KEY')) errorCodes.push('INVALID_API_KEY');
+    // Any keyed route answers an expired key so (decisions §10).
+    if (r.auth !== false && !errorCodes.includes('TOKEN_EXPIRED')) errorCodes.push('TOKEN_EXPIRED');
     const byStatus = new Map<number, string[]>();
     for (const code of errorCodes) {
       const st = ERROR_STATUS[code];

@@ -249,7 +249,7 @@ describe('first run to published thread', () => {
     await page().getByLabel('Password').fill(OWNER.password);
     await page().getByRole('button', { name: 'Sign in' }).click();
     await page().locator('nav[aria-label="Main"]').waitFor();
-    // A reload keeps the session (the key lives in sessionStorage).
+    // A reload keeps the session (the key lives in localStorage).
     await page().reload();
     await page().locator('nav[aria-label="Main"]').waitFor();
     expect(draftId).toBeTruthy();

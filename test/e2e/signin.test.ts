@@ -41,7 +41,7 @@ afterAll(async () => {
 });
 
 const page = () => app.page;
-const storedKey = () => page().evaluate(() => sessionStorage.getItem('herald.apiKey'));
+const storedKey = () => page().evaluate(() => localStorage.getItem('herald.apiKey'));
 const signOut = async () => {
   await page().getByRole('button', { name: 'Sign out' }).click();
   await page().getByRole('heading', { name: 'Sign in to Herald' }).waitFor();

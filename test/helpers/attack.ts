@@ -186,6 +186,16 @@ export interface Target {
   route?: RouteDef;
 }
 
+/**
+ * The key to send to `method target`: the world's key, except for POST /auth/logout, which
+ * revokes the key that calls it; it gets a fresh key of the owner each time (as DELETE
+ * /auth/api-keys/:keyId gets the spare key's id), so a sweep does not sign itself out.
+ */
+export function callerKey(t: TestServer, w: World, method: string, target: string): string {
+  if (method.toUpperCase() !== 'POST' || !/\/auth\/logout(\?|$)/.test(target)) return w.key;
+  return t.server.services.auth.issueKey(w.userId, 'revoked by a sweep', 'pro').key;
+}
+
 /** The route's path with `:params` filled from the world. */
 export function fillPath(r: Pick<RouteDef, 'path'>, w: World): string {
   return r.path

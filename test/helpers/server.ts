@@ -96,6 +96,8 @@ export async function startServer(opts: Partial<ServerOptions> & { owner?: boole
     // Simulators and the test PDS listen on loopback (§10 "One address policy"); the address
     // policy's own tests set it back to '0'.
     HERALD_ALLOW_PRIVATE_ADDRESSES: '1',
+    // The suite creates many users: scrypt at 2^14, not OWASP's 2^17 (config.ts, passwordCostLog2).
+    HERALD_PASSWORD_COST: process.env.HERALD_PASSWORD_COST ?? '14',
     ...(opts.owner === false ? {} : { HERALD_OWNER_EMAIL: OWNER.email, HERALD_OWNER_PASSWORD: OWNER.password }),
     ...opts.settings,
   });

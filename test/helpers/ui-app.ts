@@ -67,7 +67,7 @@ export async function startUiApp(opts: {
 export async function signIn(app: UiApp, hash = '#/compose'): Promise<string> {
   const key = await app.t.login();
   await app.page.goto(`${app.origin}/${hash}`);
-  await app.page.evaluate((k) => sessionStorage.setItem('herald.apiKey', k), key);
+  await app.page.evaluate((k) => localStorage.setItem('herald.apiKey', k), key);
   await app.page.reload();
   await app.page.locator('nav[aria-label="Main"]').waitFor();
   return key;

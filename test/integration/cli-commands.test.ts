@@ -87,7 +87,8 @@ describe('herald init', () => {
       // A second owner is refused: one line, the API's code, the auth exit code.
       const again = await cli(['init', '--email', 'x@example.test', '--password', 'another password']);
       expect(again.code).toBe(3);
-      expect(again.err).toMatch(/^error UNAUTHORIZED: .*owner.*\n$/);
+      // Decisions §10: 409 ALREADY_SET_UP (was 403 UNAUTHORIZED); still the auth exit code.
+      expect(again.err).toMatch(/^error ALREADY_SET_UP: .*owner.*\n$/);
     } finally {
       await Promise.all(others.map((o) => o.close()));
     }

@@ -15,7 +15,7 @@ export function Onboarding({ onDone }: { onDone: (key: string) => void }) {
     e.preventDefault();
     void run(async () => {
       const timezone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-      const r = await client.setup({ email, password, timezone });
+      const r = await client.setup({ email, password, timezone, session: true });
       onDone(r.apiKey.key);
     });
   };
@@ -38,7 +38,7 @@ export function Login({ onDone, signInWith, notice }: { onDone: (key: string) =>
   const shown = error ?? notice;
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
-    void run(async () => onDone((await client.login({ email, password })).apiKey.key));
+    void run(async () => onDone((await client.login({ email, password, session: true })).apiKey.key));
   };
   return (
     <form className="center panel" onSubmit={submit} aria-label="Sign in">

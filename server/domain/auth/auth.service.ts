@@ -1,4 +1,4 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, lte, sql } from 'drizzle-orm';
 import { nowIso } from '../../core/clock.js';
 import { type Deps } from '../deps.js';
 import { UntilChanged } from '../../db/change-token.js';
@@ -6,17 +6,39 @@ import { apiKeys } from '../../db/schema.js';
 import { HeraldError } from '../../core/errors.js';
 import { normaliseEmail, USER_COLUMNS, type UserRow, UsersService } from '../users/users.service.js';
 import { generateApiKey, hashApiKey, looksLikeApiKey, previewApiKey } from './keys.js';
-import { dummyPasswordHash, verifyPassword } from './passwords.js';
-import { FailureThrottle, RateLimiter, sleep, type Tier } from './rate-limit.js';
+import { dummyPasswordHash, hashPassword, needsRehash, verifyPassword } from './passwords.js';
+import { AttemptThrottle, FailureThrottle, RateLimiter, sleep, type Tier } from './rate-limit.js';
 
 export const DEFAULT_KEY_NAME = 'Default API Key';
 export const KEY_WARNING = 'Store this API key now: the full key is shown only once.';
 const LAST_USED_EVERY_MS = 60_000;
+const DAY = 86_400_000;
+/** A sign-in session's key lives this long after its last use (extended at most once a day). */
+export const SESSION_MS = 30 * DAY;
+/**
+ * Keys one user may hold through POST /auth/api-keys: far more than anyone scripts with, and it
+ * keeps a leaked key from filling the table. Sign-in keys are not counted: they expire and
+ * sign-out revokes them.
+ */
+export const MAX_KEYS_PER_USER = 100;
+const TIER_RANK: Record<Tier, number> = { free: 0, pro: 1, enterprise: 2 };
+
+/**
+ * Sign-in guesses. Per e-mail: 5 free, then 1 s doubling to 5 min. Per client (the remote
+ * address; over loopback every local program is the one client, so this bounds guessing across
+ * many e-mails on the machine): 20 free, then the same. Records are forgotten after an hour quiet.
+ */
+export const LOGIN_LIMITS = {
+  email: { free: 5, baseMs: 1000, maxMs: 5 * 60_000, forgetMs: 60 * 60_000 },
+  client: { free: 20, baseMs: 1000, maxMs: 5 * 60_000, forgetMs: 60 * 60_000 },
+};
 
 export interface AuthContext {
   user: UserRow;
   keyId: string;
   tier: Tier;
+  expiresAt: string | null;
+  sliding: boolean;
 }
 
 export interface IssuedKey {
@@ -28,6 +50,13 @@ export interface IssuedKey {
   status: 'created';
   createdAt: string;
   lastUsed: null;
+  expiresAt: string | null;
+}
+
+export interface KeyOptions {
+  expiresAt?: string | null;
+  /** A sign-in session: expires SESSION_MS after its last use. */
+  session?: boolean;
 }
 
 interface KeyLookupRow {
@@ -35,54 +64,74 @@ interface KeyLookupRow {
   tier: Tier;
   status: string;
   lastUsed: string | null;
+  expiresAt: string | null;
+  sliding: number;
 }
 
 export class AuthService {
   readonly limiter: RateLimiter;
-  private readonly loginThrottle: FailureThrottle;
+  private readonly loginThrottle: AttemptThrottle;
   private readonly badKeyThrottle: FailureThrottle;
   /** When each key's lastUsed was last written, so it is written at most once a minute. */
   private readonly lastUsedWrites = new Map<string, number>();
   private readonly lookupKey;
   private readonly touchKey;
+  private readonly extendKey;
   /** Key lookups, kept while the database is unchanged (a revoked key or edited user moves it). */
   private readonly keys: UntilChanged<string, (KeyLookupRow & UserRow) | undefined>;
 
   constructor(private readonly deps: Deps, private readonly users: UsersService) {
     this.limiter = new RateLimiter(deps.clock, { free: 100, pro: 1000, enterprise: deps.config.enterpriseLimit });
-    this.loginThrottle = new FailureThrottle(deps.clock);
+    this.loginThrottle = new AttemptThrottle(deps.clock, LOGIN_LIMITS);
     this.badKeyThrottle = new FailureThrottle(deps.clock, { free: 20, baseMs: 50, maxMs: 2000, forgetMs: 60_000 });
     // Prepared once: this runs on every keyed request. The key and its user in one statement.
     this.lookupKey = deps.sqlite.prepare(
-      `SELECT k.id AS keyId, k.tier AS tier, k.status AS status, k.last_used AS lastUsed, ${USER_COLUMNS}
+      `SELECT k.id AS keyId, k.tier AS tier, k.status AS status, k.last_used AS lastUsed, k.expires_at AS expiresAt, k.sliding AS sliding, ${USER_COLUMNS}
        FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = ?`,
     );
     this.touchKey = deps.sqlite.prepare("UPDATE api_keys SET last_used = ?, status = 'active' WHERE id = ?");
+    this.extendKey = deps.sqlite.prepare('UPDATE api_keys SET expires_at = ? WHERE id = ?');
     this.keys = new UntilChanged(deps.sqlite);
+    // Made now, so the first unknown e-mail is not the one answer that takes two hashes.
+    void dummyPasswordHash(this.cost).catch(() => undefined);
   }
 
-  /** POST /auth/login: a new `Default API Key` on every success. */
-  async login(email: string, password: string): Promise<{ user: UserRow; key: IssuedKey }> {
+  private get cost() {
+    return { log2N: this.deps.config.passwordCostLog2 };
+  }
+
+  /**
+   * POST /auth/login: a new `Default API Key` on every success (with `session`, one that expires
+   * SESSION_MS after its last use). The attempt is counted before anything is awaited (see
+   * AttemptThrottle), and an unknown e-mail, or a user with no password, costs one hash like a
+   * wrong password does. A good password stored at an older cost is rehashed at today's.
+   */
+  async login(email: string, password: string, client = 'local', opts: { session?: boolean } = {}): Promise<{ user: UserRow; key: IssuedKey }> {
     const id = normaliseEmail(email);
-    const delay = this.loginThrottle.delayFor(id);
-    if (delay > 0) await sleep(delay);
+    // The e-mail first: a success clears its record and only takes this attempt off the client's.
+    const attempt = this.loginThrottle.reserve({ email: id, client });
+    if (!attempt.ok) {
+      throw new HeraldError('RATE_LIMITED', `Too many failed sign-ins; try again in ${attempt.retryAfter} s`, { retryAfter: attempt.retryAfter });
+    }
     const user = this.users.byEmail(id);
-    if (!user) {
-      await verifyPassword(password, await dummyPasswordHash());
-      this.loginThrottle.fail(id);
-      throw new HeraldError('USER_NOT_FOUND', 'No user has this e-mail address');
+    const stored = user?.passwordHash ?? (await dummyPasswordHash(this.cost));
+    const ok = await verifyPassword(password, stored);
+    if (!user) throw new HeraldError('USER_NOT_FOUND', 'No user has this e-mail address');
+    if (!ok || user.passwordHash === null) throw new HeraldError('INVALID_CREDENTIALS', 'The e-mail or password is wrong');
+    attempt.settle(true);
+    if (needsRehash(user.passwordHash, this.cost)) {
+      const rehashed = await hashPassword(password, this.cost);
+      // Only if the password was not changed meanwhile.
+      this.deps.db.run(sql`UPDATE users SET password_hash = ${rehashed} WHERE id = ${user.id} AND password_hash = ${user.passwordHash}`);
     }
-    const ok = user.passwordHash !== null && (await verifyPassword(password, user.passwordHash));
-    if (!ok) {
-      this.loginThrottle.fail(id);
-      throw new HeraldError('INVALID_CREDENTIALS', 'The e-mail or password is wrong');
-    }
-    this.loginThrottle.succeed(id);
-    return { user, key: this.issueKey(user.id, DEFAULT_KEY_NAME, user.defaultTier as Tier) };
+    return { user, key: this.issueKey(user.id, DEFAULT_KEY_NAME, user.defaultTier as Tier, { session: opts.session }) };
   }
 
-  issueKey(userId: string, name: string, tier: Tier): IssuedKey {
+  issueKey(userId: string, name: string, tier: Tier, opts: KeyOptions = {}): IssuedKey {
     const key = generateApiKey();
+    const now = this.deps.clock.now();
+    const createdAt = new Date(now).toISOString();
+    const expiresAt = opts.session ? new Date(now + SESSION_MS).toISOString() : (opts.expiresAt ?? null);
     const row = {
       id: this.deps.ids.uuid(),
       userId,
@@ -92,19 +141,53 @@ export class AuthService {
       status: 'created',
       tier,
       lastUsed: null,
-      createdAt: nowIso(this.deps.clock),
+      createdAt,
+      expiresAt,
+      sliding: opts.session === true,
     };
-    this.deps.db.insert(apiKeys).values(row).run();
-    return { id: row.id, key, keyPreview: row.preview, name, tier, status: 'created', createdAt: row.createdAt, lastUsed: null };
+    this.deps.sqlite.transaction(() => {
+      // Sessions that ran out are of no use to anyone; other expired keys stay listed until deleted.
+      if (opts.session) {
+        this.deps.db.delete(apiKeys).where(and(eq(apiKeys.userId, userId), eq(apiKeys.sliding, true), isNotNull(apiKeys.expiresAt), lte(apiKeys.expiresAt, createdAt))).run();
+      }
+      this.deps.db.insert(apiKeys).values(row).run();
+    })();
+    return { id: row.id, key, keyPreview: row.preview, name, tier, status: 'created', createdAt, lastUsed: null, expiresAt };
   }
 
-  createKey(user: UserRow, name: string, tier?: Tier): IssuedKey {
-    return this.issueKey(user.id, name, tier ?? (user.defaultTier as Tier));
+  /**
+   * POST /auth/api-keys. A key mints keys of its own tier or lower, and a key with a fixed expiry
+   * mints none that outlives it (else a short-lived key could turn itself into a permanent one).
+   * A session key (sliding) was got with the password, so it may mint keys that never expire.
+   */
+  createKey(caller: AuthContext, name: string, tier?: Tier, expiresAt?: string): IssuedKey {
+    const own = TIER_RANK[caller.tier] ?? 0;
+    const wanted = tier ?? ((TIER_RANK[caller.user.defaultTier as Tier] ?? 0) <= own ? (caller.user.defaultTier as Tier) : caller.tier);
+    if (TIER_RANK[wanted] > own) {
+      throw new HeraldError('UNAUTHORIZED', `This key is ${caller.tier} tier; it can create keys of its own tier or lower only`);
+    }
+    const now = this.deps.clock.now();
+    let expiry = expiresAt === undefined ? null : new Date(Date.parse(expiresAt)).toISOString();
+    if (expiry !== null && Date.parse(expiry) <= now) {
+      throw new HeraldError('INVALID_INPUT', 'expiresAt must be in the future', { details: [{ path: 'body.expiresAt', message: 'must be in the future' }] });
+    }
+    if (caller.expiresAt && !caller.sliding) {
+      if (expiry === null) expiry = caller.expiresAt;
+      else if (Date.parse(expiry) > Date.parse(caller.expiresAt)) {
+        throw new HeraldError('UNAUTHORIZED', `This key expires at ${caller.expiresAt}; it cannot create a key that outlives it`);
+      }
+    }
+    const held = this.deps.db.select({ n: sql<number>`count(*)` }).from(apiKeys)
+      .where(and(eq(apiKeys.userId, caller.user.id), eq(apiKeys.sliding, false))).get()!.n;
+    if (held >= MAX_KEYS_PER_USER) {
+      throw new HeraldError('UNAUTHORIZED', `You have ${held} API keys, the most one user may hold; delete some first`);
+    }
+    return this.issueKey(caller.user.id, name, wanted, { expiresAt: expiry });
   }
 
   listKeys(userId: string) {
     return this.deps.db.select().from(apiKeys).where(eq(apiKeys.userId, userId)).orderBy(desc(apiKeys.createdAt)).all()
-      .map((k) => ({ id: k.id, key: k.preview, name: k.name, status: k.status as 'created' | 'active', tier: k.tier as Tier, lastUsed: k.lastUsed, createdAt: k.createdAt }));
+      .map((k) => ({ id: k.id, key: k.preview, name: k.name, status: k.status as 'created' | 'active', tier: k.tier as Tier, lastUsed: k.lastUsed, createdAt: k.createdAt, expiresAt: k.expiresAt }));
   }
 
   deleteKey(userId: string, keyId: string): void {
@@ -114,9 +197,14 @@ export class AuthService {
     this.lastUsedWrites.delete(keyId);
   }
 
+  /** POST /auth/logout: the calling key stops working at once. */
+  logout(caller: AuthContext): void {
+    this.deleteKey(caller.user.id, caller.keyId);
+  }
+
   /**
    * Resolves the `svc-key` header to its user. Unknown, revoked and malformed keys get the same
-   * answer; a flood of bad keys is slowed down.
+   * answer; a flood of bad keys is slowed down. An expired key gets TOKEN_EXPIRED.
    */
   async authenticate(rawKey: string | undefined): Promise<AuthContext> {
     const known = this.authenticateKnown(rawKey);
@@ -128,7 +216,9 @@ export class AuthService {
   }
 
   /**
-   * The key's user and tier when the key is valid, else undefined. Synchronous, so a keyed
+   * The key's user and tier when the key is valid, else undefined; throws TOKEN_EXPIRED for a
+   * known key past its expiry (checked against the clock on every call: the lookup cache keeps
+   * the row, never the verdict). Synchronous, so a keyed
    * request with a good key costs no promise (every keyed request starts here); a bad key goes
    * through authenticate(), which slows repeated failures down.
    */
@@ -136,13 +226,21 @@ export class AuthService {
     const hash = rawKey && looksLikeApiKey(rawKey) ? hashApiKey(rawKey) : undefined;
     const row = hash ? this.keys.get(hash, () => this.lookupKey.get(hash) as (KeyLookupRow & UserRow) | undefined) : undefined;
     if (!row) return undefined;
-    this.noteUse(row);
-    const { keyId, tier, status: _status, lastUsed: _lastUsed, ...user } = row;
-    return { user, keyId, tier };
+    const now = this.deps.clock.now();
+    if (row.expiresAt !== null && Date.parse(row.expiresAt) <= now) {
+      throw new HeraldError('TOKEN_EXPIRED', `This API key expired at ${row.expiresAt}; sign in again or create a new key`);
+    }
+    this.noteUse(row, now);
+    const { keyId, tier, status: _status, lastUsed: _lastUsed, expiresAt, sliding, ...user } = row;
+    return { user, keyId, tier, expiresAt, sliding: sliding === 1 };
   }
 
-  private noteUse(row: KeyLookupRow): void {
-    const now = this.deps.clock.now();
+  private noteUse(row: KeyLookupRow, now: number): void {
+    // Sliding sessions move their expiry forward at most once a day: no write per request, and
+    // the write moves the change token, so the cached row is read again with the new expiry.
+    if (row.sliding === 1 && row.expiresAt !== null && Date.parse(row.expiresAt) - now < SESSION_MS - DAY) {
+      this.extendKey.run(new Date(now + SESSION_MS).toISOString(), row.keyId);
+    }
     const last = this.lastUsedWrites.get(row.keyId) ?? (row.lastUsed ? Date.parse(row.lastUsed) : undefined);
     if (row.status === 'created' || last === undefined || now - last >= LAST_USED_EVERY_MS) {
       this.touchKey.run(new Date(now).toISOString(), row.keyId);

@@ -90,3 +90,81 @@ export class FailureThrottle {
 }
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+export interface AttemptLimits {
+  /** Failures allowed before any wait. */
+  free: number;
+  /** Wait after the `free`-th failure, doubled for each further one, up to `maxMs`. */
+  baseMs: number;
+  maxMs: number;
+  /** A record with no attempt for this long is forgotten. */
+  forgetMs: number;
+}
+
+export type Reservation = { ok: true; settle(succeeded: boolean): void } | { ok: false; retryAfter: number };
+
+/**
+ * Password guesses, counted before they are checked. `reserve` runs synchronously before the
+ * slow hash and counts the attempt as a failure at once; a success later takes it back. So fifty
+ * guesses sent together meet the same count fifty guesses sent one by one would: a throttle that
+ * counts failures only after the hash lets every parallel guess through while the first is still
+ * hashing. Over the limit the answer is a refusal with Retry-After, not a wait, so a throttled
+ * guess holds no connection and costs no hashing.
+ */
+export class AttemptThrottle {
+  private readonly records = new Map<string, { count: number; last: number; nextAt: number }>();
+
+  constructor(private readonly clock: Clock, private readonly limits: Record<string, AttemptLimits>) {}
+
+  /** `ids` maps a limits name to the identity counted under it (e.g. `{email: 'a@b', client: '127.0.0.1'}`). */
+  reserve(ids: Record<string, string>): Reservation {
+    const now = this.clock.now();
+    const keys = Object.entries(ids).map(([kind, id]) => ({ kind, key: `${kind}\u0000${id}` }));
+    let wait = 0;
+    for (const { key } of keys) {
+      const r = this.current(key, now, this.limits[key.split('\u0000')[0]]);
+      if (r && now < r.nextAt) wait = Math.max(wait, r.nextAt - now);
+    }
+    if (wait > 0) return { ok: false, retryAfter: Math.max(1, Math.ceil(wait / 1000)) };
+    for (const { kind, key } of keys) {
+      const lim = this.limits[kind];
+      const r = this.current(key, now, lim) ?? { count: 0, last: now, nextAt: 0 };
+      r.count += 1;
+      r.last = now;
+      if (r.count >= lim.free) r.nextAt = now + Math.min(lim.maxMs, lim.baseMs * 2 ** (r.count - lim.free));
+      this.records.set(key, r);
+    }
+    if (this.records.size > 10_000) this.prune(now);
+    let settled = false;
+    return {
+      ok: true,
+      settle: (succeeded) => {
+        if (settled || !succeeded) return;
+        settled = true;
+        // The identity that proved itself starts afresh; for the others (the client) only this
+        // attempt is taken back, so one good sign-in does not wipe a guesser's record.
+        const [first, ...rest] = keys;
+        this.records.delete(first.key);
+        for (const { key } of rest) {
+          const r = this.records.get(key);
+          if (r) r.count = Math.max(0, r.count - 1);
+        }
+      },
+    };
+  }
+
+  private current(key: string, now: number, lim: AttemptLimits) {
+    const r = this.records.get(key);
+    if (r && now - r.last > lim.forgetMs) {
+      this.records.delete(key);
+      return undefined;
+    }
+    return r;
+  }
+
+  private prune(now: number): void {
+    for (const [key, r] of this.records) {
+      if (now - r.last > this.limits[key.split('\u0000')[0]].forgetMs) this.records.delete(key);
+    }
+  }
+}

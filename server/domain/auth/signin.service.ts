@@ -54,6 +54,8 @@ export interface CallbackInput {
   redirectUri?: string;
   /** Optional (identity): the authorization response's `iss` (RFC 9207). */
   iss?: string;
+  /** A sign-in session's key (expires after 30 days unused). */
+  session?: boolean;
 }
 
 export interface SignInResult {
@@ -120,7 +122,7 @@ export class SignInService {
       throw invalid('body.code', 'The identity provider has not verified this e-mail address; verify it there and sign in again', 'email_verified is not true');
     }
     const { user, isNewUser } = await this.findOrCreate(claims.email, { provider: 'identity', nickname: claims.name });
-    return { user, provider: 'identity', isNewUser, key: this.newKey(user) };
+    return { user, provider: 'identity', isNewUser, key: this.newKey(user, input.session) };
   }
 
   // --- X (microblog) -------------------------------------------------------------------------
@@ -161,7 +163,7 @@ export class SignInService {
     }
     const { user, isNewUser } = await this.xAccountOwner(identity);
     const { account } = await this.connections.connectAuthorised(user.id, 'microblog', identity, credentials);
-    return { user, provider: 'microblog', isNewUser, key: this.newKey(user), account };
+    return { user, provider: 'microblog', isNewUser, key: this.newKey(user, input.session), account };
   }
 
   /** The user who connected this X account first, else the user of its placeholder e-mail, else a new one. */
@@ -201,8 +203,8 @@ export class SignInService {
     }
   }
 
-  private newKey(user: UserRow): IssuedKey {
-    return this.auth.issueKey(user.id, DEFAULT_KEY_NAME, user.defaultTier as Tier);
+  private newKey(user: UserRow, session?: boolean): IssuedKey {
+    return this.auth.issueKey(user.id, DEFAULT_KEY_NAME, user.defaultTier as Tier, { session });
   }
 }
 

@@ -35,18 +35,30 @@ export class UsersService {
     return this.byIdStmt.get(id) as UserRow | undefined;
   }
 
-  /** Creates a user; `password` is optional for users who sign in only through OAuth. */
-  async create(input: { email: string; password?: string; nickname?: string; provider?: string; timezone?: string }): Promise<UserRow> {
+  /**
+   * Creates a user; `password` is optional for users who sign in only through OAuth. With
+   * `first`, only on an install with no user yet (the owner), else ALREADY_SET_UP.
+   *
+   * The checks run twice: once up front so a doomed request costs no hashing, and again in the
+   * same synchronous transaction as the insert, after the hash. Between the two the request
+   * awaited scrypt, and twenty requests may have passed the first check together; only the
+   * second, with nothing awaited before the insert, decides.
+   */
+  async create(input: { email: string; password?: string; nickname?: string; provider?: string; timezone?: string }, opts: { first?: boolean } = {}): Promise<UserRow> {
     const email = normaliseEmail(input.email);
     if (!EMAIL.test(email) || email.length > 320) throw new HeraldError('INVALID_INPUT', 'A valid e-mail address is required');
     if (input.password !== undefined && input.password.length < 8) {
       throw new HeraldError('INVALID_INPUT', 'The password must be at least 8 characters long');
     }
-    if (this.byEmail(email)) throw new HeraldError('INVALID_INPUT', 'A user with this e-mail already exists');
+    const check = () => {
+      if (opts.first && this.count() > 0) throw new HeraldError('ALREADY_SET_UP', 'Herald already has its owner; sign in instead');
+      if (this.byEmail(email)) throw new HeraldError('INVALID_INPUT', 'A user with this e-mail already exists');
+    };
+    check();
     const row: UserRow = {
       id: this.deps.ids.uuid(),
       email,
-      passwordHash: input.password === undefined ? null : await hashPassword(input.password),
+      passwordHash: input.password === undefined ? null : await hashPassword(input.password, { log2N: this.deps.config.passwordCostLog2 }),
       nickname: input.nickname ?? email.split('@')[0],
       avatarUrl: '',
       timezone: input.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone ?? 'UTC',
@@ -55,7 +67,12 @@ export class UsersService {
       defaultTier: this.deps.config.defaultTier,
       createdAt: nowIso(this.deps.clock),
     };
-    this.deps.db.insert(users).values(row).run();
+    // IMMEDIATE: the write lock is taken before the check, so another process (herald init on
+    // the same data folder) cannot slip its owner in between.
+    this.deps.sqlite.transaction(() => {
+      check();
+      this.deps.db.insert(users).values(row).run();
+    }).immediate();
     return row;
   }
 
@@ -66,7 +83,12 @@ export class UsersService {
   async ensureOwner(): Promise<UserRow | undefined> {
     const { ownerEmail, ownerPassword } = this.deps.config;
     if (!ownerEmail || !ownerPassword || this.count() > 0) return undefined;
-    const owner = await this.create({ email: ownerEmail, password: ownerPassword });
+    const owner = await this.create({ email: ownerEmail, password: ownerPassword }, { first: true }).catch((err: unknown) => {
+      // Another process made the owner while this one hashed: nothing left to do.
+      if (err instanceof HeraldError && err.code === 'ALREADY_SET_UP') return undefined;
+      throw err;
+    });
+    if (!owner) return undefined;
     this.deps.log.info(`Herald created the owner ${owner.email}`);
     return owner;
   }

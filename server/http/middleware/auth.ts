@@ -25,7 +25,12 @@ export function keyAuth(auth: AuthService): RequestHandler {
     const header = req.headers['svc-key'];
     const key = typeof header === 'string' ? header.trim() : undefined;
     // A good key is answered without a promise; a bad one waits in authenticate() and is refused.
-    const ctx = auth.authenticateKnown(key);
+    let ctx: AuthContext | undefined;
+    try {
+      ctx = auth.authenticateKnown(key);
+    } catch (err) {
+      return next(err); // an expired key: TOKEN_EXPIRED
+    }
     if (ctx) return admit(auth, ctx, req, res, next);
     return auth.authenticate(key).then((c) => admit(auth, c, req, res, next));
   };

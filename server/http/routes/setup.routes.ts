@@ -1,7 +1,6 @@
 import { setupBody, setupResponse, setupStatusResponse } from '../../contracts/settings.js';
 import { DEFAULT_KEY_NAME, KEY_WARNING } from '../../domain/auth/auth.service.js';
 import type { Services } from '../../domain/services.js';
-import { HeraldError } from '../../core/errors.js';
 import { defineRoute, type RouteDef } from '../route.js';
 
 const tag = 'Sign-in and keys';
@@ -19,14 +18,14 @@ export const setupRoutes = (s: Services): RouteDef[] => [
   defineRoute({
     method: 'post', path: '/auth/setup', tag, auth: false, summary: 'Create the owner on a new install and sign in (refused once any user exists)',
     body: setupBody,
-    response: setupResponse, errors: ['INVALID_INPUT', 'UNAUTHORIZED'],
+    description: 'One-shot: of any number of concurrent calls on a new install exactly one creates the owner; the others, and every later call, get 409 ALREADY_SET_UP.',
+    response: setupResponse, errors: ['INVALID_INPUT', 'ALREADY_SET_UP'],
     handler: async ({ body }) => {
-      if (s.users.count() > 0) throw new HeraldError('UNAUTHORIZED', 'Herald already has its owner; sign in instead');
       let timezone = body.timezone;
       try { if (timezone) new Intl.DateTimeFormat('en-US', { timeZone: timezone }); } catch { timezone = undefined; }
-      const user = await s.users.create({ email: body.email, password: body.password, nickname: body.nickname, timezone });
-      const key = s.auth.issueKey(user.id, DEFAULT_KEY_NAME, user.defaultTier as 'pro');
-      return { success: true, user: { uuid: user.id, email: user.email }, apiKey: { key: key.key, name: key.name, createdAt: key.createdAt, lastUsed: null }, warning: KEY_WARNING };
+      const user = await s.users.create({ email: body.email, password: body.password, nickname: body.nickname, timezone }, { first: true });
+      const key = s.auth.issueKey(user.id, DEFAULT_KEY_NAME, user.defaultTier as 'pro', { session: body.session });
+      return { success: true, user: { uuid: user.id, email: user.email }, apiKey: { key: key.key, name: key.name, createdAt: key.createdAt, lastUsed: null, expiresAt: key.expiresAt }, warning: KEY_WARNING };
     },
   }),
 ];
