@@ -134,7 +134,7 @@ describe('history', () => {
     await go('Compose');
     await post(1).fill('History has the whole story.');
     await page().getByRole('button', { name: 'Publish now' }).click();
-    await page().getByText('1 of 2 failed; the rest are published. See History to retry.').waitFor({ timeout: 30_000 });
+    await page().getByText('Published to 1 of 2 accounts; 1 failed. It is not tried again automatically: see History to retry.').waitFor({ timeout: 30_000 });
     const xRow = page().locator('[data-progress="microblog"]');
     await expect(xRow.locator('[data-status]').getAttribute('data-status')).resolves.toBe('failed');
     const reason = (await xRow.locator('.error').textContent()) ?? '';

@@ -42,7 +42,7 @@ describe('sign-in and keys', () => {
     expect(keysOf(r.body)).toEqual(sorted('success', 'user', 'apiKey', 'warning'));
     expect(r.body.success).toBe(true);
     expect(r.body.user).toEqual({ uuid: owner, email: OWNER.email });
-    expect(keysOf(r.body.apiKey)).toEqual(sorted('key', 'name', 'createdAt', 'lastUsed'));
+    expect(keysOf(r.body.apiKey)).toEqual(sorted('key', 'name', 'createdAt', 'lastUsed', 'expiresAt'));
     expect(r.body.apiKey.name).toBe('Default API Key');
     expect(r.body.apiKey.key).toMatch(/^hk_[0-9A-Za-z]{32,}$/);
     expect(r.body.apiKey.lastUsed).toBeNull();
@@ -63,8 +63,8 @@ describe('sign-in and keys', () => {
     expect(made.status).toBe(200);
     expect(keysOf(made.body)).toEqual(sorted('success', 'apiKey', 'warning'));
     const k = made.body.apiKey;
-    // Spec fields plus the decided tier and status.
-    expect(keysOf(k)).toEqual(sorted('id', 'key', 'keyPreview', 'name', 'createdAt', 'tier', 'status'));
+    // Spec fields plus the decided tier and status, and its expiry (decisions §10).
+    expect(keysOf(k)).toEqual(sorted('id', 'key', 'keyPreview', 'name', 'createdAt', 'tier', 'status', 'expiresAt'));
     expect(k).toMatchObject({ name: 'ci runner', tier: 'pro', status: 'created' });
     expect(k.key).toMatch(/^hk_[0-9A-Za-z]{32,}$/);
     expect(k.keyPreview).toBe(preview(k.key));
@@ -74,8 +74,8 @@ describe('sign-in and keys', () => {
     expect(list.status).toBe(200);
     expect(keysOf(list.body)).toEqual(['apiKeys', 'success']);
     const item = list.body.apiKeys.find((x: any) => x.id === k.id);
-    expect(keysOf(item)).toEqual(sorted('id', 'key', 'name', 'status', 'lastUsed', 'createdAt', 'tier'));
-    expect(item).toEqual({ id: k.id, key: k.keyPreview, name: 'ci runner', status: 'created', tier: 'pro', lastUsed: null, createdAt: k.createdAt });
+    expect(keysOf(item)).toEqual(sorted('id', 'key', 'name', 'status', 'lastUsed', 'createdAt', 'tier', 'expiresAt'));
+    expect(item).toEqual({ id: k.id, key: k.keyPreview, name: 'ci runner', status: 'created', tier: 'pro', lastUsed: null, createdAt: k.createdAt, expiresAt: null });
     // No listing ever carries a full key.
     for (const x of list.body.apiKeys) {
       expect(x.key).toMatch(/^hk_[0-9A-Za-z]{4}…[0-9A-Za-z]{4}$/);
@@ -93,10 +93,15 @@ describe('sign-in and keys', () => {
   it('accepts an optional tier; X-RateLimit headers follow the tier on every keyed answer', async () => {
     const free = (await post('/auth/api-keys', { name: 'free', tier: 'free' })).body.apiKey;
     expect(free.tier).toBe('free');
-    const ent = (await post('/auth/api-keys', { name: 'ent', tier: 'enterprise' })).body.apiKey;
+    // A pro key mints no enterprise key (decisions §10); an enterprise sign-in key does.
+    const refused = await post('/auth/api-keys', { name: 'ent', tier: 'enterprise' });
+    expect([refused.status, refused.body.error]).toEqual([403, 'UNAUTHORIZED']);
+    const big = await startServer({ clock, scheduler: false, settings: { HERALD_DEFAULT_TIER: 'enterprise' } });
+    const ent = (await big.call('POST', '/auth/api-keys', { key: await big.login(), body: { name: 'ent', tier: 'enterprise' } })).body.apiKey;
+    expect(ent.tier).toBe('enterprise');
     const answers = [
       [await t.call('GET', '/me', { key: free.key }), 100],
-      [await t.call('GET', '/templates', { key: ent.key }), 10000],
+      [await big.call('GET', '/templates', { key: ent.key }), 10000],
       [await t.call('GET', '/no-such-thing', { key }), 1000],
       [await t.call('GET', '/templates/nope', { key: free.key }), 100],
     ] as const;
@@ -109,6 +114,7 @@ describe('sign-in and keys', () => {
     expect(answers[3][0].status).toBe(404);
     expect(answers[3][0].headers.get('x-ratelimit-limit')).toBe('100');
     expect(answers[3][0].headers.get('x-ratelimit-remaining')).toBe('98');
+    await big.close();
   });
 
   it('DELETE /auth/api-keys/:keyId answers {success, message}; the key stops working at once', async () => {
