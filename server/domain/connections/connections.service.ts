@@ -10,7 +10,8 @@ import { type Deps } from '../deps.js';
 import { accounts } from '../../db/schema.js';
 import { HeraldError } from '../../core/errors.js';
 import type { AppCredentials, Credentials, Identity } from '../../platforms/adapter.js';
-import { NETWORK_NAMES, PlatformError } from '../../platforms/errors.js';
+import { NETWORK_NAMES } from '../../platforms/errors.js';
+import { toHeraldError } from '../platform-errors.js';
 import { accountInfo, type CredentialsService } from '../accounts/credentials.service.js';
 import { toAccountDto } from '../accounts/accounts.service.js';
 import { GuardedFetcher } from '../media/guarded-fetch.js';
@@ -34,17 +35,6 @@ interface FlowData extends ConnectOptions {
   verifier: string;
   redirectUri: string;
   serverUrl?: string;
-}
-
-/** Turns adapter failures into the API's codes. */
-export function toHeraldError(err: unknown): unknown {
-  if (!(err instanceof PlatformError)) return err;
-  if (err.kind === 'token_expired') return new HeraldError('TOKEN_EXPIRED', err.message);
-  if (err.kind === 'rate_limited') {
-    const retryAfter = err.resetAt ? Math.max(1, Math.ceil((err.resetAt - Date.now()) / 1000)) : undefined;
-    return new HeraldError('RATE_LIMITED', err.message, { retryAfter });
-  }
-  return new HeraldError('PLATFORM_ERROR', err.message);
 }
 
 /** Normalises an instance / PDS URL the user typed (`mastodon.social` → `https://mastodon.social`). */
