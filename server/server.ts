@@ -21,7 +21,7 @@ import { API_PREFIX, createApp } from './http/app.js';
 import { defaultUiDir, uiHandlers } from './http/ui.js';
 import type { RouteDef } from './http/route.js';
 import { limitSockets, serverTimeouts } from './http/sockets.js';
-import './platforms/index.js';
+import { allAdapters, createPlatformRegistry } from './platforms/index.js';
 import { openSecretStore, type SecretStore } from './secrets/index.js';
 import { Scheduler, type SchedulerOptions } from './jobs/scheduler.js';
 import { SchedulerLock } from './jobs/scheduler-lock.js';
@@ -139,6 +139,7 @@ export async function createServer(options: ServerOptions = {}): Promise<HeraldS
     const secrets = options.secrets ?? (await openSecretStore(config, log));
     const deps: Deps = {
       config, db: database.db, sqlite: database.sqlite, log, secrets,
+      platforms: createPlatformRegistry(allAdapters()),
       clock: options.clock ?? systemClock,
       ids: options.ids ?? systemIds,
       random: options.random ?? Math.random,

@@ -7,6 +7,7 @@ import type { Ids } from '../core/ids.js';
 import type { Logger } from '../core/logger.js';
 import type { Db, Sqlite } from '../db/connection.js';
 import type { SecretStore } from '../secrets/secret-store.js';
+import type { PlatformRegistry } from '../platforms/registry.js';
 
 export interface Deps {
   config: HeraldConfig;
@@ -18,6 +19,8 @@ export interface Deps {
   random: () => number;
   log: Logger;
   secrets: SecretStore;
+  /** The network adapters, built by the composition root; services reach every network through it. */
+  platforms: PlatformRegistry;
   /** Facts known only once the server listens. */
   runtime: { baseUrl: string };
 }

@@ -118,6 +118,11 @@ export interface OAuthAdapter {
   exchangeCode(req: { code: string; codeVerifier: string; redirectUri: string; network: NetworkConfig; serverUrl?: string; app: AppCredentials }): Promise<Credentials>;
 }
 
+/**
+ * One network. `publishPost`, `identify` and `findRecentPost` every network has; the optional
+ * members are capabilities only some networks offer. Services get the adapter from
+ * `Deps.platforms` (registry.ts) and check for the member, never import an adapter by name.
+ */
 export interface PlatformAdapter {
   readonly platform: Platform;
   /**

@@ -7,7 +7,8 @@
  */
 import type { AccountInfo, CallContext, Identity, PlatformAdapter, PostInput, PostRef } from './adapter.js';
 import { PlatformError } from './errors.js';
-import { bearer, hostOf, isStillProcessing, join, mastoCall, sleep } from './fedblog/http.js';
+import { bearer, hostOf, joinUrl, sleep } from './http.js';
+import { isStillProcessing, mastoCall } from './fedblog/http.js';
 import { instanceLimits, limitsFromMeta, type InstanceLimits } from './fedblog/instance.js';
 import { uploadMastoMedia } from './fedblog/media.js';
 import { fedblogOAuth } from './fedblog/oauth.js';
@@ -59,7 +60,7 @@ async function limitsFor(ctx: CallContext, server: string): Promise<InstanceLimi
 
 async function identify(ctx: Parameters<PlatformAdapter['identify']>[0]): Promise<Identity> {
   const server = serverOf(ctx.account, ctx.serverUrl);
-  const { body: me } = await mastoCall<MastoAccount>(join(server, '/api/v1/accounts/verify_credentials'), {
+  const { body: me } = await mastoCall<MastoAccount>(joinUrl(server, '/api/v1/accounts/verify_credentials'), {
     headers: { ...bearer(ctx.credentials.accessToken), accept: 'application/json' },
   }, { what: 'read the account profile', signal: ctx.signal });
   if (!me?.id || !me.username) throw new PlatformError('fedblog', 'transient', `${hostOf(server)} answered the profile request without the account`);
@@ -93,7 +94,7 @@ async function sendStatus(ctx: CallContext, server: string, body: Record<string,
     },
     body: JSON.stringify(body),
   };
-  const call = () => mastoCall<MastoStatus>(join(server, '/api/v1/statuses'), init, { what: 'publish the post', write: true, signal: ctx.signal, timeoutMs });
+  const call = () => mastoCall<MastoStatus>(joinUrl(server, '/api/v1/statuses'), init, { what: 'publish the post', write: true, signal: ctx.signal, timeoutMs });
   let processingTries = 0;
   let resent = false;
   for (;;) {
@@ -152,7 +153,7 @@ async function publishPost(ctx: CallContext, post: PostInput, statusTimeoutMs: n
 
 /** The account's recent statuses: public read first (Herald asks for no read scope), then with the token. */
 async function recentStatuses(ctx: CallContext, server: string, maxId?: string): Promise<MastoStatus[]> {
-  const url = new URL(join(server, `/api/v1/accounts/${encodeURIComponent(ctx.account.platformUserId)}/statuses`));
+  const url = new URL(joinUrl(server, `/api/v1/accounts/${encodeURIComponent(ctx.account.platformUserId)}/statuses`));
   url.searchParams.set('limit', String(PAGE));
   url.searchParams.set('exclude_reblogs', 'true');
   if (maxId) url.searchParams.set('max_id', maxId);

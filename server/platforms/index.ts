@@ -1,16 +1,11 @@
-/**
- * Registers every network adapter. Importing this module once (server.ts does) makes
- * `adapterFor(platform)` answer for all five networks.
- */
-export { adapterFor, registerAdapter } from './registry.js';
-import { registerAdapter } from './registry.js';
-import { microblogAdapter } from './microblog.adapter.js';
-registerAdapter(microblogAdapter);
+/** Every network adapter this build of Herald ships, for the composition root's registry. */
+import type { PlatformAdapter } from './adapter.js';
 import { fedblogAdapter } from './fedblog.adapter.js';
-registerAdapter(fedblogAdapter);
-import { threadblogAdapter } from './threadblog.adapter.js';
-registerAdapter(threadblogAdapter);
+import { microblogAdapter } from './microblog.adapter.js';
 import { problogAdapter } from './problog.adapter.js';
-registerAdapter(problogAdapter);
 import { skyblogAdapter } from './skyblog.adapter.js';
-registerAdapter(skyblogAdapter);
+import { threadblogAdapter } from './threadblog.adapter.js';
+
+export { createPlatformRegistry, type PlatformRegistry } from './registry.js';
+
+export const allAdapters = (): PlatformAdapter[] => [microblogAdapter, fedblogAdapter, threadblogAdapter, problogAdapter, skyblogAdapter];

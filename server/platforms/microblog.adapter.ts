@@ -7,7 +7,8 @@
  */
 import type { CallContext, Identity, PlatformAdapter, PostInput, PostRef } from './adapter.js';
 import { PlatformError } from './errors.js';
-import { apiUrl, bearer, xCall } from './microblog/http.js';
+import { bearer, joinUrl } from './http.js';
+import { xCall } from './microblog/http.js';
 import { checkXMediaMix, uploadXMedia } from './microblog/media.js';
 import { microblogOAuth, refreshX } from './microblog/oauth.js';
 
@@ -64,7 +65,7 @@ function isoSeconds(ms: number): string {
 }
 
 async function identify(ctx: Parameters<PlatformAdapter['identify']>[0]): Promise<Identity> {
-  const url = new URL(apiUrl(ctx.network.apiUrl, '/2/users/me'));
+  const url = new URL(joinUrl(ctx.network.apiUrl, '/2/users/me'));
   url.searchParams.set('user.fields', 'public_metrics,profile_image_url');
   const { body } = await xCall<{ data?: XUser }>(url.toString(), { headers: bearer(ctx.credentials.accessToken) }, { what: 'read the account profile', signal: ctx.signal });
   const user = body.data;
@@ -94,7 +95,7 @@ async function publishPost(ctx: CallContext, post: PostInput): Promise<PostRef> 
   const control = post.options.replyControl;
   if (control && control !== 'everyone') body.reply_settings = REPLY_SETTINGS[control];
 
-  const { body: answer } = await xCall<{ data?: { id?: string } }>(apiUrl(ctx.network.apiUrl, '/2/tweets'), {
+  const { body: answer } = await xCall<{ data?: { id?: string } }>(joinUrl(ctx.network.apiUrl, '/2/tweets'), {
     method: 'POST',
     headers: { ...bearer(ctx.credentials.accessToken), 'content-type': 'application/json' },
     body: JSON.stringify(body),
@@ -110,7 +111,7 @@ async function findRecentPost(ctx: CallContext, query: { text: string; replyTo?:
   const since = query.since - 2 * 60_000;
   let next: string | undefined;
   for (let page = 0; page < 4; page++) {
-    const url = new URL(apiUrl(ctx.network.apiUrl, `/2/users/${encodeURIComponent(ctx.account.platformUserId)}/tweets`));
+    const url = new URL(joinUrl(ctx.network.apiUrl, `/2/users/${encodeURIComponent(ctx.account.platformUserId)}/tweets`));
     url.searchParams.set('max_results', '100');
     url.searchParams.set('tweet.fields', 'created_at,referenced_tweets');
     url.searchParams.set('start_time', isoSeconds(since));
@@ -130,7 +131,7 @@ async function findRecentPost(ctx: CallContext, query: { text: string; replyTo?:
 }
 
 async function follow(ctx: CallContext, targetUserId: string): Promise<void> {
-  await xCall(apiUrl(ctx.network.apiUrl, `/2/users/${encodeURIComponent(ctx.account.platformUserId)}/following`), {
+  await xCall(joinUrl(ctx.network.apiUrl, `/2/users/${encodeURIComponent(ctx.account.platformUserId)}/following`), {
     method: 'POST',
     headers: { ...bearer(ctx.credentials.accessToken), 'content-type': 'application/json' },
     body: JSON.stringify({ target_user_id: targetUserId }),

@@ -10,7 +10,8 @@ import { PlatformError } from './errors.js';
 import { uploadImage, type ImageOptions } from './problog/images.js';
 import { escapeLittleText, unescapeLittleText } from './problog/little-text.js';
 import { problogOAuth, refreshLinkedIn } from './problog/oauth.js';
-import { DEFAULT_LINKEDIN_VERSION, liCall, liUrl, restHeaders } from './problog/rest.js';
+import { joinUrl } from './http.js';
+import { DEFAULT_LINKEDIN_VERSION, liCall, restHeaders } from './problog/rest.js';
 
 export interface ProblogOptions {
   /** The `LinkedIn-Version` header (YYYYMM). */
@@ -63,7 +64,7 @@ export function createProblogAdapter(options: ProblogOptions = {}): PlatformAdap
   const version = images.version;
 
   async function identify(ctx: Parameters<PlatformAdapter['identify']>[0]): Promise<Identity> {
-    const { body } = await liCall<UserInfo>(liUrl(ctx.network.apiUrl, '/v2/userinfo'), {
+    const { body } = await liCall<UserInfo>(joinUrl(ctx.network.apiUrl, '/v2/userinfo'), {
       headers: { authorization: `Bearer ${ctx.credentials.accessToken}`, accept: 'application/json' },
     }, { what: 'read the account profile', signal: ctx.signal });
     if (!body.sub) throw new PlatformError('problog', 'transient', 'LinkedIn answered the profile request without the member id');
@@ -107,7 +108,7 @@ export function createProblogAdapter(options: ProblogOptions = {}): PlatformAdap
     if (uploaded.length > 1) body.content = { multiImage: { images: uploaded } };
     if (post.quote) body.reshareContext = { parent: post.quote.id };
 
-    const res = await liCall(liUrl(ctx.network.apiUrl, '/rest/posts'), {
+    const res = await liCall(joinUrl(ctx.network.apiUrl, '/rest/posts'), {
       method: 'POST',
       headers: { ...restHeaders(ctx.credentials.accessToken, version), 'x-restli-method': 'CREATE' },
       body: JSON.stringify(body),
@@ -124,7 +125,7 @@ export function createProblogAdapter(options: ProblogOptions = {}): PlatformAdap
    */
   async function findRecentPost(ctx: CallContext, query: { text: string; since: number }): Promise<PostRef | null> {
     const author = authorOf(ctx);
-    const url = new URL(liUrl(ctx.network.apiUrl, '/rest/posts'));
+    const url = new URL(joinUrl(ctx.network.apiUrl, '/rest/posts'));
     url.searchParams.set('author', author);
     url.searchParams.set('q', 'author');
     url.searchParams.set('count', '50');

@@ -11,7 +11,8 @@ import { PlatformError } from './errors.js';
 import { buildFacets, textProblem } from './skyblog/facets.js';
 import { checkImages, uploadImages, type ImageEmbed } from './skyblog/images.js';
 import { createSession, refreshCredentials, sessionCredentials, signInRefusal } from './skyblog/session.js';
-import { hostOf, xrpc } from './skyblog/xrpc.js';
+import { hostOf } from './http.js';
+import { xrpc } from './skyblog/xrpc.js';
 
 const POST = 'app.bsky.feed.post';
 /** The public web app where post URLs point (not an API base). */

@@ -5,7 +5,6 @@
  * back from the simulator's state or the PDS's repo (never from Herald).
  */
 import type { Platform } from '../../server/core/config.js';
-import { registerAdapter } from '../../server/platforms/index.js';
 import { createProblogAdapter } from '../../server/platforms/problog.adapter.js';
 import { createThreadblogAdapter } from '../../server/platforms/threadblog.adapter.js';
 import { startPds, type PdsAccount, type PdsPeer } from '../peers/pds.js';
@@ -94,11 +93,11 @@ export async function startNetworks(opts: { pds?: boolean; containerReadyMs?: nu
 
 /**
  * Threads and LinkedIn poll for readiness every few seconds in production; tests keep the same
- * adapters with short waits (the registry is per test file).
+ * adapters with short waits, in the test server's own registry.
  */
-export function useFastPolling(): void {
-  registerAdapter(createThreadblogAdapter({ pollIntervalMs: 15, retryDelayMs: 15 }));
-  registerAdapter(createProblogAdapter({ pollIntervalMs: 10 }));
+export function useFastPolling(t: Pick<TestServer, 'server'>): void {
+  t.server.deps.platforms.register(createThreadblogAdapter({ pollIntervalMs: 15, retryDelayMs: 15 }));
+  t.server.deps.platforms.register(createProblogAdapter({ pollIntervalMs: 10 }));
 }
 
 /** Connects one account per network through Herald's HTTP API; returns the account ids. */

@@ -9,9 +9,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accounts } from '../../server/db/schema.js';
 import { HeraldError } from '../../server/core/errors.js';
-import type { PostInput } from '../../server/platforms/adapter.js';
+import type { PlatformAdapter, PostInput } from '../../server/platforms/adapter.js';
 import { PlatformError } from '../../server/platforms/errors.js';
-import { adapterFor } from '../../server/platforms/index.js';
 import { publishThread } from '../../server/platforms/thread.js';
 import { authorizeAtNetwork, connectOAuth, finishCallback } from '../helpers/oauth-connect.js';
 import { pngMedia } from '../helpers/png.js';
@@ -49,7 +48,7 @@ let t: TestServer;
 let key: string;
 let accountId: string;
 const mediaDir = tempDir('herald-masto-media-');
-const masto = adapterFor('fedblog');
+let masto: PlatformAdapter;
 
 const row = () => t.server.deps.db.select().from(accounts).where(eq(accounts.id, accountId)).get()!;
 let n = 0;
@@ -60,6 +59,7 @@ const noHooks = { beforeSend: () => {}, afterSend: () => {} };
 beforeAll(async () => {
   sim = await startMastodonSimulator();
   t = await startServer();
+  masto = t.server.deps.platforms.get('fedblog');
   key = await t.login();
 });
 

@@ -10,9 +10,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accounts } from '../../server/db/schema.js';
 import { HeraldError } from '../../server/core/errors.js';
-import type { PostInput, PostRef } from '../../server/platforms/adapter.js';
+import type { PlatformAdapter, PostInput, PostRef } from '../../server/platforms/adapter.js';
 import { PlatformError } from '../../server/platforms/errors.js';
-import { adapterFor } from '../../server/platforms/index.js';
 import { publishThread } from '../../server/platforms/thread.js';
 import { authorizeAtNetwork, connectOAuth, finishCallback } from '../helpers/oauth-connect.js';
 import { pngMedia } from '../helpers/png.js';
@@ -60,7 +59,7 @@ let t: TestServer;
 let key: string;
 let accountId: string;
 const mediaDir = tempDir('herald-x-media-');
-const x = adapterFor('microblog');
+let x: PlatformAdapter;
 
 const row = () => t.server.deps.db.select().from(accounts).where(eq(accounts.id, accountId)).get()!;
 const post = (text: string, more: Partial<PostInput> = {}): PostInput => ({ text, media: [], options: {}, idempotencyKey: `k-${text}`, ...more });
@@ -70,6 +69,7 @@ const noHooks = { beforeSend: () => {}, afterSend: () => {} };
 beforeAll(async () => {
   sim = await startXSimulator({ clientId: CLIENT.id, clientSecret: CLIENT.secret });
   t = await startServer({ settings: settingsFor(sim) });
+  x = t.server.deps.platforms.get('microblog');
   key = await t.login();
 });
 

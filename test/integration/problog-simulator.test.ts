@@ -12,7 +12,6 @@ import { partsFromTexts } from '../../server/domain/publishing/plan.js';
 import { HeraldError } from '../../server/core/errors.js';
 import type { MediaItem, PostInput } from '../../server/platforms/adapter.js';
 import { PlatformError } from '../../server/platforms/errors.js';
-import { adapterFor, registerAdapter } from '../../server/platforms/index.js';
 import { createProblogAdapter } from '../../server/platforms/problog.adapter.js';
 import { publishThread } from '../../server/platforms/thread.js';
 import { png } from '../helpers/media-files.js';
@@ -28,7 +27,7 @@ const mediaDir = tempDir('herald-li-sim-media-');
 
 const row = () => t.server.deps.db.select().from(accounts).where(eq(accounts.id, accountId)).get()!;
 const post = (text: string, more: Partial<PostInput> = {}): PostInput => ({ text, media: [], options: {}, idempotencyKey: `k-${text}`, ...more });
-const publish = (input: PostInput) => t.server.services.credentials.withCredentials(row(), (ctx) => adapterFor('problog').publishPost(ctx, input));
+const publish = (input: PostInput) => t.server.services.credentials.withCredentials(row(), (ctx) => t.server.deps.platforms.get('problog').publishPost(ctx, input));
 const last = () => sim.state.posts.at(-1)!;
 
 function image(name: string, altText: string, size: number): MediaItem {
@@ -49,7 +48,7 @@ beforeAll(async () => {
       HERALD_PROBLOG_CLIENT_SECRET: sim.clientSecret,
     },
   });
-  registerAdapter(createProblogAdapter({ pollIntervalMs: 10 }));
+  t.server.deps.platforms.register(createProblogAdapter({ pollIntervalMs: 10 }));
   key = await t.login();
 });
 
@@ -92,7 +91,7 @@ describe('LinkedIn simulator through Herald', () => {
 
   it('joins a thread into one post', async () => {
     const parts = partsFromTexts('problog', ['Part one.', 'Part two.', 'Part three.']);
-    const refs = await t.server.services.credentials.withCredentials(row(), (ctx) => publishThread(adapterFor('problog'), ctx, parts.map((p) => post(p.text)), [], { beforeSend: () => {}, afterSend: () => {} }));
+    const refs = await t.server.services.credentials.withCredentials(row(), (ctx) => publishThread(t.server.deps.platforms.get('problog'), ctx, parts.map((p) => post(p.text)), [], { beforeSend: () => {}, afterSend: () => {} }));
     expect(refs).toHaveLength(1);
     expect(last().commentary).toBe('Part one.\n\nPart two.\n\nPart three.');
     // LinkedIn has no replies: a reply is refused before anything is sent.
@@ -125,7 +124,7 @@ describe('LinkedIn simulator through Herald', () => {
     const since = Date.now();
     const lost = await publish(post('Lost answer (maybe)')).catch((e) => e);
     expect(lost.kind).toBe('ambiguous');
-    const found = await t.server.services.credentials.withCredentials(row(), (ctx) => adapterFor('problog').findRecentPost(ctx, { text: 'Lost answer (maybe)', since, idempotencyKey: 'k' }));
+    const found = await t.server.services.credentials.withCredentials(row(), (ctx) => t.server.deps.platforms.get('problog').findRecentPost(ctx, { text: 'Lost answer (maybe)', since, idempotencyKey: 'k' }));
     expect(found?.id).toBe(last().urn);
   });
 
@@ -166,7 +165,7 @@ describe('a LinkedIn app without programmatic refresh tokens', () => {
       expect((await other.server.services.credentials.load(id))?.refreshToken).toBeUndefined();
       plain.expireAccessTokens();
       const r = () => other.server.deps.db.select().from(accounts).where(eq(accounts.id, id)).get()!;
-      const err = await other.server.services.credentials.withCredentials(r(), (ctx) => adapterFor('problog').publishPost(ctx, post('No refresh'))).catch((e) => e);
+      const err = await other.server.services.credentials.withCredentials(r(), (ctx) => other.server.deps.platforms.get('problog').publishPost(ctx, post('No refresh'))).catch((e) => e);
       expect(err).toBeInstanceOf(HeraldError);
       expect(err.code).toBe('TOKEN_EXPIRED');
       expect(plain.state.refreshCalls).toBe(0);

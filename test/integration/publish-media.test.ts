@@ -61,7 +61,7 @@ const label = (s: string) => `${s} (${++n})`;
 beforeAll(async () => {
   nets = await startNetworks({ pds: true });
   t = await startServer({ settings: nets.settings });
-  useFastPolling();
+  useFastPolling(t);
   key = await t.login();
   ids = (await connectAll(t, key, nets)) as Record<Platform, string>;
   const [a, b, c] = await uploadAll([{ name: 'red.png', data: red }, { name: 'blue.png', data: blue }, { name: 'clip.mp4', data: clip }]);

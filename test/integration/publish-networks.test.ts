@@ -88,7 +88,7 @@ function noDuplicates() {
 beforeAll(async () => {
   nets = await startNetworks({ pds: true });
   t = await startServer({ settings: nets.settings });
-  useFastPolling();
+  useFastPolling(t);
   key = await t.login();
   userId = ownerId(t);
   ids = (await connectAll(t, key, nets)) as Record<Platform, string>;

@@ -10,7 +10,6 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Platform } from '../../server/core/config.js';
 import type { Waker } from '../../server/jobs/scheduler.js';
 import { createFedblogAdapter } from '../../server/platforms/fedblog.adapter.js';
-import { registerAdapter } from '../../server/platforms/registry.js';
 import { connectAll, postsOn, startNetworks, useFastPolling, type Networks } from '../helpers/networks.js';
 import { startServer, TestClock, type TestServer } from '../helpers/server.js';
 
@@ -37,7 +36,7 @@ const clock = new TestClock(Date.now());
 beforeAll(async () => {
   nets = await startNetworks();
   t = await startServer({ clock, settings: nets.settings, scheduler: { waker: new ManualWaker(), sweepMs: 3_600_000 } });
-  useFastPolling();
+  useFastPolling(t);
   key = await t.login();
   ids = (await connectAll(t, key, nets)) as Record<Platform, string>;
 }, 120_000);
@@ -94,7 +93,7 @@ describe('a scheduled post committed, then answered with a gateway error, is ret
 describe('a Mastodon write that times out (issue #19 item 8)', () => {
   it('ends the attempt after the adapter\'s one same-key repeat, with a retry planned, instead of holding "publishing" for rounds of timeouts', async () => {
     // The production wait is 30 s; the test shortens it so the simulator's held connection outlasts it.
-    registerAdapter(createFedblogAdapter({ statusTimeoutMs: 300 }));
+    t.server.deps.platforms.register(createFedblogAdapter({ statusTimeoutMs: 300 }));
     const text = `Timeout on Mastodon at ${clock.now()}`;
     const draftId = await scheduleOne('fedblog', text);
     const route = POST_ROUTE.fedblog!;
@@ -115,6 +114,6 @@ describe('a Mastodon write that times out (issue #19 item 8)', () => {
     await t.server.scheduler!.tick();
     expect(entryOf(draftId)).toMatchObject({ status: 'done', attempts: 2 });
     expect((await postsOn(nets, 'fedblog')).filter((p) => p.text === text)).toHaveLength(1);
-    registerAdapter(createFedblogAdapter());
+    t.server.deps.platforms.register(createFedblogAdapter());
   });
 });

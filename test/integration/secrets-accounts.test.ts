@@ -10,7 +10,6 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { accounts } from '../../server/db/schema.js';
-import { adapterFor } from '../../server/platforms/index.js';
 import { keychainService } from '../../server/secrets/index.js';
 import { loadKeytar } from '../../server/secrets/keychain.store.js';
 import { accountSecretName } from '../../server/secrets/secret-store.js';
@@ -80,12 +79,12 @@ describe('Herald on the OS keychain', () => {
     const png = makePng(16, 16);
     const file = path.join(t.dataDir, 'canary.png');
     fs.writeFileSync(file, png);
-    await t.server.services.credentials.withCredentials(row(), (ctx) => adapterFor('skyblog').publishPost(ctx, {
+    await t.server.services.credentials.withCredentials(row(), (ctx) => t.server.deps.platforms.get('skyblog').publishPost(ctx, {
       text: 'Canary post', media: [{ path: file, mime: 'image/png', size: png.length, kind: 'image', altText: 'canary' }], options: {}, idempotencyKey: 'c1',
     }));
     await t.server.services.credentials.save(id, { ...first, accessToken: pds.expired(first.accessToken) });
     const before = t.server.services.credentials.refreshCalls;
-    await t.server.services.credentials.withCredentials(row(), (ctx) => adapterFor('skyblog').publishPost(ctx, { text: 'Canary after refresh', media: [], options: {}, idempotencyKey: 'c2' }));
+    await t.server.services.credentials.withCredentials(row(), (ctx) => t.server.deps.platforms.get('skyblog').publishPost(ctx, { text: 'Canary after refresh', media: [], options: {}, idempotencyKey: 'c2' }));
     expect(t.server.services.credentials.refreshCalls - before).toBe(1);
     const second = JSON.parse((await stored())!);
     expect(second.refreshToken).not.toBe(first.refreshToken);

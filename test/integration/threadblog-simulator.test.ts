@@ -11,7 +11,6 @@ import { accounts } from '../../server/db/schema.js';
 import { HeraldError } from '../../server/core/errors.js';
 import type { MediaItem, PostInput, PostRef } from '../../server/platforms/adapter.js';
 import { PlatformError } from '../../server/platforms/errors.js';
-import { adapterFor, registerAdapter } from '../../server/platforms/index.js';
 import { publishThread } from '../../server/platforms/thread.js';
 import { createThreadblogAdapter } from '../../server/platforms/threadblog.adapter.js';
 import { png, video } from '../helpers/media-files.js';
@@ -29,7 +28,7 @@ const bodies = new Map([['red', png(5, 5, 30)], ['blue', png(5, 5, 60)], ['clip'
 
 const row = () => t.server.deps.db.select().from(accounts).where(eq(accounts.id, accountId)).get()!;
 const post = (text: string, more: Partial<PostInput> = {}): PostInput => ({ text, media: [], options: {}, idempotencyKey: `k-${text}`, ...more });
-const publish = (input: PostInput) => t.server.services.credentials.withCredentials(row(), (ctx) => adapterFor('threadblog').publishPost(ctx, input));
+const publish = (input: PostInput) => t.server.services.credentials.withCredentials(row(), (ctx) => t.server.deps.platforms.get('threadblog').publishPost(ctx, input));
 const image = (name: string, altText: string): MediaItem => ({ path: '', mime: 'image/png', size: 0, kind: 'image', altText, publicUrl: `${imageBase}/${name}.png` });
 const clip = (altText: string): MediaItem => ({ path: '', mime: 'video/mp4', size: 0, kind: 'video', altText, publicUrl: `${imageBase}/clip.mp4` });
 
@@ -52,7 +51,7 @@ beforeAll(async () => {
       HERALD_THREADBLOG_CLIENT_SECRET: sim.clientSecret,
     },
   });
-  registerAdapter(createThreadblogAdapter({ pollIntervalMs: 20, retryDelayMs: 20 }));
+  t.server.deps.platforms.register(createThreadblogAdapter({ pollIntervalMs: 20, retryDelayMs: 20 }));
   key = await t.login();
 });
 
@@ -87,7 +86,7 @@ describe('Threads simulator through Herald', () => {
 
   it('waits for containers, so publishing never hits Media Not Found, and chains replies', async () => {
     const parts = ['Sim one', 'Sim two', 'Sim three'].map((text) => post(text, { options: { replyControl: 'accounts_you_follow' } }));
-    const refs = await t.server.services.credentials.withCredentials(row(), (ctx) => publishThread(adapterFor('threadblog'), ctx, parts, [], { beforeSend: () => {}, afterSend: () => {} }));
+    const refs = await t.server.services.credentials.withCredentials(row(), (ctx) => publishThread(t.server.deps.platforms.get('threadblog'), ctx, parts, [], { beforeSend: () => {}, afterSend: () => {} }));
     const chain = refs.map((r) => sim.state.posts.find((p) => p.id === r.id)!);
     expect(chain.map((p) => p.text)).toEqual(['Sim one', 'Sim two', 'Sim three']);
     expect(chain.map((p) => p.replyToId)).toEqual([undefined, refs[0].id, refs[1].id]);
@@ -154,9 +153,9 @@ describe('Threads simulator through Herald', () => {
     const since = Date.now();
     const lost = await publish(post('Lost on the way')).catch((e) => e);
     expect(lost.kind).toBe('ambiguous');
-    const found = await t.server.services.credentials.withCredentials(row(), (ctx) => adapterFor('threadblog').findRecentPost(ctx, { text: 'Lost on the way', since, idempotencyKey: 'k' }));
+    const found = await t.server.services.credentials.withCredentials(row(), (ctx) => t.server.deps.platforms.get('threadblog').findRecentPost(ctx, { text: 'Lost on the way', since, idempotencyKey: 'k' }));
     expect(found?.id).toBe(sim.state.posts.at(-1)!.id);
-    const none = await t.server.services.credentials.withCredentials(row(), (ctx) => adapterFor('threadblog').findRecentPost(ctx, { text: 'Never sent', since, idempotencyKey: 'k' }));
+    const none = await t.server.services.credentials.withCredentials(row(), (ctx) => t.server.deps.platforms.get('threadblog').findRecentPost(ctx, { text: 'Never sent', since, idempotencyKey: 'k' }));
     expect(none).toBeNull();
   });
 
@@ -167,7 +166,7 @@ describe('Threads simulator through Herald', () => {
     expect(err.kind).toBe('ambiguous');
     const child = sim.state.posts.at(-1)!;
     expect(child).toMatchObject({ text: 'Child reply', replyToId: first.id });
-    const find = (replyTo: PostRef) => t.server.services.credentials.withCredentials(row(), (ctx) => adapterFor('threadblog').findRecentPost(ctx, { text: 'Child reply', replyTo, since: Date.now() - 60_000, idempotencyKey: 'k' }));
+    const find = (replyTo: PostRef) => t.server.services.credentials.withCredentials(row(), (ctx) => t.server.deps.platforms.get('threadblog').findRecentPost(ctx, { text: 'Child reply', replyTo, since: Date.now() - 60_000, idempotencyKey: 'k' }));
     expect((await find(first))?.id).toBe(child.id);
     expect(await find({ id: '17900000000000001', url: '' })).toBeNull();
   });

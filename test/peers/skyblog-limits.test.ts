@@ -5,7 +5,6 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PlatformError } from '../../server/platforms/errors.js';
-import { adapterFor } from '../../server/platforms/index.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { startPds, type PdsAccount, type PdsPeer } from './pds.js';
 
@@ -46,7 +45,7 @@ it('a 429 from the PDS becomes RATE_LIMITED with the network\'s reset time', asy
   const retryAfter = Number(limited.headers.get('retry-after'));
   expect(Math.abs(Date.now() / 1000 + retryAfter - resetSeconds)).toBeLessThanOrEqual(3);
 
-  const err = await adapterFor('skyblog').passwordLogin!({ identifier: erin.handle, password: erin.appPassword, service: pds.url, network: t.server.config.networks.skyblog }).catch((e) => e);
+  const err = await t.server.deps.platforms.get('skyblog').passwordLogin!({ identifier: erin.handle, password: erin.appPassword, service: pds.url, network: t.server.config.networks.skyblog }).catch((e) => e);
   expect(err).toBeInstanceOf(PlatformError);
   expect(err.kind).toBe('rate_limited');
   expect(err.resetAt).toBe(resetSeconds * 1000);

@@ -13,7 +13,6 @@ import { accounts } from '../../server/db/schema.js';
 import { HeraldError } from '../../server/core/errors.js';
 import type { CallContext, MediaItem, PostInput, PostRef } from '../../server/platforms/adapter.js';
 import { PlatformError } from '../../server/platforms/errors.js';
-import { adapterFor } from '../../server/platforms/index.js';
 import { SKYBLOG_IMAGE_MAX_BYTES } from '../../server/platforms/skyblog/images.js';
 import { publishThread } from '../../server/platforms/thread.js';
 import { startServer, tempDir, type TestServer } from '../helpers/server.js';
@@ -28,7 +27,7 @@ let bob: PdsAccount;
 let aliceId: string;
 let mediaDir: string;
 
-const adapter = () => adapterFor('skyblog');
+const adapter = () => t.server.deps.platforms.get('skyblog');
 const rowOf = (id: string) => t.server.deps.db.select().from(accounts).where(eq(accounts.id, id)).get()!;
 const post = (text: string, extra: Partial<PostInput> = {}): PostInput => ({ text, media: [], options: {}, idempotencyKey: `k-${text}`, ...extra });
 const publish = (id: string, input: PostInput) => t.server.services.credentials.withCredentials(rowOf(id), (ctx) => adapter().publishPost(ctx, input));

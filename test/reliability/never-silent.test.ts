@@ -39,7 +39,7 @@ const outcomes: { ending: string; silent: string[] }[] = [];
 beforeAll(async () => {
   nets = await startNetworks();
   t = await startServer({ clock, log, settings: { ...nets.settings, HERALD_MONTHLY_CREDITS: '1000' }, scheduler: { waker: new ManualWaker(), sweepMs: 3_600_000 } });
-  useFastPolling();
+  useFastPolling(t);
   key = await t.login();
   ids = (await connectAll(t, key, nets)) as Record<Platform, string>;
 }, 120_000);

@@ -57,7 +57,7 @@ beforeAll(async () => {
     settings: { ...nets.settings, HERALD_MONTHLY_CREDITS: '100000', HERALD_DEFAULT_TIER: 'enterprise' },
     scheduler: { waker: new ManualWaker(), sweepMs: 3_600_000 },
   });
-  useFastPolling();
+  useFastPolling(t);
   key = await t.login();
   ids = (await connectAll(t, key, nets)) as Record<Platform, string>;
   // Threads renews a token only once it is a day old.

@@ -12,7 +12,6 @@ import { accounts } from '../../db/schema.js';
 import { HeraldError } from '../../core/errors.js';
 import type { AccountInfo, CallContext, Credentials } from '../../platforms/adapter.js';
 import { NETWORK_NAMES, PlatformError } from '../../platforms/errors.js';
-import { adapterFor } from '../../platforms/registry.js';
 import { accountSecretName } from '../../secrets/secret-store.js';
 import type { Platform } from '../../core/config.js';
 import type { AccountRow } from './accounts.service.js';
@@ -58,7 +57,7 @@ export class CredentialsService {
       if (!current) throw this.reauthError(row, 'no saved credentials');
       // Someone refreshed while this caller was using the old token: use theirs.
       if (current.accessToken !== stale.accessToken) return current;
-      const adapter = adapterFor(row.platform as Platform);
+      const adapter = this.deps.platforms.get(row.platform as Platform);
       if (!adapter.refresh) {
         this.markNeedsReauth(row.id);
         throw this.reauthError(row, 'its token expired');

@@ -20,9 +20,9 @@ import type { Deps } from '../deps.js';
 import { accounts } from '../../db/schema.js';
 import { HeraldError } from '../../core/errors.js';
 import type { Credentials, Identity } from '../../platforms/adapter.js';
-import { adapterFor } from '../../platforms/registry.js';
 import type { Account } from '../../contracts/accounts.js';
-import { toHeraldError, type ConnectionsService } from '../connections/connections.service.js';
+import type { ConnectionsService } from '../connections/connections.service.js';
+import { toHeraldError } from '../platform-errors.js';
 import type { UserRow, UsersService } from '../users/users.service.js';
 import { DEFAULT_KEY_NAME, type AuthService, type IssuedKey } from './auth.service.js';
 import { pkcePair } from './oauth-state.js';
@@ -142,7 +142,7 @@ export class SignInService {
     const flow: MicroblogFlow = { verifier, redirectUri: uri };
     const state = this.states.create(SIGNIN_PURPOSE.microblog, { ...flow });
     try {
-      const { url } = await adapterFor('microblog').oauth!.authorizeUrl({ state, codeChallenge: challenge, redirectUri: uri, network, app });
+      const { url } = await this.deps.platforms.get('microblog').oauth!.authorizeUrl({ state, codeChallenge: challenge, redirectUri: uri, network, app });
       return { authUrl: url, state };
     } catch (err) {
       throw toHeraldError(err);
@@ -152,7 +152,7 @@ export class SignInService {
   async microblogCallback(input: CallbackInput): Promise<SignInResult> {
     const { network, app } = this.microblogApp();
     const flow = this.consume<MicroblogFlow>('microblog', input);
-    const adapter = adapterFor('microblog');
+    const adapter = this.deps.platforms.get('microblog');
     let credentials: Credentials;
     let identity: Identity;
     try {

@@ -10,8 +10,8 @@ import { type Deps } from '../deps.js';
 import { accounts } from '../../db/schema.js';
 import { HeraldError } from '../../core/errors.js';
 import type { AppCredentials, Credentials, Identity } from '../../platforms/adapter.js';
-import { NETWORK_NAMES, PlatformError } from '../../platforms/errors.js';
-import { adapterFor } from '../../platforms/registry.js';
+import { NETWORK_NAMES } from '../../platforms/errors.js';
+import { toHeraldError } from '../platform-errors.js';
 import { accountInfo, type CredentialsService } from '../accounts/credentials.service.js';
 import { toAccountDto } from '../accounts/accounts.service.js';
 import { GuardedFetcher } from '../media/guarded-fetch.js';
@@ -35,17 +35,6 @@ interface FlowData extends ConnectOptions {
   verifier: string;
   redirectUri: string;
   serverUrl?: string;
-}
-
-/** Turns adapter failures into the API's codes. */
-export function toHeraldError(err: unknown): unknown {
-  if (!(err instanceof PlatformError)) return err;
-  if (err.kind === 'token_expired') return new HeraldError('TOKEN_EXPIRED', err.message);
-  if (err.kind === 'rate_limited') {
-    const retryAfter = err.resetAt ? Math.max(1, Math.ceil((err.resetAt - Date.now()) / 1000)) : undefined;
-    return new HeraldError('RATE_LIMITED', err.message, { retryAfter });
-  }
-  return new HeraldError('PLATFORM_ERROR', err.message);
 }
 
 /** Normalises an instance / PDS URL the user typed (`mastodon.social` → `https://mastodon.social`). */
@@ -117,7 +106,7 @@ export class ConnectionsService {
     const redirectUri = this.redirectUri(platform);
     const flow: FlowData = { ...opts, userId, platform, sessionId, verifier, redirectUri, serverUrl };
     const state = this.states.create(`connect:${platform}`, flow as unknown as Record<string, unknown>);
-    const adapter = adapterFor(platform);
+    const adapter = this.deps.platforms.get(platform);
     if (!adapter.oauth) throw new HeraldError('OAUTH_NOT_CONFIGURED', `${NETWORK_NAMES[platform]} has no OAuth flow`);
     try {
       const res = await adapter.oauth.authorizeUrl({ state, codeChallenge: challenge, redirectUri, network: this.deps.config.networks[platform], serverUrl, app });
@@ -133,7 +122,7 @@ export class ConnectionsService {
     const flow = this.states.consume<FlowData>(`connect:${platform}`, query.state);
     if (query.error) throw new HeraldError('INVALID_INPUT', `${NETWORK_NAMES[platform]} did not authorise Herald: ${query.error_description ?? query.error}`);
     if (!query.code) throw new HeraldError('INVALID_INPUT', 'The callback has no code', { details: [{ path: 'code', message: 'required' }] });
-    const adapter = adapterFor(platform);
+    const adapter = this.deps.platforms.get(platform);
     const network = this.deps.config.networks[platform];
     try {
       const app = await this.appFor(platform, flow.serverUrl);
@@ -153,7 +142,7 @@ export class ConnectionsService {
     if (!target) return;
     const row = this.deps.db.select().from(accounts).where(and(eq(accounts.id, accountId), eq(accounts.userId, userId))).get()!;
     try {
-      await this.creds.withCredentials(row, (ctx) => adapterFor('microblog').follow!(ctx, target));
+      await this.creds.withCredentials(row, (ctx) => this.deps.platforms.get('microblog').follow!(ctx, target));
     } catch (err) {
       // Following is a courtesy: the account is connected either way.
       this.deps.log.warn(`Herald could not follow on X after connecting: ${(err as Error).message}`);
@@ -165,7 +154,7 @@ export class ConnectionsService {
     if (input.socialSetId) this.sets.get(userId, input.socialSetId);
     // The configured default (HERALD_SKYBLOG_API_URL) is the operator's; only a user's is checked.
     const service = input.service === undefined ? normaliseServerUrl(this.deps.config.networks.skyblog.apiUrl, 'service') : await this.publicServerUrl(input.service, 'service');
-    const adapter = adapterFor('skyblog');
+    const adapter = this.deps.platforms.get('skyblog');
     if (!adapter.passwordLogin) throw new HeraldError('PLATFORM_ERROR', 'Bluesky sign-in is not available');
     try {
       const { credentials, identity } = await adapter.passwordLogin({ identifier: input.identifier, password: input.appPassword, service, network: this.deps.config.networks.skyblog });
@@ -208,7 +197,7 @@ export class ConnectionsService {
     const row = this.deps.db.select().from(accounts).where(and(eq(accounts.id, accountId), eq(accounts.userId, userId))).get();
     if (!row) throw new HeraldError('NOT_FOUND', 'Account not found');
     try {
-      const identity = await this.creds.withCredentials(row, (ctx) => adapterFor(row.platform as Platform).identify({ ...ctx, account: accountInfo(row), serverUrl: row.serverUrl ?? undefined }));
+      const identity = await this.creds.withCredentials(row, (ctx) => this.deps.platforms.get(row.platform as Platform).identify({ ...ctx, account: accountInfo(row), serverUrl: row.serverUrl ?? undefined }));
       this.deps.db.update(accounts).set({ followersCount: identity.followersCount, followingCount: identity.followingCount, displayName: identity.displayName, avatar: identity.avatar }).where(eq(accounts.id, row.id)).run();
     } catch (err) {
       throw toHeraldError(err);

@@ -15,7 +15,7 @@ import { NETWORK_NAMES, PlatformError } from '../../platforms/errors.js';
 import { targetStatusText } from '../../../text/status-text.js';
 import type { AccountRow } from '../accounts/accounts.service.js';
 import type { CredentialsService } from '../accounts/credentials.service.js';
-import { toHeraldError } from '../connections/connections.service.js';
+import { toHeraldError } from '../platform-errors.js';
 import { PUBLISH_COST, type CreditsService } from '../credits/credits.service.js';
 import type { SocialSetsService } from '../social-sets/social-sets.service.js';
 import { OutboxRepo, type PublicationRow, type PublicationStatus } from './outbox.repo.js';

@@ -15,7 +15,6 @@ import { isStorageFull } from '../../core/errors.js';
 import { media as mediaTable } from '../../db/schema.js';
 import type { CallContext, MediaItem, PlatformAdapter, PostOptions, PostRef } from '../../platforms/adapter.js';
 import { NETWORK_NAMES, PlatformError } from '../../platforms/errors.js';
-import { adapterFor } from '../../platforms/registry.js';
 import { publishThread } from '../../platforms/thread.js';
 import type { AccountRow } from '../accounts/accounts.service.js';
 import type { CredentialsService } from '../accounts/credentials.service.js';
@@ -89,7 +88,7 @@ export class PublicationRunner {
     }
     let adapter: PlatformAdapter;
     try {
-      adapter = adapterFor(platform);
+      adapter = this.deps.platforms.get(platform);
     } catch (err) {
       return { status: 'failed', error: err };
     }

@@ -1,8 +1,8 @@
 import * as c from '../../contracts/connections.js';
 import type { OAuthPlatform } from '../../domain/connections/connections.service.js';
 import type { Services } from '../../domain/services.js';
-import { NETWORK_NAMES } from '../../platforms/errors.js';
 import { defineRoute, type RouteDef } from '../route.js';
+import { NETWORK_LABELS } from '../../../text/counting.js';
 
 const tag = 'Connecting accounts';
 
@@ -17,7 +17,7 @@ function closePage(network: string, ok: boolean, message: string): string {
 function callbackRoute(s: Services, platform: OAuthPlatform): RouteDef {
   return defineRoute({
     method: 'get', path: `/${platform}/callback`, tag, auth: false,
-    summary: `Finish connecting a ${NETWORK_NAMES[platform]} account (the network redirects the browser here)`,
+    summary: `Finish connecting a ${NETWORK_LABELS[platform]} account (the network redirects the browser here)`,
     description: 'Answers JSON when the caller accepts JSON, else a small HTML page saying the window can be closed.',
     query: c.callbackQuery, response: c.callbackResponse, errors: ['INVALID_INPUT', 'PLATFORM_ERROR', 'OAUTH_NOT_CONFIGURED', 'TOKEN_EXPIRED', 'RATE_LIMITED'],
     handler: async ({ query, req, res }) => {
@@ -26,12 +26,12 @@ function callbackRoute(s: Services, platform: OAuthPlatform): RouteDef {
         const result = await s.connections.finish(platform, query);
         if (!wantsHtml) return { success: true, ...result };
         res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'");
-        res.type('html').send(closePage(NETWORK_NAMES[platform], true, 'Herald can now publish to this account.'));
+        res.type('html').send(closePage(NETWORK_LABELS[platform], true, 'Herald can now publish to this account.'));
         return undefined;
       } catch (err) {
         if (!wantsHtml) throw err;
         res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'");
-        res.status(400).type('html').send(closePage(NETWORK_NAMES[platform], false, (err as Error).message));
+        res.status(400).type('html').send(closePage(NETWORK_LABELS[platform], false, (err as Error).message));
         return undefined;
       }
     },
@@ -57,7 +57,7 @@ export const connectionRoutes = (s: Services): RouteDef[] => [
     },
   }),
   ...(['threadblog', 'problog'] as const).map((platform) => defineRoute({
-    method: 'post', path: `/${platform}/auth`, tag, summary: `Start connecting a ${NETWORK_NAMES[platform]} account (OAuth)`,
+    method: 'post', path: `/${platform}/auth`, tag, summary: `Start connecting a ${NETWORK_LABELS[platform]} account (OAuth)`,
     body: c.oauthConnectBody.omit({ followOnPlatform: true }), response: c.oauthStartResponse, errors: ['INVALID_INPUT', 'NOT_FOUND', 'OAUTH_NOT_CONFIGURED', 'PLATFORM_ERROR'],
     handler: async ({ auth, body }) => {
       const { authUrl, sessionId } = await s.connections.start(auth.user.id, platform, body);

@@ -4,31 +4,18 @@
  * token was revoked (Mastodon tokens never expire, so there is nothing to refresh); 429 waits
  * until `X-RateLimit-Reset`, an ISO 8601 timestamp (with microseconds), not epoch seconds.
  */
-import { networkFailure, PlatformError } from '../errors.js';
+import { PlatformError } from '../errors.js';
+import { hostOf, networkCall, resetFromIsoDate, type NetworkCallOptions, type NetworkReply, type NetworkRules } from '../http.js';
 
-export interface MastoReply<T> {
-  status: number;
-  headers: Headers;
-  body: T;
-}
+export type MastoReply<T> = NetworkReply<T>;
 
-export interface MastoCallOptions {
-  /** What the call does, for messages ("publish the post"). */
-  what: string;
-  write?: boolean;
-  signal?: AbortSignal;
-  timeoutMs?: number;
+export interface MastoCallOptions extends NetworkCallOptions {
   /** Statuses other than 2xx the caller handles itself (the media poll's 206 is 2xx anyway). */
   accept?: number[];
 }
 
-/** Parses Mastodon's reset header: ISO 8601, possibly with more than millisecond precision. */
-export function parseIsoReset(value: string | null): number | undefined {
-  if (!value) return undefined;
-  const trimmed = value.trim().replace(/(\.\d{3})\d+/, '$1');
-  const at = Date.parse(trimmed);
-  return Number.isFinite(at) ? at : undefined;
-}
+/** Mastodon's reset header: ISO 8601, possibly with more than millisecond precision. */
+export const parseIsoReset = resetFromIsoDate;
 
 export function describeMastoError(body: unknown, status: number): string {
   if (typeof body === 'string') return body.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 300) || `HTTP ${status}`;
@@ -65,43 +52,12 @@ export function mastoError(status: number, headers: Headers, body: unknown, what
   return new PlatformError('fedblog', 'permanent', `${host} refused to ${what}: ${reason}`, { status });
 }
 
-function parseBody(text: string): unknown {
-  if (!text) return {};
-  try { return JSON.parse(text); } catch { return text; }
-}
-
-export const hostOf = (serverUrl: string) => {
-  try { return new URL(serverUrl).host; } catch { return serverUrl; }
-};
-
 /** Performs one request; throws PlatformError for every failure. */
-export async function mastoCall<T>(url: string, init: RequestInit, opts: MastoCallOptions): Promise<MastoReply<T>> {
-  const timeout = AbortSignal.timeout(opts.timeoutMs ?? 60_000);
-  const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
-  let res: Response;
-  let text: string;
-  try {
-    res = await fetch(url, { ...init, signal });
-    text = await res.text();
-  } catch (err) {
-    throw networkFailure('fedblog', err, { write: opts.write ?? false });
-  }
-  const body = parseBody(text);
-  if ((res.status < 200 || res.status > 299) && !opts.accept?.includes(res.status)) {
-    throw mastoError(res.status, res.headers, body, opts.what, hostOf(url));
-  }
-  return { status: res.status, headers: res.headers, body: body as T };
-}
-
-export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-
-export const join = (base: string, path: string) => `${base.replace(/\/+$/, '')}${path}`;
-
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, ms);
-    const onAbort = () => { clearTimeout(timer); reject(signal!.reason); };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+export function mastoCall<T>(url: string, init: RequestInit, opts: MastoCallOptions): Promise<MastoReply<T>> {
+  const rules: NetworkRules = {
+    platform: 'fedblog',
+    failed: (status) => (status < 200 || status > 299) && !opts.accept?.includes(status),
+    error: ({ status, headers, body, what }) => mastoError(status, headers, body, what, hostOf(url)),
+  };
+  return networkCall<T>(rules, url, init, opts);
 }

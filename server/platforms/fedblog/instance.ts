@@ -4,7 +4,8 @@
  * instance for an hour, and kept on the account's meta so drafts can count per instance.
  */
 import { PlatformError } from '../errors.js';
-import { join, mastoCall } from './http.js';
+import { joinUrl } from '../http.js';
+import { mastoCall } from './http.js';
 
 export interface InstanceLimits {
   max_characters: number;
@@ -50,10 +51,10 @@ export async function instanceLimits(serverUrl: string, signal?: AbortSignal): P
   if (hit && Date.now() - hit.at < TTL_MS) return hit.limits;
   let doc: InstanceDoc;
   try {
-    doc = (await mastoCall<InstanceDoc>(join(serverUrl, '/api/v2/instance'), { headers: { accept: 'application/json' } }, { what: 'read the instance limits', signal })).body;
+    doc = (await mastoCall<InstanceDoc>(joinUrl(serverUrl, '/api/v2/instance'), { headers: { accept: 'application/json' } }, { what: 'read the instance limits', signal })).body;
   } catch (err) {
     if (!(err instanceof PlatformError) || err.status !== 404) throw err;
-    doc = (await mastoCall<InstanceDoc>(join(serverUrl, '/api/v1/instance'), { headers: { accept: 'application/json' } }, { what: 'read the instance limits', signal })).body;
+    doc = (await mastoCall<InstanceDoc>(joinUrl(serverUrl, '/api/v1/instance'), { headers: { accept: 'application/json' } }, { what: 'read the instance limits', signal })).body;
   }
   const limits = limitsOf(typeof doc === 'object' && doc ? doc : {});
   cache.set(serverUrl, { at: Date.now(), limits });

@@ -7,7 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { CallContext, MediaItem } from '../adapter.js';
 import { PlatformError } from '../errors.js';
-import { bearer, join, mastoCall, sleep } from './http.js';
+import { bearer, joinUrl, sleep } from '../http.js';
+import { mastoCall } from './http.js';
 
 const UPLOAD_TIMEOUT = 5 * 60_000;
 const PROCESSING_MAX_MS = 10 * 60_000;
@@ -23,7 +24,7 @@ async function waitForProcessing(ctx: CallContext, serverUrl: string, id: string
   let delay = 500;
   for (;;) {
     await sleep(delay, ctx.signal);
-    const reply = await mastoCall<Attachment>(join(serverUrl, `/api/v1/media/${encodeURIComponent(id)}`), {
+    const reply = await mastoCall<Attachment>(joinUrl(serverUrl, `/api/v1/media/${encodeURIComponent(id)}`), {
       headers: { ...bearer(ctx.credentials.accessToken), accept: 'application/json' },
     }, { what: 'check media processing', signal: ctx.signal });
     if (reply.status === 200 && reply.body.url) return;
@@ -41,7 +42,7 @@ export async function uploadMastoMedia(ctx: CallContext, serverUrl: string, item
   form.append('file', await fs.openAsBlob(item.path, { type: item.mime }), path.basename(item.path) || 'media');
   const description = item.altText.trim();
   if (description) form.append('description', [...description].slice(0, descriptionLimit).join(''));
-  const reply = await mastoCall<Attachment>(join(serverUrl, '/api/v2/media'), {
+  const reply = await mastoCall<Attachment>(joinUrl(serverUrl, '/api/v2/media'), {
     method: 'POST', headers: { ...bearer(ctx.credentials.accessToken), accept: 'application/json' }, body: form,
   }, { what: 'upload the media', signal: ctx.signal, timeoutMs: UPLOAD_TIMEOUT });
   const id = reply.body.id;

@@ -8,7 +8,8 @@
  */
 import type { AppCredentials, AuthorizeRequest, Credentials, OAuthAdapter } from '../adapter.js';
 import { PlatformError } from '../errors.js';
-import { hostOf, join, mastoCall } from './http.js';
+import { hostOf, joinUrl } from '../http.js';
+import { mastoCall } from './http.js';
 
 export const MASTODON_SCOPES = 'write:statuses write:media profile';
 const CLIENT_NAME = 'Herald';
@@ -22,7 +23,7 @@ function serverOf(serverUrl: string | undefined): string {
 }
 
 async function registerApp(serverUrl: string, redirectUri: string): Promise<MastoApp> {
-  const { body } = await mastoCall<{ client_id?: string; client_secret?: string }>(join(serverUrl, '/api/v1/apps'), {
+  const { body } = await mastoCall<{ client_id?: string; client_secret?: string }>(joinUrl(serverUrl, '/api/v1/apps'), {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json' },
     body: JSON.stringify({ client_name: CLIENT_NAME, redirect_uris: redirectUri, scopes: MASTODON_SCOPES }),
@@ -39,7 +40,7 @@ export const fedblogOAuth: OAuthAdapter = {
     const cached = req.app as MastoApp | undefined;
     const usable = cached && (!cached.redirectUri || cached.redirectUri === req.redirectUri);
     const app = usable ? cached! : await registerApp(server, req.redirectUri);
-    const url = new URL(join(server, '/oauth/authorize'));
+    const url = new URL(joinUrl(server, '/oauth/authorize'));
     url.searchParams.set('response_type', 'code');
     url.searchParams.set('client_id', app.clientId);
     url.searchParams.set('redirect_uri', req.redirectUri);
@@ -63,7 +64,7 @@ export const fedblogOAuth: OAuthAdapter = {
     });
     let body: { access_token?: string };
     try {
-      ({ body } = await mastoCall<{ access_token?: string }>(join(server, '/oauth/token'), {
+      ({ body } = await mastoCall<{ access_token?: string }>(joinUrl(server, '/oauth/token'), {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
         body: form.toString(),

@@ -5,24 +5,13 @@
  * never came is ambiguous (X has no idempotency key). Both error shapes X uses, RFC 7807
  * problems and `{errors: [...]}`, become one sentence a person can act on.
  */
-import { networkFailure, PlatformError } from '../errors.js';
+import { PlatformError } from '../errors.js';
+import { networkCall, resetFromEpochSeconds, type NetworkCallOptions, type NetworkReply, type NetworkRules } from '../http.js';
 
 export const X = 'X';
 
-export interface XReply<T> {
-  status: number;
-  headers: Headers;
-  body: T;
-}
-
-export interface XCallOptions {
-  /** What the call does, for messages ("publish the post"). */
-  what: string;
-  /** A write whose loss of answer means the network may have committed it. */
-  write?: boolean;
-  signal?: AbortSignal;
-  timeoutMs?: number;
-}
+export type XReply<T> = NetworkReply<T>;
+export type XCallOptions = NetworkCallOptions;
 
 interface XProblem {
   title?: string;
@@ -55,17 +44,15 @@ export function describeXError(body: unknown, status: number): string {
   return parts.join('; ') || `HTTP ${status}`;
 }
 
-const epochSeconds = (v: string | null) => (v && /^\d+$/.test(v.trim()) ? Number(v.trim()) * 1000 : undefined);
-
 /** When a 429 lifts: a spent 24-hour allowance wins over the 15-minute window. */
 export function rateLimitReset(headers: Headers): number | undefined {
   for (const scope of ['user', 'app']) {
     if (headers.get(`x-${scope}-limit-24hour-remaining`)?.trim() === '0') {
-      const at = epochSeconds(headers.get(`x-${scope}-limit-24hour-reset`));
+      const at = resetFromEpochSeconds(headers.get(`x-${scope}-limit-24hour-reset`));
       if (at) return at;
     }
   }
-  return epochSeconds(headers.get('x-rate-limit-reset'));
+  return resetFromEpochSeconds(headers.get('x-rate-limit-reset'));
 }
 
 /** Turns an X answer that is not 2xx into a PlatformError. */
@@ -95,39 +82,10 @@ export function xError(status: number, headers: Headers, body: unknown, what: st
   return new PlatformError('microblog', 'permanent', `X refused to ${what}: ${reason}`, { status });
 }
 
-function parseBody(text: string): unknown {
-  if (!text) return {};
-  try { return JSON.parse(text); } catch { return text; }
-}
+const X_RULES: NetworkRules = {
+  platform: 'microblog',
+  error: ({ status, headers, body, what }) => xError(status, headers, body, what),
+};
 
 /** Performs one request; throws PlatformError for every failure. */
-export async function xCall<T>(url: string, init: RequestInit, opts: XCallOptions): Promise<XReply<T>> {
-  const timeout = AbortSignal.timeout(opts.timeoutMs ?? 60_000);
-  const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
-  let res: Response;
-  let text: string;
-  try {
-    res = await fetch(url, { ...init, signal });
-    text = await res.text();
-  } catch (err) {
-    throw networkFailure('microblog', err, { write: opts.write ?? false });
-  }
-  const body = parseBody(text);
-  if (res.status < 200 || res.status > 299) throw xError(res.status, res.headers, body, opts.what);
-  return { status: res.status, headers: res.headers, body: body as T };
-}
-
-export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-
-/** Joins the configured base URL and an API path. */
-export const apiUrl = (base: string, path: string) => `${base.replace(/\/+$/, '')}${path}`;
-
-/** Waits `ms`, or rejects when the signal aborts. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, ms);
-    const onAbort = () => { clearTimeout(timer); reject(signal!.reason); };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
+export const xCall = <T>(url: string, init: RequestInit, opts: XCallOptions): Promise<XReply<T>> => networkCall<T>(X_RULES, url, init, opts);

@@ -8,7 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { CallContext, MediaItem } from '../adapter.js';
 import { PlatformError } from '../errors.js';
-import { apiUrl, bearer, sleep, xCall } from './http.js';
+import { bearer, joinUrl, sleep } from '../http.js';
+import { xCall } from './http.js';
 
 const ONE_SHOT_MAX = 5 * 1024 * 1024;
 const SEGMENT = 1024 * 1024;
@@ -35,7 +36,7 @@ async function oneShot(ctx: CallContext, item: MediaItem): Promise<string> {
   const form = new FormData();
   form.append('media', await fs.openAsBlob(item.path, { type: item.mime }), fileName(item));
   form.append('media_category', category(item));
-  const { body } = await xCall<{ data?: MediaData }>(apiUrl(ctx.network.apiUrl, '/2/media/upload'), {
+  const { body } = await xCall<{ data?: MediaData }>(joinUrl(ctx.network.apiUrl, '/2/media/upload'), {
     method: 'POST', headers: bearer(ctx.credentials.accessToken), body: form,
   }, { what: 'upload an image', signal: ctx.signal, timeoutMs: UPLOAD_TIMEOUT });
   return idOf(body.data, 'upload');
@@ -44,7 +45,7 @@ async function oneShot(ctx: CallContext, item: MediaItem): Promise<string> {
 async function chunked(ctx: CallContext, item: MediaItem): Promise<string> {
   const base = ctx.network.apiUrl;
   const auth = bearer(ctx.credentials.accessToken);
-  const init = await xCall<{ data?: MediaData }>(apiUrl(base, '/2/media/upload/initialize'), {
+  const init = await xCall<{ data?: MediaData }>(joinUrl(base, '/2/media/upload/initialize'), {
     method: 'POST',
     headers: { ...auth, 'content-type': 'application/json' },
     body: JSON.stringify({ media_type: item.mime, total_bytes: item.size, media_category: category(item) }),
@@ -60,7 +61,7 @@ async function chunked(ctx: CallContext, item: MediaItem): Promise<string> {
       const form = new FormData();
       form.append('segment_index', String(index));
       form.append('media', new Blob([buffer.subarray(0, bytesRead)], { type: 'application/octet-stream' }), fileName(item));
-      await xCall(apiUrl(base, `/2/media/upload/${encodeURIComponent(id)}/append`), {
+      await xCall(joinUrl(base, `/2/media/upload/${encodeURIComponent(id)}/append`), {
         method: 'POST', headers: auth, body: form,
       }, { what: 'upload a media segment', signal: ctx.signal, timeoutMs: UPLOAD_TIMEOUT });
       offset += bytesRead;
@@ -69,7 +70,7 @@ async function chunked(ctx: CallContext, item: MediaItem): Promise<string> {
     await handle.close();
   }
 
-  const fin = await xCall<{ data?: MediaData }>(apiUrl(base, `/2/media/upload/${encodeURIComponent(id)}/finalize`), {
+  const fin = await xCall<{ data?: MediaData }>(joinUrl(base, `/2/media/upload/${encodeURIComponent(id)}/finalize`), {
     method: 'POST', headers: auth,
   }, { what: 'finish a media upload', signal: ctx.signal });
   await waitUntilProcessed(ctx, id, fin.body.data?.processing_info);
@@ -88,7 +89,7 @@ async function waitUntilProcessed(ctx: CallContext, id: string, info: MediaData[
       throw new PlatformError('microblog', 'transient', 'X is still processing the media after 10 minutes');
     }
     await sleep(Math.max(250, (info.check_after_secs ?? 1) * 1000), ctx.signal);
-    const url = new URL(apiUrl(ctx.network.apiUrl, '/2/media/upload'));
+    const url = new URL(joinUrl(ctx.network.apiUrl, '/2/media/upload'));
     url.searchParams.set('command', 'STATUS');
     url.searchParams.set('media_id', id);
     const { body } = await xCall<{ data?: MediaData }>(url.toString(), { headers: bearer(ctx.credentials.accessToken) }, { what: 'check media processing', signal: ctx.signal });
@@ -97,7 +98,7 @@ async function waitUntilProcessed(ctx: CallContext, id: string, info: MediaData[
 }
 
 async function setAltText(ctx: CallContext, id: string, altText: string): Promise<void> {
-  await xCall(apiUrl(ctx.network.apiUrl, '/2/media/metadata'), {
+  await xCall(joinUrl(ctx.network.apiUrl, '/2/media/metadata'), {
     method: 'POST',
     headers: { ...bearer(ctx.credentials.accessToken), 'content-type': 'application/json' },
     body: JSON.stringify({ id, metadata: { alt_text: { text: altText.slice(0, 1000) } } }),

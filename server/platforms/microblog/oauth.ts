@@ -7,6 +7,7 @@
 import type { NetworkConfig } from '../../core/config.js';
 import type { AppCredentials, AuthorizeRequest, Credentials, OAuthAdapter } from '../adapter.js';
 import { PlatformError } from '../errors.js';
+import { withQuery } from '../http.js';
 import { xCall } from './http.js';
 
 export const X_SCOPES = ['tweet.read', 'tweet.write', 'users.read', 'media.write', 'offline.access', 'follows.write'];
@@ -68,7 +69,6 @@ async function tokenCall(network: NetworkConfig, init: RequestInit, purpose: 'ex
 export const microblogOAuth: OAuthAdapter = {
   async authorizeUrl(req: AuthorizeRequest) {
     const client = clientOf(req.network, req.app);
-    const url = new URL(req.network.authorizeUrl);
     const params: [string, string][] = [
       ['response_type', 'code'],
       ['client_id', client.clientId],
@@ -78,10 +78,7 @@ export const microblogOAuth: OAuthAdapter = {
       ['code_challenge', req.codeChallenge],
       ['code_challenge_method', 'S256'],
     ];
-    // Spaces as %20 (as X documents it), not the form-style '+' URLSearchParams would write.
-    const query = params.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
-    url.search = url.search ? `${url.search.slice(1)}&${query}` : query;
-    return { url: url.toString() };
+    return { url: withQuery(req.network.authorizeUrl, params) };
   },
 
   async exchangeCode(req) {

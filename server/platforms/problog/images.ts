@@ -9,7 +9,8 @@ import fs from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { CallContext, MediaItem } from '../adapter.js';
 import { PlatformError } from '../errors.js';
-import { liCall, liUrl, restHeaders } from './rest.js';
+import { joinUrl } from '../http.js';
+import { liCall, restHeaders } from './rest.js';
 
 export interface ImageOptions {
   version: string;
@@ -36,7 +37,7 @@ export function trustedUploadUrl(uploadUrl: string, apiUrl: string): boolean {
 async function waitAvailable(ctx: CallContext, urn: string, opts: ImageOptions): Promise<void> {
   const deadline = Date.now() + opts.processingTimeoutMs;
   for (;;) {
-    const { body } = await liCall<{ status?: string }>(liUrl(ctx.network.apiUrl, `/rest/images/${encodeURIComponent(urn)}`), {
+    const { body } = await liCall<{ status?: string }>(joinUrl(ctx.network.apiUrl, `/rest/images/${encodeURIComponent(urn)}`), {
       headers: restHeaders(ctx.credentials.accessToken, opts.version, false),
     }, { what: 'check an uploaded image', signal: ctx.signal });
     if (body.status === 'AVAILABLE') return;
@@ -58,7 +59,7 @@ async function waitAvailable(ctx: CallContext, urn: string, opts: ImageOptions):
 export async function uploadImage(ctx: CallContext, owner: string, item: MediaItem, opts: ImageOptions): Promise<string> {
   if (item.kind === 'video') throw new PlatformError('problog', 'permanent', 'Herald cannot publish videos to LinkedIn yet; post images only');
   if (!item.path) throw new PlatformError('problog', 'permanent', 'LinkedIn needs the image file itself; upload the image to Herald first');
-  const init = await liCall<InitializeAnswer>(liUrl(ctx.network.apiUrl, '/rest/images?action=initializeUpload'), {
+  const init = await liCall<InitializeAnswer>(joinUrl(ctx.network.apiUrl, '/rest/images?action=initializeUpload'), {
     method: 'POST',
     headers: restHeaders(ctx.credentials.accessToken, opts.version),
     body: JSON.stringify({ initializeUploadRequest: { owner } }),

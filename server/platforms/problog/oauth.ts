@@ -8,6 +8,7 @@
 import type { NetworkConfig } from '../../core/config.js';
 import type { AppCredentials, Credentials, OAuthAdapter } from '../adapter.js';
 import { PlatformError } from '../errors.js';
+import { withQuery } from '../http.js';
 import { liCall } from './rest.js';
 
 export const LINKEDIN_SCOPES = ['openid', 'profile', 'w_member_social'];
@@ -50,7 +51,6 @@ function toCredentials(answer: TokenAnswer, previousRefresh?: string): Credentia
 export const problogOAuth: OAuthAdapter = {
   async authorizeUrl(req) {
     const client = clientOf(req.network, req.app);
-    const url = new URL(req.network.authorizeUrl);
     const params: [string, string][] = [
       ['response_type', 'code'],
       ['client_id', client.clientId],
@@ -58,10 +58,7 @@ export const problogOAuth: OAuthAdapter = {
       ['state', req.state],
       ['scope', LINKEDIN_SCOPES.join(' ')],
     ];
-    // Spaces as %20, as LinkedIn documents the scope list.
-    const query = params.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
-    url.search = url.search ? `${url.search.slice(1)}&${query}` : query;
-    return { url: url.toString() };
+    return { url: withQuery(req.network.authorizeUrl, params) };
   },
 
   async exchangeCode(req) {

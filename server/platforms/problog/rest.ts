@@ -6,7 +6,11 @@
  * are refused for good. A write whose answer never came is ambiguous: LinkedIn has no
  * idempotency key.
  */
-import { networkFailure, PlatformError } from '../errors.js';
+import { PlatformError } from '../errors.js';
+import { networkCall, nextUtcMidnight, type NetworkCallOptions, type NetworkReply, type NetworkRules } from '../http.js';
+
+/** LinkedIn's daily limits reset at the next midnight UTC. */
+export { nextUtcMidnight };
 
 /** The `LinkedIn-Version` Herald speaks unless configured otherwise (versions live about a year). */
 export const DEFAULT_LINKEDIN_VERSION = '202610';
@@ -20,26 +24,8 @@ interface LinkedInErrorBody {
   error_description?: string;
 }
 
-export interface LiReply<T> {
-  status: number;
-  headers: Headers;
-  body: T;
-}
-
-export interface LiCallOptions {
-  /** What the call does, for messages ("publish the post"). */
-  what: string;
-  /** A write whose lost answer may mean LinkedIn committed it. */
-  write?: boolean;
-  signal?: AbortSignal;
-  timeoutMs?: number;
-}
-
-/** LinkedIn's daily limits reset at the next midnight UTC. */
-export function nextUtcMidnight(now: number): number {
-  const d = new Date(now);
-  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1);
-}
+export type LiReply<T> = NetworkReply<T>;
+export type LiCallOptions = NetworkCallOptions;
 
 function describe(body: unknown, status: number): string {
   if (typeof body === 'string') return body.trim().slice(0, 300) || `HTTP ${status}`;
@@ -72,27 +58,13 @@ export function linkedinError(status: number, body: unknown, what: string, now =
   return new PlatformError('problog', 'permanent', `LinkedIn refused to ${what}: ${reason}`, opts);
 }
 
-function parseBody(text: string): unknown {
-  if (!text) return {};
-  try { return JSON.parse(text); } catch { return text; }
-}
+const LINKEDIN_RULES: NetworkRules = {
+  platform: 'problog',
+  error: ({ status, body, what }) => linkedinError(status, body, what),
+};
 
 /** Performs one request; throws PlatformError for every failure. */
-export async function liCall<T>(url: string, init: RequestInit, opts: LiCallOptions): Promise<LiReply<T>> {
-  const timeout = AbortSignal.timeout(opts.timeoutMs ?? 60_000);
-  const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
-  let res: Response;
-  let text: string;
-  try {
-    res = await fetch(url, { ...init, signal });
-    text = await res.text();
-  } catch (err) {
-    throw networkFailure('problog', err, { write: opts.write ?? false });
-  }
-  const body = parseBody(text);
-  if (res.status < 200 || res.status > 299) throw linkedinError(res.status, body, opts.what);
-  return { status: res.status, headers: res.headers, body: body as T };
-}
+export const liCall = <T>(url: string, init: RequestInit, opts: LiCallOptions): Promise<LiReply<T>> => networkCall<T>(LINKEDIN_RULES, url, init, opts);
 
 /** Headers every versioned `/rest/*` call carries. */
 export function restHeaders(token: string, version: string, json = true): Record<string, string> {
@@ -104,6 +76,3 @@ export function restHeaders(token: string, version: string, json = true): Record
     ...(json ? { 'content-type': 'application/json' } : {}),
   };
 }
-
-/** Joins the configured base URL and an API path. */
-export const liUrl = (base: string, path: string) => `${base.replace(/\/+$/, '')}${path}`;

@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs/promises';
 import type { CallContext, MediaItem } from '../adapter.js';
-import { shrinkImage, ShrinkError } from '../../domain/media/shrink.js';
+import { shrinkImage, ShrinkError } from '../../core/images.js';
 import { PlatformError } from '../errors.js';
 import { xrpc } from './xrpc.js';
 

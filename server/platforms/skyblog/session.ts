@@ -7,7 +7,8 @@
  */
 import type { Credentials } from '../adapter.js';
 import { PlatformError } from '../errors.js';
-import { hostOf, serverMessage, xrpc } from './xrpc.js';
+import { hostOf } from '../http.js';
+import { serverMessage, xrpc } from './xrpc.js';
 
 export interface SessionReply {
   did: string;

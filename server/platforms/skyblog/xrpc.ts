@@ -5,13 +5,11 @@
  * waits until `RateLimit-Reset` (Unix seconds), 5xx is worth a retry, and any other 4xx is the
  * server refusing the request, with its own message.
  */
-import { networkFailure, PlatformError } from '../errors.js';
+import { PlatformError } from '../errors.js';
+import { hostOf, joinUrl, networkCall, resetFromEpochSeconds, type NetworkCallOptions, type NetworkRules } from '../http.js';
 
-export interface XrpcOptions {
-  /** What the call does, for messages ("publish the post"). */
-  what: string;
-  /** A write that creates a post: a lost answer is `ambiguous`, not `transient`. */
-  write?: boolean;
+/** `write`: a call that creates a post, whose lost answer is `ambiguous`, not `transient`. */
+export interface XrpcOptions extends NetworkCallOptions {
   token?: string;
   params?: Record<string, string | undefined>;
   /** JSON body (POST). */
@@ -21,8 +19,6 @@ export interface XrpcOptions {
   contentType?: string;
   /** POST with no body (refreshSession). */
   post?: boolean;
-  signal?: AbortSignal;
-  timeoutMs?: number;
 }
 
 export interface XrpcErrorBody {
@@ -36,24 +32,13 @@ export const TOKEN_ERRORS = new Set(['ExpiredToken', 'InvalidToken']);
 /** The server's message of a normalised XRPC failure. */
 export const serverMessage = (err: PlatformError) => (err.opts.cause as XrpcErrorBody | undefined)?.message ?? err.message;
 
-export const hostOf = (url: string) => {
-  try { return new URL(url).host; } catch { return url; }
-};
-
-/** Epoch ms from a `RateLimit-Reset` header (Unix seconds). */
-export function parseResetSeconds(value: string | null): number | undefined {
-  if (!value) return undefined;
-  const seconds = Number(value.trim());
-  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : undefined;
-}
-
 export function xrpcError(status: number, headers: Headers, body: XrpcErrorBody, what: string, host: string): PlatformError {
   const name = typeof body.error === 'string' ? body.error : undefined;
   const reason = (typeof body.message === 'string' && body.message) || name || `HTTP ${status}`;
   // The server's own words travel as the cause, for messages built further up.
   const opts = { status, code: name, cause: { error: name, message: reason } satisfies XrpcErrorBody };
   if (status === 429 || name === 'RateLimitExceeded') {
-    const resetAt = parseResetSeconds(headers.get('ratelimit-reset'));
+    const resetAt = resetFromEpochSeconds(headers.get('ratelimit-reset'));
     const when = resetAt ? ` until ${new Date(resetAt).toISOString()}` : '';
     return new PlatformError('skyblog', 'rate_limited', `${host} rate-limited this account (${reason}); Herald cannot ${what}${when}`, { ...opts, resetAt });
   }
@@ -66,12 +51,13 @@ export function xrpcError(status: number, headers: Headers, body: XrpcErrorBody,
   return new PlatformError('skyblog', 'permanent', `${host} refused to ${what}: ${reason}`, opts);
 }
 
-function parseBody(text: string): unknown {
-  if (!text) return {};
-  try { return JSON.parse(text); } catch { return { message: text.replace(/\s+/g, ' ').trim().slice(0, 300) }; }
-}
+const XRPC_RULES: NetworkRules = {
+  platform: 'skyblog',
+  notJson: (text) => ({ message: text.replace(/\s+/g, ' ').trim().slice(0, 300) }),
+  error: ({ status, headers, body, what, url }) => xrpcError(status, headers, (body ?? {}) as XrpcErrorBody, what, hostOf(url)),
+};
 
-export const xrpcUrl = (base: string, method: string) => `${base.replace(/\/+$/, '')}/xrpc/${method}`;
+export const xrpcUrl = (base: string, method: string) => joinUrl(base, `/xrpc/${method}`);
 
 /** Performs one XRPC request; throws a PlatformError for every failure. */
 export async function xrpc<T>(base: string, method: string, opts: XrpcOptions): Promise<T> {
@@ -88,17 +74,5 @@ export async function xrpc<T>(base: string, method: string, opts: XrpcOptions): 
     headers['content-type'] = 'application/json';
   }
   const method_ = body !== undefined || opts.post ? 'POST' : 'GET';
-  const timeout = AbortSignal.timeout(opts.timeoutMs ?? 60_000);
-  const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
-  let res: Response;
-  let text: string;
-  try {
-    res = await fetch(url, { method: method_, headers, body, signal });
-    text = await res.text();
-  } catch (err) {
-    throw networkFailure('skyblog', err, { write: opts.write ?? false });
-  }
-  const parsed = parseBody(text);
-  if (!res.ok) throw xrpcError(res.status, res.headers, (parsed ?? {}) as XrpcErrorBody, opts.what, hostOf(base));
-  return parsed as T;
+  return (await networkCall<T>(XRPC_RULES, url, { method: method_, headers, body }, opts)).body;
 }

@@ -6,7 +6,8 @@
  * subcode 4279009 is the "Media Not Found" race of publishing a container too early. Anything
  * else is refused for good, with Threads' own words.
  */
-import { networkFailure, PlatformError } from '../errors.js';
+import { PlatformError } from '../errors.js';
+import { networkCall, type NetworkCallOptions, type NetworkRules } from '../http.js';
 
 /** The Graph version Herald speaks; real paths are `https://graph.threads.net/v1.0/...`. */
 export const GRAPH_VERSION = 'v1.0';
@@ -55,36 +56,19 @@ export function graphError(status: number, body: unknown, what: string): Platfor
   return new PlatformError('threadblog', 'permanent', `Threads refused to ${what}: ${reason}`, opts);
 }
 
-export interface GraphCallOptions {
-  /** What the call does, for messages ("publish the post"). */
-  what: string;
-  /** A write whose lost answer may mean Threads committed it (threads_publish). */
-  write?: boolean;
-  signal?: AbortSignal;
-  timeoutMs?: number;
-}
+/** `write`: a lost answer may mean Threads committed it (threads_publish). */
+export type GraphCallOptions = NetworkCallOptions;
 
-function parseBody(text: string): unknown {
-  if (!text) return {};
-  try { return JSON.parse(text); } catch { return text; }
-}
+const GRAPH_RULES: NetworkRules = {
+  platform: 'threadblog',
+  // Graph may answer 200 with an `error` object: that is a failure too.
+  failed: (status, body) => status < 200 || status > 299 || (body !== null && typeof body === 'object' && 'error' in body),
+  error: ({ status, body, what }) => graphError(status, body, what),
+};
 
 /** Performs one request; throws PlatformError for every failure. */
 export async function graphCall<T>(url: string, init: RequestInit, opts: GraphCallOptions): Promise<T> {
-  const timeout = AbortSignal.timeout(opts.timeoutMs ?? 60_000);
-  const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
-  let res: Response;
-  let text: string;
-  try {
-    res = await fetch(url, { ...init, signal });
-    text = await res.text();
-  } catch (err) {
-    throw networkFailure('threadblog', err, { write: opts.write ?? false });
-  }
-  const body = parseBody(text);
-  const failed = res.status < 200 || res.status > 299 || (body !== null && typeof body === 'object' && 'error' in body);
-  if (failed) throw graphError(res.status, body, opts.what);
-  return body as T;
+  return (await networkCall<T>(GRAPH_RULES, url, init, opts)).body;
 }
 
 /** `<api>/v1.0<path>?<params>`; the token travels as the documented `access_token` parameter. */
