@@ -3,7 +3,8 @@
  * every draft answer, as prepared statements: the draft list is the hottest keyed route, and a
  * query built per request costs about half the throughput. Lists of ids go in as one JSON
  * parameter (json_each), so one statement serves any number of them. Every draft column is
- * written here and nowhere else.
+ * written here and nowhere else: the publishing side's status updates belong at the end of the
+ * class, after the content writes.
  */
 import type { Statement } from 'better-sqlite3';
 import type { Sqlite } from '../connection.js';
