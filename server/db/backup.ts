@@ -16,7 +16,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { migrationsFolder, openDatabase, secureDatabaseFiles } from './connection.js';
+import { migrationsFolder, openDatabase, secureDatabaseFiles, type Sqlite } from './connection.js';
 
 export class RestoreError extends Error {
   constructor(message: string, readonly reason: 'not_found' | 'not_sqlite' | 'not_herald' | 'damaged' | 'too_new' | 'unknown_schema' | 'in_use' | 'same_file') {
@@ -72,6 +72,26 @@ export async function backupDatabase(source: string, target: string): Promise<Ba
   fsyncFile(partial);
   fs.renameSync(partial, target);
   return { file: target, bytes: fs.statSync(target).size, seconds: (performance.now() - started) / 1000 };
+}
+
+/**
+ * POST /backup: copies the live database through the connection that serves the API. Unlike
+ * backupDatabase (a separate process's copy), this one goes in SQLite's usual small steps with
+ * the event loop turning between them, so the API keeps answering meanwhile; this connection's
+ * own writes during the copy are carried into it. Written beside its final name and renamed when
+ * whole, readable by its owner only (it holds password and key hashes), like `herald backup`.
+ */
+export async function backupConnection(sqlite: Sqlite, target: string): Promise<BackupResult> {
+  const started = Date.now();
+  const partial = `${target}.partial`;
+  try {
+    await sqlite.backup(partial);
+    fs.chmodSync(partial, 0o600);
+    fs.renameSync(partial, target);
+  } finally {
+    fs.rmSync(partial, { force: true });
+  }
+  return { file: target, bytes: fs.statSync(target).size, seconds: (Date.now() - started) / 1000 };
 }
 
 export interface BackupCheck {

@@ -1,4 +1,5 @@
 import type { Deps } from './deps.js';
+import { createRepos } from '../db/repos/index.js';
 import { AccountsService } from './accounts/accounts.service.js';
 import { CredentialsService } from './accounts/credentials.service.js';
 import { ConnectionsService } from './connections/connections.service.js';
@@ -9,35 +10,42 @@ import { DraftsService } from './drafts/drafts.service.js';
 import { MediaService } from './media/media.service.js';
 import { PublishService } from './publishing/publish.service.js';
 import { ScheduleService } from './scheduling/schedule.service.js';
+import { SettingsService } from './settings/settings.service.js';
 import { SocialSetsService } from './social-sets/social-sets.service.js';
 import { TemplatesService } from './templates/templates.service.js';
 import { UsersService } from './users/users.service.js';
 
-/** Every domain service, built once per server from the same dependencies. */
+/**
+ * Every domain service, built once per server from the same dependencies. The repositories are
+ * built here, once, and each service gets the ones it uses as constructor arguments: what a
+ * service may touch shows in its signature, and Deps stays the outside world (clock, ids, config).
+ */
 export function createServices(deps: Deps) {
-  const users = new UsersService(deps);
-  const socialSets = new SocialSetsService(deps);
-  const credentials = new CredentialsService(deps);
-  const credits = new CreditsService(deps);
+  const repos = createRepos(deps.sqlite, deps.db);
+  const users = new UsersService(deps, repos.users, repos.tx);
+  const socialSets = new SocialSetsService(deps, repos);
+  const credentials = new CredentialsService(deps, repos.accounts);
+  const credits = new CreditsService(deps, repos);
   const publishing = new PublishService(deps, credentials, credits, socialSets);
-  const templates = new TemplatesService(deps);
-  const auth = new AuthService(deps, users);
-  const connections = new ConnectionsService(deps, credentials, socialSets);
+  const templates = new TemplatesService(deps, repos.templates);
+  const auth = new AuthService(deps, users, repos);
+  const connections = new ConnectionsService(deps, credentials, socialSets, repos);
   return {
     deps,
     users,
     auth,
-    signIn: new SignInService(deps, users, auth, connections),
+    signIn: new SignInService(deps, users, auth, connections, repos.accounts),
     socialSets,
     credentials,
     connections,
-    accounts: new AccountsService(deps),
+    accounts: new AccountsService(deps, repos.accounts),
     templates,
-    drafts: new DraftsService(deps, templates),
+    drafts: new DraftsService(deps, templates, repos),
     credits,
-    media: new MediaService(deps),
+    media: new MediaService(deps, repos.media),
     publishing,
     scheduling: new ScheduleService(deps, publishing),
+    settings: new SettingsService(deps, users, repos.settings),
   };
 }
 

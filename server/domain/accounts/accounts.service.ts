@@ -1,11 +1,10 @@
-import { and, asc, eq } from 'drizzle-orm';
 import type { Account } from '../../contracts/accounts.js';
 import type { Deps } from '../deps.js';
-import { accounts } from '../../db/schema.js';
+import type { AccountRow, AccountsRepo } from '../../db/repos/accounts.repo.js';
 import { HeraldError } from '../../core/errors.js';
 import { accountSecretName } from '../../secrets/secret-store.js';
 
-export type AccountRow = typeof accounts.$inferSelect;
+export type { AccountRow };
 
 export function toAccountDto(r: AccountRow): Account {
   return {
@@ -23,14 +22,14 @@ export function toAccountDto(r: AccountRow): Account {
 }
 
 export class AccountsService {
-  constructor(private readonly deps: Deps) {}
+  constructor(private readonly deps: Deps, private readonly repo: AccountsRepo) {}
 
   list(userId: string): Account[] {
-    return this.deps.db.select().from(accounts).where(eq(accounts.userId, userId)).orderBy(asc(accounts.createdAt), asc(accounts.id)).all().map(toAccountDto);
+    return this.repo.listOf(userId).map(toAccountDto);
   }
 
   row(userId: string, id: string): AccountRow {
-    const row = this.deps.db.select().from(accounts).where(and(eq(accounts.id, id), eq(accounts.userId, userId))).get();
+    const row = this.repo.own(userId, id);
     if (!row) throw new HeraldError('NOT_FOUND', 'Account not found');
     return row;
   }
@@ -42,7 +41,7 @@ export class AccountsService {
   /** Unbinds the account: gone from every social set (foreign keys) and its tokens from the secret store. */
   async remove(userId: string, id: string): Promise<void> {
     const row = this.row(userId, id);
-    this.deps.db.delete(accounts).where(eq(accounts.id, row.id)).run();
+    this.repo.delete(row.id);
     try {
       await this.deps.secrets.delete(accountSecretName(row.id));
     } catch (err) {

@@ -5,10 +5,9 @@
  * persists rotated refresh tokens before anything uses the new access token. A refused refresh
  * marks the account `needs_reauth` and fails with TOKEN_EXPIRED.
  */
-import { eq } from 'drizzle-orm';
 import type { Deps } from '../deps.js';
 import { crashPoint } from '../../core/crash.js';
-import { accounts } from '../../db/schema.js';
+import type { AccountsRepo } from '../../db/repos/accounts.repo.js';
 import { HeraldError } from '../../core/errors.js';
 import type { AccountInfo, CallContext, Credentials } from '../../platforms/adapter.js';
 import { NETWORK_NAMES, PlatformError } from '../../platforms/errors.js';
@@ -29,7 +28,7 @@ export class CredentialsService {
   /** How many refresh calls went to networks (tests and figures read it). */
   refreshCalls = 0;
 
-  constructor(private readonly deps: Deps) {}
+  constructor(private readonly deps: Deps, private readonly accounts: AccountsRepo) {}
 
   async load(accountId: string): Promise<Credentials | null> {
     const raw = await this.deps.secrets.get(accountSecretName(accountId));
@@ -41,7 +40,7 @@ export class CredentialsService {
   }
 
   markNeedsReauth(accountId: string): void {
-    this.deps.db.update(accounts).set({ status: 'needs_reauth' }).where(eq(accounts.id, accountId)).run();
+    this.accounts.setStatus(accountId, 'needs_reauth');
   }
 
   private reauthError(row: AccountRow, why?: string): HeraldError {

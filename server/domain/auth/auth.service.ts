@@ -1,10 +1,9 @@
-import { and, desc, eq, isNotNull, lte, sql } from 'drizzle-orm';
-import { nowIso } from '../../core/clock.js';
 import { type Deps } from '../deps.js';
-import { UntilChanged } from '../../db/change-token.js';
-import { apiKeys } from '../../db/schema.js';
+import type { UntilChanged } from '../../db/change-token.js';
+import type { Transactions } from '../../db/repos/transactions.js';
+import type { KeyLookupRow, KeysRepo, UserRow, UsersRepo } from '../../db/repos/users-keys.repo.js';
 import { HeraldError } from '../../core/errors.js';
-import { normaliseEmail, USER_COLUMNS, type UserRow, UsersService } from '../users/users.service.js';
+import { normaliseEmail, UsersService } from '../users/users.service.js';
 import { generateApiKey, hashApiKey, looksLikeApiKey, previewApiKey } from './keys.js';
 import { dummyPasswordHash, hashPassword, needsRehash, verifyPassword } from './passwords.js';
 import { AttemptThrottle, FailureThrottle, RateLimiter, sleep, type Tier } from './rate-limit.js';
@@ -59,39 +58,24 @@ export interface KeyOptions {
   session?: boolean;
 }
 
-interface KeyLookupRow {
-  keyId: string;
-  tier: Tier;
-  status: string;
-  lastUsed: string | null;
-  expiresAt: string | null;
-  sliding: number;
-}
-
 export class AuthService {
   readonly limiter: RateLimiter;
   private readonly loginThrottle: AttemptThrottle;
   private readonly badKeyThrottle: FailureThrottle;
   /** When each key's lastUsed was last written, so it is written at most once a minute. */
   private readonly lastUsedWrites = new Map<string, number>();
-  private readonly lookupKey;
-  private readonly touchKey;
-  private readonly extendKey;
   /** Key lookups, kept while the database is unchanged (a revoked key or edited user moves it). */
-  private readonly keys: UntilChanged<string, (KeyLookupRow & UserRow) | undefined>;
+  private readonly lookups: UntilChanged<string, KeyLookupRow | undefined>;
 
-  constructor(private readonly deps: Deps, private readonly users: UsersService) {
+  constructor(
+    private readonly deps: Deps,
+    private readonly users: UsersService,
+    private readonly repos: { keys: KeysRepo; users: UsersRepo; tx: Transactions },
+  ) {
     this.limiter = new RateLimiter(deps.clock, { free: 100, pro: 1000, enterprise: deps.config.enterpriseLimit });
     this.loginThrottle = new AttemptThrottle(deps.clock, LOGIN_LIMITS);
     this.badKeyThrottle = new FailureThrottle(deps.clock, { free: 20, baseMs: 50, maxMs: 2000, forgetMs: 60_000 });
-    // Prepared once: this runs on every keyed request. The key and its user in one statement.
-    this.lookupKey = deps.sqlite.prepare(
-      `SELECT k.id AS keyId, k.tier AS tier, k.status AS status, k.last_used AS lastUsed, k.expires_at AS expiresAt, k.sliding AS sliding, ${USER_COLUMNS}
-       FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = ?`,
-    );
-    this.touchKey = deps.sqlite.prepare("UPDATE api_keys SET last_used = ?, status = 'active' WHERE id = ?");
-    this.extendKey = deps.sqlite.prepare('UPDATE api_keys SET expires_at = ? WHERE id = ?');
-    this.keys = new UntilChanged(deps.sqlite);
+    this.lookups = repos.tx.untilChanged();
     // Made now, so the first unknown e-mail is not the one answer that takes two hashes.
     void dummyPasswordHash(this.cost).catch(() => undefined);
   }
@@ -122,7 +106,7 @@ export class AuthService {
     if (needsRehash(user.passwordHash, this.cost)) {
       const rehashed = await hashPassword(password, this.cost);
       // Only if the password was not changed meanwhile.
-      this.deps.db.run(sql`UPDATE users SET password_hash = ${rehashed} WHERE id = ${user.id} AND password_hash = ${user.passwordHash}`);
+      this.repos.users.replacePasswordHash(user.id, user.passwordHash, rehashed);
     }
     return { user, key: this.issueKey(user.id, DEFAULT_KEY_NAME, user.defaultTier as Tier, { session: opts.session }) };
   }
@@ -145,13 +129,11 @@ export class AuthService {
       expiresAt,
       sliding: opts.session === true,
     };
-    this.deps.sqlite.transaction(() => {
+    this.repos.tx.run(() => {
       // Sessions that ran out are of no use to anyone; other expired keys stay listed until deleted.
-      if (opts.session) {
-        this.deps.db.delete(apiKeys).where(and(eq(apiKeys.userId, userId), eq(apiKeys.sliding, true), isNotNull(apiKeys.expiresAt), lte(apiKeys.expiresAt, createdAt))).run();
-      }
-      this.deps.db.insert(apiKeys).values(row).run();
-    })();
+      if (opts.session) this.repos.keys.dropExpiredSessions(userId, createdAt);
+      this.repos.keys.insert(row);
+    });
     return { id: row.id, key, keyPreview: row.preview, name, tier, status: 'created', createdAt, lastUsed: null, expiresAt };
   }
 
@@ -177,8 +159,7 @@ export class AuthService {
         throw new HeraldError('UNAUTHORIZED', `This key expires at ${caller.expiresAt}; it cannot create a key that outlives it`);
       }
     }
-    const held = this.deps.db.select({ n: sql<number>`count(*)` }).from(apiKeys)
-      .where(and(eq(apiKeys.userId, caller.user.id), eq(apiKeys.sliding, false))).get()!.n;
+    const held = this.repos.keys.countLasting(caller.user.id);
     if (held >= MAX_KEYS_PER_USER) {
       throw new HeraldError('UNAUTHORIZED', `You have ${held} API keys, the most one user may hold; delete some first`);
     }
@@ -186,13 +167,11 @@ export class AuthService {
   }
 
   listKeys(userId: string) {
-    return this.deps.db.select().from(apiKeys).where(eq(apiKeys.userId, userId)).orderBy(desc(apiKeys.createdAt)).all()
-      .map((k) => ({ id: k.id, key: k.preview, name: k.name, status: k.status as 'created' | 'active', tier: k.tier as Tier, lastUsed: k.lastUsed, createdAt: k.createdAt, expiresAt: k.expiresAt }));
+    return this.repos.keys.listOf(userId).map((k) => ({ id: k.id, key: k.preview, name: k.name, status: k.status as 'created' | 'active', tier: k.tier as Tier, lastUsed: k.lastUsed, createdAt: k.createdAt, expiresAt: k.expiresAt }));
   }
 
   deleteKey(userId: string, keyId: string): void {
-    const res = this.deps.db.delete(apiKeys).where(and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId))).run();
-    if (res.changes === 0) throw new HeraldError('NOT_FOUND', 'API key not found');
+    if (!this.repos.keys.delete(userId, keyId)) throw new HeraldError('NOT_FOUND', 'API key not found');
     this.limiter.forget(keyId);
     this.lastUsedWrites.delete(keyId);
   }
@@ -224,7 +203,7 @@ export class AuthService {
    */
   authenticateKnown(rawKey: string | undefined): AuthContext | undefined {
     const hash = rawKey && looksLikeApiKey(rawKey) ? hashApiKey(rawKey) : undefined;
-    const row = hash ? this.keys.get(hash, () => this.lookupKey.get(hash) as (KeyLookupRow & UserRow) | undefined) : undefined;
+    const row = hash ? this.lookups.get(hash, () => this.repos.keys.lookup(hash)) : undefined;
     if (!row) return undefined;
     const now = this.deps.clock.now();
     if (row.expiresAt !== null && Date.parse(row.expiresAt) <= now) {
@@ -232,18 +211,18 @@ export class AuthService {
     }
     this.noteUse(row, now);
     const { keyId, tier, status: _status, lastUsed: _lastUsed, expiresAt, sliding, ...user } = row;
-    return { user, keyId, tier, expiresAt, sliding: sliding === 1 };
+    return { user, keyId, tier: tier as Tier, expiresAt, sliding: sliding === 1 };
   }
 
   private noteUse(row: KeyLookupRow, now: number): void {
     // Sliding sessions move their expiry forward at most once a day: no write per request, and
     // the write moves the change token, so the cached row is read again with the new expiry.
     if (row.sliding === 1 && row.expiresAt !== null && Date.parse(row.expiresAt) - now < SESSION_MS - DAY) {
-      this.extendKey.run(new Date(now + SESSION_MS).toISOString(), row.keyId);
+      this.repos.keys.extend(row.keyId, new Date(now + SESSION_MS).toISOString());
     }
     const last = this.lastUsedWrites.get(row.keyId) ?? (row.lastUsed ? Date.parse(row.lastUsed) : undefined);
     if (row.status === 'created' || last === undefined || now - last >= LAST_USED_EVERY_MS) {
-      this.touchKey.run(new Date(now).toISOString(), row.keyId);
+      this.repos.keys.touch(row.keyId, new Date(now).toISOString());
       this.lastUsedWrites.set(row.keyId, now);
     }
   }

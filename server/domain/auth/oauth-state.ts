@@ -6,6 +6,7 @@
 import crypto from 'node:crypto';
 import { nowIso } from '../../core/clock.js';
 import { type Deps } from '../deps.js';
+import type { OAuthStatesRepo } from '../../db/repos/accounts.repo.js';
 import { HeraldError } from '../../core/errors.js';
 
 const TTL_MS = 10 * 60_000;
@@ -16,15 +17,8 @@ const sha256 = (s: string) => crypto.createHash('sha256').update(s).digest('hex'
 export class OAuthStates {
   /** Per process: a flow must finish in the process that started it (within 10 minutes anyway). */
   private readonly key = crypto.randomBytes(32);
-  private readonly insert;
-  private readonly consumeStmt;
 
-  constructor(private readonly deps: Deps) {
-    this.insert = deps.sqlite.prepare('INSERT INTO oauth_states (state_hash, purpose, data, expires_at, created_at) VALUES (?, ?, ?, ?, ?)');
-    this.consumeStmt = deps.sqlite.prepare(
-      'UPDATE oauth_states SET used_at = ? WHERE state_hash = ? AND purpose = ? AND used_at IS NULL AND expires_at > ? RETURNING data',
-    );
-  }
+  constructor(private readonly deps: Deps, private readonly repo: OAuthStatesRepo) {}
 
   private mac(purpose: string, body: Buffer): Buffer {
     return crypto.createHmac('sha256', this.key).update(purpose).update('\0').update(body).digest().subarray(0, MAC);
@@ -36,8 +30,8 @@ export class OAuthStates {
     crypto.randomFillSync(body, 0, NONCE);
     body.writeBigUInt64BE(BigInt(now), NONCE);
     const state = Buffer.concat([body, this.mac(purpose, body)]).toString('base64url');
-    this.deps.sqlite.prepare('DELETE FROM oauth_states WHERE expires_at < ?').run(new Date(now - 86_400_000).toISOString());
-    this.insert.run(sha256(state), purpose, JSON.stringify(data), new Date(now + TTL_MS).toISOString(), nowIso(this.deps.clock));
+    this.repo.purge(new Date(now - 86_400_000).toISOString());
+    this.repo.insert({ stateHash: sha256(state), purpose, data: JSON.stringify(data), expiresAt: new Date(now + TTL_MS).toISOString(), createdAt: nowIso(this.deps.clock) });
     return state;
   }
 
@@ -52,9 +46,9 @@ export class OAuthStates {
     const now = this.deps.clock.now();
     const issued = Number(body.readBigUInt64BE(NONCE));
     if (now - issued > TTL_MS || issued - now > 60_000) throw bad('state expired');
-    const row = this.consumeStmt.get(new Date(now).toISOString(), sha256(state), purpose, new Date(now).toISOString()) as { data: string } | undefined;
-    if (!row) throw bad('state already used or expired');
-    return JSON.parse(row.data) as T;
+    const data = this.repo.consume(sha256(state), purpose, new Date(now).toISOString());
+    if (data === undefined) throw bad('state already used or expired');
+    return JSON.parse(data) as T;
   }
 }
 

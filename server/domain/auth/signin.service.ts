@@ -15,9 +15,8 @@
  * Every sign-in issues a new key named `Default API Key`, as /auth/login does.
  */
 import crypto from 'node:crypto';
-import { and, asc, eq } from 'drizzle-orm';
 import type { Deps } from '../deps.js';
-import { accounts } from '../../db/schema.js';
+import type { AccountsRepo } from '../../db/repos/accounts.repo.js';
 import { HeraldError } from '../../core/errors.js';
 import type { Credentials, Identity } from '../../platforms/adapter.js';
 import type { Account } from '../../contracts/accounts.js';
@@ -77,6 +76,7 @@ export class SignInService {
     private readonly users: UsersService,
     private readonly auth: AuthService,
     private readonly connections: ConnectionsService,
+    private readonly accounts: AccountsRepo,
   ) {
     this.oidc = new OidcClient(deps);
   }
@@ -168,10 +168,8 @@ export class SignInService {
 
   /** The user who connected this X account first, else the user of its placeholder e-mail, else a new one. */
   private async xAccountOwner(identity: Identity): Promise<{ user: UserRow; isNewUser: boolean }> {
-    const owned = this.deps.db.select({ userId: accounts.userId }).from(accounts)
-      .where(and(eq(accounts.platform, 'microblog'), eq(accounts.platformUserId, identity.platformUserId)))
-      .orderBy(asc(accounts.createdAt), asc(accounts.id)).get();
-    const owner = owned ? this.users.byId(owned.userId) : undefined;
+    const ownerId = this.accounts.firstOwner('microblog', identity.platformUserId);
+    const owner = ownerId ? this.users.byId(ownerId) : undefined;
     if (owner) return { user: owner, isNewUser: false };
     const email = `${identity.platformUserId}@${X_PLACEHOLDER_DOMAIN}`;
     return this.findOrCreate(email, { provider: 'microblog', nickname: identity.username });

@@ -3,11 +3,10 @@
  * `start` → the network → `finish`, and Bluesky with an app password. Account rows get only
  * public facts; credentials go to the secret store.
  */
-import { and, eq } from 'drizzle-orm';
 import type { Platform } from '../../core/config.js';
 import { nowIso } from '../../core/clock.js';
 import { type Deps } from '../deps.js';
-import { accounts } from '../../db/schema.js';
+import type { AccountsRepo, OAuthStatesRepo } from '../../db/repos/accounts.repo.js';
 import { HeraldError } from '../../core/errors.js';
 import type { AppCredentials, Credentials, Identity } from '../../platforms/adapter.js';
 import { NETWORK_NAMES } from '../../platforms/errors.js';
@@ -63,8 +62,13 @@ export class ConnectionsService {
   /** The media fetch guard's address policy (§10 "One address policy"); replaceable in tests. */
   guard: GuardedFetcher;
 
-  constructor(private readonly deps: Deps, private readonly creds: CredentialsService, private readonly sets: SocialSetsService) {
-    this.states = new OAuthStates(deps);
+  constructor(
+    private readonly deps: Deps,
+    private readonly creds: CredentialsService,
+    private readonly sets: SocialSetsService,
+    private readonly repos: { accounts: AccountsRepo; oauthStates: OAuthStatesRepo },
+  ) {
+    this.states = new OAuthStates(deps, repos.oauthStates);
     this.guard = new GuardedFetcher({ allowPrivate: deps.config.allowPrivateAddresses });
   }
 
@@ -140,7 +144,7 @@ export class ConnectionsService {
   private async followOwnAccount(accountId: string, userId: string): Promise<void> {
     const target = this.deps.config.microblogFollowUserId;
     if (!target) return;
-    const row = this.deps.db.select().from(accounts).where(and(eq(accounts.id, accountId), eq(accounts.userId, userId))).get()!;
+    const row = this.repos.accounts.own(userId, accountId)!;
     try {
       await this.creds.withCredentials(row, (ctx) => this.deps.platforms.get('microblog').follow!(ctx, target));
     } catch (err) {
@@ -159,7 +163,7 @@ export class ConnectionsService {
     try {
       const { credentials, identity } = await adapter.passwordLogin({ identifier: input.identifier, password: input.appPassword, service, network: this.deps.config.networks.skyblog });
       const { accountId, socialSetId } = await this.saveAccount(userId, 'skyblog', identity, credentials, input);
-      return { account: toAccountDto(this.deps.db.select().from(accounts).where(eq(accounts.id, accountId)).get()!), socialSetId };
+      return { account: toAccountDto(this.repos.accounts.byId(accountId)!), socialSetId };
     } catch (err) {
       throw toHeraldError(err);
     }
@@ -171,13 +175,12 @@ export class ConnectionsService {
    */
   async connectAuthorised(userId: string, platform: Platform, identity: Identity, credentials: Credentials, opts: ConnectOptions = {}) {
     const { accountId, socialSetId } = await this.saveAccount(userId, platform, identity, credentials, opts);
-    return { account: toAccountDto(this.deps.db.select().from(accounts).where(eq(accounts.id, accountId)).get()!), socialSetId };
+    return { account: toAccountDto(this.repos.accounts.byId(accountId)!), socialSetId };
   }
 
   /** Creates or updates the account row, stores its credentials, and puts it in a set. */
   private async saveAccount(userId: string, platform: Platform, id: Identity, credentials: Credentials, opts: ConnectOptions) {
-    const existing = this.deps.db.select().from(accounts)
-      .where(and(eq(accounts.userId, userId), eq(accounts.platform, platform), eq(accounts.platformUserId, id.platformUserId))).get();
+    const existing = this.repos.accounts.find(userId, platform, id.platformUserId);
     const accountId = existing?.id ?? this.deps.ids.uuid();
     // Secrets first: an account row without credentials would look connected but fail.
     await this.creds.save(accountId, credentials);
@@ -186,19 +189,19 @@ export class ConnectionsService {
       followersCount: id.followersCount, followingCount: id.followingCount, serverUrl: id.serverUrl ?? null,
       meta: JSON.stringify(id.meta ?? {}),
     };
-    if (existing) this.deps.db.update(accounts).set(values).where(eq(accounts.id, accountId)).run();
-    else this.deps.db.insert(accounts).values({ id: accountId, userId, platform, platformUserId: id.platformUserId, createdAt: nowIso(this.deps.clock), ...values }).run();
+    if (existing) this.repos.accounts.setProfile(accountId, values);
+    else this.repos.accounts.insert({ id: accountId, userId, platform, platformUserId: id.platformUserId, createdAt: nowIso(this.deps.clock), ...values });
     const socialSetId = this.sets.attachAccount(userId, accountId, { socialSetId: opts.socialSetId, mode: opts.mode, handle: id.username });
     return { accountId, socialSetId };
   }
 
   /** Re-reads follower counts and profile facts from the network. */
   async refreshProfile(userId: string, accountId: string) {
-    const row = this.deps.db.select().from(accounts).where(and(eq(accounts.id, accountId), eq(accounts.userId, userId))).get();
+    const row = this.repos.accounts.own(userId, accountId);
     if (!row) throw new HeraldError('NOT_FOUND', 'Account not found');
     try {
       const identity = await this.creds.withCredentials(row, (ctx) => this.deps.platforms.get(row.platform as Platform).identify({ ...ctx, account: accountInfo(row), serverUrl: row.serverUrl ?? undefined }));
-      this.deps.db.update(accounts).set({ followersCount: identity.followersCount, followingCount: identity.followingCount, displayName: identity.displayName, avatar: identity.avatar }).where(eq(accounts.id, row.id)).run();
+      this.repos.accounts.setCounts(row.id, identity);
     } catch (err) {
       throw toHeraldError(err);
     }

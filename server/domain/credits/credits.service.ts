@@ -4,15 +4,15 @@
  * previous grant then expires through an `adjustment` record.
  */
 import { creditsWarningText } from '../../../text/status-text.js';
-import { and, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import { nowIso } from '../../core/clock.js';
 import { type Deps } from '../deps.js';
-import { UntilChanged } from '../../db/change-token.js';
-import { creditLedger } from '../../db/schema.js';
+import type { UntilChanged } from '../../db/change-token.js';
+import type { CreditsRepo, LedgerFilter, LedgerRow as Row } from '../../db/repos/credits.repo.js';
+import type { Transactions } from '../../db/repos/transactions.js';
+import type { UsersRepo } from '../../db/repos/users-keys.repo.js';
 import { HeraldError } from '../../core/errors.js';
 import { currentMonth, safeTimeZone } from './months.js';
 
-type Row = typeof creditLedger.$inferSelect;
 export type TransType = 'grant' | 'publish' | 'refund' | 'adjustment';
 
 export const PUBLISH_COST = 10;
@@ -28,11 +28,8 @@ export interface UsageFilter {
 export class CreditsService {
   /** Balances, kept while the database is unchanged (every charge, refund or grant moves it). */
   private readonly sums: UntilChanged<string, number>;
-  private readonly timezoneStmt;
-  private readonly scheduledStmt;
-  private readonly fullSumStmt;
-  private readonly tailSumStmt;
-  private readonly insertStmt;
+  private readonly ledger: CreditsRepo;
+  private readonly tx: Transactions;
   /** Per user, the ledger's sum up to a committed row id (see ledgerSum). */
   private readonly bases = new Map<string, { total: number; upto: number }>();
   /**
@@ -41,17 +38,10 @@ export class CreditsService {
    */
   private readonly granted = new Map<string, { period: string; expiresAt: string }>();
 
-  constructor(private readonly deps: Deps) {
-    this.timezoneStmt = deps.sqlite.prepare('SELECT timezone FROM users WHERE id = ?');
-    this.scheduledStmt = deps.sqlite.prepare("SELECT COUNT(*) AS n FROM schedule_entries WHERE user_id = ? AND status IN ('pending', 'claimed')");
-    this.sums = new UntilChanged(deps.sqlite, 10_000);
-    this.fullSumStmt = deps.sqlite.prepare('SELECT COALESCE(SUM(credits), 0) AS total, COALESCE(MAX(id), 0) AS upto FROM credit_ledger WHERE user_id = ?');
-    // `+user_id`: the id range, not a user index (which would visit every row of the user's).
-    this.tailSumStmt = deps.sqlite.prepare('SELECT COALESCE(SUM(credits), 0) AS total, MAX(id) AS upto, COUNT(*) AS n FROM credit_ledger WHERE id > ? AND +user_id = ?');
-    this.insertStmt = deps.sqlite.prepare(`INSERT INTO credit_ledger (user_id, trans_no, trans_type, credits, order_no, source_type, source_detail, period, expired_at, created_at)
-      VALUES (@userId, @transNo, @transType, @credits, @orderNo, @sourceType, @sourceDetail, @period, @expiredAt, @createdAt)
-      RETURNING id, user_id AS userId, trans_no AS transNo, trans_type AS transType, credits, order_no AS orderNo, source_type AS sourceType,
-        source_detail AS sourceDetail, period, expired_at AS expiredAt, created_at AS createdAt`);
+  constructor(private readonly deps: Deps, private readonly repos: { credits: CreditsRepo; users: UsersRepo; tx: Transactions }) {
+    this.ledger = repos.credits;
+    this.tx = repos.tx;
+    this.sums = repos.tx.untilChanged(10_000);
   }
 
   /**
@@ -60,7 +50,7 @@ export class CreditsService {
    */
   outlook(userId: string, timezone?: string) {
     const { balance, expiresAt } = this.balance(userId, timezone);
-    const { n } = this.scheduledStmt.get(userId) as { n: number };
+    const n = this.ledger.scheduledCount(userId);
     const covers = Math.floor(Math.max(0, balance) / PUBLISH_COST);
     return { balance, expiresAt, scheduled: { posts: n, credits: n * PUBLISH_COST }, covers, warning: creditsWarningText({ balance, costPerPost: PUBLISH_COST, scheduledPosts: n }) };
   }
@@ -80,12 +70,12 @@ export class CreditsService {
   private ledgerSum(userId: string): number {
     const base = this.bases.get(userId);
     if (!base) {
-      const full = this.fullSumStmt.get(userId) as { total: number; upto: number };
-      if (!this.deps.sqlite.inTransaction) this.bases.set(userId, full);
+      const full = this.ledger.fullSum(userId);
+      if (!this.tx.active) this.bases.set(userId, full);
       return full.total;
     }
-    const tail = this.tailSumStmt.get(base.upto, userId) as { total: number; upto: number | null; n: number };
-    if (tail.n >= 64 && tail.upto !== null && !this.deps.sqlite.inTransaction) this.bases.set(userId, { total: base.total + tail.total, upto: tail.upto });
+    const tail = this.ledger.tailSum(userId, base.upto);
+    if (tail.n >= 64 && tail.upto !== null && !this.tx.active) this.bases.set(userId, { total: base.total + tail.total, upto: tail.upto });
     return base.total + tail.total;
   }
 
@@ -96,7 +86,7 @@ export class CreditsService {
       orderNo: null, sourceType: null, sourceDetail: '', period: null, expiredAt: null,
       ...row,
     };
-    return this.insertStmt.get(full) as Row;
+    return this.ledger.insert(full);
   }
 
   /**
@@ -104,20 +94,18 @@ export class CreditsService {
    * that hold the user's row pass its time zone, which saves looking it up.
    */
   ensureGrant(userId: string, timezone?: string): { expiresAt: string } {
-    const tz = timezone ?? (this.timezoneStmt.get(userId) as { timezone: string } | undefined)?.timezone;
+    const tz = timezone ?? this.repos.users.timezone(userId);
     if (tz === undefined) throw new HeraldError('NOT_FOUND', 'User not found');
     const now = this.deps.clock.now();
     const { period, endsAt } = currentMonth(now, safeTimeZone(tz));
     const known = this.granted.get(userId);
     if (known?.period === period) return { expiresAt: known.expiresAt };
-    const outer = this.deps.sqlite.inTransaction;
+    const outer = this.tx.active;
     const expiresAt = new Date(endsAt).toISOString();
-    const result = this.deps.db.transaction(() => {
-      const existing = this.deps.db.select().from(creditLedger)
-        .where(and(eq(creditLedger.userId, userId), eq(creditLedger.transType, 'grant'), eq(creditLedger.period, period))).get();
+    const result = this.tx.run(() => {
+      const existing = this.ledger.grant(userId, period);
       if (existing) return { expiresAt: existing.expiredAt ?? expiresAt };
-      const previous = this.deps.db.select().from(creditLedger)
-        .where(and(eq(creditLedger.userId, userId), eq(creditLedger.transType, 'grant'))).orderBy(desc(creditLedger.id)).get();
+      const previous = this.ledger.lastGrant(userId);
       if (previous && previous.expiredAt && Date.parse(previous.expiredAt) <= now) {
         const left = Math.min(this.sum(userId), previous.credits);
         if (left > 0) {
@@ -150,15 +138,14 @@ export class CreditsService {
    */
   charge(userId: string, amount: number, info: { orderNo?: string; sourceType?: string; sourceDetail?: string; transType?: TransType } = {}): Row {
     this.ensureGrant(userId);
-    // better-sqlite3's own transaction (a savepoint inside the caller's): drizzle's wrapper cost
-    // more than the reservation itself, once per scheduled post.
-    return this.deps.sqlite.transaction(() => {
+    // A savepoint inside the caller's transaction, if any.
+    return this.tx.run(() => {
       const balance = this.sum(userId);
       if (balance < amount) {
         throw new HeraldError('INSUFFICIENT_CREDITS', `This needs ${amount} credits and ${balance} are left`);
       }
       return this.insert({ userId, transType: info.transType ?? 'publish', credits: -amount, orderNo: info.orderNo ?? null, sourceType: info.sourceType ?? null, sourceDetail: info.sourceDetail ?? '' });
-    })();
+    });
   }
 
   refund(userId: string, amount: number, info: { orderNo?: string; sourceType?: string; sourceDetail?: string } = {}): Row {
@@ -171,18 +158,15 @@ export class CreditsService {
 
   usage(userId: string, f: UsageFilter) {
     this.ensureGrant(userId);
-    const where: SQL[] = [eq(creditLedger.userId, userId)];
-    if (f.trans_type) where.push(eq(creditLedger.transType, f.trans_type));
-    if (f.start_date) where.push(gte(creditLedger.createdAt, new Date(f.start_date).toISOString()));
+    const filter: LedgerFilter = {};
+    if (f.trans_type) filter.transType = f.trans_type;
+    if (f.start_date) filter.from = new Date(f.start_date).toISOString();
     if (f.end_date) {
       // A bare date means "through the end of that day".
       const end = /^\d{4}-\d{2}-\d{2}$/.test(f.end_date) ? Date.parse(f.end_date) + 86_400_000 : Date.parse(f.end_date) + 1;
-      where.push(lt(creditLedger.createdAt, new Date(end).toISOString()));
+      filter.to = new Date(end).toISOString();
     }
-    const cond = and(...where);
-    const total = this.deps.db.select({ n: sql<number>`count(*)` }).from(creditLedger).where(cond).get()!.n;
-    const rows = this.deps.db.select().from(creditLedger).where(cond)
-      .orderBy(desc(creditLedger.createdAt), desc(creditLedger.id)).limit(f.limit).offset((f.page - 1) * f.limit).all();
+    const { total, rows } = this.ledger.page(userId, filter, f.limit, (f.page - 1) * f.limit);
     return {
       records: rows.map((r) => ({
         id: r.id, trans_no: r.transNo, trans_type: r.transType as TransType, credits: r.credits, order_no: r.orderNo,

@@ -7,10 +7,8 @@ import {
   type CountOptions, type MediaKind, type Platform, type Verdict,
 } from '../../../text/index.js';
 import { createHash } from 'node:crypto';
-import type { accounts } from '../../db/schema.js';
+import type { AccountRow } from '../../db/repos/accounts.repo.js';
 import { htmlToPlain, normaliseContent, plainToHtml } from '../content/html.js';
-
-type AccountRow = typeof accounts.$inferSelect;
 
 export interface MediaRef {
   mediaId: string;

@@ -3,21 +3,20 @@
  * Every query is scoped by user: another user's draft is NOT_FOUND. Writes that touch several
  * rows run in one transaction; a draft being published is read-only.
  */
-import { and, asc, eq, inArray } from 'drizzle-orm';
 import {
   checkNetworkPosts, countOptionsFromMeta, postsForNetwork, splitForPlatform, splitThreadText, type MediaKind, type Platform,
 } from '../../../text/index.js';
 import type { CreateDraftInput, Draft, Tweet, UpdateDraftInput } from '../../contracts/drafts.js';
 import { nowIso } from '../../core/clock.js';
 import { type Deps } from '../deps.js';
-import { changeToken, type ChangeToken } from '../../db/change-token.js';
-import { accounts, drafts, platformContents, socialSets, tweets } from '../../db/schema.js';
+import type { ChangeToken } from '../../db/change-token.js';
+import type { AccountsRepo } from '../../db/repos/accounts.repo.js';
+import type { AccountRow, DraftRow, DraftsRepo, PlatformRow, TweetRow } from '../../db/repos/drafts.repo.js';
+import type { SocialSetsRepo } from '../../db/repos/social-sets.repo.js';
+import type { Transactions } from '../../db/repos/transactions.js';
 import { HeraldError, type ErrorDetail } from '../../core/errors.js';
 import type { TemplatesService } from '../templates/templates.service.js';
-import { DraftsRepo, type AccountRow, type DraftRow, type TweetRow } from './drafts.repo.js';
 import { checkTweetCached, prepareTweets, rulesFor, rulesKey, verdictFor, type MediaRef, type PreparedTweet, type TargetRules } from './draft-text.js';
-
-type PlatformRow = typeof platformContents.$inferSelect;
 
 export interface ListQuery {
   socialSetId?: string;
@@ -57,9 +56,13 @@ export class DraftsService {
   private readonly changed: ChangeToken;
   private readonly listCache = new Map<string, { token: string; value: ListResult; body?: string }>();
 
-  constructor(private readonly deps: Deps, private readonly templates: TemplatesService) {
-    this.repo = new DraftsRepo(deps.sqlite);
-    this.changed = changeToken(deps.sqlite);
+  constructor(
+    private readonly deps: Deps,
+    private readonly templates: TemplatesService,
+    private readonly repos: { drafts: DraftsRepo; socialSets: SocialSetsRepo; accounts: AccountsRepo; tx: Transactions },
+  ) {
+    this.repo = repos.drafts;
+    this.changed = repos.tx.changeToken();
   }
 
   // ---- reading -------------------------------------------------------------------------------
@@ -167,14 +170,13 @@ export class DraftsService {
   // ---- writing -------------------------------------------------------------------------------
 
   private resolveSet(userId: string, socialSetId: string | undefined): string {
-    const any = this.deps.db.select({ id: socialSets.id }).from(socialSets).where(eq(socialSets.userId, userId)).limit(1).get();
-    if (!any) throw new HeraldError('NO_SOCIAL_SET', 'You have no social set yet: connect an account first (it creates the Default set), or create a set');
+    if (!this.repos.socialSets.hasAny(userId)) throw new HeraldError('NO_SOCIAL_SET', 'You have no social set yet: connect an account first (it creates the Default set), or create a set');
     if (socialSetId) {
-      const row = this.deps.db.select({ id: socialSets.id }).from(socialSets).where(and(eq(socialSets.id, socialSetId), eq(socialSets.userId, userId))).get();
+      const row = this.repos.socialSets.own(userId, socialSetId);
       if (!row) throw new HeraldError('NOT_FOUND', 'Social set not found');
       return row.id;
     }
-    const def = this.deps.db.select({ id: socialSets.id }).from(socialSets).where(and(eq(socialSets.userId, userId), eq(socialSets.isDefault, true))).get();
+    const def = this.repos.socialSets.defaultOf(userId);
     if (!def) throw new HeraldError('NO_SOCIAL_SET', 'You have no default social set: pass socialSetId or mark a set as default');
     return def.id;
   }
@@ -182,7 +184,7 @@ export class DraftsService {
   private checkAccounts(userId: string, ids: string[], path: string): string[] {
     const unique = [...new Set(ids)];
     if (unique.length === 0) return unique;
-    const owned = new Set(this.deps.db.select({ id: accounts.id }).from(accounts).where(and(eq(accounts.userId, userId), inArray(accounts.id, unique))).all().map((a) => a.id));
+    const owned = new Set(this.repos.accounts.ownIds(userId, unique));
     const missing = unique.filter((id) => !owned.has(id));
     if (missing.length > 0) {
       throw new HeraldError('INVALID_INPUT', `Unknown account ids: ${missing.join(', ')}`, { details: missing.map((id) => ({ path, message: `no account ${id}` })) });
@@ -213,12 +215,9 @@ export class DraftsService {
   }
 
   private writeTweets(draftId: string, list: PreparedTweet[]): void {
-    this.deps.db.delete(tweets).where(eq(tweets.draftId, draftId)).run();
-    for (const t of list) {
-      this.deps.db.insert(tweets).values({
-        id: this.deps.ids.uuid(), draftId, position: t.position, content: t.content, plainText: t.plainText, media: JSON.stringify(t.media),
-      }).run();
-    }
+    this.repo.replaceTweets(draftId, list.map((t) => ({
+      id: this.deps.ids.uuid(), position: t.position, content: t.content, plainText: t.plainText, media: JSON.stringify(t.media),
+    })));
   }
 
   private insert(userId: string, input: CreateDraftInput, fallbackSetId: string | undefined, path: string): string {
@@ -229,22 +228,22 @@ export class DraftsService {
     this.checkMedia(userId, list, `${path}tweets`);
     const now = nowIso(this.deps.clock);
     const id = this.deps.ids.uuid();
-    this.deps.db.insert(drafts).values({
+    this.repo.insert({
       id, userId, title: input.title, status: 'draft', scheduledFor: input.scheduledFor ? new Date(input.scheduledFor).toISOString() : null,
       socialSetId, selectedAccountIds: JSON.stringify(selected), templateId: template?.id ?? null, createdAt: now, updatedAt: now,
-    }).run();
+    });
     this.writeTweets(id, list);
     return id;
   }
 
   create(userId: string, input: CreateDraftInput): Draft {
-    const id = this.deps.db.transaction(() => this.insert(userId, input, undefined, ''));
+    const id = this.repos.tx.run(() => this.insert(userId, input, undefined, ''));
     return this.get(userId, id);
   }
 
   /** All or nothing: one transaction; the first failing draft rolls every one back. */
   createBatch(userId: string, input: { drafts: CreateDraftInput[]; socialSetId?: string }): Draft[] {
-    const ids = this.deps.db.transaction(() => input.drafts.map((d, i) => {
+    const ids = this.repos.tx.run(() => input.drafts.map((d, i) => {
       try {
         return this.insert(userId, d, input.socialSetId, `drafts.${i}.`);
       } catch (err) {
@@ -259,10 +258,10 @@ export class DraftsService {
   }
 
   update(userId: string, id: string, input: UpdateDraftInput): Draft {
-    this.deps.db.transaction(() => {
+    this.repos.tx.run(() => {
       const row = this.row(userId, id);
       if (row.status === 'publishing') throw locked();
-      const next: Partial<DraftRow> = { updatedAt: nowIso(this.deps.clock) };
+      const next: DraftRow = { ...row, updatedAt: nowIso(this.deps.clock) };
       if (input.title !== undefined) next.title = input.title;
       if (input.status !== undefined && input.status !== row.status) {
         if (row.status === 'scheduled') {
@@ -287,17 +286,17 @@ export class DraftsService {
         this.checkMedia(userId, list, 'tweets');
         this.writeTweets(row.id, list);
       }
-      this.deps.db.update(drafts).set(next).where(eq(drafts.id, row.id)).run();
+      this.repo.update(next);
     });
     return this.get(userId, id);
   }
 
   delete(userId: string, id: string): void {
-    this.deps.db.transaction(() => {
+    this.repos.tx.run(() => {
       const row = this.row(userId, id);
       if (row.status === 'publishing') throw locked();
       // Tweets, platform content and pending schedule entries go with it (foreign keys).
-      this.deps.db.delete(drafts).where(eq(drafts.id, row.id)).run();
+      this.repo.delete(row.id);
     });
   }
 
@@ -315,7 +314,7 @@ export class DraftsService {
   }
 
   private platformRows(draftId: string): PlatformRow[] {
-    return this.deps.db.select().from(platformContents).where(eq(platformContents.draftId, draftId)).orderBy(asc(platformContents.id)).all();
+    return this.repo.platforms(draftId);
   }
 
   platforms(userId: string, id: string) {
@@ -325,21 +324,15 @@ export class DraftsService {
 
   /** Upsert per network: a row is updated in place (same id), created if new, removed when empty. */
   putPlatforms(userId: string, id: string, input: { platforms: { platform: Platform; content: string }[] }) {
-    return this.deps.db.transaction(() => {
+    return this.repos.tx.run(() => {
       const row = this.row(userId, id);
       if (row.status === 'publishing') throw locked();
       const now = nowIso(this.deps.clock);
       for (const { platform, content } of input.platforms) {
-        const where = and(eq(platformContents.draftId, row.id), eq(platformContents.platform, platform));
-        if (content.trim() === '') {
-          this.deps.db.delete(platformContents).where(where).run();
-          continue;
-        }
-        const existing = this.deps.db.select({ id: platformContents.id }).from(platformContents).where(where).get();
-        if (existing) this.deps.db.update(platformContents).set({ content, updatedAt: now }).where(eq(platformContents.id, existing.id)).run();
-        else this.deps.db.insert(platformContents).values({ draftId: row.id, platform, content, createdAt: now, updatedAt: now }).run();
+        if (content.trim() === '') this.repo.deletePlatform(row.id, platform);
+        else this.repo.putPlatform(row.id, platform, content, now);
       }
-      this.deps.db.update(drafts).set({ updatedAt: now }).where(eq(drafts.id, row.id)).run();
+      this.repo.touch(row.id, now);
       return this.platformDtos(userId, row, this.platformRows(row.id));
     });
   }
@@ -355,13 +348,12 @@ export class DraftsService {
     let targets: AccountRow[];
     if (accountIds && accountIds.length > 0) {
       const ids = this.checkAccounts(userId, accountIds, 'accountIds');
-      const rows = this.deps.db.select().from(accounts).where(and(eq(accounts.userId, userId), inArray(accounts.id, ids))).all();
+      const rows = this.repos.accounts.ownMany(userId, ids);
       targets = ids.map((a) => rows.find((r) => r.id === a)!);
     } else {
       targets = this.targetsOf(userId, [row]).get(row.id) ?? [];
     }
-    const list = this.deps.db.select().from(tweets).where(eq(tweets.draftId, row.id)).orderBy(asc(tweets.position)).all()
-      .map((t) => ({ plainText: t.plainText, media: parseJson<MediaRef[]>(t.media, []) }));
+    const list = this.repo.tweetsOf([row.id]).map((t) => ({ plainText: t.plainText, media: parseJson<MediaRef[]>(t.media, []) }));
     const kinds = this.mediaKinds(userId, list.flatMap((t) => t.media.map((m) => m.mediaId)));
     const overrides = new Map(this.platformRows(row.id).map((p) => [p.platform, p.content]));
     return targets.map((account) => {
@@ -379,7 +371,7 @@ export class DraftsService {
   split(userId: string, input: { text: string; platform: Platform; accountId?: string }) {
     let options: TargetRules = rulesFor([]);
     if (input.accountId) {
-      const account = this.deps.db.select().from(accounts).where(and(eq(accounts.id, input.accountId), eq(accounts.userId, userId))).get();
+      const account = this.repos.accounts.own(userId, input.accountId);
       if (!account) throw new HeraldError('NOT_FOUND', 'Account not found');
       if (account.platform !== input.platform) {
         throw new HeraldError('INVALID_INPUT', `Account ${account.id} is a ${account.platform} account, not ${input.platform}`, { details: [{ path: 'accountId', message: 'platform does not match the account' }] });

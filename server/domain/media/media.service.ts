@@ -7,18 +7,17 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { and, eq } from 'drizzle-orm';
 import type { Platform } from '../../core/config.js';
 import { nowIso } from '../../core/clock.js';
 import { type Deps } from '../deps.js';
-import { media } from '../../db/schema.js';
+import type { MediaRepo, MediaRow } from '../../db/repos/media.repo.js';
 import { HeraldError, notFound } from '../../core/errors.js';
 import type { MediaRef } from '../publishing/runner.js';
 import { blockedReason, ipLiteral } from './address-policy.js';
 import { GuardedFetcher, UrlRefused } from './guarded-fetch.js';
 import { mediaPath, storeStream, type StoredMedia } from './media-store.js';
 
-export type MediaRow = typeof media.$inferSelect;
+export type { MediaRow };
 
 export interface MediaView {
   mediaId: string;
@@ -36,7 +35,7 @@ export class MediaService {
   /** The fetcher for remote media URLs; replaceable (e.g. with an injected resolver in tests). */
   fetcher: GuardedFetcher;
 
-  constructor(private readonly deps: Deps, fetcher?: GuardedFetcher) {
+  constructor(private readonly deps: Deps, private readonly repo: MediaRepo, fetcher?: GuardedFetcher) {
     this.fetcher = fetcher ?? new GuardedFetcher({ allowPrivate: deps.config.allowPrivateAddresses });
   }
 
@@ -65,9 +64,7 @@ export class MediaService {
         id: path.parse(f.fileName).name, userId, fileName: f.fileName, type: f.kind, mime: f.mime, size: f.size,
         width: f.width ?? null, height: f.height ?? null, altText: '', createdAt: now,
       }));
-      this.deps.db.transaction((tx) => {
-        for (const r of rows) tx.insert(media).values(r).run();
-      });
+      this.repo.insertAll(rows);
       return rows;
     } catch (err) {
       for (const f of stored) fs.rmSync(f.path, { force: true });
@@ -76,26 +73,26 @@ export class MediaService {
   }
 
   private own(userId: string, mediaId: string): MediaRow {
-    const row = this.deps.db.select().from(media).where(and(eq(media.id, mediaId), eq(media.userId, userId))).get();
+    const row = this.repo.own(userId, mediaId);
     if (!row) throw notFound('Media');
     return row;
   }
 
   updateAltText(userId: string, mediaId: string, altText: string): MediaView {
     this.own(userId, mediaId);
-    this.deps.db.update(media).set({ altText }).where(and(eq(media.id, mediaId), eq(media.userId, userId))).run();
+    this.repo.setAltText(userId, mediaId, altText);
     return this.view(this.own(userId, mediaId));
   }
 
   remove(userId: string, mediaId: string): void {
     const row = this.own(userId, mediaId);
-    this.deps.db.delete(media).where(eq(media.id, row.id)).run();
+    this.repo.delete(row.id);
     fs.rmSync(mediaPath(this.dir, row.fileName), { force: true });
   }
 
   /** The stored file of a media item, for serving; anyone holding the id may read it. */
   async open(mediaId: string): Promise<{ row: MediaRow; file: fs.promises.FileHandle }> {
-    const row = this.deps.db.select().from(media).where(eq(media.id, mediaId)).get();
+    const row = this.repo.byId(mediaId);
     if (!row) throw notFound('Media');
     try {
       return { row, file: await fs.promises.open(mediaPath(this.dir, row.fileName), 'r') };
@@ -118,7 +115,7 @@ export class MediaService {
     } catch {
       return 0; // no media folder yet
     }
-    const known = new Set(this.deps.db.select({ fileName: media.fileName }).from(media).all().map((r) => r.fileName));
+    const known = new Set(this.repo.fileNames());
     let removed = 0;
     for (const d of names) {
       if (!d.isFile() || known.has(d.name)) continue;

@@ -1,24 +1,21 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { SocialSet } from '../../contracts/social-sets.js';
 import { nowIso } from '../../core/clock.js';
 import { type Deps } from '../deps.js';
-import { accounts, socialSetAccounts, socialSets } from '../../db/schema.js';
+import type { AccountsRepo } from '../../db/repos/accounts.repo.js';
+import type { SetRow, SocialSetsRepo } from '../../db/repos/social-sets.repo.js';
+import type { Transactions } from '../../db/repos/transactions.js';
 import { HeraldError } from '../../core/errors.js';
 
-type SetRow = typeof socialSets.$inferSelect;
-
 export class SocialSetsService {
-  constructor(private readonly deps: Deps) {}
+  private readonly sets: SocialSetsRepo;
+
+  constructor(private readonly deps: Deps, private readonly repos: { socialSets: SocialSetsRepo; accounts: AccountsRepo; tx: Transactions }) {
+    this.sets = repos.socialSets;
+  }
 
   private toDto(rows: SetRow[]): SocialSet[] {
     if (rows.length === 0) return [];
-    const members = this.deps.db
-      .select({ setId: socialSetAccounts.socialSetId, accountId: accounts.id, platform: accounts.platform, username: accounts.username })
-      .from(socialSetAccounts)
-      .innerJoin(accounts, eq(accounts.id, socialSetAccounts.accountId))
-      .where(inArray(socialSetAccounts.socialSetId, rows.map((r) => r.id)))
-      .orderBy(asc(socialSetAccounts.position))
-      .all();
+    const members = this.sets.members(rows.map((r) => r.id));
     return rows.map((r) => ({
       id: r.id,
       name: r.name,
@@ -29,12 +26,11 @@ export class SocialSetsService {
   }
 
   list(userId: string): SocialSet[] {
-    const rows = this.deps.db.select().from(socialSets).where(eq(socialSets.userId, userId)).orderBy(asc(socialSets.createdAt), asc(socialSets.id)).all();
-    return this.toDto(rows);
+    return this.toDto(this.sets.listOf(userId));
   }
 
   private row(userId: string, id: string): SetRow {
-    const row = this.deps.db.select().from(socialSets).where(and(eq(socialSets.id, id), eq(socialSets.userId, userId))).get();
+    const row = this.sets.own(userId, id);
     if (!row) throw new HeraldError('NOT_FOUND', 'Social set not found');
     return row;
   }
@@ -45,14 +41,13 @@ export class SocialSetsService {
 
   /** The user's default set, if any. */
   defaultSet(userId: string): SetRow | undefined {
-    return this.deps.db.select().from(socialSets).where(and(eq(socialSets.userId, userId), eq(socialSets.isDefault, true))).get();
+    return this.sets.defaultOf(userId);
   }
 
   private checkAccounts(userId: string, accountIds: string[]): string[] {
     const unique = [...new Set(accountIds)];
     if (unique.length === 0) return unique;
-    const owned = this.deps.db.select({ id: accounts.id }).from(accounts)
-      .where(and(eq(accounts.userId, userId), inArray(accounts.id, unique))).all().map((r) => r.id);
+    const owned = this.repos.accounts.ownIds(userId, unique);
     const missing = unique.filter((id) => !owned.includes(id));
     if (missing.length > 0) {
       throw new HeraldError('INVALID_INPUT', `Unknown account ids: ${missing.join(', ')}`, {
@@ -62,37 +57,25 @@ export class SocialSetsService {
     return unique;
   }
 
-  private setMembers(setId: string, accountIds: string[]): void {
-    this.deps.db.delete(socialSetAccounts).where(eq(socialSetAccounts.socialSetId, setId)).run();
-    accountIds.forEach((accountId, position) => {
-      this.deps.db.insert(socialSetAccounts).values({ socialSetId: setId, accountId, position }).run();
-    });
-  }
-
-  private makeDefault(userId: string, setId: string): void {
-    this.deps.db.update(socialSets).set({ isDefault: false }).where(eq(socialSets.userId, userId)).run();
-    this.deps.db.update(socialSets).set({ isDefault: true }).where(eq(socialSets.id, setId)).run();
-  }
-
   create(userId: string, input: { name: string; accountIds?: string[]; isDefault?: boolean }): SocialSet {
-    return this.deps.db.transaction(() => {
+    return this.repos.tx.run(() => {
       const ids = this.checkAccounts(userId, input.accountIds ?? []);
       const id = this.deps.ids.uuid();
       const first = !this.defaultSet(userId);
-      this.deps.db.insert(socialSets).values({ id, userId, name: input.name, isDefault: false, createdAt: nowIso(this.deps.clock) }).run();
-      this.setMembers(id, ids);
+      this.sets.insert({ id, userId, name: input.name, isDefault: false, createdAt: nowIso(this.deps.clock) });
+      this.sets.setMembers(id, ids);
       // The first set a user makes becomes the default, so drafts have somewhere to go.
-      if (first || input.isDefault) this.makeDefault(userId, id);
+      if (first || input.isDefault) this.sets.makeDefault(userId, id);
       return this.get(userId, id);
     });
   }
 
   update(userId: string, input: { id: string; name?: string; accountIds?: string[]; isDefault?: boolean }): SocialSet {
-    return this.deps.db.transaction(() => {
+    return this.repos.tx.run(() => {
       const row = this.row(userId, input.id);
-      if (input.name !== undefined) this.deps.db.update(socialSets).set({ name: input.name }).where(eq(socialSets.id, row.id)).run();
-      if (input.accountIds !== undefined) this.setMembers(row.id, this.checkAccounts(userId, input.accountIds));
-      if (input.isDefault === true) this.makeDefault(userId, row.id);
+      if (input.name !== undefined) this.sets.rename(row.id, input.name);
+      if (input.accountIds !== undefined) this.sets.setMembers(row.id, this.checkAccounts(userId, input.accountIds));
+      if (input.isDefault === true) this.sets.makeDefault(userId, row.id);
       if (input.isDefault === false && row.isDefault) {
         throw new HeraldError('INVALID_INPUT', 'A default set stays default until another set is made default', { details: [{ path: 'isDefault', message: 'mark another set as default instead' }] });
       }
@@ -101,13 +84,13 @@ export class SocialSetsService {
   }
 
   delete(userId: string, id: string): void {
-    this.deps.db.transaction(() => {
+    this.repos.tx.run(() => {
       const row = this.row(userId, id);
       // Drafts keep existing; their social_set_id becomes NULL through the foreign key.
-      this.deps.db.delete(socialSets).where(eq(socialSets.id, row.id)).run();
+      this.sets.delete(row.id);
       if (row.isDefault) {
-        const oldest = this.deps.db.select().from(socialSets).where(eq(socialSets.userId, userId)).orderBy(asc(socialSets.createdAt), asc(socialSets.id)).get();
-        if (oldest) this.makeDefault(userId, oldest.id);
+        const oldest = this.sets.listOf(userId)[0];
+        if (oldest) this.sets.makeDefault(userId, oldest.id);
       }
     });
   }
@@ -117,7 +100,7 @@ export class SocialSetsService {
    * after the handle; otherwise the given set, else the default set, else a new `Default` set.
    */
   attachAccount(userId: string, accountId: string, opts: { socialSetId?: string; mode?: 'create_new' | 'add_to_existing'; handle: string }): string {
-    return this.deps.db.transaction(() => {
+    return this.repos.tx.run(() => {
       let setId: string;
       if (opts.mode === 'create_new') {
         setId = this.create(userId, { name: opts.handle }).id;
@@ -126,10 +109,8 @@ export class SocialSetsService {
       } else {
         setId = this.defaultSet(userId)?.id ?? this.create(userId, { name: 'Default', isDefault: true }).id;
       }
-      const count = this.deps.db.select({ accountId: socialSetAccounts.accountId }).from(socialSetAccounts).where(eq(socialSetAccounts.socialSetId, setId)).all();
-      if (!count.some((c) => c.accountId === accountId)) {
-        this.deps.db.insert(socialSetAccounts).values({ socialSetId: setId, accountId, position: count.length }).run();
-      }
+      const members = this.sets.memberIds(setId);
+      if (!members.includes(accountId)) this.sets.addMember(setId, accountId, members.length);
       return setId;
     });
   }

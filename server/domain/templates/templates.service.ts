@@ -1,12 +1,9 @@
-import { and, desc, eq } from 'drizzle-orm';
 import type { Template } from '../../contracts/templates.js';
 import { nowIso } from '../../core/clock.js';
 import { type Deps } from '../deps.js';
-import { templates } from '../../db/schema.js';
+import type { TemplateRow as Row, TemplatesRepo } from '../../db/repos/templates.repo.js';
 import { HeraldError } from '../../core/errors.js';
 import { htmlToPlain, plainToHtml, sanitizeContentHtml } from '../content/html.js';
-
-type Row = typeof templates.$inferSelect;
 
 export interface TemplateInput {
   name?: string;
@@ -40,14 +37,14 @@ function side(plain: string | undefined, html: string | undefined): { plain: str
 }
 
 export class TemplatesService {
-  constructor(private readonly deps: Deps) {}
+  constructor(private readonly deps: Deps, private readonly repo: TemplatesRepo) {}
 
   list(userId: string): Template[] {
-    return this.deps.db.select().from(templates).where(eq(templates.userId, userId)).orderBy(desc(templates.createdAt), desc(templates.id)).all().map(toDto);
+    return this.repo.listOf(userId).map(toDto);
   }
 
   row(userId: string, id: string): Row {
-    const row = this.deps.db.select().from(templates).where(and(eq(templates.id, id), eq(templates.userId, userId))).get();
+    const row = this.repo.own(userId, id);
     if (!row) throw new HeraldError('NOT_FOUND', 'Template not found');
     return row;
   }
@@ -64,7 +61,7 @@ export class TemplatesService {
       id: this.deps.ids.uuid(), userId, name: input.name, description: input.description ?? '',
       headPlain: head.plain, headHtml: head.html, tailPlain: tail.plain, tailHtml: tail.html, createdAt: now, updatedAt: now,
     };
-    this.deps.db.insert(templates).values(row).run();
+    this.repo.insert(row);
     return toDto(row);
   }
 
@@ -82,12 +79,12 @@ export class TemplatesService {
       tailHtml: tail?.html ?? row.tailHtml,
       updatedAt: nowIso(this.deps.clock),
     };
-    this.deps.db.update(templates).set(next).where(eq(templates.id, row.id)).run();
+    this.repo.update(next);
     return toDto(next);
   }
 
   delete(userId: string, id: string): void {
     const row = this.row(userId, id);
-    this.deps.db.delete(templates).where(eq(templates.id, row.id)).run();
+    this.repo.delete(row.id);
   }
 }

@@ -1,38 +1,34 @@
-import { eq, sql } from 'drizzle-orm';
 import { nowIso } from '../../core/clock.js';
 import { type Deps } from '../deps.js';
-import { users } from '../../db/schema.js';
+import type { Transactions } from '../../db/repos/transactions.js';
+import type { UserRow, UsersRepo } from '../../db/repos/users-keys.repo.js';
 import { HeraldError } from '../../core/errors.js';
 import { hashPassword } from '../auth/passwords.js';
 
-export type UserRow = typeof users.$inferSelect;
+export type { UserRow };
 
 export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
-/** The columns of a UserRow, for prepared statements (`u` is the users table's alias). */
-export const USER_COLUMNS = `u.id, u.email, u.password_hash AS passwordHash, u.nickname, u.avatar_url AS avatarUrl, u.timezone, u.locale,
-  u.provider, u.default_tier AS defaultTier, u.created_at AS createdAt`;
-
 export class UsersService {
-  /** Prepared once: byId runs on every keyed request (a drizzle query built per call costs more than the lookup). */
-  private readonly byIdStmt;
-
-  constructor(private readonly deps: Deps) {
-    this.byIdStmt = deps.sqlite.prepare(`SELECT ${USER_COLUMNS} FROM users u WHERE u.id = ?`);
-  }
+  constructor(private readonly deps: Deps, private readonly repo: UsersRepo, private readonly tx: Transactions) {}
 
   count(): number {
-    return this.deps.db.select({ n: sql<number>`count(*)` }).from(users).get()!.n;
+    return this.repo.count();
   }
 
   byEmail(email: string): UserRow | undefined {
-    return this.deps.db.select().from(users).where(eq(users.email, normaliseEmail(email))).get();
+    return this.repo.byEmail(normaliseEmail(email));
   }
 
   byId(id: string): UserRow | undefined {
-    return this.byIdStmt.get(id) as UserRow | undefined;
+    return this.repo.byId(id);
+  }
+
+  /** The owner of the install: its first user. */
+  isOwner(id: string): boolean {
+    return this.repo.ownerId() === id;
   }
 
   /**
@@ -69,10 +65,10 @@ export class UsersService {
     };
     // IMMEDIATE: the write lock is taken before the check, so another process (herald init on
     // the same data folder) cannot slip its owner in between.
-    this.deps.sqlite.transaction(() => {
+    this.tx.immediate(() => {
       check();
-      this.deps.db.insert(users).values(row).run();
-    }).immediate();
+      this.repo.insert(row);
+    });
     return row;
   }
 

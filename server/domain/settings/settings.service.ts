@@ -1,0 +1,53 @@
+/**
+ * Install-wide settings and the online backup. What every user's UI needs (grace, credits, tier)
+ * is shown to all; where the data and the secrets live is the owner's business only, like the
+ * backup that writes there, and only the owner (the first user) changes settings.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Deps } from '../deps.js';
+import type { SettingsRepo } from '../../db/repos/settings.repo.js';
+import { HeraldError } from '../../core/errors.js';
+import type { UsersService } from '../users/users.service.js';
+
+export interface SettingsChange {
+  graceMinutes?: number;
+  monthlyCredits?: number;
+  defaultTier?: string;
+}
+
+export class SettingsService {
+  constructor(private readonly deps: Deps, private readonly users: UsersService, private readonly repo: SettingsRepo) {}
+
+  private requireOwner(userId: string): void {
+    if (!this.users.isOwner(userId)) throw new HeraldError('UNAUTHORIZED', 'Only the owner of this install can do this');
+  }
+
+  /** The settings this user may see (the version is the http layer's to add). */
+  view(userId: string) {
+    const c = this.deps.config;
+    const shared = { graceMinutes: c.graceMs / 60_000, monthlyCredits: c.monthlyCredits, defaultTier: c.defaultTier };
+    return this.users.isOwner(userId) ? { ...shared, dataDir: c.dataDir, secretStore: this.deps.secrets.kind } : shared;
+  }
+
+  /** Saves the change to <data dir>/config.json, used from the next start; answers the settings as they will be. */
+  update<T extends SettingsChange>(userId: string, change: T) {
+    this.requireOwner(userId);
+    const values: Record<string, unknown> = {};
+    if (change.graceMinutes !== undefined) values.HERALD_GRACE_MINUTES = change.graceMinutes;
+    if (change.monthlyCredits !== undefined) values.HERALD_MONTHLY_CREDITS = change.monthlyCredits;
+    if (change.defaultTier !== undefined) values.HERALD_DEFAULT_TIER = change.defaultTier;
+    this.repo.saveFile(path.join(this.deps.config.dataDir, 'config.json'), values);
+    return { ...this.view(userId), ...change };
+  }
+
+  /** An online backup into <data dir>/backups (owner only). */
+  backup(userId: string) {
+    this.requireOwner(userId);
+    const dir = path.join(this.deps.config.dataDir, 'backups');
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // A random suffix: two backups in the same millisecond must not write one file.
+    const file = path.join(dir, `herald-${new Date(this.deps.clock.now()).toISOString().replace(/[:.]/g, '-')}-${this.deps.ids.token(4)}.db`);
+    return this.repo.backup(file);
+  }
+}
