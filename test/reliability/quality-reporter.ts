@@ -20,6 +20,15 @@ const FIGURE_FOLDERS = [`${path.sep}test${path.sep}reliability${path.sep}`, `${p
 /** Figure lines other tests print in their own words. */
 const ALSO_FIGURES = [/^Ambiguous failures\b/];
 
+/** Rows quality.md lists under Security although their tests live elsewhere (the Stalls test is a reliability test). */
+const SECURITY_ROWS = new Set(['Stalls', 'Slowloris', 'One address policy', 'Sessions and keys']);
+
+/** The quality.md table a figure belongs to: its row's, else its test folder's. */
+export function sectionOf(row: string, file: string | undefined): 'Reliability' | 'Security' {
+  if (SECURITY_ROWS.has(row)) return 'Security';
+  return file?.includes(`${path.sep}test${path.sep}security${path.sep}`) ? 'Security' : 'Reliability';
+}
+
 /** Splits a figure line into its row label and figure, or says it is not one. */
 export function parseFigure(line: string, fromFigureFolder: boolean): { row: string; figure: string } | undefined {
   if (line.startsWith(QUALITY_PREFIX)) {
@@ -52,7 +61,7 @@ export default class QualityReporter implements Reporter {
     for (const line of log.content.split('\n')) {
       const parsed = parseFigure(line, fromFigureFolder);
       if (!parsed) continue;
-      const section = file?.includes(`${path.sep}test${path.sep}security${path.sep}`) ? 'Security' : 'Reliability';
+      const section = sectionOf(parsed.row, file);
       this.rows.push({ section, ...parsed, file });
     }
   }

@@ -2,7 +2,8 @@
  * The quality summary's line parser: which console lines are figures of a quality.md row.
  */
 import { describe, expect, it } from 'vitest';
-import { parseFigure } from '../reliability/quality-reporter.js';
+import path from 'node:path';
+import { parseFigure, sectionOf } from '../reliability/quality-reporter.js';
 
 describe('quality figure lines', () => {
   it('reads [quality] lines from any test', () => {
@@ -19,5 +20,13 @@ describe('quality figure lines', () => {
 
   it('reads the publishing tests\' ambiguous-failure line wherever it comes from', () => {
     expect(parseFigure('Ambiguous failures ("committed, then dropped"): cases 7, duplicates 0', false)).toEqual({ row: 'Ambiguous failures ("committed, then dropped")', figure: 'cases 7, duplicates 0' });
+  });
+
+  it('puts a row in quality.md\'s table: Security rows by name, else by the test\'s folder', () => {
+    const file = (folder: string) => path.join('/repo', 'test', folder, 'x.test.ts');
+    expect(sectionOf('Stalls', file('reliability'))).toBe('Security');
+    expect(sectionOf('Disk full', file('reliability'))).toBe('Reliability');
+    expect(sectionOf('host matrix', file('security'))).toBe('Security');
+    expect(sectionOf('Never silent', undefined)).toBe('Reliability');
   });
 });
