@@ -15,7 +15,7 @@ import {
 } from '../../../text/index';
 import { publishSummaryText } from '../../../text/status-text';
 import { client, message } from '../api';
-import { navigate } from '../App';
+import { navigate } from '../router';
 import { ErrorText, networkName, Page, StatusChip, when } from '../components/ui';
 import { waitingText } from '../components/waiting';
 import { useAction, useLoad } from '../hooks';
