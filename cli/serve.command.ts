@@ -1,7 +1,11 @@
 import type { Command } from 'commander';
 import { examples, int } from './action.js';
+import { serverEntry } from './server-entry.js';
 
-/** `herald serve`: the headless server itself (the one command that does not talk to the API). */
+/**
+ * `herald serve`: the headless server itself (the one command that does not talk to the API),
+ * the compiled server (dist/server/main.mjs) loaded at run time, as `npm run serve` runs it.
+ */
 export function registerServe(program: Command): void {
   program
     .command('serve')
@@ -12,7 +16,7 @@ export function registerServe(program: Command): void {
     .action(async (opts: { port?: number; dataDir?: string }) => {
       if (opts.port !== undefined) process.env.HERALD_PORT = String(opts.port);
       if (opts.dataDir !== undefined) process.env.HERALD_DATA_DIR = opts.dataDir;
-      const { runHeadless } = await import('../server/main.js');
+      const { runHeadless } = await serverEntry<{ runHeadless(): Promise<void> }>('main');
       await runHeadless();
     });
 }

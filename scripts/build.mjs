@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 /**
  * Compiles what Herald runs, so that no TypeScript loader is needed at run time:
- * - dist/server/main.mjs: the headless server (`npm start`, `npm run serve`);
- * - dist/cli/herald.mjs: the `herald` command (bin/herald.mjs loads it), commands that need the
- *   server's code (serve, backup) in chunks loaded only when used;
+ * - dist/server/main.mjs: the headless server (`npm start`, `npm run serve`, `herald serve`), and
+ *   beside it dist/server/database-commands.mjs (`herald backup` and `herald restore`);
+ * - dist/cli/herald.mjs: the `herald` command (bin/herald.mjs loads it); it contains no server
+ *   code: serve, backup and restore load the compiled server at run time (cli/server-entry.ts);
  * - dist/main/main.cjs + preload.cjs: the Electron main process (scripts/build-desktop.mjs);
  * - renderer/dist: the UI (Vite).
  * `node scripts/build.mjs` builds them all (npm runs it after install); the start scripts call
@@ -139,8 +140,9 @@ async function esbuild(options) {
 export async function buildServer(root = ROOT) {
   await esbuild({
     // server/main.ts is a small entry that turns on the compile cache before it loads the rest
-    // (server/headless.ts) from a chunk of its own.
-    entryPoints: [path.join(root, 'server/main.ts')],
+    // (server/headless.ts) from a chunk of its own. server/database-commands.ts is what
+    // `herald backup` and `herald restore` load (the CLI opens no database itself).
+    entryPoints: [path.join(root, 'server/main.ts'), path.join(root, 'server/database-commands.ts')],
     outdir: path.join(root, path.dirname(PARTS.server.output)),
     format: 'esm', splitting: true, sourcemap: true, minify: true, chunkNames: 'chunk-[hash]', outExtension: { '.js': '.mjs' },
     external: EXTERNAL, plugins: [builtinsWithoutFacade, zodEnglishOnly, lazyTwitterText], banner: { js: ESM_REQUIRE },

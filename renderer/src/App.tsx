@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ComponentType } from 'react';
 import { client, desktop, message, onKeyChange, setKey, signOut } from './api';
 import { finishSignIn, signInReturn } from './signin-return';
 import { Onboarding, Login, type SignInMethods } from './pages/Welcome';
@@ -12,8 +12,10 @@ import { Templates } from './pages/Templates';
 import { ApiKeys } from './pages/ApiKeys';
 import { Credits } from './pages/Credits';
 import { Settings } from './pages/Settings';
+import { navigate, readRoute, type PageId } from './router';
+import { applyTheme } from './theme';
 
-const PAGES = [
+const PAGES: readonly (readonly [PageId, string, ComponentType<{ params: URLSearchParams }>])[] = [
   ['compose', 'Compose', Compose],
   ['drafts', 'Drafts', Drafts],
   ['queue', 'Queue', Queue],
@@ -24,26 +26,7 @@ const PAGES = [
   ['keys', 'API keys', ApiKeys],
   ['credits', 'Credits', Credits],
   ['settings', 'Settings', Settings],
-] as const;
-
-export type PageId = (typeof PAGES)[number][0];
-
-/** Hash routes: `#/compose?draft=<id>`. */
-function readRoute(): { page: PageId; params: URLSearchParams } {
-  const [path, query] = window.location.hash.replace(/^#\/?/, '').split('?');
-  const page = (PAGES.find(([id]) => id === path)?.[0] ?? 'compose') as PageId;
-  return { page, params: new URLSearchParams(query ?? '') };
-}
-
-export function navigate(page: PageId, params: Record<string, string> = {}): void {
-  const q = new URLSearchParams(params).toString();
-  window.location.hash = `#/${page}${q ? `?${q}` : ''}`;
-}
-
-export function applyTheme(theme: string): void {
-  const dark = theme === 'dark' || (theme === 'system' && window.matchMedia('(prefers-color-scheme: dark)').matches);
-  document.documentElement.dataset.theme = dark ? 'dark' : 'light';
-}
+];
 
 export function App() {
   const [state, setState] = useState<'loading' | 'setup' | 'login' | 'ready'>('loading');

@@ -3,12 +3,11 @@
  * against a real server (SQLite file, loopback HTTP) with Mastodon accounts connected through
  * the Mastodon simulator, so `publish` really posts. JSON must equal what the API answers for the
  * same resource; tables must be aligned (CJK and emoji titles included); minimal prints ids only.
+ * backup and --help: cli-local-commands.test.ts.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildProgram, allCommands } from '../../cli/herald.js';
 import { loginResponse } from '../../server/contracts/auth.js';
 import { meResponse } from '../../server/contracts/users.js';
 import { cliEnv, herald, limit, ok, parseKeyValues, parseTable, type CliResult } from '../helpers/cli.js';
@@ -375,53 +374,5 @@ describe('herald publish --force', () => {
     const forced = JSON.parse(ok(await cli(['publish', id, '--force'], 'json')));
     expect(forced.entries.map((e: any) => [e.accountUuid, e.status])).toEqual([[fed1, 'published']]);
     expect(count()).toBe(2);
-  });
-});
-
-describe('herald backup', () => {
-  it('copies the running server\'s database to a checked file, in each format', async () => {
-    const folder = dir('herald-cli-backup-');
-    const files = { table: path.join(folder, 'table.db'), json: path.join(folder, 'json.db') };
-    const [table, json, minimal] = await Promise.all([
-      cli(['backup', files.table, '--data-dir', t.dataDir], 'table'),
-      cli(['backup', files.json, '--data-dir', t.dataDir], 'json'),
-      // No file: a dated name in the current folder.
-      run(() => herald(['backup', '--data-dir', t.dataDir, '-o', 'minimal'], { env: cliEnv(home), cwd: folder })),
-    ]);
-    expect(ok(table)).toMatch(new RegExp(`^Backed up to ${files.table.replace(/[.]/g, '\\.')} \\(\\d+ bytes in [\\d.]+ s, integrity checked\\)\\n$`));
-    const answer = JSON.parse(ok(json));
-    expect(answer).toEqual({ success: true, file: files.json, bytes: fs.statSync(files.json).size, seconds: expect.any(Number), verified: true });
-    const dated = ok(minimal).trim();
-    expect(path.dirname(dated)).toBe(folder);
-    expect(path.basename(dated)).toMatch(/^herald-backup-\d{4}-\d{2}-\d{2}T[\d-]+Z\.db$/);
-    const drafts = (t.server.deps.sqlite.prepare('SELECT count(*) AS n FROM drafts').get() as { n: number }).n;
-    for (const f of [files.table, files.json, dated]) {
-      const db = new Database(f, { readonly: true, fileMustExist: true });
-      try {
-        expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
-        expect((db.prepare('SELECT count(*) AS n FROM drafts').get() as { n: number }).n).toBe(drafts);
-      } finally {
-        db.close();
-      }
-    }
-  });
-});
-
-describe('herald --help', () => {
-  it('every command has a description and examples', async () => {
-    const program = buildProgram();
-    const commands = allCommands(program).filter((c) => c.name() !== 'help');
-    expect(commands.length).toBeGreaterThanOrEqual(25);
-    for (const c of [program, ...commands]) {
-      let text = '';
-      c.configureOutput({ writeOut: (s) => { text += s; }, writeErr: (s) => { text += s; } });
-      c.outputHelp();
-      expect(c.description(), c.name()).not.toBe('');
-      expect(text, `herald ${c.name()} --help`).toMatch(/\nExamples?:\n {2}\$ herald /);
-    }
-    const [top, sub] = await Promise.all([cli(['--help']), cli(['draft', 'create', '--help'])]);
-    expect(ok(top)).toContain('Exit codes: 0 ok, 1 error, 2 usage, 3 auth, 4 not found, 5 Herald not reachable, 6 not enough credits, 7 rate limited.');
-    expect(ok(sub)).toContain('$ cat notes.md | herald draft create --stdin --title Notes');
-    expect(ok(sub)).toMatch(/--split <network>/);
   });
 });

@@ -11,76 +11,16 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import {
   NETWORK_LABELS, PLATFORMS, plainToHtml, postsForNetwork, splitForPlatform, splitThreadText, validatePost,
-  type MediaKind, type Platform,
+  type Platform,
 } from '../../../text/index';
 import { publishSummaryText } from '../../../text/status-text';
 import { client, message } from '../api';
-import { navigate } from '../App';
+import { navigate } from '../router';
 import { ErrorText, networkName, Page, StatusChip, when } from '../components/ui';
-import { waitingText } from '../components/waiting';
 import { useAction, useLoad } from '../hooks';
-
-interface MediaRef { mediaId: string; altText: string; type: MediaKind; url: string }
-interface Post { key: number; text: string; media: MediaRef[] }
-interface Composition {
-  draftId?: string;
-  title: string;
-  posts: Post[];
-  socialSetId: string;
-  selectedAccountIds: string[];
-  templateId: string;
-  /** The template id the server has for this draft (changing it is a separate request). */
-  savedTemplateId?: string;
-  overrides: Partial<Record<Platform, string>>;
-  status?: string;
-}
-
-type Template = { uuid: string; name: string; head_content_plain: string; tail_content_plain: string };
-
-const UNSAVED = 'herald.compose.unsaved';
-/** Unsaved work is kept per draft (a new one has its own slot), so starting another loses none. */
-const slot = (draftId?: string) => (draftId ? `${UNSAVED}.${draftId}` : UNSAVED);
-let nextKey = 1;
-const blankPost = (text = ''): Post => ({ key: nextKey++, text, media: [] });
-const blank = (): Composition => ({ title: '', posts: [blankPost()], socialSetId: '', selectedAccountIds: [], templateId: '', overrides: {} });
-
-type Progress = Awaited<ReturnType<typeof client.publishProgress>>;
-
-
-function localInput(d: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
-}
-
-/** The posts with one template's head and tail taken out (where still present) and another's put in. */
-function swapTemplate(posts: Post[], from: Template | undefined, to: Template | undefined): Post[] {
-  const out = posts.map((p) => ({ ...p }));
-  const first = out[0];
-  const last = out[out.length - 1];
-  if (from?.head_content_plain) {
-    const h = from.head_content_plain;
-    if (first.text === h) first.text = '';
-    else if (first.text.startsWith(`${h}\n\n`)) first.text = first.text.slice(h.length + 2);
-  }
-  if (from?.tail_content_plain) {
-    const t = from.tail_content_plain;
-    if (last.text === t) last.text = '';
-    else if (last.text.endsWith(`\n\n${t}`)) last.text = last.text.slice(0, -(t.length + 2));
-  }
-  if (to?.head_content_plain) first.text = first.text ? `${to.head_content_plain}\n\n${first.text}` : to.head_content_plain;
-  if (to?.tail_content_plain) last.text = last.text ? `${last.text}\n\n${to.tail_content_plain}` : to.tail_content_plain;
-  return out;
-}
-
-const zone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
-
-function offsetText(ms: number): string {
-  const s = Math.round(ms / 1000);
-  if (s === 0) return 'on time';
-  const abs = Math.abs(s);
-  const text = abs >= 60 ? `${Math.floor(abs / 60)} min ${abs % 60 ? `${abs % 60} s` : ''}`.trim() : `${abs} s`;
-  return s < 0 ? `${text} early` : `${text} late`;
-}
+import { blank, blankPost, localInput, newKey, slot, swapTemplate, UNSAVED, zone, type Composition, type Post, type Progress, type Template } from './compose/model';
+import { Previews } from './compose/Previews';
+import { FireTimes, SendProgress } from './compose/SendProgress';
 
 export function Compose({ params }: { params: URLSearchParams }) {
   const draftParam = params.get('draft') ?? undefined;
@@ -91,7 +31,6 @@ export function Compose({ params }: { params: URLSearchParams }) {
   const [when_, setWhen] = useState(() => localInput(new Date(Date.now() + 60 * 60_000)));
   const [requested, setRequested] = useState<number>();
   const [jitter, setJitter] = useState(true);
-  const [overOpen, setOverOpen] = useState<Platform | undefined>();
   const [dragOver, setDragOver] = useState<number | undefined>();
   const { busy, error, run, setError } = useAction();
 
@@ -109,7 +48,7 @@ export function Compose({ params }: { params: URLSearchParams }) {
       try {
         const saved = JSON.parse(localStorage.getItem(slot(draftParam)) ?? 'null') as Composition | null;
         if (!saved || (saved.draftId ?? undefined) !== draftParam || !Array.isArray(saved.posts)) return false;
-        setC({ ...blank(), ...saved, posts: saved.posts.map((p) => ({ ...p, key: nextKey++ })) });
+        setC({ ...blank(), ...saved, posts: saved.posts.map((p) => ({ ...p, key: newKey() })) });
         setDirty(true);
         setNotice(draftParam ? 'Restored changes that were not saved.' : 'Restored unsaved work.');
         return true;
@@ -131,7 +70,7 @@ export function Compose({ params }: { params: URLSearchParams }) {
       setC({
         draftId: draft.id,
         title: draft.title,
-        posts: draft.tweets.map((t) => ({ key: nextKey++, text: t.plainText, media: t.media.filter((m) => m.type).map((m) => ({ mediaId: m.mediaId, altText: m.altText ?? '', type: m.type!, url: `${client.baseUrl}/media/${m.mediaId}` })) })),
+        posts: draft.tweets.map((t) => ({ key: newKey(), text: t.plainText, media: t.media.filter((m) => m.type).map((m) => ({ mediaId: m.mediaId, altText: m.altText ?? '', type: m.type!, url: `${client.baseUrl}/media/${m.mediaId}` })) })),
         socialSetId: draft.socialSetId ?? '',
         selectedAccountIds: draft.selectedAccountIds,
         templateId: draft.templateId ?? '',
@@ -387,67 +326,12 @@ export function Compose({ params }: { params: URLSearchParams }) {
             <p className="muted small" id="tz" style={{ margin: '8px 0 0' }}>Times are in {zone()}. Ctrl+Enter publishes now, Ctrl+S saves, Ctrl+N starts a new draft.</p>
             {tooLong && <p className="error small" role="alert">Some posts do not fit a network; see the previews.</p>}
             {!targets.length && accounts.data && <p className="muted small">Pick at least one account to publish or schedule.</p>}
-            {progress && (
-              <div aria-label="Publishing progress" style={{ marginTop: 12 }}>
-                <div className="bar" style={{ width: `${Math.round(((progress.summary.completed + progress.summary.failed) / Math.max(1, progress.summary.total)) * 100)}%` }} />
-                <table><tbody>
-                  {progress.entries.map((e) => {
-                    const a = accounts.data?.find((x) => x.uuid === e.accountUuid);
-                    return (
-                      <tr key={e.id} data-progress={e.platform}>
-                        <td>{networkName(e.platform)}{a ? ` @${a.username}` : ''}</td>
-                        <td><StatusChip status={e.status} /></td>
-                        <td className="small">{e.url ? <a href={e.url} target="_blank" rel="noreferrer noopener">open</a>
-                          : waitingText(e, when) ? <span className="muted" data-waiting={e.waitingFor}>{waitingText(e, when)}</span>
-                          : <span className="error">{e.error}</span>}</td>
-                      </tr>
-                    );
-                  })}
-                </tbody></table>
-              </div>
-            )}
-            {(schedules.data?.length ?? 0) > 0 && (
-              <div style={{ marginTop: 12 }} aria-label="Scheduled">
-                <b className="small">Fires at (jitter applied{requested ? `, asked for ${when(new Date(requested).toISOString())}` : ''})</b>
-                <table><tbody>
-                  {schedules.data!.map((s) => (
-                    <tr key={s.id} data-schedule={s.id}>
-                      <td>{networkName(s.platform)}</td>
-                      <td>{when(s.scheduledFor)}</td>
-                      <td className="muted small">{requested ? offsetText(Date.parse(s.scheduledFor) - requested) : ''}</td>
-                    </tr>
-                  ))}
-                </tbody></table>
-              </div>
-            )}
+            {progress && <SendProgress progress={progress} accounts={accounts.data} />}
+            <FireTimes schedules={schedules.data ?? []} requested={requested} />
           </div>
         </section>
 
-        <section aria-label="Previews">
-          {previews.map(({ platform, posts, verdicts, valid }) => (
-            <div key={platform} className="preview" data-preview={platform}>
-              <h3>
-                <span>{NETWORK_LABELS[platform]}{c.overrides[platform]?.trim() ? ' (custom text)' : ''}</span>
-                <span className={valid ? 'ok' : posts.length ? 'error' : 'muted'}>{valid ? `${posts.length} post${posts.length === 1 ? '' : 's'}` : posts.length ? 'does not fit' : 'empty'}</span>
-              </h3>
-              {posts.map((p, i) => (
-                <div key={i} className="bubble" data-bubble={i}>
-                  {p.text}
-                  {p.media.length > 0 && <div className="muted small">{p.media.length} media{p.media.some((m) => !m.altText) ? ' (add alt text)' : ''}</div>}
-                  <div className={`small ${verdicts[i].valid ? 'muted' : 'error'}`}>{verdicts[i].count}/{verdicts[i].limit}{verdicts[i].reason ? ` · ${verdicts[i].reason}` : ''}</div>
-                </div>
-              ))}
-              {posts.length === 0 && <p className="muted small">Nothing to send yet.</p>}
-              <button type="button" className="small" aria-expanded={overOpen === platform} onClick={() => setOverOpen(overOpen === platform ? undefined : platform)}>{overOpen === platform ? 'Close' : `Customise for ${NETWORK_LABELS[platform]}`}</button>
-              {overOpen === platform && (
-                <div style={{ marginTop: 8 }}>
-                  <textarea aria-label={`${NETWORK_LABELS[platform]} text`} rows={5} placeholder={'Own text for this network; a line holding only --- starts the next post. Empty uses the thread.'}
-                    value={c.overrides[platform] ?? ''} onChange={(e) => edit((s) => ({ ...s, overrides: { ...s.overrides, [platform]: e.target.value } }))} />
-                </div>
-              )}
-            </div>
-          ))}
-        </section>
+        <Previews previews={previews} overrides={c.overrides} setOverride={(platform, text) => edit((s) => ({ ...s, overrides: { ...s.overrides, [platform]: text } }))} />
       </div>
     </Page>
   );

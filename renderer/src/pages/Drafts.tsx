@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import type { DraftStatus } from '../../../client/index';
 import { client } from '../api';
-import { navigate } from '../App';
+import { navigate } from '../router';
 import { ErrorText, Page, StatusChip, when } from '../components/ui';
 import { useAction, useLoad } from '../hooks';
 

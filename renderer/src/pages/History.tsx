@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { PublicationStatus } from '../../../client/index';
 import { client, openExternal } from '../api';
-import { navigate } from '../App';
+import { navigate } from '../router';
 import { ErrorText, networkName, Page, StatusChip, when } from '../components/ui';
 import { useAction, useLoad } from '../hooks';
 

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { client } from '../api';
-import { navigate } from '../App';
+import { navigate } from '../router';
 import { ErrorText, networkName, Page, when } from '../components/ui';
 import { useAction, useLoad } from '../hooks';
 

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { client, desktop } from '../api';
-import { applyTheme } from '../App';
+import { applyTheme } from '../theme';
 import { ErrorText, Page } from '../components/ui';
 import { useAction, useLoad } from '../hooks';
 

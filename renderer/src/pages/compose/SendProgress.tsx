@@ -1,0 +1,48 @@
+/** After publish or schedule: each target's live status, and the fire times jitter chose. */
+import type { client } from '../../api';
+import { networkName, StatusChip, when } from '../../components/ui';
+import { waitingText } from '../../components/waiting';
+import { offsetText, type Progress } from './model';
+
+type Account = Awaited<ReturnType<typeof client.listAccounts>>['accounts'][number];
+type Schedule = Awaited<ReturnType<typeof client.listSchedules>>['schedules'][number];
+
+export function SendProgress({ progress, accounts }: { progress: Progress; accounts: Account[] | undefined }) {
+  return (
+    <div aria-label="Publishing progress" style={{ marginTop: 12 }}>
+      <div className="bar" style={{ width: `${Math.round(((progress.summary.completed + progress.summary.failed) / Math.max(1, progress.summary.total)) * 100)}%` }} />
+      <table><tbody>
+        {progress.entries.map((e) => {
+          const a = accounts?.find((x) => x.uuid === e.accountUuid);
+          return (
+            <tr key={e.id} data-progress={e.platform}>
+              <td>{networkName(e.platform)}{a ? ` @${a.username}` : ''}</td>
+              <td><StatusChip status={e.status} /></td>
+              <td className="small">{e.url ? <a href={e.url} target="_blank" rel="noreferrer noopener">open</a>
+                : waitingText(e, when) ? <span className="muted" data-waiting={e.waitingFor}>{waitingText(e, when)}</span>
+                : <span className="error">{e.error}</span>}</td>
+            </tr>
+          );
+        })}
+      </tbody></table>
+    </div>
+  );
+}
+
+export function FireTimes({ schedules, requested }: { schedules: Schedule[]; requested: number | undefined }) {
+  if (schedules.length === 0) return null;
+  return (
+    <div style={{ marginTop: 12 }} aria-label="Scheduled">
+      <b className="small">Fires at (jitter applied{requested ? `, asked for ${when(new Date(requested).toISOString())}` : ''})</b>
+      <table><tbody>
+        {schedules.map((s) => (
+          <tr key={s.id} data-schedule={s.id}>
+            <td>{networkName(s.platform)}</td>
+            <td>{when(s.scheduledFor)}</td>
+            <td className="muted small">{requested ? offsetText(Date.parse(s.scheduledFor) - requested) : ''}</td>
+          </tr>
+        ))}
+      </tbody></table>
+    </div>
+  );
+}
