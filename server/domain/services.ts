@@ -1,4 +1,5 @@
 import type { Deps } from './deps.js';
+import { createRepos } from '../db/repos/index.js';
 import { AccountsService } from './accounts/accounts.service.js';
 import { CredentialsService } from './accounts/credentials.service.js';
 import { ConnectionsService } from './connections/connections.service.js';
@@ -15,11 +16,12 @@ import { UsersService } from './users/users.service.js';
 
 /** Every domain service, built once per server from the same dependencies. */
 export function createServices(deps: Deps) {
+  const repos = createRepos(deps.sqlite, deps.db, deps);
   const users = new UsersService(deps);
   const socialSets = new SocialSetsService(deps);
   const credentials = new CredentialsService(deps);
   const credits = new CreditsService(deps);
-  const publishing = new PublishService(deps, credentials, credits, socialSets);
+  const publishing = new PublishService(deps, repos, credentials, credits, socialSets);
   const templates = new TemplatesService(deps);
   const auth = new AuthService(deps, users);
   const connections = new ConnectionsService(deps, credentials, socialSets);
@@ -37,7 +39,7 @@ export function createServices(deps: Deps) {
     credits,
     media: new MediaService(deps),
     publishing,
-    scheduling: new ScheduleService(deps, publishing),
+    scheduling: new ScheduleService(deps, repos, publishing),
   };
 }
 
