@@ -21,12 +21,12 @@ import { UsersService } from './users/users.service.js';
  * service may touch shows in its signature, and Deps stays the outside world (clock, ids, config).
  */
 export function createServices(deps: Deps) {
-  const repos = createRepos(deps.sqlite, deps.db);
+  const repos = createRepos(deps.sqlite, deps.db, deps);
   const users = new UsersService(deps, repos.users, repos.tx);
   const socialSets = new SocialSetsService(deps, repos);
   const credentials = new CredentialsService(deps, repos.accounts);
   const credits = new CreditsService(deps, repos);
-  const publishing = new PublishService(deps, credentials, credits, socialSets);
+  const publishing = new PublishService(deps, repos, credentials, credits, socialSets);
   const templates = new TemplatesService(deps, repos.templates);
   const auth = new AuthService(deps, users, repos);
   const connections = new ConnectionsService(deps, credentials, socialSets, repos);
@@ -44,7 +44,7 @@ export function createServices(deps: Deps) {
     credits,
     media: new MediaService(deps, repos.media),
     publishing,
-    scheduling: new ScheduleService(deps, publishing),
+    scheduling: new ScheduleService(deps, repos, publishing),
     settings: new SettingsService(deps, users, repos.settings),
   };
 }

@@ -1,6 +1,24 @@
 /** Repositories of publishing: the schedule, the outbox and publications, a draft's status. */
+import type { Clock } from '../../core/clock.js';
+import type { Ids } from '../../core/ids.js';
+import { commitsFor } from '../commits.js';
 import type { Db, Sqlite } from '../connection.js';
+import { DraftStatusRepo } from './draft-status.repo.js';
+import { OutboxRepo } from './outbox.repo.js';
+import { PublicationsRepo } from './publications.repo.js';
+import { PublishInputsRepo } from './publish-inputs.repo.js';
+import { ScheduleRepo } from './schedule.repo.js';
 
-export function createPublishingRepos(_sqlite: Sqlite, _db: Db) {
-  return {};
+export function createPublishingRepos(sqlite: Sqlite, db: Db, core: { clock: Clock; ids: Ids }) {
+  return {
+    /** The connection's group commit (relaxed and durable transactions, db/commits.ts). */
+    commits: commitsFor(sqlite),
+    schedule: new ScheduleRepo(sqlite),
+    outbox: new OutboxRepo(sqlite, core.clock, core.ids),
+    publications: new PublicationsRepo(sqlite),
+    draftStatus: new DraftStatusRepo(sqlite),
+    publishInputs: new PublishInputsRepo(sqlite, db),
+  };
 }
+
+export type PublishingRepos = ReturnType<typeof createPublishingRepos>;

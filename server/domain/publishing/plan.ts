@@ -3,13 +3,11 @@
  * holding only `---` separates posts), else the posts' plain text; LinkedIn has no threads, so
  * its posts are joined with a blank line.
  */
-import { and, eq, inArray } from 'drizzle-orm';
 import { splitThreadText } from '../../../text/index.js';
 import type { Platform } from '../../core/config.js';
-import type { Deps } from '../deps.js';
-import type { Sqlite } from '../../db/connection.js';
-import { media as mediaTable } from '../../db/schema.js';
 import { HeraldError } from '../../core/errors.js';
+import type { AccountRow, PublishInputsRepo } from '../../db/repos/publish-inputs.repo.js';
+import type { SocialSetsService } from '../social-sets/social-sets.service.js';
 import type { MediaRef } from './runner.js';
 
 export interface PartPlan {
@@ -28,28 +26,15 @@ export interface DraftForPublishing {
   overrides: Partial<Record<Platform, string>>;
 }
 
-function prepareDraftQueries(sqlite: Sqlite) {
-  return {
-    draft: sqlite.prepare(`SELECT id, user_id AS userId, title, status, social_set_id AS socialSetId, selected_account_ids AS selectedAccountIds
-      FROM drafts WHERE id = ? AND user_id = ?`),
-    posts: sqlite.prepare('SELECT plain_text AS plainText, media FROM tweets WHERE draft_id = ? ORDER BY position'),
-    overrides: sqlite.prepare('SELECT platform, content FROM platform_contents WHERE draft_id = ?'),
-  };
-}
-/** Prepared once per connection: every publish (a scheduled one each time it fires) reads a draft. */
-const draftQueries = new WeakMap<Sqlite, ReturnType<typeof prepareDraftQueries>>();
-
-export function loadDraft(deps: Deps, userId: string, draftId: string): DraftForPublishing {
-  let q = draftQueries.get(deps.sqlite);
-  if (!q) draftQueries.set(deps.sqlite, (q = prepareDraftQueries(deps.sqlite)));
-  const row = q.draft.get(draftId, userId) as { id: string; userId: string; title: string; status: string; socialSetId: string | null; selectedAccountIds: string } | undefined;
+export function loadDraft(inputs: PublishInputsRepo, userId: string, draftId: string): DraftForPublishing {
+  const row = inputs.draft(userId, draftId);
   if (!row) throw new HeraldError('NOT_FOUND', 'Draft not found');
-  const stored = q.posts.all(row.id) as { plainText: string; media: string }[];
+  const stored = inputs.posts(row.id);
   const refs = stored.map((t) => JSON.parse(t.media) as MediaRef[]);
-  const kinds = withKinds(deps, userId, refs.flat());
+  const kinds = withKinds(inputs, userId, refs.flat());
   const posts = stored.map((t, i) => ({ plainText: t.plainText, media: refs[i].map(kinds) }));
   const overrides: Partial<Record<Platform, string>> = {};
-  for (const pc of q.overrides.all(row.id) as { platform: string; content: string }[]) {
+  for (const pc of inputs.overrides(row.id)) {
     overrides[pc.platform as Platform] = pc.content;
   }
   return {
@@ -62,10 +47,9 @@ export function loadDraft(deps: Deps, userId: string, draftId: string): DraftFor
  * Adds each stored media item's type and size to its references (this user's items only); a reference to
  * an item that is gone keeps no `kind`, so the limits check refuses it before anything is sent.
  */
-export function withKinds(deps: Deps, userId: string, refs: MediaRef[]): (ref: MediaRef) => MediaRef {
+export function withKinds(inputs: PublishInputsRepo, userId: string, refs: MediaRef[]): (ref: MediaRef) => MediaRef {
   const ids = [...new Set(refs.map((r) => r.mediaId).filter((id): id is string => !!id))];
-  const rows = ids.length === 0 ? [] : deps.db.select({ id: mediaTable.id, type: mediaTable.type, size: mediaTable.size }).from(mediaTable)
-    .where(and(eq(mediaTable.userId, userId), inArray(mediaTable.id, ids))).all();
+  const rows = inputs.mediaKinds(userId, ids);
   const found = new Map(rows.map((r) => [r.id, { kind: r.type as NonNullable<MediaRef['kind']>, size: r.size }]));
   return (ref) => {
     const { kind: _kind, size: _size, ...rest } = ref;
@@ -100,4 +84,33 @@ export function partsFromTexts(platform: Platform, texts: string[], media: Media
   const parts = texts.map((text, i) => ({ text, media: i === 0 ? media : [] }));
   if (platform === 'problog' && parts.length > 1) return [{ text: texts.join('\n\n'), media }];
   return parts;
+}
+
+export interface TargetRequest {
+  accountId: string;
+  platform?: Platform;
+  communityId?: string;
+}
+
+/** Targets: explicit list, else account ids, else the draft's selection, else its set. */
+export function resolveTargets(inputs: PublishInputsRepo, sets: SocialSetsService, userId: string, draft: { selectedAccountIds: string[]; socialSetId: string | null }, req: { accountIds?: string[]; targetAccounts?: TargetRequest[] }): { account: AccountRow; communityId?: string }[] {
+  let wanted: TargetRequest[];
+  if (req.targetAccounts?.length) wanted = req.targetAccounts;
+  else if (req.accountIds?.length) wanted = req.accountIds.map((accountId) => ({ accountId }));
+  else if (draft.selectedAccountIds.length) wanted = draft.selectedAccountIds.map((accountId) => ({ accountId }));
+  else if (draft.socialSetId) wanted = sets.get(userId, draft.socialSetId).accounts.map((a) => ({ accountId: a.accountId }));
+  else wanted = [];
+  if (wanted.length === 0) throw new HeraldError('INVALID_INPUT', 'No target accounts: pass accountIds or targetAccounts, or put accounts in the draft\'s social set');
+  const byId = new Map<string, TargetRequest>();
+  for (const w of wanted) if (!byId.has(w.accountId)) byId.set(w.accountId, w);
+  const rows = new Map(inputs.accountsOf(userId, [...byId.keys()]).map((r) => [r.id, r]));
+  return [...byId.values()].map((w) => {
+    const id = w.accountId;
+    const row = rows.get(id);
+    if (!row) throw new HeraldError('NOT_FOUND', `Account ${id} not found`);
+    if (w.platform && w.platform !== row.platform) {
+      throw new HeraldError('INVALID_INPUT', `Account ${id} is a ${row.platform} account, not ${w.platform}`, { details: [{ path: 'targetAccounts', message: 'platform does not match the account' }] });
+    }
+    return { account: row, communityId: w.communityId };
+  });
 }

@@ -7,18 +7,16 @@
  * `needs_review`.
  */
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
 import type { Platform } from '../../core/config.js';
 import type { Deps } from '../deps.js';
 import { crashPoint } from '../../core/crash.js';
 import { isStorageFull } from '../../core/errors.js';
-import { media as mediaTable } from '../../db/schema.js';
 import type { CallContext, MediaItem, PlatformAdapter, PostOptions, PostRef } from '../../platforms/adapter.js';
 import { NETWORK_NAMES, PlatformError } from '../../platforms/errors.js';
 import { publishThread } from '../../platforms/thread.js';
-import type { AccountRow } from '../accounts/accounts.service.js';
 import type { CredentialsService } from '../accounts/credentials.service.js';
-import type { OutboxRepo, PartRow, PublicationRow } from './outbox.repo.js';
+import type { OutboxRepo, PartRow, PublicationRow } from '../../db/repos/outbox.repo.js';
+import type { PublishInputsRepo } from '../../db/repos/publish-inputs.repo.js';
 
 /** A post's media: this server's media item, or (Threads only) a public URL the network fetches. */
 export interface MediaRef {
@@ -47,16 +45,8 @@ const RECONCILE_WINDOW_MS = 60 * 60_000;
 /** Pauses before each renewed lookup of a post the network says it has but does not list yet. */
 const LAGGING_LOOKUPS_MS = [1_000, 2_000, 4_000, 8_000];
 
-/** Every column of an accounts row, named as drizzle names them (AccountRow). */
-export const ACCOUNT_COLS = `id, user_id AS userId, platform, platform_user_id AS platformUserId, username, display_name AS displayName, avatar, status,
-  followers_count AS followersCount, following_count AS followingCount, server_url AS serverUrl, meta, created_at AS createdAt`;
-
 export class PublicationRunner {
-  private readonly accountById;
-
-  constructor(private readonly deps: Deps, private readonly outbox: OutboxRepo, private readonly credentials: CredentialsService) {
-    this.accountById = deps.sqlite.prepare(`SELECT ${ACCOUNT_COLS} FROM accounts WHERE id = ?`);
-  }
+  constructor(private readonly deps: Deps, private readonly outbox: OutboxRepo, private readonly inputs: PublishInputsRepo, private readonly credentials: CredentialsService) {}
 
   /** Media rows (this user's) as adapter input, alt text from the post taking precedence. */
   resolveMedia(userId: string, refs: MediaRef[], publicBase?: string): MediaItem[] {
@@ -65,7 +55,7 @@ export class PublicationRunner {
         const video = /\.(mp4|mov)(\?|$)/i.test(ref.url);
         return { path: '', mime: video ? 'video/mp4' : 'image/jpeg', size: 0, kind: video ? 'video' : 'image', altText: ref.altText ?? '', publicUrl: ref.url };
       }
-      const row = this.deps.db.select().from(mediaTable).where(eq(mediaTable.id, ref.mediaId ?? '')).get();
+      const row = this.inputs.mediaRow(ref.mediaId ?? '');
       if (!row || row.userId !== userId) throw new PlatformError('microblog', 'permanent', `Media ${ref.mediaId} no longer exists`);
       return {
         path: path.join(this.deps.config.dataDir, 'media', row.fileName),
@@ -82,7 +72,7 @@ export class PublicationRunner {
 
   async run(pub: PublicationRow): Promise<TargetOutcome> {
     const platform = pub.platform as Platform;
-    const account = this.accountById.get(pub.accountId) as AccountRow | undefined;
+    const account = this.inputs.account(pub.accountId);
     if (!account || account.userId !== pub.userId) {
       return { status: 'failed', error: new PlatformError(platform, 'permanent', `The ${NETWORK_NAMES[platform]} account was removed from Herald`) };
     }

@@ -4,7 +4,7 @@
  * database may refuse to record the wait itself: the scheduler writes it to the entry
  * (`waiting_for = 'storage'`) as soon as a write goes through, and progress reads both.
  */
-export type WaitingFor = 'storage' | 'quota' | 'network' | 'reconnect';
+export type { WaitingFor } from '../../db/repos/schedule.repo.js';
 
 export class StorageWaits {
   /** Entries whose firing hit a full disk: when each is tried again. */

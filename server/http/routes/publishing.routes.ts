@@ -1,6 +1,6 @@
 import type { Platform } from '../../core/config.js';
 import * as c from '../../contracts/publishing.js';
-import { publishDirect, targetError } from '../../domain/publishing/publish.service.js';
+import { targetError, type DirectPublish, type PublishRequest } from '../../domain/publishing/publish.service.js';
 import type { Services } from '../../domain/services.js';
 import { defineRoute, type RouteDef } from '../route.js';
 
@@ -8,40 +8,39 @@ const tag = 'Publishing';
 const publishErrors = ['INVALID_INPUT', 'NOT_FOUND', 'INSUFFICIENT_CREDITS', 'RATE_LIMITED'] as const;
 
 export const publishingRoutes = (s: Services): RouteDef[] => {
-  const single = async (platform: Platform, accountId: string, texts: string[], urls: string[] | undefined, options: Parameters<typeof publishDirect>[2]['options'], auth: { user: { id: string } }) =>
-    publishDirect(s.publishing, auth.user.id, { platform, accountId, texts, media: [], options }, { urls: urls ?? [], load: (list) => s.media.refsFromUrls(auth.user.id, platform, list) })
+  const single = async (platform: Platform, accountId: string, texts: string[], urls: string[] | undefined, options: DirectPublish['options'], auth: { user: { id: string } }) =>
+    s.publishing.publishDirect(auth.user.id, { platform, accountId, texts, media: [], options }, { urls: urls ?? [], load: (list) => s.media.refsFromUrls(auth.user.id, platform, list) })
       .then((r) => {
         if (!r.success) throw targetError(r, Date.now());
         return { success: true, platform, accountId, data: r.data! };
       });
+
+  /**
+   * The draft publish endpoints: the body names the request; with async: true the answer is 202
+   * {jobId} at once and the publish runs on, else the answer waits for every target.
+   */
+  const publishDraft = <B extends { async?: boolean }>(request: (body: B) => PublishRequest) =>
+    async ({ auth, body, res }: { auth: { user: { id: string } }; body: B; res: { status(code: number): { json(body: unknown): unknown } } }) => {
+      const req = request(body);
+      if (body.async) {
+        const r = await s.publishing.publishDraft(auth.user.id, req, true);
+        res.status(202).json({ success: true, jobId: r.jobId, draftId: r.draftId });
+        return undefined;
+      }
+      return s.publishing.publishDraft(auth.user.id, req);
+    };
 
   return [
     defineRoute({
       method: 'post', path: '/microblog/publish', tag, summary: 'Publish a draft now to its accounts (or the given ones)',
       description: 'Answers when every target is done: {success, jobId, draftId, results, summary}; success is true only if every target succeeded. With async: true answers 202 {jobId} at once. Costs 10 credits per target account (a thread counts once), reserved before anything is sent; failed targets are refunded. Targets already published are skipped unless force.',
       body: c.publishBody, response: c.publishResponse, accepted: c.acceptedResponse, errors: [...publishErrors],
-      handler: async ({ auth, body, res }) => {
-        const req = { draftId: body.draftId, accountIds: body.accountIds, jobId: body.jobId, community: body.community, force: body.force };
-        if (body.async) {
-          const r = await s.publishing.publishDraft(auth.user.id, req, true);
-          res.status(202).json({ success: true, jobId: r.jobId, draftId: r.draftId });
-          return undefined;
-        }
-        return s.publishing.publishDraft(auth.user.id, req);
-      },
+      handler: publishDraft(({ draftId, accountIds, jobId, community, force }) => ({ draftId, accountIds, jobId, community, force })),
     }),
     defineRoute({
       method: 'post', path: '/publish/multi-platform', tag, summary: 'Publish one draft to several accounts at once (10 credits per account)',
       body: c.multiPublishBody, response: c.multiPublishResponse, accepted: c.acceptedResponse, errors: [...publishErrors],
-      handler: async ({ auth, body, res }) => {
-        const req = { draftId: body.draftId, targetAccounts: body.targetAccounts, jobId: body.jobId, force: body.force };
-        if (body.async) {
-          const r = await s.publishing.publishDraft(auth.user.id, req, true);
-          res.status(202).json({ success: true, jobId: r.jobId, draftId: r.draftId });
-          return undefined;
-        }
-        return s.publishing.publishDraft(auth.user.id, req);
-      },
+      handler: publishDraft(({ draftId, targetAccounts, jobId, force }) => ({ draftId, targetAccounts, jobId, force })),
     }),
     defineRoute({
       method: 'post', path: '/microblog/quote', tag, summary: 'Quote an X post (10 credits)',

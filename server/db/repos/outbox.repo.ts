@@ -5,9 +5,11 @@
  * relaxed commit: a kill keeps it; a power cut may drop it, leaving the part `sending`, which
  * the runner settles by asking the network (or by the Idempotency-Key), never by a blind resend.
  */
-import type { Deps } from '../deps.js';
+import type { Clock } from '../../core/clock.js';
 import { crashPoint } from '../../core/crash.js';
-import { commitsFor, type Commits } from '../../db/commits.js';
+import type { Ids } from '../../core/ids.js';
+import { commitsFor, type Commits } from '../commits.js';
+import type { Sqlite } from '../connection.js';
 
 export type PublicationStatus = 'pending' | 'publishing' | 'published' | 'failed' | 'needs_review' | 'missed' | 'cancelled';
 export type PartStatus = 'pending' | 'sending' | 'sent' | 'failed';
@@ -56,8 +58,8 @@ export class OutboxRepo {
   private readonly s;
   readonly commits: Commits;
 
-  constructor(private readonly deps: Deps) {
-    const db = deps.sqlite;
+  constructor(private readonly sqlite: Sqlite, private readonly clock: Clock, private readonly ids: Ids) {
+    const db = sqlite;
     this.commits = commitsFor(db);
     this.s = {
       // `+user_id`: the draft's (or job's) index, never the user's, which SQLite would otherwise pick
@@ -84,7 +86,7 @@ export class OutboxRepo {
     };
   }
 
-  private now() { return new Date(this.deps.clock.now()).toISOString(); }
+  private now() { return new Date(this.clock.now()).toISOString(); }
 
   latest(userId: string, draftId: string, accountId: string): PublicationRow | undefined {
     return this.s.byDraftAccount.get(userId, draftId, accountId) as PublicationRow | undefined;
@@ -95,7 +97,7 @@ export class OutboxRepo {
   withStatus(status: PublicationStatus): PublicationRow[] { return this.s.byStatus.all(status) as PublicationRow[]; }
 
   create(p: { userId: string; draftId: string | null; accountId: string; platform: string; jobId: string | null; options: string; origin: string; scheduledFor?: string | null; status?: PublicationStatus }): string {
-    const id = this.deps.ids.uuid();
+    const id = this.ids.uuid();
     this.s.insertPub.run({ id, status: p.status ?? 'pending', scheduledFor: p.scheduledFor ?? null, now: this.now(), ...p });
     return id;
   }
@@ -113,7 +115,7 @@ export class OutboxRepo {
       id, status, error: f.error ?? null, url: f.url ?? null, data: f.data === undefined ? null : JSON.stringify(f.data),
       publishedAt: status === 'published' ? this.now() : null, now: this.now(),
     });
-    if (!this.deps.sqlite.inTransaction) crashPoint('finish');
+    if (!this.sqlite.inTransaction) crashPoint('finish');
   }
 
   parts(publicationId: string): PartRow[] { return this.s.parts.all(publicationId) as PartRow[]; }
@@ -123,13 +125,13 @@ export class OutboxRepo {
    * retry never changes what was published, it only adds what is missing after it.
    */
   planParts(publicationId: string, parts: { text: string; media: unknown[] }[]): PartRow[] {
-    const tx = this.deps.sqlite.transaction(() => {
+    const tx = this.sqlite.transaction(() => {
       this.s.deleteUnsentParts.run(publicationId);
       const kept = this.parts(publicationId);
       const taken = new Set(kept.map((p) => p.position));
       parts.forEach((part, position) => {
         if (taken.has(position)) return;
-        this.s.insertPart.run({ id: this.deps.ids.uuid(), publicationId, position, text: part.text, media: JSON.stringify(part.media), idempotencyKey: this.deps.ids.uuid() });
+        this.s.insertPart.run({ id: this.ids.uuid(), publicationId, position, text: part.text, media: JSON.stringify(part.media), idempotencyKey: this.ids.uuid() });
       });
       crashPoint('plan');
       return this.parts(publicationId);

@@ -1,0 +1,56 @@
+/**
+ * What publishing reports from publications (the outbox's rows, outbox.repo.ts): each account's
+ * latest publication of a draft and the history, which also lists entries missed while Herald
+ * was closed (they never became publications).
+ */
+import type { Sqlite } from '../connection.js';
+import type { PublicationStatus } from './outbox.repo.js';
+
+export interface HistoryRow {
+  id: string; draftId: string | null; draftTitle: string | null; accountId: string; username: string | null; platform: string; status: PublicationStatus;
+  error: string | null; url: string | null; attempts: number; publishedAt: string | null; updatedAt: string; data: string | null; nextAttemptAt: number | null;
+}
+
+export class PublicationsRepo {
+  private readonly s;
+
+  constructor(sqlite: Sqlite) {
+    const db = sqlite;
+    this.s = {
+      latestStatuses: db.prepare(`SELECT p.account_id AS accountId, p.status FROM publications p WHERE p.draft_id = ? AND p.created_at = (
+        SELECT MAX(q.created_at) FROM publications q WHERE q.draft_id = p.draft_id AND q.account_id = p.account_id)`),
+      latestOfAccount: db.prepare('SELECT status FROM publications WHERE draft_id = ? AND account_id = ? ORDER BY created_at DESC LIMIT 1'),
+      delete: db.prepare('DELETE FROM publications WHERE id = ?'),
+      history: db.prepare(`SELECT * FROM (
+      SELECT p.id, p.draft_id AS draftId, d.title AS draftTitle, p.account_id AS accountId, a.username, p.platform, p.status,
+        p.error, p.url, p.attempts, p.published_at AS publishedAt, p.updated_at AS updatedAt, p.data,
+        (SELECT MIN(e.next_attempt_at) FROM schedule_entries e WHERE e.draft_id = p.draft_id AND e.account_id = p.account_id
+          AND e.status = 'pending' AND e.next_attempt_at IS NOT NULL) AS nextAttemptAt
+      FROM publications p LEFT JOIN drafts d ON d.id = p.draft_id LEFT JOIN accounts a ON a.id = p.account_id
+      WHERE p.user_id = @userId AND (@status IS NULL OR p.status = @status)
+      UNION ALL
+      SELECT e.id, e.draft_id, d.title, e.account_id, a.username, e.platform, e.status, e.last_error, NULL, e.attempts, NULL,
+        strftime('%Y-%m-%dT%H:%M:%fZ', e.due_at / 1000.0, 'unixepoch'), NULL, NULL
+      FROM schedule_entries e LEFT JOIN drafts d ON d.id = e.draft_id LEFT JOIN accounts a ON a.id = e.account_id
+      WHERE e.user_id = @userId AND e.status = 'missed' AND (@status IS NULL OR @status = 'missed')
+    ) ORDER BY updatedAt DESC, id LIMIT @limit`),
+    };
+  }
+
+  /** Each account's latest publication of the draft: its status, by account id. */
+  latestStatuses(draftId: string): Map<string, PublicationStatus> {
+    const rows = this.s.latestStatuses.all(draftId) as { accountId: string; status: PublicationStatus }[];
+    return new Map(rows.map((r) => [r.accountId, r.status]));
+  }
+
+  /** The status of one account's latest publication of the draft, if any. */
+  latestStatusOf(draftId: string, accountId: string): PublicationStatus | undefined {
+    return (this.s.latestOfAccount.get(draftId, accountId) as { status: PublicationStatus } | undefined)?.status;
+  }
+
+  delete(id: string): void { this.s.delete.run(id); }
+
+  history(userId: string, q: { limit: number; status?: string }): HistoryRow[] {
+    return this.s.history.all({ userId, status: q.status ?? null, limit: q.limit }) as HistoryRow[];
+  }
+}

@@ -1,0 +1,152 @@
+/**
+ * The schedule queue (schedule_entries): one pending entry per (draft, account), claimed by the
+ * scheduler when due. Every statement is prepared once: a statement prepared per call costs
+ * native memory the GC does not see, and the scheduler runs these thousands of times a minute.
+ */
+import type { Platform } from '../../core/config.js';
+import type { Sqlite } from '../connection.js';
+
+export interface EntryRow {
+  id: string;
+  userId: string;
+  draftId: string;
+  accountId: string;
+  platform: Platform;
+  fireAt: number;
+  /** When the scheduler should look at it: fireAt, or the time of its next attempt. */
+  dueAt: number;
+  requestedAt: number;
+  priority: number;
+  attempts: number;
+  status: string;
+  nextAttemptAt: number | null;
+  lastError: string | null;
+  createdAt: string;
+}
+
+export type WaitingFor = 'storage' | 'quota' | 'network' | 'reconnect';
+
+/** An entry as progress shows it (claimed entries included: being fired, or held by a full disk). */
+export interface ProgressEntryRow {
+  id: string; draftId: string; accountId: string; platform: Platform; fireAt: number; dueAt: number; attempts: number;
+  status: 'pending' | 'claimed' | 'missed' | 'failed' | 'needs_review'; lastError: string | null; nextAttemptAt: number | null; waitingFor: WaitingFor | null;
+}
+
+const ENTRY_COLS = `id, user_id AS userId, draft_id AS draftId, account_id AS accountId, platform, fire_at AS fireAt, due_at AS dueAt, requested_at AS requestedAt,
+  priority, attempts, status, next_attempt_at AS nextAttemptAt, last_error AS lastError, created_at AS createdAt`;
+
+const ACTIVE = "status IN ('pending', 'claimed')";
+/** No newer entry of the same draft and account is pending (scheduling again supersedes). */
+const NOT_SUPERSEDED = `NOT EXISTS (SELECT 1 FROM schedule_entries p
+  WHERE p.draft_id = schedule_entries.draft_id AND p.account_id = schedule_entries.account_id AND p.status = 'pending')`;
+
+export class ScheduleRepo {
+  private readonly s;
+
+  constructor(private readonly sqlite: Sqlite) {
+    const db = sqlite;
+    this.s = {
+      earliest: db.prepare("SELECT MIN(due_at) AS at FROM schedule_entries WHERE status = 'pending'"),
+      pendingCount: db.prepare("SELECT COUNT(*) AS n FROM schedule_entries WHERE status = 'pending'"),
+      claim: db.prepare(`UPDATE schedule_entries SET status = 'claimed' WHERE id IN (
+          SELECT id FROM schedule_entries WHERE status = 'pending' AND due_at <= ?
+          ORDER BY due_at, priority DESC LIMIT ?)
+        RETURNING ${ENTRY_COLS}`),
+      // A claimed entry whose draft was scheduled again meanwhile gives way to the new entry.
+      dropSuperseded: db.prepare(`DELETE FROM schedule_entries WHERE status = 'claimed' AND EXISTS (SELECT 1 FROM schedule_entries p
+        WHERE p.draft_id = schedule_entries.draft_id AND p.account_id = schedule_entries.account_id AND p.status = 'pending')`),
+      unclaimAll: db.prepare("UPDATE schedule_entries SET status = 'pending' WHERE status = 'claimed'"),
+      unclaim: db.prepare(`UPDATE schedule_entries SET status = 'pending' WHERE id = ? AND status = 'claimed' AND ${NOT_SUPERSEDED}`),
+      done: db.prepare("UPDATE schedule_entries SET status = ?, attempts = attempts + 1, last_error = ?, next_attempt_at = NULL, waiting_for = NULL WHERE id = ?"),
+      retry: db.prepare(`UPDATE schedule_entries SET status = 'pending', attempts = attempts + 1, last_error = @error, next_attempt_at = @at, due_at = @at, waiting_for = 'network'
+        WHERE id = @id AND ${NOT_SUPERSEDED}`),
+      // Not an attempt: nothing reached the network, and nothing stays charged (the plan rolled back).
+      waitStorage: db.prepare(`UPDATE schedule_entries SET status = 'pending', last_error = @error, next_attempt_at = @at, due_at = @at, waiting_for = 'storage'
+        WHERE id = @id AND status = 'claimed' AND ${NOT_SUPERSEDED}`),
+      missed: db.prepare("UPDATE schedule_entries SET status = 'missed', last_error = ? WHERE id = ?"),
+      stillScheduled: db.prepare(`SELECT 1 FROM schedule_entries WHERE draft_id = ? AND ${ACTIVE} LIMIT 1`),
+      activeEntry: db.prepare(`SELECT 1 FROM schedule_entries WHERE draft_id = ? AND account_id = ? AND ${ACTIVE} LIMIT 1`),
+      unsentEntries: db.prepare("SELECT account_id AS accountId, status FROM schedule_entries WHERE draft_id = ? AND status IN ('missed', 'failed', 'needs_review')"),
+      pendingAccounts: db.prepare("SELECT account_id FROM schedule_entries WHERE draft_id = ? AND status = 'pending'").pluck(),
+      delPending: db.prepare("DELETE FROM schedule_entries WHERE draft_id = ? AND account_id = ? AND status = 'pending'"),
+      insert: db.prepare(`INSERT INTO schedule_entries (id, user_id, draft_id, account_id, platform, fire_at, due_at, requested_at, priority, attempts, status, created_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 'pending', ?)`),
+      list: db.prepare(`SELECT e.id, e.draft_id AS draftId, d.title AS draftTitle, e.fire_at AS fireAt, e.priority, e.attempts,
+          e.created_at AS createdAt, e.platform, e.account_id AS accountUuid
+        FROM schedule_entries e JOIN drafts d ON d.id = e.draft_id
+        WHERE e.user_id = ? AND e.status = 'pending' ORDER BY e.due_at, e.priority DESC`),
+      cancel: db.prepare("DELETE FROM schedule_entries WHERE user_id = ? AND draft_id = ? AND status = 'pending'"),
+      forProgress: db.prepare(`SELECT id, draft_id AS draftId, account_id AS accountId, platform, fire_at AS fireAt, due_at AS dueAt, attempts, status,
+          last_error AS lastError, next_attempt_at AS nextAttemptAt, waiting_for AS waitingFor
+        FROM schedule_entries WHERE user_id = ? AND draft_id = ? AND status IN ('pending', 'claimed', 'missed', 'failed', 'needs_review') ORDER BY created_at, rowid`),
+    };
+  }
+
+  /** The earliest due instant of a pending entry, or null when none is pending. */
+  earliestDue(): number | null {
+    return (this.s.earliest.get() as { at: number | null }).at;
+  }
+
+  pendingCount(): number {
+    return (this.s.pendingCount.get() as { n: number }).n;
+  }
+
+  /** Claims up to `limit` entries due at `now` (an atomic UPDATE … RETURNING), in SQLite's update order. */
+  claim(now: number, limit: number): EntryRow[] {
+    return this.s.claim.all(now, limit) as EntryRow[];
+  }
+
+  /** Entries a killed process had claimed go back to the queue (superseded ones are dropped). */
+  returnClaimed(): void {
+    this.sqlite.transaction(() => {
+      this.s.dropSuperseded.run();
+      this.s.unclaimAll.run();
+    })();
+  }
+
+  unclaim(id: string): void { this.s.unclaim.run(id); }
+
+  /** Ends an entry (done, failed, needs_review, cancelled), counting the attempt. */
+  finish(id: string, status: string, error: string | null): void { this.s.done.run(status, error, id); }
+
+  /** Back to the queue for another attempt at `at`; false when scheduled again meanwhile. */
+  retry(id: string, error: string, at: number): boolean {
+    return this.s.retry.run({ error, at, id }).changes > 0;
+  }
+
+  /** Back to the queue, no attempt counted, waiting for disk space; false when scheduled again meanwhile. */
+  waitForStorage(id: string, error: string, at: number): boolean {
+    return this.s.waitStorage.run({ error, at, id }).changes > 0;
+  }
+
+  missed(id: string, why: string): void { this.s.missed.run(why, id); }
+
+  /** Whether any entry of the draft is still pending or claimed. */
+  hasActive(draftId: string): boolean { return this.s.stillScheduled.get(draftId) !== undefined; }
+
+  hasActiveFor(draftId: string, accountId: string): boolean { return this.s.activeEntry.get(draftId, accountId) !== undefined; }
+
+  /** Entries of the draft that ended without their post going out (missed, failed, held). */
+  unsent(draftId: string): { accountId: string; status: string }[] {
+    return this.s.unsentEntries.all(draftId) as { accountId: string; status: string }[];
+  }
+
+  pendingAccounts(draftId: string): string[] { return this.s.pendingAccounts.all(draftId) as string[]; }
+
+  deletePending(draftId: string, accountId: string): void { this.s.delPending.run(draftId, accountId); }
+
+  insert(e: { id: string; userId: string; draftId: string; accountId: string; platform: string; fireAt: number; requestedAt: number; priority: number; createdAt: string }): void {
+    this.s.insert.run(e.id, e.userId, e.draftId, e.accountId, e.platform, e.fireAt, e.fireAt, e.requestedAt, e.priority, e.createdAt);
+  }
+
+  listPending(userId: string) {
+    return this.s.list.all(userId) as {
+      id: string; draftId: string; draftTitle: string; fireAt: number; priority: number; attempts: number; createdAt: string; platform: Platform; accountUuid: string }[];
+  }
+
+  cancelPending(userId: string, draftId: string): number { return this.s.cancel.run(userId, draftId).changes; }
+
+  forProgress(userId: string, draftId: string): ProgressEntryRow[] {
+    return this.s.forProgress.all(userId, draftId) as ProgressEntryRow[];
+  }
+}
