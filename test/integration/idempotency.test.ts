@@ -187,6 +187,30 @@ describe('Idempotency-Key', () => {
   });
 });
 
+describe('the OpenAPI document', () => {
+  it('documents the header, its 409 and 422 and Idempotent-Replayed on the idempotent operations only', async () => {
+    const doc = (await t.call('GET', '/openapi.json')).body;
+    const marked: string[] = [];
+    for (const [p, ops] of Object.entries<Record<string, any>>(doc.paths)) {
+      for (const [method, op] of Object.entries<any>(ops)) {
+        const header = (op.parameters ?? []).find((x: any) => x.in === 'header' && x.name === 'Idempotency-Key');
+        if (!header) {
+          expect(op.responses['422'], `${method} ${p}`).toBeUndefined();
+          continue;
+        }
+        marked.push(`${method} ${p}`);
+        expect(header.schema).toMatchObject({ minLength: 1, maxLength: 255 });
+        expect(op.responses['409'].description).toContain('IDEMPOTENCY_KEY_IN_USE');
+        expect(op.responses['422'].description).toContain('IDEMPOTENCY_KEY_REUSED');
+        expect(op.responses['200'].headers['Idempotent-Replayed']).toBeDefined();
+      }
+    }
+    expect(marked).toEqual(expect.arrayContaining(['post /microblog/drafts', 'post /microblog/publish', 'post /fedblog/publish', 'post /microblog/media/upload', 'post /microblog/schedule', 'post /templates', 'post /social-sets']));
+    expect(marked).not.toContain('post /auth/login');
+    expect(marked).not.toContain('post /auth/api-keys');
+  });
+});
+
 describe('the client and the CLI', () => {
   it('a resend after a lost answer carries the same generated key and is applied once', async () => {
     const keys: (string | null)[] = [];

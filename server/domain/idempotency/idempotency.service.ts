@@ -22,6 +22,17 @@
  *   with the key takes the row over and runs. A request that loses its row this way stores nothing.
  * - Rows live 24 h from their first request; expired rows count as absent and are purged on the
  *   way in, at most once a minute (one indexed DELETE).
+ *
+ * Routes marked `idempotent: true`: POST /microblog/drafts, /microblog/drafts/batch,
+ * /microblog/media/upload (its digest is a hash of the stored files), /microblog/publish,
+ * /publish/multi-platform, /microblog/quote, /skyblog|fedblog|threadblog|problog/publish,
+ * /microblog/schedule, /social-sets, /templates. Not marked: /auth/login, /auth/setup and the
+ * sign-in flows (no user yet, and keys are per user; setup is one-shot already), /auth/api-keys
+ * (its answer is the only copy of a secret key, which Herald never stores in clear: a replay would
+ * need it at rest for 24 h), /auth/logout, /publish/review and /backup (repeating them is harmless
+ * and they create nothing to duplicate), /credits (a read), /microblog/drafts/split (pure),
+ * /<network>/auth (each starts a fresh single-use OAuth flow; connecting an account again updates
+ * the same account).
  */
 import crypto from 'node:crypto';
 import { HeraldError } from '../../core/errors.js';
