@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { HeraldClient, HeraldError } from '../client/herald-client.js';
+import { HeraldClient, HeraldError, newIdempotencyKey, type WriteOptions } from '../client/herald-client.js';
 
 export type OutputFormat = 'json' | 'table' | 'minimal';
 
@@ -15,6 +15,7 @@ export interface GlobalOptions {
   apiKey?: string;
   baseUrl?: string;
   quiet?: boolean;
+  idempotencyKey?: string;
 }
 
 /** Exit codes: distinct per kind of failure so scripts can branch on them. */
@@ -71,6 +72,16 @@ export function clientFor(cmd: Command): HeraldClient {
     baseUrl: g.baseUrl ?? process.env.HERALD_BASE_URL ?? saved?.baseUrl,
     headers: { 'user-agent': 'herald-cli/0.1.0' },
   });
+}
+
+/**
+ * The Idempotency-Key of a command that creates or publishes: `--idempotency-key`, else a new one
+ * for this run. The command sends it with its write, and every resend of that write (the client's
+ * retries) carries the same one, so Herald applies it once; a script that reruns a command after
+ * a lost answer passes the same `--idempotency-key` to get the first answer instead of a duplicate.
+ */
+export function writeOptions(cmd: Command): WriteOptions {
+  return { idempotencyKey: globals(cmd).idempotencyKey ?? newIdempotencyKey() };
 }
 
 /** All of standard input, as text. */

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { Option } from 'commander';
 import type { Platform } from '../text/index.js';
 import { action, examples, idList, int } from './action.js';
-import { clientFor, globals, readStdin, UsageError } from './context.js';
+import { clientFor, globals, readStdin, UsageError, writeOptions } from './context.js';
 import { keyValues, print, safe } from './output.js';
 
 /** The networks --split knows (text/'s PLATFORMS; kept here so --help needs no text rules). */
@@ -131,7 +131,7 @@ export function registerDraft(program: Command): void {
       const r = await clientFor(cmd).createDraft({
         title: opts.title ?? firstLine(opts.html ? posts[0].replace(/<[^>]*>/g, '') : posts[0]), tweets: await asContent(opts, posts),
         socialSetId: opts.set, selectedAccountIds: opts.accounts, templateId: opts.template,
-      });
+      }, writeOptions(cmd));
       const g = globals(cmd);
       const invalid = r.draft.tweets.filter((t) => !t.isValid).length;
       print(g.output, r, { ids: [r.draft.id], text: g.quiet ? r.draft.id : `Created draft ${r.draft.id} with ${r.draft.tweets.length} post(s)${invalid ? `; ${invalid} do not fit every network (herald draft get ${r.draft.id})` : ''}` });

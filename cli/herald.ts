@@ -25,6 +25,7 @@ export function buildProgram(): Command {
     .option('--api-key <key>', 'API key (default: HERALD_API_KEY or the saved login)')
     .option('--base-url <url>', 'API base URL including /api/v1 (default: HERALD_BASE_URL or http://127.0.0.1:4780/api/v1)')
     .option('-q, --quiet', 'print only what scripts need')
+    .option('--idempotency-key <key>', 'Idempotency-Key of a command that creates or publishes (default: a new one each run); rerun with the same key to get the first answer instead of doing it twice')
     .showHelpAfterError('(add --help for usage and examples)')
     .configureOutput({ outputError: (str, write) => write(str) })
     .addHelpText('after', examples(

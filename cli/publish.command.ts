@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { action, examples, idList } from './action.js';
-import { clientFor, EXIT, globals, paint, useColor } from './context.js';
+import { clientFor, EXIT, globals, paint, useColor, writeOptions } from './context.js';
 import { print, safe } from './output.js';
 
 const DONE = new Set(['published', 'failed', 'needs_review', 'missed', 'cancelled']);
@@ -15,7 +15,7 @@ export function registerPublish(program: Command): void {
     .action(action(async (draftId: string, opts: { accounts?: string[]; force?: boolean }, cmd: Command) => {
       const g = globals(cmd);
       const client = clientFor(cmd);
-      const started = await client.publishAsync(draftId, { accountIds: opts.accounts, force: opts.force });
+      const started = await client.publishAsync(draftId, { accountIds: opts.accounts, force: opts.force }, writeOptions(cmd));
       // Progress goes to stderr, so stdout stays the result alone; one line per change of state.
       const live = !g.quiet && g.output !== 'json';
       const tty = useColor(process.stderr);

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { HeraldError } from '../client/herald-client.js';
 import { action, examples, idList, int } from './action.js';
-import { clientFor, globals, UsageError } from './context.js';
+import { clientFor, globals, UsageError, writeOptions } from './context.js';
 import { print } from './output.js';
 
 /** ISO 8601 with a zone as given; a date-time without a zone is local time. */
@@ -49,7 +49,7 @@ export function registerSchedule(program: Command): void {
           return { accountId: id, platform: a.platform as 'microblog' };
         });
       }
-      const r = await client.schedule({ draftId, scheduledFor: when.toISOString(), targetAccounts, priority: opts.priority, applyJitter: opts.jitter });
+      const r = await client.schedule({ draftId, scheduledFor: when.toISOString(), targetAccounts, priority: opts.priority, applyJitter: opts.jitter }, writeOptions(cmd));
       const g = globals(cmd);
       print(g.output, r, { ids: r.queueIds, text: g.quiet ? r.queueIds.join('\n') : `Scheduled for ${when.toLocaleString()} on ${r.accountCount} account(s).` });
     }));

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { action, examples } from './action.js';
-import { clientFor, globals } from './context.js';
+import { clientFor, globals, writeOptions } from './context.js';
 import { keyValues, print } from './output.js';
 
 export function registerTemplate(program: Command): void {
@@ -32,7 +32,7 @@ export function registerTemplate(program: Command): void {
     .option('--tail <text>', 'text put after the last post')
     .addHelpText('after', examples('herald template create --name Launch --head "🚀 New release" --tail "#buildinpublic"'))
     .action(action(async (opts: { name: string; description?: string; head?: string; tail?: string }, cmd: Command) => {
-      const r = await clientFor(cmd).createTemplate({ name: opts.name, description: opts.description, headContentPlain: opts.head, tailContentPlain: opts.tail });
+      const r = await clientFor(cmd).createTemplate({ name: opts.name, description: opts.description, headContentPlain: opts.head, tailContentPlain: opts.tail }, writeOptions(cmd));
       const g = globals(cmd);
       print(g.output, r, { ids: [r.template.uuid], text: g.quiet ? r.template.uuid : `Created template ${r.template.name} (${r.template.uuid})` });
     }));

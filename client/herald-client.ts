@@ -65,6 +65,22 @@ function env(name: string): string | undefined {
 
 type Query = Record<string, string | number | boolean | undefined>;
 
+/**
+ * Options of one call that creates or publishes (the routes whose RouteDef says `idempotent: true`).
+ * `idempotencyKey` (1-255 visible ASCII) is sent as `Idempotency-Key`: per user, for 24 hours, the
+ * same call with the same key gets the first answer again instead of running twice, also across
+ * a restart of Herald. Without one, the client makes one up whenever it may send the request more
+ * than once (`retryRateLimited`), so a retried write is never applied twice.
+ */
+export interface WriteOptions {
+  idempotencyKey?: string;
+}
+
+/** A fresh Idempotency-Key (Web Crypto: browsers and Node alike). */
+export function newIdempotencyKey(): string {
+  return globalThis.crypto.randomUUID();
+}
+
 function isHttpUrl(s: string): boolean {
   try {
     return /^https?:$/.test(new URL(s).protocol);
@@ -98,7 +114,7 @@ export class HeraldClient {
   }
 
   /** Low-level call; every method below goes through it. */
-  async request<T>(method: string, path: string, init: { body?: unknown; query?: Query; auth?: boolean; form?: FormData; raw?: boolean } = {}): Promise<T> {
+  async request<T>(method: string, path: string, init: { body?: unknown; query?: Query; auth?: boolean; form?: FormData; raw?: boolean; idempotent?: WriteOptions } = {}): Promise<T> {
     const url = new URL(this.baseUrl + path);
     for (const [k, v] of Object.entries(init.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     const headers: Record<string, string> = { accept: 'application/json', ...this.opts.headers };
@@ -114,6 +130,9 @@ export class HeraldClient {
     }
     const retry = this.opts.retryRateLimited;
     const retries = retry === true ? 3 : typeof retry === 'number' ? retry : 0;
+    // One key for every attempt: a resend is then the same request, answered once.
+    const idempotencyKey = init.idempotent?.idempotencyKey ?? (init.idempotent && retries > 0 ? newIdempotencyKey() : undefined);
+    if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
     for (let attempt = 0; ; attempt++) {
       let res: Response;
       try {
@@ -157,7 +176,7 @@ export class HeraldClient {
   getAccount(id: string) { return this.request<Out<typeof accounts.accountResponse>>('GET', `/accounts/${encodeURIComponent(id)}`); }
   deleteAccount(id: string) { return this.request<Message>('DELETE', `/accounts/${encodeURIComponent(id)}`); }
   listSocialSets() { return this.request<Out<typeof sets.setListResponse>>('GET', '/social-sets'); }
-  createSocialSet(body: In<typeof sets.createSetBody>) { return this.request<Out<typeof sets.setResponse>>('POST', '/social-sets', { body }); }
+  createSocialSet(body: In<typeof sets.createSetBody>, write: WriteOptions = {}) { return this.request<Out<typeof sets.setResponse>>('POST', '/social-sets', { body, idempotent: write }); }
   updateSocialSet(body: In<typeof sets.updateSetBody>) { return this.request<Out<typeof sets.setResponse>>('PUT', '/social-sets', { body }); }
   deleteSocialSet(id: string) { return this.request<Message>('DELETE', '/social-sets', { body: { id } }); }
 
@@ -175,9 +194,9 @@ export class HeraldClient {
   listDrafts(query: QueryOf<typeof drafts.listQuery> = {}) { return this.request<Out<typeof drafts.draftListResponse>>('GET', '/microblog/drafts', { query: query as Query }); }
   getDraft(id: string) { return this.request<Out<typeof drafts.draftResponse>>('GET', `/microblog/drafts/${encodeURIComponent(id)}`); }
   /** Creates a draft from posts (`tweets: [{content, position}]`); content may be HTML or plain text. */
-  createDraft(body: In<typeof drafts.createDraftBody>) { return this.request<Out<typeof drafts.draftResponse>>('POST', '/microblog/drafts', { body }); }
+  createDraft(body: In<typeof drafts.createDraftBody>, write: WriteOptions = {}) { return this.request<Out<typeof drafts.draftResponse>>('POST', '/microblog/drafts', { body, idempotent: write }); }
   /** Creates up to 100 drafts, all or nothing. */
-  createDrafts(body: In<typeof drafts.batchBody>) { return this.request<Out<typeof drafts.batchResponse>>('POST', '/microblog/drafts/batch', { body }); }
+  createDrafts(body: In<typeof drafts.batchBody>, write: WriteOptions = {}) { return this.request<Out<typeof drafts.batchResponse>>('POST', '/microblog/drafts/batch', { body, idempotent: write }); }
   updateDraft(id: string, body: In<typeof drafts.updateDraftBody>) { return this.request<Out<typeof drafts.draftResponse>>('PUT', `/microblog/drafts/${encodeURIComponent(id)}`, { body }); }
   deleteDraft(id: string) { return this.request<Message>('DELETE', `/microblog/drafts/${encodeURIComponent(id)}`); }
   getDraftPlatforms(id: string) { return this.request<Out<typeof drafts.platformsResponse>>('GET', `/microblog/drafts/${encodeURIComponent(id)}/platforms`); }
@@ -190,10 +209,10 @@ export class HeraldClient {
 
   // Media
   /** Upload up to 4 files (images, GIF, MP4/MOV); each becomes a media item to attach to posts. */
-  uploadMedia(files: readonly { name: string; data: Blob }[]) {
+  uploadMedia(files: readonly { name: string; data: Blob }[], write: WriteOptions = {}) {
     const form = new FormData();
     for (const f of files) form.append('files', f.data, f.name);
-    return this.request<Out<typeof media.uploadResponse>>('POST', '/microblog/media/upload', { form });
+    return this.request<Out<typeof media.uploadResponse>>('POST', '/microblog/media/upload', { form, idempotent: write });
   }
   setMediaAltText(mediaId: string, altText: string) { return this.request<Out<typeof media.mediaResponse>>('PATCH', `/microblog/media/${encodeURIComponent(mediaId)}`, { body: { altText } }); }
   deleteMedia(mediaId: string) { return this.request<Out<typeof media.deletedResponse>>('DELETE', `/microblog/media/${encodeURIComponent(mediaId)}`); }
@@ -206,7 +225,7 @@ export class HeraldClient {
 
   listTemplates() { return this.request<Out<typeof templates.templateListResponse>>('GET', '/templates'); }
   getTemplate(id: string) { return this.request<Out<typeof templates.templateResponse>>('GET', `/templates/${encodeURIComponent(id)}`); }
-  createTemplate(body: In<typeof templates.createTemplateBody>) { return this.request<Out<typeof templates.templateResponse>>('POST', '/templates', { body }); }
+  createTemplate(body: In<typeof templates.createTemplateBody>, write: WriteOptions = {}) { return this.request<Out<typeof templates.templateResponse>>('POST', '/templates', { body, idempotent: write }); }
   updateTemplate(id: string, body: In<typeof templates.updateTemplateBody>) { return this.request<Out<typeof templates.templateResponse>>('PUT', `/templates/${encodeURIComponent(id)}`, { body }); }
   deleteTemplate(id: string) { return this.request<Message>('DELETE', `/templates/${encodeURIComponent(id)}`); }
 
@@ -216,19 +235,19 @@ export class HeraldClient {
 
   // Publishing
   /** Publishes a draft to its accounts (or `accountIds`) and answers when every target is done. */
-  publish(draftId: string, opts: Omit<In<typeof publishing.publishBody>, 'draftId' | 'async'> = {}) {
-    return this.request<Out<typeof publishing.publishResponse>>('POST', '/microblog/publish', { body: { ...opts, draftId } });
+  publish(draftId: string, opts: Omit<In<typeof publishing.publishBody>, 'draftId' | 'async'> = {}, write: WriteOptions = {}) {
+    return this.request<Out<typeof publishing.publishResponse>>('POST', '/microblog/publish', { body: { ...opts, draftId }, idempotent: write });
   }
   /** Starts publishing and answers at once with the job id; follow `publishProgress`. */
-  publishAsync(draftId: string, opts: Omit<In<typeof publishing.publishBody>, 'draftId' | 'async'> = {}) {
-    return this.request<Out<typeof publishing.acceptedResponse>>('POST', '/microblog/publish', { body: { ...opts, draftId, async: true } });
+  publishAsync(draftId: string, opts: Omit<In<typeof publishing.publishBody>, 'draftId' | 'async'> = {}, write: WriteOptions = {}) {
+    return this.request<Out<typeof publishing.acceptedResponse>>('POST', '/microblog/publish', { body: { ...opts, draftId, async: true }, idempotent: write });
   }
-  publishMultiPlatform(body: In<typeof publishing.multiPublishBody>) { return this.request<Out<typeof publishing.multiPublishResponse>>('POST', '/publish/multi-platform', { body }); }
-  quote(body: In<typeof publishing.quoteBody>) { return this.request<Out<typeof publishing.quoteResponse>>('POST', '/microblog/quote', { body }); }
-  publishSkyblog(body: In<typeof publishing.textPublishBody>) { return this.request<Out<typeof publishing.singlePublishResponse>>('POST', '/skyblog/publish', { body }); }
-  publishFedblog(body: In<typeof publishing.textPublishBody>) { return this.request<Out<typeof publishing.singlePublishResponse>>('POST', '/fedblog/publish', { body }); }
-  publishThreadblog(body: In<typeof publishing.threadblogPublishBody>) { return this.request<Out<typeof publishing.singlePublishResponse>>('POST', '/threadblog/publish', { body }); }
-  publishProblog(body: In<typeof publishing.problogPublishBody>) { return this.request<Out<typeof publishing.singlePublishResponse>>('POST', '/problog/publish', { body }); }
+  publishMultiPlatform(body: In<typeof publishing.multiPublishBody>, write: WriteOptions = {}) { return this.request<Out<typeof publishing.multiPublishResponse>>('POST', '/publish/multi-platform', { body, idempotent: write }); }
+  quote(body: In<typeof publishing.quoteBody>, write: WriteOptions = {}) { return this.request<Out<typeof publishing.quoteResponse>>('POST', '/microblog/quote', { body, idempotent: write }); }
+  publishSkyblog(body: In<typeof publishing.textPublishBody>, write: WriteOptions = {}) { return this.request<Out<typeof publishing.singlePublishResponse>>('POST', '/skyblog/publish', { body, idempotent: write }); }
+  publishFedblog(body: In<typeof publishing.textPublishBody>, write: WriteOptions = {}) { return this.request<Out<typeof publishing.singlePublishResponse>>('POST', '/fedblog/publish', { body, idempotent: write }); }
+  publishThreadblog(body: In<typeof publishing.threadblogPublishBody>, write: WriteOptions = {}) { return this.request<Out<typeof publishing.singlePublishResponse>>('POST', '/threadblog/publish', { body, idempotent: write }); }
+  publishProblog(body: In<typeof publishing.problogPublishBody>, write: WriteOptions = {}) { return this.request<Out<typeof publishing.singlePublishResponse>>('POST', '/problog/publish', { body, idempotent: write }); }
   publishProgress(query: QueryOf<typeof publishing.progressQuery>) { return this.request<Out<typeof publishing.progressResponse>>('GET', '/microblog/publish/progress', { query: query as Query }); }
 
   publishHistory(query: QueryOf<typeof publishing.historyQuery> = {}) { return this.request<Out<typeof publishing.historyResponse>>('GET', '/publish/history', { query: query as Query }); }
@@ -245,7 +264,7 @@ export class HeraldClient {
   backup() { return this.request<Out<typeof settings.backupResponse>>('POST', '/backup'); }
 
   // Scheduling
-  schedule(body: In<typeof schedule.scheduleBody>) { return this.request<Out<typeof schedule.scheduleResponse>>('POST', '/microblog/schedule', { body }); }
+  schedule(body: In<typeof schedule.scheduleBody>, write: WriteOptions = {}) { return this.request<Out<typeof schedule.scheduleResponse>>('POST', '/microblog/schedule', { body, idempotent: write }); }
   listSchedules() { return this.request<Out<typeof schedule.scheduleListResponse>>('GET', '/microblog/schedule'); }
   cancelSchedule(draftId: string) { return this.request<Out<typeof schedule.cancelResponse>>('DELETE', '/microblog/schedule', { query: { draftId } }); }
 }

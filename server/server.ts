@@ -195,6 +195,7 @@ export async function createServer(options: ServerOptions = {}): Promise<HeraldS
       const stopScheduler = scheduler?.stop() ?? Promise.resolve();
       server.close(() => {
         clearTimeout(force);
+        services.idempotency.close();
         void stopScheduler.finally(() => checkpointer.stop()).finally(() => {
           database.close();
           resolve();

@@ -15,6 +15,10 @@ export const ERROR_STATUS = {
   RATE_LIMITED: 429,
   /** POST /auth/setup once an owner exists (decisions §10). */
   ALREADY_SET_UP: 409,
+  /** The same Idempotency-Key while its first request still runs (decisions §10). */
+  IDEMPOTENCY_KEY_IN_USE: 409,
+  /** The same Idempotency-Key with another method, path or body (decisions §10). */
+  IDEMPOTENCY_KEY_REUSED: 422,
   OAUTH_NOT_CONFIGURED: 501,
   PLATFORM_ERROR: 502,
   INTERNAL_ERROR: 500,

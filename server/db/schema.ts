@@ -229,3 +229,25 @@ export const oauthStates = sqliteTable('oauth_states', {
   usedAt: text('used_at'),
   createdAt: text('created_at').notNull(),
 });
+
+/**
+ * Idempotency keys (decisions §10): one row per user and `Idempotency-Key`, kept 24 h. `fingerprint`
+ * is a SHA-256 of method, path and body (never the body itself); while the first request runs the
+ * row is `running` with its `owner` (process id and server instance), then `done` with the
+ * answer to replay. Times are epoch milliseconds (range-scanned by the purge).
+ */
+export const idempotencyKeys = sqliteTable('idempotency_keys', {
+  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  key: text('key').notNull(),
+  fingerprint: text('fingerprint').notNull(),
+  state: text('state').notNull().default('running'),
+  owner: text('owner').notNull(),
+  status: integer('status'),
+  contentType: text('content_type'),
+  body: text('body'),
+  createdAt: integer('created_at').notNull(),
+  expiresAt: integer('expires_at').notNull(),
+}, (t) => [
+  primaryKey({ columns: [t.userId, t.key] }),
+  index('idempotency_keys_expires_idx').on(t.expiresAt),
+]);

@@ -7,6 +7,7 @@ import { AuthService } from './auth/auth.service.js';
 import { SignInService } from './auth/signin.service.js';
 import { CreditsService } from './credits/credits.service.js';
 import { DraftsService } from './drafts/drafts.service.js';
+import { IdempotencyService } from './idempotency/idempotency.service.js';
 import { MediaService } from './media/media.service.js';
 import { PublishService } from './publishing/publish.service.js';
 import { ScheduleService } from './scheduling/schedule.service.js';
@@ -46,6 +47,7 @@ export function createServices(deps: Deps) {
     publishing,
     scheduling: new ScheduleService(deps, repos, publishing),
     settings: new SettingsService(deps, users, repos.settings),
+    idempotency: new IdempotencyService(deps, repos.idempotency),
   };
 }
 

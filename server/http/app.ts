@@ -10,6 +10,8 @@ import { renderDocsPage, DOCS_CSS } from './docs-page.js';
 import { createDispatch, sendJson, type DispatchRoute } from './dispatch.js';
 import { keyAuth } from './middleware/auth.js';
 import { errorMapper, notFoundHandler } from './middleware/errors.js';
+import { idempotency } from './middleware/idempotency.js';
+import { discardUploaded, uploadDigest } from './middleware/media-upload.js';
 import { hostGuard, originGuard, requireJson, requireMultipart, securityHeaders } from './middleware/guards.js';
 import { buildOpenApi } from './openapi.js';
 import { parseOrThrow, type Method, type RouteDef } from './route.js';
@@ -71,6 +73,11 @@ export function createApp(opts: AppOptions) {
   for (const r of routes) {
     const chain: RequestHandler[] = [];
     if (r.auth !== false) chain.push(auth);
+    if (r.idempotent && r.auth === false) throw new Error(`${r.path}: an idempotent route needs a key (Idempotency-Key is per user)`);
+    const idem = r.idempotent
+      ? idempotency(s.idempotency, s.deps.log, r.bodyType === 'multipart' ? { digest: uploadDigest, discard: discardUploaded } : {})
+      : undefined;
+    if (idem) chain.push(idem.check);
     if (r.bodyType === 'multipart') chain.push(requireMultipart());
     else {
       chain.push(requireJson());
@@ -85,6 +92,7 @@ export function createApp(opts: AppOptions) {
       });
     }
     if (r.before) chain.push(...r.before);
+    if (idem) chain.push(idem.claim);
     const status = r.status ?? 200;
     chain.push((req, res) => {
       const body = r.body ? parseOrThrow(r.body, req.body ?? {}, 'body') : undefined;

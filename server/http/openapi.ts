@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { ERROR_STATUS, type ErrorCode } from '../core/errors.js';
 import { errorBody } from '../contracts/common.js';
 import type { RouteDef } from './route.js';
+import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from '../domain/idempotency/idempotency.service.js';
 
 type Json = Record<string, unknown>;
 
@@ -22,7 +23,14 @@ function parameters(schema: z.ZodType | undefined, where: 'path' | 'query'): Jso
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'Invalid input', 401: 'Not authenticated', 402: 'Not enough credits', 403: 'Forbidden', 404: 'Not found',
-  409: 'Conflict', 413: 'Too large', 415: 'Unsupported content type', 429: 'Rate limited', 500: 'Internal error', 501: 'Not configured', 502: 'Network error', 507: 'Disk full',
+  409: 'Conflict', 413: 'Too large', 415: 'Unsupported content type', 422: 'Unprocessable', 429: 'Rate limited', 500: 'Internal error', 501: 'Not configured', 502: 'Network error', 507: 'Disk full',
+};
+
+/** The header of every route whose RouteDef says `idempotent: true` (decisions §10). */
+const IDEMPOTENCY_PARAMETER: Json = {
+  name: IDEMPOTENCY_HEADER, in: 'header', required: false,
+  description: 'Makes the request safe to send again. Per user, for 24 hours, the same method, path and body under this key get the first answer again (status and body, header Idempotent-Replayed: true), also after a restart; the handler runs once. 2xx answers and final 4xx ones are kept; 5xx, 429, 401, 402 and 409 are not (the key is free again and a retry runs). Another request under the same key: 422 IDEMPOTENCY_KEY_REUSED; the same one while the first still runs: 409 IDEMPOTENCY_KEY_IN_USE. A key whose first request died with its process is free again. A bad value: 400 INVALID_INPUT.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
 };
 
 export function buildOpenApi(routes: RouteDef[], info: { version: string; serverUrl?: string }): Json {
@@ -36,10 +44,16 @@ export function buildOpenApi(routes: RouteDef[], info: { version: string; server
     } else {
       responses[status] = { description: 'Success', content: { 'application/json': { schema: r.response ? toSchema(r.response, 'output') : { type: 'object' } } } };
     }
+    if (r.idempotent) {
+      const replayed = { [REPLAYED_HEADER]: { description: 'Present (`true`) when this is the first answer to the same Idempotency-Key and request, replayed', schema: { type: 'string', enum: ['true'] } } };
+      (responses[status] as Json).headers = replayed;
+    }
     if (r.accepted) {
       responses['202'] = { description: 'Accepted: with async, publishing goes on in the background; follow it by jobId', content: { 'application/json': { schema: toSchema(r.accepted, 'output') } } };
+      if (r.idempotent) (responses['202'] as Json).headers = (responses[status] as Json).headers;
     }
     const errorCodes: ErrorCode[] = [...(r.errors ?? []), 'INTERNAL_ERROR'];
+    if (r.idempotent) errorCodes.push('IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_REUSED', ...(errorCodes.includes('INVALID_INPUT') ? [] : ['INVALID_INPUT' as const]));
     // Any write may meet a full disk; the error mapper answers it for every route alike.
     if (r.method !== 'get' && !errorCodes.includes('STORAGE_FULL')) errorCodes.push('STORAGE_FULL');
     if (r.auth !== false && !errorCodes.includes('INVALID_API_KEY')) errorCodes.push('INVALID_API_KEY');
@@ -62,7 +76,7 @@ export function buildOpenApi(routes: RouteDef[], info: { version: string; server
       tags: [r.tag],
       summary: r.summary,
       operationId: `${r.method}${path.replace(/[{}]/g, '').split(/[/-]/).map((p) => p.charAt(0).toUpperCase() + p.slice(1)).join('')}`,
-      parameters: [...parameters(r.params, 'path'), ...parameters(r.query, 'query')],
+      parameters: [...parameters(r.params, 'path'), ...parameters(r.query, 'query'), ...(r.idempotent ? [IDEMPOTENCY_PARAMETER] : [])],
       responses,
       security: r.auth === false ? [] : [{ svcKey: [] }],
     };

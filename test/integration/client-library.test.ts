@@ -280,10 +280,18 @@ describe('static checks', () => {
     for (const [, name, params] of methods) {
       if (name === 'uploadMedia') continue;
       expect(params.replace(/ = \{\}/g, ''), name).not.toMatch(/\{/);
-      for (const p of params.split(/,(?![^<]*>)/).filter(Boolean)) expect(p.trim(), name).toMatch(/^\w+\??: (string|string\[\]|OAuthNetwork|(In|QueryOf|Omit)<.+>)( = \{\})?$/);
+      // `write: WriteOptions` carries the Idempotency-Key header, not a request shape.
+      for (const p of params.split(/,(?![^<]*>)/).filter(Boolean)) expect(p.trim(), name).toMatch(/^(\w+\??: (string|string\[\]|OAuthNetwork|(In|QueryOf|Omit)<.+>)( = \{\})?|write: WriteOptions = \{\})$/);
     }
     // And no runtime import of the server: types only.
     expect(src.match(/^import (?!type ).*$/gm) ?? []).toEqual([]);
+  });
+
+  it('the client offers an Idempotency-Key on exactly the routes whose RouteDef says idempotent', () => {
+    const flagged = new Set(allRoutes(t.server.services).filter((r) => r.idempotent).map((r) => `${r.method.toUpperCase()} ${r.path.replace(/\$\{platform\}/, ':platform')}`));
+    const offered = new Set([...src.matchAll(/\('(POST|PUT|PATCH|DELETE)', '([^']+)', \{[^\n]*idempotent: write/g)].map((m) => `${m[1]} ${m[2]}`));
+    expect(flagged.size).toBeGreaterThanOrEqual(13);
+    expect([...offered].sort()).toEqual([...flagged].sort());
   });
 
   it('the CLI reaches Herald only through the client (serve runs the server; backup and restore work on the database file)', () => {

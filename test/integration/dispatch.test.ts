@@ -97,6 +97,33 @@ describe('answers through the dispatcher equal answers through Express', () => {
     expect(new Set(statuses)).toEqual(new Set([200, 400, 401, 403, 404, 413, 415]));
   });
 
+  it('for idempotent writes: first answer, replay, another body and a bad key (Idempotency-Key)', async () => {
+    const json = (idem: string) => ({ 'svc-key': key, 'content-type': 'application/json', 'idempotency-key': idem });
+    const send = (port: number, idem: string, body: string) => rawRequest(port, {
+      method: 'POST', target: '/api/v1/templates', body,
+      headers: { host: `127.0.0.1:${t.server.port}`, 'content-length': String(Buffer.byteLength(body)), ...json(idem) },
+    });
+    const shape = (r: Awaited<ReturnType<typeof send>>) => {
+      const { date: _d, 'x-ratelimit-remaining': _n, 'x-ratelimit-reset': _r, ...headers } = r.headers;
+      return { status: r.status, headers, body: mask(r.text) };
+    };
+    const body = JSON.stringify({ name: 'Idempotent both ways' });
+    // Each side's first answer under its own key, then each replays the other side's.
+    const first = [shape(await send(t.server.port, 'dispatch-key', body)), shape(await send(refPort, 'express-key', body))];
+    expect(first[0]).toEqual(first[1]);
+    expect(first[0].status).toBe(200);
+    const replays = [shape(await send(t.server.port, 'express-key', body)), shape(await send(refPort, 'dispatch-key', body))];
+    expect(replays[0]).toEqual(replays[1]);
+    expect(replays[0].headers['idempotent-replayed']).toBe('true');
+    const reused = [shape(await send(t.server.port, 'express-key', '{"name":"other"}')), shape(await send(refPort, 'dispatch-key', '{"name":"other"}'))];
+    expect(reused[0]).toEqual(reused[1]);
+    expect(reused[0].status).toBe(422);
+    const bad = [shape(await send(t.server.port, 'a b', body)), shape(await send(refPort, 'a b', body))];
+    expect(bad[0]).toEqual(bad[1]);
+    expect(bad[0].status).toBe(400);
+    expect((await t.call('GET', '/templates', { key })).body.templates.filter((x: { name: string }) => x.name === 'Idempotent both ways').length).toBe(2);
+  });
+
   it('sends the security and rate-limit headers and one JSON body', async () => {
     const { raw } = await both({ method: 'GET', target: '/api/v1/me', headers: { 'svc-key': key } });
     expect(raw.status).toBe(200);

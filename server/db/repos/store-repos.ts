@@ -1,8 +1,9 @@
-/** Repositories of the stored things: users and keys, accounts and connections, social sets, drafts and posts, templates, media, credits, settings. */
+/** Repositories of the stored things: users and keys, accounts and connections, social sets, drafts and posts, templates, media, credits, settings, idempotency keys. */
 import type { Db, Sqlite } from '../connection.js';
 import { AccountsRepo, OAuthStatesRepo } from './accounts.repo.js';
 import { CreditsRepo } from './credits.repo.js';
 import { DraftsRepo } from './drafts.repo.js';
+import { IdempotencyRepo } from './idempotency.repo.js';
 import { MediaRepo } from './media.repo.js';
 import { SettingsRepo } from './settings.repo.js';
 import { SocialSetsRepo } from './social-sets.repo.js';
@@ -24,5 +25,6 @@ export function createStoreRepos(sqlite: Sqlite, _db: Db) {
     media: new MediaRepo(sqlite),
     credits: new CreditsRepo(sqlite),
     settings: new SettingsRepo(sqlite),
+    idempotency: new IdempotencyRepo(sqlite),
   };
 }

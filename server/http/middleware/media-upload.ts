@@ -8,6 +8,7 @@
  * error (a 1 GB upload would be read to its end). The engine reports the failure to multer only
  * once the connection is gone, and every file this request wrote is removed before answering.
  */
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Request, RequestHandler, Response } from 'express';
@@ -50,6 +51,28 @@ const loadMulter = () => (multerModule ??= createRequire(import.meta.url)('multe
 /** The files stored for this request, in part order. */
 export function uploadedMedia(req: Request): StoredMedia[] {
   return (states.get(req)?.stored ?? []).filter(Boolean);
+}
+
+/**
+ * A digest of the files stored for this request (part order, type and a SHA-256 of each file's
+ * bytes, read back from the media folder): the upload's body, for its Idempotency-Key.
+ */
+export async function uploadDigest(req: Request): Promise<string> {
+  const parts: string[] = [];
+  for (const file of uploadedMedia(req)) {
+    const hash = crypto.createHash('sha256');
+    for await (const chunk of fs.createReadStream(file.path)) hash.update(chunk as Buffer);
+    parts.push(`${file.mime} ${file.size} ${hash.digest('hex')}`);
+  }
+  return parts.join('\n');
+}
+
+/** Removes the files stored for this request (a replayed or refused upload records none). */
+export function discardUploaded(req: Request): void {
+  const st = states.get(req);
+  if (!st) return;
+  for (const p of st.paths) fs.rmSync(p, { force: true });
+  st.stored = [];
 }
 
 const badInput = (message: string) => new HeraldError('INVALID_INPUT', message);

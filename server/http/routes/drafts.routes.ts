@@ -16,13 +16,13 @@ export const draftRoutes = (s: Services) => [
     handler: ({ auth, query, req, res }) => { sendJsonText(req, res, s.drafts.listBody(auth.user.id, query)); },
   }),
   defineRoute({
-    method: 'post', path: '/microblog/drafts', tag, summary: 'Create a draft',
+    method: 'post', idempotent: true, path: '/microblog/drafts', tag, summary: 'Create a draft',
     description: 'Post content is HTML sanitised to p, br, a[href http/https], strong/b, em/i, ul/ol/li (plain text without tags is kept with its newlines). Positions are kept in order and renumbered 0..n-1. Without socialSetId the default social set is used; a user with no social set gets 400 NO_SOCIAL_SET. Each post carries its count, limit and validity for every target network.',
     body: c.createDraftBody, response: c.draftResponse, errors: [...base, 'INVALID_INPUT', 'NO_SOCIAL_SET', 'NOT_FOUND'],
     handler: ({ auth, body }) => ({ success: true, draft: s.drafts.create(auth.user.id, body) }),
   }),
   defineRoute({
-    method: 'post', path: '/microblog/drafts/batch', tag, summary: 'Create up to 100 drafts, all or nothing',
+    method: 'post', idempotent: true, path: '/microblog/drafts/batch', tag, summary: 'Create up to 100 drafts, all or nothing',
     description: 'One transaction: if any draft is invalid, none is created. Answers the full drafts in input order.',
     body: c.batchBody, response: c.batchResponse, errors: [...base, 'INVALID_INPUT', 'NO_SOCIAL_SET', 'NOT_FOUND'],
     handler: ({ auth, body }) => ({ success: true, drafts: s.drafts.createBatch(auth.user.id, body) }),

@@ -9,7 +9,7 @@ const tag = 'Media';
 
 export const mediaRoutes = (s: Services): RouteDef[] => [
   defineRoute({
-    method: 'post', path: '/microblog/media/upload', tag, summary: 'Upload up to 4 media files (multipart part `files`)',
+    method: 'post', idempotent: true, path: '/microblog/media/upload', tag, summary: 'Upload up to 4 media files (multipart part `files`)',
     description: 'The type is decided from the bytes, never the declared type or name: PNG, JPEG, WebP (5 MB each), GIF (15 MB), MP4 or MOV (512 MB). Images at most 8192 px a side and 40 megapixels; GIFs at most 1000 frames. Over a byte cap: 413; another type (SVG, HTML, scripts, ...): 415; malformed, truncated, trailing data, pixel or frame caps, more than 4 files: 400. All or nothing: nothing is kept when one file fails.',
     bodyType: 'multipart', before: [mediaUpload(s.media)], response: c.uploadResponse,
     errors: ['INVALID_API_KEY', 'INVALID_INPUT', 'RATE_LIMITED'],

@@ -32,18 +32,18 @@ export const publishingRoutes = (s: Services): RouteDef[] => {
 
   return [
     defineRoute({
-      method: 'post', path: '/microblog/publish', tag, summary: 'Publish a draft now to its accounts (or the given ones)',
+      method: 'post', idempotent: true, path: '/microblog/publish', tag, summary: 'Publish a draft now to its accounts (or the given ones)',
       description: 'Answers when every target is done: {success, jobId, draftId, results, summary}; success is true only if every target succeeded. With async: true answers 202 {jobId} at once. Costs 10 credits per target account (a thread counts once), reserved before anything is sent; failed targets are refunded. Targets already published are skipped unless force.',
       body: c.publishBody, response: c.publishResponse, accepted: c.acceptedResponse, errors: [...publishErrors],
       handler: publishDraft(({ draftId, accountIds, jobId, community, force }) => ({ draftId, accountIds, jobId, community, force })),
     }),
     defineRoute({
-      method: 'post', path: '/publish/multi-platform', tag, summary: 'Publish one draft to several accounts at once (10 credits per account)',
+      method: 'post', idempotent: true, path: '/publish/multi-platform', tag, summary: 'Publish one draft to several accounts at once (10 credits per account)',
       body: c.multiPublishBody, response: c.multiPublishResponse, accepted: c.acceptedResponse, errors: [...publishErrors],
       handler: publishDraft(({ draftId, targetAccounts, jobId, force }) => ({ draftId, targetAccounts, jobId, force })),
     }),
     defineRoute({
-      method: 'post', path: '/microblog/quote', tag, summary: 'Quote an X post (10 credits)',
+      method: 'post', idempotent: true, path: '/microblog/quote', tag, summary: 'Quote an X post (10 credits)',
       body: c.quoteBody, response: c.quoteResponse, errors: [...publishErrors, 'PLATFORM_ERROR', 'TOKEN_EXPIRED'],
       handler: async ({ auth, body }) => {
         const r = await single('microblog', body.accountId, [body.content], [], { quote: { id: body.quoteTweetId, url: `https://x.com/i/web/status/${body.quoteTweetId}` } }, auth);
@@ -51,13 +51,13 @@ export const publishingRoutes = (s: Services): RouteDef[] => {
       },
     }),
     ...(['skyblog', 'fedblog'] as const).map((platform) => defineRoute({
-      method: 'post', path: `/${platform}/publish`, tag, summary: `Publish text (single or thread) to one ${platform} account (10 credits)`,
+      method: 'post', idempotent: true, path: `/${platform}/publish`, tag, summary: `Publish text (single or thread) to one ${platform} account (10 credits)`,
       description: 'imageUrls: this server\'s media URLs or public http(s) URLs. langs default [en].',
       body: c.textPublishBody, response: c.singlePublishResponse, errors: [...publishErrors, 'PLATFORM_ERROR', 'TOKEN_EXPIRED'],
       handler: ({ auth, body }) => single(platform, body.accountUuid, body.type === 'single' ? [body.text!] : body.texts!, body.imageUrls, { langs: body.langs ?? ['en'] }, auth),
     })),
     defineRoute({
-      method: 'post', path: '/threadblog/publish', tag, summary: 'Publish to a Threads account (10 credits)',
+      method: 'post', idempotent: true, path: '/threadblog/publish', tag, summary: 'Publish to a Threads account (10 credits)',
       description: 'Use a draft, or text (max 500) and mediaUrls. Threads fetches media itself, so mediaUrls must be public URLs; this server\'s own media cannot go to Threads by URL.',
       body: c.threadblogPublishBody, response: c.singlePublishResponse, errors: [...publishErrors, 'PLATFORM_ERROR', 'TOKEN_EXPIRED'],
       handler: async ({ auth, body }) => {
@@ -66,7 +66,7 @@ export const publishingRoutes = (s: Services): RouteDef[] => {
       },
     }),
     defineRoute({
-      method: 'post', path: '/problog/publish', tag, summary: 'Publish to a LinkedIn account (10 credits)',
+      method: 'post', idempotent: true, path: '/problog/publish', tag, summary: 'Publish to a LinkedIn account (10 credits)',
       description: 'Use a draft (its posts joined with a blank line), or text (max 3000) and mediaUrls.',
       body: c.problogPublishBody, response: c.singlePublishResponse, errors: [...publishErrors, 'PLATFORM_ERROR', 'TOKEN_EXPIRED'],
       handler: async ({ auth, body }) => {

@@ -12,7 +12,7 @@ export const socialSetRoutes = (s: Services) => [
     handler: ({ auth }) => ({ success: true, socialSets: s.socialSets.list(auth.user.id) }),
   }),
   defineRoute({
-    method: 'post', path: '/social-sets', tag, summary: 'Create a social set',
+    method: 'post', idempotent: true, path: '/social-sets', tag, summary: 'Create a social set',
     description: 'The first set a user creates becomes the default.',
     body: c.createSetBody, response: c.setResponse, errors: ['INVALID_API_KEY', 'INVALID_INPUT', 'RATE_LIMITED'],
     handler: ({ auth, body }) => ({ success: true, socialSet: s.socialSets.create(auth.user.id, body) }),

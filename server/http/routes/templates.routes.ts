@@ -17,7 +17,7 @@ export const templateRoutes = (s: Services) => [
     handler: ({ auth, params }) => ({ success: true, template: s.templates.get(auth.user.id, params.id) }),
   }),
   defineRoute({
-    method: 'post', path: '/templates', tag, summary: 'Create a template (head and tail text)',
+    method: 'post', idempotent: true, path: '/templates', tag, summary: 'Create a template (head and tail text)',
     description: 'Plain text is derived from HTML when only HTML is given, and HTML from plain text when only plain is given. HTML is sanitised.',
     body: c.createTemplateBody, response: c.templateResponse, errors: ['INVALID_API_KEY', 'INVALID_INPUT', 'RATE_LIMITED'],
     handler: ({ auth, body }) => ({ success: true, template: s.templates.create(auth.user.id, body) }),
