@@ -64,10 +64,10 @@ async function checkThreadsApp(req: { network: NetworkConfig; redirectUri: strin
     await graphCall(req.network.tokenUrl, formPost({
       client_id: client.clientId, client_secret: client.clientSecret, code: 'herald-credential-check',
       grant_type: 'authorization_code', redirect_uri: req.redirectUri,
-    }), { what: 'check the app id and secret', timeoutMs: 15_000 });
+    }), { what: 'check the credentials', timeoutMs: 15_000 });
   } catch (err) {
     if (!(err instanceof PlatformError)) throw err;
-    if (/client secret|application id|app id|invalid application|client_id/i.test(err.message)) {
+    if (/validating client secret|validating application|invalid application id/i.test(err.message)) {
       return { ok: false, message: `Threads did not accept the app id and secret (${err.message}): copy the Threads App ID and Threads App Secret (not the Facebook ones) from App settings → Basic of your app's Threads use case` };
     }
     if (err.status === undefined || err.status >= 500 || err.status === 429) return { ok: false, message: `Herald could not check the app with Threads: ${err.message}` };
