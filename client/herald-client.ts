@@ -28,7 +28,7 @@ type QueryOf<T extends z.ZodType> = Partial<z.output<T>>;
 
 /** The networks connected by OAuth (a browser round trip ending at GET /<network>/callback). */
 export type OAuthNetwork = 'microblog' | 'fedblog' | 'threadblog' | 'problog';
-export type NetworkAppPlatform = 'microblog' | 'threadblog' | 'problog' | 'identity';
+export type NetworkAppPlatform = In<typeof networks.appPlatform>;
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:4780/api/v1';
 
@@ -171,7 +171,7 @@ export class HeraldClient {
   /** Where the network sends the browser back: finishes connecting an account from the callback's query. */
   finishConnect(network: OAuthNetwork, query: QueryOf<typeof connections.callbackQuery>) { return this.request<Out<typeof connections.callbackResponse>>('GET', `/${network}/callback`, { query: query as Query, auth: false }); }
   /** Finishes connecting from the address the network sent the browser to, pasted (networks that refuse loopback). */
-  finishConnectPasted(network: Exclude<OAuthNetwork, 'fedblog'>, redirectUrl: string) { return this.request<Out<typeof connections.callbackResponse>>('POST', `/${network}/callback`, { body: { redirectUrl } }); }
+  finishConnectPasted(network: In<typeof networks.pastedNetwork>, redirectUrl: string) { return this.request<Out<typeof connections.callbackResponse>>('POST', `/${network}/callback`, { body: { redirectUrl } }); }
   connectSkyblog(body: In<typeof connections.skyblogConnectBody>) { return this.request<Out<typeof connections.skyblogConnectResponse>>('POST', '/skyblog/auth', { body }); }
 
   // Drafts
@@ -245,9 +245,9 @@ export class HeraldClient {
   setup(body: In<typeof settings.setupBody>) { return this.request<Out<typeof settings.setupResponse>>('POST', '/auth/setup', { body, auth: false }); }
   // Network apps (Settings → Networks)
   listNetworks() { return this.request<Out<typeof networks.networksResponse>>('GET', '/networks'); }
-  setNetwork(platform: NetworkAppPlatform, body: In<typeof networks.setNetworkBody>) { return this.request<Out<typeof networks.networkResponse>>('PUT', `/networks/${platform}`, { body }); }
-  removeNetwork(platform: NetworkAppPlatform) { return this.request<Out<typeof networks.networkResponse>>('DELETE', `/networks/${platform}`); }
-  testNetwork(platform: NetworkAppPlatform) { return this.request<Out<typeof networks.networkTestResponse>>('POST', `/networks/${platform}/test`); }
+  setNetwork(platform: In<typeof networks.appPlatform>, body: In<typeof networks.setNetworkBody>) { return this.request<Out<typeof networks.networkResponse>>('PUT', `/networks/${platform}`, { body }); }
+  removeNetwork(platform: In<typeof networks.appPlatform>) { return this.request<Out<typeof networks.networkResponse>>('DELETE', `/networks/${platform}`); }
+  testNetwork(platform: In<typeof networks.appPlatform>) { return this.request<Out<typeof networks.networkTestResponse>>('POST', `/networks/${platform}/test`); }
 
   settings() { return this.request<Out<typeof settings.settingsResponse>>('GET', '/settings'); }
   updateSettings(body: In<typeof settings.updateSettingsBody>) { return this.request<Out<typeof settings.updateSettingsResponse>>('PUT', '/settings', { body }); }

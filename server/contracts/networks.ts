@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { successTrue } from './common.js';
 
 export const appPlatform = z.enum(['microblog', 'threadblog', 'problog', 'identity']);
+/** The networks whose connect flow may end with a pasted redirect. */
+export const pastedNetwork = z.enum(['microblog', 'threadblog', 'problog']);
 export const networkParams = z.object({ platform: appPlatform.describe('microblog (X), threadblog (Threads), problog (LinkedIn) or identity (sign-in provider)') });
 
 export const networkAppSchema = z.object({

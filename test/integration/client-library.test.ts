@@ -135,7 +135,7 @@ describe('HeraldClient covers the API', () => {
       setNetwork: () => c.setNetwork('problog', { clientId: 'li-client', clientSecret: 'li-client-secret' }),
       testNetwork: () => c.testNetwork('identity'),
       removeNetwork: () => c.removeNetwork('problog'),
-      finishConnectPasted: () => settle(c.finishConnectPasted('threadblog', 'https://example.test/threads?code=c&state=not-a-state')),
+      finishConnectPasted: () => Promise.all((['microblog', 'threadblog', 'problog'] as const).map((n) => settle(c.finishConnectPasted(n, `https://example.test/${n}?code=c&state=not-a-state`)))),
     };
 
     const methods = Object.getOwnPropertyNames(HeraldClient.prototype).filter((m) => !['constructor', 'request', 'mediaUrl'].includes(m)).sort();
