@@ -10,6 +10,7 @@ import { EXIT } from './context.js';
 import { registerCredits } from './credits.command.js';
 import { registerDraft } from './draft.command.js';
 import { registerInit } from './init.command.js';
+import { registerNetwork } from './network.command.js';
 import { registerPublish } from './publish.command.js';
 import { registerSchedule } from './schedule.command.js';
 import { registerServe } from './serve.command.js';
@@ -44,6 +45,7 @@ export function buildProgram(): Command {
   registerTemplate(program);
   registerCredits(program);
   registerInit(program);
+  registerNetwork(program);
   registerServe(program);
   registerBackup(program);
   return program;

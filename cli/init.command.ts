@@ -29,7 +29,7 @@ export function registerInit(program: Command): void {
       const savedTo = opts.save ? saveCredentials({ apiKey: r.apiKey.key, baseUrl }) : undefined;
       print(g.output, { ...r, savedTo }, {
         ids: [r.user.uuid],
-        text: g.quiet ? undefined : `Created the owner ${r.user.email} at ${client.baseUrl}${savedTo ? `; signed in, key saved to ${savedTo}` : '; the key was not saved'}.`,
+        text: g.quiet ? undefined : `Created the owner ${r.user.email} at ${client.baseUrl}${savedTo ? `; signed in, key saved to ${savedTo}` : '; the key was not saved'}.\nNext: set up the network apps for X, Threads and LinkedIn with \`herald network set <name> --client-id … --client-secret-stdin\` (\`herald network list\` shows the redirect URI each needs), or in the app under Settings → Networks.`,
       });
     }));
 }

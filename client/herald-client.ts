@@ -14,6 +14,7 @@ import type * as publishing from '../server/contracts/publishing.js';
 import type * as schedule from '../server/contracts/schedule.js';
 import type { messageResponse } from '../server/contracts/common.js';
 import type * as settings from '../server/contracts/settings.js';
+import type * as networks from '../server/contracts/networks.js';
 import type * as signin from '../server/contracts/signin.js';
 import type * as sets from '../server/contracts/social-sets.js';
 import type * as templates from '../server/contracts/templates.js';
@@ -27,6 +28,7 @@ type QueryOf<T extends z.ZodType> = Partial<z.output<T>>;
 
 /** The networks connected by OAuth (a browser round trip ending at GET /<network>/callback). */
 export type OAuthNetwork = 'microblog' | 'fedblog' | 'threadblog' | 'problog';
+export type NetworkAppPlatform = In<typeof networks.appPlatform>;
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:4780/api/v1';
 
@@ -187,6 +189,8 @@ export class HeraldClient {
   connectProblog(body: In<typeof connections.oauthConnectBody> = {}) { return this.request<Out<typeof connections.oauthStartResponse>>('POST', '/problog/auth', { body }); }
   /** Where the network sends the browser back: finishes connecting an account from the callback's query. */
   finishConnect(network: OAuthNetwork, query: QueryOf<typeof connections.callbackQuery>) { return this.request<Out<typeof connections.callbackResponse>>('GET', `/${network}/callback`, { query: query as Query, auth: false }); }
+  /** Finishes connecting from the address the network sent the browser to, pasted (networks that refuse loopback). */
+  finishConnectPasted(network: In<typeof networks.pastedNetwork>, redirectUrl: string) { return this.request<Out<typeof connections.callbackResponse>>('POST', `/${network}/callback`, { body: { redirectUrl } }); }
   connectSkyblog(body: In<typeof connections.skyblogConnectBody>) { return this.request<Out<typeof connections.skyblogConnectResponse>>('POST', '/skyblog/auth', { body }); }
 
   // Drafts
@@ -258,6 +262,12 @@ export class HeraldClient {
   needsSetup() { return this.request<Out<typeof settings.setupStatusResponse>>('GET', '/auth/setup', { auth: false }); }
   /** Creates the owner of a new install and answers with its first API key (refused once a user exists). */
   setup(body: In<typeof settings.setupBody>) { return this.request<Out<typeof settings.setupResponse>>('POST', '/auth/setup', { body, auth: false }); }
+  // Network apps (Settings → Networks)
+  listNetworks() { return this.request<Out<typeof networks.networksResponse>>('GET', '/networks'); }
+  setNetwork(platform: In<typeof networks.appPlatform>, body: In<typeof networks.setNetworkBody>) { return this.request<Out<typeof networks.networkResponse>>('PUT', `/networks/${platform}`, { body }); }
+  removeNetwork(platform: In<typeof networks.appPlatform>) { return this.request<Out<typeof networks.networkResponse>>('DELETE', `/networks/${platform}`); }
+  testNetwork(platform: In<typeof networks.appPlatform>) { return this.request<Out<typeof networks.networkTestResponse>>('POST', `/networks/${platform}/test`); }
+
   settings() { return this.request<Out<typeof settings.settingsResponse>>('GET', '/settings'); }
   updateSettings(body: In<typeof settings.updateSettingsBody>) { return this.request<Out<typeof settings.updateSettingsResponse>>('PUT', '/settings', { body }); }
   /** Online backup of the database into <data dir>/backups on the server's machine (owner only). */

@@ -146,6 +146,7 @@ export async function createServer(options: ServerOptions = {}): Promise<HeraldS
       runtime: { baseUrl: `http://${formatHost(config.host)}:${config.port}` },
     };
     const services = createServices(deps);
+    await services.networkApps.load();
     await services.users.ensureOwner();
     removeOrphanMedia(services, config.dataDir, startedAt, log);
 

@@ -12,6 +12,7 @@ import { Templates } from './pages/Templates';
 import { ApiKeys } from './pages/ApiKeys';
 import { Credits } from './pages/Credits';
 import { Settings } from './pages/Settings';
+import { Networks } from './pages/Networks';
 import { navigate, readRoute, type PageId } from './router';
 import { applyTheme } from './theme';
 
@@ -26,6 +27,7 @@ const PAGES: readonly (readonly [PageId, string, ComponentType<{ params: URLSear
   ['keys', 'API keys', ApiKeys],
   ['credits', 'Credits', Credits],
   ['settings', 'Settings', Settings],
+  ['networks', 'Networks', Networks],
 ];
 
 export function App() {

@@ -15,6 +15,7 @@ import { SettingsService } from './settings/settings.service.js';
 import { SocialSetsService } from './social-sets/social-sets.service.js';
 import { TemplatesService } from './templates/templates.service.js';
 import { UsersService } from './users/users.service.js';
+import { NetworkAppsService } from './networks/network-apps.service.js';
 
 /**
  * Every domain service, built once per server from the same dependencies. The repositories are
@@ -25,17 +26,19 @@ export function createServices(deps: Deps) {
   const repos = createRepos(deps.sqlite, deps.db, deps);
   const users = new UsersService(deps, repos.users, repos.tx);
   const socialSets = new SocialSetsService(deps, repos);
-  const credentials = new CredentialsService(deps, repos.accounts);
+  const networkApps = new NetworkAppsService(deps, users);
+  const credentials = new CredentialsService(deps, repos.accounts, networkApps);
   const credits = new CreditsService(deps, repos);
   const publishing = new PublishService(deps, repos, credentials, credits, socialSets);
   const templates = new TemplatesService(deps, repos.templates);
   const auth = new AuthService(deps, users, repos);
-  const connections = new ConnectionsService(deps, credentials, socialSets, repos);
+  const connections = new ConnectionsService(deps, credentials, socialSets, repos, networkApps);
   return {
     deps,
     users,
     auth,
-    signIn: new SignInService(deps, users, auth, connections, repos.accounts),
+    signIn: new SignInService(deps, users, auth, connections, repos.accounts, networkApps),
+    networkApps,
     socialSets,
     credentials,
     connections,

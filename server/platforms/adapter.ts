@@ -116,6 +116,19 @@ export interface OAuthAdapter {
   authorizeUrl(req: AuthorizeRequest): Promise<{ url: string; app?: AppCredentials }>;
   /** Exchanges the callback's code for credentials (long-lived where the network has them). */
   exchangeCode(req: { code: string; codeVerifier: string; redirectUri: string; network: NetworkConfig; serverUrl?: string; app: AppCredentials }): Promise<Credentials>;
+  /**
+   * Checks the app's client id and secret (in `network`) without anyone signing in: the Test
+   * button of Settings → Networks. A token request with a made-up code or token, which the
+   * network refuses one way for a wrong client and another way for a right one. Never throws
+   * for a refusal; `message` says what is wrong and where to fix it.
+   */
+  checkApp?(req: { network: NetworkConfig; redirectUri: string }): Promise<AppCheck>;
+}
+
+/** What a credential check found. */
+export interface AppCheck {
+  ok: boolean;
+  message: string;
 }
 
 /**

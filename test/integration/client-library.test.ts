@@ -131,6 +131,11 @@ describe('HeraldClient covers the API', () => {
       settings: () => c.settings(),
       updateSettings: () => c.updateSettings({ graceMinutes: 20 }),
       backup: () => c.backup(),
+      listNetworks: () => c.listNetworks(),
+      setNetwork: () => c.setNetwork('problog', { clientId: 'li-client', clientSecret: 'li-client-secret' }),
+      testNetwork: () => c.testNetwork('identity'),
+      removeNetwork: () => c.removeNetwork('problog'),
+      finishConnectPasted: () => Promise.all((['microblog', 'threadblog', 'problog'] as const).map((n) => settle(c.finishConnectPasted(n, `https://example.test/${n}?code=c&state=not-a-state`)))),
     };
 
     const methods = Object.getOwnPropertyNames(HeraldClient.prototype).filter((m) => !['constructor', 'request', 'mediaUrl'].includes(m)).sort();

@@ -47,9 +47,13 @@ export interface LinkedInSimulatorOptions {
   /** Oldest LinkedIn-Version still served (default 202501); older ones get 426. */
   oldestVersion?: string;
   rejectDuplicates?: boolean;
+  /** The app's "Authorized redirect URLs"; others are refused at the authorization page. */
+  redirectUris?: string[];
 }
 
 export interface LinkedInState {
+  /** The next member at the authorization page presses Cancel. */
+  cancelNext?: boolean;
   members: LinkedInMember[];
   posts: LinkedInPost[];
   images: Map<string, LinkedInImage>;
@@ -137,7 +141,12 @@ export async function startLinkedInSimulator(opts: LinkedInSimulatorOptions = {}
     const q = req.query;
     const redirectUri = q.get('redirect_uri');
     if (q.get('client_id') !== clientId || !redirectUri) return { status: 400, raw: '<h1>Bummer, something went wrong.</h1>', headers: { 'content-type': 'text/html' } };
+    if (opts.redirectUris && !opts.redirectUris.includes(redirectUri)) return { status: 400, raw: '<h1>Bummer, something went wrong.</h1><p>The redirect_uri does not match the registered value</p>', headers: { 'content-type': 'text/html' } };
     const back = (p: Record<string, string | undefined>) => redirect(withQuery(redirectUri, { ...p, state: q.get('state') ?? undefined }));
+    if (state.cancelNext) {
+      state.cancelNext = false;
+      return back({ error: 'user_cancelled_authorize', error_description: 'The user cancelled the authorization' });
+    }
     if (q.get('response_type') !== 'code') return back({ error: 'invalid_request', error_description: 'response_type must be code' });
     const scopes = (q.get('scope') ?? '').split(/[\s,]+/).filter(Boolean);
     const allowed = ['openid', 'profile', 'email', 'w_member_social', 'r_basicprofile'];

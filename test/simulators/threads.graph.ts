@@ -33,6 +33,8 @@ export const errors = {
       error_user_title: 'Media Not Found',
       error_user_msg: `The media with id ${id} cannot be found.`,
     }),
+  /** A refused app (wrong app id: code 101; wrong app secret: code 1), as Graph words them. */
+  oauth: (message: string, code: number) => graphError(400, { message, type: 'OAuthException', code }),
   param: (message: string) => graphError(400, { message: `(#100) ${message}`, type: 'THApiException', code: 100 }),
   unknownObject: (id: string) =>
     graphError(400, {

@@ -56,6 +56,13 @@ export async function startThreadsSimulator(opts: ThreadsSimulatorOptions = {}):
     const q = req.query;
     const redirectUri = q.get('redirect_uri');
     if (q.get('client_id') !== clientId || !redirectUri) return errors.param('Invalid platform app');
+    const blocked = (why: string): SimReply => ({ status: 400, raw: `<h1>URL blocked</h1><p>${why}</p>`, headers: { 'content-type': 'text/html' } });
+    if (opts.httpsRedirectsOnly && !redirectUri.startsWith('https://')) return blocked('Insecure redirect URI: redirect URIs must use HTTPS.');
+    if (opts.redirectUris && !opts.redirectUris.includes(redirectUri)) return blocked('This redirect failed because the redirect URI is not whitelisted in the app\'s client OAuth settings.');
+    if (q.get('deny') === '1' || state.denyNext) {
+      state.denyNext = false;
+      return redirect(`${withQuery(redirectUri, { error: 'access_denied', error_reason: 'user_denied', error_description: 'Permissions error', state: q.get('state') ?? undefined })}#_`);
+    }
     const scopes = (q.get('scope') ?? '').split(',').filter(Boolean);
     if (!scopes.includes('threads_basic')) return redirect(withQuery(redirectUri, { error: 'invalid_scope', error_reason: 'threads_basic is required', state: q.get('state') ?? undefined }));
     const u = state.users.find((x) => x.username === currentUser) ?? state.users[0]!;
@@ -66,7 +73,8 @@ export async function startThreadsSimulator(opts: ThreadsSimulatorOptions = {}):
   });
   router.on('POST', '/oauth/access_token', (req) => {
     const p = params(req);
-    if (p.client_id !== clientId || p.client_secret !== clientSecret) return errors.param('Error validating client secret.');
+    if (p.client_id !== clientId) return errors.oauth('Error validating application. Invalid application ID.', 101);
+    if (p.client_secret !== clientSecret) return errors.oauth('Error validating client secret.', 1);
     if (p.grant_type !== 'authorization_code') return errors.param('Unsupported grant_type');
     const c = codes.get(p.code ?? '');
     if (!c) return errors.param('Invalid verification code format.');

@@ -49,6 +49,10 @@ export interface ThreadsSimulatorOptions {
   containerReadyMs?: number;
   /** A long-lived token can be refreshed only once it is this old (default 24 h). */
   minRefreshAgeSec?: number;
+  /** The app's registered "Redirect Callback URLs"; others are refused at the authorize window. */
+  redirectUris?: string[];
+  /** Refuse any redirect URI that is not HTTPS, as the real Threads does (platforms.md §4.1). */
+  httpsRedirectsOnly?: boolean;
 }
 
 export interface Token {
@@ -59,6 +63,8 @@ export interface Token {
 }
 
 export interface ThreadsState {
+  /** The next person at the authorize window presses Cancel. */
+  denyNext?: boolean;
   users: ThreadsUser[];
   containers: Map<string, ThreadsContainer>;
   posts: ThreadsPost[];

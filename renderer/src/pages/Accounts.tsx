@@ -3,6 +3,8 @@ import { client, openExternal } from '../api';
 import { ErrorText, networkName, Page, StatusChip, when } from '../components/ui';
 import { useAction, useLoad } from '../hooks';
 
+type PastedPlatform = 'microblog' | 'threadblog' | 'problog';
+
 /** Connect each network, see status, reconnect, remove. */
 export function Accounts() {
   const accounts = useLoad(() => client.listAccounts().then((r) => r.accounts));
@@ -10,6 +12,13 @@ export function Accounts() {
   const [instance, setInstance] = useState('');
   const [bsky, setBsky] = useState({ identifier: '', appPassword: '', service: '' });
   const [waiting, setWaiting] = useState<string | undefined>();
+  const networks = useLoad(() => client.listNetworks().then((r) => r.networks));
+  /** A flow whose network redirects to an address of the person's own: the address is pasted back. */
+  const [pasting, setPasting] = useState<{ platform: PastedPlatform; address: string } | undefined>();
+  const needsPaste = (platform: string) => {
+    const uri = networks.data?.find((n) => n.platform === platform)?.redirectUri;
+    return !!uri && !/^http:\/\/(127\.0\.0\.1|localhost|\[::1\])[:/]/.test(uri);
+  };
 
   /** Opens the network's sign-in page and waits for the account to appear. */
   const oauth = (platform: 'microblog' | 'fedblog' | 'threadblog' | 'problog', reconnect?: string) => run(async () => {
@@ -18,6 +27,10 @@ export function Accounts() {
       : platform === 'fedblog' ? await client.connectFedblog({ instanceUrl: instance })
       : platform === 'threadblog' ? await client.connectThreadblog() : await client.connectProblog();
     openExternal(start.authUrl);
+    if (platform !== 'fedblog' && needsPaste(platform)) {
+      setPasting({ platform, address: '' });
+      return;
+    }
     setWaiting(platform);
     for (let i = 0; i < 300; i++) {
       await new Promise((r) => setTimeout(r, 1000));
@@ -71,6 +84,12 @@ export function Accounts() {
       <div className="panel">
         <h2>Connect</h2>
         <ErrorText error={error} />
+        {pasting && <form className="panel" aria-label="Paste the address" onSubmit={(e) => { e.preventDefault(); void run(async () => { await client.finishConnectPasted(pasting.platform, pasting.address); setPasting(undefined); await accounts.reload(); }); }}>
+          <label className="field">After allowing Herald on {networkName(pasting.platform)}, your browser opened your redirect address. Paste the address you were sent to (the whole address bar):
+            <input value={pasting.address} placeholder="https://…?code=…&state=…" required onChange={(e) => setPasting({ ...pasting, address: e.target.value })} />
+          </label>
+          <div className="row"><button className="primary" type="submit" disabled={busy}>Finish connecting</button><button type="button" onClick={() => setPasting(undefined)}>Cancel</button></div>
+        </form>}
         {waiting && <p className="muted" role="status">Finish signing in to {networkName(waiting)} in your browser; this page updates when it is done.</p>}
         <div className="row" style={{ marginBottom: 16 }}>
           <button type="button" data-connect="microblog" disabled={busy} onClick={() => void oauth('microblog')}>Connect X</button>
@@ -87,6 +106,7 @@ export function Accounts() {
           <input placeholder="https://bsky.social (optional)" aria-label="Bluesky server" value={bsky.service} onChange={(e) => setBsky({ ...bsky, service: e.target.value })} />
           <button type="submit" data-connect="skyblog" disabled={busy}>Connect Bluesky</button>
         </form>
+        <p className="muted small">X, Threads and LinkedIn need an app of yours first: <a href="#/networks">Settings → Networks</a>.</p>
         <p className="muted small">Bluesky: create an app password in Settings → App passwords; never use your main password.</p>
       </div>
     </Page>

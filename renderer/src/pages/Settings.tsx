@@ -40,6 +40,11 @@ export function Settings() {
         {note && <p className="muted" role="status">{note}</p>}
       </form>
       <div className="panel">
+        <h2>Networks</h2>
+        <p className="muted">The apps Herald uses at X, Threads, LinkedIn and the sign-in provider: guides, redirect URIs, client ids and secrets.</p>
+        <a href="#/networks" data-open-networks>Open Settings → Networks</a>
+      </div>
+      <div className="panel">
         <h2>Data</h2>
         {settings.data?.dataDir === undefined ? <p className="muted">Where the data and the account tokens are kept is shown to this install's owner.</p> : <>
           <p>Data folder: <code>{settings.data.dataDir}</code></p>

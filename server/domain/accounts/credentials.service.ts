@@ -14,6 +14,7 @@ import { NETWORK_NAMES, PlatformError } from '../../platforms/errors.js';
 import { accountSecretName } from '../../secrets/secret-store.js';
 import type { Platform } from '../../core/config.js';
 import type { AccountRow } from './accounts.service.js';
+import type { NetworkAppsService } from '../networks/network-apps.service.js';
 
 const REFRESH_EARLY_MS = 60_000;
 
@@ -28,7 +29,7 @@ export class CredentialsService {
   /** How many refresh calls went to networks (tests and figures read it). */
   refreshCalls = 0;
 
-  constructor(private readonly deps: Deps, private readonly accounts: AccountsRepo) {}
+  constructor(private readonly deps: Deps, private readonly accounts: AccountsRepo, private readonly apps: NetworkAppsService) {}
 
   async load(accountId: string): Promise<Credentials | null> {
     const raw = await this.deps.secrets.get(accountSecretName(accountId));
@@ -63,7 +64,7 @@ export class CredentialsService {
       }
       this.refreshCalls += 1;
       try {
-        const next = await adapter.refresh({ account: accountInfo(row), credentials: current, network: this.deps.config.networks[row.platform as Platform] });
+        const next = await adapter.refresh({ account: accountInfo(row), credentials: current, network: this.apps.network(row.platform as Platform) });
         crashPoint('refresh');
         await this.save(row.id, next);
         return next;
@@ -86,7 +87,7 @@ export class CredentialsService {
       this.markNeedsReauth(row.id);
       throw this.reauthError(row, 'no saved credentials');
     }
-    const network = this.deps.config.networks[row.platform as Platform];
+    const network = this.apps.network(row.platform as Platform);
     const info = accountInfo(row);
     if (creds.expiresAt !== undefined && creds.expiresAt - this.deps.clock.now() < REFRESH_EARLY_MS && creds.refreshToken) {
       creds = await this.refreshOnce(row, creds);

@@ -63,11 +63,12 @@ const VALIDATION_CODES = new Set([
 export class OidcClient {
   private discovered?: { issuer: string; metadata: oidc.ServerMetadata; until: number };
 
-  constructor(private readonly deps: Deps) {}
+  /** `identity`: the provider settings in force (the environment, or the app saved in Settings → Networks). */
+  constructor(private readonly deps: Deps, private readonly identity: () => Deps['config']['identity'] = () => deps.config.identity) {}
 
   /** Throws 501 unless the client id and secret are set and the issuer is usable. */
   settings(): Settings {
-    const { issuer, clientId, clientSecret } = this.deps.config.identity;
+    const { issuer, clientId, clientSecret } = this.identity();
     if (!clientId || !clientSecret) {
       throw new HeraldError('OAUTH_NOT_CONFIGURED', 'Sign-in with an identity provider is not configured: set HERALD_IDENTITY_CLIENT_ID and HERALD_IDENTITY_CLIENT_SECRET');
     }

@@ -28,6 +28,7 @@ import { pkcePair } from './oauth-state.js';
 import { OidcClient } from './oidc-client.js';
 import type { Tier } from './rate-limit.js';
 import { acceptRedirectUri } from './redirect-uri.js';
+import type { NetworkAppsService } from '../networks/network-apps.service.js';
 
 /** State purposes: distinct per flow, and distinct from the account-connection flows. */
 export const SIGNIN_PURPOSE = { identity: 'signin:identity', microblog: 'signin:microblog' } as const;
@@ -77,8 +78,9 @@ export class SignInService {
     private readonly auth: AuthService,
     private readonly connections: ConnectionsService,
     private readonly accounts: AccountsRepo,
+    private readonly apps: NetworkAppsService,
   ) {
-    this.oidc = new OidcClient(deps);
+    this.oidc = new OidcClient(deps, () => apps.identity());
   }
 
   /** The connection service's states: one signing key, so only the purpose tells flows apart. */
@@ -102,7 +104,7 @@ export class SignInService {
 
   async identityUrl(redirectUri: string): Promise<{ authUrl: string; state: string }> {
     this.oidc.settings();
-    const uri = acceptRedirectUri(redirectUri, this.deps.config.identity.redirectUri);
+    const uri = acceptRedirectUri(redirectUri, this.apps.identity().redirectUri);
     const { verifier, challenge } = pkcePair();
     const nonce = crypto.randomBytes(32).toString('base64url');
     const flow: IdentityFlow = { verifier, nonce, redirectUri: uri };
@@ -128,7 +130,7 @@ export class SignInService {
   // --- X (microblog) -------------------------------------------------------------------------
 
   private microblogApp() {
-    const network = this.deps.config.networks.microblog;
+    const network = this.apps.network('microblog');
     if (!network.clientId || !network.clientSecret) {
       throw new HeraldError('OAUTH_NOT_CONFIGURED', 'Sign-in with X is not configured: set HERALD_MICROBLOG_CLIENT_ID and HERALD_MICROBLOG_CLIENT_SECRET');
     }
@@ -137,7 +139,7 @@ export class SignInService {
 
   async microblogUrl(redirectUri: string): Promise<{ authUrl: string; state: string }> {
     const { network, app } = this.microblogApp();
-    const uri = acceptRedirectUri(redirectUri, this.deps.config.microblogRedirectUri);
+    const uri = acceptRedirectUri(redirectUri, this.deps.config.microblogRedirectUri ?? this.apps.customRedirectUri('microblog'));
     const { verifier, challenge } = pkcePair();
     const flow: MicroblogFlow = { verifier, redirectUri: uri };
     const state = this.states.create(SIGNIN_PURPOSE.microblog, { ...flow });

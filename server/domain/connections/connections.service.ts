@@ -16,6 +16,8 @@ import { toAccountDto } from '../accounts/accounts.service.js';
 import { GuardedFetcher } from '../media/guarded-fetch.js';
 import { OAuthStates, pkcePair } from '../auth/oauth-state.js';
 import type { SocialSetsService } from '../social-sets/social-sets.service.js';
+import type { NetworkAppsService } from '../networks/network-apps.service.js';
+import { callbackQueryOf } from './pasted-redirect.js';
 
 export type OAuthPlatform = Exclude<Platform, 'skyblog'>;
 
@@ -67,6 +69,7 @@ export class ConnectionsService {
     private readonly creds: CredentialsService,
     private readonly sets: SocialSetsService,
     private readonly repos: { accounts: AccountsRepo; oauthStates: OAuthStatesRepo },
+    private readonly apps: NetworkAppsService,
   ) {
     this.states = new OAuthStates(deps, repos.oauthStates);
     this.guard = new GuardedFetcher({ allowPrivate: deps.config.allowPrivateAddresses });
@@ -84,8 +87,9 @@ export class ConnectionsService {
     return url;
   }
 
+  /** Herald's loopback callback, or the redirect URI saved with the network's app (a pasted redirect). */
   redirectUri(platform: Platform): string {
-    return `${this.deps.runtime.baseUrl}/api/v1/${platform}/callback`;
+    return platform === 'fedblog' ? `${this.deps.runtime.baseUrl}/api/v1/${platform}/callback` : this.apps.redirectUri(platform);
   }
 
   private async appFor(platform: OAuthPlatform, serverUrl?: string): Promise<AppCredentials | undefined> {
@@ -93,9 +97,9 @@ export class ConnectionsService {
       const raw = await this.deps.secrets.get(appSecretName(platform, serverUrl!));
       return raw ? (JSON.parse(raw) as AppCredentials) : undefined;
     }
-    const n = this.deps.config.networks[platform];
+    const n = this.apps.network(platform);
     if (!n.clientId || !n.clientSecret) {
-      throw new HeraldError('OAUTH_NOT_CONFIGURED', `${NETWORK_NAMES[platform]} sign-in is not configured: set HERALD_${platform.toUpperCase()}_CLIENT_ID and HERALD_${platform.toUpperCase()}_CLIENT_SECRET`);
+      throw new HeraldError('OAUTH_NOT_CONFIGURED', `${NETWORK_NAMES[platform]} has no app set up: the install's owner sets one up in Settings → Networks (or \`herald network set ${platform}\`)`);
     }
     return { clientId: n.clientId, clientSecret: n.clientSecret };
   }
@@ -113,7 +117,7 @@ export class ConnectionsService {
     const adapter = this.deps.platforms.get(platform);
     if (!adapter.oauth) throw new HeraldError('OAUTH_NOT_CONFIGURED', `${NETWORK_NAMES[platform]} has no OAuth flow`);
     try {
-      const res = await adapter.oauth.authorizeUrl({ state, codeChallenge: challenge, redirectUri, network: this.deps.config.networks[platform], serverUrl, app });
+      const res = await adapter.oauth.authorizeUrl({ state, codeChallenge: challenge, redirectUri, network: this.apps.network(platform), serverUrl, app });
       if (res.app && serverUrl) await this.deps.secrets.set(appSecretName(platform, serverUrl), JSON.stringify(res.app));
       return { authUrl: res.url, sessionId, state };
     } catch (err) {
@@ -124,10 +128,31 @@ export class ConnectionsService {
   /** Finishes an OAuth connection from the network's redirect. */
   async finish(platform: OAuthPlatform, query: { code?: string; state?: string; error?: string; error_description?: string }) {
     const flow = this.states.consume<FlowData>(`connect:${platform}`, query.state);
+    return this.complete(platform, flow, query);
+  }
+
+  /**
+   * Finishes a flow from the address the network sent the browser to, pasted by the person (for
+   * networks that refuse a loopback redirect URI). The same checks as `finish`: the state is
+   * consumed once, and the code goes with the flow's PKCE verifier; besides, the address must be
+   * the flow's redirect URI and the flow must be this user's.
+   */
+  async finishPasted(userId: string, platform: OAuthPlatform, redirectUrl: string) {
+    const query = callbackQueryOf(redirectUrl);
+    const flow = this.states.consume<FlowData>(`connect:${platform}`, query.state);
+    if (flow.userId !== userId) throw new HeraldError('INVALID_INPUT', 'This sign-in was started by another user of Herald; start connecting again', { details: [{ path: 'body.redirectUrl', message: 'another user\'s flow' }] });
+    const sent = new URL(redirectUrl.trim());
+    if (`${sent.origin}${sent.pathname}` !== new URL(flow.redirectUri).href.replace(/[?#].*$/, '')) {
+      throw new HeraldError('INVALID_INPUT', `The pasted address does not start with the redirect URI in force (${flow.redirectUri}); paste the whole address from the browser's address bar, or start connecting again`, { details: [{ path: 'body.redirectUrl', message: 'not the redirect URI' }] });
+    }
+    return this.complete(platform, flow, query);
+  }
+
+  private async complete(platform: OAuthPlatform, flow: FlowData, query: { code?: string; error?: string; error_description?: string }) {
     if (query.error) throw new HeraldError('INVALID_INPUT', `${NETWORK_NAMES[platform]} did not authorise Herald: ${query.error_description ?? query.error}`);
     if (!query.code) throw new HeraldError('INVALID_INPUT', 'The callback has no code', { details: [{ path: 'code', message: 'required' }] });
     const adapter = this.deps.platforms.get(platform);
-    const network = this.deps.config.networks[platform];
+    const network = this.apps.network(platform);
     try {
       const app = await this.appFor(platform, flow.serverUrl);
       if (!app) throw new HeraldError('INVALID_INPUT', 'The Mastodon app registration was lost; start again');

@@ -1,4 +1,5 @@
 import * as c from '../../contracts/connections.js';
+import { pastedRedirectBody } from '../../contracts/networks.js';
 import type { OAuthPlatform } from '../../domain/connections/connections.service.js';
 import type { Services } from '../../domain/services.js';
 import { defineRoute, type RouteDef } from '../route.js';
@@ -70,4 +71,11 @@ export const connectionRoutes = (s: Services): RouteDef[] => [
     handler: async ({ auth, body }) => ({ success: true, ...(await s.connections.connectSkyblog(auth.user.id, body)) }),
   }),
   ...(['microblog', 'fedblog', 'threadblog', 'problog'] as const).map((p) => callbackRoute(s, p)),
+  ...(['microblog', 'threadblog', 'problog'] as const).map((platform) => defineRoute({
+    method: 'post', path: `/${platform}/callback`, tag,
+    summary: `Finish connecting a ${NETWORK_LABELS[platform]} account from the pasted address the network sent the browser to`,
+    description: 'For networks that refuse a loopback redirect URI: the same checks as the GET callback (state once, PKCE where the network has it), and the flow must be the caller\'s.',
+    body: pastedRedirectBody, response: c.callbackResponse, errors: ['INVALID_INPUT', 'PLATFORM_ERROR', 'OAUTH_NOT_CONFIGURED', 'TOKEN_EXPIRED', 'RATE_LIMITED'],
+    handler: async ({ auth, body }) => ({ success: true, ...(await s.connections.finishPasted(auth.user.id, platform, body.redirectUrl)) }),
+  })),
 ];

@@ -5,7 +5,7 @@
  * so the caller must save the returned pair before using it (credentials.service does).
  */
 import type { NetworkConfig } from '../../core/config.js';
-import type { AppCredentials, AuthorizeRequest, Credentials, OAuthAdapter } from '../adapter.js';
+import type { AppCheck, AppCredentials, AuthorizeRequest, Credentials, OAuthAdapter } from '../adapter.js';
 import { PlatformError } from '../errors.js';
 import { withQuery } from '../http.js';
 import { xCall } from './http.js';
@@ -66,7 +66,31 @@ async function tokenCall(network: NetworkConfig, init: RequestInit, purpose: 'ex
   }
 }
 
+/**
+ * The Test button: a refresh with a made-up refresh token. X answers 401 unauthorized_client
+ * when the client id or secret is wrong, and 400 invalid_request ("the token was invalid") when
+ * the client is right (platforms.md §1.2).
+ */
+async function checkXApp(req: { network: NetworkConfig }): Promise<AppCheck> {
+  let client: AppCredentials;
+  try { client = clientOf(req.network); } catch (err) { return { ok: false, message: (err as Error).message }; }
+  if (!client.clientSecret) return { ok: false, message: 'X needs the OAuth 2.0 Client Secret as well as the Client ID' };
+  try {
+    await xCall(req.network.tokenUrl, tokenRequest(client, { grant_type: 'refresh_token', refresh_token: 'herald-credential-check' }), { what: 'check the client id and secret', timeoutMs: 15_000 });
+    return { ok: true, message: 'X accepted the client id and secret' };
+  } catch (err) {
+    if (!(err instanceof PlatformError)) throw err;
+    if (err.status === 401 || err.status === 403) {
+      return { ok: false, message: `X did not accept the client id and secret (${err.message}): copy the OAuth 2.0 Client ID and Client Secret again from the app's "Keys and tokens" page on developer.x.com, and make sure the app's type is "Web App, Automated App or Bot" (a confidential client)` };
+    }
+    if (err.status === 400) return { ok: true, message: 'X accepted the client id and secret' };
+    return { ok: false, message: `Herald could not check the app with X: ${err.message}` };
+  }
+}
+
 export const microblogOAuth: OAuthAdapter = {
+  checkApp: checkXApp,
+
   async authorizeUrl(req: AuthorizeRequest) {
     const client = clientOf(req.network, req.app);
     const params: [string, string][] = [

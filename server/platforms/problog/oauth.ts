@@ -6,7 +6,7 @@
  * for native-app registrations only, so none is sent.
  */
 import type { NetworkConfig } from '../../core/config.js';
-import type { AppCredentials, Credentials, OAuthAdapter } from '../adapter.js';
+import type { AppCheck, AppCredentials, Credentials, OAuthAdapter } from '../adapter.js';
 import { PlatformError } from '../errors.js';
 import { withQuery } from '../http.js';
 import { liCall } from './rest.js';
@@ -48,7 +48,31 @@ function toCredentials(answer: TokenAnswer, previousRefresh?: string): Credentia
   };
 }
 
+/**
+ * The Test button: a code exchange with a made-up code. LinkedIn answers 401 invalid_client for a
+ * wrong client id or secret, and 400 invalid_request about the code when the client is right.
+ */
+async function checkLinkedInApp(req: { network: NetworkConfig; redirectUri: string }): Promise<AppCheck> {
+  let client: Required<AppCredentials>;
+  try { client = clientOf(req.network); } catch (err) { return { ok: false, message: (err as Error).message }; }
+  try {
+    await liCall(req.network.tokenUrl, form({
+      grant_type: 'authorization_code', code: 'herald-credential-check', client_id: client.clientId,
+      client_secret: client.clientSecret, redirect_uri: req.redirectUri,
+    }), { what: 'check the client id and secret', timeoutMs: 15_000 });
+  } catch (err) {
+    if (!(err instanceof PlatformError)) throw err;
+    if (err.status === 401 || /invalid_client|client authentication/i.test(err.message)) {
+      return { ok: false, message: `LinkedIn did not accept the client id and secret (${err.message}): copy the Client ID and Primary Client Secret again from your app's Auth tab on linkedin.com/developers` };
+    }
+    if (err.status !== 400) return { ok: false, message: `Herald could not check the app with LinkedIn: ${err.message}` };
+  }
+  return { ok: true, message: `LinkedIn accepted the client id and secret; make sure ${req.redirectUri} is listed under "Authorized redirect URLs for your app"` };
+}
+
 export const problogOAuth: OAuthAdapter = {
+  checkApp: checkLinkedInApp,
+
   async authorizeUrl(req) {
     const client = clientOf(req.network, req.app);
     const params: [string, string][] = [

@@ -50,7 +50,7 @@ export function graphError(status: number, body: unknown, what: string): Platfor
   if (err.code === 24 && err.error_subcode === 4279009) {
     return new PlatformError('threadblog', 'transient', `Threads could not find the post's media yet while Herald tried to ${what} (${reason})`, { ...opts, code: MEDIA_NOT_FOUND });
   }
-  if (err.is_transient === true || status >= 500 || (err.code !== undefined && TRANSIENT_CODES.has(err.code))) {
+  if (err.is_transient === true || status >= 500 || (err.code !== undefined && TRANSIENT_CODES.has(err.code) && err.type !== 'OAuthException')) {
     return new PlatformError('threadblog', 'transient', `Threads had a temporary problem while Herald tried to ${what} (${reason})`, opts);
   }
   return new PlatformError('threadblog', 'permanent', `Threads refused to ${what}: ${reason}`, opts);

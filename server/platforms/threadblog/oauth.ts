@@ -6,7 +6,7 @@
  * must connect again. Threads documents no PKCE, so none is sent.
  */
 import type { NetworkConfig } from '../../core/config.js';
-import type { AppCredentials, Credentials, OAuthAdapter } from '../adapter.js';
+import type { AppCheck, AppCredentials, Credentials, OAuthAdapter } from '../adapter.js';
 import { PlatformError } from '../errors.js';
 import { formPost, graphCall, graphUrl } from './graph.js';
 
@@ -52,7 +52,35 @@ function refusedSignIn(err: unknown): never {
   throw err;
 }
 
+/**
+ * The Test button: a code exchange with a made-up code. Threads answers "Error validating client
+ * secret." or "Invalid application ID" for a wrong client, and complains about the code when the
+ * client is right. Threads also refuses any redirect URI that is not HTTPS (platforms.md §4.1).
+ */
+async function checkThreadsApp(req: { network: NetworkConfig; redirectUri: string }): Promise<AppCheck> {
+  let client: Required<AppCredentials>;
+  try { client = clientOf(req.network); } catch (err) { return { ok: false, message: (err as Error).message }; }
+  try {
+    await graphCall(req.network.tokenUrl, formPost({
+      client_id: client.clientId, client_secret: client.clientSecret, code: 'herald-credential-check',
+      grant_type: 'authorization_code', redirect_uri: req.redirectUri,
+    }), { what: 'check the credentials', timeoutMs: 15_000 });
+  } catch (err) {
+    if (!(err instanceof PlatformError)) throw err;
+    if (/validating client secret|validating application|invalid application id/i.test(err.message)) {
+      return { ok: false, message: `Threads did not accept the app id and secret (${err.message}): copy the Threads App ID and Threads App Secret (not the Facebook ones) from App settings → Basic of your app's Threads use case` };
+    }
+    if (err.status === undefined || err.status >= 500 || err.status === 429) return { ok: false, message: `Herald could not check the app with Threads: ${err.message}` };
+  }
+  if (!req.redirectUri.startsWith('https://')) {
+    return { ok: false, message: `Threads accepted the app id and secret, but Threads only accepts HTTPS redirect URIs and ${req.redirectUri} is not one: set an HTTPS redirect URI (yours, added under "Redirect Callback URLs"), then after signing in paste the address Threads sent you to into Herald` };
+  }
+  return { ok: true, message: 'Threads accepted the app id and secret' };
+}
+
 export const threadblogOAuth: OAuthAdapter = {
+  checkApp: checkThreadsApp,
+
   async authorizeUrl(req) {
     const client = clientOf(req.network, req.app);
     const url = new URL(req.network.authorizeUrl);

@@ -1,0 +1,73 @@
+/**
+ * `herald network list|set|remove|test` (issue #21 item 7) as the real binary against a real
+ * server and the X simulator: the secret goes in through stdin, is used at once (Test says OK),
+ * never comes back in any output, and another user's key is refused.
+ */
+import fs from 'node:fs';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { cliEnv, herald, parseKeyValues } from '../helpers/cli.js';
+import { addUser, startServer, tempDir, type TestServer } from '../helpers/server.js';
+import { startXSimulator, type XSimulator } from '../simulators/x.simulator.js';
+import { canaryToken } from '../simulators/util.js';
+
+vi.setConfig({ testTimeout: 180_000 });
+
+const X_ID = 'herald-cli-client';
+const X_SECRET = canaryToken('x', 'secret');
+let x: XSimulator;
+let t: TestServer;
+let key: string;
+let otherKey: string;
+const home = tempDir('herald-cli-net-');
+
+const cli = (args: string[], stdin?: string, k = key) => herald(args, { env: cliEnv(home, { HERALD_API_KEY: k, HERALD_BASE_URL: t.base }), stdin });
+
+beforeAll(async () => {
+  x = await startXSimulator({ clientId: X_ID, clientSecret: X_SECRET });
+  t = await startServer({ settings: { HERALD_MICROBLOG_API_URL: x.url, HERALD_MICROBLOG_AUTHORIZE_URL: x.authorizeUrl, HERALD_MICROBLOG_TOKEN_URL: x.tokenUrl } });
+  key = await t.login();
+  otherKey = await addUser(t, 'cli-second@example.test');
+});
+
+afterAll(async () => {
+  await t?.close();
+  await x?.close();
+  fs.rmSync(home, { recursive: true, force: true });
+});
+
+it('sets, tests, lists and removes the X app through the client', async () => {
+  const usage = await cli(['network', 'set', 'microblog', '--client-id', X_ID]);
+  expect(usage.code).not.toBe(0);
+  expect(usage.err).toMatch(/--client-secret/);
+
+  const set = await cli(['network', 'set', 'microblog', '--client-id', X_ID, '--client-secret-stdin'], `${X_SECRET}\n`);
+  expect(set.code, set.err).toBe(0);
+  expect(parseKeyValues(set.out)).toMatchObject({ network: 'microblog', configured: 'yes', source: 'saved in Herald' });
+  expect(set.out).not.toContain(X_SECRET);
+
+  const test = await cli(['network', 'test', 'microblog']);
+  expect(test.code, test.err).toBe(0);
+  expect(test.out).toMatch(/^OK: X accepted the client id and secret/);
+
+  const list = await cli(['network', 'list', '-o', 'json']);
+  expect(list.code).toBe(0);
+  const body = JSON.parse(list.out);
+  expect(body.networks[0]).toMatchObject({ platform: 'microblog', configured: true, source: 'app', clientId: X_ID });
+  expect(list.out).not.toContain(X_SECRET);
+  const table = await cli(['network', 'list']);
+  expect(table.out).toMatch(/microblog\s+yes\s+saved in Herald/);
+
+  const wrong = await cli(['network', 'set', 'microblog', '--client-id', X_ID, '--client-secret-stdin'], canaryToken('x', 'secret'));
+  expect(wrong.code).toBe(0);
+  const bad = await cli(['network', 'test', 'microblog']);
+  expect(bad.code).toBe(1);
+  expect(bad.out).toMatch(/^Not working: X did not accept the client id and secret/);
+
+  const denied = await cli(['network', 'set', 'microblog', '--client-id', 'mine', '--client-secret-stdin'], 'secret-of-another', otherKey);
+  expect(denied.code).not.toBe(0);
+  expect(denied.err).toMatch(/Only the owner/);
+
+  const removed = await cli(['network', 'remove', 'microblog']);
+  expect(removed.code, removed.err).toBe(0);
+  expect(JSON.parse((await cli(['network', 'list', '-o', 'json'])).out).networks[0].configured).toBe(false);
+});
