@@ -40,8 +40,11 @@ export const draftFile = z.object({
 });
 export type DraftFile = z.infer<typeof draftFile>;
 
+/** The two file formats of a draft: Markdown with YAML front matter, and JSON. */
+export const fileFormat = z.enum(['md', 'json']);
+
 export const exportQuery = z.object({
-  format: z.enum(['md', 'json']).default('md'),
+  format: fileFormat.default('md'),
   timeZone: z.string().max(100).optional().describe('write scheduledFor in this IANA zone (with its offset) and name it; default UTC'),
 });
 

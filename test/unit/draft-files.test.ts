@@ -101,6 +101,7 @@ describe('JSON', () => {
 
   it('broken JSON and wrong shapes are 400 naming the field', () => {
     expect(() => fromJson('{"posts": [')).toThrow(/Broken JSON/);
+    for (const v of ['null', '3', '"x"', '[]', '[null]', '{"drafts": 5}']) expect(() => fromJson(v), v).toThrow(HeraldError);
     expect(() => fromJson('{"posts": []}')).toThrow(/body.posts/);
     expect(() => fromJson('{"drafts": [{"posts": [{"text": "a"}]}, {"posts": [{"text": 3}]}]}')).toThrow(/body\.drafts\.1\.posts\.0\.text/);
   });
@@ -159,13 +160,11 @@ describe('CSV', () => {
     expect(fromCsv('text\n"unclosed\n').errors[0]).toMatchObject({ column: 'row', message: expect.stringMatching(/Broken CSV/) });
   });
 
-  it('reads 10,000 rows quickly', () => {
+  it('reads 10,000 rows (the time is bench/csv-import.bench.ts)', () => {
     const lines = ['text,networks,scheduledFor,timeZone,media'];
     for (let i = 0; i < 10_000; i++) lines.push(`"Post ${i}, with ""quotes"" and 😀",skyblog,2026-12-01T09:00:00Z,Europe/Paris,`);
-    const t0 = performance.now();
     const { rows, errors } = fromCsv(lines.join('\n'));
     expect(errors).toEqual([]);
     expect(rows).toHaveLength(10_000);
-    expect(performance.now() - t0).toBeLessThan(1500);
   });
 });

@@ -154,9 +154,11 @@ export function fromJson(source: string): DraftFile[] {
   } catch (err) {
     throw invalid(`Broken JSON: ${(err as Error).message}`, [{ path: 'body', message: (err as Error).message }]);
   }
-  const list = Array.isArray(value) ? value : value && typeof value === 'object' && Array.isArray((value as { drafts?: unknown }).drafts) ? (value as { drafts: unknown[] }).drafts : [value];
+  const wrapped = value !== null && typeof value === 'object' && !Array.isArray(value) && Array.isArray((value as { drafts?: unknown }).drafts);
+  const single = !wrapped && !Array.isArray(value);
+  const list: unknown[] = wrapped ? (value as { drafts: unknown[] }).drafts : Array.isArray(value) ? value : [value];
   if (list.length === 0 || list.length > 100) throw invalid('Give 1 to 100 drafts', [{ path: 'body', message: `${list.length} drafts` }]);
-  return list.map((d, i) => checkFile(d, list.length === 1 && !Array.isArray(value) && !(value as { drafts?: unknown }).drafts ? 'body' : `body.drafts.${i}`));
+  return list.map((d, i) => checkFile(d, single ? 'body' : `body.drafts.${i}`));
 }
 
 // ---- time ------------------------------------------------------------------------------------
