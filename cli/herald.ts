@@ -10,6 +10,7 @@ import { EXIT } from './context.js';
 import { registerCredits } from './credits.command.js';
 import { registerDraft } from './draft.command.js';
 import { registerInit } from './init.command.js';
+import { registerMcp } from './mcp.command.js';
 import { registerPublish } from './publish.command.js';
 import { registerSchedule } from './schedule.command.js';
 import { registerServe } from './serve.command.js';
@@ -45,6 +46,7 @@ export function buildProgram(): Command {
   registerInit(program);
   registerServe(program);
   registerBackup(program);
+  registerMcp(program);
   return program;
 }
 
