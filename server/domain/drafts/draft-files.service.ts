@@ -54,7 +54,7 @@ export class DraftFilesService {
     return format === 'md' ? toMarkdown(file) : toJson(file);
   }
 
-  /** Markdown (one draft) or JSON (one or many); all or nothing. */
+  /** Markdown (one draft) or JSON (one or many); all or nothing. A dry run creates nothing and answers `parsed`. */
   import(userId: string, source: string, type: 'markdown' | 'json', dryRun: boolean): { drafts: Draft[]; parsed: DraftFile[] } {
     const files = type === 'markdown' ? [fromMarkdown(source)] : fromJson(source);
     const where = (i: number) => (files.length === 1 ? 'body' : `body.drafts.${i}`);
@@ -62,7 +62,9 @@ export class DraftFilesService {
     try {
       this.tx.run(() => {
         const accounts = this.accounts.list(userId);
-        ids = files.map((f, i) => this.insert(userId, f, accounts, where(i)));
+        // A dry run reads files for the CLI before it uploads the media they name by path, so
+        // those entries are left out of its check (a real import refuses them).
+        ids = files.map((f, i) => this.insert(userId, dryRun ? { ...f, media: f.media?.filter((m) => m.id !== undefined) } : f, accounts, where(i)));
         if (dryRun) throw new Rollback();
       });
     } catch (err) {
