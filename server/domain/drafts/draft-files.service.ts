@@ -23,7 +23,7 @@ import { HeraldError, type ErrorDetail } from '../../core/errors.js';
 import type { Transactions } from '../../db/repos/transactions.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
 import type { Deps } from '../deps.js';
-import { draftToFile, fileToInput, fromCsv, fromJson, fromMarkdown, isNetworkName, toJson, toMarkdown } from './draft-files.js';
+import { draftToFile, fileToInput, fromCsv, fromJson, fromMarkdown, isNetworkName, isTimeZone as isZone, toJson, toMarkdown } from './draft-files.js';
 import type { DraftsService } from './drafts.service.js';
 
 /** Thrown inside a transaction to roll it back on purpose (dry runs, a wrong row). */
@@ -131,9 +131,6 @@ export class DraftFilesService {
   }
 }
 
-const isZone = (zone: string) => {
-  try { new Intl.DateTimeFormat('en-US', { timeZone: zone }); return true; } catch { return false; }
-};
 
 /** Network names become every account of that network; anything else must be an account id. */
 function resolveNetworks(networks: string[], accounts: Account[], path: string): string[] {
