@@ -4,6 +4,7 @@ import { Option } from 'commander';
 import type { Platform } from '../text/index.js';
 import { action, examples, idList, int } from './action.js';
 import { clientFor, globals, readStdin, UsageError, writeOptions } from './context.js';
+import { registerDraftFiles } from './draft-files.command.js';
 import { keyValues, print, safe } from './output.js';
 
 /** The networks --split knows (text/'s PLATFORMS; kept here so --help needs no text rules). */
@@ -177,4 +178,6 @@ export function registerDraft(program: Command): void {
       const g = globals(cmd);
       print(g.output, { ...r, id }, { ids: [id], text: g.quiet ? id : r.message });
     }));
+
+  registerDraftFiles(draft);
 }

@@ -10,6 +10,7 @@ import { EXIT } from './context.js';
 import { registerCredits } from './credits.command.js';
 import { registerDraft } from './draft.command.js';
 import { registerInit } from './init.command.js';
+import { registerMcp } from './mcp.command.js';
 import { registerNetwork } from './network.command.js';
 import { registerPublish } from './publish.command.js';
 import { registerSchedule } from './schedule.command.js';
@@ -48,6 +49,7 @@ export function buildProgram(): Command {
   registerNetwork(program);
   registerServe(program);
   registerBackup(program);
+  registerMcp(program);
   return program;
 }
 

@@ -9,6 +9,7 @@ import type * as auth from '../server/contracts/auth.js';
 import type * as connections from '../server/contracts/connections.js';
 import type * as credits from '../server/contracts/credits.js';
 import type * as drafts from '../server/contracts/drafts.js';
+import type * as draftFiles from '../server/contracts/draft-files.js';
 import type * as media from '../server/contracts/media.js';
 import type * as publishing from '../server/contracts/publishing.js';
 import type * as schedule from '../server/contracts/schedule.js';
@@ -116,7 +117,7 @@ export class HeraldClient {
   }
 
   /** Low-level call; every method below goes through it. */
-  async request<T>(method: string, path: string, init: { body?: unknown; query?: Query; auth?: boolean; form?: FormData; raw?: boolean; idempotent?: WriteOptions } = {}): Promise<T> {
+  async request<T>(method: string, path: string, init: { body?: unknown; query?: Query; auth?: boolean; form?: FormData; raw?: boolean; idempotent?: WriteOptions; text?: { type: string; data: string }; asText?: boolean } = {}): Promise<T> {
     const url = new URL(this.baseUrl + path);
     for (const [k, v] of Object.entries(init.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     const headers: Record<string, string> = { accept: 'application/json', ...this.opts.headers };
@@ -126,7 +127,10 @@ export class HeraldClient {
     }
     let body: BodyInit | undefined;
     if (init.form) body = init.form;
-    else if (init.body !== undefined) {
+    else if (init.text) {
+      body = init.text.data;
+      headers['content-type'] = `${init.text.type}; charset=utf-8`;
+    } else if (init.body !== undefined) {
       body = JSON.stringify(init.body);
       headers['content-type'] = 'application/json';
     }
@@ -144,6 +148,7 @@ export class HeraldClient {
         throw new HeraldError('NETWORK_ERROR', 0, `Herald is not reachable at ${this.baseUrl} (${cause}); is it running?`);
       }
       if (res.ok && init.raw) return (await res.blob()) as T;
+      if (res.ok && init.asText) return (await res.text()) as T;
       const text = await res.text();
       let data: any;
       try { data = text ? JSON.parse(text) : {}; } catch { data = undefined; }
@@ -210,6 +215,13 @@ export class HeraldClient {
   draftNetworks(id: string, accountIds?: string[]) { return this.request<Out<typeof drafts.networksResponse>>('GET', `/microblog/drafts/${encodeURIComponent(id)}/networks`, { query: { accountIds: accountIds?.join(',') } }); }
   /** Splits text into posts that fit one network, counted with an account's rules when given. */
   splitText(body: In<typeof drafts.splitBody>) { return this.request<Out<typeof drafts.splitResponse>>('POST', '/microblog/drafts/split', { body }); }
+
+  /** A draft as a file: Markdown with YAML front matter (`format: 'md'`, the default) or JSON; times in `timeZone` when given. */
+  exportDraft(id: string, query: QueryOf<typeof draftFiles.exportQuery> = {}) { return this.request<string>('GET', `/microblog/drafts/${encodeURIComponent(id)}/export`, { query: query as Query, asText: true }); }
+  /** Creates drafts from a Markdown file (one draft) or JSON (one, an array or `{drafts}`); `dryRun` only reads and checks. */
+  importDrafts(data: string, format: In<typeof draftFiles.fileFormat>, query: QueryOf<typeof draftFiles.importQuery> = {}, write: WriteOptions = {}) { return this.request<Out<typeof draftFiles.importResponse>>('POST', '/microblog/drafts/import', { text: { type: format === 'md' ? 'text/markdown' : 'application/json', data }, query: query as Query, idempotent: write }); }
+  /** One draft per CSV row (text, networks, scheduledFor, timeZone, media); errors name row and column; nothing is created when a row is wrong unless `partial`. */
+  importDraftsCsv(data: string, query: QueryOf<typeof draftFiles.csvQuery> = {}, write: WriteOptions = {}) { return this.request<Out<typeof draftFiles.csvResponse>>('POST', '/microblog/drafts/import-csv', { text: { type: 'text/csv', data }, query: query as Query, idempotent: write }); }
 
   // Media
   /** Upload up to 4 files (images, GIF, MP4/MOV); each becomes a media item to attach to posts. */

@@ -6,6 +6,7 @@ import { ConnectionsService } from './connections/connections.service.js';
 import { AuthService } from './auth/auth.service.js';
 import { SignInService } from './auth/signin.service.js';
 import { CreditsService } from './credits/credits.service.js';
+import { DraftFilesService } from './drafts/draft-files.service.js';
 import { DraftsService } from './drafts/drafts.service.js';
 import { IdempotencyService } from './idempotency/idempotency.service.js';
 import { MediaService } from './media/media.service.js';
@@ -33,6 +34,8 @@ export function createServices(deps: Deps) {
   const templates = new TemplatesService(deps, repos.templates);
   const auth = new AuthService(deps, users, repos);
   const connections = new ConnectionsService(deps, credentials, socialSets, repos, networkApps);
+  const accounts = new AccountsService(deps, repos.accounts);
+  const drafts = new DraftsService(deps, templates, repos);
   return {
     deps,
     users,
@@ -42,9 +45,10 @@ export function createServices(deps: Deps) {
     socialSets,
     credentials,
     connections,
-    accounts: new AccountsService(deps, repos.accounts),
+    accounts,
     templates,
-    drafts: new DraftsService(deps, templates, repos),
+    drafts,
+    draftFiles: new DraftFilesService(deps, drafts, accounts, repos.tx),
     credits,
     media: new MediaService(deps, repos.media),
     publishing,

@@ -12,13 +12,14 @@ import { keyAuth } from './middleware/auth.js';
 import { errorMapper, notFoundHandler } from './middleware/errors.js';
 import { idempotency } from './middleware/idempotency.js';
 import { discardUploaded, uploadDigest } from './middleware/media-upload.js';
-import { hostGuard, originGuard, requireJson, requireMultipart, securityHeaders } from './middleware/guards.js';
+import { hostGuard, originGuard, requireJson, requireMultipart, requireTypes, securityHeaders } from './middleware/guards.js';
 import { buildOpenApi } from './openapi.js';
 import { parseOrThrow, type Method, type RouteDef } from './route.js';
 import { accountRoutes } from './routes/accounts.routes.js';
 import { authRoutes } from './routes/auth.routes.js';
 import { connectionRoutes } from './routes/connections.routes.js';
 import { creditRoutes } from './routes/credits.routes.js';
+import { draftFileRoutes } from './routes/draft-files.routes.js';
 import { draftRoutes } from './routes/drafts.routes.js';
 import { mediaRoutes } from './routes/media.routes.js';
 import { meRoutes } from './routes/me.routes.js';
@@ -48,8 +49,11 @@ export interface AppOptions {
 
 /** Every route definition of the API, in the order they are documented. */
 export function allRoutes(s: Services, extra: RouteDef[] = []): RouteDef[] {
-  return [...authRoutes(s), ...signInRoutes(s), ...setupRoutes(s), ...meRoutes(s), ...socialSetRoutes(s), ...accountRoutes(s), ...connectionRoutes(s), ...templateRoutes(s), ...draftRoutes(s), ...mediaRoutes(s), ...creditRoutes(s), ...publishingRoutes(s), ...scheduleRoutes(s), ...settingsRoutes(s), ...networkRoutes(s), ...extra];
+  return [...authRoutes(s), ...signInRoutes(s), ...setupRoutes(s), ...meRoutes(s), ...socialSetRoutes(s), ...accountRoutes(s), ...connectionRoutes(s), ...templateRoutes(s), ...draftFileRoutes(s), ...draftRoutes(s), ...mediaRoutes(s), ...creditRoutes(s), ...publishingRoutes(s), ...scheduleRoutes(s), ...settingsRoutes(s), ...networkRoutes(s), ...extra];
 }
+
+/** Largest draft file (Markdown, JSON or CSV) an import takes: a 10,000-row CSV is about 1 MB. */
+export const FILE_BODY_LIMIT = 16 * 1024 * 1024;
 
 export function createApp(opts: AppOptions) {
   const { services: s } = opts;
@@ -80,7 +84,18 @@ export function createApp(opts: AppOptions) {
       : undefined;
     if (idem) chain.push(idem.check);
     if (r.bodyType === 'multipart') chain.push(requireMultipart());
-    else {
+    else if (r.bodyType === 'text') {
+      chain.push(requireTypes(r.bodyTypes ?? []));
+      // A file as it is (UTF-8 text), up to FILE_BODY_LIMIT; parsed by the route's converter.
+      const text = express.text({ limit: FILE_BODY_LIMIT, type: () => true, defaultCharset: 'utf-8' });
+      chain.push((req, res, next) => {
+        if (Number(req.headers['content-length']) > FILE_BODY_LIMIT) {
+          res.setHeader('Connection', 'close');
+          return next(new HeraldError('INVALID_INPUT', 'The request body is too large', { status: 413 }));
+        }
+        text(req, res, next);
+      });
+    } else {
       chain.push(requireJson());
       chain.push((req, res, next) => {
         if (!req.headers['content-length'] && !req.headers['transfer-encoding']) return next();

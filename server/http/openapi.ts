@@ -82,8 +82,9 @@ export function buildOpenApi(routes: RouteDef[], info: { version: string; server
     };
     if (r.description) op.description = r.description;
     if (r.body) {
-      const type = r.bodyType === 'multipart' ? 'multipart/form-data' : 'application/json';
-      op.requestBody = { required: true, content: { [type]: { schema: toSchema(r.body, 'input') } } };
+      const types = r.bodyType === 'text' ? r.bodyTypes ?? [] : [r.bodyType === 'multipart' ? 'multipart/form-data' : 'application/json'];
+      const schema = r.bodyType === 'text' ? { type: 'string', description: 'the file as it is (UTF-8)' } : toSchema(r.body, 'input');
+      op.requestBody = { required: true, content: Object.fromEntries(types.map((t) => [t, { schema }])) };
     }
     paths[path] = { ...(paths[path] as Json | undefined), [r.method]: op };
   }

@@ -31,8 +31,10 @@ export interface RouteDef<B = any, Q = any, P = any> {
   body?: z.ZodType<B>;
   query?: z.ZodType<Q>;
   params?: z.ZodType<P>;
-  /** Content type of the request body when it is not JSON (media upload). */
-  bodyType?: 'json' | 'multipart' | 'none';
+  /** Content type of the request body when it is not JSON (media upload; `text`: files, see bodyTypes). */
+  bodyType?: 'json' | 'multipart' | 'text' | 'none';
+  /** With bodyType `text`: the media types taken (others get 415); the body reaches `body` as a string. */
+  bodyTypes?: string[];
   response?: z.ZodType;
   /** Media type of a non-JSON answer (e.g. the bytes of a media item). */
   responseType?: string;

@@ -64,8 +64,9 @@ describe('/openapi.json', () => {
       }
       // Request body when the route takes one.
       if (r.body) {
-        const type = r.bodyType === 'multipart' ? 'multipart/form-data' : 'application/json';
-        expect(op.requestBody?.content?.[type]?.schema, where).toBeTypeOf('object');
+        const types = r.bodyType === 'text' ? r.bodyTypes ?? [] : [r.bodyType === 'multipart' ? 'multipart/form-data' : 'application/json'];
+        expect(types.length, where).toBeGreaterThan(0);
+        for (const type of types) expect(op.requestBody?.content?.[type]?.schema, `${where} ${type}`).toBeTypeOf('object');
       } else {
         expect(op.requestBody, where).toBeUndefined();
       }

@@ -241,6 +241,17 @@ export class DraftsService {
     return this.get(userId, id);
   }
 
+  /**
+   * Inserts one draft with its per-network text inside the caller's transaction and answers its
+   * id (the file importer: many drafts, one transaction, no answer built for each).
+   */
+  insertWithin(userId: string, input: CreateDraftInput, platforms: Partial<Record<Platform, string>> = {}): string {
+    const id = this.insert(userId, input, undefined, '');
+    const now = nowIso(this.deps.clock);
+    for (const [platform, content] of Object.entries(platforms)) if (content.trim() !== '') this.repo.putPlatform(id, platform as Platform, content, now);
+    return id;
+  }
+
   /** All or nothing: one transaction; the first failing draft rolls every one back. */
   createBatch(userId: string, input: { drafts: CreateDraftInput[]; socialSetId?: string }): Draft[] {
     const ids = this.repos.tx.run(() => input.drafts.map((d, i) => {

@@ -94,6 +94,18 @@ export function requireJson(): RequestHandler {
   };
 }
 
+/** File routes (bodyType `text`) take their listed media types only. */
+export function requireTypes(types: string[]): RequestHandler {
+  return (req, _res, next) => {
+    if (!hasBody(req)) return next();
+    const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+    if (!types.includes(type)) {
+      return next(new HeraldError('INVALID_INPUT', `This endpoint accepts only Content-Type: ${types.join(' or ')}`, { status: 415 }));
+    }
+    next();
+  };
+}
+
 /** Multipart routes take multipart only. */
 export function requireMultipart(): RequestHandler {
   return (req, _res, next) => {

@@ -1,0 +1,160 @@
+/**
+ * Drafts as files (issue #24 item 5): export a draft as Markdown or JSON, import files, import a
+ * CSV of posts with row-level errors. Reading and writing the formats is draft-files.ts (pure);
+ * this service resolves what a file names (networks, media) and writes through DraftsService.
+ *
+ * Decisions:
+ * - A file's time stays on the draft (`scheduledFor`, as POST /microblog/drafts does): importing
+ *   never schedules or publishes by itself. `herald draft import --schedule` then schedules each
+ *   draft through POST /microblog/schedule. The CSV import refuses a row whose time is past or
+ *   more than two years ahead, since those rows could never be scheduled.
+ * - `timeZone` is a label (and the zone of a local time in the file); drafts keep instants, so
+ *   an export names a zone only when asked (`?timeZone=`).
+ * - Media: the server never reads a path a file names; it takes media ids. `herald draft import`
+ *   uploads the files a Markdown or JSON file names and sends their ids.
+ * - `language` is read and checked, and written back on export only when given: drafts carry no
+ *   language yet (another issue adds it).
+ */
+import type { Account } from '../../contracts/accounts.js';
+import { latestScheduleTime } from '../../contracts/common.js';
+import { createDraftBody, type CreateDraftInput, type Draft } from '../../contracts/drafts.js';
+import type { DraftFile, RowError } from '../../contracts/draft-files.js';
+import { HeraldError, type ErrorDetail } from '../../core/errors.js';
+import type { Transactions } from '../../db/repos/transactions.js';
+import type { AccountsService } from '../accounts/accounts.service.js';
+import type { Deps } from '../deps.js';
+import { draftToFile, fileToInput, fromCsv, fromJson, fromMarkdown, isNetworkName, isTimeZone as isZone, toJson, toMarkdown } from './draft-files.js';
+import type { DraftsService } from './drafts.service.js';
+
+/** Thrown inside a transaction to roll it back on purpose (dry runs, a wrong row). */
+class Rollback extends Error {}
+
+const CSV_COLUMN_OF: [RegExp, string][] = [
+  [/selectedAccountIds|networks/, 'networks'],
+  [/media/, 'media'],
+  [/scheduledFor/, 'scheduledFor'],
+  [/tweets|title/, 'text'],
+];
+
+export class DraftFilesService {
+  constructor(
+    private readonly deps: Deps,
+    private readonly drafts: DraftsService,
+    private readonly accounts: AccountsService,
+    private readonly tx: Transactions,
+  ) {}
+
+  export(userId: string, id: string, format: 'md' | 'json', timeZone?: string): string {
+    const draft = this.drafts.get(userId, id);
+    const platforms = this.drafts.platforms(userId, id).map((p) => ({ platform: p.platform, content: p.content }));
+    if (timeZone !== undefined && !isZone(timeZone)) {
+      throw new HeraldError('INVALID_INPUT', `"${timeZone}" is not an IANA time zone`, { details: [{ path: 'query.timeZone', message: 'not an IANA time zone (like Europe/Paris)' }] });
+    }
+    const file = draftToFile(draft, platforms, { timeZone, html: format === 'json' });
+    return format === 'md' ? toMarkdown(file) : toJson(file);
+  }
+
+  /** Markdown (one draft) or JSON (one or many); all or nothing. A dry run creates nothing and answers `parsed`. */
+  import(userId: string, source: string, type: 'markdown' | 'json', dryRun: boolean): { drafts: Draft[]; parsed: DraftFile[] } {
+    const files = type === 'markdown' ? [fromMarkdown(source)] : fromJson(source);
+    const where = (i: number) => (files.length === 1 ? 'body' : `body.drafts.${i}`);
+    let ids: string[] = [];
+    try {
+      this.tx.run(() => {
+        const accounts = this.accounts.list(userId);
+        // A dry run reads files for the CLI before it uploads the media they name by path, so
+        // those entries are left out of its check (a real import refuses them).
+        ids = files.map((f, i) => this.insert(userId, dryRun ? { ...f, media: f.media?.filter((m) => m.id !== undefined) } : f, accounts, where(i)));
+        if (dryRun) throw new Rollback();
+      });
+    } catch (err) {
+      if (!(err instanceof Rollback)) throw err;
+      ids = [];
+    }
+    return { drafts: ids.map((id) => this.drafts.get(userId, id)), parsed: files };
+  }
+
+  /**
+   * One draft per row. A wrong row is named with its column; with any wrong row nothing is
+   * created unless `partial`. A dry run checks every row as a real import would (accounts,
+   * media, time) and creates nothing.
+   */
+  importCsv(userId: string, source: string, opts: { dryRun: boolean; partial: boolean }) {
+    const { rows, errors } = fromCsv(source);
+    const now = this.deps.clock.now();
+    const latest = latestScheduleTime(now);
+    const created: { row: number; id: string | null; scheduledFor: string | null }[] = [];
+    try {
+      this.tx.run(() => {
+        const accounts = this.accounts.list(userId);
+        for (const { row, file } of rows) {
+          try {
+            // A savepoint per row: a row that fails leaves nothing behind.
+            const { id, scheduledFor } = this.tx.run(() => {
+              const input = this.input(userId, file, accounts, 'row');
+              const at = input.scheduledFor ? Date.parse(input.scheduledFor) : undefined;
+              if (at !== undefined && at <= now) throw rowError('scheduledFor', `${file.scheduledFor} is in the past`);
+              if (at !== undefined && at > latest) throw rowError('scheduledFor', `${file.scheduledFor} is more than two years ahead`);
+              return { id: this.drafts.insertWithin(userId, input), scheduledFor: input.scheduledFor ?? null };
+            });
+            created.push({ row, id, scheduledFor });
+          } catch (err) {
+            if (!(err instanceof HeraldError) || !['INVALID_INPUT', 'NOT_FOUND', 'NO_SOCIAL_SET'].includes(err.code)) throw err;
+            errors.push(...toRowErrors(row, err));
+          }
+        }
+        if (opts.dryRun || (errors.length > 0 && !opts.partial)) throw new Rollback();
+      });
+    } catch (err) {
+      if (!(err instanceof Rollback)) throw err;
+    }
+    errors.sort((a, b) => a.row - b.row);
+    // What is (or, in a dry run, would be) imported: nothing when a row is wrong, unless partial.
+    const kept = errors.length > 0 && !opts.partial ? [] : opts.dryRun ? created.map((c) => ({ ...c, id: null })) : created;
+    return { dryRun: opts.dryRun, imported: kept.length, drafts: kept, errors };
+  }
+
+  private insert(userId: string, file: DraftFile, accounts: Account[], where: string): string {
+    return this.drafts.insertWithin(userId, this.input(userId, file, accounts, where), file.platforms ?? {});
+  }
+
+  /** The create body a file stands for, checked by the same contract as POST /microblog/drafts. */
+  private input(_userId: string, file: DraftFile, accounts: Account[], where: string): CreateDraftInput {
+    const base = fileToInput(file, where);
+    const selectedAccountIds = resolveNetworks(file.networks ?? [], accounts, `${where}.networks`);
+    const parsed = createDraftBody.safeParse({ ...base, selectedAccountIds });
+    if (!parsed.success) {
+      const details = parsed.error.issues.map((i) => ({ path: [where, ...i.path.map(String)].join('.'), message: i.message }));
+      throw new HeraldError('INVALID_INPUT', `Invalid draft: ${details.map((d) => `${d.path} ${d.message}`).join('; ')}`.slice(0, 500), { details });
+    }
+    return parsed.data;
+  }
+}
+
+
+/** Network names become every account of that network; anything else must be an account id. */
+function resolveNetworks(networks: string[], accounts: Account[], path: string): string[] {
+  const ids: string[] = [];
+  const details: ErrorDetail[] = [];
+  for (const n of networks) {
+    if (isNetworkName(n)) {
+      const of = accounts.filter((a) => a.platform === n);
+      if (of.length === 0) details.push({ path, message: `no ${n} account is connected` });
+      ids.push(...of.map((a) => a.uuid));
+    } else if (accounts.some((a) => a.uuid === n)) ids.push(n);
+    else details.push({ path, message: `no account ${n} (give an account id or a network: microblog, skyblog, fedblog, threadblog, problog)` });
+  }
+  if (details.length > 0) throw new HeraldError('INVALID_INPUT', details.map((d) => d.message).join('; '), { details });
+  return [...new Set(ids)];
+}
+
+const rowError = (column: string, message: string) => new HeraldError('INVALID_INPUT', message, { details: [{ path: column, message }] });
+
+function toRowErrors(row: number, err: HeraldError): RowError[] {
+  const details = err.details && err.details.length > 0 ? err.details : [{ path: '', message: err.message }];
+  return details.map((d) => ({
+    row,
+    column: CSV_COLUMN_OF.find(([re]) => re.test(d.path))?.[1] ?? 'row',
+    message: d.message,
+  }));
+}
