@@ -18,6 +18,7 @@ import type * as signin from '../server/contracts/signin.js';
 import type * as sets from '../server/contracts/social-sets.js';
 import type * as templates from '../server/contracts/templates.js';
 import type * as users from '../server/contracts/users.js';
+import { parseEventStream, type HeraldEvent } from './events.js';
 
 type In<T extends z.ZodType> = z.input<T>;
 type Out<T extends z.ZodType> = z.output<T>;
@@ -243,6 +244,35 @@ export class HeraldClient {
   updateSettings(body: In<typeof settings.updateSettingsBody>) { return this.request<Out<typeof settings.updateSettingsResponse>>('PUT', '/settings', { body }); }
   /** Online backup of the database into <data dir>/backups on the server's machine (owner only). */
   backup() { return this.request<Out<typeof settings.backupResponse>>('POST', '/backup'); }
+
+  // Events
+  /**
+   * The stream of this user's events (GET /events), as they happen: post.scheduled,
+   * post.sending, post.published, post.failed, post.missed, post.cancelled,
+   * account.needs_reauth, credits.changed. `lastEventId` resumes after that id (kept 7 days);
+   * without it the stream starts with the next event. Ends when `signal` aborts or the server
+   * closes it (then resume with the last id seen).
+   */
+  async *events(opts: { lastEventId?: number; signal?: AbortSignal } = {}): AsyncGenerator<HeraldEvent> {
+    if (!this.apiKey) throw new HeraldError('INVALID_API_KEY', 401, 'No API key: pass apiKey, set HERALD_API_KEY, or run `herald login`');
+    const headers: Record<string, string> = { accept: 'text/event-stream', ...this.opts.headers, 'svc-key': this.apiKey };
+    if (opts.lastEventId !== undefined) headers['last-event-id'] = String(opts.lastEventId);
+    let res: Response;
+    try {
+      res = await this.fetchImpl(this.baseUrl + '/events', { headers, signal: opts.signal });
+    } catch (err) {
+      if (opts.signal?.aborted) return;
+      const cause = (err as { cause?: { message?: string } }).cause?.message ?? (err as Error).message;
+      throw new HeraldError('NETWORK_ERROR', 0, `Herald is not reachable at ${this.baseUrl} (${cause}); is it running?`);
+    }
+    if (!res.ok || !res.body) {
+      const text = await res.text();
+      let data: any;
+      try { data = JSON.parse(text); } catch { data = undefined; }
+      throw new HeraldError(data?.error ?? 'HTTP_ERROR', res.status, data?.message ?? `HTTP ${res.status}`);
+    }
+    yield* parseEventStream(res.body, opts.signal);
+  }
 
   // Scheduling
   schedule(body: In<typeof schedule.scheduleBody>) { return this.request<Out<typeof schedule.scheduleResponse>>('POST', '/microblog/schedule', { body }); }

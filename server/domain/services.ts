@@ -7,6 +7,7 @@ import { AuthService } from './auth/auth.service.js';
 import { SignInService } from './auth/signin.service.js';
 import { CreditsService } from './credits/credits.service.js';
 import { DraftsService } from './drafts/drafts.service.js';
+import { EventsService } from './events/events.service.js';
 import { MediaService } from './media/media.service.js';
 import { PublishService } from './publishing/publish.service.js';
 import { ScheduleService } from './scheduling/schedule.service.js';
@@ -23,15 +24,18 @@ import { UsersService } from './users/users.service.js';
 export function createServices(deps: Deps) {
   const repos = createRepos(deps.sqlite, deps.db, deps);
   const users = new UsersService(deps, repos.users, repos.tx);
+  // The event stream: the services that change posts and credits record through it.
+  const events = new EventsService(deps, repos.events);
   const socialSets = new SocialSetsService(deps, repos);
-  const credentials = new CredentialsService(deps, repos.accounts);
-  const credits = new CreditsService(deps, repos);
-  const publishing = new PublishService(deps, repos, credentials, credits, socialSets);
+  const credentials = new CredentialsService(deps, repos.accounts, events);
+  const credits = new CreditsService(deps, repos, events);
+  const publishing = new PublishService(deps, repos, credentials, credits, socialSets, events);
   const templates = new TemplatesService(deps, repos.templates);
   const auth = new AuthService(deps, users, repos);
   const connections = new ConnectionsService(deps, credentials, socialSets, repos);
   return {
     deps,
+    events,
     users,
     auth,
     signIn: new SignInService(deps, users, auth, connections, repos.accounts),
@@ -44,7 +48,7 @@ export function createServices(deps: Deps) {
     credits,
     media: new MediaService(deps, repos.media),
     publishing,
-    scheduling: new ScheduleService(deps, repos, publishing),
+    scheduling: new ScheduleService(deps, repos, publishing, events),
     settings: new SettingsService(deps, users, repos.settings),
   };
 }

@@ -18,6 +18,7 @@ import { authRoutes } from './routes/auth.routes.js';
 import { connectionRoutes } from './routes/connections.routes.js';
 import { creditRoutes } from './routes/credits.routes.js';
 import { draftRoutes } from './routes/drafts.routes.js';
+import { eventRoutes } from './routes/events.routes.js';
 import { mediaRoutes } from './routes/media.routes.js';
 import { meRoutes } from './routes/me.routes.js';
 import { publishingRoutes } from './routes/publishing.routes.js';
@@ -45,7 +46,7 @@ export interface AppOptions {
 
 /** Every route definition of the API, in the order they are documented. */
 export function allRoutes(s: Services, extra: RouteDef[] = []): RouteDef[] {
-  return [...authRoutes(s), ...signInRoutes(s), ...setupRoutes(s), ...meRoutes(s), ...socialSetRoutes(s), ...accountRoutes(s), ...connectionRoutes(s), ...templateRoutes(s), ...draftRoutes(s), ...mediaRoutes(s), ...creditRoutes(s), ...publishingRoutes(s), ...scheduleRoutes(s), ...settingsRoutes(s), ...extra];
+  return [...authRoutes(s), ...signInRoutes(s), ...setupRoutes(s), ...meRoutes(s), ...socialSetRoutes(s), ...accountRoutes(s), ...connectionRoutes(s), ...templateRoutes(s), ...draftRoutes(s), ...mediaRoutes(s), ...creditRoutes(s), ...publishingRoutes(s), ...scheduleRoutes(s), ...settingsRoutes(s), ...eventRoutes(s), ...extra];
 }
 
 export function createApp(opts: AppOptions) {

@@ -131,6 +131,18 @@ describe('HeraldClient covers the API', () => {
       settings: () => c.settings(),
       updateSettings: () => c.updateSettings({ graceMinutes: 20 }),
       backup: () => c.backup(),
+      // The stream from the start: what the calls above did, as events (none parse as a JSON answer).
+      events: async () => {
+        const ac = new AbortController();
+        const got: { id: number; type: string }[] = [];
+        for await (const e of c.events({ lastEventId: 0, signal: ac.signal })) {
+          got.push(e);
+          if (got.length === 3) ac.abort();
+        }
+        expect(got.map((e) => e.id)).toEqual([...got.map((e) => e.id)].sort((a, b) => a - b));
+        expect(got.some((e) => e.type === 'credits.changed')).toBe(true);
+        return [];
+      },
     };
 
     const methods = Object.getOwnPropertyNames(HeraldClient.prototype).filter((m) => !['constructor', 'request', 'mediaUrl'].includes(m)).sort();

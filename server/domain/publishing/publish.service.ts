@@ -16,6 +16,7 @@ import type { AccountRow } from '../../db/repos/publish-inputs.repo.js';
 import type { CredentialsService } from '../accounts/credentials.service.js';
 import { PUBLISH_COST, type CreditsService } from '../credits/credits.service.js';
 import type { SocialSetsService } from '../social-sets/social-sets.service.js';
+import type { EventsService } from '../events/events.service.js';
 import { PublishCharge } from './charge.js';
 import { loadDraft, partsFor, partsFromTexts, resolveTargets, withKinds, type TargetRequest } from './plan.js';
 import { PublishReports } from './report.js';
@@ -60,9 +61,9 @@ export class PublishService {
   private readonly sender: PublishSender;
   private readonly reports: PublishReports;
 
-  constructor(readonly deps: Deps, readonly repos: PublishingRepos, credentials: CredentialsService, private readonly credits: CreditsService, private readonly sets: SocialSetsService) {
-    this.charge = new PublishCharge(deps, repos, credits, this.running);
-    this.sender = new PublishSender(deps, repos, credentials, credits, this.running);
+  constructor(readonly deps: Deps, readonly repos: PublishingRepos, credentials: CredentialsService, private readonly credits: CreditsService, private readonly sets: SocialSetsService, readonly stream: EventsService) {
+    this.charge = new PublishCharge(deps, repos, credits, this.running, stream);
+    this.sender = new PublishSender(deps, repos, credentials, credits, this.running, stream);
     this.reports = new PublishReports(deps, repos, this.storageWaits);
     this.events = this.sender.events;
   }
@@ -197,7 +198,7 @@ export class PublishService {
     // Settled meanwhile by something else (begin() keeps that from happening here): start over,
     // so it is planned and charged as it stands now.
     if (toRun.some((r) => this.repos.outbox.get(r.pubId)?.status !== 'publishing')) return this.run(this.begin(userId, req));
-    const results = [...started.skipped, ...(await this.sender.execute(userId, draftId, toRun))];
+    const results = [...started.skipped, ...(await this.sender.execute(userId, draftId, toRun, req.origin === 'schedule'))];
     const succeeded = results.filter((r) => r.success).length;
     return {
       success: succeeded === results.length,

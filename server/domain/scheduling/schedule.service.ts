@@ -12,6 +12,7 @@ import { HeraldError } from '../../core/errors.js';
 import { checkParts } from '../publishing/limits.js';
 import { loadDraft, partsFor } from '../publishing/plan.js';
 import type { PublishService } from '../publishing/publish.service.js';
+import type { EventsService } from '../events/events.service.js';
 
 export const JITTER_MS = 180_000;
 
@@ -39,7 +40,7 @@ export class ScheduleService {
   /** Called whenever the queue changes, so the scheduler re-arms its wake-up. */
   onChange: () => void = () => {};
 
-  constructor(private readonly deps: Deps, private readonly repos: PublishingRepos, private readonly publishing: PublishService) {}
+  constructor(private readonly deps: Deps, private readonly repos: PublishingRepos, private readonly publishing: PublishService, private readonly events: EventsService) {}
 
   /** Uniform offset in [-180 s, +180 s]. */
   jitter(): number {
@@ -85,6 +86,7 @@ export class ScheduleService {
         const id = this.deps.ids.ordered();
         if (pending.has(account.id)) schedule.deletePending(draft.id, account.id);
         schedule.insert({ id, userId, draftId: draft.id, accountId: account.id, platform: account.platform, fireAt, requestedAt: requested, priority: req.priority ?? 0, createdAt: created });
+        this.events.post(userId, 'post.scheduled', { draftId: draft.id, accountId: account.id, platform: account.platform }, { scheduledFor: new Date(fireAt).toISOString() });
         ids.push(id);
       }
     });
@@ -103,9 +105,10 @@ export class ScheduleService {
   cancel(userId: string, draftId: string): number {
     loadDraft(this.repos.publishInputs, userId, draftId);
     const n = this.deps.sqlite.transaction(() => {
-      const changes = this.repos.schedule.cancelPending(userId, draftId);
+      const cancelled = this.repos.schedule.cancelPending(userId, draftId);
       this.repos.draftStatus.setBackToDraft(draftId, nowIso(this.deps.clock));
-      return changes;
+      for (const c of cancelled) this.events.post(userId, 'post.cancelled', { draftId, ...c });
+      return cancelled.length;
     })();
     this.onChange();
     return n;
