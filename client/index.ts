@@ -11,9 +11,8 @@ import type { socialSetSchema } from '../server/contracts/social-sets.js';
 import type { templateSchema } from '../server/contracts/templates.js';
 import type { meResponse } from '../server/contracts/users.js';
 
-export { HeraldClient, HeraldError, DEFAULT_BASE_URL, type ClientOptions, type OAuthNetwork } from './herald-client.js';
+export { HeraldClient, HeraldError, DEFAULT_BASE_URL, parseEventStream, type ClientOptions, type HeraldEvent, type OAuthNetwork } from './herald-client.js';
 export * as text from '../text/index.js';
-export { parseEventStream, type HeraldEvent } from './events.js';
 
 export type DraftStatus = z.output<typeof draftStatus>;
 export type PublicationStatus = ProgressEntry['status'];
