@@ -48,7 +48,7 @@ export function createServices(deps: Deps) {
     credits,
     media: new MediaService(deps, repos.media),
     publishing,
-    scheduling: new ScheduleService(deps, repos, publishing, events),
+    scheduling: new ScheduleService(deps, repos, publishing, events, credits),
     settings: new SettingsService(deps, users, repos.settings),
   };
 }

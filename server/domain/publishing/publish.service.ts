@@ -24,6 +24,10 @@ import { PublishSender, type TargetResult } from './send.js';
 import type { MediaRef, PublicationOptions } from './runner.js';
 import { checkParts } from './limits.js';
 import { StorageWaits } from './storage-waits.js';
+import { dryRunAnswer } from './dry-run.js';
+
+/** Thrown to roll a dry run's transaction back. */
+const ROLLBACK = Symbol('dry run');
 
 export type { TargetRequest } from './plan.js';
 export type { ProgressEntry } from './report.js';
@@ -170,6 +174,43 @@ export class PublishService {
    * runner begins every claimed entry at once and runs them in order per account.
    */
   begin(userId: string, req: PublishRequest): Started {
+    const { draft, targets } = this.plan(userId, req);
+    checkParts(targets);
+    const jobId = req.jobId ?? this.deps.ids.uuid();
+    const { skipped, toRun } = this.charge.prepare(userId, draft.id, targets, { jobId, force: req.force ?? false, origin: req.origin ?? 'now' });
+    const skippedResults: TargetResult[] = skipped.map(({ target, pub }) => ({
+      accountId: target.account.id, platform: target.account.platform as Platform, success: true, skipped: true, status: 'published',
+      data: pub.data ? (JSON.parse(pub.data) as Record<string, unknown>) : undefined,
+    }));
+    for (const r of toRun) this.running.add(r.pubId);
+    return { userId, req, jobId, draftId: draft.id, skipped: skippedResults, toRun };
+  }
+
+  /**
+   * Dry run (decisions §10): begin()'s plan and charge, in a transaction rolled back, so nothing
+   * is charged, stored or sent; answers what each network would receive and what it would cost.
+   * What a real publish would refuse (a limit, an account, short credits) is refused the same way.
+   */
+  dryRun(userId: string, req: PublishRequest) {
+    let answer: ReturnType<typeof dryRunAnswer> | undefined;
+    try {
+      this.deps.sqlite.transaction(() => {
+        const { draft, targets } = this.plan(userId, req);
+        checkParts(targets);
+        const { skipped } = this.charge.prepare(userId, draft.id, targets, { jobId: null, force: req.force ?? false, origin: req.origin ?? 'now' });
+        const done = new Set(skipped.map((s) => s.target.account.id));
+        answer = dryRunAnswer(targets.map((t) => ({ ...t, credits: done.has(t.account.id) ? 0 : PUBLISH_COST, skipped: done.has(t.account.id) })), 0);
+        throw ROLLBACK;
+      })();
+    } catch (err) {
+      if (err !== ROLLBACK) throw err;
+    }
+    answer!.credits.balance = this.credits.balance(userId).balance;
+    return answer!;
+  }
+
+  /** What each target of a draft publish gets (plan.ts): the draft's parts per network, and its options. */
+  plan(userId: string, req: Pick<PublishRequest, 'draftId' | 'accountIds' | 'targetAccounts' | 'community' | 'options'>) {
     const draft = loadDraft(this.repos.publishInputs, userId, req.draftId);
     const targets = this.resolveTargets(userId, draft, req).map(({ account, communityId }) => {
       const platform = account.platform as Platform;
@@ -180,15 +221,7 @@ export class PublishService {
       }
       return { account, parts: partsFor(platform, draft), options };
     });
-    checkParts(targets);
-    const jobId = req.jobId ?? this.deps.ids.uuid();
-    const { skipped, toRun } = this.charge.prepare(userId, draft.id, targets, { jobId, force: req.force ?? false, origin: req.origin ?? 'now' });
-    const skippedResults: TargetResult[] = skipped.map(({ target, pub }) => ({
-      accountId: target.account.id, platform: target.account.platform as Platform, success: true, skipped: true, status: 'published',
-      data: pub.data ? (JSON.parse(pub.data) as Record<string, unknown>) : undefined,
-    }));
-    for (const r of toRun) this.running.add(r.pubId);
-    return { userId, req, jobId, draftId: draft.id, skipped: skippedResults, toRun };
+    return { draft, targets };
   }
 
   /** A begun publish's second half: sends to every target and settles them. */
