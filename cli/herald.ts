@@ -9,6 +9,7 @@ import { examples } from './action.js';
 import { EXIT } from './context.js';
 import { registerCredits } from './credits.command.js';
 import { registerDraft } from './draft.command.js';
+import { registerEvents } from './events.command.js';
 import { registerInit } from './init.command.js';
 import { registerPublish } from './publish.command.js';
 import { registerSchedule } from './schedule.command.js';
@@ -38,6 +39,7 @@ export function buildProgram(): Command {
   registerDraft(program);
   registerPublish(program);
   registerSchedule(program);
+  registerEvents(program);
   registerSocialSet(program);
   registerAccount(program);
   registerTemplate(program);

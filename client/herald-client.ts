@@ -267,6 +267,10 @@ export class HeraldClient {
   publishAsync(draftId: string, opts: Omit<In<typeof publishing.publishBody>, 'draftId' | 'async'> = {}) {
     return this.request<Out<typeof publishing.acceptedResponse>>('POST', '/microblog/publish', { body: { ...opts, draftId, async: true } });
   }
+  /** What publishing would send and cost, per account (dryRun: nothing is sent, charged or stored). */
+  publishDryRun(draftId: string, opts: Omit<In<typeof publishing.publishBody>, 'draftId' | 'async' | 'dryRun'> = {}) {
+    return this.request<Out<typeof publishing.dryRunResponse>>('POST', '/microblog/publish', { body: { ...opts, draftId, dryRun: true } });
+  }
   publishMultiPlatform(body: In<typeof publishing.multiPublishBody>) { return this.request<Out<typeof publishing.multiPublishResponse>>('POST', '/publish/multi-platform', { body }); }
   quote(body: In<typeof publishing.quoteBody>) { return this.request<Out<typeof publishing.quoteResponse>>('POST', '/microblog/quote', { body }); }
   publishSkyblog(body: In<typeof publishing.textPublishBody>) { return this.request<Out<typeof publishing.singlePublishResponse>>('POST', '/skyblog/publish', { body }); }
@@ -296,7 +300,7 @@ export class HeraldClient {
    * without it the stream starts with the next event. Ends when `signal` aborts or the server
    * closes it (then resume with the last id seen).
    */
-  async *events(opts: { lastEventId?: number; signal?: AbortSignal } = {}): AsyncGenerator<HeraldEvent> {
+  async *events(opts: { lastEventId?: number; signal?: AbortSignal; onOpen?: () => void } = {}): AsyncGenerator<HeraldEvent> {
     if (!this.apiKey) throw new HeraldError('INVALID_API_KEY', 401, 'No API key: pass apiKey, set HERALD_API_KEY, or run `herald login`');
     const headers: Record<string, string> = { accept: 'text/event-stream', ...this.opts.headers, 'svc-key': this.apiKey };
     if (opts.lastEventId !== undefined) headers['last-event-id'] = String(opts.lastEventId);
@@ -314,11 +318,14 @@ export class HeraldClient {
       try { data = JSON.parse(text); } catch { data = undefined; }
       throw new HeraldError(data?.error ?? 'HTTP_ERROR', res.status, data?.message ?? `HTTP ${res.status}`);
     }
+    opts.onOpen?.();
     yield* parseEventStream(res.body, opts.signal);
   }
 
   // Scheduling
   schedule(body: In<typeof schedule.scheduleBody>) { return this.request<Out<typeof schedule.scheduleResponse>>('POST', '/microblog/schedule', { body }); }
+  /** What scheduling would plan and cost (dryRun: nothing is scheduled). */
+  scheduleDryRun(body: Omit<In<typeof schedule.scheduleBody>, 'dryRun'>) { return this.request<Out<typeof publishing.dryRunResponse>>('POST', '/microblog/schedule', { body: { ...body, dryRun: true } }); }
   listSchedules() { return this.request<Out<typeof schedule.scheduleListResponse>>('GET', '/microblog/schedule'); }
   cancelSchedule(draftId: string) { return this.request<Out<typeof schedule.cancelResponse>>('DELETE', '/microblog/schedule', { query: { draftId } }); }
 }
