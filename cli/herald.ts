@@ -9,6 +9,7 @@ import { examples } from './action.js';
 import { EXIT } from './context.js';
 import { registerCredits } from './credits.command.js';
 import { registerDraft } from './draft.command.js';
+import { registerEvents } from './events.command.js';
 import { registerInit } from './init.command.js';
 import { registerMcp } from './mcp.command.js';
 import { registerNetwork } from './network.command.js';
@@ -41,6 +42,7 @@ export function buildProgram(): Command {
   registerDraft(program);
   registerPublish(program);
   registerSchedule(program);
+  registerEvents(program);
   registerSocialSet(program);
   registerAccount(program);
   registerTemplate(program);

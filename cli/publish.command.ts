@@ -1,28 +1,48 @@
 import type { Command } from 'commander';
+import type { HeraldClient } from '../client/herald-client.js';
 import { action, examples, idList } from './action.js';
 import { clientFor, EXIT, globals, paint, useColor, writeOptions } from './context.js';
 import { print, safe } from './output.js';
 
 const DONE = new Set(['published', 'failed', 'needs_review', 'missed', 'cancelled']);
+/** Only for a server without GET /events (older Herald): progress is then polled. */
 const POLL_MS = 300;
+
+type Progress = Awaited<ReturnType<HeraldClient['publishProgress']>>;
+
+/** Prints the plan of a dry run: per account, what would be sent and what it would cost. */
+export function printPlan(output: ReturnType<typeof globals>['output'], plan: Awaited<ReturnType<HeraldClient['publishDryRun']>>): void {
+  const lines = plan.plan.map((p) => `${p.platform.padEnd(10)} ${p.accountId}  ${p.skipped ? 'already published (skipped)' : `${p.posts.length} post(s), ${p.credits} credits`}${p.posts.map((x, i) => `\n  ${i + 1}. ${safe(x.text).slice(0, 200)}${x.media.length ? ` [${x.media.length} media]` : ''}`).join('')}`);
+  print(output, plan, {
+    ids: plan.plan.map((p) => p.accountId),
+    text: `${lines.join('\n')}\nDry run: nothing was sent or charged. Needs ${plan.credits.needed} credits (${plan.credits.balance} left); X cost about $${plan.xCostUsd.toFixed(3)}.`,
+  });
+}
 
 export function registerPublish(program: Command): void {
   program.command('publish <draft-id>')
-    .description('Publish a draft now, showing each account\'s progress live (on stderr)')
+    .description('Publish a draft now, showing each account\'s progress live (on stderr) from the event stream')
     .option('--accounts <ids>', 'comma-separated account ids (default: the draft\'s accounts)', idList)
     .option('--force', 'publish again to accounts that already have it')
-    .addHelpText('after', examples('herald publish 9b1c…', 'herald publish 9b1c… --accounts a1,b2 --output json', 'herald publish 9b1c… -q -o minimal') + '\nExits 1 when any account failed, 6 when credits are short.\n')
-    .action(action(async (draftId: string, opts: { accounts?: string[]; force?: boolean }, cmd: Command) => {
+    .option('--wait', 'wait for every account, showing progress (the default)')
+    .option('--dry-run', 'show what each account would receive and what it would cost; send and charge nothing')
+    .addHelpText('after', examples('herald publish 9b1c…', 'herald publish 9b1c… --dry-run', 'herald publish 9b1c… --accounts a1,b2 --output json', 'herald publish 9b1c… -q -o minimal') + '\nExits 1 when any account failed, 6 when credits are short.\n')
+    .action(action(async (draftId: string, opts: { accounts?: string[]; force?: boolean; dryRun?: boolean }, cmd: Command) => {
       const g = globals(cmd);
       const client = clientFor(cmd);
+      if (opts.dryRun) {
+        printPlan(g.output, await client.publishDryRun(draftId, { accountIds: opts.accounts, force: opts.force }));
+        return;
+      }
       const started = await client.publishAsync(draftId, { accountIds: opts.accounts, force: opts.force }, writeOptions(cmd));
       // Progress goes to stderr, so stdout stays the result alone; one line per change of state.
       const live = !g.quiet && g.output !== 'json';
       const tty = useColor(process.stderr);
       const seen = new Map<string, string>();
-      let progress = await client.publishProgress({ jobId: started.jobId });
-      if (live) process.stderr.write(`Publishing ${draftId} to ${progress.entries.length} account(s)…\n`);
-      for (;;) {
+      let announced = false;
+      const show = (progress: Progress) => {
+        if (live && !announced) process.stderr.write(`Publishing ${draftId} to ${progress.entries.length} account(s)…\n`);
+        announced = true;
         for (const e of progress.entries) {
           if (live && seen.get(e.id) !== e.status) {
             const mark = e.status === 'published' ? paint('✓', 32, process.stderr) : DONE.has(e.status) ? paint('✗', 31, process.stderr) : tty ? paint('…', 33, process.stderr) : '…';
@@ -31,10 +51,9 @@ export function registerPublish(program: Command): void {
           }
           seen.set(e.id, e.status);
         }
-        if (progress.entries.every((e) => DONE.has(e.status))) break;
-        await new Promise((r) => setTimeout(r, POLL_MS));
-        progress = await client.publishProgress({ jobId: started.jobId });
-      }
+        return progress.entries.every((e) => DONE.has(e.status));
+      };
+      const progress = await follow(client, started.jobId, draftId, show);
       if (live) {
         const s = progress.summary;
         process.stderr.write(`Done: ${s.completed} published, ${s.failed} failed of ${s.total}.\n`);
@@ -48,4 +67,43 @@ export function registerPublish(program: Command): void {
       });
       if (progress.summary.failed > 0 || progress.entries.some((e) => e.status !== 'published')) process.exitCode = EXIT.error;
     }));
+}
+
+/**
+ * Follows a publish until every account is done: the progress is read once when the event stream
+ * opens (catching up on what happened before), then again on each event of this draft; no polling.
+ * A server without GET /events is polled instead.
+ */
+async function follow(client: HeraldClient, jobId: string, draftId: string, show: (p: Progress) => boolean): Promise<Progress> {
+  const ac = new AbortController();
+  let latest: Progress | undefined;
+  let queue = Promise.resolve();
+  const refresh = () => {
+    queue = queue.then(async () => {
+      if (ac.signal.aborted) return;
+      latest = await client.publishProgress({ jobId });
+      if (show(latest)) ac.abort();
+    });
+    return queue;
+  };
+  try {
+    for await (const e of client.events({ signal: ac.signal, onOpen: () => void refresh() })) {
+      if (e.type.startsWith('post.') && e.data.draftId === draftId) void refresh();
+    }
+  } catch (err) {
+    if ((err as { status?: number }).status !== 404) throw err;
+    for (;;) {
+      latest = await client.publishProgress({ jobId });
+      if (show(latest)) break;
+      await new Promise((r) => setTimeout(r, POLL_MS));
+    }
+  }
+  await queue;
+  // The stream ended before the publish did (the server closing): one last look.
+  while (!latest || !latest.entries.every((e) => DONE.has(e.status))) {
+    if (latest) await new Promise((r) => setTimeout(r, POLL_MS));
+    latest = await client.publishProgress({ jobId });
+    if (show(latest)) break;
+  }
+  return latest;
 }

@@ -3,6 +3,7 @@ import { HeraldError } from '../client/herald-client.js';
 import { action, examples, idList, int } from './action.js';
 import { clientFor, globals, UsageError, writeOptions } from './context.js';
 import { print } from './output.js';
+import { printPlan } from './publish.command.js';
 
 /** ISO 8601 with a zone as given; a date-time without a zone is local time. */
 export function parseWhen(input: string, now = new Date()): Date {
@@ -36,8 +37,9 @@ export function registerSchedule(program: Command): void {
     .option('--accounts <ids>', 'comma-separated account ids (default: the draft\'s accounts)', idList)
     .option('--priority <n>', 'higher fires first among entries due together (-1000 to 1000)', int(-1000, 1000), 0)
     .option('--no-jitter', 'fire at exactly --at')
+    .option('--dry-run', 'show what each account would receive and what it would cost; schedule nothing')
     .addHelpText('after', examples('herald schedule create 9b1c… --at "2026-12-01 09:00"', 'herald schedule create 9b1c… --at 2026-12-01T08:00:00Z --accounts a1,b2 --no-jitter'))
-    .action(action(async (draftId: string, opts: { at: string; accounts?: string[]; priority: number; jitter: boolean }, cmd: Command) => {
+    .action(action(async (draftId: string, opts: { at: string; accounts?: string[]; priority: number; jitter: boolean; dryRun?: boolean }, cmd: Command) => {
       const client = clientFor(cmd);
       const when = parseWhen(opts.at);
       let targetAccounts: { accountId: string; platform: 'microblog' }[] | undefined;
@@ -48,6 +50,10 @@ export function registerSchedule(program: Command): void {
           if (!a) throw new HeraldError('NOT_FOUND', 404, `No account ${id} (see herald account list)`);
           return { accountId: id, platform: a.platform as 'microblog' };
         });
+      }
+      if (opts.dryRun) {
+        printPlan(globals(cmd).output, await client.scheduleDryRun({ draftId, scheduledFor: when.toISOString(), targetAccounts, priority: opts.priority, applyJitter: opts.jitter }));
+        return;
       }
       const r = await client.schedule({ draftId, scheduledFor: when.toISOString(), targetAccounts, priority: opts.priority, applyJitter: opts.jitter }, writeOptions(cmd));
       const g = globals(cmd);

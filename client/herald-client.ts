@@ -100,6 +100,50 @@ function parseRetryAfter(value: string | null): number | undefined {
   return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - Date.now()) / 1000));
 }
 
+/** One event of the stream. `data` is its JSON (`at`, and draftId, accountId, platform on post events). */
+export interface HeraldEvent {
+  id: number;
+  type: string;
+  data: Record<string, any>;
+}
+
+/** Parses SSE frames from a byte stream; comments and `retry:` lines are skipped. */
+export async function* parseEventStream(body: ReadableStream<Uint8Array>, signal?: AbortSignal): AsyncGenerator<HeraldEvent> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  const onAbort = () => { void reader.cancel().catch(() => {}); };
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    for (;;) {
+      const { value, done } = await reader.read().catch((err: unknown) => {
+        if (signal?.aborted) return { value: undefined, done: true as const };
+        throw err;
+      });
+      if (done) return;
+      buffer += decoder.decode(value, { stream: true });
+      let end: number;
+      while ((end = buffer.indexOf('\n\n')) !== -1) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        let id: number | undefined;
+        let type = 'message';
+        let data = '';
+        for (const line of block.split('\n')) {
+          if (line.startsWith('id: ')) id = Number(line.slice(4));
+          else if (line.startsWith('event: ')) type = line.slice(7);
+          else if (line.startsWith('data: ')) data += (data ? '\n' : '') + line.slice(6);
+        }
+        if (!data) continue;
+        yield { id: id ?? 0, type, data: JSON.parse(data) as Record<string, any> };
+      }
+    }
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+    reader.releaseLock();
+  }
+}
+
 export class HeraldClient {
   readonly baseUrl: string;
   apiKey: string | undefined;
@@ -258,6 +302,10 @@ export class HeraldClient {
   publishAsync(draftId: string, opts: Omit<In<typeof publishing.publishBody>, 'draftId' | 'async'> = {}, write: WriteOptions = {}) {
     return this.request<Out<typeof publishing.acceptedResponse>>('POST', '/microblog/publish', { body: { ...opts, draftId, async: true }, idempotent: write });
   }
+  /** What publishing would send and cost, per account (dryRun: nothing is sent, charged or stored). */
+  publishDryRun(draftId: string, opts: Omit<In<typeof publishing.publishBody>, 'draftId' | 'async' | 'dryRun'> = {}) {
+    return this.request<Out<typeof publishing.dryRunResponse>>('POST', '/microblog/publish', { body: { ...opts, draftId, dryRun: true } });
+  }
   publishMultiPlatform(body: In<typeof publishing.multiPublishBody>, write: WriteOptions = {}) { return this.request<Out<typeof publishing.multiPublishResponse>>('POST', '/publish/multi-platform', { body, idempotent: write }); }
   quote(body: In<typeof publishing.quoteBody>, write: WriteOptions = {}) { return this.request<Out<typeof publishing.quoteResponse>>('POST', '/microblog/quote', { body, idempotent: write }); }
   publishSkyblog(body: In<typeof publishing.textPublishBody>, write: WriteOptions = {}) { return this.request<Out<typeof publishing.singlePublishResponse>>('POST', '/skyblog/publish', { body, idempotent: write }); }
@@ -285,8 +333,40 @@ export class HeraldClient {
   /** Online backup of the database into <data dir>/backups on the server's machine (owner only). */
   backup() { return this.request<Out<typeof settings.backupResponse>>('POST', '/backup'); }
 
+  // Events
+  /**
+   * The stream of this user's events (GET /events), as they happen: post.scheduled,
+   * post.sending, post.published, post.failed, post.missed, post.cancelled,
+   * account.needs_reauth, credits.changed. `lastEventId` resumes after that id (kept 7 days);
+   * without it the stream starts with the next event. Ends when `signal` aborts or the server
+   * closes it (then resume with the last id seen).
+   */
+  async *events(opts: { lastEventId?: number; signal?: AbortSignal; onOpen?: () => void } = {}): AsyncGenerator<HeraldEvent> {
+    if (!this.apiKey) throw new HeraldError('INVALID_API_KEY', 401, 'No API key: pass apiKey, set HERALD_API_KEY, or run `herald login`');
+    const headers: Record<string, string> = { accept: 'text/event-stream', ...this.opts.headers, 'svc-key': this.apiKey };
+    if (opts.lastEventId !== undefined) headers['last-event-id'] = String(opts.lastEventId);
+    let res: Response;
+    try {
+      res = await this.fetchImpl(this.baseUrl + '/events', { headers, signal: opts.signal });
+    } catch (err) {
+      if (opts.signal?.aborted) return;
+      const cause = (err as { cause?: { message?: string } }).cause?.message ?? (err as Error).message;
+      throw new HeraldError('NETWORK_ERROR', 0, `Herald is not reachable at ${this.baseUrl} (${cause}); is it running?`);
+    }
+    if (!res.ok || !res.body) {
+      const text = await res.text();
+      let data: any;
+      try { data = JSON.parse(text); } catch { data = undefined; }
+      throw new HeraldError(data?.error ?? 'HTTP_ERROR', res.status, data?.message ?? `HTTP ${res.status}`);
+    }
+    opts.onOpen?.();
+    yield* parseEventStream(res.body, opts.signal);
+  }
+
   // Scheduling
   schedule(body: In<typeof schedule.scheduleBody>, write: WriteOptions = {}) { return this.request<Out<typeof schedule.scheduleResponse>>('POST', '/microblog/schedule', { body, idempotent: write }); }
+  /** What scheduling would plan and cost (dryRun: nothing is scheduled). */
+  scheduleDryRun(body: Omit<In<typeof schedule.scheduleBody>, 'dryRun'>) { return this.request<Out<typeof publishing.dryRunResponse>>('POST', '/microblog/schedule', { body: { ...body, dryRun: true } }); }
   listSchedules() { return this.request<Out<typeof schedule.scheduleListResponse>>('GET', '/microblog/schedule'); }
   cancelSchedule(draftId: string) { return this.request<Out<typeof schedule.cancelResponse>>('DELETE', '/microblog/schedule', { query: { draftId } }); }
 }

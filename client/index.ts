@@ -11,7 +11,7 @@ import type { socialSetSchema } from '../server/contracts/social-sets.js';
 import type { templateSchema } from '../server/contracts/templates.js';
 import type { meResponse } from '../server/contracts/users.js';
 
-export { HeraldClient, HeraldError, DEFAULT_BASE_URL, newIdempotencyKey, type ClientOptions, type OAuthNetwork, type WriteOptions } from './herald-client.js';
+export { HeraldClient, HeraldError, DEFAULT_BASE_URL, newIdempotencyKey, parseEventStream, type ClientOptions, type HeraldEvent, type OAuthNetwork, type WriteOptions } from './herald-client.js';
 export * as text from '../text/index.js';
 
 export type DraftStatus = z.output<typeof draftStatus>;

@@ -194,6 +194,8 @@ export async function createServer(options: ServerOptions = {}): Promise<HeraldS
       const force = setTimeout(() => server.closeAllConnections(), 5000);
       force.unref();
       const stopScheduler = scheduler?.stop() ?? Promise.resolve();
+      // Open event streams never end on their own: ended here, so the server can close.
+      services.events.shutdown();
       server.close(() => {
         clearTimeout(force);
         services.idempotency.close();

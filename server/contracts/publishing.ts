@@ -11,6 +11,7 @@ export const publishBody = z.object({
   community: community.optional(),
   force: z.boolean().optional().describe('publish again to targets already published'),
   async: z.boolean().optional().describe('answer 202 {jobId} at once; follow progress'),
+  dryRun: z.boolean().optional().describe('validate and answer the plan; nothing is sent, charged or stored'),
 });
 
 export const multiPublishBody = z.object({
@@ -19,6 +20,7 @@ export const multiPublishBody = z.object({
   jobId: z.string().min(1).max(100).optional(),
   force: z.boolean().optional(),
   async: z.boolean().optional(),
+  dryRun: z.boolean().optional(),
 });
 
 export const targetResult = z.object({
@@ -92,6 +94,7 @@ export const threadblogPublishBody = z.object({
   text: z.string().min(1).max(500).optional(),
   mediaUrls: z.array(z.string().url()).max(10).optional(),
   replyControl: z.enum(['everyone', 'accounts_you_follow', 'mentioned_only']).optional(),
+  dryRun: z.boolean().optional().describe('with draftId: answer the plan, send nothing'),
 }).refine((b) => b.draftId || b.text || b.mediaUrls?.length, { message: 'draftId, text or mediaUrls is required', path: ['text'] });
 
 export const problogPublishBody = z.object({
@@ -100,6 +103,7 @@ export const problogPublishBody = z.object({
   text: z.string().min(1).max(3000).optional(),
   mediaUrls: z.array(z.string().url()).max(20).optional(),
   visibility: z.enum(['PUBLIC', 'CONNECTIONS', 'LOGGED_IN']).optional(),
+  dryRun: z.boolean().optional().describe('with draftId: answer the plan, send nothing'),
 }).refine((b) => b.draftId || b.text || b.mediaUrls?.length, { message: 'draftId, text or mediaUrls is required', path: ['text'] });
 
 export const singlePublishResponse = z.object({ success: z.boolean(), platform: platformSchema, accountId: z.string(), data: z.record(z.string(), z.unknown()) });
@@ -130,3 +134,22 @@ export const historyResponse = z.object({
   })),
 });
 export const reviewBody = z.object({ publicationId: id, outcome: z.enum(['published', 'not_published']) });
+
+/**
+ * The answer of `dryRun: true` (decisions §10): what each account would receive and cost.
+ * linkCard and language are null until link cards and draft languages exist; xCostUsd uses X's
+ * 2026 pay-per-use prices ($0.015 a post, $0.200 with a URL) until they are settings.
+ */
+export const dryRunResponse = z.object({
+  success: successTrue,
+  dryRun: z.literal(true),
+  plan: z.array(z.object({
+    accountId: z.string(),
+    platform: platformSchema,
+    posts: z.array(z.object({ text: z.string(), media: z.array(z.record(z.string(), z.unknown())), linkCard: z.null(), language: z.string().nullable() })),
+    credits: z.number().int(),
+    skipped: z.boolean().optional().describe('already published: not sent again unless force'),
+  })),
+  credits: z.object({ needed: z.number().int(), balance: z.number().int() }),
+  xCostUsd: z.number(),
+});

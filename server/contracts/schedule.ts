@@ -11,6 +11,7 @@ export const scheduleBody = z.object({
   platform: platformSchema.optional(),
   priority: z.number().int().min(-1000).max(1000).optional(),
   applyJitter: z.boolean().optional(),
+  dryRun: z.boolean().optional().describe('validate and answer the plan; nothing is scheduled'),
 });
 
 export const scheduleResponse = z.object({

@@ -251,3 +251,18 @@ export const idempotencyKeys = sqliteTable('idempotency_keys', {
   primaryKey({ columns: [t.userId, t.key] }),
   index('idempotency_keys_expires_idx').on(t.expiresAt),
 ]);
+
+/**
+ * The event stream (GET /events): one row per state change of a post and per credits change,
+ * written in the same transaction as the change. Ids only grow (AUTOINCREMENT), so a client
+ * resumes after the last id it saw; rows are kept 7 days.
+ */
+export const events = sqliteTable('events', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  type: text('type').notNull(),
+  /** JSON of the event's data, `at` included. */
+  data: text('data').notNull(),
+  /** Epoch milliseconds (the purge range-scans it). */
+  createdAt: integer('created_at').notNull(),
+}, (t) => [index('events_user_idx').on(t.userId, t.id), index('events_created_idx').on(t.createdAt)]);

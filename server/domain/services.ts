@@ -9,6 +9,7 @@ import { CreditsService } from './credits/credits.service.js';
 import { DraftFilesService } from './drafts/draft-files.service.js';
 import { DraftsService } from './drafts/drafts.service.js';
 import { IdempotencyService } from './idempotency/idempotency.service.js';
+import { EventsService } from './events/events.service.js';
 import { MediaService } from './media/media.service.js';
 import { PublishService } from './publishing/publish.service.js';
 import { ScheduleService } from './scheduling/schedule.service.js';
@@ -26,11 +27,13 @@ import { NetworkAppsService } from './networks/network-apps.service.js';
 export function createServices(deps: Deps) {
   const repos = createRepos(deps.sqlite, deps.db, deps);
   const users = new UsersService(deps, repos.users, repos.tx);
+  // The event stream: the services that change posts and credits record through it.
+  const events = new EventsService(deps, repos.events);
   const socialSets = new SocialSetsService(deps, repos);
   const networkApps = new NetworkAppsService(deps, users);
-  const credentials = new CredentialsService(deps, repos.accounts, networkApps);
-  const credits = new CreditsService(deps, repos);
-  const publishing = new PublishService(deps, repos, credentials, credits, socialSets);
+  const credentials = new CredentialsService(deps, repos.accounts, networkApps, events);
+  const credits = new CreditsService(deps, repos, events);
+  const publishing = new PublishService(deps, repos, credentials, credits, socialSets, events);
   const templates = new TemplatesService(deps, repos.templates);
   const auth = new AuthService(deps, users, repos);
   const connections = new ConnectionsService(deps, credentials, socialSets, repos, networkApps);
@@ -38,6 +41,7 @@ export function createServices(deps: Deps) {
   const drafts = new DraftsService(deps, templates, repos);
   return {
     deps,
+    events,
     users,
     auth,
     signIn: new SignInService(deps, users, auth, connections, repos.accounts, networkApps),
@@ -52,7 +56,7 @@ export function createServices(deps: Deps) {
     credits,
     media: new MediaService(deps, repos.media),
     publishing,
-    scheduling: new ScheduleService(deps, repos, publishing),
+    scheduling: new ScheduleService(deps, repos, publishing, events, credits),
     settings: new SettingsService(deps, users, repos.settings),
     idempotency: new IdempotencyService(deps, repos.idempotency),
   };

@@ -120,6 +120,8 @@ describe('HeraldClient covers the API', () => {
       publish: async () => { s.published = await c.publish(s.draft.draft.id); return s.published; },
       publishAsync: async () => { s.job = await c.publishAsync(s.batch.drafts[0].id, { accountIds: [sky.accountId] }); return s.job; },
       publishProgress: () => c.publishProgress({ jobId: s.job.jobId }),
+      publishDryRun: () => c.publishDryRun(s.draft.draft.id, { force: true }),
+      scheduleDryRun: () => c.scheduleDryRun({ draftId: s.batch.drafts[0].id, scheduledFor: '2026-12-01T09:00:00Z' }),
       publishMultiPlatform: () => c.publishMultiPlatform({ draftId: s.batch.drafts[0].id, targetAccounts: [{ accountId: sky.accountId, platform: 'skyblog' }], force: true }),
       quote: () => settle(c.quote({ content: 'Quoting', quoteTweetId: '1234567890', accountId: x })),
       publishSkyblog: () => settle(c.publishSkyblog({ accountUuid: sky.accountId, type: 'single', text: 'Hello' })),
@@ -139,6 +141,18 @@ describe('HeraldClient covers the API', () => {
       testNetwork: () => c.testNetwork('identity'),
       removeNetwork: () => c.removeNetwork('problog'),
       finishConnectPasted: () => Promise.all((['microblog', 'threadblog', 'problog'] as const).map((n) => settle(c.finishConnectPasted(n, `https://example.test/${n}?code=c&state=not-a-state`)))),
+      // The stream from the start: what the calls above did, as events (none parse as a JSON answer).
+      events: async () => {
+        const ac = new AbortController();
+        const got: { id: number; type: string }[] = [];
+        for await (const e of c.events({ lastEventId: 0, signal: ac.signal })) {
+          got.push(e);
+          if (got.length === 3) ac.abort();
+        }
+        expect(got.map((e) => e.id)).toEqual([...got.map((e) => e.id)].sort((a, b) => a - b));
+        expect(got.some((e) => e.type === 'credits.changed')).toBe(true);
+        return [];
+      },
     };
 
     const methods = Object.getOwnPropertyNames(HeraldClient.prototype).filter((m) => !['constructor', 'request', 'mediaUrl'].includes(m)).sort();
@@ -164,7 +178,7 @@ describe('HeraldClient covers the API', () => {
       for (const v of values) {
         const route = routeOf(made.at(-1)!.method, made.at(-1)!.path)!;
         // With async: true the publish routes answer 202 {jobId}, a shape their route does not declare.
-        const schema = name === 'publishAsync' ? publishing.acceptedResponse : route.response;
+        const schema = name === 'publishAsync' ? publishing.acceptedResponse : name.endsWith('DryRun') ? publishing.dryRunResponse : route.response;
         const parsed = schema?.safeParse(v);
         expect(parsed?.success, `${name}: ${JSON.stringify(parsed?.error?.issues)}`).toBe(true);
       }

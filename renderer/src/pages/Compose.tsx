@@ -130,15 +130,33 @@ export function Compose({ params }: { params: URLSearchParams }) {
     return draft.id;
   }
 
-  const pollTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  useEffect(() => () => clearTimeout(pollTimer.current), []);
-  async function follow(jobId: string) {
-    const p = await client.publishProgress({ jobId }).catch(() => undefined);
-    if (p) setProgress(p);
-    if (!p || p.summary.pending > 0) {
-      pollTimer.current = setTimeout(() => void follow(jobId), 600);
-      return;
+  // Live progress from the event stream (GET /events): each event of this draft wakes one
+  // progress read; every (re)connect reads it once, catching up on what the stream missed.
+  const following = useRef<AbortController>(undefined);
+  useEffect(() => () => following.current?.abort(), []);
+  async function follow(jobId: string, draftId: string) {
+    following.current?.abort();
+    const ac = new AbortController();
+    following.current = ac;
+    let last: Progress | undefined;
+    const refresh = async () => {
+      const p = await client.publishProgress({ jobId }).catch(() => undefined);
+      if (!p || ac.signal.aborted) return;
+      last = p;
+      setProgress(p);
+      if (p.summary.pending === 0) ac.abort();
+    };
+    while (!ac.signal.aborted) {
+      try {
+        for await (const e of client.events({ signal: ac.signal, onOpen: () => void refresh() })) {
+          if (e.type.startsWith('post.') && e.data.draftId === draftId) await refresh();
+        }
+      } catch { /* the stream dropped: reconnect (and read the progress once) below */ }
+      if (!ac.signal.aborted) await new Promise((r) => setTimeout(r, 1000));
     }
+    // Left the page, or another publish took over: no summary for this one.
+    if (!last || last.summary.pending > 0) return;
+    const p = last;
     const status = p.summary.failed === 0 ? 'published' : p.summary.completed === 0 ? 'failed' : 'partially_published';
     setC((s) => ({ ...s, status }));
     setNotice(publishSummaryText(p.entries.map((e) => ({ status: e.status, network: networkName(e.platform), reason: e.error, errorCode: e.errorCode })), when).text);
@@ -149,7 +167,7 @@ export function Compose({ params }: { params: URLSearchParams }) {
     const id = await save();
     setNotice(undefined);
     const { jobId } = await client.publishAsync(id, { accountIds: targets.map((a) => a.uuid) });
-    await follow(jobId);
+    await follow(jobId, id);
   });
 
   const scheduleIt = () => run(async () => {

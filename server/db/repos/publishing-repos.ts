@@ -1,9 +1,10 @@
-/** Repositories of publishing: the schedule, the outbox and publications, a draft's status. */
+/** Repositories of publishing: the schedule, the outbox and publications, a draft's status, the event stream. */
 import type { Clock } from '../../core/clock.js';
 import type { Ids } from '../../core/ids.js';
 import { commitsFor } from '../commits.js';
 import type { Db, Sqlite } from '../connection.js';
 import { DraftStatusRepo } from './draft-status.repo.js';
+import { EventsRepo } from './events.repo.js';
 import { OutboxRepo } from './outbox.repo.js';
 import { PublicationsRepo } from './publications.repo.js';
 import { PublishInputsRepo } from './publish-inputs.repo.js';
@@ -18,6 +19,8 @@ export function createPublishingRepos(sqlite: Sqlite, db: Db, core: { clock: Clo
     publications: new PublicationsRepo(sqlite),
     draftStatus: new DraftStatusRepo(sqlite),
     publishInputs: new PublishInputsRepo(sqlite, db),
+    /** The event stream (GET /events): every state change of a post or of credits. */
+    events: new EventsRepo(sqlite),
   };
 }
 

@@ -75,7 +75,7 @@ export class ScheduleRepo {
           e.created_at AS createdAt, e.platform, e.account_id AS accountUuid
         FROM schedule_entries e JOIN drafts d ON d.id = e.draft_id
         WHERE e.user_id = ? AND e.status = 'pending' ORDER BY e.due_at, e.priority DESC`),
-      cancel: db.prepare("DELETE FROM schedule_entries WHERE user_id = ? AND draft_id = ? AND status = 'pending'"),
+      cancel: db.prepare("DELETE FROM schedule_entries WHERE user_id = ? AND draft_id = ? AND status = 'pending' RETURNING account_id AS accountId, platform"),
       forProgress: db.prepare(`SELECT id, draft_id AS draftId, account_id AS accountId, platform, fire_at AS fireAt, due_at AS dueAt, attempts, status,
           last_error AS lastError, next_attempt_at AS nextAttemptAt, waiting_for AS waitingFor
         FROM schedule_entries WHERE user_id = ? AND draft_id = ? AND status IN ('pending', 'claimed', 'missed', 'failed', 'needs_review') ORDER BY created_at, rowid`),
@@ -144,7 +144,8 @@ export class ScheduleRepo {
       id: string; draftId: string; draftTitle: string; fireAt: number; priority: number; attempts: number; createdAt: string; platform: Platform; accountUuid: string }[];
   }
 
-  cancelPending(userId: string, draftId: string): number { return this.s.cancel.run(userId, draftId).changes; }
+  /** Deletes the draft's pending entries; answers the accounts they were for. */
+  cancelPending(userId: string, draftId: string): { accountId: string; platform: string }[] { return this.s.cancel.all(userId, draftId) as { accountId: string; platform: string }[]; }
 
   forProgress(userId: string, draftId: string): ProgressEntryRow[] {
     return this.s.forProgress.all(userId, draftId) as ProgressEntryRow[];

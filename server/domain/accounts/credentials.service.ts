@@ -15,6 +15,7 @@ import { accountSecretName } from '../../secrets/secret-store.js';
 import type { Platform } from '../../core/config.js';
 import type { AccountRow } from './accounts.service.js';
 import type { NetworkAppsService } from '../networks/network-apps.service.js';
+import type { EventsService } from '../events/events.service.js';
 
 const REFRESH_EARLY_MS = 60_000;
 
@@ -29,7 +30,7 @@ export class CredentialsService {
   /** How many refresh calls went to networks (tests and figures read it). */
   refreshCalls = 0;
 
-  constructor(private readonly deps: Deps, private readonly accounts: AccountsRepo, private readonly apps: NetworkAppsService) {}
+  constructor(private readonly deps: Deps, private readonly accounts: AccountsRepo, private readonly apps: NetworkAppsService, private readonly events: EventsService) {}
 
   async load(accountId: string): Promise<Credentials | null> {
     const raw = await this.deps.secrets.get(accountSecretName(accountId));
@@ -40,8 +41,14 @@ export class CredentialsService {
     await this.deps.secrets.set(accountSecretName(accountId), JSON.stringify(creds));
   }
 
-  markNeedsReauth(accountId: string): void {
-    this.accounts.setStatus(accountId, 'needs_reauth');
+  /** Marks the account to be connected again; the first time, with its event. */
+  markNeedsReauth(row: AccountRow): void {
+    if (row.status === 'needs_reauth') return;
+    this.deps.sqlite.transaction(() => {
+      this.accounts.setStatus(row.id, 'needs_reauth');
+      this.events.record(row.userId, 'account.needs_reauth', { accountId: row.id, platform: row.platform });
+    })();
+    row.status = 'needs_reauth';
   }
 
   private reauthError(row: AccountRow, why?: string): HeraldError {
@@ -59,7 +66,7 @@ export class CredentialsService {
       if (current.accessToken !== stale.accessToken) return current;
       const adapter = this.deps.platforms.get(row.platform as Platform);
       if (!adapter.refresh) {
-        this.markNeedsReauth(row.id);
+        this.markNeedsReauth(row);
         throw this.reauthError(row, 'its token expired');
       }
       this.refreshCalls += 1;
@@ -70,7 +77,7 @@ export class CredentialsService {
         return next;
       } catch (err) {
         if (err instanceof PlatformError && (err.kind === 'token_expired' || err.kind === 'permanent')) {
-          this.markNeedsReauth(row.id);
+          this.markNeedsReauth(row);
           throw this.reauthError(row, err.message);
         }
         throw err;
@@ -84,7 +91,7 @@ export class CredentialsService {
   async withCredentials<T>(row: AccountRow, fn: (ctx: CallContext) => Promise<T>, signal?: AbortSignal): Promise<T> {
     let creds = await this.load(row.id);
     if (!creds) {
-      this.markNeedsReauth(row.id);
+      this.markNeedsReauth(row);
       throw this.reauthError(row, 'no saved credentials');
     }
     const network = this.apps.network(row.platform as Platform);
@@ -101,7 +108,7 @@ export class CredentialsService {
         return await fn({ account: info, credentials: fresh, network, signal });
       } catch (again) {
         if (again instanceof PlatformError && again.kind === 'token_expired') {
-          this.markNeedsReauth(row.id);
+          this.markNeedsReauth(row);
           throw this.reauthError(row, again.message);
         }
         throw again;

@@ -11,6 +11,7 @@ import type { CreditsRepo, LedgerFilter, LedgerRow as Row } from '../../db/repos
 import type { Transactions } from '../../db/repos/transactions.js';
 import type { UsersRepo } from '../../db/repos/users-keys.repo.js';
 import { HeraldError } from '../../core/errors.js';
+import type { EventsService } from '../events/events.service.js';
 import { currentMonth, safeTimeZone } from './months.js';
 
 export type TransType = 'grant' | 'publish' | 'refund' | 'adjustment';
@@ -38,7 +39,7 @@ export class CreditsService {
    */
   private readonly granted = new Map<string, { period: string; expiresAt: string }>();
 
-  constructor(private readonly deps: Deps, private readonly repos: { credits: CreditsRepo; users: UsersRepo; tx: Transactions }) {
+  constructor(private readonly deps: Deps, private readonly repos: { credits: CreditsRepo; users: UsersRepo; tx: Transactions }, private readonly events: EventsService) {
     this.ledger = repos.credits;
     this.tx = repos.tx;
     this.sums = repos.tx.untilChanged(10_000);
@@ -86,7 +87,12 @@ export class CreditsService {
       orderNo: null, sourceType: null, sourceDetail: '', period: null, expiredAt: null,
       ...row,
     };
-    return this.ledger.insert(full);
+    // Every ledger row moves the balance: its event goes in the same transaction as the row.
+    return this.tx.run(() => {
+      const inserted = this.ledger.insert(full);
+      this.events.record(row.userId, 'credits.changed', { balance: this.ledgerSum(row.userId), change: row.credits, reason: row.transType });
+      return inserted;
+    });
   }
 
   /**

@@ -9,6 +9,7 @@ import type { AccountRow } from '../../db/repos/publish-inputs.repo.js';
 import type { PublicationRow } from '../../db/repos/outbox.repo.js';
 import type { Deps } from '../deps.js';
 import { PUBLISH_COST, type CreditsService } from '../credits/credits.service.js';
+import type { EventsService } from '../events/events.service.js';
 import type { PartPlan } from './plan.js';
 import type { PublicationOptions } from './runner.js';
 
@@ -21,6 +22,7 @@ export class PublishCharge {
     private readonly credits: CreditsService,
     /** Publications running in this process (shared with the sender), so a double click cannot send twice. */
     private readonly running: ReadonlySet<string>,
+    private readonly events: EventsService,
   ) {}
 
   /**
@@ -58,6 +60,7 @@ export class PublishCharge {
         if (!(reuse && latest.status === 'publishing')) charged.push({ account: t.account, pubId });
         outbox.start(pubId, f.jobId, JSON.stringify(t.options));
         outbox.planParts(pubId, t.parts);
+        this.events.post(userId, 'post.sending', { draftId, accountId: t.account.id, platform: t.account.platform });
         toRun.push({ target: t, pubId });
       }
       if (charged.length > 0) {

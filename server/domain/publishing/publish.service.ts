@@ -16,6 +16,7 @@ import type { AccountRow } from '../../db/repos/publish-inputs.repo.js';
 import type { CredentialsService } from '../accounts/credentials.service.js';
 import { PUBLISH_COST, type CreditsService } from '../credits/credits.service.js';
 import type { SocialSetsService } from '../social-sets/social-sets.service.js';
+import type { EventsService } from '../events/events.service.js';
 import { PublishCharge } from './charge.js';
 import { loadDraft, partsFor, partsFromTexts, resolveTargets, withKinds, type TargetRequest } from './plan.js';
 import { PublishReports } from './report.js';
@@ -23,6 +24,10 @@ import { PublishSender, type TargetResult } from './send.js';
 import type { MediaRef, PublicationOptions } from './runner.js';
 import { checkParts } from './limits.js';
 import { StorageWaits } from './storage-waits.js';
+import { dryRunAnswer } from './dry-run.js';
+
+/** Thrown to roll a dry run's transaction back. */
+const ROLLBACK = Symbol('dry run');
 
 export type { TargetRequest } from './plan.js';
 export type { ProgressEntry } from './report.js';
@@ -60,9 +65,9 @@ export class PublishService {
   private readonly sender: PublishSender;
   private readonly reports: PublishReports;
 
-  constructor(readonly deps: Deps, readonly repos: PublishingRepos, credentials: CredentialsService, private readonly credits: CreditsService, private readonly sets: SocialSetsService) {
-    this.charge = new PublishCharge(deps, repos, credits, this.running);
-    this.sender = new PublishSender(deps, repos, credentials, credits, this.running);
+  constructor(readonly deps: Deps, readonly repos: PublishingRepos, credentials: CredentialsService, private readonly credits: CreditsService, private readonly sets: SocialSetsService, readonly stream: EventsService) {
+    this.charge = new PublishCharge(deps, repos, credits, this.running, stream);
+    this.sender = new PublishSender(deps, repos, credentials, credits, this.running, stream);
     this.reports = new PublishReports(deps, repos, this.storageWaits);
     this.events = this.sender.events;
   }
@@ -169,16 +174,7 @@ export class PublishService {
    * runner begins every claimed entry at once and runs them in order per account.
    */
   begin(userId: string, req: PublishRequest): Started {
-    const draft = loadDraft(this.repos.publishInputs, userId, req.draftId);
-    const targets = this.resolveTargets(userId, draft, req).map(({ account, communityId }) => {
-      const platform = account.platform as Platform;
-      const options: PublicationOptions = { ...req.options };
-      if (platform === 'microblog') {
-        const community = communityId ?? req.community?.id;
-        if (community) options.communityId = community;
-      }
-      return { account, parts: partsFor(platform, draft), options };
-    });
+    const { draft, targets } = this.plan(userId, req);
     checkParts(targets);
     const jobId = req.jobId ?? this.deps.ids.uuid();
     const { skipped, toRun } = this.charge.prepare(userId, draft.id, targets, { jobId, force: req.force ?? false, origin: req.origin ?? 'now' });
@@ -190,6 +186,44 @@ export class PublishService {
     return { userId, req, jobId, draftId: draft.id, skipped: skippedResults, toRun };
   }
 
+  /**
+   * Dry run (decisions §10): begin()'s plan and charge, in a transaction rolled back, so nothing
+   * is charged, stored or sent; answers what each network would receive and what it would cost.
+   * What a real publish would refuse (a limit, an account, short credits) is refused the same way.
+   */
+  dryRun(userId: string, req: PublishRequest) {
+    let answer: ReturnType<typeof dryRunAnswer> | undefined;
+    try {
+      this.deps.sqlite.transaction(() => {
+        const { draft, targets } = this.plan(userId, req);
+        checkParts(targets);
+        const { skipped } = this.charge.prepare(userId, draft.id, targets, { jobId: null, force: req.force ?? false, origin: req.origin ?? 'now' });
+        const done = new Set(skipped.map((s) => s.target.account.id));
+        answer = dryRunAnswer(targets.map((t) => ({ ...t, credits: done.has(t.account.id) ? 0 : PUBLISH_COST, skipped: done.has(t.account.id) })), 0);
+        throw ROLLBACK;
+      })();
+    } catch (err) {
+      if (err !== ROLLBACK) throw err;
+    }
+    answer!.credits.balance = this.credits.balance(userId).balance;
+    return answer!;
+  }
+
+  /** What each target of a draft publish gets (plan.ts): the draft's parts per network, and its options. */
+  plan(userId: string, req: Pick<PublishRequest, 'draftId' | 'accountIds' | 'targetAccounts' | 'community' | 'options'>) {
+    const draft = loadDraft(this.repos.publishInputs, userId, req.draftId);
+    const targets = this.resolveTargets(userId, draft, req).map(({ account, communityId }) => {
+      const platform = account.platform as Platform;
+      const options: PublicationOptions = { ...req.options };
+      if (platform === 'microblog') {
+        const community = communityId ?? req.community?.id;
+        if (community) options.communityId = community;
+      }
+      return { account, parts: partsFor(platform, draft), options };
+    });
+    return { draft, targets };
+  }
+
   /** A begun publish's second half: sends to every target and settles them. */
   async run(started: Started): Promise<PublishOutcome> {
     const { userId, req, jobId, draftId, toRun } = started;
@@ -197,7 +231,7 @@ export class PublishService {
     // Settled meanwhile by something else (begin() keeps that from happening here): start over,
     // so it is planned and charged as it stands now.
     if (toRun.some((r) => this.repos.outbox.get(r.pubId)?.status !== 'publishing')) return this.run(this.begin(userId, req));
-    const results = [...started.skipped, ...(await this.sender.execute(userId, draftId, toRun))];
+    const results = [...started.skipped, ...(await this.sender.execute(userId, draftId, toRun, req.origin === 'schedule'))];
     const succeeded = results.filter((r) => r.success).length;
     return {
       success: succeeded === results.length,

@@ -153,6 +153,7 @@ export class ScheduledRunner {
       this.tell(e, { status: 'missed', reason: why });
       this.later(() => {
         schedule.missed(e.id, why);
+        this.publishing.stream.post(e.userId, 'post.missed', e, { error: why });
         this.afterMissed(e.draftId);
       });
       return;
@@ -198,14 +199,16 @@ export class ScheduledRunner {
       this.tell(e, { status: 'failed', reason: failure, nextAttemptAt: new Date(at).toISOString() });
       this.later(() => {
         // Scheduled again while this attempt ran: the new entry stands instead of the retry.
-        if (!schedule.retry(e.id, failure, at)) schedule.finish(e.id, 'cancelled', `${failure}; scheduled again meanwhile`);
+        const retried = schedule.retry(e.id, failure, at);
+        if (!retried) schedule.finish(e.id, 'cancelled', `${failure}; scheduled again meanwhile`);
+        this.publishing.stream.post(e.userId, 'post.failed', e, { error: failure, errorCode: errorCode ?? result?.error?.code ?? null, nextAttemptAt: retried ? new Date(at).toISOString() : null });
         this.syncDraft(e.draftId, now);
       });
       return;
     }
     const status = result?.status === 'needs_review' ? 'needs_review' : 'failed';
     this.tell(e, { status, reason: failure, errorCode: errorCode ?? result?.error?.code });
-    this.settle(e, status, failure);
+    this.settle(e, status, failure, () => this.publishing.stream.post(e.userId, 'post.failed', e, { error: failure, errorCode: errorCode ?? result?.error?.code ?? null, nextAttemptAt: null }));
   }
 
   /**
@@ -235,10 +238,12 @@ export class ScheduledRunner {
     });
   }
 
-  private settle(e: EntryRow, status: string, error: string | null): void {
+  /** Writes the entry's outcome (and `alsoWrite`, its event, in the same transaction). */
+  private settle(e: EntryRow, status: string, error: string | null, alsoWrite?: () => void): void {
     const now = this.deps.clock.now();
     this.later(() => {
       this.repos.schedule.finish(e.id, status, error);
+      alsoWrite?.();
       this.syncDraft(e.draftId, now);
     });
   }

@@ -18,6 +18,7 @@ import type { CredentialsService } from '../accounts/credentials.service.js';
 import { toHeraldError } from '../platform-errors.js';
 import { PUBLISH_COST, type CreditsService } from '../credits/credits.service.js';
 import type { Deps } from '../deps.js';
+import type { EventsService } from '../events/events.service.js';
 import { settledDraftStatus } from './rules/draft-status.js';
 import { retryHint } from './rules/retry.js';
 import { PublicationRunner, type TargetOutcome } from './runner.js';
@@ -75,7 +76,7 @@ export class PublishSender {
   readonly events = new EventEmitter();
   private readonly gates = new Map<Platform, Semaphore>();
 
-  constructor(private readonly deps: Deps, private readonly repos: PublishingRepos, credentials: CredentialsService, private readonly credits: CreditsService, private readonly running: Set<string>) {
+  constructor(private readonly deps: Deps, private readonly repos: PublishingRepos, credentials: CredentialsService, private readonly credits: CreditsService, private readonly running: Set<string>, private readonly stream: EventsService) {
     this.runner = new PublicationRunner(deps, repos.outbox, repos.publishInputs, credentials);
   }
 
@@ -85,14 +86,17 @@ export class PublishSender {
     return g;
   }
 
-  /** Runs prepared publications and settles credits and statuses. */
-  async execute(userId: string, draftId: string | null, toRun: { target: { account: AccountRow }; pubId: string }[], cost = PUBLISH_COST): Promise<TargetResult[]> {
+  /**
+   * Runs prepared publications and settles credits and statuses. `scheduled`: the scheduled
+   * runner tells of failures itself (it knows the next attempt), so they get no event here.
+   */
+  async execute(userId: string, draftId: string | null, toRun: { target: { account: AccountRow }; pubId: string }[], scheduled = false, cost = PUBLISH_COST): Promise<TargetResult[]> {
     const results = await Promise.all(toRun.map(async ({ target, pubId }) => {
       this.running.add(pubId);
       try {
         const pub = this.repos.outbox.get(pubId)!;
         const outcome: TargetOutcome = await this.gate(target.account.platform as Platform).run(() => this.runner.run(pub));
-        const result = this.settle(userId, target.account, pubId, outcome, cost);
+        const result = this.settle(userId, target.account, pub, outcome, cost, !scheduled);
         this.events.emit('target', result);
         return result;
       } finally {
@@ -109,16 +113,24 @@ export class PublishSender {
    * its part `sending` or `sent`, which the next start resumes by asking the network, never by
    * sending blindly (runner.ts). A kill keeps it.
    */
-  private settle(userId: string, account: AccountRow, pubId: string, outcome: TargetOutcome, cost: number): TargetResult {
+  private settle(userId: string, account: AccountRow, pub: PublicationRow, outcome: TargetOutcome, cost: number, tellFailure: boolean): TargetResult {
     const platform = account.platform as Platform;
     const { outbox, commits } = this.repos;
+    const pubId = pub.id;
+    const ref = { draftId: pub.draftId, accountId: account.id, platform };
     let result: TargetResult;
     if (outcome.status === 'published') {
       const data = resultData(platform, outcome.refs);
-      commits.relaxed(() => outbox.finish(pubId, 'published', { url: outcome.refs[0].url, data }));
+      commits.relaxed(() => {
+        outbox.finish(pubId, 'published', { url: outcome.refs[0].url, data });
+        this.stream.post(userId, 'post.published', ref, { url: outcome.refs[0].url });
+      });
       result = { accountId: account.id, platform, success: true, status: 'published', data };
     } else if (outcome.status === 'needs_review') {
-      commits.relaxed(() => outbox.finish(pubId, 'needs_review', { error: outcome.reason }));
+      commits.relaxed(() => {
+        outbox.finish(pubId, 'needs_review', { error: outcome.reason });
+        if (tellFailure) this.stream.post(userId, 'post.failed', ref, { error: outcome.reason, errorCode: 'NEEDS_REVIEW', nextAttemptAt: null });
+      });
       result = { accountId: account.id, platform, success: false, status: 'needs_review', error: { code: 'PLATFORM_ERROR', message: outcome.reason } };
     } else {
       const error = errorBody(outcome.error);
@@ -127,6 +139,7 @@ export class PublishSender {
       commits.relaxed(() => {
         outbox.finish(pubId, 'failed', { error: error.message, data: { error } });
         this.credits.refund(userId, cost, { orderNo: pubId, sourceType: platform, sourceDetail: `Refund: ${error.message}`.slice(0, 300) });
+        if (tellFailure) this.stream.post(userId, 'post.failed', ref, { error: error.message, errorCode: error.code, nextAttemptAt: null });
       });
       result = { accountId: account.id, platform, success: false, status: 'failed', error, retry };
     }

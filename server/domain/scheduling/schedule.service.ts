@@ -12,6 +12,10 @@ import { HeraldError } from '../../core/errors.js';
 import { checkParts } from '../publishing/limits.js';
 import { loadDraft, partsFor } from '../publishing/plan.js';
 import type { PublishService } from '../publishing/publish.service.js';
+import type { EventsService } from '../events/events.service.js';
+import { PUBLISH_COST } from '../credits/credits.service.js';
+import type { CreditsService } from '../credits/credits.service.js';
+import { dryRunAnswer } from '../publishing/dry-run.js';
 
 export const JITTER_MS = 180_000;
 
@@ -25,6 +29,8 @@ export interface ScheduleRequest {
   platform?: Platform;
   priority?: number;
   applyJitter?: boolean;
+  /** Validate and answer the plan (decisions §10); nothing is scheduled. */
+  dryRun?: boolean;
 }
 
 /**
@@ -39,7 +45,7 @@ export class ScheduleService {
   /** Called whenever the queue changes, so the scheduler re-arms its wake-up. */
   onChange: () => void = () => {};
 
-  constructor(private readonly deps: Deps, private readonly repos: PublishingRepos, private readonly publishing: PublishService) {}
+  constructor(private readonly deps: Deps, private readonly repos: PublishingRepos, private readonly publishing: PublishService, private readonly events: EventsService, private readonly credits: CreditsService) {}
 
   /** Uniform offset in [-180 s, +180 s]. */
   jitter(): number {
@@ -64,7 +70,10 @@ export class ScheduleService {
     if (draft.status === 'publishing') throw publishingNow();
     const targetAccounts = req.targetAccounts ?? (req.accountUuid ? [{ accountId: req.accountUuid, platform: req.platform ?? 'microblog' }] : undefined);
     const targets = this.publishing.resolveTargets(userId, draft, { targetAccounts });
-    checkParts(targets.map(({ account }) => ({ account, parts: partsFor(account.platform as Platform, draft) })));
+    const planned = targets.map(({ account }) => ({ account, parts: partsFor(account.platform as Platform, draft) }));
+    checkParts(planned);
+    // Each entry is charged when it fires; the dry run says what that will be.
+    if (req.dryRun) return dryRunAnswer(planned.map((p) => ({ ...p, credits: PUBLISH_COST })), this.credits.balance(userId).balance);
     const apply = req.applyJitter ?? true;
     const created = nowIso(this.deps.clock);
     const ids: string[] = [];
@@ -85,6 +94,7 @@ export class ScheduleService {
         const id = this.deps.ids.ordered();
         if (pending.has(account.id)) schedule.deletePending(draft.id, account.id);
         schedule.insert({ id, userId, draftId: draft.id, accountId: account.id, platform: account.platform, fireAt, requestedAt: requested, priority: req.priority ?? 0, createdAt: created });
+        this.events.post(userId, 'post.scheduled', { draftId: draft.id, accountId: account.id, platform: account.platform }, { scheduledFor: new Date(fireAt).toISOString() });
         ids.push(id);
       }
     });
@@ -103,9 +113,10 @@ export class ScheduleService {
   cancel(userId: string, draftId: string): number {
     loadDraft(this.repos.publishInputs, userId, draftId);
     const n = this.deps.sqlite.transaction(() => {
-      const changes = this.repos.schedule.cancelPending(userId, draftId);
+      const cancelled = this.repos.schedule.cancelPending(userId, draftId);
       this.repos.draftStatus.setBackToDraft(draftId, nowIso(this.deps.clock));
-      return changes;
+      for (const c of cancelled) this.events.post(userId, 'post.cancelled', { draftId, ...c });
+      return cancelled.length;
     })();
     this.onChange();
     return n;

@@ -19,9 +19,10 @@ export const publishingRoutes = (s: Services): RouteDef[] => {
    * The draft publish endpoints: the body names the request; with async: true the answer is 202
    * {jobId} at once and the publish runs on, else the answer waits for every target.
    */
-  const publishDraft = <B extends { async?: boolean }>(request: (body: B) => PublishRequest) =>
+  const publishDraft = <B extends { async?: boolean; dryRun?: boolean }>(request: (body: B) => PublishRequest) =>
     async ({ auth, body, res }: { auth: { user: { id: string } }; body: B; res: { status(code: number): { json(body: unknown): unknown } } }) => {
       const req = request(body);
+      if (body.dryRun) return s.publishing.dryRun(auth.user.id, req);
       if (body.async) {
         const r = await s.publishing.publishDraft(auth.user.id, req, true);
         res.status(202).json({ success: true, jobId: r.jobId, draftId: r.draftId });
@@ -33,7 +34,7 @@ export const publishingRoutes = (s: Services): RouteDef[] => {
   return [
     defineRoute({
       method: 'post', idempotent: true, path: '/microblog/publish', tag, summary: 'Publish a draft now to its accounts (or the given ones)',
-      description: 'Answers when every target is done: {success, jobId, draftId, results, summary}; success is true only if every target succeeded. With async: true answers 202 {jobId} at once. Costs 10 credits per target account (a thread counts once), reserved before anything is sent; failed targets are refunded. Targets already published are skipped unless force.',
+      description: 'Answers when every target is done: {success, jobId, draftId, results, summary}; success is true only if every target succeeded. With async: true answers 202 {jobId} at once. With dryRun: true answers {success, dryRun, plan, credits: {needed, balance}, xCostUsd} and sends, charges and stores nothing. Costs 10 credits per target account (a thread counts once), reserved before anything is sent; failed targets are refunded. Targets already published are skipped unless force.',
       body: c.publishBody, response: c.publishResponse, accepted: c.acceptedResponse, errors: [...publishErrors],
       handler: publishDraft(({ draftId, accountIds, jobId, community, force }) => ({ draftId, accountIds, jobId, community, force })),
     }),
@@ -61,6 +62,7 @@ export const publishingRoutes = (s: Services): RouteDef[] => {
       description: 'Use a draft, or text (max 500) and mediaUrls. Threads fetches media itself, so mediaUrls must be public URLs; this server\'s own media cannot go to Threads by URL.',
       body: c.threadblogPublishBody, response: c.singlePublishResponse, errors: [...publishErrors, 'PLATFORM_ERROR', 'TOKEN_EXPIRED'],
       handler: async ({ auth, body }) => {
+        if (body.draftId && body.dryRun) return s.publishing.dryRun(auth.user.id, { draftId: body.draftId, targetAccounts: [{ accountId: body.accountId, platform: 'threadblog' }] });
         if (body.draftId) return s.publishing.publishDraftTo(auth.user.id, body.draftId, body.accountId, 'threadblog', { replyControl: body.replyControl });
         return single('threadblog', body.accountId, [body.text ?? ''], body.mediaUrls, { replyControl: body.replyControl }, auth);
       },
@@ -70,6 +72,7 @@ export const publishingRoutes = (s: Services): RouteDef[] => {
       description: 'Use a draft (its posts joined with a blank line), or text (max 3000) and mediaUrls.',
       body: c.problogPublishBody, response: c.singlePublishResponse, errors: [...publishErrors, 'PLATFORM_ERROR', 'TOKEN_EXPIRED'],
       handler: async ({ auth, body }) => {
+        if (body.draftId && body.dryRun) return s.publishing.dryRun(auth.user.id, { draftId: body.draftId, targetAccounts: [{ accountId: body.accountId, platform: 'problog' }] });
         if (body.draftId) return s.publishing.publishDraftTo(auth.user.id, body.draftId, body.accountId, 'problog', { visibility: body.visibility ?? 'PUBLIC' });
         return single('problog', body.accountId, [body.text ?? ''], body.mediaUrls, { visibility: body.visibility ?? 'PUBLIC' }, auth);
       },

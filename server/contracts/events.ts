@@ -1,0 +1,17 @@
+import { z } from 'zod';
+
+/** GET /events takes its resume point in the Last-Event-ID header (the SSE standard), nothing else. */
+export const lastEventId = z.string().regex(/^\d{1,15}$/, 'a non-negative integer event id');
+
+/** The `data` of every event (the answer is text/event-stream; this documents its JSON). */
+export const eventData = z.object({
+  at: z.string().describe('ISO 8601 instant of the change'),
+  draftId: z.string().nullable().optional(),
+  accountId: z.string().optional(),
+  platform: z.string().optional(),
+  url: z.string().optional().describe('post.published'),
+  error: z.string().optional().describe('post.failed, post.missed'),
+  nextAttemptAt: z.string().nullable().optional().describe('post.failed: when it is tried again, null when not'),
+  scheduledFor: z.string().optional().describe('post.scheduled: the entry\'s fire time, jitter applied'),
+  balance: z.number().optional().describe('credits.changed'),
+});
