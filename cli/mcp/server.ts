@@ -69,11 +69,9 @@ export function buildMcpServer(client: HeraldClient, version: string): McpServer
     return client.getDraft(a.id);
   })());
   server.registerTool('preview', {
-    // The API has no publish dry run yet (another issue adds `dryRun`); until then this shows
-    // what each network would receive and whether it fits, without credits.
-    description: 'What publishing a draft would send: per target account, the posts that network would receive with count, limit and validity. Sends nothing. (Credits are not shown: the API\'s publish dry run is not available yet.)',
+    description: 'What publishing a draft now would do, without doing it (the API\'s dry run): per target account the posts that network would receive (text, media, link card, language) and the credits, the total credits needed against the balance, and the estimated X cost. Sends, charges and stores nothing.',
     inputSchema: { id: z.string(), accountIds: z.array(z.string()).max(100).optional() },
-  }, (a) => call(() => client.draftNetworks(a.id, a.accountIds))());
+  }, (a) => call(() => client.publishDryRun(a.id, { accountIds: a.accountIds }))());
   server.registerTool('publish', {
     description: 'Publish a draft now to its accounts (or accountIds). This posts publicly and spends credits: it needs confirm: true, given only when the person asked to publish. Use preview first.',
     inputSchema: { id: z.string(), confirm: z.boolean().optional().describe('must be true'), accountIds: z.array(z.string()).max(100).optional() },

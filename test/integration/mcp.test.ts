@@ -70,7 +70,11 @@ describe('herald mcp', () => {
     expect(got.draft.tweets.map((x: any) => x.plainText)).toEqual(['Hello from an agent 🤖', 'Second <post> & more']);
 
     const preview = JSON.parse(textOf(await tool('preview', { id })));
-    expect(preview.networks).toEqual([expect.objectContaining({ accountId: fed, platform: 'fedblog', valid: true })]);
+    // The API's dry run: what Mastodon would receive and what it costs, nothing sent or charged.
+    expect(preview.dryRun).toBe(true);
+    expect(preview.plan).toEqual([expect.objectContaining({ accountId: fed, platform: 'fedblog', credits: 10 })]);
+    expect(preview.plan[0].posts.map((p: { text: string }) => p.text)).toEqual(['Hello from an agent 🤖', 'Second <post> & more']);
+    expect(preview.credits.needed).toBe(10);
 
     const before = sim.countPosts(user, 'Hello from an agent 🤖');
     const refused = await tool('publish', { id });
