@@ -44,7 +44,7 @@ export interface ServerOptions {
   extra?: (s: Services) => RequestHandler[];
   /** Folder of the built UI; default renderer/dist when built, '' for none. */
   uiDir?: string;
-  /** How long after listening the background WAL checkpointer starts (default 1 s). */
+  /** How long after listening the background WAL checkpointer starts, and the dummy password hash is made (default 1 s). */
   checkpointDelayMs?: number;
   /** Scheduler settings; `false` runs no scheduler (the API only). */
   scheduler?: SchedulerOptions | false;
@@ -187,12 +187,17 @@ export async function createServer(options: ServerOptions = {}): Promise<HeraldS
     await scheduler?.start();
     // Started a moment after the API answers, so its thread's start-up does not compete with the
     // first requests; until it runs, the main connection checkpoints as SQLite always does.
-    const checkpointer = startCheckpointer(database.sqlite, config.dbPath, { log, delayMs: options.checkpointDelayMs ?? 1_000 });
+    const backgroundDelayMs = options.checkpointDelayMs ?? 1_000;
+    const checkpointer = startCheckpointer(database.sqlite, config.dbPath, { log, delayMs: backgroundDelayMs });
+    // Likewise the dummy password hash (a core for a quarter of a second at the default cost).
+    const prepareAuth = setTimeout(() => services.auth.prepare(), backgroundDelayMs);
+    prepareAuth.unref();
 
     let closing: Promise<void> | undefined;
     const close = () => (closing ??= new Promise<void>((resolve) => {
       const force = setTimeout(() => server.closeAllConnections(), 5000);
       force.unref();
+      clearTimeout(prepareAuth);
       const stopScheduler = scheduler?.stop() ?? Promise.resolve();
       // Open event streams never end on their own: ended here, so the server can close.
       services.events.shutdown();

@@ -14,13 +14,29 @@
 import twitterText, { type TweetConfig, type UrlEntity } from 'twitter-text';
 import * as twemojiRegex from 'twemoji-parser/dist/lib/regex.js';
 
-const rx = twitterText.regexen;
-const DOMAIN_CHAR = rx.validDomainChars;
-// A domain's last label, a dot and a top-level domain followed by what the library accepts after
-// one: every URL match contains one, so where there is none no URL can be.
-const TLD_END = new RegExp(`${rx.validDomainChars.source}\\.(?:${rx.validGTLD.source}|${rx.validCCTLD.source}|${rx.validPunycode.source})`, 'gi');
-// What may follow a domain inside a URL (port, path, query): its end bounds a match.
-const AFTER_DOMAIN = new RegExp(`${rx.validGeneralUrlPathChars.source}|[?()]`, 'i');
+/**
+ * The patterns built from the library's regexen, made on first use: reading `twitterText.regexen`
+ * loads twitter-text (with core-js), which the server defers until a post is first counted
+ * (scripts/build.mjs, lazyTwitterText) and should not pay for at start-up.
+ */
+let built: ReturnType<typeof buildPatterns> | undefined;
+function buildPatterns() {
+  const rx = twitterText.regexen;
+  return {
+    DOMAIN_CHAR: rx.validDomainChars,
+    // A domain's last label, a dot and a top-level domain followed by what the library accepts
+    // after one: every URL match contains one, so where there is none no URL can be.
+    TLD_END: new RegExp(`${rx.validDomainChars.source}\\.(?:${rx.validGTLD.source}|${rx.validCCTLD.source}|${rx.validPunycode.source})`, 'gi'),
+    // What may follow a domain inside a URL (port, path, query): its end bounds a match.
+    AFTER_DOMAIN: new RegExp(`${rx.validGeneralUrlPathChars.source}|[?()]`, 'i'),
+    // The library's own patterns, as extractUrlsWithIndices uses them (own copies: lastIndex is state).
+    EXTRACT_URL: new RegExp(rx.extractUrl.source, rx.extractUrl.flags),
+    ASCII_DOMAIN: new RegExp(rx.validAsciiDomain.source, rx.validAsciiDomain.flags),
+    BAD_BEFORE_BARE: rx.invalidUrlWithoutProtocolPrecedingChars,
+    TCO: rx.validTcoUrl,
+  };
+}
+const patterns = () => (built ??= buildPatterns());
 // Characters before which a cut is safe: never the second half of a pair, a composition, an
 // emoji sequence or a grapheme cluster. ASCII, and the letters of common scripts.
 const SAFE_START = /[\t\n\r\x20-\x7e\u00c0-\u024f\u0400-\u0482\u048a-\u04ff\u05d0-\u05ea\u0621-\u063a\u0641-\u064a\u3041-\u3096\u30a1-\u30fa\u4e00-\u9fff\uac00-\ud7a3]/;
@@ -30,7 +46,7 @@ const LEAD = 9;
 // regex's work on it is bounded by its length.
 const MIN_DEAD = 256;
 
-const isDomainChar = (ch: string) => DOMAIN_CHAR.test(ch);
+const isDomainChar = (ch: string) => patterns().DOMAIN_CHAR.test(ch);
 
 /**
  * Where the domain ending at the label before `dot` could start, at the earliest. `runStart(i)`
@@ -67,6 +83,7 @@ function runStarts(t: string): (i: number) => number {
 /** [start, end) pieces of `t` in order; `live` ones may hold URLs, the others cannot. */
 export function urlPieces(t: string): { start: number; end: number; live: boolean }[] {
   const live: [number, number][] = [];
+  const { TLD_END, AFTER_DOMAIN } = patterns();
   TLD_END.lastIndex = 0;
   let m: RegExpExecArray | null;
   let liveEnd = 0;
@@ -104,11 +121,6 @@ export function urlPieces(t: string): { start: number; end: number; live: boolea
   return pieces;
 }
 
-// The library's own patterns, as extractUrlsWithIndices uses them (own copies: lastIndex is state).
-const EXTRACT_URL = new RegExp(rx.extractUrl.source, rx.extractUrl.flags);
-const ASCII_DOMAIN = new RegExp(rx.validAsciiDomain.source, rx.validAsciiDomain.flags);
-const BAD_BEFORE_BARE = rx.invalidUrlWithoutProtocolPrecedingChars;
-const TCO = rx.validTcoUrl;
 // Domains the library's IDNA check passes through unchanged: ASCII without `@`, not punycode.
 const PLAIN_DOMAIN = /^(?!xn--)[\x00-\x3f\x41-\x7f]*$/;
 
@@ -131,7 +143,7 @@ function scanPiece(text: string, offset: number, out: FoundUrls): boolean {
   if (!wantAll && !wantSchemed) return true;
   const all: UrlEntity[] = [];
   const schemed: UrlEntity[] = [];
-  const re = EXTRACT_URL;
+  const { EXTRACT_URL: re, ASCII_DOMAIN, BAD_BEFORE_BARE, TCO } = patterns();
   re.lastIndex = 0;
   let m: RegExpExecArray | null;
   while ((m = re.exec(text)) !== null) {

@@ -76,7 +76,15 @@ export class AuthService {
     this.loginThrottle = new AttemptThrottle(deps.clock, LOGIN_LIMITS);
     this.badKeyThrottle = new FailureThrottle(deps.clock, { free: 20, baseMs: 50, maxMs: 2000, forgetMs: 60_000 });
     this.lookups = repos.tx.untilChanged();
-    // Made now, so the first unknown e-mail is not the one answer that takes two hashes.
+  }
+
+  /**
+   * Makes the hash an unknown e-mail's sign-in is compared against, so the first unknown e-mail
+   * is not the one answer that takes two hashes. The composition root calls it a moment after the
+   * API answers: at the default cost it keeps a core busy for about a quarter of a second and
+   * takes 128 MB, which at start-up would compete with the first requests.
+   */
+  prepare(): void {
     void dummyPasswordHash(this.cost).catch(() => undefined);
   }
 

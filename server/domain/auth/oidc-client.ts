@@ -10,9 +10,13 @@
  * → 502 PLATFORM_ERROR; an ID token that fails a check → 400 INVALID_INPUT (Herald refuses an
  * answer it cannot trust; the person starts again).
  */
-import * as oidc from 'openid-client';
+import type * as oidc from 'openid-client';
 import type { Deps } from '../deps.js';
 import { HeraldError } from '../../core/errors.js';
+
+/** openid-client (with oauth4webapi) is loaded when sign-in with a provider is first used, not at start-up. */
+let loaded: Promise<typeof oidc> | undefined;
+const openidClient = () => (loaded ??= import('openid-client'));
 
 export const IDENTITY_SCOPE = 'openid email profile';
 const DISCOVERY_TTL_MS = 60 * 60_000;
@@ -83,6 +87,7 @@ export class OidcClient {
 
   /** A configuration per use: discovery is cached, the clock skew follows Herald's clock. */
   private async configuration(s: Settings): Promise<oidc.Configuration> {
+    const oidc = await openidClient();
     const now = this.deps.clock.now();
     let cached = this.discovered;
     if (!cached || cached.issuer !== s.issuer.href || cached.until < now) {
@@ -109,6 +114,7 @@ export class OidcClient {
 
   async authorizationUrl(req: { redirectUri: string; state: string; nonce: string; codeChallenge: string }): Promise<string> {
     const config = await this.configuration(this.settings());
+    const oidc = await openidClient();
     return oidc.buildAuthorizationUrl(config, {
       redirect_uri: req.redirectUri,
       scope: IDENTITY_SCOPE,
@@ -126,6 +132,7 @@ export class OidcClient {
    */
   async exchange(req: { redirectUri: string; code: string; state: string; iss?: string; nonce: string; verifier: string }): Promise<IdentityClaims> {
     const config = await this.configuration(this.settings());
+    const oidc = await openidClient();
     const current = new URL(req.redirectUri);
     current.searchParams.set('code', req.code);
     current.searchParams.set('state', req.state);

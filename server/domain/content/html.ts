@@ -3,7 +3,7 @@
  * text every network receives derived from it. Pure functions, for Node (the server and CLI).
  */
 import { createRequire } from 'node:module';
-import { Parser } from 'htmlparser2';
+import { Parser } from '../../core/html-parser.js';
 import type SanitizeHtml from 'sanitize-html';
 import { plainToHtml } from '../../../text/html.js';
 

@@ -4,7 +4,7 @@
  * node kept (the invisible spans hold the rest of each URL), paragraphs and line breaks as
  * newlines, entities decoded, then whitespace folded on both sides.
  */
-import { Parser } from 'htmlparser2';
+import { Parser } from '../../core/html-parser.js';
 
 export function mastoHtmlToText(html: string): string {
   let out = '';
