@@ -22,7 +22,7 @@ import { defaultUiDir, uiHandlers } from './http/ui.js';
 import type { RouteDef } from './http/route.js';
 import { limitSockets, serverTimeouts } from './http/sockets.js';
 import { allAdapters, createPlatformRegistry } from './platforms/index.js';
-import { openSecretStore, type SecretStore } from './secrets/index.js';
+import { ManagedSecretStore, openSecretStore, type SecretStore } from './secrets/index.js';
 import { Scheduler, type SchedulerOptions } from './jobs/scheduler.js';
 import { SchedulerLock } from './jobs/scheduler-lock.js';
 import { armCrashPoints } from './core/crash.js';
@@ -136,7 +136,7 @@ export async function createServer(options: ServerOptions = {}): Promise<HeraldS
   privateFolder(path.join(config.dataDir, 'media'), false);
   const database = openDatabase(config.dbPath);
   try {
-    const secrets = options.secrets ?? (await openSecretStore(config, log));
+    const secrets = new ManagedSecretStore(options.secrets ?? (await openSecretStore(config, log)));
     const deps: Deps = {
       config, db: database.db, sqlite: database.sqlite, log, secrets,
       platforms: createPlatformRegistry(allAdapters()),

@@ -16,6 +16,7 @@ import { SocialSetsService } from './social-sets/social-sets.service.js';
 import { TemplatesService } from './templates/templates.service.js';
 import { UsersService } from './users/users.service.js';
 import { NetworkAppsService } from './networks/network-apps.service.js';
+import { SecretSetupService } from './setup/secret-setup.service.js';
 
 /**
  * Every domain service, built once per server from the same dependencies. The repositories are
@@ -51,6 +52,7 @@ export function createServices(deps: Deps) {
     scheduling: new ScheduleService(deps, repos, publishing),
     settings: new SettingsService(deps, users, repos.settings),
     idempotency: new IdempotencyService(deps, repos.idempotency),
+    secretSetup: new SecretSetupService(deps, users, repos.settings, () => networkApps.load()),
   };
 }
 

@@ -18,6 +18,7 @@ import { OAuthStates, pkcePair } from '../auth/oauth-state.js';
 import type { SocialSetsService } from '../social-sets/social-sets.service.js';
 import type { NetworkAppsService } from '../networks/network-apps.service.js';
 import { callbackQueryOf } from './pasted-redirect.js';
+import { assertWritable } from '../../secrets/index.js';
 
 export type OAuthPlatform = Exclude<Platform, 'skyblog'>;
 
@@ -106,6 +107,8 @@ export class ConnectionsService {
 
   /** Starts an OAuth connection; the caller opens `authUrl` in a browser. */
   async start(userId: string, platform: OAuthPlatform, opts: ConnectOptions): Promise<{ authUrl: string; sessionId: string; state: string }> {
+    // Before the person goes through the network's consent: there must be somewhere to keep the token.
+    assertWritable(this.deps.secrets);
     if (opts.socialSetId) this.sets.get(userId, opts.socialSetId);
     const serverUrl = platform === 'fedblog' ? await this.publicServerUrl(opts.instanceUrl ?? '', 'instanceUrl') : undefined;
     const app = await this.appFor(platform, serverUrl);
@@ -181,6 +184,7 @@ export class ConnectionsService {
   /** Bluesky: an app password session against the user's PDS. */
   async connectSkyblog(userId: string, input: { identifier: string; appPassword: string; service?: string; socialSetId?: string; mode?: ConnectOptions['mode'] }) {
     if (input.socialSetId) this.sets.get(userId, input.socialSetId);
+    assertWritable(this.deps.secrets);
     // The configured default (HERALD_SKYBLOG_API_URL) is the operator's; only a user's is checked.
     const service = input.service === undefined ? normaliseServerUrl(this.deps.config.networks.skyblog.apiUrl, 'service') : await this.publicServerUrl(input.service, 'service');
     const adapter = this.deps.platforms.get('skyblog');
