@@ -26,6 +26,7 @@ import { ManagedSecretStore, openSecretStore, type SecretStore } from './secrets
 import { Scheduler, type SchedulerOptions } from './jobs/scheduler.js';
 import { SchedulerLock } from './jobs/scheduler-lock.js';
 import { armCrashPoints } from './core/crash.js';
+import { startCredentialCheck } from './jobs/credential-check.job.js';
 
 export interface ServerOptions {
   config?: HeraldConfig;
@@ -48,6 +49,8 @@ export interface ServerOptions {
   checkpointDelayMs?: number;
   /** Scheduler settings; `false` runs no scheduler (the API only). */
   scheduler?: SchedulerOptions | false;
+  /** The daily credential check's timers; `false` runs none (tests call services.credentialCheck.run()). */
+  credentialCheck?: { firstMs?: number; everyMs?: number } | false;
 }
 
 export interface HeraldServer {
@@ -185,6 +188,7 @@ export async function createServer(options: ServerOptions = {}): Promise<HeraldS
 
     const scheduler = options.scheduler === false ? undefined : new Scheduler(deps, services.publishing, services.scheduling, { sweepMs: config.sweepMs, ...options.scheduler });
     await scheduler?.start();
+    const credentialCheck = options.credentialCheck === false || options.scheduler === false ? undefined : startCredentialCheck(services.credentialCheck, log, options.credentialCheck);
     // Started a moment after the API answers, so its thread's start-up does not compete with the
     // first requests; until it runs, the main connection checkpoints as SQLite always does.
     const checkpointer = startCheckpointer(database.sqlite, config.dbPath, { log, delayMs: options.checkpointDelayMs ?? 1_000 });
@@ -193,6 +197,7 @@ export async function createServer(options: ServerOptions = {}): Promise<HeraldS
     const close = () => (closing ??= new Promise<void>((resolve) => {
       const force = setTimeout(() => server.closeAllConnections(), 5000);
       force.unref();
+      credentialCheck?.stop();
       const stopScheduler = scheduler?.stop() ?? Promise.resolve();
       server.close(() => {
         clearTimeout(force);

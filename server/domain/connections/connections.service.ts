@@ -13,6 +13,7 @@ import { NETWORK_NAMES } from '../../platforms/errors.js';
 import { toHeraldError } from '../platform-errors.js';
 import { accountInfo, type CredentialsService } from '../accounts/credentials.service.js';
 import { toAccountDto } from '../accounts/accounts.service.js';
+import { tokenFacts } from '../accounts/health.js';
 import { GuardedFetcher } from '../media/guarded-fetch.js';
 import { OAuthStates, pkcePair } from '../auth/oauth-state.js';
 import type { SocialSetsService } from '../social-sets/social-sets.service.js';
@@ -192,7 +193,7 @@ export class ConnectionsService {
     try {
       const { credentials, identity } = await adapter.passwordLogin({ identifier: input.identifier, password: input.appPassword, service, network: this.deps.config.networks.skyblog });
       const { accountId, socialSetId } = await this.saveAccount(userId, 'skyblog', identity, credentials, input);
-      return { account: toAccountDto(this.repos.accounts.byId(accountId)!), socialSetId };
+      return { account: toAccountDto(this.repos.accounts.byId(accountId)!, this.deps.clock.now()), socialSetId };
     } catch (err) {
       throw toHeraldError(err);
     }
@@ -204,7 +205,7 @@ export class ConnectionsService {
    */
   async connectAuthorised(userId: string, platform: Platform, identity: Identity, credentials: Credentials, opts: ConnectOptions = {}) {
     const { accountId, socialSetId } = await this.saveAccount(userId, platform, identity, credentials, opts);
-    return { account: toAccountDto(this.repos.accounts.byId(accountId)!), socialSetId };
+    return { account: toAccountDto(this.repos.accounts.byId(accountId)!, this.deps.clock.now()), socialSetId };
   }
 
   /** Creates or updates the account row, stores its credentials, and puts it in a set. */
@@ -216,7 +217,8 @@ export class ConnectionsService {
     const values = {
       username: id.username, displayName: id.displayName, avatar: id.avatar, status: 'active',
       followersCount: id.followersCount, followingCount: id.followingCount, serverUrl: id.serverUrl ?? null,
-      meta: JSON.stringify(id.meta ?? {}),
+      // Reconnecting starts afresh: the new token's facts, no rate limit remembered.
+      meta: JSON.stringify({ ...(id.meta ?? {}), token: tokenFacts(this.deps.platforms.get(platform), credentials) }),
     };
     if (existing) this.repos.accounts.setProfile(accountId, values);
     else this.repos.accounts.insert({ id: accountId, userId, platform, platformUserId: id.platformUserId, createdAt: nowIso(this.deps.clock), ...values });
