@@ -19,6 +19,7 @@ export function toAccountDto(r: AccountRow, now: number): Account {
     followers_count: r.followersCount,
     following_count: r.followingCount,
     created_at: r.createdAt,
+    server_url: r.serverUrl ?? null,
     health: accountHealth(r, now),
   };
 }
