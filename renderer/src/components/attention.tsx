@@ -7,11 +7,11 @@ import { networkName, when } from './ui';
 /** Accounts whose posts will not go out as things stand. */
 export const needsAttention = (a: Pick<Account, 'health'>) => a.health.state === 'expired' || a.health.state === 'revoked';
 
-export function HealthChip({ account }: { account: Pick<Account, 'health'> }) {
+export function HealthChip({ account }: { account: Pick<Account, 'health' | 'status'> }) {
   const h = account.health;
   const tone = h.state === 'ok' ? 'ok' : h.state === 'expiring' || h.state === 'rate_limited' ? 'warn' : 'bad';
   const label = h.state === 'expiring' ? `expiring${h.expiresAt ? ` in ${Math.max(1, Math.ceil((Date.parse(h.expiresAt) - Date.now()) / 86_400_000))} days` : ''}` : h.state.replace('_', '-');
-  return <span className={`chip ${tone}`} data-health={h.state} title={h.message}>{label}</span>;
+  return <span className={`chip ${tone}`} data-health={h.state} data-status={account.status} title={h.message}>{label}</span>;
 }
 
 /**
@@ -20,12 +20,14 @@ export function HealthChip({ account }: { account: Pick<Account, 'health'> }) {
  */
 export function AttentionBanner() {
   const data = useLoad(async () => {
-    const [accounts, schedules, secrets] = await Promise.all([
+    const [accounts, schedules, settings] = await Promise.all([
       client.listAccounts().then((r) => r.accounts),
       client.listSchedules().then((r) => r.schedules),
-      client.secretStore().catch(() => undefined),
+      client.settings().then((r) => r.settings),
     ]);
-    return { accounts, schedules, locked: secrets?.current.locked ?? false };
+    // Only the owner sees the store's kind, and only the encrypted store can be locked.
+    const locked = settings.secretStore === 'encrypted' && (await client.secretStore()).current.locked;
+    return { accounts, schedules, locked };
   });
   const [passphrase, setPassphrase] = useState('');
   const { busy, error, run } = useAction();

@@ -71,7 +71,9 @@ function SecretsStep({ onNext }: { onNext: () => void }) {
   const [declined, setDeclined] = useState<string | undefined>();
   const { busy, error, run, setError } = useAction();
   const s = status.data;
-  useEffect(() => { if (s && !s.keychain.available) setChoice('encrypted'); }, [s]);
+  // A store chosen already (HERALD_SECRET_STORE, or an earlier run of the wizard) is kept unless changed.
+  const keep = s !== undefined && (s.current.kind === 'file' || s.current.kind === 'encrypted');
+  useEffect(() => { if (s) setChoice(keep ? 'none' : s.keychain.available ? 'keychain' : 'encrypted'); }, [s, keep]);
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
     if (choice === 'encrypted' && passphrase !== repeat) return setError('The two passphrases differ');
@@ -106,7 +108,8 @@ function SecretsStep({ onNext }: { onNext: () => void }) {
           <label className="field">The passphrase again<input type="password" minLength={8} required value={repeat} onChange={(e) => setRepeat(e.target.value)} /></label>
         </div>}
         <label className="choice"><input type="radio" name="store" value="none" checked={choice === 'none'} onChange={() => setChoice('none')} />
-          <span><b>Neither for now</b> <span className="muted small">Herald runs, but cannot connect accounts until you choose.</span></span></label>
+          {keep ? <span><b>Keep the {s.current.kind === 'file' ? 'plain 0600 file' : 'encrypted file'} in use</b></span>
+            : <span><b>Neither for now</b> <span className="muted small">Herald runs, but cannot connect accounts until you choose.</span></span>}</label>
       </>}
       <ErrorText error={error} />
       <button className="primary" type="submit" disabled={busy || !s}>Continue</button>
