@@ -15,6 +15,7 @@ import type * as publishing from '../server/contracts/publishing.js';
 import type * as schedule from '../server/contracts/schedule.js';
 import type { messageResponse } from '../server/contracts/common.js';
 import type * as settings from '../server/contracts/settings.js';
+import type * as setupContracts from '../server/contracts/setup.js';
 import type * as networks from '../server/contracts/networks.js';
 import type * as signin from '../server/contracts/signin.js';
 import type * as sets from '../server/contracts/social-sets.js';
@@ -328,6 +329,10 @@ export class HeraldClient {
   removeNetwork(platform: In<typeof networks.appPlatform>) { return this.request<Out<typeof networks.networkResponse>>('DELETE', `/networks/${platform}`); }
   testNetwork(platform: In<typeof networks.appPlatform>) { return this.request<Out<typeof networks.networkTestResponse>>('POST', `/networks/${platform}/test`); }
 
+  /** Where secrets live and whether the OS keychain works here (owner only). */
+  secretStore() { return this.request<Out<typeof setupContracts.secretSetupResponse>>('GET', '/setup/secrets'); }
+  chooseSecretStore(body: In<typeof setupContracts.chooseSecretStoreBody>) { return this.request<Out<typeof setupContracts.chooseSecretStoreResponse>>('POST', '/setup/secrets', { body }); }
+  unlockSecretStore(body: In<typeof setupContracts.unlockSecretsBody>) { return this.request<Out<typeof setupContracts.unlockSecretsResponse>>('POST', '/setup/secrets/unlock', { body }); }
   settings() { return this.request<Out<typeof settings.settingsResponse>>('GET', '/settings'); }
   updateSettings(body: In<typeof settings.updateSettingsBody>) { return this.request<Out<typeof settings.updateSettingsResponse>>('PUT', '/settings', { body }); }
   /** Online backup of the database into <data dir>/backups on the server's machine (owner only). */

@@ -22,10 +22,11 @@ import { defaultUiDir, uiHandlers } from './http/ui.js';
 import type { RouteDef } from './http/route.js';
 import { limitSockets, serverTimeouts } from './http/sockets.js';
 import { allAdapters, createPlatformRegistry } from './platforms/index.js';
-import { openSecretStore, type SecretStore } from './secrets/index.js';
+import { ManagedSecretStore, openSecretStore, type SecretStore } from './secrets/index.js';
 import { Scheduler, type SchedulerOptions } from './jobs/scheduler.js';
 import { SchedulerLock } from './jobs/scheduler-lock.js';
 import { armCrashPoints } from './core/crash.js';
+import { startCredentialCheck } from './jobs/credential-check.job.js';
 
 export interface ServerOptions {
   config?: HeraldConfig;
@@ -48,6 +49,8 @@ export interface ServerOptions {
   checkpointDelayMs?: number;
   /** Scheduler settings; `false` runs no scheduler (the API only). */
   scheduler?: SchedulerOptions | false;
+  /** The daily credential check's timers; `false` runs none (tests call services.credentialCheck.run()). */
+  credentialCheck?: { firstMs?: number; everyMs?: number } | false;
 }
 
 export interface HeraldServer {
@@ -136,7 +139,7 @@ export async function createServer(options: ServerOptions = {}): Promise<HeraldS
   privateFolder(path.join(config.dataDir, 'media'), false);
   const database = openDatabase(config.dbPath);
   try {
-    const secrets = options.secrets ?? (await openSecretStore(config, log));
+    const secrets = new ManagedSecretStore(options.secrets ?? (await openSecretStore(config, log)));
     const deps: Deps = {
       config, db: database.db, sqlite: database.sqlite, log, secrets,
       platforms: createPlatformRegistry(allAdapters()),
@@ -185,6 +188,7 @@ export async function createServer(options: ServerOptions = {}): Promise<HeraldS
 
     const scheduler = options.scheduler === false ? undefined : new Scheduler(deps, services.publishing, services.scheduling, { sweepMs: config.sweepMs, ...options.scheduler });
     await scheduler?.start();
+    const credentialCheck = options.credentialCheck === false || options.scheduler === false ? undefined : startCredentialCheck(services.credentialCheck, log, options.credentialCheck);
     // Started a moment after the API answers, so its thread's start-up does not compete with the
     // first requests; until it runs, the main connection checkpoints as SQLite always does.
     const backgroundDelayMs = options.checkpointDelayMs ?? 1_000;
@@ -198,6 +202,7 @@ export async function createServer(options: ServerOptions = {}): Promise<HeraldS
       const force = setTimeout(() => server.closeAllConnections(), 5000);
       force.unref();
       clearTimeout(prepareAuth);
+      credentialCheck?.stop();
       const stopScheduler = scheduler?.stop() ?? Promise.resolve();
       // Open event streams never end on their own: ended here, so the server can close.
       services.events.shutdown();

@@ -1,7 +1,9 @@
 import { useEffect, useState, type ComponentType } from 'react';
 import { client, desktop, message, onKeyChange, setKey, signOut } from './api';
 import { finishSignIn, signInReturn } from './signin-return';
-import { Onboarding, Login, type SignInMethods } from './pages/Welcome';
+import { Login, type SignInMethods } from './pages/Welcome';
+import { Setup } from './pages/Setup';
+import { AttentionBanner } from './components/attention';
 import { Compose } from './pages/Compose';
 import { Drafts } from './pages/Drafts';
 import { Queue } from './pages/Queue';
@@ -94,7 +96,7 @@ export function App() {
     setKey(desktop ? await desktop.refreshKey().catch(() => key) || key : key);
     setState('ready');
   };
-  if (state === 'setup') return <Onboarding onDone={signedIn} />;
+  if (state === 'setup') return <Setup onDone={signedIn} />;
   if (state === 'login') return <Login onDone={signedIn} signInWith={signInWith} notice={loginNotice} />;
 
   const Page = PAGES.find(([id]) => id === route.page)![2];
@@ -108,7 +110,7 @@ export function App() {
         <div className="spacer" />
         {!desktop && <button type="button" onClick={() => { void signOut().then(() => setState('login')); }}>Sign out</button>}
       </nav>
-      <main className="main"><Page params={route.params} /></main>
+      <main className="main"><AttentionBanner key={route.page} /><Page params={route.params} /></main>
     </div>
   );
 }

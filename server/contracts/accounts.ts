@@ -12,6 +12,12 @@ export const accountSchema = z.object({
   followers_count: z.number().int(),
   following_count: z.number().int(),
   created_at: timestamp,
+  server_url: z.string().nullable().describe('The Mastodon instance or Bluesky PDS the account lives on'),
+  health: z.object({
+    state: z.enum(['ok', 'expiring', 'expired', 'revoked', 'rate_limited']).describe('expiring: within 7 days of an expiry Herald cannot renew by itself'),
+    expiresAt: z.string().nullable().describe('When the access token expires, if the network said'),
+    message: z.string().describe('What it means and what to do, for a person'),
+  }).describe('Credential health from the token\'s real life (decisions §10)'),
 });
 export type Account = z.infer<typeof accountSchema>;
 

@@ -27,12 +27,17 @@ export const settingsSchema = z.object({
   secretStore: z.string().optional().describe('Where secrets are kept: shown to the owner only'),
   graceMinutes: z.number(), monthlyCredits: z.number().int(),
   defaultTier: tierSchema,
+  timeZone: z.string().describe('IANA zone schedules are shown and typed in; default the zone of the machine Herald runs on'),
+  defaultLanguage: z.string().describe('BCP 47 tag new drafts get; default from the system locale'),
+  detected: z.object({ timeZone: z.string(), defaultLanguage: z.string() }).describe('What Herald found on this machine, for the first-run wizard'),
 });
 export const settingsResponse = z.object({ success: successTrue, settings: settingsSchema });
 export const updateSettingsBody = z.object({
   graceMinutes: z.number().min(0).max(24 * 60).optional(),
   monthlyCredits: z.number().int().min(0).max(1_000_000).optional(),
   defaultTier: tierSchema.optional(),
+  timeZone: z.string().trim().min(1).max(100).optional().describe('An IANA zone Intl knows, e.g. "Europe/Berlin"; applies at once'),
+  defaultLanguage: z.string().trim().min(2).max(35).optional().describe('A well-formed BCP 47 tag, e.g. "de" or "pt-BR"; applies at once'),
 });
 export const updateSettingsResponse = z.object({ success: successTrue, settings: settingsSchema, restartRequired: z.boolean() });
 export const backupResponse = z.object({ success: successTrue, file: z.string(), bytes: z.number().int(), seconds: z.number() });

@@ -34,7 +34,7 @@ export interface HeraldConfig {
   port: number;
   ownerEmail?: string;
   ownerPassword?: string;
-  secretStore: 'keychain' | 'file';
+  secretStore: 'keychain' | 'file' | 'encrypted';
   secretStoreExplicit: boolean;
   networks: Record<Platform, NetworkConfig>;
   /** `redirectUri`: a non-loopback redirect URI sign-in may also use (loopback ones always may). */
@@ -78,6 +78,10 @@ export interface HeraldConfig {
     /** Open connections kept; past it the oldest idle or stalled one is closed. */
     maxConnections: number;
   };
+  /** Install-wide default IANA time zone (validated; an unknown zone falls back to the system's). */
+  timeZone: string;
+  /** Install-wide default post language, a BCP 47 tag (validated, canonicalised). */
+  defaultLanguage: string;
   microblogFollowUserId?: string;
   /** A non-loopback redirect URI that sign-in with X may also use. */
   microblogRedirectUri?: string;
@@ -99,7 +103,11 @@ const rawSchema = z.object({
   HERALD_PORT: portSchema.default(4780),
   HERALD_OWNER_EMAIL: optionalString,
   HERALD_OWNER_PASSWORD: z.string().min(1).optional(),
-  HERALD_SECRET_STORE: z.enum(['keychain', 'file']).optional(),
+  HERALD_SECRET_STORE: z.enum(['keychain', 'file', 'encrypted']).optional(),
+  /** IANA zone for schedules shown and typed; default the server process's own zone. */
+  HERALD_TIME_ZONE: optionalString,
+  /** BCP 47 tag new drafts get (decisions §10 `defaultLanguage`); default from the system locale. */
+  HERALD_DEFAULT_LANGUAGE: optionalString,
   HERALD_IDENTITY_ISSUER: z.string().url().default('https://accounts.google.com'),
   HERALD_IDENTITY_CLIENT_ID: optionalString,
   HERALD_IDENTITY_CLIENT_SECRET: optionalString,
@@ -129,6 +137,29 @@ export const CONFIG_KEYS = [
 ];
 
 export class ConfigError extends Error {}
+
+/** The zone if Intl knows it (canonical spelling, e.g. "europe/berlin" → "Europe/Berlin"), else undefined. */
+export function validTimeZone(zone: string | undefined): string | undefined {
+  if (!zone) return undefined;
+  try { return new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone; } catch { return undefined; }
+}
+
+/** The tag in canonical form if it is well-formed BCP 47 ("en-gb" → "en-GB"), else undefined. */
+export function validLanguage(tag: string | undefined): string | undefined {
+  if (!tag) return undefined;
+  try { return Intl.getCanonicalLocales(tag)[0]; } catch { return undefined; }
+}
+
+export const systemTimeZone = () => validTimeZone(Intl.DateTimeFormat().resolvedOptions().timeZone) ?? 'UTC';
+
+/** The system locale: LC_ALL / LC_MESSAGES / LANG ("de_DE.UTF-8" → "de-DE"), else Intl's default. */
+export function systemLanguage(env: NodeJS.ProcessEnv = process.env): string {
+  for (const v of [env.LC_ALL, env.LC_MESSAGES, env.LANG]) {
+    const tag = v && v !== 'C' && v !== 'POSIX' ? validLanguage(v.split('.')[0].split('@')[0].replace('_', '-')) : undefined;
+    if (tag) return tag;
+  }
+  return validLanguage(Intl.DateTimeFormat().resolvedOptions().locale) ?? 'en';
+}
 
 function passwordCost(value: string | undefined): number {
   // OWASP Password Storage Cheat Sheet's minimum for scrypt: N=2^17 (r=8, p=1).
@@ -216,6 +247,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       requestTimeoutMs: raw.HERALD_REQUEST_TIMEOUT_SECONDS > 0 ? Math.max(Math.round(raw.HERALD_REQUEST_TIMEOUT_SECONDS * 1000), Math.round(raw.HERALD_HEADERS_TIMEOUT_SECONDS * 1000)) : 0,
       maxConnections: raw.HERALD_MAX_CONNECTIONS,
     },
+    timeZone: validTimeZone(raw.HERALD_TIME_ZONE) ?? systemTimeZone(),
+    defaultLanguage: validLanguage(raw.HERALD_DEFAULT_LANGUAGE) ?? systemLanguage(env),
     microblogFollowUserId: raw.HERALD_MICROBLOG_FOLLOW_USER_ID,
     microblogRedirectUri: raw.HERALD_MICROBLOG_REDIRECT_URI,
   };

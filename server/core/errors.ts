@@ -19,6 +19,10 @@ export const ERROR_STATUS = {
   IDEMPOTENCY_KEY_IN_USE: 409,
   /** The same Idempotency-Key with another method, path or body (decisions §10). */
   IDEMPOTENCY_KEY_REUSED: 422,
+  /** No secret store can save now (no keychain and no file store chosen): the message names the fix. */
+  SECRET_STORE_UNAVAILABLE: 409,
+  /** The encrypted file store is waiting for its passphrase (POST /setup/secrets/unlock). */
+  SECRET_STORE_LOCKED: 423,
   OAUTH_NOT_CONFIGURED: 501,
   PLATFORM_ERROR: 502,
   INTERNAL_ERROR: 500,

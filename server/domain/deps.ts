@@ -6,7 +6,7 @@ import type { Clock } from '../core/clock.js';
 import type { Ids } from '../core/ids.js';
 import type { Logger } from '../core/logger.js';
 import type { Db, Sqlite } from '../db/connection.js';
-import type { SecretStore } from '../secrets/secret-store.js';
+import type { ManagedSecretStore } from '../secrets/index.js';
 import type { PlatformRegistry } from '../platforms/registry.js';
 
 export interface Deps {
@@ -18,7 +18,8 @@ export interface Deps {
   /** Uniform in [0, 1); used for jitter and backoff. */
   random: () => number;
   log: Logger;
-  secrets: SecretStore;
+  /** The store in force, replaceable while running (the first-run wizard's choice). */
+  secrets: ManagedSecretStore;
   /** The network adapters, built by the composition root; services reach every network through it. */
   platforms: PlatformRegistry;
   /** Facts known only once the server listens. */

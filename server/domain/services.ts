@@ -18,6 +18,8 @@ import { SocialSetsService } from './social-sets/social-sets.service.js';
 import { TemplatesService } from './templates/templates.service.js';
 import { UsersService } from './users/users.service.js';
 import { NetworkAppsService } from './networks/network-apps.service.js';
+import { SecretSetupService } from './setup/secret-setup.service.js';
+import { CredentialCheckService } from './accounts/credential-check.service.js';
 
 /**
  * Every domain service, built once per server from the same dependencies. The repositories are
@@ -59,6 +61,8 @@ export function createServices(deps: Deps) {
     scheduling: new ScheduleService(deps, repos, publishing, events, credits),
     settings: new SettingsService(deps, users, repos.settings),
     idempotency: new IdempotencyService(deps, repos.idempotency),
+    credentialCheck: new CredentialCheckService(deps, repos.accounts, credentials),
+    secretSetup: new SecretSetupService(deps, users, repos.settings, () => networkApps.load()),
   };
 }
 

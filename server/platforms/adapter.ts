@@ -11,6 +11,8 @@
  */
 import type { NetworkConfig, Platform } from '../core/config.js';
 
+export type RefreshMode = 'any_time' | 'before_expiry' | 'none';
+
 /** Secrets for one account, kept only in the secret store. */
 export interface Credentials {
   accessToken: string;
@@ -151,6 +153,13 @@ export interface PlatformAdapter {
   identify(ctx: Omit<CallContext, 'account'> & { account?: AccountInfo; serverUrl?: string }): Promise<Identity>;
   /** New credentials from the refresh token (or a new session); throws token_expired when the network refuses. */
   refresh?(ctx: CallContext): Promise<Credentials>;
+  /**
+   * How `refresh` can renew these credentials: `any_time` (a refresh token or a stored app
+   * password renews even an expired token), `before_expiry` (the token itself is renewed while
+   * it is still valid, Threads' long-lived tokens), `none`. Without it: `any_time` when the
+   * credentials carry a refresh token and `refresh` exists, else `none`.
+   */
+  refreshMode?(credentials: Credentials): RefreshMode;
   /** Publishes one post (uploading its media first). */
   publishPost(ctx: CallContext, post: PostInput): Promise<PostRef>;
   /**

@@ -215,6 +215,8 @@ export function createThreadblogAdapter(options: ThreadblogOptions = {}): Platfo
     oauth: threadblogOAuth,
     identify,
     refresh: (ctx) => refreshThreads(ctx.network, ctx.credentials, ctx.signal),
+    // Long-lived tokens are renewed with themselves, so only while still valid.
+    refreshMode: () => 'before_expiry',
     publishPost,
     findRecentPost,
   };

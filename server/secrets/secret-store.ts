@@ -1,12 +1,15 @@
 /**
  * Where OAuth tokens and app passwords live. Never in SQLite, logs or the data folder's other
- * files. The OS keychain (keytar) comes first; where no keychain answers, nothing is saved in
- * plain form unless the user opted in to the 0600 file store with HERALD_SECRET_STORE=file.
+ * files. The OS keychain (keytar) comes first; where no keychain answers, nothing is saved
+ * unless the user chose a file store: encrypted with a passphrase (the first-run wizard's
+ * offer), or plain 0600 JSON (HERALD_SECRET_STORE=file).
  */
 export interface SecretStore {
-  readonly kind: 'keychain' | 'file' | 'unavailable';
-  /** Why the store cannot save, for the unavailable store; shown to the user. */
+  readonly kind: 'keychain' | 'file' | 'encrypted' | 'unavailable';
+  /** Why the store cannot save (unavailable, or encrypted and locked); shown to the user. */
   readonly problem?: string;
+  /** The encrypted store before its passphrase is given. */
+  readonly locked?: boolean;
   get(name: string): Promise<string | null>;
   set(name: string, value: string): Promise<void>;
   /** True when something was removed. */

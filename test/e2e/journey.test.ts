@@ -58,6 +58,10 @@ describe('first run to published thread', () => {
     await page().getByLabel('E-mail').fill(OWNER.email);
     await page().getByLabel('Password').fill(OWNER.password);
     await page().getByRole('button', { name: 'Create and continue' }).click();
+    // The wizard's other steps: keep the store in use, the detected zone and language, networks later.
+    await page().getByRole('form', { name: 'Where Herald keeps secrets' }).getByRole('button', { name: 'Continue' }).click();
+    await page().getByRole('form', { name: 'Time zone and language' }).getByRole('button', { name: 'Continue' }).click();
+    await page().getByRole('button', { name: 'Later' }).click();
     await page().getByRole('heading', { name: 'New draft' }).waitFor();
     const users = app.t.server.deps.sqlite.prepare('SELECT email, timezone FROM users').all();
     expect(users).toEqual([{ email: OWNER.email, timezone: 'Europe/Berlin' }]);

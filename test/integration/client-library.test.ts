@@ -135,6 +135,10 @@ describe('HeraldClient covers the API', () => {
       cancelSchedule: () => c.cancelSchedule(s.batch.drafts[0].id),
       settings: () => c.settings(),
       updateSettings: () => c.updateSettings({ graceMinutes: 20 }),
+      secretStore: () => c.secretStore(),
+      // The test server runs on the file store: choosing it again changes nothing.
+      chooseSecretStore: () => c.chooseSecretStore({ store: 'none' }),
+      unlockSecretStore: () => settle(c.unlockSecretStore({ passphrase: 'not an encrypted store' })),
       backup: () => c.backup(),
       listNetworks: () => c.listNetworks(),
       setNetwork: () => c.setNetwork('problog', { clientId: 'li-client', clientSecret: 'li-client-secret' }),

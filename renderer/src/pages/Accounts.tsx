@@ -1,7 +1,11 @@
 import { useState } from 'react';
 import { client, openExternal } from '../api';
-import { ErrorText, networkName, Page, StatusChip, when } from '../components/ui';
+import { ErrorText, networkName, Page, when } from '../components/ui';
 import { useAction, useLoad } from '../hooks';
+import { HealthChip } from '../components/attention';
+
+/** Bluesky app passwords look like xxxx-xxxx-xxxx-xxxx; anything else is probably the main password. */
+const APP_PASSWORD = /^[a-z0-9]{4}(-[a-z0-9]{4}){3}$/i;
 
 type PastedPlatform = 'microblog' | 'threadblog' | 'problog';
 
@@ -45,6 +49,28 @@ export function Accounts() {
     setWaiting(undefined);
   });
 
+  /** Reconnecting reuses the account (same network user): same row, same sets, same schedule. */
+  const reconnect = (a: { uuid: string; platform: string; username: string; server_url: string | null }) => {
+    if (a.platform === 'skyblog') {
+      setBsky({ identifier: a.username, appPassword: '', service: a.server_url && !/bsky\.(social|network)/.test(a.server_url) ? a.server_url : '' });
+      document.querySelector<HTMLInputElement>('input[aria-label="Bluesky app password"]')?.focus();
+      return;
+    }
+    if (a.platform === 'fedblog') {
+      const server = a.server_url ?? '';
+      setInstance(server);
+      if (!server) return;
+      void run(async () => {
+        const start = await client.connectFedblog({ instanceUrl: server });
+        openExternal(start.authUrl);
+        setWaiting('fedblog');
+      });
+      return;
+    }
+    void oauth(a.platform as 'microblog', a.uuid);
+  };
+  const looksMain = bsky.appPassword.length > 0 && !APP_PASSWORD.test(bsky.appPassword.trim());
+
   const connectBluesky = (e: React.FormEvent) => {
     e.preventDefault();
     void run(async () => {
@@ -62,17 +88,17 @@ export function Accounts() {
         {accounts.data && accounts.data.length === 0 && <p className="muted">No accounts yet: connect one below.</p>}
         {accounts.data && accounts.data.length > 0 && (
           <table>
-            <thead><tr><th>Network</th><th>Account</th><th>Status</th><th>Followers</th><th>Connected</th><th /></tr></thead>
+            <thead><tr><th>Network</th><th>Account</th><th>Health</th><th>Followers</th><th>Connected</th><th /></tr></thead>
             <tbody>
               {accounts.data.map((a) => (
                 <tr key={a.uuid} data-account={a.uuid}>
                   <td>{networkName(a.platform)}</td>
                   <td><b>{a.display_name || a.username}</b> <span className="muted">@{a.username}</span></td>
-                  <td><StatusChip status={a.status} /></td>
+                  <td><HealthChip account={a} /><div className="muted small">{a.health.state === 'ok' ? '' : a.health.message}</div></td>
                   <td>{a.followers_count}</td>
                   <td className="muted small">{when(a.created_at)}</td>
                   <td><div className="row nowrap">
-                    {a.status === 'needs_reauth' && a.platform !== 'skyblog' && a.platform !== 'fedblog' && <button type="button" disabled={busy} onClick={() => void oauth(a.platform as 'microblog', a.uuid)}>Reconnect</button>}
+                    <button type="button" data-reconnect={a.platform} disabled={busy} onClick={() => reconnect(a)}>Reconnect</button>
                     <button type="button" className="danger" disabled={busy} onClick={() => { if (confirm(`Remove @${a.username}? Its tokens are deleted from the keychain.`)) void run(async () => { await client.deleteAccount(a.uuid); await accounts.reload(); }); }}>Remove</button>
                   </div></td>
                 </tr>
@@ -107,7 +133,8 @@ export function Accounts() {
           <button type="submit" data-connect="skyblog" disabled={busy}>Connect Bluesky</button>
         </form>
         <p className="muted small">X, Threads and LinkedIn need an app of yours first: <a href="#/networks">Settings → Networks</a>.</p>
-        <p className="muted small">Bluesky: create an app password in Settings → App passwords; never use your main password.</p>
+        {looksMain && <p className="warn-text small" role="status" data-main-password>This does not look like an app password (four groups of four letters or digits, like abcd-efgh-ijkl-mnop). Use an app password, not your main password.</p>}
+        <p className="muted small">Bluesky: use an app password, never your main password. Create one in the Bluesky app under Settings → Privacy and security → App passwords (bsky.app/settings/app-passwords), name it “Herald”, and paste it here. You can revoke it there at any time without changing your password. If your account has sign-in codes (2FA) turned on, only an app password works.</p>
       </div>
     </Page>
   );

@@ -277,7 +277,7 @@ export function Compose({ params }: { params: URLSearchParams }) {
                     const current = s.selectedAccountIds.length ? s.selectedAccountIds : setAccounts.map((x) => x.uuid);
                     const next = e.target.checked ? [...new Set([...current, a.uuid])] : current.filter((x) => x !== a.uuid);
                     return { ...s, selectedAccountIds: next.length === setAccounts.length ? [] : next };
-                  })} /> {networkName(a.platform)} @{a.username}{a.status === 'needs_reauth' ? ' (reconnect)' : ''}
+                  })} /> {networkName(a.platform)} @{a.username}{'health' in a && a.health.state !== 'ok' ? <span className={a.health.state === 'expired' || a.health.state === 'revoked' ? 'error small' : 'warn-text small'} data-cannot-post={a.health.state} title={a.health.message}> ({a.health.state === 'expired' || a.health.state === 'revoked' ? 'cannot post: reconnect' : a.health.state.replace('_', ' ')})</span> : a.status === 'needs_reauth' ? ' (reconnect)' : ''}
                 </label>
               ))}
             </div>

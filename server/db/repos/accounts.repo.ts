@@ -35,6 +35,8 @@ export class AccountsRepo {
       setCounts: sqlite.prepare(`UPDATE accounts SET followers_count = @followersCount, following_count = @followingCount, display_name = @displayName,
         avatar = @avatar WHERE id = @id`),
       setStatus: sqlite.prepare('UPDATE accounts SET status = ? WHERE id = ?'),
+      all: sqlite.prepare(`SELECT ${ACCOUNT_COLUMNS} FROM accounts ORDER BY created_at, id`),
+      setMetaKey: sqlite.prepare("UPDATE accounts SET meta = json_set(CASE WHEN json_valid(meta) THEN meta ELSE '{}' END, '$.' || @key, json(@value)) WHERE id = @id"),
       delete: sqlite.prepare('DELETE FROM accounts WHERE id = ?'),
     };
   }
@@ -86,6 +88,16 @@ export class AccountsRepo {
 
   setStatus(id: string, status: string): void {
     this.s.setStatus.run(status, id);
+  }
+
+  /** Every account of every user (the daily credential check). */
+  all(): AccountRow[] {
+    return this.s.all.all() as AccountRow[];
+  }
+
+  /** Sets one public fact in `meta` (`token`: expiry and renewal facts; `rateLimitedUntil`), leaving the others. */
+  setMetaFact(id: string, key: 'token' | 'rateLimitedUntil', value: unknown): void {
+    this.s.setMetaKey.run({ id, key, value: JSON.stringify(value) });
   }
 
   /** Gone from every social set too (foreign keys). */

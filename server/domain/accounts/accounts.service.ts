@@ -3,10 +3,11 @@ import type { Deps } from '../deps.js';
 import type { AccountRow, AccountsRepo } from '../../db/repos/accounts.repo.js';
 import { HeraldError } from '../../core/errors.js';
 import { accountSecretName } from '../../secrets/secret-store.js';
+import { accountHealth } from './health.js';
 
 export type { AccountRow };
 
-export function toAccountDto(r: AccountRow): Account {
+export function toAccountDto(r: AccountRow, now: number): Account {
   return {
     uuid: r.id,
     platform: r.platform as Account['platform'],
@@ -18,6 +19,8 @@ export function toAccountDto(r: AccountRow): Account {
     followers_count: r.followersCount,
     following_count: r.followingCount,
     created_at: r.createdAt,
+    server_url: r.serverUrl ?? null,
+    health: accountHealth(r, now),
   };
 }
 
@@ -25,7 +28,8 @@ export class AccountsService {
   constructor(private readonly deps: Deps, private readonly repo: AccountsRepo) {}
 
   list(userId: string): Account[] {
-    return this.repo.listOf(userId).map(toAccountDto);
+    const now = this.deps.clock.now();
+    return this.repo.listOf(userId).map((r) => toAccountDto(r, now));
   }
 
   row(userId: string, id: string): AccountRow {
@@ -35,7 +39,7 @@ export class AccountsService {
   }
 
   get(userId: string, id: string): Account {
-    return toAccountDto(this.row(userId, id));
+    return toAccountDto(this.row(userId, id), this.deps.clock.now());
   }
 
   /** Unbinds the account: gone from every social set (foreign keys) and its tokens from the secret store. */

@@ -16,6 +16,7 @@ import type { Platform } from '../../core/config.js';
 import type { AccountRow } from './accounts.service.js';
 import type { NetworkAppsService } from '../networks/network-apps.service.js';
 import type { EventsService } from '../events/events.service.js';
+import { tokenFacts } from './health.js';
 
 const REFRESH_EARLY_MS = 60_000;
 
@@ -37,8 +38,11 @@ export class CredentialsService {
     return raw ? (JSON.parse(raw) as Credentials) : null;
   }
 
+  /** Saves the credentials, and their public facts (expiry, how they renew) on the row when it exists. */
   async save(accountId: string, creds: Credentials): Promise<void> {
     await this.deps.secrets.set(accountSecretName(accountId), JSON.stringify(creds));
+    const row = this.accounts.byId(accountId);
+    if (row) this.accounts.setMetaFact(accountId, 'token', tokenFacts(this.deps.platforms.get(row.platform as Platform), creds));
   }
 
   /** Marks the account to be connected again; the first time, with its event. */
@@ -102,6 +106,8 @@ export class CredentialsService {
     try {
       return await fn({ account: info, credentials: creds, network, signal });
     } catch (err) {
+      // The reset the network gave, for the account's health (rate_limited until then).
+      if (err instanceof PlatformError && err.kind === 'rate_limited' && err.resetAt) this.accounts.setMetaFact(row.id, 'rateLimitedUntil', err.resetAt);
       if (!(err instanceof PlatformError) || err.kind !== 'token_expired') throw err;
       const fresh = await this.refreshOnce(row, creds);
       try {

@@ -13,11 +13,13 @@ import { NETWORK_NAMES } from '../../platforms/errors.js';
 import { toHeraldError } from '../platform-errors.js';
 import { accountInfo, type CredentialsService } from '../accounts/credentials.service.js';
 import { toAccountDto } from '../accounts/accounts.service.js';
+import { tokenFacts } from '../accounts/health.js';
 import { GuardedFetcher } from '../media/guarded-fetch.js';
 import { OAuthStates, pkcePair } from '../auth/oauth-state.js';
 import type { SocialSetsService } from '../social-sets/social-sets.service.js';
 import type { NetworkAppsService } from '../networks/network-apps.service.js';
 import { callbackQueryOf } from './pasted-redirect.js';
+import { assertWritable } from '../../secrets/index.js';
 
 export type OAuthPlatform = Exclude<Platform, 'skyblog'>;
 
@@ -106,6 +108,8 @@ export class ConnectionsService {
 
   /** Starts an OAuth connection; the caller opens `authUrl` in a browser. */
   async start(userId: string, platform: OAuthPlatform, opts: ConnectOptions): Promise<{ authUrl: string; sessionId: string; state: string }> {
+    // Before the person goes through the network's consent: there must be somewhere to keep the token.
+    assertWritable(this.deps.secrets);
     if (opts.socialSetId) this.sets.get(userId, opts.socialSetId);
     const serverUrl = platform === 'fedblog' ? await this.publicServerUrl(opts.instanceUrl ?? '', 'instanceUrl') : undefined;
     const app = await this.appFor(platform, serverUrl);
@@ -181,6 +185,7 @@ export class ConnectionsService {
   /** Bluesky: an app password session against the user's PDS. */
   async connectSkyblog(userId: string, input: { identifier: string; appPassword: string; service?: string; socialSetId?: string; mode?: ConnectOptions['mode'] }) {
     if (input.socialSetId) this.sets.get(userId, input.socialSetId);
+    assertWritable(this.deps.secrets);
     // The configured default (HERALD_SKYBLOG_API_URL) is the operator's; only a user's is checked.
     const service = input.service === undefined ? normaliseServerUrl(this.deps.config.networks.skyblog.apiUrl, 'service') : await this.publicServerUrl(input.service, 'service');
     const adapter = this.deps.platforms.get('skyblog');
@@ -188,7 +193,7 @@ export class ConnectionsService {
     try {
       const { credentials, identity } = await adapter.passwordLogin({ identifier: input.identifier, password: input.appPassword, service, network: this.deps.config.networks.skyblog });
       const { accountId, socialSetId } = await this.saveAccount(userId, 'skyblog', identity, credentials, input);
-      return { account: toAccountDto(this.repos.accounts.byId(accountId)!), socialSetId };
+      return { account: toAccountDto(this.repos.accounts.byId(accountId)!, this.deps.clock.now()), socialSetId };
     } catch (err) {
       throw toHeraldError(err);
     }
@@ -200,7 +205,7 @@ export class ConnectionsService {
    */
   async connectAuthorised(userId: string, platform: Platform, identity: Identity, credentials: Credentials, opts: ConnectOptions = {}) {
     const { accountId, socialSetId } = await this.saveAccount(userId, platform, identity, credentials, opts);
-    return { account: toAccountDto(this.repos.accounts.byId(accountId)!), socialSetId };
+    return { account: toAccountDto(this.repos.accounts.byId(accountId)!, this.deps.clock.now()), socialSetId };
   }
 
   /** Creates or updates the account row, stores its credentials, and puts it in a set. */
@@ -212,7 +217,8 @@ export class ConnectionsService {
     const values = {
       username: id.username, displayName: id.displayName, avatar: id.avatar, status: 'active',
       followersCount: id.followersCount, followingCount: id.followingCount, serverUrl: id.serverUrl ?? null,
-      meta: JSON.stringify(id.meta ?? {}),
+      // Reconnecting starts afresh: the new token's facts, no rate limit remembered.
+      meta: JSON.stringify({ ...(id.meta ?? {}), token: tokenFacts(this.deps.platforms.get(platform), credentials) }),
     };
     if (existing) this.repos.accounts.setProfile(accountId, values);
     else this.repos.accounts.insert({ id: accountId, userId, platform, platformUserId: id.platformUserId, createdAt: nowIso(this.deps.clock), ...values });

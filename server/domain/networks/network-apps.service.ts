@@ -57,6 +57,8 @@ export class NetworkAppsService {
 
   /** Reads the stored apps once at start; afterwards the cache follows every set and remove. */
   async load(): Promise<void> {
+    // A locked store is read again once unlocked (SecretSetupService calls load then).
+    if (this.deps.secrets.locked) return;
     for (const p of APP_PLATFORMS) {
       try {
         const raw = await this.deps.secrets.get(secretName(p));

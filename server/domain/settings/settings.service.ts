@@ -8,12 +8,15 @@ import path from 'node:path';
 import type { Deps } from '../deps.js';
 import type { SettingsRepo } from '../../db/repos/settings.repo.js';
 import { HeraldError } from '../../core/errors.js';
+import { systemLanguage, systemTimeZone, validLanguage, validTimeZone } from '../../core/config.js';
 import type { UsersService } from '../users/users.service.js';
 
 export interface SettingsChange {
   graceMinutes?: number;
   monthlyCredits?: number;
   defaultTier?: string;
+  timeZone?: string;
+  defaultLanguage?: string;
 }
 
 export class SettingsService {
@@ -26,19 +29,31 @@ export class SettingsService {
   /** The settings this user may see (the version is the http layer's to add). */
   view(userId: string) {
     const c = this.deps.config;
-    const shared = { graceMinutes: c.graceMs / 60_000, monthlyCredits: c.monthlyCredits, defaultTier: c.defaultTier };
+    const shared = {
+      graceMinutes: c.graceMs / 60_000, monthlyCredits: c.monthlyCredits, defaultTier: c.defaultTier,
+      timeZone: c.timeZone, defaultLanguage: c.defaultLanguage, detected: { timeZone: systemTimeZone(), defaultLanguage: systemLanguage() },
+    };
     return this.users.isOwner(userId) ? { ...shared, dataDir: c.dataDir, secretStore: this.deps.secrets.kind } : shared;
   }
 
-  /** Saves the change to <data dir>/config.json, used from the next start; answers the settings as they will be. */
+  /**
+   * Saves the change to <data dir>/config.json; the zone and the language apply at once, the
+   * rest from the next start. Answers the settings as they will be.
+   */
   update<T extends SettingsChange>(userId: string, change: T) {
     this.requireOwner(userId);
     const values: Record<string, unknown> = {};
+    const zone = change.timeZone === undefined ? undefined : validTimeZone(change.timeZone);
+    if (change.timeZone !== undefined && !zone) throw new HeraldError('INVALID_INPUT', `"${change.timeZone}" is not a time zone this system knows; use an IANA name such as Europe/Berlin`, { details: [{ path: 'body.timeZone', message: 'unknown IANA zone' }] });
+    const language = change.defaultLanguage === undefined ? undefined : validLanguage(change.defaultLanguage);
+    if (change.defaultLanguage !== undefined && !language) throw new HeraldError('INVALID_INPUT', `"${change.defaultLanguage}" is not a language tag (BCP 47, e.g. en, de, pt-BR)`, { details: [{ path: 'body.defaultLanguage', message: 'not BCP 47' }] });
+    if (zone) { values.HERALD_TIME_ZONE = zone; this.deps.config.timeZone = zone; }
+    if (language) { values.HERALD_DEFAULT_LANGUAGE = language; this.deps.config.defaultLanguage = language; }
     if (change.graceMinutes !== undefined) values.HERALD_GRACE_MINUTES = change.graceMinutes;
     if (change.monthlyCredits !== undefined) values.HERALD_MONTHLY_CREDITS = change.monthlyCredits;
     if (change.defaultTier !== undefined) values.HERALD_DEFAULT_TIER = change.defaultTier;
     this.repo.saveFile(path.join(this.deps.config.dataDir, 'config.json'), values);
-    return { ...this.view(userId), ...change };
+    return { ...this.view(userId), ...change, ...(zone ? { timeZone: zone } : {}), ...(language ? { defaultLanguage: language } : {}) };
   }
 
   /** An online backup into <data dir>/backups (owner only). */

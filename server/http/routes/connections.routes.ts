@@ -20,7 +20,7 @@ function callbackRoute(s: Services, platform: OAuthPlatform): RouteDef {
     method: 'get', path: `/${platform}/callback`, tag, auth: false,
     summary: `Finish connecting a ${NETWORK_LABELS[platform]} account (the network redirects the browser here)`,
     description: 'Answers JSON when the caller accepts JSON, else a small HTML page saying the window can be closed.',
-    query: c.callbackQuery, response: c.callbackResponse, errors: ['INVALID_INPUT', 'PLATFORM_ERROR', 'OAUTH_NOT_CONFIGURED', 'TOKEN_EXPIRED', 'RATE_LIMITED'],
+    query: c.callbackQuery, response: c.callbackResponse, errors: ['INVALID_INPUT', 'SECRET_STORE_UNAVAILABLE', 'SECRET_STORE_LOCKED', 'PLATFORM_ERROR', 'OAUTH_NOT_CONFIGURED', 'TOKEN_EXPIRED', 'RATE_LIMITED'],
     handler: async ({ query, req, res }) => {
       const wantsHtml = !req.accepts(['json', 'html']) || req.accepts(['json', 'html']) === 'html';
       try {
@@ -42,7 +42,7 @@ function callbackRoute(s: Services, platform: OAuthPlatform): RouteDef {
 export const connectionRoutes = (s: Services): RouteDef[] => [
   defineRoute({
     method: 'post', path: '/microblog/auth', tag, summary: 'Start connecting an X account (OAuth 2.0 + PKCE)',
-    body: c.oauthConnectBody, response: c.oauthStartResponse, errors: ['INVALID_INPUT', 'NOT_FOUND', 'OAUTH_NOT_CONFIGURED', 'PLATFORM_ERROR'],
+    body: c.oauthConnectBody, response: c.oauthStartResponse, errors: ['INVALID_INPUT', 'SECRET_STORE_UNAVAILABLE', 'SECRET_STORE_LOCKED', 'NOT_FOUND', 'OAUTH_NOT_CONFIGURED', 'PLATFORM_ERROR'],
     handler: async ({ auth, body }) => {
       const { authUrl, sessionId } = await s.connections.start(auth.user.id, 'microblog', body);
       return { success: true, authUrl, sessionId };
@@ -51,7 +51,7 @@ export const connectionRoutes = (s: Services): RouteDef[] => [
   defineRoute({
     method: 'post', path: '/fedblog/auth', tag, summary: 'Start connecting a Mastodon account on the given instance',
     description: 'Herald registers itself on the instance once (cached), then returns the instance\'s authorize URL.',
-    body: c.fedblogConnectBody, response: c.oauthStartResponse, errors: ['INVALID_INPUT', 'NOT_FOUND', 'PLATFORM_ERROR'],
+    body: c.fedblogConnectBody, response: c.oauthStartResponse, errors: ['INVALID_INPUT', 'SECRET_STORE_UNAVAILABLE', 'SECRET_STORE_LOCKED', 'NOT_FOUND', 'PLATFORM_ERROR'],
     handler: async ({ auth, body }) => {
       const { authUrl, sessionId } = await s.connections.start(auth.user.id, 'fedblog', body);
       return { success: true, authUrl, sessionId };
@@ -59,7 +59,7 @@ export const connectionRoutes = (s: Services): RouteDef[] => [
   }),
   ...(['threadblog', 'problog'] as const).map((platform) => defineRoute({
     method: 'post', path: `/${platform}/auth`, tag, summary: `Start connecting a ${NETWORK_LABELS[platform]} account (OAuth)`,
-    body: c.oauthConnectBody.omit({ followOnPlatform: true }), response: c.oauthStartResponse, errors: ['INVALID_INPUT', 'NOT_FOUND', 'OAUTH_NOT_CONFIGURED', 'PLATFORM_ERROR'],
+    body: c.oauthConnectBody.omit({ followOnPlatform: true }), response: c.oauthStartResponse, errors: ['INVALID_INPUT', 'SECRET_STORE_UNAVAILABLE', 'SECRET_STORE_LOCKED', 'NOT_FOUND', 'OAUTH_NOT_CONFIGURED', 'PLATFORM_ERROR'],
     handler: async ({ auth, body }) => {
       const { authUrl, sessionId } = await s.connections.start(auth.user.id, platform, body);
       return { success: true, authUrl, sessionId };
@@ -67,7 +67,7 @@ export const connectionRoutes = (s: Services): RouteDef[] => [
   })),
   defineRoute({
     method: 'post', path: '/skyblog/auth', tag, summary: 'Connect a Bluesky account with an app password',
-    body: c.skyblogConnectBody, response: c.skyblogConnectResponse, errors: ['INVALID_INPUT', 'NOT_FOUND', 'PLATFORM_ERROR', 'TOKEN_EXPIRED', 'RATE_LIMITED'],
+    body: c.skyblogConnectBody, response: c.skyblogConnectResponse, errors: ['INVALID_INPUT', 'SECRET_STORE_UNAVAILABLE', 'SECRET_STORE_LOCKED', 'NOT_FOUND', 'PLATFORM_ERROR', 'TOKEN_EXPIRED', 'RATE_LIMITED'],
     handler: async ({ auth, body }) => ({ success: true, ...(await s.connections.connectSkyblog(auth.user.id, body)) }),
   }),
   ...(['microblog', 'fedblog', 'threadblog', 'problog'] as const).map((p) => callbackRoute(s, p)),
@@ -75,7 +75,7 @@ export const connectionRoutes = (s: Services): RouteDef[] => [
     method: 'post', path: `/${platform}/callback`, tag,
     summary: `Finish connecting a ${NETWORK_LABELS[platform]} account from the pasted address the network sent the browser to`,
     description: 'For networks that refuse a loopback redirect URI: the same checks as the GET callback (state once, PKCE where the network has it), and the flow must be the caller\'s.',
-    body: pastedRedirectBody, response: c.callbackResponse, errors: ['INVALID_INPUT', 'PLATFORM_ERROR', 'OAUTH_NOT_CONFIGURED', 'TOKEN_EXPIRED', 'RATE_LIMITED'],
+    body: pastedRedirectBody, response: c.callbackResponse, errors: ['INVALID_INPUT', 'SECRET_STORE_UNAVAILABLE', 'SECRET_STORE_LOCKED', 'PLATFORM_ERROR', 'OAUTH_NOT_CONFIGURED', 'TOKEN_EXPIRED', 'RATE_LIMITED'],
     handler: async ({ auth, body }) => ({ success: true, ...(await s.connections.finishPasted(auth.user.id, platform, body.redirectUrl)) }),
   })),
 ];

@@ -1,4 +1,5 @@
 import { setupBody, setupResponse, setupStatusResponse } from '../../contracts/settings.js';
+import { chooseSecretStoreBody, chooseSecretStoreResponse, secretSetupResponse, unlockSecretsBody, unlockSecretsResponse } from '../../contracts/setup.js';
 import { DEFAULT_KEY_NAME, KEY_WARNING } from '../../domain/auth/auth.service.js';
 import type { Services } from '../../domain/services.js';
 import { defineRoute, type RouteDef } from '../route.js';
@@ -27,5 +28,27 @@ export const setupRoutes = (s: Services): RouteDef[] => [
       const key = s.auth.issueKey(user.id, DEFAULT_KEY_NAME, user.defaultTier as 'pro', { session: body.session });
       return { success: true, user: { uuid: user.id, email: user.email }, apiKey: { key: key.key, name: key.name, createdAt: key.createdAt, lastUsed: null, expiresAt: key.expiresAt }, warning: KEY_WARNING };
     },
+  }),
+];
+
+const secretsTag = 'Settings';
+
+/** The wizard's secret-store step (owner only). */
+export const secretSetupRoutes = (s: Services): RouteDef[] => [
+  defineRoute({
+    method: 'get', path: '/setup/secrets', tag: secretsTag, summary: 'Where secrets live now, and whether the OS keychain works here (checked by a write/read/delete round trip)',
+    response: secretSetupResponse, errors: ['UNAUTHORIZED'],
+    handler: async ({ auth }) => ({ success: true, ...(await s.secretSetup.status(auth.user.id)) }),
+  }),
+  defineRoute({
+    method: 'post', path: '/setup/secrets', tag: secretsTag, summary: 'Choose where secrets live: keychain, encrypted file (with a passphrase), plain file, or none',
+    description: 'Takes effect at once; saved secrets move across; saved to config.json for the next start. Choosing the keychain where none works is a 409 naming the alternatives.',
+    body: chooseSecretStoreBody, response: chooseSecretStoreResponse, errors: ['INVALID_INPUT', 'UNAUTHORIZED', 'INVALID_CREDENTIALS', 'SECRET_STORE_UNAVAILABLE'],
+    handler: async ({ auth, body }) => ({ success: true, ...(await s.secretSetup.choose(auth.user.id, body.store, body.passphrase)) }),
+  }),
+  defineRoute({
+    method: 'post', path: '/setup/secrets/unlock', tag: secretsTag, summary: 'Unlock the encrypted secret store with its passphrase (after each start)',
+    body: unlockSecretsBody, response: unlockSecretsResponse, errors: ['INVALID_INPUT', 'UNAUTHORIZED', 'INVALID_CREDENTIALS'],
+    handler: async ({ auth, body }) => ({ success: true, ...(await s.secretSetup.unlock(auth.user.id, body.passphrase)) }),
   }),
 ];

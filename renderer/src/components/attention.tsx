@@ -1,0 +1,52 @@
+import { useState } from 'react';
+import { client } from '../api';
+import type { Account } from '../../../client/index';
+import { useAction, useLoad } from '../hooks';
+import { networkName, when } from './ui';
+
+/** Accounts whose posts will not go out as things stand. */
+export const needsAttention = (a: Pick<Account, 'health'>) => a.health.state === 'expired' || a.health.state === 'revoked';
+
+export function HealthChip({ account }: { account: Pick<Account, 'health' | 'status'> }) {
+  const h = account.health;
+  const tone = h.state === 'ok' ? 'ok' : h.state === 'expiring' || h.state === 'rate_limited' ? 'warn' : 'bad';
+  const label = h.state === 'expiring' ? `expiring${h.expiresAt ? ` in ${Math.max(1, Math.ceil((Date.parse(h.expiresAt) - Date.now()) / 86_400_000))} days` : ''}` : h.state.replace('_', '-');
+  return <span className={`chip ${tone}`} data-health={h.state} data-status={account.status} title={h.message}>{label}</span>;
+}
+
+/**
+ * Above every page: scheduled posts on accounts that need attention (expired or revoked, or
+ * expiring), and the encrypted secret store waiting for its passphrase.
+ */
+export function AttentionBanner() {
+  const data = useLoad(async () => {
+    const [accounts, schedules, settings] = await Promise.all([
+      client.listAccounts().then((r) => r.accounts),
+      client.listSchedules().then((r) => r.schedules),
+      client.settings().then((r) => r.settings),
+    ]);
+    // Only the owner sees the store's kind, and only the encrypted store can be locked.
+    const locked = settings.secretStore === 'encrypted' && (await client.secretStore()).current.locked;
+    return { accounts, schedules, locked };
+  });
+  const [passphrase, setPassphrase] = useState('');
+  const { busy, error, run } = useAction();
+  if (!data.data) return null;
+  const { accounts, schedules, locked } = data.data;
+  const byId = new Map(accounts.map((a) => [a.uuid, a]));
+  const atRisk = schedules.filter((s) => { const a = byId.get(s.accountUuid); return a && a.health.state !== 'ok' && a.health.state !== 'rate_limited'; });
+  return (
+    <>
+      {locked && <form className="banner" role="alert" aria-label="Unlock the secret store" onSubmit={(e) => { e.preventDefault(); void run(async () => { await client.unlockSecretStore({ passphrase }); setPassphrase(''); await data.reload(); }); }}>
+        <h2>The secret store is locked</h2>
+        <p className="small">Herald keeps account tokens in an encrypted file: give its passphrase to connect and publish.</p>
+        <div className="row"><input type="password" aria-label="Passphrase" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} required /><button className="primary" type="submit" disabled={busy}>Unlock</button></div>
+        {error && <p className="error">{error}</p>}
+      </form>}
+      {atRisk.length > 0 && <div className="banner" role="status" data-attention>
+        <h2>{atRisk.length} scheduled post{atRisk.length === 1 ? '' : 's'} on accounts that need attention</h2>
+        <ul>{atRisk.map((s) => { const a = byId.get(s.accountUuid)!; return <li key={s.id}>{when(s.scheduledFor)}: “{s.draftTitle || 'Untitled'}” on {networkName(a.platform)} @{a.username} — {a.health.message}. <a href="#/accounts">Reconnect</a></li>; })}</ul>
+      </div>}
+    </>
+  );
+}
