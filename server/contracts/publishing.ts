@@ -116,7 +116,7 @@ export const quoteBody = z.object({
   content: z.string().min(1).max(10_000),
   quoteTweetId: z.string().regex(/^[0-9]{1,19}$/, 'a numeric X post id'),
   accountId: id,
-  dryRun: directDryRun,
+  dryRun: z.boolean().optional().describe('answer the plan (what X would receive, credits, X cost); nothing is sent, charged or stored'),
 });
 export const quoteResponse = z.object({ success: successTrue, message: z.string(), tweetId: z.string(), url: z.string() });
 
