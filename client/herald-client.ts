@@ -308,11 +308,21 @@ export class HeraldClient {
     return this.request<Out<typeof publishing.dryRunResponse>>('POST', '/microblog/publish', { body: { ...opts, draftId, dryRun: true } });
   }
   publishMultiPlatform(body: In<typeof publishing.multiPublishBody>, write: WriteOptions = {}) { return this.request<Out<typeof publishing.multiPublishResponse>>('POST', '/publish/multi-platform', { body, idempotent: write }); }
-  quote(body: In<typeof publishing.quoteBody>, write: WriteOptions = {}) { return this.request<Out<typeof publishing.quoteResponse>>('POST', '/microblog/quote', { body, idempotent: write }); }
-  publishSkyblog(body: In<typeof publishing.textPublishBody>, write: WriteOptions = {}) { return this.request<Out<typeof publishing.singlePublishResponse>>('POST', '/skyblog/publish', { body, idempotent: write }); }
-  publishFedblog(body: In<typeof publishing.textPublishBody>, write: WriteOptions = {}) { return this.request<Out<typeof publishing.singlePublishResponse>>('POST', '/fedblog/publish', { body, idempotent: write }); }
-  publishThreadblog(body: In<typeof publishing.threadblogPublishBody>, write: WriteOptions = {}) { return this.request<Out<typeof publishing.singlePublishResponse>>('POST', '/threadblog/publish', { body, idempotent: write }); }
-  publishProblog(body: In<typeof publishing.problogPublishBody>, write: WriteOptions = {}) { return this.request<Out<typeof publishing.singlePublishResponse>>('POST', '/problog/publish', { body, idempotent: write }); }
+  quote(body: Omit<In<typeof publishing.quoteBody>, 'dryRun'>, write: WriteOptions = {}) { return this.request<Out<typeof publishing.quoteResponse>>('POST', '/microblog/quote', { body, idempotent: write }); }
+  /** What quoting would send and cost (dryRun: nothing is sent, charged or stored). */
+  quoteDryRun(body: Omit<In<typeof publishing.quoteBody>, 'dryRun'>) { return this.request<Out<typeof publishing.dryRunResponse>>('POST', '/microblog/quote', { body: { ...body, dryRun: true } }); }
+  publishSkyblog(body: Omit<In<typeof publishing.textPublishBody>, 'dryRun'>, write: WriteOptions = {}) { return this.request<Out<typeof publishing.singlePublishResponse>>('POST', '/skyblog/publish', { body, idempotent: write }); }
+  /** What publishing this text to Bluesky would send and cost (dryRun: media URLs are checked, not fetched; nothing is sent, charged or stored). */
+  publishSkyblogDryRun(body: Omit<In<typeof publishing.textPublishBody>, 'dryRun'>) { return this.request<Out<typeof publishing.dryRunResponse>>('POST', '/skyblog/publish', { body: { ...body, dryRun: true } }); }
+  publishFedblog(body: Omit<In<typeof publishing.textPublishBody>, 'dryRun'>, write: WriteOptions = {}) { return this.request<Out<typeof publishing.singlePublishResponse>>('POST', '/fedblog/publish', { body, idempotent: write }); }
+  /** What publishing this text to Mastodon would send and cost (dryRun, as publishSkyblogDryRun). */
+  publishFedblogDryRun(body: Omit<In<typeof publishing.textPublishBody>, 'dryRun'>) { return this.request<Out<typeof publishing.dryRunResponse>>('POST', '/fedblog/publish', { body: { ...body, dryRun: true } }); }
+  publishThreadblog(body: Omit<In<typeof publishing.threadblogPublishBody>, 'dryRun'>, write: WriteOptions = {}) { return this.request<Out<typeof publishing.singlePublishResponse>>('POST', '/threadblog/publish', { body, idempotent: write }); }
+  /** What publishing a draft, or text and mediaUrls, to Threads would send and cost (dryRun, as publishSkyblogDryRun). */
+  publishThreadblogDryRun(body: Omit<In<typeof publishing.threadblogPublishBody>, 'dryRun'>) { return this.request<Out<typeof publishing.dryRunResponse>>('POST', '/threadblog/publish', { body: { ...body, dryRun: true } }); }
+  publishProblog(body: Omit<In<typeof publishing.problogPublishBody>, 'dryRun'>, write: WriteOptions = {}) { return this.request<Out<typeof publishing.singlePublishResponse>>('POST', '/problog/publish', { body, idempotent: write }); }
+  /** What publishing a draft, or text and mediaUrls, to LinkedIn would send and cost (dryRun, as publishSkyblogDryRun). */
+  publishProblogDryRun(body: Omit<In<typeof publishing.problogPublishBody>, 'dryRun'>) { return this.request<Out<typeof publishing.dryRunResponse>>('POST', '/problog/publish', { body: { ...body, dryRun: true } }); }
   publishProgress(query: QueryOf<typeof publishing.progressQuery>) { return this.request<Out<typeof publishing.progressResponse>>('GET', '/microblog/publish/progress', { query: query as Query }); }
 
   publishHistory(query: QueryOf<typeof publishing.historyQuery> = {}) { return this.request<Out<typeof publishing.historyResponse>>('GET', '/publish/history', { query: query as Query }); }

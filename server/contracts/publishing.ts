@@ -75,6 +75,9 @@ export const progressResponse = z.object({
 const langs = z.array(z.string().regex(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/, 'a BCP-47 language tag')).min(1).max(3);
 const mediaUrls = z.array(z.string().url()).max(4);
 
+/** dryRun on the single-network endpoints and quotes (text given directly). */
+const directDryRun = z.boolean().optional().describe('answer the plan (what the network would receive, credits, X cost; media URLs are checked, not fetched); nothing is sent, charged or stored');
+
 /** skyblog and fedblog: type single needs text; type thread needs texts. */
 export const textPublishBody = z.object({
   accountUuid: id,
@@ -83,6 +86,7 @@ export const textPublishBody = z.object({
   texts: z.array(z.string().min(1).max(10_000)).min(1).max(50).optional(),
   imageUrls: mediaUrls.optional(),
   langs: langs.optional(),
+  dryRun: directDryRun,
 }).superRefine((b, ctx) => {
   if (b.type === 'single' && !b.text) ctx.addIssue({ code: 'custom', path: ['text'], message: 'text is required when type is single' });
   if (b.type === 'thread' && !b.texts) ctx.addIssue({ code: 'custom', path: ['texts'], message: 'texts is required when type is thread' });
@@ -94,7 +98,7 @@ export const threadblogPublishBody = z.object({
   text: z.string().min(1).max(500).optional(),
   mediaUrls: z.array(z.string().url()).max(10).optional(),
   replyControl: z.enum(['everyone', 'accounts_you_follow', 'mentioned_only']).optional(),
-  dryRun: z.boolean().optional().describe('with draftId: answer the plan, send nothing'),
+  dryRun: z.boolean().optional().describe('answer the plan (of the draft, or of text and mediaUrls; media URLs are checked, not fetched); nothing is sent, charged or stored'),
 }).refine((b) => b.draftId || b.text || b.mediaUrls?.length, { message: 'draftId, text or mediaUrls is required', path: ['text'] });
 
 export const problogPublishBody = z.object({
@@ -103,7 +107,7 @@ export const problogPublishBody = z.object({
   text: z.string().min(1).max(3000).optional(),
   mediaUrls: z.array(z.string().url()).max(20).optional(),
   visibility: z.enum(['PUBLIC', 'CONNECTIONS', 'LOGGED_IN']).optional(),
-  dryRun: z.boolean().optional().describe('with draftId: answer the plan, send nothing'),
+  dryRun: z.boolean().optional().describe('answer the plan (of the draft, or of text and mediaUrls; media URLs are checked, not fetched); nothing is sent, charged or stored'),
 }).refine((b) => b.draftId || b.text || b.mediaUrls?.length, { message: 'draftId, text or mediaUrls is required', path: ['text'] });
 
 export const singlePublishResponse = z.object({ success: z.boolean(), platform: platformSchema, accountId: z.string(), data: z.record(z.string(), z.unknown()) });
@@ -112,6 +116,7 @@ export const quoteBody = z.object({
   content: z.string().min(1).max(10_000),
   quoteTweetId: z.string().regex(/^[0-9]{1,19}$/, 'a numeric X post id'),
   accountId: id,
+  dryRun: z.boolean().optional().describe('answer the plan (what X would receive, credits, X cost); nothing is sent, charged or stored'),
 });
 export const quoteResponse = z.object({ success: successTrue, message: z.string(), tweetId: z.string(), url: z.string() });
 

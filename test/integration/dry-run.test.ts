@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Platform } from '../../server/core/config.js';
+import { addAccount } from '../helpers/drafts.js';
 import { ownerId } from '../helpers/fixtures.js';
 import { connectAll, requestCounts, startNetworks, type Networks } from '../helpers/networks.js';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -97,6 +98,76 @@ describe('dryRun on publish', () => {
     const r = await t.call('POST', '/problog/publish', { key, body: { accountId: ids.problog, draftId, dryRun: true } });
     expect(r.status, r.text).toBe(200);
     expect(r.body.plan).toEqual([{ accountId: ids.problog, platform: 'problog', posts: [{ text: 'Dry for LinkedIn', media: [], linkCard: null, language: null }], credits: 10 }]);
+    expect(await world()).toEqual(before);
+  });
+});
+
+describe('dryRun on the direct publish endpoints (text given, no draft)', () => {
+  // No PDS runs here: the Bluesky account is a row only, so anything sent to it would fail and
+  // leave a failed publication behind, which world() would see.
+  let sky: string;
+  beforeAll(() => { sky = addAccount(t, ownerId(t), 'skyblog').accountId; });
+
+  const direct = () => [
+    { name: 'skyblog', path: '/skyblog/publish', body: { accountUuid: sky, type: 'thread', texts: ['Sky one https://example.com/s', 'Sky two'] },
+      plan: { accountId: sky, platform: 'skyblog', texts: ['Sky one https://example.com/s', 'Sky two'] } },
+    { name: 'fedblog', path: '/fedblog/publish', body: { accountUuid: ids.fedblog, type: 'single', text: 'Fed dry' },
+      plan: { accountId: ids.fedblog, platform: 'fedblog', texts: ['Fed dry'] } },
+    { name: 'quote', path: '/microblog/quote', body: { accountId: ids.microblog, content: 'Quote dry https://example.com/q', quoteTweetId: '1234567890' },
+      plan: { accountId: ids.microblog, platform: 'microblog', texts: ['Quote dry https://example.com/q'] }, xCostUsd: 0.2 },
+    { name: 'threadblog', path: '/threadblog/publish', body: { accountId: ids.threadblog, text: 'Threads dry', mediaUrls: ['https://example.com/pic.png'] },
+      plan: { accountId: ids.threadblog, platform: 'threadblog', texts: ['Threads dry'] }, media: [{ url: 'https://example.com/pic.png' }] },
+    { name: 'problog', path: '/problog/publish', body: { accountId: ids.problog, text: 'LinkedIn dry', visibility: 'CONNECTIONS' },
+      plan: { accountId: ids.problog, platform: 'problog', texts: ['LinkedIn dry'] } },
+  ];
+
+  it('answers what the one network would receive and cost; nothing is sent, charged or stored', async () => {
+    for (const d of direct()) {
+      const before = await world();
+      const r = await t.call('POST', d.path, { key, body: { ...d.body, dryRun: true } });
+      expect(r.status, `${d.name}: ${r.text}`).toBe(200);
+      expect(r.body, d.name).toEqual({
+        success: true, dryRun: true,
+        plan: [{
+          accountId: d.plan.accountId, platform: d.plan.platform, credits: 10,
+          posts: d.plan.texts.map((text, i) => ({ text, media: i === 0 ? d.media ?? [] : [], linkCard: null, language: null })),
+        }],
+        credits: { needed: 10, balance: before.balance },
+        xCostUsd: d.xCostUsd ?? 0,
+      });
+      expect(await world(), d.name).toEqual(before);
+    }
+  });
+
+  it('the real request then sends what the dry run said', async () => {
+    const d = direct().find((x) => x.name === 'fedblog')!;
+    const dry = await t.call('POST', d.path, { key, body: { ...d.body, text: 'Fed dry, then real', dryRun: true } });
+    const before = requestCounts(nets).fedblog;
+    const real = await t.call('POST', d.path, { key, body: { ...d.body, text: 'Fed dry, then real' } });
+    expect(real.status, real.text).toBe(200);
+    expect(requestCounts(nets).fedblog).toBeGreaterThan(before);
+    const sent = t.server.deps.sqlite.prepare('SELECT part.text FROM publication_parts part JOIN publications pub ON pub.id = part.publication_id WHERE pub.account_id = ? AND pub.draft_id IS NULL ORDER BY pub.created_at DESC, part.position LIMIT 1').pluck().all(ids.fedblog);
+    expect(sent).toEqual(dry.body.plan[0].posts.map((p: any) => p.text));
+  });
+
+  it('refuses what a real request refuses (402 short of credits, 400 over a limit), and still sends nothing', async () => {
+    const start = (await world()).balance;
+    t.server.services.credits.adjust(ownerId(t), 5 - start, 'test: leave 5 credits');
+    try {
+      for (const d of direct()) {
+        const before = await world();
+        const r = await t.call('POST', d.path, { key, body: { ...d.body, dryRun: true } });
+        expect(r.status, `${d.name}: ${r.text}`).toBe(402);
+        expect(r.body.error).toBe('INSUFFICIENT_CREDITS');
+        expect(await world(), d.name).toEqual(before);
+      }
+    } finally {
+      t.server.services.credits.adjust(ownerId(t), start - (await world()).balance, 'test: restore');
+    }
+    const before = await world();
+    const long = await t.call('POST', '/fedblog/publish', { key, body: { accountUuid: ids.fedblog, type: 'single', text: 'y'.repeat(600), dryRun: true } });
+    expect(long.status, long.text).toBe(400);
+    expect(long.body.error).toBe('INVALID_INPUT');
     expect(await world()).toEqual(before);
   });
 });

@@ -144,11 +144,16 @@ export class MediaService {
     return loopback && url.port === new URL(this.deps.runtime.baseUrl).port ? m[1] : undefined;
   }
 
-  async refsFromUrls(userId: string, platform: Platform, urls: string[]): Promise<MediaRef[]> {
+  /**
+   * The media a request names by URL, checked and (unless `fetch: false`) fetched into the store.
+   * A dry run passes `fetch: false`: this server's media are still resolved to their ids, and a
+   * remote URL that a real publish would fetch stays `{url}` (its kind guessed from its name).
+   */
+  async refsFromUrls(userId: string, platform: Platform, urls: string[], opts: { fetch?: boolean } = {}): Promise<MediaRef[]> {
     const refs: MediaRef[] = [];
     const fetched: MediaRow[] = [];
     try {
-      for (const [i, raw] of urls.entries()) refs.push(await this.refFromUrl(userId, platform, raw, `mediaUrls[${i}]`, fetched));
+      for (const [i, raw] of urls.entries()) refs.push(await this.refFromUrl(userId, platform, raw, `mediaUrls[${i}]`, fetched, opts.fetch ?? true));
     } catch (err) {
       // All or nothing: media fetched for the earlier URLs of this request go too.
       for (const row of fetched) this.remove(userId, row.id);
@@ -157,7 +162,7 @@ export class MediaService {
     return refs;
   }
 
-  private async refFromUrl(userId: string, platform: Platform, raw: string, at: string, fetched: MediaRow[]): Promise<MediaRef> {
+  private async refFromUrl(userId: string, platform: Platform, raw: string, at: string, fetched: MediaRow[], fetch: boolean): Promise<MediaRef> {
     const refuse = (message: string, detail: string) => new HeraldError('INVALID_INPUT', message, { details: [{ path: at, message: detail }] });
     let url: URL;
     try {
@@ -180,6 +185,7 @@ export class MediaService {
       if (local) throw refuse('Threads fetches media itself, so the URL must be public; this one points to a private or loopback address', 'not a public address');
       return { url: url.href };
     }
+    if (!fetch) return { url: url.href };
     try {
       const row = await this.storeFromUrl(userId, url.href);
       fetched.push(row);

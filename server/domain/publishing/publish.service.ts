@@ -192,14 +192,26 @@ export class PublishService {
    * What a real publish would refuse (a limit, an account, short credits) is refused the same way.
    */
   dryRun(userId: string, req: PublishRequest) {
+    return this.rolledBack(userId, () => {
+      const { draft, targets } = this.plan(userId, req);
+      checkParts(targets);
+      const { skipped } = this.charge.prepare(userId, draft.id, targets, { jobId: null, force: req.force ?? false, origin: req.origin ?? 'now' });
+      const done = new Set(skipped.map((s) => s.target.account.id));
+      return dryRunAnswer(targets.map((t) => ({ ...t, credits: done.has(t.account.id) ? 0 : PUBLISH_COST, skipped: done.has(t.account.id) })), 0);
+    });
+  }
+
+  /**
+   * A dry run's plan and charge, in a transaction rolled back (its publications, parts, ledger
+   * records and events go with it); the answer carries the balance as it stands after. The
+   * month's grant is written first, outside it, as any look at the balance would.
+   */
+  private rolledBack(userId: string, planAndCharge: () => ReturnType<typeof dryRunAnswer>) {
+    this.credits.ensureGrant(userId);
     let answer: ReturnType<typeof dryRunAnswer> | undefined;
     try {
       this.deps.sqlite.transaction(() => {
-        const { draft, targets } = this.plan(userId, req);
-        checkParts(targets);
-        const { skipped } = this.charge.prepare(userId, draft.id, targets, { jobId: null, force: req.force ?? false, origin: req.origin ?? 'now' });
-        const done = new Set(skipped.map((s) => s.target.account.id));
-        answer = dryRunAnswer(targets.map((t) => ({ ...t, credits: done.has(t.account.id) ? 0 : PUBLISH_COST, skipped: done.has(t.account.id) })), 0);
+        answer = planAndCharge();
         throw ROLLBACK;
       })();
     } catch (err) {
@@ -249,7 +261,28 @@ export class PublishService {
    * Single-network endpoints and quotes: text given directly, no draft. Media given by URL is
    * fetched only once the text fits and the credits are there, so a refused request reaches no one.
    */
-  async publishDirect(userId: string, req: DirectPublish, byUrl?: { urls: string[]; load: (urls: string[]) => Promise<MediaRef[]> }): Promise<TargetResult> {
+  async publishDirect(userId: string, req: DirectPublish, byUrl?: MediaByUrl): Promise<TargetResult> {
+    const target = await this.planDirect(userId, req, byUrl);
+    const { toRun } = this.charge.prepare(userId, null, [target], { jobId: null, force: true, origin: 'api' });
+    const [result] = await this.sender.execute(userId, null, toRun);
+    return result;
+  }
+
+  /**
+   * Dry run of a direct publish (decisions §10): publishDirect()'s plan and charge, rolled back,
+   * nothing sent. `byUrl.load` should not fetch (MediaService.refsFromUrls with `fetch: false`):
+   * a remote media URL is answered as `{url}`, this server's media by id.
+   */
+  async dryRunDirect(userId: string, req: DirectPublish, byUrl?: MediaByUrl) {
+    const target = await this.planDirect(userId, req, byUrl);
+    return this.rolledBack(userId, () => {
+      this.charge.prepare(userId, null, [target], { jobId: null, force: true, origin: 'api' });
+      return dryRunAnswer([{ ...target, credits: PUBLISH_COST }], 0);
+    });
+  }
+
+  /** A direct publish's one target: the account, its parts (limits checked) and options. */
+  private async planDirect(userId: string, req: DirectPublish, byUrl?: MediaByUrl) {
     const [{ account }] = this.resolveTargets(userId, { selectedAccountIds: [], socialSetId: null }, { targetAccounts: [{ accountId: req.accountId, platform: req.platform }] });
     let given = req.media;
     if (byUrl && byUrl.urls.length > 0) {
@@ -261,11 +294,12 @@ export class PublishService {
     const media = given.map(withKinds(this.repos.publishInputs, userId, given));
     const target = { account, parts: partsFromTexts(req.platform, req.texts, media), options: req.options };
     checkParts([target]);
-    const { toRun } = this.charge.prepare(userId, null, [target], { jobId: null, force: true, origin: 'api' });
-    const [result] = await this.sender.execute(userId, null, toRun);
-    return result;
+    return target;
   }
 }
+
+/** Media a direct publish names by URL, and how to turn them into references (MediaService.refsFromUrls). */
+export interface MediaByUrl { urls: string[]; load: (urls: string[]) => Promise<MediaRef[]> }
 
 export interface PublishOutcome {
   success: boolean;

@@ -8,12 +8,18 @@ const tag = 'Publishing';
 const publishErrors = ['INVALID_INPUT', 'NOT_FOUND', 'INSUFFICIENT_CREDITS', 'RATE_LIMITED'] as const;
 
 export const publishingRoutes = (s: Services): RouteDef[] => {
+  /**
+   * The single-network endpoints and quotes (text given directly). With dryRun: true the same
+   * plan answers what would be sent (media URLs are checked, not fetched), and nothing is.
+   */
   const single = async (platform: Platform, accountId: string, texts: string[], urls: string[] | undefined, options: DirectPublish['options'], auth: { user: { id: string } }) =>
     s.publishing.publishDirect(auth.user.id, { platform, accountId, texts, media: [], options }, { urls: urls ?? [], load: (list) => s.media.refsFromUrls(auth.user.id, platform, list) })
       .then((r) => {
         if (!r.success) throw targetError(r, Date.now());
         return { success: true, platform, accountId, data: r.data! };
       });
+  const singleDryRun = (platform: Platform, accountId: string, texts: string[], urls: string[] | undefined, options: DirectPublish['options'], auth: { user: { id: string } }) =>
+    s.publishing.dryRunDirect(auth.user.id, { platform, accountId, texts, media: [], options }, { urls: urls ?? [], load: (list) => s.media.refsFromUrls(auth.user.id, platform, list, { fetch: false }) });
 
   /**
    * The draft publish endpoints: the body names the request; with async: true the answer is 202
@@ -45,36 +51,39 @@ export const publishingRoutes = (s: Services): RouteDef[] => {
     }),
     defineRoute({
       method: 'post', idempotent: true, path: '/microblog/quote', tag, summary: 'Quote an X post (10 credits)',
+      description: 'With dryRun: true answers {success, dryRun, plan, credits: {needed, balance}, xCostUsd} and sends, charges and stores nothing (402 when the credits would be short).',
       body: c.quoteBody, response: c.quoteResponse, errors: [...publishErrors, 'PLATFORM_ERROR', 'TOKEN_EXPIRED'],
       handler: async ({ auth, body }) => {
-        const r = await single('microblog', body.accountId, [body.content], [], { quote: { id: body.quoteTweetId, url: `https://x.com/i/web/status/${body.quoteTweetId}` } }, auth);
+        const options = { quote: { id: body.quoteTweetId, url: `https://x.com/i/web/status/${body.quoteTweetId}` } };
+        if (body.dryRun) return singleDryRun('microblog', body.accountId, [body.content], [], options, auth);
+        const r = await single('microblog', body.accountId, [body.content], [], options, auth);
         return { success: true, message: 'Quote published', tweetId: String(r.data.tweetId), url: String(r.data.url) };
       },
     }),
     ...(['skyblog', 'fedblog'] as const).map((platform) => defineRoute({
       method: 'post', idempotent: true, path: `/${platform}/publish`, tag, summary: `Publish text (single or thread) to one ${platform} account (10 credits)`,
-      description: 'imageUrls: this server\'s media URLs or public http(s) URLs. langs default [en].',
+      description: 'imageUrls: this server\'s media URLs or public http(s) URLs. langs default [en]. With dryRun: true answers {success, dryRun, plan, credits: {needed, balance}, xCostUsd} and sends, charges and stores nothing (402 when the credits would be short).',
       body: c.textPublishBody, response: c.singlePublishResponse, errors: [...publishErrors, 'PLATFORM_ERROR', 'TOKEN_EXPIRED'],
-      handler: ({ auth, body }) => single(platform, body.accountUuid, body.type === 'single' ? [body.text!] : body.texts!, body.imageUrls, { langs: body.langs ?? ['en'] }, auth),
+      handler: ({ auth, body }) => (body.dryRun ? singleDryRun : single)(platform, body.accountUuid, body.type === 'single' ? [body.text!] : body.texts!, body.imageUrls, { langs: body.langs ?? ['en'] }, auth),
     })),
     defineRoute({
       method: 'post', idempotent: true, path: '/threadblog/publish', tag, summary: 'Publish to a Threads account (10 credits)',
-      description: 'Use a draft, or text (max 500) and mediaUrls. Threads fetches media itself, so mediaUrls must be public URLs; this server\'s own media cannot go to Threads by URL.',
+      description: 'Use a draft, or text (max 500) and mediaUrls. Threads fetches media itself, so mediaUrls must be public URLs; this server\'s own media cannot go to Threads by URL. With dryRun: true answers {success, dryRun, plan, credits: {needed, balance}, xCostUsd} and sends, charges and stores nothing (402 when the credits would be short).',
       body: c.threadblogPublishBody, response: c.singlePublishResponse, errors: [...publishErrors, 'PLATFORM_ERROR', 'TOKEN_EXPIRED'],
       handler: async ({ auth, body }) => {
         if (body.draftId && body.dryRun) return s.publishing.dryRun(auth.user.id, { draftId: body.draftId, targetAccounts: [{ accountId: body.accountId, platform: 'threadblog' }] });
         if (body.draftId) return s.publishing.publishDraftTo(auth.user.id, body.draftId, body.accountId, 'threadblog', { replyControl: body.replyControl });
-        return single('threadblog', body.accountId, [body.text ?? ''], body.mediaUrls, { replyControl: body.replyControl }, auth);
+        return (body.dryRun ? singleDryRun : single)('threadblog', body.accountId, [body.text ?? ''], body.mediaUrls, { replyControl: body.replyControl }, auth);
       },
     }),
     defineRoute({
       method: 'post', idempotent: true, path: '/problog/publish', tag, summary: 'Publish to a LinkedIn account (10 credits)',
-      description: 'Use a draft (its posts joined with a blank line), or text (max 3000) and mediaUrls.',
+      description: 'Use a draft (its posts joined with a blank line), or text (max 3000) and mediaUrls. With dryRun: true answers {success, dryRun, plan, credits: {needed, balance}, xCostUsd} and sends, charges and stores nothing (402 when the credits would be short).',
       body: c.problogPublishBody, response: c.singlePublishResponse, errors: [...publishErrors, 'PLATFORM_ERROR', 'TOKEN_EXPIRED'],
       handler: async ({ auth, body }) => {
         if (body.draftId && body.dryRun) return s.publishing.dryRun(auth.user.id, { draftId: body.draftId, targetAccounts: [{ accountId: body.accountId, platform: 'problog' }] });
         if (body.draftId) return s.publishing.publishDraftTo(auth.user.id, body.draftId, body.accountId, 'problog', { visibility: body.visibility ?? 'PUBLIC' });
-        return single('problog', body.accountId, [body.text ?? ''], body.mediaUrls, { visibility: body.visibility ?? 'PUBLIC' }, auth);
+        return (body.dryRun ? singleDryRun : single)('problog', body.accountId, [body.text ?? ''], body.mediaUrls, { visibility: body.visibility ?? 'PUBLIC' }, auth);
       },
     }),
     defineRoute({
