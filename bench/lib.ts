@@ -6,6 +6,8 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { jsonCaller, type TestServer } from '../test/helpers/server.js';
 
+export { processTree } from '../test/helpers/proc.js';
+
 export const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 
 export interface Stats { median: number; min: number; max: number }
@@ -140,26 +142,6 @@ export async function startHerald(env: Record<string, string> = {}, opts: { data
     },
     halt: () => stop(child),
   };
-}
-
-/** `pid` and every process below it, with each one's command line (from /proc, Linux). */
-export function processTree(pid: number): { pid: number; cmd: string }[] {
-  const children = new Map<number, number[]>();
-  for (const d of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(d)]);
-    } catch { /* gone meanwhile */ }
-  }
-  const out: { pid: number; cmd: string }[] = [];
-  const visit = (p: number) => {
-    try { out.push({ pid: p, cmd: fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ') }); } catch { return; }
-    for (const c of children.get(p) ?? []) visit(c);
-  };
-  visit(pid);
-  return out;
 }
 
 /** Resident set size of another process, from /proc (Linux). */

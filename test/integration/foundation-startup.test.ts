@@ -20,6 +20,7 @@ import { loadConfig } from '../../server/core/config.js';
 import { SchemaTooNewError } from '../../server/db/connection.js';
 import { installedElectron } from '../../scripts/electron-binary.mjs';
 import { createServer } from '../../server/server.js';
+import { processTree } from '../helpers/proc.js';
 import { startServer, tempDir } from '../helpers/server.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -76,26 +77,6 @@ function launch(cmd: string, args: string[], env: Record<string, string>): Launc
     check();
   });
   return { child, output: () => out, waitFor, closed };
-}
-
-/** The command lines of `pid` and every process below it (from /proc). */
-function processTree(pid: number): string[] {
-  const children = new Map<number, number[]>();
-  for (const d of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(d)]);
-    } catch { /* gone meanwhile */ }
-  }
-  const out: string[] = [];
-  const visit = (p: number) => {
-    try { out.push(fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ')); } catch { return; }
-    for (const c of children.get(p) ?? []) visit(c);
-  };
-  visit(pid);
-  return out;
 }
 
 async function login(base: string, email = OWNER.email, password = OWNER.password) {
@@ -176,7 +157,7 @@ describe('npm start', () => {
     expect((await fetch(`${base}/openapi.json`)).status).toBe(200);
     // One Node process serves the app (npm's own wrapper and its shell aside), with no TypeScript
     // loader: the compiled server runs inside the start script.
-    const tree = processTree(p.child.pid!);
+    const tree = processTree(p.child.pid!).map((x) => x.cmd);
     const nodes = tree.filter((c) => /(^|\/)node(\s|$)/.test(c) && !/npm-cli\.js|(^|\/)npm(\s|$)/.test(c));
     expect(nodes, tree.join('\n')).toHaveLength(1);
     expect(nodes[0]).toMatch(/scripts\/start\.mjs/);
