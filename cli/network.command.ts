@@ -14,7 +14,8 @@ const sourceText = (s: 'app' | 'env' | null) => (s === 'env' ? 'environment (win
  * but list.
  */
 export function registerNetwork(program: Command): void {
-  const network = program.command('network').description('The install\'s apps at X, Threads, LinkedIn and the sign-in provider (owner only to change)');
+  const network = program.command('network').description('The install\'s apps at X, Threads, LinkedIn and the sign-in provider (owner only to change)')
+    .addHelpText('after', examples('herald network list', 'printf %s "$X_SECRET" | herald network set microblog --client-id abc123 --client-secret-stdin', 'herald network test microblog'));
 
   network.command('list')
     .description('Which network apps are set up, where from, and the redirect URI to register')
@@ -38,7 +39,7 @@ export function registerNetwork(program: Command): void {
     .option('--client-secret <secret>', 'the client secret (visible to other local users in the process list; prefer --client-secret-stdin)')
     .option('--client-secret-stdin', 'read the client secret from standard input')
     .option('--redirect-uri <uri>', 'an own HTTPS redirect URI (Threads needs one); connecting then ends by pasting the address the network sent you to')
-    .addHelpText('after', examples('printf %s "$X_SECRET" | herald network set microblog --client-id abc123 --client-secret-stdin', 'herald network set threadblog --client-id 1234 --client-secret-stdin --redirect-uri https://example.com/herald/threads < secret.txt'))
+    .addHelpText('after', examples('herald network set microblog --client-id abc123 --client-secret-stdin < x-secret.txt', 'printf %s "$X_SECRET" | herald network set microblog --client-id abc123 --client-secret-stdin', 'herald network set threadblog --client-id 1234 --client-secret-stdin --redirect-uri https://example.com/herald/threads < secret.txt'))
     .action(action(async (name: NetworkAppPlatform, opts: { clientId: string; clientSecret?: string; clientSecretStdin?: boolean; redirectUri?: string }, cmd: Command) => {
       if ((opts.clientSecret === undefined) === !opts.clientSecretStdin) throw new UsageError('Give the client secret with --client-secret or --client-secret-stdin');
       const clientSecret = opts.clientSecret ?? (await readStdin()).replace(/\r?\n$/, '');
@@ -52,6 +53,7 @@ export function registerNetwork(program: Command): void {
   network.command('remove')
     .description('Remove a network app saved in Herald (environment variables are not touched)')
     .addArgument(nameArg())
+    .addHelpText('after', examples('herald network remove problog'))
     .action(action(async (name: NetworkAppPlatform, _opts: unknown, cmd: Command) => {
       const r = await clientFor(cmd).removeNetwork(name);
       print(globals(cmd).output, r, { ids: [name], text: `Removed the saved ${name} app${r.network.source === 'env' ? ' (the environment\'s app is still in force)' : ''}` });
@@ -60,6 +62,7 @@ export function registerNetwork(program: Command): void {
   network.command('test')
     .description('Check the app in force against the network; exits 1 when something is wrong')
     .addArgument(nameArg())
+    .addHelpText('after', examples('herald network test microblog', 'herald network test threadblog || echo "fix the Threads app first"'))
     .action(action(async (name: NetworkAppPlatform, _opts: unknown, cmd: Command) => {
       const r = await clientFor(cmd).testNetwork(name);
       print(globals(cmd).output, r, { ids: [r.ok ? 'ok' : 'failed'], text: `${r.ok ? 'OK' : 'Not working'}: ${r.message}` });

@@ -79,7 +79,7 @@ describe('herald init', () => {
       expect(fs.statSync(saved).mode & 0o777).toBe(0o600);
       expect((await api('GET', '/me')).timezone).toBe('Europe/Paris');
 
-      expect(ok(table)).toMatch(new RegExp(`^Created the owner ${OWNER.email} at ${others[0].base.replace(/[.]/g, '\\.')}; signed in, key saved to .*credentials\\.json\\.\\n$`));
+      expect(ok(table)).toMatch(new RegExp(`^Created the owner ${OWNER.email} at ${others[0].base.replace(/[.]/g, '\\.')}; signed in, key saved to .*credentials\\.json\\.\\nNext: set up the network apps .*herald network set .*\\n$`));
       const minimalUser = (await others[1].call('GET', '/me', { key: JSON.parse(fs.readFileSync(path.join(homes[2], 'herald', 'credentials.json'), 'utf8')).apiKey })).body;
       expect(ok(minimal)).toBe(`${minimalUser.uuid}\n`);
 
