@@ -11,6 +11,7 @@ import { IdempotencyService } from './idempotency/idempotency.service.js';
 import { MediaService } from './media/media.service.js';
 import { PublishService } from './publishing/publish.service.js';
 import { ScheduleService } from './scheduling/schedule.service.js';
+import { QueueService } from './scheduling/queue.service.js';
 import { SettingsService } from './settings/settings.service.js';
 import { SocialSetsService } from './social-sets/social-sets.service.js';
 import { TemplatesService } from './templates/templates.service.js';
@@ -33,6 +34,7 @@ export function createServices(deps: Deps) {
   const templates = new TemplatesService(deps, repos.templates);
   const auth = new AuthService(deps, users, repos);
   const connections = new ConnectionsService(deps, credentials, socialSets, repos, networkApps);
+  const scheduling = new ScheduleService(deps, repos, publishing);
   return {
     deps,
     users,
@@ -48,7 +50,8 @@ export function createServices(deps: Deps) {
     credits,
     media: new MediaService(deps, repos.media),
     publishing,
-    scheduling: new ScheduleService(deps, repos, publishing),
+    scheduling,
+    queue: new QueueService(deps, repos, socialSets, scheduling),
     settings: new SettingsService(deps, users, repos.settings),
     idempotency: new IdempotencyService(deps, repos.idempotency),
   };

@@ -7,6 +7,7 @@ import { DraftStatusRepo } from './draft-status.repo.js';
 import { OutboxRepo } from './outbox.repo.js';
 import { PublicationsRepo } from './publications.repo.js';
 import { PublishInputsRepo } from './publish-inputs.repo.js';
+import { QueueRepo } from './queue.repo.js';
 import { ScheduleRepo } from './schedule.repo.js';
 
 export function createPublishingRepos(sqlite: Sqlite, db: Db, core: { clock: Clock; ids: Ids }) {
@@ -14,6 +15,7 @@ export function createPublishingRepos(sqlite: Sqlite, db: Db, core: { clock: Clo
     /** The connection's group commit (relaxed and durable transactions, db/commits.ts). */
     commits: commitsFor(sqlite),
     schedule: new ScheduleRepo(sqlite),
+    queue: new QueueRepo(sqlite),
     outbox: new OutboxRepo(sqlite, core.clock, core.ids),
     publications: new PublicationsRepo(sqlite),
     draftStatus: new DraftStatusRepo(sqlite),
