@@ -13,6 +13,7 @@ import { registerInit } from './init.command.js';
 import { registerNetwork } from './network.command.js';
 import { registerPublish } from './publish.command.js';
 import { registerSchedule } from './schedule.command.js';
+import { registerQueue } from './queue.command.js';
 import { registerServe } from './serve.command.js';
 import { registerTemplate } from './template.command.js';
 
@@ -40,6 +41,7 @@ export function buildProgram(): Command {
   registerDraft(program);
   registerPublish(program);
   registerSchedule(program);
+  registerQueue(program);
   registerSocialSet(program);
   registerAccount(program);
   registerTemplate(program);
