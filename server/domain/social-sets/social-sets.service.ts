@@ -5,7 +5,7 @@ import type { AccountsRepo } from '../../db/repos/accounts.repo.js';
 import type { SetRow, SocialSetsRepo } from '../../db/repos/social-sets.repo.js';
 import type { Transactions } from '../../db/repos/transactions.js';
 import { HeraldError } from '../../core/errors.js';
-import { isValidTimeZone, slotProblems, sortSlots, systemTimeZone, type Slot } from '../scheduling/time.js';
+import { isValidTimeZone, slotProblems, sortSlots, systemTimeZone, type Slot } from '../../contracts/time.js';
 
 /** A set's zone: its own, else (sets made before zones existed) the system's. */
 export const zoneOf = (row: SetRow): string => row.timeZone ?? systemTimeZone();

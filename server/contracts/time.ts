@@ -1,6 +1,8 @@
 /**
  * Time zones and weekly slots, as pure functions over the platform's zone data (Intl / ICU).
- * Nothing here reads the clock: every "now" is an argument.
+ * Nothing here reads the clock: every "now" is an argument. It lives with the contracts because
+ * the DST rule below is part of the API's contract (decisions §10) and the one module the
+ * server, the CLI and the UI all read it from; it imports nothing.
  *
  * The DST rule (decisions §10): a local time that does not exist (in a spring-forward gap) moves
  * forward by the length of the gap (New York 02:30 on the spring day is 03:30 EDT; Lord Howe's
