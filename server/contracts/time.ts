@@ -60,14 +60,12 @@ function intlOffset(zone: string, at: number): number {
   return wall - Math.floor(at / 1000) * 1000;
 }
 
-interface YearTable { start: number; offsets: number[]; at: number[] }
-const tables = new Map<string, YearTable>();
+interface YearTable { start: number; end: number; offsets: number[]; at: number[] }
+interface ZoneTables { last: YearTable; years: Map<number, YearTable> }
+const zones = new Map<string, ZoneTables>();
 
 /** The offsets in force during one UTC year: offsets[i] from at[i] (at[0] = the year's start). */
 function yearTable(zone: string, year: number): YearTable {
-  const key = `${zone}|${year}`;
-  let t = tables.get(key);
-  if (t) return t;
   const start = Date.UTC(year, 0, 1);
   const end = Date.UTC(year + 1, 0, 1);
   const at = [start];
@@ -93,17 +91,33 @@ function yearTable(zone: string, year: number): YearTable {
     lastAt = sample;
     if (sample >= end) break;
   }
-  t = { start, offsets, at };
-  if (tables.size > 5000) tables.clear();
-  tables.set(key, t);
-  return t;
+  return { start, end, offsets, at };
 }
 
 /** The zone's offset from UTC (ms, local − UTC) at an instant. */
 export function offsetAt(zone: string, instant: number): number {
-  const t = yearTable(zone, new Date(instant).getUTCFullYear());
-  let i = t.at.length - 1;
-  while (i > 0 && t.at[i] > instant) i--;
+  let z = zones.get(zone);
+  let t = z?.last;
+  if (!t || instant < t.start || instant >= t.end) {
+    const year = new Date(instant).getUTCFullYear();
+    if (!z) {
+      if (zones.size > 500) zones.clear();
+      t = yearTable(zone, year);
+      z = { last: t, years: new Map([[year, t]]) };
+      zones.set(zone, z);
+    } else {
+      t = z.years.get(year);
+      if (!t) {
+        t = yearTable(zone, year);
+        if (z.years.size > 200) z.years.clear();
+        z.years.set(year, t);
+      }
+      z.last = t;
+    }
+  }
+  const at = t.at;
+  let i = at.length - 1;
+  while (i > 0 && at[i] > instant) i--;
   return t.offsets[i];
 }
 
