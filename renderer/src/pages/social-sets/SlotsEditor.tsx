@@ -7,7 +7,7 @@ import { client } from '../../api';
 import { ErrorText } from '../../components/ui';
 import { useAction, useLoad } from '../../hooks';
 
-const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+const DAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 const ZONES: string[] = (() => {
   try { return (Intl as unknown as { supportedValuesOf(k: string): string[] }).supportedValuesOf('timeZone'); } catch { return []; }
 })();
@@ -42,7 +42,7 @@ export function SlotsEditor({ setId, setName, timeZone, onSaved }: { setId: stri
             {DAYS.map((d, j) => <option key={d} value={j + 1}>{d}</option>)}
           </select>
           <input type="time" aria-label={`Slot ${i + 1} time`} value={s.time} required onChange={(e) => edit(i, { time: e.target.value.slice(0, 5) })} />
-          <button type="button" aria-label={`Remove slot ${i + 1}`} onClick={() => { setSaved(undefined); setSlots((x) => x.filter((_, j) => j !== i)); }}>Remove</button>
+          <button type="button" aria-label={`Remove slot ${i + 1}`} onClick={() => { setSaved(undefined); setSlots((x) => x.filter((_, j) => j !== i)); }} title="Remove this slot">✕</button>
         </div>
       ))}
       {slots.length === 0 && !loaded.loading && <p className="muted small">No slots: "Add to queue" needs at least one.</p>}
