@@ -67,6 +67,7 @@ try {
 
   const pure: number[] = [];
   const full: number[] = [];
+  const best: number[] = [];
   const ROUNDS = 2_000;
   for (let r = 0; r < ROUNDS; r++) {
     const set = sets[r % SETS];
@@ -79,6 +80,15 @@ try {
     if (free === null) throw new Error('no free slot');
     pure.push(t2 - t1);
     full.push(t2 - t0);
+    // The same look-up four more times, keeping the fastest: what it costs when the process is
+    // not preempted (on a loaded machine the wall-clock p99 above is mostly other processes).
+    let b = t2 - t0;
+    for (let k = 0; k < 4; k++) {
+      const s0 = performance.now();
+      nextFreeSlot(set.zone, SLOTS, now, queueRepo.taken(set.id, now), now + 2 * 365 * 86_400_000);
+      b = Math.min(b, performance.now() - s0);
+    }
+    best.push(b);
   }
   // Cold: the first look-up in a zone and years not seen yet (builds the offset tables).
   const coldZones = ['Pacific/Chatham', 'America/St_Johns', 'Asia/Kathmandu', 'Europe/Dublin'];
@@ -145,6 +155,7 @@ try {
     ['what', 'p50 ms', 'p99 ms', 'max ms'],
     ['pure function (taken slots given)', p(pure, 50), p(pure, 99), fmt(Math.max(...pure), 3)],
     ['queue look-up: SQL of taken slots + function', p(full, 50), p(full, 99), fmt(Math.max(...full), 3)],
+    ['queue look-up, fastest of 5 runs of each look-up', p(best, 50), p(best, 99), fmt(Math.max(...best), 3)],
     ['first look-up in a new zone (cold tables), 4 zones', p(cold, 50), '', fmt(Math.max(...cold), 3)],
     ['POST /microblog/queue over HTTP (writes, fsync), 200', p(http, 50), p(http, 99), fmt(Math.max(...http), 3)],
   ]);
