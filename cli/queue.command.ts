@@ -48,7 +48,8 @@ export function registerQueue(program: Command): void {
       print(globals(cmd).output, r, {
         ids: r.items.flatMap((i) => (i.draft ? [i.draft.id] : [])), rows,
         columns: [
-          { header: '#', value: (s) => s.n }, { header: `when (${r.timeZone})`, value: (s) => `${s.local.replace('T', ' ')}${s.inSlots ? '' : ' *'}` },
+          { header: '#', value: (s) => s.n }, { header: 'when', value: (s) => `${s.local.replace('T', ' ')}${s.inSlots ? '' : ' *'}` },
+          { header: 'zone', value: (s) => `${s.timeZone} ${s.offset}` },
           { header: 'draft', value: (s) => s.draft?.title ?? '(free)', max: 40 }, { header: 'id', value: (s) => s.draft?.id ?? '' },
         ],
       });

@@ -52,9 +52,10 @@ describe('herald queue', () => {
     expect(ok(await cli('queue', 'add', a, '--no-jitter')).trim()).toBe('Queued for 2026-11-27 09:00 Australia/Lord_Howe (+11:00) on 1 account(s).');
     const b = await draft('second queued');
     expect(ok(await cli('queue', 'add', b))).toMatch(/^Queued for 2026-11-27 17:30 Australia\/Lord_Howe/);
-    const rows = parseTable(ok(await cli('queue', 'list', '--count', '3')), ['#', 'when (Australia/Lord_Howe)', 'draft', 'id']);
-    expect(rows.map((r) => [r['when (Australia/Lord_Howe)'], r.draft])).toEqual([
-      ['2026-11-27 09:00', 'first queued'], ['2026-11-27 17:30', 'second queued'], ['2026-11-28 10:00', '(free)'],
+    const rows = parseTable(ok(await cli('queue', 'list', '--count', '3')), ['#', 'WHEN', 'ZONE', 'DRAFT', 'ID']);
+    expect(rows.map((r) => [r.WHEN, r.ZONE, r.DRAFT])).toEqual([
+      ['2026-11-27 09:00', 'Australia/Lord_Howe +11:00', 'first queued'], ['2026-11-27 17:30', 'Australia/Lord_Howe +11:00', 'second queued'],
+      ['2026-11-28 10:00', 'Australia/Lord_Howe +11:00', '(free)'],
     ]);
     const json = JSON.parse(ok(await cli('queue', 'list', '--count', '3', '-o', 'json')));
     expect(json).toEqual({ success: true, ...(await api('GET', '/microblog/queue?count=3')) });
