@@ -33,6 +33,7 @@ export function registerQueue(program: Command): void {
     .description('Schedule a draft in the next free slot of its social set (each account keeps its ±3 min jitter)')
     .option('--set <id>', 'social set (default: the draft\'s, else the default set)')
     .option('--no-jitter', 'fire at exactly the slot\'s time')
+    .addHelpText('after', examples('herald queue add 9b1c…', 'herald queue add 9b1c… --set 4f2a… --no-jitter'))
     .action(action(async (draftId: string, opts: { set?: string; jitter: boolean }, cmd: Command) => {
       const r = await clientFor(cmd).addToQueue({ draftId, socialSetId: opts.set, applyJitter: opts.jitter }, writeOptions(cmd));
       const g = globals(cmd);
@@ -42,6 +43,7 @@ export function registerQueue(program: Command): void {
     .description('The coming slots of a social set, each with its draft or "(free)", in the set\'s time zone')
     .option('--set <id>', 'social set (default: the default set)')
     .option('--count <n>', 'how many coming slots (every later slot holding a draft is listed too)', int(1, 200), 14)
+    .addHelpText('after', examples('herald queue list', 'herald queue list --set 4f2a… --count 30 --output json'))
     .action(action(async (opts: { set?: string; count: number }, cmd: Command) => {
       const r = await clientFor(cmd).listQueue({ socialSetId: opts.set, count: opts.count });
       const rows = r.items.map((item, i) => ({ ...item, n: i + 1 }));
@@ -58,6 +60,7 @@ export function registerQueue(program: Command): void {
     .description('Move a queued draft to another slot; a draft already there takes its old slot')
     .requiredOption('--to <slot>', 'the slot: its # in `herald queue list`, its local time ("2026-12-01 09:00") or its ISO instant')
     .option('--set <id>', 'social set (default: the draft\'s)')
+    .addHelpText('after', examples('herald queue move 9b1c… --to 1', 'herald queue move 9b1c… --to "2026-12-01 09:00"'))
     .action(action(async (draftId: string, opts: { to: string; set?: string }, cmd: Command) => {
       const client = clientFor(cmd);
       const list = await client.listQueue({ socialSetId: opts.set, count: 200 });
@@ -72,6 +75,7 @@ export function registerQueue(program: Command): void {
     .description('Show (or with --put, replace) a social set\'s weekly slots, in its time zone')
     .option('--set <id>', 'social set (default: the default set)')
     .option('--put <spec>', 'replace the slots, e.g. "mon-fri 09:00 17:30; sat 10:00"')
+    .addHelpText('after', examples('herald queue slots', 'herald queue slots --set 4f2a… --put "mon-fri 09:00 17:30; sat 10:00"'))
     .action(action(async (opts: { set?: string; put?: string }, cmd: Command) => {
       const client = clientFor(cmd);
       const setId = opts.set ?? (await client.listSocialSets()).socialSets.find((s) => s.isDefault)?.id;
