@@ -15,6 +15,7 @@ import { registerMcp } from './mcp.command.js';
 import { registerNetwork } from './network.command.js';
 import { registerPublish } from './publish.command.js';
 import { registerSchedule } from './schedule.command.js';
+import { registerQueue } from './queue.command.js';
 import { registerServe } from './serve.command.js';
 import { registerTemplate } from './template.command.js';
 
@@ -43,6 +44,7 @@ export function buildProgram(): Command {
   registerPublish(program);
   registerSchedule(program);
   registerEvents(program);
+  registerQueue(program);
   registerSocialSet(program);
   registerAccount(program);
   registerTemplate(program);

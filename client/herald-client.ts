@@ -13,6 +13,7 @@ import type * as draftFiles from '../server/contracts/draft-files.js';
 import type * as media from '../server/contracts/media.js';
 import type * as publishing from '../server/contracts/publishing.js';
 import type * as schedule from '../server/contracts/schedule.js';
+import type * as queue from '../server/contracts/queue.js';
 import type { messageResponse } from '../server/contracts/common.js';
 import type * as settings from '../server/contracts/settings.js';
 import type * as setupContracts from '../server/contracts/setup.js';
@@ -384,4 +385,12 @@ export class HeraldClient {
   scheduleDryRun(body: Omit<In<typeof schedule.scheduleBody>, 'dryRun'>) { return this.request<Out<typeof publishing.dryRunResponse>>('POST', '/microblog/schedule', { body: { ...body, dryRun: true } }); }
   listSchedules() { return this.request<Out<typeof schedule.scheduleListResponse>>('GET', '/microblog/schedule'); }
   cancelSchedule(draftId: string) { return this.request<Out<typeof schedule.cancelResponse>>('DELETE', '/microblog/schedule', { query: { draftId } }); }
+  /** A social set's weekly queue slots (`{day: 1-7, time: "HH:MM"}` in its time zone). */
+  getSlots(socialSetId: string) { return this.request<Out<typeof sets.slotsResponse>>('GET', `/social-sets/${encodeURIComponent(socialSetId)}/slots`); }
+  setSlots(socialSetId: string, body: In<typeof sets.putSlotsBody>) { return this.request<Out<typeof sets.slotsResponse>>('PUT', `/social-sets/${encodeURIComponent(socialSetId)}/slots`, { body }); }
+  /** Schedules a draft in its set's next free slot. */
+  addToQueue(body: In<typeof queue.queueAddBody>, write: WriteOptions = {}) { return this.request<Out<typeof queue.queueAddResponse>>('POST', '/microblog/queue', { body, idempotent: write }); }
+  listQueue(query: QueryOf<typeof queue.queueListQuery> = {}) { return this.request<Out<typeof queue.queueListResponse>>('GET', '/microblog/queue', { query }); }
+  /** Moves a queued draft to another coming slot (the draft there, if any, takes its old slot). */
+  moveInQueue(body: In<typeof queue.queueMoveBody>) { return this.request<Out<typeof queue.queueMoveResponse>>('POST', '/microblog/queue/move', { body }); }
 }

@@ -5,8 +5,12 @@ const id = z.string().min(1).max(200);
 
 export const scheduleBody = z.object({
   draftId: id,
-  scheduledFor: dateTimeInput.describe('ISO 8601 date-time with Z or an offset, in the future and at most two years ahead'),
-  targetAccounts: z.array(z.object({ accountId: id, platform: platformSchema })).min(1).max(100).optional(),
+  scheduledFor: dateTimeInput.optional().describe('ISO 8601 date-time with Z or an offset, in the future and at most two years ahead; required unless every targetAccounts item has its own'),
+  targetAccounts: z.array(z.object({
+    accountId: id,
+    platform: platformSchema.optional(),
+    scheduledFor: dateTimeInput.optional().describe('this account\'s own time (per-network times); else the request\'s scheduledFor'),
+  })).min(1).max(100).optional(),
   accountUuid: id.optional(),
   platform: platformSchema.optional(),
   priority: z.number().int().min(-1000).max(1000).optional(),
@@ -18,7 +22,7 @@ export const scheduleResponse = z.object({
   success: successTrue,
   message: z.string(),
   queueIds: z.array(z.string()),
-  scheduledFor: z.string().describe('echoes the request; each entry\'s real fire time (jitter applied) is in GET /microblog/schedule'),
+  scheduledFor: z.string().describe('echoes the request (the earliest target\'s time when only targets carry times); each entry\'s real fire time (jitter applied) is in GET /microblog/schedule'),
   accountCount: z.number().int(),
 });
 

@@ -44,6 +44,10 @@ export const socialSets = sqliteTable('social_sets', {
   name: text('name').notNull(),
   isDefault: integer('is_default', { mode: 'boolean' }).notNull().default(false),
   createdAt: text('created_at').notNull(),
+  /** IANA zone the set's times are entered and shown in; null (sets made before zones) = the system's. */
+  timeZone: text('time_zone'),
+  /** Weekly queue slots, JSON `[{day: 1-7, time: "HH:MM"}]` in the set's zone, sorted. */
+  slots: text('slots').notNull().default('[]'),
 }, (t) => [index('social_sets_user_idx').on(t.userId)]);
 
 export const accounts = sqliteTable('accounts', {
@@ -213,8 +217,11 @@ export const scheduleEntries = sqliteTable('schedule_entries', {
   lastError: text('last_error'),
   /** What a pending entry waits for before its next attempt (decisions §10): null, storage, network, ... */
   waitingFor: text('waiting_for'),
+  /** Set when the queue placed it: the social set whose slot (requested_at) it holds. */
+  queueSetId: text('queue_set_id'),
   createdAt: text('created_at').notNull(),
 }, (t) => [
+  index('schedule_queue_idx').on(t.queueSetId, t.status, t.requestedAt),
   index('schedule_due_idx').on(t.status, t.dueAt),
   index('schedule_draft_idx').on(t.draftId),
   uniqueIndex('schedule_one_pending_unique').on(t.draftId, t.accountId).where(sql`status = 'pending'`),

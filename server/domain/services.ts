@@ -13,6 +13,7 @@ import { EventsService } from './events/events.service.js';
 import { MediaService } from './media/media.service.js';
 import { PublishService } from './publishing/publish.service.js';
 import { ScheduleService } from './scheduling/schedule.service.js';
+import { QueueService } from './scheduling/queue.service.js';
 import { SettingsService } from './settings/settings.service.js';
 import { SocialSetsService } from './social-sets/social-sets.service.js';
 import { TemplatesService } from './templates/templates.service.js';
@@ -41,6 +42,7 @@ export function createServices(deps: Deps) {
   const connections = new ConnectionsService(deps, credentials, socialSets, repos, networkApps);
   const accounts = new AccountsService(deps, repos.accounts);
   const drafts = new DraftsService(deps, templates, repos);
+  const scheduling = new ScheduleService(deps, repos, publishing, events, credits);
   return {
     deps,
     events,
@@ -58,7 +60,8 @@ export function createServices(deps: Deps) {
     credits,
     media: new MediaService(deps, repos.media),
     publishing,
-    scheduling: new ScheduleService(deps, repos, publishing, events, credits),
+    scheduling,
+    queue: new QueueService(deps, repos, socialSets, scheduling),
     settings: new SettingsService(deps, users, repos.settings),
     idempotency: new IdempotencyService(deps, repos.idempotency),
     credentialCheck: new CredentialCheckService(deps, repos.accounts, credentials),

@@ -138,6 +138,14 @@ describe('HeraldClient covers the API', () => {
       schedule: async () => { s.sched = await c.schedule({ draftId: s.batch.drafts[0].id, scheduledFor: '2026-12-01T09:00:00Z', applyJitter: false }); return s.sched; },
       listSchedules: () => c.listSchedules(),
       cancelSchedule: () => c.cancelSchedule(s.batch.drafts[0].id),
+      setSlots: async () => {
+        s.qset = (await c.createSocialSet({ name: 'Queue set', accountIds: [sky.accountId], timeZone: 'Europe/Berlin' })).socialSet.id;
+        return c.setSlots(s.qset, { slots: [{ day: 1, time: '09:00' }, { day: 3, time: '17:30' }] });
+      },
+      getSlots: () => c.getSlots(s.qset),
+      addToQueue: () => c.addToQueue({ draftId: s.batch.drafts[0].id, socialSetId: s.qset }),
+      listQueue: async () => { s.queue = await c.listQueue({ socialSetId: s.qset, count: 3 }); return s.queue; },
+      moveInQueue: () => c.moveInQueue({ draftId: s.batch.drafts[0].id, toSlot: s.queue.items[1].at, socialSetId: s.qset }),
       settings: () => c.settings(),
       updateSettings: () => c.updateSettings({ graceMinutes: 20 }),
       secretStore: () => c.secretStore(),

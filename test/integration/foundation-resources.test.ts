@@ -149,7 +149,7 @@ describe('GET /me', () => {
 });
 
 describe('social sets', () => {
-  const setFields = sorted('id', 'name', 'accounts', 'isDefault', 'createdAt');
+  const setFields = sorted('id', 'name', 'accounts', 'isDefault', 'createdAt', 'timeZone');
   let first: string;
 
   it('a new user has none; the first set created becomes the default', async () => {

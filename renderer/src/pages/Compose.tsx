@@ -21,6 +21,7 @@ import { useAction, useLoad } from '../hooks';
 import { blank, blankPost, localInput, newKey, slot, swapTemplate, UNSAVED, zone, type Composition, type Post, type Progress, type Template } from './compose/model';
 import { Previews } from './compose/Previews';
 import { FireTimes, SendProgress } from './compose/SendProgress';
+import { formatLocal, instantIn, PerNetworkTimes } from './compose/Timing';
 
 export function Compose({ params }: { params: URLSearchParams }) {
   const draftParam = params.get('draft') ?? undefined;
@@ -31,6 +32,7 @@ export function Compose({ params }: { params: URLSearchParams }) {
   const [when_, setWhen] = useState(() => localInput(new Date(Date.now() + 60 * 60_000)));
   const [requested, setRequested] = useState<number>();
   const [jitter, setJitter] = useState(true);
+  const [perNetwork, setPerNetwork] = useState<Record<string, string>>();
   const [dragOver, setDragOver] = useState<number | undefined>();
   const { busy, error, run, setError } = useAction();
 
@@ -170,15 +172,35 @@ export function Compose({ params }: { params: URLSearchParams }) {
     await follow(jobId, id);
   });
 
+  const setZone = set?.timeZone ?? zone();
+  // The default time (an hour from now) as the set's clock shows it, until the user picks one.
+  const whenTouched = useRef(false);
+  useEffect(() => { if (!whenTouched.current) setWhen(formatLocal(setZone, Date.now() + 60 * 60_000).local); }, [setZone]);
   const scheduleIt = () => run(async () => {
     if (!targets.length) throw new Error('Connect an account and add it to a social set first.');
-    const at = new Date(when_);
-    if (Number.isNaN(at.getTime()) || at.getTime() <= Date.now()) throw new Error('Pick a time in the future.');
+    // Entered in the set's zone; with per-network times each account has its own.
+    const timeOf = (accountId?: string) => instantIn(setZone, (accountId && perNetwork?.[accountId]) || when_);
+    const all = perNetwork ? targets.map((a) => timeOf(a.uuid)) : [timeOf()];
+    if (all.some((t) => Number.isNaN(t) || t <= Date.now())) throw new Error('Pick a time in the future.');
+    const at = Math.min(...all);
     const id = await save();
-    const r = await client.schedule({ draftId: id, scheduledFor: at.toISOString(), targetAccounts: targets.map((a) => ({ accountId: a.uuid, platform: a.platform as Platform })), applyJitter: jitter });
-    setRequested(at.getTime());
+    const r = await client.schedule({
+      draftId: id, scheduledFor: perNetwork ? undefined : new Date(at).toISOString(), applyJitter: jitter,
+      targetAccounts: targets.map((a) => ({ accountId: a.uuid, platform: a.platform as Platform, ...(perNetwork ? { scheduledFor: new Date(timeOf(a.uuid)).toISOString() } : {}) })),
+    });
+    setRequested(at);
     setC((s) => ({ ...s, status: 'scheduled' }));
     setNotice(r.message);
+    await schedules.reload();
+  });
+
+  const queueIt = () => run(async () => {
+    if (!targets.length) throw new Error('Connect an account and add it to a social set first.');
+    const id = await save();
+    const r = await client.addToQueue({ draftId: id, socialSetId: set?.id, applyJitter: jitter });
+    setRequested(Date.parse(r.slot.at));
+    setC((s) => ({ ...s, status: 'scheduled' }));
+    setNotice(`Queued for ${r.slot.local.replace('T', ' ')} (${r.slot.timeZone}).`);
     await schedules.reload();
   });
 
@@ -337,11 +359,14 @@ export function Compose({ params }: { params: URLSearchParams }) {
             <div className="row">
               <button type="button" className="primary" disabled={!canSend} onClick={() => void publishNow()} data-action="publish" title="Ctrl+Enter">Publish now</button>
               <span className="muted small">or</span>
-              <input type="datetime-local" aria-label="Schedule time" aria-describedby="tz" value={when_} onChange={(e) => setWhen(e.target.value)} />
+              <input type="datetime-local" aria-label="Schedule time" aria-describedby="tz" value={when_} onChange={(e) => { whenTouched.current = true; setWhen(e.target.value); }} />
               <button type="button" disabled={!canSend} onClick={() => void scheduleIt()} data-action="schedule">Schedule</button>
+              <button type="button" disabled={!canSend} onClick={() => void queueIt()} data-action="queue" title="The next free slot of the social set">Add to queue</button>
             </div>
+            <label className="small row" style={{ gap: 6, marginTop: 8 }}><input type="checkbox" checked={!!perNetwork} onChange={(e) => setPerNetwork(e.target.checked ? {} : undefined)} data-per-network-toggle /> A different time per network</label>
+            {perNetwork && <PerNetworkTimes targets={targets} times={perNetwork} fallback={when_} onChange={(id, v) => setPerNetwork((p) => ({ ...p, [id]: v }))} />}
             <label className="small row" style={{ gap: 6, marginTop: 8 }}><input type="checkbox" checked={jitter} onChange={(e) => setJitter(e.target.checked)} /> Spread each account's post by up to ±3 min (jitter)</label>
-            <p className="muted small" id="tz" style={{ margin: '8px 0 0' }}>Times are in {zone()}. Ctrl+Enter publishes now, Ctrl+S saves, Ctrl+N starts a new draft.</p>
+            <p className="muted small" id="tz" style={{ margin: '8px 0 0' }}>Times are in {setZone}. Ctrl+Enter publishes now, Ctrl+S saves, Ctrl+N starts a new draft.</p>
             {tooLong && <p className="error small" role="alert">Some posts do not fit a network; see the previews.</p>}
             {!targets.length && accounts.data && <p className="muted small">Pick at least one account to publish or schedule.</p>}
             {progress && <SendProgress progress={progress} accounts={accounts.data} />}

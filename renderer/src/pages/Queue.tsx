@@ -3,6 +3,7 @@ import { client } from '../api';
 import { navigate } from '../router';
 import { ErrorText, networkName, Page, when } from '../components/ui';
 import { useAction, useLoad } from '../hooks';
+import { SlotQueue } from './queue/SlotQueue';
 
 type Entry = Awaited<ReturnType<typeof client.listSchedules>>['schedules'][number];
 
@@ -20,7 +21,7 @@ export function Queue() {
   const list = useLoad(() => client.listSchedules().then((r) => r.schedules));
   const credits = useLoad(() => client.credits(), [list.data]);
   const { busy, error, run } = useAction();
-  const [view, setView] = useState<'list' | 'week' | 'month'>('list');
+  const [view, setView] = useState<'slots' | 'list' | 'week' | 'month'>('list');
   const [anchor, setAnchor] = useState(() => new Date());
   const byDay = useMemo(() => {
     const m = new Map<string, Entry[]>();
@@ -33,10 +34,11 @@ export function Queue() {
   return (
     <Page title="Queue" actions={
       <div className="row" role="tablist">
-        {(['list', 'week', 'month'] as const).map((v) => <button key={v} type="button" role="tab" aria-selected={view === v} className={view === v ? 'primary' : ''} onClick={() => setView(v)}>{v[0].toUpperCase() + v.slice(1)}</button>)}
+        {(['slots', 'list', 'week', 'month'] as const).map((v) => <button key={v} type="button" role="tab" aria-selected={view === v} className={view === v ? 'primary' : ''} onClick={() => setView(v)}>{v[0].toUpperCase() + v.slice(1)}</button>)}
       </div>}>
       <ErrorText error={list.error ?? error} />
       {credits.data?.warning && <p className="error" role="alert" data-credits-warning>{credits.data.warning}</p>}
+      {view === 'slots' && <SlotQueue />}
       {view === 'list' && (
         <div className="panel">
           <table>
@@ -56,7 +58,7 @@ export function Queue() {
           {list.data?.length === 0 && <p className="muted">Nothing scheduled.</p>}
         </div>
       )}
-      {view !== 'list' && (
+      {(view === 'week' || view === 'month') && (
         <div className="panel">
           <div className="row" style={{ marginBottom: 8 }}>
             <button type="button" onClick={() => move(-1)} aria-label="Previous">‹</button>

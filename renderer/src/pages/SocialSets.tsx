@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { client } from '../api';
 import { ErrorText, networkName, Page } from '../components/ui';
 import { useAction, useLoad } from '../hooks';
+import { SlotsEditor, ZoneList } from './social-sets/SlotsEditor';
 
 export function SocialSets() {
   const data = useLoad(() => Promise.all([client.listSocialSets(), client.listAccounts()]).then(([s, a]) => ({ sets: s.socialSets, accounts: a.accounts })));
@@ -20,6 +21,7 @@ export function SocialSets() {
   return (
     <Page title="Social sets">
       <ErrorText error={data.error ?? error} />
+      <ZoneList />
       <form className="panel row" onSubmit={(e) => { e.preventDefault(); void run(async () => { await client.createSocialSet({ name }); setName(''); await data.reload(); }); }}>
         <input className="grow" placeholder="New set name" aria-label="New set name" value={name} onChange={(e) => setName(e.target.value)} required />
         <button className="primary" type="submit" disabled={busy}>Create set</button>
@@ -42,6 +44,7 @@ export function SocialSets() {
             })}
             {data.data!.accounts.length === 0 && <span className="muted">Connect accounts first.</span>}
           </div>
+          <SlotsEditor setId={s.id} setName={s.name} timeZone={s.timeZone} onSaved={() => void data.reload()} />
         </div>
       ))}
     </Page>

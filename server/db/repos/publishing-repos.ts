@@ -8,6 +8,7 @@ import { EventsRepo } from './events.repo.js';
 import { OutboxRepo } from './outbox.repo.js';
 import { PublicationsRepo } from './publications.repo.js';
 import { PublishInputsRepo } from './publish-inputs.repo.js';
+import { QueueRepo } from './queue.repo.js';
 import { ScheduleRepo } from './schedule.repo.js';
 
 export function createPublishingRepos(sqlite: Sqlite, db: Db, core: { clock: Clock; ids: Ids }) {
@@ -15,6 +16,7 @@ export function createPublishingRepos(sqlite: Sqlite, db: Db, core: { clock: Clo
     /** The connection's group commit (relaxed and durable transactions, db/commits.ts). */
     commits: commitsFor(sqlite),
     schedule: new ScheduleRepo(sqlite),
+    queue: new QueueRepo(sqlite),
     outbox: new OutboxRepo(sqlite, core.clock, core.ids),
     publications: new PublicationsRepo(sqlite),
     draftStatus: new DraftStatusRepo(sqlite),

@@ -69,8 +69,8 @@ export class ScheduleRepo {
       unsentEntries: db.prepare("SELECT account_id AS accountId, status FROM schedule_entries WHERE draft_id = ? AND status IN ('missed', 'failed', 'needs_review')"),
       pendingAccounts: db.prepare("SELECT account_id FROM schedule_entries WHERE draft_id = ? AND status = 'pending'").pluck(),
       delPending: db.prepare("DELETE FROM schedule_entries WHERE draft_id = ? AND account_id = ? AND status = 'pending'"),
-      insert: db.prepare(`INSERT INTO schedule_entries (id, user_id, draft_id, account_id, platform, fire_at, due_at, requested_at, priority, attempts, status, created_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 'pending', ?)`),
+      insert: db.prepare(`INSERT INTO schedule_entries (id, user_id, draft_id, account_id, platform, fire_at, due_at, requested_at, priority, attempts, status, created_at, queue_set_id)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 'pending', ?, ?)`),
       list: db.prepare(`SELECT e.id, e.draft_id AS draftId, d.title AS draftTitle, e.fire_at AS fireAt, e.priority, e.attempts,
           e.created_at AS createdAt, e.platform, e.account_id AS accountUuid
         FROM schedule_entries e JOIN drafts d ON d.id = e.draft_id
@@ -135,8 +135,9 @@ export class ScheduleRepo {
 
   deletePending(draftId: string, accountId: string): void { this.s.delPending.run(draftId, accountId); }
 
-  insert(e: { id: string; userId: string; draftId: string; accountId: string; platform: string; fireAt: number; requestedAt: number; priority: number; createdAt: string }): void {
-    this.s.insert.run(e.id, e.userId, e.draftId, e.accountId, e.platform, e.fireAt, e.fireAt, e.requestedAt, e.priority, e.createdAt);
+  /** `queueSetId`: the social set whose queue slot (requestedAt) the entry holds, if the queue placed it. */
+  insert(e: { id: string; userId: string; draftId: string; accountId: string; platform: string; fireAt: number; requestedAt: number; priority: number; createdAt: string; queueSetId?: string | null }): void {
+    this.s.insert.run(e.id, e.userId, e.draftId, e.accountId, e.platform, e.fireAt, e.fireAt, e.requestedAt, e.priority, e.createdAt, e.queueSetId ?? null);
   }
 
   listPending(userId: string) {

@@ -11,7 +11,7 @@ export interface SetMember {
   username: string;
 }
 
-const SET_COLUMNS = 'id, user_id AS userId, name, is_default AS isDefault, created_at AS createdAt';
+const SET_COLUMNS = 'id, user_id AS userId, name, is_default AS isDefault, created_at AS createdAt, time_zone AS timeZone, slots';
 
 /** SQLite stores is_default as 0 or 1; rows answer it as a boolean. */
 const toRow = (r: unknown): SetRow | undefined => (r ? { ...(r as SetRow), isDefault: (r as { isDefault: number }).isDefault === 1 } : undefined);
@@ -28,7 +28,9 @@ export class SocialSetsRepo {
       members: sqlite.prepare(`SELECT m.social_set_id AS setId, a.id AS accountId, a.platform, a.username FROM social_set_accounts m
         JOIN accounts a ON a.id = m.account_id WHERE m.social_set_id IN (SELECT value FROM json_each(?)) ORDER BY m.position`),
       memberIds: sqlite.prepare('SELECT account_id FROM social_set_accounts WHERE social_set_id = ?').pluck(),
-      insert: sqlite.prepare('INSERT INTO social_sets (id, user_id, name, is_default, created_at) VALUES (@id, @userId, @name, @isDefault, @createdAt)'),
+      insert: sqlite.prepare('INSERT INTO social_sets (id, user_id, name, is_default, created_at, time_zone, slots) VALUES (@id, @userId, @name, @isDefault, @createdAt, @timeZone, @slots)'),
+      setTimeZone: sqlite.prepare('UPDATE social_sets SET time_zone = ? WHERE id = ?'),
+      setSlots: sqlite.prepare('UPDATE social_sets SET slots = ? WHERE id = ?'),
       rename: sqlite.prepare('UPDATE social_sets SET name = ? WHERE id = ?'),
       clearDefault: sqlite.prepare('UPDATE social_sets SET is_default = 0 WHERE user_id = ?'),
       markDefault: sqlite.prepare('UPDATE social_sets SET is_default = 1 WHERE id = ?'),
@@ -67,6 +69,15 @@ export class SocialSetsRepo {
 
   insert(row: SetRow): void {
     this.s.insert.run({ ...row, isDefault: row.isDefault ? 1 : 0 });
+  }
+
+  setTimeZone(id: string, zone: string): void {
+    this.s.setTimeZone.run(zone, id);
+  }
+
+  /** `slots`: the JSON text of the set's weekly slots. */
+  setSlots(id: string, slots: string): void {
+    this.s.setSlots.run(slots, id);
   }
 
   rename(id: string, name: string): void {

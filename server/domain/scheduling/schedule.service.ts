@@ -23,8 +23,10 @@ const publishingNow = () => new HeraldError('INVALID_INPUT', 'The draft is being
 
 export interface ScheduleRequest {
   draftId: string;
-  scheduledFor: string;
-  targetAccounts?: { accountId: string; platform: Platform }[];
+  /** Required unless every targetAccounts item has its own scheduledFor. */
+  scheduledFor?: string;
+  /** An item's own scheduledFor (decisions §10: per-network times) wins over the request's. */
+  targetAccounts?: { accountId: string; platform?: Platform; scheduledFor?: string }[];
   accountUuid?: string;
   platform?: Platform;
   priority?: number;
@@ -57,14 +59,22 @@ export class ScheduleService {
    * arrive together share one fsync, made off the thread that serves the API, and each answers
    * once its entries are on disk.
    */
-  async schedule(userId: string, req: ScheduleRequest) {
+  async schedule(userId: string, req: ScheduleRequest, queueSetId: string | null = null) {
     const now = this.deps.clock.now();
-    const requested = parseUtc(req.scheduledFor);
-    if (!(requested > now)) {
-      throw new HeraldError('INVALID_INPUT', 'scheduledFor must be in the future', { details: [{ path: 'scheduledFor', message: 'in the past' }] });
-    }
-    if (requested > latestScheduleTime(now)) {
-      throw new HeraldError('INVALID_INPUT', 'scheduledFor must be at most two years ahead', { details: [{ path: 'scheduledFor', message: 'more than two years ahead' }] });
+    const checkTime = (iso: string, path: string): number => {
+      const at = parseUtc(iso);
+      if (!(at > now)) throw new HeraldError('INVALID_INPUT', `${path} must be in the future`, { details: [{ path, message: 'in the past' }] });
+      if (at > latestScheduleTime(now)) throw new HeraldError('INVALID_INPUT', `${path} must be at most two years ahead`, { details: [{ path, message: 'more than two years ahead' }] });
+      return at;
+    };
+    const common = req.scheduledFor === undefined ? undefined : checkTime(req.scheduledFor, 'scheduledFor');
+    // Per-network times: each target's own time, else the request's.
+    const own = new Map<string, number>();
+    req.targetAccounts?.forEach((t, i) => {
+      if (t.scheduledFor !== undefined && !own.has(t.accountId)) own.set(t.accountId, checkTime(t.scheduledFor, `targetAccounts.${i}.scheduledFor`));
+    });
+    if (common === undefined && !(req.targetAccounts?.length && req.targetAccounts.every((t) => t.scheduledFor !== undefined))) {
+      throw new HeraldError('INVALID_INPUT', 'scheduledFor is required unless every targetAccounts item has its own', { details: [{ path: 'scheduledFor', message: 'required' }] });
     }
     const draft = loadDraft(this.repos.publishInputs, userId, req.draftId);
     if (draft.status === 'publishing') throw publishingNow();
@@ -72,6 +82,8 @@ export class ScheduleService {
     const targets = this.publishing.resolveTargets(userId, draft, { targetAccounts });
     const planned = targets.map(({ account }) => ({ account, parts: partsFor(account.platform as Platform, draft) }));
     checkParts(planned);
+    const timeOf = (accountId: string) => own.get(accountId) ?? common!;
+    const earliest = Math.min(...targets.map(({ account }) => timeOf(account.id)));
     // Each entry is charged when it fires; the dry run says what that will be.
     if (req.dryRun) return dryRunAnswer(planned.map((p) => ({ ...p, credits: PUBLISH_COST })), this.credits.balance(userId).balance);
     const apply = req.applyJitter ?? true;
@@ -81,19 +93,20 @@ export class ScheduleService {
     await this.repos.commits.durable(() => {
       // The draft may have changed since the checks above (they ran a turn of the event loop
       // ago): deleted, or a publish of it began. Then nothing is written.
-      if (!draftStatus.setScheduled(draft.id, userId, new Date(requested).toISOString(), created)) {
+      if (!draftStatus.setScheduled(draft.id, userId, new Date(earliest).toISOString(), created)) {
         loadDraft(this.repos.publishInputs, userId, draft.id); // NOT_FOUND when it was deleted
         throw publishingNow();
       }
       // Scheduling again moves the entry: only accounts with one pending are looked up to delete.
       const pending = new Set(schedule.pendingAccounts(draft.id));
       for (const { account } of targets) {
+        const requested = timeOf(account.id);
         // Never in the past: a post due in under 3 minutes can only move later.
         const fireAt = apply ? Math.max(now + 1000, requested + this.jitter()) : requested;
         // Time-ordered: 40 entries of one request land on one page of the primary key.
         const id = this.deps.ids.ordered();
         if (pending.has(account.id)) schedule.deletePending(draft.id, account.id);
-        schedule.insert({ id, userId, draftId: draft.id, accountId: account.id, platform: account.platform, fireAt, requestedAt: requested, priority: req.priority ?? 0, createdAt: created });
+        schedule.insert({ id, userId, draftId: draft.id, accountId: account.id, platform: account.platform, fireAt, requestedAt: requested, priority: req.priority ?? 0, createdAt: created, queueSetId });
         this.events.post(userId, 'post.scheduled', { draftId: draft.id, accountId: account.id, platform: account.platform }, { scheduledFor: new Date(fireAt).toISOString() });
         ids.push(id);
       }
@@ -101,7 +114,7 @@ export class ScheduleService {
     this.onChange();
     return {
       message: `Scheduled for ${ids.length} account(s)`,
-      queueIds: ids, scheduledFor: req.scheduledFor, accountCount: ids.length,
+      queueIds: ids, scheduledFor: req.scheduledFor ?? new Date(earliest).toISOString(), accountCount: ids.length,
     };
   }
 

@@ -5,6 +5,25 @@ import type { AccountsRepo } from '../../db/repos/accounts.repo.js';
 import type { SetRow, SocialSetsRepo } from '../../db/repos/social-sets.repo.js';
 import type { Transactions } from '../../db/repos/transactions.js';
 import { HeraldError } from '../../core/errors.js';
+import { isValidTimeZone, slotProblems, sortSlots, systemTimeZone, type Slot } from '../../contracts/time.js';
+
+/** A set's zone: its own, else (sets made before zones existed) the system's. */
+export const zoneOf = (row: SetRow): string => row.timeZone ?? systemTimeZone();
+
+function checkZone(zone: string | undefined): void {
+  if (zone !== undefined && !isValidTimeZone(zone)) {
+    throw new HeraldError('INVALID_INPUT', `Unknown time zone "${zone.slice(0, 64)}": use an IANA name such as Europe/Berlin`, { details: [{ path: 'timeZone', message: 'not an IANA time zone' }] });
+  }
+}
+
+function parseSlots(json: string): Slot[] {
+  try {
+    const v = JSON.parse(json) as unknown;
+    return Array.isArray(v) ? (v as Slot[]) : [];
+  } catch {
+    return [];
+  }
+}
 
 export class SocialSetsService {
   private readonly sets: SocialSetsRepo;
@@ -21,6 +40,7 @@ export class SocialSetsService {
       name: r.name,
       isDefault: r.isDefault,
       createdAt: r.createdAt,
+      timeZone: zoneOf(r),
       accounts: members.filter((m) => m.setId === r.id).map((m) => ({ accountId: m.accountId, platform: m.platform as SocialSet['accounts'][number]['platform'], username: m.username })),
     }));
   }
@@ -29,7 +49,8 @@ export class SocialSetsService {
     return this.toDto(this.sets.listOf(userId));
   }
 
-  private row(userId: string, id: string): SetRow {
+  /** The set's own row (NOT_FOUND when it is not the user's). */
+  row(userId: string, id: string): SetRow {
     const row = this.sets.own(userId, id);
     if (!row) throw new HeraldError('NOT_FOUND', 'Social set not found');
     return row;
@@ -57,12 +78,13 @@ export class SocialSetsService {
     return unique;
   }
 
-  create(userId: string, input: { name: string; accountIds?: string[]; isDefault?: boolean }): SocialSet {
+  create(userId: string, input: { name: string; accountIds?: string[]; isDefault?: boolean; timeZone?: string }): SocialSet {
+    checkZone(input.timeZone);
     return this.repos.tx.run(() => {
       const ids = this.checkAccounts(userId, input.accountIds ?? []);
       const id = this.deps.ids.uuid();
       const first = !this.defaultSet(userId);
-      this.sets.insert({ id, userId, name: input.name, isDefault: false, createdAt: nowIso(this.deps.clock) });
+      this.sets.insert({ id, userId, name: input.name, isDefault: false, createdAt: nowIso(this.deps.clock), timeZone: input.timeZone ?? systemTimeZone(), slots: '[]' });
       this.sets.setMembers(id, ids);
       // The first set a user makes becomes the default, so drafts have somewhere to go.
       if (first || input.isDefault) this.sets.makeDefault(userId, id);
@@ -70,10 +92,12 @@ export class SocialSetsService {
     });
   }
 
-  update(userId: string, input: { id: string; name?: string; accountIds?: string[]; isDefault?: boolean }): SocialSet {
+  update(userId: string, input: { id: string; name?: string; accountIds?: string[]; isDefault?: boolean; timeZone?: string }): SocialSet {
+    checkZone(input.timeZone);
     return this.repos.tx.run(() => {
       const row = this.row(userId, input.id);
       if (input.name !== undefined) this.sets.rename(row.id, input.name);
+      if (input.timeZone !== undefined) this.sets.setTimeZone(row.id, input.timeZone);
       if (input.accountIds !== undefined) this.sets.setMembers(row.id, this.checkAccounts(userId, input.accountIds));
       if (input.isDefault === true) this.sets.makeDefault(userId, row.id);
       if (input.isDefault === false && row.isDefault) {
@@ -81,6 +105,29 @@ export class SocialSetsService {
       }
       return this.get(userId, row.id);
     });
+  }
+
+  /** The set's weekly queue slots, in its zone, sorted. */
+  slots(userId: string, id: string): { socialSetId: string; timeZone: string; slots: Slot[] } {
+    const row = this.row(userId, id);
+    return { socialSetId: row.id, timeZone: zoneOf(row), slots: parseSlots(row.slots) };
+  }
+
+  /**
+   * Replaces the slots. A bad day or time, or two slots closer than 6 minutes, is 400 naming the
+   * slot (`slots.1.time`). Drafts already queued keep their times.
+   */
+  setSlots(userId: string, id: string, slots: Slot[]): { socialSetId: string; timeZone: string; slots: Slot[] } {
+    const problems = slotProblems(slots);
+    if (problems.length > 0) {
+      throw new HeraldError('INVALID_INPUT', `Invalid slots: ${problems.map((p) => `slots.${p.index}.${p.field} ${p.message}`).join('; ')}`.slice(0, 500), {
+        details: problems.map((p) => ({ path: `slots.${p.index}.${p.field}`, message: p.message })),
+      });
+    }
+    const row = this.row(userId, id);
+    const sorted = sortSlots(slots.map((s) => ({ day: s.day, time: s.time })));
+    this.sets.setSlots(row.id, JSON.stringify(sorted));
+    return { socialSetId: row.id, timeZone: zoneOf(row), slots: sorted };
   }
 
   delete(userId: string, id: string): void {

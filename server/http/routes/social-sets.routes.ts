@@ -31,4 +31,15 @@ export const socialSetRoutes = (s: Services) => [
       return { success: true, message: 'Social set deleted' };
     },
   }),
+  defineRoute({
+    method: 'get', path: '/social-sets/:id/slots', tag, summary: 'The set\'s weekly queue slots, in its time zone',
+    params: c.slotsParams, response: c.slotsResponse, errors: ['INVALID_API_KEY', 'NOT_FOUND', 'RATE_LIMITED'],
+    handler: ({ auth, params }) => ({ success: true, ...s.socialSets.slots(auth.user.id, params.id) }),
+  }),
+  defineRoute({
+    method: 'put', path: '/social-sets/:id/slots', tag, summary: 'Replace the set\'s weekly queue slots',
+    description: 'Slots are `{day: 1-7 (ISO, Monday = 1), time: "HH:MM"}` in the set\'s time zone. A time that is not a time of day (25:00) or two slots less than 6 minutes apart (their ±3 min jitter windows would cross) is 400 INVALID_INPUT naming the slot. Drafts already queued keep their times.',
+    params: c.slotsParams, body: c.putSlotsBody, response: c.slotsResponse, errors: ['INVALID_API_KEY', 'INVALID_INPUT', 'NOT_FOUND', 'RATE_LIMITED'],
+    handler: ({ auth, params, body }) => ({ success: true, ...s.socialSets.setSlots(auth.user.id, params.id, body.slots) }),
+  }),
 ];
