@@ -67,7 +67,12 @@ describe('LinkedIn simulator through Herald', () => {
     const member = sim.state.members[0];
     const list = await t.call('GET', '/accounts', { key });
     expect(list.body.accounts.find((a: any) => a.uuid === accountId)).toMatchObject({ platform: 'problog', username: member.name, status: 'active' });
-    expect(JSON.parse(row().meta)).toEqual({ personUrn: `urn:li:person:${member.sub}` });
+    // The person's URN, and the token's facts for its health (#21: when it expires and how it
+    // renews, never the token itself).
+    const meta = JSON.parse(row().meta);
+    expect(meta).toMatchObject({ personUrn: `urn:li:person:${member.sub}` });
+    expect(Object.keys(meta).sort()).toEqual(['personUrn', 'token']);
+    for (const token of sim.state.tokens.keys()) expect(row().meta).not.toContain(token);
   });
 
   it('publishes as the person with the visibility asked for (the simulator refuses /rest calls without LinkedIn-Version)', async () => {
