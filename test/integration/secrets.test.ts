@@ -53,6 +53,22 @@ describe('OS keychain (gnome-keyring through keytar)', () => {
     expect(await store.names()).toEqual([]);
   });
 
+  it('survives listings racing writes and deletes (libsecret hands a NULL value for an item deleted mid-listing)', async () => {
+    const service = `Herald test ${crypto.randomUUID()}`;
+    const store = new KeychainSecretStore(await loadKeytar(), service);
+    await Promise.all(Array.from({ length: 10 }, (_, i) => store.set(`kept:${i}`, `value ${i}`)));
+    // Before the keychain calls were queued, this killed the process about once a run.
+    for (let round = 0; round < 5; round++) {
+      await Promise.all([
+        ...Array.from({ length: 10 }, (_, i) => store.set(`brief:${round}:${i}`, 'x').then(() => store.delete(`brief:${round}:${i}`))),
+        ...Array.from({ length: 10 }, () => store.names()),
+      ]);
+    }
+    expect((await store.names()).sort()).toEqual(Array.from({ length: 10 }, (_, i) => `kept:${i}`).sort());
+    for (let i = 0; i < 10; i++) expect(await store.get(`kept:${i}`)).toBe(`value ${i}`);
+    await Promise.all(Array.from({ length: 10 }, (_, i) => store.delete(`kept:${i}`)));
+  });
+
   it('names the keychain entries after the data folder, so two profiles never share tokens', () => {
     expect(keychainService('/a/b')).not.toBe(keychainService('/a/c'));
     expect(keychainService('/a/b')).toBe(keychainService('/a/b/'));
