@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import path from 'node:path';
 import { HeraldError } from '../core/errors.js';
+import { writePrivateFile } from './file.store.js';
 import type { SecretStore } from './secret-store.js';
 
 /**
@@ -78,17 +78,7 @@ export class EncryptedFileSecretStore implements SecretStore {
     cipher.setAAD(Buffer.from('herald-secrets-v1'));
     const sealed = Buffer.concat([cipher.update(JSON.stringify(data), 'utf8'), cipher.final()]);
     const env: Envelope = { v: 1, kdf: { name: 'scrypt', ...SCRYPT, salt: salt.toString('base64') }, iv: iv.toString('base64'), tag: cipher.getAuthTag().toString('base64'), data: sealed.toString('base64') };
-    fs.mkdirSync(path.dirname(this.file), { recursive: true });
-    const tmp = `${this.file}.${process.pid}.tmp`;
-    const fd = fs.openSync(tmp, 'w', 0o600);
-    try {
-      fs.writeSync(fd, JSON.stringify(env));
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-    fs.chmodSync(tmp, 0o600);
-    fs.renameSync(tmp, this.file);
+    writePrivateFile(this.file, JSON.stringify(env));
   }
 
   private exclusive<T>(fn: () => T): Promise<T> {

@@ -22,17 +22,7 @@ export class FileSecretStore implements SecretStore {
   }
 
   private write(data: Record<string, string>): void {
-    fs.mkdirSync(path.dirname(this.file), { recursive: true });
-    const tmp = `${this.file}.${process.pid}.tmp`;
-    const fd = fs.openSync(tmp, 'w', 0o600);
-    try {
-      fs.writeSync(fd, JSON.stringify(data));
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-    fs.chmodSync(tmp, 0o600);
-    fs.renameSync(tmp, this.file);
+    writePrivateFile(this.file, JSON.stringify(data));
   }
 
   /** Serialises read-modify-write cycles within this process. */
@@ -56,4 +46,19 @@ export class FileSecretStore implements SecretStore {
     });
   }
   async names() { return Object.keys(this.read()); }
+}
+
+/** Writes `text` to `file` mode 0600, durably and whole: a temporary file, fsync, then rename. */
+export function writePrivateFile(file: string, text: string): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  const fd = fs.openSync(tmp, 'w', 0o600);
+  try {
+    fs.writeSync(fd, text);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  fs.chmodSync(tmp, 0o600);
+  fs.renameSync(tmp, file);
 }
