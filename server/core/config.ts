@@ -218,7 +218,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       tokenUrl: k('TOKEN_URL') ?? NETWORK_DEFAULTS[p].token,
     };
   }
-  return {
+  const config: HeraldConfig = {
     dataDir,
     dbPath: path.join(dataDir, 'herald.db'),
     host: raw.HERALD_HOST,
@@ -247,9 +247,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       requestTimeoutMs: raw.HERALD_REQUEST_TIMEOUT_SECONDS > 0 ? Math.max(Math.round(raw.HERALD_REQUEST_TIMEOUT_SECONDS * 1000), Math.round(raw.HERALD_HEADERS_TIMEOUT_SECONDS * 1000)) : 0,
       maxConnections: raw.HERALD_MAX_CONNECTIONS,
     },
-    timeZone: validTimeZone(raw.HERALD_TIME_ZONE) ?? systemTimeZone(),
-    defaultLanguage: validLanguage(raw.HERALD_DEFAULT_LANGUAGE) ?? systemLanguage(env),
+    timeZone: '',
+    defaultLanguage: '',
     microblogFollowUserId: raw.HERALD_MICROBLOG_FOLLOW_USER_ID,
     microblogRedirectUri: raw.HERALD_MICROBLOG_REDIRECT_URI,
   };
+  // Worked out on first use: the first Intl call loads ICU's data, ~10 ms that start-up (and
+  // every CLI command) would otherwise pay before the first request needs a zone or a language.
+  lazySetting(config, 'timeZone', () => validTimeZone(raw.HERALD_TIME_ZONE) ?? systemTimeZone());
+  lazySetting(config, 'defaultLanguage', () => validLanguage(raw.HERALD_DEFAULT_LANGUAGE) ?? systemLanguage(env));
+  return config;
+}
+
+/** A property computed on first read (then kept), and still assignable like a plain one. */
+function lazySetting<K extends 'timeZone' | 'defaultLanguage'>(config: HeraldConfig, key: K, compute: () => HeraldConfig[K]): void {
+  let value: HeraldConfig[K] | undefined;
+  Object.defineProperty(config, key, {
+    enumerable: true,
+    configurable: true,
+    get: () => (value ??= compute()),
+    set: (v: HeraldConfig[K]) => { value = v; },
+  });
 }

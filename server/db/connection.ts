@@ -82,13 +82,17 @@ export function openDatabase(file: string, folder = migrationsFolder()): Databas
     const journal = readJournal(folder);
     const latestKnown = Math.max(0, ...journal.entries.map((e) => e.when));
     const hasTable = sqlite.prepare("SELECT 1 FROM sqlite_master WHERE type='table' AND name='__drizzle_migrations'").get();
+    let upToDate = false;
     if (hasTable) {
       const row = sqlite.prepare('SELECT MAX(created_at) AS latest FROM __drizzle_migrations').get() as { latest: number | null };
       if (row.latest !== null && Number(row.latest) > latestKnown) throw new SchemaTooNewError(file);
+      // drizzle's migrator applies only entries newer than the latest applied one; when that is
+      // the newest this release knows, it would read and hash every .sql file to do nothing.
+      upToDate = row.latest !== null && Number(row.latest) === latestKnown;
     }
     applyPragmas(sqlite);
     const db = drizzle(sqlite, { schema });
-    migrate(db, { migrationsFolder: folder });
+    if (!upToDate) migrate(db, { migrationsFolder: folder });
     return { sqlite, db, close: () => sqlite.close() };
   } catch (err) {
     sqlite.close();
