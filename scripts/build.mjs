@@ -89,6 +89,9 @@ const lazyTwitterText = {
 // (~30 ms on a loaded 2-core machine), node:fs's ReadStream getter loads fs/promises and readline,
 // node:dns's promises getter builds a resolver. Bundled code takes builtins from
 // process.getBuiltinModule (Node 22.3+) instead, as CommonJS code does: nothing is read until used.
+// Builtins the bare Express app never loads, whose loading (TLS contexts, the DNS resolver, worker
+// and web-stream classes) a start-up would otherwise pay although only a later request uses them.
+const LAZY_BUILTINS = new Set(['node:https', 'node:tls', 'node:dns', 'node:dns/promises', 'node:worker_threads', 'node:fs/promises', 'node:timers/promises', 'node:readline', 'node:readline/promises', 'node:stream/web', 'node:child_process', 'node:zlib', 'node:perf_hooks', 'node:http2', 'node:v8']);
 const builtinsWithoutFacade = {
   name: 'builtins-without-esm-facade',
   setup(b) {
@@ -97,7 +100,21 @@ const builtinsWithoutFacade = {
       const id = args.path.startsWith('node:') ? args.path : `node:${args.path}`;
       return isBuiltin(id) ? { path: id, namespace: 'node-builtin' } : undefined;
     });
-    b.onLoad({ filter: /.*/, namespace: 'node-builtin' }, (args) => ({ contents: `module.exports = typeof process.getBuiltinModule === 'function' ? process.getBuiltinModule(${JSON.stringify(args.path)}) : require(${JSON.stringify(args.path)});`, loader: 'js' }));
+    b.onLoad({ filter: /.*/, namespace: 'node-builtin' }, (args) => {
+      const id = JSON.stringify(args.path);
+      const get = `(typeof process.getBuiltinModule === 'function' ? process.getBuiltinModule(${id}) : require(${id}))`;
+      const real = process.getBuiltinModule?.(args.path);
+      if (!LAZY_BUILTINS.has(args.path) || !real || typeof real !== 'object') return { contents: `module.exports = ${get};`, loader: 'js' };
+      // An object whose properties load the builtin when first read: esbuild's interop copies the
+      // property names at start-up, and only a use reads through them.
+      const names = Object.getOwnPropertyNames(real).filter((n) => n !== 'default' && n !== '__esModule');
+      return {
+        contents: `let real; const load = () => (real ??= ${get}); const lazy = {};
+          for (const k of ${JSON.stringify(names)}) Object.defineProperty(lazy, k, { enumerable: true, get: () => load()[k] });
+          module.exports = lazy;`,
+        loader: 'js',
+      };
+    });
   },
 };
 

@@ -14,8 +14,7 @@
  * read with one backslash fewer, so `\---` in a post survives too. The front matter is parsed
  * with yaml's default (core, safe) schema: no custom tags, no code.
  */
-import { parse as parseCsv } from 'csv-parse/sync';
-import { Document, parse as parseYaml, parseDocument, stringify as stringifyYaml, visit } from 'yaml';
+import { csvParser, yamlLib } from './file-parsers.js';
 import { dateTimeProblem } from '../../contracts/common.js';
 import { draftFile, FILE_FORMAT, type DraftFile, type RowError } from '../../contracts/draft-files.js';
 import type { CreateDraftInput, Draft } from '../../contracts/drafts.js';
@@ -80,6 +79,7 @@ const YAML_OPTIONS = { lineWidth: 0, minContentWidth: 0 } as const;
  * default style would not give back exactly is written double-quoted, with escapes.
  */
 function yamlOf(fm: Record<string, unknown>): string {
+  const { Document, visit, parse: parseYaml, stringify: stringifyYaml } = yamlLib();
   const doc = new Document(fm);
   visit(doc, {
     Scalar(_key, node) {
@@ -110,7 +110,7 @@ export function fromMarkdown(source: string, where = 'body'): DraftFile {
       throw invalid('Broken front matter: the opening --- line has no closing --- line', [{ path: `${where}.frontMatter`, message: 'line 1 opens the front matter; no line of --- closes it' }]);
     }
     // Each YAML line keeps its newline: a block scalar's kept trailing newlines (|+) need it.
-    const doc = parseDocument(`${lines.slice(1, end).join('\n')}\n`);
+    const doc = yamlLib().parseDocument(`${lines.slice(1, end).join('\n')}\n`);
     const problem = doc.errors[0] ?? doc.warnings[0];
     if (problem) {
       // The file's line: the YAML's own line plus the opening ---.
@@ -249,7 +249,7 @@ const list = (cell: string | undefined) => (cell ?? '').split(/[\s,;|]+/).filter
 export function fromCsv(source: string): { rows: CsvRow[]; errors: RowError[] } {
   let records: string[][];
   try {
-    records = parseCsv(source.replace(/^\uFEFF/, ''), { relax_column_count: true, skip_empty_lines: true, trim: false }) as string[][];
+    records = csvParser()(source.replace(/^\uFEFF/, ''), { relax_column_count: true, skip_empty_lines: true, trim: false }) as string[][];
   } catch (err) {
     const e = err as { lines?: number; message: string };
     return { rows: [], errors: [{ row: e.lines ?? 1, column: 'row', message: `Broken CSV: ${e.message.split('\n')[0]}` }] };

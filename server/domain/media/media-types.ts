@@ -5,7 +5,6 @@
  * claim an allowed type but are malformed, truncated, carry trailing data, or exceed the pixel
  * or frame caps.
  */
-import { fileTypeFromBuffer } from 'file-type';
 import { HeraldError } from '../../core/errors.js';
 
 export type MediaKind = 'image' | 'gif' | 'video';
@@ -68,8 +67,12 @@ export const unsupported = (what = 'This file type') =>
   new HeraldError('INVALID_INPUT', `${what} is not accepted; send PNG, JPEG, WebP, GIF, MP4 or MOV`, { status: 415 });
 
 /** Decides the type from the first bytes of a file. */
+/** file-type (with its token readers, ~20 ms of CPU to load) is loaded by the first upload, not at start-up. */
+let fileType: Promise<typeof import('file-type')> | undefined;
+
 export async function sniffType(head: Buffer): Promise<MediaTypeInfo> {
   if (head.length === 0) throw new HeraldError('INVALID_INPUT', 'The file is empty');
+  const { fileTypeFromBuffer } = await (fileType ??= import('file-type'));
   const found = await fileTypeFromBuffer(head);
   const format = found ? FROM_SNIFF[`${found.ext}|${found.mime}`] : undefined;
   if (!format) throw unsupported(found ? `${found.mime}` : 'This file type');
