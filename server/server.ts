@@ -111,8 +111,9 @@ const ORPHAN_AGE_MS = 60 * 60_000;
  * holds the folder's scheduler lock, only files untouched for an hour go; when none does, every
  * file with no row written before this start.
  */
-function removeOrphanMedia(services: Services, dataDir: string, startedAt: number, log: Logger): void {
-  const probe = new SchedulerLock(dataDir);
+function removeOrphanMedia(services: Services, dataDir: string, startedAt: number, log: Logger, schedulerLock?: SchedulerLock): void {
+  // The scheduler's own lock when it will run (taken once, kept for it); a probe otherwise.
+  const probe = schedulerLock ?? new SchedulerLock(dataDir);
   let alone = false;
   try {
     alone = probe.tryAcquire();
@@ -123,7 +124,7 @@ function removeOrphanMedia(services: Services, dataDir: string, startedAt: numbe
   } catch (err) {
     log.warn(`Herald could not tidy the media folder: ${(err as Error).message}`);
   } finally {
-    probe.release();
+    if (!schedulerLock) probe.release();
   }
 }
 
@@ -138,6 +139,7 @@ export async function createServer(options: ServerOptions = {}): Promise<HeraldS
   privateFolder(config.dataDir);
   privateFolder(path.join(config.dataDir, 'media'), false);
   const database = openDatabase(config.dbPath);
+  let schedulerLock: SchedulerLock | undefined;
   try {
     const secrets = new ManagedSecretStore(options.secrets ?? (await openSecretStore(config, log)));
     const deps: Deps = {
@@ -151,7 +153,8 @@ export async function createServer(options: ServerOptions = {}): Promise<HeraldS
     const services = createServices(deps);
     await services.networkApps.load();
     await services.users.ensureOwner();
-    removeOrphanMedia(services, config.dataDir, startedAt, log);
+    schedulerLock = options.scheduler === false ? undefined : new SchedulerLock(config.dataDir);
+    removeOrphanMedia(services, config.dataDir, startedAt, log, schedulerLock);
 
     let port = config.port;
     const uiRoutes = () => {
@@ -186,7 +189,7 @@ export async function createServer(options: ServerOptions = {}): Promise<HeraldS
       log.warn(`Herald: HERALD_HOST=${config.host} is not a loopback address, so other machines can connect to port ${port}. They still need an API key, but nothing else stands between them and the API: set HERALD_HOST=127.0.0.1 unless you mean to serve other machines.`);
     }
 
-    const scheduler = options.scheduler === false ? undefined : new Scheduler(deps, services.publishing, services.scheduling, { sweepMs: config.sweepMs, ...options.scheduler });
+    const scheduler = options.scheduler === false ? undefined : new Scheduler(deps, services.publishing, services.scheduling, { sweepMs: config.sweepMs, lock: schedulerLock, ...options.scheduler });
     await scheduler?.start();
     const credentialCheck = options.credentialCheck === false || options.scheduler === false ? undefined : startCredentialCheck(services.credentialCheck, log, options.credentialCheck);
     // Started a moment after the API answers, so its thread's start-up does not compete with the
@@ -218,6 +221,7 @@ export async function createServer(options: ServerOptions = {}): Promise<HeraldS
     }));
     return { url, apiUrl: url + API_PREFIX, port, host: config.host, config, deps, services, app, http: server, scheduler, checkpointer, close };
   } catch (err) {
+    schedulerLock?.release();
     database.close();
     throw err;
   }

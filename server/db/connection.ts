@@ -8,9 +8,9 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
-import * as schema from './schema.js';
 
-export type Db = BetterSQLite3Database<typeof schema>;
+/** No relational queries (`db.query.*`) are used: without the schema, drizzle skips mapping every table's relations at start. */
+export type Db = BetterSQLite3Database;
 export type Sqlite = Database.Database;
 
 export interface Database_ {
@@ -91,7 +91,7 @@ export function openDatabase(file: string, folder = migrationsFolder()): Databas
       upToDate = row.latest !== null && Number(row.latest) === latestKnown;
     }
     applyPragmas(sqlite);
-    const db = drizzle(sqlite, { schema });
+    const db = drizzle(sqlite);
     if (!upToDate) migrate(db, { migrationsFolder: folder });
     return { sqlite, db, close: () => sqlite.close() };
   } catch (err) {

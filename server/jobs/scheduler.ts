@@ -106,6 +106,8 @@ export interface SchedulerOptions {
   maxInFlight?: number;
   /** Waits before each renewed try of an entry a full disk stopped, ms (the last repeats). */
   storageBackoffMs?: number[];
+  /** The data folder's lock, when the caller took it already (createServer's media tidy-up). */
+  lock?: SchedulerLock;
 }
 
 export class Scheduler {
@@ -132,7 +134,7 @@ export class Scheduler {
   private slotFreed: (() => void) | undefined;
 
   constructor(private readonly deps: Deps, publishing: PublishService, queue: ScheduleService, opts: SchedulerOptions = {}) {
-    this.lock = new SchedulerLock(deps.config.dataDir);
+    this.lock = opts.lock ?? new SchedulerLock(deps.config.dataDir);
     this.waker = opts.waker ?? nodeScheduleWaker(deps.clock);
     this.sweepMs = opts.sweepMs ?? 20_000;
     this.batchSize = opts.batchSize ?? 200;
