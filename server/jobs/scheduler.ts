@@ -121,6 +121,8 @@ export class Scheduler {
   private firing: Promise<void> | undefined;
   private again = false;
   private stopped = true;
+  /** Whether this scheduler has resumed what a stopped process left (once per lock held). */
+  private tookOver = false;
   /** When start() began, until the first wake-up is armed. */
   private startedAt: number | undefined;
   /** Resuming what a crash interrupted; due entries wait for it (see fireDue). */
@@ -160,8 +162,11 @@ export class Scheduler {
   }
 
   private takeOver(): boolean {
-    if (this.lock.held) return true;
-    if (!this.lock.tryAcquire()) return false;
+    if (this.lock.held && this.tookOver) return true;
+    // The lock may come already held (createServer took it for the media tidy-up): the take-over
+    // below still runs once.
+    if (!this.lock.held && !this.lock.tryAcquire()) return false;
+    this.tookOver = true;
     // Claimed entries go back to the queue and publishing resumes where a killed process stopped.
     this.resuming = this.track(this.runner.takeOver().catch((err) => this.deps.log.error('Herald could not resume interrupted publishing', err)));
     return true;
@@ -271,5 +276,6 @@ export class Scheduler {
     await this.firing;
     await this.settled();
     this.lock.release();
+    this.tookOver = false;
   }
 }
