@@ -28,32 +28,40 @@ export const PARTS = {
 };
 const SOURCE = /\.(ts|tsx|mts|cts|js|mjs|cjs|css|html|svg|json)$/;
 
-/** The newest modification time among the sources under `dirs` (0 when there are none). */
-function newestSource(root, dirs) {
-  let newest = 0;
-  const walk = (dir) => {
+/**
+ * The newest modification time among the sources under `dir` (0 when there are none). The stats
+ * run in parallel on libuv's threads, so a start can load code while they run; each folder is
+ * walked once per check however many parts share it (`seen`).
+ */
+async function newestIn(dir, seen) {
+  if (seen.has(dir)) return seen.get(dir);
+  const walk = async (d) => {
     let entries;
-    try { entries = fs.readdirSync(dir, { withFileTypes: true }); } catch { return; }
-    for (const e of entries) {
-      if (e.name === 'node_modules' || e.name === 'dist' || e.name.startsWith('.')) continue;
-      const p = path.join(dir, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (SOURCE.test(e.name)) newest = Math.max(newest, fs.statSync(p).mtimeMs);
-    }
+    try { entries = await fs.promises.readdir(d, { withFileTypes: true }); } catch { return 0; }
+    const times = await Promise.all(entries.map(async (e) => {
+      if (e.name === 'node_modules' || e.name === 'dist' || e.name.startsWith('.')) return 0;
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) return walk(p);
+      if (!SOURCE.test(e.name)) return 0;
+      try { return (await fs.promises.stat(p)).mtimeMs; } catch { return 0; }
+    }));
+    return Math.max(0, ...times);
   };
-  for (const d of dirs) walk(path.join(root, d));
-  for (const f of ['package.json', 'package-lock.json']) {
-    try { newest = Math.max(newest, fs.statSync(path.join(root, f)).mtimeMs); } catch { /* absent */ }
-  }
-  return newest;
+  const result = walk(dir);
+  seen.set(dir, result);
+  return result;
 }
 
 /** Whether `part` is missing, or older than a source it is built from. */
-export function isStale(part, root = ROOT) {
+export async function isStale(part, root = ROOT, seen = new Map()) {
   const { from, output } = PARTS[part];
   let built;
-  try { built = fs.statSync(path.join(root, output)).mtimeMs; } catch { return true; }
-  return newestSource(root, from) > built;
+  try { built = (await fs.promises.stat(path.join(root, output))).mtimeMs; } catch { return true; }
+  const times = await Promise.all([
+    ...from.map((d) => newestIn(path.join(root, d), seen)),
+    ...['package.json', 'package-lock.json'].map((f) => fs.promises.stat(path.join(root, f)).then((st) => st.mtimeMs, () => 0)),
+  ]);
+  return Math.max(...times) > built;
 }
 
 // zod re-exports every locale through `z.locales` (about 260 KB of the bundle, a fifth of what
@@ -204,13 +212,16 @@ const LABELS = { server: 'the server', cli: 'the command line', desktop: 'the de
  * Builds each of `parts` that is missing or older than its sources, saying so on stderr. Where
  * the build tools are absent (an install without dev dependencies), what is built is used as is.
  */
+/** Builds what of `parts` is missing or stale; answers the parts it built. */
 export async function ensureBuilt(parts, { root = ROOT, log = (m) => process.stderr.write(`${m}\n`) } = {}) {
-  const stale = parts.filter((p) => isStale(p, root));
-  if (stale.length === 0) return;
+  const seen = new Map();
+  const flags = await Promise.all(parts.map((p) => isStale(p, root, seen)));
+  const stale = parts.filter((_, i) => flags[i]);
+  if (stale.length === 0) return [];
   if (!fs.existsSync(path.join(root, 'node_modules/esbuild'))) {
     const missing = stale.filter((p) => !fs.existsSync(path.join(root, PARTS[p].output)));
     if (missing.length > 0) throw new Error(`${missing.map((p) => LABELS[p]).join(', ')} not built, and the build tools are not installed: run npm install`);
-    return;
+    return [];
   }
   const started = Date.now();
   log(`Building ${stale.map((p) => LABELS[p]).join(', ')} (sources changed since the last build)…`);
@@ -218,6 +229,7 @@ export async function ensureBuilt(parts, { root = ROOT, log = (m) => process.std
   const { stop } = await import('esbuild');
   await stop(); // esbuild's helper process would otherwise stay beside Herald
   log(`Built in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+  return stale;
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -18,8 +18,13 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const headless = process.argv.includes('--headless') || Boolean(process.env.HERALD_HEADLESS);
 // Looked up, never require('electron'): since Electron 42 that downloads a missing binary.
 const electron = headless ? undefined : installedElectron();
+const serverEntry = pathToFileURL(path.join(root, PARTS.server.output)).href;
+// The compiled server loads while its sources' times are checked (on libuv's threads): importing
+// it starts nothing, and when the check rebuilds it, the new build is imported instead.
+const loading = electron ? undefined : import(serverEntry).catch(() => undefined);
+let rebuilt;
 try {
-  await ensureBuilt(electron ? ['desktop', 'ui'] : ['server', 'ui']);
+  rebuilt = await ensureBuilt(electron ? ['desktop', 'ui'] : ['server', 'ui']);
 } catch (err) {
   console.error(`Herald cannot start: ${err.message}`);
   process.exit(1);
@@ -35,6 +40,7 @@ if (electron) {
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 } else {
   if (!headless) console.log(`Electron is not installed here, so Herald runs headless: the same app in your browser, no window. For the desktop window, install Electron's binary once (${INSTALL_ELECTRON}) and run npm start again.`);
-  const { runHeadless } = await import(pathToFileURL(path.join(root, PARTS.server.output)).href);
+  const loaded = await loading;
+  const { runHeadless } = loaded && !rebuilt.includes('server') ? loaded : await import(`${serverEntry}?build=${Date.now()}`);
   await runHeadless();
 }
