@@ -72,15 +72,16 @@ export function createApp(opts: AppOptions) {
   // Express's router for the API is what the dispatcher leaves over (HEAD, uploads, the docs,
   // unknown paths): built on the first request that needs it, not at start-up (compiling ~75
   // path patterns is a few ms of every start).
-  const expressRoutes: [Method, string, RequestHandler[]][] = [];
+  const expressRoutes: [Method, string, () => RequestHandler[]][] = [];
   const auth = keyAuth(s.auth);
   const json = express.json({ limit: s.deps.config.jsonBodyLimit, strict: true, type: () => true });
 
   const dispatchRoutes: DispatchRoute[] = [];
-  for (const r of routes) {
+  // Each route's chain is built on its first request: a start-up answers its first request
+  // without building the other ~80.
+  const buildChain = (r: RouteDef): RequestHandler[] => {
     const chain: RequestHandler[] = [];
     if (r.auth !== false) chain.push(auth);
-    if (r.idempotent && r.auth === false) throw new Error(`${r.path}: an idempotent route needs a key (Idempotency-Key is per user)`);
     const idem = r.idempotent
       ? idempotency(s.idempotency, s.deps.log, r.bodyType === 'multipart' ? { digest: uploadDigest, discard: discardUploaded } : {})
       : undefined;
@@ -122,6 +123,12 @@ export function createApp(opts: AppOptions) {
       if (result instanceof Promise) return result.then((value) => { if (!res.headersSent) sendJson(req, res, status, value); });
       if (!res.headersSent) sendJson(req, res, status, result);
     });
+    return chain;
+  };
+  for (const r of routes) {
+    if (r.idempotent && r.auth === false) throw new Error(`${r.path}: an idempotent route needs a key (Idempotency-Key is per user)`);
+    let built: RequestHandler[] | undefined;
+    const chain = () => (built ??= buildChain(r));
     expressRoutes.push([r.method, r.path, chain]);
     dispatchRoutes.push({ method: r.method, path: r.path, chain, viaExpress: r.bodyType === 'multipart' });
   }
@@ -130,7 +137,7 @@ export function createApp(opts: AppOptions) {
   const doc = () => (openapi ??= buildOpenApi(routes, { version: VERSION }));
   const buildApi = () => {
     const api = express.Router({ caseSensitive: true, strict: false });
-    for (const [method, path, chain] of expressRoutes) api[method](path, ...chain);
+    for (const [method, path, chain] of expressRoutes) api[method](path, ...chain());
     api.get('/openapi.json', (_req, res) => { res.json(doc()); });
     api.get('/docs', (_req, res) => {
       res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");

@@ -20,8 +20,8 @@ export interface DispatchRoute {
   method: string;
   /** Express path under the prefix, e.g. `/templates/:id`. */
   path: string;
-  /** Everything Express would run for the route after the app-level guards. */
-  chain: RequestHandler[];
+  /** Everything Express would run for the route after the app-level guards (or a function that builds it on the route's first request). */
+  chain: RequestHandler[] | (() => RequestHandler[]);
   /** Routes the dispatcher leaves to Express (uploads). */
   viaExpress?: boolean;
 }
@@ -30,7 +30,7 @@ interface Compiled {
   segments: string[];
   /** Index of each `:param` segment and its name. */
   params: [number, string][];
-  handlers: RequestHandler[];
+  handlers: () => RequestHandler[];
   viaExpress: boolean;
 }
 
@@ -48,6 +48,11 @@ export interface DispatchOptions {
 
 export type Dispatch = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 
+const once = <T>(make: () => T): (() => T) => {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
+};
+
 export function createDispatch(opts: DispatchOptions): Dispatch {
   // method → segment count → routes in registration order (Express's first match wins).
   const table = new Map<string, Map<number, Compiled[]>>();
@@ -63,7 +68,7 @@ export function createDispatch(opts: DispatchOptions): Dispatch {
     list.push({
       segments,
       params: segments.flatMap((s, i): [number, string][] => (s.startsWith(':') ? [[i, s.slice(1)]] : [])),
-      handlers: [...opts.guards, ...r.chain],
+      handlers: once(() => [...opts.guards, ...(typeof r.chain === 'function' ? r.chain() : r.chain)]),
       viaExpress: r.viaExpress ?? false,
     });
   }
@@ -109,7 +114,7 @@ export function createDispatch(opts: DispatchOptions): Dispatch {
     req.originalUrl = url;
     req.baseUrl = opts.prefix;
     req.params = found.params;
-    run(found.route.handlers, req, res, opts.errors);
+    run(found.route.handlers(), req, res, opts.errors);
   };
 }
 
