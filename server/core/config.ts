@@ -201,7 +201,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     const value = overrides[key] ?? env[key] ?? fromFile;
     if (value !== undefined && value !== '') merged[key] = typeof value === 'number' || typeof value === 'boolean' ? String(value) : value;
   }
-  const parsed = rawSchema.safeParse(merged);
+  // Parsed once per process: zod's compiled fast path would cost more to build than it saves.
+  const parsed = rawSchema.safeParse(merged, { jitless: true });
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     throw new ConfigError(`Invalid configuration: ${issues}`);
