@@ -131,7 +131,7 @@ describe('previews that look like the networks', () => {
     await expect(li.locator('[data-see-more]').textContent()).resolves.toBe('…see more');
     const folded = await li.locator('.pv-text').first().textContent();
     expect(folded!.length).toBeLessThanOrEqual(210);
-    expect(FIRST.startsWith(folded!)).toBe(true);
+    expect(`${FIRST}\n\n${SECOND}`.startsWith(folded!)).toBe(true);
     await li.locator('[data-see-more]').click();
     await expect.poll(() => li.locator('[data-see-more]').count()).toBe(0);
     await expect(li.locator('.pv-text').first().textContent()).resolves.toContain('Try it.');
@@ -164,7 +164,7 @@ describe('overflow marked from the exact character', () => {
     const over = (p: string) => preview(p).locator('[data-overflow]').allTextContents().then((a) => a.join(''));
     await expect.poll(() => over('microblog')).toBe('OVER' + 'd'.repeat(20));
     await expect(preview('microblog').locator('.pv-text').getAttribute('data-overflow-at')).resolves.toBe('280');
-    await expect(over('skyblog')).resolves.toBe('d'.repeat(2));
+    await expect(over('skyblog')).resolves.toBe('d'.repeat(4));
     await expect(preview('fedblog').locator('[data-overflow]').count()).resolves.toBe(0);
     await post(1).fill('é'.repeat(299) + '😀😀x');
     // Bluesky: from the 301st grapheme cluster.
