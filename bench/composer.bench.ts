@@ -65,6 +65,23 @@ try {
     if (i > 0) paints.push(paint - served); // the first load warms caches
   }
 
+  if (process.env.BENCH_PROFILE) {
+    const cdp = await app.context.newCDPSession(page);
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+    await page.evaluate((id) => localStorage.removeItem(`herald.compose.unsaved.${id}`), draftId);
+    await cdp.send('Profiler.start');
+    await page.goto(`${app.origin}/?run=prof#/compose?draft=${draftId}`);
+    await page.waitForFunction(() => (window as unknown as { __paint?: number }).__paint !== undefined, null, { timeout: 30_000 });
+    const { profile } = await cdp.send('Profiler.stop') as { profile: { nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }[]; samples: number[]; timeDeltas: number[] } };
+    const self = new Map<number, number>();
+    profile.samples.forEach((id, k) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[k] ?? 0)));
+    const byName = new Map<string, number>();
+    for (const n of profile.nodes) { const key = `${n.callFrame.functionName || '(anon)'} ${n.callFrame.url.split('/').pop()}:${n.callFrame.lineNumber}`; byName.set(key, (byName.get(key) ?? 0) + (self.get(n.id) ?? 0)); }
+    console.log([...byName].sort((a, b) => b[1] - a[1]).slice(0, 25).map(([k, v]) => `${(v / 1000).toFixed(1)} ms ${k}`).join('\n'));
+    const [paint, served] = await page.evaluate(() => { const w = window as unknown as { __paint: number; __served: number }; return [w.__paint, w.__served]; });
+    console.log('paint after served', paint - served, 'served at', served);
+  }
   // Keystrokes in part 13: until all five previews show the new count, and to the next frame.
   const box = page.getByRole('textbox', { name: 'Post 13', exact: true });
   await box.focus();

@@ -37,7 +37,7 @@ export function Previews({ previews, overrides, setOverride }: {
             <span className={valid ? 'ok' : posts.length ? 'error' : 'muted'}>{valid ? `${posts.length} post${posts.length === 1 ? '' : 's'}` : posts.length ? 'does not fit' : 'empty'}</span>
           </h3>
           {posts.length > 0 && (
-            <div className={`pv-screen pv-screen-${platform}`} data-screen={platform}>
+            <div className={`pv-screen pv-screen-${platform}${posts.length > 6 ? ' pv-many' : ''}`} data-screen={platform}>
               {posts.map((p, i) => (
                 <PreviewPost key={i} platform={platform} identity={identity} text={p.text} media={p.media} mediaKey={mediaKeyOf(p.media)}
                   verdict={verdicts[i]} opts={opts} index={i} total={posts.length} card={cards?.[i]} />
