@@ -218,6 +218,11 @@ describe('network rules before publishing', () => {
     await expect(dialog.getByRole('button', { name: 'Publish to the others' }).isVisible()).resolves.toBe(true);
     await page().keyboard.press('Escape');
     await expect.poll(() => dialog.count()).toBe(0);
+    // So does the button: a post that would fail somewhere is never sent without asking.
+    await page().getByRole('button', { name: 'Publish now' }).click();
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => dialog.count()).toBe(0);
   });
 });
 

@@ -357,7 +357,7 @@ export function Compose({ params }: { params: URLSearchParams }) {
 
           <div className="panel" style={{ marginTop: 16 }}>
             <div className="row">
-              <button type="button" className="primary" disabled={!canSend} onClick={() => void publishNow()} data-action="publish" title="Ctrl+Enter asks first">Publish now</button>
+              <button type="button" className="primary" disabled={!canSend} onClick={() => (issues.some((x) => x.kind === 'public-media') ? setConfirming(true) : void publishNow())} data-action="publish" title="Ctrl+Enter asks first">Publish now</button>
               <span className="muted small">or</span>
               <input type="datetime-local" aria-label="Schedule time" aria-describedby="tz" value={when_} onChange={(e) => { whenTouched.current = true; setWhen(e.target.value); }} />
               <button type="button" disabled={!canSend} onClick={() => void scheduleIt()} data-action="schedule">Schedule</button>
