@@ -323,7 +323,7 @@ export function Compose({ params }: { params: URLSearchParams }) {
       {notice && <p className="muted" role="status" data-notice>{notice}</p>}
       {credits.data?.warning && <p className="error" role="alert" data-credits-warning>{credits.data.warning}</p>}
       <div className="compose-grid">
-        <section aria-label="Editor">
+        <section aria-label="Editor" className={c.posts.length > 6 ? 'editor-many' : undefined}>
           <div className="panel">
             <input className="full" aria-label="Title" placeholder="Title (optional)" value={c.title} onChange={(e) => edit((s) => ({ ...s, title: e.target.value }))} />
             <div className="row" style={{ marginTop: 10 }}>
