@@ -37,7 +37,7 @@ export function LinkedInPost(p: PreviewPostProps & { overflow?: number }) {
         <div className="pv-who">
           <b className="pv-name">{p.identity.name}</b>
           <span className="pv-dim">@{p.identity.handle}</span>
-          <span className="pv-dim">now · <Icon name="views" /></span>
+          <span className="pv-dim">now · <Icon name="globe" /></span>
         </div>
       </div>
       <Body {...p}>

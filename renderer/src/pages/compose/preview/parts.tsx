@@ -47,6 +47,7 @@ const paths: Record<string, string> = {
   views: 'M5 20V12M10 20V6M15 20v-9M20 20V9',
   more: 'M6 12h.01M12 12h.01M18 12h.01',
   send: 'M4 12l16-8-6 16-3-7z',
+  globe: 'M12 3a9 9 0 1 0 0 18a9 9 0 1 0 0-18M3 12h18M12 3c3 3 3 15 0 18M12 3c-3 3-3 15 0 18',
 };
 
 export function Icon({ name, label }: { name: keyof typeof paths | string; label?: string }) {
