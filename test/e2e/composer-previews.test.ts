@@ -207,6 +207,8 @@ describe('network rules before publishing', () => {
     await expect(rules('fedblog').locator('[data-rule-issue="images"]').textContent()).resolves.toContain('Post 1 has 3 media; Mastodon takes 2 per post.');
     // Threads cannot take images kept in Herald: said before publishing, not after.
     await expect(rules('threadblog').locator('[data-rule-issue="public-media"]').textContent()).resolves.toContain('public web address');
+    await expect(preview('threadblog').locator('[data-preview-warning]').textContent()).resolves.toContain('public web address');
+    await expect(preview('fedblog').locator('[data-preview-warning]').count()).resolves.toBe(0);
     await rules('fedblog').getByRole('button', { name: 'Split the images into a thread' }).click();
     await expect.poll(() => page().locator('[data-post]').evaluateAll((els) => els.map((e) => e.querySelectorAll('[data-media]').length))).toEqual([2, 1]);
     await expect(page().locator('[data-rule-issue="images"]').count()).resolves.toBe(0);

@@ -121,6 +121,7 @@ export function Compose({ params }: { params: URLSearchParams }) {
     return { platform, posts, verdicts, valid: posts.length > 0 && verdicts.every((v) => v.valid), identity: facts.ids[platform]!, opts };
   });
   const issues = ruleIssues(previews, c.posts);
+  for (const p of previews) p.warning = issues.find((x) => x.platform === p.platform && x.kind === 'public-media')?.text;
   const hasContent = c.posts.some((p) => p.text.trim() || p.media.length);
   const allValid = hasContent && previews.every((p) => p.valid);
   const canSend = allValid && targets.length > 0 && !busy;

@@ -20,6 +20,8 @@ export interface NetworkPreview {
   opts: CountOptions;
   /** The link card of each post, by position (absent: none). */
   cards?: (LinkCardData | undefined)[];
+  /** What would fail on this network although the posts fit (Threads and media kept in Herald). */
+  warning?: string;
 }
 
 export function Previews({ previews, overrides, setOverride }: {
@@ -30,12 +32,13 @@ export function Previews({ previews, overrides, setOverride }: {
   const [overOpen, setOverOpen] = useState<Platform | undefined>();
   return (
     <section aria-label="Previews">
-      {previews.map(({ platform, posts, verdicts, valid, identity, opts, cards }) => (
+      {previews.map(({ platform, posts, verdicts, valid, identity, opts, cards, warning }) => (
         <div key={platform} className="preview" data-preview={platform}>
           <h3>
             <span>{NETWORK_LABELS[platform]}{overrides[platform]?.trim() ? ' (custom text)' : ''}</span>
             <span className={valid ? 'ok' : posts.length ? 'error' : 'muted'}>{valid ? `${posts.length} post${posts.length === 1 ? '' : 's'}` : posts.length ? 'does not fit' : 'empty'}</span>
           </h3>
+          {warning && <p className="error small" data-preview-warning>{warning}</p>}
           {posts.length > 0 && (
             <div className={`pv-screen pv-screen-${platform}${posts.length > 6 ? ' pv-many' : ''}`} data-screen={platform}>
               {posts.map((p, i) => (
