@@ -195,6 +195,20 @@ describe('network rules before publishing', () => {
     expect(parts.join(' ').replace(/\s+/g, ' ')).toBe((SECOND + SECOND).trim().replace(/\s+/g, ' '));
   });
 
+  it('a network with its own text gets its own split', async () => {
+    await newDraft();
+    await post(1).fill('Short for everyone.');
+    await page().getByRole('button', { name: 'Customise for Mastodon' }).click();
+    await page().getByLabel('Mastodon text').fill('m'.repeat(200) + ' ' + 'Toots are long. '.repeat(30));
+    const rules = page().locator('[data-rules="fedblog"]');
+    await rules.getByRole('button', { name: 'Split into a thread' }).click();
+    await expect.poll(() => preview('fedblog').locator('[data-bubble]').count()).toBe(2);
+    await expect(page().getByLabel('Mastodon text').inputValue()).resolves.toContain('\n---\n');
+    await expect(preview('microblog').locator('[data-bubble]').count()).resolves.toBe(1);
+    await expect(page().locator('[data-post] textarea').count()).resolves.toBe(1);
+    await page().getByRole('button', { name: 'Close' }).click();
+  });
+
   it('a Mastodon instance\'s own limits; a split offer when a post has more images than it takes; Threads needs public media', async () => {
     await newDraft();
     await page().getByLabel('Social set').selectOption(smallSet);
