@@ -11,3 +11,6 @@ export {
 export { splitForPlatform, splitThreadText, joinThreadText } from './split.js';
 export { postsForNetwork, checkNetworkPosts, type NetworkPost } from './network.js';
 export { plainToHtml } from './html.js';
+export { overflowAt } from './overflow.js';
+export { entitiesFor, displayUrl, type Entity, type EntityKind } from './entities.js';
+export { networkRules, type NetworkRules } from './rules.js';

@@ -17,6 +17,7 @@ import { Settings } from './pages/Settings';
 import { Networks } from './pages/Networks';
 import { navigate, readRoute, type PageId } from './router';
 import { applyTheme } from './theme';
+import { ShortcutsHelp } from './components/Shortcuts';
 
 const PAGES: readonly (readonly [PageId, string, ComponentType<{ params: URLSearchParams }>])[] = [
   ['compose', 'Compose', Compose],
@@ -111,6 +112,7 @@ export function App() {
         {!desktop && <button type="button" onClick={() => { void signOut().then(() => setState('login')); }}>Sign out</button>}
       </nav>
       <main className="main"><AttentionBanner key={route.page} /><Page params={route.params} /></main>
+      <ShortcutsHelp />
     </div>
   );
 }

@@ -13,6 +13,11 @@ export const accountSchema = z.object({
   following_count: z.number().int(),
   created_at: timestamp,
   server_url: z.string().nullable().describe('The Mastodon instance or Bluesky PDS the account lives on'),
+  limits: z.object({
+    maxCharacters: z.number().int().optional(),
+    charactersReservedPerUrl: z.number().int().optional(),
+    maxMediaAttachments: z.number().int().optional(),
+  }).describe('What the account\'s own server says about its posts (a Mastodon instance\'s max_characters, characters_reserved_per_url, max_media_attachments; X\'s longer limit); empty when it said nothing'),
   health: z.object({
     state: z.enum(['ok', 'expiring', 'expired', 'revoked', 'rate_limited']).describe('expiring: within 7 days of an expiry Herald cannot renew by itself'),
     expiresAt: z.string().nullable().describe('When the access token expires, if the network said'),

@@ -313,13 +313,18 @@ describe('nothing is lost', () => {
 });
 
 describe('keyboard', () => {
-  it('Ctrl+N opens a new draft from any page; Ctrl+Enter publishes; Ctrl+S saves', async () => {
+  it('Ctrl+N opens a new draft from any page; Ctrl+Enter asks, then publishes; Ctrl+S saves', async () => {
     await page().getByRole('link', { name: 'Drafts' }).click();
     await page().getByRole('heading', { name: 'Drafts' }).waitFor();
     await page().keyboard.press('Control+n');
     await page().getByRole('heading', { name: 'New draft' }).waitFor();
     await post(1).fill('Sent with the keyboard.');
     await post(1).press('Control+Enter');
+    // Never at once: the confirmation comes first, and Enter (on its Publish) confirms.
+    const dialog = page().getByRole('dialog', { name: 'Publish now?' });
+    await dialog.waitFor();
+    expect(x.countPosts('herald_tester', 'Sent with the keyboard.')).toBe(0);
+    await page().keyboard.press('Enter');
     await waitForPublished(2);
     expect(x.countPosts('herald_tester', 'Sent with the keyboard.')).toBe(1);
     expect(masto.countPosts('herald', 'Sent with the keyboard.')).toBe(1);

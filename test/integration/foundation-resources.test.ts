@@ -225,7 +225,7 @@ describe('social sets', () => {
 });
 
 describe('accounts', () => {
-  const accountFields = sorted('uuid', 'platform', 'platform_user_id', 'username', 'display_name', 'avatar', 'status', 'followers_count', 'following_count', 'created_at', 'server_url', 'health');
+  const accountFields = sorted('uuid', 'platform', 'platform_user_id', 'username', 'display_name', 'avatar', 'status', 'followers_count', 'following_count', 'created_at', 'server_url', 'limits', 'health');
 
   it('GET /accounts and GET /accounts/:id carry exactly the Account fields', async () => {
     const list = await get('/accounts');

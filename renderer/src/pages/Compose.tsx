@@ -8,9 +8,9 @@
  * last post when it is picked (and taken out when it is changed), so the counters count them.
  * Posts are sent to the server as escaped HTML, so text that looks like markup stays text.
  */
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import {
-  NETWORK_LABELS, PLATFORMS, plainToHtml, postsForNetwork, splitForPlatform, splitThreadText, validatePost,
+  PLATFORMS, plainToHtml, postsForNetwork, splitThreadText,
   type Platform,
 } from '../../../text/index';
 import { publishSummaryText } from '../../../text/status-text';
@@ -18,8 +18,15 @@ import { client, message } from '../api';
 import { navigate } from '../router';
 import { ErrorText, networkName, Page, StatusChip, when } from '../components/ui';
 import { useAction, useLoad } from '../hooks';
-import { blank, blankPost, localInput, newKey, slot, swapTemplate, UNSAVED, zone, type Composition, type Post, type Progress, type Template } from './compose/model';
-import { Previews } from './compose/Previews';
+import { blank, blankPost, localInput, newKey, slot, swapTemplate, UNSAVED, zone, type Composition, type MediaRef, type Post, type Progress, type Template } from './compose/model';
+import { useNetworkFacts } from './compose/facts';
+import { Previews, type NetworkPreview } from './compose/Previews';
+import { PostEditor } from './compose/PostEditor';
+import { verdictOf } from './compose/preview/analysis';
+import { ruleIssues, Rules } from './compose/Rules';
+import { imagesPerPost, splitMedia, splitOverride, splitPosts, splitText, threaded } from './compose/thread-ops';
+import { ConfirmPublish } from './compose/ConfirmPublish';
+import { showShortcuts } from '../components/Shortcuts';
 import { FireTimes, SendProgress } from './compose/SendProgress';
 import { formatLocal, instantIn, PerNetworkTimes } from './compose/Timing';
 
@@ -34,6 +41,7 @@ export function Compose({ params }: { params: URLSearchParams }) {
   const [jitter, setJitter] = useState(true);
   const [perNetwork, setPerNetwork] = useState<Record<string, string>>();
   const [dragOver, setDragOver] = useState<number | undefined>();
+  const [confirming, setConfirming] = useState(false);
   const { busy, error, run, setError } = useAction();
 
   const sets = useLoad(() => client.listSocialSets().then((r) => r.socialSets));
@@ -104,11 +112,16 @@ export function Compose({ params }: { params: URLSearchParams }) {
     return ps.length ? PLATFORMS.filter((p) => ps.includes(p)) : (['microblog'] as Platform[]);
   }, [targets]);
 
-  const previews = platforms.map((platform) => {
+  const facts = useNetworkFacts(platforms, targets);
+
+  const previews: NetworkPreview[] = platforms.map((platform) => {
+    const opts = facts.opts[platform] ?? {};
     const posts = postsForNetwork(platform, c.posts.map((p) => ({ plainText: p.text, media: p.media })), c.overrides[platform]);
-    const verdicts = posts.map((p) => validatePost(platform, p.text, p.media.map((m) => m.type)));
-    return { platform, posts, verdicts, valid: posts.length > 0 && verdicts.every((v) => v.valid) };
+    const verdicts = posts.map((p) => verdictOf(platform, p.text, p.media.map((m) => m.type), opts));
+    return { platform, posts, verdicts, valid: posts.length > 0 && verdicts.every((v) => v.valid), identity: facts.ids[platform]!, opts };
   });
+  const issues = ruleIssues(previews, c.posts);
+  for (const p of previews) p.warning = issues.find((x) => x.platform === p.platform && x.kind === 'public-media')?.text;
   const hasContent = c.posts.some((p) => p.text.trim() || p.media.length);
   const allValid = hasContent && previews.every((p) => p.valid);
   const canSend = allValid && targets.length > 0 && !busy;
@@ -164,11 +177,12 @@ export function Compose({ params }: { params: URLSearchParams }) {
     setNotice(publishSummaryText(p.entries.map((e) => ({ status: e.status, network: networkName(e.platform), reason: e.error, errorCode: e.errorCode })), when).text);
   }
 
-  const publishNow = () => run(async () => {
+  const publishNow = (accountIds = targets.map((a) => a.uuid)) => run(async () => {
+    setConfirming(false);
     if (!targets.length) throw new Error('Connect an account and add it to a social set first.');
     const id = await save();
     setNotice(undefined);
-    const { jobId } = await client.publishAsync(id, { accountIds: targets.map((a) => a.uuid) });
+    const { jobId } = await client.publishAsync(id, { accountIds });
     await follow(jobId, id);
   });
 
@@ -204,13 +218,15 @@ export function Compose({ params }: { params: URLSearchParams }) {
     await schedules.reload();
   });
 
-  // Shortcuts: Ctrl+Enter publishes now, Ctrl+S saves (Ctrl+N, a new draft, is app-wide).
-  const keys = useRef({ publishNow, save: () => run(async () => { await save(); setNotice('Saved.'); }), canSend });
-  keys.current = { publishNow, save: () => run(async () => { await save(); setNotice('Saved.'); }), canSend };
+  // Shortcuts: Ctrl+Enter opens the publish confirmation (never publishes at once), Ctrl+S
+  // saves (Ctrl+N, a new draft, and "?", the list of shortcuts, are app-wide).
+  const confirm = () => { if (canSend) setConfirming(true); else setError(hasContent ? 'Nothing can be published yet: see the rules and previews.' : 'Write something first.'); };
+  const keys = useRef({ confirm, save: () => run(async () => { await save(); setNotice('Saved.'); }) });
+  keys.current = { confirm, save: () => run(async () => { await save(); setNotice('Saved.'); }) };
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (!(e.ctrlKey || e.metaKey) || e.altKey) return;
-      if (e.key === 'Enter') { e.preventDefault(); if (keys.current.canSend) void keys.current.publishNow(); }
+      if (e.key === 'Enter') { e.preventDefault(); keys.current.confirm(); }
       else if (e.key.toLowerCase() === 's') { e.preventDefault(); void keys.current.save(); }
     };
     window.addEventListener('keydown', onKey);
@@ -220,11 +236,18 @@ export function Compose({ params }: { params: URLSearchParams }) {
   async function addFiles(i: number, files: File[]) {
     if (!files.length) return;
     await run(async () => {
-      const room = 4 - c.posts[i].media.length;
-      if (files.length > room) throw new Error(`A post holds at most 4 media items; ${room} more fit here.`);
+      // The most any selected network takes in one post; more than one takes is offered a split.
+      const most = Math.max(4, ...platforms.map((pl) => imagesPerPost([pl], facts.opts)));
+      const room = most - c.posts[i].media.length;
+      if (files.length > room) throw new Error(`A post holds at most ${most} media items here; ${room} more fit.`);
       setNotice(`Uploading ${files.length} file${files.length === 1 ? '' : 's'}…`);
-      const r = await client.uploadMedia(files.map((f) => ({ name: f.name, data: f })));
-      const added = r.data.uploads.map((u) => ({ mediaId: u.mediaId, altText: '', type: u.type, url: u.url }));
+      const added: MediaRef[] = [];
+      // The upload takes at most 4 files a request.
+      for (let k = 0; k < files.length; k += 4) {
+        const batch = files.slice(k, k + 4);
+        const r = await client.uploadMedia(batch.map((f) => ({ name: f.name, data: f })));
+        added.push(...r.data.uploads.map((u, j) => ({ mediaId: u.mediaId, altText: '', type: u.type, url: u.url, size: batch[j]?.size })));
+      }
       setC((s) => ({ ...s, posts: s.posts.map((q, j) => (j === i ? { ...q, media: [...q.media, ...added] } : q)) }));
       setDirty(true);
       setNotice(undefined);
@@ -246,12 +269,34 @@ export function Compose({ params }: { params: URLSearchParams }) {
     edit((s) => ({ ...s, posts: [...s.posts.slice(0, i), { ...s.posts[i], text: texts[0] }, ...texts.slice(1).map((t) => blankPost(t)), ...s.posts.slice(i + 1)] }));
   }
 
+  const withThreads = threaded(platforms, facts.opts);
   function splitPost(i: number) {
-    const strict = platforms.reduce((a, p) => (validatePost(p, 'x').limit < validatePost(a, 'x').limit ? p : a), platforms[0]);
-    const parts = splitForPlatform(c.posts[i].text, strict);
+    const parts = splitText(c.posts[i].text, withThreads.length ? withThreads : platforms, facts.opts);
     if (parts.length < 2) return;
     edit((s) => ({ ...s, posts: [...s.posts.slice(0, i), { ...s.posts[i], text: parts[0] }, ...parts.slice(1).map((t) => blankPost(t)), ...s.posts.slice(i + 1)] }));
   }
+  /** The rules panel's "Split into a thread": the network's own text if it has one, else the thread for every threaded network. */
+  const splitThread = (platform?: Platform) => {
+    if (platform && c.overrides[platform]?.trim()) edit((s) => ({ ...s, overrides: { ...s.overrides, [platform]: splitOverride(s.overrides[platform] ?? '', platform, facts.opts) } }));
+    else edit((s) => ({ ...s, posts: splitPosts(s.posts, threaded(platforms.filter((pl) => !s.overrides[pl]?.trim()), facts.opts), facts.opts) }));
+  };
+  const splitImages = () => edit((s) => ({ ...s, posts: splitMedia(s.posts, imagesPerPost(withThreads, facts.opts)) }));
+
+  // Stable callbacks for the memoised post editors: they call whatever this render holds.
+  const ops = useRef({ setPost, pasteThread, splitPost, addFiles });
+  ops.current = { setPost, pasteThread, splitPost, addFiles };
+  const editorCalls = useMemo(() => ({
+    onText: (i: number, text: string) => ops.current.setPost(i, { text }),
+    onPaste: (i: number, e: React.ClipboardEvent<HTMLTextAreaElement>) => ops.current.pasteThread(i, e),
+    onMove: (i: number, by: -1 | 1) => edit((s) => { const a = [...s.posts]; [a[i + by], a[i]] = [a[i], a[i + by]]; return { ...s, posts: a }; }),
+    onSplit: (i: number) => ops.current.splitPost(i),
+    onRemove: (i: number) => edit((s) => ({ ...s, posts: s.posts.filter((_, j) => j !== i) })),
+    onFiles: (i: number, files: File[]) => void ops.current.addFiles(i, files),
+    onMedia: (i: number, media: Post['media']) => ops.current.setPost(i, { media }),
+    onAltSaved: (m: Post['media'][number], alt: string) => void client.setMediaAltText(m.mediaId, alt).catch((err) => setError(message(err))),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }), []);
+  const setDrag = useCallback((i: number | undefined) => setDragOver(i), []);
 
   const pickTemplate = (id: string) => edit((s) => {
     const all = templates.data ?? [];
@@ -261,7 +306,8 @@ export function Compose({ params }: { params: URLSearchParams }) {
   });
 
   const threadPlatforms = platforms.filter((pl) => !c.overrides[pl]?.trim());
-  const tooLong = c.posts.some((p) => threadPlatforms.some((pl) => validatePost(pl, p.text).count > validatePost(pl, p.text).limit))
+  const editorVerdicts = c.posts.map((p) => threadPlatforms.map((pl) => ({ pl, v: verdictOf(pl, p.text, p.media.map((m) => m.type), facts.opts[pl]) })));
+  const tooLong = editorVerdicts.some((vs) => vs.some((x) => x.v.count > x.v.limit))
     || previews.some((p) => p.verdicts.some((v) => !v.valid && v.reason !== 'the post is empty'));
   // The month's credits against what is scheduled, so a shortfall shows before posts fail.
   const credits = useLoad(() => client.credits(), [schedules.data]);
@@ -278,7 +324,7 @@ export function Compose({ params }: { params: URLSearchParams }) {
       {notice && <p className="muted" role="status" data-notice>{notice}</p>}
       {credits.data?.warning && <p className="error" role="alert" data-credits-warning>{credits.data.warning}</p>}
       <div className="compose-grid">
-        <section aria-label="Editor">
+        <section aria-label="Editor" className={c.posts.length > 6 ? 'editor-many' : undefined}>
           <div className="panel">
             <input className="full" aria-label="Title" placeholder="Title (optional)" value={c.title} onChange={(e) => edit((s) => ({ ...s, title: e.target.value }))} />
             <div className="row" style={{ marginTop: 10 }}>
@@ -305,59 +351,14 @@ export function Compose({ params }: { params: URLSearchParams }) {
             </div>
           </div>
 
-          {c.posts.map((p, i) => {
-            const verdicts = threadPlatforms.map((pl) => ({ pl, v: validatePost(pl, p.text, p.media.map((m) => m.type)) }));
-            const over = verdicts.some((x) => x.v.count > x.v.limit);
-            return (
-              <div key={p.key} className="post" data-post={i}>
-                <div className="post-head">
-                  <b className="small">Post {i + 1}</b>
-                  <div className="row">
-                    <button type="button" disabled={i === 0} aria-label={`Move post ${i + 1} up`} onClick={() => edit((s) => { const a = [...s.posts]; [a[i - 1], a[i]] = [a[i], a[i - 1]]; return { ...s, posts: a }; })}>↑</button>
-                    <button type="button" disabled={i === c.posts.length - 1} aria-label={`Move post ${i + 1} down`} onClick={() => edit((s) => { const a = [...s.posts]; [a[i + 1], a[i]] = [a[i], a[i + 1]]; return { ...s, posts: a }; })}>↓</button>
-                    {over && <button type="button" onClick={() => splitPost(i)} aria-label={`Split post ${i + 1} into a thread`}>Split</button>}
-                    <button type="button" className="danger" disabled={c.posts.length === 1} aria-label={`Remove post ${i + 1}`} onClick={() => edit((s) => ({ ...s, posts: s.posts.filter((_, j) => j !== i) }))}>Remove</button>
-                  </div>
-                </div>
-                <textarea
-                  aria-label={`Post ${i + 1}`} rows={4} value={p.text}
-                  placeholder={i === 0 ? 'What do you want to say? Paste text with --- lines to make a thread.' : 'Continue the thread…'}
-                  onChange={(e) => setPost(i, { text: e.target.value })}
-                  onPaste={(e) => pasteThread(i, e)}
-                />
-                <div className="counters" aria-label={`Post ${i + 1} counts`}>
-                  {verdicts.map(({ pl, v }) => {
-                    const bad = v.count > v.limit || (!v.valid && v.reason !== 'the post is empty');
-                    return <span key={pl} className={`counter${bad ? ' over' : ''}`} data-counter={pl} data-valid={String(!bad)} title={v.reason}>{NETWORK_LABELS[pl]} {v.count}/{v.limit}</span>;
-                  })}
-                </div>
-                <div
-                  className={`dropzone${dragOver === i ? ' over' : ''}`} data-dropzone={i}
-                  onDragOver={(e) => { e.preventDefault(); setDragOver(i); }} onDragLeave={() => setDragOver(undefined)}
-                  onDrop={(e) => { e.preventDefault(); setDragOver(undefined); void addFiles(i, [...e.dataTransfer.files]); }}
-                >
-                  Drop images or a video here, or <label className="link">choose files<input type="file" multiple className="visually-hidden" accept="image/png,image/jpeg,image/webp,image/gif,video/mp4,video/quicktime" aria-label={`Add media to post ${i + 1}`} onChange={(e) => { void addFiles(i, [...(e.target.files ?? [])]); e.target.value = ''; }} /></label>
-                </div>
-                {p.media.length > 0 && (
-                  <div className="thumbs">
-                    {p.media.map((m, k) => (
-                      <div className="thumb" key={m.mediaId} data-media={m.mediaId}>
-                        {m.type === 'video' ? <video src={m.url} muted className="thumb-media" /> : <img src={m.url} alt={m.altText || 'attached media'} className="thumb-media" />}
-                        <input aria-label={`Alt text for media ${k + 1} of post ${i + 1}`} placeholder="Alt text" maxLength={1500} value={m.altText} onChange={(e) => setPost(i, { media: p.media.map((x, j) => (j === k ? { ...x, altText: e.target.value } : x)) })}
-                          onBlur={(e) => void client.setMediaAltText(m.mediaId, e.target.value).catch((err) => setError(message(err)))} />
-                        <button type="button" className="small" aria-label={`Remove media ${k + 1} from post ${i + 1}`} onClick={() => setPost(i, { media: p.media.filter((_, j) => j !== k) })}>Remove</button>
-                      </div>
-                    ))}
-                  </div>
-                )}
-              </div>
-            );
-          })}
+          {c.posts.map((p, i) => (
+            <PostEditor key={p.key} i={i} post={p} count={c.posts.length} verdicts={editorVerdicts[i]} dragOver={dragOver === i} setDragOver={setDrag} {...editorCalls} />
+          ))}
           <button type="button" onClick={() => edit((s) => ({ ...s, posts: [...s.posts, blankPost()] }))}>Add post to thread</button>
 
           <div className="panel" style={{ marginTop: 16 }}>
             <div className="row">
-              <button type="button" className="primary" disabled={!canSend} onClick={() => void publishNow()} data-action="publish" title="Ctrl+Enter">Publish now</button>
+              <button type="button" className="primary" disabled={!canSend} onClick={() => (issues.some((x) => x.kind === 'public-media') ? setConfirming(true) : void publishNow())} data-action="publish" title="Ctrl+Enter asks first">Publish now</button>
               <span className="muted small">or</span>
               <input type="datetime-local" aria-label="Schedule time" aria-describedby="tz" value={when_} onChange={(e) => { whenTouched.current = true; setWhen(e.target.value); }} />
               <button type="button" disabled={!canSend} onClick={() => void scheduleIt()} data-action="schedule">Schedule</button>
@@ -366,7 +367,7 @@ export function Compose({ params }: { params: URLSearchParams }) {
             <label className="small row" style={{ gap: 6, marginTop: 8 }}><input type="checkbox" checked={!!perNetwork} onChange={(e) => setPerNetwork(e.target.checked ? {} : undefined)} data-per-network-toggle /> A different time per network</label>
             {perNetwork && <PerNetworkTimes targets={targets} times={perNetwork} fallback={when_} onChange={(id, v) => setPerNetwork((p) => ({ ...p, [id]: v }))} />}
             <label className="small row" style={{ gap: 6, marginTop: 8 }}><input type="checkbox" checked={jitter} onChange={(e) => setJitter(e.target.checked)} /> Spread each account's post by up to ±3 min (jitter)</label>
-            <p className="muted small" id="tz" style={{ margin: '8px 0 0' }}>Times are in {setZone}. Ctrl+Enter publishes now, Ctrl+S saves, Ctrl+N starts a new draft.</p>
+            <p className="muted small" id="tz" style={{ margin: '8px 0 0' }}>Times are in {setZone}. Ctrl+Enter asks to publish, Ctrl+S saves, Ctrl+N starts a new draft; <button type="button" className="linklike" onClick={showShortcuts} data-action="shortcuts">? all shortcuts</button></p>
             {tooLong && <p className="error small" role="alert">Some posts do not fit a network; see the previews.</p>}
             {!targets.length && accounts.data && <p className="muted small">Pick at least one account to publish or schedule.</p>}
             {progress && <SendProgress progress={progress} accounts={accounts.data} />}
@@ -374,8 +375,12 @@ export function Compose({ params }: { params: URLSearchParams }) {
           </div>
         </section>
 
-        <Previews previews={previews} overrides={c.overrides} setOverride={(platform, text) => edit((s) => ({ ...s, overrides: { ...s.overrides, [platform]: text } }))} />
+        <div className="compose-side">
+          <Rules previews={previews} posts={c.posts} issues={issues} onSplitThread={splitThread} onSplitMedia={withThreads.length ? splitImages : undefined} />
+          <Previews previews={previews} overrides={c.overrides} setOverride={(platform, text) => edit((s) => ({ ...s, overrides: { ...s.overrides, [platform]: text } }))} />
+        </div>
       </div>
+      {confirming && <ConfirmPublish targets={targets} issues={issues} postsOf={(pl) => previews.find((x) => x.platform === pl)?.posts.length ?? 0} onPublish={(ids) => void publishNow(ids)} onClose={() => setConfirming(false)} />}
     </Page>
   );
 }

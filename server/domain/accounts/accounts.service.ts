@@ -4,8 +4,17 @@ import type { AccountRow, AccountsRepo } from '../../db/repos/accounts.repo.js';
 import { HeraldError } from '../../core/errors.js';
 import { accountSecretName } from '../../secrets/secret-store.js';
 import { accountHealth } from './health.js';
+import { countOptionsFromMeta, type Platform } from '../../../text/counting.js';
 
 export type { AccountRow };
+
+/** Counting options the account's meta holds (undefined ones left out). */
+function accountLimits(r: AccountRow): Account['limits'] {
+  let meta: Record<string, unknown> = {};
+  try { meta = JSON.parse(r.meta || '{}') as Record<string, unknown>; } catch { /* unreadable meta: no limits */ }
+  const o = countOptionsFromMeta(r.platform as Platform, meta && typeof meta === 'object' ? meta : {});
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+}
 
 export function toAccountDto(r: AccountRow, now: number): Account {
   return {
@@ -20,6 +29,7 @@ export function toAccountDto(r: AccountRow, now: number): Account {
     following_count: r.followingCount,
     created_at: r.createdAt,
     server_url: r.serverUrl ?? null,
+    limits: accountLimits(r),
     health: accountHealth(r, now),
   };
 }

@@ -1,9 +1,28 @@
-/** The composer's previews: what each network receives, post by post, and its own text. */
+/**
+ * The composer's previews: each selected network's posts drawn as that network draws them (its
+ * components are in preview/), in the app's light or dark theme, with the network's own text.
+ */
 import { useState } from 'react';
-import { NETWORK_LABELS, type NetworkPost, type Platform, type Verdict } from '../../../../text/index';
+import { NETWORK_LABELS, type CountOptions, type NetworkPost, type Platform, type Verdict } from '../../../../text/index';
 import type { MediaRef } from './model';
+import { PreviewPost } from './preview/PreviewPost';
+import { mediaKeyOf, type Identity, type LinkCardData } from './preview/types';
+import './preview/previews.css';
 
-export interface NetworkPreview { platform: Platform; posts: NetworkPost<MediaRef>[]; verdicts: Verdict[]; valid: boolean }
+export interface NetworkPreview {
+  platform: Platform;
+  posts: NetworkPost<MediaRef>[];
+  verdicts: Verdict[];
+  valid: boolean;
+  /** The account the preview shows the posts from. */
+  identity: Identity;
+  /** That account's counting options (a Mastodon instance's limits). */
+  opts: CountOptions;
+  /** The link card of each post, by position (absent: none). */
+  cards?: (LinkCardData | undefined)[];
+  /** What would fail on this network although the posts fit (Threads and media kept in Herald). */
+  warning?: string;
+}
 
 export function Previews({ previews, overrides, setOverride }: {
   previews: NetworkPreview[];
@@ -13,19 +32,21 @@ export function Previews({ previews, overrides, setOverride }: {
   const [overOpen, setOverOpen] = useState<Platform | undefined>();
   return (
     <section aria-label="Previews">
-      {previews.map(({ platform, posts, verdicts, valid }) => (
+      {previews.map(({ platform, posts, verdicts, valid, identity, opts, cards, warning }) => (
         <div key={platform} className="preview" data-preview={platform}>
           <h3>
             <span>{NETWORK_LABELS[platform]}{overrides[platform]?.trim() ? ' (custom text)' : ''}</span>
             <span className={valid ? 'ok' : posts.length ? 'error' : 'muted'}>{valid ? `${posts.length} post${posts.length === 1 ? '' : 's'}` : posts.length ? 'does not fit' : 'empty'}</span>
           </h3>
-          {posts.map((p, i) => (
-            <div key={i} className="bubble" data-bubble={i}>
-              {p.text}
-              {p.media.length > 0 && <div className="muted small">{p.media.length} media{p.media.some((m) => !m.altText) ? ' (add alt text)' : ''}</div>}
-              <div className={`small ${verdicts[i].valid ? 'muted' : 'error'}`}>{verdicts[i].count}/{verdicts[i].limit}{verdicts[i].reason ? ` · ${verdicts[i].reason}` : ''}</div>
+          {warning && <p className="error small" data-preview-warning>{warning}</p>}
+          {posts.length > 0 && (
+            <div className={`pv-screen pv-screen-${platform}${posts.length > 6 ? ' pv-many' : ''}`} data-screen={platform}>
+              {posts.map((p, i) => (
+                <PreviewPost key={i} platform={platform} identity={identity} text={p.text} media={p.media} mediaKey={mediaKeyOf(p.media)}
+                  verdict={verdicts[i]} opts={opts} index={i} total={posts.length} card={cards?.[i]} />
+              ))}
             </div>
-          ))}
+          )}
           {posts.length === 0 && <p className="muted small">Nothing to send yet.</p>}
           <button type="button" className="small" aria-expanded={overOpen === platform} onClick={() => setOverOpen(overOpen === platform ? undefined : platform)}>{overOpen === platform ? 'Close' : `Customise for ${NETWORK_LABELS[platform]}`}</button>
           {overOpen === platform && (

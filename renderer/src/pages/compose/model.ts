@@ -5,7 +5,7 @@
 import type { MediaKind, Platform } from '../../../../text/index';
 import type { client } from '../../api';
 
-export interface MediaRef { mediaId: string; altText: string; type: MediaKind; url: string }
+export interface MediaRef { mediaId: string; altText: string; type: MediaKind; url: string; /** Bytes, when known (files uploaded in this session). */ size?: number }
 export interface Post { key: number; text: string; media: MediaRef[] }
 export interface Composition {
   draftId?: string;

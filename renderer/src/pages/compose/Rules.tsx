@@ -1,0 +1,74 @@
+/**
+ * Each selected network's rules before publishing (text/rules.ts): lengths, how links count,
+ * images per post and their size, the Mastodon instance's own limits when the account knows
+ * them, and Threads' need for public image URLs; with one-click fixes where there are threads.
+ */
+import { NETWORK_LABELS, networkRules, type CountOptions, type Platform } from '../../../../text/index';
+import type { Post } from './model';
+import type { NetworkPreview } from './Previews';
+
+const mb = (n: number) => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(n % (1024 * 1024) ? 1 : 0)} MB` : `${Math.round(n / 1024)} KB`);
+
+export interface Issue { platform: Platform; kind: 'length' | 'images' | 'size' | 'public-media' | 'other'; text: string }
+
+/** What stops or spoils a post on each network, in words, before anything is sent. */
+export function ruleIssues(previews: NetworkPreview[], posts: Post[]): Issue[] {
+  const out: Issue[] = [];
+  for (const p of previews) {
+    const r = networkRules(p.platform, p.opts);
+    const name = NETWORK_LABELS[p.platform];
+    const long = p.verdicts.filter((v) => v.count > v.limit).length;
+    if (long) out.push({ platform: p.platform, kind: 'length', text: r.threads ? `${long} post${long === 1 ? ' is' : 's are'} too long for ${name}.` : `Too long for ${name}, which has no threads: the thread is joined into one post of at most ${r.limit} characters. Shorten it, or give ${name} its own text.` });
+    const crowded = p.posts.map((q, i) => [i, q.media.length] as const).filter(([, n]) => n > r.images);
+    for (const [i, n] of crowded) out.push({ platform: p.platform, kind: 'images', text: `Post ${i + 1} has ${n} media; ${name} takes ${r.images} per post.` });
+    if (r.imageBytes) {
+      for (const [i, q] of posts.entries()) for (const [k, m] of q.media.entries()) {
+        if (m.type !== 'video' && m.size && m.size > r.imageBytes) out.push({ platform: p.platform, kind: 'size', text: `Image ${k + 1} of post ${i + 1} is ${mb(m.size)}; ${name} takes images up to ${mb(r.imageBytes)}.` });
+      }
+    }
+    if (r.publicMediaOnly && p.posts.some((q) => q.media.length > 0)) {
+      out.push({ platform: p.platform, kind: 'public-media', text: `${name} downloads images and videos from a public web address, and the ones kept in Herald are only on this computer: publishing these posts to ${name} would fail. Remove the media, or leave ${name} out of this post.` });
+    }
+    for (const [i, v] of p.verdicts.entries()) {
+      if (!v.valid && v.count <= v.limit && v.reason && v.reason !== 'the post is empty' && !/ takes at most \d+ images/.test(v.reason)) out.push({ platform: p.platform, kind: 'other', text: `Post ${i + 1}: ${v.reason}.` });
+    }
+  }
+  return out;
+}
+
+export function Rules({ previews, posts, issues, onSplitThread, onSplitMedia }: {
+  previews: NetworkPreview[];
+  posts: Post[];
+  issues: Issue[];
+  /** Split the thread (undefined) or one network's own text into posts that fit. */
+  onSplitThread: ((platform?: Platform) => void) | undefined;
+  onSplitMedia: (() => void) | undefined;
+}) {
+  if (!posts.some((p) => p.text.trim() || p.media.length)) return null;
+  const line = (platform: Platform, opts: CountOptions, server?: string) => {
+    const r = networkRules(platform, opts);
+    return `${r.limit.toLocaleString('en')} characters per post, ${r.links}; up to ${r.images} images per post${r.imageBytes ? ` of ${mb(r.imageBytes)} each` : ''}; ${r.threads ? 'threads' : 'no threads'}${r.publicMediaOnly ? '; media only from public URLs' : ''}${r.fromInstance ? ` (the limits of ${server ?? 'this instance'})` : ''}`;
+  };
+  return (
+    <section className="panel rules" aria-label="Network rules" data-rules-panel>
+      <h2>Before you publish</h2>
+      <ul className="rules-list">
+        {previews.map((p) => (
+          <li key={p.platform} data-rules={p.platform}>
+            <b>{NETWORK_LABELS[p.platform]}</b> <span className="muted small">{line(p.platform, p.opts, p.identity.server)}</span>
+            {issues.filter((x) => x.platform === p.platform).map((x, k) => (
+              <div key={k} className={x.kind === 'public-media' || x.kind === 'length' ? 'error small' : 'warn-text small'} data-rule-issue={x.kind}>{x.text}
+                {x.kind === 'length' && onSplitThread && networkRules(p.platform).threads && p.identity && (
+                  <> <button type="button" className="small" data-action="split-thread" onClick={() => onSplitThread(p.platform)}>Split into a thread</button></>
+                )}
+                {x.kind === 'images' && onSplitMedia && networkRules(p.platform).threads && (
+                  <> <button type="button" className="small" data-action="split-images" onClick={onSplitMedia}>Split the images into a thread</button></>
+                )}
+              </div>
+            ))}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
