@@ -58,6 +58,8 @@ afterAll(async () => {
 describe('a scheduled post due while the secret store is locked', () => {
   it('waits, pending and uncharged, saying to unlock Herald; nothing reaches the network', async () => {
     expect((await t.call('GET', '/setup/secrets', { key })).body.current).toMatchObject({ kind: 'encrypted', locked: true });
+    // What the UI's banner reads on every page, without a keychain round trip.
+    expect((await t.call('GET', '/settings', { key })).body.settings).toMatchObject({ secretStore: 'encrypted', secretStoreLocked: true });
     const before = await balance();
     clock.advance(6 * MIN);
     await t.server.scheduler!.tick();
@@ -85,6 +87,7 @@ describe('a scheduled post due while the secret store is locked', () => {
   it('goes out as soon as Herald is unlocked', async () => {
     const r = await t.call('POST', '/setup/secrets/unlock', { key, body: { passphrase: PASSPHRASE } });
     expect(r.status, r.text).toBe(200);
+    expect((await t.call('GET', '/settings', { key })).body.settings.secretStoreLocked).toBe(false);
     // Unlocking made it due now: the scheduler's wake-up is armed for the present.
     expect(waker.at).toBeLessThanOrEqual(clock.now());
     await t.server.scheduler!.tick();
