@@ -20,6 +20,7 @@ import type { SocialSetsService } from '../social-sets/social-sets.service.js';
 import type { NetworkAppsService } from '../networks/network-apps.service.js';
 import { callbackQueryOf } from './pasted-redirect.js';
 import { ConnectOutcomes } from './connect-outcomes.js';
+import { blueskyRefusal, exchangeRefusal, serverRefusal } from './connect-errors.js';
 import { assertWritable } from '../../secrets/index.js';
 
 export type OAuthPlatform = Exclude<Platform, 'skyblog'>;
@@ -149,7 +150,7 @@ export class ConnectionsService {
       this.outcomes.started(userId, sessionId);
       return { authUrl: res.url, sessionId, state };
     } catch (err) {
-      throw toHeraldError(err);
+      throw serverUrl ? serverRefusal(err, serverUrl, 'instanceUrl') : toHeraldError(err);
     }
   }
 
@@ -196,7 +197,10 @@ export class ConnectionsService {
     try {
       const app = await this.appFor(platform, flow.serverUrl);
       if (!app) throw new HeraldError('INVALID_INPUT', 'The Mastodon app registration was lost; start again');
-      const credentials = await adapter.oauth!.exchangeCode({ code: query.code, codeVerifier: flow.verifier, redirectUri: flow.redirectUri, network, serverUrl: flow.serverUrl, app });
+      const credentials = await adapter.oauth!.exchangeCode({ code: query.code, codeVerifier: flow.verifier, redirectUri: flow.redirectUri, network, serverUrl: flow.serverUrl, app }).catch((err: unknown) => {
+        this.deps.log.warn(`Herald: ${NETWORK_NAMES[platform]} refused the token exchange: ${(err as Error).message}`);
+        throw exchangeRefusal(err, platform, flow.redirectUri, platform !== 'fedblog' && this.apps.source(platform) === 'env');
+      });
       const identity = await adapter.identify({ credentials, network, serverUrl: flow.serverUrl });
       const { accountId, ...saved } = await this.saveAccount(flow.userId, platform, identity, credentials, flow);
       if (flow.followOnPlatform && adapter.follow && !saved.alreadyConnected && !saved.reconnected) await this.followOwnAccount(accountId, flow.userId);
@@ -232,7 +236,7 @@ export class ConnectionsService {
       const { accountId, ...saved } = await this.saveAccount(userId, 'skyblog', identity, credentials, input);
       return { account: toAccountDto(this.repos.accounts.byId(accountId)!, this.deps.clock.now()), ...saved };
     } catch (err) {
-      throw toHeraldError(err);
+      throw blueskyRefusal(err, input.service !== undefined);
     }
   }
 
