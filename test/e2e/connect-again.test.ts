@@ -3,7 +3,8 @@
  * Herald and the Mastodon simulator: a second Connect of the same Mastodon user says "Already
  * connected as @herald — tokens refreshed" and adds no row; a Reconnect that signs in as another
  * user shows why nothing changed; the composer unticks (and will not tick) an expired or revoked
- * account, says why with a Reconnect link, and keeps an expiring one tickable. Screenshots at
+ * account, says why with a Reconnect link, and keeps an expiring one tickable; a consent cancelled
+ * at the network is named on the Accounts page. Screenshots at
  * 1280 and 390 px go to test-results/screenshots.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -62,6 +63,26 @@ it('a Reconnect that signs in as another user says nothing changed and why', asy
     await both('connect-again-wrong-user');
   } finally {
     masto.setCurrentUser('herald');
+  }
+  expect(await page().locator('tr[data-account]').count()).toBe(1);
+});
+
+it('cancelling on the consent page says so on the Accounts page, with the next step', async () => {
+  // The person presses Cancel at the instance: it sends the browser back with access_denied.
+  await app.context.route(`${masto.url}/oauth/authorize**`, (route) => {
+    const q = new URL(route.request().url()).searchParams;
+    const back = new URL(q.get('redirect_uri')!);
+    back.searchParams.set('error', 'access_denied');
+    back.searchParams.set('state', q.get('state')!);
+    return route.fulfill({ status: 302, headers: { location: back.toString() } });
+  });
+  try {
+    await page().getByLabel('Mastodon instance').fill(masto.url);
+    await throughPopup(() => page().getByRole('button', { name: 'Connect Mastodon' }).click(), /Mastodon was not connected/);
+    await expect.poll(() => page().locator('.error').allTextContents(), { timeout: 20_000 }).toContainEqual(expect.stringMatching(/You cancelled on the Mastodon consent page.*nothing was connected\. To connect, start again and choose Authorize/));
+    await both('connect-cancelled');
+  } finally {
+    await app.context.unroute(`${masto.url}/oauth/authorize**`);
   }
   expect(await page().locator('tr[data-account]').count()).toBe(1);
 });

@@ -102,7 +102,7 @@ it('cancelling on the consent page is a 400 naming it and the next step; nothing
   const done = await finishCallback(back.toString());
   expect(done.status).toBe(400);
   expect(done.body.error).toBe('INVALID_INPUT');
-  expect(done.body.message).toMatch(/cancelled on Mastodon's consent page/);
+  expect(done.body.message).toMatch(/cancelled on the Mastodon consent page/);
   expect(done.body.message).toMatch(/nothing was connected\. To connect, start again and choose Authorize/);
   expect((await t.call('GET', `/connections/${start.body.sessionId}`, { key })).body).toMatchObject({ status: 'failed', error: { code: 'INVALID_INPUT' } });
   expect(await accounts()).toHaveLength(1);

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { client, openExternal } from '../api';
 import { ErrorText, networkName, Page, when } from '../components/ui';
 import { useAction, useLoad } from '../hooks';
@@ -28,6 +28,8 @@ export function Accounts() {
   const [notice, setNotice] = useState<string | undefined>();
   /** The Bluesky account the form reconnects, if any. */
   const [bskyFor, setBskyFor] = useState<string | undefined>();
+  /** Set by "Stop waiting": the flow's poll gives up at its next turn. */
+  const stop = useRef(false);
 
   /**
    * Opens the network's sign-in page and follows the flow until the browser comes back: the
@@ -45,9 +47,11 @@ export function Accounts() {
       return;
     }
     setWaiting(platform);
+    stop.current = false;
     try {
       for (let i = 0; i < 600; i++) {
         await new Promise((r) => setTimeout(r, 1000));
+        if (stop.current) return;
         const s = await client.connectionStatus(start.sessionId);
         if (s.status === 'waiting') continue;
         if (s.status === 'failed') throw new Error(s.error?.message ?? `${networkName(platform)} was not connected`);
@@ -128,7 +132,10 @@ export function Accounts() {
           </label>
           <div className="row"><button className="primary" type="submit" disabled={busy}>Finish connecting</button><button type="button" onClick={() => setPasting(undefined)}>Cancel</button></div>
         </form>}
-        {waiting && <p className="muted" role="status">Finish signing in to {networkName(waiting)} in your browser; this page updates when it is done.</p>}
+        {waiting && <div role="status" data-waiting-for={waiting}>
+          <p className="muted">Finish signing in to {networkName(waiting)} in your browser; this page updates when it is done.{waiting !== 'fedblog' && networks.data?.find((n) => n.platform === waiting) ? ` If ${networkName(waiting)} shows an error about the redirect URI, add ${networks.data.find((n) => n.platform === waiting)!.redirectUri} to your app on its developer portal (see Settings → Networks), then connect again.` : ''}</p>
+          <button type="button" onClick={() => { stop.current = true; setWaiting(undefined); }}>Stop waiting</button>
+        </div>}
         <div className="row" style={{ marginBottom: 16 }}>
           <button type="button" data-connect="microblog" disabled={busy} onClick={() => void oauth('microblog')}>Connect X</button>
           <button type="button" data-connect="threadblog" disabled={busy} onClick={() => void oauth('threadblog')}>Connect Threads</button>

@@ -73,7 +73,7 @@ function refusedServer(field: string): HeraldError {
  */
 function consentRefused(net: string, error: string, description?: string): HeraldError {
   if (error === 'access_denied') {
-    return new HeraldError('INVALID_INPUT', `You cancelled on ${net}'s consent page (or ${net} refused access): nothing was connected. To connect, start again and choose Authorize on ${net}'s page.`);
+    return new HeraldError('INVALID_INPUT', `You cancelled on the ${net} consent page (or ${net} refused access), so ${net} did not authorise Herald: nothing was connected. To connect, start again and choose Authorize on the ${net} page.`);
   }
   const why = (description ?? error).slice(0, 300);
   return new HeraldError('INVALID_INPUT', `${net} did not authorise Herald (${why}): nothing was connected. Check the app's client id, redirect URI and permissions in Settings → Networks, then connect again.`);
