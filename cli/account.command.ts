@@ -2,9 +2,10 @@ import type { Command } from 'commander';
 import { action, examples } from './action.js';
 import { clientFor, globals } from './context.js';
 import { print } from './output.js';
+import { registerAccountConnect } from './account-connect.js';
 
 export function registerAccount(program: Command): void {
-  const account = program.command('account').description('Connected network accounts (connect them in the app)')
+  const account = program.command('account').description('Connected network accounts: list, connect')
     .addHelpText('after', examples('herald account list', 'herald account list -o minimal'));
   account.command('list')
     .description('List connected accounts')
@@ -19,6 +20,7 @@ export function registerAccount(program: Command): void {
         ],
       });
     }));
+  registerAccountConnect(account);
 }
 
 export function registerSocialSet(program: Command): void {

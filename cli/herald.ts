@@ -15,6 +15,7 @@ import { registerMcp } from './mcp.command.js';
 import { registerNetwork } from './network.command.js';
 import { registerPublish } from './publish.command.js';
 import { registerSchedule } from './schedule.command.js';
+import { registerSecrets } from './secrets.command.js';
 import { registerQueue } from './queue.command.js';
 import { registerServe } from './serve.command.js';
 import { registerTemplate } from './template.command.js';
@@ -51,6 +52,7 @@ export function buildProgram(): Command {
   registerCredits(program);
   registerInit(program);
   registerNetwork(program);
+  registerSecrets(program);
   registerServe(program);
   registerBackup(program);
   registerMcp(program);

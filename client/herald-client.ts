@@ -242,6 +242,8 @@ export class HeraldClient {
   finishConnect(network: OAuthNetwork, query: QueryOf<typeof connections.callbackQuery>) { return this.request<Out<typeof connections.callbackResponse>>('GET', `/${network}/callback`, { query: query as Query, auth: false }); }
   /** Finishes connecting from the address the network sent the browser to, pasted (networks that refuse loopback). */
   finishConnectPasted(network: In<typeof networks.pastedNetwork>, redirectUrl: string) { return this.request<Out<typeof connections.callbackResponse>>('POST', `/${network}/callback`, { body: { redirectUrl } }); }
+  /** How a flow started with connect*() ended: waiting, connected (with what happened, in words) or failed (cancelled, wrong app, ...). */
+  connectionStatus(sessionId: string) { return this.request<Out<typeof connections.connectStatusResponse>>('GET', `/connections/${encodeURIComponent(sessionId)}`); }
   connectSkyblog(body: In<typeof connections.skyblogConnectBody>) { return this.request<Out<typeof connections.skyblogConnectResponse>>('POST', '/skyblog/auth', { body }); }
 
   // Drafts

@@ -8,6 +8,7 @@ export const oauthConnectBody = z.object({
   socialSetId: z.string().min(1).max(200).optional(),
   mode: mode.optional(),
   followOnPlatform: z.boolean().optional(),
+  reconnect: z.string().min(1).max(200).optional().describe('The id of an account of yours on this network to reconnect: its tokens are replaced in place (same id, sets and schedule); signing in at the network as another user is refused (400) and changes nothing'),
 });
 export const fedblogConnectBody = oauthConnectBody.omit({ followOnPlatform: true }).extend({
   instanceUrl: z.string().trim().min(1).max(2048).describe('The Mastodon instance, e.g. https://mastodon.social'),
@@ -18,6 +19,7 @@ export const skyblogConnectBody = z.object({
   service: z.string().trim().min(1).max(2048).optional().describe('PDS or entryway URL; default https://bsky.social'),
   socialSetId: z.string().min(1).max(200).optional(),
   mode: mode.optional(),
+  reconnect: z.string().min(1).max(200).optional().describe('The id of the Bluesky account to reconnect (see POST /microblog/auth)'),
 });
 
 export const oauthStartResponse = z.object({ success: successTrue, authUrl: z.string(), sessionId: z.string() });
@@ -27,5 +29,22 @@ export const callbackQuery = z.object({
   error: z.string().max(500).optional(),
   error_description: z.string().max(2000).optional(),
 });
-export const callbackResponse = z.object({ success: successTrue, accountUuid: z.string(), socialSetId: z.string() });
-export const skyblogConnectResponse = z.object({ success: successTrue, account: accountSchema, socialSetId: z.string() });
+/**
+ * Connecting a network user that is already an account here is not an error: its tokens are
+ * refreshed in place (never a second account) and the answer says so, because the person has just
+ * consented at the network and the network may already have retired the old tokens.
+ */
+const connectedFacts = {
+  alreadyConnected: z.boolean().describe('true when a fresh Connect found this network user already connected: the same account, its tokens refreshed, no second account'),
+  reconnected: z.boolean().describe('true when the flow was started with `reconnect`'),
+  message: z.string().describe('What happened, in words to show, e.g. "Already connected as @ada on X — tokens refreshed; no second account was added."'),
+};
+export const callbackResponse = z.object({ success: successTrue, accountUuid: z.string(), socialSetId: z.string(), ...connectedFacts });
+export const skyblogConnectResponse = z.object({ success: successTrue, account: accountSchema, socialSetId: z.string(), ...connectedFacts });
+export const sessionParam = z.object({ sessionId: z.string().min(1).max(200) });
+export const connectStatusResponse = z.object({
+  success: successTrue,
+  status: z.enum(['waiting', 'connected', 'failed']).describe('waiting: the person has not come back from the network yet'),
+  accountUuid: z.string().optional(), socialSetId: z.string().optional(), alreadyConnected: z.boolean().optional(), reconnected: z.boolean().optional(), message: z.string().optional(),
+  error: z.object({ code: z.string(), message: z.string() }).optional().describe('failed: the code and message the callback answered (cancelled at the network, wrong app, ...)'),
+});

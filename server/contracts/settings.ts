@@ -25,6 +25,7 @@ export const settingsSchema = z.object({
   version: z.string(),
   dataDir: z.string().optional().describe('The data folder: shown to the owner only (a path names the person and the machine)'),
   secretStore: z.string().optional().describe('Where secrets are kept: shown to the owner only'),
+  secretStoreLocked: z.boolean().optional().describe('The encrypted store waits for its passphrase (POST /setup/secrets/unlock): shown to the owner only'),
   graceMinutes: z.number(), monthlyCredits: z.number().int(),
   defaultTier: tierSchema,
   timeZone: z.string().describe('IANA zone schedules are shown and typed in; default the zone of the machine Herald runs on'),

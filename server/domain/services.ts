@@ -65,7 +65,10 @@ export function createServices(deps: Deps) {
     settings: new SettingsService(deps, users, repos.settings),
     idempotency: new IdempotencyService(deps, repos.idempotency),
     credentialCheck: new CredentialCheckService(deps, repos.accounts, credentials),
-    secretSetup: new SecretSetupService(deps, users, repos.settings, () => networkApps.load()),
+    secretSetup: new SecretSetupService(deps, users, repos.settings, async () => {
+      await networkApps.load();
+      scheduling.secretsUnlocked();
+    }),
   };
 }
 

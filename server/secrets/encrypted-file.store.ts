@@ -33,7 +33,7 @@ export class EncryptedFileSecretStore implements SecretStore {
   exists(): boolean { return fs.existsSync(this.file); }
 
   get problem(): string | undefined {
-    return this.locked ? 'The encrypted secret store is locked: unlock it with its passphrase (the app asks at start; `POST /setup/secrets/unlock`)' : undefined;
+    return this.locked ? 'Herald is locked: its encrypted secret store waits for the passphrase. Enter it in the banner at the top of the app, or run `herald secrets unlock` (`POST /setup/secrets/unlock`)' : undefined;
   }
 
   /**

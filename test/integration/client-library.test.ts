@@ -86,6 +86,7 @@ describe('HeraldClient covers the API', () => {
       connectFedblog: async () => settle(c.connectFedblog({ instanceUrl: `http://127.0.0.1:${await closedPort()}` })),
       connectThreadblog: () => settle(c.connectThreadblog()),
       connectProblog: () => settle(c.connectProblog()),
+      connectionStatus: () => settle(c.connectionStatus('no-such-session')),
       connectSkyblog: async () => settle(c.connectSkyblog({ identifier: 'someone.test', appPassword: 'aaaa-bbbb-cccc-dddd', service: `http://127.0.0.1:${await closedPort()}` })),
       finishConnect: () => Promise.all((['microblog', 'fedblog', 'threadblog', 'problog'] as OAuthNetwork[]).map((n) => settle(c.finishConnect(n, { code: 'code', state: 'not-a-state' })))),
       createTemplate: async () => { s.tpl = await c.createTemplate({ name: 'Client template', headContentPlain: 'Head' }); return s.tpl; },

@@ -120,6 +120,7 @@ describe('Threads: HTTPS redirect URI only', () => {
     const cancelled = await paste('threadblog', await consent('threadblog'));
     expect(cancelled.status).toBe(400);
     expect(cancelled.body.message).toMatch(/did not authorise Herald/);
+    expect(cancelled.body.message).toMatch(/You cancelled on the Threads consent page.*start again and choose Authorize/);
 
     const garbage = await paste('threadblog', 'the code was 1234');
     expect(garbage.status).toBe(400);

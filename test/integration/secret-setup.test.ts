@@ -90,6 +90,11 @@ describe('choosing where secrets live with no secret service running', () => {
     expect(sky.status, sky.text).toBe(423);
     expect(sky.body.error).toBe('SECRET_STORE_LOCKED');
     expect(sky.body.message).toMatch(/unlock/i);
+    // Switching stores while locked would strand the tokens in the locked file: refused, naming the fix.
+    const switchLocked = await child.call('POST', '/setup/secrets', { key, body: { store: 'file' } });
+    expect(switchLocked.status, switchLocked.text).toBe(423);
+    expect(switchLocked.body.message).toMatch(/Unlock the encrypted secret store first/);
+    expect((await child.call('GET', '/setup/secrets', { key })).body.current).toMatchObject({ kind: 'encrypted', locked: true });
     const wrong = await child.call('POST', '/setup/secrets/unlock', { key, body: { passphrase: 'not the passphrase' } });
     expect(wrong.status).toBe(401);
     expect((await child.call('GET', '/networks', { key })).body.networks.find((n: any) => n.platform === 'problog').configured).toBe(false);

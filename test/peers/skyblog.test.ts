@@ -91,10 +91,22 @@ describe('connecting with an app password (POST /skyblog/auth)', () => {
   it('refuses a wrong app password with a message that says what to do, and adds no account', async () => {
     const before = (await t.call('GET', '/accounts', { key })).body.accounts.length;
     const r = await t.call('POST', '/skyblog/auth', { key, body: { identifier: bob.handle, appPassword: 'aaaa-bbbb-cccc-dddd', service: pds.url } });
-    expect(r.status).toBe(502);
-    expect(r.body.error).toBe('PLATFORM_ERROR');
+    // The person's input to fix (issue #21 "Bad input"): a 4xx naming the field, not a 502.
+    expect(r.status).toBe(400);
+    expect(r.body.error).toBe('INVALID_INPUT');
+    expect(r.body.details).toEqual([expect.objectContaining({ path: 'appPassword' })]);
     expect(r.body.message).toMatch(/app password/i);
     expect(r.body.message).toMatch(/Invalid identifier or password/);
+    expect((await t.call('GET', '/accounts', { key })).body.accounts.length).toBe(before);
+  });
+
+  it('a handle that does not resolve is a 400 naming the handle and what to check; no account', async () => {
+    const before = (await t.call('GET', '/accounts', { key })).body.accounts.length;
+    const r = await t.call('POST', '/skyblog/auth', { key, body: { identifier: 'nobody-here.test', appPassword: 'aaaa-bbbb-cccc-dddd', service: pds.url } });
+    expect(r.status, r.text).toBe(400);
+    expect(r.body.error).toBe('INVALID_INPUT');
+    expect(r.body.message).toMatch(/nobody-here\.test/);
+    expect(r.body.message).toMatch(/check the handle/);
     expect((await t.call('GET', '/accounts', { key })).body.accounts.length).toBe(before);
   });
 });

@@ -25,8 +25,8 @@ export function AttentionBanner() {
       client.listSchedules().then((r) => r.schedules),
       client.settings().then((r) => r.settings),
     ]);
-    // Only the owner sees the store's kind, and only the encrypted store can be locked.
-    const locked = settings.secretStore === 'encrypted' && (await client.secretStore()).current.locked;
+    // Only the owner sees it (and can unlock); no keychain round trip on every page.
+    const locked = settings.secretStoreLocked === true;
     return { accounts, schedules, locked };
   });
   const [passphrase, setPassphrase] = useState('');
@@ -37,11 +37,11 @@ export function AttentionBanner() {
   const atRisk = schedules.filter((s) => { const a = byId.get(s.accountUuid); return a && a.health.state !== 'ok' && a.health.state !== 'rate_limited'; });
   return (
     <>
-      {locked && <form className="banner" role="alert" aria-label="Unlock the secret store" onSubmit={(e) => { e.preventDefault(); void run(async () => { await client.unlockSecretStore({ passphrase }); setPassphrase(''); await data.reload(); }); }}>
-        <h2>The secret store is locked</h2>
-        <p className="small">Herald keeps account tokens in an encrypted file: give its passphrase to connect and publish.</p>
-        <div className="row"><input type="password" aria-label="Passphrase" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} required /><button className="primary" type="submit" disabled={busy}>Unlock</button></div>
-        {error && <p className="error">{error}</p>}
+      {locked && <form className="banner" role="alert" aria-label="Unlock Herald" data-locked onSubmit={(e) => { e.preventDefault(); void run(async () => { await client.unlockSecretStore({ passphrase }); setPassphrase(''); await data.reload(); }); }}>
+        <h2>Herald is locked — enter your passphrase</h2>
+        <p className="small">Account tokens are kept in an encrypted file. Until you unlock it nothing can be published or connected{schedules.length > 0 ? `; ${schedules.length} scheduled post${schedules.length === 1 ? ' waits' : 's wait'} and go${schedules.length === 1 ? 'es' : ''} out once it is unlocked` : ''}.</p>
+        <div className="row"><input type="password" aria-label="Passphrase" autoComplete="current-password" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} required /><button className="primary" type="submit" disabled={busy}>Unlock</button></div>
+        {error && <p className="error" role="alert">{error}</p>}
       </form>}
       {atRisk.length > 0 && <div className="banner" role="status" data-attention>
         <h2>{atRisk.length} scheduled post{atRisk.length === 1 ? '' : 's'} on accounts that need attention</h2>

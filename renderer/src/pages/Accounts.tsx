@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { client, openExternal } from '../api';
 import { ErrorText, networkName, Page, when } from '../components/ui';
 import { useAction, useLoad } from '../hooks';
@@ -24,34 +24,51 @@ export function Accounts() {
     return !!uri && !/^http:\/\/(127\.0\.0\.1|localhost|\[::1\])[:/]/.test(uri);
   };
 
-  /** Opens the network's sign-in page and waits for the account to appear. */
-  const oauth = (platform: 'microblog' | 'fedblog' | 'threadblog' | 'problog', reconnect?: string) => run(async () => {
-    const before = new Set((accounts.data ?? []).map((a) => a.uuid));
-    const start = platform === 'microblog' ? await client.connectMicroblog()
-      : platform === 'fedblog' ? await client.connectFedblog({ instanceUrl: instance })
-      : platform === 'threadblog' ? await client.connectThreadblog() : await client.connectProblog();
+  /** What the last connection did, in the server's words ("Already connected as @ada — tokens refreshed"). */
+  const [notice, setNotice] = useState<string | undefined>();
+  /** The Bluesky account the form reconnects, if any. */
+  const [bskyFor, setBskyFor] = useState<string | undefined>();
+  /** Set by "Stop waiting": the flow's poll gives up at its next turn. */
+  const stop = useRef(false);
+
+  /**
+   * Opens the network's sign-in page and follows the flow until the browser comes back: the
+   * account connected (or connected again), or why not (cancelled on the consent page, wrong app).
+   * `reconnect`: the account whose tokens are replaced in place.
+   */
+  const oauth = (platform: 'microblog' | 'fedblog' | 'threadblog' | 'problog', reconnect?: string, instanceUrl = instance) => run(async () => {
+    setNotice(undefined);
+    const start = platform === 'microblog' ? await client.connectMicroblog({ reconnect })
+      : platform === 'fedblog' ? await client.connectFedblog({ instanceUrl, reconnect })
+      : platform === 'threadblog' ? await client.connectThreadblog({ reconnect }) : await client.connectProblog({ reconnect });
     openExternal(start.authUrl);
     if (platform !== 'fedblog' && needsPaste(platform)) {
       setPasting({ platform, address: '' });
       return;
     }
     setWaiting(platform);
-    for (let i = 0; i < 300; i++) {
-      await new Promise((r) => setTimeout(r, 1000));
-      const now = (await client.listAccounts()).accounts;
-      const added = now.some((a) => a.platform === platform && !before.has(a.uuid));
-      const renewed = reconnect !== undefined && now.some((a) => a.uuid === reconnect && a.status === 'active');
-      if (added || renewed) {
-        accounts.setData(now);
-        break;
+    stop.current = false;
+    try {
+      for (let i = 0; i < 600; i++) {
+        await new Promise((r) => setTimeout(r, 1000));
+        if (stop.current) return;
+        const s = await client.connectionStatus(start.sessionId);
+        if (s.status === 'waiting') continue;
+        if (s.status === 'failed') throw new Error(s.error?.message ?? `${networkName(platform)} was not connected`);
+        setNotice(s.message);
+        await accounts.reload();
+        return;
       }
+      throw new Error(`Nothing came back from ${networkName(platform)} in 10 minutes: connect again`);
+    } finally {
+      setWaiting(undefined);
     }
-    setWaiting(undefined);
   });
 
   /** Reconnecting reuses the account (same network user): same row, same sets, same schedule. */
   const reconnect = (a: { uuid: string; platform: string; username: string; server_url: string | null }) => {
     if (a.platform === 'skyblog') {
+      setBskyFor(a.uuid);
       setBsky({ identifier: a.username, appPassword: '', service: a.server_url && !/bsky\.(social|network)/.test(a.server_url) ? a.server_url : '' });
       document.querySelector<HTMLInputElement>('input[aria-label="Bluesky app password"]')?.focus();
       return;
@@ -59,12 +76,7 @@ export function Accounts() {
     if (a.platform === 'fedblog') {
       const server = a.server_url ?? '';
       setInstance(server);
-      if (!server) return;
-      void run(async () => {
-        const start = await client.connectFedblog({ instanceUrl: server });
-        openExternal(start.authUrl);
-        setWaiting('fedblog');
-      });
+      if (server) void oauth('fedblog', a.uuid, server);
       return;
     }
     void oauth(a.platform as 'microblog', a.uuid);
@@ -74,8 +86,11 @@ export function Accounts() {
   const connectBluesky = (e: React.FormEvent) => {
     e.preventDefault();
     void run(async () => {
-      await client.connectSkyblog({ identifier: bsky.identifier, appPassword: bsky.appPassword, service: bsky.service || undefined });
+      setNotice(undefined);
+      const r = await client.connectSkyblog({ identifier: bsky.identifier, appPassword: bsky.appPassword, service: bsky.service || undefined, reconnect: bskyFor });
+      setNotice(r.message);
       setBsky({ identifier: '', appPassword: '', service: '' });
+      setBskyFor(undefined);
       await accounts.reload();
     });
   };
@@ -110,13 +125,17 @@ export function Accounts() {
       <div className="panel">
         <h2>Connect</h2>
         <ErrorText error={error} />
-        {pasting && <form className="panel" aria-label="Paste the address" onSubmit={(e) => { e.preventDefault(); void run(async () => { await client.finishConnectPasted(pasting.platform, pasting.address); setPasting(undefined); await accounts.reload(); }); }}>
+        {notice && !error && <p className="ok-text" role="status" data-connect-notice>{notice}</p>}
+        {pasting && <form className="panel" aria-label="Paste the address" onSubmit={(e) => { e.preventDefault(); void run(async () => { const r = await client.finishConnectPasted(pasting.platform, pasting.address); setPasting(undefined); setNotice(r.message); await accounts.reload(); }); }}>
           <label className="field">After allowing Herald on {networkName(pasting.platform)}, your browser opened your redirect address. Paste the address you were sent to (the whole address bar):
             <input value={pasting.address} placeholder="https://…?code=…&state=…" required onChange={(e) => setPasting({ ...pasting, address: e.target.value })} />
           </label>
           <div className="row"><button className="primary" type="submit" disabled={busy}>Finish connecting</button><button type="button" onClick={() => setPasting(undefined)}>Cancel</button></div>
         </form>}
-        {waiting && <p className="muted" role="status">Finish signing in to {networkName(waiting)} in your browser; this page updates when it is done.</p>}
+        {waiting && <div role="status" data-waiting-for={waiting}>
+          <p className="muted">Finish signing in to {networkName(waiting)} in your browser; this page updates when it is done.{waiting !== 'fedblog' && networks.data?.find((n) => n.platform === waiting) ? ` If ${networkName(waiting)} shows an error about the redirect URI, add ${networks.data.find((n) => n.platform === waiting)!.redirectUri} to your app on its developer portal (see Settings → Networks), then connect again.` : ''}</p>
+          <button type="button" onClick={() => { stop.current = true; setWaiting(undefined); }}>Stop waiting</button>
+        </div>}
         <div className="row" style={{ marginBottom: 16 }}>
           <button type="button" data-connect="microblog" disabled={busy} onClick={() => void oauth('microblog')}>Connect X</button>
           <button type="button" data-connect="threadblog" disabled={busy} onClick={() => void oauth('threadblog')}>Connect Threads</button>

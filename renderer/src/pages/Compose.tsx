@@ -27,6 +27,7 @@ import { ruleIssues, Rules } from './compose/Rules';
 import { imagesPerPost, splitMedia, splitOverride, splitPosts, splitText, threaded } from './compose/thread-ops';
 import { ConfirmPublish } from './compose/ConfirmPublish';
 import { showShortcuts } from '../components/Shortcuts';
+import { AccountPicker, pickTargets } from './compose/AccountPicker';
 import { FireTimes, SendProgress } from './compose/SendProgress';
 import { formatLocal, instantIn, PerNetworkTimes } from './compose/Timing';
 
@@ -106,7 +107,8 @@ export function Compose({ params }: { params: URLSearchParams }) {
   const defaultSet = sets.data?.find((s) => s.isDefault) ?? sets.data?.[0];
   const set = sets.data?.find((s) => s.id === c.socialSetId) ?? defaultSet;
   const setAccounts = (set?.accounts ?? []).map((a) => accounts.data?.find((x) => x.uuid === a.accountId) ?? { uuid: a.accountId, platform: a.platform, username: a.username, status: 'active' as const });
-  const targets = c.selectedAccountIds.length ? setAccounts.filter((a) => c.selectedAccountIds.includes(a.uuid)) : setAccounts;
+  // Accounts that cannot post are left out (AccountPicker says why, with a Reconnect link).
+  const targets = pickTargets(setAccounts, c.selectedAccountIds);
   const platforms = useMemo(() => {
     const ps = [...new Set(targets.map((a) => a.platform as Platform))];
     return ps.length ? PLATFORMS.filter((p) => ps.includes(p)) : (['microblog'] as Platform[]);
@@ -132,7 +134,8 @@ export function Compose({ params }: { params: URLSearchParams }) {
       title: c.title.trim() || c.posts.find((p) => p.text.trim())?.text.trim().split('\n')[0].slice(0, 80) || 'Untitled',
       tweets: c.posts.map((p, position) => ({ content: plainToHtml(p.text), position, media: p.media.map((m) => ({ mediaId: m.mediaId, altText: m.altText || undefined })) })),
       socialSetId: c.socialSetId || undefined,
-      selectedAccountIds: c.selectedAccountIds,
+      // Leaving out an account that cannot post is a choice the draft keeps (the queue reads it).
+      selectedAccountIds: c.selectedAccountIds.length || targets.length === setAccounts.length ? c.selectedAccountIds : targets.map((a) => a.uuid),
     };
     const { draft } = c.draftId ? await client.updateDraft(c.draftId, body) : await client.createDraft(body);
     // Given with posts, a template would be put into them again: it is recorded on its own.
@@ -337,18 +340,7 @@ export function Compose({ params }: { params: URLSearchParams }) {
                 {templates.data?.map((t) => <option key={t.uuid} value={t.uuid}>{t.name}</option>)}
               </select>
             </div>
-            <div className="row" style={{ marginTop: 10 }} role="group" aria-label="Accounts">
-              {setAccounts.length === 0 && <span className="muted small">No accounts in this set. <a href="#/accounts">Connect one</a>.</span>}
-              {setAccounts.map((a) => (
-                <label key={a.uuid} className="chip" data-account={a.uuid}>
-                  <input type="checkbox" checked={targets.some((t) => t.uuid === a.uuid)} onChange={(e) => edit((s) => {
-                    const current = s.selectedAccountIds.length ? s.selectedAccountIds : setAccounts.map((x) => x.uuid);
-                    const next = e.target.checked ? [...new Set([...current, a.uuid])] : current.filter((x) => x !== a.uuid);
-                    return { ...s, selectedAccountIds: next.length === setAccounts.length ? [] : next };
-                  })} /> {networkName(a.platform)} @{a.username}{'health' in a && a.health.state !== 'ok' ? <span className={a.health.state === 'expired' || a.health.state === 'revoked' ? 'error small' : 'warn-text small'} data-cannot-post={a.health.state} title={a.health.message}> ({a.health.state === 'expired' || a.health.state === 'revoked' ? 'cannot post: reconnect' : a.health.state.replace('_', ' ')})</span> : a.status === 'needs_reauth' ? ' (reconnect)' : ''}
-                </label>
-              ))}
-            </div>
+            <AccountPicker setAccounts={setAccounts} targets={targets} onChange={(selected) => edit((s) => ({ ...s, selectedAccountIds: selected }))} />
           </div>
 
           {c.posts.map((p, i) => (

@@ -48,7 +48,7 @@ export function Settings() {
         <h2>Data</h2>
         {settings.data?.dataDir === undefined ? <p className="muted">Where the data and the account tokens are kept is shown to this install's owner.</p> : <>
           <p>Data folder: <code>{settings.data.dataDir}</code></p>
-          <p>Account tokens are kept in: <b>{settings.data.secretStore === 'keychain' ? 'the OS keychain' : settings.data.secretStore === 'file' ? 'a private file (you opted in)' : 'nowhere — no keychain is available'}</b></p>
+          <p>Account tokens are kept in: <b>{settings.data.secretStore === 'keychain' ? 'the OS keychain' : settings.data.secretStore === 'file' ? 'a private file (you opted in)' : settings.data.secretStore === 'encrypted' ? `an encrypted file${settings.data.secretStoreLocked ? ' (locked: unlock it above)' : ''}` : 'nowhere — no keychain is available'}</b></p>
         </>}
         <button type="button" disabled={busy} onClick={() => void run(async () => { const r = await client.backup(); setBackupNote(`Backed up ${Math.round(r.bytes / 1024)} KB to ${r.file} in ${r.seconds.toFixed(2)} s`); })}>Back up now</button>
         {backupNote && <p className="muted" role="status">{backupNote}</p>}

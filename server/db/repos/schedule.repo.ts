@@ -63,6 +63,10 @@ export class ScheduleRepo {
       // Not an attempt: nothing reached the network, and nothing stays charged (the plan rolled back).
       waitStorage: db.prepare(`UPDATE schedule_entries SET status = 'pending', last_error = @error, next_attempt_at = @at, due_at = @at, waiting_for = 'storage'
         WHERE id = @id AND status = 'claimed' AND ${NOT_SUPERSEDED}`),
+      // The secret store is locked (Herald restarted, its passphrase not given yet): not an attempt either.
+      waitUnlock: db.prepare(`UPDATE schedule_entries SET status = 'pending', last_error = @error, next_attempt_at = @at, due_at = @at, waiting_for = 'reconnect'
+        WHERE id = @id AND status = 'claimed' AND ${NOT_SUPERSEDED}`),
+      wakeUnlocked: db.prepare("UPDATE schedule_entries SET due_at = @now, next_attempt_at = @now WHERE status = 'pending' AND waiting_for = 'reconnect' AND last_error = @error AND due_at > @now"),
       missed: db.prepare("UPDATE schedule_entries SET status = 'missed', last_error = ? WHERE id = ?"),
       stillScheduled: db.prepare(`SELECT 1 FROM schedule_entries WHERE draft_id = ? AND ${ACTIVE} LIMIT 1`),
       activeEntry: db.prepare(`SELECT 1 FROM schedule_entries WHERE draft_id = ? AND account_id = ? AND ${ACTIVE} LIMIT 1`),
@@ -117,6 +121,19 @@ export class ScheduleRepo {
   /** Back to the queue, no attempt counted, waiting for disk space; false when scheduled again meanwhile. */
   waitForStorage(id: string, error: string, at: number): boolean {
     return this.s.waitStorage.run({ error, at, id }).changes > 0;
+  }
+
+  /**
+   * Back to the queue, no attempt counted, waiting for the secret store's passphrase (`error` says
+   * so); false when scheduled again meanwhile.
+   */
+  waitForUnlock(id: string, error: string, at: number): boolean {
+    return this.s.waitUnlock.run({ error, at, id }).changes > 0;
+  }
+
+  /** Entries waiting for the passphrase (`error`) fall due at `now`; answers how many. */
+  wakeUnlocked(error: string, now: number): number {
+    return this.s.wakeUnlocked.run({ error, now }).changes;
   }
 
   missed(id: string, why: string): void { this.s.missed.run(why, id); }

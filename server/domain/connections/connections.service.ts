@@ -19,6 +19,8 @@ import { OAuthStates, pkcePair } from '../auth/oauth-state.js';
 import type { SocialSetsService } from '../social-sets/social-sets.service.js';
 import type { NetworkAppsService } from '../networks/network-apps.service.js';
 import { callbackQueryOf } from './pasted-redirect.js';
+import { ConnectOutcomes } from './connect-outcomes.js';
+import { blueskyRefusal, exchangeRefusal, serverRefusal } from './connect-errors.js';
 import { assertWritable } from '../../secrets/index.js';
 
 export type OAuthPlatform = Exclude<Platform, 'skyblog'>;
@@ -29,7 +31,12 @@ export interface ConnectOptions {
   followOnPlatform?: boolean;
   /** Mastodon only. */
   instanceUrl?: string;
+  /** The account being reconnected: its tokens are replaced in place, and only by its own network user. */
+  reconnect?: string;
 }
+
+/** What saving a connected account did, in words the person reads (the UI shows `message` as is). */
+export interface SavedAccount { accountId: string; socialSetId: string; alreadyConnected: boolean; reconnected: boolean; message: string }
 
 interface FlowData extends ConnectOptions {
   userId: string;
@@ -59,10 +66,25 @@ function refusedServer(field: string): HeraldError {
   return new HeraldError('INVALID_INPUT', `${field} must be the address of a public server`, { details: [{ path: field, message: 'not a public address' }] });
 }
 
+/**
+ * The network sent the browser back without a code: the person cancelled on the consent page
+ * (`access_denied`), or the network refused the request as the app made it. Either way nothing
+ * was connected, and the message names the cause and the next step.
+ */
+function consentRefused(net: string, error: string, description?: string): HeraldError {
+  if (error === 'access_denied') {
+    return new HeraldError('INVALID_INPUT', `You cancelled on the ${net} consent page (or ${net} refused access), so ${net} did not authorise Herald: nothing was connected. To connect, start again and choose Authorize on the ${net} page.`);
+  }
+  const why = (description ?? error).slice(0, 300);
+  return new HeraldError('INVALID_INPUT', `${net} did not authorise Herald (${why}): nothing was connected. Check the app's client id, redirect URI and permissions in Settings → Networks, then connect again.`);
+}
+
 const appSecretName = (platform: Platform, server: string) => `app:${platform}:${server}`;
 
 export class ConnectionsService {
   readonly states: OAuthStates;
+  /** How each flow ended, for the app polling it (GET /connections/:sessionId). */
+  readonly outcomes: ConnectOutcomes;
   /** The media fetch guard's address policy (§10 "One address policy"); replaceable in tests. */
   guard: GuardedFetcher;
 
@@ -74,6 +96,7 @@ export class ConnectionsService {
     private readonly apps: NetworkAppsService,
   ) {
     this.states = new OAuthStates(deps, repos.oauthStates);
+    this.outcomes = new ConnectOutcomes(() => deps.clock.now());
     this.guard = new GuardedFetcher({ allowPrivate: deps.config.allowPrivateAddresses });
   }
 
@@ -111,6 +134,7 @@ export class ConnectionsService {
     // Before the person goes through the network's consent: there must be somewhere to keep the token.
     assertWritable(this.deps.secrets);
     if (opts.socialSetId) this.sets.get(userId, opts.socialSetId);
+    if (opts.reconnect) this.reconnectTarget(userId, platform, opts.reconnect);
     const serverUrl = platform === 'fedblog' ? await this.publicServerUrl(opts.instanceUrl ?? '', 'instanceUrl') : undefined;
     const app = await this.appFor(platform, serverUrl);
     const { verifier, challenge } = pkcePair();
@@ -123,9 +147,10 @@ export class ConnectionsService {
     try {
       const res = await adapter.oauth.authorizeUrl({ state, codeChallenge: challenge, redirectUri, network: this.apps.network(platform), serverUrl, app });
       if (res.app && serverUrl) await this.deps.secrets.set(appSecretName(platform, serverUrl), JSON.stringify(res.app));
+      this.outcomes.started(userId, sessionId);
       return { authUrl: res.url, sessionId, state };
     } catch (err) {
-      throw toHeraldError(err);
+      throw serverUrl ? serverRefusal(err, serverUrl, 'instanceUrl') : toHeraldError(err);
     }
   }
 
@@ -153,18 +178,33 @@ export class ConnectionsService {
   }
 
   private async complete(platform: OAuthPlatform, flow: FlowData, query: { code?: string; error?: string; error_description?: string }) {
-    if (query.error) throw new HeraldError('INVALID_INPUT', `${NETWORK_NAMES[platform]} did not authorise Herald: ${query.error_description ?? query.error}`);
+    try {
+      const r = await this.completeFlow(platform, flow, query);
+      this.outcomes.ended(flow.sessionId, { status: 'connected', ...r });
+      return r;
+    } catch (err) {
+      const e = err instanceof HeraldError ? err : undefined;
+      this.outcomes.ended(flow.sessionId, { status: 'failed', error: { code: e?.code ?? 'INTERNAL_ERROR', message: e?.message ?? 'Herald failed while connecting the account' } });
+      throw err;
+    }
+  }
+
+  private async completeFlow(platform: OAuthPlatform, flow: FlowData, query: { code?: string; error?: string; error_description?: string }) {
+    if (query.error) throw consentRefused(NETWORK_NAMES[platform], query.error, query.error_description);
     if (!query.code) throw new HeraldError('INVALID_INPUT', 'The callback has no code', { details: [{ path: 'code', message: 'required' }] });
     const adapter = this.deps.platforms.get(platform);
     const network = this.apps.network(platform);
     try {
       const app = await this.appFor(platform, flow.serverUrl);
       if (!app) throw new HeraldError('INVALID_INPUT', 'The Mastodon app registration was lost; start again');
-      const credentials = await adapter.oauth!.exchangeCode({ code: query.code, codeVerifier: flow.verifier, redirectUri: flow.redirectUri, network, serverUrl: flow.serverUrl, app });
+      const credentials = await adapter.oauth!.exchangeCode({ code: query.code, codeVerifier: flow.verifier, redirectUri: flow.redirectUri, network, serverUrl: flow.serverUrl, app }).catch((err: unknown) => {
+        this.deps.log.warn(`Herald: ${NETWORK_NAMES[platform]} refused the token exchange: ${(err as Error).message}`);
+        throw exchangeRefusal(err, platform, flow.redirectUri, platform !== 'fedblog' && this.apps.source(platform) === 'env');
+      });
       const identity = await adapter.identify({ credentials, network, serverUrl: flow.serverUrl });
-      const { accountId, socialSetId } = await this.saveAccount(flow.userId, platform, identity, credentials, flow);
-      if (flow.followOnPlatform && adapter.follow) await this.followOwnAccount(accountId, flow.userId);
-      return { accountUuid: accountId, socialSetId };
+      const { accountId, ...saved } = await this.saveAccount(flow.userId, platform, identity, credentials, flow);
+      if (flow.followOnPlatform && adapter.follow && !saved.alreadyConnected && !saved.reconnected) await this.followOwnAccount(accountId, flow.userId);
+      return { accountUuid: accountId, ...saved };
     } catch (err) {
       throw toHeraldError(err);
     }
@@ -183,8 +223,9 @@ export class ConnectionsService {
   }
 
   /** Bluesky: an app password session against the user's PDS. */
-  async connectSkyblog(userId: string, input: { identifier: string; appPassword: string; service?: string; socialSetId?: string; mode?: ConnectOptions['mode'] }) {
+  async connectSkyblog(userId: string, input: { identifier: string; appPassword: string; service?: string; socialSetId?: string; mode?: ConnectOptions['mode']; reconnect?: string }) {
     if (input.socialSetId) this.sets.get(userId, input.socialSetId);
+    if (input.reconnect) this.reconnectTarget(userId, 'skyblog', input.reconnect);
     assertWritable(this.deps.secrets);
     // The configured default (HERALD_SKYBLOG_API_URL) is the operator's; only a user's is checked.
     const service = input.service === undefined ? normaliseServerUrl(this.deps.config.networks.skyblog.apiUrl, 'service') : await this.publicServerUrl(input.service, 'service');
@@ -192,10 +233,10 @@ export class ConnectionsService {
     if (!adapter.passwordLogin) throw new HeraldError('PLATFORM_ERROR', 'Bluesky sign-in is not available');
     try {
       const { credentials, identity } = await adapter.passwordLogin({ identifier: input.identifier, password: input.appPassword, service, network: this.deps.config.networks.skyblog });
-      const { accountId, socialSetId } = await this.saveAccount(userId, 'skyblog', identity, credentials, input);
-      return { account: toAccountDto(this.repos.accounts.byId(accountId)!, this.deps.clock.now()), socialSetId };
+      const { accountId, ...saved } = await this.saveAccount(userId, 'skyblog', identity, credentials, input);
+      return { account: toAccountDto(this.repos.accounts.byId(accountId)!, this.deps.clock.now()), ...saved };
     } catch (err) {
-      throw toHeraldError(err);
+      throw blueskyRefusal(err, input.service !== undefined);
     }
   }
 
@@ -204,13 +245,30 @@ export class ConnectionsService {
    * `finish` (credentials to the secret store first, then the row, then a social set).
    */
   async connectAuthorised(userId: string, platform: Platform, identity: Identity, credentials: Credentials, opts: ConnectOptions = {}) {
-    const { accountId, socialSetId } = await this.saveAccount(userId, platform, identity, credentials, opts);
-    return { account: toAccountDto(this.repos.accounts.byId(accountId)!, this.deps.clock.now()), socialSetId };
+    const { accountId, ...saved } = await this.saveAccount(userId, platform, identity, credentials, opts);
+    return { account: toAccountDto(this.repos.accounts.byId(accountId)!, this.deps.clock.now()), ...saved };
   }
 
-  /** Creates or updates the account row, stores its credentials, and puts it in a set. */
-  private async saveAccount(userId: string, platform: Platform, id: Identity, credentials: Credentials, opts: ConnectOptions) {
-    const existing = this.repos.accounts.find(userId, platform, id.platformUserId);
+  /** The caller's account of `platform` to reconnect (404 otherwise, as for any account not theirs). */
+  private reconnectTarget(userId: string, platform: Platform, accountId: string) {
+    const row = this.repos.accounts.own(userId, accountId);
+    if (!row || row.platform !== platform) throw new HeraldError('NOT_FOUND', `No ${NETWORK_NAMES[platform]} account with that id to reconnect`);
+    return row;
+  }
+
+  /**
+   * Creates or updates the account row, stores its credentials, and puts it in a set. One network
+   * user is one account: connecting it again (a Reconnect, or a fresh Connect of an account already
+   * here) replaces its tokens in place, keeping its id, sets and schedule, and says which happened.
+   * A Reconnect that signed in as another network user changes nothing and says so.
+   */
+  private async saveAccount(userId: string, platform: Platform, id: Identity, credentials: Credentials, opts: ConnectOptions): Promise<SavedAccount> {
+    const net = NETWORK_NAMES[platform];
+    const target = opts.reconnect ? this.reconnectTarget(userId, platform, opts.reconnect) : undefined;
+    if (target && target.platformUserId !== id.platformUserId) {
+      throw new HeraldError('INVALID_INPUT', `You signed in to ${net} as @${id.username}, but the account to reconnect is @${target.username}. Nothing was changed: sign in to ${net} as @${target.username} and reconnect again, or use Connect to add @${id.username} as another account.`);
+    }
+    const existing = target ?? this.repos.accounts.find(userId, platform, id.platformUserId);
     const accountId = existing?.id ?? this.deps.ids.uuid();
     // Secrets first: an account row without credentials would look connected but fail.
     await this.creds.save(accountId, credentials);
@@ -222,8 +280,15 @@ export class ConnectionsService {
     };
     if (existing) this.repos.accounts.setProfile(accountId, values);
     else this.repos.accounts.insert({ id: accountId, userId, platform, platformUserId: id.platformUserId, createdAt: nowIso(this.deps.clock), ...values });
-    const socialSetId = this.sets.attachAccount(userId, accountId, { socialSetId: opts.socialSetId, mode: opts.mode, handle: id.username });
-    return { accountId, socialSetId };
+    // An account already here keeps its sets: no new set named after it for a second connect.
+    const mode = existing && opts.mode === 'create_new' ? 'add_to_existing' : opts.mode;
+    const socialSetId = this.sets.attachAccount(userId, accountId, { socialSetId: opts.socialSetId, mode, handle: id.username });
+    const reconnected = target !== undefined;
+    const alreadyConnected = !reconnected && existing !== undefined;
+    const message = reconnected ? `Reconnected ${net} as @${id.username}: new tokens saved; its sets and scheduled posts are unchanged.`
+      : alreadyConnected ? `Already connected as @${id.username} on ${net} — tokens refreshed; no second account was added.`
+      : `Connected ${net} as @${id.username}.`;
+    return { accountId, socialSetId, alreadyConnected, reconnected, message };
   }
 
   /** Re-reads follower counts and profile facts from the network. */

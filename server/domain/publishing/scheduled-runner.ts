@@ -32,6 +32,16 @@ export interface ScheduledRunnerOptions {
 
 export type { EntryRow } from '../../db/repos/schedule.repo.js';
 
+/**
+ * The reason an entry keeps while the encrypted secret store waits for its passphrase (Herald
+ * restarted, nobody unlocked it yet). Progress shows it with `waitingFor: "reconnect"`: of the
+ * values decisions §10 allows, the one that says the person must give Herald its access to the
+ * account back; "storage" would send them to free disk space, "network" and "quota" blame others.
+ */
+export const LOCKED_WAIT = 'Waiting: secret store locked: unlock Herald to send. Nothing was sent or charged; it goes out as soon as Herald is unlocked';
+/** How often a post waiting for the passphrase is looked at again; unlocking wakes it at once. */
+export const LOCKED_RECHECK_MS = 5 * 60_000;
+
 const STORAGE_WAIT = 'Waiting: the disk that holds Herald\'s data folder is full; nothing was sent or charged. Free some space and it is sent.';
 
 export class ScheduledRunner {
@@ -112,6 +122,8 @@ export class ScheduledRunner {
    */
   begin(batch: EntryRow[], claimedAt: number): Map<string, Started> {
     const started = new Map<string, Started>();
+    // Nothing could be sent: charging now would only be refunded at each entry's turn.
+    if (this.deps.secrets.locked) return started;
     try {
       this.publishing.ensureGrants(batch.map((e) => e.userId));
       this.relaxed(() => {
@@ -158,6 +170,11 @@ export class ScheduledRunner {
       });
       return;
     }
+    if (this.deps.secrets.locked) {
+      if (started) this.publishing.release(started);
+      this.waitForUnlock(e, this.deps.clock.now());
+      return;
+    }
     let result: TargetResult | undefined;
     let error: string | undefined;
     let full = false;
@@ -173,8 +190,8 @@ export class ScheduledRunner {
       full = isStorageFull(err);
       const code = err instanceof HeraldError ? err.code : 'INTERNAL_ERROR';
       errorCode = code;
-      // A full disk is waited out (below), not a refusal.
-      if (!full) {
+      // A full disk and a locked secret store are waited out (below), not refusals.
+      if (!full && code !== 'SECRET_STORE_LOCKED') {
         try {
           this.publishing.recordRefusal(e.userId, e.draftId, e.accountId, e.platform as Platform, { code, message: error });
         } catch (recordErr) {
@@ -185,6 +202,11 @@ export class ScheduledRunner {
     const now = this.deps.clock.now();
     if (full) {
       this.waitForStorage(e, now);
+      return;
+    }
+    // Locked while it ran (its failure was refunded): it waits like one found locked at its turn.
+    if ((errorCode ?? result?.error?.code) === 'SECRET_STORE_LOCKED') {
+      this.waitForUnlock(e, now);
       return;
     }
     this.storageTries.delete(e.id);
@@ -234,6 +256,21 @@ export class ScheduledRunner {
     if (tries === 1) this.deps.log.warn(`Herald: a scheduled post waits for disk space (entry ${e.id}); next try at ${new Date(at).toISOString()}`);
     this.later(() => {
       if (!this.repos.schedule.waitForStorage(e.id, STORAGE_WAIT, at)) this.repos.schedule.finish(e.id, 'cancelled', 'Scheduled again while it waited for disk space');
+      this.syncDraft(e.draftId, now);
+    });
+  }
+
+  /**
+   * The secret store is locked, so the account's tokens cannot be read: the entry goes back to the
+   * queue as it was, no attempt counted, nothing charged, waiting for the passphrase. Unlocking
+   * makes it due at once (ScheduleService.secretsUnlocked); until then it is looked at again every
+   * few minutes. The missed rule still applies to its first due time, as for any entry.
+   */
+  private waitForUnlock(e: EntryRow, now: number): void {
+    const at = now + LOCKED_RECHECK_MS;
+    if (e.lastError !== LOCKED_WAIT) this.tell(e, { status: 'pending', reason: 'the secret store is locked; it is sent once Herald is unlocked', nextAttemptAt: new Date(at).toISOString() });
+    this.later(() => {
+      if (!this.repos.schedule.waitForUnlock(e.id, LOCKED_WAIT, at)) this.repos.schedule.finish(e.id, 'cancelled', 'Scheduled again while it waited for the secret store to be unlocked');
       this.syncDraft(e.draftId, now);
     });
   }

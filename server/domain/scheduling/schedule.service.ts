@@ -16,6 +16,7 @@ import type { EventsService } from '../events/events.service.js';
 import { PUBLISH_COST } from '../credits/credits.service.js';
 import type { CreditsService } from '../credits/credits.service.js';
 import { dryRunAnswer } from '../publishing/dry-run.js';
+import { LOCKED_WAIT } from '../publishing/scheduled-runner.js';
 
 export const JITTER_MS = 180_000;
 
@@ -131,6 +132,18 @@ export class ScheduleService {
       for (const c of cancelled) this.events.post(userId, 'post.cancelled', { draftId, ...c });
       return cancelled.length;
     })();
+    this.onChange();
+    return n;
+  }
+
+  /**
+   * The secret store was unlocked (or replaced by one that is open): posts that waited for it
+   * fall due now, and the scheduler wakes for them.
+   */
+  secretsUnlocked(): number {
+    if (this.deps.secrets.locked) return 0;
+    const n = this.repos.schedule.wakeUnlocked(LOCKED_WAIT, this.deps.clock.now());
+    if (n > 0) this.deps.log.info(`Herald: the secret store is open; ${n} scheduled post(s) that waited for it are sent now`);
     this.onChange();
     return n;
   }

@@ -33,7 +33,7 @@ export class SettingsService {
       graceMinutes: c.graceMs / 60_000, monthlyCredits: c.monthlyCredits, defaultTier: c.defaultTier,
       timeZone: c.timeZone, defaultLanguage: c.defaultLanguage, detected: { timeZone: systemTimeZone(), defaultLanguage: systemLanguage() },
     };
-    return this.users.isOwner(userId) ? { ...shared, dataDir: c.dataDir, secretStore: this.deps.secrets.kind } : shared;
+    return this.users.isOwner(userId) ? { ...shared, dataDir: c.dataDir, secretStore: this.deps.secrets.kind, secretStoreLocked: this.deps.secrets.locked } : shared;
   }
 
   /**

@@ -57,6 +57,11 @@ export class SecretSetupService {
     const files = secretFiles(this.deps.config.dataDir);
     let next: SecretStore;
     let message: string;
+    // Its secrets could not move across: the accounts would look connected and find no tokens.
+    const inForce = this.deps.secrets.inner;
+    if (choice !== 'none' && inForce instanceof EncryptedFileSecretStore && inForce.locked && inForce.exists()) {
+      throw new HeraldError('SECRET_STORE_LOCKED', 'Unlock the encrypted secret store first (the banner at the top of the app, or `herald secrets unlock`): its tokens move to the store you choose, and while it is locked they cannot.');
+    }
     if (choice === 'none') {
       if (this.deps.secrets.kind === 'unavailable') return { kind: 'unavailable', message: DECLINED_MESSAGE, moved: 0 };
       return { kind: this.deps.secrets.kind, message: 'Secrets stay where they are.', moved: 0 };

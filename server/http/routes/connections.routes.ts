@@ -27,7 +27,7 @@ function callbackRoute(s: Services, platform: OAuthPlatform): RouteDef {
         const result = await s.connections.finish(platform, query);
         if (!wantsHtml) return { success: true, ...result };
         res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'");
-        res.type('html').send(closePage(NETWORK_LABELS[platform], true, 'Herald can now publish to this account.'));
+        res.type('html').send(closePage(NETWORK_LABELS[platform], true, `${result.message} Herald can now publish to this account.`));
         return undefined;
       } catch (err) {
         if (!wantsHtml) throw err;
@@ -71,6 +71,12 @@ export const connectionRoutes = (s: Services): RouteDef[] => [
     handler: async ({ auth, body }) => ({ success: true, ...(await s.connections.connectSkyblog(auth.user.id, body)) }),
   }),
   ...(['microblog', 'fedblog', 'threadblog', 'problog'] as const).map((p) => callbackRoute(s, p)),
+  defineRoute({
+    method: 'get', path: '/connections/:sessionId', tag, summary: 'How a connection flow started with POST /{platform}/auth ended (for the app that opened the network\'s page)',
+    description: 'waiting until the network sends the browser back; then connected (with `message`, `alreadyConnected`, `reconnected`) or failed (with the error the callback answered). Known for 15 minutes, in this process only.',
+    params: c.sessionParam, response: c.connectStatusResponse, errors: ['NOT_FOUND'],
+    handler: ({ auth, params }) => ({ success: true, ...s.connections.outcomes.of(auth.user.id, params.sessionId) }),
+  }),
   ...(['microblog', 'threadblog', 'problog'] as const).map((platform) => defineRoute({
     method: 'post', path: `/${platform}/callback`, tag,
     summary: `Finish connecting a ${NETWORK_LABELS[platform]} account from the pasted address the network sent the browser to`,

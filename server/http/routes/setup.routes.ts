@@ -43,7 +43,7 @@ export const secretSetupRoutes = (s: Services): RouteDef[] => [
   defineRoute({
     method: 'post', path: '/setup/secrets', tag: secretsTag, summary: 'Choose where secrets live: keychain, encrypted file (with a passphrase), plain file, or none',
     description: 'Takes effect at once; saved secrets move across; saved to config.json for the next start. Choosing the keychain where none works is a 409 naming the alternatives.',
-    body: chooseSecretStoreBody, response: chooseSecretStoreResponse, errors: ['INVALID_INPUT', 'UNAUTHORIZED', 'INVALID_CREDENTIALS', 'SECRET_STORE_UNAVAILABLE'],
+    body: chooseSecretStoreBody, response: chooseSecretStoreResponse, errors: ['INVALID_INPUT', 'UNAUTHORIZED', 'INVALID_CREDENTIALS', 'SECRET_STORE_UNAVAILABLE', 'SECRET_STORE_LOCKED'],
     handler: async ({ auth, body }) => ({ success: true, ...(await s.secretSetup.choose(auth.user.id, body.store, body.passphrase)) }),
   }),
   defineRoute({
