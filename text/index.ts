@@ -11,3 +11,5 @@ export {
 export { splitForPlatform, splitThreadText, joinThreadText } from './split.js';
 export { postsForNetwork, checkNetworkPosts, type NetworkPost } from './network.js';
 export { plainToHtml } from './html.js';
+export { linksIn, firstLink } from './links.js';
+export { detectLanguage, type LanguageGuess } from './language.js';
