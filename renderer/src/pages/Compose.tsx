@@ -10,7 +10,7 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import {
-  NETWORK_LABELS, PLATFORMS, plainToHtml, postsForNetwork, splitForPlatform, splitThreadText, validatePost,
+  firstLink, linksIn, NETWORK_LABELS, PLATFORMS, plainToHtml, postsForNetwork, splitForPlatform, splitThreadText, validatePost,
   type Platform,
 } from '../../../text/index';
 import { publishSummaryText } from '../../../text/status-text';
@@ -20,6 +20,8 @@ import { ErrorText, networkName, Page, StatusChip, when } from '../components/ui
 import { useAction, useLoad } from '../hooks';
 import { blank, blankPost, localInput, newKey, slot, swapTemplate, UNSAVED, zone, type Composition, type Post, type Progress, type Template } from './compose/model';
 import { Previews } from './compose/Previews';
+import { cardUrl, LinkCard } from './compose/LinkCard';
+import { LanguagePicker } from './compose/Language';
 import { FireTimes, SendProgress } from './compose/SendProgress';
 import { formatLocal, instantIn, PerNetworkTimes } from './compose/Timing';
 
@@ -39,6 +41,7 @@ export function Compose({ params }: { params: URLSearchParams }) {
   const sets = useLoad(() => client.listSocialSets().then((r) => r.socialSets));
   const accounts = useLoad(() => client.listAccounts().then((r) => r.accounts));
   const templates = useLoad(() => client.listTemplates().then((r) => r.templates as Template[]));
+  const settings = useLoad(() => client.settings().then((r) => r.settings));
   const schedules = useLoad(() => (c.draftId ? client.listSchedules().then((r) => r.schedules.filter((s) => s.draftId === c.draftId)) : Promise.resolve([])), [c.draftId]);
 
   // Load a draft, or restore unsaved work for a new one.
@@ -78,7 +81,7 @@ export function Compose({ params }: { params: URLSearchParams }) {
         templateId: draft.templateId ?? '',
         savedTemplateId: draft.templateId ?? '',
         overrides: Object.fromEntries(platforms.map((p) => [p.platform, p.content])),
-        status: draft.status,
+        status: draft.status, language: draft.language, linkCard: draft.linkCard,
       });
       setRequested(draft.scheduledFor ? Date.parse(draft.scheduledFor) : undefined);
       setDirty(false);
@@ -119,7 +122,7 @@ export function Compose({ params }: { params: URLSearchParams }) {
       title: c.title.trim() || c.posts.find((p) => p.text.trim())?.text.trim().split('\n')[0].slice(0, 80) || 'Untitled',
       tweets: c.posts.map((p, position) => ({ content: plainToHtml(p.text), position, media: p.media.map((m) => ({ mediaId: m.mediaId, altText: m.altText || undefined })) })),
       socialSetId: c.socialSetId || undefined,
-      selectedAccountIds: c.selectedAccountIds,
+      selectedAccountIds: c.selectedAccountIds, language: c.language, linkCard: c.linkCard,
     };
     const { draft } = c.draftId ? await client.updateDraft(c.draftId, body) : await client.createDraft(body);
     // Given with posts, a template would be put into them again: it is recorded on its own.
@@ -266,6 +269,11 @@ export function Compose({ params }: { params: URLSearchParams }) {
   // The month's credits against what is scheduled, so a shortfall shows before posts fail.
   const credits = useLoad(() => client.credits(), [schedules.data]);
   const loadError = sets.error ?? accounts.error ?? templates.error;
+  // The card sits under the post that holds its link (else the first post).
+  const firstPostLink = firstLink(c.posts[0]?.text ?? '');
+  const links = [...new Set(c.posts.flatMap((p) => linksIn(p.text)))];
+  const cardLink = cardUrl(c.linkCard, firstPostLink);
+  const cardPost = Math.max(0, cardLink ? c.posts.findIndex((p) => p.text.includes(cardLink)) : 0);
   return (
     <Page title={c.draftId ? 'Edit draft' : 'New draft'} actions={
       <div className="row">
@@ -303,6 +311,7 @@ export function Compose({ params }: { params: URLSearchParams }) {
                 </label>
               ))}
             </div>
+            <LanguagePicker language={c.language} defaultLanguage={settings.data?.defaultLanguage} text={c.posts.map((p) => p.text).join('\n')} onChange={(language) => edit((s) => ({ ...s, language }))} />
           </div>
 
           {c.posts.map((p, i) => {
@@ -350,6 +359,7 @@ export function Compose({ params }: { params: URLSearchParams }) {
                     ))}
                   </div>
                 )}
+                {i === cardPost && <LinkCard choice={c.linkCard} firstPostLink={firstPostLink} links={links} onChange={(linkCard) => edit((s) => ({ ...s, linkCard }))} />}
               </div>
             );
           })}
