@@ -103,6 +103,19 @@ describe('post language', () => {
     await select.selectOption('');
     await save();
     expect(saved().language).toBeNull();
+  });
+
+  it('the default is a setting: changed in Settings, the composer shows it and publishing uses it', async () => {
+    await page().getByRole('link', { name: 'Settings' }).click();
+    const field = page().locator('[data-default-language]');
+    await expect.poll(() => field.inputValue()).toBe('en-GB');
+    await field.fill('fr');
+    await page().getByRole('button', { name: 'Save', exact: true }).click();
+    await page().getByRole('status').filter({ hasText: 'The language applies at once' }).waitFor();
+    expect(app.t.server.deps.config.defaultLanguage).toBe('fr');
+    await page().getByRole('link', { name: 'Compose' }).click();
+    const select = page().getByRole('combobox', { name: 'Post language' });
+    await expect.poll(() => select.locator('option:checked').textContent()).toBe('Default (French, fr)');
     expect(app.problems).toEqual([]);
   });
 });
