@@ -137,7 +137,7 @@ describe('GET /link-preview', () => {
     const r = await preview(`${site.url}/plain`, strict, strictKey);
     expect(r.status, r.text).toBe(400);
     expect(r.body.error).toBe('INVALID_INPUT');
-    expect(r.body.message).toMatch(/loopback/);
+    expect(r.body.message).toMatch(/public http\(s\) addresses/);
     expect(site.hits.get('/plain') ?? 0).toBe(before);
     for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://[::1]/', 'http://0x7f000001/', 'file:///etc/passwd']) {
       const bad = await preview(url, strict, strictKey);

@@ -67,6 +67,10 @@ async function readCapped(body: http.IncomingMessage, max: number): Promise<Buff
   return Buffer.concat(chunks);
 }
 
+const refused = () => new HeraldError('INVALID_INPUT', 'Herald makes link cards only of pages at public http(s) addresses (HERALD_ALLOW_PRIVATE_ADDRESSES lets loopback and private ones through)', {
+  details: [{ path: 'query.url', message: 'not a public http(s) address' }],
+});
+
 export class LinkCardsService {
   /** The fetcher for pages and thumbnails; replaceable (tests shorten its time cap). */
   fetcher: GuardedFetcher;
@@ -82,7 +86,7 @@ export class LinkCardsService {
   private key(raw: string): string {
     let url: URL;
     try { url = new URL(raw); } catch { throw new HeraldError('INVALID_INPUT', 'url must be an absolute http(s) URL', { details: [{ path: 'query.url', message: 'not a URL' }] }); }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new HeraldError('INVALID_INPUT', 'url must be an http(s) URL', { details: [{ path: 'query.url', message: 'http(s) only' }] });
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw refused();
     url.hash = '';
     return url.href;
   }
@@ -130,8 +134,9 @@ export class LinkCardsService {
       this.remember(key, card);
       return card;
     } catch (err) {
-      // The address policy's refusal is the caller's error, the same for every user-given URL.
-      if (err instanceof UrlRefused && err.kind === 'policy') throw err;
+      // The address policy's refusal is the caller's error: one body whatever the address, so the
+      // answer tells nothing about which private range or service is there.
+      if (err instanceof UrlRefused && err.kind === 'policy') throw refused();
       this.remember(key, null);
       return null;
     }
