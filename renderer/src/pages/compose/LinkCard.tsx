@@ -5,15 +5,34 @@
  * nothing. Bluesky and LinkedIn get this card from Herald; X, Mastodon and Threads make their own.
  */
 import { useEffect, useState } from 'react';
-import { client, message } from '../../api';
+import { client } from '../../api';
 
 export type CardChoice = false | { url: string } | null;
-type Card = NonNullable<Awaited<ReturnType<typeof client.linkPreview>>['card']>;
+export type Card = NonNullable<Awaited<ReturnType<typeof client.linkPreview>>['card']>;
 
 /** The page a choice stands for: the chosen one, else the first link of the first post. */
 export function cardUrl(choice: CardChoice, firstPostLink: string | null): string | null {
   if (choice === false) return null;
   return choice?.url ?? firstPostLink;
+}
+
+/**
+ * The card of `url` as the server reads it: `undefined` while loading, null when the page cannot
+ * be read. Shared by the card under the post and the network previews (they show the same card).
+ */
+export function useLinkCard(url: string | null): { url: string; card?: Card | null } | undefined {
+  const [state, setState] = useState<{ url: string; card?: Card | null }>();
+  useEffect(() => {
+    if (!url) { setState(undefined); return; }
+    let live = true;
+    setState({ url });
+    // Typing changes the link a character at a time: ask once it has been still for a moment.
+    const timer = setTimeout(() => {
+      client.linkPreview(url).then((r) => { if (live) setState({ url, card: r.card }); }, () => { if (live) setState({ url, card: null }); });
+    }, 350);
+    return () => { live = false; clearTimeout(timer); };
+  }, [url]);
+  return state;
 }
 
 export function LinkCard({ choice, firstPostLink, links, onChange }: {
@@ -24,19 +43,8 @@ export function LinkCard({ choice, firstPostLink, links, onChange }: {
   onChange: (choice: CardChoice) => void;
 }) {
   const url = cardUrl(choice, firstPostLink);
-  const [state, setState] = useState<{ url: string; card?: Card | null; error?: string }>();
+  const state = useLinkCard(url);
   const [picking, setPicking] = useState(false);
-
-  useEffect(() => {
-    if (!url) { setState(undefined); return; }
-    let live = true;
-    setState({ url });
-    // Typing changes the link a character at a time: ask once it has been still for a moment.
-    const timer = setTimeout(() => {
-      client.linkPreview(url).then((r) => { if (live) setState({ url, card: r.card }); }, (err) => { if (live) setState({ url, card: null, error: message(err) }); });
-    }, 350);
-    return () => { live = false; clearTimeout(timer); };
-  }, [url]);
 
   if (choice === false) {
     if (links.length === 0) return null;
