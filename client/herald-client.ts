@@ -265,6 +265,8 @@ export class HeraldClient {
 
   /** The link card of a page (title, description, image, site name), or `card: null` when the page cannot be read. */
   linkPreview(url: string) { return this.request<Out<typeof linkCards.linkPreviewResponse>>('GET', '/link-preview', { query: { url } }); }
+  /** The bytes of the image of a page's link card (NOT_FOUND when it has none that can be read). */
+  linkPreviewImage(pageUrl: string) { return this.request<Blob>('GET', '/link-preview/image', { query: { url: pageUrl }, raw: true }); }
   /** A draft as a file: Markdown with YAML front matter (`format: 'md'`, the default) or JSON; times in `timeZone` when given. */
   exportDraft(id: string, query: QueryOf<typeof draftFiles.exportQuery> = {}) { return this.request<string>('GET', `/microblog/drafts/${encodeURIComponent(id)}/export`, { query: query as Query, asText: true }); }
   /** Creates drafts from a Markdown file (one draft) or JSON (one, an array or `{drafts}`); `dryRun` only reads and checks. */

@@ -19,3 +19,7 @@ export const linkPreviewResponse = z.object({
   success: successTrue,
   card: linkCardSchema.nullable().describe('null when the page cannot be read: an error status, not HTML, too slow, nothing in its head'),
 });
+
+export const linkImageQuery = z.object({
+  url: z.string().trim().min(1).max(2000).describe('the page whose card image is wanted (not the image\'s own address)'),
+});

@@ -11,6 +11,7 @@ import { startMastodonSimulator, type MastodonSimulator } from '../simulators/ma
 import { connectOAuth } from '../helpers/oauth-connect.js';
 import { html, startLinkPages, type LinkPages } from '../helpers/link-pages.js';
 import { signIn, startUiApp, type UiApp } from '../helpers/ui-app.js';
+import { makePng } from '../peers/png.js';
 
 let masto: MastodonSimulator;
 let site: LinkPages;
@@ -28,7 +29,8 @@ async function save() {
 
 beforeAll(async () => {
   [masto, site] = await Promise.all([startMastodonSimulator(), startLinkPages()]);
-  site.route('/slow', (_req, res) => { setTimeout(() => res.writeHead(200, { 'content-type': 'text/html' }).end(html('<meta property="og:title" content="Slow page"><meta property="og:description" content="Worth the wait"><meta property="og:site_name" content="Slow Site">')), 1_200); });
+  site.route('/slow', (_req, res) => { setTimeout(() => res.writeHead(200, { 'content-type': 'text/html' }).end(html('<meta property="og:title" content="Slow page"><meta property="og:description" content="Worth the wait"><meta property="og:site_name" content="Slow Site"><meta property="og:image" content="/cover.png">')), 1_200); });
+  site.route('/cover.png', (_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(makePng(120, 60, { rgb: [20, 120, 220] })));
   site.route('/b', (_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html('<title>Page B</title><meta name="description" content="The second link">')));
   app = await startUiApp({ server: { settings: { HERALD_DEFAULT_LANGUAGE: 'en-GB' } } });
   const key = await app.t.login();
@@ -52,6 +54,11 @@ describe('link card in the composer', () => {
     await expect.poll(() => ready.textContent()).toContain('Slow page');
     expect(await ready.textContent()).toContain('Worth the wait');
     expect(await ready.textContent()).toContain('Slow Site');
+    // The page's image, read through Herald (the UI's CSP loads images only from Herald).
+    const img = ready.locator('[data-link-card-image]');
+    await img.waitFor();
+    await expect.poll(() => img.evaluate((e) => (e as HTMLImageElement).naturalWidth)).toBe(120);
+    expect(await img.getAttribute('src')).toMatch(/^blob:/);
     await app.shot('composer-link-card');
 
     await ready.getByRole('button', { name: 'Use another link' }).click();

@@ -99,6 +99,7 @@ describe('HeraldClient covers the API', () => {
       getDraft: () => c.getDraft(s.draft.draft.id),
       // A closed loopback port: the page cannot be read, so the card is null (never an error).
       linkPreview: () => c.linkPreview('http://127.0.0.1:9/nothing'),
+      linkPreviewImage: () => settle(c.linkPreviewImage('http://127.0.0.1:9/nothing')),
       updateDraft: () => c.updateDraft(s.draft.draft.id, { title: 'Renamed draft' }),
       getDraftPlatforms: () => c.getDraftPlatforms(s.draft.draft.id),
       setDraftPlatforms: () => c.setDraftPlatforms(s.draft.draft.id, { platforms: [{ platform: 'skyblog', content: 'Bluesky words' }] }),

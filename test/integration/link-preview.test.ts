@@ -11,6 +11,9 @@ import { GuardedFetcher } from '../../server/domain/media/guarded-fetch.js';
 import { PAGE_MAX_BYTES } from '../../server/domain/link-cards/link-cards.service.js';
 import { html, startLinkPages, type LinkPages } from '../helpers/link-pages.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { png } from '../helpers/media-files.js';
+
+const COVER = png(30, 20, 200);
 
 let site: LinkPages;
 let other: LinkPages;
@@ -58,6 +61,9 @@ beforeAll(async () => {
     res.writeHead(200, { 'content-type': 'text/html' });
     res.end(`<html><head><meta name="x" content="${'b'.repeat(PAGE_MAX_BYTES + 10)}"><meta property="og:title" content="Too deep"></head></html>`);
   });
+  site.route('/img/cover.png', (_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(COVER));
+  site.route('/script-image', (_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html('<meta property="og:title" content="x"><meta property="og:image" content="/img/evil.svg">')));
+  site.route('/img/evil.svg', (_req, res) => res.writeHead(200, { 'content-type': 'image/svg+xml' }).end('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'));
   site.route('/cached', (_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html('<meta property="og:title" content="Once">')));
   site.route('/to-private', (_req, res) => res.writeHead(302, { location: `${other.url}/article` }).end());
   site.route('/to-metadata', (_req, res) => res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end());
@@ -162,6 +168,22 @@ describe('GET /link-preview', () => {
     } finally {
       cards.fetcher = before;
     }
+  });
+
+  it('serves the image of a page\'s card (only that, sniffed), and 404 when there is none to read', async () => {
+    const r = await fetch(`${t.base}/link-preview/image?url=${encodeURIComponent(`${site.url}/article`)}`, { headers: { 'svc-key': key } });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toBe('image/png');
+    expect(r.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(Buffer.from(await r.arrayBuffer()).equals(COVER)).toBe(true);
+    // A second look is answered from the kept thumbnail.
+    await fetch(`${t.base}/link-preview/image?url=${encodeURIComponent(`${site.url}/article`)}`, { headers: { 'svc-key': key } });
+    expect(site.hits.get('/img/cover.png')).toBe(1);
+    for (const page of ['/plain', '/script-image', '/text']) {
+      const none = await t.call('GET', `/link-preview/image?url=${encodeURIComponent(`${site.url}${page}`)}`, { key });
+      expect(none.status, page).toBe(404);
+    }
+    expect((await t.call('GET', `/link-preview/image?url=${encodeURIComponent(`${site.url}/article`)}`)).status).toBe(401);
   });
 
   it('refuses what is not an http(s) URL with 400', async () => {

@@ -11,7 +11,7 @@
  */
 import type http from 'node:http';
 import type { Deps } from '../deps.js';
-import { HeraldError } from '../../core/errors.js';
+import { HeraldError, notFound } from '../../core/errors.js';
 import { GuardedFetcher, UrlRefused } from '../media/guarded-fetch.js';
 import { sniffType } from '../media/media-types.js';
 import { CardParser, type LinkCard } from './card-parse.js';
@@ -32,6 +32,8 @@ export const PAGE_MAX_BYTES = 1024 * 1024;
 export const THUMB_MAX_BYTES = 10 * 1024 * 1024;
 const TIMEOUT_MS = 5_000;
 const CACHE_ENTRIES = 500;
+const THUMB_CACHE_ENTRIES = 50;
+const THUMB_CACHE_MAX_BYTES = 2 * 1024 * 1024;
 const CARD_TTL_MS = 60 * 60_000;
 const NONE_TTL_MS = 10 * 60_000;
 
@@ -76,6 +78,8 @@ export class LinkCardsService {
   fetcher: GuardedFetcher;
   private readonly cache = new Map<string, { until: number; card: LinkCard | null }>();
   private readonly inflight = new Map<string, Promise<LinkCard | null>>();
+  /** Recent thumbnails (small ones only): the composer shows one, the publish right after sends it. */
+  private readonly thumbs = new Map<string, { until: number; thumb: { bytes: Buffer; mime: string } | null }>();
   /** Pages actually fetched (not answered from the cache), for tests and diagnostics. */
   fetches = 0;
 
@@ -144,6 +148,29 @@ export class LinkCardsService {
 
   /** The thumbnail's bytes when they are a still or animated image Herald reads (PNG, JPEG, WebP, GIF). */
   async thumbnail(imageUrl: string): Promise<{ bytes: Buffer; mime: string } | null> {
+    const hit = this.thumbs.get(imageUrl);
+    if (hit && hit.until > this.deps.clock.now()) return hit.thumb;
+    const thumb = await this.readThumbnail(imageUrl);
+    if (!thumb || thumb.bytes.byteLength <= THUMB_CACHE_MAX_BYTES) {
+      this.thumbs.delete(imageUrl);
+      if (this.thumbs.size >= THUMB_CACHE_ENTRIES) this.thumbs.delete(this.thumbs.keys().next().value!);
+      this.thumbs.set(imageUrl, { until: this.deps.clock.now() + (thumb ? CARD_TTL_MS : NONE_TTL_MS), thumb });
+    }
+    return thumb;
+  }
+
+  /**
+   * GET /link-preview/image: the image of a page's card, for the composer to show (its pages may
+   * load images only from Herald itself). Only a card's own image, never an arbitrary URL.
+   */
+  async cardImage(pageUrl: string): Promise<{ bytes: Buffer; mime: string }> {
+    const card = await this.preview(pageUrl);
+    const thumb = card?.imageUrl ? await this.thumbnail(card.imageUrl) : null;
+    if (!thumb) throw notFound('Link card image');
+    return thumb;
+  }
+
+  private async readThumbnail(imageUrl: string): Promise<{ bytes: Buffer; mime: string } | null> {
     try {
       const bytes = await this.fetcher.fetch(imageUrl, (body) => readCapped(body, THUMB_MAX_BYTES), { accept: 'image/*', maxLength: THUMB_MAX_BYTES, what: 'a link card image' });
       if (!bytes || bytes.byteLength === 0) return null;

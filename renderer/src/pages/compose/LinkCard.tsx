@@ -35,6 +35,18 @@ export function useLinkCard(url: string | null): { url: string; card?: Card | nu
   return state;
 }
 
+/** The card's image, read through Herald (the UI may load images only from Herald itself). */
+function CardImage({ pageUrl }: { pageUrl: string }) {
+  const [src, setSrc] = useState<string>();
+  useEffect(() => {
+    let live = true;
+    let made: string | undefined;
+    client.linkPreviewImage(pageUrl).then((blob) => { if (live) setSrc((made = URL.createObjectURL(blob))); }, () => undefined);
+    return () => { live = false; setSrc(undefined); if (made) URL.revokeObjectURL(made); };
+  }, [pageUrl]);
+  return src ? <img src={src} alt="" className="link-card-image" data-link-card-image /> : null;
+}
+
 export function LinkCard({ choice, firstPostLink, links, onChange }: {
   choice: CardChoice;
   firstPostLink: string | null;
@@ -59,6 +71,7 @@ export function LinkCard({ choice, firstPostLink, links, onChange }: {
   try { host = new URL(card.url).host; } catch { /* shown without it */ }
   return (
     <div className="link-card" data-link-card="ready" data-link-card-url={card.url}>
+      {card.imageUrl && <CardImage pageUrl={card.url} />}
       <div className="link-card-body">
         <div className="small muted">{card.siteName ?? host}</div>
         <div className="link-card-title">{card.title || card.url}</div>
