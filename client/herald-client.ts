@@ -263,9 +263,8 @@ export class HeraldClient {
   /** Splits text into posts that fit one network, counted with an account's rules when given. */
   splitText(body: In<typeof drafts.splitBody>) { return this.request<Out<typeof drafts.splitResponse>>('POST', '/microblog/drafts/split', { body }); }
 
-  /** The link card of a page (title, description, image, site name), or `card: null` when the page cannot be read. */
+  /** The link card of a page (title, description, image, site name), or `card: null` when the page cannot be read; then its image's bytes (NOT_FOUND when none can be read). */
   linkPreview(url: string) { return this.request<Out<typeof linkCards.linkPreviewResponse>>('GET', '/link-preview', { query: { url } }); }
-  /** The bytes of the image of a page's link card (NOT_FOUND when it has none that can be read). */
   linkPreviewImage(pageUrl: string) { return this.request<Blob>('GET', '/link-preview/image', { query: { url: pageUrl }, raw: true }); }
   /** A draft as a file: Markdown with YAML front matter (`format: 'md'`, the default) or JSON; times in `timeZone` when given. */
   exportDraft(id: string, query: QueryOf<typeof draftFiles.exportQuery> = {}) { return this.request<string>('GET', `/microblog/drafts/${encodeURIComponent(id)}/export`, { query: query as Query, asText: true }); }
