@@ -69,6 +69,17 @@ describe('LinkedIn article share', () => {
     expect(last().content).toBeUndefined();
   });
 
+  it('a network with its own text gets the card of its own first link (the dry run shows it)', async () => {
+    const d = await t.call('POST', '/microblog/drafts', { key, body: { title: 'li3', tweets: [{ content: `Thread text ${site.url}/story` }], selectedAccountIds: [accountId] } });
+    const id = d.body.draft.id;
+    const plan = async () => (await t.call('POST', '/problog/publish', { key, body: { accountId, draftId: id, dryRun: true } })).body.plan[0].posts[0];
+    expect((await plan()).linkCard).toMatchObject({ url: `${site.url}/story`, title: 'A story (worth) reading' });
+    await t.call('PUT', `/microblog/drafts/${id}/platforms`, { key, body: { platforms: [{ platform: 'problog', content: 'LinkedIn words, no link' }] } });
+    expect((await plan()).linkCard).toBeNull();
+    await t.call('PUT', `/microblog/drafts/${id}/platforms`, { key, body: { platforms: [{ platform: 'problog', content: `LinkedIn words ${site.url}/other-page` }] } });
+    expect((await plan()).linkCard).toEqual({ url: `${site.url}/other-page` });
+  });
+
   it('the simulator refuses articles LinkedIn would refuse', async () => {
     const row = t.server.deps.db.select().from(accounts).where(eq(accounts.id, accountId)).get()!;
     const token = (await t.server.services.credentials.load(row.id))!.accessToken;

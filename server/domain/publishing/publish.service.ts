@@ -234,7 +234,9 @@ export class PublishService {
         if (community) options.communityId = community;
       }
       const parts = partsFor(platform, draft);
-      return { account, parts, options: this.withDefaults(platform, options, draft.language, draft.linkCard, draft.posts[0]?.plainText ?? '', parts) };
+      // The default card is the first link of the first post that network gets (its own text, when it has one).
+      const firstText = draft.overrides[platform]?.trim() ? parts[0]?.text ?? '' : draft.posts[0]?.plainText ?? '';
+      return { account, parts, options: this.withDefaults(platform, options, draft.language, draft.linkCard, firstText, parts) };
     });
     return { draft, targets };
   }
