@@ -89,6 +89,11 @@ const templateFrame = (cmd: Command, id: string | undefined): Frame | undefined 
   return { head: template.head_content_plain.trim(), tail: template.tail_content_plain.trim() };
 });
 
+interface CardOptions { language?: string; linkCard?: string | boolean }
+
+/** --link-card <url> → {url}; --no-link-card → false; neither → left as it is (undefined). */
+const cardChoice = (opts: CardOptions) => (typeof opts.linkCard === 'string' ? { url: opts.linkCard } : opts.linkCard === false ? false as const : undefined);
+
 const firstLine = (text: string) => {
   const line = text.split('\n')[0].trim();
   return line.length > 60 ? `${line.slice(0, 59)}…` : line;
@@ -124,14 +129,17 @@ export function registerDraft(program: Command): void {
     .option('--title <title>', 'title (default: the first line of the text)')
     .option('--set <id>', 'social set (default: your default set)')
     .option('--accounts <ids>', 'comma-separated account ids to publish to (default: the set\'s accounts)', idList)
-    .option('--template <id>', 'template whose head and tail frame the thread'))
+    .option('--template <id>', 'template whose head and tail frame the thread')
+    .option('--language <tag>', 'BCP 47 language of the posts (default: the setting defaultLanguage)')
+    .option('--link-card <url>', 'make the link card of this page')
+    .option('--no-link-card', 'send no link card (default: a card for the first link of the first post)'))
     .addHelpText('after', examples('herald draft create --content "Hello world"', 'herald draft create --file thread.txt --split microblog', 'cat notes.md | herald draft create --stdin --title Notes'))
-    .action(action(async (opts: ContentOptions & { title?: string; set?: string; accounts?: string[]; template?: string }, cmd: Command) => {
+    .action(action(async (opts: ContentOptions & CardOptions & { title?: string; set?: string; accounts?: string[]; template?: string }, cmd: Command) => {
       const posts = await readPosts(opts, templateFrame(cmd, opts.template));
       if (!posts) throw new UsageError('Give the text with --content, --file or --stdin');
       const r = await clientFor(cmd).createDraft({
         title: opts.title ?? firstLine(opts.html ? posts[0].replace(/<[^>]*>/g, '') : posts[0]), tweets: await asContent(opts, posts),
-        socialSetId: opts.set, selectedAccountIds: opts.accounts, templateId: opts.template,
+        socialSetId: opts.set, selectedAccountIds: opts.accounts, templateId: opts.template, language: opts.language, linkCard: cardChoice(opts),
       }, writeOptions(cmd));
       const g = globals(cmd);
       const invalid = r.draft.tweets.filter((t) => !t.isValid).length;
@@ -156,18 +164,32 @@ export function registerDraft(program: Command): void {
     .option('--title <title>', 'new title')
     .option('--set <id>', 'move it to this social set')
     .option('--accounts <ids>', 'comma-separated account ids to publish to', idList)
-    .option('--template <id>', 'template whose head and tail frame the thread ("none" removes it)'))
+    .option('--template <id>', 'template whose head and tail frame the thread ("none" removes it)')
+    .option('--language <tag>', 'BCP 47 language of the posts ("default": the setting defaultLanguage)')
+    .option('--link-card <url>', 'make the link card of this page ("first": the first link of the first post)')
+    .option('--no-link-card', 'send no link card'))
     .addHelpText('after', examples('herald draft update 3f2a… --title "Launch day"', 'herald draft update 3f2a… --file thread.txt --split skyblog', 'herald draft update 3f2a… --template none'))
-    .action(action(async (id: string, opts: ContentOptions & { title?: string; set?: string; accounts?: string[]; template?: string }, cmd: Command) => {
+    .action(action(async (id: string, opts: ContentOptions & CardOptions & { title?: string; set?: string; accounts?: string[]; template?: string }, cmd: Command) => {
       const posts = await readPosts(opts, opts.template === 'none' ? undefined : templateFrame(cmd, opts.template));
       const body = {
         title: opts.title, tweets: posts && await asContent(opts, posts), socialSetId: opts.set, selectedAccountIds: opts.accounts,
         templateId: opts.template === 'none' ? null : opts.template,
+        language: opts.language === 'default' ? null : opts.language,
+        linkCard: opts.linkCard === 'first' ? null : cardChoice(opts),
       };
-      if (Object.values(body).every((v) => v === undefined)) throw new UsageError('Nothing to change: give --title, --content/--file/--stdin, --set, --accounts or --template');
+      if (Object.values(body).every((v) => v === undefined)) throw new UsageError('Nothing to change: give --title, --content/--file/--stdin, --set, --accounts, --template, --language or --link-card');
       const r = await clientFor(cmd).updateDraft(id, body);
       const g = globals(cmd);
       print(g.output, r, { ids: [r.draft.id], text: g.quiet ? r.draft.id : `Updated draft ${r.draft.id} (${r.draft.tweets.length} post(s))` });
+    }));
+
+  draft.command('link-preview <url>')
+    .description('Show the link card Herald makes of a page (what Bluesky and LinkedIn posts carry)')
+    .addHelpText('after', examples('herald draft link-preview https://example.com/post', 'herald draft link-preview https://example.com -o json'))
+    .action(action(async (url: string, _o: unknown, cmd: Command) => {
+      const r = await clientFor(cmd).linkPreview(url);
+      const c = r.card;
+      print(globals(cmd).output, r, { ids: c ? [c.url] : [], text: c ? keyValues([['url', c.url], ['title', safe(c.title)], ['description', safe(c.description)], ['image', c.imageUrl], ['site', c.siteName ? safe(c.siteName) : null]]) : 'No card: the page cannot be read' });
     }));
 
   draft.command('delete <id>')

@@ -11,6 +11,7 @@ import type * as credits from '../server/contracts/credits.js';
 import type * as drafts from '../server/contracts/drafts.js';
 import type * as draftFiles from '../server/contracts/draft-files.js';
 import type * as media from '../server/contracts/media.js';
+import type * as linkCards from '../server/contracts/link-cards.js';
 import type * as publishing from '../server/contracts/publishing.js';
 import type * as schedule from '../server/contracts/schedule.js';
 import type * as queue from '../server/contracts/queue.js';
@@ -264,11 +265,14 @@ export class HeraldClient {
   /** Splits text into posts that fit one network, counted with an account's rules when given. */
   splitText(body: In<typeof drafts.splitBody>) { return this.request<Out<typeof drafts.splitResponse>>('POST', '/microblog/drafts/split', { body }); }
 
+  /** The link card of a page (title, description, image, site name), or `card: null` when the page cannot be read; then its image's bytes (NOT_FOUND when none can be read). */
+  linkPreview(url: string) { return this.request<Out<typeof linkCards.linkPreviewResponse>>('GET', '/link-preview', { query: { url } }); }
+  linkPreviewImage(pageUrl: string) { return this.request<Blob>('GET', '/link-preview/image', { query: { url: pageUrl }, raw: true }); }
   /** A draft as a file: Markdown with YAML front matter (`format: 'md'`, the default) or JSON; times in `timeZone` when given. */
   exportDraft(id: string, query: QueryOf<typeof draftFiles.exportQuery> = {}) { return this.request<string>('GET', `/microblog/drafts/${encodeURIComponent(id)}/export`, { query: query as Query, asText: true }); }
   /** Creates drafts from a Markdown file (one draft) or JSON (one, an array or `{drafts}`); `dryRun` only reads and checks. */
   importDrafts(data: string, format: In<typeof draftFiles.fileFormat>, query: QueryOf<typeof draftFiles.importQuery> = {}, write: WriteOptions = {}) { return this.request<Out<typeof draftFiles.importResponse>>('POST', '/microblog/drafts/import', { text: { type: format === 'md' ? 'text/markdown' : 'application/json', data }, query: query as Query, idempotent: write }); }
-  /** One draft per CSV row (text, networks, scheduledFor, timeZone, media); errors name row and column; nothing is created when a row is wrong unless `partial`. */
+  /** One draft per CSV row (text, networks, scheduledFor, timeZone, media, language); errors name row and column; nothing is created when a row is wrong unless `partial`. */
   importDraftsCsv(data: string, query: QueryOf<typeof draftFiles.csvQuery> = {}, write: WriteOptions = {}) { return this.request<Out<typeof draftFiles.csvResponse>>('POST', '/microblog/drafts/import-csv', { text: { type: 'text/csv', data }, query: query as Query, idempotent: write }); }
 
   // Media

@@ -14,3 +14,5 @@ export { plainToHtml } from './html.js';
 export { overflowAt } from './overflow.js';
 export { entitiesFor, displayUrl, type Entity, type EntityKind } from './entities.js';
 export { networkRules, type NetworkRules } from './rules.js';
+export { linksIn, firstLink } from './links.js';
+export { detectLanguage, type LanguageGuess } from './language.js';

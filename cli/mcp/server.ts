@@ -45,15 +45,20 @@ export function buildMcpServer(client: HeraldClient, version: string): McpServer
   }, (a) => call(() => client.listDrafts({ status: a.status, limit: a.limit }))());
   server.registerTool('get_draft', { description: 'One draft with each post counted for each target network.', inputSchema: { id: z.string() } },
     (a) => call(() => client.getDraft(a.id))());
+  const draftExtras = {
+    language: z.string().max(35).nullable().optional().describe('BCP 47 language of the posts (sent as Bluesky langs and Mastodon language); null: the setting defaultLanguage'),
+    linkCard: z.union([z.literal(false), z.object({ url: z.string().url() })]).nullable().optional().describe('null: a link card of the first link of the first post (Bluesky, LinkedIn); false: none; {url}: that page'),
+  };
   server.registerTool('create_draft', {
     description: 'Create a draft (a post or a thread). Targets: accountIds, else the social set\'s accounts. Per-network text (optional) replaces the posts on that network; a line of --- separates its thread posts.',
     inputSchema: {
       posts, title: z.string().max(500).optional(), accountIds: z.array(z.string()).max(100).optional(),
       scheduledFor: z.string().optional().describe('ISO 8601 with Z or an offset; kept on the draft (use schedule to schedule it)'),
       perNetwork: z.partialRecord(z.enum(NETWORKS), z.string().max(100_000)).optional(),
+      ...draftExtras,
     },
   }, (a) => call(async () => {
-    const r = await client.createDraft({ title: a.title ?? a.posts[0].split('\n')[0].slice(0, 80), tweets: asContent(a.posts), selectedAccountIds: a.accountIds, scheduledFor: a.scheduledFor });
+    const r = await client.createDraft({ title: a.title ?? a.posts[0].split('\n')[0].slice(0, 80), tweets: asContent(a.posts), selectedAccountIds: a.accountIds, scheduledFor: a.scheduledFor, language: a.language, linkCard: a.linkCard });
     if (a.perNetwork && Object.keys(a.perNetwork).length > 0) {
       await client.setDraftPlatforms(r.draft.id, { platforms: Object.entries(a.perNetwork).map(([platform, content]) => ({ platform: platform as (typeof NETWORKS)[number], content: content! })) });
       return client.getDraft(r.draft.id);
@@ -62,9 +67,11 @@ export function buildMcpServer(client: HeraldClient, version: string): McpServer
   })());
   server.registerTool('update_draft', {
     description: 'Change a draft: new posts replace every post; perNetwork sets per-network text (empty removes it).',
-    inputSchema: { id: z.string(), posts: posts.optional(), title: z.string().max(500).optional(), accountIds: z.array(z.string()).max(100).optional(), perNetwork: z.partialRecord(z.enum(NETWORKS), z.string().max(100_000)).optional() },
+    inputSchema: { id: z.string(), posts: posts.optional(), title: z.string().max(500).optional(), accountIds: z.array(z.string()).max(100).optional(), perNetwork: z.partialRecord(z.enum(NETWORKS), z.string().max(100_000)).optional(), ...draftExtras },
   }, (a) => call(async () => {
-    if (a.posts || a.title !== undefined || a.accountIds) await client.updateDraft(a.id, { title: a.title, tweets: a.posts && asContent(a.posts), selectedAccountIds: a.accountIds });
+    if (a.posts || a.title !== undefined || a.accountIds || a.language !== undefined || a.linkCard !== undefined) {
+      await client.updateDraft(a.id, { title: a.title, tweets: a.posts && asContent(a.posts), selectedAccountIds: a.accountIds, language: a.language, linkCard: a.linkCard });
+    }
     if (a.perNetwork) await client.setDraftPlatforms(a.id, { platforms: Object.entries(a.perNetwork).map(([platform, content]) => ({ platform: platform as (typeof NETWORKS)[number], content: content! })) });
     return client.getDraft(a.id);
   })());

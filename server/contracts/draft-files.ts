@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { platformSchema, successTrue } from './common.js';
-import { draftSchema } from './drafts.js';
+import { draftSchema, linkCardChoice } from './drafts.js';
 
 export const FILE_FORMAT = 'herald-draft/1';
 
@@ -33,7 +33,8 @@ export const draftFile = z.object({
   scheduledFor: z.string().max(64).nullable().optional()
     .describe('ISO 8601 with Z or an offset; or a local time (2026-12-01T09:30) read in timeZone. Kept on the draft: POST /microblog/schedule (or `herald draft import --schedule`) schedules it'),
   timeZone: z.string().max(100).nullable().optional().describe('IANA zone: a label for scheduledFor, and the zone of a local time'),
-  language: z.string().max(35).nullable().optional().describe('BCP 47; kept in files (drafts carry no language yet)'),
+  language: z.string().max(35).nullable().optional().describe('BCP 47 language of the posts (the draft\'s language); none: the setting defaultLanguage'),
+  linkCard: linkCardChoice.optional().describe('false: no link card; {url}: a card for that page; none: the first link of the first post'),
   socialSetId: z.string().max(200).nullable().optional(),
   media: z.array(fileMedia).max(400).optional(),
   posts: z.array(filePost).min(1).max(100),
@@ -65,7 +66,7 @@ export const csvQuery = z.object({
 
 export const rowError = z.object({
   row: z.number().int().describe('as a spreadsheet numbers it: the header is row 1'),
-  column: z.string().describe('text, networks, scheduledFor, timeZone or media (or "row" for the whole row)'),
+  column: z.string().describe('text, networks, scheduledFor, timeZone, media or language (or "row" for the whole row)'),
   message: z.string(),
 });
 export type RowError = z.infer<typeof rowError>;

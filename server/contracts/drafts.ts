@@ -37,6 +37,12 @@ export const tweetSchema = z.object({
 });
 export type Tweet = z.infer<typeof tweetSchema>;
 
+/** BCP 47, as Bluesky's `langs` and Mastodon's `language` take it (checked again by Intl on write). */
+export const languageTag = z.string().trim().min(2).max(35).regex(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{1,8})*$/, 'a BCP 47 language tag, e.g. en, de, pt-BR');
+
+/** A draft's link card (decisions §10): null = the first URL of the first post, false = none, {url} = that page. */
+export const linkCardChoice = z.union([z.literal(false), z.object({ url: z.string().url().max(2000).refine((u) => /^https?:/i.test(u), 'an http(s) URL') })]).nullable();
+
 export const draftSchema = z.object({
   id: z.string(),
   title: z.string(),
@@ -45,6 +51,8 @@ export const draftSchema = z.object({
   socialSetId: z.string().nullable().describe('null when its social set was deleted'),
   selectedAccountIds: z.array(z.string()),
   templateId: z.string().nullable(),
+  language: z.string().nullable().describe('BCP 47 tag of the posts; null = the setting defaultLanguage'),
+  linkCard: linkCardChoice.describe('null: a card for the first URL of the first post; false: no card; {url}: a card for that URL'),
   tweets: z.array(tweetSchema),
   createdAt: timestamp,
   updatedAt: timestamp,
@@ -79,6 +87,8 @@ const draftFields = {
   scheduledFor: dateTimeInput.nullable().optional().describe('intended time, kept on the draft; POST /microblog/schedule schedules it'),
   selectedAccountIds: z.array(id).max(100).optional(),
   templateId: id.nullable().optional().describe("the template's head becomes a paragraph before the first post, its tail one after the last"),
+  language: languageTag.nullable().optional().describe('BCP 47 tag sent as Bluesky langs and Mastodon language; null = the setting defaultLanguage'),
+  linkCard: linkCardChoice.optional().describe('null (default): a card for the first URL of the first post; false: none; {url}: a card for that URL'),
 };
 
 export const createDraftBody = z.object(draftFields);

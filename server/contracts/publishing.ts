@@ -142,7 +142,7 @@ export const reviewBody = z.object({ publicationId: id, outcome: z.enum(['publis
 
 /**
  * The answer of `dryRun: true` (decisions §10): what each account would receive and cost.
- * linkCard and language are null until link cards and draft languages exist; xCostUsd uses X's
+ * linkCard is the card a post would carry, language the tag sent with it; xCostUsd uses X's
  * 2026 pay-per-use prices ($0.015 a post, $0.200 with a URL) until they are settings.
  */
 export const dryRunResponse = z.object({
@@ -151,7 +151,13 @@ export const dryRunResponse = z.object({
   plan: z.array(z.object({
     accountId: z.string(),
     platform: platformSchema,
-    posts: z.array(z.object({ text: z.string(), media: z.array(z.record(z.string(), z.unknown())), linkCard: z.null(), language: z.string().nullable() })),
+    posts: z.array(z.object({
+      text: z.string(),
+      media: z.array(z.record(z.string(), z.unknown())),
+      linkCard: z.object({ url: z.string(), title: z.string().optional(), description: z.string().optional(), imageUrl: z.string().nullable().optional(), siteName: z.string().nullable().optional() }).nullable()
+        .describe('the card this post would carry (Bluesky, LinkedIn; the page\'s facts when Herald has read it already); null when none is sent (X, Mastodon and Threads build their own)'),
+      language: z.string().nullable().describe('the BCP 47 tag sent (Bluesky langs, Mastodon language)'),
+    })),
     credits: z.number().int(),
     skipped: z.boolean().optional().describe('already published: not sent again unless force'),
   })),

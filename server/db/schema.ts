@@ -121,6 +121,10 @@ export const drafts = sqliteTable('drafts', {
   templateId: text('template_id'),
   createdAt: text('created_at').notNull(),
   updatedAt: text('updated_at').notNull(),
+  /** BCP 47 tag of the posts; null = the setting `defaultLanguage` (decisions §10). */
+  language: text('language'),
+  /** The link card: null = the first URL of the first post, 'false' = none, else JSON `{url}`. */
+  linkCard: text('link_card'),
 }, (t) => [index('drafts_user_created_idx').on(t.userId, t.createdAt)]);
 
 export const tweets = sqliteTable('tweets', {

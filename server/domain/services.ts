@@ -11,6 +11,7 @@ import { DraftsService } from './drafts/drafts.service.js';
 import { IdempotencyService } from './idempotency/idempotency.service.js';
 import { EventsService } from './events/events.service.js';
 import { MediaService } from './media/media.service.js';
+import { LinkCardsService } from './link-cards/link-cards.service.js';
 import { PublishService } from './publishing/publish.service.js';
 import { ScheduleService } from './scheduling/schedule.service.js';
 import { QueueService } from './scheduling/queue.service.js';
@@ -36,7 +37,8 @@ export function createServices(deps: Deps) {
   const networkApps = new NetworkAppsService(deps, users);
   const credentials = new CredentialsService(deps, repos.accounts, networkApps, events);
   const credits = new CreditsService(deps, repos, events);
-  const publishing = new PublishService(deps, repos, credentials, credits, socialSets, events);
+  const linkCards = new LinkCardsService(deps);
+  const publishing = new PublishService(deps, repos, credentials, credits, socialSets, events, linkCards);
   const templates = new TemplatesService(deps, repos.templates);
   const auth = new AuthService(deps, users, repos);
   const connections = new ConnectionsService(deps, credentials, socialSets, repos, networkApps);
@@ -59,6 +61,7 @@ export function createServices(deps: Deps) {
     draftFiles: new DraftFilesService(deps, drafts, accounts, repos.tx),
     credits,
     media: new MediaService(deps, repos.media),
+    linkCards,
     publishing,
     scheduling,
     queue: new QueueService(deps, repos, socialSets, scheduling),

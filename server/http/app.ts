@@ -23,6 +23,7 @@ import { draftFileRoutes } from './routes/draft-files.routes.js';
 import { draftRoutes } from './routes/drafts.routes.js';
 import { eventRoutes } from './routes/events.routes.js';
 import { mediaRoutes } from './routes/media.routes.js';
+import { linkCardRoutes } from './routes/link-cards.routes.js';
 import { meRoutes } from './routes/me.routes.js';
 import { publishingRoutes } from './routes/publishing.routes.js';
 import { scheduleRoutes } from './routes/schedule.routes.js';
@@ -51,7 +52,7 @@ export interface AppOptions {
 
 /** Every route definition of the API, in the order they are documented. */
 export function allRoutes(s: Services, extra: RouteDef[] = []): RouteDef[] {
-  return [...authRoutes(s), ...signInRoutes(s), ...setupRoutes(s), ...secretSetupRoutes(s), ...meRoutes(s), ...socialSetRoutes(s), ...accountRoutes(s), ...connectionRoutes(s), ...templateRoutes(s), ...draftFileRoutes(s), ...draftRoutes(s), ...mediaRoutes(s), ...creditRoutes(s), ...publishingRoutes(s), ...scheduleRoutes(s), ...queueRoutes(s), ...settingsRoutes(s), ...networkRoutes(s), ...eventRoutes(s), ...extra];
+  return [...authRoutes(s), ...signInRoutes(s), ...setupRoutes(s), ...secretSetupRoutes(s), ...meRoutes(s), ...socialSetRoutes(s), ...accountRoutes(s), ...connectionRoutes(s), ...templateRoutes(s), ...draftFileRoutes(s), ...draftRoutes(s), ...linkCardRoutes(s), ...mediaRoutes(s), ...creditRoutes(s), ...publishingRoutes(s), ...scheduleRoutes(s), ...queueRoutes(s), ...settingsRoutes(s), ...networkRoutes(s), ...eventRoutes(s), ...extra];
 }
 
 /** Largest draft file (Markdown, JSON or CSV) an import takes: a 10,000-row CSV is about 1 MB. */

@@ -74,9 +74,23 @@ export interface PostOptions {
   langs?: string[];
 }
 
+/**
+ * A link card Herald built from the linked page (the page's title and description, and its image's
+ * bytes, fetched through the address policy). Only adapters with `linkCards` get one, and only on a
+ * post without media: images win over a card.
+ */
+export interface PostLinkCard {
+  url: string;
+  title: string;
+  description: string;
+  thumb?: { bytes: Buffer; mime: string };
+}
+
 export interface PostInput {
   text: string;
   media: MediaItem[];
+  /** The card to show under this post (Bluesky: an external embed; LinkedIn: an article). */
+  linkCard?: PostLinkCard;
   /** The post this one answers (the previous post of a thread). */
   replyTo?: PostRef;
   /** The first post of the thread (Bluesky's reply.root). */
@@ -145,6 +159,12 @@ export interface PlatformAdapter {
    * (Mastodon's Idempotency-Key): an unanswered post is then simply sent again.
    */
   readonly idempotentWrites?: boolean;
+  /**
+   * True when the network shows a link card only if the client sends one (Bluesky, LinkedIn):
+   * Herald then passes `PostInput.linkCard`. Networks that build cards themselves from the first
+   * link (X, Mastodon, Threads) leave it unset and get none.
+   */
+  readonly linkCards?: boolean;
   /** Present for networks connected through OAuth (all but Bluesky). */
   readonly oauth?: OAuthAdapter;
   /** Bluesky: signs in with an identifier and app password at `service` (a PDS or entryway). */

@@ -1,13 +1,14 @@
 /**
  * LinkedIn (problog) over its real REST API (platforms.md §5): OAuth, /v2/userinfo for the
  * member's person URN, POST /rest/posts with the versioned headers and the text escaped as
- * "little text", images through the Images API, the new post's URN from the `x-restli-id`
+ * "little text", images through the Images API, link cards as article shares (their thumbnail
+ * through the Images API too), the new post's URN from the `x-restli-id`
  * header. LinkedIn has no threads: the engine joins a thread's posts into one, and a reply is
  * refused here. A POST /rest/posts without an answer is `ambiguous`, never retried here.
  */
-import type { CallContext, Identity, PlatformAdapter, PostInput, PostRef } from './adapter.js';
+import type { CallContext, Identity, PlatformAdapter, PostInput, PostLinkCard, PostRef } from './adapter.js';
 import { PlatformError } from './errors.js';
-import { uploadImage, type ImageOptions } from './problog/images.js';
+import { uploadImage, uploadImageBytes, type ImageOptions } from './problog/images.js';
 import { escapeLittleText, unescapeLittleText } from './problog/little-text.js';
 import { problogOAuth, refreshLinkedIn } from './problog/oauth.js';
 import { joinUrl } from './http.js';
@@ -82,6 +83,20 @@ export function createProblogAdapter(options: ProblogOptions = {}): PlatformAdap
     };
   }
 
+  /** The article of a link card, its thumbnail uploaded through the Images API (a refused thumbnail only drops it). */
+  async function article(ctx: CallContext, author: string, card: PostLinkCard) {
+    const out: Record<string, string> = { source: card.url, title: card.title || card.url };
+    if (card.description) out.description = card.description;
+    if (card.thumb) {
+      try {
+        out.thumbnail = await uploadImageBytes(ctx, author, new Blob([card.thumb.bytes as Uint8Array<ArrayBuffer>], { type: card.thumb.mime }), card.thumb.mime, images);
+      } catch (err) {
+        if (err instanceof PlatformError && (err.kind === 'token_expired' || err.kind === 'rate_limited')) throw err;
+      }
+    }
+    return out;
+  }
+
   async function publishPost(ctx: CallContext, post: PostInput): Promise<PostRef> {
     if (post.replyTo) {
       throw new PlatformError('problog', 'permanent', 'LinkedIn has no threads: Herald publishes a thread to LinkedIn as one post, so a reply cannot be sent');
@@ -106,6 +121,8 @@ export function createProblogAdapter(options: ProblogOptions = {}): PlatformAdap
     };
     if (uploaded.length === 1) body.content = { media: uploaded[0] };
     if (uploaded.length > 1) body.content = { multiImage: { images: uploaded } };
+    // A link card is an article share (platforms.md §5.3); images win over it.
+    if (uploaded.length === 0 && post.linkCard) body.content = { article: await article(ctx, author, post.linkCard) };
     if (post.quote) body.reshareContext = { parent: post.quote.id };
 
     const res = await liCall(joinUrl(ctx.network.apiUrl, '/rest/posts'), {
@@ -147,6 +164,7 @@ export function createProblogAdapter(options: ProblogOptions = {}): PlatformAdap
 
   return {
     platform: 'problog',
+    linkCards: true,
     oauth: problogOAuth,
     identify,
     refresh: (ctx) => refreshLinkedIn(ctx.network, ctx.credentials, ctx.signal),

@@ -2,14 +2,15 @@
  * Bluesky (skyblog) over raw XRPC against the account's own PDS (platforms.md §2): app-password
  * sessions with refresh rotation and PDS discovery (skyblog/session.ts); posts are
  * app.bsky.feed.post records made with com.atproto.repo.createRecord, with reply root/parent
- * strong refs, image embeds (skyblog/images.ts), quotes as record embeds, and facets with UTF-8
+ * strong refs, image embeds and link cards as external embeds with a thumb blob (skyblog/images.ts),
+ * quotes as record embeds, and facets with UTF-8
  * byte offsets (skyblog/facets.ts). `PostRef.id` is the post's at-uri and `cid` its record cid;
  * `url` is the bsky.app page. Base URLs come from the account (its PDS), never constants.
  */
 import type { CallContext, Credentials, Identity, PlatformAdapter, PostInput, PostRef } from './adapter.js';
 import { PlatformError } from './errors.js';
 import { buildFacets, textProblem } from './skyblog/facets.js';
-import { checkImages, uploadImages, type ImageEmbed } from './skyblog/images.js';
+import { checkImages, externalEmbed, uploadImages, type ExternalEmbed, type ImageEmbed } from './skyblog/images.js';
 import { createSession, refreshCredentials, sessionCredentials, signInRefusal } from './skyblog/session.js';
 import { hostOf } from './http.js';
 import { xrpc } from './skyblog/xrpc.js';
@@ -148,12 +149,14 @@ async function replyRefs(base: string, post: PostInput, signal?: AbortSignal) {
   return { root: { uri: root.uri, cid: root.cid }, parent: { uri: parent.uri, cid: parent.cid } };
 }
 
-function embedOf(images: ImageEmbed | undefined, quote: StrongRef | undefined) {
-  if (quote && images) {
-    return { $type: 'app.bsky.embed.recordWithMedia', record: { $type: 'app.bsky.embed.record', record: quote }, media: images };
+/** One embed per post: images win over a link card; a quote carries either as its media. */
+function embedOf(images: ImageEmbed | undefined, card: ExternalEmbed | undefined, quote: StrongRef | undefined) {
+  const media = images ?? card;
+  if (quote && media) {
+    return { $type: 'app.bsky.embed.recordWithMedia', record: { $type: 'app.bsky.embed.record', record: quote }, media };
   }
   if (quote) return { $type: 'app.bsky.embed.record', record: quote };
-  return images;
+  return media;
 }
 
 async function publishPost(ctx: CallContext, post: PostInput): Promise<PostRef> {
@@ -161,7 +164,7 @@ async function publishPost(ctx: CallContext, post: PostInput): Promise<PostRef> 
   const did = didOf(ctx);
   const problem = textProblem(post.text);
   if (problem) throw new PlatformError('skyblog', 'permanent', problem);
-  if (!post.text.trim() && post.media.length === 0 && !post.quote) throw new PlatformError('skyblog', 'permanent', 'A Bluesky post needs text, images or a quote');
+  if (!post.text.trim() && post.media.length === 0 && !post.quote && !post.linkCard) throw new PlatformError('skyblog', 'permanent', 'A Bluesky post needs text, images or a quote');
   checkImages(post.media);
 
   const facets = await buildFacets(post.text, (handle) => resolveHandle(base, handle, ctx.signal));
@@ -169,7 +172,8 @@ async function publishPost(ctx: CallContext, post: PostInput): Promise<PostRef> 
   const quote = post.quote ? await strongRef(base, post.quote, ctx.signal) : undefined;
   // Blobs last: an unreferenced blob is collected, so upload right before the record.
   const images = await uploadImages(ctx, base, post.media);
-  const embed = embedOf(images, quote);
+  const card = !images && post.linkCard ? await externalEmbed(ctx, base, post.linkCard) : undefined;
+  const embed = embedOf(images, card, quote);
 
   const record: Record<string, unknown> = { $type: POST, text: post.text, createdAt: new Date().toISOString() };
   const langs = (post.options.langs ?? []).filter((l) => /^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{1,8})*$/.test(l)).slice(0, 3);
@@ -219,6 +223,7 @@ async function findRecentPost(ctx: CallContext, query: { text: string; replyTo?:
 
 export const skyblogAdapter: PlatformAdapter = {
   platform: 'skyblog',
+  linkCards: true,
   passwordLogin,
   identify,
   refresh,

@@ -335,14 +335,14 @@ describe('keyboard', () => {
     await post(1).fill('Something to publish.');
     await page().getByLabel('Title').focus();
     const order: string[] = [];
-    for (let i = 0; i < 9; i++) {
+    for (let i = 0; i < 11; i++) {
       order.push(await page().evaluate(() => {
         const el = document.activeElement as HTMLElement;
         return el.getAttribute('aria-label') ?? (el as HTMLInputElement).labels?.[0]?.textContent?.trim() ?? el.textContent?.trim() ?? el.tagName;
       }));
       await page().keyboard.press('Tab');
     }
-    expect(order).toEqual(['Title', 'Social set', 'Template', 'X @herald_tester', 'Mastodon @herald', 'Post 1', 'Add media to post 1', 'Add post to thread', 'Publish now'].map((s) => expect.stringContaining(s)));
+    expect(order).toEqual(['Title', 'Social set', 'Template', 'X @herald_tester', 'Mastodon @herald', 'Post language', 'Detect', 'Post 1', 'Add media to post 1', 'Add post to thread', 'Publish now'].map((s) => expect.stringContaining(s)));
     expect(await unnamedControls(page())).toEqual([]);
     const positive = await page().locator('[tabindex]:not([tabindex="0"]):not([tabindex="-1"])').count();
     expect(positive).toBe(0);

@@ -201,3 +201,18 @@ describe('herald draft: --set, --accounts, --template, and the list filters', ()
     expect([...first.drafts, ...rest.drafts].map((d: any) => d.id)).toEqual(ok(bySet).trim().split('\n'));
   });
 });
+
+describe('herald draft: language and link card', () => {
+  it('create and update take --language, --link-card <url> and --no-link-card; link-preview shows a card or says there is none', async () => {
+    const made = ok(await cli(['draft', 'create', '--content', 'Hallo https://example.com/a', '--language', 'de-at', '--link-card', 'https://example.com/b', '-o', 'minimal']));
+    const id = made.trim();
+    const get = async () => (await t.call('GET', `/microblog/drafts/${id}`, { key })).body.draft;
+    expect(await get()).toMatchObject({ language: 'de-AT', linkCard: { url: 'https://example.com/b' } });
+    ok(await cli(['draft', 'update', id, '--no-link-card']));
+    expect((await get()).linkCard).toBe(false);
+    ok(await cli(['draft', 'update', id, '--link-card', 'first', '--language', 'default']));
+    expect(await get()).toMatchObject({ language: null, linkCard: null });
+    const none = ok(await cli(['draft', 'link-preview', 'http://127.0.0.1:9/nothing']));
+    expect(none).toContain('No card');
+  });
+});

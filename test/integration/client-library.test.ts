@@ -98,6 +98,9 @@ describe('HeraldClient covers the API', () => {
       createDrafts: async () => { s.batch = await c.createDrafts({ drafts: [{ title: 'b1', tweets: [{ content: 'b1' }] }, { title: 'b2', tweets: [{ content: 'b2' }] }] }); return s.batch; },
       listDrafts: () => c.listDrafts({ limit: 2 }),
       getDraft: () => c.getDraft(s.draft.draft.id),
+      // A closed loopback port: the page cannot be read, so the card is null (never an error).
+      linkPreview: () => c.linkPreview('http://127.0.0.1:9/nothing'),
+      linkPreviewImage: () => settle(c.linkPreviewImage('http://127.0.0.1:9/nothing')),
       updateDraft: () => c.updateDraft(s.draft.draft.id, { title: 'Renamed draft' }),
       getDraftPlatforms: () => c.getDraftPlatforms(s.draft.draft.id),
       setDraftPlatforms: () => c.setDraftPlatforms(s.draft.draft.id, { platforms: [{ platform: 'skyblog', content: 'Bluesky words' }] }),

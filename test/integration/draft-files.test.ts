@@ -144,3 +144,25 @@ describe('CSV import', () => {
     expect(two.tweets[0].plainText).toBe('Good two');
   });
 });
+
+describe('language and link card in files', () => {
+  it('export → import keeps the draft\'s language and link card choice; a CSV language column is checked and kept', async () => {
+    const created = await t.call('POST', '/microblog/drafts', { key, body: { title: 'Lang', tweets: [{ content: 'Hallo https://example.com/a' }], language: 'de-AT', linkCard: { url: 'https://example.com/b' } } });
+    expect(created.status, created.text).toBe(200);
+    for (const format of ['md', 'json'] as const) {
+      const exported = await t.call('GET', `/microblog/drafts/${created.body.draft.id}/export?format=${format}`, { key });
+      if (format === 'md') expect(exported.text).toMatch(/language: de-AT/);
+      const back = format === 'md' ? await md(exported.text) : await t.call('POST', '/microblog/drafts/import', { key, raw: exported.text, headers: { 'content-type': 'application/json' } });
+      expect(back.status, back.text).toBe(200);
+      expect(back.body.drafts[0]).toMatchObject({ language: 'de-AT', linkCard: { url: 'https://example.com/b' } });
+    }
+    const ok = await csv('text,language\nBonjour,fr\nHello,\n');
+    expect(ok.status, ok.text).toBe(200);
+    const ids = ok.body.drafts.map((d: any) => d.id);
+    const langs = await Promise.all(ids.map(async (id: string) => (await t.call('GET', `/microblog/drafts/${id}`, { key })).body.draft.language));
+    expect(langs).toEqual(['fr', null]);
+    const bad = await csv('text,language\nHola,not a tag!\n');
+    expect(bad.body.errors).toEqual([{ row: 2, column: 'language', message: expect.stringContaining('not a language tag') }]);
+    expect(bad.body.imported).toBe(0);
+  });
+});

@@ -64,7 +64,10 @@ describe('dryRun on publish', () => {
       expect(p.credits).toBe(10);
       if (p.platform === 'problog') expect(p.posts.map((x: any) => x.text)).toEqual([posts.join('\n\n')]);
       else expect(p.posts.map((x: any) => x.text)).toEqual(posts);
-      for (const x of p.posts) expect(x).toMatchObject({ media: [], linkCard: null, language: null });
+      // Every post says its language (the setting, as the draft names none); only LinkedIn takes a
+      // card from Herald here (X, Mastodon and Threads make their own), for the first post's link.
+      const lang = t.server.deps.config.defaultLanguage;
+      p.posts.forEach((x: any, i: number) => expect(x).toMatchObject({ media: [], linkCard: p.platform === 'problog' && i === 0 ? { url: 'https://example.com/a' } : null, language: lang }));
     }
     // X: one post with a URL ($0.200), one without ($0.015).
     expect(r.body.xCostUsd).toBeCloseTo(0.215, 6);
@@ -97,7 +100,7 @@ describe('dryRun on publish', () => {
     const before = await world();
     const r = await t.call('POST', '/problog/publish', { key, body: { accountId: ids.problog, draftId, dryRun: true } });
     expect(r.status, r.text).toBe(200);
-    expect(r.body.plan).toEqual([{ accountId: ids.problog, platform: 'problog', posts: [{ text: 'Dry for LinkedIn', media: [], linkCard: null, language: null }], credits: 10 }]);
+    expect(r.body.plan).toEqual([{ accountId: ids.problog, platform: 'problog', posts: [{ text: 'Dry for LinkedIn', media: [], linkCard: null, language: t.server.deps.config.defaultLanguage }], credits: 10 }]);
     expect(await world()).toEqual(before);
   });
 });
@@ -110,7 +113,7 @@ describe('dryRun on the direct publish endpoints (text given, no draft)', () => 
 
   const direct = () => [
     { name: 'skyblog', path: '/skyblog/publish', body: { accountUuid: sky, type: 'thread', texts: ['Sky one https://example.com/s', 'Sky two'] },
-      plan: { accountId: sky, platform: 'skyblog', texts: ['Sky one https://example.com/s', 'Sky two'] } },
+      plan: { accountId: sky, platform: 'skyblog', texts: ['Sky one https://example.com/s', 'Sky two'] }, card: 'https://example.com/s' },
     { name: 'fedblog', path: '/fedblog/publish', body: { accountUuid: ids.fedblog, type: 'single', text: 'Fed dry' },
       plan: { accountId: ids.fedblog, platform: 'fedblog', texts: ['Fed dry'] } },
     { name: 'quote', path: '/microblog/quote', body: { accountId: ids.microblog, content: 'Quote dry https://example.com/q', quoteTweetId: '1234567890' },
@@ -130,7 +133,7 @@ describe('dryRun on the direct publish endpoints (text given, no draft)', () => 
         success: true, dryRun: true,
         plan: [{
           accountId: d.plan.accountId, platform: d.plan.platform, credits: 10,
-          posts: d.plan.texts.map((text, i) => ({ text, media: i === 0 ? d.media ?? [] : [], linkCard: null, language: null })),
+          posts: d.plan.texts.map((text, i) => ({ text, media: i === 0 ? d.media ?? [] : [], linkCard: i === 0 && d.card ? { url: d.card } : null, language: t.server.deps.config.defaultLanguage })),
         }],
         credits: { needed: 10, balance: before.balance },
         xCostUsd: d.xCostUsd ?? 0,

@@ -239,6 +239,23 @@ export async function startLinkedInSimulator(opts: LinkedInSimulatorOptions = {}
       if (!Array.isArray(imgs) || imgs.length < 2 || imgs.length > 20) return li(422, 'ERROR :: /content/multiImage/images :: multiImage requires 2 to 20 images');
       for (const i of imgs) imageUrns.push(String(i?.id));
     }
+    if (b.content !== undefined) {
+      const kinds = Object.keys(b.content ?? {});
+      if (kinds.length !== 1 || !['media', 'multiImage', 'article', 'poll', 'carousel'].includes(kinds[0])) return li(422, `ERROR :: /content :: content must be exactly one of media, multiImage, article, poll (got ${kinds.join(', ') || 'none'})`);
+    }
+    if (b.content?.article) {
+      // The Posts API's Article: source and title required; description and thumbnail (an image URN of the author) optional.
+      const art = b.content.article;
+      const unknown = Object.keys(art).filter((k) => !['source', 'title', 'description', 'thumbnail', 'thumbnailAltText'].includes(k));
+      if (unknown.length) return li(422, `ERROR :: /content/article/${unknown[0]} :: unrecognized field found but type is schemaless`);
+      if (typeof art.source !== 'string' || !/^https?:\/\/\S+$/.test(art.source)) return li(422, 'ERROR :: /content/article/source :: field is required but not found and has no default value');
+      if (typeof art.title !== 'string' || !art.title) return li(422, 'ERROR :: /content/article/title :: field is required but not found and has no default value');
+      if (art.description !== undefined && typeof art.description !== 'string') return li(422, 'ERROR :: /content/article/description :: not a string');
+      if (art.thumbnail !== undefined) {
+        if (typeof art.thumbnail !== 'string' || !art.thumbnail.startsWith('urn:li:image:')) return li(422, 'ERROR :: /content/article/thumbnail :: not an image URN');
+        imageUrns.push(art.thumbnail);
+      }
+    }
     for (const urn of imageUrns) {
       const img = state.images.get(urn);
       if (!img || !img.bytes) return li(400, `Invalid content: ${urn} is not available`, { code: 'INVALID_CONTENT' });

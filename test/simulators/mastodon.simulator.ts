@@ -312,7 +312,9 @@ export async function startMastodonSimulator(opts: MastodonSimulatorOptions = {}
       inReplyToId,
       mediaIds,
       visibility,
-      language: str(b.language) ?? null,
+      // Mastodon keeps an ISO 639 code and silently drops anything else (LanguagesHelper), so a
+      // full BCP 47 tag like "fr-CA" arrives as no language at all.
+      language: /^[a-z]{2,3}$/.test(str(b.language) ?? '') ? str(b.language)! : null,
       spoilerText: str(b.spoiler_text) ?? '',
       sensitive: str(b.sensitive) === 'true',
       idempotencyKey: req.headers['idempotency-key'] ? String(req.headers['idempotency-key']) : undefined,

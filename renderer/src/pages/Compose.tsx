@@ -8,9 +8,9 @@
  * last post when it is picked (and taken out when it is changed), so the counters count them.
  * Posts are sent to the server as escaped HTML, so text that looks like markup stays text.
  */
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Fragment, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import {
-  PLATFORMS, plainToHtml, postsForNetwork, splitThreadText,
+  firstLink, linksIn, PLATFORMS, plainToHtml, postsForNetwork, splitThreadText,
   type Platform,
 } from '../../../text/index';
 import { publishSummaryText } from '../../../text/status-text';
@@ -28,6 +28,8 @@ import { imagesPerPost, splitMedia, splitOverride, splitPosts, splitText, thread
 import { ConfirmPublish } from './compose/ConfirmPublish';
 import { showShortcuts } from '../components/Shortcuts';
 import { AccountPicker, pickTargets } from './compose/AccountPicker';
+import { cardUrl, LinkCard, useLinkCard } from './compose/LinkCard';
+import { LanguagePicker } from './compose/Language';
 import { FireTimes, SendProgress } from './compose/SendProgress';
 import { formatLocal, instantIn, PerNetworkTimes } from './compose/Timing';
 
@@ -48,6 +50,7 @@ export function Compose({ params }: { params: URLSearchParams }) {
   const sets = useLoad(() => client.listSocialSets().then((r) => r.socialSets));
   const accounts = useLoad(() => client.listAccounts().then((r) => r.accounts));
   const templates = useLoad(() => client.listTemplates().then((r) => r.templates as Template[]));
+  const settings = useLoad(() => client.settings().then((r) => r.settings));
   const schedules = useLoad(() => (c.draftId ? client.listSchedules().then((r) => r.schedules.filter((s) => s.draftId === c.draftId)) : Promise.resolve([])), [c.draftId]);
 
   // Load a draft, or restore unsaved work for a new one.
@@ -87,7 +90,7 @@ export function Compose({ params }: { params: URLSearchParams }) {
         templateId: draft.templateId ?? '',
         savedTemplateId: draft.templateId ?? '',
         overrides: Object.fromEntries(platforms.map((p) => [p.platform, p.content])),
-        status: draft.status,
+        status: draft.status, language: draft.language, linkCard: draft.linkCard,
       });
       setRequested(draft.scheduledFor ? Date.parse(draft.scheduledFor) : undefined);
       setDirty(false);
@@ -116,11 +119,20 @@ export function Compose({ params }: { params: URLSearchParams }) {
 
   const facts = useNetworkFacts(platforms, targets);
 
+  const firstPostLink = firstLink(c.posts[0]?.text ?? '');
+  const links = [...new Set(c.posts.flatMap((p) => linksIn(p.text)))];
+  const cardLink = cardUrl(c.linkCard, firstPostLink);
+  const cardPost = Math.max(0, cardLink ? c.posts.findIndex((p) => p.text.includes(cardLink)) : 0);
+  // The previews show the card the server read (its image only through Herald: links are not loaded).
+  const cardState = useLinkCard(cardLink);
+  const card = cardState?.card ? { ...cardState.card, imageUrl: null } : undefined;
   const previews: NetworkPreview[] = platforms.map((platform) => {
     const opts = facts.opts[platform] ?? {};
     const posts = postsForNetwork(platform, c.posts.map((p) => ({ plainText: p.text, media: p.media })), c.overrides[platform]);
     const verdicts = posts.map((p) => verdictOf(platform, p.text, p.media.map((m) => m.type), opts));
-    return { platform, posts, verdicts, valid: posts.length > 0 && verdicts.every((v) => v.valid), identity: facts.ids[platform]!, opts };
+    const at = card && cardLink ? posts.findIndex((p) => p.text.includes(cardLink)) : -1;
+    const cards = at >= 0 ? posts.map((_, i) => (i === at ? card : undefined)) : undefined;
+    return { platform, posts, verdicts, valid: posts.length > 0 && verdicts.every((v) => v.valid), identity: facts.ids[platform]!, opts, cards };
   });
   const issues = ruleIssues(previews, c.posts);
   for (const p of previews) p.warning = issues.find((x) => x.platform === p.platform && x.kind === 'public-media')?.text;
@@ -136,6 +148,7 @@ export function Compose({ params }: { params: URLSearchParams }) {
       socialSetId: c.socialSetId || undefined,
       // Leaving out an account that cannot post is a choice the draft keeps (the queue reads it).
       selectedAccountIds: c.selectedAccountIds.length || targets.length === setAccounts.length ? c.selectedAccountIds : targets.map((a) => a.uuid),
+      language: c.language, linkCard: c.linkCard,
     };
     const { draft } = c.draftId ? await client.updateDraft(c.draftId, body) : await client.createDraft(body);
     // Given with posts, a template would be put into them again: it is recorded on its own.
@@ -315,6 +328,7 @@ export function Compose({ params }: { params: URLSearchParams }) {
   // The month's credits against what is scheduled, so a shortfall shows before posts fail.
   const credits = useLoad(() => client.credits(), [schedules.data]);
   const loadError = sets.error ?? accounts.error ?? templates.error;
+  // The card sits under the post that holds its link (else the first post).
   return (
     <Page title={c.draftId ? 'Edit draft' : 'New draft'} actions={
       <div className="row">
@@ -341,10 +355,14 @@ export function Compose({ params }: { params: URLSearchParams }) {
               </select>
             </div>
             <AccountPicker setAccounts={setAccounts} targets={targets} onChange={(selected) => edit((s) => ({ ...s, selectedAccountIds: selected }))} />
+            <LanguagePicker language={c.language} defaultLanguage={settings.data?.defaultLanguage} text={c.posts.map((p) => p.text).join('\n')} onChange={(language) => edit((s) => ({ ...s, language }))} />
           </div>
 
           {c.posts.map((p, i) => (
-            <PostEditor key={p.key} i={i} post={p} count={c.posts.length} verdicts={editorVerdicts[i]} dragOver={dragOver === i} setDragOver={setDrag} {...editorCalls} />
+            <Fragment key={p.key}>
+              <PostEditor i={i} post={p} count={c.posts.length} verdicts={editorVerdicts[i]} dragOver={dragOver === i} setDragOver={setDrag} {...editorCalls} />
+              {i === cardPost && <LinkCard choice={c.linkCard} firstPostLink={firstPostLink} links={links} onChange={(linkCard) => edit((s) => ({ ...s, linkCard }))} />}
+            </Fragment>
           ))}
           <button type="button" onClick={() => edit((s) => ({ ...s, posts: [...s.posts, blankPost()] }))}>Add post to thread</button>
 

@@ -7,11 +7,11 @@ import { useAction, useLoad } from '../hooks';
 export function Settings() {
   const settings = useLoad(() => client.settings().then((r) => r.settings));
   const { busy, error, run } = useAction();
-  const [form, setForm] = useState({ graceMinutes: 15, monthlyCredits: 1000, defaultTier: 'pro' as 'free' | 'pro' | 'enterprise' });
+  const [form, setForm] = useState({ graceMinutes: 15, monthlyCredits: 1000, defaultTier: 'pro' as 'free' | 'pro' | 'enterprise', defaultLanguage: '' });
   const [theme, setTheme] = useState(localStorage.getItem('herald.theme') ?? 'system');
   const [note, setNote] = useState<string | undefined>();
   const [backupNote, setBackupNote] = useState<string | undefined>();
-  useEffect(() => { if (settings.data) setForm({ graceMinutes: settings.data.graceMinutes, monthlyCredits: settings.data.monthlyCredits, defaultTier: settings.data.defaultTier }); }, [settings.data]);
+  useEffect(() => { if (settings.data) setForm({ graceMinutes: settings.data.graceMinutes, monthlyCredits: settings.data.monthlyCredits, defaultTier: settings.data.defaultTier, defaultLanguage: settings.data.defaultLanguage }); }, [settings.data]);
   return (
     <Page title="Settings">
       <ErrorText error={settings.error ?? error} />
@@ -23,10 +23,13 @@ export function Settings() {
           </select>
         </label>
       </div>
-      <form className="panel" onSubmit={(e) => { e.preventDefault(); void run(async () => { await client.updateSettings(form); setNote('Saved. The new values apply from the next start of Herald.'); }); }}>
+      <form className="panel" onSubmit={(e) => { e.preventDefault(); void run(async () => { await client.updateSettings(form); setNote('Saved. The language applies at once; the other values from the next start of Herald.'); }); }}>
         <h2>Publishing</h2>
         <label className="field">Grace period for posts missed while Herald was closed (minutes)
           <input type="number" min={0} max={1440} value={form.graceMinutes} onChange={(e) => setForm({ ...form, graceMinutes: Number(e.target.value) })} />
+        </label>
+        <label className="field">Language of posts whose draft names none (BCP 47, e.g. en, de, pt-BR; found on this system: {settings.data?.detected.defaultLanguage ?? '…'}; applies at once)
+          <input required value={form.defaultLanguage} onChange={(e) => setForm({ ...form, defaultLanguage: e.target.value })} data-default-language />
         </label>
         <label className="field">Monthly credit grant
           <input type="number" min={0} value={form.monthlyCredits} onChange={(e) => setForm({ ...form, monthlyCredits: Number(e.target.value) })} />

@@ -15,15 +15,21 @@ export type MediaRow = typeof media.$inferSelect;
 const ACCOUNT_COLS = `id, user_id AS userId, platform, platform_user_id AS platformUserId, username, display_name AS displayName, avatar, status,
   followers_count AS followersCount, following_count AS followingCount, server_url AS serverUrl, meta, created_at AS createdAt`;
 
-export interface DraftSourceRow { id: string; userId: string; title: string; status: string; socialSetId: string | null; selectedAccountIds: string }
+export interface DraftSourceRow {
+  id: string; userId: string; title: string; status: string; socialSetId: string | null; selectedAccountIds: string;
+  /** BCP 47 or null (the setting defaultLanguage). */
+  language: string | null;
+  /** null, 'false' or JSON `{url}` (schema.ts). */
+  linkCard: string | null;
+}
 
 export class PublishInputsRepo {
   private readonly s;
 
   constructor(sqlite: Sqlite, private readonly db: Db) {
     this.s = {
-      draft: sqlite.prepare(`SELECT id, user_id AS userId, title, status, social_set_id AS socialSetId, selected_account_ids AS selectedAccountIds
-        FROM drafts WHERE id = ? AND user_id = ?`),
+      draft: sqlite.prepare(`SELECT id, user_id AS userId, title, status, social_set_id AS socialSetId, selected_account_ids AS selectedAccountIds,
+        language, link_card AS linkCard FROM drafts WHERE id = ? AND user_id = ?`),
       posts: sqlite.prepare('SELECT plain_text AS plainText, media FROM tweets WHERE draft_id = ? ORDER BY position'),
       overrides: sqlite.prepare('SELECT platform, content FROM platform_contents WHERE draft_id = ?'),
       // One statement for every target (a schedule request may name dozens of accounts).

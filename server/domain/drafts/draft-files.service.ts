@@ -12,8 +12,8 @@
  *   an export names a zone only when asked (`?timeZone=`).
  * - Media: the server never reads a path a file names; it takes media ids. `herald draft import`
  *   uploads the files a Markdown or JSON file names and sends their ids.
- * - `language` is read and checked, and written back on export only when given: drafts carry no
- *   language yet (another issue adds it).
+ * - `language` (BCP 47) and `linkCard` travel with the draft both ways; a CSV row may name its
+ *   language in a `language` column.
  */
 import type { Account } from '../../contracts/accounts.js';
 import { latestScheduleTime } from '../../contracts/common.js';
@@ -33,6 +33,7 @@ const CSV_COLUMN_OF: [RegExp, string][] = [
   [/selectedAccountIds|networks/, 'networks'],
   [/media/, 'media'],
   [/scheduledFor/, 'scheduledFor'],
+  [/language/, 'language'],
   [/tweets|title/, 'text'],
 ];
 

@@ -19,6 +19,7 @@ import { dateTimeProblem } from '../../contracts/common.js';
 import { draftFile, FILE_FORMAT, type DraftFile, type RowError } from '../../contracts/draft-files.js';
 import type { CreateDraftInput, Draft } from '../../contracts/drafts.js';
 import { HeraldError, type ErrorDetail } from '../../core/errors.js';
+import { validLanguage } from '../../core/config.js';
 import { plainToHtml } from '../../../text/html.js';
 import type { Platform } from '../../../text/index.js';
 
@@ -66,6 +67,7 @@ function frontMatter(file: DraftFile): Record<string, unknown> {
   if (file.scheduledFor) out.scheduledFor = file.scheduledFor;
   if (file.timeZone) out.timeZone = file.timeZone;
   if (file.language) out.language = file.language;
+  if (file.linkCard !== undefined && file.linkCard !== null) out.linkCard = file.linkCard;
   if (file.socialSetId) out.socialSetId = file.socialSetId;
   if (file.media && file.media.length > 0) out.media = file.media.map((m) => ({ ...m }));
   return out;
@@ -231,7 +233,7 @@ export function instantOf(file: Pick<DraftFile, 'scheduledFor' | 'timeZone'>): s
 
 // ---- CSV -------------------------------------------------------------------------------------
 
-export const CSV_COLUMNS = ['text', 'networks', 'scheduledFor', 'timeZone', 'media'] as const;
+export const CSV_COLUMNS = ['text', 'networks', 'scheduledFor', 'timeZone', 'media', 'language'] as const;
 
 export interface CsvRow {
   row: number;
@@ -284,6 +286,8 @@ export function fromCsv(source: string): { rows: CsvRow[]; errors: RowError[] } 
     }
     const media = list(cell('media'));
     if (media.length > 4) errors.push({ row, column: 'media', message: 'at most 4 media per row' });
+    const language = cell('language') ? validLanguage(cell('language')) : undefined;
+    if (cell('language') && !language) errors.push({ row, column: 'language', message: `"${cell('language')}" is not a language tag (BCP 47, e.g. en, de, pt-BR)` });
     if (errors.length > before) continue;
     rows.push({
       row,
@@ -293,6 +297,7 @@ export function fromCsv(source: string): { rows: CsvRow[]; errors: RowError[] } 
         ...(when ? { scheduledFor: when } : {}),
         ...(zone ? { timeZone: zone } : {}),
         ...(media.length > 0 ? { media: media.map((id) => ({ post: 1, id })) } : {}),
+        ...(language ? { language } : {}),
       },
     });
   }
@@ -310,7 +315,7 @@ export const isNetworkName = (s: string) => NETWORKS.includes(s);
  * scheduledFor is written in `timeZone` with its offset when one is given, else in UTC.
  */
 export function draftToFile(
-  draft: Pick<Draft, 'title' | 'scheduledFor' | 'socialSetId' | 'selectedAccountIds' | 'tweets'>,
+  draft: Pick<Draft, 'title' | 'scheduledFor' | 'socialSetId' | 'selectedAccountIds' | 'tweets'> & Partial<Pick<Draft, 'language' | 'linkCard'>>,
   platforms: { platform: Platform; content: string }[],
   opts: { timeZone?: string; html?: boolean } = {},
 ): DraftFile {
@@ -326,6 +331,8 @@ export function draftToFile(
     if (opts.timeZone) file.timeZone = opts.timeZone;
   }
   if (draft.socialSetId) file.socialSetId = draft.socialSetId;
+  if (draft.language) file.language = draft.language;
+  if (draft.linkCard !== undefined && draft.linkCard !== null) file.linkCard = draft.linkCard;
   if (media.length > 0) file.media = media;
   return file;
 }
@@ -356,5 +363,7 @@ export function fileToInput(file: DraftFile, where: string): Omit<CreateDraftInp
     tweets: file.posts.map((p, i) => ({ content: p.html ?? asContent(p.text), position: i, ...(media[i].length > 0 ? { media: media[i] } : {}) })),
     scheduledFor: instantOf(file),
     ...(file.socialSetId ? { socialSetId: file.socialSetId } : {}),
+    ...(file.language ? { language: file.language } : {}),
+    ...(file.linkCard !== undefined && file.linkCard !== null ? { linkCard: file.linkCard } : {}),
   };
 }

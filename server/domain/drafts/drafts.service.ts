@@ -16,6 +16,7 @@ import type { SocialSetsRepo } from '../../db/repos/social-sets.repo.js';
 import type { Transactions } from '../../db/repos/transactions.js';
 import { HeraldError, type ErrorDetail } from '../../core/errors.js';
 import type { TemplatesService } from '../templates/templates.service.js';
+import { decodeCursor, encodeCursor, languageIn, linkCardIn, linkCardOut, parseJson } from './draft-fields.js';
 import { checkTweetCached, prepareTweets, rulesFor, rulesKey, verdictFor, type MediaRef, type PreparedTweet, type TargetRules } from './draft-text.js';
 
 export interface ListQuery {
@@ -23,19 +24,6 @@ export interface ListQuery {
   status?: Draft['status'];
   limit?: number;
   cursor?: string;
-}
-
-const parseJson = <T>(s: string, fallback: T): T => { try { return JSON.parse(s) as T; } catch { return fallback; } };
-
-function encodeCursor(row: Pick<DraftRow, 'createdAt' | 'id'>): string {
-  return Buffer.from(JSON.stringify([row.createdAt, row.id])).toString('base64url');
-}
-function decodeCursor(cursor: string): [string, string] {
-  const v = parseJson<unknown>(Buffer.from(cursor, 'base64url').toString('utf8'), null);
-  if (!Array.isArray(v) || v.length !== 2 || typeof v[0] !== 'string' || typeof v[1] !== 'string') {
-    throw new HeraldError('INVALID_INPUT', 'cursor is not one this server gave out', { details: [{ path: 'query.cursor', message: 'use nextCursor from the previous page' }] });
-  }
-  return [v[0], v[1]];
 }
 
 const locked = () => new HeraldError('INVALID_INPUT', 'This draft is being published right now; it cannot be changed or deleted until publishing finishes', {
@@ -163,6 +151,7 @@ export class DraftsService {
       return {
         id: r.id, title: r.title, status: r.status as Draft['status'], scheduledFor: r.scheduledFor, socialSetId: r.socialSetId,
         selectedAccountIds: parseJson<string[]>(r.selectedAccountIds, []), templateId: r.templateId, tweets: list, createdAt: r.createdAt, updatedAt: r.updatedAt,
+        language: r.language, linkCard: linkCardOut(r.linkCard),
       };
     });
   }
@@ -231,6 +220,7 @@ export class DraftsService {
     this.repo.insert({
       id, userId, title: input.title, status: 'draft', scheduledFor: input.scheduledFor ? new Date(input.scheduledFor).toISOString() : null,
       socialSetId, selectedAccountIds: JSON.stringify(selected), templateId: template?.id ?? null, createdAt: now, updatedAt: now,
+      language: languageIn(input.language, `${path}language`), linkCard: linkCardIn(input.linkCard),
     });
     this.writeTweets(id, list);
     return id;
@@ -291,6 +281,8 @@ export class DraftsService {
       if (input.selectedAccountIds !== undefined) next.selectedAccountIds = JSON.stringify(this.checkAccounts(userId, input.selectedAccountIds, 'selectedAccountIds'));
       const template = input.templateId !== undefined ? this.template(userId, input.templateId) : undefined;
       if (input.templateId !== undefined) next.templateId = template?.id ?? null;
+      if (input.language !== undefined) next.language = languageIn(input.language);
+      if (input.linkCard !== undefined) next.linkCard = linkCardIn(input.linkCard);
       if (input.tweets !== undefined) {
         // A template given with new posts frames them, as at creation.
         const list = prepareTweets(input.tweets, template?.parts);

@@ -24,6 +24,16 @@ export interface ResolvedAddress {
 
 export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
 
+/** What one fetch asks for: its Accept header, and the Content-Length refused outright. */
+export interface FetchOptions {
+  /** Default: images and videos (media URLs). */
+  accept?: string;
+  /** A declared length over this is refused before the body is read; default MAX_MEDIA_BYTES. */
+  maxLength?: number;
+  /** Says what the URL was for in messages; default "a media URL". */
+  what?: string;
+}
+
 export interface GuardOptions {
   /** DNS resolution; default: the system resolver (dns.lookup, all answers). */
   resolve?: Resolver;
@@ -40,7 +50,11 @@ export interface GuardOptions {
 
 /** A URL refused by the guard: 400 INVALID_INPUT with the reason. */
 export class UrlRefused extends HeraldError {
-  constructor(url: string, reason: string) {
+  /**
+   * `policy`: the address policy refused it (scheme, credentials, a non-public address, also
+   * after a redirect); `unreadable`: the name does not resolve or the redirects do not end.
+   */
+  constructor(url: string, reason: string, readonly kind: 'policy' | 'unreadable' = 'policy') {
     super('INVALID_INPUT', `Herald will not fetch ${safeForMessage(url)}: ${reason}`);
   }
 }
@@ -100,10 +114,10 @@ export class GuardedFetcher {
       try {
         answers = await this.resolve(url.hostname);
       } catch {
-        throw new UrlRefused(url.href, 'its host name does not resolve');
+        throw new UrlRefused(url.href, 'its host name does not resolve', 'unreadable');
       }
     }
-    if (answers.length === 0) throw new UrlRefused(url.href, 'its host name does not resolve');
+    if (answers.length === 0) throw new UrlRefused(url.href, 'its host name does not resolve', 'unreadable');
     for (const a of answers) {
       if (this.allow.has(`${a.address}:${port}`)) continue;
       if (this.allowPrivate && isLoopbackOrPrivate(a.address)) continue;
@@ -114,10 +128,11 @@ export class GuardedFetcher {
   }
 
   /**
-   * Fetches `raw` and hands the body of the final 2xx answer to `consume`, whose result is
-   * returned. The timeout covers consuming the body too.
+   * Fetches `raw` and hands the body of the final 2xx answer (and its URL, after redirects) to
+   * `consume`, whose result is returned. The timeout covers consuming the body too.
    */
-  async fetch<T>(raw: string, consume: (body: http.IncomingMessage) => Promise<T>): Promise<T> {
+  async fetch<T>(raw: string, consume: (body: http.IncomingMessage, url: URL) => Promise<T>, opts: FetchOptions = {}): Promise<T> {
+    const maxLength = opts.maxLength ?? MAX_MEDIA_BYTES;
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), this.timeoutMs);
     const timedOut = () => new HeraldError('INVALID_INPUT', `Fetching ${safeForMessage(raw)} took longer than ${this.timeoutMs / 1000} s`);
@@ -125,25 +140,25 @@ export class GuardedFetcher {
       let current: string | URL = raw;
       for (let hop = 0; ; hop++) {
         const target: Target = await abortable(this.check(current), controller.signal);
-        const res = await this.request(target, controller.signal);
+        const res = await this.request(target, controller.signal, opts.accept ?? 'image/*, video/*');
         const status = res.statusCode ?? 0;
         if (REDIRECTS.has(status) && res.headers.location) {
           res.destroy();
-          if (hop >= this.maxRedirects) throw new UrlRefused(target.url.href, `more than ${this.maxRedirects} redirects`);
+          if (hop >= this.maxRedirects) throw new UrlRefused(target.url.href, `more than ${this.maxRedirects} redirects`, 'unreadable');
           current = new URL(res.headers.location, target.url);
           continue;
         }
         if (status < 200 || status > 299) {
           res.destroy();
-          throw new HeraldError('INVALID_INPUT', `${safeForMessage(target.url.href)} answered HTTP ${status} for a media URL`);
+          throw new HeraldError('INVALID_INPUT', `${safeForMessage(target.url.href)} answered HTTP ${status} for ${opts.what ?? 'a media URL'}`);
         }
         const length = Number(res.headers['content-length']);
-        if (Number.isFinite(length) && length > MAX_MEDIA_BYTES) {
+        if (Number.isFinite(length) && length > maxLength) {
           res.destroy();
-          throw new HeraldError('INVALID_INPUT', `The media at ${safeForMessage(target.url.href)} is over the ${MAX_MEDIA_BYTES / 1024 / 1024} MB limit`, { status: 413 });
+          throw new HeraldError('INVALID_INPUT', `The media at ${safeForMessage(target.url.href)} is over the ${maxLength / 1024 / 1024} MB limit`, { status: 413 });
         }
         try {
-          return await consume(res);
+          return await consume(res, target.url);
         } finally {
           res.destroy();
         }
@@ -157,7 +172,7 @@ export class GuardedFetcher {
     }
   }
 
-  private request(target: Target, signal: AbortSignal): Promise<http.IncomingMessage> {
+  private request(target: Target, signal: AbortSignal, accept: string): Promise<http.IncomingMessage> {
     const { address, family } = target.address;
     // Whatever name the client library asks about, the answer is the address already checked.
     const lookup = ((_host: string, opts: { all?: boolean }, cb: (...args: unknown[]) => void) => {
@@ -168,7 +183,7 @@ export class GuardedFetcher {
     return new Promise((resolve, reject) => {
       const req = mod.request(target.url, {
         method: 'GET', agent: false, signal, lookup,
-        headers: { 'user-agent': 'Herald media fetch', accept: 'image/*, video/*' },
+        headers: { 'user-agent': 'Herald media fetch', accept },
       });
       req.on('response', resolve);
       req.on('error', (err) => reject(signal.aborted ? err : new HeraldError('INVALID_INPUT', `Could not fetch ${safeForMessage(target.url.href)}: ${err.message}`)));

@@ -3,12 +3,17 @@
  * from the plan of a real publish or schedule (plan.ts, charge.ts), stopping before anything is
  * charged, sent, stored or scheduled.
  *
- * Not built yet, so answered as such: link cards (`linkCard: null`) and a draft's language
- * (`language: null`: drafts carry none yet). X's pay-per-use prices are constants here until the
- * settings `xPriceUsd` and `xPriceWithUrlUsd` exist.
+ * Each post shows the link card it would carry (only on networks that take one from the client,
+ * Bluesky and LinkedIn; the page's facts when Herald has read it already, else only its URL) and
+ * the language sent with it. X's pay-per-use prices are constants here until the settings
+ * `xPriceUsd` and `xPriceWithUrlUsd` exist.
  */
 import type { AccountRow } from '../../db/repos/publish-inputs.repo.js';
 import type { PartPlan } from './plan.js';
+import type { PublicationOptions } from './runner.js';
+
+/** A card's facts Herald already holds (LinkCardsService.cached): undefined when not read yet. */
+export type CardFacts = (url: string) => { title: string; description: string; imageUrl: string | null; siteName: string | null } | null | undefined;
 
 /** X pay-per-use, Content Create (X's pricing page, 2026; decisions §10): per post, and per post with a URL. */
 export const X_PRICE_USD = 0.015;
@@ -16,9 +21,17 @@ export const X_PRICE_WITH_URL_USD = 0.2;
 
 const HAS_URL = /\bhttps?:\/\/\S/i;
 
-export interface DryRunTarget { account: AccountRow; parts: PartPlan[]; credits: number; skipped?: boolean }
+export interface DryRunTarget { account: AccountRow; parts: PartPlan[]; options?: PublicationOptions; credits: number; skipped?: boolean }
 
-export function dryRunAnswer(targets: DryRunTarget[], balance: number) {
+function cardOf(t: DryRunTarget, position: number, facts?: CardFacts) {
+  const planned = t.options?.linkCard;
+  if (!planned || planned.position !== position) return null;
+  let known: ReturnType<CardFacts>;
+  try { known = facts?.(planned.url); } catch { known = undefined; }
+  return { url: planned.url, ...(known ?? {}) };
+}
+
+export function dryRunAnswer(targets: DryRunTarget[], balance: number, facts?: CardFacts) {
   let xCost = 0;
   const plan = targets.map((t) => {
     if (t.account.platform === 'microblog' && !t.skipped) {
@@ -26,7 +39,7 @@ export function dryRunAnswer(targets: DryRunTarget[], balance: number) {
     }
     return {
       accountId: t.account.id, platform: t.account.platform,
-      posts: t.skipped ? [] : t.parts.map((p) => ({ text: p.text, media: p.media, linkCard: null, language: null })),
+      posts: t.skipped ? [] : t.parts.map((p, i) => ({ text: p.text, media: p.media, linkCard: cardOf(t, i, facts), language: t.options?.langs?.[0] ?? null })),
       credits: t.credits,
       ...(t.skipped ? { skipped: true } : {}),
     };

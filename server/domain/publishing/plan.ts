@@ -3,7 +3,7 @@
  * holding only `---` separates posts), else the posts' plain text; LinkedIn has no threads, so
  * its posts are joined with a blank line.
  */
-import { splitThreadText } from '../../../text/index.js';
+import { firstLink, splitThreadText } from '../../../text/index.js';
 import type { Platform } from '../../core/config.js';
 import { HeraldError } from '../../core/errors.js';
 import type { AccountRow, PublishInputsRepo } from '../../db/repos/publish-inputs.repo.js';
@@ -24,6 +24,10 @@ export interface DraftForPublishing {
   selectedAccountIds: string[];
   posts: { plainText: string; media: MediaRef[] }[];
   overrides: Partial<Record<Platform, string>>;
+  /** BCP 47, or null for the setting defaultLanguage. */
+  language: string | null;
+  /** null: the first link of the first post; false: none; {url}: that page. */
+  linkCard: false | { url: string } | null;
 }
 
 export function loadDraft(inputs: PublishInputsRepo, userId: string, draftId: string): DraftForPublishing {
@@ -40,7 +44,33 @@ export function loadDraft(inputs: PublishInputsRepo, userId: string, draftId: st
   return {
     id: row.id, userId: row.userId, title: row.title, status: row.status, socialSetId: row.socialSetId,
     selectedAccountIds: JSON.parse(row.selectedAccountIds) as string[], posts, overrides,
+    language: row.language, linkCard: storedCard(row.linkCard),
   };
+}
+
+function storedCard(stored: string | null): DraftForPublishing['linkCard'] {
+  if (!stored) return null;
+  if (stored === 'false') return false;
+  try {
+    const v = JSON.parse(stored) as { url?: unknown };
+    return typeof v.url === 'string' ? { url: v.url } : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Which page a card is made of and which post it goes under, for a network that takes cards
+ * from the client: the chosen page (else the first link of the first post), under the first post
+ * that holds it (else the first post); none when that post carries media (images win).
+ */
+export function planCard(choice: DraftForPublishing['linkCard'], firstText: string, parts: PartPlan[]): { url: string; position: number } | undefined {
+  if (choice === false || parts.length === 0) return undefined;
+  const url = choice?.url ?? firstLink(firstText);
+  if (!url) return undefined;
+  const found = parts.findIndex((p) => p.text.includes(url));
+  const position = found === -1 ? 0 : found;
+  return parts[position].media.length > 0 ? undefined : { url, position };
 }
 
 /**

@@ -18,13 +18,13 @@ import { PUBLISH_COST, type CreditsService } from '../credits/credits.service.js
 import type { SocialSetsService } from '../social-sets/social-sets.service.js';
 import type { EventsService } from '../events/events.service.js';
 import { PublishCharge } from './charge.js';
-import { loadDraft, partsFor, partsFromTexts, resolveTargets, withKinds, type TargetRequest } from './plan.js';
+import { loadDraft, partsFor, partsFromTexts, planCard, resolveTargets, withKinds, type PartPlan, type TargetRequest } from './plan.js';
 import { PublishReports } from './report.js';
 import { PublishSender, type TargetResult } from './send.js';
-import type { MediaRef, PublicationOptions } from './runner.js';
+import type { CardSource, MediaRef, PublicationOptions } from './runner.js';
 import { checkParts } from './limits.js';
 import { StorageWaits } from './storage-waits.js';
-import { dryRunAnswer } from './dry-run.js';
+import { dryRunAnswer, type CardFacts } from './dry-run.js';
 
 /** Thrown to roll a dry run's transaction back. */
 const ROLLBACK = Symbol('dry run');
@@ -64,10 +64,12 @@ export class PublishService {
   private readonly charge: PublishCharge;
   private readonly sender: PublishSender;
   private readonly reports: PublishReports;
+  private readonly cardFacts?: CardFacts;
 
-  constructor(readonly deps: Deps, readonly repos: PublishingRepos, credentials: CredentialsService, private readonly credits: CreditsService, private readonly sets: SocialSetsService, readonly stream: EventsService) {
+  constructor(readonly deps: Deps, readonly repos: PublishingRepos, credentials: CredentialsService, private readonly credits: CreditsService, private readonly sets: SocialSetsService, readonly stream: EventsService, cards?: CardSource) {
     this.charge = new PublishCharge(deps, repos, credits, this.running, stream);
-    this.sender = new PublishSender(deps, repos, credentials, credits, this.running, stream);
+    this.sender = new PublishSender(deps, repos, credentials, credits, this.running, stream, cards);
+    this.cardFacts = cards ? (url) => cards.cached(url) : undefined;
     this.reports = new PublishReports(deps, repos, this.storageWaits);
     this.events = this.sender.events;
   }
@@ -197,7 +199,7 @@ export class PublishService {
       checkParts(targets);
       const { skipped } = this.charge.prepare(userId, draft.id, targets, { jobId: null, force: req.force ?? false, origin: req.origin ?? 'now' });
       const done = new Set(skipped.map((s) => s.target.account.id));
-      return dryRunAnswer(targets.map((t) => ({ ...t, credits: done.has(t.account.id) ? 0 : PUBLISH_COST, skipped: done.has(t.account.id) })), 0);
+      return dryRunAnswer(targets.map((t) => ({ ...t, credits: done.has(t.account.id) ? 0 : PUBLISH_COST, skipped: done.has(t.account.id) })), 0, this.cardFacts);
     });
   }
 
@@ -231,9 +233,26 @@ export class PublishService {
         const community = communityId ?? req.community?.id;
         if (community) options.communityId = community;
       }
-      return { account, parts: partsFor(platform, draft), options };
+      const parts = partsFor(platform, draft);
+      // The default card is the first link of the first post that network gets (its own text, when it has one).
+      const firstText = draft.overrides[platform]?.trim() ? parts[0]?.text ?? '' : draft.posts[0]?.plainText ?? '';
+      return { account, parts, options: this.withDefaults(platform, options, draft.language, draft.linkCard, firstText, parts) };
     });
     return { draft, targets };
+  }
+
+  /**
+   * The options every path shares (drafts, schedules, the single-network endpoints): the post
+   * language (the draft's, else the setting defaultLanguage) and, for networks that take a link
+   * card from the client, the card's page and post.
+   */
+  private withDefaults(platform: Platform, options: PublicationOptions, language: string | null, card: Parameters<typeof planCard>[0], firstText: string, parts: PartPlan[]): PublicationOptions {
+    const out: PublicationOptions = { ...options, langs: options.langs ?? [language ?? this.deps.config.defaultLanguage] };
+    let takesCards = false;
+    try { takesCards = this.deps.platforms.get(platform).linkCards === true; } catch { /* no adapter: refused when sent */ }
+    const linkCard = takesCards ? planCard(card, firstText, parts) : undefined;
+    if (linkCard) out.linkCard = linkCard;
+    return out;
   }
 
   /** A begun publish's second half: sends to every target and settles them. */
@@ -277,7 +296,7 @@ export class PublishService {
     const target = await this.planDirect(userId, req, byUrl);
     return this.rolledBack(userId, () => {
       this.charge.prepare(userId, null, [target], { jobId: null, force: true, origin: 'api' });
-      return dryRunAnswer([{ ...target, credits: PUBLISH_COST }], 0);
+      return dryRunAnswer([{ ...target, credits: PUBLISH_COST }], 0, this.cardFacts);
     });
   }
 
@@ -292,7 +311,8 @@ export class PublishService {
       given = [...given, ...(await byUrl.load(byUrl.urls))];
     }
     const media = given.map(withKinds(this.repos.publishInputs, userId, given));
-    const target = { account, parts: partsFromTexts(req.platform, req.texts, media), options: req.options };
+    const parts = partsFromTexts(req.platform, req.texts, media);
+    const target = { account, parts, options: this.withDefaults(req.platform, req.options, null, null, req.texts[0] ?? '', parts) };
     checkParts([target]);
     return target;
   }

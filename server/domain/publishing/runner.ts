@@ -11,7 +11,7 @@ import type { Platform } from '../../core/config.js';
 import type { Deps } from '../deps.js';
 import { crashPoint } from '../../core/crash.js';
 import { isStorageFull } from '../../core/errors.js';
-import type { CallContext, MediaItem, PlatformAdapter, PostOptions, PostRef } from '../../platforms/adapter.js';
+import type { CallContext, MediaItem, PlatformAdapter, PostLinkCard, PostOptions, PostRef } from '../../platforms/adapter.js';
 import { NETWORK_NAMES, PlatformError } from '../../platforms/errors.js';
 import { publishThread } from '../../platforms/thread.js';
 import type { CredentialsService } from '../accounts/credentials.service.js';
@@ -31,6 +31,15 @@ export interface MediaRef {
 
 export interface PublicationOptions extends PostOptions {
   quote?: PostRef;
+  /** The link card chosen when the publish was planned: the page and the post (position) it goes under. */
+  linkCard?: { url: string; position: number };
+}
+
+/** Where the runner gets a card's facts and thumbnail (LinkCardsService.forPublish). */
+export interface CardSource {
+  forPublish(url: string): Promise<PostLinkCard | null>;
+  /** The facts already read for `url` (dry runs show them; they never fetch). */
+  cached(url: string): { title: string; description: string; imageUrl: string | null; siteName: string | null } | null | undefined;
 }
 
 export type TargetOutcome =
@@ -46,7 +55,13 @@ const RECONCILE_WINDOW_MS = 60 * 60_000;
 const LAGGING_LOOKUPS_MS = [1_000, 2_000, 4_000, 8_000];
 
 export class PublicationRunner {
-  constructor(private readonly deps: Deps, private readonly outbox: OutboxRepo, private readonly inputs: PublishInputsRepo, private readonly credentials: CredentialsService) {}
+  constructor(private readonly deps: Deps, private readonly outbox: OutboxRepo, private readonly inputs: PublishInputsRepo, private readonly credentials: CredentialsService, private readonly cards?: CardSource) {}
+
+  /** The planned card, built now, for networks that take one from the client; never fails a post. */
+  private async cardFor(adapter: PlatformAdapter, options: PublicationOptions): Promise<PostLinkCard | null> {
+    if (!adapter.linkCards || !options.linkCard || !this.cards) return null;
+    return this.cards.forPublish(options.linkCard.url).catch(() => null);
+  }
 
   /** Media rows (this user's) as adapter input, alt text from the post taking precedence. */
   resolveMedia(userId: string, refs: MediaRef[], publicBase?: string): MediaItem[] {
@@ -86,13 +101,13 @@ export class PublicationRunner {
     const since = Date.parse(pub.createdAt) - RECONCILE_WINDOW_MS;
     try {
       const parts = this.outbox.parts(pub.id);
-      const plans = parts.map((p) => ({
-        text: p.text,
-        media: this.resolveMedia(pub.userId, JSON.parse(p.media) as MediaRef[]),
-        quote: p.position === 0 ? options.quote : undefined,
-        options,
-        idempotencyKey: p.idempotencyKey,
-      }));
+      const card = await this.cardFor(adapter, options);
+      const plans = parts.map((p) => {
+        const media = this.resolveMedia(pub.userId, JSON.parse(p.media) as MediaRef[]);
+        // Images win over a card (decisions §10).
+        const linkCard = card && p.position === options.linkCard?.position && media.length === 0 ? card : undefined;
+        return { text: p.text, media, quote: p.position === 0 ? options.quote : undefined, options, idempotencyKey: p.idempotencyKey, ...(linkCard ? { linkCard } : {}) };
+      });
       const refs = await this.credentials.withCredentials(account, (ctx) => this.sendAll(adapter, ctx, pub, plans, since));
       return { status: 'published', refs };
     } catch (err) {

@@ -21,7 +21,7 @@ import type { Deps } from '../deps.js';
 import type { EventsService } from '../events/events.service.js';
 import { settledDraftStatus } from './rules/draft-status.js';
 import { retryHint } from './rules/retry.js';
-import { PublicationRunner, type TargetOutcome } from './runner.js';
+import { PublicationRunner, type CardSource, type TargetOutcome } from './runner.js';
 
 export interface TargetResult {
   accountId: string;
@@ -76,8 +76,8 @@ export class PublishSender {
   readonly events = new EventEmitter();
   private readonly gates = new Map<Platform, Semaphore>();
 
-  constructor(private readonly deps: Deps, private readonly repos: PublishingRepos, credentials: CredentialsService, private readonly credits: CreditsService, private readonly running: Set<string>, private readonly stream: EventsService) {
-    this.runner = new PublicationRunner(deps, repos.outbox, repos.publishInputs, credentials);
+  constructor(private readonly deps: Deps, private readonly repos: PublishingRepos, credentials: CredentialsService, private readonly credits: CreditsService, private readonly running: Set<string>, private readonly stream: EventsService, cards?: CardSource) {
+    this.runner = new PublicationRunner(deps, repos.outbox, repos.publishInputs, credentials, cards);
   }
 
   private gate(platform: Platform): Semaphore {

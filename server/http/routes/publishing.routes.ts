@@ -62,9 +62,9 @@ export const publishingRoutes = (s: Services): RouteDef[] => {
     }),
     ...(['skyblog', 'fedblog'] as const).map((platform) => defineRoute({
       method: 'post', idempotent: true, path: `/${platform}/publish`, tag, summary: `Publish text (single or thread) to one ${platform} account (10 credits)`,
-      description: 'imageUrls: this server\'s media URLs or public http(s) URLs. langs default [en]. With dryRun: true answers {success, dryRun, plan, credits: {needed, balance}, xCostUsd} and sends, charges and stores nothing (402 when the credits would be short).',
+      description: 'imageUrls: this server\'s media URLs or public http(s) URLs. langs default: the draft-less default, the setting defaultLanguage. A link in the first text gets a link card on Bluesky (built by Herald; images win over it). With dryRun: true answers {success, dryRun, plan, credits: {needed, balance}, xCostUsd} and sends, charges and stores nothing (402 when the credits would be short).',
       body: c.textPublishBody, response: c.singlePublishResponse, errors: [...publishErrors, 'PLATFORM_ERROR', 'TOKEN_EXPIRED'],
-      handler: ({ auth, body }) => (body.dryRun ? singleDryRun : single)(platform, body.accountUuid, body.type === 'single' ? [body.text!] : body.texts!, body.imageUrls, { langs: body.langs ?? ['en'] }, auth),
+      handler: ({ auth, body }) => (body.dryRun ? singleDryRun : single)(platform, body.accountUuid, body.type === 'single' ? [body.text!] : body.texts!, body.imageUrls, body.langs ? { langs: body.langs } : {}, auth),
     })),
     defineRoute({
       method: 'post', idempotent: true, path: '/threadblog/publish', tag, summary: 'Publish to a Threads account (10 credits)',

@@ -59,6 +59,11 @@ async function waitAvailable(ctx: CallContext, urn: string, opts: ImageOptions):
 export async function uploadImage(ctx: CallContext, owner: string, item: MediaItem, opts: ImageOptions): Promise<string> {
   if (item.kind === 'video') throw new PlatformError('problog', 'permanent', 'Herald cannot publish videos to LinkedIn yet; post images only');
   if (!item.path) throw new PlatformError('problog', 'permanent', 'LinkedIn needs the image file itself; upload the image to Herald first');
+  return uploadImageBytes(ctx, owner, await fs.openAsBlob(item.path, { type: item.mime }), item.mime, opts);
+}
+
+/** Uploads image bytes (a file, or a link card's thumbnail) for `owner`; answers the image URN once available. */
+export async function uploadImageBytes(ctx: CallContext, owner: string, bytes: Blob, mime: string, opts: ImageOptions): Promise<string> {
   const init = await liCall<InitializeAnswer>(joinUrl(ctx.network.apiUrl, '/rest/images?action=initializeUpload'), {
     method: 'POST',
     headers: restHeaders(ctx.credentials.accessToken, opts.version),
@@ -69,10 +74,9 @@ export async function uploadImage(ctx: CallContext, owner: string, item: MediaIt
   if (!trustedUploadUrl(uploadUrl, ctx.network.apiUrl)) {
     throw new PlatformError('problog', 'permanent', 'LinkedIn gave an upload address outside LinkedIn; Herald did not send the image there');
   }
-  const bytes = await fs.openAsBlob(item.path, { type: item.mime });
   await liCall(uploadUrl, {
     method: 'PUT',
-    headers: { authorization: `Bearer ${ctx.credentials.accessToken}`, 'content-type': item.mime || 'application/octet-stream' },
+    headers: { authorization: `Bearer ${ctx.credentials.accessToken}`, 'content-type': mime || 'application/octet-stream' },
     body: bytes,
   }, { what: 'upload an image', signal: ctx.signal, timeoutMs: 5 * 60_000 });
   await waitAvailable(ctx, image, opts);

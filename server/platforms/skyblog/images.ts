@@ -6,7 +6,7 @@
  * over it is refused before anything is uploaded, with the limit in the message.
  */
 import fs from 'node:fs/promises';
-import type { CallContext, MediaItem } from '../adapter.js';
+import type { CallContext, MediaItem, PostLinkCard } from '../adapter.js';
 import { shrinkImage, ShrinkError } from '../../core/images.js';
 import { PlatformError } from '../errors.js';
 import { xrpc } from './xrpc.js';
@@ -93,6 +93,37 @@ async function fitted(item: MediaItem): Promise<{ bytes: Buffer; mime: string; w
     if (err instanceof ShrinkError) throw tooBig(bytes.byteLength, err.message);
     throw tooBig(bytes.byteLength, 'it could not be read to make it smaller');
   }
+}
+
+/** The lexicon's cap on a link card's thumb (app.bsky.embed.external#external.thumb, 1,000,000 bytes). */
+export const SKYBLOG_THUMB_MAX_BYTES = 976_560;
+
+export interface ExternalEmbed {
+  $type: 'app.bsky.embed.external';
+  external: { uri: string; title: string; description: string; thumb?: BlobRef };
+}
+
+/**
+ * A link card as an external embed (platforms.md §2.4): the thumbnail, when there is one, is
+ * made to fit the lexicon's cap and uploaded as a blob right before the record. A thumbnail that
+ * cannot be made small enough or is refused leaves the card without one, never fails the post.
+ */
+export async function externalEmbed(ctx: CallContext, base: string, card: PostLinkCard): Promise<ExternalEmbed> {
+  const external: ExternalEmbed['external'] = { uri: card.url, title: card.title, description: card.description };
+  if (card.thumb) {
+    try {
+      let { bytes, mime } = card.thumb;
+      if (bytes.byteLength > SKYBLOG_THUMB_MAX_BYTES || !IMAGE_TYPES.has(mime)) ({ bytes, mime } = await shrinkImage(bytes, SKYBLOG_THUMB_MAX_BYTES));
+      const { blob } = await xrpc<{ blob: BlobRef }>(base, 'com.atproto.repo.uploadBlob', {
+        what: 'upload a link card image', token: ctx.credentials.accessToken, bytes, contentType: mime, signal: ctx.signal, timeoutMs: 60_000,
+      });
+      if (blob?.ref) external.thumb = blob;
+    } catch (err) {
+      // A session that must be renewed is the caller's business; anything else only costs the thumb.
+      if (err instanceof PlatformError && (err.kind === 'token_expired' || err.kind === 'rate_limited')) throw err;
+    }
+  }
+  return { $type: 'app.bsky.embed.external', external };
 }
 
 export async function uploadImages(ctx: CallContext, base: string, media: MediaItem[]): Promise<ImageEmbed | undefined> {

@@ -18,6 +18,10 @@ export interface Composition {
   savedTemplateId?: string;
   overrides: Partial<Record<Platform, string>>;
   status?: string;
+  /** BCP 47; null: the setting defaultLanguage. */
+  language: string | null;
+  /** null: a card for the first link of the first post; false: none; {url}: that page. */
+  linkCard: false | { url: string } | null;
 }
 
 export type Template = { uuid: string; name: string; head_content_plain: string; tail_content_plain: string };
@@ -29,7 +33,7 @@ let nextKey = 1;
 /** A fresh React key for a post. */
 export const newKey = () => nextKey++;
 export const blankPost = (text = ''): Post => ({ key: newKey(), text, media: [] });
-export const blank = (): Composition => ({ title: '', posts: [blankPost()], socialSetId: '', selectedAccountIds: [], templateId: '', overrides: {} });
+export const blank = (): Composition => ({ title: '', posts: [blankPost()], socialSetId: '', selectedAccountIds: [], templateId: '', overrides: {}, language: null, linkCard: null });
 
 export type Progress = Awaited<ReturnType<typeof client.publishProgress>>;
 
