@@ -7,6 +7,8 @@ import { AttentionBanner } from './components/attention';
 import { Compose } from './pages/Compose';
 import { Drafts } from './pages/Drafts';
 import { Queue } from './pages/Queue';
+import { Calendar } from './pages/Calendar';
+import { Toasts } from './components/undo';
 import { History } from './pages/History';
 import { Accounts } from './pages/Accounts';
 import { SocialSets } from './pages/SocialSets';
@@ -22,6 +24,7 @@ const PAGES: readonly (readonly [PageId, string, ComponentType<{ params: URLSear
   ['compose', 'Compose', Compose],
   ['drafts', 'Drafts', Drafts],
   ['queue', 'Queue', Queue],
+  ['calendar', 'Calendar', Calendar],
   ['history', 'History', History],
   ['accounts', 'Accounts', Accounts],
   ['sets', 'Social sets', SocialSets],
@@ -111,6 +114,7 @@ export function App() {
         {!desktop && <button type="button" onClick={() => { void signOut().then(() => setState('login')); }}>Sign out</button>}
       </nav>
       <main className="main"><AttentionBanner key={route.page} /><Page params={route.params} /></main>
+      <Toasts />
     </div>
   );
 }
