@@ -94,6 +94,9 @@ export function App() {
     return () => window.removeEventListener('keydown', onKey);
   }, [state]);
 
+  // On a narrow window the navigation is one scrolling row: keep the current page's link in it.
+  useEffect(() => { document.querySelector('.nav-item.active')?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' }); }, [route.page, state]);
+
   if (state === 'loading') return <div className="center muted">Loading…</div>;
   const signedIn = async (key: string) => {
     setKey(desktop ? await desktop.refreshKey().catch(() => key) || key : key);

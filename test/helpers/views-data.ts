@@ -34,7 +34,7 @@ export async function seedViews(app: UiApp, key: string): Promise<ViewsWorld> {
   const owner = userIdOf(app.t, OWNER.email);
   const { accountId: fed, socialSetId: setId } = addAccount(app.t, owner, 'fedblog');
   const x = addAccount(app.t, owner, 'microblog', { socialSetId: setId }).accountId;
-  await call('PUT', '/social-sets', { id: setId, timeZone: ZONE, name: `The main set with a rather long name ${LONG_WORD}` });
+  await call('PUT', '/social-sets', { id: setId, timeZone: ZONE, name: `Main set ${LONG_WORD}`.slice(0, 100) });
 
   const draft = async (title: string, text: string) => (await call('POST', '/microblog/drafts', { title, tweets: [{ content: text }], selectedAccountIds: [x, fed] })).draft.id as string;
   const scheduled = await draft(`Launch day: ${LONG_WORD}`, `Read all about it ${LONG_URL}`);

@@ -16,7 +16,9 @@ interface Held {
   until: number;
   timer: ReturnType<typeof setTimeout>;
   commit: () => Promise<unknown>;
-  done?: () => void;
+  done?: () => unknown;
+  /** Undo is no longer possible: the call is on its way (the item stays hidden until done). */
+  sending?: boolean;
 }
 
 interface Toast { id: number; text: string; tone: 'ok' | 'bad' }
@@ -37,15 +39,20 @@ export function toast(text: string, tone: 'ok' | 'bad' = 'ok'): void {
 }
 
 async function commitNow(h: Held): Promise<void> {
+  if (h.sending) return;
   clearTimeout(h.timer);
-  held = held.filter((x) => x !== h);
+  held = held.map((x) => (x === h ? { ...h, sending: true } : x));
   emit();
   try {
     await h.commit();
   } catch (err) {
     toast(`${h.text} failed: ${message(err)}`, 'bad');
+  }
+  try {
+    await h.done?.();
   } finally {
-    h.done?.();
+    held = held.filter((x) => x.key !== h.key);
+    emit();
   }
 }
 
@@ -53,7 +60,7 @@ async function commitNow(h: Held): Promise<void> {
  * Runs `commit` in 10 s unless the person presses Undo. `key` names what it removes (pages hide
  * it meanwhile); `done` runs after the commit (or its failure), e.g. to reload a list.
  */
-export function withUndo(opts: { key: string; text: string; commit: () => Promise<unknown>; done?: () => void }): void {
+export function withUndo(opts: { key: string; text: string; commit: () => Promise<unknown>; done?: () => unknown }): void {
   const h: Held = { ...opts, until: Date.now() + UNDO_MS, timer: setTimeout(() => { void commitNow(h); }, UNDO_MS) };
   held = [...held, h];
   emit();
@@ -61,7 +68,7 @@ export function withUndo(opts: { key: string; text: string; commit: () => Promis
 
 export function undo(key: string): void {
   const h = held.find((x) => x.key === key);
-  if (!h) return;
+  if (!h || h.sending) return;
   clearTimeout(h.timer);
   held = held.filter((x) => x !== h);
   emit();
@@ -91,10 +98,10 @@ function Countdown({ until }: { until: number }) {
 export function Toasts() {
   const h = useSyncExternalStore(subscribe, () => held);
   const t = useSyncExternalStore(subscribe, () => toasts);
-  if (h.length === 0 && t.length === 0) return null;
+  if (!h.some((x) => !x.sending) && t.length === 0) return null;
   return (
     <div className="toasts" role="status" aria-live="polite">
-      {h.map((x) => (
+      {h.filter((x) => !x.sending).map((x) => (
         <div className="toast-item" key={x.key} data-undo={x.key}>
           <span className="grow">{x.text}</span>
           <Countdown until={x.until} />

@@ -4,7 +4,7 @@
  * (month) or an hour (week), or with its Move button from the keyboard; either way a dialog
  * confirms the new times before anything changes.
  */
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { client, openExternal } from '../api';
 import { Empty, ErrorText, Loading, NetworkChips, Notice, Page, networkName } from '../components/ui';
 import { todayIn, useViewZone, wallOf, ZonePicker } from '../components/zone';
@@ -20,6 +20,9 @@ export function Calendar({ params }: { params: URLSearchParams }) {
   const zone = zoneState.zone;
   const [view, setView] = useState<'month' | 'week'>(params.get('view') === 'week' ? 'week' : 'month');
   const [anchor, setAnchor] = useState<string | undefined>(params.get('date') ?? undefined);
+  // A link to another date (#/calendar?date=…) while the calendar is open moves it there.
+  const linked = params.get('date');
+  useEffect(() => { if (linked) setAnchor(linked); }, [linked]);
   const data = useLoad(async () => {
     const [s, h, a] = await Promise.all([client.listSchedules(), client.publishHistory({ limit: 500, status: 'published' }), client.listAccounts()]);
     return { schedules: s.schedules, published: h.publications, usernames: new Map(a.accounts.map((x) => [x.uuid, x.username])) };

@@ -68,8 +68,8 @@ export function History() {
               {shown.map((p) => (
                 <tr key={p.id} data-publication={p.id} data-platform={p.platform}>
                   <td data-label="When" className="small">{showIn(zone, p.publishedAt ?? p.updatedAt)}</td>
-                  <td data-label="Draft">{p.draftTitle ?? <span className="muted">(direct post)</span>}</td>
-                  <td data-label="Network">{networkName(p.platform)} <span className="muted">@{p.username}</span></td>
+                  <td data-label="Draft" className="wrap">{p.draftTitle ?? <span className="muted">(direct post)</span>}</td>
+                  <td data-label="Network" className="wrap">{networkName(p.platform)} <span className="muted">@{p.username}</span></td>
                   <td data-label="Status"><StatusChip status={p.status} />{p.attempts > 1 && <span className="muted small"> {p.attempts} attempts</span>}</td>
                   <td data-label="Link" className="small wrap">{p.url
                     ? <a href={p.url} data-link={p.platform} onClick={(e) => { e.preventDefault(); openExternal(p.url!); }}>Open on {networkName(p.platform)} ↗<span className="muted url"> {p.url}</span></a>

@@ -16,7 +16,7 @@ export function Templates() {
   // Deleting waits 10 s for Undo: the template keeps its id, so drafts made from it keep their link.
   const remove = (t: { uuid: string; name: string }) => {
     if (editing === t.uuid) { setEditing(undefined); setForm(empty); }
-    withUndo({ key: `template:${t.uuid}`, text: `Deleted the template “${t.name}”.`, commit: () => client.deleteTemplate(t.uuid), done: () => void list.reload() });
+    withUndo({ key: `template:${t.uuid}`, text: `Deleted the template “${t.name}”.`, commit: () => client.deleteTemplate(t.uuid), done: () => list.reload() });
   };
   const save = (e: React.FormEvent) => {
     e.preventDefault();
