@@ -49,7 +49,7 @@ export function Templates() {
           <tbody>
             {shown.map((t) => (
               <tr key={t.uuid} data-template={t.uuid}>
-                <td data-label="Name"><b>{t.name}</b><div className="muted small">{t.description}</div></td>
+                <td data-label="Name" className="wrap"><b>{t.name}</b><div className="muted small">{t.description}</div></td>
                 <td data-label="Head" className="wrap pre">{t.head_content_plain}</td><td data-label="Tail" className="wrap pre">{t.tail_content_plain}</td><td data-label="Updated" className="muted small">{when(t.updated_at)}</td>
                 <td><div className="row actions">
                   <button type="button" onClick={() => { setEditing(t.uuid); setForm({ name: t.name, description: t.description, headContentPlain: t.head_content_plain, tailContentPlain: t.tail_content_plain }); }}>Edit</button>
