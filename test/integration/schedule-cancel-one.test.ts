@@ -2,9 +2,11 @@
  * Cancelling one network of a multi-network schedule (DELETE /microblog/schedule?draftId=&accountId=):
  * only that account's entry goes, the draft stays scheduled on the other, and it returns to
  * `draft` once the last one is cancelled. Without accountId every entry goes, as before. An
- * account with nothing pending cancels nothing; a draft of another user is 404.
+ * account with nothing pending cancels nothing; a draft of another user is 404. The client passes
+ * it on.
  */
 import { describe, expect, it } from 'vitest';
+import { HeraldClient } from '../../client/index.js';
 import { addUser } from '../helpers/server.js';
 import { clock, draft, draftStatus, key, MIN, mastoId, scheduleAt, t, useSchedulerWorld, xId } from '../helpers/scheduler-world.js';
 
@@ -45,6 +47,14 @@ describe('cancel one network of a schedule', () => {
     expect(r.body.cancelled).toBe(2);
     expect(pending(id)).toEqual([]);
     expect(draftStatus(id)).toBe('draft');
+  });
+
+  it('the client sends accountId (cancelSchedule(draftId, accountId))', async () => {
+    const id = await draft('cancel one through the client');
+    await scheduleAt(id, 60 * MIN, both());
+    const c = new HeraldClient({ baseUrl: t.base, apiKey: key });
+    await expect(c.cancelSchedule(id, xId)).resolves.toMatchObject({ success: true, cancelled: 1 });
+    expect(pending(id)).toEqual([mastoId]);
   });
 
   it('another user cannot cancel it; an empty accountId is 400', async () => {
