@@ -169,6 +169,21 @@ describe('history', () => {
     await app.shot('77-history-1280');
   });
 
+  it('at 390 px, the result of Schedule (at the foot of the composer) is scrolled into view', async () => {
+    const id = (await w.call('POST', '/microblog/drafts', { title: 'Scrolled into view', tweets: [{ content: 'where did my result go?' }], selectedAccountIds: [w.x, w.fed] })).draft.id;
+    await page().setViewportSize({ width: 390, height: 700 });
+    await page().goto(`${app.origin}/#/compose?draft=${id}`);
+    const button = page().getByRole('button', { name: 'Schedule', exact: true });
+    await button.scrollIntoViewIfNeeded();
+    await button.click();
+    const notice = page().locator('[data-notice]');
+    await notice.getByText(/Scheduled for 2 account/).waitFor();
+    const inView = () => notice.evaluate((el) => { const r = el.getBoundingClientRect(); return r.top >= 0 && r.bottom <= window.innerHeight; });
+    await expect.poll(inView).toBe(true);
+    await app.shot('78-compose-result-in-view-390');
+    await page().setViewportSize({ width: 1280, height: 800 });
+  });
+
   it('nothing went wrong in the page along the way', () => {
     expect(app.problems).toEqual([]);
     expect(app.dialogs.filter((d) => !d.startsWith('confirm:'))).toEqual([]);

@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useRef, type HTMLAttributes, type ReactNode } from 'react';
 import { NETWORK_LABELS } from '../../../text/counting';
 
 export function Page({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {
@@ -28,9 +28,9 @@ export function ErrorText({ error }: { error?: string }) {
 }
 
 /** A result or notice, scrolled into view when it appears. */
-export function Notice({ children, className = 'muted' }: { children?: ReactNode; className?: string }) {
+export function Notice({ children, className = 'muted', ...rest }: { children?: ReactNode; className?: string } & HTMLAttributes<HTMLParagraphElement>) {
   const ref = useScrollIntoView<HTMLParagraphElement>(children);
-  return children ? <p className={className} role="status" ref={ref}>{children}</p> : null;
+  return children ? <p {...rest} className={className} role="status" ref={ref}>{children}</p> : null;
 }
 
 /** Shown while a page's data is on its way. */
