@@ -48,11 +48,12 @@ export function Queue() {
   };
 
   return (
-    <Page title="Queue" actions={
+    <Page title="Queue" actions={<div className="row">
       <div className="row" role="tablist" aria-label="Queue view">
         {(['list', 'slots'] as const).map((v) => <button key={v} type="button" role="tab" aria-selected={view === v} className={view === v ? 'primary' : ''} onClick={() => setView(v)}>{v === 'list' ? 'List' : 'Slots'}</button>)}
-        <a href="#/calendar">Calendar</a>
-      </div>}>
+      </div>
+      <a href="#/calendar">Calendar</a>
+    </div>}>
       <ErrorText error={list.error ?? error} />
       <Notice className="ok">{note}</Notice>
       {credits.data?.warning && <p className="error" role="alert" data-credits-warning>{credits.data.warning}</p>}
