@@ -4,44 +4,11 @@
  */
 import { useEffect, useState } from 'react';
 import { client } from '../api';
-import { formatLocal, localParts, localToInstant } from '../../../server/contracts/time';
+import { instantOf, showIn, todayIn, wallOf } from './zone-time';
+
+export { instantOf, showIn, todayIn, wallOf };
 
 const KEY = 'herald.viewZone';
-const DAY = new Intl.DateTimeFormat('en-GB', { weekday: 'short', timeZone: 'UTC' });
-
-/** "2026-11-30" and "09:00" of an instant in `zone`. */
-export function wallOf(zone: string, iso: string | number): { date: string; time: string } {
-  const { local } = formatLocal(zone, typeof iso === 'number' ? iso : Date.parse(iso));
-  const [date, time] = local.split('T');
-  return { date, time };
-}
-
-/** "Mon 30 Nov 2026, 09:00" of an instant in `zone`. */
-export function showIn(zone: string, iso: string | number | null | undefined): string {
-  if (iso === null || iso === undefined) return '';
-  const { date, time } = wallOf(zone, iso);
-  const [y, m, d] = date.split('-').map(Number);
-  const day = new Date(Date.UTC(y, m - 1, d));
-  return `${DAY.format(day)} ${day.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' })}, ${time}`;
-}
-
-/** The instant of "2026-11-30" "09:00" in `zone` (NaN when either is not one). */
-export function instantOf(zone: string, date: string, time: string): number {
-  const d = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
-  const t = /^(\d{2}):(\d{2})$/.exec(time);
-  if (!d || !t) return Number.NaN;
-  try {
-    return localToInstant(zone, Number(d[1]), Number(d[2]), Number(d[3]), Number(t[1]), Number(t[2]));
-  } catch {
-    return Number.NaN;
-  }
-}
-
-/** Today's date in `zone`, "YYYY-MM-DD". */
-export function todayIn(zone: string): string {
-  const p = localParts(zone, Date.now());
-  return `${p.year}-${String(p.month).padStart(2, '0')}-${String(p.day).padStart(2, '0')}`;
-}
 
 /** The zone the views show times in, and the zones to choose from. */
 export function useViewZone() {

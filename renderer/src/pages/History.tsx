@@ -71,7 +71,7 @@ export function History() {
                   <td data-label="Draft" className="wrap">{p.draftTitle ?? <span className="muted">(direct post)</span>}</td>
                   <td data-label="Network" className="wrap">{networkName(p.platform)} <span className="muted">@{p.username}</span></td>
                   <td data-label="Status"><StatusChip status={p.status} />{p.attempts > 1 && <span className="muted small"> {p.attempts} attempts</span>}</td>
-                  <td data-label="Link" className="small wrap">{p.url
+                  <td data-label="Result" className="small wrap">{p.url
                     ? <a href={p.url} data-link={p.platform} onClick={(e) => { e.preventDefault(); openExternal(p.url!); }}>Open on {networkName(p.platform)} ↗<span className="muted url"> {p.url}</span></a>
                     : <span className="error" data-status-text>{p.statusText}</span>}</td>
                   <td><div className="row actions">

@@ -3,7 +3,7 @@
  * one day, one hour, with its networks), and the days of a month or week, all as wall dates in
  * the chosen zone ("YYYY-MM-DD"), computed on UTC dates so the browser's zone never enters.
  */
-import { wallOf } from '../../components/zone';
+import { wallOf } from '../../components/zone-time';
 
 export interface Target {
   accountId: string;
