@@ -39,7 +39,7 @@ export function MoveDialog({ move, zone, onClose, onMoved }: { move: Move; zone:
     });
   };
   return (
-    <div className="modal-back" onKeyDown={(e) => { if (e.key === 'Escape') onClose(); }}>
+    <div className="modal-back" onKeyDown={(e) => { if (e.key === 'Escape') onClose(); }} onMouseDown={(e) => { if (e.target === e.currentTarget) onClose(); }}>
       <form className="panel modal" role="dialog" aria-modal="true" aria-label="Reschedule" ref={ref} onSubmit={submit}>
         <h2>Reschedule “{move.item.title}”?</h2>
         <p className="muted small">Times in {zone}.</p>
