@@ -1,10 +1,13 @@
 /**
- * Every publication, failures explained, with retry and review; filtered by network, status,
- * date range (in the chosen zone) and text (title, account, link, reason). Each row is one
- * network's post with its own link.
+ * Every publication, failures explained, with retry and review; filtered on the server by network,
+ * status, date range (whole days in the chosen zone) and text (title, account, link, error).
+ * Each row is one network's post with its own link.
  */
-import { useMemo, useState } from 'react';
-import type { PublicationStatus } from '../../../client/index';
+import { useEffect, useMemo, useState } from 'react';
+import type { PublicationStatus, ScheduleEntry } from '../../../client/index';
+import { addDays } from './calendar/model';
+
+type Platform = ScheduleEntry['platform'];
 import { client, openExternal } from '../api';
 import { navigate } from '../router';
 import { Empty, ErrorText, Loading, Notice, Page, StatusChip, networkName } from '../components/ui';
@@ -22,21 +25,22 @@ export function History() {
   const [q, setQ] = useState('');
   const zoneState = useViewZone();
   const zone = zoneState.zone;
-  const list = useLoad(() => client.publishHistory({ limit: 500, status: (status || undefined) as PublicationStatus | undefined }).then((r) => r.publications), [status]);
+  // The text filter asks the server once typing pauses.
+  const [needle, setNeedle] = useState('');
+  useEffect(() => { const t = setTimeout(() => setNeedle(q.trim()), 250); return () => clearTimeout(t); }, [q]);
+  const bounds = useMemo(() => {
+    if (!zone) return undefined;
+    const start = from ? instantOf(zone, from, '00:00') : Number.NaN;
+    const end = to ? instantOf(zone, addDays(to, 1), '00:00') : Number.NaN;
+    return { from: Number.isNaN(start) ? undefined : new Date(start).toISOString(), to: Number.isNaN(end) ? undefined : new Date(end).toISOString() };
+  }, [zone, from, to]);
+  const list = useLoad(() => (bounds ? client.publishHistory({
+    limit: 500, status: (status || undefined) as PublicationStatus | undefined, platform: (network || undefined) as Platform | undefined,
+    from: bounds.from, to: bounds.to, q: needle || undefined,
+  }).then((r) => r.publications) : Promise.resolve(undefined)), [status, network, bounds, needle]);
   const { busy, error, run } = useAction();
   const [note, setNote] = useState<string>();
-  const shown = useMemo(() => {
-    if (!list.data || !zone) return [];
-    const start = from ? instantOf(zone, from, '00:00') : -Infinity;
-    const end = to ? instantOf(zone, to, '23:59') + 60_000 : Infinity;
-    const needle = q.trim().toLowerCase();
-    return list.data.filter((p) => {
-      const at = Date.parse(p.publishedAt ?? p.updatedAt);
-      if (network && p.platform !== network) return false;
-      if (at < start || at >= end) return false;
-      return !needle || [p.draftTitle, p.username, p.url, p.statusText, networkName(p.platform)].some((s) => s?.toLowerCase().includes(needle));
-    });
-  }, [list.data, zone, network, from, to, q]);
+  const shown = list.data ?? [];
   const filtered = Boolean(network || from || to || q.trim() || status);
   const clear = () => { setStatus(''); setNetwork(''); setFrom(''); setTo(''); setQ(''); };
   const act = (text: string, fn: () => Promise<unknown>) => void run(async () => { await fn(); setNote(text); await list.reload(); });
@@ -59,9 +63,9 @@ export function History() {
       <Notice className="ok">{note}</Notice>
       <div className="panel">
         {(list.loading && !list.data) || !zone ? <Loading what="Loading the history" /> : shown.length === 0 ? (
-          <Empty>{list.data?.length || filtered ? 'Nothing matches these filters.' : 'Nothing published yet.'}</Empty>
+          <Empty>{filtered ? 'Nothing matches these filters.' : 'Nothing published yet.'}</Empty>
         ) : <>
-          <p className="muted small" data-count>{shown.length} of {list.data!.length} shown</p>
+          <p className="muted small" data-count>{shown.length === 500 ? 'The newest 500 shown: narrow the filters to see older ones' : `${shown.length} shown`}</p>
           <table className="history">
             <thead><tr><th>When</th><th>Draft</th><th>Network</th><th>Status</th><th>Link or reason</th><th /></tr></thead>
             <tbody>
