@@ -7,7 +7,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { client, openExternal } from '../api';
 import { Empty, ErrorText, Loading, NetworkChips, Notice, Page, networkName } from '../components/ui';
-import { todayIn, useViewZone, wallOf, ZonePicker } from '../components/zone';
+import { instantOf, todayIn, useViewZone, wallOf, ZonePicker } from '../components/zone';
 import { useLoad } from '../hooks';
 import { addDays, addMonths, buildItems, dayLabel, daysOf, title, type CalItem } from './calendar/model';
 import { MoveDialog, type Move } from './calendar/MoveDialog';
@@ -23,16 +23,20 @@ export function Calendar({ params }: { params: URLSearchParams }) {
   // A link to another date (#/calendar?date=…) while the calendar is open moves it there.
   const linked = params.get('date');
   useEffect(() => { if (linked) setAnchor(linked); }, [linked]);
-  const data = useLoad(async () => {
-    const [s, h, a] = await Promise.all([client.listSchedules(), client.publishHistory({ limit: 500, status: 'published' }), client.listAccounts()]);
-    return { schedules: s.schedules, published: h.publications, usernames: new Map(a.accounts.map((x) => [x.uuid, x.username])) };
-  });
   const [dragging, setDragging] = useState<CalItem>();
   const [over, setOver] = useState<string>();
   const [move, setMove] = useState<Move>();
   const [note, setNote] = useState<string>();
   const today = zone ? todayIn(zone) : '';
   const at = anchor ?? today;
+  const days = zone ? daysOf(at, view) : [];
+  // Published posts of the days shown (whole days in the zone); every pending entry.
+  const range = zone && days.length ? { from: new Date(instantOf(zone, days[0], '00:00')).toISOString(), to: new Date(instantOf(zone, addDays(days[days.length - 1], 1), '00:00')).toISOString() } : undefined;
+  const data = useLoad(async () => {
+    if (!range) return undefined;
+    const [s, h, a] = await Promise.all([client.listSchedules(), client.publishHistory({ limit: 500, status: 'published', ...range }), client.listAccounts()]);
+    return { schedules: s.schedules, published: h.publications, usernames: new Map(a.accounts.map((x) => [x.uuid, x.username])) };
+  }, [range?.from, range?.to]);
   const items = useMemo(() => (zone && data.data ? buildItems(zone, data.data.schedules, data.data.published, data.data.usernames) : []), [zone, data.data]);
   const byDay = useMemo(() => {
     const m = new Map<string, CalItem[]>();
@@ -63,7 +67,6 @@ export function Calendar({ params }: { params: URLSearchParams }) {
     </div>
   );
 
-  const days = zone ? daysOf(at, view) : [];
   return (
     <Page title="Calendar" actions={
       <div className="row" role="tablist" aria-label="Calendar view">
@@ -80,7 +83,7 @@ export function Calendar({ params }: { params: URLSearchParams }) {
           <ZonePicker {...zoneState} />
         </div>
         {(!zone || (data.loading && !data.data)) && <Loading what="Loading the calendar" />}
-        {zone && data.data && items.length === 0 && <Empty>Nothing scheduled or published yet. Schedule a post from <a href="#/compose">Compose</a>.</Empty>}
+        {zone && data.data && items.length === 0 && <Empty>Nothing scheduled, and nothing published on these days. Schedule a post from <a href="#/compose">Compose</a>.</Empty>}
         {zone && data.data && view === 'month' && (
           <div className="calendar month" data-testid="calendar" data-view="month">
             {WEEKDAYS.map((d) => <div key={d} className="cal-head muted small">{d}</div>)}
