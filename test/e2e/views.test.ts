@@ -56,7 +56,7 @@ describe('calendar', () => {
   it('dragging it to the next day, then confirming, moves both networks to that day, same time', async () => {
     const target = dayAfter(w.date, 1);
     const cal = page().getByTestId('calendar');
-    await page().waitForLoadState('networkidle'); // no reload re-renders the calendar mid-drag
+    await expect.poll(() => cal.getAttribute('aria-busy')).toBe('false'); // no reload re-renders it mid-drag
     await cal.locator(`[data-item="${w.scheduled}"]`).dragTo(cal.locator(`[data-day="${target}"]`));
     const dialog = page().getByRole('dialog', { name: 'Reschedule' });
     await dialog.waitFor();
@@ -77,7 +77,7 @@ describe('calendar', () => {
     const cal = page().locator('[data-testid="calendar"][data-view="week"]');
     const item = cal.locator(`[data-day="${from}"][data-hour="10"] [data-item="${w.scheduled}"]`);
     await item.waitFor();
-    await page().waitForLoadState('networkidle');
+    await expect.poll(() => cal.getAttribute('aria-busy')).toBe('false');
     // Another day of the same week (Monday first).
     const weekday = new Date(`${from}T00:00:00Z`).getUTCDay();
     const target = dayAfter(from, weekday === 0 ? -1 : 1);

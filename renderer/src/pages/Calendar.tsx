@@ -85,7 +85,7 @@ export function Calendar({ params }: { params: URLSearchParams }) {
         {(!zone || (data.loading && !data.data)) && <Loading what="Loading the calendar" />}
         {zone && data.data && items.length === 0 && <Empty>Nothing scheduled, and nothing published on these days. Schedule a post from <a href="#/compose">Compose</a>.</Empty>}
         {zone && data.data && view === 'month' && (
-          <div className="calendar month" data-testid="calendar" data-view="month">
+          <div className="calendar month" data-testid="calendar" data-view="month" aria-busy={data.loading}>
             {WEEKDAYS.map((d) => <div key={d} className="cal-head muted small">{d}</div>)}
             {days.map((d) => (
               <div key={d} data-day={d} className={`day${d === today ? ' today' : ''}${d.slice(0, 7) !== at.slice(0, 7) ? ' other' : ''}${over === d ? ' over' : ''}`} {...drop(d, d)}>
@@ -96,7 +96,7 @@ export function Calendar({ params }: { params: URLSearchParams }) {
           </div>
         )}
         {zone && data.data && view === 'week' && (
-          <div className="calendar week" data-testid="calendar" data-view="week">
+          <div className="calendar week" data-testid="calendar" data-view="week" aria-busy={data.loading}>
             <div className="cal-head" />
             {days.map((d) => <div key={d} className={`cal-head small${d === today ? ' today' : ''}`}>{dayLabel(d)}</div>)}
             {HOURS.map((h) => [
