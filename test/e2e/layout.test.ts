@@ -3,7 +3,7 @@
  * layout that cannot wrap (long titles without spaces, long URLs, long names): for every hash
  * route of the app, document.scrollingElement.scrollWidth <= clientWidth once the page has
  * loaded. The check itself is shown to catch an overflow. The sidebar stays in view when the
- * page scrolls. Screenshots at 390 and 1280 px, light and dark, of every page.
+ * page scrolls. Screenshots at 390 and 1280 px, light and dark, of every page (and 768 px, light).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAGE_IDS } from '../../renderer/src/router.js';
@@ -86,6 +86,15 @@ describe('screenshots', () => {
       }
     }
   }, 180_000);
+
+  it('every page at 768 px, light', async () => {
+    await page().emulateMedia({ colorScheme: 'light' });
+    await page().setViewportSize({ width: 768, height: 1000 });
+    for (const id of PAGE_IDS) {
+      await open(id, w.date);
+      await app.shot(`70-${id}-768-light`);
+    }
+  }, 90_000);
 
   it('nothing went wrong in the page along the way', () => {
     expect(app.problems).toEqual([]);
