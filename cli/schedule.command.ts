@@ -73,10 +73,11 @@ export function registerSchedule(program: Command): void {
       });
     }));
   schedule.command('cancel <draft-id>')
-    .description('Cancel a draft\'s pending scheduled posts')
-    .addHelpText('after', examples('herald schedule cancel 9b1c…'))
-    .action(action(async (draftId: string, _opts: unknown, cmd: Command) => {
-      const r = await clientFor(cmd).cancelSchedule(draftId);
+    .description('Cancel a draft\'s pending scheduled posts (or only one account\'s with --account)')
+    .option('--account <account-id>', 'cancel only this account\'s post; the draft stays scheduled on the others')
+    .addHelpText('after', examples('herald schedule cancel 9b1c…', 'herald schedule cancel 9b1c… --account 4f2a…'))
+    .action(action(async (draftId: string, opts: { account?: string }, cmd: Command) => {
+      const r = await clientFor(cmd).cancelSchedule(draftId, opts.account);
       const g = globals(cmd);
       print(g.output, { ...r, draftId }, { ids: r.cancelled > 0 ? [draftId] : [], text: g.quiet ? String(r.cancelled) : r.message });
     }));

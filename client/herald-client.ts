@@ -350,7 +350,8 @@ export class HeraldClient {
   /** What scheduling would plan and cost (dryRun: nothing is scheduled). */
   scheduleDryRun(body: Omit<In<typeof schedule.scheduleBody>, 'dryRun'>) { return this.request<Out<typeof publishing.dryRunResponse>>('POST', '/microblog/schedule', { body: { ...body, dryRun: true } }); }
   listSchedules() { return this.request<Out<typeof schedule.scheduleListResponse>>('GET', '/microblog/schedule'); }
-  cancelSchedule(draftId: string) { return this.request<Out<typeof schedule.cancelResponse>>('DELETE', '/microblog/schedule', { query: { draftId } }); }
+  /** Cancels the draft's pending entries, or only `accountId`'s (one network). */
+  cancelSchedule(draftId: string, accountId?: string) { return this.request<Out<typeof schedule.cancelResponse>>('DELETE', '/microblog/schedule', { query: { draftId, accountId } }); }
   /** A social set's weekly queue slots (`{day: 1-7, time: "HH:MM"}` in its time zone). */
   getSlots(socialSetId: string) { return this.request<Out<typeof sets.slotsResponse>>('GET', `/social-sets/${encodeURIComponent(socialSetId)}/slots`); }
   setSlots(socialSetId: string, body: In<typeof sets.putSlotsBody>) { return this.request<Out<typeof sets.slotsResponse>>('PUT', `/social-sets/${encodeURIComponent(socialSetId)}/slots`, { body }); }

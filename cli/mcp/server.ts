@@ -89,8 +89,10 @@ export function buildMcpServer(client: HeraldClient, version: string): McpServer
     description: 'Schedule a draft for a time (ISO 8601 with Z or an offset, in the future, at most two years ahead) on its accounts.',
     inputSchema: { id: z.string(), scheduledFor: z.string(), applyJitter: z.boolean().optional() },
   }, (a) => call(() => client.schedule({ draftId: a.id, scheduledFor: a.scheduledFor, applyJitter: a.applyJitter }))());
-  server.registerTool('cancel_schedule', { description: 'Cancel every pending schedule entry of a draft (it becomes a draft again).', inputSchema: { id: z.string() } },
-    (a) => call(() => client.cancelSchedule(a.id))());
+  server.registerTool('cancel_schedule', {
+    description: 'Cancel every pending schedule entry of a draft (it becomes a draft again), or with accountId only that account\'s (the others stay scheduled).',
+    inputSchema: { id: z.string(), accountId: z.string().optional() },
+  }, (a) => call(() => client.cancelSchedule(a.id, a.accountId))());
   server.registerTool('list_schedule', { description: 'The scheduled posts, soonest first.' }, call(() => client.listSchedules()));
   server.registerTool('get_credits', { description: 'The credit balance and what scheduled posts will use.' }, call(() => client.credits()));
 

@@ -7,6 +7,8 @@ import { AttentionBanner } from './components/attention';
 import { Compose } from './pages/Compose';
 import { Drafts } from './pages/Drafts';
 import { Queue } from './pages/Queue';
+import { Calendar } from './pages/Calendar';
+import { Toasts } from './components/undo';
 import { History } from './pages/History';
 import { Accounts } from './pages/Accounts';
 import { SocialSets } from './pages/SocialSets';
@@ -23,6 +25,7 @@ const PAGES: readonly (readonly [PageId, string, ComponentType<{ params: URLSear
   ['compose', 'Compose', Compose],
   ['drafts', 'Drafts', Drafts],
   ['queue', 'Queue', Queue],
+  ['calendar', 'Calendar', Calendar],
   ['history', 'History', History],
   ['accounts', 'Accounts', Accounts],
   ['sets', 'Social sets', SocialSets],
@@ -92,6 +95,9 @@ export function App() {
     return () => window.removeEventListener('keydown', onKey);
   }, [state]);
 
+  // On a narrow window the navigation is one scrolling row: keep the current page's link in it.
+  useEffect(() => { document.querySelector('.nav-item.active')?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' }); }, [route.page, state]);
+
   if (state === 'loading') return <div className="center muted">Loading…</div>;
   const signedIn = async (key: string) => {
     setKey(desktop ? await desktop.refreshKey().catch(() => key) || key : key);
@@ -113,6 +119,7 @@ export function App() {
       </nav>
       <main className="main"><AttentionBanner key={route.page} /><Page params={route.params} /></main>
       <ShortcutsHelp />
+      <Toasts />
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { platformSchema, successTrue, timestamp } from './common.js';
+import { dateTimeInput, platformSchema, successTrue, timestamp } from './common.js';
 
 const id = z.string().min(1).max(200);
 const community = z.object({ id: z.string().regex(/^[0-9]{1,19}$/, 'a numeric X community id'), name: z.string().max(200).optional(), description: z.string().max(2000).optional() });
@@ -123,6 +123,10 @@ export const quoteResponse = z.object({ success: successTrue, message: z.string(
 export const historyQuery = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(100),
   status: z.enum(['pending', 'publishing', 'published', 'failed', 'needs_review', 'missed', 'cancelled']).optional(),
+  platform: platformSchema.optional().describe('only this network'),
+  from: dateTimeInput.optional().describe('published (or last changed) at or after this instant, ISO 8601 with Z or an offset'),
+  to: dateTimeInput.optional().describe('published (or last changed) before this instant'),
+  q: z.string().trim().min(1).max(200).optional().describe('text in the draft title, account, link or error, case-insensitive'),
 });
 export const historyResponse = z.object({
   success: successTrue,

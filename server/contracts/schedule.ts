@@ -38,5 +38,8 @@ export const scheduleEntry = z.object({
   accountUuid: z.string(),
 });
 export const scheduleListResponse = z.object({ success: successTrue, schedules: z.array(scheduleEntry) });
-export const cancelQuery = z.object({ draftId: id });
+export const cancelQuery = z.object({
+  draftId: id,
+  accountId: id.optional().describe('cancel only this account\'s entry (one network); without it every pending entry of the draft'),
+});
 export const cancelResponse = z.object({ success: successTrue, message: z.string(), cancelled: z.number().int() });

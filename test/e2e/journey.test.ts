@@ -3,8 +3,8 @@
  * the built UI with its CSP), the X simulator and a real Bluesky PDS: onboarding → connect X
  * (OAuth in a popup) and Bluesky (app password) → compose a 3-post thread → a counter turns
  * invalid past 280 and valid again → publish now → per-target progress turns to links →
- * schedule another (time zone and jitter shown) → it appears in the calendar → cancel it → it is
- * gone → sign out and in again. A screenshot of every screen goes to test-results/screenshots.
+ * schedule another (time zone and jitter shown) → it appears in the queue and the calendar →
+ * cancel it (asked first) → it is gone → sign out and in again. A screenshot of every screen goes to test-results/screenshots.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startXSimulator, type XSimulator } from '../simulators/x.simulator.js';
@@ -216,31 +216,38 @@ describe('first run to published thread', () => {
     await app.shot('07-scheduled');
   });
 
-  it('the scheduled post appears in the week and month calendars', async () => {
+  it('the scheduled post appears in the queue and in the week and month calendars', async () => {
     await page().getByRole('link', { name: 'Queue' }).click();
     await expect.poll(() => page().locator('tr[data-entry]').count()).toBe(2);
+    await expect(page().locator(`li[data-draft="${scheduledDraft}"] .queue-head [data-network]`).count()).resolves.toBe(2);
     await app.shot('08-queue-list');
     const target = await page().evaluate(() => { const d = new Date(); d.setDate(d.getDate() + 1); return { sameWeek: d.getDay() !== 1, sameMonth: d.getMonth() === new Date().getMonth() }; });
 
+    await page().getByRole('link', { name: 'Calendar' }).first().click();
     await page().getByRole('tab', { name: 'Week' }).click();
-    if (!target.sameWeek) await page().getByRole('button', { name: 'Next' }).click();
+    if (!target.sameWeek) await page().getByRole('button', { name: 'Next week' }).click();
     const week = page().getByTestId('calendar');
-    await expect.poll(() => week.locator('[data-entry]').count()).toBe(2);
-    await expect(week.locator('[data-entry]').first().textContent()).resolves.toContain('Tomorrow: a closer look at scheduling.');
+    // One item: the draft at 10:00 on its two networks (each with its own jitter, the same hour).
+    await expect.poll(() => week.locator(`[data-item="${scheduledDraft}"]`).count()).toBeGreaterThanOrEqual(1);
+    await expect(week.locator(`[data-item="${scheduledDraft}"]`).first().textContent()).resolves.toContain('Tomorrow: a closer look at scheduling.');
+    await expect(week.locator(`[data-item="${scheduledDraft}"] [data-network]`).count()).resolves.toBe(2);
     await app.shot('09-calendar-week');
 
     await page().getByRole('tab', { name: 'Month' }).click();
-    if (!target.sameMonth) await page().getByRole('button', { name: 'Next' }).click();
-    await expect.poll(() => page().getByTestId('calendar').locator('[data-entry]').count()).toBe(2);
+    if (!target.sameMonth) await page().getByRole('button', { name: 'Next month' }).click();
+    await expect.poll(() => page().getByTestId('calendar').locator(`[data-item="${scheduledDraft}"] [data-network]`).count()).toBe(2);
     await app.shot('10-calendar-month');
   });
 
-  it('cancelling it removes it from the queue and the calendar', async () => {
-    await page().getByRole('tab', { name: 'List' }).click();
-    await page().locator('tr[data-entry]').first().getByRole('button', { name: 'Cancel' }).click();
-    await page().getByText('Nothing scheduled.').waitFor();
+  it('cancelling it (asked first) removes it from the queue and the calendar', async () => {
+    await page().getByRole('link', { name: 'Queue' }).click();
+    await page().getByRole('button', { name: 'Cancel on all 2 networks' }).click();
+    await page().getByText(/^Nothing scheduled\./).waitFor();
+    expect(app.dialogs.pop()).toMatch(/^confirm: Cancel “.*” on all 2 networks\?/);
+    await page().getByRole('link', { name: 'Calendar' }).first().click();
     await page().getByRole('tab', { name: 'Month' }).click();
-    await expect(page().getByTestId('calendar').locator('[data-entry]').count()).resolves.toBe(0);
+    await page().getByTestId('calendar').waitFor();
+    await expect.poll(() => page().getByTestId('calendar').locator('[data-kind="scheduled"]').count()).toBe(0);
     const pending = app.t.server.deps.sqlite.prepare("SELECT COUNT(*) AS n FROM schedule_entries WHERE status = 'pending' AND draft_id = ?").get(scheduledDraft) as { n: number };
     expect(pending.n).toBe(0);
     // The draft itself is kept, back to a draft.

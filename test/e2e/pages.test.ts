@@ -253,7 +253,7 @@ describe('settings', () => {
   });
 
   it('on every page, every control has a name and the main navigation is reachable by keyboard', async () => {
-    for (const hash of ['compose', 'drafts', 'queue', 'history', 'accounts', 'sets', 'templates', 'keys', 'credits', 'settings']) {
+    for (const hash of ['compose', 'drafts', 'queue', 'calendar', 'history', 'accounts', 'sets', 'templates', 'keys', 'credits', 'settings']) {
       await page().goto(`${app.origin}/#/${hash}`);
       await page().locator('main h1').waitFor();
       await page().waitForLoadState('networkidle');

@@ -243,11 +243,12 @@ describe('50 payloads render as text and never run', () => {
     await open('#/queue', 'tr[data-entry]');
     await expect.poll(() => page().locator('tr[data-entry]').count()).toBe(6);
     await clean('queue');
+    await open('#/calendar', '[data-testid="calendar"]');
     for (const view of ['Week', 'Month']) {
       await page().getByRole('tab', { name: view }).click();
       const tomorrowNextWeek = await page().evaluate((v) => { const d = new Date(Date.now() + 86_400_000); return v === 'Week' ? d.getDay() === 1 : d.getMonth() !== new Date().getMonth(); }, view);
-      if (tomorrowNextWeek) await page().getByRole('button', { name: 'Next' }).click();
-      await expect.poll(() => page().getByTestId('calendar').locator('[data-entry]').count()).toBe(6);
+      if (tomorrowNextWeek) await page().getByRole('button', { name: `Next ${view.toLowerCase()}` }).click();
+      await expect.poll(() => page().getByTestId('calendar').locator('[data-kind="scheduled"]').count()).toBe(6);
       await clean(`calendar ${view}`);
     }
     await app.shot('44-xss-calendar');

@@ -1,11 +1,11 @@
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type HTMLAttributes, type ReactNode } from 'react';
 import { NETWORK_LABELS } from '../../../text/counting';
 
 export function Page({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {
   return (
     <>
-      <div className="row" style={{ marginBottom: 16 }}>
-        <h1 className="grow" style={{ margin: 0 }}>{title}</h1>
+      <div className="row page-head">
+        <h1 className="grow">{title}</h1>
         {actions}
       </div>
       {children}
@@ -13,11 +13,41 @@ export function Page({ title, actions, children }: { title: string; actions?: Re
   );
 }
 
+/** Scrolls the element into view whenever `key` changes to something shown (results, errors). */
+export function useScrollIntoView<T extends HTMLElement>(key: unknown) {
+  const ref = useRef<T>(null);
+  useEffect(() => {
+    if (key) ref.current?.scrollIntoView?.({ block: 'nearest', behavior: 'smooth' });
+  }, [key]);
+  return ref;
+}
+
 export function ErrorText({ error }: { error?: string }) {
-  return error ? <p className="error" role="alert">{error}</p> : null;
+  const ref = useScrollIntoView<HTMLParagraphElement>(error);
+  return error ? <p className="error" role="alert" ref={ref}>{error}</p> : null;
+}
+
+/** A result or notice, scrolled into view when it appears. */
+export function Notice({ children, className = 'muted', ...rest }: { children?: ReactNode; className?: string } & HTMLAttributes<HTMLParagraphElement>) {
+  const ref = useScrollIntoView<HTMLParagraphElement>(children);
+  return children ? <p {...rest} className={className} role="status" ref={ref}>{children}</p> : null;
+}
+
+/** Shown while a page's data is on its way. */
+export function Loading({ what = 'Loading' }: { what?: string }) {
+  return <p className="muted loading" role="status" aria-busy="true" data-loading>{what}…</p>;
+}
+
+/** Nothing to show yet, and what to do about it. */
+export function Empty({ children }: { children: ReactNode }) {
+  return <div className="empty muted" data-empty>{children}</div>;
 }
 
 export const networkName = (p: string) => (NETWORK_LABELS as Record<string, string>)[p] ?? p;
+
+export function NetworkChips({ platforms }: { platforms: string[] }) {
+  return <span className="net-chips">{platforms.map((p, i) => <span key={`${p}${i}`} className={`chip net net-${p}`} data-network={p}>{networkName(p)}</span>)}</span>;
+}
 
 export function StatusChip({ status }: { status: string }) {
   const tone = status === 'published' || status === 'active' ? 'ok' : ['failed', 'missed', 'needs_reauth', 'needs_review'].includes(status) ? 'bad' : status === 'partially_published' ? 'warn' : '';

@@ -1,6 +1,7 @@
 import { useRef, useState } from 'react';
 import { client, openExternal } from '../api';
-import { ErrorText, networkName, Page, when } from '../components/ui';
+import { Empty, ErrorText, Loading, networkName, Page, when } from '../components/ui';
+import { confirmAction } from '../components/undo';
 import { useAction, useLoad } from '../hooks';
 import { HealthChip } from '../components/attention';
 
@@ -100,21 +101,22 @@ export function Accounts() {
       <div className="panel">
         <h2>Connected</h2>
         <ErrorText error={accounts.error} />
-        {accounts.data && accounts.data.length === 0 && <p className="muted">No accounts yet: connect one below.</p>}
+        {accounts.loading && !accounts.data && <Loading what="Loading accounts" />}
+        {accounts.data && accounts.data.length === 0 && <Empty>No accounts yet: connect one below.</Empty>}
         {accounts.data && accounts.data.length > 0 && (
           <table>
             <thead><tr><th>Network</th><th>Account</th><th>Health</th><th>Followers</th><th>Connected</th><th /></tr></thead>
             <tbody>
               {accounts.data.map((a) => (
                 <tr key={a.uuid} data-account={a.uuid}>
-                  <td>{networkName(a.platform)}</td>
-                  <td><b>{a.display_name || a.username}</b> <span className="muted">@{a.username}</span></td>
-                  <td><HealthChip account={a} /><div className="muted small">{a.health.state === 'ok' ? '' : a.health.message}</div></td>
-                  <td>{a.followers_count}</td>
-                  <td className="muted small">{when(a.created_at)}</td>
-                  <td><div className="row nowrap">
+                  <td data-label="Network">{networkName(a.platform)}</td>
+                  <td data-label="Account" className="wrap"><b>{a.display_name || a.username}</b> <span className="muted">@{a.username}</span></td>
+                  <td data-label="Health"><HealthChip account={a} /><div className="muted small">{a.health.state === 'ok' ? '' : a.health.message}</div></td>
+                  <td data-label="Followers">{a.followers_count}</td>
+                  <td data-label="Connected" className="muted small">{when(a.created_at)}</td>
+                  <td><div className="row actions">
                     <button type="button" data-reconnect={a.platform} disabled={busy} onClick={() => reconnect(a)}>Reconnect</button>
-                    <button type="button" className="danger" disabled={busy} onClick={() => { if (confirm(`Remove @${a.username}? Its tokens are deleted from the keychain.`)) void run(async () => { await client.deleteAccount(a.uuid); await accounts.reload(); }); }}>Remove</button>
+                    <button type="button" className="danger" disabled={busy} onClick={() => { if (confirmAction(`Remove @${a.username} (${networkName(a.platform)})? Its tokens are deleted from the keychain, and its scheduled posts will not go out.`)) void run(async () => { await client.deleteAccount(a.uuid); await accounts.reload(); }); }}>Remove</button>
                   </div></td>
                 </tr>
               ))}
@@ -142,7 +144,7 @@ export function Accounts() {
           <button type="button" data-connect="problog" disabled={busy} onClick={() => void oauth('problog')}>Connect LinkedIn</button>
         </div>
         <div className="row" style={{ marginBottom: 16 }}>
-          <input placeholder="mastodon.social" aria-label="Mastodon instance" value={instance} onChange={(e) => setInstance(e.target.value)} />
+          <input className="grow" placeholder="mastodon.social" aria-label="Mastodon instance" value={instance} onChange={(e) => setInstance(e.target.value)} />
           <button type="button" data-connect="fedblog" disabled={busy || !instance} onClick={() => void oauth('fedblog')}>Connect Mastodon</button>
         </div>
         <form onSubmit={connectBluesky} className="row" aria-label="Connect Bluesky">

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { client } from '../api';
-import { ErrorText, Page, when } from '../components/ui';
+import { Empty, ErrorText, Loading, Page, useScrollIntoView, when } from '../components/ui';
+import { confirmAction } from '../components/undo';
 import { useAction, useLoad } from '../hooks';
 
 export function ApiKeys() {
@@ -9,6 +10,7 @@ export function ApiKeys() {
   const [name, setName] = useState('');
   const [tier, setTier] = useState<'free' | 'pro' | 'enterprise'>('pro');
   const [shown, setShown] = useState<string | undefined>();
+  const shownRef = useScrollIntoView<HTMLDivElement>(shown);
   return (
     <Page title="API keys">
       <form className="panel row" onSubmit={(e) => { e.preventDefault(); void run(async () => { const r = await client.createApiKey({ name, tier }); setShown(r.apiKey.key); setName(''); await keys.reload(); }); }}>
@@ -19,7 +21,7 @@ export function ApiKeys() {
         <button className="primary" type="submit" disabled={busy}>Create key</button>
       </form>
       {shown && (
-        <div className="panel" role="status">
+        <div className="panel" role="status" ref={shownRef}>
           <h2>Your new key</h2>
           <p className="muted">Copy it now: it is shown only this once.</p>
           <div className="key-once" data-testid="new-key">{shown}</div>
@@ -31,18 +33,20 @@ export function ApiKeys() {
       )}
       <ErrorText error={keys.error ?? error} />
       <div className="panel">
-        <table>
+        {keys.loading && !keys.data && <Loading what="Loading keys" />}
+        {keys.data?.length === 0 && <Empty>No API keys yet. Create one above for scripts and the CLI.</Empty>}
+        {!!keys.data?.length && <table>
           <thead><tr><th>Name</th><th>Key</th><th>Tier</th><th>Status</th><th>Last used</th><th>Created</th><th /></tr></thead>
           <tbody>
             {keys.data?.map((k) => (
               <tr key={k.id}>
-                <td>{k.name}</td><td><code>{k.key}</code></td><td>{k.tier}</td><td>{k.status}</td>
-                <td className="muted small">{when(k.lastUsed) || 'never'}</td><td className="muted small">{when(k.createdAt)}</td>
-                <td><button type="button" className="danger" onClick={() => { if (confirm(`Delete the key ${k.name}? It stops working at once.`)) void run(async () => { await client.deleteApiKey(k.id); await keys.reload(); }); }}>Delete</button></td>
+                <td data-label="Name" className="wrap">{k.name}</td><td data-label="Key" className="wrap"><code>{k.key}</code></td><td data-label="Tier">{k.tier}</td><td data-label="Status">{k.status}</td>
+                <td data-label="Last used" className="muted small">{when(k.lastUsed) || 'never'}</td><td data-label="Created" className="muted small">{when(k.createdAt)}</td>
+                <td><button type="button" className="danger" onClick={() => { if (confirmAction(`Delete the key ${k.name}? It stops working at once.`)) void run(async () => { await client.deleteApiKey(k.id); await keys.reload(); }); }}>Delete</button></td>
               </tr>
             ))}
           </tbody>
-        </table>
+        </table>}
       </div>
     </Page>
   );

@@ -16,7 +16,7 @@ import {
 import { publishSummaryText } from '../../../text/status-text';
 import { client, message } from '../api';
 import { navigate } from '../router';
-import { ErrorText, networkName, Page, StatusChip, when } from '../components/ui';
+import { ErrorText, networkName, Notice, Page, StatusChip, when } from '../components/ui';
 import { useAction, useLoad } from '../hooks';
 import { blank, blankPost, localInput, newKey, slot, swapTemplate, UNSAVED, zone, type Composition, type MediaRef, type Post, type Progress, type Template } from './compose/model';
 import { useNetworkFacts } from './compose/facts';
@@ -338,7 +338,7 @@ export function Compose({ params }: { params: URLSearchParams }) {
         <button type="button" disabled={busy} onClick={() => void keys.current.save()} title="Ctrl+S">Save draft</button>
       </div>}>
       <ErrorText error={loadError ?? error} />
-      {notice && <p className="muted" role="status" data-notice>{notice}</p>}
+      <Notice data-notice="">{notice}</Notice>
       {credits.data?.warning && <p className="error" role="alert" data-credits-warning>{credits.data.warning}</p>}
       <div className="compose-grid">
         <section aria-label="Editor" className={c.posts.length > 6 ? 'editor-many' : undefined}>

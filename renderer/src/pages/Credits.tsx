@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { client } from '../api';
-import { ErrorText, networkName, Page, when } from '../components/ui';
+import { Empty, ErrorText, Loading, networkName, Page, when } from '../components/ui';
 import { useLoad } from '../hooks';
 
 /** Balance, a chart of spending per day (last 30 days), and the usage table. */
@@ -30,20 +30,23 @@ export function Credits() {
       </div>
       <div className="panel">
         <h2>Spending, last 30 days</h2>
-        {spend.data?.length === 0 && <p className="muted">Nothing spent yet.</p>}
+        {spend.loading && !spend.data && <Loading />}
+        {spend.data?.length === 0 && <Empty>Nothing spent yet.</Empty>}
         {spend.data?.map(([day, v]) => (
-          <div className="row" key={day} data-spend={day}><span className="small muted" style={{ width: 90 }}>{day}</span><div className="bar" style={{ width: `${(v / max) * 70}%` }} /><span className="small">{v}</span></div>
+          <div className="row nowrap spend-row" key={day} data-spend={day}><span className="small muted" style={{ width: 90, flex: 'none' }}>{day}</span><div className="bar" style={{ width: `${(v / max) * 70}%` }} /><span className="small">{v}</span></div>
         ))}
       </div>
       <div className="panel">
-        <table>
+        {usage.loading && !usage.data && <Loading what="Loading usage" />}
+        {usage.data?.records.length === 0 && <Empty>No credit movements yet.</Empty>}
+        {!!usage.data?.records.length && <table>
           <thead><tr><th>Date</th><th>Type</th><th>Credits</th><th>Source</th><th>Detail</th></tr></thead>
           <tbody>
             {usage.data?.records.map((r) => (
-              <tr key={r.id}><td className="small">{when(r.created_at)}</td><td>{r.trans_type}</td><td className={r.credits < 0 ? 'error' : 'ok'}>{r.credits > 0 ? `+${r.credits}` : r.credits}</td><td>{r.source_type ? r.source_type.split(',').map(networkName).join(', ') : ''}</td><td className="small">{r.source_detail}</td></tr>
+              <tr key={r.id}><td data-label="Date" className="small">{when(r.created_at)}</td><td data-label="Type">{r.trans_type}</td><td data-label="Credits" className={r.credits < 0 ? 'error' : 'ok'}>{r.credits > 0 ? `+${r.credits}` : r.credits}</td><td data-label="Source">{r.source_type ? r.source_type.split(',').map(networkName).join(', ') : ''}</td><td data-label="Detail" className="small wrap">{r.source_detail}</td></tr>
             ))}
           </tbody>
-        </table>
+        </table>}
         <div className="row" style={{ marginTop: 8 }}>
           <button type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>Newer</button>
           <span className="muted small">Page {page} of {Math.max(1, Math.ceil((usage.data?.pagination.total ?? 0) / 20))}</span>

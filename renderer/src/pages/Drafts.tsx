@@ -2,7 +2,8 @@ import { useMemo, useState } from 'react';
 import type { DraftStatus } from '../../../client/index';
 import { client } from '../api';
 import { navigate } from '../router';
-import { ErrorText, Page, StatusChip, when } from '../components/ui';
+import { Empty, ErrorText, Loading, Page, StatusChip, when } from '../components/ui';
+import { confirmAction } from '../components/undo';
 import { useAction, useLoad } from '../hooks';
 
 const STATUSES = ['draft', 'scheduled', 'publishing', 'published', 'partially_published', 'failed'];
@@ -28,21 +29,22 @@ export function Drafts() {
       </div>
       <ErrorText error={list.error ?? error} />
       <div className="panel">
-        <table>
+        {list.loading && !list.data && <Loading what="Loading drafts" />}
+        {shown.length > 0 && <table>
           <thead><tr><th>Title</th><th>Posts</th><th>Status</th><th>Created</th><th /></tr></thead>
           <tbody>
             {shown.map((d) => (
               <tr key={d.id} data-draft={d.id}>
-                <td><a href={`#/compose?draft=${d.id}`}><b>{d.title}</b></a><div className="muted small">{d.tweets[0]?.plainText.slice(0, 90)}</div></td>
-                <td>{d.tweets.length}</td>
-                <td><StatusChip status={d.status} /></td>
-                <td className="small muted">{when(d.createdAt)}</td>
-                <td><button type="button" className="danger" disabled={busy || d.status === 'publishing'} onClick={() => { if (confirm(`Delete “${d.title}”?`)) void run(async () => { await client.deleteDraft(d.id); await list.reload(); }); }}>Delete</button></td>
+                <td data-label="Title" className="wrap"><a href={`#/compose?draft=${d.id}`}><b>{d.title}</b></a><div className="muted small clamp" title={d.tweets[0]?.plainText}>{d.tweets[0]?.plainText}</div></td>
+                <td data-label="Posts">{d.tweets.length}</td>
+                <td data-label="Status"><StatusChip status={d.status} /></td>
+                <td data-label="Created" className="small muted">{when(d.createdAt)}</td>
+                <td><button type="button" className="danger" disabled={busy || d.status === 'publishing'} onClick={() => { if (confirmAction(`Delete the draft “${d.title}”? This cannot be undone.`)) void run(async () => { await client.deleteDraft(d.id); await list.reload(); }); }}>Delete</button></td>
               </tr>
             ))}
           </tbody>
-        </table>
-        {list.data && shown.length === 0 && <p className="muted">{list.data.length ? 'No draft matches.' : 'No drafts yet.'}</p>}
+        </table>}
+        {list.data && shown.length === 0 && <Empty>{list.data.length || status ? 'No draft matches.' : <>No drafts yet. <a href="#/compose">Write one</a>.</>}</Empty>}
       </div>
     </Page>
   );

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { client, openExternal } from '../api';
-import { ErrorText, Page } from '../components/ui';
+import { ErrorText, Loading, Page } from '../components/ui';
+import { confirmAction } from '../components/undo';
 import { useAction, useLoad } from '../hooks';
 import { GUIDES, type AppPlatform, type Guide } from './networks/guides';
 
@@ -17,6 +18,7 @@ export function Networks() {
     <Page title="Networks">
       <p className="muted">Herald talks to X, Threads and LinkedIn through apps you create on their developer portals. Each network below says what to create, which redirect URI to paste there and where to find the client id and secret. Secrets are kept in the OS keychain (or Herald's private secret file), never in the database, logs or backups.</p>
       <ErrorText error={networks.error} />
+      {networks.loading && !networks.data && <Loading what="Loading network apps" />}
       {!isOwner && me.data && <p className="muted" role="note">Only the owner of this install can change these.</p>}
       {GUIDES.map((g) => {
         const app = networks.data?.find((n) => n.platform === g.id);
@@ -72,7 +74,7 @@ function NetworkPanel({ guide, app, canEdit, onChange }: { guide: Guide; app?: N
           <div className="row">
             <button className="primary" type="submit" disabled={busy}>Save</button>
             <button type="button" disabled={busy || !app.configured} onClick={() => void run(async () => setResult(await client.testNetwork(platform)))}>Test</button>
-            {app.source === 'app' && <button type="button" className="danger" disabled={busy} onClick={() => { if (confirm(`Remove the ${guide.name} app from Herald?`)) void run(async () => { onChange((await client.removeNetwork(platform)).network); setResult(undefined); }); }}>Remove</button>}
+            {app.source === 'app' && <button type="button" className="danger" disabled={busy} onClick={() => { if (confirmAction(`Remove the ${guide.name} app from Herald? Accounts on ${guide.name} cannot connect or refresh until it is set up again.`)) void run(async () => { onChange((await client.removeNetwork(platform)).network); setResult(undefined); }); }}>Remove</button>}
           </div>
         </form>}
         <ErrorText error={error} />

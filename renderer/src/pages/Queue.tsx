@@ -1,85 +1,94 @@
+/**
+ * The queue: every scheduled draft with its full title and its networks, each network with its own
+ * time and its own Cancel (asked first; the other networks stay scheduled), and Cancel all. The
+ * Slots view is the social set's slot queue; the Calendar page shows the same posts by day.
+ */
 import { useMemo, useState } from 'react';
 import { client } from '../api';
-import { navigate } from '../router';
-import { ErrorText, networkName, Page, when } from '../components/ui';
+import { Empty, ErrorText, Loading, NetworkChips, Notice, Page, networkName } from '../components/ui';
+import { confirmAction } from '../components/undo';
+import { showIn, useViewZone, ZonePicker } from '../components/zone';
 import { useAction, useLoad } from '../hooks';
 import { SlotQueue } from './queue/SlotQueue';
 
 type Entry = Awaited<ReturnType<typeof client.listSchedules>>['schedules'][number];
-
-const dayKey = (d: Date) => `${d.getFullYear()}-${d.getMonth()}-${d.getDate()}`;
-
-/** The days shown: a week from Monday, or the weeks covering a month. */
-function days(anchor: Date, view: 'week' | 'month'): Date[] {
-  const start = new Date(anchor.getFullYear(), anchor.getMonth(), view === 'month' ? 1 : anchor.getDate());
-  start.setDate(start.getDate() - ((start.getDay() + 6) % 7));
-  const count = view === 'week' ? 7 : 42;
-  return Array.from({ length: count }, (_, i) => new Date(start.getFullYear(), start.getMonth(), start.getDate() + i));
-}
+interface Group { draftId: string; title: string; first: string; entries: Entry[] }
 
 export function Queue() {
-  const list = useLoad(() => client.listSchedules().then((r) => r.schedules));
+  const list = useLoad(async () => {
+    const [s, a] = await Promise.all([client.listSchedules(), client.listAccounts()]);
+    return { schedules: s.schedules, usernames: new Map(a.accounts.map((x) => [x.uuid, x.username])) };
+  });
   const credits = useLoad(() => client.credits(), [list.data]);
+  const zoneState = useViewZone();
+  const zone = zoneState.zone;
   const { busy, error, run } = useAction();
-  const [view, setView] = useState<'slots' | 'list' | 'week' | 'month'>('list');
-  const [anchor, setAnchor] = useState(() => new Date());
-  const byDay = useMemo(() => {
-    const m = new Map<string, Entry[]>();
-    for (const e of list.data ?? []) { const k = dayKey(new Date(e.scheduledFor)); m.set(k, [...(m.get(k) ?? []), e]); }
-    return m;
+  const [note, setNote] = useState<string>();
+  const [view, setView] = useState<'list' | 'slots'>('list');
+  const groups = useMemo(() => {
+    const m = new Map<string, Group>();
+    for (const e of list.data?.schedules ?? []) {
+      const g = m.get(e.draftId) ?? { draftId: e.draftId, title: e.draftTitle || 'Untitled', first: e.scheduledFor, entries: [] };
+      g.entries.push(e);
+      if (e.scheduledFor < g.first) g.first = e.scheduledFor;
+      m.set(e.draftId, g);
+    }
+    return [...m.values()].sort((a, b) => a.first.localeCompare(b.first));
   }, [list.data]);
-  const cancel = (draftId: string) => run(async () => { await client.cancelSchedule(draftId); await list.reload(); });
-  const move = (n: number) => { const d = new Date(anchor); if (view === 'month') d.setMonth(d.getMonth() + n); else d.setDate(d.getDate() + 7 * n); setAnchor(d); };
-  const today = dayKey(new Date());
+  const who = (e: Entry) => `${networkName(e.platform)}${list.data?.usernames.get(e.accountUuid) ? ` @${list.data.usernames.get(e.accountUuid)}` : ''}`;
+
+  const cancelOne = (g: Group, e: Entry) => {
+    const others = g.entries.length - 1;
+    if (!confirmAction(`Cancel “${g.title}” on ${who(e)}?${others ? ` It stays scheduled on ${others} other network${others === 1 ? '' : 's'}.` : ' Nothing else of it is scheduled: it becomes a draft again.'}`)) return;
+    void run(async () => { await client.cancelSchedule(g.draftId, e.accountUuid); setNote(`Cancelled “${g.title}” on ${who(e)}.`); await list.reload(); });
+  };
+  const cancelAll = (g: Group) => {
+    if (!confirmAction(`Cancel “${g.title}” on all ${g.entries.length} network${g.entries.length === 1 ? '' : 's'}? It becomes a draft again.`)) return;
+    void run(async () => { await client.cancelSchedule(g.draftId); setNote(`Cancelled “${g.title}” everywhere.`); await list.reload(); });
+  };
+
   return (
-    <Page title="Queue" actions={
-      <div className="row" role="tablist">
-        {(['slots', 'list', 'week', 'month'] as const).map((v) => <button key={v} type="button" role="tab" aria-selected={view === v} className={view === v ? 'primary' : ''} onClick={() => setView(v)}>{v[0].toUpperCase() + v.slice(1)}</button>)}
-      </div>}>
+    <Page title="Queue" actions={<div className="row">
+      <div className="row" role="tablist" aria-label="Queue view">
+        {(['list', 'slots'] as const).map((v) => <button key={v} type="button" role="tab" aria-selected={view === v} className={view === v ? 'primary' : ''} onClick={() => setView(v)}>{v === 'list' ? 'List' : 'Slots'}</button>)}
+      </div>
+      <a href="#/calendar">Calendar</a>
+    </div>}>
       <ErrorText error={list.error ?? error} />
+      <Notice className="ok">{note}</Notice>
       {credits.data?.warning && <p className="error" role="alert" data-credits-warning>{credits.data.warning}</p>}
       {view === 'slots' && <SlotQueue />}
       {view === 'list' && (
         <div className="panel">
-          <table>
-            <thead><tr><th>Fires at</th><th>Draft</th><th>Network</th><th>Attempts</th><th /></tr></thead>
-            <tbody>
-              {list.data?.map((e) => (
-                <tr key={e.id} data-entry={e.id}>
-                  <td>{when(e.scheduledFor)}</td>
-                  <td><a href={`#/compose?draft=${e.draftId}`}>{e.draftTitle}</a></td>
-                  <td>{networkName(e.platform)}</td>
-                  <td>{e.attempts}</td>
-                  <td><button type="button" className="danger" disabled={busy} onClick={() => void cancel(e.draftId)}>Cancel</button></td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          {list.data?.length === 0 && <p className="muted">Nothing scheduled.</p>}
-        </div>
-      )}
-      {(view === 'week' || view === 'month') && (
-        <div className="panel">
-          <div className="row" style={{ marginBottom: 8 }}>
-            <button type="button" onClick={() => move(-1)} aria-label="Previous">‹</button>
-            <b className="grow" style={{ textAlign: 'center' }}>{anchor.toLocaleDateString(undefined, { month: 'long', year: 'numeric' })}</b>
-            <button type="button" onClick={() => move(1)} aria-label="Next">›</button>
-          </div>
-          <div className="calendar" data-testid="calendar">
-            {['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'].map((d) => <div key={d} className="muted small">{d}</div>)}
-            {days(anchor, view).map((d) => (
-              <div key={d.toISOString()} className={`day${dayKey(d) === today ? ' today' : ''}${view === 'month' && d.getMonth() !== anchor.getMonth() ? ' other' : ''}`}>
-                <div className="muted">{d.getDate()}</div>
-                {(byDay.get(dayKey(d)) ?? []).map((e) => (
-                  <div key={e.id} className="entry" title={`${e.draftTitle} — ${networkName(e.platform)} at ${when(e.scheduledFor)}`} data-entry={e.id}>
-                    <a href={`#/compose?draft=${e.draftId}`} onClick={(ev) => { ev.preventDefault(); navigate('compose', { draft: e.draftId }); }}>
-                      {new Date(e.scheduledFor).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })} {e.draftTitle}
-                    </a>
+          <div className="row" style={{ marginBottom: 8 }}><span className="grow muted small">{groups.length ? `${groups.length} scheduled draft${groups.length === 1 ? '' : 's'}` : ''}</span><ZonePicker {...zoneState} /></div>
+          {(list.loading && !list.data) || !zone ? <Loading what="Loading the queue" /> : groups.length === 0 ? (
+            <Empty>Nothing scheduled. Schedule a post from <a href="#/compose">Compose</a>, or add drafts to a set's <a href="#/sets">slots</a>.</Empty>
+          ) : (
+            <ul className="queue-list" aria-label="Scheduled drafts">
+              {groups.map((g) => (
+                <li key={g.draftId} className="queue-draft" data-draft={g.draftId}>
+                  <div className="row queue-head">
+                    <div className="grow queue-title"><a href={`#/compose?draft=${g.draftId}`}><b>{g.title}</b></a></div>
+                    <NetworkChips platforms={g.entries.map((e) => e.platform)} />
                   </div>
-                ))}
-              </div>
-            ))}
-          </div>
+                  <table className="queue-targets">
+                    <thead><tr><th>Network</th><th>Fires at</th><th>Attempts</th><th /></tr></thead>
+                    <tbody>
+                      {g.entries.map((e) => (
+                        <tr key={e.id} data-entry={e.id} data-platform={e.platform}>
+                          <td data-label="Network">{who(e)}</td>
+                          <td data-label="Fires at">{showIn(zone, e.scheduledFor)}</td>
+                          <td data-label="Attempts">{e.attempts}</td>
+                          <td><button type="button" className="danger" disabled={busy} aria-label={`Cancel on ${who(e)}`} onClick={() => cancelOne(g, e)}>Cancel</button></td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                  {g.entries.length > 1 && <button type="button" className="danger small" disabled={busy} onClick={() => cancelAll(g)}>Cancel on all {g.entries.length} networks</button>}
+                </li>
+              ))}
+            </ul>
+          )}
         </div>
       )}
     </Page>

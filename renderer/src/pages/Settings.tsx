@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { client, desktop } from '../api';
 import { applyTheme } from '../theme';
-import { ErrorText, Page } from '../components/ui';
+import { ErrorText, Loading, Notice, Page } from '../components/ui';
 import { useAction, useLoad } from '../hooks';
 
 export function Settings() {
@@ -15,6 +15,7 @@ export function Settings() {
   return (
     <Page title="Settings">
       <ErrorText error={settings.error ?? error} />
+      {settings.loading && !settings.data && <Loading what="Loading settings" />}
       <div className="panel">
         <h2>Appearance</h2>
         <label className="field">Theme
@@ -40,7 +41,7 @@ export function Settings() {
           </select>
         </label>
         <button className="primary" type="submit" disabled={busy}>Save</button>
-        {note && <p className="muted" role="status">{note}</p>}
+        <Notice>{note}</Notice>
       </form>
       <div className="panel">
         <h2>Networks</h2>
@@ -50,11 +51,11 @@ export function Settings() {
       <div className="panel">
         <h2>Data</h2>
         {settings.data?.dataDir === undefined ? <p className="muted">Where the data and the account tokens are kept is shown to this install's owner.</p> : <>
-          <p>Data folder: <code>{settings.data.dataDir}</code></p>
+          <p className="wrap">Data folder: <code>{settings.data.dataDir}</code></p>
           <p>Account tokens are kept in: <b>{settings.data.secretStore === 'keychain' ? 'the OS keychain' : settings.data.secretStore === 'file' ? 'a private file (you opted in)' : settings.data.secretStore === 'encrypted' ? `an encrypted file${settings.data.secretStoreLocked ? ' (locked: unlock it above)' : ''}` : 'nowhere — no keychain is available'}</b></p>
         </>}
         <button type="button" disabled={busy} onClick={() => void run(async () => { const r = await client.backup(); setBackupNote(`Backed up ${Math.round(r.bytes / 1024)} KB to ${r.file} in ${r.seconds.toFixed(2)} s`); })}>Back up now</button>
-        {backupNote && <p className="muted" role="status">{backupNote}</p>}
+        <Notice>{backupNote}</Notice>
         {desktop && <StartAtLogin />}
         <p className="muted small">Herald {settings.data?.version}</p>
       </div>

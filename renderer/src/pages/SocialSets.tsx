@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { client } from '../api';
-import { ErrorText, networkName, Page } from '../components/ui';
+import { ErrorText, Loading, networkName, Page } from '../components/ui';
+import { confirmAction } from '../components/undo';
 import { useAction, useLoad } from '../hooks';
 import { SlotsEditor, ZoneList } from './social-sets/SlotsEditor';
 
@@ -21,6 +22,7 @@ export function SocialSets() {
   return (
     <Page title="Social sets">
       <ErrorText error={data.error ?? error} />
+      {data.loading && !data.data && <Loading what="Loading social sets" />}
       <ZoneList />
       <form className="panel row" onSubmit={(e) => { e.preventDefault(); void run(async () => { await client.createSocialSet({ name }); setName(''); await data.reload(); }); }}>
         <input className="grow" placeholder="New set name" aria-label="New set name" value={name} onChange={(e) => setName(e.target.value)} required />
@@ -31,7 +33,7 @@ export function SocialSets() {
           <div className="row">
             <h2 className="grow">{s.name} {s.isDefault && <span className="chip ok">default</span>}</h2>
             {!s.isDefault && <button type="button" onClick={() => void run(async () => { await client.updateSocialSet({ id: s.id, isDefault: true }); await data.reload(); })}>Make default</button>}
-            <button type="button" className="danger" onClick={() => { if (confirm(`Delete the set ${s.name}? Drafts are kept.`)) void run(async () => { await client.deleteSocialSet(s.id); await data.reload(); }); }}>Delete</button>
+            <button type="button" className="danger" onClick={() => { if (confirmAction(`Delete the set ${s.name}? Its slots go with it; drafts are kept.`)) void run(async () => { await client.deleteSocialSet(s.id); await data.reload(); }); }}>Delete</button>
           </div>
           <div className="row">
             {data.data!.accounts.map((a) => {

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { client } from '../api';
-import { ErrorText, Page, when } from '../components/ui';
+import { Empty, ErrorText, Loading, Page, when } from '../components/ui';
+import { useHeld, withUndo } from '../components/undo';
 import { useAction, useLoad } from '../hooks';
 
 const empty = { name: '', description: '', headContentPlain: '', tailContentPlain: '' };
@@ -10,6 +11,13 @@ export function Templates() {
   const { busy, error, run } = useAction();
   const [form, setForm] = useState(empty);
   const [editing, setEditing] = useState<string | undefined>();
+  const held = useHeld();
+  const shown = list.data?.filter((t) => !held(`template:${t.uuid}`));
+  // Deleting waits 10 s for Undo: the template keeps its id, so drafts made from it keep their link.
+  const remove = (t: { uuid: string; name: string }) => {
+    if (editing === t.uuid) { setEditing(undefined); setForm(empty); }
+    withUndo({ key: `template:${t.uuid}`, text: `Deleted the template “${t.name}”.`, commit: () => client.deleteTemplate(t.uuid), done: () => list.reload() });
+  };
   const save = (e: React.FormEvent) => {
     e.preventDefault();
     void run(async () => {
@@ -35,22 +43,23 @@ export function Templates() {
       </form>
       <div className="panel">
         <ErrorText error={list.error} />
-        <table>
+        {list.loading && !list.data && <Loading what="Loading templates" />}
+        {shown && shown.length > 0 && <table>
           <thead><tr><th>Name</th><th>Head</th><th>Tail</th><th>Updated</th><th /></tr></thead>
           <tbody>
-            {list.data?.map((t) => (
-              <tr key={t.uuid}>
-                <td><b>{t.name}</b><div className="muted small">{t.description}</div></td>
-                <td>{t.head_content_plain}</td><td>{t.tail_content_plain}</td><td className="muted small">{when(t.updated_at)}</td>
-                <td><div className="row nowrap">
+            {shown.map((t) => (
+              <tr key={t.uuid} data-template={t.uuid}>
+                <td data-label="Name" className="wrap"><b>{t.name}</b><div className="muted small">{t.description}</div></td>
+                <td data-label="Head" className="wrap pre">{t.head_content_plain}</td><td data-label="Tail" className="wrap pre">{t.tail_content_plain}</td><td data-label="Updated" className="muted small">{when(t.updated_at)}</td>
+                <td><div className="row actions">
                   <button type="button" onClick={() => { setEditing(t.uuid); setForm({ name: t.name, description: t.description, headContentPlain: t.head_content_plain, tailContentPlain: t.tail_content_plain }); }}>Edit</button>
-                  <button type="button" className="danger" onClick={() => void run(async () => { await client.deleteTemplate(t.uuid); await list.reload(); })}>Delete</button>
+                  <button type="button" className="danger" onClick={() => remove(t)}>Delete</button>
                 </div></td>
               </tr>
             ))}
           </tbody>
-        </table>
-        {list.data?.length === 0 && <p className="muted">No templates yet.</p>}
+        </table>}
+        {shown?.length === 0 && <Empty>No templates yet. A template adds a head before the first post and a tail after the last.</Empty>}
       </div>
     </Page>
   );

@@ -11,6 +11,9 @@ export interface HistoryRow {
   error: string | null; url: string | null; attempts: number; publishedAt: string | null; updatedAt: string; data: string | null; nextAttemptAt: number | null;
 }
 
+/** What the history is narrowed to: status, network, time range (publication or last change), text. */
+export interface HistoryFilter { limit: number; status?: string; platform?: string; from?: string; to?: string; q?: string }
+
 export class PublicationsRepo {
   private readonly s;
 
@@ -33,7 +36,10 @@ export class PublicationsRepo {
         strftime('%Y-%m-%dT%H:%M:%fZ', e.due_at / 1000.0, 'unixepoch'), NULL, NULL
       FROM schedule_entries e LEFT JOIN drafts d ON d.id = e.draft_id LEFT JOIN accounts a ON a.id = e.account_id
       WHERE e.user_id = @userId AND e.status = 'missed' AND (@status IS NULL OR @status = 'missed')
-    ) ORDER BY updatedAt DESC, id LIMIT @limit`),
+    ) WHERE (@platform IS NULL OR platform = @platform)
+      AND (@fromAt IS NULL OR COALESCE(publishedAt, updatedAt) >= @fromAt) AND (@toAt IS NULL OR COALESCE(publishedAt, updatedAt) < @toAt)
+      AND (@q IS NULL OR instr(lower(COALESCE(draftTitle, '') || ' ' || COALESCE(username, '') || ' ' || COALESCE(url, '') || ' ' || COALESCE(error, '')), @q) > 0)
+    ORDER BY updatedAt DESC, id LIMIT @limit`),
     };
   }
 
@@ -50,7 +56,11 @@ export class PublicationsRepo {
 
   delete(id: string): void { this.s.delete.run(id); }
 
-  history(userId: string, q: { limit: number; status?: string }): HistoryRow[] {
-    return this.s.history.all({ userId, status: q.status ?? null, limit: q.limit }) as HistoryRow[];
+  /** Newest first; `from` (inclusive) and `to` (exclusive) are ISO instants; `q` is matched lower-cased. */
+  history(userId: string, q: HistoryFilter): HistoryRow[] {
+    return this.s.history.all({
+      userId, status: q.status ?? null, limit: q.limit, platform: q.platform ?? null,
+      fromAt: q.from ?? null, toAt: q.to ?? null, q: q.q ? q.q.toLowerCase() : null,
+    }) as HistoryRow[];
   }
 }

@@ -80,6 +80,7 @@ export class ScheduleRepo {
         FROM schedule_entries e JOIN drafts d ON d.id = e.draft_id
         WHERE e.user_id = ? AND e.status = 'pending' ORDER BY e.due_at, e.priority DESC`),
       cancel: db.prepare("DELETE FROM schedule_entries WHERE user_id = ? AND draft_id = ? AND status = 'pending' RETURNING account_id AS accountId, platform"),
+      cancelOne: db.prepare("DELETE FROM schedule_entries WHERE user_id = ? AND draft_id = ? AND account_id = ? AND status = 'pending' RETURNING account_id AS accountId, platform"),
       forProgress: db.prepare(`SELECT id, draft_id AS draftId, account_id AS accountId, platform, fire_at AS fireAt, due_at AS dueAt, attempts, status,
           last_error AS lastError, next_attempt_at AS nextAttemptAt, waiting_for AS waitingFor
         FROM schedule_entries WHERE user_id = ? AND draft_id = ? AND status IN ('pending', 'claimed', 'missed', 'failed', 'needs_review') ORDER BY created_at, rowid`),
@@ -162,8 +163,11 @@ export class ScheduleRepo {
       id: string; draftId: string; draftTitle: string; fireAt: number; priority: number; attempts: number; createdAt: string; platform: Platform; accountUuid: string }[];
   }
 
-  /** Deletes the draft's pending entries; answers the accounts they were for. */
-  cancelPending(userId: string, draftId: string): { accountId: string; platform: string }[] { return this.s.cancel.all(userId, draftId) as { accountId: string; platform: string }[]; }
+  /** Deletes the draft's pending entries (only `accountId`'s when given); answers the accounts they were for. */
+  cancelPending(userId: string, draftId: string, accountId?: string): { accountId: string; platform: string }[] {
+    const rows = accountId === undefined ? this.s.cancel.all(userId, draftId) : this.s.cancelOne.all(userId, draftId, accountId);
+    return rows as { accountId: string; platform: string }[];
+  }
 
   forProgress(userId: string, draftId: string): ProgressEntryRow[] {
     return this.s.forProgress.all(userId, draftId) as ProgressEntryRow[];

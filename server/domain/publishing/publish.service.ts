@@ -12,6 +12,7 @@ import type { Platform } from '../../core/config.js';
 import type { Deps } from '../deps.js';
 import { HeraldError } from '../../core/errors.js';
 import type { PublishingRepos } from '../../db/repos/publishing-repos.js';
+import type { HistoryFilter } from '../../db/repos/publications.repo.js';
 import type { AccountRow } from '../../db/repos/publish-inputs.repo.js';
 import type { CredentialsService } from '../accounts/credentials.service.js';
 import { PUBLISH_COST, type CreditsService } from '../credits/credits.service.js';
@@ -122,7 +123,7 @@ export class PublishService {
     return this.reports.progress(userId, q);
   }
 
-  history(userId: string, q: { limit: number; status?: string }) {
+  history(userId: string, q: HistoryFilter) {
     return this.reports.history(userId, q);
   }
 

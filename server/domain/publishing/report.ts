@@ -5,6 +5,7 @@
 import type { Platform } from '../../core/config.js';
 import type { PublicationRow, PublicationStatus } from '../../db/repos/outbox.repo.js';
 import type { PublishingRepos } from '../../db/repos/publishing-repos.js';
+import type { HistoryFilter } from '../../db/repos/publications.repo.js';
 import type { WaitingFor } from '../../db/repos/schedule.repo.js';
 import { NETWORK_NAMES } from '../../platforms/errors.js';
 import { targetStatusText } from '../../../text/status-text.js';
@@ -102,8 +103,10 @@ export class PublishReports {
    * for it if any (then it offers no Retry), and entries missed while Herald was closed (which
    * never became publications).
    */
-  history(userId: string, q: { limit: number; status?: string }) {
-    const rows = this.repos.publications.history(userId, q);
+  history(userId: string, q: HistoryFilter) {
+    // Stored instants are ISO strings in UTC: bounds with an offset are compared as the same.
+    const utc = (iso: string | undefined) => (iso === undefined ? undefined : new Date(Date.parse(iso)).toISOString());
+    const rows = this.repos.publications.history(userId, { ...q, from: utc(q.from), to: utc(q.to) });
     return rows.map(({ data, nextAttemptAt, ...r }) => {
       const errorCode = errorCodeOf({ status: r.status, data });
       const next = nextAttemptAt === null ? null : new Date(nextAttemptAt).toISOString();

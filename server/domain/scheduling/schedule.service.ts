@@ -124,11 +124,15 @@ export class ScheduleService {
     return rows.map(({ fireAt, ...r }) => ({ ...r, scheduledFor: new Date(fireAt).toISOString() }));
   }
 
-  cancel(userId: string, draftId: string): number {
+  /**
+   * Cancels the draft's pending entries, or only `accountId`'s (one network of a multi-network
+   * schedule). The draft returns to `draft` once nothing of it is pending or being fired.
+   */
+  cancel(userId: string, draftId: string, accountId?: string): number {
     loadDraft(this.repos.publishInputs, userId, draftId);
     const n = this.deps.sqlite.transaction(() => {
-      const cancelled = this.repos.schedule.cancelPending(userId, draftId);
-      this.repos.draftStatus.setBackToDraft(draftId, nowIso(this.deps.clock));
+      const cancelled = this.repos.schedule.cancelPending(userId, draftId, accountId);
+      if (!this.repos.schedule.hasActive(draftId)) this.repos.draftStatus.setBackToDraft(draftId, nowIso(this.deps.clock));
       for (const c of cancelled) this.events.post(userId, 'post.cancelled', { draftId, ...c });
       return cancelled.length;
     })();

@@ -17,10 +17,11 @@ export const scheduleRoutes = (s: Services): RouteDef[] => [
     handler: ({ auth }) => ({ success: true, schedules: s.scheduling.list(auth.user.id) }),
   }),
   defineRoute({
-    method: 'delete', path: '/microblog/schedule', tag, summary: 'Cancel a draft\'s pending entries (entries already publishing finish)',
+    method: 'delete', path: '/microblog/schedule', tag, summary: 'Cancel a draft\'s pending entries, or one account\'s (entries already publishing finish)',
+    description: 'With accountId only that account\'s entry is cancelled and the draft stays scheduled on its other networks; it returns to draft once nothing of it is pending.',
     query: c.cancelQuery, response: c.cancelResponse, errors: ['INVALID_INPUT', 'NOT_FOUND'],
     handler: ({ auth, query }) => {
-      const n = s.scheduling.cancel(auth.user.id, query.draftId);
+      const n = s.scheduling.cancel(auth.user.id, query.draftId, query.accountId);
       return { success: true, message: `Cancelled ${n} scheduled post(s)`, cancelled: n };
     },
   }),

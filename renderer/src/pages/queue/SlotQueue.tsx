@@ -5,7 +5,7 @@
  */
 import { useEffect, useState } from 'react';
 import { client } from '../../api';
-import { ErrorText } from '../../components/ui';
+import { ErrorText, Loading } from '../../components/ui';
 import { useAction, useLoad } from '../../hooks';
 
 type Item = Awaited<ReturnType<typeof client.listQueue>>['items'][number];
@@ -46,6 +46,7 @@ export function SlotQueue() {
         <a className="small" href="#/social-sets">Edit slots</a>
       </div>
       <ErrorText error={sets.error ?? queue.error ?? error} />
+      {(sets.loading || queue.loading) && !queue.data && <Loading what="Loading the slots" />}
       {queue.data && items.length === 0 && <p className="muted">This set has no slots yet. Add weekly slots on the <a href="#/social-sets">Social sets</a> page.</p>}
       <ol className="slot-list" aria-label="Queue slots">
         {items.map((item, i) => {

@@ -1,0 +1,88 @@
+/**
+ * The calendar's model: scheduled entries and published posts grouped into items (one draft,
+ * one day, one hour, with its networks), and the days of a month or week, all as wall dates in
+ * the chosen zone ("YYYY-MM-DD"), computed on UTC dates so the browser's zone never enters.
+ */
+import { wallOf } from '../../components/zone-time';
+
+export interface Target {
+  accountId: string;
+  platform: string;
+  username?: string;
+  /** This network's own time (ISO). */
+  at: string;
+  url?: string | null;
+}
+
+export interface CalItem {
+  key: string;
+  kind: 'scheduled' | 'published';
+  draftId: string | null;
+  title: string;
+  date: string;
+  /** The earliest target's wall time, "HH:MM". */
+  time: string;
+  hour: number;
+  targets: Target[];
+}
+
+interface Scheduled { id: string; draftId: string; draftTitle: string; scheduledFor: string; platform: string; accountUuid: string }
+interface Published { id: string; draftId: string | null; draftTitle: string | null; accountId: string; username: string | null; platform: string; status: string; url: string | null; publishedAt: string | null }
+
+export function buildItems(zone: string, scheduled: Scheduled[], published: Published[], usernames: Map<string, string>): CalItem[] {
+  const items = new Map<string, CalItem>();
+  const add = (kind: CalItem['kind'], groupId: string, draftId: string | null, title: string, t: Target) => {
+    const { date, time } = wallOf(zone, t.at);
+    const hour = Number(time.slice(0, 2));
+    const key = `${kind}|${groupId}|${date}|${hour}`;
+    const item = items.get(key);
+    if (!item) items.set(key, { key, kind, draftId, title, date, time, hour, targets: [t] });
+    else {
+      item.targets.push(t);
+      if (time < item.time) item.time = time;
+    }
+  };
+  for (const s of scheduled) {
+    add('scheduled', s.draftId, s.draftId, s.draftTitle || 'Untitled', { accountId: s.accountUuid, platform: s.platform, username: usernames.get(s.accountUuid), at: s.scheduledFor });
+  }
+  for (const p of published) {
+    if (p.status !== 'published' || !p.publishedAt) continue;
+    add('published', p.draftId ?? p.id, p.draftId, p.draftTitle ?? '(direct post)', { accountId: p.accountId, platform: p.platform, username: p.username ?? usernames.get(p.accountId), at: p.publishedAt, url: p.url });
+  }
+  return [...items.values()].sort((a, b) => (a.date + a.time).localeCompare(b.date + b.time) || a.title.localeCompare(b.title));
+}
+
+const toUtc = (date: string) => { const [y, m, d] = date.split('-').map(Number); return Date.UTC(y, m - 1, d); };
+const fromUtc = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+export const addDays = (date: string, n: number) => fromUtc(toUtc(date) + n * 86_400_000);
+
+/** ISO weekday (Monday = 1) of a wall date. */
+export const weekday = (date: string) => { const d = new Date(toUtc(date)).getUTCDay(); return d === 0 ? 7 : d; };
+
+export function addMonths(date: string, n: number): string {
+  const [y, m] = date.split('-').map(Number);
+  const first = new Date(Date.UTC(y, m - 1 + n, 1));
+  return fromUtc(first.getTime());
+}
+
+/** The days shown: the week (Monday first) holding `anchor`, or the whole weeks covering its month. */
+export function daysOf(anchor: string, view: 'week' | 'month'): string[] {
+  if (view === 'week') {
+    const monday = addDays(anchor, 1 - weekday(anchor));
+    return Array.from({ length: 7 }, (_, i) => addDays(monday, i));
+  }
+  const first = `${anchor.slice(0, 7)}-01`;
+  const start = addDays(first, 1 - weekday(first));
+  const next = addMonths(first, 1);
+  const weeks = Math.ceil((toUtc(next) - toUtc(start)) / (7 * 86_400_000));
+  return Array.from({ length: weeks * 7 }, (_, i) => addDays(start, i));
+}
+
+export function title(anchor: string, view: 'week' | 'month'): string {
+  const fmt = (date: string, o: Intl.DateTimeFormatOptions) => new Date(toUtc(date)).toLocaleDateString('en-GB', { ...o, timeZone: 'UTC' });
+  if (view === 'month') return fmt(anchor, { month: 'long', year: 'numeric' });
+  const days = daysOf(anchor, 'week');
+  return `${fmt(days[0], { day: 'numeric', month: 'short' })} – ${fmt(days[6], { day: 'numeric', month: 'short', year: 'numeric' })}`;
+}
+
+export const dayLabel = (date: string) => new Date(toUtc(date)).toLocaleDateString('en-GB', { weekday: 'short', day: 'numeric', timeZone: 'UTC' });

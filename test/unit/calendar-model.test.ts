@@ -1,0 +1,80 @@
+/**
+ * The calendar's model (renderer/src/pages/calendar/model.ts), a table test: the days of a month
+ * view (whole weeks, Monday first) and of a week view, across month and year ends; posts grouped
+ * into one item per draft, day and hour in the chosen zone (not the machine's), with each
+ * network; published posts apart from scheduled ones; a DST day in New York.
+ */
+import { describe, expect, it } from 'vitest';
+import { addDays, addMonths, buildItems, daysOf, weekday } from '../../renderer/src/pages/calendar/model.js';
+import { instantOf, wallOf } from '../../renderer/src/components/zone-time.js';
+
+describe('days of a view', () => {
+  it.each([
+    // anchor, view, first day, last day, count
+    ['2026-12-10', 'month', '2026-11-30', '2027-01-03', 35],
+    ['2026-02-14', 'month', '2026-01-26', '2026-03-01', 35], // February 2026 starts on a Sunday
+    ['2026-03-01', 'month', '2026-02-23', '2026-04-05', 42],
+    ['2026-12-31', 'week', '2026-12-28', '2027-01-03', 7],
+    ['2026-11-29', 'week', '2026-11-23', '2026-11-29', 7], // a Sunday ends its week
+  ] as const)('%s %s: %s … %s (%i days)', (anchor, view, first, last, count) => {
+    const days = daysOf(anchor, view);
+    expect({ first: days[0], last: days.at(-1), count: days.length }).toEqual({ first, last, count });
+    expect(weekday(days[0])).toBe(1);
+  });
+
+  it('every day of the anchor\'s month is in its month view', () => {
+    for (const anchor of ['2026-02-14', '2027-02-01', '2026-08-31', '2028-02-29']) {
+      const days = new Set(daysOf(anchor, 'month'));
+      const first = `${anchor.slice(0, 7)}-01`;
+      for (let d = first; d < addMonths(first, 1); d = addDays(d, 1)) expect(days.has(d), `${anchor}: ${d}`).toBe(true);
+    }
+  });
+
+  it('date arithmetic crosses month and year ends', () => {
+    expect(addDays('2026-12-31', 1)).toBe('2027-01-01');
+    expect(addDays('2028-03-01', -1)).toBe('2028-02-29');
+    expect(addMonths('2026-12-10', 1)).toBe('2027-01-01');
+    expect(addMonths('2026-01-31', -1)).toBe('2025-12-01');
+  });
+});
+
+describe('items', () => {
+  const kolkata = 'Asia/Kolkata';
+  const at = (zone: string, date: string, time: string) => new Date(instantOf(zone, date, time)).toISOString();
+  const names = new Map([['x1', 'xuser'], ['m1', 'muser']]);
+
+  it('one item per draft, day and hour in the zone, with its networks; published apart', () => {
+    const items = buildItems(kolkata, [
+      { id: 'e1', draftId: 'd1', draftTitle: 'Launch', scheduledFor: at(kolkata, '2026-12-10', '10:31'), platform: 'microblog', accountUuid: 'x1' },
+      { id: 'e2', draftId: 'd1', draftTitle: 'Launch', scheduledFor: at(kolkata, '2026-12-10', '10:29'), platform: 'fedblog', accountUuid: 'm1' },
+      { id: 'e3', draftId: 'd1', draftTitle: 'Launch', scheduledFor: at(kolkata, '2026-12-11', '08:00'), platform: 'problog', accountUuid: 'l1' },
+      { id: 'e4', draftId: 'd2', draftTitle: '', scheduledFor: at(kolkata, '2026-12-10', '10:45'), platform: 'skyblog', accountUuid: 'b1' },
+    ], [
+      { id: 'p1', draftId: 'd1', draftTitle: 'Launch', accountId: 'x1', username: null, platform: 'microblog', status: 'published', url: 'https://x.example/1', publishedAt: at(kolkata, '2026-12-01', '09:00') },
+      { id: 'p2', draftId: 'd3', draftTitle: 'Failed', accountId: 'x1', username: 'xuser', platform: 'microblog', status: 'failed', url: null, publishedAt: null },
+    ], names);
+    expect(items.map((i) => ({ kind: i.kind, date: i.date, time: i.time, title: i.title, nets: i.targets.map((t) => t.platform) }))).toEqual([
+      { kind: 'published', date: '2026-12-01', time: '09:00', title: 'Launch', nets: ['microblog'] },
+      { kind: 'scheduled', date: '2026-12-10', time: '10:29', title: 'Launch', nets: ['microblog', 'fedblog'] },
+      { kind: 'scheduled', date: '2026-12-10', time: '10:45', title: 'Untitled', nets: ['skyblog'] },
+      { kind: 'scheduled', date: '2026-12-11', time: '08:00', title: 'Launch', nets: ['problog'] },
+    ]);
+    expect(items[0].targets[0]).toMatchObject({ username: 'xuser', url: 'https://x.example/1' });
+  });
+
+  it('the zone decides the day: 20:00 UTC is the next day in Kolkata', () => {
+    const items = buildItems(kolkata, [{ id: 'e', draftId: 'd', draftTitle: 'Late', scheduledFor: '2026-12-10T20:00:00.000Z', platform: 'microblog', accountUuid: 'x1' }], [], names);
+    expect([items[0].date, items[0].time, items[0].hour]).toEqual(['2026-12-11', '01:30', 1]);
+  });
+
+  it('on a DST day the wall time survives the round trip (New York, 2026-03-08)', () => {
+    const ny = 'America/New_York';
+    for (const time of ['01:30', '03:30', '12:00']) expect(wallOf(ny, instantOf(ny, '2026-03-08', time))).toEqual({ date: '2026-03-08', time });
+    // 02:30 does not exist that day: it moves forward by the gap.
+    expect(wallOf(ny, instantOf(ny, '2026-03-08', '02:30'))).toEqual({ date: '2026-03-08', time: '03:30' });
+    expect(Number.isNaN(instantOf(ny, '2026-03-08', '25:00'))).toBe(true);
+    expect(Number.isNaN(instantOf(ny, '2026-02-30', '10:00'))).toBe(true);
+    expect(Number.isNaN(instantOf(ny, '2026-13-05', '10:00'))).toBe(true);
+    expect(Number.isNaN(instantOf(ny, 'not a date', '10:00'))).toBe(true);
+  });
+});
