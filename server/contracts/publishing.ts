@@ -41,6 +41,7 @@ export const publishResponse = z.object({
   draftId: z.string(),
   results: z.array(targetResult),
   summary,
+  warnings: z.array(z.string()).optional().describe('went ahead over the X monthly spend cap, which is set to warn'),
 });
 export const multiPublishResponse = publishResponse;
 export const acceptedResponse = z.object({ success: successTrue, jobId: z.string(), draftId: z.string() });

@@ -61,7 +61,7 @@ export class ScheduleRepo {
       retry: db.prepare(`UPDATE schedule_entries SET status = 'pending', attempts = attempts + 1, last_error = @error, next_attempt_at = @at, due_at = @at, waiting_for = 'network'
         WHERE id = @id AND ${NOT_SUPERSEDED}`),
       // Not an attempt: nothing reached the network, and nothing stays charged (the plan rolled back).
-      waitStorage: db.prepare(`UPDATE schedule_entries SET status = 'pending', last_error = @error, next_attempt_at = @at, due_at = @at, waiting_for = 'storage'
+      wait: db.prepare(`UPDATE schedule_entries SET status = 'pending', last_error = @error, next_attempt_at = @at, due_at = @at, waiting_for = @why
         WHERE id = @id AND status = 'claimed' AND ${NOT_SUPERSEDED}`),
       missed: db.prepare("UPDATE schedule_entries SET status = 'missed', last_error = ? WHERE id = ?"),
       stillScheduled: db.prepare(`SELECT 1 FROM schedule_entries WHERE draft_id = ? AND ${ACTIVE} LIMIT 1`),
@@ -75,6 +75,7 @@ export class ScheduleRepo {
           e.created_at AS createdAt, e.platform, e.account_id AS accountUuid
         FROM schedule_entries e JOIN drafts d ON d.id = e.draft_id
         WHERE e.user_id = ? AND e.status = 'pending' ORDER BY e.due_at, e.priority DESC`),
+      pendingDrafts: db.prepare(`SELECT draft_id FROM schedule_entries WHERE user_id = ? AND platform = ? AND status IN ('pending', 'claimed') AND fire_at >= ? AND fire_at < ?`).pluck(),
       cancel: db.prepare("DELETE FROM schedule_entries WHERE user_id = ? AND draft_id = ? AND status = 'pending' RETURNING account_id AS accountId, platform"),
       forProgress: db.prepare(`SELECT id, draft_id AS draftId, account_id AS accountId, platform, fire_at AS fireAt, due_at AS dueAt, attempts, status,
           last_error AS lastError, next_attempt_at AS nextAttemptAt, waiting_for AS waitingFor
@@ -116,7 +117,12 @@ export class ScheduleRepo {
 
   /** Back to the queue, no attempt counted, waiting for disk space; false when scheduled again meanwhile. */
   waitForStorage(id: string, error: string, at: number): boolean {
-    return this.s.waitStorage.run({ error, at, id }).changes > 0;
+    return this.s.wait.run({ error, at, id, why: 'storage' }).changes > 0;
+  }
+
+  /** Back to the queue, no attempt counted, until a network's posting quota lets it go at `at`; false when scheduled again meanwhile. */
+  waitForQuota(id: string, error: string, at: number): boolean {
+    return this.s.wait.run({ error, at, id, why: 'quota' }).changes > 0;
   }
 
   missed(id: string, why: string): void { this.s.missed.run(why, id); }
@@ -143,6 +149,11 @@ export class ScheduleRepo {
   listPending(userId: string) {
     return this.s.list.all(userId) as {
       id: string; draftId: string; draftTitle: string; fireAt: number; priority: number; attempts: number; createdAt: string; platform: Platform; accountUuid: string }[];
+  }
+
+  /** The draft of each pending (or firing) entry of the user's to `platform` whose fire time is in [from, to), one per entry. */
+  pendingDrafts(userId: string, platform: string, from: number, to: number): string[] {
+    return this.s.pendingDrafts.all(userId, platform, from, to) as string[];
   }
 
   /** Deletes the draft's pending entries; answers the accounts they were for. */

@@ -22,6 +22,8 @@ import type { PublishService, Started, TargetResult } from './publish.service.js
 import { isMissed, missedReason } from './rules/missed.js';
 import { nextAttemptAt, RETRY_BACKOFF_MS, STORAGE_BACKOFF_MS, storageRetryAt } from './rules/retry.js';
 import { settledDraftStatus } from './rules/draft-status.js';
+import { holdForQuota } from './quota-hold.js';
+import type { QuotaHold } from './quota-gate.js';
 
 export interface ScheduledRunnerOptions {
   /** Backoff before attempt 2 and 3, ms. */
@@ -158,6 +160,13 @@ export class ScheduledRunner {
       });
       return;
     }
+    // The network's posting cap (quota-gate.ts): over it, the entry waits, pending and uncharged.
+    const hold = await holdForQuota(this.publishing, e, started);
+    if (hold) {
+      if (started) this.publishing.unbegin(started);
+      this.waitForQuota(e, hold);
+      return;
+    }
     let result: TargetResult | undefined;
     let error: string | undefined;
     let full = false;
@@ -234,6 +243,18 @@ export class ScheduledRunner {
     if (tries === 1) this.deps.log.warn(`Herald: a scheduled post waits for disk space (entry ${e.id}); next try at ${new Date(at).toISOString()}`);
     this.later(() => {
       if (!this.repos.schedule.waitForStorage(e.id, STORAGE_WAIT, at)) this.repos.schedule.finish(e.id, 'cancelled', 'Scheduled again while it waited for disk space');
+      this.syncDraft(e.draftId, now);
+    });
+  }
+
+  /** Held back by a posting cap: back to the queue, no attempt counted, until the window frees; progress and the event stream say when. */
+  private waitForQuota(e: EntryRow, hold: QuotaHold): void {
+    const now = this.deps.clock.now();
+    const at = new Date(hold.until).toISOString();
+    this.deps.log.warn(`Scheduled post of draft ${e.draftId} (account ${e.accountId}): ${hold.reason}; it goes at ${at}`);
+    this.later(() => {
+      if (!this.repos.schedule.waitForQuota(e.id, hold.reason, hold.until)) this.repos.schedule.finish(e.id, 'cancelled', 'Scheduled again while it waited for the quota');
+      else this.publishing.stream.post(e.userId, 'post.scheduled', e, { scheduledFor: at, waitingFor: 'quota', nextAttemptAt: at, reason: hold.reason });
       this.syncDraft(e.draftId, now);
     });
   }
