@@ -29,7 +29,7 @@ export function xPostsCostUsd(texts: readonly string[], prices: XPrices): number
 
 export const roundUsd = (usd: number) => Math.round(usd * 1000) / 1000;
 
-const money = (usd: number) => `$${usd.toFixed(usd < 1 ? 3 : 2)}`;
+const money = (usd: number) => `$${usd.toFixed(Math.abs(usd * 100 - Math.round(usd * 100)) < 1e-9 ? 2 : 3)}`;
 
 export class XSpend {
   constructor(private readonly deps: Deps, private readonly repos: PublishingRepos & { users: { timezone(id: string): string | undefined } }) {}
