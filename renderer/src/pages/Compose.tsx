@@ -22,6 +22,7 @@ import { blank, blankPost, localInput, newKey, slot, swapTemplate, UNSAVED, zone
 import { Previews } from './compose/Previews';
 import { FireTimes, SendProgress } from './compose/SendProgress';
 import { formatLocal, instantIn, PerNetworkTimes } from './compose/Timing';
+import { SpendMeter } from '../components/SpendMeter';
 
 export function Compose({ params }: { params: URLSearchParams }) {
   const draftParam = params.get('draft') ?? undefined;
@@ -277,6 +278,7 @@ export function Compose({ params }: { params: URLSearchParams }) {
       <ErrorText error={loadError ?? error} />
       {notice && <p className="muted" role="status" data-notice>{notice}</p>}
       {credits.data?.warning && <p className="error" role="alert" data-credits-warning>{credits.data.warning}</p>}
+      <SpendMeter spend={credits.data?.xSpend} balance={credits.data?.balance} />
       <div className="compose-grid">
         <section aria-label="Editor">
           <div className="panel">

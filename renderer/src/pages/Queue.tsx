@@ -4,6 +4,7 @@ import { navigate } from '../router';
 import { ErrorText, networkName, Page, when } from '../components/ui';
 import { useAction, useLoad } from '../hooks';
 import { SlotQueue } from './queue/SlotQueue';
+import { SpendMeter } from '../components/SpendMeter';
 
 type Entry = Awaited<ReturnType<typeof client.listSchedules>>['schedules'][number];
 
@@ -38,6 +39,7 @@ export function Queue() {
       </div>}>
       <ErrorText error={list.error ?? error} />
       {credits.data?.warning && <p className="error" role="alert" data-credits-warning>{credits.data.warning}</p>}
+      <SpendMeter spend={credits.data?.xSpend} balance={credits.data?.balance} />
       {view === 'slots' && <SlotQueue />}
       {view === 'list' && (
         <div className="panel">
