@@ -84,6 +84,12 @@ export interface HeraldConfig {
   defaultLanguage: string;
   /** X's pay-per-use prices, the monthly spend cap and what happens at it, and the API tier whose caps apply (settings, apply at once). */
   x: XSettings;
+  /**
+   * Whether the quota gate holds scheduled posts at the networks' posting caps (default on). Off
+   * only for benchmarks against simulators whose own limits are lifted; real networks refuse
+   * what the caps describe.
+   */
+  postingCaps: boolean;
   /** Which notifications the UI and the desktop app show (settings, apply at once; all on by default). */
   notifications: NotificationSettings;
   microblogFollowUserId?: string;
@@ -152,6 +158,7 @@ const rawSchema = z.object({
   HERALD_X_MONTHLY_CAP_USD: z.coerce.number().min(0).optional(),
   HERALD_X_CAP_ACTION: z.enum(['warn', 'refuse']).default('warn'),
   HERALD_X_TIER: z.enum(['pay_per_use', 'free', 'basic', 'pro']).default('pay_per_use'),
+  HERALD_POSTING_CAPS: z.enum(['on', 'off']).default('on'),
   HERALD_NOTIFY_PUBLISHED: z.enum(['0', '1', 'true', 'false']).default('1'),
   HERALD_NOTIFY_FAILED: z.enum(['0', '1', 'true', 'false']).default('1'),
   HERALD_NOTIFY_MISSED: z.enum(['0', '1', 'true', 'false']).default('1'),
@@ -283,6 +290,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       priceUsd: raw.HERALD_X_PRICE_USD, priceWithUrlUsd: raw.HERALD_X_PRICE_WITH_URL_USD, monthlyCapUsd: raw.HERALD_X_MONTHLY_CAP_USD ?? null,
       capAction: raw.HERALD_X_CAP_ACTION, tier: raw.HERALD_X_TIER,
     },
+    postingCaps: raw.HERALD_POSTING_CAPS === 'on',
     notifications: {
       published: on(raw.HERALD_NOTIFY_PUBLISHED), failed: on(raw.HERALD_NOTIFY_FAILED), missed: on(raw.HERALD_NOTIFY_MISSED), reconnect: on(raw.HERALD_NOTIFY_RECONNECT),
     },

@@ -15,7 +15,10 @@ export class UsageRepo {
     this.s = {
       insert: db.prepare(`INSERT INTO post_usage (user_id, account_id, platform, part_id, kind, cost_usd, at)
         VALUES (@userId, @accountId, @platform, @partId, @kind, @costUsd, @at)`),
-      // Times in the window, oldest first: the gate needs the count and when each leaves it.
+      // The gate counts a window (an index range) and, only when it is full, reads the times in
+      // it: reading 10,000 times of X's per-app day before every post cost the scheduler dearly.
+      accountCount: db.prepare('SELECT COUNT(*) FROM post_usage WHERE account_id = ? AND at > ? AND (? IS NULL OR kind = ?)').pluck(),
+      platformCount: db.prepare('SELECT COUNT(*) FROM post_usage WHERE platform = ? AND at > ?').pluck(),
       accountTimes: db.prepare('SELECT at FROM post_usage WHERE account_id = ? AND at > ? AND (? IS NULL OR kind = ?) ORDER BY at').pluck(),
       platformTimes: db.prepare('SELECT at FROM post_usage WHERE platform = ? AND at > ? ORDER BY at').pluck(),
       spend: db.prepare('SELECT COALESCE(SUM(cost_usd), 0) AS usd FROM post_usage WHERE user_id = ? AND platform = ? AND at >= ? AND at < ?').pluck(),
@@ -24,6 +27,16 @@ export class UsageRepo {
 
   record(row: UsageRow): void {
     this.s.insert.run(row);
+  }
+
+  /** How many requests the account made after `since` (only `kind` when given). */
+  accountCount(accountId: string, since: number, kind?: 'post' | 'reply'): number {
+    return this.s.accountCount.get(accountId, since, kind ?? null, kind ?? null) as number;
+  }
+
+  /** How many requests every account of this install made to the network after `since`. */
+  platformCount(platform: string, since: number): number {
+    return this.s.platformCount.get(platform, since) as number;
   }
 
   /** When each request of the account after `since` was made (only `kind` when given), oldest first. */

@@ -53,7 +53,7 @@ export class QuotaGate {
 
   /** The caps that apply to a network now (X's by the tier in settings). */
   windows(platform: Platform): QuotaWindow[] {
-    return quotaWindows(platform, this.deps.config.x.tier);
+    return this.deps.config.postingCaps ? quotaWindows(platform, this.deps.config.x.tier) : [];
   }
 
   /** Null when the account may make `need`'s requests now; else until when, and why, it waits. */
@@ -68,12 +68,15 @@ export class QuotaGate {
       const units = unitsOf(need, w.counts) * (w.weight ?? 1);
       if (units === 0) continue;
       const since = now - w.windowMs;
-      const times = w.scope === 'account' ? this.repos.usage.accountTimes(accountId, since, w.counts) : this.repos.usage.platformTimes(platform, since);
+      const { usage } = this.repos;
+      const count = w.scope === 'account' ? usage.accountCount(accountId, since, w.counts) : usage.platformCount(platform, since);
+      if (count * (w.weight ?? 1) + units <= w.limit) continue;
+      const times = w.scope === 'account' ? usage.accountTimes(accountId, since, w.counts) : usage.platformTimes(platform, since);
       later(windowFreesAt(w, times, units, now), w.label);
     }
     for (const q of await this.networkCount(accountId, platform)) {
       const units = unitsOf(need, q.counts);
-      if (units === 0) continue;
+      if (units === 0 || q.used + units <= q.limit) continue;
       const times = this.repos.usage.accountTimes(accountId, now - q.windowMs, q.counts);
       const unknown = Math.max(0, q.used - times.length);
       const label = `${q.limit.toLocaleString('en-US')} ${q.counts === 'reply' ? 'replies' : 'posts'} per ${Math.round(q.windowMs / 3_600_000)} hours (${q.used} used)`;
@@ -86,7 +89,7 @@ export class QuotaGate {
   private async networkCount(accountId: string, platform: Platform): Promise<NetworkQuota[]> {
     let adapter;
     try { adapter = this.deps.platforms.get(platform); } catch { return []; }
-    if (!adapter.publishingQuota) return [];
+    if (!adapter.publishingQuota || !this.deps.config.postingCaps) return [];
     const row = this.repos.publishInputs.accountRow(accountId);
     if (!row) return [];
     try {
