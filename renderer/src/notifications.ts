@@ -8,6 +8,9 @@
 import { notificationFor, type NotificationSwitches } from '../../text/notification-text';
 import { client } from './api';
 
+/** Told when the permission is granted from Settings, so the stream opens then. */
+const GRANTED = 'herald:notifications-granted';
+
 const ALL_ON: NotificationSwitches = { published: true, failed: true, missed: true, reconnect: true };
 
 export const notificationsSupported = () => typeof window !== 'undefined' && 'Notification' in window;
@@ -15,18 +18,33 @@ export const notificationsSupported = () => typeof window !== 'undefined' && 'No
 /** Asks the browser for permission (call from a click); answers the permission as it stands after. */
 export async function askNotificationPermission(): Promise<NotificationPermission | 'unsupported'> {
   if (!notificationsSupported()) return 'unsupported';
-  if (Notification.permission !== 'default') return Notification.permission;
-  return Notification.requestPermission();
+  const answer = Notification.permission === 'default' ? await Notification.requestPermission() : Notification.permission;
+  if (answer === 'granted') window.dispatchEvent(new Event(GRANTED));
+  return answer;
 }
 
-/** Follows GET /events and shows a notification for each event the rule picks; returns the stop. */
+/**
+ * Follows GET /events and shows a notification for each event the rule picks; returns the stop.
+ * The stream is opened only once the page may show notifications (no open connection otherwise).
+ */
 export function watchBrowserNotifications(): () => void {
   const stop = new AbortController();
+  if (!notificationsSupported()) return () => stop.abort();
+  if (Notification.permission !== 'granted') {
+    const start = () => follow(stop.signal);
+    window.addEventListener(GRANTED, start, { once: true, signal: stop.signal });
+  } else {
+    follow(stop.signal);
+  }
+  return () => stop.abort();
+}
+
+function follow(signal: AbortSignal): void {
   let last: number | undefined;
   void (async () => {
-    while (!stop.signal.aborted) {
+    while (!signal.aborted) {
       try {
-        for await (const ev of client.events({ lastEventId: last, signal: stop.signal })) {
+        for await (const ev of client.events({ lastEventId: last, signal })) {
           last = ev.id;
           if (!notificationsSupported() || Notification.permission !== 'granted') continue;
           if (!notificationFor(ev.type, ev.data, ALL_ON)) continue;
@@ -37,8 +55,7 @@ export function watchBrowserNotifications(): () => void {
       } catch {
         // The server restarted or the key changed: try again shortly, resuming after the last event seen.
       }
-      if (!stop.signal.aborted) await new Promise((r) => setTimeout(r, 3_000));
+      if (!signal.aborted) await new Promise((r) => setTimeout(r, 3_000));
     }
   })();
-  return () => stop.abort();
 }

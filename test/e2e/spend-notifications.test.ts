@@ -107,4 +107,38 @@ describe('browser notifications', () => {
     await app.shot('72-notification-settings');
     expect(app.problems).toEqual([]);
   });
+
+  it('without the permission no stream is open; it is asked on a click, and notifications follow', async () => {
+    const context = await app.browser.newContext({ viewport: { width: 1280, height: 800 } });
+    try {
+      await context.addInitScript(() => {
+        const w = window as unknown as { __shown: string[]; Notification: typeof Notification };
+        w.__shown = [];
+        const Original = w.Notification;
+        w.Notification = class extends Original {
+          constructor(title: string, options?: NotificationOptions) { super(title, options); w.__shown.push(title); }
+        };
+      });
+      const p = await context.newPage();
+      const streams: string[] = [];
+      p.on('request', (r) => { if (r.url().endsWith('/api/v1/events')) streams.push(r.url()); });
+      await p.goto(`${app.origin}/#/settings`);
+      await p.evaluate((k) => localStorage.setItem('herald.apiKey', k), key);
+      await p.reload();
+      const ask = p.getByRole('button', { name: 'Allow browser notifications' });
+      await ask.waitFor();
+      await p.waitForTimeout(300);
+      expect(streams).toEqual([]);
+      // The person says yes in the browser's prompt (granted here), after clicking.
+      await context.grantPermissions(['notifications'], { origin: app.origin });
+      await ask.click();
+      await p.locator('[data-notification-permission="granted"]').waitFor();
+      await expect.poll(() => streams.length).toBe(1);
+      await p.waitForTimeout(300);
+      post('post.failed', { error: 'Told after the click', nextAttemptAt: null });
+      await expect.poll(() => p.evaluate(() => (window as unknown as { __shown: string[] }).__shown)).toEqual(['Publishing to X failed']);
+    } finally {
+      await context.close();
+    }
+  });
 });

@@ -78,6 +78,7 @@ describe('what X posts cost', () => {
     const nextMonth = await draft(['Scheduled for next month']);
     expect((await schedule(nextMonth, 20 * 86_400_000)).status).toBe(200);
     expect((await credits()).xSpend).toEqual({ monthUsd: 0.215, scheduledUsd: 0.02, capUsd: null });
+    expect((await t.call('GET', '/credits', { key })).body.xSpend).toEqual({ monthUsd: 0.215, scheduledUsd: 0.02, capUsd: null });
     await t.call('DELETE', `/microblog/schedule?draftId=${one}`, { key });
     await t.call('DELETE', `/microblog/schedule?draftId=${nextMonth}`, { key });
   });
