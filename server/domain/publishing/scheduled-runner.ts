@@ -174,6 +174,8 @@ export class ScheduledRunner {
     try {
       const r = started ? await this.publishing.run(started) : await this.publishing.publishDraft(e.userId, this.request(e));
       result = r.results[0];
+      // Over X's spend cap set to warn: it went, and the log says so.
+      for (const w of ('warnings' in r ? r.warnings ?? [] : [])) this.deps.log.warn(`Scheduled post of draft ${e.draftId}: ${w}`);
       full = result?.error?.code === 'STORAGE_FULL';
     } catch (err) {
       // Refused before anything was sent (credits, validation, account gone): not retried, but
