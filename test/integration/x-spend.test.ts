@@ -135,6 +135,10 @@ describe('the monthly cap', () => {
     expect(r.body.success).toBe(true);
     expect(r.body.warnings).toEqual([expect.stringMatching(/over the \$0\.25 monthly cap \(the cap is set to warn\)/)]);
     expect(sent('Over the cap, warned')).toBe(1);
+    const background = await t.call('POST', '/microblog/publish', { key, body: { draftId: await draft(['Over the cap, in the background']), accountIds: [xId], async: true } });
+    expect(background.status).toBe(202);
+    expect(background.body.warnings).toEqual([expect.stringMatching(/monthly cap \(the cap is set to warn\)/)]);
+    await expect.poll(() => sent('Over the cap, in the background')).toBe(1);
     const later = await draft(['Scheduled over the cap, warned']);
     const s = await schedule(later, MIN);
     expect(s.status).toBe(200);

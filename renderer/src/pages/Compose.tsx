@@ -169,8 +169,10 @@ export function Compose({ params }: { params: URLSearchParams }) {
     if (!targets.length) throw new Error('Connect an account and add it to a social set first.');
     const id = await save();
     setNotice(undefined);
-    const { jobId } = await client.publishAsync(id, { accountIds: targets.map((a) => a.uuid) });
+    const { jobId, warnings } = await client.publishAsync(id, { accountIds: targets.map((a) => a.uuid) });
     await follow(jobId, id);
+    // Over X's spend cap set to warn: it went, and the notice says so.
+    if (warnings?.length) setNotice((n) => [n, ...warnings].filter(Boolean).join(' '));
   });
 
   const setZone = set?.timeZone ?? zone();
@@ -191,7 +193,7 @@ export function Compose({ params }: { params: URLSearchParams }) {
     });
     setRequested(at);
     setC((s) => ({ ...s, status: 'scheduled' }));
-    setNotice(r.message);
+    setNotice([r.message, ...(r.warnings ?? [])].join(' '));
     await schedules.reload();
   });
 
@@ -201,7 +203,7 @@ export function Compose({ params }: { params: URLSearchParams }) {
     const r = await client.addToQueue({ draftId: id, socialSetId: set?.id, applyJitter: jitter });
     setRequested(Date.parse(r.slot.at));
     setC((s) => ({ ...s, status: 'scheduled' }));
-    setNotice(`Queued for ${r.slot.local.replace('T', ' ')} (${r.slot.timeZone}).`);
+    setNotice([`Queued for ${r.slot.local.replace('T', ' ')} (${r.slot.timeZone}).`, ...(r.warnings ?? [])].join(' '));
     await schedules.reload();
   });
 

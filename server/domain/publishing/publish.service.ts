@@ -161,7 +161,7 @@ export class PublishService {
     const started = this.begin(userId, req);
     if (background) {
       this.run(started).catch((err) => this.deps.log.error('Herald background publish failed', err));
-      return { jobId: started.jobId, draftId: started.draftId, results: started.skipped, pending: started.toRun.length };
+      return { jobId: started.jobId, draftId: started.draftId, results: started.skipped, pending: started.toRun.length, warnings: started.warnings };
     }
     return this.run(started);
   }

@@ -31,7 +31,7 @@ export const publishingRoutes = (s: Services): RouteDef[] => {
       if (body.dryRun) return s.publishing.dryRun(auth.user.id, req);
       if (body.async) {
         const r = await s.publishing.publishDraft(auth.user.id, req, true);
-        res.status(202).json({ success: true, jobId: r.jobId, draftId: r.draftId });
+        res.status(202).json({ success: true, jobId: r.jobId, draftId: r.draftId, ...(r.warnings?.length ? { warnings: r.warnings } : {}) });
         return undefined;
       }
       return s.publishing.publishDraft(auth.user.id, req);
