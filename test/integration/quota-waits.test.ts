@@ -118,6 +118,16 @@ describe('Threads: 250 posts per 24 h, from its quota endpoint', () => {
     expect(await progress(second)).toMatchObject({ status: 'published', waitingFor: null });
     expect(threads.state.quotaRefusals ?? 0).toBe(0);
   });
+
+  it('a quota endpoint that fails does not hold the post: it goes (a refusal would be retried)', async () => {
+    const id = await draft('Threads post while the quota endpoint fails');
+    await scheduleAt(id, clock.now() + MIN, threadsId, 'threadblog');
+    clock.advance(MIN);
+    threads.faults.next({ kind: '503' }, { route: /threads_publishing_limit/, times: 1 });
+    await fire();
+    expect(threads.faults.fired.length).toBeGreaterThan(0);
+    expect(threads.countPosts('herald.tester', 'Threads post while the quota endpoint fails')).toBe(1);
+  });
 });
 
 describe('X by tier: the Free tier\'s 17 posts per 24 h', () => {

@@ -13,7 +13,7 @@
  */
 import type { Platform } from '../../core/config.js';
 import type { PublishingRepos } from '../../db/repos/publishing-repos.js';
-import { NETWORK_NAMES, PlatformError } from '../../platforms/errors.js';
+import { NETWORK_NAMES } from '../../platforms/errors.js';
 import { quotaWindows, type NetworkQuota, type QuotaWindow } from '../../platforms/quotas.js';
 import type { CredentialsService } from '../accounts/credentials.service.js';
 import type { Deps } from '../deps.js';
@@ -95,8 +95,9 @@ export class QuotaGate {
     try {
       return await this.credentials.withCredentials(row, (ctx) => adapter.publishingQuota!(ctx));
     } catch (err) {
-      if (!(err instanceof PlatformError)) throw err;
-      this.deps.log.warn(`Herald could not read ${NETWORK_NAMES[platform]}'s posting quota (${err.message}); the post goes and a refusal is retried`);
+      // The network unreachable, the account needing a new connection, ...: firing says so itself.
+      const why = err instanceof Error ? err.message : String(err);
+      this.deps.log.warn(`Herald could not read ${NETWORK_NAMES[platform]}'s posting quota (${why}); the post goes and a refusal is retried`);
       return [];
     }
   }

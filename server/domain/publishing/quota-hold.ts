@@ -16,7 +16,14 @@ export async function holdForQuota(publishing: PublishService, e: EntryRow, star
   try { asksNetwork = publishing.deps.platforms.get(platform).publishingQuota !== undefined; } catch { /* no adapter: firing says so */ }
   if (gate.windows(platform).length === 0 && !asksNetwork) return null;
   const need = needOf(publishing, e, started);
-  return need ? gate.check(e.accountId, platform, need) : null;
+  if (!need) return null;
+  try {
+    return await gate.check(e.accountId, platform, need);
+  } catch (err) {
+    // Counting failed (the database busy): the post goes; the network refuses it if over, and that is retried.
+    publishing.deps.log.warn(`Herald could not check the posting quota of account ${e.accountId}: ${(err as Error).message}`);
+    return null;
+  }
 }
 
 function needOf(publishing: PublishService, e: EntryRow, started: Started | undefined): QuotaNeed | null {
