@@ -118,7 +118,9 @@ export async function startHerald(env: Record<string, string> = {}, opts: { data
     // The bench key is enterprise, and a key mints only its own tier or lower (decisions §10).
     HERALD_DEFAULT_TIER: 'enterprise',
     // The simulators (a Mastodon instance among them) listen on loopback.
-    HERALD_ALLOW_PRIVATE_ADDRESSES: '1', ...env,
+    HERALD_ALLOW_PRIVATE_ADDRESSES: '1',
+    // The simulators' own posting limits are lifted (networks.ts): Herald's quota gate is too.
+    HERALD_POSTING_CAPS: 'off', ...env,
   }, /listening on (http:\/\/127\.0\.0\.1:\d+\/api\/v1)/);
   const base = match[1];
   const call = jsonCaller(base);

@@ -5,11 +5,13 @@ import { keyValues, print } from './output.js';
 
 export function registerCredits(program: Command): void {
   program.command('credits')
-    .description('Credit balance and when this month\'s credits expire')
+    .description('Credit balance, when this month\'s credits expire, and this month\'s X spend against its cap')
     .addHelpText('after', examples('herald credits', 'herald credits --output json'))
     .action(action(async (_opts: unknown, cmd: Command) => {
       const r = await clientFor(cmd).credits();
-      print(globals(cmd).output, r, { ids: [String(r.balance)], text: keyValues([['balance', r.balance], ['expires', r.expiresAt]]) });
+      const x = r.xSpend;
+      const spend = `${x.monthUsd} USD spent, ${x.scheduledUsd} scheduled, cap ${x.capUsd === null ? 'none' : `${x.capUsd} USD`}`;
+      print(globals(cmd).output, r, { ids: [String(r.balance)], text: keyValues([['balance', r.balance], ['expires', r.expiresAt], ['x-spend', spend]]) });
     }));
   program.command('credits-usage')
     .description('Credit history, newest first')

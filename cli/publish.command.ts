@@ -35,6 +35,7 @@ export function registerPublish(program: Command): void {
         return;
       }
       const started = await client.publishAsync(draftId, { accountIds: opts.accounts, force: opts.force }, writeOptions(cmd));
+      for (const w of started.warnings ?? []) process.stderr.write(`Warning: ${w}\n`);
       // Progress goes to stderr, so stdout stays the result alone; one line per change of state.
       const live = !g.quiet && g.output !== 'json';
       const tty = useColor(process.stderr);

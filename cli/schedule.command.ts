@@ -57,6 +57,7 @@ export function registerSchedule(program: Command): void {
       }
       const r = await client.schedule({ draftId, scheduledFor: when.toISOString(), targetAccounts, priority: opts.priority, applyJitter: opts.jitter }, writeOptions(cmd));
       const g = globals(cmd);
+      for (const w of r.warnings ?? []) process.stderr.write(`Warning: ${w}\n`);
       print(g.output, r, { ids: r.queueIds, text: g.quiet ? r.queueIds.join('\n') : `Scheduled for ${when.toLocaleString()} on ${r.accountCount} account(s).` });
     }));
   schedule.command('list')

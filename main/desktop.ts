@@ -7,10 +7,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type * as E from 'electron';
-import { NETWORK_LABELS } from '../text/counting.js';
 import { createServer as createHeraldServer, type HeraldServer, type ServerOptions } from '../server/server.js';
 import { allowNavigation, allowOpenExternal, contentSecurityPolicy, trustedSender, webPreferences } from './security.js';
 import { onWindowClose, trayMenu, type KeepAliveState } from './tray.js';
+import { watchNotifications } from './notifications.js';
 import { trayIconPng } from './tray-icon.js';
 
 /** The parts of Electron the app uses. */
@@ -192,12 +192,13 @@ export async function startDesktop(e: ElectronModules, opts: DesktopOptions): Pr
   // After onboarding creates the owner, the UI asks again for its key.
   handle('herald:refresh-key', async () => { key = await uiKey(); return key; });
 
-  server.services.publishing.events.on('target', (r: { platform: string; success: boolean; error?: { message: string } }) => {
-    if (e.Notification.isSupported()) {
-      const name = (NETWORK_LABELS as Record<string, string>)[r.platform] ?? r.platform;
-      new e.Notification({ title: r.success ? `Published to ${name}` : `Publishing to ${name} failed`, body: r.success ? '' : (r.error?.message ?? '').slice(0, 300) }).show();
-    }
-    refreshTray();
+  // System notifications and the tray follow the event stream (main/notifications.ts), under the same switches as the UI's.
+  const ownerId = () => (server?.deps.sqlite.prepare('SELECT id FROM users ORDER BY created_at, id LIMIT 1').get() as { id: string } | undefined)?.id ?? null;
+  watchNotifications(server.services.events, {
+    owner: ownerId,
+    switches: () => server!.deps.config.notifications,
+    show: (n) => { if (e.Notification.isSupported()) new e.Notification({ title: n.title, body: n.body }).show(); },
+    changed: () => refreshTray(),
   });
 
   try {

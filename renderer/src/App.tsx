@@ -20,6 +20,7 @@ import { Networks } from './pages/Networks';
 import { navigate, readRoute, type PageId } from './router';
 import { applyTheme } from './theme';
 import { ShortcutsHelp } from './components/Shortcuts';
+import { watchBrowserNotifications } from './notifications';
 
 const PAGES: readonly (readonly [PageId, string, ComponentType<{ params: URLSearchParams }>])[] = [
   ['compose', 'Compose', Compose],
@@ -85,6 +86,9 @@ export function App() {
       void client.me().then(() => setState((s) => (s === 'login' ? 'ready' : s)), () => undefined);
     });
   }, []);
+
+  // In a browser, notifications follow the event stream while signed in (the desktop app's main process shows its own).
+  useEffect(() => (state === 'ready' && !desktop ? watchBrowserNotifications() : undefined), [state]);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {

@@ -13,5 +13,7 @@ export const eventData = z.object({
   error: z.string().optional().describe('post.failed, post.missed'),
   nextAttemptAt: z.string().nullable().optional().describe('post.failed: when it is tried again, null when not'),
   scheduledFor: z.string().optional().describe('post.scheduled: the entry\'s fire time, jitter applied'),
+  waitingFor: z.literal('quota').optional().describe('post.scheduled: held back by a network\'s posting cap; scheduledFor and nextAttemptAt say when it goes'),
+  reason: z.string().optional().describe('post.scheduled with waitingFor: the cap, in words'),
   balance: z.number().optional().describe('credits.changed'),
 });

@@ -41,9 +41,10 @@ export const publishResponse = z.object({
   draftId: z.string(),
   results: z.array(targetResult),
   summary,
+  warnings: z.array(z.string()).optional().describe('went ahead over the X monthly spend cap, which is set to warn'),
 });
 export const multiPublishResponse = publishResponse;
-export const acceptedResponse = z.object({ success: successTrue, jobId: z.string(), draftId: z.string() });
+export const acceptedResponse = z.object({ success: successTrue, jobId: z.string(), draftId: z.string(), warnings: z.array(z.string()).optional().describe('went ahead over the X monthly spend cap, which is set to warn') });
 
 export const progressQuery = z.object({ draftId: id.optional(), jobId: z.string().min(1).max(100).optional() })
   .refine((q) => q.draftId || q.jobId, 'draftId or jobId is required');

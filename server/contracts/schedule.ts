@@ -24,6 +24,7 @@ export const scheduleResponse = z.object({
   queueIds: z.array(z.string()),
   scheduledFor: z.string().describe('echoes the request (the earliest target\'s time when only targets carry times); each entry\'s real fire time (jitter applied) is in GET /microblog/schedule'),
   accountCount: z.number().int(),
+  warnings: z.array(z.string()).optional().describe('scheduled over the X monthly spend cap (month spent + scheduled + this), which is set to warn'),
 });
 
 export const scheduleEntry = z.object({

@@ -21,6 +21,12 @@ export const setupBody = z.object({
 });
 export const setupResponse = loginResponse;
 
+const xCapAction = z.enum(['warn', 'refuse']);
+const xTier = z.enum(['pay_per_use', 'free', 'basic', 'pro']);
+/** One switch per kind of notification (published, failed, missed, reconnect). */
+export const notifications = z.object({ published: z.boolean(), failed: z.boolean(), missed: z.boolean(), reconnect: z.boolean() });
+const usd = z.number().min(0, 'must be zero or more').max(1_000_000).refine(Number.isFinite, 'a number');
+
 export const settingsSchema = z.object({
   version: z.string(),
   dataDir: z.string().optional().describe('The data folder: shown to the owner only (a path names the person and the machine)'),
@@ -31,6 +37,12 @@ export const settingsSchema = z.object({
   timeZone: z.string().describe('IANA zone schedules are shown and typed in; default the zone of the machine Herald runs on'),
   defaultLanguage: z.string().describe('BCP 47 tag new drafts get; default from the system locale'),
   detected: z.object({ timeZone: z.string(), defaultLanguage: z.string() }).describe('What Herald found on this machine, for the first-run wizard'),
+  xPriceUsd: z.number().describe('X pay-per-use: USD per post request (each post of a thread is one); default 0.015'),
+  xPriceWithUrlUsd: z.number().describe('USD per post request with a URL in it; default 0.200'),
+  xMonthlyCapUsd: z.number().nullable().describe('USD a month spent on X posts; null: no cap'),
+  xCapAction: xCapAction.describe('over the cap: "warn" (publish, with a warning) or "refuse" (402 SPEND_CAP_REACHED)'),
+  xTier: xTier.describe('the X API tier whose posting caps apply (pay_per_use by default)'),
+  notifications: notifications.describe('which notifications the UI and the desktop app show; all on by default'),
 });
 export const settingsResponse = z.object({ success: successTrue, settings: settingsSchema });
 export const updateSettingsBody = z.object({
@@ -39,6 +51,12 @@ export const updateSettingsBody = z.object({
   defaultTier: tierSchema.optional(),
   timeZone: z.string().trim().min(1).max(100).optional().describe('An IANA zone Intl knows, e.g. "Europe/Berlin"; applies at once'),
   defaultLanguage: z.string().trim().min(2).max(35).optional().describe('A well-formed BCP 47 tag, e.g. "de" or "pt-BR"; applies at once'),
+  xPriceUsd: usd.optional().describe('USD per X post request; applies at once'),
+  xPriceWithUrlUsd: usd.optional().describe('USD per X post request with a URL; applies at once'),
+  xMonthlyCapUsd: usd.nullable().optional().describe('USD a month; null removes the cap; applies at once'),
+  xCapAction: xCapAction.optional(),
+  xTier: xTier.optional(),
+  notifications: notifications.partial().strict().optional().describe('only the kinds given change; applies at once'),
 });
 export const updateSettingsResponse = z.object({ success: successTrue, settings: settingsSchema, restartRequired: z.boolean() });
 export const backupResponse = z.object({ success: successTrue, file: z.string(), bytes: z.number().int(), seconds: z.number() });

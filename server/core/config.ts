@@ -82,10 +82,35 @@ export interface HeraldConfig {
   timeZone: string;
   /** Install-wide default post language, a BCP 47 tag (validated, canonicalised). */
   defaultLanguage: string;
+  /** X's pay-per-use prices, the monthly spend cap and what happens at it, and the API tier whose caps apply (settings, apply at once). */
+  x: XSettings;
+  /**
+   * Whether the quota gate holds scheduled posts at the networks' posting caps (default on). Off
+   * only for benchmarks against simulators whose own limits are lifted; real networks refuse
+   * what the caps describe.
+   */
+  postingCaps: boolean;
+  /** Which notifications the UI and the desktop app show (settings, apply at once; all on by default). */
+  notifications: NotificationSettings;
   microblogFollowUserId?: string;
   /** A non-loopback redirect URI that sign-in with X may also use. */
   microblogRedirectUri?: string;
 }
+
+export interface XSettings {
+  /** USD per post request (Content Create). */
+  priceUsd: number;
+  /** USD per post request with a URL in it. */
+  priceWithUrlUsd: number;
+  /** USD a month; null: no cap. */
+  monthlyCapUsd: number | null;
+  /** Over the cap: publish anyway with a warning, or refuse (402 SPEND_CAP_REACHED). */
+  capAction: 'warn' | 'refuse';
+  tier: 'pay_per_use' | 'free' | 'basic' | 'pro';
+}
+
+export const NOTIFICATION_KINDS = ['published', 'failed', 'missed', 'reconnect'] as const;
+export type NotificationSettings = Record<(typeof NOTIFICATION_KINDS)[number], boolean>;
 
 /** The OS's per-user application-data folder, as Electron's `app.getPath('userData')` picks it. */
 export function defaultDataDir(platform = process.platform, env: NodeJS.ProcessEnv = process.env): string {
@@ -128,7 +153,19 @@ const rawSchema = z.object({
   HERALD_REQUEST_TIMEOUT_SECONDS: z.coerce.number().min(0).max(86_400).default(0),
   HERALD_MAX_CONNECTIONS: z.coerce.number().int().min(8).max(100_000).default(128),
   HERALD_ALLOW_PRIVATE_ADDRESSES: z.enum(['0', '1', 'true', 'false']).default('0'),
+  HERALD_X_PRICE_USD: z.coerce.number().min(0).default(0.015),
+  HERALD_X_PRICE_WITH_URL_USD: z.coerce.number().min(0).default(0.2),
+  HERALD_X_MONTHLY_CAP_USD: z.coerce.number().min(0).optional(),
+  HERALD_X_CAP_ACTION: z.enum(['warn', 'refuse']).default('warn'),
+  HERALD_X_TIER: z.enum(['pay_per_use', 'free', 'basic', 'pro']).default('pay_per_use'),
+  HERALD_POSTING_CAPS: z.enum(['on', 'off']).default('on'),
+  HERALD_NOTIFY_PUBLISHED: z.enum(['0', '1', 'true', 'false']).default('1'),
+  HERALD_NOTIFY_FAILED: z.enum(['0', '1', 'true', 'false']).default('1'),
+  HERALD_NOTIFY_MISSED: z.enum(['0', '1', 'true', 'false']).default('1'),
+  HERALD_NOTIFY_RECONNECT: z.enum(['0', '1', 'true', 'false']).default('1'),
 });
+
+const on = (v: string) => v === '1' || v === 'true';
 
 /** Keys that may appear in the environment or config.json. */
 export const CONFIG_KEYS = [
@@ -250,6 +287,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     },
     timeZone: '',
     defaultLanguage: '',
+    x: {
+      priceUsd: raw.HERALD_X_PRICE_USD, priceWithUrlUsd: raw.HERALD_X_PRICE_WITH_URL_USD, monthlyCapUsd: raw.HERALD_X_MONTHLY_CAP_USD ?? null,
+      capAction: raw.HERALD_X_CAP_ACTION, tier: raw.HERALD_X_TIER,
+    },
+    postingCaps: raw.HERALD_POSTING_CAPS === 'on',
+    notifications: {
+      published: on(raw.HERALD_NOTIFY_PUBLISHED), failed: on(raw.HERALD_NOTIFY_FAILED), missed: on(raw.HERALD_NOTIFY_MISSED), reconnect: on(raw.HERALD_NOTIFY_RECONNECT),
+    },
     microblogFollowUserId: raw.HERALD_MICROBLOG_FOLLOW_USER_ID,
     microblogRedirectUri: raw.HERALD_MICROBLOG_REDIRECT_URI,
   };

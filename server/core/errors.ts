@@ -11,6 +11,8 @@ export const ERROR_STATUS = {
   INVALID_INPUT: 400,
   NO_SOCIAL_SET: 400,
   INSUFFICIENT_CREDITS: 402,
+  /** The month's X spend would pass its cap and the cap is set to refuse (decisions §10). */
+  SPEND_CAP_REACHED: 402,
   UNAUTHORIZED: 403,
   RATE_LIMITED: 429,
   /** POST /auth/setup once an owner exists (decisions §10). */

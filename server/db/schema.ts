@@ -7,7 +7,7 @@
  * range-scanned by them.
  */
 import { sql } from 'drizzle-orm';
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 export const users = sqliteTable('users', {
   id: text('id').primaryKey(),
@@ -277,3 +277,25 @@ export const events = sqliteTable('events', {
   /** Epoch milliseconds (the purge range-scans it). */
   createdAt: integer('created_at').notNull(),
 }, (t) => [index('events_user_idx').on(t.userId, t.id), index('events_created_idx').on(t.createdAt)]);
+
+/**
+ * Every request a post made on a network, written when its part is sent, in the same
+ * transaction: what the quota gate counts in a network's rolling windows (per account and per
+ * network), and what X charged for it (`cost_usd`, the price in force when it was sent, for the
+ * month's spend). `kind` is `post` (a thread's first post) or `reply` (its later posts).
+ * `at` is epoch milliseconds (range-scanned by window).
+ */
+export const postUsage = sqliteTable('post_usage', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  accountId: text('account_id').notNull(),
+  platform: text('platform').notNull(),
+  partId: text('part_id'),
+  kind: text('kind').notNull().default('post'),
+  costUsd: real('cost_usd').notNull().default(0),
+  at: integer('at').notNull(),
+}, (t) => [
+  index('post_usage_account_idx').on(t.accountId, t.at),
+  index('post_usage_platform_idx').on(t.platform, t.at),
+  index('post_usage_user_idx').on(t.userId, t.platform, t.at),
+]);

@@ -202,7 +202,7 @@ export class Scheduler {
     if (this.stopped || !this.takeOver()) return Promise.resolve();
     if (this.firing) {
       this.again = true;
-      return this.firing.then(() => this.settled());
+      return this.firing.then(() => this.settled()).then(() => this.rearm());
     }
     this.firing = (async () => {
       try {
@@ -218,7 +218,9 @@ export class Scheduler {
         this.rearm();
       }
     })();
-    return this.firing.then(() => this.settled());
+    // Outcomes written once dispatches settle can move entries' due times (a retry, a quota
+    // wait): the wake-up is armed again for them, not left to the next sweep.
+    return this.firing.then(() => this.settled()).then(() => this.rearm());
   }
 
   /** Resolves when nothing is in flight and every outcome is written. */

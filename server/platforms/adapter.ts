@@ -10,6 +10,7 @@
  * Adapters hold no state between calls: credentials come in, refreshed credentials go out.
  */
 import type { NetworkConfig, Platform } from '../core/config.js';
+import type { NetworkQuota } from './quotas.js';
 
 export type RefreshMode = 'any_time' | 'before_expiry' | 'none';
 
@@ -189,6 +190,12 @@ export interface PlatformAdapter {
    * the user to confirm instead of being sent twice.
    */
   findRecentPost(ctx: CallContext, query: { text: string; replyTo?: PostRef; since: number; idempotencyKey: string }): Promise<PostRef | null>;
+  /**
+   * The network's own count against its posting caps (Threads' threads_publishing_limit), which
+   * also counts posts made outside Herald. The quota gate asks it before a scheduled post fires;
+   * a network without such an endpoint is counted from Herald's own records (quotas.ts).
+   */
+  publishingQuota?(ctx: CallContext): Promise<NetworkQuota[]>;
   /** Follows another account (X's followOnPlatform). */
   follow?(ctx: CallContext, targetUserId: string): Promise<void>;
 }

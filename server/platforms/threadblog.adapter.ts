@@ -10,6 +10,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { CallContext, Identity, MediaItem, PlatformAdapter, PostInput, PostRef } from './adapter.js';
 import { PlatformError } from './errors.js';
+import type { NetworkQuota } from './quotas.js';
 import { formPost, graphCall, graphUrl, MEDIA_NOT_FOUND } from './threadblog/graph.js';
 import { refreshThreads, threadblogOAuth } from './threadblog/oauth.js';
 
@@ -210,8 +211,24 @@ export function createThreadblogAdapter(options: ThreadblogOptions = {}): Platfo
     return null;
   }
 
+  /** GET /{user-id}/threads_publishing_limit (platforms.md §4.3): the rolling 24 h counts of posts and replies. */
+  async function publishingQuota(ctx: CallContext): Promise<NetworkQuota[]> {
+    type Config = { quota_total?: number; quota_duration?: number };
+    const answer = await call<{ data?: { quota_usage?: number; config?: Config; reply_quota_usage?: number; reply_config?: Config }[] }>(
+      ctx, `/${encodeURIComponent(ctx.account.platformUserId)}/threads_publishing_limit`,
+      { params: { fields: 'quota_usage,config,reply_quota_usage,reply_config' } }, 'read the publishing quota');
+    const d = answer.data?.[0];
+    if (!d) throw new PlatformError('threadblog', 'transient', 'Threads answered the quota request without its figures');
+    const window = (c: Config | undefined, limit: number) => ({ limit: c?.quota_total ?? limit, windowMs: (c?.quota_duration ?? 86_400) * 1000 });
+    return [
+      { counts: 'post', used: d.quota_usage ?? 0, ...window(d.config, 250) },
+      { counts: 'reply', used: d.reply_quota_usage ?? 0, ...window(d.reply_config, 1000) },
+    ];
+  }
+
   return {
     platform: 'threadblog',
+    publishingQuota,
     oauth: threadblogOAuth,
     identify,
     refresh: (ctx) => refreshThreads(ctx.network, ctx.credentials, ctx.signal),

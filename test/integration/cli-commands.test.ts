@@ -334,7 +334,10 @@ describe('herald credits, credits-usage', () => {
     const [credits, usage] = await Promise.all([inEach(() => ['credits']), inEach(() => ['credits-usage', '--limit', '3'])]);
     const bal = await api('POST', '/credits');
     expect(JSON.parse(ok(credits.json))).toEqual(bal);
-    expect(parseKeyValues(ok(credits.table))).toEqual({ balance: String(bal.balance), expires: bal.expiresAt });
+    expect(parseKeyValues(ok(credits.table))).toEqual({
+      balance: String(bal.balance), expires: bal.expiresAt,
+      'x-spend': `${bal.xSpend.monthUsd} USD spent, ${bal.xSpend.scheduledUsd} scheduled, cap none`,
+    });
     expect(ok(credits.minimal)).toBe(`${bal.balance}\n`);
     // Publishing above: 2 + 1 + 2 targets charged, the failed one refunded.
     expect(bal.balance).toBe(1000 - 50 + 10);

@@ -15,6 +15,15 @@ export async function startThreadsSimulator(opts: ThreadsSimulatorOptions = {}):
   const clientSecret = opts.clientSecret ?? 'threads-sim-secret';
   const readyMs = opts.containerReadyMs ?? 200;
   const minRefreshAge = (opts.minRefreshAgeSec ?? 86_400) * 1000;
+  const quotaNow = opts.now ?? Date.now;
+  // threads_publishing_limit (platforms.md §4.3): rolling 24 h, 250 posts and 1,000 replies.
+  const QUOTA = { posts: 250, replies: 1000, windowMs: 86_400_000 };
+  const usage = (userId: string) => {
+    const since = quotaNow() - QUOTA.windowMs;
+    const mine = state.posts.filter((p) => p.userId === userId && p.createdAt > since);
+    const replies = mine.filter((p) => p.replyToId).length;
+    return { posts: mine.length - replies, replies };
+  };
   const state: ThreadsState = {
     users: [],
     containers: new Map(),
@@ -157,12 +166,12 @@ export async function startThreadsSimulator(opts: ThreadsSimulatorOptions = {}):
     router.on('GET', `${v}/:userId/threads_publishing_limit`, (req) => {
       const a = auth(req);
       if (!('userId' in a)) return a;
-      const day = Date.now() - 86_400_000;
-      const mine = state.posts.filter((p) => p.userId === a.userId && p.createdAt > day);
-      const replies = mine.filter((p) => p.replyToId).length;
+      state.quotaChecks = (state.quotaChecks ?? 0) + 1;
+      const u = usage(a.userId);
+      const day = QUOTA.windowMs / 1000;
       return {
         status: 200,
-        body: { data: [{ quota_usage: mine.length - replies, config: { quota_total: 250, quota_duration: 86400 }, reply_quota_usage: replies, reply_config: { quota_total: 1000, quota_duration: 86400 } }] },
+        body: { data: [{ quota_usage: u.posts, config: { quota_total: QUOTA.posts, quota_duration: day }, reply_quota_usage: u.replies, reply_config: { quota_total: QUOTA.replies, quota_duration: day } }] },
       };
     });
     router.on('POST', `${v}/:userId/threads`, async (req) => {
@@ -222,6 +231,13 @@ export async function startThreadsSimulator(opts: ThreadsSimulatorOptions = {}):
         state.notReadyPublishes += 1;
         return errors.mediaNotFound(id);
       }
+      // Over the rolling 24 h quota: refused at publish, as Threads enforces it. (The exact error
+      // Threads answers is not documented in platforms.md; the request-limit shape stands in.)
+      const u = usage(a.userId);
+      if (c.replyToId ? u.replies >= QUOTA.replies : u.posts >= QUOTA.posts) {
+        state.quotaRefusals = (state.quotaRefusals ?? 0) + 1;
+        return errors.rateLimited();
+      }
       if (state.publishRaces > 0) {
         state.publishRaces -= 1;
         return errors.mediaNotFound(id);
@@ -236,7 +252,7 @@ export async function startThreadsSimulator(opts: ThreadsSimulatorOptions = {}):
         replyControl: c.replyControl,
         children: c.children,
         shortcode: randomId(8),
-        createdAt: Date.now(),
+        createdAt: quotaNow(),
         seq: ++seq,
       };
       c.status = 'PUBLISHED';
@@ -323,5 +339,12 @@ export async function startThreadsSimulator(opts: ThreadsSimulatorOptions = {}):
     },
     postsBy: (n) => state.posts.filter((p) => p.userId === byName(n)?.id),
     countPosts: (n, text) => state.counter.count(byName(n)?.id ?? '', text),
+    seedPosts: (n, count, at) => {
+      const u = byName(n);
+      if (!u) throw new Error(`no Threads user ${n}`);
+      for (let i = 0; i < count; i++) {
+        state.posts.push({ id: nextId(), userId: u.id, containerId: '', mediaType: 'TEXT_POST', text: `Posted elsewhere ${i}`, children: [], shortcode: randomId(8), createdAt: at, seq: ++seq });
+      }
+    },
   };
 }

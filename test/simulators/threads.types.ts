@@ -53,6 +53,11 @@ export interface ThreadsSimulatorOptions {
   redirectUris?: string[];
   /** Refuse any redirect URI that is not HTTPS, as the real Threads does (platforms.md §4.1). */
   httpsRedirectsOnly?: boolean;
+  /**
+   * The clock of the publishing quota (posts' times and the rolling 24 h window), default
+   * Date.now: a test shares Herald's injected clock with it.
+   */
+  now?: () => number;
 }
 
 export interface Token {
@@ -77,6 +82,9 @@ export interface ThreadsState {
   counter: PostCounter;
   /** Publish attempts refused because the container was not FINISHED. */
   notReadyPublishes: number;
+  /** GET threads_publishing_limit calls, and publishes refused over the 24 h quota. */
+  quotaChecks?: number;
+  quotaRefusals?: number;
   /**
    * The next this many threads_publish calls answer "Media Not Found" (24 / 4279009) although
    * the container already says FINISHED: Threads' race between its status and publish endpoints.
@@ -105,4 +113,6 @@ export interface ThreadsSimulator {
   expireAccessTokens(): void;
   postsBy(username: string): ThreadsPost[];
   countPosts(username: string, text: string): number;
+  /** Adds `count` posts (not replies) made at `at` (the quota clock's ms), as if published outside Herald. */
+  seedPosts(username: string, count: number, at: number): void;
 }

@@ -202,10 +202,25 @@ describe('tray, notifications and quitting', () => {
     x.faults.next({ kind: '503' }, { route: 'POST /2/tweets', times: 1 });
     const failing = (await api().call('POST', '/microblog/drafts', { key, body: { title: 'Will fail', tweets: [{ content: 'This one fails' }] } })).body.draft.id;
     await api().call('POST', '/microblog/publish', { key, body: { draftId: failing } });
+    // From the event stream (main/notifications.ts), as the UI's: the published one carries its URL.
+    await expect.poll(() => fake.notifications.length).toBe(2);
     expect(fake.notifications).toEqual([
-      { title: 'Published to X', body: '' },
+      { title: 'Published to X', body: expect.stringMatching(/^https:\/\/x\.com\//) },
       { title: 'Publishing to X failed', body: expect.stringContaining('X') },
     ]);
+  });
+
+  it('a kind switched off in settings shows no notification; switched on again, it does', async () => {
+    expect((await api().call('PUT', '/settings', { key, body: { notifications: { published: false } } })).status).toBe(200);
+    fake.notifications.length = 0;
+    const quiet = (await api().call('POST', '/microblog/drafts', { key, body: { title: 'Quiet', tweets: [{ content: 'No notification for this one' }] } })).body.draft.id;
+    expect((await api().call('POST', '/microblog/publish', { key, body: { draftId: quiet } })).status).toBe(200);
+    x.faults.next({ kind: '503' }, { route: 'POST /2/tweets', times: 1 });
+    const failing = (await api().call('POST', '/microblog/drafts', { key, body: { title: 'Still told', tweets: [{ content: 'Failures are still told' }] } })).body.draft.id;
+    await api().call('POST', '/microblog/publish', { key, body: { draftId: failing } });
+    await expect.poll(() => fake.notifications.length).toBe(1);
+    expect(fake.notifications[0].title).toBe('Publishing to X failed');
+    expect((await api().call('PUT', '/settings', { key, body: { notifications: { published: true } } })).status).toBe(200);
   });
 
   it('the tray menu shows the next scheduled post and the queue size', async () => {

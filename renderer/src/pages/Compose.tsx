@@ -32,6 +32,7 @@ import { cardUrl, LinkCard, useLinkCard } from './compose/LinkCard';
 import { LanguagePicker } from './compose/Language';
 import { FireTimes, SendProgress } from './compose/SendProgress';
 import { formatLocal, instantIn, PerNetworkTimes } from './compose/Timing';
+import { SpendMeter } from '../components/SpendMeter';
 
 export function Compose({ params }: { params: URLSearchParams }) {
   const draftParam = params.get('draft') ?? undefined;
@@ -198,8 +199,10 @@ export function Compose({ params }: { params: URLSearchParams }) {
     if (!targets.length) throw new Error('Connect an account and add it to a social set first.');
     const id = await save();
     setNotice(undefined);
-    const { jobId } = await client.publishAsync(id, { accountIds });
+    const { jobId, warnings } = await client.publishAsync(id, { accountIds });
     await follow(jobId, id);
+    // Over X's spend cap set to warn: it went, and the notice says so.
+    if (warnings?.length) setNotice((n) => [n, ...warnings].filter(Boolean).join(' '));
   });
 
   const setZone = set?.timeZone ?? zone();
@@ -220,7 +223,7 @@ export function Compose({ params }: { params: URLSearchParams }) {
     });
     setRequested(at);
     setC((s) => ({ ...s, status: 'scheduled' }));
-    setNotice(r.message);
+    setNotice([r.message, ...(r.warnings ?? [])].join(' '));
     await schedules.reload();
   });
 
@@ -230,7 +233,7 @@ export function Compose({ params }: { params: URLSearchParams }) {
     const r = await client.addToQueue({ draftId: id, socialSetId: set?.id, applyJitter: jitter });
     setRequested(Date.parse(r.slot.at));
     setC((s) => ({ ...s, status: 'scheduled' }));
-    setNotice(`Queued for ${r.slot.local.replace('T', ' ')} (${r.slot.timeZone}).`);
+    setNotice([`Queued for ${r.slot.local.replace('T', ' ')} (${r.slot.timeZone}).`, ...(r.warnings ?? [])].join(' '));
     await schedules.reload();
   });
 
@@ -340,6 +343,7 @@ export function Compose({ params }: { params: URLSearchParams }) {
       <ErrorText error={loadError ?? error} />
       <Notice data-notice="">{notice}</Notice>
       {credits.data?.warning && <p className="error" role="alert" data-credits-warning>{credits.data.warning}</p>}
+      <SpendMeter spend={credits.data?.xSpend} balance={credits.data?.balance} />
       <div className="compose-grid">
         <section aria-label="Editor" className={c.posts.length > 6 ? 'editor-many' : undefined}>
           <div className="panel">

@@ -10,6 +10,7 @@ import { confirmAction } from '../components/undo';
 import { showIn, useViewZone, ZonePicker } from '../components/zone';
 import { useAction, useLoad } from '../hooks';
 import { SlotQueue } from './queue/SlotQueue';
+import { SpendMeter } from '../components/SpendMeter';
 
 type Entry = Awaited<ReturnType<typeof client.listSchedules>>['schedules'][number];
 interface Group { draftId: string; title: string; first: string; entries: Entry[] }
@@ -57,6 +58,7 @@ export function Queue() {
       <ErrorText error={list.error ?? error} />
       <Notice className="ok">{note}</Notice>
       {credits.data?.warning && <p className="error" role="alert" data-credits-warning>{credits.data.warning}</p>}
+      <SpendMeter spend={credits.data?.xSpend} balance={credits.data?.balance} />
       {view === 'slots' && <SlotQueue />}
       {view === 'list' && (
         <div className="panel">

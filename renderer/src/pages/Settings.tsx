@@ -3,6 +3,7 @@ import { client, desktop } from '../api';
 import { applyTheme } from '../theme';
 import { ErrorText, Loading, Notice, Page } from '../components/ui';
 import { useAction, useLoad } from '../hooks';
+import { NotificationSettings, XSpendSettings } from './settings/SpendAndNotifications';
 
 export function Settings() {
   const settings = useLoad(() => client.settings().then((r) => r.settings));
@@ -43,6 +44,8 @@ export function Settings() {
         <button className="primary" type="submit" disabled={busy}>Save</button>
         <Notice>{note}</Notice>
       </form>
+      <XSpendSettings current={settings.data} onSaved={() => void settings.reload()} />
+      <NotificationSettings current={settings.data?.notifications} />
       <div className="panel">
         <h2>Networks</h2>
         <p className="muted">The apps Herald uses at X, Threads, LinkedIn and the sign-in provider: guides, redirect URIs, client ids and secrets.</p>

@@ -144,9 +144,13 @@ export class OutboxRepo {
     await this.commits.durable(() => { this.s.partSending.run(id); });
     crashPoint('send');
   }
-  partSent(id: string, ref: { id: string; cid?: string; url: string }): void {
+  /** `alsoWrite`: in the same transaction (the request's usage row, usage.repo.ts). */
+  partSent(id: string, ref: { id: string; cid?: string; url: string }, alsoWrite?: () => void): void {
     crashPoint('answered');
-    this.commits.relaxed(() => this.s.partSent.run({ id, networkId: ref.id, networkCid: ref.cid ?? null, url: ref.url, now: this.now() }));
+    this.commits.relaxed(() => {
+      this.s.partSent.run({ id, networkId: ref.id, networkCid: ref.cid ?? null, url: ref.url, now: this.now() });
+      alsoWrite?.();
+    });
     crashPoint('sent');
   }
   partFailed(id: string, error: string): void { this.s.partFailed.run(error, id); }

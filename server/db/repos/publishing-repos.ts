@@ -10,6 +10,7 @@ import { PublicationsRepo } from './publications.repo.js';
 import { PublishInputsRepo } from './publish-inputs.repo.js';
 import { QueueRepo } from './queue.repo.js';
 import { ScheduleRepo } from './schedule.repo.js';
+import { UsageRepo } from './usage.repo.js';
 
 export function createPublishingRepos(sqlite: Sqlite, db: Db, core: { clock: Clock; ids: Ids }) {
   return {
@@ -23,6 +24,8 @@ export function createPublishingRepos(sqlite: Sqlite, db: Db, core: { clock: Clo
     publishInputs: new PublishInputsRepo(sqlite, db),
     /** The event stream (GET /events): every state change of a post or of credits. */
     events: new EventsRepo(sqlite),
+    /** Requests made on the networks: quota windows and X's spend. */
+    usage: new UsageRepo(sqlite),
   };
 }
 

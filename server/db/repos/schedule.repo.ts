@@ -61,7 +61,7 @@ export class ScheduleRepo {
       retry: db.prepare(`UPDATE schedule_entries SET status = 'pending', attempts = attempts + 1, last_error = @error, next_attempt_at = @at, due_at = @at, waiting_for = 'network'
         WHERE id = @id AND ${NOT_SUPERSEDED}`),
       // Not an attempt: nothing reached the network, and nothing stays charged (the plan rolled back).
-      waitStorage: db.prepare(`UPDATE schedule_entries SET status = 'pending', last_error = @error, next_attempt_at = @at, due_at = @at, waiting_for = 'storage'
+      wait: db.prepare(`UPDATE schedule_entries SET status = 'pending', last_error = @error, next_attempt_at = @at, due_at = @at, waiting_for = @why
         WHERE id = @id AND status = 'claimed' AND ${NOT_SUPERSEDED}`),
       // The secret store is locked (Herald restarted, its passphrase not given yet): not an attempt either.
       waitUnlock: db.prepare(`UPDATE schedule_entries SET status = 'pending', last_error = @error, next_attempt_at = @at, due_at = @at, waiting_for = 'reconnect'
@@ -79,6 +79,7 @@ export class ScheduleRepo {
           e.created_at AS createdAt, e.platform, e.account_id AS accountUuid
         FROM schedule_entries e JOIN drafts d ON d.id = e.draft_id
         WHERE e.user_id = ? AND e.status = 'pending' ORDER BY e.due_at, e.priority DESC`),
+      pendingDrafts: db.prepare(`SELECT draft_id FROM schedule_entries WHERE user_id = ? AND platform = ? AND status IN ('pending', 'claimed') AND fire_at >= ? AND fire_at < ?`).pluck(),
       cancel: db.prepare("DELETE FROM schedule_entries WHERE user_id = ? AND draft_id = ? AND status = 'pending' RETURNING account_id AS accountId, platform"),
       cancelOne: db.prepare("DELETE FROM schedule_entries WHERE user_id = ? AND draft_id = ? AND account_id = ? AND status = 'pending' RETURNING account_id AS accountId, platform"),
       forProgress: db.prepare(`SELECT id, draft_id AS draftId, account_id AS accountId, platform, fire_at AS fireAt, due_at AS dueAt, attempts, status,
@@ -121,7 +122,12 @@ export class ScheduleRepo {
 
   /** Back to the queue, no attempt counted, waiting for disk space; false when scheduled again meanwhile. */
   waitForStorage(id: string, error: string, at: number): boolean {
-    return this.s.waitStorage.run({ error, at, id }).changes > 0;
+    return this.s.wait.run({ error, at, id, why: 'storage' }).changes > 0;
+  }
+
+  /** Back to the queue, no attempt counted, until a network's posting quota lets it go at `at`; false when scheduled again meanwhile. */
+  waitForQuota(id: string, error: string, at: number): boolean {
+    return this.s.wait.run({ error, at, id, why: 'quota' }).changes > 0;
   }
 
   /**
@@ -161,6 +167,11 @@ export class ScheduleRepo {
   listPending(userId: string) {
     return this.s.list.all(userId) as {
       id: string; draftId: string; draftTitle: string; fireAt: number; priority: number; attempts: number; createdAt: string; platform: Platform; accountUuid: string }[];
+  }
+
+  /** The draft of each pending (or firing) entry of the user's to `platform` whose fire time is in [from, to), one per entry. */
+  pendingDrafts(userId: string, platform: string, from: number, to: number): string[] {
+    return this.s.pendingDrafts.all(userId, platform, from, to) as string[];
   }
 
   /** Deletes the draft's pending entries (only `accountId`'s when given); answers the accounts they were for. */

@@ -12,6 +12,7 @@ import { PUBLISH_COST, type CreditsService } from '../credits/credits.service.js
 import type { EventsService } from '../events/events.service.js';
 import type { PartPlan } from './plan.js';
 import type { PublicationOptions } from './runner.js';
+import { xPostsCostUsd, type XSpend } from './x-spend.js';
 
 export interface PlannedTarget { account: AccountRow; parts: PartPlan[]; options: PublicationOptions }
 
@@ -23,6 +24,7 @@ export class PublishCharge {
     /** Publications running in this process (shared with the sender), so a double click cannot send twice. */
     private readonly running: ReadonlySet<string>,
     private readonly events: EventsService,
+    private readonly xSpend: XSpend,
   ) {}
 
   /**
@@ -72,10 +74,14 @@ export class PublishCharge {
           this.credits.charge(userId, each, { orderNo: f.jobId ?? c.pubId, sourceType: c.account.platform, sourceDetail: `Publish to @${c.account.username}`.slice(0, 300) });
         }
       }
+      // X's spend cap (x-spend.ts): over it, refused here (nothing charged or sent) or warned of.
+      let xCost = 0;
+      for (const r of toRun) if (r.target.account.platform === 'microblog') xCost += xPostsCostUsd(r.target.parts.map((p) => p.text), this.xSpend.prices);
+      const warning = this.xSpend.check(userId, xCost);
       if (toRun.length > 0) {
         if (draftId) this.repos.draftStatus.setPublishing(draftId, nowIso(this.deps.clock));
       }
-      return { skipped, toRun };
+      return { skipped, toRun, warnings: warning ? [warning] : [] };
     });
   }
 

@@ -5,21 +5,16 @@
  *
  * Each post shows the link card it would carry (only on networks that take one from the client,
  * Bluesky and LinkedIn; the page's facts when Herald has read it already, else only its URL) and
- * the language sent with it. X's pay-per-use prices are constants here until the settings
- * `xPriceUsd` and `xPriceWithUrlUsd` exist.
+ * the language sent with it. X's cost is priced by the one price function (x-spend.ts) at the
+ * prices in settings, as each sent post is recorded.
  */
 import type { AccountRow } from '../../db/repos/publish-inputs.repo.js';
 import type { PartPlan } from './plan.js';
 import type { PublicationOptions } from './runner.js';
+import { roundUsd, xPostsCostUsd, type XPrices } from './x-spend.js';
 
 /** A card's facts Herald already holds (LinkCardsService.cached): undefined when not read yet. */
 export type CardFacts = (url: string) => { title: string; description: string; imageUrl: string | null; siteName: string | null } | null | undefined;
-
-/** X pay-per-use, Content Create (X's pricing page, 2026; decisions §10): per post, and per post with a URL. */
-export const X_PRICE_USD = 0.015;
-export const X_PRICE_WITH_URL_USD = 0.2;
-
-const HAS_URL = /\bhttps?:\/\/\S/i;
 
 export interface DryRunTarget { account: AccountRow; parts: PartPlan[]; options?: PublicationOptions; credits: number; skipped?: boolean }
 
@@ -31,12 +26,10 @@ function cardOf(t: DryRunTarget, position: number, facts?: CardFacts) {
   return { url: planned.url, ...(known ?? {}) };
 }
 
-export function dryRunAnswer(targets: DryRunTarget[], balance: number, facts?: CardFacts) {
+export function dryRunAnswer(targets: DryRunTarget[], balance: number, prices: XPrices, facts?: CardFacts) {
   let xCost = 0;
   const plan = targets.map((t) => {
-    if (t.account.platform === 'microblog' && !t.skipped) {
-      for (const p of t.parts) xCost += HAS_URL.test(p.text) ? X_PRICE_WITH_URL_USD : X_PRICE_USD;
-    }
+    if (t.account.platform === 'microblog' && !t.skipped) xCost += xPostsCostUsd(t.parts.map((p) => p.text), prices);
     return {
       accountId: t.account.id, platform: t.account.platform,
       posts: t.skipped ? [] : t.parts.map((p, i) => ({ text: p.text, media: p.media, linkCard: cardOf(t, i, facts), language: t.options?.langs?.[0] ?? null })),
@@ -45,5 +38,5 @@ export function dryRunAnswer(targets: DryRunTarget[], balance: number, facts?: C
     };
   });
   const needed = targets.reduce((n, t) => n + t.credits, 0);
-  return { success: true as const, dryRun: true as const, plan, credits: { needed, balance }, xCostUsd: Math.round(xCost * 1000) / 1000 };
+  return { success: true as const, dryRun: true as const, plan, credits: { needed, balance }, xCostUsd: roundUsd(xCost) };
 }

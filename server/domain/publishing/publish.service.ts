@@ -26,6 +26,9 @@ import type { CardSource, MediaRef, PublicationOptions } from './runner.js';
 import { checkParts } from './limits.js';
 import { StorageWaits } from './storage-waits.js';
 import { dryRunAnswer, type CardFacts } from './dry-run.js';
+import { XSpend } from './x-spend.js';
+import { QuotaGate } from './quota-gate.js';
+import type { UsersRepo } from '../../db/repos/users-keys.repo.js';
 
 /** Thrown to roll a dry run's transaction back. */
 const ROLLBACK = Symbol('dry run');
@@ -66,9 +69,15 @@ export class PublishService {
   private readonly sender: PublishSender;
   private readonly reports: PublishReports;
   private readonly cardFacts?: CardFacts;
+  /** X's spend: the price function's figures and the monthly cap (x-spend.ts). */
+  readonly xSpend: XSpend;
+  /** The networks' posting caps, checked before a scheduled post fires (quota-gate.ts). */
+  readonly quotas: QuotaGate;
 
-  constructor(readonly deps: Deps, readonly repos: PublishingRepos, credentials: CredentialsService, private readonly credits: CreditsService, private readonly sets: SocialSetsService, readonly stream: EventsService, cards?: CardSource) {
-    this.charge = new PublishCharge(deps, repos, credits, this.running, stream);
+  constructor(readonly deps: Deps, readonly repos: PublishingRepos & { users: UsersRepo }, credentials: CredentialsService, private readonly credits: CreditsService, private readonly sets: SocialSetsService, readonly stream: EventsService, cards?: CardSource) {
+    this.xSpend = new XSpend(deps, repos);
+    this.quotas = new QuotaGate(deps, repos, credentials);
+    this.charge = new PublishCharge(deps, repos, credits, this.running, stream, this.xSpend);
     this.sender = new PublishSender(deps, repos, credentials, credits, this.running, stream, cards);
     this.cardFacts = cards ? (url) => cards.cached(url) : undefined;
     this.reports = new PublishReports(deps, repos, this.storageWaits);
@@ -155,7 +164,7 @@ export class PublishService {
     const started = this.begin(userId, req);
     if (background) {
       this.run(started).catch((err) => this.deps.log.error('Herald background publish failed', err));
-      return { jobId: started.jobId, draftId: started.draftId, results: started.skipped, pending: started.toRun.length };
+      return { jobId: started.jobId, draftId: started.draftId, results: started.skipped, pending: started.toRun.length, warnings: started.warnings };
     }
     return this.run(started);
   }
@@ -180,13 +189,25 @@ export class PublishService {
     const { draft, targets } = this.plan(userId, req);
     checkParts(targets);
     const jobId = req.jobId ?? this.deps.ids.uuid();
-    const { skipped, toRun } = this.charge.prepare(userId, draft.id, targets, { jobId, force: req.force ?? false, origin: req.origin ?? 'now' });
+    const { skipped, toRun, warnings } = this.charge.prepare(userId, draft.id, targets, { jobId, force: req.force ?? false, origin: req.origin ?? 'now' });
     const skippedResults: TargetResult[] = skipped.map(({ target, pub }) => ({
       accountId: target.account.id, platform: target.account.platform as Platform, success: true, skipped: true, status: 'published',
       data: pub.data ? (JSON.parse(pub.data) as Record<string, unknown>) : undefined,
     }));
     for (const r of toRun) this.running.add(r.pubId);
-    return { userId, req, jobId, draftId: draft.id, skipped: skippedResults, toRun };
+    return { userId, req, jobId, draftId: draft.id, skipped: skippedResults, toRun, warnings };
+  }
+
+  /**
+   * Undoes a begun publish before anything was sent (a scheduled post the quota gate holds back):
+   * refunded and handed back to its schedule entry (send.ts, giveBack).
+   */
+  unbegin(started: Started): void {
+    this.release(started);
+    for (const r of started.toRun) {
+      const pub = this.repos.outbox.get(r.pubId);
+      if (pub) this.sender.giveBack(pub);
+    }
   }
 
   /**
@@ -200,7 +221,7 @@ export class PublishService {
       checkParts(targets);
       const { skipped } = this.charge.prepare(userId, draft.id, targets, { jobId: null, force: req.force ?? false, origin: req.origin ?? 'now' });
       const done = new Set(skipped.map((s) => s.target.account.id));
-      return dryRunAnswer(targets.map((t) => ({ ...t, credits: done.has(t.account.id) ? 0 : PUBLISH_COST, skipped: done.has(t.account.id) })), 0, this.cardFacts);
+      return dryRunAnswer(targets.map((t) => ({ ...t, credits: done.has(t.account.id) ? 0 : PUBLISH_COST, skipped: done.has(t.account.id) })), 0, this.xSpend.prices, this.cardFacts);
     });
   }
 
@@ -269,6 +290,7 @@ export class PublishService {
       success: succeeded === results.length,
       jobId, draftId, results,
       summary: { total: results.length, succeeded, failed: results.length - succeeded },
+      ...(started.warnings.length > 0 ? { warnings: started.warnings } : {}),
     };
   }
 
@@ -297,7 +319,7 @@ export class PublishService {
     const target = await this.planDirect(userId, req, byUrl);
     return this.rolledBack(userId, () => {
       this.charge.prepare(userId, null, [target], { jobId: null, force: true, origin: 'api' });
-      return dryRunAnswer([{ ...target, credits: PUBLISH_COST }], 0, this.cardFacts);
+      return dryRunAnswer([{ ...target, credits: PUBLISH_COST }], 0, this.xSpend.prices, this.cardFacts);
     });
   }
 
@@ -328,6 +350,8 @@ export interface PublishOutcome {
   draftId: string;
   results: TargetResult[];
   summary: { total: number; succeeded: number; failed: number };
+  /** Went ahead, but over X's spend cap set to warn. */
+  warnings?: string[];
 }
 
 /** A publish begun (planned and charged), not yet sent: see PublishService.begin(). */
@@ -338,6 +362,7 @@ export interface Started {
   draftId: string;
   skipped: TargetResult[];
   toRun: { target: { account: AccountRow }; pubId: string }[];
+  warnings: string[];
 }
 
 export interface DirectPublish {

@@ -17,6 +17,8 @@ import { publishThread } from '../../platforms/thread.js';
 import type { CredentialsService } from '../accounts/credentials.service.js';
 import type { OutboxRepo, PartRow, PublicationRow } from '../../db/repos/outbox.repo.js';
 import type { PublishInputsRepo } from '../../db/repos/publish-inputs.repo.js';
+import type { UsageRepo } from '../../db/repos/usage.repo.js';
+import { xRequestCostUsd } from './x-spend.js';
 
 /** A post's media: this server's media item, or (Threads only) a public URL the network fetches. */
 export interface MediaRef {
@@ -55,12 +57,24 @@ const RECONCILE_WINDOW_MS = 60 * 60_000;
 const LAGGING_LOOKUPS_MS = [1_000, 2_000, 4_000, 8_000];
 
 export class PublicationRunner {
-  constructor(private readonly deps: Deps, private readonly outbox: OutboxRepo, private readonly inputs: PublishInputsRepo, private readonly credentials: CredentialsService, private readonly cards?: CardSource) {}
+  constructor(private readonly deps: Deps, private readonly outbox: OutboxRepo, private readonly inputs: PublishInputsRepo, private readonly credentials: CredentialsService, private readonly usage: UsageRepo, private readonly cards?: CardSource) {}
 
   /** The planned card, built now, for networks that take one from the client; never fails a post. */
   private async cardFor(adapter: PlatformAdapter, options: PublicationOptions): Promise<PostLinkCard | null> {
     if (!adapter.linkCards || !options.linkCard || !this.cards) return null;
     return this.cards.forPublish(options.linkCard.url).catch(() => null);
+  }
+
+  /**
+   * Marks a part sent, with the request's usage row in the same transaction: what the quota gate
+   * counts, and on X what it cost at the prices in force now (the one price function).
+   */
+  private sent(pub: PublicationRow, part: PartRow, ref: PostRef): void {
+    const cost = pub.platform === 'microblog' ? xRequestCostUsd(part.text, this.deps.config.x) : 0;
+    this.outbox.partSent(part.id, ref, () => this.usage.record({
+      userId: pub.userId, accountId: pub.accountId, platform: pub.platform, partId: part.id,
+      kind: part.position === 0 ? 'post' : 'reply', costUsd: cost, at: this.deps.clock.now(),
+    }));
   }
 
   /** Media rows (this user's) as adapter input, alt text from the post taking precedence. */
@@ -123,12 +137,12 @@ export class PublicationRunner {
       const parts = this.outbox.parts(pub.id);
       // Parts the network may hold from an earlier attempt; settledPrefix asks it about them.
       const wasSending = new Set(parts.filter((p) => p.status === 'sending').map((p) => p.id));
-      const prefix = await this.settledPrefix(adapter, ctx, parts, plans, since);
+      const prefix = await this.settledPrefix(adapter, ctx, pub, parts, plans, since);
       try {
         return await publishThread(adapter, ctx, plans, prefix, {
           beforeSend: (i) => this.outbox.partSending(parts[i].id),
           afterSend: (i, ref) => {
-            this.outbox.partSent(parts[i].id, ref);
+            this.sent(pub, parts[i], ref);
             if (i < plans.length - 1) crashPoint('mid-thread'); // crash harness: between the posts of a thread
           },
         });
@@ -157,7 +171,7 @@ export class PublicationRunner {
         if (err instanceof PlatformError && err.opts.code === 'duplicate' && sending && wasSending.has(sending.id)) {
           const found = await this.findOnceVisible(adapter, ctx, { text: plans[sending.position].text, replyTo: prefix.at(-1), since, idempotencyKey: sending.idempotencyKey });
           if (found) {
-            this.outbox.partSent(sending.id, found);
+            this.sent(pub, sending, found);
             continue;
           }
           throw new NeedsReview(`${NETWORK_NAMES[adapter.platform]} says post ${sending.position + 1} is already published, but Herald cannot find it on the account; look at the account, then confirm or retry`);
@@ -190,7 +204,7 @@ export class PublicationRunner {
   }
 
   /** Sent parts, plus a `sending` part once the network confirms it exists. */
-  private async settledPrefix(adapter: PlatformAdapter, ctx: CallContext, parts: PartRow[], plans: { text: string; idempotencyKey: string }[], since: number): Promise<PostRef[]> {
+  private async settledPrefix(adapter: PlatformAdapter, ctx: CallContext, pub: PublicationRow, parts: PartRow[], plans: { text: string; idempotencyKey: string }[], since: number): Promise<PostRef[]> {
     const prefix: PostRef[] = [];
     for (const part of parts) {
       if (part.status === 'sent') {
@@ -209,7 +223,7 @@ export class PublicationRunner {
         throw new NeedsReview(`${name} may have published post ${part.position + 1} without confirming it, and Herald could not check (${(err as Error).message}); look at the account, then confirm or retry`);
       }
       if (!found) break; // the network says it is not there: sending it is not a duplicate
-      this.outbox.partSent(part.id, found);
+      this.sent(pub, part, found);
       prefix.push(found);
     }
     return prefix;

@@ -22,6 +22,8 @@ import type { PublishService, Started, TargetResult } from './publish.service.js
 import { isMissed, missedReason } from './rules/missed.js';
 import { nextAttemptAt, RETRY_BACKOFF_MS, STORAGE_BACKOFF_MS, storageRetryAt } from './rules/retry.js';
 import { settledDraftStatus } from './rules/draft-status.js';
+import { holdForQuota } from './quota-hold.js';
+import type { QuotaHold } from './quota-gate.js';
 
 export interface ScheduledRunnerOptions {
   /** Backoff before attempt 2 and 3, ms. */
@@ -175,6 +177,13 @@ export class ScheduledRunner {
       this.waitForUnlock(e, this.deps.clock.now());
       return;
     }
+    // The network's posting cap (quota-gate.ts): over it, the entry waits, pending and uncharged.
+    const hold = await holdForQuota(this.publishing, e, started);
+    if (hold) {
+      if (started) this.publishing.unbegin(started);
+      this.waitForQuota(e, hold);
+      return;
+    }
     let result: TargetResult | undefined;
     let error: string | undefined;
     let full = false;
@@ -182,6 +191,8 @@ export class ScheduledRunner {
     try {
       const r = started ? await this.publishing.run(started) : await this.publishing.publishDraft(e.userId, this.request(e));
       result = r.results[0];
+      // Over X's spend cap set to warn: it went, and the log says so.
+      for (const w of ('warnings' in r ? r.warnings ?? [] : [])) this.deps.log.warn(`Scheduled post of draft ${e.draftId}: ${w}`);
       full = result?.error?.code === 'STORAGE_FULL';
     } catch (err) {
       // Refused before anything was sent (credits, validation, account gone): not retried, but
@@ -271,6 +282,18 @@ export class ScheduledRunner {
     if (e.lastError !== LOCKED_WAIT) this.tell(e, { status: 'pending', reason: 'the secret store is locked; it is sent once Herald is unlocked', nextAttemptAt: new Date(at).toISOString() });
     this.later(() => {
       if (!this.repos.schedule.waitForUnlock(e.id, LOCKED_WAIT, at)) this.repos.schedule.finish(e.id, 'cancelled', 'Scheduled again while it waited for the secret store to be unlocked');
+      this.syncDraft(e.draftId, now);
+    });
+  }
+
+  /** Held back by a posting cap: back to the queue, no attempt counted, until the window frees; progress and the event stream say when. */
+  private waitForQuota(e: EntryRow, hold: QuotaHold): void {
+    const now = this.deps.clock.now();
+    const at = new Date(hold.until).toISOString();
+    this.deps.log.warn(`Scheduled post of draft ${e.draftId} (account ${e.accountId}): ${hold.reason}; it goes at ${at}`);
+    this.later(() => {
+      if (!this.repos.schedule.waitForQuota(e.id, hold.reason, hold.until)) this.repos.schedule.finish(e.id, 'cancelled', 'Scheduled again while it waited for the quota');
+      else this.publishing.stream.post(e.userId, 'post.scheduled', e, { scheduledFor: at, waitingFor: 'quota', nextAttemptAt: at, reason: hold.reason });
       this.syncDraft(e.draftId, now);
     });
   }

@@ -77,7 +77,7 @@ export class PublishSender {
   private readonly gates = new Map<Platform, Semaphore>();
 
   constructor(private readonly deps: Deps, private readonly repos: PublishingRepos, credentials: CredentialsService, private readonly credits: CreditsService, private readonly running: Set<string>, private readonly stream: EventsService, cards?: CardSource) {
-    this.runner = new PublicationRunner(deps, repos.outbox, repos.publishInputs, credentials, cards);
+    this.runner = new PublicationRunner(deps, repos.outbox, repos.publishInputs, credentials, repos.usage, cards);
   }
 
   private gate(platform: Platform): Semaphore {
@@ -185,7 +185,7 @@ export class PublishSender {
    * stale because it had been queued behind its account's earlier posts when Herald stopped.
    * Returns whether it was given back.
    */
-  private giveBack(pub: PublicationRow): boolean {
+  giveBack(pub: PublicationRow): boolean {
     if (pub.origin !== 'schedule' || !pub.draftId) return false;
     if (!this.repos.schedule.hasActiveFor(pub.draftId, pub.accountId)) return false;
     const { outbox } = this.repos;

@@ -17,6 +17,7 @@ import { PUBLISH_COST } from '../credits/credits.service.js';
 import type { CreditsService } from '../credits/credits.service.js';
 import { dryRunAnswer } from '../publishing/dry-run.js';
 import { LOCKED_WAIT } from '../publishing/scheduled-runner.js';
+import { xPostsCostUsd } from '../publishing/x-spend.js';
 
 export const JITTER_MS = 180_000;
 
@@ -85,8 +86,13 @@ export class ScheduleService {
     checkParts(planned);
     const timeOf = (accountId: string) => own.get(accountId) ?? common!;
     const earliest = Math.min(...targets.map(({ account }) => timeOf(account.id)));
+    // X's spend cap, counting what is already scheduled in the month the post fires (x-spend.ts).
+    const onX = planned.filter((p) => p.account.platform === 'microblog');
+    const xCost = onX.reduce((n, p) => n + xPostsCostUsd(p.parts.map((part) => part.text), this.publishing.xSpend.prices), 0);
+    const warning = onX.length > 0 ? this.publishing.xSpend.check(userId, xCost, { at: Math.min(...onX.map((p) => timeOf(p.account.id))), forecast: true, except: draft.id }) : null;
+    const warnings = warning ? { warnings: [warning] } : {};
     // Each entry is charged when it fires; the dry run says what that will be.
-    if (req.dryRun) return dryRunAnswer(planned.map((p) => ({ ...p, credits: PUBLISH_COST })), this.credits.balance(userId).balance);
+    if (req.dryRun) return { ...dryRunAnswer(planned.map((p) => ({ ...p, credits: PUBLISH_COST })), this.credits.balance(userId).balance, this.publishing.xSpend.prices), ...warnings };
     const apply = req.applyJitter ?? true;
     const created = nowIso(this.deps.clock);
     const ids: string[] = [];
@@ -116,6 +122,7 @@ export class ScheduleService {
     return {
       message: `Scheduled for ${ids.length} account(s)`,
       queueIds: ids, scheduledFor: req.scheduledFor ?? new Date(earliest).toISOString(), accountCount: ids.length,
+      ...warnings,
     };
   }
 

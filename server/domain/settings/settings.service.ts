@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Deps } from '../deps.js';
 import type { SettingsRepo } from '../../db/repos/settings.repo.js';
 import { HeraldError } from '../../core/errors.js';
-import { systemLanguage, systemTimeZone, validLanguage, validTimeZone } from '../../core/config.js';
+import { systemLanguage, systemTimeZone, validLanguage, validTimeZone, type NotificationSettings, type XSettings } from '../../core/config.js';
 import type { UsersService } from '../users/users.service.js';
 
 export interface SettingsChange {
@@ -17,6 +17,12 @@ export interface SettingsChange {
   defaultTier?: string;
   timeZone?: string;
   defaultLanguage?: string;
+  xPriceUsd?: number;
+  xPriceWithUrlUsd?: number;
+  xMonthlyCapUsd?: number | null;
+  xCapAction?: 'warn' | 'refuse';
+  xTier?: XSettings['tier'];
+  notifications?: Partial<NotificationSettings>;
 }
 
 export class SettingsService {
@@ -32,6 +38,8 @@ export class SettingsService {
     const shared = {
       graceMinutes: c.graceMs / 60_000, monthlyCredits: c.monthlyCredits, defaultTier: c.defaultTier,
       timeZone: c.timeZone, defaultLanguage: c.defaultLanguage, detected: { timeZone: systemTimeZone(), defaultLanguage: systemLanguage() },
+      xPriceUsd: c.x.priceUsd, xPriceWithUrlUsd: c.x.priceWithUrlUsd, xMonthlyCapUsd: c.x.monthlyCapUsd, xCapAction: c.x.capAction, xTier: c.x.tier,
+      notifications: { ...c.notifications },
     };
     return this.users.isOwner(userId) ? { ...shared, dataDir: c.dataDir, secretStore: this.deps.secrets.kind, secretStoreLocked: this.deps.secrets.locked } : shared;
   }
@@ -49,11 +57,33 @@ export class SettingsService {
     if (change.defaultLanguage !== undefined && !language) throw new HeraldError('INVALID_INPUT', `"${change.defaultLanguage}" is not a language tag (BCP 47, e.g. en, de, pt-BR)`, { details: [{ path: 'body.defaultLanguage', message: 'not BCP 47' }] });
     if (zone) { values.HERALD_TIME_ZONE = zone; this.deps.config.timeZone = zone; }
     if (language) { values.HERALD_DEFAULT_LANGUAGE = language; this.deps.config.defaultLanguage = language; }
+    this.applyXAndNotifications(change, values);
     if (change.graceMinutes !== undefined) values.HERALD_GRACE_MINUTES = change.graceMinutes;
     if (change.monthlyCredits !== undefined) values.HERALD_MONTHLY_CREDITS = change.monthlyCredits;
     if (change.defaultTier !== undefined) values.HERALD_DEFAULT_TIER = change.defaultTier;
     this.repo.saveFile(path.join(this.deps.config.dataDir, 'config.json'), values);
-    return { ...this.view(userId), ...change, ...(zone ? { timeZone: zone } : {}), ...(language ? { defaultLanguage: language } : {}) };
+    const { notifications: _n, ...rest } = change;
+    return { ...this.view(userId), ...rest, ...(zone ? { timeZone: zone } : {}), ...(language ? { defaultLanguage: language } : {}) };
+  }
+
+  /** X's prices, cap and tier and the notification switches apply at once (they are read at each use). */
+  private applyXAndNotifications(change: SettingsChange, values: Record<string, unknown>): void {
+    const x = this.deps.config.x;
+    const negative = (['xPriceUsd', 'xPriceWithUrlUsd', 'xMonthlyCapUsd'] as const).find((k) => typeof change[k] === 'number' && !((change[k] as number) >= 0));
+    if (negative) throw new HeraldError('INVALID_INPUT', `${negative} must be zero or more`, { details: [{ path: `body.${negative}`, message: 'below zero' }] });
+    if (change.xPriceUsd !== undefined) { x.priceUsd = change.xPriceUsd; values.HERALD_X_PRICE_USD = change.xPriceUsd; }
+    if (change.xPriceWithUrlUsd !== undefined) { x.priceWithUrlUsd = change.xPriceWithUrlUsd; values.HERALD_X_PRICE_WITH_URL_USD = change.xPriceWithUrlUsd; }
+    // config.json keeps '' for "no cap" (an empty value is no value when it is read back).
+    if (change.xMonthlyCapUsd !== undefined) { x.monthlyCapUsd = change.xMonthlyCapUsd; values.HERALD_X_MONTHLY_CAP_USD = change.xMonthlyCapUsd ?? ''; }
+    if (change.xCapAction !== undefined) { x.capAction = change.xCapAction; values.HERALD_X_CAP_ACTION = change.xCapAction; }
+    if (change.xTier !== undefined) { x.tier = change.xTier; values.HERALD_X_TIER = change.xTier; }
+    const kinds = { published: 'HERALD_NOTIFY_PUBLISHED', failed: 'HERALD_NOTIFY_FAILED', missed: 'HERALD_NOTIFY_MISSED', reconnect: 'HERALD_NOTIFY_RECONNECT' } as const;
+    for (const [kind, key] of Object.entries(kinds) as [keyof NotificationSettings, string][]) {
+      const on = change.notifications?.[kind];
+      if (on === undefined) continue;
+      this.deps.config.notifications[kind] = on;
+      values[key] = on ? '1' : '0';
+    }
   }
 
   /** An online backup into <data dir>/backups (owner only). */

@@ -5,7 +5,7 @@ import type { Services } from '../../domain/services.js';
 import { defineRoute, type RouteDef } from '../route.js';
 
 const tag = 'Publishing';
-const publishErrors = ['INVALID_INPUT', 'NOT_FOUND', 'INSUFFICIENT_CREDITS', 'RATE_LIMITED'] as const;
+const publishErrors = ['INVALID_INPUT', 'NOT_FOUND', 'INSUFFICIENT_CREDITS', 'SPEND_CAP_REACHED', 'RATE_LIMITED'] as const;
 
 export const publishingRoutes = (s: Services): RouteDef[] => {
   /**
@@ -31,7 +31,7 @@ export const publishingRoutes = (s: Services): RouteDef[] => {
       if (body.dryRun) return s.publishing.dryRun(auth.user.id, req);
       if (body.async) {
         const r = await s.publishing.publishDraft(auth.user.id, req, true);
-        res.status(202).json({ success: true, jobId: r.jobId, draftId: r.draftId });
+        res.status(202).json({ success: true, jobId: r.jobId, draftId: r.draftId, ...(r.warnings?.length ? { warnings: r.warnings } : {}) });
         return undefined;
       }
       return s.publishing.publishDraft(auth.user.id, req);
