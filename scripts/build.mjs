@@ -29,38 +29,40 @@ export const PARTS = {
 const SOURCE = /\.(ts|tsx|mts|cts|js|mjs|cjs|css|html|svg|json)$/;
 
 /**
- * The newest modification time among the sources under `dir` (0 when there are none). The stats
- * run in parallel on libuv's threads, so a start can load code while they run; each folder is
- * walked once per check however many parts share it (`seen`).
+ * The newest modification time among the sources under `dir` (0 when there are none); each
+ * folder is walked once per check however many parts share it (`seen`). Synchronous on purpose:
+ * a few hundred stat calls cost ~3 ms this way and several times that as promises.
  */
-async function newestIn(dir, seen) {
+function newestIn(dir, seen) {
   if (seen.has(dir)) return seen.get(dir);
-  const walk = async (d) => {
+  let newest = 0;
+  const walk = (d) => {
     let entries;
-    try { entries = await fs.promises.readdir(d, { withFileTypes: true }); } catch { return 0; }
-    const times = await Promise.all(entries.map(async (e) => {
-      if (e.name === 'node_modules' || e.name === 'dist' || e.name.startsWith('.')) return 0;
-      const p = path.join(d, e.name);
-      if (e.isDirectory()) return walk(p);
-      if (!SOURCE.test(e.name)) return 0;
-      try { return (await fs.promises.stat(p)).mtimeMs; } catch { return 0; }
-    }));
-    return Math.max(0, ...times);
+    try { entries = fs.readdirSync(d, { withFileTypes: true }); } catch { return; }
+    for (const e of entries) {
+      if (e.name === 'node_modules' || e.name === 'dist' || e.name.startsWith('.')) continue;
+      const p = `${d}${path.sep}${e.name}`;
+      if (e.isDirectory()) walk(p);
+      else if (SOURCE.test(e.name)) {
+        const st = fs.statSync(p, { throwIfNoEntry: false });
+        if (st && st.mtimeMs > newest) newest = st.mtimeMs;
+      }
+    }
   };
-  const result = walk(dir);
-  seen.set(dir, result);
-  return result;
+  walk(dir);
+  seen.set(dir, newest);
+  return newest;
 }
 
 /** Whether `part` is missing, or older than a source it is built from. */
-export async function isStale(part, root = ROOT, seen = new Map()) {
+export function isStale(part, root = ROOT, seen = new Map()) {
   const { from, output } = PARTS[part];
-  let built;
-  try { built = (await fs.promises.stat(path.join(root, output))).mtimeMs; } catch { return true; }
-  const times = await Promise.all([
+  const built = fs.statSync(path.join(root, output), { throwIfNoEntry: false })?.mtimeMs;
+  if (built === undefined) return true;
+  const times = [
     ...from.map((d) => newestIn(path.join(root, d), seen)),
-    ...['package.json', 'package-lock.json'].map((f) => fs.promises.stat(path.join(root, f)).then((st) => st.mtimeMs, () => 0)),
-  ]);
+    ...['package.json', 'package-lock.json'].map((f) => fs.statSync(path.join(root, f), { throwIfNoEntry: false })?.mtimeMs ?? 0),
+  ];
   return Math.max(...times) > built;
 }
 
@@ -215,8 +217,7 @@ const LABELS = { server: 'the server', cli: 'the command line', desktop: 'the de
 /** Builds what of `parts` is missing or stale; answers the parts it built. */
 export async function ensureBuilt(parts, { root = ROOT, log = (m) => process.stderr.write(`${m}\n`) } = {}) {
   const seen = new Map();
-  const flags = await Promise.all(parts.map((p) => isStale(p, root, seen)));
-  const stale = parts.filter((_, i) => flags[i]);
+  const stale = parts.filter((p) => isStale(p, root, seen));
   if (stale.length === 0) return [];
   if (!fs.existsSync(path.join(root, 'node_modules/esbuild'))) {
     const missing = stale.filter((p) => !fs.existsSync(path.join(root, PARTS[p].output)));
