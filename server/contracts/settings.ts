@@ -30,6 +30,7 @@ export const settingsSchema = z.object({
   timeZone: z.string().describe('IANA zone schedules are shown and typed in; default the zone of the machine Herald runs on'),
   defaultLanguage: z.string().describe('BCP 47 tag new drafts get; default from the system locale'),
   detected: z.object({ timeZone: z.string(), defaultLanguage: z.string() }).describe('What Herald found on this machine, for the first-run wizard'),
+  fedblogHandOff: z.boolean().describe('Mastodon hand-off: a post due 10 minutes or more ahead is scheduled on the instance, which publishes it even with Herald closed'),
 });
 export const settingsResponse = z.object({ success: successTrue, settings: settingsSchema });
 export const updateSettingsBody = z.object({
@@ -38,6 +39,7 @@ export const updateSettingsBody = z.object({
   defaultTier: tierSchema.optional(),
   timeZone: z.string().trim().min(1).max(100).optional().describe('An IANA zone Intl knows, e.g. "Europe/Berlin"; applies at once'),
   defaultLanguage: z.string().trim().min(2).max(35).optional().describe('A well-formed BCP 47 tag, e.g. "de" or "pt-BR"; applies at once'),
+  fedblogHandOff: z.boolean().optional().describe('Mastodon hand-off on or off; applies at once to posts not yet handed off'),
 });
 export const updateSettingsResponse = z.object({ success: successTrue, settings: settingsSchema, restartRequired: z.boolean() });
 export const backupResponse = z.object({ success: successTrue, file: z.string(), bytes: z.number().int(), seconds: z.number() });

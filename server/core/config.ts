@@ -82,6 +82,8 @@ export interface HeraldConfig {
   timeZone: string;
   /** Install-wide default post language, a BCP 47 tag (validated, canonicalised). */
   defaultLanguage: string;
+  /** Mastodon hand-off (decisions §10 `fedblogHandOff`): posts due 10 minutes or more ahead are scheduled on the instance. */
+  fedblogHandOff: boolean;
   microblogFollowUserId?: string;
   /** A non-loopback redirect URI that sign-in with X may also use. */
   microblogRedirectUri?: string;
@@ -128,6 +130,8 @@ const rawSchema = z.object({
   HERALD_REQUEST_TIMEOUT_SECONDS: z.coerce.number().min(0).max(86_400).default(0),
   HERALD_MAX_CONNECTIONS: z.coerce.number().int().min(8).max(100_000).default(128),
   HERALD_ALLOW_PRIVATE_ADDRESSES: z.enum(['0', '1', 'true', 'false']).default('0'),
+  /** Mastodon hand-off (decisions §10 `fedblogHandOff`), on by default. */
+  HERALD_FEDBLOG_HAND_OFF: z.union([z.boolean(), z.enum(['0', '1', 'true', 'false'])]).default('1'),
 });
 
 /** Keys that may appear in the environment or config.json. */
@@ -249,6 +253,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     },
     timeZone: validTimeZone(raw.HERALD_TIME_ZONE) ?? systemTimeZone(),
     defaultLanguage: validLanguage(raw.HERALD_DEFAULT_LANGUAGE) ?? systemLanguage(env),
+    fedblogHandOff: raw.HERALD_FEDBLOG_HAND_OFF === true || raw.HERALD_FEDBLOG_HAND_OFF === '1' || raw.HERALD_FEDBLOG_HAND_OFF === 'true',
     microblogFollowUserId: raw.HERALD_MICROBLOG_FOLLOW_USER_ID,
     microblogRedirectUri: raw.HERALD_MICROBLOG_REDIRECT_URI,
   };

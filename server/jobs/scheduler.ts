@@ -19,6 +19,7 @@ import type { Deps } from '../domain/deps.js';
 import type { PublishService, Started } from '../domain/publishing/publish.service.js';
 import { ScheduledRunner, type EntryRow } from '../domain/publishing/scheduled-runner.js';
 import type { ScheduleService } from '../domain/scheduling/schedule.service.js';
+import type { HandOffService } from '../domain/scheduling/hand-off.service.js';
 import { isStorageFull } from '../core/errors.js';
 import { SchedulerLock } from './scheduler-lock.js';
 
@@ -106,6 +107,8 @@ export interface SchedulerOptions {
   maxInFlight?: number;
   /** Waits before each renewed try of an entry a full disk stopped, ms (the last repeats). */
   storageBackoffMs?: number[];
+  /** Hands posts to networks that schedule them themselves (decisions §10); run after each change and sweep. */
+  handOff?: HandOffService;
 }
 
 export class Scheduler {
@@ -138,7 +141,19 @@ export class Scheduler {
     this.batchSize = opts.batchSize ?? 200;
     this.maxInFlight = opts.maxInFlight ?? 2_000;
     this.runner = new ScheduledRunner(deps, publishing, { backoffMs: opts.backoffMs, storageBackoffMs: opts.storageBackoffMs });
-    queue.onChange = () => this.rearm();
+    this.handOff = opts.handOff;
+    queue.onChange = () => {
+      this.rearm();
+      this.syncHandOffs();
+    };
+  }
+
+  private readonly handOff: HandOffService | undefined;
+
+  /** A hand-off pass (hand-off.service.ts) in the background, tracked so tick() and stop() wait for it. */
+  private syncHandOffs(): void {
+    if (!this.active || !this.handOff) return;
+    void this.track(this.handOff.sync());
   }
 
   get active(): boolean {
@@ -193,6 +208,7 @@ export class Scheduler {
    */
   tick(): Promise<void> {
     if (this.stopped || !this.takeOver()) return Promise.resolve();
+    this.syncHandOffs();
     if (this.firing) {
       this.again = true;
       return this.firing.then(() => this.settled());

@@ -17,6 +17,7 @@ import { publishThread } from '../../platforms/thread.js';
 import type { CredentialsService } from '../accounts/credentials.service.js';
 import type { OutboxRepo, PartRow, PublicationRow } from '../../db/repos/outbox.repo.js';
 import type { PublishInputsRepo } from '../../db/repos/publish-inputs.repo.js';
+import { confirmingAdapter, type HandedOff } from './hand-off-confirm.js';
 
 /** A post's media: this server's media item, or (Threads only) a public URL the network fetches. */
 export interface MediaRef {
@@ -31,6 +32,8 @@ export interface MediaRef {
 
 export interface PublicationOptions extends PostOptions {
   quote?: PostRef;
+  /** Handed off to the network, which publishes it itself: the run confirms it (hand-off-confirm.ts). */
+  handedOff?: HandedOff;
 }
 
 export type TargetOutcome =
@@ -83,6 +86,7 @@ export class PublicationRunner {
       return { status: 'failed', error: err };
     }
     const options = JSON.parse(pub.options) as PublicationOptions;
+    if (options.handedOff) adapter = confirmingAdapter(adapter, options.handedOff);
     const since = Date.parse(pub.createdAt) - RECONCILE_WINDOW_MS;
     try {
       const parts = this.outbox.parts(pub.id);

@@ -17,6 +17,7 @@ export interface SettingsChange {
   defaultTier?: string;
   timeZone?: string;
   defaultLanguage?: string;
+  fedblogHandOff?: boolean;
 }
 
 export class SettingsService {
@@ -31,7 +32,7 @@ export class SettingsService {
     const c = this.deps.config;
     const shared = {
       graceMinutes: c.graceMs / 60_000, monthlyCredits: c.monthlyCredits, defaultTier: c.defaultTier,
-      timeZone: c.timeZone, defaultLanguage: c.defaultLanguage, detected: { timeZone: systemTimeZone(), defaultLanguage: systemLanguage() },
+      timeZone: c.timeZone, defaultLanguage: c.defaultLanguage, fedblogHandOff: c.fedblogHandOff, detected: { timeZone: systemTimeZone(), defaultLanguage: systemLanguage() },
     };
     return this.users.isOwner(userId) ? { ...shared, dataDir: c.dataDir, secretStore: this.deps.secrets.kind } : shared;
   }
@@ -49,6 +50,7 @@ export class SettingsService {
     if (change.defaultLanguage !== undefined && !language) throw new HeraldError('INVALID_INPUT', `"${change.defaultLanguage}" is not a language tag (BCP 47, e.g. en, de, pt-BR)`, { details: [{ path: 'body.defaultLanguage', message: 'not BCP 47' }] });
     if (zone) { values.HERALD_TIME_ZONE = zone; this.deps.config.timeZone = zone; }
     if (language) { values.HERALD_DEFAULT_LANGUAGE = language; this.deps.config.defaultLanguage = language; }
+    if (change.fedblogHandOff !== undefined) { values.HERALD_FEDBLOG_HAND_OFF = change.fedblogHandOff; this.deps.config.fedblogHandOff = change.fedblogHandOff; }
     if (change.graceMinutes !== undefined) values.HERALD_GRACE_MINUTES = change.graceMinutes;
     if (change.monthlyCredits !== undefined) values.HERALD_MONTHLY_CREDITS = change.monthlyCredits;
     if (change.defaultTier !== undefined) values.HERALD_DEFAULT_TIER = change.defaultTier;

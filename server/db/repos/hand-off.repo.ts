@@ -1,0 +1,67 @@
+/**
+ * The hand-off side of the schedule (decisions §10, "Mastodon hand-off"): which pending entries
+ * could be handed to their network, which handed-off ones were moved in Herald since, and the
+ * posts to withdraw from a network after their entry was cancelled.
+ */
+import type { Platform } from '../../core/config.js';
+import type { Sqlite } from '../connection.js';
+import type { EntryRow, WithdrawalRow } from './schedule.repo.js';
+
+const COLS = `id, user_id AS userId, draft_id AS draftId, account_id AS accountId, platform, fire_at AS fireAt, due_at AS dueAt, requested_at AS requestedAt,
+  priority, attempts, status, next_attempt_at AS nextAttemptAt, last_error AS lastError, created_at AS createdAt,
+  network_scheduled_id AS networkScheduledId, handed_off_for AS handedOffFor`;
+
+export class HandOffRepo {
+  private readonly s;
+
+  constructor(sqlite: Sqlite) {
+    const db = sqlite;
+    this.s = {
+      candidates: db.prepare(`SELECT ${COLS} FROM schedule_entries WHERE status = 'pending' AND platform IN (SELECT value FROM json_each(@platforms))
+          AND network_scheduled_id IS NULL AND hand_off_note IS NULL AND attempts = 0 AND fire_at >= @from ORDER BY fire_at LIMIT @limit`),
+      moved: db.prepare(`SELECT ${COLS} FROM schedule_entries WHERE status = 'pending' AND network_scheduled_id IS NOT NULL
+          AND handed_off_for IS NOT fire_at ORDER BY fire_at LIMIT ?`),
+      handedOff: db.prepare(`UPDATE schedule_entries SET network_scheduled_id = @networkId, handed_off_for = @at, hand_off_note = NULL
+          WHERE id = @id AND status = 'pending' AND (network_scheduled_id IS NULL OR network_scheduled_id = @networkId)`),
+      local: db.prepare("UPDATE schedule_entries SET network_scheduled_id = NULL, handed_off_for = NULL, hand_off_note = ? WHERE id = ? AND status = 'pending'"),
+      withdraw: db.prepare(`INSERT INTO network_withdrawals (id, user_id, account_id, platform, network_scheduled_id, created_at)
+          VALUES (?, ?, ?, ?, ?, ?)`),
+      withdrawals: db.prepare(`SELECT id, user_id AS userId, account_id AS accountId, platform, network_scheduled_id AS networkScheduledId
+          FROM network_withdrawals ORDER BY created_at LIMIT ?`),
+      withdrawn: db.prepare('DELETE FROM network_withdrawals WHERE id = ?'),
+      withdrawFailed: db.prepare('UPDATE network_withdrawals SET last_error = ? WHERE id = ?'),
+    };
+  }
+
+  /** Pending first attempts for `platforms`, due at `from` or later, never handed off nor kept local. */
+  candidates(platforms: Platform[], from: number, limit = 50): EntryRow[] {
+    return this.s.candidates.all({ platforms: JSON.stringify(platforms), from, limit }) as EntryRow[];
+  }
+
+  /** Handed-off entries whose time changed in Herald since the network was told. */
+  moved(limit = 50): EntryRow[] {
+    return this.s.moved.all(limit) as EntryRow[];
+  }
+
+  /** The network holds the entry's post for `at`; false when the entry is no longer pending (cancelled or replaced meanwhile). */
+  setHandedOff(id: string, networkId: string, at: number): boolean {
+    return this.s.handedOff.run({ id, networkId, at }).changes > 0;
+  }
+
+  /** The entry fires locally, `note` saying why (progress shows it). */
+  keepLocal(id: string, note: string): void {
+    this.s.local.run(note, id);
+  }
+
+  addWithdrawal(w: WithdrawalRow & { createdAt: string }): void {
+    this.s.withdraw.run(w.id, w.userId, w.accountId, w.platform, w.networkScheduledId, w.createdAt);
+  }
+
+  withdrawals(limit = 50): WithdrawalRow[] {
+    return this.s.withdrawals.all(limit) as WithdrawalRow[];
+  }
+
+  withdrawn(id: string): void { this.s.withdrawn.run(id); }
+
+  withdrawFailed(id: string, error: string): void { this.s.withdrawFailed.run(error.slice(0, 500), id); }
+}

@@ -1,0 +1,195 @@
+/**
+ * Hand-off (decisions §10, "Mastodon hand-off"): a scheduled post due 10 minutes or more ahead,
+ * on a network that can schedule posts itself (the adapter's optional `schedulePost`; Mastodon's
+ * scheduled statuses), is created there with its time, so the network publishes it although
+ * Herald is closed or the machine asleep. Its entry stays in Herald's queue, `handed_off` with
+ * the network's id; when it falls due the scheduled runner confirms it instead of sending
+ * (publishing/hand-off-confirm.ts), and marks it published with its URL.
+ *
+ * - Single posts only: a thread's later posts answer a post that does not exist until the first
+ *   one is published, which the network cannot schedule; threads fire locally, and say so.
+ * - Moved in Herald (scheduled again, or the queue reordered): the network's copy is moved
+ *   (reschedulePost); moved to less than 10 minutes ahead, it is withdrawn and fires locally.
+ * - Cancelled in Herald: withdrawn from the network (unschedulePost), from a table of
+ *   withdrawals written with the cancel and tried until the network confirms.
+ * - Refused (4xx, 5xx, no such API, the account's credentials): the entry fires locally, its
+ *   note (shown in progress) saying why.
+ *
+ * One pass at a time (sync()); the scheduler runs one after every change to the queue and at
+ * every sweep.
+ */
+import type { Platform } from '../../core/config.js';
+import { nowIso } from '../../core/clock.js';
+import type { PublishingRepos } from '../../db/repos/publishing-repos.js';
+import type { EntryRow } from '../../db/repos/schedule.repo.js';
+import type { PlatformAdapter, PostInput } from '../../platforms/adapter.js';
+import { NETWORK_NAMES, PlatformError } from '../../platforms/errors.js';
+import type { CredentialsService } from '../accounts/credentials.service.js';
+import type { Deps } from '../deps.js';
+import { loadDraft, partsFor } from '../publishing/plan.js';
+import { PublicationRunner } from '../publishing/runner.js';
+
+/** How far ahead a post must be due to be handed off (decisions §10). */
+export const HAND_OFF_LEAD_MS = 10 * 60_000;
+/** The networks Herald hands off to when their adapter can schedule (decisions §10 names Mastodon). */
+const HAND_OFF_PLATFORMS: Platform[] = ['fedblog'];
+
+const why = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+export class HandOffService {
+  private running: Promise<void> | undefined;
+  private again = false;
+  private readonly media: PublicationRunner;
+
+  constructor(private readonly deps: Deps, private readonly repos: PublishingRepos, private readonly credentials: CredentialsService) {
+    this.media = new PublicationRunner(deps, repos.outbox, repos.publishInputs, credentials);
+  }
+
+  /** Runs a pass (withdrawals, moves, new hand-offs); a call while one runs makes it run once more. Never rejects. */
+  sync(): Promise<void> {
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = (async () => {
+      try {
+        do {
+          this.again = false;
+          await this.pass();
+        } while (this.again);
+      } catch (err) {
+        this.deps.log.error('Herald could not hand scheduled posts to their networks; the next sweep tries again', err);
+      } finally {
+        this.running = undefined;
+      }
+    })();
+    return this.running;
+  }
+
+  private async pass(): Promise<void> {
+    await this.withdraw();
+    await this.move();
+    if (this.deps.config.fedblogHandOff) await this.handOff();
+  }
+
+  private adapter(platform: Platform): PlatformAdapter | undefined {
+    try { return this.deps.platforms.get(platform); } catch { return undefined; }
+  }
+
+  /** Runs `fn` with the account's credentials; undefined when the account is gone. */
+  private async call<T>(accountId: string, fn: Parameters<CredentialsService['withCredentials']>[1]): Promise<T | undefined> {
+    const account = this.repos.publishInputs.account(accountId);
+    if (!account) return undefined;
+    return await this.credentials.withCredentials(account, fn) as T;
+  }
+
+  /** Posts whose entry was cancelled: withdrawn from the network, kept for the next pass when it fails. */
+  private async withdraw(): Promise<void> {
+    const { handOff } = this.repos;
+    for (const w of handOff.withdrawals()) {
+      const adapter = this.adapter(w.platform);
+      try {
+        if (!adapter?.unschedulePost || !this.repos.publishInputs.account(w.accountId)) {
+          handOff.withdrawn(w.id);
+          continue;
+        }
+        await this.call(w.accountId, (ctx) => adapter.unschedulePost!(ctx, w.networkScheduledId));
+        handOff.withdrawn(w.id);
+        this.deps.log.info(`Hand-off: withdrew scheduled post ${w.networkScheduledId} from ${NETWORK_NAMES[w.platform]} (cancelled in Herald)`);
+      } catch (err) {
+        handOff.withdrawFailed(w.id, why(err));
+        this.deps.log.warn(`Hand-off: ${NETWORK_NAMES[w.platform]} did not withdraw cancelled post ${w.networkScheduledId} (${why(err)}); Herald tries again at the next sweep`);
+      }
+    }
+  }
+
+  /** Handed-off entries moved in Herald: moved on the network, or withdrawn to fire locally when now too close. */
+  private async move(): Promise<void> {
+    const { handOff } = this.repos;
+    const now = this.deps.clock.now();
+    for (const e of handOff.moved()) {
+      const adapter = this.adapter(e.platform);
+      const id = e.networkScheduledId!;
+      const name = NETWORK_NAMES[e.platform];
+      if (adapter?.reschedulePost && e.fireAt >= now + HAND_OFF_LEAD_MS) {
+        try {
+          const held = await this.call<{ scheduledAt: number }>(e.accountId, (ctx) => adapter.reschedulePost!(ctx, id, e.fireAt));
+          if (held && handOff.setHandedOff(e.id, id, e.fireAt)) continue;
+          if (held) continue; // cancelled meanwhile: its withdrawal is queued
+        } catch (err) {
+          // Not held there any more (404): nothing to withdraw; anything else: withdrawn below.
+          if (err instanceof PlatformError && err.status === 404) {
+            handOff.keepLocal(e.id, `${name} no longer held the post when it was moved; Herald sends it itself at its time`);
+            continue;
+          }
+          this.deps.log.warn(`Hand-off: ${name} did not move scheduled post ${id} (${why(err)}); withdrawing it to send locally`);
+        }
+      }
+      try {
+        if (adapter?.unschedulePost) await this.call(e.accountId, (ctx) => adapter.unschedulePost!(ctx, id));
+        handOff.keepLocal(e.id, e.fireAt < now + HAND_OFF_LEAD_MS
+          ? `Moved to less than 10 minutes ahead: withdrawn from ${name}; Herald sends it itself`
+          : `${name} did not accept the new time: withdrawn from it; Herald sends it itself`);
+      } catch (err) {
+        // Still held there for the old time: tried again at the next pass, never sent twice.
+        this.deps.log.warn(`Hand-off: ${name} did not withdraw moved post ${id} (${why(err)}); Herald tries again at the next sweep`);
+      }
+    }
+  }
+
+  /** Pending single posts due 10 minutes or more ahead: scheduled on their network. */
+  private async handOff(): Promise<void> {
+    const now = this.deps.clock.now();
+    for (const e of this.repos.handOff.candidates(HAND_OFF_PLATFORMS, now + HAND_OFF_LEAD_MS)) {
+      const adapter = this.adapter(e.platform);
+      const name = NETWORK_NAMES[e.platform];
+      if (!adapter?.schedulePost) {
+        this.repos.handOff.keepLocal(e.id, `${name} cannot schedule posts itself here; Herald sends it at its time`);
+        continue;
+      }
+      let post: PostInput;
+      try {
+        const parts = partsFor(e.platform, loadDraft(this.repos.publishInputs, e.userId, e.draftId));
+        if (parts.length !== 1) {
+          this.repos.handOff.keepLocal(e.id, `A thread: ${name} cannot schedule replies to a post not yet published, so Herald sends it itself at its time`);
+          continue;
+        }
+        post = { text: parts[0].text, media: this.media.resolveMedia(e.userId, parts[0].media), options: {}, idempotencyKey: `hand-off-${e.id}` };
+      } catch (err) {
+        // The draft or its media gone: firing it locally says why at its time.
+        this.repos.handOff.keepLocal(e.id, `Not handed off (${why(err)})`);
+        continue;
+      }
+      await this.handOffOne(e, adapter, post);
+    }
+  }
+
+  private async handOffOne(e: EntryRow, adapter: PlatformAdapter, post: PostInput): Promise<void> {
+    const name = NETWORK_NAMES[e.platform];
+    const { handOff } = this.repos;
+    let held: { id: string; scheduledAt: number } | undefined;
+    try {
+      held = await this.call(e.accountId, (ctx) => adapter.schedulePost!(ctx, post, e.fireAt));
+    } catch (err) {
+      const published = err instanceof PlatformError && err.opts.code === 'published_now';
+      const note = published
+        ? `${name} published the post at once instead of scheduling it; Herald will not send it again`
+        : `${name} refused the hand-off (${why(err)}); Herald sends it itself at its time`;
+      this.deps.log.warn(`Hand-off of draft ${e.draftId}: ${note}`);
+      if (published) this.repos.schedule.finish(e.id, 'cancelled', note);
+      else handOff.keepLocal(e.id, note);
+      return;
+    }
+    if (!held) {
+      handOff.keepLocal(e.id, 'Not handed off: the account was removed from Herald');
+      return;
+    }
+    // Cancelled or scheduled again while the network answered: what it holds is withdrawn.
+    if (!handOff.setHandedOff(e.id, held.id, e.fireAt)) {
+      handOff.addWithdrawal({ id: this.deps.ids.uuid(), userId: e.userId, accountId: e.accountId, platform: e.platform, networkScheduledId: held.id, createdAt: nowIso(this.deps.clock) });
+      this.again = true;
+      return;
+    }
+    this.deps.log.info(`Hand-off: draft ${e.draftId} handed to ${name} (scheduled post ${held.id}), goes out at ${new Date(e.fireAt).toISOString()}`);
+  }
+}
