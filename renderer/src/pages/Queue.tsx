@@ -48,7 +48,11 @@ export function Queue() {
                 <tr key={e.id} data-entry={e.id}>
                   <td>{when(e.scheduledFor)}</td>
                   <td><a href={`#/compose?draft=${e.draftId}`}>{e.draftTitle}</a></td>
-                  <td>{networkName(e.platform)}</td>
+                  <td>
+                    {networkName(e.platform)}
+                    {e.handedOffTo && <div className="muted" data-handed-off>Handed to {e.handedOffTo}, goes out at {when(e.scheduledFor)}</div>}
+                    {!e.handedOffTo && e.handOffNote && <div className="muted" data-hand-off-note>{e.handOffNote}</div>}
+                  </td>
                   <td>{e.attempts}</td>
                   <td><button type="button" className="danger" disabled={busy} onClick={() => void cancel(e.draftId)}>Cancel</button></td>
                 </tr>

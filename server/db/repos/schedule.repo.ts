@@ -83,8 +83,9 @@ export class ScheduleRepo {
           network_scheduled_id, handed_off_for)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 'pending', ?, ?, ?, ?)`),
       list: db.prepare(`SELECT e.id, e.draft_id AS draftId, d.title AS draftTitle, e.fire_at AS fireAt, e.priority, e.attempts,
-          e.created_at AS createdAt, e.platform, e.account_id AS accountUuid
-        FROM schedule_entries e JOIN drafts d ON d.id = e.draft_id
+          e.created_at AS createdAt, e.platform, e.account_id AS accountUuid,
+          e.network_scheduled_id AS networkScheduledId, e.hand_off_note AS handOffNote, a.server_url AS serverUrl
+        FROM schedule_entries e JOIN drafts d ON d.id = e.draft_id LEFT JOIN accounts a ON a.id = e.account_id
         WHERE e.user_id = ? AND e.status = 'pending' ORDER BY e.due_at, e.priority DESC`),
       cancel: db.prepare(`DELETE FROM schedule_entries WHERE user_id = ? AND draft_id = ? AND status = 'pending'
         RETURNING account_id AS accountId, platform, network_scheduled_id AS networkScheduledId`),
@@ -158,7 +159,8 @@ export class ScheduleRepo {
 
   listPending(userId: string) {
     return this.s.list.all(userId) as {
-      id: string; draftId: string; draftTitle: string; fireAt: number; priority: number; attempts: number; createdAt: string; platform: Platform; accountUuid: string }[];
+      id: string; draftId: string; draftTitle: string; fireAt: number; priority: number; attempts: number; createdAt: string; platform: Platform; accountUuid: string;
+      networkScheduledId: string | null; handOffNote: string | null; serverUrl: string | null }[];
   }
 
   /** Deletes the draft's pending entries; answers the accounts they were for. */

@@ -122,7 +122,9 @@ export class ScheduleService {
 
   list(userId: string) {
     const rows = this.repos.schedule.listPending(userId);
-    return rows.map(({ fireAt, ...r }) => ({ ...r, scheduledFor: new Date(fireAt).toISOString() }));
+    // Handed off (decisions §10): the instance that publishes it, by its host.
+    const host = (url: string | null) => { try { return url ? new URL(url).host : null; } catch { return null; } };
+    return rows.map(({ fireAt, serverUrl, ...r }) => ({ ...r, scheduledFor: new Date(fireAt).toISOString(), handedOffTo: r.networkScheduledId ? host(serverUrl) : null }));
   }
 
   cancel(userId: string, draftId: string): number {
