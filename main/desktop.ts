@@ -12,6 +12,7 @@ import { createServer as createHeraldServer, type HeraldServer, type ServerOptio
 import { allowNavigation, allowOpenExternal, contentSecurityPolicy, trustedSender, webPreferences } from './security.js';
 import { onWindowClose, trayMenu, type KeepAliveState } from './tray.js';
 import { trayIconPng } from './tray-icon.js';
+import { wireKeepAwake, type KeepAwake } from './keep-awake.js';
 
 /** The parts of Electron the app uses. */
 export interface ElectronModules {
@@ -24,6 +25,9 @@ export interface ElectronModules {
   shell: Pick<E.Shell, 'openExternal'>;
   Tray: new (image: E.NativeImage) => Pick<E.Tray, 'setContextMenu' | 'setToolTip' | 'on'>;
   nativeImage: Pick<typeof E.nativeImage, 'createFromBuffer'>;
+  /** Keep-awake and wake handling (keep-awake.ts); absent in stand-ins that do not test it. */
+  powerSaveBlocker?: Pick<E.PowerSaveBlocker, 'start' | 'stop' | 'isStarted'>;
+  powerMonitor?: Pick<E.PowerMonitor, 'on'>;
 }
 
 export interface DesktopOptions {
@@ -43,6 +47,8 @@ export interface Desktop {
   window(): E.BrowserWindow | undefined;
   state: KeepAliveState;
   refreshTray(): void;
+  /** Keep-awake around due posts and the grace/missed rule after a wake (undefined without a scheduler). */
+  keepAwake?: KeepAwake;
   /** The UI's own key (made once the owner exists). */
   key(): string;
 }
@@ -192,7 +198,17 @@ export async function startDesktop(e: ElectronModules, opts: DesktopOptions): Pr
   // After onboarding creates the owner, the UI asks again for its key.
   handle('herald:refresh-key', async () => { key = await uiKey(); return key; });
 
+  // Sleep-proof (issue #23 item 5b): awake from shortly before a due post until it is sent; on
+  // resume, the grace/missed rule at once through the scheduler's hook, and a word about it.
+  let keepAwake: KeepAwake | undefined;
+  if (e.powerSaveBlocker && e.powerMonitor && server.scheduler) {
+    const notify = (title: string, body: string) => { if (e.Notification.isSupported()) new e.Notification({ title, body }).show(); };
+    keepAwake = wireKeepAwake({ powerSaveBlocker: e.powerSaveBlocker, powerMonitor: e.powerMonitor as never, notify }, { clock: server.deps.clock, scheduler: server.scheduler });
+    e.app.on('will-quit', () => keepAwake?.stop());
+  }
+
   server.services.publishing.events.on('target', (r: { platform: string; success: boolean; error?: { message: string } }) => {
+    keepAwake?.check();
     if (e.Notification.isSupported()) {
       const name = (NETWORK_LABELS as Record<string, string>)[r.platform] ?? r.platform;
       new e.Notification({ title: r.success ? `Published to ${name}` : `Publishing to ${name} failed`, body: r.success ? '' : (r.error?.message ?? '').slice(0, 300) }).show();
@@ -211,5 +227,5 @@ export async function startDesktop(e: ElectronModules, opts: DesktopOptions): Pr
   }
   win = createWindow();
 
-  return { server, window: () => win, state, refreshTray, key: () => key };
+  return { server, window: () => win, state, refreshTray, key: () => key, keepAwake };
 }

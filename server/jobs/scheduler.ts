@@ -96,6 +96,21 @@ export function nodeScheduleWaker(clock: { now(): number }): Waker {
   };
 }
 
+/** What fell due while the machine slept (Scheduler.afterWake). */
+export interface WakeReport {
+  since: number;
+  wokeAt: number;
+  /** Sent when Herald woke, within the grace period (`lateMs` after its time). */
+  late: WakeItem[];
+  /** Past the grace period: not sent, not charged. */
+  missed: WakeItem[];
+  failed: WakeItem[];
+  /** Published by the network itself at its time (hand-off), confirmed on waking. */
+  handedOff: WakeItem[];
+}
+
+export interface WakeItem { draftId: string; title: string; platform: string; dueAt: number; lateMs: number; error: string | null }
+
 export interface SchedulerOptions {
   waker?: Waker;
   /** Backup sweep interval, ms (default 20 s). */
@@ -134,7 +149,7 @@ export class Scheduler {
   private claimed = 0;
   private slotFreed: (() => void) | undefined;
 
-  constructor(private readonly deps: Deps, publishing: PublishService, queue: ScheduleService, opts: SchedulerOptions = {}) {
+  constructor(private readonly deps: Deps, private readonly publishing: PublishService, queue: ScheduleService, opts: SchedulerOptions = {}) {
     this.lock = new SchedulerLock(deps.config.dataDir);
     this.waker = opts.waker ?? nodeScheduleWaker(deps.clock);
     this.sweepMs = opts.sweepMs ?? 20_000;
@@ -275,6 +290,32 @@ export class Scheduler {
     void this.track(next).then(() => {
       if (this.chains.get(e.accountId) === next) this.chains.delete(e.accountId);
     });
+  }
+
+  /** When Herald itself must next send a post (handed-off posts excluded; 0 while one is being sent). */
+  nextLocalDue(): number | null {
+    return this.publishing.repos.handOff.nextLocalDue();
+  }
+
+  /**
+   * The machine woke from sleep (the desktop app's powerMonitor 'resume'): the wake-up is armed
+   * again from the clock as it is now, and everything due is claimed at once, each entry by the
+   * grace/missed rule (rules/missed.ts): sent late within the grace period, missed past it. Then
+   * answers what fell due while asleep (from `since`, when it went to sleep): what went out late,
+   * what was missed or failed, and what the network published itself (handed off).
+   */
+  async afterWake(since: number): Promise<WakeReport> {
+    const wokeAt = this.deps.clock.now();
+    this.waker.cancel();
+    await this.tick();
+    const report: WakeReport = { since, wokeAt, late: [], missed: [], failed: [], handedOff: [] };
+    for (const e of this.publishing.repos.handOff.settledBetween(since, wokeAt)) {
+      const item = { draftId: e.draftId, title: e.title, platform: e.platform, dueAt: e.fireAt, lateMs: Math.max(0, wokeAt - e.fireAt), error: e.error };
+      if (e.status === 'done') (e.networkScheduledId ? report.handedOff : report.late).push(item);
+      else if (e.status === 'missed') report.missed.push(item);
+      else report.failed.push(item);
+    }
+    return report;
   }
 
   async stop(): Promise<void> {

@@ -30,6 +30,11 @@ export class HandOffRepo {
           FROM network_withdrawals ORDER BY created_at LIMIT ?`),
       withdrawn: db.prepare('DELETE FROM network_withdrawals WHERE id = ?'),
       withdrawFailed: db.prepare('UPDATE network_withdrawals SET last_error = ? WHERE id = ?'),
+      nextLocal: db.prepare(`SELECT MIN(CASE WHEN status = 'claimed' THEN 0 ELSE due_at END) AS at FROM schedule_entries
+          WHERE status = 'claimed' OR (status = 'pending' AND network_scheduled_id IS NULL)`),
+      settled: db.prepare(`SELECT e.draft_id AS draftId, d.title, e.platform, e.fire_at AS fireAt, e.status, e.last_error AS error, e.network_scheduled_id AS networkScheduledId
+          FROM schedule_entries e JOIN drafts d ON d.id = e.draft_id
+          WHERE e.fire_at >= ? AND e.fire_at <= ? AND e.status IN ('done', 'missed', 'failed', 'needs_review') ORDER BY e.fire_at`),
     };
   }
 
@@ -62,6 +67,20 @@ export class HandOffRepo {
   }
 
   withdrawn(id: string): void { this.s.withdrawn.run(id); }
+
+  /**
+   * When Herald itself must next send a post: the earliest pending entry it fires itself (handed-off
+   * ones the network publishes), 0 while one is being sent; null when none. The desktop app keeps
+   * the machine awake around it (main/keep-awake.ts).
+   */
+  nextLocalDue(): number | null {
+    return (this.s.nextLocal.get() as { at: number | null }).at;
+  }
+
+  /** Entries due between `from` and `to` that have settled (sent, missed, failed), soonest first. */
+  settledBetween(from: number, to: number) {
+    return this.s.settled.all(from, to) as { draftId: string; title: string; platform: Platform; fireAt: number; status: string; error: string | null; networkScheduledId: string | null }[];
+  }
 
   withdrawFailed(id: string, error: string): void { this.s.withdrawFailed.run(error.slice(0, 500), id); }
 }
