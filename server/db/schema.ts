@@ -231,6 +231,10 @@ export const scheduleEntries = sqliteTable('schedule_entries', {
   index('schedule_due_idx').on(t.status, t.dueAt),
   index('schedule_draft_idx').on(t.draftId),
   uniqueIndex('schedule_one_pending_unique').on(t.draftId, t.accountId).where(sql`status = 'pending'`),
+  // The hand-off's look-ups stay cheap with 10,000 entries queued (hand-off.repo.ts): entries not yet
+  // handed off nor kept local, by network and time; and the few handed off.
+  index('schedule_hand_off_idx').on(t.platform, t.fireAt).where(sql`status = 'pending' AND network_scheduled_id IS NULL AND hand_off_note IS NULL`),
+  index('schedule_handed_off_idx').on(t.networkScheduledId).where(sql`network_scheduled_id IS NOT NULL`),
 ]);
 
 /**

@@ -17,10 +17,11 @@ export class HandOffRepo {
   constructor(sqlite: Sqlite) {
     const db = sqlite;
     this.s = {
-      candidates: db.prepare(`SELECT ${COLS} FROM schedule_entries WHERE status = 'pending' AND platform IN (SELECT value FROM json_each(@platforms))
-          AND network_scheduled_id IS NULL AND hand_off_note IS NULL AND attempts = 0 AND fire_at >= @from ORDER BY fire_at LIMIT @limit`),
-      moved: db.prepare(`SELECT ${COLS} FROM schedule_entries WHERE status = 'pending' AND network_scheduled_id IS NOT NULL
-          AND handed_off_for IS NOT fire_at ORDER BY fire_at LIMIT ?`),
+      // Both walk their partial index (schema.ts), not the queue.
+      candidates: db.prepare(`SELECT ${COLS} FROM schedule_entries WHERE status = 'pending' AND platform = @platform
+          AND network_scheduled_id IS NULL AND hand_off_note IS NULL AND attempts = 0 AND fire_at >= @from ORDER BY platform, fire_at LIMIT @limit`),
+      moved: db.prepare(`SELECT ${COLS} FROM schedule_entries WHERE network_scheduled_id IS NOT NULL AND +status = 'pending'
+          AND handed_off_for IS NOT fire_at LIMIT ?`),
       handedOff: db.prepare(`UPDATE schedule_entries SET network_scheduled_id = @networkId, handed_off_for = @at, hand_off_note = NULL
           WHERE id = @id AND status = 'pending' AND (network_scheduled_id IS NULL OR network_scheduled_id = @networkId)`),
       local: db.prepare("UPDATE schedule_entries SET network_scheduled_id = NULL, handed_off_for = NULL, hand_off_note = ? WHERE id = ? AND status = 'pending'"),
@@ -30,8 +31,9 @@ export class HandOffRepo {
           FROM network_withdrawals ORDER BY created_at LIMIT ?`),
       withdrawn: db.prepare('DELETE FROM network_withdrawals WHERE id = ?'),
       withdrawFailed: db.prepare('UPDATE network_withdrawals SET last_error = ? WHERE id = ?'),
-      nextLocal: db.prepare(`SELECT MIN(CASE WHEN status = 'claimed' THEN 0 ELSE due_at END) AS at FROM schedule_entries
-          WHERE status = 'claimed' OR (status = 'pending' AND network_scheduled_id IS NULL)`),
+      // Both walk schedule_due_idx (status, due_at) and stop at the first row.
+      anyClaimed: db.prepare("SELECT 1 FROM schedule_entries WHERE status = 'claimed' LIMIT 1"),
+      nextLocal: db.prepare("SELECT due_at AS at FROM schedule_entries WHERE status = 'pending' AND network_scheduled_id IS NULL ORDER BY status, due_at LIMIT 1"),
       settled: db.prepare(`SELECT e.draft_id AS draftId, d.title, e.platform, e.fire_at AS fireAt, e.status, e.last_error AS error, e.network_scheduled_id AS networkScheduledId
           FROM schedule_entries e JOIN drafts d ON d.id = e.draft_id
           WHERE e.fire_at >= ? AND e.fire_at <= ? AND e.status IN ('done', 'missed', 'failed', 'needs_review') ORDER BY e.fire_at`),
@@ -40,7 +42,7 @@ export class HandOffRepo {
 
   /** Pending first attempts for `platforms`, due at `from` or later, never handed off nor kept local. */
   candidates(platforms: Platform[], from: number, limit = 50): EntryRow[] {
-    return this.s.candidates.all({ platforms: JSON.stringify(platforms), from, limit }) as EntryRow[];
+    return platforms.flatMap((platform) => this.s.candidates.all({ platform, from, limit }) as EntryRow[]);
   }
 
   /** Handed-off entries whose time changed in Herald since the network was told. */
@@ -74,7 +76,8 @@ export class HandOffRepo {
    * the machine awake around it (main/keep-awake.ts).
    */
   nextLocalDue(): number | null {
-    return (this.s.nextLocal.get() as { at: number | null }).at;
+    if (this.s.anyClaimed.get()) return 0;
+    return (this.s.nextLocal.get() as { at: number } | undefined)?.at ?? null;
   }
 
   /** Entries due between `from` and `to` that have settled (sent, missed, failed), soonest first. */
