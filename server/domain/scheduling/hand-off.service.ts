@@ -34,7 +34,11 @@ export const HAND_OFF_LEAD_MS = 10 * 60_000;
 /** The networks Herald hands off to when their adapter can schedule (decisions §10 names Mastodon). */
 const HAND_OFF_PLATFORMS: Platform[] = ['fedblog'];
 
+/** Entries looked at per pass: a pass never holds the thread long (each entry yields). */
+const PER_PASS = 20;
+
 const why = (err: unknown) => (err instanceof Error ? err.message : String(err));
+const turn = () => new Promise<void>((r) => setImmediate(r));
 
 export class HandOffService {
   private running: Promise<void> | undefined;
@@ -140,31 +144,42 @@ export class HandOffService {
   /** Pending single posts due 10 minutes or more ahead: scheduled on their network. */
   private async handOff(): Promise<void> {
     const now = this.deps.clock.now();
-    for (const e of this.repos.handOff.candidates(HAND_OFF_PLATFORMS, now + HAND_OFF_LEAD_MS)) {
-      const adapter = this.adapter(e.platform);
-      const name = NETWORK_NAMES[e.platform];
-      if (!adapter?.schedulePost) {
-        this.repos.handOff.keepLocal(e.id, `${name} cannot schedule posts itself here; Herald sends it at its time`);
-        continue;
+    // Notes of entries kept local, written together at the end of the pass (relaxed: a crash
+    // only means the next pass decides again).
+    const local: [string, string][] = [];
+    try {
+      for (const e of this.repos.handOff.candidates(HAND_OFF_PLATFORMS, now + HAND_OFF_LEAD_MS, PER_PASS)) {
+        await turn();
+        const note = await this.handOffOne(e);
+        if (note) local.push([e.id, note]);
       }
-      let post: PostInput;
-      try {
-        const parts = partsFor(e.platform, loadDraft(this.repos.publishInputs, e.userId, e.draftId));
-        if (parts.length !== 1) {
-          this.repos.handOff.keepLocal(e.id, `A thread: ${name} cannot schedule replies to a post not yet published, so Herald sends it itself at its time`);
-          continue;
-        }
-        post = { text: parts[0].text, media: this.media.resolveMedia(e.userId, parts[0].media), options: {}, idempotencyKey: `hand-off-${e.id}` };
-      } catch (err) {
-        // The draft or its media gone: firing it locally says why at its time.
-        this.repos.handOff.keepLocal(e.id, `Not handed off (${why(err)})`);
-        continue;
-      }
-      await this.handOffOne(e, adapter, post);
+    } finally {
+      if (local.length) this.repos.commits.relaxed(() => { for (const [id, note] of local) this.repos.handOff.keepLocal(id, note); });
     }
   }
 
-  private async handOffOne(e: EntryRow, adapter: PlatformAdapter, post: PostInput): Promise<void> {
+  /** Hands one entry off; answers the note when it stays local. */
+  private async handOffOne(e: EntryRow): Promise<string | undefined> {
+    const adapter = this.adapter(e.platform);
+    const name = NETWORK_NAMES[e.platform];
+    if (!adapter?.schedulePost) return `${name} cannot schedule posts itself here; Herald sends it at its time`;
+    const account = this.repos.publishInputs.account(e.accountId);
+    if (!account) return 'Not handed off: the account was removed from Herald';
+    // No call that cannot succeed: firing it locally says the same at its time.
+    if (account.status === 'needs_reauth') return `Not handed off: the ${name} account needs connecting again; Herald sends it itself at its time`;
+    let post: PostInput;
+    try {
+      const parts = partsFor(e.platform, loadDraft(this.repos.publishInputs, e.userId, e.draftId));
+      if (parts.length !== 1) return `A thread: ${name} cannot schedule replies to a post not yet published, so Herald sends it itself at its time`;
+      post = { text: parts[0].text, media: this.media.resolveMedia(e.userId, parts[0].media), options: {}, idempotencyKey: `hand-off-${e.id}` };
+    } catch (err) {
+      // The draft or its media gone: firing it locally says why at its time.
+      return `Not handed off (${why(err)})`;
+    }
+    return this.schedule(e, adapter, post);
+  }
+
+  private async schedule(e: EntryRow, adapter: PlatformAdapter, post: PostInput): Promise<string | undefined> {
     const name = NETWORK_NAMES[e.platform];
     const { handOff } = this.repos;
     let held: { id: string; scheduledAt: number } | undefined;
@@ -176,20 +191,24 @@ export class HandOffService {
         ? `${name} published the post at once instead of scheduling it; Herald will not send it again`
         : `${name} refused the hand-off (${why(err)}); Herald sends it itself at its time`;
       this.deps.log.warn(`Hand-off of draft ${e.draftId}: ${note}`);
-      if (published) this.repos.schedule.finish(e.id, 'cancelled', note);
-      else handOff.keepLocal(e.id, note);
-      return;
+      if (!published) return note;
+      this.repos.schedule.finish(e.id, 'cancelled', note);
+      return undefined;
     }
-    if (!held) {
-      handOff.keepLocal(e.id, 'Not handed off: the account was removed from Herald');
-      return;
-    }
-    // Cancelled or scheduled again while the network answered: what it holds is withdrawn.
-    if (!handOff.setHandedOff(e.id, held.id, e.fireAt)) {
-      handOff.addWithdrawal({ id: this.deps.ids.uuid(), userId: e.userId, accountId: e.accountId, platform: e.platform, networkScheduledId: held.id, createdAt: nowIso(this.deps.clock) });
+    if (!held) return 'Not handed off: the account was removed from Herald';
+    // Durable (group commit, off this thread): lost, the entry would fire locally while the
+    // network also publishes it. Cancelled or scheduled again while the network answered: what
+    // it holds is withdrawn.
+    let recorded = false;
+    await this.repos.commits.durable(() => {
+      recorded = handOff.setHandedOff(e.id, held.id, e.fireAt);
+      if (!recorded) handOff.addWithdrawal({ id: this.deps.ids.uuid(), userId: e.userId, accountId: e.accountId, platform: e.platform, networkScheduledId: held.id, createdAt: nowIso(this.deps.clock) });
+    });
+    if (!recorded) {
       this.again = true;
-      return;
+      return undefined;
     }
     this.deps.log.info(`Hand-off: draft ${e.draftId} handed to ${name} (scheduled post ${held.id}), goes out at ${new Date(e.fireAt).toISOString()}`);
+    return undefined;
   }
 }
