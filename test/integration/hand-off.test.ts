@@ -200,6 +200,34 @@ describe('Mastodon hand-off', () => {
     expect(published('Due in nine minutes')).toHaveLength(1);
   });
 
+  it('deleting a handed-off draft withdraws its post from the instance', async () => {
+    const id = await draft('Deleted after hand-off');
+    await schedule(id, 50 * MIN);
+    expect(held('Deleted after hand-off')).toHaveLength(1);
+    const r = await t.call('DELETE', `/microblog/drafts/${id}`, { key });
+    expect(r.status, r.text).toBe(200);
+    await fire();
+    expect(held('Deleted after hand-off')).toHaveLength(0);
+    clock.advance(60 * MIN);
+    masto.publishDue();
+    expect(published('Deleted after hand-off')).toHaveLength(0);
+  });
+
+  it('publishing a handed-off draft now withdraws the instance\'s copy: one post, not two', async () => {
+    const id = await draft('Published now after hand-off');
+    await schedule(id, 50 * MIN);
+    expect(held('Published now after hand-off')).toHaveLength(1);
+    const r = await t.call('POST', '/microblog/publish', { key, body: { draftId: id, targetAccounts: [{ accountId: acct, platform: 'fedblog' }] } });
+    expect(r.status, r.text).toBe(200);
+    await fire();
+    expect(held('Published now after hand-off')).toHaveLength(0);
+    expect(entry(id).status).toBe('cancelled');
+    clock.advance(60 * MIN);
+    await fire();
+    masto.publishDue();
+    expect(published('Published now after hand-off')).toHaveLength(1);
+  });
+
   it('the setting fedblogHandOff off: nothing is handed off', async () => {
     const off = await t.call('PUT', '/settings', { key, body: { fedblogHandOff: false } });
     expect(off.status, off.text).toBe(200);

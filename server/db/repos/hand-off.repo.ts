@@ -33,6 +33,15 @@ export class HandOffRepo {
       withdrawFailed: db.prepare('UPDATE network_withdrawals SET last_error = ? WHERE id = ?'),
       // Both walk schedule_due_idx (status, due_at) and stop at the first row.
       anyClaimed: db.prepare("SELECT 1 FROM schedule_entries WHERE status = 'claimed' LIMIT 1"),
+      // A draft deleted: its posts handed to a network are withdrawn there (its entries go with it).
+      withdrawDraft: db.prepare(`INSERT INTO network_withdrawals (id, user_id, account_id, platform, network_scheduled_id, created_at)
+          SELECT lower(hex(randomblob(16))), user_id, account_id, platform, network_scheduled_id, ?
+          FROM schedule_entries WHERE draft_id = ? AND network_scheduled_id IS NOT NULL AND status IN ('pending', 'claimed')`),
+      // Published meanwhile another way (publish now): the network's copy would be a second post.
+      overtaken: db.prepare(`SELECT e.id, e.user_id AS userId, e.draft_id AS draftId, e.account_id AS accountId, e.platform, e.network_scheduled_id AS networkScheduledId FROM schedule_entries e
+          WHERE e.network_scheduled_id IS NOT NULL AND +e.status = 'pending' AND EXISTS (SELECT 1 FROM publications p
+            WHERE p.draft_id = e.draft_id AND p.account_id = e.account_id AND p.origin != 'schedule' AND p.status IN ('publishing', 'published')) LIMIT 50`),
+      overtakenDone: db.prepare("UPDATE schedule_entries SET status = 'cancelled', network_scheduled_id = NULL, last_error = ? WHERE id = ? AND status = 'pending'"),
       nextLocal: db.prepare("SELECT due_at AS at FROM schedule_entries WHERE status = 'pending' AND network_scheduled_id IS NULL ORDER BY status, due_at LIMIT 1"),
       settled: db.prepare(`SELECT e.draft_id AS draftId, d.title, e.platform, e.fire_at AS fireAt, e.status, e.last_error AS error, e.network_scheduled_id AS networkScheduledId
           FROM schedule_entries e JOIN drafts d ON d.id = e.draft_id
@@ -69,6 +78,17 @@ export class HandOffRepo {
   }
 
   withdrawn(id: string): void { this.s.withdrawn.run(id); }
+
+  /** Queues the withdrawal of every post of `draftId` a network holds (before the draft is deleted). */
+  withdrawDraft(draftId: string, createdAt: string): void { this.s.withdrawDraft.run(createdAt, draftId); }
+
+  /** Handed-off entries whose post was published meanwhile another way (publish now). */
+  overtaken() {
+    return this.s.overtaken.all() as { id: string; userId: string; draftId: string; accountId: string; platform: Platform; networkScheduledId: string }[];
+  }
+
+  /** Ends a handed-off entry whose post went out another way. */
+  finishOvertaken(id: string, note: string): void { this.s.overtakenDone.run(note, id); }
 
   /**
    * When Herald itself must next send a post: the earliest pending entry it fires itself (handed-off

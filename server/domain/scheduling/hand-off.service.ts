@@ -71,6 +71,7 @@ export class HandOffService {
   }
 
   private async pass(): Promise<void> {
+    this.overtaken();
     await this.withdraw();
     await this.move();
     if (this.deps.config.fedblogHandOff) await this.handOff();
@@ -85,6 +86,22 @@ export class HandOffService {
     const account = this.repos.publishInputs.account(accountId);
     if (!account) return undefined;
     return await this.credentials.withCredentials(account, fn) as T;
+  }
+
+  /**
+   * Handed-off posts published meanwhile another way (publish now): the entry ends, and the
+   * network's copy is queued for withdrawal (below), so the post does not go out twice.
+   */
+  private overtaken(): void {
+    const { handOff } = this.repos;
+    const rows = handOff.overtaken();
+    if (rows.length === 0) return;
+    this.repos.commits.relaxed(() => {
+      for (const e of rows) {
+        handOff.finishOvertaken(e.id, `Published meanwhile; withdrawn from ${NETWORK_NAMES[e.platform]}`);
+        handOff.addWithdrawal({ id: this.deps.ids.uuid(), userId: e.userId, accountId: e.accountId, platform: e.platform, networkScheduledId: e.networkScheduledId, createdAt: nowIso(this.deps.clock) });
+      }
+    });
   }
 
   /** Posts whose entry was cancelled: withdrawn from the network, kept for the next pass when it fails. */
