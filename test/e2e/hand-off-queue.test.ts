@@ -51,4 +51,16 @@ describe('Queue: hand-off', () => {
     const progress = (await app.t.call('GET', `/microblog/publish/progress?draftId=${handed}`, { key })).body.entries[0];
     expect(progress).toMatchObject({ status: 'handed_off', networkScheduledId: '113000000000065537', handedOffTo: 'mastodon.example' });
   });
+
+  it('Settings turns the hand-off off and on', async () => {
+    const page = app.page;
+    await page.goto(`${app.origin}/#/settings`);
+    const box = page.locator('[data-hand-off-setting]');
+    await box.waitFor();
+    expect(await box.isChecked()).toBe(false); // the test server's default (the product's is on)
+    await box.check();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').waitFor();
+    expect((await api('GET', '/settings')).settings.fedblogHandOff).toBe(true);
+  });
 });
