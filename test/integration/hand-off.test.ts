@@ -172,6 +172,18 @@ describe('Mastodon hand-off', () => {
     expect((await progress(id)).status).toBe('published');
   });
 
+  it('a lost answer to the hand-off is settled by the same Idempotency-Key: one scheduled status, handed off', async () => {
+    masto.faults.next({ kind: 'commit-then-drop' }, { route: 'POST /api/v1/statuses' });
+    const id = await draft('Answer lost once');
+    await schedule(id, 40 * MIN);
+    const copies = held('Answer lost once');
+    expect(copies).toHaveLength(1);
+    expect(entry(id)).toMatchObject({ networkId: copies[0].id, note: null });
+    expect(masto.state.idempotentReplays).toBeGreaterThan(0);
+    await t.call('DELETE', `/microblog/schedule?draftId=${id}`, { key });
+    await fire();
+  });
+
   it('an instance failing with 503 also falls back to local firing', async () => {
     masto.faults.next({ kind: '503' }, { route: 'POST /api/v1/statuses' });
     const id = await draft('Refused with 503');

@@ -203,6 +203,13 @@ export class HandOffService {
     try {
       held = await this.call(e.accountId, (ctx) => adapter.schedulePost!(ctx, post, e.fireAt));
     } catch (err) {
+      // No answer (the adapter already repeated it with the same Idempotency-Key): the instance
+      // may hold it, so it is not left to Herald yet; the next pass asks again with that key,
+      // which answers the ScheduledStatus it made, if it made one.
+      if (err instanceof PlatformError && err.kind === 'ambiguous') {
+        this.deps.log.warn(`Hand-off of draft ${e.draftId}: ${name} did not answer (${why(err)}); Herald asks again at the next pass`);
+        return undefined;
+      }
       const published = err instanceof PlatformError && err.opts.code === 'published_now';
       const note = published
         ? `${name} published the post at once instead of scheduling it; Herald will not send it again`
