@@ -212,6 +212,24 @@ describe('Mastodon hand-off', () => {
     expect(published('Due in nine minutes')).toHaveLength(1);
   });
 
+  it('editing a handed-off draft replaces the instance\'s copy with the new text', async () => {
+    const id = await draft('Old text, handed off');
+    await schedule(id, 50 * MIN);
+    expect(held('Old text, handed off')).toHaveLength(1);
+    const r = await t.call('PUT', `/microblog/drafts/${id}`, { key, body: { tweets: [{ content: 'New text, handed off again' }] } });
+    expect(r.status, r.text).toBe(200);
+    await fire();
+    expect(held('Old text, handed off')).toHaveLength(0);
+    const [copy] = held('New text, handed off again');
+    expect(copy.scheduledAt).toBe(clock.now() + 50 * MIN);
+    expect(entry(id).networkId).toBe(copy.id);
+    clock.advance(50 * MIN);
+    await fire();
+    expect(published('Old text, handed off')).toHaveLength(0);
+    expect(published('New text, handed off again')).toHaveLength(1);
+    expect((await progress(id)).status).toBe('published');
+  });
+
   it('deleting a handed-off draft withdraws its post from the instance', async () => {
     const id = await draft('Deleted after hand-off');
     await schedule(id, 50 * MIN);

@@ -37,6 +37,9 @@ export class HandOffRepo {
       withdrawDraft: db.prepare(`INSERT INTO network_withdrawals (id, user_id, account_id, platform, network_scheduled_id, created_at)
           SELECT lower(hex(randomblob(16))), user_id, account_id, platform, network_scheduled_id, ?
           FROM schedule_entries WHERE draft_id = ? AND network_scheduled_id IS NOT NULL AND status IN ('pending', 'claimed')`),
+      // A draft edited: what a network holds is the old text; withdrawn, and handed off again.
+      releaseDraft: db.prepare(`UPDATE schedule_entries SET network_scheduled_id = NULL, handed_off_for = NULL
+          WHERE draft_id = ? AND network_scheduled_id IS NOT NULL AND status = 'pending'`),
       // Published meanwhile another way (publish now): the network's copy would be a second post.
       overtaken: db.prepare(`SELECT e.id, e.user_id AS userId, e.draft_id AS draftId, e.account_id AS accountId, e.platform, e.network_scheduled_id AS networkScheduledId FROM schedule_entries e
           WHERE e.network_scheduled_id IS NOT NULL AND +e.status = 'pending' AND EXISTS (SELECT 1 FROM publications p
@@ -81,6 +84,15 @@ export class HandOffRepo {
 
   /** Queues the withdrawal of every post of `draftId` a network holds (before the draft is deleted). */
   withdrawDraft(draftId: string, createdAt: string): void { this.s.withdrawDraft.run(createdAt, draftId); }
+
+  /**
+   * The draft's text changed: every post of it a network holds is withdrawn there, and its
+   * entries are handed off again with the new text at the next pass (hand-off.service.ts).
+   */
+  draftEdited(draftId: string, createdAt: string): void {
+    this.s.withdrawDraft.run(createdAt, draftId);
+    this.s.releaseDraft.run(draftId);
+  }
 
   /** Handed-off entries whose post was published meanwhile another way (publish now). */
   overtaken() {

@@ -299,6 +299,7 @@ export class DraftsService {
         this.writeTweets(row.id, list);
       }
       this.repo.update(next);
+      this.repos.handOff?.draftEdited(next.id, nowIso(this.deps.clock)); // a post handed to a network has the old text
     });
     return this.get(userId, id);
   }
@@ -347,6 +348,7 @@ export class DraftsService {
         else this.repo.putPlatform(row.id, platform, content, now);
       }
       this.repo.touch(row.id, now);
+      this.repos.handOff?.draftEdited(row.id, now); // a post handed to a network has the old text
       return this.platformDtos(userId, row, this.platformRows(row.id));
     });
   }

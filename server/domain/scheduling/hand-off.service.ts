@@ -18,6 +18,7 @@
  * One pass at a time (sync()); the scheduler runs one after every change to the queue and at
  * every sweep.
  */
+import { createHash } from 'node:crypto';
 import type { Platform } from '../../core/config.js';
 import { nowIso } from '../../core/clock.js';
 import type { PublishingRepos } from '../../db/repos/publishing-repos.js';
@@ -188,7 +189,9 @@ export class HandOffService {
     try {
       const parts = partsFor(e.platform, loadDraft(this.repos.publishInputs, e.userId, e.draftId));
       if (parts.length !== 1) return `A thread: ${name} cannot schedule replies to a post not yet published, so Herald sends it itself at its time`;
-      post = { text: parts[0].text, media: this.media.resolveMedia(e.userId, parts[0].media), options: {}, idempotencyKey: `hand-off-${e.id}` };
+      // The key names the entry and its text: handed off again after an edit, it is a new post.
+      const version = createHash('sha256').update(JSON.stringify(parts[0])).digest('hex').slice(0, 16);
+      post = { text: parts[0].text, media: this.media.resolveMedia(e.userId, parts[0].media), options: {}, idempotencyKey: `hand-off-${e.id}-${version}` };
     } catch (err) {
       // The draft or its media gone: firing it locally says why at its time.
       return `Not handed off (${why(err)})`;
