@@ -15,7 +15,8 @@ export { HeraldClient, HeraldError, DEFAULT_BASE_URL, newIdempotencyKey, parseEv
 export * as text from '../text/index.js';
 
 export type DraftStatus = z.output<typeof draftStatus>;
-export type PublicationStatus = ProgressEntry['status'];
+/** A publication's status (History's filter); progress entries may also be `handed_off` (a post the network publishes itself). */
+export type PublicationStatus = Exclude<ProgressEntry['status'], 'handed_off'>;
 export type Draft = z.output<typeof draftSchema>;
 export type DraftListItem = z.output<typeof draftListItem>;
 export type Post = z.output<typeof tweetSchema>;

@@ -12,6 +12,7 @@ import { allowNavigation, allowOpenExternal, contentSecurityPolicy, trustedSende
 import { onWindowClose, trayMenu, type KeepAliveState } from './tray.js';
 import { watchNotifications } from './notifications.js';
 import { trayIconPng } from './tray-icon.js';
+import { wireKeepAwake, type KeepAwake } from './keep-awake.js';
 
 /** The parts of Electron the app uses. */
 export interface ElectronModules {
@@ -24,6 +25,9 @@ export interface ElectronModules {
   shell: Pick<E.Shell, 'openExternal'>;
   Tray: new (image: E.NativeImage) => Pick<E.Tray, 'setContextMenu' | 'setToolTip' | 'on'>;
   nativeImage: Pick<typeof E.nativeImage, 'createFromBuffer'>;
+  /** Keep-awake and wake handling (keep-awake.ts); absent in stand-ins that do not test it. */
+  powerSaveBlocker?: Pick<E.PowerSaveBlocker, 'start' | 'stop' | 'isStarted'>;
+  powerMonitor?: Pick<E.PowerMonitor, 'on'>;
 }
 
 export interface DesktopOptions {
@@ -43,6 +47,8 @@ export interface Desktop {
   window(): E.BrowserWindow | undefined;
   state: KeepAliveState;
   refreshTray(): void;
+  /** Keep-awake around due posts and the grace/missed rule after a wake (undefined without a scheduler). */
+  keepAwake?: KeepAwake;
   /** The UI's own key (made once the owner exists). */
   key(): string;
 }
@@ -192,13 +198,22 @@ export async function startDesktop(e: ElectronModules, opts: DesktopOptions): Pr
   // After onboarding creates the owner, the UI asks again for its key.
   handle('herald:refresh-key', async () => { key = await uiKey(); return key; });
 
+  // Sleep-proof (issue #23 item 5b): awake from shortly before a due post until it is sent; on
+  // resume, the grace/missed rule at once through the scheduler's hook, and a word about it.
+  let keepAwake: KeepAwake | undefined;
+  if (e.powerSaveBlocker && e.powerMonitor && server.scheduler) {
+    const notify = (title: string, body: string) => { if (e.Notification.isSupported()) new e.Notification({ title, body }).show(); };
+    keepAwake = wireKeepAwake({ powerSaveBlocker: e.powerSaveBlocker, powerMonitor: e.powerMonitor as never, notify }, { clock: server.deps.clock, scheduler: server.scheduler });
+    e.app.on('will-quit', () => keepAwake?.stop());
+  }
+
   // System notifications and the tray follow the event stream (main/notifications.ts), under the same switches as the UI's.
   const ownerId = () => (server?.deps.sqlite.prepare('SELECT id FROM users ORDER BY created_at, id LIMIT 1').get() as { id: string } | undefined)?.id ?? null;
   watchNotifications(server.services.events, {
     owner: ownerId,
     switches: () => server!.deps.config.notifications,
     show: (n) => { if (e.Notification.isSupported()) new e.Notification({ title: n.title, body: n.body }).show(); },
-    changed: () => refreshTray(),
+    changed: () => { keepAwake?.check(); refreshTray(); },
   });
 
   try {
@@ -212,5 +227,5 @@ export async function startDesktop(e: ElectronModules, opts: DesktopOptions): Pr
   }
   win = createWindow();
 
-  return { server, window: () => win, state, refreshTray, key: () => key };
+  return { server, window: () => win, state, refreshTray, key: () => key, keepAwake };
 }

@@ -189,7 +189,7 @@ export async function createServer(options: ServerOptions = {}): Promise<HeraldS
       log.warn(`Herald: HERALD_HOST=${config.host} is not a loopback address, so other machines can connect to port ${port}. They still need an API key, but nothing else stands between them and the API: set HERALD_HOST=127.0.0.1 unless you mean to serve other machines.`);
     }
 
-    const scheduler = options.scheduler === false ? undefined : new Scheduler(deps, services.publishing, services.scheduling, { sweepMs: config.sweepMs, lock: schedulerLock, ...options.scheduler });
+    const scheduler = options.scheduler === false ? undefined : new Scheduler(deps, services.publishing, services.scheduling, { sweepMs: config.sweepMs, lock: schedulerLock, handOff: services.handOff, ...options.scheduler });
     await scheduler?.start();
     const credentialCheck = options.credentialCheck === false || options.scheduler === false ? undefined : startCredentialCheck(services.credentialCheck, log, options.credentialCheck);
     // Started a moment after the API answers, so its thread's start-up does not compete with the

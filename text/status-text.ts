@@ -6,7 +6,7 @@
  * (test/unit/status-text.test.ts) pins every combination.
  */
 
-export type PostState = 'pending' | 'publishing' | 'published' | 'failed' | 'needs_review' | 'missed' | 'cancelled';
+export type PostState = 'pending' | 'handed_off' | 'publishing' | 'published' | 'failed' | 'needs_review' | 'missed' | 'cancelled';
 
 /** One account's post as it stands. */
 export interface TargetState {
@@ -21,6 +21,10 @@ export interface TargetState {
   nextAttemptAt?: string | null;
   /** A scheduled post not yet due: when it fires (ISO). */
   scheduledFor?: string | null;
+  /** Handed off: the instance that publishes it itself ("mastodon.social"). */
+  instance?: string | null;
+  /** Why a post that could have been handed off is sent by Herald itself (the instance refused, a thread). */
+  notice?: string | null;
 }
 
 export interface StatusText {
@@ -59,12 +63,14 @@ export function targetStatusText(t: TargetState, time: TimeFormat = utc): Status
   const make = (what: string, next: string, canRetry: boolean): StatusText => ({ text: next ? `${what}. ${next}.` : `${what}.`, next, canRetry });
   switch (t.status) {
     case 'published': return make(`Published${on}`, '', false);
+    case 'handed_off':
+      return make(`Handed to ${t.instance || t.network || 'the network'}, which publishes it itself`, t.scheduledFor ? `Goes out at ${time(t.scheduledFor)}, also with Herald closed` : 'Goes out at its time, also with Herald closed', false);
     case 'publishing': return make(`Sending${on}`, 'Waiting for the network to confirm', false);
     case 'pending':
       // A pending entry with a reason is a failed attempt waiting for its retry.
       if (t.reason && retryAt) return make(`Not published yet${on}${why}`, `Herald tries again at ${retryAt}`, false);
       if (retryAt) return make(`Waiting${on}`, `Herald tries at ${retryAt}`, false);
-      if (t.scheduledFor) return make(`Scheduled${on}`, `Sends at ${time(t.scheduledFor)}`, false);
+      if (t.scheduledFor) return make(`Scheduled${on}${t.notice ? ` (${clause(t.notice)})` : ''}`, `Sends at ${time(t.scheduledFor)}`, false);
       return make(`Waiting to be sent${on}`, 'Sends shortly', false);
     case 'failed':
       if (retryAt) return make(`Failed${on}${why}`, `Herald tries again at ${retryAt}`, false);
@@ -84,7 +90,7 @@ export function publishSummaryText(targets: TargetState[], time: TimeFormat = ut
   if (n === 0) return { text: 'Nothing was sent: no account was chosen.', next: 'Choose at least one account', canRetry: false };
   const count = (...s: PostState[]) => targets.filter((x) => s.includes(x.status)).length;
   const published = count('published');
-  const inFlight = count('publishing') + targets.filter((x) => x.status === 'pending' && !x.reason).length;
+  const inFlight = count('publishing', 'handed_off') + targets.filter((x) => x.status === 'pending' && !x.reason).length;
   const retrying = targets.filter((x) => (x.status === 'failed' || x.status === 'pending') && x.reason && x.nextAttemptAt);
   const held = count('needs_review');
   const missed = count('missed');

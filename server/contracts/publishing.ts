@@ -51,9 +51,13 @@ export const progressQuery = z.object({ draftId: id.optional(), jobId: z.string(
 export const progressEntry = z.object({
   id: z.string(),
   draftId: z.string().nullable(),
-  status: z.enum(['pending', 'publishing', 'published', 'failed', 'needs_review', 'missed', 'cancelled']),
+  status: z.enum(['pending', 'handed_off', 'publishing', 'published', 'failed', 'needs_review', 'missed', 'cancelled'])
+    .describe('handed_off: the network holds the post and publishes it itself at scheduledFor (Mastodon hand-off, decisions §10)'),
   platform: platformSchema,
   accountUuid: z.string(),
+  networkScheduledId: z.string().nullable().optional().describe('handed_off: the network\'s id of the scheduled post (Mastodon ScheduledStatus id)'),
+  handedOffTo: z.string().nullable().optional().describe('handed_off: the instance (host) that publishes it'),
+  handOffNote: z.string().nullable().optional().describe('why a post that could have been handed off is sent by Herald itself (the instance refused it, a thread)'),
   scheduledFor: timestamp.nullable(),
   publishedAt: timestamp.nullable(),
   url: z.string().nullable(),

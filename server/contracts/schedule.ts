@@ -37,6 +37,9 @@ export const scheduleEntry = z.object({
   createdAt: timestamp,
   platform: platformSchema,
   accountUuid: z.string(),
+  networkScheduledId: z.string().nullable().optional().describe('handed off (decisions §10): the network\'s id of the post it publishes itself at scheduledFor'),
+  handedOffTo: z.string().nullable().optional().describe('handed off: the instance (host) that publishes it'),
+  handOffNote: z.string().nullable().optional().describe('why Herald sends it itself although it could have been handed off'),
 });
 export const scheduleListResponse = z.object({ success: successTrue, schedules: z.array(scheduleEntry) });
 export const cancelQuery = z.object({

@@ -43,6 +43,7 @@ export const settingsSchema = z.object({
   xCapAction: xCapAction.describe('over the cap: "warn" (publish, with a warning) or "refuse" (402 SPEND_CAP_REACHED)'),
   xTier: xTier.describe('the X API tier whose posting caps apply (pay_per_use by default)'),
   notifications: notifications.describe('which notifications the UI and the desktop app show; all on by default'),
+  fedblogHandOff: z.boolean().describe('Mastodon hand-off: a post due 10 minutes or more ahead is scheduled on the instance, which publishes it even with Herald closed'),
 });
 export const settingsResponse = z.object({ success: successTrue, settings: settingsSchema });
 export const updateSettingsBody = z.object({
@@ -57,6 +58,7 @@ export const updateSettingsBody = z.object({
   xCapAction: xCapAction.optional(),
   xTier: xTier.optional(),
   notifications: notifications.partial().strict().optional().describe('only the kinds given change; applies at once'),
+  fedblogHandOff: z.boolean().optional().describe('Mastodon hand-off on or off; applies at once to posts not yet handed off'),
 });
 export const updateSettingsResponse = z.object({ success: successTrue, settings: settingsSchema, restartRequired: z.boolean() });
 export const backupResponse = z.object({ success: successTrue, file: z.string(), bytes: z.number().int(), seconds: z.number() });

@@ -92,6 +92,8 @@ export interface HeraldConfig {
   postingCaps: boolean;
   /** Which notifications the UI and the desktop app show (settings, apply at once; all on by default). */
   notifications: NotificationSettings;
+  /** Mastodon hand-off (decisions §10 `fedblogHandOff`): posts due 10 minutes or more ahead are scheduled on the instance. */
+  fedblogHandOff: boolean;
   microblogFollowUserId?: string;
   /** A non-loopback redirect URI that sign-in with X may also use. */
   microblogRedirectUri?: string;
@@ -163,6 +165,8 @@ const rawSchema = z.object({
   HERALD_NOTIFY_FAILED: z.enum(['0', '1', 'true', 'false']).default('1'),
   HERALD_NOTIFY_MISSED: z.enum(['0', '1', 'true', 'false']).default('1'),
   HERALD_NOTIFY_RECONNECT: z.enum(['0', '1', 'true', 'false']).default('1'),
+  /** Mastodon hand-off (decisions §10 `fedblogHandOff`), on by default. */
+  HERALD_FEDBLOG_HAND_OFF: z.union([z.boolean(), z.enum(['0', '1', 'true', 'false'])]).default('1'),
 });
 
 const on = (v: string) => v === '1' || v === 'true';
@@ -295,6 +299,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     notifications: {
       published: on(raw.HERALD_NOTIFY_PUBLISHED), failed: on(raw.HERALD_NOTIFY_FAILED), missed: on(raw.HERALD_NOTIFY_MISSED), reconnect: on(raw.HERALD_NOTIFY_RECONNECT),
     },
+    fedblogHandOff: raw.HERALD_FEDBLOG_HAND_OFF === true || raw.HERALD_FEDBLOG_HAND_OFF === '1' || raw.HERALD_FEDBLOG_HAND_OFF === 'true',
     microblogFollowUserId: raw.HERALD_MICROBLOG_FOLLOW_USER_ID,
     microblogRedirectUri: raw.HERALD_MICROBLOG_REDIRECT_URI,
   };

@@ -223,13 +223,37 @@ export const scheduleEntries = sqliteTable('schedule_entries', {
   waitingFor: text('waiting_for'),
   /** Set when the queue placed it: the social set whose slot (requested_at) it holds. */
   queueSetId: text('queue_set_id'),
+  /** Handed off (decisions §10): the network's id of the post it holds to publish itself (Mastodon's ScheduledStatus). */
+  networkScheduledId: text('network_scheduled_id'),
+  /** The instant the network holds it for; differs from fire_at once rescheduled in Herald until the network is told. */
+  handedOffFor: integer('handed_off_for'),
+  /** Why the entry fires locally although it could have been handed off (a thread, the network refused), shown in progress. */
+  handOffNote: text('hand_off_note'),
   createdAt: text('created_at').notNull(),
 }, (t) => [
   index('schedule_queue_idx').on(t.queueSetId, t.status, t.requestedAt),
   index('schedule_due_idx').on(t.status, t.dueAt),
   index('schedule_draft_idx').on(t.draftId),
   uniqueIndex('schedule_one_pending_unique').on(t.draftId, t.accountId).where(sql`status = 'pending'`),
+  // The hand-off's look-ups stay cheap with 10,000 entries queued (hand-off.repo.ts): entries not yet
+  // handed off nor kept local, by network and time; and the few handed off.
+  index('schedule_hand_off_idx').on(t.platform, t.fireAt).where(sql`status = 'pending' AND network_scheduled_id IS NULL AND hand_off_note IS NULL`),
+  index('schedule_handed_off_idx').on(t.networkScheduledId).where(sql`network_scheduled_id IS NOT NULL`),
 ]);
+
+/**
+ * Posts scheduled on a network whose entry was cancelled in Herald: withdrawn from the network
+ * (Mastodon: DELETE /api/v1/scheduled_statuses/:id), tried again until the network confirms.
+ */
+export const networkWithdrawals = sqliteTable('network_withdrawals', {
+  id: text('id').primaryKey(),
+  userId: text('user_id').notNull(),
+  accountId: text('account_id').notNull(),
+  platform: text('platform').notNull(),
+  networkScheduledId: text('network_scheduled_id').notNull(),
+  lastError: text('last_error'),
+  createdAt: text('created_at').notNull(),
+});
 
 /** OAuth flow state: single use, short-lived. Only a hash of the state is stored. */
 export const oauthStates = sqliteTable('oauth_states', {

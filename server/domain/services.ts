@@ -15,6 +15,7 @@ import { LinkCardsService } from './link-cards/link-cards.service.js';
 import { PublishService } from './publishing/publish.service.js';
 import { ScheduleService } from './scheduling/schedule.service.js';
 import { QueueService } from './scheduling/queue.service.js';
+import { HandOffService } from './scheduling/hand-off.service.js';
 import { SettingsService } from './settings/settings.service.js';
 import { SocialSetsService } from './social-sets/social-sets.service.js';
 import { TemplatesService } from './templates/templates.service.js';
@@ -65,6 +66,7 @@ export function createServices(deps: Deps) {
     publishing,
     scheduling,
     queue: new QueueService(deps, repos, socialSets, scheduling),
+    handOff: new HandOffService(deps, repos, credentials),
     settings: new SettingsService(deps, users, repos.settings),
     idempotency: new IdempotencyService(deps, repos.idempotency),
     credentialCheck: new CredentialCheckService(deps, repos.accounts, credentials),

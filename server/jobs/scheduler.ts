@@ -19,6 +19,7 @@ import type { Deps } from '../domain/deps.js';
 import type { PublishService, Started } from '../domain/publishing/publish.service.js';
 import { ScheduledRunner, type EntryRow } from '../domain/publishing/scheduled-runner.js';
 import type { ScheduleService } from '../domain/scheduling/schedule.service.js';
+import type { HandOffService } from '../domain/scheduling/hand-off.service.js';
 import { isStorageFull } from '../core/errors.js';
 import { SchedulerLock } from './scheduler-lock.js';
 
@@ -95,6 +96,21 @@ export function nodeScheduleWaker(clock: { now(): number }): Waker {
   };
 }
 
+/** What fell due while the machine slept (Scheduler.afterWake). */
+export interface WakeReport {
+  since: number;
+  wokeAt: number;
+  /** Sent when Herald woke, within the grace period (`lateMs` after its time). */
+  late: WakeItem[];
+  /** Past the grace period: not sent, not charged. */
+  missed: WakeItem[];
+  failed: WakeItem[];
+  /** Published by the network itself at its time (hand-off), confirmed on waking. */
+  handedOff: WakeItem[];
+}
+
+export interface WakeItem { draftId: string; title: string; platform: string; dueAt: number; lateMs: number; error: string | null }
+
 export interface SchedulerOptions {
   waker?: Waker;
   /** Backup sweep interval, ms (default 20 s). */
@@ -108,6 +124,8 @@ export interface SchedulerOptions {
   storageBackoffMs?: number[];
   /** The data folder's lock, when the caller took it already (createServer's media tidy-up). */
   lock?: SchedulerLock;
+  /** Hands posts to networks that schedule them themselves (decisions §10); run after each change and sweep. */
+  handOff?: HandOffService;
 }
 
 export class Scheduler {
@@ -135,14 +153,26 @@ export class Scheduler {
   private claimed = 0;
   private slotFreed: (() => void) | undefined;
 
-  constructor(private readonly deps: Deps, publishing: PublishService, queue: ScheduleService, opts: SchedulerOptions = {}) {
+  constructor(private readonly deps: Deps, private readonly publishing: PublishService, queue: ScheduleService, opts: SchedulerOptions = {}) {
     this.lock = opts.lock ?? new SchedulerLock(deps.config.dataDir);
     this.waker = opts.waker ?? nodeScheduleWaker(deps.clock);
     this.sweepMs = opts.sweepMs ?? 20_000;
     this.batchSize = opts.batchSize ?? 200;
     this.maxInFlight = opts.maxInFlight ?? 2_000;
     this.runner = new ScheduledRunner(deps, publishing, { backoffMs: opts.backoffMs, storageBackoffMs: opts.storageBackoffMs });
-    queue.onChange = () => this.rearm();
+    this.handOff = opts.handOff;
+    queue.onChange = () => {
+      this.rearm();
+      this.syncHandOffs();
+    };
+  }
+
+  private readonly handOff: HandOffService | undefined;
+
+  /** A hand-off pass (hand-off.service.ts) in the background, tracked so tick() and stop() wait for it. */
+  private syncHandOffs(): void {
+    if (!this.active || !this.handOff) return;
+    void this.track(this.handOff.sync());
   }
 
   get active(): boolean {
@@ -200,6 +230,7 @@ export class Scheduler {
    */
   tick(): Promise<void> {
     if (this.stopped || !this.takeOver()) return Promise.resolve();
+    this.syncHandOffs();
     if (this.firing) {
       this.again = true;
       return this.firing.then(() => this.settled()).then(() => this.rearm());
@@ -268,6 +299,32 @@ export class Scheduler {
     void this.track(next).then(() => {
       if (this.chains.get(e.accountId) === next) this.chains.delete(e.accountId);
     });
+  }
+
+  /** When Herald itself must next send a post (handed-off posts excluded; 0 while one is being sent). */
+  nextLocalDue(): number | null {
+    return this.publishing.repos.handOff.nextLocalDue();
+  }
+
+  /**
+   * The machine woke from sleep (the desktop app's powerMonitor 'resume'): the wake-up is armed
+   * again from the clock as it is now, and everything due is claimed at once, each entry by the
+   * grace/missed rule (rules/missed.ts): sent late within the grace period, missed past it. Then
+   * answers what fell due while asleep (from `since`, when it went to sleep): what went out late,
+   * what was missed or failed, and what the network published itself (handed off).
+   */
+  async afterWake(since: number): Promise<WakeReport> {
+    const wokeAt = this.deps.clock.now();
+    this.waker.cancel();
+    await this.tick();
+    const report: WakeReport = { since, wokeAt, late: [], missed: [], failed: [], handedOff: [] };
+    for (const e of this.publishing.repos.handOff.settledBetween(since, wokeAt)) {
+      const item = { draftId: e.draftId, title: e.title, platform: e.platform, dueAt: e.fireAt, lateMs: Math.max(0, wokeAt - e.fireAt), error: e.error };
+      if (e.status === 'done') (e.networkScheduledId ? report.handedOff : report.late).push(item);
+      else if (e.status === 'missed') report.missed.push(item);
+      else report.failed.push(item);
+    }
+    return report;
   }
 
   async stop(): Promise<void> {

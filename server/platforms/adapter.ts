@@ -102,6 +102,13 @@ export interface PostInput {
   idempotencyKey: string;
 }
 
+/** A post the network holds to publish itself at `scheduledAt` (Mastodon's ScheduledStatus). */
+export interface NetworkScheduled {
+  id: string;
+  /** Epoch ms the network will publish it at. */
+  scheduledAt: number;
+}
+
 /** Everything an adapter call gets. */
 export interface CallContext {
   account: AccountInfo;
@@ -196,6 +203,18 @@ export interface PlatformAdapter {
    * a network without such an endpoint is counted from Herald's own records (quotas.ts).
    */
   publishingQuota?(ctx: CallContext): Promise<NetworkQuota[]>;
+  /**
+   * Scheduling on the network (Mastodon's scheduled statuses): the network itself publishes
+   * `post` at `at`, also while Herald is closed or the machine sleeps. One post only (a reply
+   * cannot name a post that does not exist yet). Throws a PlatformError when the network refuses
+   * (too soon for it, over its limits, no such API); the caller then sends the post itself. After
+   * `at`, `findRecentPost` finds the published post.
+   */
+  schedulePost?(ctx: CallContext, post: PostInput, at: number): Promise<NetworkScheduled>;
+  /** Moves a post scheduled on the network to `at`; a PlatformError with status 404 when the network no longer holds it. */
+  reschedulePost?(ctx: CallContext, id: string, at: number): Promise<NetworkScheduled>;
+  /** Withdraws a post scheduled on the network; resolves too when the network no longer holds it. */
+  unschedulePost?(ctx: CallContext, id: string): Promise<void>;
   /** Follows another account (X's followOnPlatform). */
   follow?(ctx: CallContext, targetUserId: string): Promise<void>;
 }

@@ -5,7 +5,7 @@
  * same on every retry. That key makes a lost answer safe to repeat: the instance returns the
  * status it already created instead of a second one, so the adapter repeats it once itself.
  */
-import type { AccountInfo, CallContext, Identity, PlatformAdapter, PostInput, PostRef } from './adapter.js';
+import type { AccountInfo, CallContext, Identity, NetworkScheduled, PlatformAdapter, PostInput, PostRef } from './adapter.js';
 import { PlatformError } from './errors.js';
 import { bearer, hostOf, joinUrl, sleep } from './http.js';
 import { isStillProcessing, mastoCall } from './fedblog/http.js';
@@ -124,8 +124,8 @@ async function sendStatus(ctx: CallContext, server: string, body: Record<string,
   }
 }
 
-async function publishPost(ctx: CallContext, post: PostInput, statusTimeoutMs: number): Promise<PostRef> {
-  const server = serverOf(ctx.account);
+/** Uploads the post's media and builds the body of POST /api/v1/statuses. */
+async function statusBody(ctx: CallContext, server: string, post: PostInput): Promise<Record<string, unknown>> {
   const limits = await limitsFor(ctx, server);
   if (post.media.length > limits.max_media_attachments) {
     throw new PlatformError('fedblog', 'permanent', `${hostOf(server)} allows at most ${limits.max_media_attachments} media per post; this post has ${post.media.length}`);
@@ -146,9 +146,55 @@ async function publishPost(ctx: CallContext, post: PostInput, statusTimeoutMs: n
   if (post.replyTo) body.in_reply_to_id = post.replyTo.id;
   const language = post.options.langs?.[0]?.split('-')[0];
   if (language) body.language = language.toLowerCase();
+  return body;
+}
 
+async function publishPost(ctx: CallContext, post: PostInput, statusTimeoutMs: number): Promise<PostRef> {
+  const server = serverOf(ctx.account);
+  const body = await statusBody(ctx, server, post);
   const status = await sendStatus(ctx, server, body, post.idempotencyKey, statusTimeoutMs);
   return { id: String(status.id), url: statusUrl(server, ctx.account, status) };
+}
+
+interface MastoScheduled { id: string; scheduled_at?: string }
+
+const scheduledOf = (s: MastoScheduled, at: number): NetworkScheduled => ({ id: String(s.id), scheduledAt: s.scheduled_at ? Date.parse(s.scheduled_at) : at });
+
+/**
+ * POST /api/v1/statuses with `scheduled_at`: the instance answers a ScheduledStatus and publishes
+ * it at that time itself (at least 5 minutes ahead, else 422). The Idempotency-Key is the post's,
+ * so a repeat after a lost answer returns the same ScheduledStatus.
+ */
+async function schedulePost(ctx: CallContext, post: PostInput, at: number, statusTimeoutMs: number): Promise<NetworkScheduled> {
+  if (post.replyTo) throw new PlatformError('fedblog', 'permanent', 'Mastodon cannot schedule a reply to a post that is not published yet');
+  const server = serverOf(ctx.account);
+  const body = { ...(await statusBody(ctx, server, post)), scheduled_at: new Date(at).toISOString() };
+  const answer = await sendStatus(ctx, server, body, post.idempotencyKey, statusTimeoutMs) as MastoStatus & MastoScheduled;
+  // An instance without scheduled statuses ignores the field and publishes at once: a status has a URL or URI.
+  if (answer.url || answer.uri || !answer.scheduled_at) {
+    throw new PlatformError('fedblog', 'permanent', `${hostOf(server)} published the post at once instead of scheduling it`, { code: 'published_now', cause: { id: String(answer.id), url: statusUrl(server, ctx.account, answer) } });
+  }
+  return scheduledOf(answer, at);
+}
+
+const scheduledUrl = (ctx: CallContext, id: string) => joinUrl(serverOf(ctx.account), `/api/v1/scheduled_statuses/${encodeURIComponent(id)}`);
+
+/** PUT /api/v1/scheduled_statuses/:id {scheduled_at}. */
+async function reschedulePost(ctx: CallContext, id: string, at: number): Promise<NetworkScheduled> {
+  const { body } = await mastoCall<MastoScheduled>(scheduledUrl(ctx, id), {
+    method: 'PUT',
+    headers: { ...bearer(ctx.credentials.accessToken), 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify({ scheduled_at: new Date(at).toISOString() }),
+  }, { what: 'move the scheduled post', write: true, signal: ctx.signal });
+  return scheduledOf(body, at);
+}
+
+/** DELETE /api/v1/scheduled_statuses/:id; a 404 means it is not scheduled there (any more), which is what was asked. */
+async function unschedulePost(ctx: CallContext, id: string): Promise<void> {
+  await mastoCall<unknown>(scheduledUrl(ctx, id), {
+    method: 'DELETE',
+    headers: { ...bearer(ctx.credentials.accessToken), accept: 'application/json' },
+  }, { what: 'withdraw the scheduled post', write: true, signal: ctx.signal, accept: [404] });
 }
 
 /** The account's recent statuses: public read first (Herald asks for no read scope), then with the token. */
@@ -200,6 +246,9 @@ export function createFedblogAdapter(opts: { statusTimeoutMs?: number } = {}): P
     identify,
     publishPost: (ctx, post) => publishPost(ctx, post, statusTimeoutMs),
     findRecentPost,
+    schedulePost: (ctx, post, at) => schedulePost(ctx, post, at, statusTimeoutMs),
+    reschedulePost,
+    unschedulePost,
   };
 }
 

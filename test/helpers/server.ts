@@ -98,6 +98,9 @@ export async function startServer(opts: Partial<ServerOptions> & { owner?: boole
     HERALD_ALLOW_PRIVATE_ADDRESSES: '1',
     // The suite creates many users: scrypt at 2^14, not OWASP's 2^17 (config.ts, passwordCostLog2).
     HERALD_PASSWORD_COST: process.env.HERALD_PASSWORD_COST ?? '14',
+    // The suite's injected clocks are not the simulators': Mastodon posts fire locally unless a
+    // test turns the hand-off on (hand-off.test.ts); the product's default is on (config.ts).
+    HERALD_FEDBLOG_HAND_OFF: '0',
     ...(opts.owner === false ? {} : { HERALD_OWNER_EMAIL: OWNER.email, HERALD_OWNER_PASSWORD: OWNER.password }),
     ...opts.settings,
   });

@@ -4,6 +4,7 @@ import { Router, startSimServer, canaryToken, s256, str, strList, redirect, with
 import type { SimReply, SimRequest, Faults } from './common.js';
 import { registerMastodonInstance } from './mastodon.instance.js';
 import { mastodonViews } from './mastodon.views.js';
+import { registerScheduledStatuses, type MastodonScheduled } from './mastodon.scheduled.js';
 
 export interface MastodonAccount {
   id: string;
@@ -55,6 +56,8 @@ export interface MastodonSimulatorOptions {
   processingPolls?: number;
   idempotencyWindowMs?: number;
   domain?: string;
+  /** The instance's clock (scheduled statuses publish by it); default Date.now. */
+  now?: () => number;
 }
 
 export interface MastodonState {
@@ -66,6 +69,8 @@ export interface MastodonState {
   issuedTokens: string[];
   counter: PostCounter;
   idempotentReplays: number;
+  /** Scheduled statuses not yet published (POST /api/v1/statuses with scheduled_at). */
+  scheduled: Map<string, MastodonScheduled>;
 }
 
 export interface MastodonSimulator {
@@ -85,6 +90,8 @@ export interface MastodonSimulator {
   revokeAllTokens(): void;
   statusesBy(username: string): MastodonStatus[];
   countPosts(username: string, text: string): number;
+  /** Publishes every scheduled status due by the instance's clock (requests do it too); answers how many. */
+  publishDue(): number;
 }
 
 const err = (status: number, error: string, headers?: Record<string, string>): SimReply => ({ status, body: { error }, headers });
@@ -101,14 +108,16 @@ export async function startMastodonSimulator(opts: MastodonSimulatorOptions = {}
     issuedTokens: [],
     counter: new PostCounter(),
     idempotentReplays: 0,
+    scheduled: new Map(),
   };
+  const now = opts.now ?? Date.now;
   let base = '';
   let seq = 0;
   let idSeq = 113_000_000_000_000_000n;
   const nextId = () => String((idSeq += 65_537n));
   let currentUser: string | undefined;
   const codes = new Map<string, { accountId: string; clientId: string; redirectUri: string; scopes: string[]; challenge?: string }>();
-  const idem = new Map<string, { statusId: string; at: number }>();
+  const idem = new Map<string, { statusId: string; scheduledId?: string; at: number }>();
   const rl = new Map<string, { reset: number; used: number }>();
 
   const rateHeaders = (key: string, limit: number, periodSec: number): Record<string, string> => {
@@ -226,6 +235,7 @@ export async function startMastodonSimulator(opts: MastodonSimulatorOptions = {}
   });
   registerMastodonInstance(router, { base: () => base, maxChars, domain: opts.domain, accountCount: () => state.accounts.length });
   router.on('GET', '/api/v1/accounts/:id/statuses', (req) => {
+    scheduled.publishDue();
     const a = auth(req, 'read:statuses');
     const acct = state.accounts.find((x) => x.id === req.params.id);
     if (!acct) return err(404, 'Record not found');
@@ -277,19 +287,11 @@ export async function startMastodonSimulator(opts: MastodonSimulatorOptions = {}
   });
 
   // --- Statuses ----------------------------------------------------------------------------
-  router.on('POST', '/api/v1/statuses', (req) => {
-    const a = auth(req, 'write:statuses');
-    if (!('accountId' in a)) return a;
-    const headers = { ...a.headers, ...rateHeaders(`statuses:${a.accountId}`, 300, 3 * 3600) };
-    const key = req.headers['idempotency-key'] ? `${a.accountId}|${String(req.headers['idempotency-key'])}` : undefined;
-    if (key) {
-      const hit = idem.get(key);
-      if (hit && Date.now() - hit.at < windowMs) {
-        state.idempotentReplays += 1;
-        return { status: 200, body: statusView(state.statuses.find((s) => s.id === hit.statusId)!), headers };
-      }
-    }
-    const b = req.body;
+  /**
+   * Checks and creates a status from POST /api/v1/statuses' fields (also what a scheduled status
+   * publishes at its time): the status, or the error reply the instance gives.
+   */
+  const createStatus = (accountId: string, b: Record<string, unknown>, idempotencyKey?: string): MastodonStatus | SimReply => {
     const text = str(b.status) ?? '';
     const mediaIds = strList(b.media_ids);
     if (!text.trim() && !mediaIds.length) return err(422, "Validation failed: Text can't be blank");
@@ -298,7 +300,7 @@ export async function startMastodonSimulator(opts: MastodonSimulatorOptions = {}
     if (mediaIds.length > 4) return err(422, 'Validation failed: Media attachments exceed the limit of 4');
     for (const id of mediaIds) {
       const m = state.media.get(id);
-      if (!m || m.accountId !== a.accountId) return err(422, 'Validation failed: Media attachments are invalid');
+      if (!m || m.accountId !== accountId) return err(422, 'Validation failed: Media attachments are invalid');
       if (m.pollsLeft > 0) return err(422, 'Cannot attach files that have not finished processing. Try again in a moment!');
     }
     const inReplyToId = str(b.in_reply_to_id) ?? null;
@@ -307,7 +309,7 @@ export async function startMastodonSimulator(opts: MastodonSimulatorOptions = {}
     if (!['public', 'unlisted', 'private', 'direct'].includes(visibility)) return err(422, 'Validation failed: Visibility is not included in the list');
     const s: MastodonStatus = {
       id: nextId(),
-      accountId: a.accountId,
+      accountId,
       text,
       inReplyToId,
       mediaIds,
@@ -317,16 +319,38 @@ export async function startMastodonSimulator(opts: MastodonSimulatorOptions = {}
       language: /^[a-z]{2,3}$/.test(str(b.language) ?? '') ? str(b.language)! : null,
       spoilerText: str(b.spoiler_text) ?? '',
       sensitive: str(b.sensitive) === 'true',
-      idempotencyKey: req.headers['idempotency-key'] ? String(req.headers['idempotency-key']) : undefined,
-      createdAt: new Date().toISOString(),
+      idempotencyKey,
+      createdAt: new Date(now()).toISOString(),
       seq: ++seq,
     };
     state.statuses.push(s);
-    state.counter.add(a.accountId, text);
-    if (key) idem.set(key, { statusId: s.id, at: Date.now() });
-    return { status: 200, body: statusView(s), headers };
+    state.counter.add(accountId, text);
+    return s;
+  };
+  const scheduled = registerScheduledStatuses(router, { state, auth, now, nextId, createStatus, mediaView });
+
+  router.on('POST', '/api/v1/statuses', (req) => {
+    const a = auth(req, 'write:statuses');
+    if (!('accountId' in a)) return a;
+    scheduled.publishDue();
+    const headers = { ...a.headers, ...rateHeaders(`statuses:${a.accountId}`, 300, 3 * 3600) };
+    const given = req.headers['idempotency-key'] ? String(req.headers['idempotency-key']) : undefined;
+    const key = given ? `${a.accountId}|${given}` : undefined;
+    const hit = key ? idem.get(key) : undefined;
+    if (hit && Date.now() - hit.at < windowMs) {
+      state.idempotentReplays += 1;
+      const again = hit.scheduledId ? scheduled.view(hit.scheduledId) : statusView(state.statuses.find((s) => s.id === hit.statusId)!);
+      if (again) return { status: 200, body: again, headers };
+    }
+    // With scheduled_at (at least 5 minutes ahead): a ScheduledStatus instead of a status.
+    const r = str(req.body.scheduled_at) ? scheduled.create(a.accountId, req.body as Record<string, unknown>, given) : createStatus(a.accountId, req.body as Record<string, unknown>, given);
+    if ('status' in r) return r;
+    const isScheduled = state.scheduled.has(r.id);
+    if (key) idem.set(key, { statusId: isScheduled ? '' : r.id, scheduledId: isScheduled ? r.id : undefined, at: Date.now() });
+    return { status: 200, body: isScheduled ? scheduled.view(r.id) : statusView(r as MastodonStatus), headers };
   });
   router.on('GET', '/api/v1/statuses/:id', (req) => {
+    scheduled.publishDue();
     const s = state.statuses.find((x) => x.id === req.params.id);
     if (!s || (s.visibility === 'direct' && !req.bearer)) return err(404, 'Record not found');
     return { status: 200, body: statusView(s) };
@@ -371,5 +395,6 @@ export async function startMastodonSimulator(opts: MastodonSimulatorOptions = {}
     revokeAllTokens: () => state.tokens.clear(),
     statusesBy: (n) => state.statuses.filter((s) => s.accountId === byName(n)?.id),
     countPosts: (n, text) => state.counter.count(byName(n)?.id ?? '', text),
+    publishDue: () => scheduled.publishDue(),
   };
 }

@@ -23,6 +23,8 @@ describe('one account', () => {
     ['unconfirmed', { status: 'needs_review', network: 'LinkedIn', reason: 'LinkedIn may have published post 1' }, { text: 'Unconfirmed on LinkedIn: LinkedIn may have published post 1. Check the account, then say whether it went out.', canRetry: false }],
     ['missed', { status: 'missed', network: 'Bluesky', reason: 'Missed: Herald was not running at 09:00' }, { text: 'Missed on Bluesky: Missed: Herald was not running at 09:00. Not published and not charged: schedule it again or Retry to publish now.', canRetry: true }],
     ['cancelled', { status: 'cancelled' }, { text: 'Cancelled.', canRetry: false }],
+    ['handed off to the instance', { status: 'handed_off', network: 'Mastodon', instance: 'mastodon.social', scheduledFor: AT }, { text: 'Handed to mastodon.social, which publishes it itself. Goes out at 10:05, also with Herald closed.', canRetry: false }],
+    ['hand-off refused, sent by Herald', { status: 'pending', network: 'Mastodon', scheduledFor: AT, notice: 'Mastodon refused the hand-off (HTTP 422); Herald sends it itself at its time.' }, { text: 'Scheduled on Mastodon (Mastodon refused the hand-off (HTTP 422); Herald sends it itself at its time). Sends at 10:05.', canRetry: false }],
   ];
   it.each(rows)('%s', (_name, state, expected) => {
     const s = targetStatusText(state, fmt);

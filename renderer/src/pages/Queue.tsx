@@ -78,7 +78,11 @@ export function Queue() {
                     <tbody>
                       {g.entries.map((e) => (
                         <tr key={e.id} data-entry={e.id} data-platform={e.platform}>
-                          <td data-label="Network">{who(e)}</td>
+                          <td data-label="Network">
+                            {who(e)}
+                            {e.handedOffTo && <div className="muted small" data-handed-off>Handed to {e.handedOffTo}, goes out at {showIn(zone, e.scheduledFor)}</div>}
+                            {!e.handedOffTo && e.handOffNote && <div className="muted small" data-hand-off-note>{e.handOffNote}</div>}
+                          </td>
                           <td data-label="Fires at">{showIn(zone, e.scheduledFor)}</td>
                           <td data-label="Attempts">{e.attempts}</td>
                           <td><button type="button" className="danger" disabled={busy} aria-label={`Cancel on ${who(e)}`} onClick={() => cancelOne(g, e)}>Cancel</button></td>

@@ -8,11 +8,11 @@ import { NotificationSettings, XSpendSettings } from './settings/SpendAndNotific
 export function Settings() {
   const settings = useLoad(() => client.settings().then((r) => r.settings));
   const { busy, error, run } = useAction();
-  const [form, setForm] = useState({ graceMinutes: 15, monthlyCredits: 1000, defaultTier: 'pro' as 'free' | 'pro' | 'enterprise', defaultLanguage: '' });
+  const [form, setForm] = useState({ graceMinutes: 15, monthlyCredits: 1000, defaultTier: 'pro' as 'free' | 'pro' | 'enterprise', defaultLanguage: '', fedblogHandOff: true });
   const [theme, setTheme] = useState(localStorage.getItem('herald.theme') ?? 'system');
   const [note, setNote] = useState<string | undefined>();
   const [backupNote, setBackupNote] = useState<string | undefined>();
-  useEffect(() => { if (settings.data) setForm({ graceMinutes: settings.data.graceMinutes, monthlyCredits: settings.data.monthlyCredits, defaultTier: settings.data.defaultTier, defaultLanguage: settings.data.defaultLanguage }); }, [settings.data]);
+  useEffect(() => { if (settings.data) setForm({ graceMinutes: settings.data.graceMinutes, monthlyCredits: settings.data.monthlyCredits, defaultTier: settings.data.defaultTier, defaultLanguage: settings.data.defaultLanguage, fedblogHandOff: settings.data.fedblogHandOff }); }, [settings.data]);
   return (
     <Page title="Settings">
       <ErrorText error={settings.error ?? error} />
@@ -40,6 +40,10 @@ export function Settings() {
           <select value={form.defaultTier} onChange={(e) => setForm({ ...form, defaultTier: e.target.value as 'pro' })}>
             <option value="free">free (100 requests/hour)</option><option value="pro">pro (1000/hour)</option><option value="enterprise">enterprise</option>
           </select>
+        </label>
+        <label className="field row">
+          <input type="checkbox" checked={form.fedblogHandOff} onChange={(e) => setForm({ ...form, fedblogHandOff: e.target.checked })} data-hand-off-setting />
+          Hand Mastodon posts due 10 minutes or more ahead to their instance, which publishes them even with Herald closed (applies at once)
         </label>
         <button className="primary" type="submit" disabled={busy}>Save</button>
         <Notice>{note}</Notice>

@@ -5,6 +5,7 @@ import { commitsFor } from '../commits.js';
 import type { Db, Sqlite } from '../connection.js';
 import { DraftStatusRepo } from './draft-status.repo.js';
 import { EventsRepo } from './events.repo.js';
+import { HandOffRepo } from './hand-off.repo.js';
 import { OutboxRepo } from './outbox.repo.js';
 import { PublicationsRepo } from './publications.repo.js';
 import { PublishInputsRepo } from './publish-inputs.repo.js';
@@ -18,6 +19,8 @@ export function createPublishingRepos(sqlite: Sqlite, db: Db, core: { clock: Clo
     commits: commitsFor(sqlite),
     schedule: new ScheduleRepo(sqlite),
     queue: new QueueRepo(sqlite),
+    /** Entries handed to their network to publish, and posts to withdraw from it (decisions §10). */
+    handOff: new HandOffRepo(sqlite),
     outbox: new OutboxRepo(sqlite, core.clock, core.ids),
     publications: new PublicationsRepo(sqlite),
     draftStatus: new DraftStatusRepo(sqlite),

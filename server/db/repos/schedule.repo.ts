@@ -22,7 +22,14 @@ export interface EntryRow {
   nextAttemptAt: number | null;
   lastError: string | null;
   createdAt: string;
+  /** Handed off: the network's id of the post it publishes itself (decisions §10). */
+  networkScheduledId: string | null;
+  /** The instant the network holds it for (differs from fireAt until a move reaches the network). */
+  handedOffFor: number | null;
 }
+
+/** A post scheduled on a network whose entry went away in Herald: to be withdrawn there. */
+export interface WithdrawalRow { id: string; userId: string; accountId: string; platform: Platform; networkScheduledId: string }
 
 export type WaitingFor = 'storage' | 'quota' | 'network' | 'reconnect';
 
@@ -30,10 +37,12 @@ export type WaitingFor = 'storage' | 'quota' | 'network' | 'reconnect';
 export interface ProgressEntryRow {
   id: string; draftId: string; accountId: string; platform: Platform; fireAt: number; dueAt: number; attempts: number;
   status: 'pending' | 'claimed' | 'missed' | 'failed' | 'needs_review'; lastError: string | null; nextAttemptAt: number | null; waitingFor: WaitingFor | null;
+  networkScheduledId: string | null; handOffNote: string | null;
 }
 
 const ENTRY_COLS = `id, user_id AS userId, draft_id AS draftId, account_id AS accountId, platform, fire_at AS fireAt, due_at AS dueAt, requested_at AS requestedAt,
-  priority, attempts, status, next_attempt_at AS nextAttemptAt, last_error AS lastError, created_at AS createdAt`;
+  priority, attempts, status, next_attempt_at AS nextAttemptAt, last_error AS lastError, created_at AS createdAt,
+  network_scheduled_id AS networkScheduledId, handed_off_for AS handedOffFor`;
 
 const ACTIVE = "status IN ('pending', 'claimed')";
 /** No newer entry of the same draft and account is pending (scheduling again supersedes). */
@@ -72,18 +81,24 @@ export class ScheduleRepo {
       activeEntry: db.prepare(`SELECT 1 FROM schedule_entries WHERE draft_id = ? AND account_id = ? AND ${ACTIVE} LIMIT 1`),
       unsentEntries: db.prepare("SELECT account_id AS accountId, status FROM schedule_entries WHERE draft_id = ? AND status IN ('missed', 'failed', 'needs_review')"),
       pendingAccounts: db.prepare("SELECT account_id FROM schedule_entries WHERE draft_id = ? AND status = 'pending'").pluck(),
-      delPending: db.prepare("DELETE FROM schedule_entries WHERE draft_id = ? AND account_id = ? AND status = 'pending'"),
-      insert: db.prepare(`INSERT INTO schedule_entries (id, user_id, draft_id, account_id, platform, fire_at, due_at, requested_at, priority, attempts, status, created_at, queue_set_id)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 'pending', ?, ?)`),
+      delPending: db.prepare(`DELETE FROM schedule_entries WHERE draft_id = ? AND account_id = ? AND status = 'pending'
+        RETURNING network_scheduled_id AS networkScheduledId, handed_off_for AS handedOffFor`),
+      insert: db.prepare(`INSERT INTO schedule_entries (id, user_id, draft_id, account_id, platform, fire_at, due_at, requested_at, priority, attempts, status, created_at, queue_set_id,
+          network_scheduled_id, handed_off_for)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 'pending', ?, ?, ?, ?)`),
       list: db.prepare(`SELECT e.id, e.draft_id AS draftId, d.title AS draftTitle, e.fire_at AS fireAt, e.priority, e.attempts,
-          e.created_at AS createdAt, e.platform, e.account_id AS accountUuid
-        FROM schedule_entries e JOIN drafts d ON d.id = e.draft_id
+          e.created_at AS createdAt, e.platform, e.account_id AS accountUuid,
+          e.network_scheduled_id AS networkScheduledId, e.hand_off_note AS handOffNote, a.server_url AS serverUrl
+        FROM schedule_entries e JOIN drafts d ON d.id = e.draft_id LEFT JOIN accounts a ON a.id = e.account_id
         WHERE e.user_id = ? AND e.status = 'pending' ORDER BY e.due_at, e.priority DESC`),
       pendingDrafts: db.prepare(`SELECT draft_id FROM schedule_entries WHERE user_id = ? AND platform = ? AND status IN ('pending', 'claimed') AND fire_at >= ? AND fire_at < ?`).pluck(),
-      cancel: db.prepare("DELETE FROM schedule_entries WHERE user_id = ? AND draft_id = ? AND status = 'pending' RETURNING account_id AS accountId, platform"),
-      cancelOne: db.prepare("DELETE FROM schedule_entries WHERE user_id = ? AND draft_id = ? AND account_id = ? AND status = 'pending' RETURNING account_id AS accountId, platform"),
+      cancel: db.prepare(`DELETE FROM schedule_entries WHERE user_id = ? AND draft_id = ? AND status = 'pending'
+        RETURNING account_id AS accountId, platform, network_scheduled_id AS networkScheduledId`),
+      cancelOne: db.prepare(`DELETE FROM schedule_entries WHERE user_id = ? AND draft_id = ? AND account_id = ? AND status = 'pending'
+        RETURNING account_id AS accountId, platform, network_scheduled_id AS networkScheduledId`),
       forProgress: db.prepare(`SELECT id, draft_id AS draftId, account_id AS accountId, platform, fire_at AS fireAt, due_at AS dueAt, attempts, status,
-          last_error AS lastError, next_attempt_at AS nextAttemptAt, waiting_for AS waitingFor
+          last_error AS lastError, next_attempt_at AS nextAttemptAt, waiting_for AS waitingFor,
+          network_scheduled_id AS networkScheduledId, hand_off_note AS handOffNote
         FROM schedule_entries WHERE user_id = ? AND draft_id = ? AND status IN ('pending', 'claimed', 'missed', 'failed', 'needs_review') ORDER BY created_at, rowid`),
     };
   }
@@ -157,16 +172,20 @@ export class ScheduleRepo {
 
   pendingAccounts(draftId: string): string[] { return this.s.pendingAccounts.all(draftId) as string[]; }
 
-  deletePending(draftId: string, accountId: string): void { this.s.delPending.run(draftId, accountId); }
+  /** Deletes the pending entry; answers its hand-off, which a new entry for the same post takes over. */
+  deletePending(draftId: string, accountId: string): { networkScheduledId: string | null; handedOffFor: number | null } | undefined {
+    return this.s.delPending.get(draftId, accountId) as { networkScheduledId: string | null; handedOffFor: number | null } | undefined;
+  }
 
   /** `queueSetId`: the social set whose queue slot (requestedAt) the entry holds, if the queue placed it. */
-  insert(e: { id: string; userId: string; draftId: string; accountId: string; platform: string; fireAt: number; requestedAt: number; priority: number; createdAt: string; queueSetId?: string | null }): void {
-    this.s.insert.run(e.id, e.userId, e.draftId, e.accountId, e.platform, e.fireAt, e.fireAt, e.requestedAt, e.priority, e.createdAt, e.queueSetId ?? null);
+  insert(e: { id: string; userId: string; draftId: string; accountId: string; platform: string; fireAt: number; requestedAt: number; priority: number; createdAt: string; queueSetId?: string | null; networkScheduledId?: string | null; handedOffFor?: number | null }): void {
+    this.s.insert.run(e.id, e.userId, e.draftId, e.accountId, e.platform, e.fireAt, e.fireAt, e.requestedAt, e.priority, e.createdAt, e.queueSetId ?? null, e.networkScheduledId ?? null, e.handedOffFor ?? null);
   }
 
   listPending(userId: string) {
     return this.s.list.all(userId) as {
-      id: string; draftId: string; draftTitle: string; fireAt: number; priority: number; attempts: number; createdAt: string; platform: Platform; accountUuid: string }[];
+      id: string; draftId: string; draftTitle: string; fireAt: number; priority: number; attempts: number; createdAt: string; platform: Platform; accountUuid: string;
+      networkScheduledId: string | null; handOffNote: string | null; serverUrl: string | null }[];
   }
 
   /** The draft of each pending (or firing) entry of the user's to `platform` whose fire time is in [from, to), one per entry. */
@@ -174,10 +193,10 @@ export class ScheduleRepo {
     return this.s.pendingDrafts.all(userId, platform, from, to) as string[];
   }
 
-  /** Deletes the draft's pending entries (only `accountId`'s when given); answers the accounts they were for. */
-  cancelPending(userId: string, draftId: string, accountId?: string): { accountId: string; platform: string }[] {
+  /** Deletes the draft's pending entries (only `accountId`'s when given); answers the accounts they were for, with what was handed off to the network. */
+  cancelPending(userId: string, draftId: string, accountId?: string): { accountId: string; platform: string; networkScheduledId: string | null }[] {
     const rows = accountId === undefined ? this.s.cancel.all(userId, draftId) : this.s.cancelOne.all(userId, draftId, accountId);
-    return rows as { accountId: string; platform: string }[];
+    return rows as { accountId: string; platform: string; networkScheduledId: string | null }[];
   }
 
   forProgress(userId: string, draftId: string): ProgressEntryRow[] {

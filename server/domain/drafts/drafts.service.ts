@@ -13,6 +13,7 @@ import type { ChangeToken } from '../../db/change-token.js';
 import type { AccountsRepo } from '../../db/repos/accounts.repo.js';
 import type { AccountRow, DraftRow, DraftsRepo, PlatformRow, TweetRow } from '../../db/repos/drafts.repo.js';
 import type { SocialSetsRepo } from '../../db/repos/social-sets.repo.js';
+import type { HandOffRepo } from '../../db/repos/hand-off.repo.js';
 import type { Transactions } from '../../db/repos/transactions.js';
 import { HeraldError, type ErrorDetail } from '../../core/errors.js';
 import type { TemplatesService } from '../templates/templates.service.js';
@@ -47,7 +48,7 @@ export class DraftsService {
   constructor(
     private readonly deps: Deps,
     private readonly templates: TemplatesService,
-    private readonly repos: { drafts: DraftsRepo; socialSets: SocialSetsRepo; accounts: AccountsRepo; tx: Transactions },
+    private readonly repos: { drafts: DraftsRepo; socialSets: SocialSetsRepo; accounts: AccountsRepo; tx: Transactions; handOff?: HandOffRepo },
   ) {
     this.repo = repos.drafts;
     this.changed = repos.tx.changeToken();
@@ -290,6 +291,7 @@ export class DraftsService {
         this.writeTweets(row.id, list);
       }
       this.repo.update(next);
+      this.repos.handOff?.draftEdited(next.id, nowIso(this.deps.clock)); // a post handed to a network has the old text
     });
     return this.get(userId, id);
   }
@@ -298,7 +300,9 @@ export class DraftsService {
     this.repos.tx.run(() => {
       const row = this.row(userId, id);
       if (row.status === 'publishing') throw locked();
-      // Tweets, platform content and pending schedule entries go with it (foreign keys).
+      // Tweets, platform content and pending schedule entries go with it (foreign keys); posts
+      // handed to a network are withdrawn there (scheduling/hand-off.service.ts).
+      this.repos.handOff?.withdrawDraft(row.id, nowIso(this.deps.clock));
       this.repo.delete(row.id);
     });
   }
@@ -336,6 +340,7 @@ export class DraftsService {
         else this.repo.putPlatform(row.id, platform, content, now);
       }
       this.repo.touch(row.id, now);
+      this.repos.handOff?.draftEdited(row.id, now); // a post handed to a network has the old text
       return this.platformDtos(userId, row, this.platformRows(row.id));
     });
   }

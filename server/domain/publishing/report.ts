@@ -14,10 +14,13 @@ import { loadDraft } from './plan.js';
 import type { StorageWaits } from './storage-waits.js';
 
 export interface ProgressEntry {
-  id: string; draftId: string | null; status: PublicationStatus; platform: Platform; accountUuid: string; scheduledFor: string | null;
+  id: string; draftId: string | null; status: PublicationStatus | 'handed_off'; platform: Platform; accountUuid: string; scheduledFor: string | null;
   publishedAt: string | null; url: string | null; error: string | null; attempts: number; errorCode: string | null; statusText?: string;
   waitingFor: WaitingFor | null; nextAttemptAt: string | null;
+  networkScheduledId?: string | null; handedOffTo?: string | null; handOffNote?: string | null;
 }
+
+const hostOf = (url: string | null | undefined) => { try { return url ? new URL(url).host : null; } catch { return null; } };
 
 /** The spec's code of a failure recorded with one (recordRefusal keeps it in `data`). */
 function errorCodeOf(p: { status: string; data: string | null }): string | null {
@@ -59,13 +62,16 @@ export class PublishReports {
         // An entry that ended (failed, held) stands only where no publication tells its story:
         // refused before it began, or its account gone.
         if ((e.status === 'failed' || e.status === 'needs_review') && pub) continue;
-        const status = e.status === 'claimed' ? 'pending' : e.status;
+        // Handed off (decisions §10): the network holds it until its time; firing it confirms it.
+        const status = e.status === 'claimed' ? 'pending' : e.status === 'pending' && e.networkScheduledId ? 'handed_off' : e.status;
         const wait = status === 'pending' ? this.waitOf(e, now) : undefined;
         if (wait) retryAt.set(key, wait.nextAttemptAt);
         const entry: ProgressEntry = {
           id: e.id, draftId: e.draftId, status, platform: e.platform, accountUuid: e.accountId, scheduledFor: new Date(e.fireAt).toISOString(),
           publishedAt: null, url: null, error: e.lastError, attempts: e.attempts, errorCode: null,
           waitingFor: wait?.waitingFor ?? null, nextAttemptAt: wait ? new Date(wait.nextAttemptAt).toISOString() : null,
+          networkScheduledId: e.networkScheduledId, handOffNote: e.handOffNote,
+          handedOffTo: e.networkScheduledId ? hostOf(this.repos.publishInputs.account(e.accountId)?.serverUrl) : null,
         };
         const at = entries.findIndex((x) => `${x.draftId}:${x.accountUuid}` === key);
         if (at >= 0) entries[at] = entry; else entries.push(entry);
@@ -75,13 +81,14 @@ export class PublishReports {
       const at = retryAt.get(`${e.draftId}:${e.accountUuid}`);
       e.statusText = targetStatusText({
         status: e.status, network: NETWORK_NAMES[e.platform], reason: e.error, errorCode: e.errorCode,
-        nextAttemptAt: at === undefined ? null : new Date(at).toISOString(), scheduledFor: e.status === 'pending' ? e.scheduledFor : null,
+        nextAttemptAt: at === undefined ? null : new Date(at).toISOString(), scheduledFor: e.status === 'pending' || e.status === 'handed_off' ? e.scheduledFor : null,
+        instance: e.handedOffTo, notice: e.handOffNote,
       }).text;
     }
     const count = (...st: string[]) => entries.filter((e) => st.includes(e.status)).length;
     return {
       entries,
-      summary: { total: entries.length, completed: count('published'), failed: count('failed', 'missed', 'needs_review'), pending: count('pending', 'publishing') },
+      summary: { total: entries.length, completed: count('published'), failed: count('failed', 'missed', 'needs_review'), pending: count('pending', 'handed_off', 'publishing') },
     };
   }
 

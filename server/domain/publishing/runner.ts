@@ -19,6 +19,7 @@ import type { OutboxRepo, PartRow, PublicationRow } from '../../db/repos/outbox.
 import type { PublishInputsRepo } from '../../db/repos/publish-inputs.repo.js';
 import type { UsageRepo } from '../../db/repos/usage.repo.js';
 import { xRequestCostUsd } from './x-spend.js';
+import { confirmingAdapter, type HandedOff } from './hand-off-confirm.js';
 
 /** A post's media: this server's media item, or (Threads only) a public URL the network fetches. */
 export interface MediaRef {
@@ -35,6 +36,8 @@ export interface PublicationOptions extends PostOptions {
   quote?: PostRef;
   /** The link card chosen when the publish was planned: the page and the post (position) it goes under. */
   linkCard?: { url: string; position: number };
+  /** Handed off to the network, which publishes it itself: the run confirms it (hand-off-confirm.ts). */
+  handedOff?: HandedOff;
 }
 
 /** Where the runner gets a card's facts and thumbnail (LinkCardsService.forPublish). */
@@ -112,6 +115,7 @@ export class PublicationRunner {
       return { status: 'failed', error: err };
     }
     const options = JSON.parse(pub.options) as PublicationOptions;
+    if (options.handedOff) adapter = confirmingAdapter(adapter, options.handedOff);
     const since = Date.parse(pub.createdAt) - RECONCILE_WINDOW_MS;
     try {
       const parts = this.outbox.parts(pub.id);

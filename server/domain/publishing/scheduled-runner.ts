@@ -111,7 +111,17 @@ export class ScheduledRunner {
   }
 
   private request(e: EntryRow) {
-    return { draftId: e.draftId, targetAccounts: [{ accountId: e.accountId, platform: e.platform }], origin: 'schedule' as const };
+    // Handed off: the network publishes it itself; the run confirms it (hand-off-confirm.ts).
+    const options = e.networkScheduledId ? { handedOff: { id: e.networkScheduledId, at: e.handedOffFor ?? e.fireAt } } : undefined;
+    return { draftId: e.draftId, targetAccounts: [{ accountId: e.accountId, platform: e.platform }], origin: 'schedule' as const, options };
+  }
+
+  /**
+   * Past the grace period (rules/missed.ts), unless handed off: the network published it at its
+   * time whether Herald was running or not, so it is confirmed however late Herald looks.
+   */
+  private missed(e: EntryRow, claimedAt: number): boolean {
+    return !e.networkScheduledId && isMissed(e.dueAt, claimedAt, this.deps.config.graceMs);
   }
 
   /**
@@ -130,7 +140,7 @@ export class ScheduledRunner {
       this.publishing.ensureGrants(batch.map((e) => e.userId));
       this.relaxed(() => {
         for (const e of batch) {
-          if (isMissed(e.dueAt, claimedAt, this.deps.config.graceMs)) continue;
+          if (this.missed(e, claimedAt)) continue;
           try {
             started.set(e.id, this.publishing.begin(e.userId, this.request(e)));
           } catch {
@@ -156,7 +166,7 @@ export class ScheduledRunner {
   /** Fires one claimed entry at its turn; `claimedAt` is when it was found due. */
   async dispatch(e: EntryRow, claimedAt: number, started: Started | undefined): Promise<void> {
     const { schedule, publications } = this.repos;
-    if (isMissed(e.dueAt, claimedAt, this.deps.config.graceMs)) {
+    if (this.missed(e, claimedAt)) {
       // Its post went out already (a crash after it was published, before its entry said so; or
       // published at once meanwhile): nothing was missed, and firing it would only skip it.
       if (publications.latestStatusOf(e.draftId, e.accountId) === 'published') {

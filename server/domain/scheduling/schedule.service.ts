@@ -112,8 +112,10 @@ export class ScheduleService {
         const fireAt = apply ? Math.max(now + 1000, requested + this.jitter()) : requested;
         // Time-ordered: 40 entries of one request land on one page of the primary key.
         const id = this.deps.ids.ordered();
-        if (pending.has(account.id)) schedule.deletePending(draft.id, account.id);
-        schedule.insert({ id, userId, draftId: draft.id, accountId: account.id, platform: account.platform, fireAt, requestedAt: requested, priority: req.priority ?? 0, createdAt: created, queueSetId });
+        // A post the network holds for the old time stays there: the hand-off moves it (hand-off.service.ts).
+        const was = pending.has(account.id) ? schedule.deletePending(draft.id, account.id) : undefined;
+        schedule.insert({ id, userId, draftId: draft.id, accountId: account.id, platform: account.platform, fireAt, requestedAt: requested, priority: req.priority ?? 0, createdAt: created, queueSetId,
+          networkScheduledId: was?.networkScheduledId, handedOffFor: was?.handedOffFor });
         this.events.post(userId, 'post.scheduled', { draftId: draft.id, accountId: account.id, platform: account.platform }, { scheduledFor: new Date(fireAt).toISOString() });
         ids.push(id);
       }
@@ -128,7 +130,9 @@ export class ScheduleService {
 
   list(userId: string) {
     const rows = this.repos.schedule.listPending(userId);
-    return rows.map(({ fireAt, ...r }) => ({ ...r, scheduledFor: new Date(fireAt).toISOString() }));
+    // Handed off (decisions §10): the instance that publishes it, by its host.
+    const host = (url: string | null) => { try { return url ? new URL(url).host : null; } catch { return null; } };
+    return rows.map(({ fireAt, serverUrl, ...r }) => ({ ...r, scheduledFor: new Date(fireAt).toISOString(), handedOffTo: r.networkScheduledId ? host(serverUrl) : null }));
   }
 
   /**
@@ -140,7 +144,11 @@ export class ScheduleService {
     const n = this.deps.sqlite.transaction(() => {
       const cancelled = this.repos.schedule.cancelPending(userId, draftId, accountId);
       if (!this.repos.schedule.hasActive(draftId)) this.repos.draftStatus.setBackToDraft(draftId, nowIso(this.deps.clock));
-      for (const c of cancelled) this.events.post(userId, 'post.cancelled', { draftId, ...c });
+      for (const { networkScheduledId, ...c } of cancelled) {
+        this.events.post(userId, 'post.cancelled', { draftId, ...c });
+        // Handed off: withdrawn from the network too (hand-off.service.ts), tried until it answers.
+        if (networkScheduledId) this.repos.handOff.addWithdrawal({ id: this.deps.ids.uuid(), userId, accountId: c.accountId, platform: c.platform as Platform, networkScheduledId, createdAt: nowIso(this.deps.clock) });
+      }
       return cancelled.length;
     })();
     this.onChange();

@@ -23,6 +23,7 @@ export interface SettingsChange {
   xCapAction?: 'warn' | 'refuse';
   xTier?: XSettings['tier'];
   notifications?: Partial<NotificationSettings>;
+  fedblogHandOff?: boolean;
 }
 
 export class SettingsService {
@@ -37,7 +38,7 @@ export class SettingsService {
     const c = this.deps.config;
     const shared = {
       graceMinutes: c.graceMs / 60_000, monthlyCredits: c.monthlyCredits, defaultTier: c.defaultTier,
-      timeZone: c.timeZone, defaultLanguage: c.defaultLanguage, detected: { timeZone: systemTimeZone(), defaultLanguage: systemLanguage() },
+      timeZone: c.timeZone, defaultLanguage: c.defaultLanguage, fedblogHandOff: c.fedblogHandOff, detected: { timeZone: systemTimeZone(), defaultLanguage: systemLanguage() },
       xPriceUsd: c.x.priceUsd, xPriceWithUrlUsd: c.x.priceWithUrlUsd, xMonthlyCapUsd: c.x.monthlyCapUsd, xCapAction: c.x.capAction, xTier: c.x.tier,
       notifications: { ...c.notifications },
     };
@@ -58,6 +59,7 @@ export class SettingsService {
     if (zone) { values.HERALD_TIME_ZONE = zone; this.deps.config.timeZone = zone; }
     if (language) { values.HERALD_DEFAULT_LANGUAGE = language; this.deps.config.defaultLanguage = language; }
     this.applyXAndNotifications(change, values);
+    if (change.fedblogHandOff !== undefined) { values.HERALD_FEDBLOG_HAND_OFF = change.fedblogHandOff; this.deps.config.fedblogHandOff = change.fedblogHandOff; }
     if (change.graceMinutes !== undefined) values.HERALD_GRACE_MINUTES = change.graceMinutes;
     if (change.monthlyCredits !== undefined) values.HERALD_MONTHLY_CREDITS = change.monthlyCredits;
     if (change.defaultTier !== undefined) values.HERALD_DEFAULT_TIER = change.defaultTier;
