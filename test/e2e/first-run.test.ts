@@ -106,7 +106,7 @@ describe('first run to one post on five networks', () => {
       await p.getByLabel(id.label).fill(id.value);
       await p.getByLabel(secret.label).fill(secret.value);
       if (redirect) await p.getByLabel(/Own redirect URI/).fill(redirect);
-      await p.getByRole('button', { name: 'Save' }).click();
+      await p.getByRole('button', { name: 'Save', exact: true }).click();
       await expect.poll(() => p.locator('[data-status]').textContent()).toBe('configured');
       await p.getByRole('button', { name: 'Test' }).click();
       await expect.poll(() => p.locator('[data-test-result]').textContent(), { timeout: 20_000 }).toMatch(/^✓ /);

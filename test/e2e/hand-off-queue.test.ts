@@ -59,7 +59,7 @@ describe('Queue: hand-off', () => {
     await box.waitFor();
     expect(await box.isChecked()).toBe(false); // the test server's default (the product's is on)
     await box.check();
-    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByRole('status').waitFor();
     expect((await api('GET', '/settings')).settings.fedblogHandOff).toBe(true);
   });

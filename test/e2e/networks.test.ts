@@ -49,14 +49,14 @@ it('sets up X on Settings → Networks, tests it, and connects an account with i
 
   await xPanel.getByLabel('OAuth 2.0 Client ID').fill('e2e-netapps-x');
   await xPanel.getByLabel('OAuth 2.0 Client Secret').fill(canaryToken('x', 'secret'));
-  await xPanel.getByRole('button', { name: 'Save' }).click();
+  await xPanel.getByRole('button', { name: 'Save', exact: true }).click();
   await expect.poll(() => xPanel.locator('[data-status]').textContent()).toBe('configured');
   await xPanel.getByRole('button', { name: 'Test' }).click();
   await expect.poll(() => xPanel.locator('[data-test-result]').textContent()).toMatch(/X did not accept the client id and secret/);
 
   await xPanel.getByLabel('OAuth 2.0 Client ID').fill('e2e-netapps-x');
   await xPanel.getByLabel('OAuth 2.0 Client Secret').fill(X_SECRET);
-  await xPanel.getByRole('button', { name: 'Save' }).click();
+  await xPanel.getByRole('button', { name: 'Save', exact: true }).click();
   await xPanel.getByRole('button', { name: 'Test' }).click();
   await expect.poll(() => xPanel.locator('[data-test-result]').textContent()).toMatch(/X accepted the client id and secret/);
   expect(await xPanel.locator('[data-source]').textContent()).toMatch(/saved in Herald's secret store/);
@@ -76,7 +76,7 @@ it('connects Threads through the pasted address', async () => {
   await tPanel.getByLabel('Threads App ID').fill(threads.clientId);
   await tPanel.getByLabel('Threads App Secret').fill(threads.clientSecret);
   await tPanel.getByLabel(/Own redirect URI/).fill(THREADS_REDIRECT);
-  await tPanel.getByRole('button', { name: 'Save' }).click();
+  await tPanel.getByRole('button', { name: 'Save', exact: true }).click();
   await expect.poll(() => tPanel.getByRole('textbox', { name: 'Threads redirect URI' }).inputValue()).toBe(THREADS_REDIRECT);
 
   await page().getByRole('link', { name: 'Accounts', exact: true }).click();
