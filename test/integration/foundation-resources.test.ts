@@ -326,8 +326,9 @@ describe('credits', () => {
     const c = await t.call('POST', '/credits', { key });
     expect(c.status).toBe(200);
     // The spec's fields, plus the schedule outlook issue #19 added (what the month's credits cover
-    // against what is scheduled: the UI's early warning).
-    expect(keysOf(c.body)).toEqual(['balance', 'covers', 'expiresAt', 'scheduled', 'success', 'warning']);
+    // against what is scheduled: the UI's early warning), and X's spend (decisions §10 xSpend).
+    expect(keysOf(c.body)).toEqual(['balance', 'covers', 'expiresAt', 'scheduled', 'success', 'warning', 'xSpend']);
+    expect(c.body.xSpend).toEqual({ monthUsd: 0, scheduledUsd: 0, capUsd: null });
     expect(c.body.scheduled).toEqual({ posts: 0, credits: 0 });
     expect(c.body.balance).toBe(1000);
     isTimestamp(c.body.expiresAt);

@@ -11,9 +11,15 @@ import { connectAll, PLATFORMS, postsOn, type Networks } from '../helpers/networ
 
 export { PLATFORMS };
 
-/** Settings every child in these tests shares: simulators, credits for hundreds of posts, a 1 s sweep. */
+/**
+ * Settings every child in these tests shares: simulators, credits for hundreds of posts, a 1 s
+ * sweep. These tests are about Herald firing posts itself (under libfaketime's moved clocks, kills
+ * and restarts), so the Mastodon hand-off is off: the simulated instance keeps the real clock, and
+ * a post handed to it would be published by the instance, not fired by Herald
+ * (test/integration/hand-off.test.ts covers the hand-off with one shared clock).
+ */
 export function childEnv(nets: Networks, extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
-  return { ...nets.settings, HERALD_MONTHLY_CREDITS: '100000', HERALD_SWEEP_SECONDS: '1', ...extra };
+  return { ...nets.settings, HERALD_MONTHLY_CREDITS: '100000', HERALD_SWEEP_SECONDS: '1', HERALD_FEDBLOG_HAND_OFF: '0', ...extra };
 }
 
 export interface Connected {

@@ -280,9 +280,9 @@ export class ConnectionsService {
     };
     if (existing) this.repos.accounts.setProfile(accountId, values);
     else this.repos.accounts.insert({ id: accountId, userId, platform, platformUserId: id.platformUserId, createdAt: nowIso(this.deps.clock), ...values });
-    // An account already here keeps its sets: no new set named after it for a second connect.
-    const mode = existing && opts.mode === 'create_new' ? 'add_to_existing' : opts.mode;
-    const socialSetId = this.sets.attachAccount(userId, accountId, { socialSetId: opts.socialSetId, mode, handle: id.username });
+    // An account already here keeps its sets; a set is added only when asked for (decisions §4:
+    // `mode: create_new` makes a new set named after the handle, also for an account already here).
+    const socialSetId = this.sets.attachAccount(userId, accountId, { socialSetId: opts.socialSetId, mode: opts.mode, handle: id.username });
     const reconnected = target !== undefined;
     const alreadyConnected = !reconnected && existing !== undefined;
     const message = reconnected ? `Reconnected ${net} as @${id.username}: new tokens saved; its sets and scheduled posts are unchanged.`
