@@ -32,6 +32,8 @@ export function XSpendSettings({ current, onSaved }: { current?: SpendSettings; 
     <form className="panel" data-x-spend-settings onSubmit={(e) => { e.preventDefault(); void save(); }}>
       <h2>X pay-per-use</h2>
       <p className="muted small">X charges each post request (each post of a thread is one); a post with a link costs more. Prices change: keep them as X's pricing page says.</p>
+      {/* Editable once the saved values are in: typing into the defaults would be overwritten when they arrive. */}
+      <fieldset disabled={!current} className="plain">
       <label className="field">Price per post (USD)
         <input aria-label="Price per post (USD)" type="number" step="0.001" value={form.xPriceUsd} onChange={(e) => setForm({ ...form, xPriceUsd: e.target.value })} />
       </label>
@@ -51,7 +53,8 @@ export function XSpendSettings({ current, onSaved }: { current?: SpendSettings; 
           <option value="pay_per_use">pay-per-use</option><option value="free">Free</option><option value="basic">Basic</option><option value="pro">Pro</option>
         </select>
       </label>
-      <button className="primary" type="submit" disabled={busy}>Save X settings</button>
+      </fieldset>
+      <button className="primary" type="submit" disabled={busy || !current}>Save X settings</button>
       <ErrorText error={error} />
       {note && <p className="muted" role="status">{note}</p>}
     </form>
