@@ -69,7 +69,14 @@ export async function signIn(app: UiApp, hash = '#/compose'): Promise<string> {
   await app.page.goto(`${app.origin}/${hash}`);
   await app.page.evaluate((k) => localStorage.setItem('herald.apiKey', k), key);
   await app.page.reload();
-  await app.page.locator('nav[aria-label="Main"]').waitFor();
+  try {
+    await app.page.locator('nav[aria-label="Main"]').waitFor();
+  } catch (err) {
+    // Say what the page shows instead (still loading, the sign-in page, an error) and what the
+    // browser logged, so a failure here names its cause.
+    const shown = await app.page.locator('body').innerText({ timeout: 2_000 }).catch(() => '(no body)');
+    throw new Error(`signed in, but no main navigation after 15 s at ${app.page.url()}; the page shows: ${JSON.stringify(shown.slice(0, 300))}; browser problems: ${JSON.stringify(app.problems.slice(-5))}`, { cause: err });
+  }
   return key;
 }
 
