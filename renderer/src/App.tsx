@@ -1,5 +1,5 @@
 import { useEffect, useState, type ComponentType } from 'react';
-import { client, desktop, message, onKeyChange, setKey, signOut } from './api';
+import { client, desktop, HeraldError, message, onKeyChange, setKey, signOut } from './api';
 import { finishSignIn, signInReturn } from './signin-return';
 import { Login, type SignInMethods } from './pages/Welcome';
 import { Setup } from './pages/Setup';
@@ -51,7 +51,8 @@ export function App() {
     scheme.addEventListener('change', onScheme);
     const onHash = () => setRoute(readRoute());
     window.addEventListener('hashchange', onHash);
-    void (async () => {
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    const start = async () => {
       try {
         const setup = await client.needsSetup();
         setSignInWith(setup.signIn);
@@ -68,13 +69,22 @@ export function App() {
         if (setup.needsSetup) return setState('setup');
         if (!client.apiKey) return setState('login');
         await client.me();
+        setLoginNotice(undefined);
         setState('ready');
-      } catch {
-        setKey(undefined);
-        setState('login');
+      } catch (err) {
+        // Only a key the server refuses is forgotten. Herald not answering (restarting, or this
+        // page being left while it asked) must not sign anyone out: ask again in a moment.
+        if (err instanceof HeraldError && err.status === 401) {
+          setKey(undefined);
+          setState('login');
+          return;
+        }
+        setLoginNotice(`Herald is not answering (${message(err)}); trying again…`);
+        retry = setTimeout(() => void start(), 2_000);
       }
-    })();
-    return () => { window.removeEventListener('hashchange', onHash); scheme.removeEventListener('change', onScheme); };
+    };
+    void start();
+    return () => { clearTimeout(retry); window.removeEventListener('hashchange', onHash); scheme.removeEventListener('change', onScheme); };
   }, []);
 
   // One sign-in for all tabs: another tab's sign-out returns this one to the sign-in page, and
@@ -102,7 +112,7 @@ export function App() {
   // On a narrow window the navigation is one scrolling row: keep the current page's link in it.
   useEffect(() => { document.querySelector('.nav-item.active')?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' }); }, [route.page, state]);
 
-  if (state === 'loading') return <div className="center muted">Loading…</div>;
+  if (state === 'loading') return <div className="center muted" role="status">{loginNotice ?? 'Loading…'}</div>;
   const signedIn = async (key: string) => {
     setKey(desktop ? await desktop.refreshKey().catch(() => key) || key : key);
     setState('ready');

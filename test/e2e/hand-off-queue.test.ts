@@ -57,6 +57,7 @@ describe('Queue: hand-off', () => {
     await page.goto(`${app.origin}/#/settings`);
     const box = page.locator('[data-hand-off-setting]');
     await box.waitFor();
+    await expect.poll(() => box.isEnabled()).toBe(true); // the saved settings are in
     expect(await box.isChecked()).toBe(false); // the test server's default (the product's is on)
     await box.check();
     await page.getByRole('button', { name: 'Save', exact: true }).click();

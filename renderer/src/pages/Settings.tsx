@@ -12,7 +12,8 @@ export function Settings() {
   const [theme, setTheme] = useState(localStorage.getItem('herald.theme') ?? 'system');
   const [note, setNote] = useState<string | undefined>();
   const [backupNote, setBackupNote] = useState<string | undefined>();
-  useEffect(() => { if (settings.data) setForm({ graceMinutes: settings.data.graceMinutes, monthlyCredits: settings.data.monthlyCredits, defaultTier: settings.data.defaultTier, defaultLanguage: settings.data.defaultLanguage, fedblogHandOff: settings.data.fedblogHandOff }); }, [settings.data]);
+  const [loaded, setLoaded] = useState(false);
+  useEffect(() => { if (settings.data) { setForm({ graceMinutes: settings.data.graceMinutes, monthlyCredits: settings.data.monthlyCredits, defaultTier: settings.data.defaultTier, defaultLanguage: settings.data.defaultLanguage, fedblogHandOff: settings.data.fedblogHandOff }); setLoaded(true); } }, [settings.data]);
   return (
     <Page title="Settings">
       <ErrorText error={settings.error ?? error} />
@@ -27,6 +28,8 @@ export function Settings() {
       </div>
       <form className="panel" onSubmit={(e) => { e.preventDefault(); void run(async () => { await client.updateSettings(form); setNote('Saved. The language applies at once; the other values from the next start of Herald.'); }); }}>
         <h2>Publishing</h2>
+        {/* Editable once the saved values are in: typing into the defaults would be overwritten when they arrive. */}
+        <fieldset disabled={!loaded} className="plain">
         <label className="field">Grace period for posts missed while Herald was closed (minutes)
           <input type="number" min={0} max={1440} value={form.graceMinutes} onChange={(e) => setForm({ ...form, graceMinutes: Number(e.target.value) })} />
         </label>
@@ -45,7 +48,8 @@ export function Settings() {
           <input type="checkbox" checked={form.fedblogHandOff} onChange={(e) => setForm({ ...form, fedblogHandOff: e.target.checked })} data-hand-off-setting />
           Hand Mastodon posts due 10 minutes or more ahead to their instance, which publishes them even with Herald closed (applies at once)
         </label>
-        <button className="primary" type="submit" disabled={busy}>Save</button>
+        </fieldset>
+        <button className="primary" type="submit" disabled={busy || !loaded}>Save</button>
         <Notice>{note}</Notice>
       </form>
       <XSpendSettings current={settings.data} onSaved={() => void settings.reload()} />

@@ -17,7 +17,9 @@ export function XSpendSettings({ current, onSaved }: { current?: SpendSettings; 
   const { busy, error, run } = useAction();
   const [form, setForm] = useState({ xPriceUsd: '0.015', xPriceWithUrlUsd: '0.2', xMonthlyCapUsd: '', xCapAction: 'warn' as 'warn' | 'refuse', xTier: 'pay_per_use' as Tier });
   const [note, setNote] = useState<string | undefined>();
+  const [loaded, setLoaded] = useState(false);
   useEffect(() => {
+    if (current) setLoaded(true);
     if (current) setForm({ xPriceUsd: String(current.xPriceUsd), xPriceWithUrlUsd: String(current.xPriceWithUrlUsd), xMonthlyCapUsd: current.xMonthlyCapUsd === null ? '' : String(current.xMonthlyCapUsd), xCapAction: current.xCapAction, xTier: current.xTier });
   }, [current]);
   const save = () => run(async () => {
@@ -33,7 +35,7 @@ export function XSpendSettings({ current, onSaved }: { current?: SpendSettings; 
       <h2>X pay-per-use</h2>
       <p className="muted small">X charges each post request (each post of a thread is one); a post with a link costs more. Prices change: keep them as X's pricing page says.</p>
       {/* Editable once the saved values are in: typing into the defaults would be overwritten when they arrive. */}
-      <fieldset disabled={!current} className="plain">
+      <fieldset disabled={!loaded} className="plain">
       <label className="field">Price per post (USD)
         <input aria-label="Price per post (USD)" type="number" step="0.001" value={form.xPriceUsd} onChange={(e) => setForm({ ...form, xPriceUsd: e.target.value })} />
       </label>
@@ -54,7 +56,7 @@ export function XSpendSettings({ current, onSaved }: { current?: SpendSettings; 
         </select>
       </label>
       </fieldset>
-      <button className="primary" type="submit" disabled={busy || !current}>Save X settings</button>
+      <button className="primary" type="submit" disabled={busy || !loaded}>Save X settings</button>
       <ErrorText error={error} />
       {note && <p className="muted" role="status">{note}</p>}
     </form>
