@@ -128,23 +128,21 @@ export async function startDesktop(e: ElectronModules, opts: DesktopOptions): Pr
    */
   const uiKey = async (): Promise<string> => {
     const s = server!.services;
-    if (s.users.count() === 0) return '';
-    const owner = server!.deps.sqlite.prepare('SELECT id FROM users ORDER BY created_at, id LIMIT 1').get() as { id: string };
+    const ownerId = s.users.ownerId();
+    if (!ownerId) return '';
     const saved = await server!.deps.secrets.get('ui-key').catch(() => null);
     if (saved) {
       try { await s.auth.authenticate(saved); return saved; } catch { /* deleted: make a new one */ }
     }
-    const issued = s.auth.issueKey(owner.id, 'Herald desktop app', 'enterprise', { session: true });
+    const issued = s.auth.issueKey(ownerId, 'Herald desktop app', 'enterprise', { session: true });
     await server!.deps.secrets.set('ui-key', issued.key).catch(() => undefined);
     return issued.key;
   };
 
   const refreshTray = () => {
     if (!tray || !server) return;
-    const next = server.deps.sqlite.prepare(`SELECT d.title AS draftTitle, e.fire_at AS fireAt, e.platform FROM schedule_entries e JOIN drafts d ON d.id = e.draft_id
-      WHERE e.status = 'pending' ORDER BY e.fire_at LIMIT 1`).get() as { draftTitle: string; fireAt: number; platform: string } | undefined;
-    const pending = (server.deps.sqlite.prepare("SELECT COUNT(*) AS n FROM schedule_entries WHERE status = 'pending'").get() as { n: number }).n;
-    const items = trayMenu(next && { draftTitle: next.draftTitle, scheduledFor: new Date(next.fireAt).toISOString(), platform: next.platform }, pending, (iso) => new Date(iso).toLocaleString());
+    const { next, pending } = server.services.scheduling.outlook();
+    const items = trayMenu(next, pending, (iso) => new Date(iso).toLocaleString());
     tray.setToolTip(items[0].label);
     tray.setContextMenu(e.Menu.buildFromTemplate(items.map((i) => ({
       label: i.label, enabled: i.enabled ?? true,
@@ -208,7 +206,7 @@ export async function startDesktop(e: ElectronModules, opts: DesktopOptions): Pr
   }
 
   // System notifications and the tray follow the event stream (main/notifications.ts), under the same switches as the UI's.
-  const ownerId = () => (server?.deps.sqlite.prepare('SELECT id FROM users ORDER BY created_at, id LIMIT 1').get() as { id: string } | undefined)?.id ?? null;
+  const ownerId = () => server?.services.users.ownerId() ?? null;
   watchNotifications(server.services.events, {
     owner: ownerId,
     switches: () => server!.deps.config.notifications,

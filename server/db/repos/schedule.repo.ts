@@ -55,6 +55,9 @@ export class ScheduleRepo {
   constructor(private readonly sqlite: Sqlite) {
     const db = sqlite;
     this.s = {
+      nextUp: db.prepare(`SELECT d.title AS draftTitle, e.fire_at AS fireAt, e.platform FROM schedule_entries e JOIN drafts d ON d.id = e.draft_id
+        WHERE e.status = 'pending' ORDER BY e.fire_at LIMIT 1`),
+      pendingTotal: db.prepare("SELECT COUNT(*) FROM schedule_entries WHERE status = 'pending'").pluck(),
       earliest: db.prepare("SELECT MIN(due_at) AS at FROM schedule_entries WHERE status = 'pending'"),
       pendingCount: db.prepare("SELECT COUNT(*) AS n FROM schedule_entries WHERE status = 'pending'"),
       claim: db.prepare(`UPDATE schedule_entries SET status = 'claimed' WHERE id IN (
@@ -192,6 +195,14 @@ export class ScheduleRepo {
   pendingDrafts(userId: string, platform: string, from: number, to: number): string[] {
     return this.s.pendingDrafts.all(userId, platform, from, to) as string[];
   }
+
+  /** The next pending post of anyone's (the desktop's tray: one owner), with its draft's title. */
+  nextUp(): { draftTitle: string; fireAt: number; platform: string } | undefined {
+    return this.s.nextUp.get() as { draftTitle: string; fireAt: number; platform: string } | undefined;
+  }
+
+  /** How many entries are pending, all users together. */
+  pendingTotal(): number { return this.s.pendingTotal.get() as number; }
 
   /** Deletes the draft's pending entries (only `accountId`'s when given); answers the accounts they were for, with what was handed off to the network. */
   cancelPending(userId: string, draftId: string, accountId?: string): { accountId: string; platform: string; networkScheduledId: string | null }[] {

@@ -128,6 +128,12 @@ export class ScheduleService {
     };
   }
 
+  /** The next pending post and how many are pending (the desktop's tray; one owner per install). */
+  outlook(): { next?: { draftTitle: string; scheduledFor: string; platform: string }; pending: number } {
+    const next = this.repos.schedule.nextUp();
+    return { next: next && { draftTitle: next.draftTitle, scheduledFor: new Date(next.fireAt).toISOString(), platform: next.platform }, pending: this.repos.schedule.pendingTotal() };
+  }
+
   list(userId: string) {
     const rows = this.repos.schedule.listPending(userId);
     // Handed off (decisions §10): the instance that publishes it, by its host.

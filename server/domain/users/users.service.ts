@@ -27,6 +27,11 @@ export class UsersService {
   }
 
   /** The owner of the install: its first user. */
+  /** The install's owner (the first user), if set up. */
+  ownerId(): string | undefined {
+    return this.repo.ownerId();
+  }
+
   isOwner(id: string): boolean {
     return this.repo.ownerId() === id;
   }
