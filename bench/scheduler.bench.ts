@@ -231,11 +231,7 @@ function bareWrites(drafts: number, perDraft: number): { s: number; cpuMs: numbe
   }
 }
 
-/**
- * CPU time a process has spent, ms (Linux: /proc/<pid>/schedstat, in ns). Unlike wall time it
- * barely moves with other work on the machine, so the server's CPU per request against the bare
- * loop's is the steadier figure of what Herald adds to each write.
- */
+/** CPU time a process has spent, ms (/proc/<pid>/schedstat): unlike wall time, other work on the machine barely moves it. */
 function cpuMs(pid: number): number {
   return Number(fs.readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
 }
