@@ -55,6 +55,20 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
+describe('publishing now while the secret store is locked', () => {
+  it('answers 423 SECRET_STORE_LOCKED before anything is charged or sent, on the draft and the single-network paths', async () => {
+    const before = await balance();
+    const now = await t.call('POST', '/microblog/publish', { key, body: { draftId: (await t.call('POST', '/microblog/drafts', { key, body: { title: 'now, locked', tweets: [{ content: 'Not sent while locked' }] } })).body.draft.id, accountIds: [accountId] } });
+    expect(now.status, now.text).toBe(423);
+    expect(now.body).toMatchObject({ success: false, error: 'SECRET_STORE_LOCKED' });
+    expect(now.body.message).toContain('unlock');
+    const direct = await t.call('POST', '/fedblog/publish', { key, body: { accountUuid: accountId, type: 'single', text: 'Not sent while locked either' } });
+    expect(direct.status, direct.text).toBe(423);
+    expect(await balance()).toBe(before);
+    expect(masto.state.statuses).toHaveLength(0);
+  });
+});
+
 describe('a scheduled post due while the secret store is locked', () => {
   it('waits, pending and uncharged, saying to unlock Herald; nothing reaches the network', async () => {
     expect((await t.call('GET', '/setup/secrets', { key })).body.current).toMatchObject({ kind: 'encrypted', locked: true });

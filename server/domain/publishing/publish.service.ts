@@ -161,6 +161,7 @@ export class PublishService {
 
   /** POST /microblog/publish and /publish/multi-platform. */
   async publishDraft(userId: string, req: PublishRequest, background = false) {
+    this.assertUnlocked();
     const started = this.begin(userId, req);
     if (background) {
       this.run(started).catch((err) => this.deps.log.error('Herald background publish failed', err));
@@ -294,6 +295,16 @@ export class PublishService {
     };
   }
 
+  /**
+   * A publish sent now needs the accounts' tokens: with the encrypted store locked, 423 before
+   * anything is charged or sent (a scheduled post waits instead: scheduled-runner.ts).
+   */
+  private assertUnlocked(): void {
+    if (this.deps.secrets.locked) {
+      throw new HeraldError('SECRET_STORE_LOCKED', 'Herald is locked, so it cannot read the accounts\' tokens: unlock it (the banner at the top of the app, or `herald secrets unlock`) and publish again. Nothing was sent or charged.');
+    }
+  }
+
   /** Gives up a begun publish without running it (the scheduler stopping): the next start resumes or gives it back. */
   release(started: Started): void {
     for (const r of started.toRun) this.running.delete(r.pubId);
@@ -304,6 +315,7 @@ export class PublishService {
    * fetched only once the text fits and the credits are there, so a refused request reaches no one.
    */
   async publishDirect(userId: string, req: DirectPublish, byUrl?: MediaByUrl): Promise<TargetResult> {
+    this.assertUnlocked();
     const target = await this.planDirect(userId, req, byUrl);
     const { toRun } = this.charge.prepare(userId, null, [target], { jobId: null, force: true, origin: 'api' });
     const [result] = await this.sender.execute(userId, null, toRun);

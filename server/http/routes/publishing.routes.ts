@@ -5,7 +5,7 @@ import type { Services } from '../../domain/services.js';
 import { defineRoute, type RouteDef } from '../route.js';
 
 const tag = 'Publishing';
-const publishErrors = ['INVALID_INPUT', 'NOT_FOUND', 'INSUFFICIENT_CREDITS', 'SPEND_CAP_REACHED', 'RATE_LIMITED'] as const;
+const publishErrors = ['INVALID_INPUT', 'NOT_FOUND', 'INSUFFICIENT_CREDITS', 'SPEND_CAP_REACHED', 'RATE_LIMITED', 'SECRET_STORE_LOCKED'] as const;
 
 export const publishingRoutes = (s: Services): RouteDef[] => {
   /**
