@@ -7,8 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAGE_IDS } from '../../renderer/src/router.js';
-import { signIn, startUiApp, type UiApp } from '../helpers/ui-app.js';
-import { overflowsSideways, seedViews, type ViewsWorld } from '../helpers/views-data.js';
+import type { UiApp } from '../helpers/ui-app.js';
+import { overflowsSideways, startViewsApp, type ViewsWorld } from '../helpers/views-data.js';
 
 let app: UiApp;
 let w: ViewsWorld;
@@ -24,10 +24,7 @@ async function open(hash: string, date?: string) {
 }
 
 beforeAll(async () => {
-  app = await startUiApp({ server: { scheduler: false } });
-  const key = await signIn(app, '#/drafts');
-  w = await seedViews(app, key);
-  await page().reload();
+  ({ app, w } = await startViewsApp());
 }, 60_000);
 
 afterAll(async () => { await app?.close(); });

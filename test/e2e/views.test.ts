@@ -8,8 +8,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatLocal } from '../../server/contracts/time.js';
-import { signIn, startUiApp, type UiApp } from '../helpers/ui-app.js';
-import { seedViews, ZONE, type ViewsWorld } from '../helpers/views-data.js';
+import type { UiApp } from '../helpers/ui-app.js';
+import { startViewsApp, ZONE, type ViewsWorld } from '../helpers/views-data.js';
 
 let app: UiApp;
 let w: ViewsWorld;
@@ -19,10 +19,7 @@ const entriesOf = async (draftId: string) => Object.fromEntries(((await w.call('
 const dayAfter = (date: string, n: number) => new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 
 beforeAll(async () => {
-  app = await startUiApp({ server: { scheduler: false } });
-  const key = await signIn(app, '#/drafts');
-  w = await seedViews(app, key);
-  await page().reload();
+  ({ app, w } = await startViewsApp());
 }, 60_000);
 
 afterAll(async () => { await app?.close(); });

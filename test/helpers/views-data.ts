@@ -7,7 +7,7 @@
  */
 import { addAccount, userIdOf } from './drafts.js';
 import { OWNER } from './server.js';
-import type { UiApp } from './ui-app.js';
+import { signIn, startUiApp, type UiApp } from './ui-app.js';
 import { localToInstant } from '../../server/contracts/time.js';
 
 export const ZONE = 'Asia/Kolkata';
@@ -61,6 +61,15 @@ export async function seedViews(app: UiApp, key: string): Promise<ViewsWorld> {
 }
 
 /** Whether the page scrolls sideways (the document is wider than the window). */
+/** A signed-in browser on a Herald without a scheduler, the views' data seeded (layout and views tests share it). */
+export async function startViewsApp(): Promise<{ app: UiApp; w: ViewsWorld }> {
+  const app = await startUiApp({ server: { scheduler: false } });
+  const key = await signIn(app, '#/drafts');
+  const w = await seedViews(app, key);
+  await app.page.reload();
+  return { app, w };
+}
+
 export function overflowsSideways(page: UiApp['page']): Promise<{ scrollWidth: number; clientWidth: number; widest?: string }> {
   return page.evaluate(() => {
     const el = document.scrollingElement!;
