@@ -44,9 +44,9 @@ export function Settings() {
             <option value="free">free (100 requests/hour)</option><option value="pro">pro (1000/hour)</option><option value="enterprise">enterprise</option>
           </select>
         </label>
-        <label className="field row">
+        <label className="row" style={{ marginBottom: 12 }}>
           <input type="checkbox" checked={form.fedblogHandOff} onChange={(e) => setForm({ ...form, fedblogHandOff: e.target.checked })} data-hand-off-setting />
-          Hand Mastodon posts due 10 minutes or more ahead to their instance, which publishes them even with Herald closed (applies at once)
+          <span className="grow">Hand Mastodon posts due 10 minutes or more ahead to their instance, which publishes them even with Herald closed (applies at once)</span>
         </label>
         </fieldset>
         <button className="primary" type="submit" disabled={busy || !loaded}>Save</button>
