@@ -13,7 +13,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import { isBuiltin } from 'node:module';
+import { createRequire, isBuiltin } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -94,6 +94,35 @@ const lazyTwitterText = {
   },
 };
 
+// CommonJS packages Express loads at start-up for features Herald does not use then: qs (the
+// "extended" query and form parsers; Herald's query parser is "simple" and it takes no forms) and
+// mime-types (which builds its extension maps from mime-db as it loads; only a static file or a
+// Content-Type lookup needs them). A require() of one gets an object whose properties load the
+// package on first read; the package itself stays in the bundle, as before.
+const LAZY_PACKAGES = ['qs', 'mime-types'];
+const lazyPackages = {
+  name: 'lazy-packages',
+  setup(b) {
+    b.onResolve({ filter: new RegExp(`^(${LAZY_PACKAGES.join('|')})$`) }, (args) => {
+      if (args.kind !== 'require-call') return undefined;
+      const real = createRequire(path.join(args.resolveDir, 'index.js')).resolve(args.path);
+      return { path: real, namespace: 'lazy-package' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'lazy-package' }, (args) => {
+      const real = createRequire(args.path)(args.path);
+      if (!real || typeof real !== 'object') throw new Error(`lazy-packages: ${args.path} does not export an object`);
+      const names = Object.getOwnPropertyNames(real).filter((n) => n !== '__esModule');
+      return {
+        contents: `let real; const load = () => (real ??= require(${JSON.stringify(args.path)})); const lazy = {};
+          for (const k of ${JSON.stringify(names)}) Object.defineProperty(lazy, k, { enumerable: true, get: () => load()[k], set: (v) => { load()[k] = v; } });
+          module.exports = lazy;`,
+        resolveDir: path.dirname(args.path),
+        loader: 'js',
+      };
+    });
+  },
+};
+
 // `import http from 'node:http'` in an ES module makes Node build the builtin's ES module facade,
 // which reads every export: node:http's lazy WebSocket/EventSource getters load all of undici
 // (~30 ms on a loaded 2-core machine), node:fs's ReadStream getter loads fs/promises and readline,
@@ -101,13 +130,15 @@ const lazyTwitterText = {
 // process.getBuiltinModule (Node 22.3+) instead, as CommonJS code does: nothing is read until used.
 // Builtins the bare Express app never loads, whose loading (TLS contexts, the DNS resolver, worker
 // and web-stream classes) a start-up would otherwise pay although only a later request uses them.
-const LAZY_BUILTINS = new Set(['node:https', 'node:tls', 'node:dns', 'node:dns/promises', 'node:worker_threads', 'node:fs/promises', 'node:timers/promises', 'node:readline', 'node:readline/promises', 'node:stream/web', 'node:child_process', 'node:zlib', 'node:perf_hooks', 'node:http2', 'node:v8']);
+const LAZY_BUILTINS = new Set(['node:crypto', 'node:https', 'node:tls', 'node:dns', 'node:dns/promises', 'node:worker_threads', 'node:fs/promises', 'node:timers/promises', 'node:readline', 'node:readline/promises', 'node:stream/web', 'node:child_process', 'node:zlib', 'node:perf_hooks', 'node:http2', 'node:v8']);
 const builtinsWithoutFacade = {
   name: 'builtins-without-esm-facade',
   setup(b) {
     b.onResolve({ filter: /^(node:)?[a-z][a-z0-9_/]*$/ }, (args) => {
-      if (args.kind !== 'import-statement') return undefined;
       const id = args.path.startsWith('node:') ? args.path : `node:${args.path}`;
+      // Bundled CommonJS packages' `require('crypto')` too (Express's etag and cookie-signature
+      // load it at start-up only to call it later): lazy builtins only, the rest as Node loads them.
+      if (args.kind !== 'import-statement' && !(args.kind === 'require-call' && LAZY_BUILTINS.has(id))) return undefined;
       return isBuiltin(id) ? { path: id, namespace: 'node-builtin' } : undefined;
     });
     b.onLoad({ filter: /.*/, namespace: 'node-builtin' }, (args) => {
@@ -172,7 +203,7 @@ export async function buildServer(root = ROOT) {
     entryPoints: [path.join(root, 'server/main.ts'), path.join(root, 'server/database-commands.ts')],
     outdir: path.join(root, path.dirname(PARTS.server.output)),
     format: 'esm', splitting: true, sourcemap: true, minify: true, chunkNames: 'chunk-[hash]', outExtension: { '.js': '.mjs' },
-    external: EXTERNAL, plugins: [builtinsWithoutFacade, zodEnglishOnly, lazyTwitterText], banner: { js: ESM_REQUIRE },
+    external: EXTERNAL, plugins: [builtinsWithoutFacade, lazyPackages, zodEnglishOnly, lazyTwitterText], banner: { js: ESM_REQUIRE },
   });
 }
 
@@ -181,7 +212,7 @@ export async function buildCli(root = ROOT) {
     entryPoints: { herald: path.join(root, 'cli/herald.ts') },
     outdir: path.join(root, 'dist/cli'),
     format: 'esm', splitting: true, minify: true, sourcemap: true, chunkNames: 'chunk-[hash]', outExtension: { '.js': '.mjs' },
-    external: EXTERNAL, plugins: [builtinsWithoutFacade, zodEnglishOnly, lazyTwitterText], banner: { js: ESM_REQUIRE },
+    external: EXTERNAL, plugins: [builtinsWithoutFacade, lazyPackages, zodEnglishOnly, lazyTwitterText], banner: { js: ESM_REQUIRE },
   });
 }
 

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { lazySchema } from './lazy.js';
 import { platformSchema, successTrue, timestamp } from './common.js';
 
-export const accountSchema = z.object({
+export const accountSchema = lazySchema(() => z.object({
   uuid: z.string(),
   platform: platformSchema,
   platform_user_id: z.string(),
@@ -23,8 +24,8 @@ export const accountSchema = z.object({
     expiresAt: z.string().nullable().describe('When the access token expires, if the network said'),
     message: z.string().describe('What it means and what to do, for a person'),
   }).describe('Credential health from the token\'s real life (decisions §10)'),
-});
+}));
 export type Account = z.infer<typeof accountSchema>;
 
-export const accountListResponse = z.object({ success: successTrue, accounts: z.array(accountSchema) });
-export const accountResponse = z.object({ success: successTrue, account: accountSchema });
+export const accountListResponse = lazySchema(() => z.object({ success: successTrue, accounts: z.array(accountSchema) }));
+export const accountResponse = lazySchema(() => z.object({ success: successTrue, account: accountSchema }));

@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { lazySchema } from './lazy.js';
 import { isoDateInput, successTrue, timestamp } from './common.js';
 
 export const TRANS_TYPES = ['grant', 'publish', 'refund', 'adjustment'] as const;
 
-export const creditsResponse = z.object({
+export const creditsResponse = lazySchema(() => z.object({
   success: successTrue, balance: z.number(), expiresAt: timestamp,
   /** Pending scheduled posts and what they will cost when they fire (added for issue #19). */
   scheduled: z.object({ posts: z.number().int(), credits: z.number().int() }),
@@ -17,17 +18,17 @@ export const creditsResponse = z.object({
     scheduledUsd: z.number().describe('what the X posts scheduled for the rest of this month will cost at today\'s prices'),
     capUsd: z.number().nullable().describe('the monthly cap (setting xMonthlyCapUsd); null: none'),
   }),
-});
+}));
 
-export const usageQuery = z.object({
+export const usageQuery = lazySchema(() => z.object({
   page: z.coerce.number().int().min(1).default(1),
   limit: z.coerce.number().int().min(1).max(100).default(20),
   start_date: isoDateInput.optional(),
   end_date: isoDateInput.optional(),
   trans_type: z.enum(TRANS_TYPES).optional(),
-});
+}));
 
-export const usageRecord = z.object({
+export const usageRecord = lazySchema(() => z.object({
   id: z.number().int(),
   trans_no: z.string(),
   trans_type: z.enum(TRANS_TYPES),
@@ -37,10 +38,10 @@ export const usageRecord = z.object({
   source_detail: z.string(),
   expired_at: timestamp.nullable(),
   created_at: timestamp,
-});
+}));
 
-export const usageResponse = z.object({
+export const usageResponse = lazySchema(() => z.object({
   success: successTrue,
   records: z.array(usageRecord),
   pagination: z.object({ total: z.number().int(), page: z.number().int(), limit: z.number().int(), hasMore: z.boolean() }),
-});
+}));

@@ -4,26 +4,27 @@
  * posts in YAML front matter and the posts after it; CSV fills it from one row.
  */
 import { z } from 'zod';
+import { lazySchema } from './lazy.js';
 import { platformSchema, successTrue } from './common.js';
 import { draftSchema, linkCardChoice } from './drafts.js';
 
 export const FILE_FORMAT = 'herald-draft/1';
 
 /** A media item of one post: `id` of an item already in Herald, or `path` of a file the CLI uploads first. */
-export const fileMedia = z.object({
+export const fileMedia = lazySchema(() => z.object({
   post: z.number().int().min(1).max(100).describe('the post it belongs to, first is 1'),
   id: z.string().min(1).max(200).optional().describe('a media id (from POST /microblog/media/upload)'),
   path: z.string().min(1).max(4096).optional().describe('a file path; only `herald draft import` reads it (it uploads the file and puts its id here); the server refuses a path'),
   alt: z.string().max(1500).optional(),
-}).refine((m) => m.id !== undefined || m.path !== undefined, 'give id or path');
+}).refine((m) => m.id !== undefined || m.path !== undefined, 'give id or path'));
 export type FileMedia = z.infer<typeof fileMedia>;
 
-export const filePost = z.object({
+export const filePost = lazySchema(() => z.object({
   text: z.string().max(100_000).describe('plain text, as every network receives it'),
   html: z.string().max(200_000).optional().describe('JSON only: the exact HTML content (bold, links); wins over text on import'),
-});
+}));
 
-export const draftFile = z.object({
+export const draftFile = lazySchema(() => z.object({
   format: z.literal(FILE_FORMAT).optional(),
   title: z.string().max(500).optional(),
   networks: z.array(z.string().min(1).max(200)).max(100).optional()
@@ -38,43 +39,43 @@ export const draftFile = z.object({
   socialSetId: z.string().max(200).nullable().optional(),
   media: z.array(fileMedia).max(400).optional(),
   posts: z.array(filePost).min(1).max(100),
-});
+}));
 export type DraftFile = z.infer<typeof draftFile>;
 
 /** The two file formats of a draft: Markdown with YAML front matter, and JSON. */
-export const fileFormat = z.enum(['md', 'json']);
+export const fileFormat = lazySchema(() => z.enum(['md', 'json']));
 
-export const exportQuery = z.object({
+export const exportQuery = lazySchema(() => z.object({
   format: fileFormat.default('md'),
   timeZone: z.string().max(100).optional().describe('write scheduledFor in this IANA zone (with its offset) and name it; default UTC'),
-});
+}));
 
-export const importQuery = z.object({
+export const importQuery = lazySchema(() => z.object({
   dryRun: z.enum(['true', 'false']).optional().transform((v) => v === 'true').describe('read and check only: nothing is created; `parsed` shows what would be'),
-});
+}));
 
-export const importResponse = z.object({
+export const importResponse = lazySchema(() => z.object({
   success: successTrue,
   drafts: z.array(draftSchema).describe('the drafts created, in file order (none with dryRun)'),
   parsed: z.array(draftFile).describe('the files as read'),
-});
+}));
 
-export const csvQuery = z.object({
+export const csvQuery = lazySchema(() => z.object({
   dryRun: z.enum(['true', 'false']).optional().transform((v) => v === 'true').describe('preview: nothing is created'),
   partial: z.enum(['true', 'false']).optional().transform((v) => v === 'true').describe('import the good rows even when some are wrong (default: nothing when any row is wrong)'),
-});
+}));
 
-export const rowError = z.object({
+export const rowError = lazySchema(() => z.object({
   row: z.number().int().describe('as a spreadsheet numbers it: the header is row 1'),
   column: z.string().describe('text, networks, scheduledFor, timeZone, media or language (or "row" for the whole row)'),
   message: z.string(),
-});
+}));
 export type RowError = z.infer<typeof rowError>;
 
-export const csvResponse = z.object({
+export const csvResponse = lazySchema(() => z.object({
   success: successTrue,
   dryRun: z.boolean(),
   imported: z.number().int().describe('drafts created (with dryRun: that would be created)'),
   drafts: z.array(z.object({ row: z.number().int(), id: z.string().nullable().describe('null with dryRun'), scheduledFor: z.string().nullable() })),
   errors: z.array(rowError),
-});
+}));

@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { lazySchema } from './lazy.js';
 
 /** GET /events takes its resume point in the Last-Event-ID header (the SSE standard), nothing else. */
-export const lastEventId = z.string().regex(/^\d{1,15}$/, 'a non-negative integer event id');
+export const lastEventId = lazySchema(() => z.string().regex(/^\d{1,15}$/, 'a non-negative integer event id'));
 
 /** The `data` of every event (the answer is text/event-stream; this documents its JSON). */
-export const eventData = z.object({
+export const eventData = lazySchema(() => z.object({
   at: z.string().describe('ISO 8601 instant of the change'),
   draftId: z.string().nullable().optional(),
   accountId: z.string().optional(),
@@ -16,4 +17,4 @@ export const eventData = z.object({
   waitingFor: z.literal('quota').optional().describe('post.scheduled: held back by a network\'s posting cap; scheduledFor and nextAttemptAt say when it goes'),
   reason: z.string().optional().describe('post.scheduled with waitingFor: the cap, in words'),
   balance: z.number().optional().describe('credits.changed'),
-});
+}));

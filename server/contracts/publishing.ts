@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { lazySchema } from './lazy.js';
 import { dateTimeInput, platformSchema, successTrue, timestamp } from './common.js';
 
-const id = z.string().min(1).max(200);
-const community = z.object({ id: z.string().regex(/^[0-9]{1,19}$/, 'a numeric X community id'), name: z.string().max(200).optional(), description: z.string().max(2000).optional() });
+const id = lazySchema(() => z.string().min(1).max(200));
+const community = lazySchema(() => z.object({ id: z.string().regex(/^[0-9]{1,19}$/, 'a numeric X community id'), name: z.string().max(200).optional(), description: z.string().max(2000).optional() }));
 
-export const publishBody = z.object({
+export const publishBody = lazySchema(() => z.object({
   draftId: id,
   accountIds: z.array(id).max(100).optional(),
   jobId: z.string().min(1).max(100).optional(),
@@ -12,18 +13,18 @@ export const publishBody = z.object({
   force: z.boolean().optional().describe('publish again to targets already published'),
   async: z.boolean().optional().describe('answer 202 {jobId} at once; follow progress'),
   dryRun: z.boolean().optional().describe('validate and answer the plan; nothing is sent, charged or stored'),
-});
+}));
 
-export const multiPublishBody = z.object({
+export const multiPublishBody = lazySchema(() => z.object({
   draftId: id,
   targetAccounts: z.array(z.object({ accountId: id, platform: platformSchema, communityId: z.string().regex(/^[0-9]{1,19}$/).optional() })).min(1).max(100),
   jobId: z.string().min(1).max(100).optional(),
   force: z.boolean().optional(),
   async: z.boolean().optional(),
   dryRun: z.boolean().optional(),
-});
+}));
 
-export const targetResult = z.object({
+export const targetResult = lazySchema(() => z.object({
   accountId: z.string(),
   platform: platformSchema,
   success: z.boolean(),
@@ -31,24 +32,24 @@ export const targetResult = z.object({
   status: z.string(),
   data: z.record(z.string(), z.unknown()).optional().describe('microblog {tweetId, url, tweetIds}; skyblog {uri, cid, url}; others {id, url}'),
   error: z.object({ code: z.string(), message: z.string() }).optional(),
-});
+}));
 
-export const summary = z.object({ total: z.number().int(), succeeded: z.number().int(), failed: z.number().int() });
+export const summary = lazySchema(() => z.object({ total: z.number().int(), succeeded: z.number().int(), failed: z.number().int() }));
 
-export const publishResponse = z.object({
+export const publishResponse = lazySchema(() => z.object({
   success: z.boolean(),
   jobId: z.string(),
   draftId: z.string(),
   results: z.array(targetResult),
   summary,
   warnings: z.array(z.string()).optional().describe('went ahead over the X monthly spend cap, which is set to warn'),
-});
+}));
 export const multiPublishResponse = publishResponse;
-export const acceptedResponse = z.object({ success: successTrue, jobId: z.string(), draftId: z.string(), warnings: z.array(z.string()).optional().describe('went ahead over the X monthly spend cap, which is set to warn') });
+export const acceptedResponse = lazySchema(() => z.object({ success: successTrue, jobId: z.string(), draftId: z.string(), warnings: z.array(z.string()).optional().describe('went ahead over the X monthly spend cap, which is set to warn') }));
 
-export const progressQuery = z.object({ draftId: id.optional(), jobId: z.string().min(1).max(100).optional() })
-  .refine((q) => q.draftId || q.jobId, 'draftId or jobId is required');
-export const progressEntry = z.object({
+export const progressQuery = lazySchema(() => z.object({ draftId: id.optional(), jobId: z.string().min(1).max(100).optional() })
+  .refine((q) => q.draftId || q.jobId, 'draftId or jobId is required'));
+export const progressEntry = lazySchema(() => z.object({
   id: z.string(),
   draftId: z.string().nullable(),
   status: z.enum(['pending', 'handed_off', 'publishing', 'published', 'failed', 'needs_review', 'missed', 'cancelled'])
@@ -70,21 +71,21 @@ export const progressEntry = z.object({
   errorCode: z.string().nullable().optional(),
   /** What happened and what happens next, in one sentence (text/status-text.ts). */
   statusText: z.string().optional(),
-});
-export const progressResponse = z.object({
+}));
+export const progressResponse = lazySchema(() => z.object({
   success: successTrue,
   entries: z.array(progressEntry),
   summary: z.object({ total: z.number().int(), completed: z.number().int(), failed: z.number().int(), pending: z.number().int() }),
-});
+}));
 
-const langs = z.array(z.string().regex(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/, 'a BCP-47 language tag')).min(1).max(3);
-const mediaUrls = z.array(z.string().url()).max(4);
+const langs = lazySchema(() => z.array(z.string().regex(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/, 'a BCP-47 language tag')).min(1).max(3));
+const mediaUrls = lazySchema(() => z.array(z.string().url()).max(4));
 
 /** dryRun on the single-network endpoints and quotes (text given directly). */
-const directDryRun = z.boolean().optional().describe('answer the plan (what the network would receive, credits, X cost; media URLs are checked, not fetched); nothing is sent, charged or stored');
+const directDryRun = lazySchema(() => z.boolean().optional().describe('answer the plan (what the network would receive, credits, X cost; media URLs are checked, not fetched); nothing is sent, charged or stored'));
 
 /** skyblog and fedblog: type single needs text; type thread needs texts. */
-export const textPublishBody = z.object({
+export const textPublishBody = lazySchema(() => z.object({
   accountUuid: id,
   type: z.enum(['single', 'thread']),
   text: z.string().min(1).max(10_000).optional(),
@@ -95,45 +96,45 @@ export const textPublishBody = z.object({
 }).superRefine((b, ctx) => {
   if (b.type === 'single' && !b.text) ctx.addIssue({ code: 'custom', path: ['text'], message: 'text is required when type is single' });
   if (b.type === 'thread' && !b.texts) ctx.addIssue({ code: 'custom', path: ['texts'], message: 'texts is required when type is thread' });
-});
+}));
 
-export const threadblogPublishBody = z.object({
+export const threadblogPublishBody = lazySchema(() => z.object({
   accountId: id,
   draftId: id.optional(),
   text: z.string().min(1).max(500).optional(),
   mediaUrls: z.array(z.string().url()).max(10).optional(),
   replyControl: z.enum(['everyone', 'accounts_you_follow', 'mentioned_only']).optional(),
   dryRun: z.boolean().optional().describe('answer the plan (of the draft, or of text and mediaUrls; media URLs are checked, not fetched); nothing is sent, charged or stored'),
-}).refine((b) => b.draftId || b.text || b.mediaUrls?.length, { message: 'draftId, text or mediaUrls is required', path: ['text'] });
+}).refine((b) => b.draftId || b.text || b.mediaUrls?.length, { message: 'draftId, text or mediaUrls is required', path: ['text'] }));
 
-export const problogPublishBody = z.object({
+export const problogPublishBody = lazySchema(() => z.object({
   accountId: id,
   draftId: id.optional(),
   text: z.string().min(1).max(3000).optional(),
   mediaUrls: z.array(z.string().url()).max(20).optional(),
   visibility: z.enum(['PUBLIC', 'CONNECTIONS', 'LOGGED_IN']).optional(),
   dryRun: z.boolean().optional().describe('answer the plan (of the draft, or of text and mediaUrls; media URLs are checked, not fetched); nothing is sent, charged or stored'),
-}).refine((b) => b.draftId || b.text || b.mediaUrls?.length, { message: 'draftId, text or mediaUrls is required', path: ['text'] });
+}).refine((b) => b.draftId || b.text || b.mediaUrls?.length, { message: 'draftId, text or mediaUrls is required', path: ['text'] }));
 
-export const singlePublishResponse = z.object({ success: z.boolean(), platform: platformSchema, accountId: z.string(), data: z.record(z.string(), z.unknown()) });
+export const singlePublishResponse = lazySchema(() => z.object({ success: z.boolean(), platform: platformSchema, accountId: z.string(), data: z.record(z.string(), z.unknown()) }));
 
-export const quoteBody = z.object({
+export const quoteBody = lazySchema(() => z.object({
   content: z.string().min(1).max(10_000),
   quoteTweetId: z.string().regex(/^[0-9]{1,19}$/, 'a numeric X post id'),
   accountId: id,
   dryRun: z.boolean().optional().describe('answer the plan (what X would receive, credits, X cost); nothing is sent, charged or stored'),
-});
-export const quoteResponse = z.object({ success: successTrue, message: z.string(), tweetId: z.string(), url: z.string() });
+}));
+export const quoteResponse = lazySchema(() => z.object({ success: successTrue, message: z.string(), tweetId: z.string(), url: z.string() }));
 
-export const historyQuery = z.object({
+export const historyQuery = lazySchema(() => z.object({
   limit: z.coerce.number().int().min(1).max(500).default(100),
   status: z.enum(['pending', 'publishing', 'published', 'failed', 'needs_review', 'missed', 'cancelled']).optional(),
   platform: platformSchema.optional().describe('only this network'),
   from: dateTimeInput.optional().describe('published (or last changed) at or after this instant, ISO 8601 with Z or an offset'),
   to: dateTimeInput.optional().describe('published (or last changed) before this instant'),
   q: z.string().trim().min(1).max(200).optional().describe('text in the draft title, account, link or error, case-insensitive'),
-});
-export const historyResponse = z.object({
+}));
+export const historyResponse = lazySchema(() => z.object({
   success: successTrue,
   publications: z.array(z.object({
     id: z.string(), draftId: z.string().nullable(), draftTitle: z.string().nullable(), accountId: z.string(), username: z.string().nullable(),
@@ -146,15 +147,15 @@ export const historyResponse = z.object({
     /** Whether a person's Retry makes sense: failed or missed, no automatic retry queued. */
     canRetry: z.boolean(),
   })),
-});
-export const reviewBody = z.object({ publicationId: id, outcome: z.enum(['published', 'not_published']) });
+}));
+export const reviewBody = lazySchema(() => z.object({ publicationId: id, outcome: z.enum(['published', 'not_published']) }));
 
 /**
  * The answer of `dryRun: true` (decisions §10): what each account would receive and cost.
  * linkCard is the card a post would carry, language the tag sent with it; xCostUsd uses X's
  * 2026 pay-per-use prices ($0.015 a post, $0.200 with a URL) until they are settings.
  */
-export const dryRunResponse = z.object({
+export const dryRunResponse = lazySchema(() => z.object({
   success: successTrue,
   dryRun: z.literal(true),
   plan: z.array(z.object({
@@ -172,4 +173,4 @@ export const dryRunResponse = z.object({
   })),
   credits: z.object({ needed: z.number().int(), balance: z.number().int() }),
   xCostUsd: z.number(),
-});
+}));

@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { lazySchema } from './lazy.js';
 import { dateTimeInput, platformSchema, successTrue, timestamp } from './common.js';
 
-const id = z.string().min(1).max(200);
+const id = lazySchema(() => z.string().min(1).max(200));
 
-export const scheduleBody = z.object({
+export const scheduleBody = lazySchema(() => z.object({
   draftId: id,
   scheduledFor: dateTimeInput.optional().describe('ISO 8601 date-time with Z or an offset, in the future and at most two years ahead; required unless every targetAccounts item has its own'),
   targetAccounts: z.array(z.object({
@@ -16,18 +17,18 @@ export const scheduleBody = z.object({
   priority: z.number().int().min(-1000).max(1000).optional(),
   applyJitter: z.boolean().optional(),
   dryRun: z.boolean().optional().describe('validate and answer the plan; nothing is scheduled'),
-});
+}));
 
-export const scheduleResponse = z.object({
+export const scheduleResponse = lazySchema(() => z.object({
   success: successTrue,
   message: z.string(),
   queueIds: z.array(z.string()),
   scheduledFor: z.string().describe('echoes the request (the earliest target\'s time when only targets carry times); each entry\'s real fire time (jitter applied) is in GET /microblog/schedule'),
   accountCount: z.number().int(),
   warnings: z.array(z.string()).optional().describe('scheduled over the X monthly spend cap (month spent + scheduled + this), which is set to warn'),
-});
+}));
 
-export const scheduleEntry = z.object({
+export const scheduleEntry = lazySchema(() => z.object({
   id: z.string(),
   draftId: z.string(),
   draftTitle: z.string(),
@@ -40,10 +41,10 @@ export const scheduleEntry = z.object({
   networkScheduledId: z.string().nullable().optional().describe('handed off (decisions §10): the network\'s id of the post it publishes itself at scheduledFor'),
   handedOffTo: z.string().nullable().optional().describe('handed off: the instance (host) that publishes it'),
   handOffNote: z.string().nullable().optional().describe('why Herald sends it itself although it could have been handed off'),
-});
-export const scheduleListResponse = z.object({ success: successTrue, schedules: z.array(scheduleEntry) });
-export const cancelQuery = z.object({
+}));
+export const scheduleListResponse = lazySchema(() => z.object({ success: successTrue, schedules: z.array(scheduleEntry) }));
+export const cancelQuery = lazySchema(() => z.object({
   draftId: id,
   accountId: id.optional().describe('cancel only this account\'s entry (one network); without it every pending entry of the draft'),
-});
-export const cancelResponse = z.object({ success: successTrue, message: z.string(), cancelled: z.number().int() });
+}));
+export const cancelResponse = lazySchema(() => z.object({ success: successTrue, message: z.string(), cancelled: z.number().int() }));

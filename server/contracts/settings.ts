@@ -1,9 +1,10 @@
 /** First-run setup, install settings and the online backup: shared by the routes and the client. */
 import { z } from 'zod';
+import { built, lazySchema } from './lazy.js';
 import { loginResponse, sessionFlag, tierSchema } from './auth.js';
 import { successTrue } from './common.js';
 
-export const setupStatusResponse = z.object({
+export const setupStatusResponse = lazySchema(() => z.object({
   success: successTrue,
   needsSetup: z.boolean(),
   signIn: z.object({
@@ -11,23 +12,23 @@ export const setupStatusResponse = z.object({
     identityProvider: z.string().describe('What to call that provider on a button: "Google", or the issuer\'s host'),
     microblog: z.boolean().describe('Sign-in with X is configured'),
   }).describe('The sign-in flows this install can start (POST /auth/oauth/{identity,microblog}/url)'),
-});
-export const setupBody = z.object({
+}));
+export const setupBody = lazySchema(() => z.object({
   email: z.string().trim().min(3).max(320),
   password: z.string().min(8).max(1024),
   nickname: z.string().trim().max(100).optional(),
   timezone: z.string().max(100).optional(),
   session: sessionFlag,
-});
+}));
 export const setupResponse = loginResponse;
 
-const xCapAction = z.enum(['warn', 'refuse']);
-const xTier = z.enum(['pay_per_use', 'free', 'basic', 'pro']);
+const xCapAction = lazySchema(() => z.enum(['warn', 'refuse']));
+const xTier = lazySchema(() => z.enum(['pay_per_use', 'free', 'basic', 'pro']));
 /** One switch per kind of notification (published, failed, missed, reconnect). */
-export const notifications = z.object({ published: z.boolean(), failed: z.boolean(), missed: z.boolean(), reconnect: z.boolean() });
-const usd = z.number().min(0, 'must be zero or more').max(1_000_000).refine(Number.isFinite, 'a number');
+export const notifications = lazySchema(() => z.object({ published: z.boolean(), failed: z.boolean(), missed: z.boolean(), reconnect: z.boolean() }));
+const usd = lazySchema(() => z.number().min(0, 'must be zero or more').max(1_000_000).refine(Number.isFinite, 'a number'));
 
-export const settingsSchema = z.object({
+export const settingsSchema = lazySchema(() => z.object({
   version: z.string(),
   dataDir: z.string().optional().describe('The data folder: shown to the owner only (a path names the person and the machine)'),
   secretStore: z.string().optional().describe('Where secrets are kept: shown to the owner only'),
@@ -44,9 +45,9 @@ export const settingsSchema = z.object({
   xTier: xTier.describe('the X API tier whose posting caps apply (pay_per_use by default)'),
   notifications: notifications.describe('which notifications the UI and the desktop app show; all on by default'),
   fedblogHandOff: z.boolean().describe('Mastodon hand-off: a post due 10 minutes or more ahead is scheduled on the instance, which publishes it even with Herald closed'),
-});
-export const settingsResponse = z.object({ success: successTrue, settings: settingsSchema });
-export const updateSettingsBody = z.object({
+}));
+export const settingsResponse = lazySchema(() => z.object({ success: successTrue, settings: settingsSchema }));
+export const updateSettingsBody = lazySchema(() => z.object({
   graceMinutes: z.number().min(0).max(24 * 60).optional(),
   monthlyCredits: z.number().int().min(0).max(1_000_000).optional(),
   defaultTier: tierSchema.optional(),
@@ -57,8 +58,8 @@ export const updateSettingsBody = z.object({
   xMonthlyCapUsd: usd.nullable().optional().describe('USD a month; null removes the cap; applies at once'),
   xCapAction: xCapAction.optional(),
   xTier: xTier.optional(),
-  notifications: notifications.partial().strict().optional().describe('only the kinds given change; applies at once'),
+  notifications: built(notifications).partial().strict().optional().describe('only the kinds given change; applies at once'),
   fedblogHandOff: z.boolean().optional().describe('Mastodon hand-off on or off; applies at once to posts not yet handed off'),
-});
-export const updateSettingsResponse = z.object({ success: successTrue, settings: settingsSchema, restartRequired: z.boolean() });
-export const backupResponse = z.object({ success: successTrue, file: z.string(), bytes: z.number().int(), seconds: z.number() });
+}));
+export const updateSettingsResponse = lazySchema(() => z.object({ success: successTrue, settings: settingsSchema, restartRequired: z.boolean() }));
+export const backupResponse = lazySchema(() => z.object({ success: successTrue, file: z.string(), bytes: z.number().int(), seconds: z.number() }));

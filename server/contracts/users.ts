@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { lazySchema } from './lazy.js';
 import { successTrue, timestamp } from './common.js';
 
-export const meResponse = z.object({
+export const meResponse = lazySchema(() => z.object({
   success: successTrue,
   uuid: z.string(),
   email: z.string(),
@@ -11,4 +12,4 @@ export const meResponse = z.object({
   credits_balance: z.number(),
   locale: z.string(),
   created_at: timestamp,
-});
+}));

@@ -38,3 +38,13 @@ export const systemIds: Ids = {
   ordered: () => uuidV7(),
   token: (bytes = 24) => randomBase62(Math.ceil((bytes * 8) / Math.log2(62))),
 };
+
+let processIds = 0;
+/**
+ * An id no other live or earlier process on this machine hands out (the pid, this process's start
+ * time in ms and a count), made without random bytes: what start-up needs to tell its own rows
+ * and notes from others' costs no load of node:crypto. Not a secret.
+ */
+export function processUniqueId(): string {
+  return `${process.pid}.${Math.round(performance.timeOrigin).toString(36)}.${++processIds}`;
+}

@@ -10,10 +10,10 @@
  * `scheduler.lock` beside it names the holder ({pid, token}) for people and for older versions
  * of Herald, which decide by that file; it is informational only.
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { processUniqueId } from '../core/ids.js';
 
 const BUSY = new Set(['SQLITE_BUSY', 'SQLITE_LOCKED']);
 
@@ -58,7 +58,7 @@ export class SchedulerLock {
       throw err;
     }
     this.db = db;
-    this.token = crypto.randomBytes(12).toString('hex');
+    this.token = processUniqueId();
     try {
       const tmp = `${this.file}.${process.pid}.tmp`;
       fs.writeFileSync(tmp, JSON.stringify({ pid: process.pid, token: this.token }), { mode: 0o600 });

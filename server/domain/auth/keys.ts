@@ -8,11 +8,9 @@ export function generateApiKey(): string {
   return KEY_PREFIX + randomBase62(40);
 }
 
-// crypto.hash (Node 20.12+) is the one-shot form: no Hash object per keyed request.
-const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
-
+/** SHA-256 in hex; crypto.hash (Node 21.7+) is the one-shot form: no Hash object per keyed request. */
 export function hashApiKey(key: string): string {
-  return oneShot ? oneShot('sha256', key, 'hex') : crypto.createHash('sha256').update(key, 'utf8').digest('hex');
+  return crypto.hash('sha256', key, 'hex');
 }
 
 /** First 7 and last 4 characters with an ellipsis between (decisions §2). */

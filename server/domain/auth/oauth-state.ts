@@ -15,8 +15,14 @@ const NONCE = 16, TS = 8, MAC = 16;
 const sha256 = (s: string) => crypto.createHash('sha256').update(s).digest('hex');
 
 export class OAuthStates {
-  /** Per process: a flow must finish in the process that started it (within 10 minutes anyway). */
-  private readonly key = crypto.randomBytes(32);
+  /**
+   * Per process: a flow must finish in the process that started it (within 10 minutes anyway).
+   * Drawn on the first flow, so a start that signs nothing does not load node:crypto.
+   */
+  private keyBytes: Buffer | undefined;
+  private get key(): Buffer {
+    return (this.keyBytes ??= crypto.randomBytes(32));
+  }
 
   constructor(private readonly deps: Deps, private readonly repo: OAuthStatesRepo) {}
 

@@ -6,7 +6,10 @@
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
 
-const scrypt = promisify(crypto.scrypt) as (pw: string, salt: Buffer, len: number, opts: crypto.ScryptOptions) => Promise<Buffer>;
+// Wrapped on first use: reading crypto.scrypt at load would load node:crypto at every start.
+let scryptAsync: ((pw: string, salt: Buffer, len: number, opts: crypto.ScryptOptions) => Promise<Buffer>) | undefined;
+const scrypt = (pw: string, salt: Buffer, len: number, opts: crypto.ScryptOptions): Promise<Buffer> =>
+  (scryptAsync ??= promisify(crypto.scrypt) as typeof scryptAsync & object)(pw, salt, len, opts);
 
 /** OWASP Password Storage Cheat Sheet's minimum for scrypt: N=2^17, r=8, p=1. */
 export const OWASP_COST_LOG2 = 17;

@@ -35,6 +35,7 @@
  * the same account).
  */
 import crypto from 'node:crypto';
+import { processUniqueId } from '../../core/ids.js';
 import { HeraldError } from '../../core/errors.js';
 import type { IdempotencyRepo, IdempotencyRow } from '../../db/repos/idempotency.repo.js';
 import type { Deps } from '../deps.js';
@@ -74,7 +75,8 @@ export function storable(status: number): boolean {
 }
 
 export class IdempotencyService {
-  private readonly instance = crypto.randomUUID();
+  // No ':' in it (the owner is split on ':'); a later process that reuses the pid still differs.
+  private readonly instance = processUniqueId();
   private readonly owner = `${process.pid}:${this.instance}`;
   private lastPurge = -Infinity;
 

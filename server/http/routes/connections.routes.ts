@@ -59,7 +59,7 @@ export const connectionRoutes = (s: Services): RouteDef[] => [
   }),
   ...(['threadblog', 'problog'] as const).map((platform) => defineRoute({
     method: 'post', path: `/${platform}/auth`, tag, summary: `Start connecting a ${NETWORK_LABELS[platform]} account (OAuth)`,
-    body: c.oauthConnectBody.omit({ followOnPlatform: true }), response: c.oauthStartResponse, errors: ['INVALID_INPUT', 'SECRET_STORE_UNAVAILABLE', 'SECRET_STORE_LOCKED', 'NOT_FOUND', 'OAUTH_NOT_CONFIGURED', 'PLATFORM_ERROR'],
+    body: c.oauthStartBody, response: c.oauthStartResponse, errors: ['INVALID_INPUT', 'SECRET_STORE_UNAVAILABLE', 'SECRET_STORE_LOCKED', 'NOT_FOUND', 'OAUTH_NOT_CONFIGURED', 'PLATFORM_ERROR'],
     handler: async ({ auth, body }) => {
       const { authUrl, sessionId } = await s.connections.start(auth.user.id, platform, body);
       return { success: true, authUrl, sessionId };

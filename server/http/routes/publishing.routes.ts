@@ -1,5 +1,6 @@
 import type { Platform } from '../../core/config.js';
 import * as c from '../../contracts/publishing.js';
+import { messageResponse } from '../../contracts/common.js';
 import { targetError, type DirectPublish, type PublishRequest } from '../../domain/publishing/publish.service.js';
 import type { Services } from '../../domain/services.js';
 import { defineRoute, type RouteDef } from '../route.js';
@@ -94,7 +95,7 @@ export const publishingRoutes = (s: Services): RouteDef[] => {
     defineRoute({
       method: 'post', path: '/publish/review', tag, summary: 'Settle a publication held for review: it went out, or it did not',
       description: 'Herald holds a post as needs_review when a network may have published it without confirming and cannot be asked. published: mark it done. not_published: the next publish sends it.',
-      body: c.reviewBody, response: c.historyResponse.pick({ success: true }).extend({ message: c.quoteResponse.shape.message }), errors: ['INVALID_INPUT', 'NOT_FOUND'],
+      body: c.reviewBody, response: messageResponse, errors: ['INVALID_INPUT', 'NOT_FOUND'],
       handler: ({ auth, body }) => {
         s.publishing.resolveReview(auth.user.id, body.publicationId, body.outcome);
         return { success: true, message: body.outcome === 'published' ? 'Marked as published' : 'Marked as not published' };
