@@ -40,11 +40,14 @@ export const systemIds: Ids = {
 };
 
 let processIds = 0;
+let firstCall: string | undefined;
 /**
- * An id no other live or earlier process on this machine hands out (the pid, this process's start
- * time in ms and a count), made without random bytes: what start-up needs to tell its own rows
- * and notes from others' costs no load of node:crypto. Not a secret.
+ * An id no other live or earlier process on this machine hands out (the pid, the time of this
+ * process's first call in ms, a count: a later process with the same pid runs later), made
+ * without random bytes, so what start-up needs to tell its own rows and notes from others' loads
+ * neither node:crypto nor perf_hooks. Not a secret.
  */
 export function processUniqueId(): string {
-  return `${process.pid}.${Math.round(performance.timeOrigin).toString(36)}.${++processIds}`;
+  firstCall ??= Date.now().toString(36);
+  return `${process.pid}.${firstCall}.${++processIds}`;
 }

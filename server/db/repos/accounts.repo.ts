@@ -4,6 +4,7 @@
  */
 import type { Sqlite } from '../connection.js';
 import type { accounts } from '../schema.js';
+import { lazyStatements } from './statements.js';
 
 export type AccountRow = typeof accounts.$inferSelect;
 
@@ -18,27 +19,27 @@ export class AccountsRepo {
   private readonly s;
 
   constructor(sqlite: Sqlite) {
-    this.s = {
-      listOf: sqlite.prepare(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE user_id = ? ORDER BY created_at, id`),
-      own: sqlite.prepare(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE id = ? AND user_id = ?`),
-      byId: sqlite.prepare(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE id = ?`),
+    this.s = lazyStatements({
+      listOf: () => sqlite.prepare(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE user_id = ? ORDER BY created_at, id`),
+      own: () => sqlite.prepare(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE id = ? AND user_id = ?`),
+      byId: () => sqlite.prepare(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE id = ?`),
       // Lists of ids go in as one JSON parameter (json_each): one statement for any number of them.
-      ownMany: sqlite.prepare(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE user_id = ? AND id IN (SELECT value FROM json_each(?))`),
-      ownIds: sqlite.prepare('SELECT id FROM accounts WHERE user_id = ? AND id IN (SELECT value FROM json_each(?))').pluck(),
-      find: sqlite.prepare(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE user_id = ? AND platform = ? AND platform_user_id = ?`),
-      firstOwner: sqlite.prepare('SELECT user_id FROM accounts WHERE platform = ? AND platform_user_id = ? ORDER BY created_at, id LIMIT 1').pluck(),
-      insert: sqlite.prepare(`INSERT INTO accounts (id, user_id, platform, platform_user_id, username, display_name, avatar, status, followers_count,
+      ownMany: () => sqlite.prepare(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE user_id = ? AND id IN (SELECT value FROM json_each(?))`),
+      ownIds: () => sqlite.prepare('SELECT id FROM accounts WHERE user_id = ? AND id IN (SELECT value FROM json_each(?))').pluck(),
+      find: () => sqlite.prepare(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE user_id = ? AND platform = ? AND platform_user_id = ?`),
+      firstOwner: () => sqlite.prepare('SELECT user_id FROM accounts WHERE platform = ? AND platform_user_id = ? ORDER BY created_at, id LIMIT 1').pluck(),
+      insert: () => sqlite.prepare(`INSERT INTO accounts (id, user_id, platform, platform_user_id, username, display_name, avatar, status, followers_count,
         following_count, server_url, meta, created_at) VALUES (@id, @userId, @platform, @platformUserId, @username, @displayName, @avatar, @status,
         @followersCount, @followingCount, @serverUrl, @meta, @createdAt)`),
-      setProfile: sqlite.prepare(`UPDATE accounts SET username = @username, display_name = @displayName, avatar = @avatar, status = @status,
+      setProfile: () => sqlite.prepare(`UPDATE accounts SET username = @username, display_name = @displayName, avatar = @avatar, status = @status,
         followers_count = @followersCount, following_count = @followingCount, server_url = @serverUrl, meta = @meta WHERE id = @id`),
-      setCounts: sqlite.prepare(`UPDATE accounts SET followers_count = @followersCount, following_count = @followingCount, display_name = @displayName,
+      setCounts: () => sqlite.prepare(`UPDATE accounts SET followers_count = @followersCount, following_count = @followingCount, display_name = @displayName,
         avatar = @avatar WHERE id = @id`),
-      setStatus: sqlite.prepare('UPDATE accounts SET status = ? WHERE id = ?'),
-      all: sqlite.prepare(`SELECT ${ACCOUNT_COLUMNS} FROM accounts ORDER BY created_at, id`),
-      setMetaKey: sqlite.prepare("UPDATE accounts SET meta = json_set(CASE WHEN json_valid(meta) THEN meta ELSE '{}' END, '$.' || @key, json(@value)) WHERE id = @id"),
-      delete: sqlite.prepare('DELETE FROM accounts WHERE id = ?'),
-    };
+      setStatus: () => sqlite.prepare('UPDATE accounts SET status = ? WHERE id = ?'),
+      all: () => sqlite.prepare(`SELECT ${ACCOUNT_COLUMNS} FROM accounts ORDER BY created_at, id`),
+      setMetaKey: () => sqlite.prepare("UPDATE accounts SET meta = json_set(CASE WHEN json_valid(meta) THEN meta ELSE '{}' END, '$.' || @key, json(@value)) WHERE id = @id"),
+      delete: () => sqlite.prepare('DELETE FROM accounts WHERE id = ?'),
+    });
   }
 
   /** Oldest first. */
@@ -111,12 +112,12 @@ export class OAuthStatesRepo {
   private readonly s;
 
   constructor(sqlite: Sqlite) {
-    this.s = {
-      insert: sqlite.prepare('INSERT INTO oauth_states (state_hash, purpose, data, expires_at, created_at) VALUES (?, ?, ?, ?, ?)'),
+    this.s = lazyStatements({
+      insert: () => sqlite.prepare('INSERT INTO oauth_states (state_hash, purpose, data, expires_at, created_at) VALUES (?, ?, ?, ?, ?)'),
       // One statement checks and burns the state, so two callbacks with it cannot both pass.
-      consume: sqlite.prepare('UPDATE oauth_states SET used_at = ? WHERE state_hash = ? AND purpose = ? AND used_at IS NULL AND expires_at > ? RETURNING data').pluck(),
-      purge: sqlite.prepare('DELETE FROM oauth_states WHERE expires_at < ?'),
-    };
+      consume: () => sqlite.prepare('UPDATE oauth_states SET used_at = ? WHERE state_hash = ? AND purpose = ? AND used_at IS NULL AND expires_at > ? RETURNING data').pluck(),
+      purge: () => sqlite.prepare('DELETE FROM oauth_states WHERE expires_at < ?'),
+    });
   }
 
   insert(row: { stateHash: string; purpose: string; data: string; expiresAt: string; createdAt: string }): void {

@@ -5,6 +5,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { Sqlite } from '../connection.js';
 import type { creditLedger } from '../schema.js';
+import { lazyStatements } from './statements.js';
 
 export type LedgerRow = typeof creditLedger.$inferSelect;
 export type NewLedgerRow = Omit<LedgerRow, 'id'>;
@@ -25,17 +26,17 @@ export class CreditsRepo {
   private readonly pages = new Map<string, { count: Statement; page: Statement }>();
 
   constructor(private readonly sqlite: Sqlite) {
-    this.s = {
-      fullSum: sqlite.prepare('SELECT COALESCE(SUM(credits), 0) AS total, COALESCE(MAX(id), 0) AS upto FROM credit_ledger WHERE user_id = ?'),
+    this.s = lazyStatements({
+      fullSum: () => sqlite.prepare('SELECT COALESCE(SUM(credits), 0) AS total, COALESCE(MAX(id), 0) AS upto FROM credit_ledger WHERE user_id = ?'),
       // `+user_id`: the id range, not a user index (which would visit every row of the user's).
-      tailSum: sqlite.prepare('SELECT COALESCE(SUM(credits), 0) AS total, MAX(id) AS upto, COUNT(*) AS n FROM credit_ledger WHERE id > ? AND +user_id = ?'),
-      insert: sqlite.prepare(`INSERT INTO credit_ledger (user_id, trans_no, trans_type, credits, order_no, source_type, source_detail, period, expired_at, created_at)
+      tailSum: () => sqlite.prepare('SELECT COALESCE(SUM(credits), 0) AS total, MAX(id) AS upto, COUNT(*) AS n FROM credit_ledger WHERE id > ? AND +user_id = ?'),
+      insert: () => sqlite.prepare(`INSERT INTO credit_ledger (user_id, trans_no, trans_type, credits, order_no, source_type, source_detail, period, expired_at, created_at)
         VALUES (@userId, @transNo, @transType, @credits, @orderNo, @sourceType, @sourceDetail, @period, @expiredAt, @createdAt) RETURNING ${COLUMNS}`),
-      grant: sqlite.prepare(`SELECT ${COLUMNS} FROM credit_ledger WHERE user_id = ? AND trans_type = 'grant' AND period = ?`),
-      lastGrant: sqlite.prepare(`SELECT ${COLUMNS} FROM credit_ledger WHERE user_id = ? AND trans_type = 'grant' ORDER BY id DESC`),
+      grant: () => sqlite.prepare(`SELECT ${COLUMNS} FROM credit_ledger WHERE user_id = ? AND trans_type = 'grant' AND period = ?`),
+      lastGrant: () => sqlite.prepare(`SELECT ${COLUMNS} FROM credit_ledger WHERE user_id = ? AND trans_type = 'grant' ORDER BY id DESC`),
       // The schedule's pending entries, each a charge to come (read for the credit outlook).
-      scheduled: sqlite.prepare("SELECT COUNT(*) FROM schedule_entries WHERE user_id = ? AND status IN ('pending', 'claimed')").pluck(),
-    };
+      scheduled: () => sqlite.prepare("SELECT COUNT(*) FROM schedule_entries WHERE user_id = ? AND status IN ('pending', 'claimed')").pluck(),
+    });
   }
 
   /** The user's whole ledger: its sum and its last row id. */

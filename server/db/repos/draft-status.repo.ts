@@ -5,6 +5,7 @@
  * relies on. Times are ISO strings given by the caller (its injected clock).
  */
 import type { Sqlite } from '../connection.js';
+import { lazyStatements } from './statements.js';
 
 export type SettledDraftStatus = 'published' | 'partially_published' | 'failed';
 
@@ -13,17 +14,17 @@ export class DraftStatusRepo {
 
   constructor(sqlite: Sqlite) {
     const db = sqlite;
-    this.s = {
-      set: db.prepare('UPDATE drafts SET status = ?, updated_at = ? WHERE id = ?'),
-      publishing: db.prepare("UPDATE drafts SET status = 'publishing', updated_at = ? WHERE id = ?"),
-      rescheduled: db.prepare("UPDATE drafts SET status = 'scheduled', updated_at = ? WHERE id = ? AND status = 'publishing'"),
-      scheduled: db.prepare("UPDATE drafts SET status = 'scheduled', scheduled_for = ?, updated_at = ? WHERE id = ? AND user_id = ? AND status != 'publishing'"),
-      finalAfterSchedule: db.prepare("UPDATE drafts SET status = ?, updated_at = ? WHERE id = ? AND status IN ('scheduled', 'publishing', 'published', 'partially_published', 'failed')"),
+    this.s = lazyStatements({
+      set: () => db.prepare('UPDATE drafts SET status = ?, updated_at = ? WHERE id = ?'),
+      publishing: () => db.prepare("UPDATE drafts SET status = 'publishing', updated_at = ? WHERE id = ?"),
+      rescheduled: () => db.prepare("UPDATE drafts SET status = 'scheduled', updated_at = ? WHERE id = ? AND status = 'publishing'"),
+      scheduled: () => db.prepare("UPDATE drafts SET status = 'scheduled', scheduled_for = ?, updated_at = ? WHERE id = ? AND user_id = ? AND status != 'publishing'"),
+      finalAfterSchedule: () => db.prepare("UPDATE drafts SET status = ?, updated_at = ? WHERE id = ? AND status IN ('scheduled', 'publishing', 'published', 'partially_published', 'failed')"),
       // The draft's other entries are still to come: it stays scheduled until the last one fires.
-      backToScheduled: db.prepare(`UPDATE drafts SET status = 'scheduled', updated_at = ? WHERE id = ? AND status IN ('published', 'partially_published', 'failed')
+      backToScheduled: () => db.prepare(`UPDATE drafts SET status = 'scheduled', updated_at = ? WHERE id = ? AND status IN ('published', 'partially_published', 'failed')
         AND EXISTS (SELECT 1 FROM schedule_entries WHERE draft_id = drafts.id AND status IN ('pending', 'claimed'))`),
-      backToDraft: db.prepare("UPDATE drafts SET status = 'draft', scheduled_for = NULL, updated_at = ? WHERE id = ? AND status = 'scheduled'"),
-    };
+      backToDraft: () => db.prepare("UPDATE drafts SET status = 'draft', scheduled_for = NULL, updated_at = ? WHERE id = ? AND status = 'scheduled'"),
+    });
   }
 
   /** A publish-now's outcome, whatever the draft said before. */

@@ -10,6 +10,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Sqlite } from '../connection.js';
 import type { drafts, platformContents, tweets } from '../schema.js';
 import { ACCOUNT_COLUMNS, type AccountRow } from './accounts.repo.js';
+import { lazyStatements } from './statements.js';
 
 export type DraftRow = typeof drafts.$inferSelect;
 export type TweetRow = typeof tweets.$inferSelect;
@@ -38,28 +39,28 @@ export class DraftsRepo {
 
   private prepare() {
     const s = this.sqlite;
-    return {
-      draft: s.prepare(`SELECT ${DRAFT_COLUMNS} FROM drafts WHERE id = ? AND user_id = ?`),
-      tweets: s.prepare(`SELECT id, draft_id AS draftId, position, content, plain_text AS plainText, media FROM tweets
+    return lazyStatements({
+      draft: () => s.prepare(`SELECT ${DRAFT_COLUMNS} FROM drafts WHERE id = ? AND user_id = ?`),
+      tweets: () => s.prepare(`SELECT id, draft_id AS draftId, position, content, plain_text AS plainText, media FROM tweets
         WHERE draft_id IN (SELECT value FROM json_each(?)) ORDER BY draft_id, position`),
-      accounts: s.prepare(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE user_id = ?`),
-      members: s.prepare(`SELECT social_set_id AS socialSetId, account_id AS accountId FROM social_set_accounts
+      accounts: () => s.prepare(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE user_id = ?`),
+      members: () => s.prepare(`SELECT social_set_id AS socialSetId, account_id AS accountId FROM social_set_accounts
         WHERE social_set_id IN (SELECT value FROM json_each(?)) ORDER BY position`),
-      media: s.prepare('SELECT id, type FROM media WHERE user_id = ? AND id IN (SELECT value FROM json_each(?))'),
-      insert: s.prepare(`INSERT INTO drafts (id, user_id, title, status, scheduled_for, social_set_id, selected_account_ids, template_id, created_at, updated_at, language, link_card)
+      media: () => s.prepare('SELECT id, type FROM media WHERE user_id = ? AND id IN (SELECT value FROM json_each(?))'),
+      insert: () => s.prepare(`INSERT INTO drafts (id, user_id, title, status, scheduled_for, social_set_id, selected_account_ids, template_id, created_at, updated_at, language, link_card)
         VALUES (@id, @userId, @title, @status, @scheduledFor, @socialSetId, @selectedAccountIds, @templateId, @createdAt, @updatedAt, @language, @linkCard)`),
-      update: s.prepare(`UPDATE drafts SET title = @title, status = @status, scheduled_for = @scheduledFor, social_set_id = @socialSetId,
+      update: () => s.prepare(`UPDATE drafts SET title = @title, status = @status, scheduled_for = @scheduledFor, social_set_id = @socialSetId,
         selected_account_ids = @selectedAccountIds, template_id = @templateId, updated_at = @updatedAt, language = @language, link_card = @linkCard WHERE id = @id`),
-      touch: s.prepare('UPDATE drafts SET updated_at = ? WHERE id = ?'),
-      delete: s.prepare('DELETE FROM drafts WHERE id = ?'),
-      clearTweets: s.prepare('DELETE FROM tweets WHERE draft_id = ?'),
-      insertTweet: s.prepare('INSERT INTO tweets (id, draft_id, position, content, plain_text, media) VALUES (@id, @draftId, @position, @content, @plainText, @media)'),
-      platforms: s.prepare(`SELECT ${PLATFORM_COLUMNS} FROM platform_contents WHERE draft_id = ? ORDER BY id`),
-      platformId: s.prepare('SELECT id FROM platform_contents WHERE draft_id = ? AND platform = ?').pluck(),
-      insertPlatform: s.prepare('INSERT INTO platform_contents (draft_id, platform, content, created_at, updated_at) VALUES (?, ?, ?, ?, ?)'),
-      updatePlatform: s.prepare('UPDATE platform_contents SET content = ?, updated_at = ? WHERE id = ?'),
-      deletePlatform: s.prepare('DELETE FROM platform_contents WHERE draft_id = ? AND platform = ?'),
-    };
+      touch: () => s.prepare('UPDATE drafts SET updated_at = ? WHERE id = ?'),
+      delete: () => s.prepare('DELETE FROM drafts WHERE id = ?'),
+      clearTweets: () => s.prepare('DELETE FROM tweets WHERE draft_id = ?'),
+      insertTweet: () => s.prepare('INSERT INTO tweets (id, draft_id, position, content, plain_text, media) VALUES (@id, @draftId, @position, @content, @plainText, @media)'),
+      platforms: () => s.prepare(`SELECT ${PLATFORM_COLUMNS} FROM platform_contents WHERE draft_id = ? ORDER BY id`),
+      platformId: () => s.prepare('SELECT id FROM platform_contents WHERE draft_id = ? AND platform = ?').pluck(),
+      insertPlatform: () => s.prepare('INSERT INTO platform_contents (draft_id, platform, content, created_at, updated_at) VALUES (?, ?, ?, ?, ?)'),
+      updatePlatform: () => s.prepare('UPDATE platform_contents SET content = ?, updated_at = ? WHERE id = ?'),
+      deletePlatform: () => s.prepare('DELETE FROM platform_contents WHERE draft_id = ? AND platform = ?'),
+    });
   }
 
   draft(userId: string, id: string): DraftRow | undefined {

@@ -3,6 +3,7 @@
  * of), read after an id per user, and purged by age. Nothing else writes it.
  */
 import type { Sqlite } from '../connection.js';
+import { lazyStatements } from './statements.js';
 
 export interface EventRow {
   id: number;
@@ -17,13 +18,13 @@ export class EventsRepo {
   private readonly s;
 
   constructor(sqlite: Sqlite) {
-    this.s = {
-      insert: sqlite.prepare('INSERT INTO events (user_id, type, data, created_at) VALUES (?, ?, ?, ?)'),
-      after: sqlite.prepare('SELECT id, user_id AS userId, type, data, created_at AS createdAt FROM events WHERE user_id = ? AND id > ? ORDER BY id LIMIT ?'),
-      maxId: sqlite.prepare('SELECT COALESCE(MAX(id), 0) FROM events').pluck(),
-      userMaxId: sqlite.prepare('SELECT COALESCE(MAX(id), 0) FROM events WHERE user_id = ?').pluck(),
-      purge: sqlite.prepare('DELETE FROM events WHERE created_at < ?'),
-    };
+    this.s = lazyStatements({
+      insert: () => sqlite.prepare('INSERT INTO events (user_id, type, data, created_at) VALUES (?, ?, ?, ?)'),
+      after: () => sqlite.prepare('SELECT id, user_id AS userId, type, data, created_at AS createdAt FROM events WHERE user_id = ? AND id > ? ORDER BY id LIMIT ?'),
+      maxId: () => sqlite.prepare('SELECT COALESCE(MAX(id), 0) FROM events').pluck(),
+      userMaxId: () => sqlite.prepare('SELECT COALESCE(MAX(id), 0) FROM events WHERE user_id = ?').pluck(),
+      purge: () => sqlite.prepare('DELETE FROM events WHERE created_at < ?'),
+    });
   }
 
   append(userId: string, type: string, data: string, createdAt: number): number {

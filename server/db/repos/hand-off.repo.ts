@@ -6,6 +6,7 @@
 import type { Platform } from '../../core/config.js';
 import type { Sqlite } from '../connection.js';
 import type { EntryRow, WithdrawalRow } from './schedule.repo.js';
+import { lazyStatements } from './statements.js';
 
 const COLS = `id, user_id AS userId, draft_id AS draftId, account_id AS accountId, platform, fire_at AS fireAt, due_at AS dueAt, requested_at AS requestedAt,
   priority, attempts, status, next_attempt_at AS nextAttemptAt, last_error AS lastError, created_at AS createdAt,
@@ -16,40 +17,40 @@ export class HandOffRepo {
 
   constructor(sqlite: Sqlite) {
     const db = sqlite;
-    this.s = {
+    this.s = lazyStatements({
       // Both walk their partial index (schema.ts), not the queue.
-      candidates: db.prepare(`SELECT ${COLS} FROM schedule_entries WHERE status = 'pending' AND platform = @platform
+      candidates: () => db.prepare(`SELECT ${COLS} FROM schedule_entries WHERE status = 'pending' AND platform = @platform
           AND network_scheduled_id IS NULL AND hand_off_note IS NULL AND attempts = 0 AND fire_at >= @from ORDER BY platform, fire_at LIMIT @limit`),
-      moved: db.prepare(`SELECT ${COLS} FROM schedule_entries WHERE network_scheduled_id IS NOT NULL AND +status = 'pending'
+      moved: () => db.prepare(`SELECT ${COLS} FROM schedule_entries WHERE network_scheduled_id IS NOT NULL AND +status = 'pending'
           AND handed_off_for IS NOT fire_at LIMIT ?`),
-      handedOff: db.prepare(`UPDATE schedule_entries SET network_scheduled_id = @networkId, handed_off_for = @at, hand_off_note = NULL
+      handedOff: () => db.prepare(`UPDATE schedule_entries SET network_scheduled_id = @networkId, handed_off_for = @at, hand_off_note = NULL
           WHERE id = @id AND status = 'pending' AND (network_scheduled_id IS NULL OR network_scheduled_id = @networkId)`),
-      local: db.prepare("UPDATE schedule_entries SET network_scheduled_id = NULL, handed_off_for = NULL, hand_off_note = ? WHERE id = ? AND status = 'pending'"),
-      withdraw: db.prepare(`INSERT INTO network_withdrawals (id, user_id, account_id, platform, network_scheduled_id, created_at)
+      local: () => db.prepare("UPDATE schedule_entries SET network_scheduled_id = NULL, handed_off_for = NULL, hand_off_note = ? WHERE id = ? AND status = 'pending'"),
+      withdraw: () => db.prepare(`INSERT INTO network_withdrawals (id, user_id, account_id, platform, network_scheduled_id, created_at)
           VALUES (?, ?, ?, ?, ?, ?)`),
-      withdrawals: db.prepare(`SELECT id, user_id AS userId, account_id AS accountId, platform, network_scheduled_id AS networkScheduledId
+      withdrawals: () => db.prepare(`SELECT id, user_id AS userId, account_id AS accountId, platform, network_scheduled_id AS networkScheduledId
           FROM network_withdrawals ORDER BY created_at LIMIT ?`),
-      withdrawn: db.prepare('DELETE FROM network_withdrawals WHERE id = ?'),
-      withdrawFailed: db.prepare('UPDATE network_withdrawals SET last_error = ? WHERE id = ?'),
+      withdrawn: () => db.prepare('DELETE FROM network_withdrawals WHERE id = ?'),
+      withdrawFailed: () => db.prepare('UPDATE network_withdrawals SET last_error = ? WHERE id = ?'),
       // Both walk schedule_due_idx (status, due_at) and stop at the first row.
-      anyClaimed: db.prepare("SELECT 1 FROM schedule_entries WHERE status = 'claimed' LIMIT 1"),
+      anyClaimed: () => db.prepare("SELECT 1 FROM schedule_entries WHERE status = 'claimed' LIMIT 1"),
       // A draft deleted: its posts handed to a network are withdrawn there (its entries go with it).
-      withdrawDraft: db.prepare(`INSERT INTO network_withdrawals (id, user_id, account_id, platform, network_scheduled_id, created_at)
+      withdrawDraft: () => db.prepare(`INSERT INTO network_withdrawals (id, user_id, account_id, platform, network_scheduled_id, created_at)
           SELECT lower(hex(randomblob(16))), user_id, account_id, platform, network_scheduled_id, ?
           FROM schedule_entries WHERE draft_id = ? AND network_scheduled_id IS NOT NULL AND status IN ('pending', 'claimed')`),
       // A draft edited: what a network holds is the old text; withdrawn, and handed off again.
-      releaseDraft: db.prepare(`UPDATE schedule_entries SET network_scheduled_id = NULL, handed_off_for = NULL
+      releaseDraft: () => db.prepare(`UPDATE schedule_entries SET network_scheduled_id = NULL, handed_off_for = NULL
           WHERE draft_id = ? AND network_scheduled_id IS NOT NULL AND status = 'pending'`),
       // Published meanwhile another way (publish now): the network's copy would be a second post.
-      overtaken: db.prepare(`SELECT e.id, e.user_id AS userId, e.draft_id AS draftId, e.account_id AS accountId, e.platform, e.network_scheduled_id AS networkScheduledId FROM schedule_entries e
+      overtaken: () => db.prepare(`SELECT e.id, e.user_id AS userId, e.draft_id AS draftId, e.account_id AS accountId, e.platform, e.network_scheduled_id AS networkScheduledId FROM schedule_entries e
           WHERE e.network_scheduled_id IS NOT NULL AND +e.status = 'pending' AND EXISTS (SELECT 1 FROM publications p
             WHERE p.draft_id = e.draft_id AND p.account_id = e.account_id AND p.origin != 'schedule' AND p.status IN ('publishing', 'published')) LIMIT 50`),
-      overtakenDone: db.prepare("UPDATE schedule_entries SET status = 'cancelled', network_scheduled_id = NULL, last_error = ? WHERE id = ? AND status = 'pending'"),
-      nextLocal: db.prepare("SELECT due_at AS at FROM schedule_entries WHERE status = 'pending' AND network_scheduled_id IS NULL ORDER BY status, due_at LIMIT 1"),
-      settled: db.prepare(`SELECT e.draft_id AS draftId, d.title, e.platform, e.fire_at AS fireAt, e.status, e.last_error AS error, e.network_scheduled_id AS networkScheduledId
+      overtakenDone: () => db.prepare("UPDATE schedule_entries SET status = 'cancelled', network_scheduled_id = NULL, last_error = ? WHERE id = ? AND status = 'pending'"),
+      nextLocal: () => db.prepare("SELECT due_at AS at FROM schedule_entries WHERE status = 'pending' AND network_scheduled_id IS NULL ORDER BY status, due_at LIMIT 1"),
+      settled: () => db.prepare(`SELECT e.draft_id AS draftId, d.title, e.platform, e.fire_at AS fireAt, e.status, e.last_error AS error, e.network_scheduled_id AS networkScheduledId
           FROM schedule_entries e JOIN drafts d ON d.id = e.draft_id
           WHERE e.fire_at >= ? AND e.fire_at <= ? AND e.status IN ('done', 'missed', 'failed', 'needs_review') ORDER BY e.fire_at`),
-    };
+    });
   }
 
   /** Pending first attempts for `platforms`, due at `from` or later, never handed off nor kept local. */

@@ -1,6 +1,7 @@
 /** Idempotency keys: the first answer to a request, per user and key (decisions §10). */
 import type { Sqlite } from '../connection.js';
 import type { idempotencyKeys } from '../schema.js';
+import { lazyStatements } from './statements.js';
 
 export type IdempotencyRow = typeof idempotencyKeys.$inferSelect;
 
@@ -11,17 +12,17 @@ export class IdempotencyRepo {
   private readonly s;
 
   constructor(private readonly sqlite: Sqlite) {
-    this.s = {
-      get: sqlite.prepare(`SELECT ${COLUMNS} FROM idempotency_keys WHERE user_id = ? AND key = ?`),
-      insert: sqlite.prepare(`INSERT INTO idempotency_keys (user_id, key, fingerprint, state, owner, created_at, expires_at)
+    this.s = lazyStatements({
+      get: () => sqlite.prepare(`SELECT ${COLUMNS} FROM idempotency_keys WHERE user_id = ? AND key = ?`),
+      insert: () => sqlite.prepare(`INSERT INTO idempotency_keys (user_id, key, fingerprint, state, owner, created_at, expires_at)
         VALUES (@userId, @key, @fingerprint, 'running', @owner, @createdAt, @expiresAt)`),
-      remove: sqlite.prepare('DELETE FROM idempotency_keys WHERE user_id = ? AND key = ?'),
+      remove: () => sqlite.prepare('DELETE FROM idempotency_keys WHERE user_id = ? AND key = ?'),
       // Only the row this request holds: a request that lost its row (expired, taken over) writes nothing.
-      complete: sqlite.prepare(`UPDATE idempotency_keys SET state = 'done', status = @status, content_type = @contentType, body = @body
+      complete: () => sqlite.prepare(`UPDATE idempotency_keys SET state = 'done', status = @status, content_type = @contentType, body = @body
         WHERE user_id = @userId AND key = @key AND owner = @owner AND created_at = @createdAt AND state = 'running'`),
-      release: sqlite.prepare(`DELETE FROM idempotency_keys WHERE user_id = ? AND key = ? AND owner = ? AND created_at = ? AND state = 'running'`),
-      purge: sqlite.prepare('DELETE FROM idempotency_keys WHERE expires_at <= ?'),
-    };
+      release: () => sqlite.prepare(`DELETE FROM idempotency_keys WHERE user_id = ? AND key = ? AND owner = ? AND created_at = ? AND state = 'running'`),
+      purge: () => sqlite.prepare('DELETE FROM idempotency_keys WHERE expires_at <= ?'),
+    });
   }
 
   get(userId: string, key: string): IdempotencyRow | undefined {

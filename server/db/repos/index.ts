@@ -1,6 +1,6 @@
 /**
- * Every repository, built once by createServices from the one connection: each prepares its
- * statements once, in its constructor. Nothing outside server/db writes SQL or calls .prepare().
+ * Every repository, built once by createServices from the one connection: each prepares each of
+ * its statements once, on first use (statements.ts). Nothing outside server/db writes SQL or calls .prepare().
  * The account, content and key repos are listed in store-repos.ts; the publishing ones (drafts'
  * status, schedule, outbox, publications) in publishing-repos.ts.
  */

@@ -1,6 +1,7 @@
 /** Media items: one row per stored file in the media folder. */
 import type { Sqlite } from '../connection.js';
 import type { media } from '../schema.js';
+import { lazyStatements } from './statements.js';
 
 export type MediaRow = typeof media.$inferSelect;
 
@@ -10,15 +11,15 @@ export class MediaRepo {
   private readonly s;
 
   constructor(private readonly sqlite: Sqlite) {
-    this.s = {
-      own: sqlite.prepare(`SELECT ${COLUMNS} FROM media WHERE id = ? AND user_id = ?`),
-      byId: sqlite.prepare(`SELECT ${COLUMNS} FROM media WHERE id = ?`),
-      fileNames: sqlite.prepare('SELECT file_name FROM media').pluck(),
-      insert: sqlite.prepare(`INSERT INTO media (id, user_id, file_name, type, mime, size, width, height, alt_text, created_at)
+    this.s = lazyStatements({
+      own: () => sqlite.prepare(`SELECT ${COLUMNS} FROM media WHERE id = ? AND user_id = ?`),
+      byId: () => sqlite.prepare(`SELECT ${COLUMNS} FROM media WHERE id = ?`),
+      fileNames: () => sqlite.prepare('SELECT file_name FROM media').pluck(),
+      insert: () => sqlite.prepare(`INSERT INTO media (id, user_id, file_name, type, mime, size, width, height, alt_text, created_at)
         VALUES (@id, @userId, @fileName, @type, @mime, @size, @width, @height, @altText, @createdAt)`),
-      setAltText: sqlite.prepare('UPDATE media SET alt_text = ? WHERE id = ? AND user_id = ?'),
-      delete: sqlite.prepare('DELETE FROM media WHERE id = ?'),
-    };
+      setAltText: () => sqlite.prepare('UPDATE media SET alt_text = ? WHERE id = ? AND user_id = ?'),
+      delete: () => sqlite.prepare('DELETE FROM media WHERE id = ?'),
+    });
   }
 
   own(userId: string, id: string): MediaRow | undefined {

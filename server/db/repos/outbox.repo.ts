@@ -10,6 +10,7 @@ import { crashPoint } from '../../core/crash.js';
 import type { Ids } from '../../core/ids.js';
 import { commitsFor, type Commits } from '../commits.js';
 import type { Sqlite } from '../connection.js';
+import { lazyStatements } from './statements.js';
 
 export type PublicationStatus = 'pending' | 'publishing' | 'published' | 'failed' | 'needs_review' | 'missed' | 'cancelled';
 export type PartStatus = 'pending' | 'sending' | 'sent' | 'failed';
@@ -61,29 +62,29 @@ export class OutboxRepo {
   constructor(private readonly sqlite: Sqlite, private readonly clock: Clock, private readonly ids: Ids) {
     const db = sqlite;
     this.commits = commitsFor(db);
-    this.s = {
+    this.s = lazyStatements({
       // `+user_id`: the draft's (or job's) index, never the user's, which SQLite would otherwise pick
       // and then scan every publication the user ever made (one user owns them all).
-      byDraftAccount: db.prepare(`SELECT ${PUB_COLS} FROM publications WHERE +user_id = ? AND draft_id = ? AND account_id = ? ORDER BY created_at DESC LIMIT 1`),
-      byId: db.prepare(`SELECT ${PUB_COLS} FROM publications WHERE id = ?`),
-      byDraft: db.prepare(`SELECT ${PUB_COLS} FROM publications WHERE +user_id = ? AND draft_id = ? ORDER BY created_at, id`),
-      byJob: db.prepare(`SELECT ${PUB_COLS} FROM publications WHERE +user_id = ? AND job_id = ? ORDER BY created_at, id`),
-      byStatus: db.prepare(`SELECT ${PUB_COLS} FROM publications WHERE status = ?`),
-      insertPub: db.prepare(`INSERT INTO publications (id, user_id, draft_id, account_id, platform, status, attempts, job_id, options, origin, scheduled_for, created_at, updated_at)
+      byDraftAccount: () => db.prepare(`SELECT ${PUB_COLS} FROM publications WHERE +user_id = ? AND draft_id = ? AND account_id = ? ORDER BY created_at DESC LIMIT 1`),
+      byId: () => db.prepare(`SELECT ${PUB_COLS} FROM publications WHERE id = ?`),
+      byDraft: () => db.prepare(`SELECT ${PUB_COLS} FROM publications WHERE +user_id = ? AND draft_id = ? ORDER BY created_at, id`),
+      byJob: () => db.prepare(`SELECT ${PUB_COLS} FROM publications WHERE +user_id = ? AND job_id = ? ORDER BY created_at, id`),
+      byStatus: () => db.prepare(`SELECT ${PUB_COLS} FROM publications WHERE status = ?`),
+      insertPub: () => db.prepare(`INSERT INTO publications (id, user_id, draft_id, account_id, platform, status, attempts, job_id, options, origin, scheduled_for, created_at, updated_at)
         VALUES (@id, @userId, @draftId, @accountId, @platform, @status, 0, @jobId, @options, @origin, @scheduledFor, @now, @now)`),
-      setPub: db.prepare(`UPDATE publications SET status = @status, error = @error, url = COALESCE(@url, url), data = COALESCE(@data, data),
+      setPub: () => db.prepare(`UPDATE publications SET status = @status, error = @error, url = COALESCE(@url, url), data = COALESCE(@data, data),
         published_at = COALESCE(@publishedAt, published_at), updated_at = @now WHERE id = @id`),
-      startPub: db.prepare(`UPDATE publications SET status = 'publishing', attempts = attempts + 1, error = NULL, job_id = COALESCE(@jobId, job_id),
+      startPub: () => db.prepare(`UPDATE publications SET status = 'publishing', attempts = attempts + 1, error = NULL, job_id = COALESCE(@jobId, job_id),
         options = @options, updated_at = @now WHERE id = @id`),
-      parts: db.prepare(`SELECT ${PART_COLS} FROM publication_parts WHERE publication_id = ? ORDER BY position`),
-      deleteUnsentParts: db.prepare(`DELETE FROM publication_parts WHERE publication_id = ? AND status IN ('pending', 'failed')`),
-      insertPart: db.prepare(`INSERT INTO publication_parts (id, publication_id, position, status, text, media, idempotency_key)
+      parts: () => db.prepare(`SELECT ${PART_COLS} FROM publication_parts WHERE publication_id = ? ORDER BY position`),
+      deleteUnsentParts: () => db.prepare(`DELETE FROM publication_parts WHERE publication_id = ? AND status IN ('pending', 'failed')`),
+      insertPart: () => db.prepare(`INSERT INTO publication_parts (id, publication_id, position, status, text, media, idempotency_key)
         VALUES (@id, @publicationId, @position, 'pending', @text, @media, @idempotencyKey)`),
-      partSending: db.prepare(`UPDATE publication_parts SET status = 'sending', error = NULL WHERE id = ?`),
-      partSent: db.prepare(`UPDATE publication_parts SET status = 'sent', network_id = @networkId, network_cid = @networkCid, url = @url, sent_at = @now, error = NULL WHERE id = @id`),
-      partFailed: db.prepare(`UPDATE publication_parts SET status = 'failed', error = ? WHERE id = ?`),
-      partPending: db.prepare(`UPDATE publication_parts SET status = 'pending' WHERE id = ?`),
-    };
+      partSending: () => db.prepare(`UPDATE publication_parts SET status = 'sending', error = NULL WHERE id = ?`),
+      partSent: () => db.prepare(`UPDATE publication_parts SET status = 'sent', network_id = @networkId, network_cid = @networkCid, url = @url, sent_at = @now, error = NULL WHERE id = @id`),
+      partFailed: () => db.prepare(`UPDATE publication_parts SET status = 'failed', error = ? WHERE id = ?`),
+      partPending: () => db.prepare(`UPDATE publication_parts SET status = 'pending' WHERE id = ?`),
+    });
   }
 
   private now() { return new Date(this.clock.now()).toISOString(); }

@@ -5,6 +5,7 @@
  */
 import type { Sqlite } from '../connection.js';
 import type { PublicationStatus } from './outbox.repo.js';
+import { lazyStatements } from './statements.js';
 
 export interface HistoryRow {
   id: string; draftId: string | null; draftTitle: string | null; accountId: string; username: string | null; platform: string; status: PublicationStatus;
@@ -19,12 +20,12 @@ export class PublicationsRepo {
 
   constructor(sqlite: Sqlite) {
     const db = sqlite;
-    this.s = {
-      latestStatuses: db.prepare(`SELECT p.account_id AS accountId, p.status FROM publications p WHERE p.draft_id = ? AND p.created_at = (
+    this.s = lazyStatements({
+      latestStatuses: () => db.prepare(`SELECT p.account_id AS accountId, p.status FROM publications p WHERE p.draft_id = ? AND p.created_at = (
         SELECT MAX(q.created_at) FROM publications q WHERE q.draft_id = p.draft_id AND q.account_id = p.account_id)`),
-      latestOfAccount: db.prepare('SELECT status FROM publications WHERE draft_id = ? AND account_id = ? ORDER BY created_at DESC LIMIT 1'),
-      delete: db.prepare('DELETE FROM publications WHERE id = ?'),
-      history: db.prepare(`SELECT * FROM (
+      latestOfAccount: () => db.prepare('SELECT status FROM publications WHERE draft_id = ? AND account_id = ? ORDER BY created_at DESC LIMIT 1'),
+      delete: () => db.prepare('DELETE FROM publications WHERE id = ?'),
+      history: () => db.prepare(`SELECT * FROM (
       SELECT p.id, p.draft_id AS draftId, d.title AS draftTitle, p.account_id AS accountId, a.username, p.platform, p.status,
         p.error, p.url, p.attempts, p.published_at AS publishedAt, p.updated_at AS updatedAt, p.data,
         (SELECT MIN(e.next_attempt_at) FROM schedule_entries e WHERE e.draft_id = p.draft_id AND e.account_id = p.account_id
@@ -40,7 +41,7 @@ export class PublicationsRepo {
       AND (@fromAt IS NULL OR COALESCE(publishedAt, updatedAt) >= @fromAt) AND (@toAt IS NULL OR COALESCE(publishedAt, updatedAt) < @toAt)
       AND (@q IS NULL OR instr(lower(COALESCE(draftTitle, '') || ' ' || COALESCE(username, '') || ' ' || COALESCE(url, '') || ' ' || COALESCE(error, '')), @q) > 0)
     ORDER BY updatedAt DESC, id LIMIT @limit`),
-    };
+    });
   }
 
   /** Each account's latest publication of the draft: its status, by account id. */

@@ -4,9 +4,9 @@
  * every publish, a scheduled one each time it fires, reads them. (The stored things' own CRUD is
  * in their repos; these are the publisher's reads, shaped for it.)
  */
-import { and, eq, inArray } from 'drizzle-orm';
-import type { Db, Sqlite } from '../connection.js';
-import { accounts, media } from '../schema.js';
+import type { Sqlite } from '../connection.js';
+import type { accounts, media } from '../schema.js';
+import { lazyStatements } from './statements.js';
 
 export type AccountRow = typeof accounts.$inferSelect;
 export type MediaRow = typeof media.$inferSelect;
@@ -14,6 +14,9 @@ export type MediaRow = typeof media.$inferSelect;
 /** Every column of an accounts row, named as drizzle names them (AccountRow). */
 const ACCOUNT_COLS = `id, user_id AS userId, platform, platform_user_id AS platformUserId, username, display_name AS displayName, avatar, status,
   followers_count AS followersCount, following_count AS followingCount, server_url AS serverUrl, meta, created_at AS createdAt`;
+
+/** Every column of a media row, named as drizzle names them (MediaRow). */
+const MEDIA_COLS = 'id, user_id AS userId, file_name AS fileName, type, mime, size, width, height, alt_text AS altText, created_at AS createdAt';
 
 export interface DraftSourceRow {
   id: string; userId: string; title: string; status: string; socialSetId: string | null; selectedAccountIds: string;
@@ -26,16 +29,18 @@ export interface DraftSourceRow {
 export class PublishInputsRepo {
   private readonly s;
 
-  constructor(sqlite: Sqlite, private readonly db: Db) {
-    this.s = {
-      draft: sqlite.prepare(`SELECT id, user_id AS userId, title, status, social_set_id AS socialSetId, selected_account_ids AS selectedAccountIds,
+  constructor(sqlite: Sqlite) {
+    this.s = lazyStatements({
+      draft: () => sqlite.prepare(`SELECT id, user_id AS userId, title, status, social_set_id AS socialSetId, selected_account_ids AS selectedAccountIds,
         language, link_card AS linkCard FROM drafts WHERE id = ? AND user_id = ?`),
-      posts: sqlite.prepare('SELECT plain_text AS plainText, media FROM tweets WHERE draft_id = ? ORDER BY position'),
-      overrides: sqlite.prepare('SELECT platform, content FROM platform_contents WHERE draft_id = ?'),
+      posts: () => sqlite.prepare('SELECT plain_text AS plainText, media FROM tweets WHERE draft_id = ? ORDER BY position'),
+      overrides: () => sqlite.prepare('SELECT platform, content FROM platform_contents WHERE draft_id = ?'),
       // One statement for every target (a schedule request may name dozens of accounts).
-      accounts: sqlite.prepare(`SELECT ${ACCOUNT_COLS} FROM accounts WHERE user_id = ? AND id IN (SELECT value FROM json_each(?))`),
-      accountById: sqlite.prepare(`SELECT ${ACCOUNT_COLS} FROM accounts WHERE id = ?`),
-    };
+      accounts: () => sqlite.prepare(`SELECT ${ACCOUNT_COLS} FROM accounts WHERE user_id = ? AND id IN (SELECT value FROM json_each(?))`),
+      accountById: () => sqlite.prepare(`SELECT ${ACCOUNT_COLS} FROM accounts WHERE id = ?`),
+      mediaKinds: () => sqlite.prepare('SELECT id, type, size FROM media WHERE user_id = ? AND id IN (SELECT value FROM json_each(?))'),
+      mediaById: () => sqlite.prepare(`SELECT ${MEDIA_COLS} FROM media WHERE id = ?`),
+    });
   }
 
   draft(userId: string, draftId: string): DraftSourceRow | undefined {
@@ -61,19 +66,18 @@ export class PublishInputsRepo {
     return this.s.accountById.get(id) as AccountRow | undefined;
   }
 
-  /** The account by id through drizzle (its typed row, as a resumed publication reads it). */
+  /** The account by id (as a resumed publication and the quota gate read it). */
   accountRow(id: string): AccountRow | undefined {
-    return this.db.select().from(accounts).where(eq(accounts.id, id)).get();
+    return this.account(id);
   }
 
   /** Type and size of this user's media items among `ids`. */
   mediaKinds(userId: string, ids: string[]): { id: string; type: string; size: number }[] {
     if (ids.length === 0) return [];
-    return this.db.select({ id: media.id, type: media.type, size: media.size }).from(media)
-      .where(and(eq(media.userId, userId), inArray(media.id, ids))).all();
+    return this.s.mediaKinds.all(userId, JSON.stringify(ids)) as { id: string; type: string; size: number }[];
   }
 
   mediaRow(id: string): MediaRow | undefined {
-    return this.db.select().from(media).where(eq(media.id, id)).get();
+    return this.s.mediaById.get(id) as MediaRow | undefined;
   }
 }

@@ -13,7 +13,7 @@ import { QueueRepo } from './queue.repo.js';
 import { ScheduleRepo } from './schedule.repo.js';
 import { UsageRepo } from './usage.repo.js';
 
-export function createPublishingRepos(sqlite: Sqlite, db: Db, core: { clock: Clock; ids: Ids }) {
+export function createPublishingRepos(sqlite: Sqlite, _db: Db, core: { clock: Clock; ids: Ids }) {
   return {
     /** The connection's group commit (relaxed and durable transactions, db/commits.ts). */
     commits: commitsFor(sqlite),
@@ -24,7 +24,7 @@ export function createPublishingRepos(sqlite: Sqlite, db: Db, core: { clock: Clo
     outbox: new OutboxRepo(sqlite, core.clock, core.ids),
     publications: new PublicationsRepo(sqlite),
     draftStatus: new DraftStatusRepo(sqlite),
-    publishInputs: new PublishInputsRepo(sqlite, db),
+    publishInputs: new PublishInputsRepo(sqlite),
     /** The event stream (GET /events): every state change of a post or of credits. */
     events: new EventsRepo(sqlite),
     /** Requests made on the networks: quota windows and X's spend. */

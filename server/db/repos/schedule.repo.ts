@@ -5,6 +5,7 @@
  */
 import type { Platform } from '../../core/config.js';
 import type { Sqlite } from '../connection.js';
+import { lazyStatements } from './statements.js';
 
 export interface EntryRow {
   id: string;
@@ -54,56 +55,56 @@ export class ScheduleRepo {
 
   constructor(private readonly sqlite: Sqlite) {
     const db = sqlite;
-    this.s = {
-      nextUp: db.prepare(`SELECT d.title AS draftTitle, e.fire_at AS fireAt, e.platform FROM schedule_entries e JOIN drafts d ON d.id = e.draft_id
+    this.s = lazyStatements({
+      nextUp: () => db.prepare(`SELECT d.title AS draftTitle, e.fire_at AS fireAt, e.platform FROM schedule_entries e JOIN drafts d ON d.id = e.draft_id
         WHERE e.status = 'pending' ORDER BY e.fire_at LIMIT 1`),
-      pendingTotal: db.prepare("SELECT COUNT(*) FROM schedule_entries WHERE status = 'pending'").pluck(),
-      earliest: db.prepare("SELECT MIN(due_at) AS at FROM schedule_entries WHERE status = 'pending'"),
-      pendingCount: db.prepare("SELECT COUNT(*) AS n FROM schedule_entries WHERE status = 'pending'"),
-      claim: db.prepare(`UPDATE schedule_entries SET status = 'claimed' WHERE id IN (
+      pendingTotal: () => db.prepare("SELECT COUNT(*) FROM schedule_entries WHERE status = 'pending'").pluck(),
+      earliest: () => db.prepare("SELECT MIN(due_at) AS at FROM schedule_entries WHERE status = 'pending'"),
+      pendingCount: () => db.prepare("SELECT COUNT(*) AS n FROM schedule_entries WHERE status = 'pending'"),
+      claim: () => db.prepare(`UPDATE schedule_entries SET status = 'claimed' WHERE id IN (
           SELECT id FROM schedule_entries WHERE status = 'pending' AND due_at <= ?
           ORDER BY due_at, priority DESC LIMIT ?)
         RETURNING ${ENTRY_COLS}`),
       // A claimed entry whose draft was scheduled again meanwhile gives way to the new entry.
-      dropSuperseded: db.prepare(`DELETE FROM schedule_entries WHERE status = 'claimed' AND EXISTS (SELECT 1 FROM schedule_entries p
+      dropSuperseded: () => db.prepare(`DELETE FROM schedule_entries WHERE status = 'claimed' AND EXISTS (SELECT 1 FROM schedule_entries p
         WHERE p.draft_id = schedule_entries.draft_id AND p.account_id = schedule_entries.account_id AND p.status = 'pending')`),
-      unclaimAll: db.prepare("UPDATE schedule_entries SET status = 'pending' WHERE status = 'claimed'"),
-      unclaim: db.prepare(`UPDATE schedule_entries SET status = 'pending' WHERE id = ? AND status = 'claimed' AND ${NOT_SUPERSEDED}`),
-      done: db.prepare("UPDATE schedule_entries SET status = ?, attempts = attempts + 1, last_error = ?, next_attempt_at = NULL, waiting_for = NULL WHERE id = ?"),
-      retry: db.prepare(`UPDATE schedule_entries SET status = 'pending', attempts = attempts + 1, last_error = @error, next_attempt_at = @at, due_at = @at, waiting_for = 'network'
+      unclaimAll: () => db.prepare("UPDATE schedule_entries SET status = 'pending' WHERE status = 'claimed'"),
+      unclaim: () => db.prepare(`UPDATE schedule_entries SET status = 'pending' WHERE id = ? AND status = 'claimed' AND ${NOT_SUPERSEDED}`),
+      done: () => db.prepare("UPDATE schedule_entries SET status = ?, attempts = attempts + 1, last_error = ?, next_attempt_at = NULL, waiting_for = NULL WHERE id = ?"),
+      retry: () => db.prepare(`UPDATE schedule_entries SET status = 'pending', attempts = attempts + 1, last_error = @error, next_attempt_at = @at, due_at = @at, waiting_for = 'network'
         WHERE id = @id AND ${NOT_SUPERSEDED}`),
       // Not an attempt: nothing reached the network, and nothing stays charged (the plan rolled back).
-      wait: db.prepare(`UPDATE schedule_entries SET status = 'pending', last_error = @error, next_attempt_at = @at, due_at = @at, waiting_for = @why
+      wait: () => db.prepare(`UPDATE schedule_entries SET status = 'pending', last_error = @error, next_attempt_at = @at, due_at = @at, waiting_for = @why
         WHERE id = @id AND status = 'claimed' AND ${NOT_SUPERSEDED}`),
       // The secret store is locked (Herald restarted, its passphrase not given yet): not an attempt either.
-      waitUnlock: db.prepare(`UPDATE schedule_entries SET status = 'pending', last_error = @error, next_attempt_at = @at, due_at = @at, waiting_for = 'reconnect'
+      waitUnlock: () => db.prepare(`UPDATE schedule_entries SET status = 'pending', last_error = @error, next_attempt_at = @at, due_at = @at, waiting_for = 'reconnect'
         WHERE id = @id AND status = 'claimed' AND ${NOT_SUPERSEDED}`),
-      wakeUnlocked: db.prepare("UPDATE schedule_entries SET due_at = @now, next_attempt_at = @now WHERE status = 'pending' AND waiting_for = 'reconnect' AND last_error = @error AND due_at > @now"),
-      missed: db.prepare("UPDATE schedule_entries SET status = 'missed', last_error = ? WHERE id = ?"),
-      stillScheduled: db.prepare(`SELECT 1 FROM schedule_entries WHERE draft_id = ? AND ${ACTIVE} LIMIT 1`),
-      activeEntry: db.prepare(`SELECT 1 FROM schedule_entries WHERE draft_id = ? AND account_id = ? AND ${ACTIVE} LIMIT 1`),
-      unsentEntries: db.prepare("SELECT account_id AS accountId, status FROM schedule_entries WHERE draft_id = ? AND status IN ('missed', 'failed', 'needs_review')"),
-      pendingAccounts: db.prepare("SELECT account_id FROM schedule_entries WHERE draft_id = ? AND status = 'pending'").pluck(),
-      delPending: db.prepare(`DELETE FROM schedule_entries WHERE draft_id = ? AND account_id = ? AND status = 'pending'
+      wakeUnlocked: () => db.prepare("UPDATE schedule_entries SET due_at = @now, next_attempt_at = @now WHERE status = 'pending' AND waiting_for = 'reconnect' AND last_error = @error AND due_at > @now"),
+      missed: () => db.prepare("UPDATE schedule_entries SET status = 'missed', last_error = ? WHERE id = ?"),
+      stillScheduled: () => db.prepare(`SELECT 1 FROM schedule_entries WHERE draft_id = ? AND ${ACTIVE} LIMIT 1`),
+      activeEntry: () => db.prepare(`SELECT 1 FROM schedule_entries WHERE draft_id = ? AND account_id = ? AND ${ACTIVE} LIMIT 1`),
+      unsentEntries: () => db.prepare("SELECT account_id AS accountId, status FROM schedule_entries WHERE draft_id = ? AND status IN ('missed', 'failed', 'needs_review')"),
+      pendingAccounts: () => db.prepare("SELECT account_id FROM schedule_entries WHERE draft_id = ? AND status = 'pending'").pluck(),
+      delPending: () => db.prepare(`DELETE FROM schedule_entries WHERE draft_id = ? AND account_id = ? AND status = 'pending'
         RETURNING network_scheduled_id AS networkScheduledId, handed_off_for AS handedOffFor`),
-      insert: db.prepare(`INSERT INTO schedule_entries (id, user_id, draft_id, account_id, platform, fire_at, due_at, requested_at, priority, attempts, status, created_at, queue_set_id,
+      insert: () => db.prepare(`INSERT INTO schedule_entries (id, user_id, draft_id, account_id, platform, fire_at, due_at, requested_at, priority, attempts, status, created_at, queue_set_id,
           network_scheduled_id, handed_off_for)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 'pending', ?, ?, ?, ?)`),
-      list: db.prepare(`SELECT e.id, e.draft_id AS draftId, d.title AS draftTitle, e.fire_at AS fireAt, e.priority, e.attempts,
+      list: () => db.prepare(`SELECT e.id, e.draft_id AS draftId, d.title AS draftTitle, e.fire_at AS fireAt, e.priority, e.attempts,
           e.created_at AS createdAt, e.platform, e.account_id AS accountUuid,
           e.network_scheduled_id AS networkScheduledId, e.hand_off_note AS handOffNote, a.server_url AS serverUrl
         FROM schedule_entries e JOIN drafts d ON d.id = e.draft_id LEFT JOIN accounts a ON a.id = e.account_id
         WHERE e.user_id = ? AND e.status = 'pending' ORDER BY e.due_at, e.priority DESC`),
-      pendingDrafts: db.prepare(`SELECT draft_id FROM schedule_entries WHERE user_id = ? AND platform = ? AND status IN ('pending', 'claimed') AND fire_at >= ? AND fire_at < ?`).pluck(),
-      cancel: db.prepare(`DELETE FROM schedule_entries WHERE user_id = ? AND draft_id = ? AND status = 'pending'
+      pendingDrafts: () => db.prepare(`SELECT draft_id FROM schedule_entries WHERE user_id = ? AND platform = ? AND status IN ('pending', 'claimed') AND fire_at >= ? AND fire_at < ?`).pluck(),
+      cancel: () => db.prepare(`DELETE FROM schedule_entries WHERE user_id = ? AND draft_id = ? AND status = 'pending'
         RETURNING account_id AS accountId, platform, network_scheduled_id AS networkScheduledId`),
-      cancelOne: db.prepare(`DELETE FROM schedule_entries WHERE user_id = ? AND draft_id = ? AND account_id = ? AND status = 'pending'
+      cancelOne: () => db.prepare(`DELETE FROM schedule_entries WHERE user_id = ? AND draft_id = ? AND account_id = ? AND status = 'pending'
         RETURNING account_id AS accountId, platform, network_scheduled_id AS networkScheduledId`),
-      forProgress: db.prepare(`SELECT id, draft_id AS draftId, account_id AS accountId, platform, fire_at AS fireAt, due_at AS dueAt, attempts, status,
+      forProgress: () => db.prepare(`SELECT id, draft_id AS draftId, account_id AS accountId, platform, fire_at AS fireAt, due_at AS dueAt, attempts, status,
           last_error AS lastError, next_attempt_at AS nextAttemptAt, waiting_for AS waitingFor,
           network_scheduled_id AS networkScheduledId, hand_off_note AS handOffNote
         FROM schedule_entries WHERE user_id = ? AND draft_id = ? AND status IN ('pending', 'claimed', 'missed', 'failed', 'needs_review') ORDER BY created_at, rowid`),
-    };
+    });
   }
 
   /** The earliest due instant of a pending entry, or null when none is pending. */

@@ -1,6 +1,7 @@
 /** Social sets (named groups of accounts a draft goes to) and their ordered members. */
 import type { Sqlite } from '../connection.js';
 import type { socialSets } from '../schema.js';
+import { lazyStatements } from './statements.js';
 
 export type SetRow = typeof socialSets.$inferSelect;
 
@@ -20,24 +21,24 @@ export class SocialSetsRepo {
   private readonly s;
 
   constructor(sqlite: Sqlite) {
-    this.s = {
-      listOf: sqlite.prepare(`SELECT ${SET_COLUMNS} FROM social_sets WHERE user_id = ? ORDER BY created_at, id`),
-      own: sqlite.prepare(`SELECT ${SET_COLUMNS} FROM social_sets WHERE id = ? AND user_id = ?`),
-      defaultOf: sqlite.prepare(`SELECT ${SET_COLUMNS} FROM social_sets WHERE user_id = ? AND is_default = 1`),
-      anyOf: sqlite.prepare('SELECT id FROM social_sets WHERE user_id = ? LIMIT 1').pluck(),
-      members: sqlite.prepare(`SELECT m.social_set_id AS setId, a.id AS accountId, a.platform, a.username FROM social_set_accounts m
+    this.s = lazyStatements({
+      listOf: () => sqlite.prepare(`SELECT ${SET_COLUMNS} FROM social_sets WHERE user_id = ? ORDER BY created_at, id`),
+      own: () => sqlite.prepare(`SELECT ${SET_COLUMNS} FROM social_sets WHERE id = ? AND user_id = ?`),
+      defaultOf: () => sqlite.prepare(`SELECT ${SET_COLUMNS} FROM social_sets WHERE user_id = ? AND is_default = 1`),
+      anyOf: () => sqlite.prepare('SELECT id FROM social_sets WHERE user_id = ? LIMIT 1').pluck(),
+      members: () => sqlite.prepare(`SELECT m.social_set_id AS setId, a.id AS accountId, a.platform, a.username FROM social_set_accounts m
         JOIN accounts a ON a.id = m.account_id WHERE m.social_set_id IN (SELECT value FROM json_each(?)) ORDER BY m.position`),
-      memberIds: sqlite.prepare('SELECT account_id FROM social_set_accounts WHERE social_set_id = ?').pluck(),
-      insert: sqlite.prepare('INSERT INTO social_sets (id, user_id, name, is_default, created_at, time_zone, slots) VALUES (@id, @userId, @name, @isDefault, @createdAt, @timeZone, @slots)'),
-      setTimeZone: sqlite.prepare('UPDATE social_sets SET time_zone = ? WHERE id = ?'),
-      setSlots: sqlite.prepare('UPDATE social_sets SET slots = ? WHERE id = ?'),
-      rename: sqlite.prepare('UPDATE social_sets SET name = ? WHERE id = ?'),
-      clearDefault: sqlite.prepare('UPDATE social_sets SET is_default = 0 WHERE user_id = ?'),
-      markDefault: sqlite.prepare('UPDATE social_sets SET is_default = 1 WHERE id = ?'),
-      delete: sqlite.prepare('DELETE FROM social_sets WHERE id = ?'),
-      clearMembers: sqlite.prepare('DELETE FROM social_set_accounts WHERE social_set_id = ?'),
-      addMember: sqlite.prepare('INSERT INTO social_set_accounts (social_set_id, account_id, position) VALUES (?, ?, ?)'),
-    };
+      memberIds: () => sqlite.prepare('SELECT account_id FROM social_set_accounts WHERE social_set_id = ?').pluck(),
+      insert: () => sqlite.prepare('INSERT INTO social_sets (id, user_id, name, is_default, created_at, time_zone, slots) VALUES (@id, @userId, @name, @isDefault, @createdAt, @timeZone, @slots)'),
+      setTimeZone: () => sqlite.prepare('UPDATE social_sets SET time_zone = ? WHERE id = ?'),
+      setSlots: () => sqlite.prepare('UPDATE social_sets SET slots = ? WHERE id = ?'),
+      rename: () => sqlite.prepare('UPDATE social_sets SET name = ? WHERE id = ?'),
+      clearDefault: () => sqlite.prepare('UPDATE social_sets SET is_default = 0 WHERE user_id = ?'),
+      markDefault: () => sqlite.prepare('UPDATE social_sets SET is_default = 1 WHERE id = ?'),
+      delete: () => sqlite.prepare('DELETE FROM social_sets WHERE id = ?'),
+      clearMembers: () => sqlite.prepare('DELETE FROM social_set_accounts WHERE social_set_id = ?'),
+      addMember: () => sqlite.prepare('INSERT INTO social_set_accounts (social_set_id, account_id, position) VALUES (?, ?, ?)'),
+    });
   }
 
   /** Oldest first. */

@@ -1,6 +1,7 @@
 /** Post templates: a head and a tail framing a draft's posts, in plain text and HTML. */
 import type { Sqlite } from '../connection.js';
 import type { templates } from '../schema.js';
+import { lazyStatements } from './statements.js';
 
 export type TemplateRow = typeof templates.$inferSelect;
 
@@ -11,15 +12,15 @@ export class TemplatesRepo {
   private readonly s;
 
   constructor(sqlite: Sqlite) {
-    this.s = {
-      listOf: sqlite.prepare(`SELECT ${COLUMNS} FROM templates WHERE user_id = ? ORDER BY created_at DESC, id DESC`),
-      own: sqlite.prepare(`SELECT ${COLUMNS} FROM templates WHERE id = ? AND user_id = ?`),
-      insert: sqlite.prepare(`INSERT INTO templates (id, user_id, name, description, head_plain, tail_plain, head_html, tail_html, created_at, updated_at)
+    this.s = lazyStatements({
+      listOf: () => sqlite.prepare(`SELECT ${COLUMNS} FROM templates WHERE user_id = ? ORDER BY created_at DESC, id DESC`),
+      own: () => sqlite.prepare(`SELECT ${COLUMNS} FROM templates WHERE id = ? AND user_id = ?`),
+      insert: () => sqlite.prepare(`INSERT INTO templates (id, user_id, name, description, head_plain, tail_plain, head_html, tail_html, created_at, updated_at)
         VALUES (@id, @userId, @name, @description, @headPlain, @tailPlain, @headHtml, @tailHtml, @createdAt, @updatedAt)`),
-      update: sqlite.prepare(`UPDATE templates SET name = @name, description = @description, head_plain = @headPlain, tail_plain = @tailPlain,
+      update: () => sqlite.prepare(`UPDATE templates SET name = @name, description = @description, head_plain = @headPlain, tail_plain = @tailPlain,
         head_html = @headHtml, tail_html = @tailHtml, updated_at = @updatedAt WHERE id = @id`),
-      delete: sqlite.prepare('DELETE FROM templates WHERE id = ?'),
-    };
+      delete: () => sqlite.prepare('DELETE FROM templates WHERE id = ?'),
+    });
   }
 
   /** Newest first. */

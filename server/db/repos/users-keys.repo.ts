@@ -4,6 +4,7 @@
  */
 import type { Sqlite } from '../connection.js';
 import type { apiKeys, users } from '../schema.js';
+import { lazyStatements } from './statements.js';
 
 export type UserRow = typeof users.$inferSelect;
 export type KeyRow = typeof apiKeys.$inferSelect;
@@ -28,16 +29,16 @@ export class UsersRepo {
   private readonly s;
 
   constructor(sqlite: Sqlite) {
-    this.s = {
-      count: sqlite.prepare('SELECT COUNT(*) FROM users').pluck(),
-      byId: sqlite.prepare(`SELECT ${USER_COLUMNS} FROM users u WHERE u.id = ?`),
-      byEmail: sqlite.prepare(`SELECT ${USER_COLUMNS} FROM users u WHERE u.email = ?`),
-      owner: sqlite.prepare('SELECT id FROM users ORDER BY created_at, id LIMIT 1').pluck(),
-      timezone: sqlite.prepare('SELECT timezone FROM users WHERE id = ?').pluck(),
-      insert: sqlite.prepare(`INSERT INTO users (id, email, password_hash, nickname, avatar_url, timezone, locale, provider, default_tier, created_at)
+    this.s = lazyStatements({
+      count: () => sqlite.prepare('SELECT COUNT(*) FROM users').pluck(),
+      byId: () => sqlite.prepare(`SELECT ${USER_COLUMNS} FROM users u WHERE u.id = ?`),
+      byEmail: () => sqlite.prepare(`SELECT ${USER_COLUMNS} FROM users u WHERE u.email = ?`),
+      owner: () => sqlite.prepare('SELECT id FROM users ORDER BY created_at, id LIMIT 1').pluck(),
+      timezone: () => sqlite.prepare('SELECT timezone FROM users WHERE id = ?').pluck(),
+      insert: () => sqlite.prepare(`INSERT INTO users (id, email, password_hash, nickname, avatar_url, timezone, locale, provider, default_tier, created_at)
         VALUES (@id, @email, @passwordHash, @nickname, @avatarUrl, @timezone, @locale, @provider, @defaultTier, @createdAt)`),
-      rehash: sqlite.prepare('UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?'),
-    };
+      rehash: () => sqlite.prepare('UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?'),
+    });
   }
 
   count(): number {
@@ -76,19 +77,19 @@ export class KeysRepo {
   private readonly s;
 
   constructor(sqlite: Sqlite) {
-    this.s = {
+    this.s = lazyStatements({
       // The key and its user in one statement.
-      lookup: sqlite.prepare(`SELECT k.id AS keyId, k.tier AS tier, k.status AS status, k.last_used AS lastUsed, k.expires_at AS expiresAt,
+      lookup: () => sqlite.prepare(`SELECT k.id AS keyId, k.tier AS tier, k.status AS status, k.last_used AS lastUsed, k.expires_at AS expiresAt,
         k.sliding AS sliding, ${USER_COLUMNS} FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = ?`),
-      touch: sqlite.prepare("UPDATE api_keys SET last_used = ?, status = 'active' WHERE id = ?"),
-      extend: sqlite.prepare('UPDATE api_keys SET expires_at = ? WHERE id = ?'),
-      insert: sqlite.prepare(`INSERT INTO api_keys (id, user_id, name, key_hash, preview, status, tier, last_used, created_at, expires_at, sliding)
+      touch: () => sqlite.prepare("UPDATE api_keys SET last_used = ?, status = 'active' WHERE id = ?"),
+      extend: () => sqlite.prepare('UPDATE api_keys SET expires_at = ? WHERE id = ?'),
+      insert: () => sqlite.prepare(`INSERT INTO api_keys (id, user_id, name, key_hash, preview, status, tier, last_used, created_at, expires_at, sliding)
         VALUES (@id, @userId, @name, @keyHash, @preview, @status, @tier, @lastUsed, @createdAt, @expiresAt, @sliding)`),
-      dropExpiredSessions: sqlite.prepare('DELETE FROM api_keys WHERE user_id = ? AND sliding = 1 AND expires_at IS NOT NULL AND expires_at <= ?'),
-      countLasting: sqlite.prepare('SELECT COUNT(*) FROM api_keys WHERE user_id = ? AND sliding = 0').pluck(),
-      listOf: sqlite.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE user_id = ? ORDER BY created_at DESC`),
-      delete: sqlite.prepare('DELETE FROM api_keys WHERE id = ? AND user_id = ?'),
-    };
+      dropExpiredSessions: () => sqlite.prepare('DELETE FROM api_keys WHERE user_id = ? AND sliding = 1 AND expires_at IS NOT NULL AND expires_at <= ?'),
+      countLasting: () => sqlite.prepare('SELECT COUNT(*) FROM api_keys WHERE user_id = ? AND sliding = 0').pluck(),
+      listOf: () => sqlite.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE user_id = ? ORDER BY created_at DESC`),
+      delete: () => sqlite.prepare('DELETE FROM api_keys WHERE id = ? AND user_id = ?'),
+    });
   }
 
   lookup(keyHash: string): KeyLookupRow | undefined {
