@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
-import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { readMigrationFiles } from 'drizzle-orm/migrator';
 
 /** No relational queries (`db.query.*`) are used: without the schema, drizzle skips mapping every table's relations at start. */
 export type Db = BetterSQLite3Database;
@@ -71,6 +71,27 @@ export function secureDatabaseFiles(file: string): void {
   }
 }
 
+/**
+ * Applies the committed drizzle-kit migrations newer than the newest one applied, in one
+ * transaction, and records each in drizzle's own table (`__drizzle_migrations`: the file's SHA-256
+ * and its journal time), as drizzle's migrator does: either one can open what the other wrote.
+ * drizzle reads the files (readMigrationFiles); the statements run here through SQLite's exec,
+ * not as one drizzle query object each, which on a first start cost more than the SQL itself.
+ */
+export function applyMigrations(sqlite: Sqlite, folder: string): void {
+  const migrations = readMigrationFiles({ migrationsFolder: folder });
+  sqlite.exec('CREATE TABLE IF NOT EXISTS "__drizzle_migrations" (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at numeric)');
+  const last = sqlite.prepare('SELECT created_at AS at FROM "__drizzle_migrations" ORDER BY created_at DESC LIMIT 1').get() as { at: number | string } | undefined;
+  const record = sqlite.prepare('INSERT INTO "__drizzle_migrations" ("hash", "created_at") VALUES (?, ?)');
+  sqlite.transaction(() => {
+    for (const m of migrations) {
+      if (last !== undefined && Number(last.at) >= m.folderMillis) continue;
+      for (const statement of m.sql) if (statement.trim()) sqlite.exec(statement);
+      record.run(m.hash, m.folderMillis);
+    }
+  })();
+}
+
 export function openDatabase(file: string, folder = migrationsFolder()): Database_ {
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   secureDatabaseFiles(file);
@@ -92,7 +113,7 @@ export function openDatabase(file: string, folder = migrationsFolder()): Databas
     }
     applyPragmas(sqlite);
     const db = drizzle(sqlite);
-    if (!upToDate) migrate(db, { migrationsFolder: folder });
+    if (!upToDate) applyMigrations(sqlite, folder);
     return { sqlite, db, close: () => sqlite.close() };
   } catch (err) {
     sqlite.close();
