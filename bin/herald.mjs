@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // The `herald` command: the CLI compiled to dist/cli (scripts/build.mjs; rebuilt here first when
-// its sources changed in a checkout), run with no TypeScript loader.
+// its sources changed in a checkout: scripts/build-state.mjs), run with no TypeScript loader.
 import { checkNodeVersion } from '../scripts/node-version.mjs';
 
 checkNodeVersion('The herald command');
 const cli = new URL('../dist/cli/herald.mjs', import.meta.url);
-const { ensureBuilt } = await import('../scripts/build.mjs');
+const { ensureBuilt } = await import('../scripts/build-state.mjs');
 try {
   await ensureBuilt(['cli']);
 } catch (err) {

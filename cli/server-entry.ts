@@ -23,7 +23,7 @@ const load = (file: string) => import(pathToFileURL(file).href);
 /** The server entry `name` (main, database-commands) of this install, built if need be. */
 export async function serverEntry<T>(name: 'main' | 'database-commands'): Promise<T> {
   const root = installRoot();
-  const { ensureBuilt } = await load(path.join(root, 'scripts', 'build.mjs'));
+  const { ensureBuilt } = await load(path.join(root, 'scripts', 'build-state.mjs'));
   await ensureBuilt(['server'], { root });
   return load(path.join(root, 'dist', 'server', `${name}.mjs`)) as Promise<T>;
 }

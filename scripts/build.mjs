@@ -8,7 +8,8 @@
  * - dist/main/main.cjs + preload.cjs: the Electron main process (scripts/build-desktop.mjs);
  * - renderer/dist: the UI (Vite).
  * `node scripts/build.mjs` builds them all (npm runs it after install); the start scripts call
- * `ensureBuilt` so a checkout whose sources changed is rebuilt before it runs. Outputs are
+ * `ensureBuilt` (build-state.mjs, which loads this file only when something is to be built) so a
+ * checkout whose sources changed is rebuilt before it runs. Outputs are
  * written to a temporary name and renamed, so processes building at once never see half a file.
  */
 import { spawnSync } from 'node:child_process';
@@ -16,55 +17,11 @@ import fs from 'node:fs';
 import { createRequire, isBuiltin } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PARTS } from './build-state.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-/** Each output, the folders whose sources it is built from, and the file that stands for it. */
-export const PARTS = {
-  server: { from: ['server', 'client', 'text'], output: 'dist/server/main.mjs' },
-  cli: { from: ['cli', 'client', 'server', 'text'], output: 'dist/cli/herald.mjs' },
-  desktop: { from: ['main', 'server', 'client', 'text'], output: 'dist/main/main.cjs' },
-  ui: { from: ['renderer', 'client', 'server/contracts', 'text'], output: 'renderer/dist/index.html' },
-};
-const SOURCE = /\.(ts|tsx|mts|cts|js|mjs|cjs|css|html|svg|json)$/;
-
-/**
- * The newest modification time among the sources under `dir` (0 when there are none); each
- * folder is walked once per check however many parts share it (`seen`). Synchronous on purpose:
- * a few hundred stat calls cost ~3 ms this way and several times that as promises.
- */
-function newestIn(dir, seen) {
-  if (seen.has(dir)) return seen.get(dir);
-  let newest = 0;
-  const walk = (d) => {
-    let entries;
-    try { entries = fs.readdirSync(d, { withFileTypes: true }); } catch { return; }
-    for (const e of entries) {
-      if (e.name === 'node_modules' || e.name === 'dist' || e.name.startsWith('.')) continue;
-      const p = `${d}${path.sep}${e.name}`;
-      if (e.isDirectory()) walk(p);
-      else if (SOURCE.test(e.name)) {
-        const st = fs.statSync(p, { throwIfNoEntry: false });
-        if (st && st.mtimeMs > newest) newest = st.mtimeMs;
-      }
-    }
-  };
-  walk(dir);
-  seen.set(dir, newest);
-  return newest;
-}
-
-/** Whether `part` is missing, or older than a source it is built from. */
-export function isStale(part, root = ROOT, seen = new Map()) {
-  const { from, output } = PARTS[part];
-  const built = fs.statSync(path.join(root, output), { throwIfNoEntry: false })?.mtimeMs;
-  if (built === undefined) return true;
-  const times = [
-    ...from.map((d) => newestIn(path.join(root, d), seen)),
-    ...['package.json', 'package-lock.json'].map((f) => fs.statSync(path.join(root, f), { throwIfNoEntry: false })?.mtimeMs ?? 0),
-  ];
-  return Math.max(...times) > built;
-}
+export { PARTS, isStale, ensureBuilt } from './build-state.mjs';
 
 // zod re-exports every locale through `z.locales` (about 260 KB of the bundle, a fifth of what
 // Node parses at start-up); Herald speaks English only and never reads z.locales.
@@ -238,32 +195,8 @@ export function buildUi(root = ROOT, outDir = path.join(root, 'renderer/dist')) 
   if (vite.status !== 0) throw new Error(`the UI build failed (vite exited ${vite.status ?? vite.signal})`);
 }
 
-const BUILDERS = { server: buildServer, cli: buildCli, desktop: buildDesktopMain, ui: async (root) => buildUi(root) };
-const LABELS = { server: 'the server', cli: 'the command line', desktop: 'the desktop main process', ui: 'the UI' };
-
-/**
- * Builds each of `parts` that is missing or older than its sources, saying so on stderr. Where
- * the build tools are absent (an install without dev dependencies), what is built is used as is.
- */
-/** Builds what of `parts` is missing or stale; answers the parts it built. */
-export async function ensureBuilt(parts, { root = ROOT, log = (m) => process.stderr.write(`${m}\n`) } = {}) {
-  const seen = new Map();
-  const stale = parts.filter((p) => isStale(p, root, seen));
-  if (stale.length === 0) return [];
-  if (!fs.existsSync(path.join(root, 'node_modules/esbuild'))) {
-    const missing = stale.filter((p) => !fs.existsSync(path.join(root, PARTS[p].output)));
-    if (missing.length > 0) throw new Error(`${missing.map((p) => LABELS[p]).join(', ')} not built, and the build tools are not installed: run npm install`);
-    return [];
-  }
-  const started = Date.now();
-  log(`Building ${stale.map((p) => LABELS[p]).join(', ')} (sources changed since the last build)…`);
-  for (const p of stale) await BUILDERS[p](root);
-  const { stop } = await import('esbuild');
-  await stop(); // esbuild's helper process would otherwise stay beside Herald
-  log(`Built in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
-  return stale;
-}
-
+/** Each part's builder (build-state.mjs's ensureBuilt runs them for what is stale). */
+export const BUILDERS = { server: buildServer, cli: buildCli, desktop: buildDesktopMain, ui: async (root) => buildUi(root) };
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   // After `npm install --omit=dev` there is nothing to build with; the start scripts say so if
   // something is missing.

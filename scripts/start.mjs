@@ -18,7 +18,7 @@ if (!process.env.NODE_COMPILE_CACHE) {
 const { checkNodeVersion } = await import('./node-version.mjs');
 checkNodeVersion();
 const { INSTALL_ELECTRON, installedElectron } = await import('./electron-binary.mjs');
-const { ensureBuilt, PARTS } = await import('./build.mjs');
+const { ensureBuilt, PARTS } = await import('./build-state.mjs');
 
 const headless = process.argv.includes('--headless') || Boolean(process.env.HERALD_HEADLESS);
 // Looked up, never require('electron'): since Electron 42 that downloads a missing binary.

@@ -27,7 +27,7 @@ function snapshot(file: string) {
   try {
     return {
       // Whitespace aside: drizzle's CREATE of its own table is indented.
-      schema: (db.prepare("SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name").all() as { sql: string | null }[])
+      schema: (db.prepare("SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name").all() as { name: string; sql: string | null }[])
         .map((r) => ({ ...r, sql: r.sql?.replace(/\s+/g, ' ').replace(/\( /g, '(').replace(/ \)/g, ')') })),
       applied: db.prepare('SELECT hash, created_at FROM __drizzle_migrations ORDER BY created_at').all(),
     };
@@ -86,7 +86,7 @@ describe('applyMigrations', () => {
     const db = new Database(file);
     expect(() => applyMigrations(db, broken)).toThrow(/syntax error/);
     db.close();
-    expect(snapshot(file).schema.map((r) => (r as { name: string }).name)).toEqual(['__drizzle_migrations']);
+    expect(snapshot(file).schema.map((r) => r.name)).toEqual(['__drizzle_migrations']);
     expect(snapshot(file).applied).toEqual([]);
   });
 });
