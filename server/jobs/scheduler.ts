@@ -20,6 +20,7 @@ import type { PublishService, Started } from '../domain/publishing/publish.servi
 import { ScheduledRunner, type EntryRow } from '../domain/publishing/scheduled-runner.js';
 import type { ScheduleService } from '../domain/scheduling/schedule.service.js';
 import type { HandOffService } from '../domain/scheduling/hand-off.service.js';
+import { monotonicMs } from '../core/clock.js';
 import { isStorageFull } from '../core/errors.js';
 import { SchedulerLock } from './scheduler-lock.js';
 
@@ -63,14 +64,14 @@ export function nodeScheduleWaker(clock: { now(): number }): Waker {
     const schedule = loadNodeSchedule();
     const delay = Math.max(0, at - clock.now());
     wall = clock.now();
-    mono = performance.now();
+    mono = monotonicMs();
     // node-schedule handles dates past setTimeout's 24.8-day limit.
     job = schedule.scheduleJob(new Date(Date.now() + Math.max(delay, 1)), fire);
     if (!job) setImmediate(fire); // the date was already past
   };
   const check = () => {
     if (!target) return;
-    const jumped = (clock.now() - wall) - (performance.now() - mono);
+    const jumped = (clock.now() - wall) - (monotonicMs() - mono);
     if (Math.abs(jumped) >= CLOCK_WATCH_MS) set(target.at);
   };
   return {
@@ -185,7 +186,7 @@ export class Scheduler {
    */
   async start(): Promise<void> {
     this.stopped = false;
-    this.startedAt = performance.now();
+    this.startedAt = monotonicMs();
     this.sweepTimer = setInterval(() => { void this.tick(); }, this.sweepMs);
     this.sweepTimer.unref();
     await this.tick();
@@ -216,7 +217,7 @@ export class Scheduler {
     if (this.startedAt !== undefined) {
       // The first wake-up after start: how long rebuilding the timers from the database took
       // (the bench reads it with 100,000 entries pending).
-      const ms = performance.now() - this.startedAt;
+      const ms = monotonicMs() - this.startedAt;
       this.startedAt = undefined;
       const n = this.runner.pendingCount();
       // Not toLocaleString: loading ICU's number formats costs start-up ~10 ms.
