@@ -11,6 +11,8 @@
  * Herald runs two ways: `node dist/server/main.mjs`, and what people start, `npm run serve`'s
  * `node scripts/start.mjs --headless` (which first checks that the builds are up to date, then
  * runs the same server in its own process).
+ * Beside the wall time, each process's CPU time until that answer (Linux: /proc/<pid>/schedstat),
+ * which other work on a shared machine moves far less than the wall time.
  * Goal (quality.md): ≤ 1.2× the bare app.
  */
 import fs from 'node:fs';
@@ -18,7 +20,24 @@ import { buildServer, fmt, loadNote, printTable, spread, startChild, stats, stop
 
 const RUNS = Math.max(5, Number(process.env.BENCH_RUNS ?? 7));
 
-async function timeToFirst200(args: string[], env: Record<string, string>, path: string): Promise<number> {
+/** CPU ms the process has run (Linux), or NaN where /proc is not there. */
+function cpuMs(pid: number | undefined): number {
+  try {
+    return Number(fs.readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+  } catch {
+    return NaN;
+  }
+}
+
+/** CPU ms of each timed start, by the array its wall time went to. */
+const cpuOf = new Map<number[], number[]>();
+const timed = async (into: number[], run: Promise<{ ms: number; cpu: number }>) => {
+  const { ms, cpu } = await run;
+  into.push(ms);
+  cpuOf.set(into, [...(cpuOf.get(into) ?? []), cpu]);
+};
+
+async function timeToFirst200(args: string[], env: Record<string, string>, path: string): Promise<{ ms: number; cpu: number }> {
   const started = process.hrtime.bigint();
   const { child, match } = await startChild(process.execPath, args, env, /(?:listening (\d+))|(?:listening on http:\/\/127\.0\.0\.1:(\d+))/);
   const port = match[1] ?? match[2];
@@ -30,8 +49,9 @@ async function timeToFirst200(args: string[], env: Record<string, string>, path:
     } catch { /* not yet */ }
   }
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  const cpu = cpuMs(child.pid);
   await stop(child);
-  return ms;
+  return { ms, cpu };
 }
 
 buildServer();
@@ -52,13 +72,13 @@ await serveApp(freshDir());
 for (let i = 0; i < RUNS; i++) {
   const dir = freshDir();
   const serveDir = freshDir();
-  bare.fresh.push(await bareApp(dir));
-  herald.fresh.push(await heraldApp(dir));
-  serve.fresh.push(await serveApp(serveDir));
-  bare.again.push(await bareApp(dir));
-  herald.again.push(await heraldApp(dir));
-  serve.again.push(await serveApp(serveDir));
-  herald.openapi.push(await heraldApp(dir, '/api/v1/openapi.json'));
+  await timed(bare.fresh, bareApp(dir));
+  await timed(herald.fresh, heraldApp(dir));
+  await timed(serve.fresh, serveApp(serveDir));
+  await timed(bare.again, bareApp(dir));
+  await timed(herald.again, heraldApp(dir));
+  await timed(serve.again, serveApp(serveDir));
+  await timed(herald.openapi, heraldApp(dir, '/api/v1/openapi.json'));
 }
 const vs = (a: number[], b: number[], goal?: number) => {
   const x = stats(a).median / stats(b).median;
@@ -75,6 +95,19 @@ printTable(`Start-up to first 200, ${RUNS} runs, ms, median (min–max)`, [
   ['npm run serve path: node scripts/start.mjs --headless, existing folder', spread(serve.again), vs(serve.again, bare.again, GOAL), perRun(serve.again, bare.again)],
   ['Herald, existing folder, first GET /openapi.json', spread(herald.openapi), vs(herald.openapi, bare.again), ''],
 ]);
+const cpuMedian = (a: number[]) => stats(cpuOf.get(a) ?? []).median;
+if (!Number.isNaN(cpuMedian(bare.again))) {
+  const row = (label: string, a: number[], b: number[]) => [label, fmt(cpuMedian(a)), `${fmt(cpuMedian(a) / cpuMedian(b))}×`];
+  printTable('CPU time to first 200 (ms, median; /proc), steadier than wall time on a shared machine', [
+    ['app', 'CPU ms', 'vs bare'],
+    row('bare, fresh folder', bare.fresh, bare.fresh),
+    row('Herald, fresh folder', herald.fresh, bare.fresh),
+    row('npm run serve path, fresh folder', serve.fresh, bare.fresh),
+    row('bare, existing folder', bare.again, bare.again),
+    row('Herald, existing folder', herald.again, bare.again),
+    row('npm run serve path, existing folder', serve.again, bare.again),
+  ]);
+}
 console.log(`goal: ≤ ${GOAL}× the bare app`);
 console.log(loadNote());
 for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
