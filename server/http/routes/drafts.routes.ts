@@ -1,7 +1,7 @@
 import { idParam, messageResponse } from '../../contracts/common.js';
 import * as c from '../../contracts/drafts.js';
 import type { Services } from '../../domain/services.js';
-import { sendJsonText } from '../dispatch.js';
+import { sendJsonBytes } from '../dispatch.js';
 import { defineRoute } from '../route.js';
 
 const tag = 'Drafts';
@@ -13,7 +13,7 @@ export const draftRoutes = (s: Services) => [
     description: 'Without `limit` every draft is returned. With it, pages follow `nextCursor`. Each item carries id, title, status, tweets, createdAt (and scheduledFor, socialSetId, updatedAt).',
     query: c.listQuery, response: c.draftListResponse, errors: [...base, 'INVALID_INPUT'],
     // The body is kept serialised with the list while the database is unchanged (drafts.service).
-    handler: ({ auth, query, req, res }) => { sendJsonText(req, res, s.drafts.listBody(auth.user.id, query)); },
+    handler: ({ auth, query, req, res }) => { sendJsonBytes(req, res, s.drafts.listBody(auth.user.id, query)); },
   }),
   defineRoute({
     method: 'post', idempotent: true, path: '/microblog/drafts', tag, summary: 'Create a draft',
