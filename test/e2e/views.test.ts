@@ -2,13 +2,16 @@
  * The views of #22 item 5 in real Chromium against a real Herald (the browser in Europe/Berlin,
  * the social set in Asia/Kolkata): the calendar's month and week views with each post's networks
  * and title at its Kolkata time, drag to reschedule (a dialog confirms; the API then has the new
- * times, per network), the queue's per-network Cancel (asked first; only that network goes),
+ * times, per network), posts that did not go out marked on their day with a link to History
+ * filtered to them (where Retry is), the queue's per-network Cancel (asked first; only that network goes),
  * Undo bringing back a deleted template (and a template not undone really deleted after 10 s),
  * and History's filters (network, status, dates, text) with each network's link.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatLocal } from '../../server/contracts/time.js';
 import type { UiApp } from '../helpers/ui-app.js';
+import { userIdOf } from '../helpers/drafts.js';
+import { OWNER } from '../helpers/server.js';
 import { startViewsApp, ZONE, type ViewsWorld } from '../helpers/views-data.js';
 
 let app: UiApp;
@@ -90,6 +93,51 @@ describe('calendar', () => {
     await page().setViewportSize({ width: 390, height: 844 });
     await app.shot('74-calendar-week-390');
     await page().setViewportSize({ width: 1280, height: 800 });
+  });
+
+  it('posts that did not go out are on the day it happened, marked, and link to History filtered to them', async () => {
+    const owner = userIdOf(app.t, OWNER.email);
+    const draft = (await w.call('POST', '/microblog/drafts', { title: 'Missed the launch window', tweets: [{ content: 'late' }], selectedAccountIds: [w.x, w.fed] })).draft.id as string;
+    const at = new Date(Date.now() - 2 * 86_400_000).toISOString();
+    const sqlite = app.t.server.deps.sqlite;
+    const insert = sqlite.prepare(`INSERT INTO publications (id, user_id, draft_id, account_id, platform, status, attempts, error, url, published_at, created_at, updated_at)
+      VALUES (?, ?, ?, ?, ?, ?, 1, ?, NULL, NULL, ?, ?)`);
+    insert.run('pub-cal-failed', owner, draft, w.x, 'microblog', 'failed', 'X refused the post: duplicate content', at, at);
+    insert.run('pub-cal-missed', owner, draft, w.fed, 'fedblog', 'missed', 'Herald was not running at the time', at, at);
+    try {
+      const day = formatLocal(ZONE, Date.parse(at)).local.slice(0, 10);
+      await page().goto(`${app.origin}/#/calendar?date=${day}`);
+      const item = page().getByTestId('calendar').locator(`[data-day="${day}"] [data-kind="problem"][data-item="${draft}"]`);
+      await item.waitFor();
+      const text = (await item.textContent())!;
+      expect(text).toContain('Missed the launch window');
+      expect(text).toContain('X failed · Mastodon missed');
+      await expect(item.getAttribute('draggable')).resolves.toBe('false');
+      await expect(item.getAttribute('title')).resolves.toContain('X refused the post: duplicate content');
+      await app.shot('75-calendar-problem-1280');
+      await page().getByRole('tab', { name: 'Month' }).click();
+      await page().locator(`[data-testid="calendar"][data-view="month"] [data-day="${day}"] [data-kind="problem"]`).waitFor();
+      await page().emulateMedia({ colorScheme: 'dark' });
+      await app.shot('75-calendar-problem-month-dark-1280');
+      await page().emulateMedia({ colorScheme: 'light' });
+      await page().setViewportSize({ width: 390, height: 844 });
+      // On a phone the month grid shows the mark; the list under it says what and links.
+      await page().getByRole('list', { name: 'Posts in this view' }).locator(`[data-item="${draft}"]`).getByText('X failed · Mastodon missed').waitFor();
+      await app.shot('75-calendar-problem-390');
+      await page().setViewportSize({ width: 1280, height: 800 });
+
+      await page().getByTestId('calendar').locator(`[data-day="${day}"] [data-kind="problem"]`).getByRole('link', { name: 'Retry in History' }).click();
+      await page().waitForURL(/#\/history\?/);
+      await expect(page().getByLabel('From date').inputValue()).resolves.toBe(day);
+      await expect(page().getByLabel('To date').inputValue()).resolves.toBe(day);
+      await expect(page().getByLabel('Search history').inputValue()).resolves.toBe('Missed the launch window');
+      const rows = page().locator('tr[data-publication]');
+      await expect.poll(() => rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-publication')).sort())).toEqual(['pub-cal-failed', 'pub-cal-missed']);
+      await expect(rows.getByRole('button', { name: /^Retry/ }).count()).resolves.toBe(2);
+    } finally {
+      sqlite.prepare("DELETE FROM publications WHERE id IN ('pub-cal-failed', 'pub-cal-missed')").run();
+      await w.call('DELETE', `/microblog/drafts/${draft}`);
+    }
   });
 });
 

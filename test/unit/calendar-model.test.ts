@@ -2,7 +2,8 @@
  * The calendar's model (renderer/src/pages/calendar/model.ts), a table test: the days of a month
  * view (whole weeks, Monday first) and of a week view, across month and year ends; posts grouped
  * into one item per draft, day and hour in the chosen zone (not the machine's), with each
- * network; published posts apart from scheduled ones; a DST day in New York.
+ * network; published posts apart from scheduled ones; failed, missed and held posts on the day
+ * that happened; a DST day in New York.
  */
 import { describe, expect, it } from 'vitest';
 import { addDays, addMonths, buildItems, daysOf, weekday } from '../../renderer/src/pages/calendar/model.js';
@@ -60,6 +61,24 @@ describe('items', () => {
       { kind: 'scheduled', date: '2026-12-11', time: '08:00', title: 'Launch', nets: ['problog'] },
     ]);
     expect(items[0].targets[0]).toMatchObject({ username: 'xuser', url: 'https://x.example/1' });
+  });
+
+  it('posts that did not go out: one item per draft on the day it happened, each network with its status and reason', () => {
+    const pub = (id: string, platform: string, status: string, updatedAt: string, error: string | null = null) =>
+      ({ id, draftId: 'd9', draftTitle: 'Sale', accountId: platform === 'microblog' ? 'x1' : 'm1', username: null, platform, status, url: null, publishedAt: null, updatedAt, error });
+    const items = buildItems(kolkata, [], [
+      pub('f1', 'microblog', 'failed', at(kolkata, '2026-12-05', '09:10'), 'X refused the post'),
+      pub('m1', 'fedblog', 'missed', at(kolkata, '2026-12-05', '09:40')),
+      pub('r1', 'skyblog', 'needs_review', at(kolkata, '2026-12-06', '23:59')),
+      pub('c1', 'problog', 'cancelled', at(kolkata, '2026-12-05', '09:00')),
+      pub('q1', 'threadblog', 'pending', at(kolkata, '2026-12-05', '09:00')),
+      pub('g1', 'threadblog', 'publishing', at(kolkata, '2026-12-05', '09:00')),
+    ], names);
+    expect(items.map((i) => ({ kind: i.kind, date: i.date, time: i.time, nets: i.targets.map((t) => `${t.platform}:${t.status}`) }))).toEqual([
+      { kind: 'problem', date: '2026-12-05', time: '09:10', nets: ['microblog:failed', 'fedblog:missed'] },
+      { kind: 'problem', date: '2026-12-06', time: '23:59', nets: ['skyblog:needs_review'] },
+    ]);
+    expect(items[0].targets[0]).toMatchObject({ username: 'xuser', error: 'X refused the post' });
   });
 
   it('the zone decides the day: 20:00 UTC is the next day in Kolkata', () => {

@@ -1,6 +1,7 @@
 /**
  * The calendar: scheduled and published posts by month or week, in a social set's time zone,
- * each item with its networks and title. A scheduled item is moved by dragging it onto a day
+ * each item with its networks and title; posts that did not go out (failed, missed, held for
+ * review) on the day that happened, marked, with a link to them in History (where Retry is). A scheduled item is moved by dragging it onto a day
  * (month) or an hour (week), or with its Move button from the keyboard; either way a dialog
  * confirms the new times before anything changes.
  */
@@ -9,10 +10,19 @@ import { client, openExternal } from '../api';
 import { Empty, ErrorText, Loading, NetworkChips, Notice, Page, networkName } from '../components/ui';
 import { instantOf, todayIn, useViewZone, wallOf, ZonePicker } from '../components/zone';
 import { useLoad } from '../hooks';
-import { addDays, addMonths, buildItems, dayLabel, daysOf, title, type CalItem } from './calendar/model';
+import { addDays, addMonths, buildItems, dayLabel, daysOf, PROBLEM_LABELS, PROBLEM_STATUSES, title, type CalItem } from './calendar/model';
 import { MoveDialog, type Move } from './calendar/MoveDialog';
 
 const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
+
+/** History filtered to the item's day (and its status, when its networks share one), where Retry is. */
+function historyLink(i: CalItem): string {
+  const statuses = new Set(i.targets.map((t) => t.status));
+  const q = new URLSearchParams({ from: i.date, to: i.date });
+  if (statuses.size === 1) q.set('status', [...statuses][0]!);
+  if (i.title && i.title !== '(direct post)') q.set('q', i.title.slice(0, 200));
+  return `#/history?${q.toString()}`;
+}
 const HOURS = Array.from({ length: 24 }, (_, h) => h);
 
 export function Calendar({ params }: { params: URLSearchParams }) {
@@ -30,12 +40,16 @@ export function Calendar({ params }: { params: URLSearchParams }) {
   const today = zone ? todayIn(zone) : '';
   const at = anchor ?? today;
   const days = zone ? daysOf(at, view) : [];
-  // Published posts of the days shown (whole days in the zone); every pending entry.
+  // Published posts, and posts that did not go out, of the days shown (whole days in the zone);
+  // every pending entry.
   const range = zone && days.length ? { from: new Date(instantOf(zone, days[0], '00:00')).toISOString(), to: new Date(instantOf(zone, addDays(days[days.length - 1], 1), '00:00')).toISOString() } : undefined;
   const data = useLoad(async () => {
     if (!range) return undefined;
-    const [s, h, a] = await Promise.all([client.listSchedules(), client.publishHistory({ limit: 500, status: 'published', ...range }), client.listAccounts()]);
-    return { schedules: s.schedules, published: h.publications, usernames: new Map(a.accounts.map((x) => [x.uuid, x.username])) };
+    const [s, h, a, ...problems] = await Promise.all([
+      client.listSchedules(), client.publishHistory({ limit: 500, status: 'published', ...range }), client.listAccounts(),
+      ...PROBLEM_STATUSES.map((status) => client.publishHistory({ limit: 200, status, ...range })),
+    ]);
+    return { schedules: s.schedules, published: [...h.publications, ...problems.flatMap((p) => p.publications)], usernames: new Map(a.accounts.map((x) => [x.uuid, x.username])) };
   }, [range?.from, range?.to]);
   const items = useMemo(() => (zone && data.data ? buildItems(zone, data.data.schedules, data.data.published, data.data.usernames) : []), [zone, data.data]);
   const byDay = useMemo(() => {
@@ -53,16 +67,18 @@ export function Calendar({ params }: { params: URLSearchParams }) {
 
   const entry = (i: CalItem) => (
     <div key={i.key} className={`cal-item ${i.kind}`} data-item={i.draftId ?? i.key} data-kind={i.kind}
-      title={`${i.title} — ${i.targets.map((t) => `${networkName(t.platform)} ${wallOf(zone!, t.at).time}`).join(', ')}`}
+      title={`${i.title} — ${i.targets.map((t) => `${networkName(t.platform)} ${wallOf(zone!, t.at).time}${t.status ? ` ${PROBLEM_LABELS[t.status].toLowerCase()}${t.error ? `: ${t.error}` : ''}` : ''}`).join(', ')}`}
       draggable={i.kind === 'scheduled'}
       onDragStart={(e) => { e.dataTransfer.setData('text/plain', i.key); e.dataTransfer.effectAllowed = 'move'; setDragging(i); }}
       onDragEnd={() => { setDragging(undefined); setOver(undefined); }}>
-      <div className="cal-line"><span className="cal-time">{i.time}</span>{i.kind === 'published' && <span className="ok" aria-label="published"> ✓</span>}</div>
+      <div className="cal-line"><span className="cal-time">{i.time}</span>{i.kind === 'published' && <span className="ok" aria-label="published"> ✓</span>}{i.kind === 'problem' && <span className="bad" aria-label="did not go out"> ✗</span>}</div>
       <div className="cal-title">{i.draftId ? <a href={`#/compose?draft=${i.draftId}`}>{i.title}</a> : i.title}</div>
       <NetworkChips platforms={i.targets.map((t) => t.platform)} />
       {i.kind === 'published' && i.targets.some((t) => t.url) && <div className="cal-links">{i.targets.filter((t) => t.url).map((t) => (
         <a key={t.accountId} className="small" href={t.url!} onClick={(e) => { e.preventDefault(); openExternal(t.url!); }}>{networkName(t.platform)} ↗</a>
       ))}</div>}
+      {i.kind === 'problem' && <div className="cal-problem small bad">{i.targets.map((t) => `${networkName(t.platform)} ${PROBLEM_LABELS[t.status!].toLowerCase()}`).join(' · ')}</div>}
+      {i.kind === 'problem' && <a className="small cal-history" href={historyLink(i)}>{i.targets.some((t) => t.status !== 'needs_review') ? 'Retry in History' : 'Settle in History'}</a>}
       {i.kind === 'scheduled' && <button type="button" className="link-button small" aria-label={`Move ${i.title}`} onClick={() => setMove({ item: i, date: i.date })}>Move…</button>}
     </div>
   );
@@ -83,7 +99,7 @@ export function Calendar({ params }: { params: URLSearchParams }) {
           <ZonePicker {...zoneState} />
         </div>
         {(!zone || (data.loading && !data.data)) && <Loading what="Loading the calendar" />}
-        {zone && data.data && items.length === 0 && <Empty>Nothing scheduled, and nothing published on these days. Schedule a post from <a href="#/compose">Compose</a>.</Empty>}
+        {zone && data.data && items.length === 0 && <Empty>Nothing scheduled, published or failed on these days. Schedule a post from <a href="#/compose">Compose</a>.</Empty>}
         {zone && data.data && view === 'month' && (
           <div className="calendar month" data-testid="calendar" data-view="month" aria-busy={data.loading}>
             {WEEKDAYS.map((d) => <div key={d} className="cal-head muted small">{d}</div>)}

@@ -1,7 +1,8 @@
 /**
  * Every publication, failures explained, with retry and review; filtered on the server by network,
  * status, date range (whole days in the chosen zone) and text (title, account, link, error).
- * Each row is one network's post with its own link.
+ * Each row is one network's post with its own link. The filters can come in the link
+ * (#/history?status=failed&from=2026-12-01&to=2026-12-01&q=…), as the calendar's items link here.
  */
 import { useEffect, useMemo, useState } from 'react';
 import type { PublicationStatus, ScheduleEntry } from '../../../client/index';
@@ -17,16 +18,32 @@ import { NETWORK_LABELS } from '../../../text/counting';
 
 const STATUSES: [string, string][] = [['', 'Every status'], ['published', 'Published'], ['failed', 'Failed'], ['needs_review', 'Needs review'], ['missed', 'Missed'], ['publishing', 'Publishing'], ['pending', 'Pending'], ['cancelled', 'Cancelled']];
 
-export function History() {
-  const [status, setStatus] = useState('');
-  const [network, setNetwork] = useState('');
-  const [from, setFrom] = useState('');
-  const [to, setTo] = useState('');
-  const [q, setQ] = useState('');
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+export function History({ params }: { params?: URLSearchParams }) {
+  const linked = {
+    status: STATUSES.some(([v]) => v && v === params?.get('status')) ? params!.get('status')! : '',
+    network: params?.get('network') && params.get('network')! in NETWORK_LABELS ? params.get('network')! : '',
+    from: DAY.test(params?.get('from') ?? '') ? params!.get('from')! : '',
+    to: DAY.test(params?.get('to') ?? '') ? params!.get('to')! : '',
+    q: (params?.get('q') ?? '').slice(0, 200),
+  };
+  const [status, setStatus] = useState(linked.status);
+  const [network, setNetwork] = useState(linked.network);
+  const [from, setFrom] = useState(linked.from);
+  const [to, setTo] = useState(linked.to);
+  const [q, setQ] = useState(linked.q);
+  // Another link while History is open (the calendar's, from a second window) sets its filters.
+  const link = params?.toString() ?? '';
+  useEffect(() => {
+    if (!link) return;
+    setStatus(linked.status); setNetwork(linked.network); setFrom(linked.from); setTo(linked.to); setQ(linked.q);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [link]);
   const zoneState = useViewZone();
   const zone = zoneState.zone;
   // The text filter asks the server once typing pauses.
-  const [needle, setNeedle] = useState('');
+  const [needle, setNeedle] = useState(linked.q.trim());
   useEffect(() => { const t = setTimeout(() => setNeedle(q.trim()), 250); return () => clearTimeout(t); }, [q]);
   const bounds = useMemo(() => {
     if (!zone) return undefined;

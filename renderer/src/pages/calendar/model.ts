@@ -1,6 +1,7 @@
 /**
- * The calendar's model: scheduled entries and published posts grouped into items (one draft,
- * one day, one hour, with its networks), and the days of a month or week, all as wall dates in
+ * The calendar's model: scheduled entries, published posts and posts that did not go out (failed,
+ * missed, or held for review, on the day that happened) grouped into items (one draft, one day,
+ * one hour, one kind, with its networks), and the days of a month or week, all as wall dates in
  * the chosen zone ("YYYY-MM-DD"), computed on UTC dates so the browser's zone never enters.
  */
 import { wallOf } from '../../components/zone-time';
@@ -12,11 +13,19 @@ export interface Target {
   /** This network's own time (ISO). */
   at: string;
   url?: string | null;
+  /** A post that did not go out: its status and, when known, why. */
+  status?: ProblemStatus;
+  error?: string | null;
 }
+
+/** Publications the calendar shows as not gone out, on the day they failed, were missed or were held. */
+export const PROBLEM_STATUSES = ['failed', 'missed', 'needs_review'] as const;
+export type ProblemStatus = (typeof PROBLEM_STATUSES)[number];
+export const PROBLEM_LABELS: Record<ProblemStatus, string> = { failed: 'Failed', missed: 'Missed', needs_review: 'Needs review' };
 
 export interface CalItem {
   key: string;
-  kind: 'scheduled' | 'published';
+  kind: 'scheduled' | 'published' | 'problem';
   draftId: string | null;
   title: string;
   date: string;
@@ -27,8 +36,14 @@ export interface CalItem {
 }
 
 interface Scheduled { id: string; draftId: string; draftTitle: string; scheduledFor: string; platform: string; accountUuid: string }
-interface Published { id: string; draftId: string | null; draftTitle: string | null; accountId: string; username: string | null; platform: string; status: string; url: string | null; publishedAt: string | null }
+interface Published { id: string; draftId: string | null; draftTitle: string | null; accountId: string; username: string | null; platform: string; status: string; url: string | null; publishedAt: string | null; updatedAt?: string; error?: string | null }
 
+const isProblem = (status: string): status is ProblemStatus => (PROBLEM_STATUSES as readonly string[]).includes(status);
+
+/**
+ * `published` may hold publications of any status: published ones go on the day they went out,
+ * failed, missed and held ones on the day that happened (their last change), the rest not at all.
+ */
 export function buildItems(zone: string, scheduled: Scheduled[], published: Published[], usernames: Map<string, string>): CalItem[] {
   const items = new Map<string, CalItem>();
   const add = (kind: CalItem['kind'], groupId: string, draftId: string | null, title: string, t: Target) => {
@@ -46,8 +61,12 @@ export function buildItems(zone: string, scheduled: Scheduled[], published: Publ
     add('scheduled', s.draftId, s.draftId, s.draftTitle || 'Untitled', { accountId: s.accountUuid, platform: s.platform, username: usernames.get(s.accountUuid), at: s.scheduledFor });
   }
   for (const p of published) {
-    if (p.status !== 'published' || !p.publishedAt) continue;
-    add('published', p.draftId ?? p.id, p.draftId, p.draftTitle ?? '(direct post)', { accountId: p.accountId, platform: p.platform, username: p.username ?? usernames.get(p.accountId), at: p.publishedAt, url: p.url });
+    const who = { accountId: p.accountId, platform: p.platform, username: p.username ?? usernames.get(p.accountId) };
+    if (p.status === 'published' && p.publishedAt) {
+      add('published', p.draftId ?? p.id, p.draftId, p.draftTitle ?? '(direct post)', { ...who, at: p.publishedAt, url: p.url });
+    } else if (isProblem(p.status) && p.updatedAt) {
+      add('problem', p.draftId ?? p.id, p.draftId, p.draftTitle ?? '(direct post)', { ...who, at: p.updatedAt, status: p.status, error: p.error ?? null });
+    }
   }
   return [...items.values()].sort((a, b) => (a.date + a.time).localeCompare(b.date + b.time) || a.title.localeCompare(b.title));
 }
