@@ -23,7 +23,13 @@ export function ruleIssues(previews: NetworkPreview[], posts: Post[]): Issue[] {
     for (const [i, n] of crowded) out.push({ platform: p.platform, kind: 'images', text: `Post ${i + 1} has ${n} media; ${name} takes ${r.images} per post.` });
     if (r.imageBytes) {
       for (const [i, q] of posts.entries()) for (const [k, m] of q.media.entries()) {
-        if (m.type !== 'video' && m.size && m.size > r.imageBytes) out.push({ platform: p.platform, kind: 'size', text: `Image ${k + 1} of post ${i + 1} is ${mb(m.size)}; ${name} takes images up to ${mb(r.imageBytes)}.` });
+        const cap = m.type === 'gif' ? (r.gifBytes ?? r.imageBytes) : r.imageBytes;
+        if (m.type === 'video' || !m.size || m.size <= cap) continue;
+        // A photo over the cap is made smaller on the way out; an animated GIF is not.
+        if (r.shrinksStills && m.type !== 'gif') continue;
+        out.push({ platform: p.platform, kind: 'size', text: m.type === 'gif'
+          ? `Media ${k + 1} of post ${i + 1}, a GIF of ${mb(m.size)}, is over ${name}'s ${mb(cap)} per ${r.gifBytes ? 'GIF' : 'image'}${r.shrinksStills ? '; Herald makes photos smaller, not animated GIFs' : ''}.`
+          : `Image ${k + 1} of post ${i + 1} is ${mb(m.size)}; ${name} takes images up to ${mb(r.imageBytes)}.` });
       }
     }
     if (r.publicMediaOnly && p.posts.some((q) => q.media.length > 0)) {
@@ -47,7 +53,7 @@ export function Rules({ previews, posts, issues, onSplitThread, onSplitMedia }: 
   if (!posts.some((p) => p.text.trim() || p.media.length)) return null;
   const line = (platform: Platform, opts: CountOptions, server?: string) => {
     const r = networkRules(platform, opts);
-    return `${r.limit.toLocaleString('en')} characters per post, ${r.links}; up to ${r.images} images per post${r.imageBytes ? ` of ${mb(r.imageBytes)} each` : ''}; ${r.threads ? 'threads' : 'no threads'}${r.publicMediaOnly ? '; media only from public URLs' : ''}${r.fromInstance ? ` (the limits of ${server ?? 'this instance'})` : ''}`;
+    return `${r.limit.toLocaleString('en')} characters per post, ${r.links}; up to ${r.images} images per post${r.imageBytes ? ` of ${mb(r.imageBytes)} each${r.shrinksStills ? ' (Herald makes larger photos smaller)' : ''}` : ''}; ${r.threads ? 'threads' : 'no threads'}${r.publicMediaOnly ? '; media only from public URLs' : ''}${r.fromInstance ? ` (the limits of ${server ?? 'this instance'})` : ''}`;
   };
   return (
     <section className="panel rules" aria-label="Network rules" data-rules-panel>
