@@ -4,10 +4,14 @@
  * tolerance; HERALD_UPDATE_SCREENSHOTS=1 rewrites them); text drawn as each network draws it
  * (links, mentions, hashtags, X's and Mastodon's 23-character links, LinkedIn's "…see more");
  * overflow marked from the exact character; image grids with ALT badges; thread lines; the rules
- * shown before publishing with one-click splits; Ctrl+Enter's confirmation and the "?" list.
+ * shown before publishing with one-click splits (image sizes also for a reopened draft's media);
+ * Ctrl+Enter's confirmation and the "?" list.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAccount, userIdOf } from '../helpers/drafts.js';
+import { gif } from '../helpers/media-files.js';
 import { pngBytes } from '../helpers/png.js';
 import { matchScreenshot } from '../helpers/screenshot.js';
 import { OWNER } from '../helpers/server.js';
@@ -239,6 +243,30 @@ describe('network rules before publishing', () => {
     await dialog.waitFor();
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await expect.poll(() => dialog.count()).toBe(0);
+  });
+
+  it('a reopened draft\'s media are sized too: a GIF over Bluesky\'s cap is named; a large photo is not (Herald makes it smaller)', async () => {
+    // Media rows and files as an upload leaves them (the sizes come from the server: a draft's
+    // media refs carry none).
+    const dir = path.join(app.t.server.deps.config.dataDir, 'media');
+    const stored = (id: string, type: 'image' | 'gif', bytes: Buffer) => {
+      fs.writeFileSync(path.join(dir, `${id}.bin`), bytes);
+      sql('INSERT INTO media (id, user_id, file_name, type, mime, size, width, height, alt_text, created_at) VALUES (?, ?, ?, ?, ?, ?, 64, 64, ?, ?)',
+        id, owner, `${id}.bin`, type, type === 'gif' ? 'image/gif' : 'image/png', bytes.length, 'a picture', new Date().toISOString());
+    };
+    stored('mediabiggif0000000000000001', 'gif', Buffer.concat([gif(64, 64), Buffer.alloc(2_621_440 - gif(64, 64).length)]));
+    stored('mediabigphoto00000000000001', 'image', Buffer.concat([pngBytes(64, 64, [200, 100, 0]), Buffer.alloc(3 * 1024 * 1024)]));
+    const key = await app.t.login();
+    const made = await app.t.call('POST', '/microblog/drafts', { key, body: { title: 'Sized media', tweets: [{ content: 'Look', media: [{ mediaId: 'mediabigphoto00000000000001' }, { mediaId: 'mediabiggif0000000000000001' }] }] } });
+    expect(made.status, made.text).toBe(200);
+    await page().goto(`${app.origin}/#/compose?draft=${made.body.draft.id}`);
+    const issue = page().locator('[data-rules="skyblog"] [data-rule-issue="size"]');
+    await issue.waitFor();
+    await expect(issue.allTextContents()).resolves.toEqual(["Media 2 of post 1, a GIF of 2.5 MB, is over Bluesky's 954 KB per image; Herald makes photos smaller, not animated GIFs."]);
+    // X takes the 3 MB photo and the 2.5 MB GIF as they are.
+    await expect(page().locator('[data-rules="microblog"] [data-rule-issue="size"]').count()).resolves.toBe(0);
+    await page().locator('[data-rules="skyblog"]').scrollIntoViewIfNeeded();
+    await app.shot('36-composer-rules-sized-media-1280');
   });
 });
 

@@ -20,6 +20,7 @@ import { ErrorText, networkName, Notice, Page, StatusChip, when } from '../compo
 import { useAction, useLoad } from '../hooks';
 import { blank, blankPost, localInput, newKey, slot, swapTemplate, UNSAVED, zone, type Composition, type MediaRef, type Post, type Progress, type Template } from './compose/model';
 import { useNetworkFacts } from './compose/facts';
+import { mediaSizes, withSizes } from './compose/media-sizes';
 import { Previews, type NetworkPreview } from './compose/Previews';
 import { PostEditor } from './compose/PostEditor';
 import { verdictOf } from './compose/preview/analysis';
@@ -56,9 +57,7 @@ export function Compose({ params }: { params: URLSearchParams }) {
 
   // Load a draft, or restore unsaved work for a new one.
   useEffect(() => {
-    setProgress(undefined);
-    setNotice(undefined);
-    setError(undefined);
+    setProgress(undefined); setNotice(undefined); setError(undefined);
     const restore = (): boolean => {
       try {
         const saved = JSON.parse(localStorage.getItem(slot(draftParam)) ?? 'null') as Composition | null;
@@ -82,19 +81,20 @@ export function Compose({ params }: { params: URLSearchParams }) {
     }
     void run(async () => {
       const [{ draft }, { platforms }] = await Promise.all([client.getDraft(draftParam), client.getDraftPlatforms(draftParam)]);
+      const posts = draft.tweets.map((t) => ({ key: newKey(), text: t.plainText, media: t.media.filter((m) => m.type).map((m) => ({ mediaId: m.mediaId, altText: m.altText ?? '', type: m.type!, url: `${client.baseUrl}/media/${m.mediaId}` })) }));
       setC({
         draftId: draft.id,
         title: draft.title,
-        posts: draft.tweets.map((t) => ({ key: newKey(), text: t.plainText, media: t.media.filter((m) => m.type).map((m) => ({ mediaId: m.mediaId, altText: m.altText ?? '', type: m.type!, url: `${client.baseUrl}/media/${m.mediaId}` })) })),
+        posts,
         socialSetId: draft.socialSetId ?? '',
         selectedAccountIds: draft.selectedAccountIds,
-        templateId: draft.templateId ?? '',
-        savedTemplateId: draft.templateId ?? '',
+        templateId: draft.templateId ?? '', savedTemplateId: draft.templateId ?? '',
         overrides: Object.fromEntries(platforms.map((p) => [p.platform, p.content])),
         status: draft.status, language: draft.language, linkCard: draft.linkCard,
       });
       setRequested(draft.scheduledFor ? Date.parse(draft.scheduledFor) : undefined);
       setDirty(false);
+      void mediaSizes(posts.flatMap((p) => p.media)).then((sizes) => setC((cur) => (cur.draftId === draft.id ? withSizes(cur, sizes) : cur)));
     });
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [draftParam, params.get('new')]);

@@ -35,6 +35,12 @@ export const mediaRoutes = (s: Services): RouteDef[] => [
       res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
       res.setHeader('X-Content-Type-Options', 'nosniff');
       res.status(200);
+      // HEAD (the composer asks a reopened draft's media for their sizes): the headers, no read.
+      if (req.method === 'HEAD') {
+        await file.close();
+        res.end();
+        return undefined;
+      }
       try {
         await pipeline(file.createReadStream(), res);
       } catch {
