@@ -17,7 +17,7 @@ export async function startThreadsSimulator(opts: ThreadsSimulatorOptions = {}):
   const minRefreshAge = (opts.minRefreshAgeSec ?? 86_400) * 1000;
   const quotaNow = opts.now ?? Date.now;
   // threads_publishing_limit (platforms.md §4.3): rolling 24 h, 250 posts and 1,000 replies.
-  const QUOTA = { posts: 250, replies: 1000, windowMs: 86_400_000 };
+  const QUOTA = { posts: opts.postsPerDay ?? 250, replies: 1000, windowMs: 86_400_000 };
   const usage = (userId: string) => {
     const since = quotaNow() - QUOTA.windowMs;
     const mine = state.posts.filter((p) => p.userId === userId && p.createdAt > since);

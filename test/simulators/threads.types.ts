@@ -47,6 +47,8 @@ export interface ThreadsSimulatorOptions {
   clientSecret?: string;
   /** A container stays IN_PROGRESS this long after creation (default 200 ms). */
   containerReadyMs?: number;
+  /** Posts a user may publish in the rolling 24 h (default 250, Threads' own; benchmarks lift it). */
+  postsPerDay?: number;
   /** A long-lived token can be refreshed only once it is this old (default 24 h). */
   minRefreshAgeSec?: number;
   /** The app's registered "Redirect Callback URLs"; others are refused at the authorize window. */
