@@ -6,10 +6,11 @@
  * charset (type-is and mime-types), validated queries, static files and the docs with their media
  * types (mime-types), and a HEAD request (Express's own router).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startListening, stopChild } from '../helpers/proc.js';
 import { tempDir } from '../helpers/server.js';
 
 const ROOT = path.resolve('.');
@@ -26,27 +27,12 @@ beforeAll(async () => {
     HERALD_DATA_DIR: dir, HERALD_PORT: '0', HERALD_SECRET_STORE: 'file',
     HERALD_OWNER_EMAIL: OWNER.email, HERALD_OWNER_PASSWORD: OWNER.password, HERALD_PASSWORD_COST: '14',
   });
-  child = spawn(process.execPath, ['scripts/start.mjs', '--headless'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  origin = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no listening line in 120 s:\n${out}`)), 120_000);
-    const read = (b: Buffer) => {
-      out += b.toString();
-      const m = /Herald API listening on (http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(out);
-      if (m) { clearTimeout(timer); resolve(m[1]); }
-    };
-    child!.stdout!.on('data', read);
-    child!.stderr!.on('data', read);
-    child!.once('exit', (code) => { clearTimeout(timer); reject(new Error(`exited ${code}:\n${out}`)); });
-  });
+  ({ child, origin } = await startListening(process.execPath, ['scripts/start.mjs', '--headless'], { cwd: ROOT, env }));
   base = `${origin}/api/v1`;
 }, 150_000);
 
 afterAll(async () => {
-  if (child && child.exitCode === null) {
-    child.kill('SIGTERM');
-    await new Promise((r) => child!.once('exit', r));
-  }
+  await stopChild(child);
   fs.rmSync(dir, { recursive: true, force: true });
 });
 

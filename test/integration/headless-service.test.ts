@@ -5,12 +5,13 @@
  * the unit's environment), the headless server serves the API to the CLI (bin/herald.mjs with an
  * API key) and the UI to a browser (GET /).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cliEnv, herald } from '../helpers/cli.js';
+import { startListening, stopChild } from '../helpers/proc.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const UNIT = path.join(ROOT, 'deploy/herald.service');
@@ -92,10 +93,7 @@ describe('deploy/herald.service', () => {
 
 let child: ChildProcess | undefined;
 afterAll(async () => {
-  if (child && child.exitCode === null) {
-    child.kill('SIGTERM');
-    await new Promise((r) => child!.once('exit', r));
-  }
+  await stopChild(child);
   fs.rmSync(home, { recursive: true, force: true });
 });
 
@@ -112,19 +110,9 @@ describe('the headless server started as the unit starts it', () => {
       PATH: process.env.PATH, HOME: home,
     };
     fs.mkdirSync(home, { recursive: true });
-    child = spawn(argv[0], argv.slice(1), { cwd: expand(values('Service', 'WorkingDirectory')[0]), env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no listening line in 180 s:\n${out}`)), 180_000);
-      const read = (b: Buffer) => {
-        out += b.toString();
-        const m = /Herald API listening on (http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(out);
-        if (m) { clearTimeout(timer); resolve(m[1]); }
-      };
-      child!.stdout!.on('data', read);
-      child!.stderr!.on('data', read);
-      child!.once('exit', (code) => reject(new Error(`exited ${code}:\n${out}`)));
-    });
+    const started = await startListening(argv[0], argv.slice(1), { cwd: expand(values('Service', 'WorkingDirectory')[0]), env }, 180_000);
+    child = started.child;
+    const url = started.origin;
     expect(fs.existsSync(path.join(home, '.local/share/herald'))).toBe(true);
 
     const login = await fetch(`${url}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'owner@example.com', password: 'a long passphrase for the service' }) });
@@ -148,8 +136,8 @@ describe('the headless server started as the unit starts it', () => {
     const html = await page.text();
     expect(html).toMatch(/<div id="root">|<script type="module"/);
 
+    const exited = new Promise<number | null>((r) => child!.once('exit', r));
     child.kill('SIGTERM');
-    const code = await new Promise<number | null>((r) => child!.once('exit', r));
-    expect(code).toBe(0);
+    expect(await exited).toBe(0);
   }, 240_000);
 });
