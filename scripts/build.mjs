@@ -51,6 +51,18 @@ const lazyTwitterText = {
   },
 };
 
+/**
+ * The source of a CommonJS module exporting a stand-in for what `loadExpr` loads: an object with
+ * one property per name of `real` (the module as this build sees it) that loads it on first read.
+ * esbuild's interop copies the property names at start-up; only a use reads through them.
+ */
+function lazyObjectSource(loadExpr, real, skip = []) {
+  const names = Object.getOwnPropertyNames(real).filter((n) => n !== '__esModule' && !skip.includes(n));
+  return `let real; const load = () => (real ??= ${loadExpr}); const lazy = {};
+    for (const k of ${JSON.stringify(names)}) Object.defineProperty(lazy, k, { enumerable: true, get: () => load()[k], set: (v) => { load()[k] = v; } });
+    module.exports = lazy;`;
+}
+
 // CommonJS packages Express loads at start-up for features Herald does not use then: qs (the
 // "extended" query and form parsers; Herald's query parser is "simple" and it takes no forms) and
 // mime-types (which builds its extension maps from mime-db as it loads; only a static file or a
@@ -68,11 +80,8 @@ const lazyPackages = {
     b.onLoad({ filter: /.*/, namespace: 'lazy-package' }, (args) => {
       const real = createRequire(args.path)(args.path);
       if (!real || typeof real !== 'object') throw new Error(`lazy-packages: ${args.path} does not export an object`);
-      const names = Object.getOwnPropertyNames(real).filter((n) => n !== '__esModule');
       return {
-        contents: `let real; const load = () => (real ??= require(${JSON.stringify(args.path)})); const lazy = {};
-          for (const k of ${JSON.stringify(names)}) Object.defineProperty(lazy, k, { enumerable: true, get: () => load()[k], set: (v) => { load()[k] = v; } });
-          module.exports = lazy;`,
+        contents: lazyObjectSource(`require(${JSON.stringify(args.path)})`, real),
         resolveDir: path.dirname(args.path),
         loader: 'js',
       };
@@ -103,15 +112,7 @@ const builtinsWithoutFacade = {
       const get = `(typeof process.getBuiltinModule === 'function' ? process.getBuiltinModule(${id}) : require(${id}))`;
       const real = process.getBuiltinModule?.(args.path);
       if (!LAZY_BUILTINS.has(args.path) || !real || typeof real !== 'object') return { contents: `module.exports = ${get};`, loader: 'js' };
-      // An object whose properties load the builtin when first read: esbuild's interop copies the
-      // property names at start-up, and only a use reads through them.
-      const names = Object.getOwnPropertyNames(real).filter((n) => n !== 'default' && n !== '__esModule');
-      return {
-        contents: `let real; const load = () => (real ??= ${get}); const lazy = {};
-          for (const k of ${JSON.stringify(names)}) Object.defineProperty(lazy, k, { enumerable: true, get: () => load()[k] });
-          module.exports = lazy;`,
-        loader: 'js',
-      };
+      return { contents: lazyObjectSource(get, real, ['default']), loader: 'js' };
     });
   },
 };
