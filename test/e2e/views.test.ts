@@ -124,6 +124,9 @@ describe('calendar', () => {
       // On a phone the month grid shows the mark; the list under it says what and links.
       await page().getByRole('list', { name: 'Posts in this view' }).locator(`[data-item="${draft}"]`).getByText('X failed · Mastodon missed').waitFor();
       await app.shot('75-calendar-problem-390');
+      await page().emulateMedia({ colorScheme: 'dark' });
+      await app.shot('75-calendar-problem-390-dark');
+      await page().emulateMedia({ colorScheme: 'light' });
       await page().setViewportSize({ width: 1280, height: 800 });
 
       await page().getByTestId('calendar').locator(`[data-day="${day}"] [data-kind="problem"]`).getByRole('link', { name: 'Retry in History' }).click();
