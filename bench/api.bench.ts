@@ -10,7 +10,8 @@
  * each server's CPU time per request (from /proc), which other work on the machine barely moves,
  * and a reference row: bare Express with one JSON route (bench/baselines/express-json.mjs), the
  * framework's own cost before any of Herald's work.
- * Goal (quality.md): ≥ 0.35× raw req/s at 50 connections, p99 ≤ 10 ms; p50 ≤ 0.25 ms at 1 connection.
+ * Goal (docs/decisions.md §20.3): ≥ 0.35× raw req/s at 50 connections, p99 ≤ 10 ms;
+ * p50 ≤ 0.25 ms at 1 connection.
  */
 import http from 'node:http';
 import { fmt, load, loadNote, percentile, printTable, startChild, startHerald, stats, stop, type LoadResult } from './lib.js';

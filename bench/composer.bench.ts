@@ -119,7 +119,7 @@ try {
   }
   const thread = await keystrokes(13);
 
-  // quality.md's other two composer texts: one 10k-character post of prose with URLs and emoji, and one of dotted `a.a.`.
+  // The other two composer texts of the bar: one 10k-character post of prose with URLs and emoji, and one of dotted `a.a.`.
   const singles: [string, number[]][] = [];
   const prose = 'We shipped it 🎉 — read https://example.com/notes/why-local-first and tell @friend what you think 👩🏾‍💻. ';
   // Whole sentences (a keystroke at the end of a URL would not change its count).

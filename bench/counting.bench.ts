@@ -1,5 +1,5 @@
 /**
- * Counting (issue #19 item 1, quality.md "Counting"): the time to count one post for all five
+ * Counting (issue #19 item 1, docs/decisions.md §20.3): the time to count one post for all five
  * networks, with the function the server calls on every draft write and read (checkTweet: each
  * network's verdict plus the grapheme count; the composer calls validatePost for each network,
  * the same work), on 1k/10k/100k characters of each shape in test/helpers/hard-text.ts.

@@ -4,7 +4,7 @@
  * four networks' counts. GET /microblog/drafts (all of them, and a first page of 50) against a
  * node:http + better-sqlite3 server answering the same rows from the same file with bare queries
  * (bench/baselines/bare-drafts.mjs), both in their own process, one request at a time from here.
- * Goal (quality.md): ≤ 2× the bare query.
+ * Goal (docs/decisions.md §20.3): ≤ 2× the bare query.
  */
 import Database from 'better-sqlite3';
 import path from 'node:path';

@@ -4,7 +4,7 @@
  * Mastodon, Threads and LinkedIn simulators (their latency option) and a real Bluesky PDS
  * (@atproto/pds, test/peers/pds.ts) whose HTTP server is made to wait 100 ms before handling each
  * request. Baseline, same run: the same kind of draft published to each network alone; the
- * slowest of the five. Herald runs compiled in its own process. Goal (quality.md): ≤ 1.3×.
+ * slowest of the five. Herald runs compiled in its own process. Goal (docs/decisions.md §20.3): ≤ 1.3×.
  */
 import type http from 'node:http';
 import { createRequire } from 'node:module';

@@ -1,10 +1,10 @@
 /**
- * Idle (quality.md, issue #26): the headless app as `npm run serve` leaves it (npm's own wrapper
+ * Idle (docs/decisions.md §20.3, issue #26): the headless app as `npm run serve` leaves it (npm's own wrapper
  * aside: `node scripts/start.mjs --headless`), on a data folder with 10,000 scheduled posts, left
  * alone: every process of the tree it starts, their summed RSS, and their CPU use while idle.
  * Beside it, in the same run on the same folder, Herald as it started before it was compiled
  * (`tsx server/main.ts`: tsx's CLI and the Node process its loader compiles into).
- * Goals: one Node process; RSS ≤ 150 MB; CPU ≤ 0.5 %. quality.md's idle row asks for 10 minutes;
+ * Goals: one Node process; RSS ≤ 150 MB; CPU ≤ 0.5 %. The idle bar asks for 10 minutes;
  * BENCH_IDLE_SECONDS (default 30, after 10 s to settle) keeps `npm run bench` within budget.
  */
 import crypto from 'node:crypto';

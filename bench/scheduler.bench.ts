@@ -1,5 +1,5 @@
 /**
- * Scheduler (quality.md, Performance): the compiled Herald in its own process with 40 accounts
+ * Scheduler (docs/decisions.md §20.3): the compiled Herald in its own process with 40 accounts
  * on the X, Mastodon, Threads and LinkedIn simulators (10 each, connected over OAuth).
  *
  * 1. 10,000 entries due within 60 s (2,500 drafts × 4 networks, at random instants of the
@@ -12,7 +12,7 @@
  *    ms, max ≤ 1 s.
  * 2. 100,000 pending entries. The goal's "scheduling them ≤ 1 s" is the scheduler's part: its
  *    wake-up armed for them, which with one node-schedule job per post would mean 100,000 jobs
- *    (quality.md); here one timer, rebuilt from the database at every start, so the figure is the
+ *    (docs/decisions.md §20.3); here one timer, rebuilt from the database at every start, so the figure is the
  *    restart with them pending (from the scheduler's own start-up line), beside its start on the
  *    empty queue. Taking them in over HTTP (2,500 requests of 40 targets over 8 connections) is
  *    printed against its floor measured in the same run: a bare better-sqlite3 loop writing the
@@ -317,7 +317,7 @@ async function hundredThousand(h: HeraldChild, env: Record<string, string>, empt
 }
 
 /**
- * The design quality.md rules out, timed in this process for comparison: one node-schedule job
+ * The design ruled out, timed in this process for comparison: one node-schedule job
  * per entry, at random instants of a 6-minute window a day out (jitter). Arming 100,000 that way
  * takes minutes (its list of invocations is kept sorted by insertion), so it runs at 10,000 and
  * 20,000 and the 100,000 figure is extrapolated as n² (the measured growth is printed beside it).

@@ -13,7 +13,7 @@
  * runs the same server in its own process).
  * Beside the wall time, each process's CPU time until that answer (Linux: /proc/<pid>/schedstat),
  * which other work on a shared machine moves far less than the wall time.
- * Goal (quality.md): ≤ 1.2× the bare app.
+ * Goal (docs/decisions.md §20.3): ≤ 1.2× the bare app.
  */
 import fs from 'node:fs';
 import { buildServer, fmt, loadNote, printTable, spread, startChild, stats, stop, tempDir } from './lib.js';

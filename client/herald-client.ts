@@ -259,7 +259,7 @@ export class HeraldClient {
 
   // Credits
   credits() { return this.request<Out<typeof credits.creditsResponse>>('POST', '/credits'); }
-  /** The same answer by GET /credits (decisions §10 names it so): balance, schedule, xSpend. */
+  /** The same answer by GET /credits (docs/decisions.md §15 names it so): balance, schedule, xSpend. */
   getCredits() { return this.request<Out<typeof credits.creditsResponse>>('GET', '/credits'); }
   creditsUsage(query: QueryOf<typeof credits.usageQuery> = {}) { return this.request<Out<typeof credits.usageResponse>>('GET', '/credits/usage', { query: query as Query }); }
 

@@ -1,5 +1,5 @@
 /**
- * quality.md "Canary sweep": the simulators hand out tokens and codes marked `canary-<network>-`
+ * Canary sweep (docs/decisions.md §20.2): the simulators hand out tokens and codes marked `canary-<network>-`
  * (test/simulators/util.ts); after the whole suite, every file the run left under its private
  * home (data folders, SQLite db/-wal/-shm, logs, temp files: the run's TMPDIR is inside it) is
  * searched for them. The secret stores are the one place they may be: the keychain's files and

@@ -1,5 +1,5 @@
 /**
- * How long a post is, counted the way each network counts it (platforms.md §1.8, §2.7, §3.2,
+ * How long a post is, counted the way each network counts it (docs/decisions.md §19
  * §4.3, §5.5), and whether its text and media fit. The server, the client library, the CLI and
  * the UI all import this one module, so it must stay free of Node-only imports.
  *

@@ -1,5 +1,5 @@
 /**
- * What one network receives for a draft (decisions §5) and whether it fits: the network's own
+ * What one network receives for a draft (docs/decisions.md §5) and whether it fits: the network's own
  * text when the draft has one (a line holding only `---` separates posts; media stays with the
  * post at the same position), else each post's plain text. LinkedIn has no threads, so its posts
  * are joined with a blank line into one post that must fit 3000.

@@ -1,5 +1,5 @@
 /**
- * Each network's rules as a person needs them before publishing (platforms.md §1-5): the text
+ * Each network's rules as a person needs them before publishing (docs/decisions.md §19.1): the text
  * limit and how links count, what one post may carry, whether it has threads, and whether it
  * must download media from a public URL. Built from the same numbers counting.ts checks with.
  */

@@ -1,5 +1,5 @@
 /**
- * `herald mcp`: Herald as an MCP server over stdio (decisions §10), with the official SDK. Each
+ * `herald mcp`: Herald as an MCP server over stdio (docs/decisions.md §17), with the official SDK. Each
  * tool is one call on the typed client, authenticated like the CLI (HERALD_API_KEY /
  * HERALD_BASE_URL, --api-key / --base-url, or the saved login); no server code here. Every draft
  * is also a resource, `herald://drafts/{id}`.

@@ -23,7 +23,7 @@ export const accountSchema = lazySchema(() => z.object({
     state: z.enum(['ok', 'expiring', 'expired', 'revoked', 'rate_limited']).describe('expiring: within 7 days of an expiry Herald cannot renew by itself'),
     expiresAt: z.string().nullable().describe('When the access token expires, if the network said'),
     message: z.string().describe('What it means and what to do, for a person'),
-  }).describe('Credential health from the token\'s real life (decisions §10)'),
+  }).describe('Credential health from the token\'s real life'),
 }));
 export type Account = z.infer<typeof accountSchema>;
 

@@ -12,7 +12,7 @@ export const creditsResponse = lazySchema(() => z.object({
   covers: z.number().int(),
   /** "Credits for N more posts; M scheduled. …" when the balance will not cover the schedule, else null. */
   warning: z.string().nullable(),
-  /** X's pay-per-use spend this month in the user's zone (decisions §10). */
+  /** X's pay-per-use spend this month in the user's zone (docs/decisions.md §15). */
   xSpend: z.object({
     monthUsd: z.number().describe('what X posts sent this month cost, each at the price in force when sent'),
     scheduledUsd: z.number().describe('what the X posts scheduled for the rest of this month will cost at today\'s prices'),

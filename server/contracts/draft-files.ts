@@ -1,5 +1,5 @@
 /**
- * Drafts as files (issue #24 item 5, decisions §10): the one model that Markdown, JSON and CSV
+ * Drafts as files (issue #24 item 5, docs/decisions.md §17): the one model that Markdown, JSON and CSV
  * are read into and written from. JSON is this model as it is; Markdown puts every field but the
  * posts in YAML front matter and the posts after it; CSV fills it from one row.
  */

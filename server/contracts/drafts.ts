@@ -1,5 +1,5 @@
 /**
- * Drafts (spec "Drafts", "Tweet", "Platform content"; decisions §4). One base per shape; create,
+ * Drafts (docs/decisions.md §4). One base per shape; create,
  * update and batch bodies derive from it.
  */
 import { z } from 'zod';
@@ -41,7 +41,10 @@ export type Tweet = z.infer<typeof tweetSchema>;
 /** BCP 47, as Bluesky's `langs` and Mastodon's `language` take it (checked again by Intl on write). */
 export const languageTag = lazySchema(() => z.string().trim().min(2).max(35).regex(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{1,8})*$/, 'a BCP 47 language tag, e.g. en, de, pt-BR'));
 
-/** A draft's link card (decisions §10): null = the first URL of the first post, false = none, {url} = that page. */
+/**
+ * A draft's link card (docs/decisions.md §16): null = the first URL of the first post, false = none,
+ * {url} = that page.
+ */
 export const linkCardChoice = lazySchema(() => z.union([z.literal(false), z.object({ url: z.string().url().max(2000).refine((u) => /^https?:/i.test(u), 'an http(s) URL') })]).nullable());
 
 export const draftSchema = lazySchema(() => z.object({
@@ -61,7 +64,7 @@ export const draftSchema = lazySchema(() => z.object({
 export type Draft = z.infer<typeof draftSchema>;
 
 /**
- * Text limits (decisions §10), far above every network's maximum (LinkedIn's 3000) and small
+ * Text limits (docs/decisions.md §4), far above every network's maximum (LinkedIn's 3000) and small
  * enough that counting a whole draft stays within a few hundred milliseconds. A draft of
  * 1,000,000 ASCII characters just fits the default 1 MiB JSON body; text with multi-byte
  * characters meets the body limit (413) before this one.

@@ -1,4 +1,4 @@
-/** Link cards (decisions §10 "Composer"): GET /link-preview. */
+/** Link cards (docs/decisions.md §16 "Composer"): GET /link-preview. */
 import { z } from 'zod';
 import { lazySchema } from './lazy.js';
 import { successTrue } from './common.js';

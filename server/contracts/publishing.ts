@@ -53,7 +53,7 @@ export const progressEntry = lazySchema(() => z.object({
   id: z.string(),
   draftId: z.string().nullable(),
   status: z.enum(['pending', 'handed_off', 'publishing', 'published', 'failed', 'needs_review', 'missed', 'cancelled'])
-    .describe('handed_off: the network holds the post and publishes it itself at scheduledFor (Mastodon hand-off, decisions §10)'),
+    .describe('handed_off: the network holds the post and publishes it itself at scheduledFor (Mastodon hand-off)'),
   platform: platformSchema,
   accountUuid: z.string(),
   networkScheduledId: z.string().nullable().optional().describe('handed_off: the network\'s id of the scheduled post (Mastodon ScheduledStatus id)'),
@@ -151,7 +151,7 @@ export const historyResponse = lazySchema(() => z.object({
 export const reviewBody = lazySchema(() => z.object({ publicationId: id, outcome: z.enum(['published', 'not_published']) }));
 
 /**
- * The answer of `dryRun: true` (decisions §10): what each account would receive and cost.
+ * The answer of `dryRun: true` (docs/decisions.md §11): what each account would receive and cost.
  * linkCard is the card a post would carry, language the tag sent with it; xCostUsd uses X's
  * 2026 pay-per-use prices ($0.015 a post, $0.200 with a URL) until they are settings.
  */

@@ -38,7 +38,7 @@ export const scheduleEntry = lazySchema(() => z.object({
   createdAt: timestamp,
   platform: platformSchema,
   accountUuid: z.string(),
-  networkScheduledId: z.string().nullable().optional().describe('handed off (decisions §10): the network\'s id of the post it publishes itself at scheduledFor'),
+  networkScheduledId: z.string().nullable().optional().describe('handed off: the network\'s id of the post it publishes itself at scheduledFor'),
   handedOffTo: z.string().nullable().optional().describe('handed off: the instance (host) that publishes it'),
   handOffNote: z.string().nullable().optional().describe('why Herald sends it itself although it could have been handed off'),
 }));

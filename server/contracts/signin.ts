@@ -1,5 +1,5 @@
 /**
- * Sign-in by OAuth (spec "Sign-in and API keys"; decisions §2). The callbacks answer the same
+ * Sign-in by OAuth (docs/decisions.md §2). The callbacks answer the same
  * shape for new and existing users; microblog adds the connected `account`.
  */
 import { z } from 'zod';

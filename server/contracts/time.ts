@@ -1,10 +1,10 @@
 /**
  * Time zones and weekly slots, as pure functions over the platform's zone data (Intl / ICU).
  * Nothing here reads the clock: every "now" is an argument. It lives with the contracts because
- * the DST rule below is part of the API's contract (decisions §10) and the one module the
+ * the DST rule below is part of the API's contract (docs/decisions.md §13) and the one module the
  * server, the CLI and the UI all read it from; it imports nothing.
  *
- * The DST rule (decisions §10): a local time that does not exist (in a spring-forward gap) moves
+ * The DST rule (docs/decisions.md §13): a local time that does not exist (in a spring-forward gap) moves
  * forward by the length of the gap (New York 02:30 on the spring day is 03:30 EDT; Lord Howe's
  * 02:15 is 02:45 +11:00, its gap being 30 minutes); a local time that happens twice (in a
  * fall-back overlap) takes the earlier instant (New York 01:30 on the autumn day is 01:30 EDT).

@@ -92,7 +92,7 @@ export interface HeraldConfig {
   postingCaps: boolean;
   /** Which notifications the UI and the desktop app show (settings, apply at once; all on by default). */
   notifications: NotificationSettings;
-  /** Mastodon hand-off (decisions §10 `fedblogHandOff`): posts due 10 minutes or more ahead are scheduled on the instance. */
+  /** Mastodon hand-off (docs/decisions.md §14 `fedblogHandOff`): posts due 10 minutes or more ahead are scheduled on the instance. */
   fedblogHandOff: boolean;
   microblogFollowUserId?: string;
   /** A non-loopback redirect URI that sign-in with X may also use. */
@@ -133,7 +133,7 @@ const rawSchema = z.object({
   HERALD_SECRET_STORE: z.enum(['keychain', 'file', 'encrypted']).optional(),
   /** IANA zone for schedules shown and typed; default the server process's own zone. */
   HERALD_TIME_ZONE: optionalString,
-  /** BCP 47 tag new drafts get (decisions §10 `defaultLanguage`); default from the system locale. */
+  /** BCP 47 tag new drafts get (docs/decisions.md §16 `defaultLanguage`); default from the system locale. */
   HERALD_DEFAULT_LANGUAGE: optionalString,
   HERALD_IDENTITY_ISSUER: z.string().url().default('https://accounts.google.com'),
   HERALD_IDENTITY_CLIENT_ID: optionalString,
@@ -165,7 +165,7 @@ const rawSchema = z.object({
   HERALD_NOTIFY_FAILED: z.enum(['0', '1', 'true', 'false']).default('1'),
   HERALD_NOTIFY_MISSED: z.enum(['0', '1', 'true', 'false']).default('1'),
   HERALD_NOTIFY_RECONNECT: z.enum(['0', '1', 'true', 'false']).default('1'),
-  /** Mastodon hand-off (decisions §10 `fedblogHandOff`), on by default. */
+  /** Mastodon hand-off (docs/decisions.md §14 `fedblogHandOff`), on by default. */
   HERALD_FEDBLOG_HAND_OFF: z.union([z.boolean(), z.enum(['0', '1', 'true', 'false'])]).default('1'),
 });
 

@@ -1,5 +1,5 @@
 /**
- * Crash points for the crash harness (quality.md "Reliability", test/reliability): with
+ * Crash points for the crash harness (docs/decisions.md §20.1, test/reliability): with
  * HERALD_CRASH_AT=<point>:<n>[,<point>:<n>…] in the environment the process SIGKILLs itself on
  * the nth hit of a named point, leaving the database and the networks exactly as a power cut
  * would. Unset (always, outside the harness), `crashPoint()` returns at its first comparison.

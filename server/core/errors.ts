@@ -11,15 +11,15 @@ export const ERROR_STATUS = {
   INVALID_INPUT: 400,
   NO_SOCIAL_SET: 400,
   INSUFFICIENT_CREDITS: 402,
-  /** The month's X spend would pass its cap and the cap is set to refuse (decisions §10). */
+  /** The month's X spend would pass its cap and the cap is set to refuse (docs/decisions.md §15). */
   SPEND_CAP_REACHED: 402,
   UNAUTHORIZED: 403,
   RATE_LIMITED: 429,
-  /** POST /auth/setup once an owner exists (decisions §10). */
+  /** POST /auth/setup once an owner exists (docs/decisions.md §2). */
   ALREADY_SET_UP: 409,
-  /** The same Idempotency-Key while its first request still runs (decisions §10). */
+  /** The same Idempotency-Key while its first request still runs (docs/decisions.md §10). */
   IDEMPOTENCY_KEY_IN_USE: 409,
-  /** The same Idempotency-Key with another method, path or body (decisions §10). */
+  /** The same Idempotency-Key with another method, path or body (docs/decisions.md §10). */
   IDEMPOTENCY_KEY_REUSED: 422,
   /** No secret store can save now (no keychain and no file store chosen): the message names the fix. */
   SECRET_STORE_UNAVAILABLE: 409,
@@ -41,7 +41,7 @@ export interface ErrorDetail {
 
 export interface HeraldErrorOptions {
   details?: ErrorDetail[];
-  /** Overrides the code's usual status where decisions §1 says so (413, 415). */
+  /** Overrides the code's usual status where docs/decisions.md §1 says so (413, 415). */
   status?: number;
   /** Seconds, sent as Retry-After (RATE_LIMITED). */
   retryAfter?: number;

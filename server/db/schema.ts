@@ -121,7 +121,7 @@ export const drafts = sqliteTable('drafts', {
   templateId: text('template_id'),
   createdAt: text('created_at').notNull(),
   updatedAt: text('updated_at').notNull(),
-  /** BCP 47 tag of the posts; null = the setting `defaultLanguage` (decisions §10). */
+  /** BCP 47 tag of the posts; null = the setting `defaultLanguage` (docs/decisions.md §16). */
   language: text('language'),
   /** The link card: null = the first URL of the first post, 'false' = none, else JSON `{url}`. */
   linkCard: text('link_card'),
@@ -219,11 +219,11 @@ export const scheduleEntries = sqliteTable('schedule_entries', {
   /** When the scheduler should next look at it: fire_at, or the retry time. */
   dueAt: integer('due_at').notNull(),
   lastError: text('last_error'),
-  /** What a pending entry waits for before its next attempt (decisions §10): null, storage, network, ... */
+  /** What a pending entry waits for before its next attempt (docs/decisions.md §6): null, storage, network, ... */
   waitingFor: text('waiting_for'),
   /** Set when the queue placed it: the social set whose slot (requested_at) it holds. */
   queueSetId: text('queue_set_id'),
-  /** Handed off (decisions §10): the network's id of the post it holds to publish itself (Mastodon's ScheduledStatus). */
+  /** Handed off (docs/decisions.md §14): the network's id of the post it holds to publish itself (Mastodon's ScheduledStatus). */
   networkScheduledId: text('network_scheduled_id'),
   /** The instant the network holds it for; differs from fire_at once rescheduled in Herald until the network is told. */
   handedOffFor: integer('handed_off_for'),
@@ -266,7 +266,7 @@ export const oauthStates = sqliteTable('oauth_states', {
 });
 
 /**
- * Idempotency keys (decisions §10): one row per user and `Idempotency-Key`, kept 24 h. `fingerprint`
+ * Idempotency keys (docs/decisions.md §10): one row per user and `Idempotency-Key`, kept 24 h. `fingerprint`
  * is a SHA-256 of method, path and body (never the body itself); while the first request runs the
  * row is `running` with its `owner` (process id and server instance), then `done` with the
  * answer to replay. Times are epoch milliseconds (range-scanned by the purge).

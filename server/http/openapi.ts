@@ -26,7 +26,7 @@ const STATUS_TEXT: Record<number, string> = {
   409: 'Conflict', 413: 'Too large', 415: 'Unsupported content type', 422: 'Unprocessable', 429: 'Rate limited', 500: 'Internal error', 501: 'Not configured', 502: 'Network error', 507: 'Disk full',
 };
 
-/** The header of every route whose RouteDef says `idempotent: true` (decisions §10). */
+/** The header of every route whose RouteDef says `idempotent: true` (docs/decisions.md §10). */
 const IDEMPOTENCY_PARAMETER: Json = {
   name: IDEMPOTENCY_HEADER, in: 'header', required: false,
   description: 'Makes the request safe to send again. Per user, for 24 hours, the same method, path and body under this key get the first answer again (status and body, header Idempotent-Replayed: true), also after a restart; the handler runs once. 2xx answers and final 4xx ones are kept; 5xx, 429, 401, 402 and 409 are not (the key is free again and a retry runs). Another request under the same key: 422 IDEMPOTENCY_KEY_REUSED; the same one while the first still runs: 409 IDEMPOTENCY_KEY_IN_USE. A key whose first request died with its process is free again. A bad value: 400 INVALID_INPUT.',
@@ -57,7 +57,7 @@ export function buildOpenApi(routes: RouteDef[], info: { version: string; server
     // Any write may meet a full disk; the error mapper answers it for every route alike.
     if (r.method !== 'get' && !errorCodes.includes('STORAGE_FULL')) errorCodes.push('STORAGE_FULL');
     if (r.auth !== false && !errorCodes.includes('INVALID_API_KEY')) errorCodes.push('INVALID_API_KEY');
-    // Any keyed route answers an expired key so (decisions §10).
+    // Any keyed route answers an expired key so (docs/decisions.md §10).
     if (r.auth !== false && !errorCodes.includes('TOKEN_EXPIRED')) errorCodes.push('TOKEN_EXPIRED');
     const byStatus = new Map<number, string[]>();
     for (const code of errorCodes) {

@@ -45,7 +45,7 @@ export interface RouteDef<B = any, Q = any, P = any> {
   /** The handler's return value is sent as JSON unless it already answered (res.headersSent). */
   handler(input: HandlerInput<B, Q, P>): unknown | Promise<unknown>;
   /**
-   * A POST that creates or publishes: it takes an `Idempotency-Key` header (decisions §10), and the
+   * A POST that creates or publishes: it takes an `Idempotency-Key` header (docs/decisions.md §10), and the
    * OpenAPI document, the client and the CLI learn it from here. Needs a keyed route (keys are per user).
    */
   idempotent?: boolean;

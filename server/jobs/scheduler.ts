@@ -125,7 +125,7 @@ export interface SchedulerOptions {
   storageBackoffMs?: number[];
   /** The data folder's lock, when the caller took it already (createServer's media tidy-up). */
   lock?: SchedulerLock;
-  /** Hands posts to networks that schedule them themselves (decisions §10); run after each change and sweep. */
+  /** Hands posts to networks that schedule them (docs/decisions.md §14); run after each change and sweep. */
   handOff?: HandOffService;
 }
 

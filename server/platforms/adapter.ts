@@ -1,6 +1,6 @@
 /**
  * The one interface every network adapter implements. Adapters speak the network's real wire
- * protocol (../shared/platforms.md) against base URLs from configuration, and normalise:
+ * protocol (docs/decisions.md §19) against base URLs from configuration, and normalise:
  * - ids: `PostRef.id` is the id later calls need (X tweet id, Bluesky at-uri with its cid,
  *   Mastodon status id, Threads media id (not the container id), LinkedIn share URN);
  * - URLs: `PostRef.url` is the public web URL of the post;

@@ -1,5 +1,5 @@
 /**
- * Mastodon (fedblog) over its real REST API, per instance (platforms.md §3): app registration
+ * Mastodon (fedblog) over its real REST API, per instance (docs/decisions.md §19.3): app registration
  * and OAuth with PKCE, verify_credentials plus the instance's limits, v2 media with async
  * processing, and POST /api/v1/statuses with an Idempotency-Key equal to the post's key, the
  * same on every retry. That key makes a lost answer safe to repeat: the instance returns the

@@ -2,7 +2,7 @@
  * The one HTTP call every adapter makes to its network. The plumbing is the same for all five
  * (a time limit joined with the caller's signal, the answer read as text, JSON when it parses,
  * a lost answer classified by `networkFailure`); what differs is each network's reading of a
- * failed answer (platforms.md §1.7, §2.7, §3.6, §4.4, §5.6), which the adapter passes in as
+ * failed answer (docs/decisions.md §19), which the adapter passes in as
  * `NetworkRules`. The rate-limit reset parsers for the three header styles the networks use
  * live here too.
  */

@@ -1,5 +1,5 @@
 /**
- * X (microblog) over its real API v2 (platforms.md §1): OAuth 2.0 + PKCE with rotating refresh
+ * X (microblog) over its real API v2 (docs/decisions.md §19.1): OAuth 2.0 + PKCE with rotating refresh
  * tokens, GET /2/users/me, POST /2/tweets (replies, quotes, communities, media), v2 media upload
  * with alt text, follow, and a lookup of recent posts to settle a post whose answer was lost.
  * A POST /2/tweets without an answer is `ambiguous`, never retried here: X has no idempotency

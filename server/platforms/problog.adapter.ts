@@ -1,5 +1,5 @@
 /**
- * LinkedIn (problog) over its real REST API (platforms.md §5): OAuth, /v2/userinfo for the
+ * LinkedIn (problog) over its real REST API (docs/decisions.md §19.5): OAuth, /v2/userinfo for the
  * member's person URN, POST /rest/posts with the versioned headers and the text escaped as
  * "little text", images through the Images API, link cards as article shares (their thumbnail
  * through the Images API too), the new post's URN from the `x-restli-id`
@@ -121,7 +121,7 @@ export function createProblogAdapter(options: ProblogOptions = {}): PlatformAdap
     };
     if (uploaded.length === 1) body.content = { media: uploaded[0] };
     if (uploaded.length > 1) body.content = { multiImage: { images: uploaded } };
-    // A link card is an article share (platforms.md §5.3); images win over it.
+    // A link card is an article share (docs/decisions.md §19.5); images win over it.
     if (uploaded.length === 0 && post.linkCard) body.content = { article: await article(ctx, author, post.linkCard) };
     if (post.quote) body.reshareContext = { parent: post.quote.id };
 

@@ -1,5 +1,5 @@
 /**
- * Every network's posting caps, as data (../shared/platforms.md). The quota gate
+ * Every network's posting caps, as data (docs/decisions.md §19). The quota gate
  * (domain/publishing/quota-gate.ts) counts the requests Herald made in each rolling window and
  * holds a scheduled post back when it would go over; a network that publishes its own count
  * (Threads' `threads_publishing_limit`, the adapter's optional `publishingQuota`) is asked too,

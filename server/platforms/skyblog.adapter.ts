@@ -1,5 +1,5 @@
 /**
- * Bluesky (skyblog) over raw XRPC against the account's own PDS (platforms.md §2): app-password
+ * Bluesky (skyblog) over raw XRPC against the account's own PDS (docs/decisions.md §19.2): app-password
  * sessions with refresh rotation and PDS discovery (skyblog/session.ts); posts are
  * app.bsky.feed.post records made with com.atproto.repo.createRecord, with reply root/parent
  * strong refs, image embeds and link cards as external embeds with a thumb blob (skyblog/images.ts),

@@ -1,5 +1,5 @@
 /**
- * Threads (threadblog) over its real Graph API (platforms.md §4): OAuth with a long-lived
+ * Threads (threadblog) over its real Graph API (docs/decisions.md §19.4): OAuth with a long-lived
  * token, GET /me, and publishing in two steps: a container (TEXT, IMAGE/VIDEO with alt text, or
  * a CAROUSEL of item containers) is created, polled until FINISHED, then published with
  * threads_publish, whose answer is the media id later replies need. Threads fetches media
@@ -211,7 +211,7 @@ export function createThreadblogAdapter(options: ThreadblogOptions = {}): Platfo
     return null;
   }
 
-  /** GET /{user-id}/threads_publishing_limit (platforms.md §4.3): the rolling 24 h counts of posts and replies. */
+  /** GET /{user-id}/threads_publishing_limit (docs/decisions.md §19.4): rolling 24 h counts of posts and replies. */
   async function publishingQuota(ctx: CallContext): Promise<NetworkQuota[]> {
     type Config = { quota_total?: number; quota_duration?: number };
     const answer = await call<{ data?: { quota_usage?: number; config?: Config; reply_quota_usage?: number; reply_config?: Config }[] }>(

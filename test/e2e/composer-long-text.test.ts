@@ -2,7 +2,7 @@
  * The composer with a 100,000-character post (issue #19 item 1: it froze 74 s per keystroke on
  * dotted text), in real Chromium, with an account on each of the five networks so every
  * keystroke counts the post for all of them: the time from a keystroke to the previews showing
- * the new count. quality.md's composer bar (p95 ≤ 16 ms) is for 10k-character posts; for 100k
+ * the new count. The composer bar of docs/decisions.md §20.3 (p95 ≤ 16 ms) is for 10k-character posts; for 100k
  * this asserts it stays well under a second and reports the figure.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

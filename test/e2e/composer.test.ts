@@ -221,7 +221,7 @@ describe('templates', () => {
 
 describe('nothing is lost', () => {
   // Markup-like characters stay as typed. (Whole tags such as <b> are removed from plain text by
-  // the server, by design: decisions §4; that is tested with the XSS payloads.)
+  // the server, by design: docs/decisions.md §4; that is tested with the XSS payloads.)
   const hard = ['Line one\n\nLine three: 2 < 3 && 5 > 4, I <3 it, "quotes", \'single\' & more', '  indented, emoji 👩‍👩‍👧‍👦 and RTL שלום', 'a=1&b=2 <- not an entity; #tag @someone https://example.com/?q=1<2'];
 
   async function snapshot() {

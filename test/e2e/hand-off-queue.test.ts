@@ -1,5 +1,5 @@
 /**
- * A post handed off to its Mastodon instance (decisions §10) shows so in the Queue, in real
+ * A post handed off to its Mastodon instance (docs/decisions.md §14) shows so in the Queue, in real
  * Chromium: "Handed to <instance>, goes out at …"; a post the instance refused shows why Herald
  * sends it itself. The hand-off itself is tested against the simulator in
  * test/integration/hand-off.test.ts; here the entries are put in that state directly.

@@ -177,7 +177,7 @@ describe('first run to published thread', () => {
   });
 
   it('schedules another post at a local time in the user time zone, with the jittered times shown', async () => {
-    // Times are entered in the social set's zone (decisions §10; a new set takes the system's):
+    // Times are entered in the social set's zone (docs/decisions.md §13; a new set takes the system's):
     // the user puts the set in Berlin, the browser's zone, as on the Social sets page.
     const { services, deps } = app.t.server;
     const userId = (deps.sqlite.prepare('SELECT id FROM users').get() as { id: string }).id;

@@ -296,7 +296,7 @@ export function buildRequest(method: string, target: string, headers: [string, s
   return `${lines.join('\r\n')}\r\n\r\n${body ?? ''}`;
 }
 
-/** Shape check for the error envelope of decisions §1. */
+/** Shape check for the error envelope of docs/decisions.md §1. */
 export function isEnvelope(body: string): boolean {
   try {
     const j = JSON.parse(body);

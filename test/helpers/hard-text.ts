@@ -1,6 +1,6 @@
 /**
  * Hard text and what each network counts for it, worked out by hand from each network's rule
- * (platforms.md). Shared by the unit tests of the counting module and the HTTP tests of drafts.
+ * (docs/decisions.md §19). Shared by the unit tests of the counting module and the HTTP tests of drafts.
  */
 import { utf8Length, type Platform } from '../../text/index.js';
 

@@ -1,5 +1,5 @@
 /**
- * Packaging without Electron's binary (it cannot be downloaded here; see ../shared/peers.md):
+ * Packaging without Electron's binary (it cannot be downloaded here; see docs/decisions.md §21):
  * electron-builder.yml is validated offline by electron-builder's own schema, then the app is
  * built (`scripts/build-desktop.mjs`) and packed for real (`electron-builder --dir --linux`) with
  * a stub Electron (`-c.electronDist`) whose binary carries a fuse wire, so the configured fuses

@@ -1,5 +1,5 @@
 /**
- * Drafts as files over real HTTP and SQLite (issue #24 item 5, decisions §10): export → import
+ * Drafts as files over real HTTP and SQLite (issue #24 item 5, docs/decisions.md §17): export → import
  * gives the draft back (posts, per-network text, targets, media, time); broken front matter and
  * wrong content types are refused; a 1,000-row CSV imports; a row with a bad time names its row
  * and column and stops the import unless partial=true; a dry run creates nothing.

@@ -1,5 +1,5 @@
 /**
- * Text limits at the API (issue #19 item 1, decisions §10): a post text over 100,000 characters
+ * Text limits at the API (issue #19 item 1, docs/decisions.md §4): a post text over 100,000 characters
  * and a draft over 1,000,000 get 400 INVALID_INPUT naming the field and the limit, over real HTTP
  * into a real database; a body over the JSON limit stays 413.
  */

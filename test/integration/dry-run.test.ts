@@ -1,5 +1,5 @@
 /**
- * dryRun: true (decisions §10) on the publish and schedule endpoints, against the network
+ * dryRun: true (docs/decisions.md §11) on the publish and schedule endpoints, against the network
  * simulators: the plan of a real publish (what each network would receive, credits, X's cost),
  * and nothing sent to any simulator, charged, stored, scheduled or told on the event stream.
  */

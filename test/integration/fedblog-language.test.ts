@@ -1,5 +1,5 @@
 /**
- * Mastodon's `language` on every path (decisions §10 "Composer"), read from what the Mastodon
+ * Mastodon's `language` on every path (docs/decisions.md §16 "Composer"), read from what the Mastodon
  * simulator stored: a draft published now, a draft fired by the scheduler, a draft without a
  * language (the setting defaultLanguage), and the single-network endpoint (its langs, else the
  * setting). Mastodon builds its own link cards: the status carries the link only, and the dry

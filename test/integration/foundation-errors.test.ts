@@ -1,6 +1,6 @@
 /**
  * Foundation (issue 2): every error path of the foundation endpoints answers with the decided code
- * and status (decisions §1) in the one envelope `{success: false, error, message, details?}`:
+ * and status (docs/decisions.md §1) in the one envelope `{success: false, error, message, details?}`:
  * validation (400 with details), missing and bad keys (401), unknown e-mail (404
  * USER_NOT_FOUND), wrong password (401), unknown resources (404 per resource), unknown routes,
  * malformed JSON, a body over the cap (413), a body that is not JSON (415, and nothing written),

@@ -32,7 +32,7 @@ const sorted = (...k: string[]) => [...k].sort();
 function isTimestamp(v: unknown) {
   expect(v).toMatch(ISO_UTC);
 }
-/** The preview decisions §2 fixes: first 7 and last 4 characters, `…` between. */
+/** The preview docs/decisions.md §2 fixes: first 7 and last 4 characters, `…` between. */
 const preview = (k: string) => `${k.slice(0, 7)}…${k.slice(-4)}`;
 
 describe('sign-in and keys', () => {
@@ -63,7 +63,7 @@ describe('sign-in and keys', () => {
     expect(made.status).toBe(200);
     expect(keysOf(made.body)).toEqual(sorted('success', 'apiKey', 'warning'));
     const k = made.body.apiKey;
-    // Spec fields plus the decided tier and status, and its expiry (decisions §10).
+    // Spec fields plus the decided tier and status, and its expiry (docs/decisions.md §2).
     expect(keysOf(k)).toEqual(sorted('id', 'key', 'keyPreview', 'name', 'createdAt', 'tier', 'status', 'expiresAt'));
     expect(k).toMatchObject({ name: 'ci runner', tier: 'pro', status: 'created' });
     expect(k.key).toMatch(/^hk_[0-9A-Za-z]{32,}$/);
@@ -93,7 +93,7 @@ describe('sign-in and keys', () => {
   it('accepts an optional tier; X-RateLimit headers follow the tier on every keyed answer', async () => {
     const free = (await post('/auth/api-keys', { name: 'free', tier: 'free' })).body.apiKey;
     expect(free.tier).toBe('free');
-    // A pro key mints no enterprise key (decisions §10); an enterprise sign-in key does.
+    // A pro key mints no enterprise key (docs/decisions.md §2); an enterprise sign-in key does.
     const refused = await post('/auth/api-keys', { name: 'ent', tier: 'enterprise' });
     expect([refused.status, refused.body.error]).toEqual([403, 'UNAUTHORIZED']);
     const big = await startServer({ clock, scheduler: false, settings: { HERALD_DEFAULT_TIER: 'enterprise' } });
@@ -326,7 +326,7 @@ describe('credits', () => {
     const c = await t.call('POST', '/credits', { key });
     expect(c.status).toBe(200);
     // The spec's fields, plus the schedule outlook issue #19 added (what the month's credits cover
-    // against what is scheduled: the UI's early warning), and X's spend (decisions §10 xSpend).
+    // against what is scheduled: the UI's early warning), and X's spend (docs/decisions.md §15 xSpend).
     expect(keysOf(c.body)).toEqual(['balance', 'covers', 'expiresAt', 'scheduled', 'success', 'warning', 'xSpend']);
     expect(c.body.xSpend).toEqual({ monthUsd: 0, scheduledUsd: 0, capUsd: null });
     expect(c.body.scheduled).toEqual({ posts: 0, credits: 0 });

@@ -1,6 +1,6 @@
 /**
  * Foundation (issue 2): Herald as people start it, in child processes.
- * - `npm run serve` prints the line of decisions §9, serves the API, takes the environment over
+ * - `npm run serve` prints the line of docs/decisions.md §9, serves the API, takes the environment over
  *   `<data dir>/config.json`, and stops gracefully (database closed, port released) on SIGTERM
  *   sent to npm alone (what a supervisor does) and on Ctrl-C (SIGINT to the process group);
  * - `npm start` without Electron's binary says so and runs the same server headless;

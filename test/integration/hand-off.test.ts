@@ -1,5 +1,5 @@
 /**
- * Mastodon hand-off end to end (decisions §10; issue #23 item 5a): Herald with an injected clock
+ * Mastodon hand-off end to end (docs/decisions.md §14; issue #23 item 5a): Herald with an injected clock
  * that the Mastodon simulator shares, so the instance publishes scheduled statuses "at their
  * time" by the same clock. A post due 10 minutes or more ahead is created on the instance with
  * scheduled_at; progress says `handed_off`; cancel and reschedule in Herald delete and move it

@@ -1,5 +1,5 @@
 /**
- * Idempotency-Key on the POSTs that create or publish (decisions §10, issue #24 item 1), against a
+ * Idempotency-Key on the POSTs that create or publish (docs/decisions.md §10, issue #24 item 1), against a
  * real Herald (real SQLite file, real HTTP on loopback) and the Mastodon simulator:
  * - the same request under the same key gets the first answer again, byte for byte, with
  *   `Idempotent-Replayed: true`, and the handler ran once (one draft; one status on the network);

@@ -1,5 +1,5 @@
 /**
- * `herald mcp` (issue #24 item 4, decisions §10) as an agent meets it: the official SDK's Client
+ * `herald mcp` (issue #24 item 4, docs/decisions.md §17) as an agent meets it: the official SDK's Client
  * over StdioClientTransport spawns the real `bin/herald.mjs mcp` against a real server with a
  * Mastodon account connected through the simulator. Tools are listed; a draft is created and
  * read back; publish without confirm is refused with the reason and sends nothing; with confirm

@@ -1,5 +1,5 @@
 /**
- * A LinkedIn post with a link becomes an article share (platforms.md §5.3): `content.article`
+ * A LinkedIn post with a link becomes an article share (docs/decisions.md §19.5): `content.article`
  * with exactly `source`, `title`, `description` and `thumbnail` (an image URN the author owns,
  * uploaded through the Images API from the page's image). Sent from a draft through
  * POST /problog/publish and read back from the LinkedIn simulator, which refuses an article

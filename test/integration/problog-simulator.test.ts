@@ -87,7 +87,7 @@ describe('LinkedIn simulator through Herald', () => {
     expect(last().truncated).toBe(false);
     expect(last().keptCommentary).toBe(last().commentary);
     expect(ref.url).toBe(`https://www.linkedin.com/feed/update/${ref.id}`);
-    // Web links go as written, so LinkedIn still links them (platforms.md 5.5, as crossposter
+    // Web links go as written, so LinkedIn still links them (docs/decisions.md §19.5 as crossposter
     // does); the text around them is escaped. (Whether LinkedIn cuts at a reserved character
     // inside a link is unverified; the simulator assumes it does, so only what was sent is checked.)
     await publish(post('Read (this) — see https://example.com/a_b?q=(1).'));

@@ -13,7 +13,7 @@ vi.setConfig({ testTimeout: 90_000 });
 usePublishNetworks();
 
 describe('"committed, then the connection dropped" on each network', () => {
-  // quality.md's figure for this bar: cases, auto-resolved, needs_review, duplicates.
+  // The figure of docs/decisions.md §20.1 for this bar: cases, auto-resolved, needs_review, duplicates.
   const figure = { cases: 0, resolved: 0, needsReview: 0 };
   afterAll(async () => {
     const sims = [nets.x, nets.masto, nets.threads, nets.li].reduce((sum, sim) => sum + sim.state.counter.duplicates().length, 0);

@@ -1,5 +1,5 @@
 /**
- * Time zones, slots, the queue and per-network times through the API (decisions §10), with an
+ * Time zones, slots, the queue and per-network times through the API (docs/decisions.md §13), with an
  * injected clock (Thursday 2026-11-26 12:00Z = 07:00 in New York) and the X and Mastodon
  * simulators: bad input answered 400 naming the field, the next free slot in the set's zone,
  * queue order and moves, jitter around a slot, and a draft going to two networks at two times.

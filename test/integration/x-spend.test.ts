@@ -1,5 +1,5 @@
 /**
- * X's pay-per-use spend (decisions §10) against the X simulator, with an injected clock: the cost
+ * X's pay-per-use spend (docs/decisions.md §15) against the X simulator, with an injected clock: the cost
  * of each post request recorded when sent (each thread part one request, the higher price with a
  * URL), POST /credits' xSpend {monthUsd, scheduledUsd, capUsd}, dry run's xCostUsd from the same
  * price function, the monthly cap set to warn (allowed, with a warning) or to refuse (402

@@ -82,7 +82,7 @@ describe('sign-in with OpenID Connect', () => {
       apiKey: { key: expect.stringMatching(/^hk_[0-9A-Za-z]{32,}$/), name: 'Default API Key', createdAt: expect.any(String), lastUsed: null },
       message: expect.any(String),
     });
-    // Exactly the spec's fields (decisions §2: the same shape for an existing user).
+    // Exactly the spec's fields (docs/decisions.md §2: the same shape for an existing user).
     expect(Object.keys(r.body).sort()).toEqual(['apiKey', 'message', 'success', 'user']);
     expect(Object.keys(r.body.apiKey).sort()).toEqual(['createdAt', 'key', 'lastUsed', 'name']);
     expect(Object.keys(r.body.user).sort()).toEqual(['email', 'isNewUser', 'provider', 'uuid']);

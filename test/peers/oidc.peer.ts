@@ -1,5 +1,5 @@
 /**
- * A real OpenID provider in-process (oidc-provider 9, ../shared/peers.md §2): authorization
+ * A real OpenID provider in-process (oidc-provider 9, docs/decisions.md §21): authorization
  * code with PKCE required, an auto-login interaction (the account named by `login`), auto
  * consent (asked of native clients each time). It listens behind a tiny front server that is the issuer's address: the front
  * counts token-endpoint requests (so tests can prove a refused state reached no token call)

@@ -1,5 +1,5 @@
 /**
- * quality.md "Backup": `herald backup` (SQLite's online backup API) and POST /backup copy a
+ * docs/decisions.md §20.1 "Backup": `herald backup` (SQLite's online backup API) and POST /backup copy a
  * database of 100,000 posts while a Herald child process keeps taking acknowledged writes; each
  * copy passes integrity_check and holds every write acknowledged before it began. `herald
  * restore` refuses while Herald has the database open, refuses files that are not a healthy

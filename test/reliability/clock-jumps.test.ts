@@ -1,5 +1,5 @@
 /**
- * quality.md "Clock jumps": the headless app runs under libfaketime (the machine's wall clock,
+ * docs/decisions.md §20.1 "Clock jumps": the headless app runs under libfaketime (the machine's wall clock,
  * moved while Herald runs; its monotonic clock is left alone, as NTP and a person changing the
  * time leave it) in America/New_York, publishing scheduled posts to the Mastodon simulator.
  *

@@ -1,5 +1,5 @@
 /**
- * The crash matrix (quality.md "Reliability", issue 6 and issue 11 item 1). Scheduled posts fall
+ * The crash matrix (docs/decisions.md §20.1, issue 6 and issue 11 item 1). Scheduled posts fall
  * due on all five networks (X, Mastodon, Threads, LinkedIn simulators and a real Bluesky PDS)
  * while the real headless server (server/main.ts, its own process) is killed with SIGKILL again
  * and again: by itself at each named crash point (HERALD_CRASH_AT, server/core/crash.ts), from
@@ -8,7 +8,7 @@
  * must be on its network exactly once, or be `failed`/`needs_review` with a reason; the networks
  * (never Herald) are the judges of duplicates and losses.
  *
- * Default, quality.md's matrix: 200 posts (40 drafts, half of them 3-post threads) due within
+ * Default, the matrix of docs/decisions.md §20.1: 200 posts (40 drafts, half of them 3-post threads) due within
  * 2 min and 50 random kills besides the named points, about two minutes. HERALD_QUICK=1 while
  * working on it: 100 posts and 5 random kills. HERALD_CRASH_SEED fixes the kill moments (the seed
  * is printed); HERALD_CRASH_DRAFTS changes the number of drafts.

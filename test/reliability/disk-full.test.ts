@@ -1,5 +1,5 @@
 /**
- * quality.md "Disk full" (issue #19 items 3 and 15): the data folder on a file system that really
+ * docs/decisions.md §20.1 "Disk full" (issue #19 items 3 and 15): the data folder on a file system that really
  * fills up, a tmpfs of 16 MiB mounted for this test (root needed; CI runs as root; the mount fails
  * the test loudly, never skips it). The real headless Herald in a child process, accounts on the
  * X and Mastodon simulators, a post scheduled over HTTP. Then a filler file takes every free page:

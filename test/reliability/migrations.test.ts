@@ -1,5 +1,5 @@
 /**
- * quality.md "Migrations": the committed drizzle-kit migrations bring an empty database and a
+ * docs/decisions.md §20.1 "Migrations": the committed drizzle-kit migrations bring an empty database and a
  * database of every released schema (with its users' data) to the current schema with every row
  * kept; a database written by a newer Herald is refused and left byte for byte as it was.
  *

@@ -1,5 +1,5 @@
 /**
- * quality.md "Never silent": every way a scheduled post can end without going out stays visible
+ * docs/decisions.md §20.1 "Never silent": every way a scheduled post can end without going out stays visible
  * in progress and in history with its reason and the next step, and leaves one log line. Driven
  * through a real server (real SQLite, real HTTP, the real scheduler under an injected clock) and
  * the network simulators: credits short at fire time, an expired token that cannot be renewed,

@@ -1,5 +1,5 @@
 /**
- * quality.md "Faults": 500 publishes through the X, Mastodon, Threads and LinkedIn simulators
+ * docs/decisions.md §20.1 "Faults": 500 publishes through the X, Mastodon, Threads and LinkedIn simulators
  * (no added latency) while the simulators answer with 429s carrying their reset, 500/502/503,
  * connections held then cut (timeouts), expired tokens and posts committed whose answer never
  * came. 480 are scheduled posts fired by the real scheduler under an injected clock, so its

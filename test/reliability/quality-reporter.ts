@@ -1,5 +1,5 @@
 /**
- * A vitest reporter that gathers the figures the quality.md tests print and shows them as one
+ * A vitest reporter that gathers the figures the tests of docs/decisions.md §20 print and shows them as one
  * table at the very end of the run, so a reader of `npm test` sees at a glance what each
  * Reliability and Security row measured. A figure is:
  * - a line `[quality] <row>: <figure>` from any test (quality.ts's reportFigure), or
@@ -20,10 +20,10 @@ const FIGURE_FOLDERS = [`${path.sep}test${path.sep}reliability${path.sep}`, `${p
 /** Figure lines other tests print in their own words. */
 const ALSO_FIGURES = [/^Ambiguous failures\b/];
 
-/** Rows quality.md lists under Security although their tests live elsewhere (the Stalls test is a reliability test). */
+/** Rows listed under Security although their tests live elsewhere (the Stalls test is a reliability test). */
 const SECURITY_ROWS = new Set(['Stalls', 'Slowloris', 'One address policy', 'Sessions and keys']);
 
-/** The quality.md table a figure belongs to: its row's, else its test folder's. */
+/** The table of docs/decisions.md §20 a figure belongs to: its row's, else its test folder's. */
 export function sectionOf(row: string, file: string | undefined): 'Reliability' | 'Security' {
   if (SECURITY_ROWS.has(row)) return 'Security';
   return file?.includes(`${path.sep}test${path.sep}security${path.sep}`) ? 'Security' : 'Reliability';
@@ -70,7 +70,7 @@ export default class QualityReporter implements Reporter {
     if (this.rows.length === 0) return;
     const failedFiles = new Set(testModules.filter((m) => m.state() === 'failed').map((m) => m.moduleId));
     const width = Math.min(32, Math.max(...this.rows.map((r) => r.row.length), 3));
-    const out: string[] = ['', ' Quality figures (quality.md rows, as the tests measured them)'];
+    const out: string[] = ['', ' Quality figures (rows of docs/decisions.md §20, as the tests measured them)'];
     for (const section of ['Reliability', 'Security'] as const) {
       const rows = this.rows.filter((r) => r.section === section);
       if (rows.length === 0) continue;

@@ -1,5 +1,5 @@
 /**
- * How reliability tests report the figure of their quality.md row: one console line
+ * How reliability tests report the figure of their row of docs/decisions.md §20: one console line
  * `[quality] <row>: <figure>`, which quality-reporter.ts gathers into the table printed at the
  * end of `npm test`.
  */

@@ -1,5 +1,5 @@
 /**
- * quality.md "SQLite": Herald in a child process takes 10,000 acknowledged writes over HTTP from
+ * docs/decisions.md §20.1 "SQLite": Herald in a child process takes 10,000 acknowledged writes over HTTP from
  * parallel clients (write-load.ts: template creates, one row each, and every fourth a draft
  * create, a draft and its two posts in one transaction) while the test SIGKILLs it at random
  * moments and restarts it on the same folder. After every restart `PRAGMA integrity_check` is

@@ -1,5 +1,5 @@
 /**
- * Stalls (quality.md): 100,000-character texts of every shape (plain, dotted `a.a.a.`, emoji,
+ * Stalls (docs/decisions.md §20.2): 100,000-character texts of every shape (plain, dotted `a.a.a.`, emoji,
  * URL-dense, RTL, zero-width) through draft create, get and list block the server's event loop
  * for no more than 50 ms at a time. Issue #19: a 1 MB dotted draft blocked it for 67 s, and every
  * listing after that for ~70 s.

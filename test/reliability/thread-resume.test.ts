@@ -1,5 +1,5 @@
 /**
- * quality.md "Thread fails at part 3, then a kill during part 4 on retry". The headless app (its
+ * docs/decisions.md §20.1 "Thread fails at part 3, then a kill during part 4 on retry". The headless app (its
  * own process) publishes a 5-post thread to X, Mastodon and Threads (simulators behind fault
  * proxies). Part 3 is refused with a 503 everywhere: parts 1–2 stay published, the targets fail.
  * The user publishes again: part 3 goes out, and part 4 is held — on X and Threads after the

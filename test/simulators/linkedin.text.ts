@@ -1,6 +1,6 @@
 // LinkedIn "little text": which part of a commentary survives. Reserved characters must be
 // backslash-escaped; LinkedIn accepts an unescaped one but silently cuts the text there
-// (platforms.md 5.5). Mentions `@[Name](urn:li:person:ID)`, hashtags `#tag` and the template
+// (docs/decisions.md §19.5). Mentions `@[Name](urn:li:person:ID)`, hashtags `#tag` and the template
 // `{hashtag|\#|tag}` are intentional markup and stay.
 
 const RESERVED = new Set(['\\', '|', '{', '}', '@', '[', ']', '(', ')', '<', '>', '#', '*', '_', '~']);

@@ -1,4 +1,4 @@
-// Scheduled statuses of the Mastodon simulator, as Mastodon behaves (platforms.md §3; Mastodon's
+// Scheduled statuses of the Mastodon simulator, as Mastodon behaves (docs/decisions.md §19.3; Mastodon's
 // ScheduledStatus model and PostStatusService): POST /api/v1/statuses with `scheduled_at` at
 // least 5 minutes ahead answers a ScheduledStatus {id, scheduled_at, params, media_attachments};
 // closer than that, 422; a `scheduled_at` already past publishes at once. GET, PUT (scheduled_at)

@@ -16,7 +16,7 @@ export async function startThreadsSimulator(opts: ThreadsSimulatorOptions = {}):
   const readyMs = opts.containerReadyMs ?? 200;
   const minRefreshAge = (opts.minRefreshAgeSec ?? 86_400) * 1000;
   const quotaNow = opts.now ?? Date.now;
-  // threads_publishing_limit (platforms.md §4.3): rolling 24 h, 250 posts and 1,000 replies.
+  // threads_publishing_limit (docs/decisions.md §19.4): rolling 24 h, 250 posts and 1,000 replies.
   const QUOTA = { posts: opts.postsPerDay ?? 250, replies: 1000, windowMs: 86_400_000 };
   const usage = (userId: string) => {
     const since = quotaNow() - QUOTA.windowMs;
@@ -232,7 +232,7 @@ export async function startThreadsSimulator(opts: ThreadsSimulatorOptions = {}):
         return errors.mediaNotFound(id);
       }
       // Over the rolling 24 h quota: refused at publish, as Threads enforces it. (The exact error
-      // Threads answers is not documented in platforms.md; the request-limit shape stands in.)
+      // Threads answers is not documented; the request-limit shape stands in.)
       const u = usage(a.userId);
       if (c.replyToId ? u.replies >= QUOTA.replies : u.posts >= QUOTA.posts) {
         state.quotaRefusals = (state.quotaRefusals ?? 0) + 1;

@@ -53,7 +53,7 @@ export interface ThreadsSimulatorOptions {
   minRefreshAgeSec?: number;
   /** The app's registered "Redirect Callback URLs"; others are refused at the authorize window. */
   redirectUris?: string[];
-  /** Refuse any redirect URI that is not HTTPS, as the real Threads does (platforms.md §4.1). */
+  /** Refuse any redirect URI that is not HTTPS, as the real Threads does (docs/decisions.md §19.4). */
   httpsRedirectsOnly?: boolean;
   /**
    * The clock of the publishing quota (posts' times and the rolling 24 h window), default

@@ -1,6 +1,6 @@
 /**
  * Per-network counting on hard text (text/counting.ts). Expected figures are worked out
- * by hand from each network's rule (platforms.md), and X's agree with twitter-text's own
+ * by hand from each network's rule (docs/decisions.md §19), and X's agree with twitter-text's own
  * parseTweet on every case and on random mixes of the hard pieces.
  */
 import twitterText from 'twitter-text';

@@ -1,5 +1,5 @@
 /**
- * House style (../shared/architecture.md, habit 3; issue #20): a source file is split before it
+ * House style (docs/architecture.md, habit 3; issue #20): a source file is split before it
  * reaches about 400 lines. This test reads every source file of the app, the client, the CLI,
  * the text rules, the desktop main process and the scripts, and names each one over 400 lines,
  * so a file that grows past it is split in the change that grows it, not found later.

@@ -1,5 +1,5 @@
 /**
- * The layer rules of ../shared/architecture.md, read from the imports of every source file:
+ * The layer rules of docs/architecture.md, read from the imports of every source file:
  * http → domain → (db repos, platforms, secrets) → core/text. A forbidden edge fails the test
  * with the file and the import, so a change that reaches across a layer is caught at once.
  * The second test feeds the checker one file per rule to show each rule really fires.

@@ -1,6 +1,6 @@
 /**
  * The X and Mastodon adapters turn each network's error bodies and rate-limit headers into one
- * kind and one sentence (platforms.md §1.6–1.7, §3.5–3.6). These pin the parsing of the shapes
+ * kind and one sentence (docs/decisions.md §19). These pin the parsing of the shapes
  * the networks document, including the ones that break naive code (ISO resets with microseconds,
  * the 24-hour X allowance, a validation problem whose detail is generic).
  */

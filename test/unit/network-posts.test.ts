@@ -1,6 +1,6 @@
 /**
  * postsForNetwork / checkNetworkPosts (text/network.ts): what one network receives for a
- * draft per decisions §5, and its verdict.
+ * draft per docs/decisions.md §5, and its verdict.
  */
 import { describe, expect, it } from 'vitest';
 import { checkNetworkPosts, postsForNetwork } from '../../text/index.js';

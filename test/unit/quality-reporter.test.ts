@@ -1,5 +1,5 @@
 /**
- * The quality summary's line parser: which console lines are figures of a quality.md row.
+ * The quality summary's line parser: which console lines are figures of a row of docs/decisions.md §20.
  */
 import { describe, expect, it } from 'vitest';
 import path from 'node:path';
@@ -22,7 +22,7 @@ describe('quality figure lines', () => {
     expect(parseFigure('Ambiguous failures ("committed, then dropped"): cases 7, duplicates 0', false)).toEqual({ row: 'Ambiguous failures ("committed, then dropped")', figure: 'cases 7, duplicates 0' });
   });
 
-  it('puts a row in quality.md\'s table: Security rows by name, else by the test\'s folder', () => {
+  it('puts a row in its table: Security rows by name, else by the test\'s folder', () => {
     const file = (folder: string) => path.join('/repo', 'test', folder, 'x.test.ts');
     expect(sectionOf('Stalls', file('reliability'))).toBe('Security');
     expect(sectionOf('Disk full', file('reliability'))).toBe('Reliability');

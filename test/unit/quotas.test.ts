@@ -1,5 +1,5 @@
 /**
- * The networks' posting caps as data (server/platforms/quotas.ts), as ../shared/platforms.md
+ * The networks' posting caps as data (server/platforms/quotas.ts), as docs/decisions.md §19.6
  * gives them, and X's one price function (domain/publishing/x-spend.ts): a URL as X finds one
  * (twitter-text's rules, bare domains too) costs the higher price.
  */

@@ -1,7 +1,7 @@
 /**
  * The pure parts of the Threads and LinkedIn adapters: LinkedIn's little-text escaping (an
- * unescaped reserved character makes LinkedIn silently cut the post there, platforms.md §5.5),
- * and how each network's error bodies become one kind (platforms.md §4.4, §5.6): token
+ * unescaped reserved character makes LinkedIn silently cut the post there, docs/decisions.md §19.5),
+ * and how each network's error bodies become one kind (docs/decisions.md §19): token
  * problems reconnect, limits wait (LinkedIn until midnight UTC), server trouble retries, the
  * rest is refused with the network's own words.
  */

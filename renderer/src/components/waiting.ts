@@ -1,4 +1,4 @@
-/** What a pending progress entry waits for, in words (decisions §10 `waitingFor`). */
+/** What a pending progress entry waits for, in words (docs/decisions.md §6 `waitingFor`). */
 const WAITING: Record<string, string> = {
   storage: 'waiting: disk full',
   quota: 'waiting: network quota',

@@ -1,5 +1,5 @@
 /**
- * Times shown in a social set's time zone, never the browser's (decisions §10): the views offer
+ * Times shown in a social set's time zone, never the browser's (docs/decisions.md §13): the views offer
  * the zones of the person's sets, the default set's first, and remember the choice.
  */
 import { useEffect, useState } from 'react';

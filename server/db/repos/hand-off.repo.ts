@@ -1,5 +1,5 @@
 /**
- * The hand-off side of the schedule (decisions §10, "Mastodon hand-off"): which pending entries
+ * The hand-off side of the schedule (docs/decisions.md §14, "Mastodon hand-off"): which pending entries
  * could be handed to their network, which handed-off ones were moved in Herald since, and the
  * posts to withdraw from a network after their entry was cancelled.
  */

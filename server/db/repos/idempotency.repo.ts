@@ -1,4 +1,4 @@
-/** Idempotency keys: the first answer to a request, per user and key (decisions §10). */
+/** Idempotency keys: the first answer to a request, per user and key (docs/decisions.md §10). */
 import type { Sqlite } from '../connection.js';
 import type { idempotencyKeys } from '../schema.js';
 import { lazyStatements } from './statements.js';

@@ -19,7 +19,7 @@ export function createPublishingRepos(sqlite: Sqlite, _db: Db, core: { clock: Cl
     commits: commitsFor(sqlite),
     schedule: new ScheduleRepo(sqlite),
     queue: new QueueRepo(sqlite),
-    /** Entries handed to their network to publish, and posts to withdraw from it (decisions §10). */
+    /** Entries handed to their network to publish, and posts to withdraw from it (docs/decisions.md §14). */
     handOff: new HandOffRepo(sqlite),
     outbox: new OutboxRepo(sqlite, core.clock, core.ids),
     publications: new PublicationsRepo(sqlite),

@@ -23,7 +23,7 @@ export interface EntryRow {
   nextAttemptAt: number | null;
   lastError: string | null;
   createdAt: string;
-  /** Handed off: the network's id of the post it publishes itself (decisions §10). */
+  /** Handed off: the network's id of the post it publishes itself (docs/decisions.md §14). */
   networkScheduledId: string | null;
   /** The instant the network holds it for (differs from fireAt until a move reaches the network). */
   handedOffFor: number | null;

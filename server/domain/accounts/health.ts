@@ -1,5 +1,5 @@
 /**
- * Credential health (decisions §10): every account's `health` from the token's real life, as
+ * Credential health (docs/decisions.md §18): every account's `health` from the token's real life, as
  * recorded on the account row (`meta.token`: expiry and how it can be renewed, never the token)
  * and the account's status. One pure function with a table test; the clock comes in.
  */

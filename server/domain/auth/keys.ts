@@ -13,7 +13,7 @@ export function hashApiKey(key: string): string {
   return crypto.hash('sha256', key, 'hex');
 }
 
-/** First 7 and last 4 characters with an ellipsis between (decisions §2). */
+/** First 7 and last 4 characters with an ellipsis between (docs/decisions.md §2). */
 export function previewApiKey(key: string): string {
   return `${key.slice(0, 7)}…${key.slice(-4)}`;
 }

@@ -1,5 +1,5 @@
 /**
- * Per-key request limits in fixed one-hour windows (decisions §2). Kept in memory: counting in
+ * Per-key request limits in fixed one-hour windows (docs/decisions.md §2). Kept in memory: counting in
  * SQLite would add a write to every request, and the limit guards a loopback API, not billing.
  */
 import type { Clock } from '../../core/clock.js';

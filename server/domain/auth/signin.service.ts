@@ -1,5 +1,5 @@
 /**
- * Sign-in by OAuth (decisions §2): with an OpenID Connect identity provider, or with an X
+ * Sign-in by OAuth (docs/decisions.md §2): with an OpenID Connect identity provider, or with an X
  * account. Both are two steps: `…Url` binds a PKCE verifier (and for OpenID a nonce) and the
  * caller's redirect URI into a single-use, HMAC-signed, 10-minute `state`; `…Callback` burns that
  * state before anything reaches the provider's token endpoint, so a forged, replayed, expired

@@ -3,7 +3,7 @@
  * (an address that is not a Mastodon instance or does not answer, an app whose client id or secret
  * the network refuses, a cancelled consent) is a 400 INVALID_INPUT naming the cause and the next
  * step, with `details[].path` naming the field where there is one. A network that is down or
- * rate-limiting stays 502 / 429 (decisions §1): nothing the person typed is wrong then.
+ * rate-limiting stays 502 / 429 (docs/decisions.md §1): nothing the person typed is wrong then.
  */
 import type { Platform } from '../../core/config.js';
 import { HeraldError } from '../../core/errors.js';

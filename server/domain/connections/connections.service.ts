@@ -280,7 +280,7 @@ export class ConnectionsService {
     };
     if (existing) this.repos.accounts.setProfile(accountId, values);
     else this.repos.accounts.insert({ id: accountId, userId, platform, platformUserId: id.platformUserId, createdAt: nowIso(this.deps.clock), ...values });
-    // An account already here keeps its sets; a set is added only when asked for (decisions §4:
+    // An account already here keeps its sets; a set is added only when asked for (docs/decisions.md §4:
     // `mode: create_new` makes a new set named after the handle, also for an account already here).
     const socialSetId = this.sets.attachAccount(userId, accountId, { socialSetId: opts.socialSetId, mode: opts.mode, handle: id.username });
     const reconnected = target !== undefined;

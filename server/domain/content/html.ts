@@ -1,5 +1,5 @@
 /**
- * Post and template HTML: sanitised on input to the subset decisions §4 allows, and the plain
+ * Post and template HTML: sanitised on input to the subset docs/decisions.md §4 allows, and the plain
  * text every network receives derived from it. Pure functions, for Node (the server and CLI).
  */
 import { createRequire } from 'node:module';

@@ -20,7 +20,7 @@ export function decodeCursor(cursor: string): [string, string] {
   return [v[0], v[1]];
 }
 
-/** A draft's link card as the API shows it (decisions §10). */
+/** A draft's link card as the API shows it (docs/decisions.md §16). */
 export type LinkCardChoice = false | { url: string } | null;
 
 /** The stored language in canonical BCP 47 ("pt-br" → "pt-BR"); null stays null (the default). */

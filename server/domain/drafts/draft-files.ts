@@ -196,7 +196,7 @@ export function offsetAt(zone: string, t: number): number {
 }
 
 /**
- * A wall-clock time in `zone` as an instant (decisions §10): a time that does not exist moves
+ * A wall-clock time in `zone` as an instant (docs/decisions.md §13): a time that does not exist moves
  * forward by the gap; one that happens twice is the earlier instant.
  */
 export function localToInstant(local: string, zone: string): number {

@@ -1,6 +1,6 @@
 /**
  * The text side of drafts: tweets as stored (sanitised HTML, plain text, positions, template
- * head and tail) and as checked (each target network's count and limit, decisions §4).
+ * head and tail) and as checked (each target network's count and limit, docs/decisions.md §4).
  */
 import {
   countOptionsFromMeta, strictest, TextFacts, validatePost,
@@ -79,7 +79,7 @@ const parseMeta = (meta: string): Record<string, unknown> => {
   }
 };
 
-/** Target rules from the target accounts; with none, microblog with its defaults (decisions §4). */
+/** Target rules from the target accounts; with none, microblog with its defaults (docs/decisions.md §4). */
 export function rulesFor(targets: AccountRow[]): TargetRules {
   const rules: TargetRules = new Map();
   for (const a of targets) {

@@ -1,5 +1,5 @@
 /**
- * Drafts: an ordered list of posts (tweets) with optional per-network text (decisions §4).
+ * Drafts: an ordered list of posts (tweets) with optional per-network text (docs/decisions.md §4).
  * Every query is scoped by user: another user's draft is NOT_FOUND. Writes that touch several
  * rows run in one transaction; a draft being published is read-only.
  */

@@ -1,5 +1,5 @@
 /**
- * The event stream (decisions §10, GET /events): every state change of a post (scheduled, sending,
+ * The event stream (docs/decisions.md §12, GET /events): every state change of a post (scheduled, sending,
  * published, failed, missed, cancelled), an account needing to be connected again, and every
  * credits change. Each is written once, by the service making the change, through record(), in
  * the transaction of the change: a rolled-back change leaves no event, a committed one always

@@ -1,5 +1,5 @@
 /**
- * Idempotent writes (decisions §10): a POST that creates or publishes may carry an
+ * Idempotent writes (docs/decisions.md §10): a POST that creates or publishes may carry an
  * `Idempotency-Key`; per user, for 24 h, the same request gets its first answer again, also after
  * a restart, and another request under the same key is refused.
  *

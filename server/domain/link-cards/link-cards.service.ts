@@ -1,5 +1,5 @@
 /**
- * Link cards built by Herald (decisions §10 "Composer"): the page a post links to is fetched
+ * Link cards built by Herald (docs/decisions.md §16 "Composer"): the page a post links to is fetched
  * through the one guarded fetcher (address policy after DNS and on every redirect), with a
  * short time cap and only its head read (at most PAGE_MAX_BYTES), and its Open Graph /
  * Twitter-card / <title> facts make the card. Answers are kept in a small LRU with a TTL, so the

@@ -1,5 +1,5 @@
 /**
- * Dry run (decisions §10): what each network would receive, and what it would cost, answered
+ * Dry run (docs/decisions.md §11): what each network would receive, and what it would cost, answered
  * from the plan of a real publish or schedule (plan.ts, charge.ts), stopping before anything is
  * charged, sent, stored or scheduled.
  *

@@ -1,5 +1,5 @@
 /**
- * Confirming a handed-off post (decisions §10, "Mastodon hand-off"): when its entry falls due,
+ * Confirming a handed-off post (docs/decisions.md §14, "Mastodon hand-off"): when its entry falls due,
  * the network was to publish it itself (scheduling/hand-off.service.ts). The publication then
  * runs like any other (planned, charged, its part marked sending, published with its URL, the
  * `post.published` event), except that the adapter's `publishPost` is replaced by a lookup: the

@@ -212,7 +212,7 @@ export class PublishService {
   }
 
   /**
-   * Dry run (decisions §10): begin()'s plan and charge, in a transaction rolled back, so nothing
+   * Dry run (docs/decisions.md §11): begin()'s plan and charge, in a transaction rolled back, so nothing
    * is charged, stored or sent; answers what each network would receive and what it would cost.
    * What a real publish would refuse (a limit, an account, short credits) is refused the same way.
    */
@@ -323,7 +323,7 @@ export class PublishService {
   }
 
   /**
-   * Dry run of a direct publish (decisions §10): publishDirect()'s plan and charge, rolled back,
+   * Dry run of a direct publish (docs/decisions.md §11): publishDirect()'s plan and charge, rolled back,
    * nothing sent. `byUrl.load` should not fetch (MediaService.refsFromUrls with `fetch: false`):
    * a remote media URL is answered as `{url}`, this server's media by id.
    */

@@ -62,7 +62,7 @@ export class PublishReports {
         // An entry that ended (failed, held) stands only where no publication tells its story:
         // refused before it began, or its account gone.
         if ((e.status === 'failed' || e.status === 'needs_review') && pub) continue;
-        // Handed off (decisions §10): the network holds it until its time; firing it confirms it.
+        // Handed off (docs/decisions.md §14): the network holds it until its time; firing it confirms it.
         const status = e.status === 'claimed' ? 'pending' : e.status === 'pending' && e.networkScheduledId ? 'handed_off' : e.status;
         const wait = status === 'pending' ? this.waitOf(e, now) : undefined;
         if (wait) retryAt.set(key, wait.nextAttemptAt);

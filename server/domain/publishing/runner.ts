@@ -122,7 +122,7 @@ export class PublicationRunner {
       const card = await this.cardFor(adapter, options);
       const plans = parts.map((p) => {
         const media = this.resolveMedia(pub.userId, JSON.parse(p.media) as MediaRef[]);
-        // Images win over a card (decisions §10).
+        // Images win over a card (docs/decisions.md §16).
         const linkCard = card && p.position === options.linkCard?.position && media.length === 0 ? card : undefined;
         return { text: p.text, media, quote: p.position === 0 ? options.quote : undefined, options, idempotencyKey: p.idempotencyKey, ...(linkCard ? { linkCard } : {}) };
       });

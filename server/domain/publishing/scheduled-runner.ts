@@ -37,7 +37,7 @@ export type { EntryRow } from '../../db/repos/schedule.repo.js';
 /**
  * The reason an entry keeps while the encrypted secret store waits for its passphrase (Herald
  * restarted, nobody unlocked it yet). Progress shows it with `waitingFor: "reconnect"`: of the
- * values decisions §10 allows, the one that says the person must give Herald its access to the
+ * values docs/decisions.md §6 allows, the one that says the person must give Herald its access to the
  * account back; "storage" would send them to free disk space, "network" and "quota" blame others.
  */
 export const LOCKED_WAIT = 'Waiting: secret store locked: unlock Herald to send. Nothing was sent or charged; it goes out as soon as Herald is unlocked';

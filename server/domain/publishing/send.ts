@@ -37,7 +37,7 @@ export interface TargetResult {
 
 const PER_NETWORK_CONCURRENCY = 8;
 
-/** The `data` object decisions §5 gives each network. */
+/** The `data` object docs/decisions.md §5 gives each network. */
 export function resultData(platform: Platform, refs: PostRef[]): Record<string, unknown> {
   const first = refs[0];
   switch (platform) {

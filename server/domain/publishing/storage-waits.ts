@@ -1,5 +1,5 @@
 /**
- * Scheduled posts a full disk keeps from firing (decisions §10: a local write failure at fire time
+ * Scheduled posts a full disk keeps from firing (docs/decisions.md §6: a local write failure at fire time
  * is transient; the entry stays pending). Held in memory because while the disk is full the
  * database may refuse to record the wait itself: the scheduler writes it to the entry
  * (`waiting_for = 'storage'`) as soon as a write goes through, and progress reads both.

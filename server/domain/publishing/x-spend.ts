@@ -1,5 +1,5 @@
 /**
- * X's pay-per-use spend (decisions §10): what each post request costs (the one price function:
+ * X's pay-per-use spend (docs/decisions.md §15): what each post request costs (the one price function:
  * dry run, the cost recorded when a part is sent and the spend forecasts all use it), the month's
  * spend and what is scheduled, and the monthly cap, which warns or refuses.
  *

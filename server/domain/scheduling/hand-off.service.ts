@@ -1,5 +1,5 @@
 /**
- * Hand-off (decisions §10, "Mastodon hand-off"): a scheduled post due 10 minutes or more ahead,
+ * Hand-off (docs/decisions.md §14, "Mastodon hand-off"): a scheduled post due 10 minutes or more ahead,
  * on a network that can schedule posts itself (the adapter's optional `schedulePost`; Mastodon's
  * scheduled statuses), is created there with its time, so the network publishes it although
  * Herald is closed or the machine asleep. Its entry stays in Herald's queue, `handed_off` with
@@ -30,9 +30,9 @@ import type { Deps } from '../deps.js';
 import { loadDraft, partsFor } from '../publishing/plan.js';
 import { PublicationRunner } from '../publishing/runner.js';
 
-/** How far ahead a post must be due to be handed off (decisions §10). */
+/** How far ahead a post must be due to be handed off (docs/decisions.md §14). */
 export const HAND_OFF_LEAD_MS = 10 * 60_000;
-/** The networks Herald hands off to when their adapter can schedule (decisions §10 names Mastodon). */
+/** The networks Herald hands off to when their adapter can schedule (docs/decisions.md §14 names Mastodon). */
 const HAND_OFF_PLATFORMS: Platform[] = ['fedblog'];
 
 /** Entries looked at per pass: a pass never holds the thread long (each entry yields). */
@@ -190,7 +190,7 @@ export class HandOffService {
       const draft = loadDraft(this.repos.publishInputs, e.userId, e.draftId);
       const parts = partsFor(e.platform, draft);
       if (parts.length !== 1) return `A thread: ${name} cannot schedule replies to a post not yet published, so Herald sends it itself at its time`;
-      // The post's language, as a local send would give it (decisions §10: on every path).
+      // The post's language, as a local send would give it (docs/decisions.md §16: on every path).
       const langs = [draft.language ?? this.deps.config.defaultLanguage];
       // The key names the entry, its text and language: handed off again after an edit, it is a new post.
       const version = createHash('sha256').update(JSON.stringify([parts[0], langs])).digest('hex').slice(0, 16);

@@ -27,13 +27,13 @@ export interface ScheduleRequest {
   draftId: string;
   /** Required unless every targetAccounts item has its own scheduledFor. */
   scheduledFor?: string;
-  /** An item's own scheduledFor (decisions §10: per-network times) wins over the request's. */
+  /** An item's own scheduledFor (docs/decisions.md §13: per-network times) wins over the request's. */
   targetAccounts?: { accountId: string; platform?: Platform; scheduledFor?: string }[];
   accountUuid?: string;
   platform?: Platform;
   priority?: number;
   applyJitter?: boolean;
-  /** Validate and answer the plan (decisions §10); nothing is scheduled. */
+  /** Validate and answer the plan (docs/decisions.md §11); nothing is scheduled. */
   dryRun?: boolean;
 }
 
@@ -136,7 +136,7 @@ export class ScheduleService {
 
   list(userId: string) {
     const rows = this.repos.schedule.listPending(userId);
-    // Handed off (decisions §10): the instance that publishes it, by its host.
+    // Handed off (docs/decisions.md §14): the instance that publishes it, by its host.
     const host = (url: string | null) => { try { return url ? new URL(url).host : null; } catch { return null; } };
     return rows.map(({ fireAt, serverUrl, ...r }) => ({ ...r, scheduledFor: new Date(fireAt).toISOString(), handedOffTo: r.networkScheduledId ? host(serverUrl) : null }));
   }

@@ -1,6 +1,6 @@
 /**
  * The one place errors become HTTP answers: `{success: false, error, message, details?}` with the
- * status of decisions §1. Internal faults are logged by class and message only and answered
+ * status of docs/decisions.md §1. Internal faults are logged by class and message only and answered
  * with a fixed text, so no stack, path or SQL reaches a client.
  */
 import type { ErrorRequestHandler, RequestHandler } from 'express';
@@ -19,7 +19,7 @@ interface BodyParserError {
 
 export function toHeraldError(err: unknown): HeraldError | undefined {
   if (err instanceof HeraldError) return err;
-  // A full disk is not Herald's fault nor the request's: 507 saying what to free (decisions §10).
+  // A full disk is not Herald's fault nor the request's: 507 saying what to free (docs/decisions.md §1).
   if (isStorageFull(err)) return storageFull(err);
   // Express's router throws a URIError when a path parameter is not valid percent-encoding.
   if (err instanceof URIError) return new HeraldError('INVALID_INPUT', 'The request path is not valid percent-encoding');

@@ -1,5 +1,5 @@
 /**
- * Idempotency-Key for the routes whose RouteDef says `idempotent: true` (decisions §10); the rules
+ * Idempotency-Key for the routes whose RouteDef says `idempotent: true` (docs/decisions.md §10); the rules
  * live in IdempotencyService. Two steps in the route's chain:
  *
  * - `check`, right after key auth: a bad header is refused before the body is read.

@@ -12,7 +12,7 @@ export const creditRoutes = (s: Services) => [
     handler: ({ auth }) => ({ success: true, ...s.credits.outlook(auth.user.id), xSpend: s.publishing.xSpend.figures(auth.user.id) }),
   }),
   defineRoute({
-    method: 'get', path: '/credits', tag, summary: 'The same as POST /credits, for readers that GET (decisions §10 names GET /credits with xSpend)',
+    method: 'get', path: '/credits', tag, summary: 'The same as POST /credits, for readers that GET (with xSpend)',
     description: 'The monthly grant (default 1000) is credited on the first look in a month and expires at the end of that month in the user\'s time zone. xSpend: X\'s pay-per-use spend this month, what is scheduled for the rest of it, and the cap.',
     response: c.creditsResponse, errors: ['INVALID_API_KEY', 'RATE_LIMITED'],
     handler: ({ auth }) => ({ success: true, ...s.credits.outlook(auth.user.id), xSpend: s.publishing.xSpend.figures(auth.user.id) }),

@@ -9,7 +9,7 @@ const base = ['INVALID_API_KEY', 'RATE_LIMITED'] as const;
 const file = z.string().max(16 * 1024 * 1024);
 const mediaType = (req: { headers: { 'content-type'?: string } }) => (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
 
-/** Drafts as files (decisions §10): Markdown with YAML front matter, JSON, CSV for bulk. */
+/** Drafts as files (docs/decisions.md §17): Markdown with YAML front matter, JSON, CSV for bulk. */
 export const draftFileRoutes = (s: Services) => [
   defineRoute({
     method: 'get', path: '/microblog/drafts/:id/export', tag, summary: 'A draft as a file (Markdown or JSON)',

@@ -1,6 +1,6 @@
 /**
  * POST /auth/oauth/{identity,microblog}/{url,callback}: sign-in by OAuth, no key needed.
- * Error choices (decisions §2 leaves them to us): a bad, reused, expired or swapped state, a
+ * Error choices (docs/decisions.md §2 leaves them to us): a bad, reused, expired or swapped state, a
  * redirectUri that is neither loopback nor configured, an ID token that fails validation and
  * an e-mail the provider has not verified are 400 INVALID_INPUT; a provider that refuses the
  * code or cannot be reached is 502 PLATFORM_ERROR; missing client id/secret is 501.

@@ -1,5 +1,5 @@
 /**
- * One HTTP call to a Mastodon instance, with its failures normalised (platforms.md §3.5, §3.6):
+ * One HTTP call to a Mastodon instance, with its failures normalised (docs/decisions.md §19.3):
  * errors are `{error, error_description?}` and the status code is what counts; 401 means the
  * token was revoked (Mastodon tokens never expire, so there is nothing to refresh); 429 waits
  * until `X-RateLimit-Reset`, an ISO 8601 timestamp (with microseconds), not epoch seconds.

@@ -1,5 +1,5 @@
 /**
- * Each Mastodon instance sets its own limits (platforms.md §3.2). They are read from
+ * Each Mastodon instance sets its own limits (docs/decisions.md §19.3). They are read from
  * GET /api/v2/instance (no auth; GET /api/v1/instance on servers older than 4.0), cached per
  * instance for an hour, and kept on the account's meta so drafts can count per instance.
  */

@@ -1,5 +1,5 @@
 /**
- * Mastodon media (platforms.md §3.4): POST /api/v2/media (multipart `file` + `description` as alt
+ * Mastodon media (docs/decisions.md §19.3): POST /api/v2/media (multipart `file` + `description` as alt
  * text). 200 means processed; 202 means `url: null` for now, so poll GET /api/v1/media/:id,
  * which answers 206 while processing and 200 once `url` is set.
  */

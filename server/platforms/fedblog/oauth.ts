@@ -1,5 +1,5 @@
 /**
- * Mastodon OAuth (platforms.md §3.1). Every instance is its own authorization server, so Herald
+ * Mastodon OAuth (docs/decisions.md §19.3). Every instance is its own authorization server, so Herald
  * registers itself once per instance (POST /api/v1/apps) and hands the app back to the
  * connections service, which caches it in the secret store. The app remembers the redirect URI
  * it was registered with: if Herald now listens elsewhere, it registers again rather than send

@@ -1,5 +1,5 @@
 /**
- * One HTTP call to X, with X's failures normalised (platforms.md §1.6, §1.7): 401 means the
+ * One HTTP call to X, with X's failures normalised (docs/decisions.md §19.1): 401 means the
  * access token is no good (refresh), 429 carries the reset from `x-rate-limit-reset` or, when a
  * 24-hour allowance is spent, from its own reset header; 5xx is transient; a write whose answer
  * never came is ambiguous (X has no idempotency key). Both error shapes X uses, RFC 7807

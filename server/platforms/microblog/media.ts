@@ -1,5 +1,5 @@
 /**
- * X v2 media upload (platforms.md §1.4): images up to 5 MB in one multipart request; GIFs,
+ * X v2 media upload (docs/decisions.md §19.1): images up to 5 MB in one multipart request; GIFs,
  * videos and bigger images through initialize → append (1 MiB segments) → finalize, then STATUS
  * polling until X says `succeeded` (attaching earlier fails). Alt text goes on afterwards with
  * POST /2/media/metadata. Media ids stay strings end to end (they are 64-bit).

@@ -1,5 +1,5 @@
 /**
- * X's OAuth 2.0 Authorization Code flow with PKCE (platforms.md §1.2). Herald is a confidential
+ * X's OAuth 2.0 Authorization Code flow with PKCE (docs/decisions.md §19.1). Herald is a confidential
  * client: the token endpoint gets HTTP Basic with the client id and secret and a form body (never
  * JSON). Access tokens last two hours; refresh tokens are single-use and rotate on every refresh,
  * so the caller must save the returned pair before using it (credentials.service does).
@@ -69,7 +69,7 @@ async function tokenCall(network: NetworkConfig, init: RequestInit, purpose: 'ex
 /**
  * The Test button: a refresh with a made-up refresh token. X answers 401 unauthorized_client
  * when the client id or secret is wrong, and 400 invalid_request ("the token was invalid") when
- * the client is right (platforms.md §1.2).
+ * the client is right (docs/decisions.md §19.1).
  */
 async function checkXApp(req: { network: NetworkConfig }): Promise<AppCheck> {
   let client: AppCredentials;

@@ -1,5 +1,5 @@
 /**
- * LinkedIn's Images API (platforms.md §5.4): initializeUpload names the owner (who must be the
+ * LinkedIn's Images API (docs/decisions.md §19.5): initializeUpload names the owner (who must be the
  * post's author) and answers an upload URL and an image URN; the bytes go to that URL with a
  * PUT; the URN goes into the post once LinkedIn says the image is AVAILABLE. The upload host
  * differs from the API host, so the access token is only sent to a LinkedIn host (or the

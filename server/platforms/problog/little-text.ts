@@ -1,5 +1,5 @@
 /**
- * LinkedIn's "little text" (platforms.md §5.5): the Posts API reads `commentary` as markup in
+ * LinkedIn's "little text" (docs/decisions.md §19.5): the Posts API reads `commentary` as markup in
  * which `\ | { } @ [ ] ( ) < > # * _ ~` are reserved. Unescaped, LinkedIn may accept the post
  * and silently cut the text at the first reserved character, so every one of them is escaped
  * with a backslash (the backslash itself first, which a single pass does by construction).

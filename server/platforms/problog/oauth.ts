@@ -1,5 +1,5 @@
 /**
- * LinkedIn's 3-legged OAuth 2.0 (platforms.md §5.1): scopes `openid profile w_member_social`,
+ * LinkedIn's 3-legged OAuth 2.0 (docs/decisions.md §19.5): scopes `openid profile w_member_social`,
  * a form-encoded code exchange with the client secret, 60-day access tokens. A refresh token
  * comes only to apps LinkedIn approved for programmatic refresh; it does not rotate (the same
  * one comes back), and without it an expired token means connecting again. LinkedIn's PKCE is

@@ -1,5 +1,5 @@
 /**
- * One HTTP call to LinkedIn with its failures normalised (platforms.md §5.2, §5.6). Errors are
+ * One HTTP call to LinkedIn with its failures normalised (docs/decisions.md §19.5). Errors are
  * `{status, serviceErrorCode, message}` (the OAuth endpoints use `{error, error_description}`):
  * any 401 means reconnect (after a refresh where one is possible); 429 means a daily limit,
  * which LinkedIn resets at midnight UTC and announces in no header; 5xx is transient; other 4xx

@@ -1,5 +1,5 @@
 /**
- * Rich-text facets for a Bluesky post (platforms.md §2.6): links, mentions and hashtags, each
+ * Rich-text facets for a Bluesky post (docs/decisions.md §19.2): links, mentions and hashtags, each
  * with an index in UTF-8 bytes of `text` (start inclusive, end exclusive), never UTF-16 code
  * units: an emoji before a link moves a JS index by 2 but a byte offset by 4. The text is never
  * changed after the offsets are computed. Mentions carry a DID; a handle that does not resolve

@@ -1,5 +1,5 @@
 /**
- * Images for a Bluesky post (platforms.md §2.4, §2.5): each file is uploaded with
+ * Images for a Bluesky post (docs/decisions.md §19.2): each file is uploaded with
  * com.atproto.repo.uploadBlob just before the record that uses it (unreferenced blobs are
  * collected), and goes into an `app.bsky.embed.images` entry with its alt text and aspect ratio.
  * A still image over the size every PDS accepts is re-encoded smaller first (shrinkImage); a GIF
@@ -104,7 +104,7 @@ export interface ExternalEmbed {
 }
 
 /**
- * A link card as an external embed (platforms.md §2.4): the thumbnail, when there is one, is
+ * A link card as an external embed (docs/decisions.md §19.2): the thumbnail, when there is one, is
  * made to fit the lexicon's cap and uploaded as a blob right before the record. A thumbnail that
  * cannot be made small enough or is refused leaves the card without one, never fails the post.
  */

@@ -1,5 +1,5 @@
 /**
- * Bluesky app-password sessions (platforms.md §2.1, §2.2): createSession at the service the user
+ * Bluesky app-password sessions (docs/decisions.md §19.2): createSession at the service the user
  * named (a PDS or an entryway), then every later call goes to the account's own PDS, taken from
  * the `#atproto_pds` service entry of the DID document the session returns. refreshSession
  * rotates both JWTs; when the refresh JWT is dead too, Herald signs in again with the stored app

@@ -1,5 +1,5 @@
 /**
- * One XRPC call to a Bluesky PDS, with its failures normalised (platforms.md §2.2, §2.7). Every
+ * One XRPC call to a Bluesky PDS, with its failures normalised (docs/decisions.md §19.2). Every
  * XRPC error body is `{error, message}`; the error name matters more than the status:
  * `ExpiredToken` and `InvalidToken` (both 400) mean the access token must be refreshed, a 429
  * waits until `RateLimit-Reset` (Unix seconds), 5xx is worth a retry, and any other 4xx is the

@@ -1,5 +1,5 @@
 /**
- * One call to the Threads Graph API with its failures normalised (platforms.md §4.4). Graph
+ * One call to the Threads Graph API with its failures normalised (docs/decisions.md §19.4). Graph
  * errors are `{error: {message, type, code, error_subcode, is_transient, ...}}`: code 190 means
  * the token is no good (refresh, else reconnect); codes 4/17/32/613 and HTTP 429 are rate
  * limits (Threads sends no reset time); `is_transient` and 5xx are worth retrying; code 24 with

@@ -1,5 +1,5 @@
 /**
- * Threads sign-in (platforms.md §4.1): the authorize window with comma-separated scopes, a
+ * Threads sign-in (docs/decisions.md §19.4): the authorize window with comma-separated scopes, a
  * short-lived token (1 h) from the form-encoded code exchange, traded at once for a long-lived
  * one (60 days, `th_exchange_token`). Threads has no refresh token: the long-lived token itself
  * is renewed with `th_refresh_token` while it is still valid; once it has expired the person
@@ -55,7 +55,7 @@ function refusedSignIn(err: unknown): never {
 /**
  * The Test button: a code exchange with a made-up code. Threads answers "Error validating client
  * secret." or "Invalid application ID" for a wrong client, and complains about the code when the
- * client is right. Threads also refuses any redirect URI that is not HTTPS (platforms.md §4.1).
+ * client is right. Threads also refuses any redirect URI that is not HTTPS (docs/decisions.md §19.4).
  */
 async function checkThreadsApp(req: { network: NetworkConfig; redirectUri: string }): Promise<AppCheck> {
   let client: Required<AppCredentials>;

@@ -1,6 +1,6 @@
 /**
  * Confirming a move: the draft's networks, each with its own new time (per-network times,
- * decisions §10) in the view's zone, prefilled from where it was dropped; only the ticked
+ * docs/decisions.md §13) in the view's zone, prefilled from where it was dropped; only the ticked
  * networks move. Scheduling again moves a pending entry (POST /microblog/schedule).
  */
 import { useEffect, useRef, useState } from 'react';

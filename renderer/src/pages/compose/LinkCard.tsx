@@ -1,5 +1,5 @@
 /**
- * The link card under the post that holds its link (decisions §10): by default the first link of
+ * The link card under the post that holds its link (docs/decisions.md §16): by default the first link of
  * the first post, read by the server (GET /link-preview, through its address policy and cache).
  * The person can remove it or pick another link of the text; a page that cannot be read shows
  * nothing. Bluesky and LinkedIn get this card from Herald; X, Mastodon and Threads make their own.

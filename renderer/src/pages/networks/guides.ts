@@ -1,5 +1,5 @@
 /**
- * What to do on each network's developer portal (platforms.md §1.2, §2.2, §3, §4.1, §5.1): the
+ * What to do on each network's developer portal (docs/decisions.md §19): the
  * text of Settings → Networks, one guide per network.
  */
 export type AppPlatform = 'microblog' | 'threadblog' | 'problog' | 'identity';

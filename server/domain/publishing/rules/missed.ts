@@ -1,5 +1,5 @@
 /**
- * Grace and missed (quality.md, "Missed while closed"): a scheduled post found due late by at most
+ * Grace and missed (docs/decisions.md §6): a scheduled post found due late by at most
  * the grace period is published at once; a later one is `missed`, not published and not charged.
  * A retry is late from the instant of that retry: a post that failed at 09:00 and was to be tried
  * again at 09:01 is not sent at 17:00 because Herald was closed all day (parts of a thread
