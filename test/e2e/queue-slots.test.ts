@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAccount, userIdOf } from '../helpers/drafts.js';
 import { OWNER } from '../helpers/server.js';
 import { signIn, startUiApp, type UiApp } from '../helpers/ui-app.js';
-import { formatLocal } from '../../server/contracts/time.js';
+import { formatLocal } from '../../time/index.js';
 
 let app: UiApp;
 let key: string;

@@ -8,7 +8,7 @@
  * and History's filters (network, status, dates, text) with each network's link.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatLocal } from '../../server/contracts/time.js';
+import { formatLocal } from '../../time/index.js';
 import type { UiApp } from '../helpers/ui-app.js';
 import { userIdOf } from '../helpers/drafts.js';
 import { OWNER } from '../helpers/server.js';

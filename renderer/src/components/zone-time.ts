@@ -2,7 +2,7 @@
  * Wall dates and times of instants in a time zone, and back (the one DST rule of
  * server/contracts/time.ts). Pure: no React, no API, so the calendar's model is testable in Node.
  */
-import { formatLocal, localParts, localToInstant } from '../../../server/contracts/time';
+import { formatLocal, localParts, localToInstant } from '../../../time/index';
 
 const DAY = new Intl.DateTimeFormat('en-GB', { weekday: 'short', timeZone: 'UTC' });
 

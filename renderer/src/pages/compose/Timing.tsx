@@ -3,7 +3,7 @@
  * datetime-local value becomes an instant by the one DST rule (server/contracts/time.ts).
  * Per-network times: each target account may get its own time (LinkedIn 08:00, X 12:00).
  */
-import { formatLocal, localToInstant } from '../../../../server/contracts/time';
+import { formatLocal, localToInstant } from '../../../../time/index';
 
 export { formatLocal };
 import { networkName } from '../../components/ui';
