@@ -185,20 +185,20 @@ export function resolveWall(zone: string, wall: number): { instant: number; rule
 export const wallToInstant = (zone: string, wall: number): number => resolveWall(zone, wall).instant;
 
 /**
- * A local time ("2026-03-08 02:30" or "2026-03-08T02:30") in a zone: its instant and, when the
+ * A local time ("2026-03-08 02:30", "2026-03-08T02:30:00") in a zone: its instant and, when the
  * DST rule applied, the rule in words. Null when the text is not a real date and time of day.
  */
 export function readLocal(zone: string, text: string): { instant: number; rule: DstRule; words?: string } | null {
-  const m = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})$/.exec(text.trim());
+  const m = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2}))?$/.exec(text.trim());
   if (!m) return null;
-  const [y, mo, d, h, mi] = m.slice(1).map(Number);
-  if (mo < 1 || mo > 12 || h > 23 || mi > 59 || new Date(Date.UTC(y, mo - 1, d)).getUTCDate() !== d) return null;
-  const { instant, rule } = resolveWall(zone, Date.UTC(y, mo - 1, d, h, mi));
+  const [y, mo, d, h, mi, s = 0] = m.slice(1).map((v) => (v === undefined ? undefined : Number(v))) as number[];
+  if (mo < 1 || mo > 12 || h > 23 || mi > 59 || s > 59 || new Date(Date.UTC(y, mo - 1, d)).getUTCDate() !== d) return null;
+  const { instant, rule } = resolveWall(zone, Date.UTC(y, mo - 1, d, h, mi, s));
   const asked = `${m[4]}:${m[5]}`;
   const got = formatLocal(zone, instant);
   const at = `${got.local.slice(11)} (UTC${got.offset})`;
   if (rule === 'gap') {
-    const gap = (instant - Date.UTC(y, mo - 1, d, h, mi) + offsetAt(zone, instant)) / MINUTE;
+    const gap = (instant - Date.UTC(y, mo - 1, d, h, mi, s) + offsetAt(zone, instant)) / MINUTE;
     const words = `${asked} does not exist in ${zone} that day (the clocks jump forward): moved forward by ${gap} minutes to ${at}`;
     return { instant, rule, words };
   }
