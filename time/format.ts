@@ -15,14 +15,17 @@ export interface TimeView {
 
 type Instant = number | string | Date | null | undefined;
 
+type Style = 'date-time' | 'time' | 'date' | Intl.DateTimeFormatOptions;
+const STYLES: Record<string, Intl.DateTimeFormatOptions> = {
+  'date-time': { dateStyle: 'medium', timeStyle: 'short' }, time: { timeStyle: 'short' }, date: { dateStyle: 'medium' },
+};
+
 const cache = new Map<string, Intl.DateTimeFormat>();
-function format(locale: Locale, zone: string, style: 'date-time' | 'time' | 'date'): Intl.DateTimeFormat {
-  const key = `${String(locale)}|${zone}|${style}`;
+function format(locale: Locale, zone: string, style: Style): Intl.DateTimeFormat {
+  const key = `${String(locale)}|${zone}|${typeof style === 'string' ? style : JSON.stringify(style)}`;
   let f = cache.get(key);
   if (!f) {
-    const opts: Intl.DateTimeFormatOptions =
-      style === 'date-time' ? { dateStyle: 'medium', timeStyle: 'short' }
-        : style === 'time' ? { timeStyle: 'short' } : { dateStyle: 'medium' };
+    const opts = typeof style === 'string' ? STYLES[style] : style;
     f = new Intl.DateTimeFormat(locale as string | string[] | undefined, { ...opts, timeZone: zone });
     if (cache.size > 200) cache.clear();
     cache.set(key, f);
@@ -35,8 +38,8 @@ function ms(at: Instant): number {
   return at instanceof Date ? at.getTime() : typeof at === 'number' ? at : Date.parse(at);
 }
 
-/** An instant as date and time in `zone` ('' for none). */
-export function formatIn(at: Instant, zone: string, locale?: Locale, style: 'date-time' | 'time' | 'date' = 'date-time'): string {
+/** An instant as date and time in `zone` ('' for none); `style` may pick the parts instead. */
+export function formatIn(at: Instant, zone: string, locale?: Locale, style: Style = 'date-time'): string {
   const t = ms(at);
   return Number.isNaN(t) ? '' : format(locale, zone, style).format(t);
 }
