@@ -1,6 +1,7 @@
 /**
  * The views that lay posts out by day (Calendar, History) show them in one zone: a social set's
- * (the default set's first) or the user's, chosen here and remembered. Single times elsewhere go
+ * (the default set's first; the user's when there is no set), chosen here and remembered; a
+ * time shown in a zone other than the user's names it. Single times elsewhere go
  * through components/time.tsx.
  */
 import { useEffect, useState } from 'react';
@@ -31,7 +32,7 @@ export function useViewZone() {
       const seen = new Map<string, string>();
       for (const s of sets) seen.set(s.timeZone, seen.has(s.timeZone) ? `${seen.get(s.timeZone)}, ${s.name}` : s.name);
       const list = [...seen].map(([z, names]) => ({ zone: z, label: `${z} (${z === userZone ? 'your zone, ' : ''}${names})` }));
-      if (!seen.has(userZone)) list.push({ zone: userZone, label: `${userZone} (your zone)` });
+      if (list.length === 0) list.push({ zone: userZone, label: `${userZone} (your zone)` });
       choose(list);
     }, () => { if (live) choose([{ zone: userZone, label: `${userZone} (your zone)` }]); });
     return () => { live = false; };
