@@ -8,7 +8,13 @@ import { afterAll, beforeAll, it } from 'vitest';
 import { runUnder, startZoneApp, walkEveryPage, type ZoneWalk } from '../helpers/zone-walk.js';
 import type { UiApp } from '../helpers/ui-app.js';
 
-const w: ZoneWalk = { machine: 'UTC', user: 'Europe/Berlin', locale: 'en-GB' };
+const w: ZoneWalk = {
+  machine: 'UTC', user: 'Europe/Berlin', locale: 'en-GB',
+  gap: {
+    local: '2027-03-28T02:30',
+    words: '02:30 does not exist in Europe/Berlin that day (the clocks jump forward): moved forward by 60 minutes to 03:30 (UTC+02:00)',
+  },
+};
 runUnder(w.machine);
 let app: UiApp;
 

@@ -12,7 +12,11 @@ import { OWNER } from './server.js';
 import { startUiApp, type UiApp } from './ui-app.js';
 import { formatIn, formatLocal, localToInstant } from '../../time/index.js';
 
-export interface ZoneWalk { machine: string; user: string; locale: string }
+export interface ZoneWalk {
+  machine: string; user: string; locale: string;
+  /** A local time that does not exist in the user's zone (a DST gap), and what the composer says of it. */
+  gap?: { local: string; words: string };
+}
 
 /** Sets the process's zone (the server's machine zone) before anything reads it. */
 export function runUnder(zone: string): void {
@@ -140,6 +144,13 @@ export async function walkEveryPage(app: UiApp, w: ZoneWalk, shot: (name: string
   await checkPage(app, w, 'Compose fire times', known, 2);
   await expect(fires.first().locator('time').textContent()).resolves.toBe(formatIn(typed, w.user, w.locale));
   await shot('compose-fire-times');
+  if (w.gap) {
+    // A typed time in the DST gap: the rule, in words, before anything is scheduled.
+    await page.getByLabel('Schedule time').fill(w.gap.local);
+    await expect(page.locator('[data-dst-note]').textContent()).resolves.toBe(` ${w.gap.words}.`);
+    await page.getByLabel('Schedule time').fill(`${year}-01-15T09:00`);
+    await expect(page.locator('[data-dst-note]').count()).resolves.toBe(0);
+  }
 
   const visit = async (hash: string, name: string, min: number) => {
     await page.goto(`${app.origin}/${hash}`);

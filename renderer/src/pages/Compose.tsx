@@ -32,7 +32,7 @@ import { AccountPicker, pickTargets } from './compose/AccountPicker';
 import { cardUrl, LinkCard, useLinkCard } from './compose/LinkCard';
 import { LanguagePicker } from './compose/Language';
 import { FireTimes, SendProgress } from './compose/SendProgress';
-import { formatLocal, instantIn, PerNetworkTimes, useTimes } from './compose/Timing';
+import { DstNote, formatLocal, instantIn, PerNetworkTimes, useTimes } from './compose/Timing';
 import { SpendMeter } from '../components/SpendMeter';
 
 export function Compose({ params }: { params: URLSearchParams }) {
@@ -381,7 +381,7 @@ export function Compose({ params }: { params: URLSearchParams }) {
             <label className="small row" style={{ gap: 6, marginTop: 8 }}><input type="checkbox" checked={!!perNetwork} onChange={(e) => setPerNetwork(e.target.checked ? {} : undefined)} data-per-network-toggle /> A different time per network</label>
             {perNetwork && <PerNetworkTimes targets={targets} times={perNetwork} fallback={when_} onChange={(id, v) => setPerNetwork((p) => ({ ...p, [id]: v }))} />}
             <label className="small row" style={{ gap: 6, marginTop: 8 }}><input type="checkbox" checked={jitter} onChange={(e) => setJitter(e.target.checked)} /> Spread each account's post by up to ±3 min (jitter)</label>
-            <p className="muted small" id="tz" style={{ margin: '8px 0 0' }}>Times are in {setZone}. Ctrl+Enter asks to publish, Ctrl+S saves, Ctrl+N starts a new draft; <button type="button" className="linklike" onClick={showShortcuts} data-action="shortcuts">? all shortcuts</button></p>
+            <p className="muted small" id="tz" style={{ margin: '8px 0 0' }}>Times are in {setZone}.<DstNote zone={setZone} value={when_} /> Ctrl+Enter asks to publish, Ctrl+S saves, Ctrl+N starts a new draft; <button type="button" className="linklike" onClick={showShortcuts} data-action="shortcuts">? all shortcuts</button></p>
             {tooLong && <p className="error small" role="alert">Some posts do not fit a network; see the previews.</p>}
             {!targets.length && accounts.data && <p className="muted small">Pick at least one account to publish or schedule.</p>}
             {progress && <SendProgress progress={progress} accounts={accounts.data} />}

@@ -4,7 +4,7 @@
  * shown by the one formatter (components/time.tsx).
  * Per-network times: each target account may get its own time (LinkedIn 08:00, X 12:00).
  */
-import { formatLocal, localToInstant } from '../../../../time/index';
+import { formatLocal, localToInstant, readLocal } from '../../../../time/index';
 
 export { formatLocal };
 export { useTimes } from '../../components/time';
@@ -37,4 +37,10 @@ export function PerNetworkTimes({ targets, times, fallback, onChange }: {
       ))}
     </div>
   );
+}
+
+/** The DST rule in words when the typed time does not exist in the zone, or happens twice there. */
+export function DstNote({ zone, value }: { zone: string; value: string }) {
+  const words = readLocal(zone, value.slice(0, 16))?.words;
+  return words ? <span className="warn-text" role="status" data-dst-note> {words}.</span> : null;
 }
