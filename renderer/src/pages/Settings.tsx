@@ -28,7 +28,7 @@ export function Settings() {
           </select>
         </label>
       </div>
-      <form className="panel" onSubmit={(e) => { e.preventDefault(); void run(async () => { const r = await client.updateSettings(form); setUserZone(r.settings.timeZone); setNote('Saved. The zone and the language apply at once; the other values from the next start of Herald.'); }); }}>
+      <form className="panel" onSubmit={(e) => { e.preventDefault(); void run(async () => { const r = await client.updateSettings(form); setUserZone(r.settings.timeZone); setNote('Saved. The language applies at once, and so does the zone; the other values from the next start of Herald.'); }); }}>
         <h2>Publishing</h2>
         {/* Editable once the saved values are in: typing into the defaults would be overwritten when they arrive. */}
         <fieldset disabled={!loaded} className="plain">
