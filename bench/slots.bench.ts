@@ -11,7 +11,7 @@
  *    of the next 10 s fire on the X simulator. Lateness of each entry's dispatch (its publication
  *    row written) against its fire time. Goal: p99 ≤ 25 ms.
  */
-import { formatLocal, nextFreeSlot, nextSlots, type Slot } from '../server/contracts/time.js';
+import { formatLocal, nextFreeSlot, nextSlots, type Slot } from '../time/index.js';
 import { QueueRepo } from '../server/db/repos/queue.repo.js';
 import { addAccount, userIdOf } from '../test/helpers/drafts.js';
 import { insertDraft } from '../test/helpers/fixtures.js';

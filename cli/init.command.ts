@@ -33,7 +33,7 @@ export function registerInit(program: Command): void {
       const password = opts.password ?? (await readStdin()).replace(/\r?\n$/, '');
       const baseUrl = g.baseUrl ?? process.env.HERALD_BASE_URL;
       const client = new HeraldClient({ baseUrl });
-      const r = await client.setup({ email: opts.email, password, nickname: opts.nickname, timezone: opts.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone });
+      const r = await client.setup({ email: opts.email, password, nickname: opts.nickname, timezone: opts.timezone });
       const savedTo = opts.save ? saveCredentials({ apiKey: r.apiKey.key, baseUrl }) : undefined;
       const owner = new HeraldClient({ baseUrl, apiKey: r.apiKey.key });
       // The owner exists from here on: a later step that fails says so, and can be done on its own.

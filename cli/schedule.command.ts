@@ -4,28 +4,51 @@ import { action, examples, idList, int } from './action.js';
 import { clientFor, globals, UsageError, writeOptions } from './context.js';
 import { print } from './output.js';
 import { printPlan } from './publish.command.js';
+import type { HeraldClient } from '../client/herald-client.js';
+import { canonicalTimeZone, formatLocal, readLocal } from '../time/index.js';
 
-/** ISO 8601 with a zone as given; a date-time without a zone is local time. */
-export function parseWhen(input: string, now = new Date()): Date {
+/** What --at meant: the instant, and for a local time the zone it was read in and the DST rule in words. */
+export interface When { at: Date; zone?: string; words?: string }
+
+/**
+ * ISO 8601 with a zone as given; a date-time without one is local time in `zone` (the target
+ * set's), read by the one DST rule; "09:00" alone is the next 09:00 there.
+ */
+export function parseWhen(input: string, zone: string, now = new Date()): When {
   const s = input.trim();
   if (/([zZ]|[+-]\d{2}:?\d{2})$/.test(s)) {
     const t = Date.parse(s);
-    if (!Number.isNaN(t)) return new Date(t);
+    if (!Number.isNaN(t)) return { at: new Date(t) };
   }
-  const m = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2}))?)?$/.exec(s);
-  if (m) {
-    const [, y, mo, d, h = '0', mi = '0', sec = '0'] = m;
-    const date = new Date(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(sec));
-    if (date.getMonth() === Number(mo) - 1) return date;
-  }
+  const local = readLocal(zone, /^\d{4}-\d{2}-\d{2}$/.test(s) ? `${s} 00:00` : s.replace(/([T ])(\d):/, (_m, sep: string, h: string) => `${sep}0${h}:`));
+  if (local) return { at: new Date(local.instant), zone, words: local.words };
   const hm = /^(\d{1,2}):(\d{2})$/.exec(s);
-  if (hm) {
-    const date = new Date(now);
-    date.setHours(Number(hm[1]), Number(hm[2]), 0, 0);
-    if (date <= now) date.setDate(date.getDate() + 1);
-    return date;
+  if (hm && Number(hm[1]) < 24 && Number(hm[2]) < 60) {
+    const today = formatLocal(zone, now.getTime()).local.slice(0, 10);
+    for (const date of [today, formatLocal(zone, now.getTime() + 86_400_000).local.slice(0, 10)]) {
+      const r = readLocal(zone, `${date} ${hm[1].padStart(2, '0')}:${hm[2]}`)!;
+      if (r.instant > now.getTime()) return { at: new Date(r.instant), zone, words: r.words };
+    }
   }
   throw new UsageError(`Cannot read the time "${input}": use ISO 8601 (2026-12-01T09:00:00Z) or local time (2026-12-01 09:00, or 09:00 for the next one)`);
+}
+
+/** "2026-12-01 09:00 Europe/Berlin (UTC+01:00)". */
+export function inZone(instant: Date | string, zone: string): string {
+  const { local, offset } = formatLocal(zone, typeof instant === 'string' ? Date.parse(instant) : instant.getTime());
+  return `${local.replace('T', ' ')} ${zone} (UTC${offset})`;
+}
+
+/** The zone a local --at is read in: --zone, else the draft's set's, else the default set's, else the user's. */
+async function targetZone(client: HeraldClient, draftId: string, given?: string): Promise<string> {
+  if (given !== undefined) {
+    const zone = canonicalTimeZone(given);
+    if (!zone) throw new UsageError(`Unknown time zone "${given}" for --zone: use an IANA name such as Europe/Berlin`);
+    return zone;
+  }
+  const [draft, sets] = await Promise.all([client.getDraft(draftId), client.listSocialSets()]);
+  const set = sets.socialSets.find((x) => x.id === draft.draft.socialSetId) ?? sets.socialSets.find((x) => x.isDefault);
+  return set?.timeZone ?? (await client.me()).timezone;
 }
 
 export function registerSchedule(program: Command): void {
@@ -33,15 +56,22 @@ export function registerSchedule(program: Command): void {
     .addHelpText('after', examples('herald schedule create 9b1c… --at "2026-12-01 09:00"', 'herald schedule list', 'herald schedule cancel 9b1c…'));
   schedule.command('create <draft-id>')
     .description('Schedule a draft (one entry per account; each gets its own ±3 min jitter)')
-    .requiredOption('--at <time>', 'ISO 8601, or local time like "2026-12-01 09:00"')
+    .requiredOption('--at <time>', 'ISO 8601, or local time like "2026-12-01 09:00" in the draft\'s social set\'s zone')
+    .option('--zone <zone>', 'read a local --at in this IANA zone instead, e.g. Europe/Berlin')
     .option('--accounts <ids>', 'comma-separated account ids (default: the draft\'s accounts)', idList)
     .option('--priority <n>', 'higher fires first among entries due together (-1000 to 1000)', int(-1000, 1000), 0)
     .option('--no-jitter', 'fire at exactly --at')
     .option('--dry-run', 'show what each account would receive and what it would cost; schedule nothing')
-    .addHelpText('after', examples('herald schedule create 9b1c… --at "2026-12-01 09:00"', 'herald schedule create 9b1c… --at 2026-12-01T08:00:00Z --accounts a1,b2 --no-jitter'))
-    .action(action(async (draftId: string, opts: { at: string; accounts?: string[]; priority: number; jitter: boolean; dryRun?: boolean }, cmd: Command) => {
+    .addHelpText('after', examples('herald schedule create 9b1c… --at "2026-12-01 09:00"', 'herald schedule create 9b1c… --at "2026-12-01 09:00" --zone America/New_York', 'herald schedule create 9b1c… --at 2026-12-01T08:00:00Z --accounts a1,b2 --no-jitter'))
+    .action(action(async (draftId: string, opts: { at: string; zone?: string; accounts?: string[]; priority: number; jitter: boolean; dryRun?: boolean }, cmd: Command) => {
       const client = clientFor(cmd);
-      const when = parseWhen(opts.at);
+      // A time that cannot be read is refused before anything is asked of the server.
+      const absolute = parseWhen(opts.at, 'UTC');
+      const zone = absolute.zone ? await targetZone(client, draftId, opts.zone) : 'UTC';
+      const parsed = absolute.zone ? parseWhen(opts.at, zone) : absolute;
+      const when = parsed.at;
+      // The DST rule, when it moved or chose the time, is said before anything else.
+      if (parsed.words && !globals(cmd).quiet) process.stderr.write(`Note: ${parsed.words}.\n`);
       let targetAccounts: { accountId: string; platform: 'microblog' }[] | undefined;
       if (opts.accounts) {
         const all = (await client.listAccounts()).accounts;
@@ -58,17 +88,22 @@ export function registerSchedule(program: Command): void {
       const r = await client.schedule({ draftId, scheduledFor: when.toISOString(), targetAccounts, priority: opts.priority, applyJitter: opts.jitter }, writeOptions(cmd));
       const g = globals(cmd);
       for (const w of r.warnings ?? []) process.stderr.write(`Warning: ${w}\n`);
-      print(g.output, r, { ids: r.queueIds, text: g.quiet ? r.queueIds.join('\n') : `Scheduled for ${when.toLocaleString()} on ${r.accountCount} account(s).` });
+      print(g.output, r, { ids: r.queueIds, text: g.quiet ? r.queueIds.join('\n') : `Scheduled for ${parsed.zone ? inZone(when, zone) : when.toISOString()} on ${r.accountCount} account(s).` });
     }));
   schedule.command('list')
-    .description('Pending scheduled posts, soonest first')
+    .description('Pending scheduled posts, soonest first, each in its social set\'s zone (ISO instants with -o json)')
     .addHelpText('after', examples('herald schedule list', 'herald schedule list --output json'))
     .action(action(async (_opts: unknown, cmd: Command) => {
-      const r = await clientFor(cmd).listSchedules();
-      print(globals(cmd).output, r, {
-        ids: r.schedules.map((s) => s.id), rows: r.schedules,
+      const client = clientFor(cmd);
+      const r = await client.listSchedules();
+      const output = globals(cmd).output;
+      // A draft with no set is shown in the user's zone.
+      const userZone = output === 'table' && r.schedules.some((s) => !s.timeZone) ? (await client.me()).timezone : 'UTC';
+      const rows = r.schedules.map((s) => ({ ...s, zone: s.timeZone ?? userZone, local: formatLocal(s.timeZone ?? userZone, Date.parse(s.scheduledFor)) }));
+      print(output, r, {
+        ids: r.schedules.map((s) => s.id), rows,
         columns: [
-          { header: 'when', value: (s) => s.scheduledFor }, { header: 'draft', value: (s) => s.draftTitle, max: 30 }, { header: 'network', value: (s) => s.platform },
+          { header: 'when', value: (s) => s.local.local.replace('T', ' ') }, { header: 'zone', value: (s) => `${s.zone} ${s.local.offset}` }, { header: 'draft', value: (s) => s.draftTitle, max: 30 }, { header: 'network', value: (s) => s.platform },
           { header: 'account', value: (s) => s.accountUuid }, { header: 'attempts', value: (s) => s.attempts }, { header: 'id', value: (s) => s.id },
         ],
       });

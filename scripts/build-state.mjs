@@ -11,10 +11,10 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Each output, the folders whose sources it is built from, and the file that stands for it. */
 export const PARTS = {
-  server: { from: ['server', 'client', 'text'], output: 'dist/server/main.mjs' },
-  cli: { from: ['cli', 'client', 'server', 'text'], output: 'dist/cli/herald.mjs' },
-  desktop: { from: ['main', 'server', 'client', 'text'], output: 'dist/main/main.cjs' },
-  ui: { from: ['renderer', 'client', 'server/contracts', 'text'], output: 'renderer/dist/index.html' },
+  server: { from: ['server', 'client', 'text', 'time'], output: 'dist/server/main.mjs' },
+  cli: { from: ['cli', 'client', 'server', 'text', 'time'], output: 'dist/cli/herald.mjs' },
+  desktop: { from: ['main', 'server', 'client', 'text', 'time'], output: 'dist/main/main.cjs' },
+  ui: { from: ['renderer', 'client', 'server/contracts', 'text', 'time'], output: 'renderer/dist/index.html' },
 };
 const SOURCE = /\.(ts|tsx|mts|cts|js|mjs|cjs|css|html|svg|json)$/;
 

@@ -41,6 +41,7 @@ export const scheduleEntry = lazySchema(() => z.object({
   networkScheduledId: z.string().nullable().optional().describe('handed off: the network\'s id of the post it publishes itself at scheduledFor'),
   handedOffTo: z.string().nullable().optional().describe('handed off: the instance (host) that publishes it'),
   handOffNote: z.string().nullable().optional().describe('why Herald sends it itself although it could have been handed off'),
+  timeZone: z.string().nullable().optional().describe('its social set\'s IANA zone, the one it is shown in; null when the draft has no set (the user\'s zone then)'),
 }));
 export const scheduleListResponse = lazySchema(() => z.object({ success: successTrue, schedules: z.array(scheduleEntry) }));
 export const cancelQuery = lazySchema(() => z.object({

@@ -17,7 +17,7 @@ export const setupBody = lazySchema(() => z.object({
   email: z.string().trim().min(3).max(320),
   password: z.string().min(8).max(1024),
   nickname: z.string().trim().max(100).optional(),
-  timezone: z.string().max(100).optional(),
+  timezone: z.string().max(100).optional().describe('IANA zone: sets the zone setting (default the machine\'s); an unknown zone is 400 naming body.timezone'),
   session: sessionFlag,
 }));
 export const setupResponse = loginResponse;

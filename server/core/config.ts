@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { canonicalTimeZone, machineTimeZone } from '../../time/zones.js';
 
 export const PLATFORMS = ['microblog', 'skyblog', 'fedblog', 'threadblog', 'problog'] as const;
 export type Platform = (typeof PLATFORMS)[number];
@@ -179,19 +180,11 @@ export const CONFIG_KEYS = [
 
 export class ConfigError extends Error {}
 
-/** The zone if Intl knows it (canonical spelling, e.g. "europe/berlin" → "Europe/Berlin"), else undefined. */
-export function validTimeZone(zone: string | undefined): string | undefined {
-  if (!zone) return undefined;
-  try { return new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone; } catch { return undefined; }
-}
-
 /** The tag in canonical form if it is well-formed BCP 47 ("en-gb" → "en-GB"), else undefined. */
 export function validLanguage(tag: string | undefined): string | undefined {
   if (!tag) return undefined;
   try { return Intl.getCanonicalLocales(tag)[0]; } catch { return undefined; }
 }
-
-export const systemTimeZone = () => validTimeZone(Intl.DateTimeFormat().resolvedOptions().timeZone) ?? 'UTC';
 
 /** The system locale: LC_ALL / LC_MESSAGES / LANG ("de_DE.UTF-8" → "de-DE"), else Intl's default. */
 export function systemLanguage(env: NodeJS.ProcessEnv = process.env): string {
@@ -305,7 +298,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   };
   // Worked out on first use: the first Intl call loads ICU's data, ~10 ms that start-up (and
   // every CLI command) would otherwise pay before the first request needs a zone or a language.
-  lazySetting(config, 'timeZone', () => validTimeZone(raw.HERALD_TIME_ZONE) ?? systemTimeZone());
+  lazySetting(config, 'timeZone', () => canonicalTimeZone(raw.HERALD_TIME_ZONE) ?? machineTimeZone());
   lazySetting(config, 'defaultLanguage', () => validLanguage(raw.HERALD_DEFAULT_LANGUAGE) ?? systemLanguage(env));
   return config;
 }

@@ -34,7 +34,9 @@ export function createServices(deps: Deps) {
   const users = new UsersService(deps, repos.users, repos.tx);
   // The event stream: the services that change posts and credits record through it.
   const events = new EventsService(deps, repos.events);
-  const socialSets = new SocialSetsService(deps, repos);
+  // The user's zone is read through settings (new sets start in it).
+  const settings = new SettingsService(deps, users, repos.settings);
+  const socialSets = new SocialSetsService(deps, repos, settings);
   const networkApps = new NetworkAppsService(deps, users);
   const credentials = new CredentialsService(deps, repos.accounts, networkApps, events);
   const credits = new CreditsService(deps, repos, events);
@@ -67,7 +69,7 @@ export function createServices(deps: Deps) {
     scheduling,
     queue: new QueueService(deps, repos, socialSets, scheduling),
     handOff: new HandOffService(deps, repos, credentials),
-    settings: new SettingsService(deps, users, repos.settings),
+    settings,
     idempotency: new IdempotencyService(deps, repos.idempotency),
     credentialCheck: new CredentialCheckService(deps, repos.accounts, credentials),
     secretSetup: new SecretSetupService(deps, users, repos.settings, async () => {

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAccount, userIdOf } from '../helpers/drafts.js';
 import { OWNER } from '../helpers/server.js';
 import { signIn, startUiApp, type UiApp } from '../helpers/ui-app.js';
-import { formatLocal } from '../../server/contracts/time.js';
+import { formatLocal, formatScheduled, machineTimeZone } from '../../time/index.js';
 
 let app: UiApp;
 let key: string;
@@ -62,7 +62,10 @@ describe('queue', () => {
     const first = await draft('First in line');
     await page().goto(`${app.origin}/#/compose?draft=${first}`);
     await page().getByRole('button', { name: 'Add to queue' }).click();
-    await page().getByText(/^Queued for \d{4}-\d{2}-\d{2} (09:00|17:30) \(Asia\/Kolkata\)\.$/).waitFor();
+    // The slot in the set's zone, named (the user's zone is the machine's).
+    const slot = (await api('GET', `/microblog/queue?socialSetId=${setId}&count=1`)).items[0];
+    await page().getByText(`Queued for ${formatScheduled(slot.at, 'Asia/Kolkata', { userZone: machineTimeZone(), locale: 'en-GB' })}.`).waitFor();
+    expect(formatLocal('Asia/Kolkata', Date.parse(slot.at)).local.slice(11)).toMatch(/^(09:00|17:30)$/);
     for (const t of ['Second in line', 'Third in line']) await api('POST', '/microblog/queue', { draftId: await draft(t), socialSetId: setId });
     expect((await queueOrder()).slice(0, 3)).toEqual(['First in line', 'Second in line', 'Third in line']);
   });
@@ -74,8 +77,9 @@ describe('queue', () => {
     await list.locator('li').first().waitFor();
     await page().getByText('Times in Asia/Kolkata').waitFor();
     const firstSlot = (await api('GET', `/microblog/queue?socialSetId=${setId}&count=1`)).items[0];
-    await expect(list.locator('li').first().locator('.slot-time').textContent()).resolves.toContain(firstSlot.local.replace('T', ' '));
-    await expect(list.locator('li').first().locator('.slot-time').textContent()).resolves.toMatch(/(09:00|17:30)$/);
+    const shown = formatScheduled(firstSlot.at, 'Asia/Kolkata', { userZone: machineTimeZone(), locale: 'en-GB' });
+    await expect(list.locator('li').first().locator('.slot-time time').textContent()).resolves.toBe(shown);
+    expect(firstSlot.local.slice(11)).toMatch(/^(09:00|17:30)$/);
     await app.shot('61-queue-slots-1280');
     await page().setViewportSize({ width: 390, height: 844 });
     await app.shot('61-queue-slots-390');

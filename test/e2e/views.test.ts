@@ -8,7 +8,7 @@
  * and History's filters (network, status, dates, text) with each network's link.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatLocal } from '../../server/contracts/time.js';
+import { formatLocal } from '../../time/index.js';
 import type { UiApp } from '../helpers/ui-app.js';
 import { userIdOf } from '../helpers/drafts.js';
 import { OWNER } from '../helpers/server.js';
@@ -37,7 +37,7 @@ describe('calendar', () => {
     expect(text).toContain('10:30');
     expect(text).toContain('Launch day: Supercalifragilistic');
     await expect(item.locator('[data-network]').evaluateAll((els) => els.map((e) => e.getAttribute('data-network')).sort())).resolves.toEqual(['fedblog', 'microblog']);
-    await page().getByText(`Times in ${ZONE}`).first().waitFor();
+    await page().locator(`[data-zone="${ZONE}"]`).first().waitFor();
     await app.shot('71-calendar-month-1280');
   });
 

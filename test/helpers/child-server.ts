@@ -34,6 +34,9 @@ function sourceDigest(): string {
   };
   walk(path.join(ROOT, 'server'));
   walk(path.join(ROOT, 'client'));
+  // The shared leaves are bundled into the server too.
+  walk(path.join(ROOT, 'text'));
+  walk(path.join(ROOT, 'time'));
   return hash.digest('hex').slice(0, 16);
 }
 

@@ -8,7 +8,7 @@
 import { addAccount, userIdOf } from './drafts.js';
 import { OWNER } from './server.js';
 import { signIn, startUiApp, type UiApp } from './ui-app.js';
-import { localToInstant } from '../../server/contracts/time.js';
+import { localToInstant } from '../../time/index.js';
 
 export const ZONE = 'Asia/Kolkata';
 export const LONG_WORD = 'Supercalifragilisticexpialidocious-announcement-without-any-spaces-at-all-for-the-layout';

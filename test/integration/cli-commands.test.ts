@@ -12,6 +12,7 @@ import { loginResponse } from '../../server/contracts/auth.js';
 import { meResponse } from '../../server/contracts/users.js';
 import { built } from '../../server/contracts/lazy.js';
 import { cliEnv, herald, limit, ok, parseKeyValues, parseTable, type CliResult } from '../helpers/cli.js';
+import { formatLocal } from '../../time/index.js';
 import { addAccount, userIdOf } from '../helpers/drafts.js';
 import { connectOAuth } from '../helpers/oauth-connect.js';
 import { OWNER, startServer, tempDir, type TestServer } from '../helpers/server.js';
@@ -299,12 +300,12 @@ describe('herald schedule', () => {
     const ids = { table: await draft('Sched table 中文'), json: await draft('Sched json'), minimal: await draft('Sched minimal') };
     const year = new Date().getUTCFullYear() + 1;
     const made = await Promise.all([
-      // Local time in Tokyo (UTC+9, no DST): 09:30 there is 00:30 UTC.
-      cli(['schedule', 'create', ids.table, '--at', `${year}-03-01 09:30`, '--no-jitter'], 'table', undefined, { TZ: 'Asia/Tokyo' }),
+      // Local time read in --zone Tokyo (UTC+9, no DST): 09:30 there is 00:30 UTC.
+      cli(['schedule', 'create', ids.table, '--at', `${year}-03-01 09:30`, '--zone', 'Asia/Tokyo', '--no-jitter'], 'table'),
       cli(['schedule', 'create', ids.json, '--at', `${year}-03-02T10:00:00Z`, '--accounts', fed1, '--priority', '5', '--no-jitter'], 'json'),
       cli(['schedule', 'create', ids.minimal, '--at', `${year}-03-03T12:00:00+02:00`], 'minimal'),
     ]);
-    expect(ok(made[0])).toMatch(/^Scheduled for .* on 2 account\(s\)\.\n$/);
+    expect(ok(made[0])).toBe(`Scheduled for ${year}-03-01 09:30 Asia/Tokyo (UTC+09:00) on 2 account(s).\n`);
     const createdJson = JSON.parse(ok(made[1]));
     expect(createdJson).toEqual({ success: true, message: expect.any(String), queueIds: [expect.any(String)], scheduledFor: `${year}-03-02T10:00:00.000Z`, accountCount: 1 });
 
@@ -317,8 +318,10 @@ describe('herald schedule', () => {
 
     const list = await inEach(() => ['schedule', 'list']);
     expect(JSON.parse(ok(list.json))).toEqual({ success: true, schedules: apiList });
-    expect(parseTable(ok(list.table), ['WHEN', 'DRAFT', 'NETWORK', 'ACCOUNT', 'ATTEMPTS', 'ID'])).toEqual(apiList.map((s: any) => ({
-      WHEN: s.scheduledFor, DRAFT: s.draftTitle, NETWORK: s.platform, ACCOUNT: s.accountUuid, ATTEMPTS: String(s.attempts), ID: s.id,
+    // Each in its set's zone.
+    expect(parseTable(ok(list.table), ['WHEN', 'ZONE', 'DRAFT', 'NETWORK', 'ACCOUNT', 'ATTEMPTS', 'ID'])).toEqual(apiList.map((s: any) => ({
+      WHEN: formatLocal(s.timeZone, Date.parse(s.scheduledFor)).local.replace('T', ' '),
+      ZONE: `${s.timeZone} ${formatLocal(s.timeZone, Date.parse(s.scheduledFor)).offset}`, DRAFT: s.draftTitle, NETWORK: s.platform, ACCOUNT: s.accountUuid, ATTEMPTS: String(s.attempts), ID: s.id,
     })));
     expect(lines(list.minimal)).toEqual(apiList.map((s: any) => s.id));
 

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const MAX_LINES = 400;
-const FOLDERS = ['server', 'client', 'cli', 'renderer/src', 'text', 'main', 'scripts'];
+const FOLDERS = ['server', 'client', 'cli', 'renderer/src', 'text', 'time', 'main', 'scripts'];
 const SOURCE = /\.(ts|tsx|mts|cts|mjs|cjs|js)$/;
 
 function sourceFiles(dir: string): string[] {

@@ -9,6 +9,9 @@
  * The one exception is the emoji pattern of twemoji-parser, the browser-safe module twitter-text
  * itself weighs emoji with (text/urls.ts runs it without parse()'s per-emoji URL
  * building): exactly that file, and the same copy twitter-text loads.
+ *
+ * time/ (zones, the DST rule, slots, the formatter of shown times) is a leaf in the same way and
+ * stricter: it imports no package at all, only its own files.
  */
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
@@ -16,7 +19,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = path.resolve('.');
-const FOLDERS = ['server', 'client', 'cli', 'renderer/src', 'text', 'main'];
+const FOLDERS = ['server', 'client', 'cli', 'renderer/src', 'text', 'time', 'main'];
 
 /** The layer a repository path belongs to. */
 function layerOf(p: string): string {
@@ -40,7 +43,9 @@ const RULES: Rule[] = [
   { from: /^server\/(domain|platforms|secrets|db|core)$/, to: /^server:(root|top)$/, why: 'lower layers use server/core, never the composition root or top-level grab-bags' },
   { from: /^server\/core$/, to: /^server\/(?!core$)/, why: 'core is a leaf' },
   { from: /^text$/, to: /./, why: 'text imports nothing else in the repository' },
-  { from: /^(renderer|cli)$/, to: /^server\/(?!contracts$)|^server:/, why: 'renderer and cli depend on client, contracts and text, never on server internals' },
+  { from: /^time$/, to: /./, why: 'time imports nothing else in the repository' },
+  { from: /^renderer$/, to: /^server(\/|:)/, why: 'the renderer depends on client, text and time, never on anything under server/' },
+  { from: /^cli$/, to: /^server\/(?!contracts$)|^server:/, why: 'the cli depends on client, contracts, text and time, never on server internals' },
   { from: /^client$/, to: /^server\/(?!contracts$)|^server:/, why: 'client never imports server internals' },
   { from: /^(server\/.*|server:.*)$/, to: /^(main|cli|client|renderer)$/, why: 'server imports neither main, the CLI, the client nor the UI' },
 ];
@@ -50,6 +55,7 @@ const FILE_RULES: Rule[] = [
 ];
 const PACKAGE_RULES: { from: RegExp; pkg: RegExp; why: string }[] = [
   { from: /^(server\/.*|server:.*)$/, pkg: /^electron(\/|$)/, why: 'server never imports electron' },
+  { from: /^time$/, pkg: /./, why: 'time imports no package (it runs in browsers and the server alike)' },
   { from: /^text$/, pkg: /^(?!twitter-text$|twemoji-parser\/dist\/lib\/regex\.js$)/, why: 'text imports only twitter-text and the emoji pattern twitter-text itself uses (it runs in browsers too)' },
 ];
 
@@ -71,7 +77,7 @@ export function violations(files: Map<string, string>): string[] {
         for (const r of RULES) if (r.from.test(from) && r.to.test(to)) out.push(`${file} imports ${spec} (${r.why})`);
       } else {
         const pkg = spec.startsWith('node:') ? null : spec;
-        if (spec.startsWith('node:') && from === 'text') out.push(`${file} imports ${spec} (text runs in browsers: no Node built-ins)`);
+        if (spec.startsWith('node:') && (from === 'text' || from === 'time')) out.push(`${file} imports ${spec} (${from} runs in browsers: no Node built-ins)`);
         if (!pkg) continue;
         for (const r of PACKAGE_RULES) if (r.from.test(from) && r.pkg.test(pkg)) out.push(`${file} imports ${spec} (${r.why})`);
       }
@@ -121,6 +127,10 @@ describe('import rules (architecture.md)', () => {
       ['server/domain/x/a.service.ts', "import { BrowserWindow } from 'electron';"],
       ['server/server.ts', "import { boot } from '../main/desktop.js';"],
       ['renderer/src/pages/A.tsx', "import { navigate } from '../App';"],
+      ['time/a.ts', "import { countText } from '../text/index.js';"],
+      ['time/a.ts', "import fs from 'node:fs';"],
+      ['time/a.ts', "import { z } from 'zod';"],
+      ['renderer/src/components/A.tsx', "import { offsetAt } from '../../../server/contracts/drafts';"],
     ];
     for (const [file, src] of cases) expect(violations(new Map([[file, src]])), `${file}: ${src}`).toHaveLength(1);
     // Allowed edges stay quiet.
@@ -131,6 +141,9 @@ describe('import rules (architecture.md)', () => {
       ['text/a.ts', "import twitter from 'twitter-text';\nimport { u } from './urls.js';"],
       ['renderer/src/pages/A.tsx', "import { navigate } from '../router';\nimport { client } from '../api';"],
       ['renderer/src/main.tsx', "import { App } from './App';"],
+      ['renderer/src/components/A.tsx', "import { formatTime } from '../../../time/index';"],
+      ['server/domain/x/a.service.ts', "import { slotInstants } from '../../../time/index.js';"],
+      ['time/a.ts', "import { offsetAt } from './zones.js';"],
     ];
     for (const [file, src] of allowed) expect(violations(new Map([[file, src]])), `${file}: ${src}`).toEqual([]);
   });

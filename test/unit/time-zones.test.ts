@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   formatLocal, isValidTimeZone, localParts, localToInstant, nextFreeSlot, nextSlots, offsetAt, slotProblems,
-} from '../../server/contracts/time.js';
+} from '../../time/index.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 

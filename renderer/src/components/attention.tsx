@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { client } from '../api';
 import type { Account } from '../../../client/index';
 import { useAction, useLoad } from '../hooks';
-import { networkName, when } from './ui';
+import { networkName } from './ui';
+import { Time } from './time';
 
 /** Accounts whose posts will not go out as things stand. */
 export const needsAttention = (a: Pick<Account, 'health'>) => a.health.state === 'expired' || a.health.state === 'revoked';
@@ -45,7 +46,7 @@ export function AttentionBanner() {
       </form>}
       {atRisk.length > 0 && <div className="banner" role="status" data-attention>
         <h2>{atRisk.length} scheduled post{atRisk.length === 1 ? '' : 's'} on accounts that need attention</h2>
-        <ul>{atRisk.map((s) => { const a = byId.get(s.accountUuid)!; return <li key={s.id}>{when(s.scheduledFor)}: “{s.draftTitle || 'Untitled'}” on {networkName(a.platform)} @{a.username} — {a.health.message}. <a href="#/accounts">Reconnect</a></li>; })}</ul>
+        <ul>{atRisk.map((s) => { const a = byId.get(s.accountUuid)!; return <li key={s.id}><Time at={s.scheduledFor} zone={s.timeZone} />: “{s.draftTitle || 'Untitled'}” on {networkName(a.platform)} @{a.username} — {a.health.message}. <a href="#/accounts">Reconnect</a></li>; })}</ul>
       </div>}
     </>
   );

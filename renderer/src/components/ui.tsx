@@ -54,4 +54,3 @@ export function StatusChip({ status }: { status: string }) {
   return <span className={`chip ${tone}`} data-status={status}>{status.replace(/_/g, ' ')}</span>;
 }
 
-export const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : '');

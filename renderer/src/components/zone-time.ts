@@ -1,25 +1,15 @@
 /**
- * Wall dates and times of instants in a time zone, and back (the one DST rule of
- * server/contracts/time.ts). Pure: no React, no API, so the calendar's model is testable in Node.
+ * Wall dates and times of instants in a time zone, and back (the one DST rule of time/zones.ts),
+ * for date inputs and calendar days; shown times go through components/time.tsx. Pure: no React,
+ * no API, so the calendar's model is testable in Node.
  */
-import { formatLocal, localParts, localToInstant } from '../../../server/contracts/time';
-
-const DAY = new Intl.DateTimeFormat('en-GB', { weekday: 'short', timeZone: 'UTC' });
+import { formatLocal, localParts, localToInstant } from '../../../time/index';
 
 /** "2026-11-30" and "09:00" of an instant in `zone`. */
 export function wallOf(zone: string, iso: string | number): { date: string; time: string } {
   const { local } = formatLocal(zone, typeof iso === 'number' ? iso : Date.parse(iso));
   const [date, time] = local.split('T');
   return { date, time };
-}
-
-/** "Mon 30 Nov 2026, 09:00" of an instant in `zone`. */
-export function showIn(zone: string, iso: string | number | null | undefined): string {
-  if (iso === null || iso === undefined) return '';
-  const { date, time } = wallOf(zone, iso);
-  const [y, m, d] = date.split('-').map(Number);
-  const day = new Date(Date.UTC(y, m - 1, d));
-  return `${DAY.format(day)} ${day.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' })}, ${time}`;
 }
 
 /** The instant of "2026-11-30" "09:00" in `zone` (NaN when either is not one). */

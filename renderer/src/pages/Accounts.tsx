@@ -1,6 +1,7 @@
 import { useRef, useState } from 'react';
 import { client, openExternal } from '../api';
-import { Empty, ErrorText, Loading, networkName, Page, when } from '../components/ui';
+import { Empty, ErrorText, Loading, networkName, Page } from '../components/ui';
+import { Time } from '../components/time';
 import { confirmAction } from '../components/undo';
 import { useAction, useLoad } from '../hooks';
 import { HealthChip } from '../components/attention';
@@ -113,7 +114,7 @@ export function Accounts() {
                   <td data-label="Account" className="wrap"><b>{a.display_name || a.username}</b> <span className="muted">@{a.username}</span></td>
                   <td data-label="Health"><HealthChip account={a} /><div className="muted small">{a.health.state === 'ok' ? '' : a.health.message}</div></td>
                   <td data-label="Followers">{a.followers_count}</td>
-                  <td data-label="Connected" className="muted small">{when(a.created_at)}</td>
+                  <td data-label="Connected" className="muted small"><Time at={a.created_at} /></td>
                   <td><div className="row actions">
                     <button type="button" data-reconnect={a.platform} disabled={busy} onClick={() => reconnect(a)}>Reconnect</button>
                     <button type="button" className="danger" disabled={busy} onClick={() => { if (confirmAction(`Remove @${a.username} (${networkName(a.platform)})? Its tokens are deleted from the keychain, and its scheduled posts will not go out.`)) void run(async () => { await client.deleteAccount(a.uuid); await accounts.reload(); }); }}>Remove</button>

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { client } from '../api';
-import { Empty, ErrorText, Loading, Page, useScrollIntoView, when } from '../components/ui';
+import { Empty, ErrorText, Loading, Page, useScrollIntoView } from '../components/ui';
+import { Time } from '../components/time';
 import { confirmAction } from '../components/undo';
 import { useAction, useLoad } from '../hooks';
 
@@ -41,7 +42,7 @@ export function ApiKeys() {
             {keys.data?.map((k) => (
               <tr key={k.id}>
                 <td data-label="Name" className="wrap">{k.name}</td><td data-label="Key" className="wrap"><code>{k.key}</code></td><td data-label="Tier">{k.tier}</td><td data-label="Status">{k.status}</td>
-                <td data-label="Last used" className="muted small">{when(k.lastUsed) || 'never'}</td><td data-label="Created" className="muted small">{when(k.createdAt)}</td>
+                <td data-label="Last used" className="muted small"><Time at={k.lastUsed} fallback="never" /></td><td data-label="Created" className="muted small"><Time at={k.createdAt} /></td>
                 <td><button type="button" className="danger" onClick={() => { if (confirmAction(`Delete the key ${k.name}? It stops working at once.`)) void run(async () => { await client.deleteApiKey(k.id); await keys.reload(); }); }}>Delete</button></td>
               </tr>
             ))}

@@ -8,7 +8,8 @@
 import { useEffect, useMemo, useState } from 'react';
 import { client, openExternal } from '../api';
 import { Empty, ErrorText, Loading, NetworkChips, Notice, Page, networkName } from '../components/ui';
-import { instantOf, todayIn, useViewZone, wallOf, ZonePicker } from '../components/zone';
+import { instantOf, todayIn, useViewZone, ZonePicker } from '../components/zone';
+import { Time, useTimes } from '../components/time';
 import { useLoad } from '../hooks';
 import { addDays, addMonths, buildItems, dayLabel, daysOf, PROBLEM_LABELS, PROBLEM_STATUSES, title, type CalItem } from './calendar/model';
 import { MoveDialog, type Move } from './calendar/MoveDialog';
@@ -28,6 +29,8 @@ const HOURS = Array.from({ length: 24 }, (_, h) => h);
 export function Calendar({ params }: { params: URLSearchParams }) {
   const zoneState = useViewZone();
   const zone = zoneState.zone;
+  const times = useTimes();
+  const locale = times.view?.locale;
   const [view, setView] = useState<'month' | 'week'>(params.get('view') === 'week' ? 'week' : 'month');
   const [anchor, setAnchor] = useState<string | undefined>(params.get('date') ?? undefined);
   // A link to another date (#/calendar?date=…) while the calendar is open moves it there.
@@ -67,11 +70,11 @@ export function Calendar({ params }: { params: URLSearchParams }) {
 
   const entry = (i: CalItem) => (
     <div key={i.key} className={`cal-item ${i.kind}`} data-item={i.draftId ?? i.key} data-kind={i.kind}
-      title={`${i.title} — ${i.targets.map((t) => `${networkName(t.platform)} ${wallOf(zone!, t.at).time}${t.status ? ` ${PROBLEM_LABELS[t.status].toLowerCase()}${t.error ? `: ${t.error}` : ''}` : ''}`).join(', ')}`}
+      title={`${i.title} — ${i.targets.map((t) => `${networkName(t.platform)} ${times.clock(t.at, zone!)}${t.status ? ` ${PROBLEM_LABELS[t.status].toLowerCase()}${t.error ? `: ${t.error}` : ''}` : ''}`).join(', ')}`}
       draggable={i.kind === 'scheduled'}
       onDragStart={(e) => { e.dataTransfer.setData('text/plain', i.key); e.dataTransfer.effectAllowed = 'move'; setDragging(i); }}
       onDragEnd={() => { setDragging(undefined); setOver(undefined); }}>
-      <div className="cal-line"><span className="cal-time">{i.time}</span>{i.kind === 'published' && <span className="ok" aria-label="published"> ✓</span>}{i.kind === 'problem' && <span className="bad" aria-label="did not go out"> ✗</span>}</div>
+      <div className="cal-line"><span className="cal-time"><Time at={i.at} zone={zone} clock /></span>{i.kind === 'published' && <span className="ok" aria-label="published"> ✓</span>}{i.kind === 'problem' && <span className="bad" aria-label="did not go out"> ✗</span>}</div>
       <div className="cal-title">{i.draftId ? <a href={`#/compose?draft=${i.draftId}`}>{i.title}</a> : i.title}</div>
       <NetworkChips platforms={i.targets.map((t) => t.platform)} />
       {i.kind === 'published' && i.targets.some((t) => t.url) && <div className="cal-links">{i.targets.filter((t) => t.url).map((t) => (
@@ -93,7 +96,7 @@ export function Calendar({ params }: { params: URLSearchParams }) {
       <div className="panel">
         <div className="row cal-nav">
           <button type="button" onClick={() => step(-1)} aria-label={view === 'month' ? 'Previous month' : 'Previous week'}>‹</button>
-          <b className="grow cal-title-bar" data-cal-title>{zone ? title(at, view) : ''}</b>
+          <b className="grow cal-title-bar" data-cal-title>{zone ? title(at, view, locale) : ''}</b>
           <button type="button" onClick={() => setAnchor(undefined)}>Today</button>
           <button type="button" onClick={() => step(1)} aria-label={view === 'month' ? 'Next month' : 'Next week'}>›</button>
           <ZonePicker {...zoneState} />
@@ -114,7 +117,7 @@ export function Calendar({ params }: { params: URLSearchParams }) {
         {zone && data.data && view === 'week' && (
           <div className="calendar week" data-testid="calendar" data-view="week" aria-busy={data.loading}>
             <div className="cal-head" />
-            {days.map((d) => <div key={d} className={`cal-head small${d === today ? ' today' : ''}`}>{dayLabel(d)}</div>)}
+            {days.map((d) => <div key={d} className={`cal-head small${d === today ? ' today' : ''}`}>{dayLabel(d, locale)}</div>)}
             {HOURS.map((h) => [
               <div key={`h${h}`} className="cal-hour muted small">{String(h).padStart(2, '0')}</div>,
               ...days.map((d) => {
@@ -130,7 +133,7 @@ export function Calendar({ params }: { params: URLSearchParams }) {
         )}
         {zone && data.data && <ul className="cal-agenda" aria-label="Posts in this view">
           {days.filter((d) => view === 'week' || d.slice(0, 7) === at.slice(0, 7)).flatMap((d) => (byDay.get(d) ?? []).map((i) => (
-            <li key={`a${i.key}`}><span className="small muted">{dayLabel(d)}</span>{entry(i)}</li>
+            <li key={`a${i.key}`}><span className="small muted">{dayLabel(d, locale)}</span>{entry(i)}</li>
           )))}
         </ul>}
         <p className="muted small">Drag a scheduled post onto another {view === 'month' ? 'day' : 'hour'} (or use Move…) to reschedule it; you confirm the new time first.</p>

@@ -16,7 +16,7 @@ import {
 import { publishSummaryText } from '../../../text/status-text';
 import { client, message } from '../api';
 import { navigate } from '../router';
-import { ErrorText, networkName, Notice, Page, StatusChip, when } from '../components/ui';
+import { ErrorText, networkName, Notice, Page, StatusChip } from '../components/ui';
 import { useAction, useLoad } from '../hooks';
 import { blank, blankPost, localInput, newKey, slot, swapTemplate, UNSAVED, zone, type Composition, type MediaRef, type Post, type Progress, type Template } from './compose/model';
 import { useNetworkFacts } from './compose/facts';
@@ -32,7 +32,7 @@ import { AccountPicker, pickTargets } from './compose/AccountPicker';
 import { cardUrl, LinkCard, useLinkCard } from './compose/LinkCard';
 import { LanguagePicker } from './compose/Language';
 import { FireTimes, SendProgress } from './compose/SendProgress';
-import { formatLocal, instantIn, PerNetworkTimes } from './compose/Timing';
+import { DstNote, formatLocal, instantIn, PerNetworkTimes, useTimes } from './compose/Timing';
 import { SpendMeter } from '../components/SpendMeter';
 
 export function Compose({ params }: { params: URLSearchParams }) {
@@ -191,7 +191,7 @@ export function Compose({ params }: { params: URLSearchParams }) {
     const p = last;
     const status = p.summary.failed === 0 ? 'published' : p.summary.completed === 0 ? 'failed' : 'partially_published';
     setC((s) => ({ ...s, status }));
-    setNotice(publishSummaryText(p.entries.map((e) => ({ status: e.status, network: networkName(e.platform), reason: e.error, errorCode: e.errorCode })), when).text);
+    setNotice(publishSummaryText(p.entries.map((e) => ({ status: e.status, network: networkName(e.platform), reason: e.error, errorCode: e.errorCode })), times.at).text);
   }
 
   const publishNow = (accountIds = targets.map((a) => a.uuid)) => run(async () => {
@@ -205,7 +205,7 @@ export function Compose({ params }: { params: URLSearchParams }) {
     if (warnings?.length) setNotice((n) => [n, ...warnings].filter(Boolean).join(' '));
   });
 
-  const setZone = set?.timeZone ?? zone();
+  const times = useTimes(), setZone = set?.timeZone ?? times.userZone ?? zone(); // no set: the user's zone
   // The default time (an hour from now) as the set's clock shows it, until the user picks one.
   const whenTouched = useRef(false);
   useEffect(() => { if (!whenTouched.current) setWhen(formatLocal(setZone, Date.now() + 60 * 60_000).local); }, [setZone]);
@@ -233,7 +233,7 @@ export function Compose({ params }: { params: URLSearchParams }) {
     const r = await client.addToQueue({ draftId: id, socialSetId: set?.id, applyJitter: jitter });
     setRequested(Date.parse(r.slot.at));
     setC((s) => ({ ...s, status: 'scheduled' }));
-    setNotice([`Queued for ${r.slot.local.replace('T', ' ')} (${r.slot.timeZone}).`, ...(r.warnings ?? [])].join(' '));
+    setNotice([`Queued for ${times.scheduled(r.slot.at, r.slot.timeZone)}.`, ...(r.warnings ?? [])].join(' '));
     await schedules.reload();
   });
 
@@ -381,7 +381,7 @@ export function Compose({ params }: { params: URLSearchParams }) {
             <label className="small row" style={{ gap: 6, marginTop: 8 }}><input type="checkbox" checked={!!perNetwork} onChange={(e) => setPerNetwork(e.target.checked ? {} : undefined)} data-per-network-toggle /> A different time per network</label>
             {perNetwork && <PerNetworkTimes targets={targets} times={perNetwork} fallback={when_} onChange={(id, v) => setPerNetwork((p) => ({ ...p, [id]: v }))} />}
             <label className="small row" style={{ gap: 6, marginTop: 8 }}><input type="checkbox" checked={jitter} onChange={(e) => setJitter(e.target.checked)} /> Spread each account's post by up to ±3 min (jitter)</label>
-            <p className="muted small" id="tz" style={{ margin: '8px 0 0' }}>Times are in {setZone}. Ctrl+Enter asks to publish, Ctrl+S saves, Ctrl+N starts a new draft; <button type="button" className="linklike" onClick={showShortcuts} data-action="shortcuts">? all shortcuts</button></p>
+            <p className="muted small" id="tz" style={{ margin: '8px 0 0' }}>Times are in {setZone}.<DstNote zone={setZone} value={when_} /> Ctrl+Enter asks to publish, Ctrl+S saves, Ctrl+N starts a new draft; <button type="button" className="linklike" onClick={showShortcuts} data-action="shortcuts">? all shortcuts</button></p>
             {tooLong && <p className="error small" role="alert">Some posts do not fit a network; see the previews.</p>}
             {!targets.length && accounts.data && <p className="muted small">Pick at least one account to publish or schedule.</p>}
             {progress && <SendProgress progress={progress} accounts={accounts.data} />}

@@ -2,7 +2,8 @@ import { useMemo, useState } from 'react';
 import type { DraftStatus } from '../../../client/index';
 import { client } from '../api';
 import { navigate } from '../router';
-import { Empty, ErrorText, Loading, Page, StatusChip, when } from '../components/ui';
+import { Empty, ErrorText, Loading, Page, StatusChip } from '../components/ui';
+import { Time } from '../components/time';
 import { confirmAction } from '../components/undo';
 import { useAction, useLoad } from '../hooks';
 
@@ -38,7 +39,7 @@ export function Drafts() {
                 <td data-label="Title" className="wrap"><a href={`#/compose?draft=${d.id}`}><b>{d.title}</b></a><div className="muted small clamp" title={d.tweets[0]?.plainText}>{d.tweets[0]?.plainText}</div></td>
                 <td data-label="Posts">{d.tweets.length}</td>
                 <td data-label="Status"><StatusChip status={d.status} /></td>
-                <td data-label="Created" className="small muted">{when(d.createdAt)}</td>
+                <td data-label="Created" className="small muted"><Time at={d.createdAt} /></td>
                 <td><button type="button" className="danger" disabled={busy || d.status === 'publishing'} onClick={() => { if (confirmAction(`Delete the draft “${d.title}”? This cannot be undone.`)) void run(async () => { await client.deleteDraft(d.id); await list.reload(); }); }}>Delete</button></td>
               </tr>
             ))}

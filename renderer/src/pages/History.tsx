@@ -12,7 +12,8 @@ type Platform = ScheduleEntry['platform'];
 import { client, openExternal } from '../api';
 import { navigate } from '../router';
 import { Empty, ErrorText, Loading, Notice, Page, StatusChip, networkName } from '../components/ui';
-import { instantOf, showIn, useViewZone, ZonePicker } from '../components/zone';
+import { instantOf, useViewZone, ZonePicker } from '../components/zone';
+import { Time } from '../components/time';
 import { useAction, useLoad } from '../hooks';
 import { NETWORK_LABELS } from '../../../text/counting';
 
@@ -88,7 +89,7 @@ export function History({ params }: { params?: URLSearchParams }) {
             <tbody>
               {shown.map((p) => (
                 <tr key={p.id} data-publication={p.id} data-platform={p.platform}>
-                  <td data-label="When" className="small">{showIn(zone, p.publishedAt ?? p.updatedAt)}</td>
+                  <td data-label="When" className="small"><Time at={p.publishedAt ?? p.updatedAt} zone={zone} /></td>
                   <td data-label="Draft" className="wrap">{p.draftTitle ?? <span className="muted">(direct post)</span>}</td>
                   <td data-label="Network" className="wrap">{networkName(p.platform)} <span className="muted">@{p.username}</span></td>
                   <td data-label="Status"><StatusChip status={p.status} />{p.attempts > 1 && <span className="muted small"> {p.attempts} attempts</span>}</td>

@@ -7,7 +7,7 @@ import { useMemo, useState } from 'react';
 import { client } from '../api';
 import { Empty, ErrorText, Loading, NetworkChips, Notice, Page, networkName } from '../components/ui';
 import { confirmAction } from '../components/undo';
-import { showIn, useViewZone, ZonePicker } from '../components/zone';
+import { Time } from '../components/time';
 import { useAction, useLoad } from '../hooks';
 import { SlotQueue } from './queue/SlotQueue';
 import { SpendMeter } from '../components/SpendMeter';
@@ -21,8 +21,6 @@ export function Queue() {
     return { schedules: s.schedules, usernames: new Map(a.accounts.map((x) => [x.uuid, x.username])) };
   });
   const credits = useLoad(() => client.credits(), [list.data]);
-  const zoneState = useViewZone();
-  const zone = zoneState.zone;
   const { busy, error, run } = useAction();
   const [note, setNote] = useState<string>();
   const [view, setView] = useState<'list' | 'slots'>('list');
@@ -62,8 +60,8 @@ export function Queue() {
       {view === 'slots' && <SlotQueue />}
       {view === 'list' && (
         <div className="panel">
-          <div className="row" style={{ marginBottom: 8 }}><span className="grow muted small">{groups.length ? `${groups.length} scheduled draft${groups.length === 1 ? '' : 's'}` : ''}</span><ZonePicker {...zoneState} /></div>
-          {(list.loading && !list.data) || !zone ? <Loading what="Loading the queue" /> : groups.length === 0 ? (
+          <div className="row" style={{ marginBottom: 8 }}><span className="grow muted small">{groups.length ? `${groups.length} scheduled draft${groups.length === 1 ? '' : 's'}` : ''}</span></div>
+          {list.loading && !list.data ? <Loading what="Loading the queue" /> : groups.length === 0 ? (
             <Empty>Nothing scheduled. Schedule a post from <a href="#/compose">Compose</a>, or add drafts to a set's <a href="#/sets">slots</a>.</Empty>
           ) : (
             <ul className="queue-list" aria-label="Scheduled drafts">
@@ -80,10 +78,10 @@ export function Queue() {
                         <tr key={e.id} data-entry={e.id} data-platform={e.platform}>
                           <td data-label="Network">
                             {who(e)}
-                            {e.handedOffTo && <div className="muted small" data-handed-off>Handed to {e.handedOffTo}, goes out at {showIn(zone, e.scheduledFor)}</div>}
+                            {e.handedOffTo && <div className="muted small" data-handed-off>Handed to {e.handedOffTo}, goes out at <Time at={e.scheduledFor} zone={e.timeZone} /></div>}
                             {!e.handedOffTo && e.handOffNote && <div className="muted small" data-hand-off-note>{e.handOffNote}</div>}
                           </td>
-                          <td data-label="Fires at">{showIn(zone, e.scheduledFor)}</td>
+                          <td data-label="Fires at"><Time at={e.scheduledFor} zone={e.timeZone} /></td>
                           <td data-label="Attempts">{e.attempts}</td>
                           <td><button type="button" className="danger" disabled={busy} aria-label={`Cancel on ${who(e)}`} onClick={() => cancelOne(g, e)}>Cancel</button></td>
                         </tr>

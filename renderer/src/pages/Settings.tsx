@@ -4,16 +4,18 @@ import { applyTheme } from '../theme';
 import { ErrorText, Loading, Notice, Page } from '../components/ui';
 import { useAction, useLoad } from '../hooks';
 import { NotificationSettings, XSpendSettings } from './settings/SpendAndNotifications';
+import { ZoneField } from '../components/zone-field';
+import { setUserZone } from '../components/time';
 
 export function Settings() {
   const settings = useLoad(() => client.settings().then((r) => r.settings));
   const { busy, error, run } = useAction();
-  const [form, setForm] = useState({ graceMinutes: 15, monthlyCredits: 1000, defaultTier: 'pro' as 'free' | 'pro' | 'enterprise', defaultLanguage: '', fedblogHandOff: true });
+  const [form, setForm] = useState({ graceMinutes: 15, monthlyCredits: 1000, defaultTier: 'pro' as 'free' | 'pro' | 'enterprise', defaultLanguage: '', fedblogHandOff: true, timeZone: '' });
   const [theme, setTheme] = useState(localStorage.getItem('herald.theme') ?? 'system');
   const [note, setNote] = useState<string | undefined>();
   const [backupNote, setBackupNote] = useState<string | undefined>();
   const [loaded, setLoaded] = useState(false);
-  useEffect(() => { if (settings.data) { setForm({ graceMinutes: settings.data.graceMinutes, monthlyCredits: settings.data.monthlyCredits, defaultTier: settings.data.defaultTier, defaultLanguage: settings.data.defaultLanguage, fedblogHandOff: settings.data.fedblogHandOff }); setLoaded(true); } }, [settings.data]);
+  useEffect(() => { if (settings.data) { setForm({ graceMinutes: settings.data.graceMinutes, monthlyCredits: settings.data.monthlyCredits, defaultTier: settings.data.defaultTier, defaultLanguage: settings.data.defaultLanguage, fedblogHandOff: settings.data.fedblogHandOff, timeZone: settings.data.timeZone }); setLoaded(true); } }, [settings.data]);
   return (
     <Page title="Settings">
       <ErrorText error={settings.error ?? error} />
@@ -26,10 +28,12 @@ export function Settings() {
           </select>
         </label>
       </div>
-      <form className="panel" onSubmit={(e) => { e.preventDefault(); void run(async () => { await client.updateSettings(form); setNote('Saved. The language applies at once; the other values from the next start of Herald.'); }); }}>
+      <form className="panel" onSubmit={(e) => { e.preventDefault(); void run(async () => { const r = await client.updateSettings(form); setUserZone(r.settings.timeZone); setNote('Saved. The language applies at once, and so does the zone; the other values from the next start of Herald.'); }); }}>
         <h2>Publishing</h2>
         {/* Editable once the saved values are in: typing into the defaults would be overwritten when they arrive. */}
         <fieldset disabled={!loaded} className="plain">
+        <ZoneField label={`Your time zone: times are shown in it, new social sets start in it, the credit month follows it (this computer: ${settings.data?.detected.timeZone ?? '…'}; applies at once)`}
+          value={form.timeZone} onChange={(timeZone) => setForm({ ...form, timeZone })} extra={settings.data ? [settings.data.detected.timeZone] : []} />
         <label className="field">Grace period for posts missed while Herald was closed (minutes)
           <input type="number" min={0} max={1440} value={form.graceMinutes} onChange={(e) => setForm({ ...form, graceMinutes: Number(e.target.value) })} />
         </label>

@@ -2,15 +2,12 @@ import { useEffect, useState } from 'react';
 import { client, setKey } from '../api';
 import { ErrorText } from '../components/ui';
 import { useAction, useLoad } from '../hooks';
+import { ZoneField } from '../components/zone-field';
+import { setUserZone } from '../components/time';
+import { machineTimeZone } from '../../../time/index';
 
 type Step = 'owner' | 'secrets' | 'defaults' | 'networks';
 const STEPS: readonly [Step, string][] = [['owner', 'Owner'], ['secrets', 'Secrets'], ['defaults', 'Time zone and language'], ['networks', 'Networks']];
-
-/** The zones Intl knows, for the zone picker (every modern browser answers supportedValuesOf). */
-const zones = (): string[] => {
-  const intl = Intl as unknown as { supportedValuesOf?: (k: string) => string[] };
-  try { return intl.supportedValuesOf?.('timeZone') ?? []; } catch { return []; }
-};
 
 function Steps({ at }: { at: Step }) {
   const i = STEPS.findIndex(([s]) => s === at);
@@ -48,8 +45,8 @@ function OwnerStep({ onNext }: { onNext: (key: string) => void }) {
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
     void run(async () => {
-      const timezone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-      onNext((await client.setup({ email, password, timezone, session: true })).apiKey.key);
+      // The zone is chosen in step 3 (its default: the zone of the machine Herald runs on).
+      onNext((await client.setup({ email, password, session: true })).apiKey.key);
     });
   };
   return (
@@ -124,20 +121,22 @@ function DefaultsStep({ onNext }: { onNext: () => void }) {
   const { busy, error, run } = useAction();
   const s = settings.data;
   useEffect(() => { if (s) { setZone(s.timeZone); setLanguage(s.defaultLanguage); } }, [s]);
-  const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const browserZone = machineTimeZone();
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
-    void run(async () => { await client.updateSettings({ timeZone: zone, defaultLanguage: language }); onNext(); });
+    void run(async () => {
+      const r = await client.updateSettings({ timeZone: zone, defaultLanguage: language });
+      setUserZone(r.settings.timeZone);
+      onNext();
+    });
   };
   return (
     <form onSubmit={submit} aria-label="Time zone and language">
       <h2>Time zone and post language</h2>
       <ErrorText error={settings.error} />
       {s && <p className="muted small" data-detected>Detected on this computer: {s.detected.timeZone}, {s.detected.defaultLanguage}{browserZone !== s.detected.timeZone ? ` (this browser says ${browserZone})` : ''}.</p>}
-      <label className="field">Time zone for schedules
-        <input list="zones" required value={zone} onChange={(e) => setZone(e.target.value)} />
-        <datalist id="zones">{zones().map((z) => <option key={z} value={z} />)}</datalist>
-      </label>
+      <ZoneField label="Time zone for schedules and shown times (new social sets start in it)" value={zone} onChange={setZone}
+        extra={s ? [s.detected.timeZone, browserZone] : []} />
       <label className="field">Language of new posts (e.g. en, de, pt-BR)<input required value={language} onChange={(e) => setLanguage(e.target.value)} /></label>
       <ErrorText error={error} />
       <button className="primary" type="submit" disabled={busy || !s}>Continue</button>

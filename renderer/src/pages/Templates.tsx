@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { client } from '../api';
-import { Empty, ErrorText, Loading, Page, when } from '../components/ui';
+import { Empty, ErrorText, Loading, Page } from '../components/ui';
+import { Time } from '../components/time';
 import { useHeld, withUndo } from '../components/undo';
 import { useAction, useLoad } from '../hooks';
 
@@ -50,7 +51,7 @@ export function Templates() {
             {shown.map((t) => (
               <tr key={t.uuid} data-template={t.uuid}>
                 <td data-label="Name" className="wrap"><b>{t.name}</b><div className="muted small">{t.description}</div></td>
-                <td data-label="Head" className="wrap pre">{t.head_content_plain}</td><td data-label="Tail" className="wrap pre">{t.tail_content_plain}</td><td data-label="Updated" className="muted small">{when(t.updated_at)}</td>
+                <td data-label="Head" className="wrap pre">{t.head_content_plain}</td><td data-label="Tail" className="wrap pre">{t.tail_content_plain}</td><td data-label="Updated" className="muted small"><Time at={t.updated_at} /></td>
                 <td><div className="row actions">
                   <button type="button" onClick={() => { setEditing(t.uuid); setForm({ name: t.name, description: t.description, headContentPlain: t.head_content_plain, tailContentPlain: t.tail_content_plain }); }}>Edit</button>
                   <button type="button" className="danger" onClick={() => remove(t)}>Delete</button>

@@ -14,8 +14,7 @@ export function Onboarding({ onDone }: { onDone: (key: string) => void }) {
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
     void run(async () => {
-      const timezone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-      const r = await client.setup({ email, password, timezone, session: true });
+      const r = await client.setup({ email, password, session: true });
       onDone(r.apiKey.key);
     });
   };

@@ -92,8 +92,10 @@ export class ScheduleRepo {
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 'pending', ?, ?, ?, ?)`),
       list: () => db.prepare(`SELECT e.id, e.draft_id AS draftId, d.title AS draftTitle, e.fire_at AS fireAt, e.priority, e.attempts,
           e.created_at AS createdAt, e.platform, e.account_id AS accountUuid,
-          e.network_scheduled_id AS networkScheduledId, e.hand_off_note AS handOffNote, a.server_url AS serverUrl
+          e.network_scheduled_id AS networkScheduledId, e.hand_off_note AS handOffNote, a.server_url AS serverUrl,
+          d.social_set_id AS setId, ss.time_zone AS timeZone
         FROM schedule_entries e JOIN drafts d ON d.id = e.draft_id LEFT JOIN accounts a ON a.id = e.account_id
+          LEFT JOIN social_sets ss ON ss.id = d.social_set_id
         WHERE e.user_id = ? AND e.status = 'pending' ORDER BY e.due_at, e.priority DESC`),
       pendingDrafts: () => db.prepare(`SELECT draft_id FROM schedule_entries WHERE user_id = ? AND platform = ? AND status IN ('pending', 'claimed') AND fire_at >= ? AND fire_at < ?`).pluck(),
       cancel: () => db.prepare(`DELETE FROM schedule_entries WHERE user_id = ? AND draft_id = ? AND status = 'pending'
@@ -189,7 +191,7 @@ export class ScheduleRepo {
   listPending(userId: string) {
     return this.s.list.all(userId) as {
       id: string; draftId: string; draftTitle: string; fireAt: number; priority: number; attempts: number; createdAt: string; platform: Platform; accountUuid: string;
-      networkScheduledId: string | null; handOffNote: string | null; serverUrl: string | null }[];
+      networkScheduledId: string | null; handOffNote: string | null; serverUrl: string | null; setId: string | null; timeZone: string | null }[];
   }
 
   /** The draft of each pending (or firing) entry of the user's to `platform` whose fire time is in [from, to), one per entry. */

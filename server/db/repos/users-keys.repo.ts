@@ -35,6 +35,7 @@ export class UsersRepo {
       byEmail: () => sqlite.prepare(`SELECT ${USER_COLUMNS} FROM users u WHERE u.email = ?`),
       owner: () => sqlite.prepare('SELECT id FROM users ORDER BY created_at, id LIMIT 1').pluck(),
       timezone: () => sqlite.prepare('SELECT timezone FROM users WHERE id = ?').pluck(),
+      setTimezoneAll: () => sqlite.prepare('UPDATE users SET timezone = ?'),
       insert: () => sqlite.prepare(`INSERT INTO users (id, email, password_hash, nickname, avatar_url, timezone, locale, provider, default_tier, created_at)
         VALUES (@id, @email, @passwordHash, @nickname, @avatarUrl, @timezone, @locale, @provider, @defaultTier, @createdAt)`),
       rehash: () => sqlite.prepare('UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?'),
@@ -61,6 +62,11 @@ export class UsersRepo {
 
   timezone(id: string): string | undefined {
     return this.s.timezone.get(id) as string | undefined;
+  }
+
+  /** The zone column of every user (the install has one zone setting). */
+  setTimezoneAll(zone: string): void {
+    this.s.setTimezoneAll.run(zone);
   }
 
   insert(row: UserRow): void {

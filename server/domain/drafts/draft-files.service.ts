@@ -23,7 +23,8 @@ import { HeraldError, type ErrorDetail } from '../../core/errors.js';
 import type { Transactions } from '../../db/repos/transactions.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
 import type { Deps } from '../deps.js';
-import { draftToFile, fileToInput, fromCsv, fromJson, fromMarkdown, isNetworkName, isTimeZone as isZone, toJson, toMarkdown } from './draft-files.js';
+import { isValidTimeZone } from '../../../time/index.js';
+import { draftToFile, fileToInput, fromCsv, fromJson, fromMarkdown, isNetworkName, toJson, toMarkdown } from './draft-files.js';
 import type { DraftsService } from './drafts.service.js';
 
 /** Thrown inside a transaction to roll it back on purpose (dry runs, a wrong row). */
@@ -48,7 +49,7 @@ export class DraftFilesService {
   export(userId: string, id: string, format: 'md' | 'json', timeZone?: string): string {
     const draft = this.drafts.get(userId, id);
     const platforms = this.drafts.platforms(userId, id).map((p) => ({ platform: p.platform, content: p.content }));
-    if (timeZone !== undefined && !isZone(timeZone)) {
+    if (timeZone !== undefined && !isValidTimeZone(timeZone)) {
       throw new HeraldError('INVALID_INPUT', `"${timeZone}" is not an IANA time zone`, { details: [{ path: 'query.timeZone', message: 'not an IANA time zone (like Europe/Paris)' }] });
     }
     const file = draftToFile(draft, platforms, { timeZone, html: format === 'json' });

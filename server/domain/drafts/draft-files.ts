@@ -21,6 +21,7 @@ import type { CreateDraftInput, Draft } from '../../contracts/drafts.js';
 import { HeraldError, type ErrorDetail } from '../../core/errors.js';
 import { validLanguage } from '../../core/config.js';
 import { plainToHtml } from '../../../text/html.js';
+import { isValidTimeZone, MINUTE, offsetAt, wallToInstant } from '../../../time/index.js';
 import type { Platform } from '../../../text/index.js';
 
 const SEPARATOR = /^---[ \t]*$/;
@@ -167,58 +168,24 @@ export function fromJson(source: string): DraftFile[] {
 
 const LOCAL = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2}))?$/;
 
-// Building an Intl.DateTimeFormat costs far more than using one: one per zone, kept.
-const formatters = new Map<string, Intl.DateTimeFormat | null>();
-function formatterOf(zone: string): Intl.DateTimeFormat | null {
-  let f = formatters.get(zone);
-  if (f === undefined) {
-    try {
-      f = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
-    } catch {
-      f = null;
-    }
-    if (formatters.size > 1000) formatters.clear();
-    formatters.set(zone, f);
-  }
-  return f;
-}
-
-export function isTimeZone(zone: string): boolean {
-  return formatterOf(zone) !== null;
-}
-
-/** Minutes east of UTC in `zone` at instant `t`. */
-export function offsetAt(zone: string, t: number): number {
-  const parts = formatterOf(zone)!.formatToParts(new Date(t));
-  const n = (type: string) => Number(parts.find((p) => p.type === type)!.value);
-  const local = Date.UTC(n('year'), n('month') - 1, n('day'), n('hour'), n('minute'), n('second'));
-  return Math.round((local - Math.floor(t / 1000) * 1000) / 60_000);
-}
-
-/**
- * A wall-clock time in `zone` as an instant (docs/decisions.md §13): a time that does not exist moves
- * forward by the gap; one that happens twice is the earlier instant.
- */
+/** A wall-clock time in `zone` as an instant, by the one DST rule (time/zones.ts). */
 export function localToInstant(local: string, zone: string): number {
   const m = LOCAL.exec(local)!;
-  const wall = Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +(m[6] ?? 0));
-  const offsets = [...new Set([offsetAt(zone, wall - 86_400_000), offsetAt(zone, wall), offsetAt(zone, wall + 86_400_000)])];
-  const fits = offsets.map((o) => wall - o * 60_000).filter((t) => offsetAt(zone, t) * 60_000 === wall - t).sort((a, b) => a - b);
-  return fits[0] ?? wall - offsetAt(zone, wall - 86_400_000) * 60_000;
+  return wallToInstant(zone, Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +(m[6] ?? 0)));
 }
 
 /** An instant written in `zone` with its offset: 2026-12-01T09:30:00+01:00. */
 export function instantInZone(iso: string, zone: string): string {
   const t = Date.parse(iso);
-  const off = offsetAt(zone, t);
-  const local = new Date(t + off * 60_000).toISOString().slice(0, 19);
+  const off = offsetAt(zone, t) / MINUTE;
+  const local = new Date(t + off * MINUTE).toISOString().slice(0, 19);
   if (off === 0) return `${local}Z`;
   const abs = Math.abs(off);
   return `${local}${off < 0 ? '-' : '+'}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
 }
 
 function timeProblem(when: string | null, zone: string | null): string | undefined {
-  if (zone && !isTimeZone(zone)) return `names the time zone "${zone}", which is not an IANA zone (like Europe/Paris)`;
+  if (zone && !isValidTimeZone(zone)) return `names the time zone "${zone}", which is not an IANA zone (like Europe/Paris)`;
   if (!when) return undefined;
   if (LOCAL.test(when)) return zone ? (Number.isNaN(Date.parse(`${when.replace(' ', 'T')}Z`)) ? 'is not a calendar date and time' : undefined) : 'has no offset: add Z or +hh:mm, or give timeZone';
   return dateTimeProblem(when);
@@ -279,7 +246,7 @@ export function fromCsv(source: string): { rows: CsvRow[]; errors: RowError[] } 
     if (networks.length > 100) errors.push({ row, column: 'networks', message: 'at most 100 networks' });
     const zone = cell('timeZone') || null;
     const when = cell('scheduledFor') || null;
-    if (zone && !isTimeZone(zone)) errors.push({ row, column: 'timeZone', message: `"${zone}" is not an IANA time zone (like Europe/Paris)` });
+    if (zone && !isValidTimeZone(zone)) errors.push({ row, column: 'timeZone', message: `"${zone}" is not an IANA time zone (like Europe/Paris)` });
     else {
       const why = timeProblem(when, zone);
       if (why) errors.push({ row, column: 'scheduledFor', message: `"${when}" ${why}` });

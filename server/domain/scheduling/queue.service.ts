@@ -13,7 +13,7 @@ import type { Deps } from '../deps.js';
 import { loadDraft } from '../publishing/plan.js';
 import { zoneOf, type SocialSetsService } from '../social-sets/social-sets.service.js';
 import { parseUtc, type ScheduleService } from './schedule.service.js';
-import { formatLocal, nextFreeSlot, nextSlots, type Slot } from '../../contracts/time.js';
+import { formatLocal, nextFreeSlot, nextSlots, type Slot } from '../../../time/index.js';
 
 const setError = (message: string) => new HeraldError('INVALID_INPUT', message, { details: [{ path: 'socialSetId', message }] });
 

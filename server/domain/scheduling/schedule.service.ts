@@ -3,6 +3,7 @@
  * jitter. The database is the truth; the scheduler (jobs/scheduler.ts) only wakes up to fire
  * what is due.
  */
+import { machineTimeZone } from '../../../time/zones.js';
 import type { Platform } from '../../core/config.js';
 import { latestScheduleTime } from '../../contracts/common.js';
 import { nowIso } from '../../core/clock.js';
@@ -138,7 +139,11 @@ export class ScheduleService {
     const rows = this.repos.schedule.listPending(userId);
     // Handed off (docs/decisions.md §14): the instance that publishes it, by its host.
     const host = (url: string | null) => { try { return url ? new URL(url).host : null; } catch { return null; } };
-    return rows.map(({ fireAt, serverUrl, ...r }) => ({ ...r, scheduledFor: new Date(fireAt).toISOString(), handedOffTo: r.networkScheduledId ? host(serverUrl) : null }));
+    return rows.map(({ fireAt, serverUrl, setId, timeZone, ...r }) => ({
+      ...r, scheduledFor: new Date(fireAt).toISOString(), handedOffTo: r.networkScheduledId ? host(serverUrl) : null,
+      // The set's zone (a set made before zones existed is in the machine's); null without a set.
+      timeZone: setId ? (timeZone ?? machineTimeZone()) : null,
+    }));
   }
 
   /**

@@ -8,7 +8,8 @@ import path from 'node:path';
 import type { Deps } from '../deps.js';
 import type { SettingsRepo } from '../../db/repos/settings.repo.js';
 import { HeraldError } from '../../core/errors.js';
-import { systemLanguage, systemTimeZone, validLanguage, validTimeZone, type NotificationSettings, type XSettings } from '../../core/config.js';
+import { systemLanguage, validLanguage, type NotificationSettings, type XSettings } from '../../core/config.js';
+import { canonicalTimeZone, machineTimeZone } from '../../../time/zones.js';
 import type { UsersService } from '../users/users.service.js';
 
 export interface SettingsChange {
@@ -33,12 +34,20 @@ export class SettingsService {
     if (!this.users.isOwner(userId)) throw new HeraldError('UNAUTHORIZED', 'Only the owner of this install can do this');
   }
 
+  /**
+   * The user's zone: the setting `timeZone` (the wizard's choice, else the machine's). GET /me
+   * answers it, new social sets start in it, the credit month follows it: read it here, only here.
+   */
+  userZone(_userId: string): string {
+    return this.deps.config.timeZone;
+  }
+
   /** The settings this user may see (the version is the http layer's to add). */
   view(userId: string) {
     const c = this.deps.config;
     const shared = {
       graceMinutes: c.graceMs / 60_000, monthlyCredits: c.monthlyCredits, defaultTier: c.defaultTier,
-      timeZone: c.timeZone, defaultLanguage: c.defaultLanguage, fedblogHandOff: c.fedblogHandOff, detected: { timeZone: systemTimeZone(), defaultLanguage: systemLanguage() },
+      timeZone: c.timeZone, defaultLanguage: c.defaultLanguage, fedblogHandOff: c.fedblogHandOff, detected: { timeZone: machineTimeZone(), defaultLanguage: systemLanguage() },
       xPriceUsd: c.x.priceUsd, xPriceWithUrlUsd: c.x.priceWithUrlUsd, xMonthlyCapUsd: c.x.monthlyCapUsd, xCapAction: c.x.capAction, xTier: c.x.tier,
       notifications: { ...c.notifications },
     };
@@ -52,13 +61,22 @@ export class SettingsService {
   update<T extends SettingsChange>(userId: string, change: T) {
     this.requireOwner(userId);
     const values: Record<string, unknown> = {};
-    const zone = change.timeZone === undefined ? undefined : validTimeZone(change.timeZone);
-    if (change.timeZone !== undefined && !zone) throw new HeraldError('INVALID_INPUT', `"${change.timeZone}" is not a time zone this system knows; use an IANA name such as Europe/Berlin`, { details: [{ path: 'body.timeZone', message: 'unknown IANA zone' }] });
+    const zone = change.timeZone === undefined ? undefined : canonicalTimeZone(change.timeZone);
+    if (change.timeZone !== undefined && !zone) {
+      throw new HeraldError('INVALID_INPUT', `"${change.timeZone}" is not a time zone this system knows; use an IANA name such as Europe/Berlin`, {
+        details: [{ path: 'body.timeZone', message: 'unknown IANA zone' }],
+      });
+    }
     const language = change.defaultLanguage === undefined ? undefined : validLanguage(change.defaultLanguage);
     if (change.defaultLanguage !== undefined && !language) throw new HeraldError('INVALID_INPUT', `"${change.defaultLanguage}" is not a language tag (BCP 47, e.g. en, de, pt-BR)`, { details: [{ path: 'body.defaultLanguage', message: 'not BCP 47' }] });
-    if (zone) { values.HERALD_TIME_ZONE = zone; this.deps.config.timeZone = zone; }
-    if (language) { values.HERALD_DEFAULT_LANGUAGE = language; this.deps.config.defaultLanguage = language; }
+    // X's checks come first, so a refused change applies nothing.
     this.applyXAndNotifications(change, values);
+    if (zone) {
+      values.HERALD_TIME_ZONE = zone;
+      this.deps.config.timeZone = zone;
+      this.users.followZone(zone);
+    }
+    if (language) { values.HERALD_DEFAULT_LANGUAGE = language; this.deps.config.defaultLanguage = language; }
     if (change.fedblogHandOff !== undefined) { values.HERALD_FEDBLOG_HAND_OFF = change.fedblogHandOff; this.deps.config.fedblogHandOff = change.fedblogHandOff; }
     if (change.graceMinutes !== undefined) values.HERALD_GRACE_MINUTES = change.graceMinutes;
     if (change.monthlyCredits !== undefined) values.HERALD_MONTHLY_CREDITS = change.monthlyCredits;

@@ -5,15 +5,19 @@ import type { AccountsRepo } from '../../db/repos/accounts.repo.js';
 import type { SetRow, SocialSetsRepo } from '../../db/repos/social-sets.repo.js';
 import type { Transactions } from '../../db/repos/transactions.js';
 import { HeraldError } from '../../core/errors.js';
-import { isValidTimeZone, slotProblems, sortSlots, systemTimeZone, type Slot } from '../../contracts/time.js';
+import { canonicalTimeZone, machineTimeZone, slotProblems, sortSlots, type Slot } from '../../../time/index.js';
 
 /** A set's zone: its own, else (sets made before zones existed) the system's. */
-export const zoneOf = (row: SetRow): string => row.timeZone ?? systemTimeZone();
+export const zoneOf = (row: SetRow): string => row.timeZone ?? machineTimeZone();
 
-function checkZone(zone: string | undefined): void {
-  if (zone !== undefined && !isValidTimeZone(zone)) {
-    throw new HeraldError('INVALID_INPUT', `Unknown time zone "${zone.slice(0, 64)}": use an IANA name such as Europe/Berlin`, { details: [{ path: 'timeZone', message: 'not an IANA time zone' }] });
-  }
+/** The zone in its canonical spelling; an unknown one is 400 naming the field. */
+function checkZone(zone: string | undefined): string | undefined {
+  if (zone === undefined) return undefined;
+  const canonical = canonicalTimeZone(zone);
+  if (canonical) return canonical;
+  throw new HeraldError('INVALID_INPUT', `Unknown time zone "${zone.slice(0, 64)}": use an IANA name such as Europe/Berlin`, {
+    details: [{ path: 'timeZone', message: 'not an IANA time zone' }],
+  });
 }
 
 function parseSlots(json: string): Slot[] {
@@ -28,7 +32,11 @@ function parseSlots(json: string): Slot[] {
 export class SocialSetsService {
   private readonly sets: SocialSetsRepo;
 
-  constructor(private readonly deps: Deps, private readonly repos: { socialSets: SocialSetsRepo; accounts: AccountsRepo; tx: Transactions }) {
+  constructor(
+    private readonly deps: Deps,
+    private readonly repos: { socialSets: SocialSetsRepo; accounts: AccountsRepo; tx: Transactions },
+    private readonly settings: { userZone(userId: string): string },
+  ) {
     this.sets = repos.socialSets;
   }
 
@@ -79,12 +87,13 @@ export class SocialSetsService {
   }
 
   create(userId: string, input: { name: string; accountIds?: string[]; isDefault?: boolean; timeZone?: string }): SocialSet {
-    checkZone(input.timeZone);
+    // A new set starts in the user's zone unless it names its own.
+    const zone = checkZone(input.timeZone) ?? this.settings.userZone(userId);
     return this.repos.tx.run(() => {
       const ids = this.checkAccounts(userId, input.accountIds ?? []);
       const id = this.deps.ids.uuid();
       const first = !this.defaultSet(userId);
-      this.sets.insert({ id, userId, name: input.name, isDefault: false, createdAt: nowIso(this.deps.clock), timeZone: input.timeZone ?? systemTimeZone(), slots: '[]' });
+      this.sets.insert({ id, userId, name: input.name, isDefault: false, createdAt: nowIso(this.deps.clock), timeZone: zone, slots: '[]' });
       this.sets.setMembers(id, ids);
       // The first set a user makes becomes the default, so drafts have somewhere to go.
       if (first || input.isDefault) this.sets.makeDefault(userId, id);
@@ -93,11 +102,11 @@ export class SocialSetsService {
   }
 
   update(userId: string, input: { id: string; name?: string; accountIds?: string[]; isDefault?: boolean; timeZone?: string }): SocialSet {
-    checkZone(input.timeZone);
+    const zone = checkZone(input.timeZone);
     return this.repos.tx.run(() => {
       const row = this.row(userId, input.id);
       if (input.name !== undefined) this.sets.rename(row.id, input.name);
-      if (input.timeZone !== undefined) this.sets.setTimeZone(row.id, input.timeZone);
+      if (zone !== undefined) this.sets.setTimeZone(row.id, zone);
       if (input.accountIds !== undefined) this.sets.setMembers(row.id, this.checkAccounts(userId, input.accountIds));
       if (input.isDefault === true) this.sets.makeDefault(userId, row.id);
       if (input.isDefault === false && row.isDefault) {

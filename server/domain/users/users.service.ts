@@ -36,6 +36,11 @@ export class UsersService {
     return this.repo.ownerId() === id;
   }
 
+  /** Keeps every user's zone column equal to the zone setting (SettingsService.userZone is the one to read). */
+  followZone(zone: string): void {
+    this.repo.setTimezoneAll(zone);
+  }
+
   /**
    * Creates a user; `password` is optional for users who sign in only through OAuth. With
    * `first`, only on an install with no user yet (the owner), else ALREADY_SET_UP.
@@ -62,7 +67,7 @@ export class UsersService {
       passwordHash: input.password === undefined ? null : await hashPassword(input.password, { log2N: this.deps.config.passwordCostLog2 }),
       nickname: input.nickname ?? email.split('@')[0],
       avatarUrl: '',
-      timezone: input.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone ?? 'UTC',
+      timezone: input.timezone ?? this.deps.config.timeZone,
       locale: 'en',
       provider: input.provider ?? 'password',
       defaultTier: this.deps.config.defaultTier,

@@ -8,9 +8,10 @@ export const meRoutes = (s: Services) => [
     response: meResponse, errors: ['INVALID_API_KEY', 'RATE_LIMITED'],
     handler: ({ auth }) => {
       const u = auth.user;
+      const zone = s.settings.userZone(u.id);
       return {
-        success: true, uuid: u.id, email: u.email, nickname: u.nickname, avatar_url: u.avatarUrl, timezone: u.timezone,
-        credits_balance: s.credits.balance(u.id, u.timezone).balance, locale: u.locale, created_at: u.createdAt,
+        success: true, uuid: u.id, email: u.email, nickname: u.nickname, avatar_url: u.avatarUrl, timezone: zone,
+        credits_balance: s.credits.balance(u.id, zone).balance, locale: u.locale, created_at: u.createdAt,
       };
     },
   }),

@@ -3,6 +3,8 @@ import { chooseSecretStoreBody, chooseSecretStoreResponse, secretSetupResponse, 
 import { DEFAULT_KEY_NAME, KEY_WARNING } from '../../domain/auth/auth.service.js';
 import type { Services } from '../../domain/services.js';
 import { defineRoute, type RouteDef } from '../route.js';
+import { HeraldError } from '../../core/errors.js';
+import { canonicalTimeZone } from '../../../time/zones.js';
 
 const tag = 'Sign-in and keys';
 
@@ -22,9 +24,15 @@ export const setupRoutes = (s: Services): RouteDef[] => [
     description: 'One-shot: of any number of concurrent calls on a new install exactly one creates the owner; the others, and every later call, get 409 ALREADY_SET_UP.',
     response: setupResponse, errors: ['INVALID_INPUT', 'ALREADY_SET_UP'],
     handler: async ({ body }) => {
-      let timezone = body.timezone;
-      try { if (timezone) new Intl.DateTimeFormat('en-US', { timeZone: timezone }); } catch { timezone = undefined; }
-      const user = await s.users.create({ email: body.email, password: body.password, nickname: body.nickname, timezone }, { first: true });
+      const zone = body.timezone === undefined ? undefined : canonicalTimeZone(body.timezone);
+      if (body.timezone !== undefined && !zone) {
+        throw new HeraldError('INVALID_INPUT', `"${body.timezone}" is not a time zone this system knows; use an IANA name such as Europe/Berlin`, {
+          details: [{ path: 'body.timezone', message: 'unknown IANA zone' }],
+        });
+      }
+      const user = await s.users.create({ email: body.email, password: body.password, nickname: body.nickname }, { first: true });
+      // A zone given here is the owner's choice of the zone setting (the default is the machine's).
+      if (zone) s.settings.update(user.id, { timeZone: zone });
       const key = s.auth.issueKey(user.id, DEFAULT_KEY_NAME, user.defaultTier as 'pro', { session: body.session });
       return { success: true, user: { uuid: user.id, email: user.email }, apiKey: { key: key.key, name: key.name, createdAt: key.createdAt, lastUsed: null, expiresAt: key.expiresAt }, warning: KEY_WARNING };
     },

@@ -5,6 +5,7 @@
  * the chosen zone ("YYYY-MM-DD"), computed on UTC dates so the browser's zone never enters.
  */
 import { wallOf } from '../../components/zone-time';
+import { formatIn, type Locale } from '../../../../time/index';
 
 export interface Target {
   accountId: string;
@@ -29,8 +30,9 @@ export interface CalItem {
   draftId: string | null;
   title: string;
   date: string;
-  /** The earliest target's wall time, "HH:MM". */
+  /** The earliest target's wall time, "HH:MM", and its instant (ISO). */
   time: string;
+  at: string;
   hour: number;
   targets: Target[];
 }
@@ -51,10 +53,10 @@ export function buildItems(zone: string, scheduled: Scheduled[], published: Publ
     const hour = Number(time.slice(0, 2));
     const key = `${kind}|${groupId}|${date}|${hour}`;
     const item = items.get(key);
-    if (!item) items.set(key, { key, kind, draftId, title, date, time, hour, targets: [t] });
+    if (!item) items.set(key, { key, kind, draftId, title, date, time, at: t.at, hour, targets: [t] });
     else {
       item.targets.push(t);
-      if (time < item.time) item.time = time;
+      if (time < item.time) Object.assign(item, { time, at: t.at });
     }
   };
   for (const s of scheduled) {
@@ -97,11 +99,13 @@ export function daysOf(anchor: string, view: 'week' | 'month'): string[] {
   return Array.from({ length: weeks * 7 }, (_, i) => addDays(start, i));
 }
 
-export function title(anchor: string, view: 'week' | 'month'): string {
-  const fmt = (date: string, o: Intl.DateTimeFormatOptions) => new Date(toUtc(date)).toLocaleDateString('en-GB', { ...o, timeZone: 'UTC' });
-  if (view === 'month') return fmt(anchor, { month: 'long', year: 'numeric' });
+/** A wall date in the reader's locale (noon UTC: the date is the same in UTC whatever the parts). */
+const fmt = (date: string, o: Intl.DateTimeFormatOptions, locale: Locale = 'en-GB') => formatIn(toUtc(date) + 43_200_000, 'UTC', locale, o);
+
+export function title(anchor: string, view: 'week' | 'month', locale?: Locale): string {
+  if (view === 'month') return fmt(anchor, { month: 'long', year: 'numeric' }, locale);
   const days = daysOf(anchor, 'week');
-  return `${fmt(days[0], { day: 'numeric', month: 'short' })} – ${fmt(days[6], { day: 'numeric', month: 'short', year: 'numeric' })}`;
+  return `${fmt(days[0], { day: 'numeric', month: 'short' }, locale)} – ${fmt(days[6], { day: 'numeric', month: 'short', year: 'numeric' }, locale)}`;
 }
 
-export const dayLabel = (date: string) => new Date(toUtc(date)).toLocaleDateString('en-GB', { weekday: 'short', day: 'numeric', timeZone: 'UTC' });
+export const dayLabel = (date: string, locale?: Locale) => fmt(date, { weekday: 'short', day: 'numeric' }, locale);

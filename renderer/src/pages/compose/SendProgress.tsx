@@ -1,6 +1,7 @@
 /** After publish or schedule: each target's live status, and the fire times jitter chose. */
 import type { client } from '../../api';
-import { networkName, StatusChip, when } from '../../components/ui';
+import { networkName, StatusChip } from '../../components/ui';
+import { Time, useTimes } from '../../components/time';
 import { waitingText } from '../../components/waiting';
 import { offsetText, type Progress } from './model';
 
@@ -8,6 +9,7 @@ type Account = Awaited<ReturnType<typeof client.listAccounts>>['accounts'][numbe
 type Schedule = Awaited<ReturnType<typeof client.listSchedules>>['schedules'][number];
 
 export function SendProgress({ progress, accounts }: { progress: Progress; accounts: Account[] | undefined }) {
+  const times = useTimes();
   return (
     <div aria-label="Publishing progress" style={{ marginTop: 12 }}>
       <div className="bar" style={{ width: `${Math.round(((progress.summary.completed + progress.summary.failed) / Math.max(1, progress.summary.total)) * 100)}%` }} />
@@ -19,7 +21,7 @@ export function SendProgress({ progress, accounts }: { progress: Progress; accou
               <td>{networkName(e.platform)}{a ? ` @${a.username}` : ''}</td>
               <td><StatusChip status={e.status} /></td>
               <td className="small">{e.url ? <a href={e.url} target="_blank" rel="noreferrer noopener">open</a>
-                : waitingText(e, when) ? <span className="muted" data-waiting={e.waitingFor}>{waitingText(e, when)}</span>
+                : waitingText(e, times.at) ? <span className="muted" data-waiting={e.waitingFor}>{waitingText(e, times.at)}</span>
                 : <span className="error">{e.error}</span>}</td>
             </tr>
           );
@@ -30,15 +32,16 @@ export function SendProgress({ progress, accounts }: { progress: Progress; accou
 }
 
 export function FireTimes({ schedules, requested }: { schedules: Schedule[]; requested: number | undefined }) {
+  const times = useTimes();
   if (schedules.length === 0) return null;
   return (
     <div style={{ marginTop: 12 }} aria-label="Scheduled">
-      <b className="small">Fires at (jitter applied{requested ? `, asked for ${when(new Date(requested).toISOString())}` : ''})</b>
+      <b className="small">Fires at (jitter applied{requested ? `, asked for ${times.scheduled(requested, schedules[0].timeZone)}` : ''})</b>
       <table><tbody>
         {schedules.map((s) => (
           <tr key={s.id} data-schedule={s.id}>
             <td>{networkName(s.platform)}</td>
-            <td>{when(s.scheduledFor)}</td>
+            <td><Time at={s.scheduledFor} zone={s.timeZone} /></td>
             <td className="muted small">{requested ? offsetText(Date.parse(s.scheduledFor) - requested) : ''}</td>
           </tr>
         ))}

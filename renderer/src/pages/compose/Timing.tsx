@@ -1,11 +1,13 @@
 /**
  * Times in the composer are entered in the social set's zone (not the browser's): a
- * datetime-local value becomes an instant by the one DST rule (server/contracts/time.ts).
+ * datetime-local value becomes an instant by the one DST rule (time/zones.ts); fire times are
+ * shown by the one formatter (components/time.tsx).
  * Per-network times: each target account may get its own time (LinkedIn 08:00, X 12:00).
  */
-import { formatLocal, localToInstant } from '../../../../server/contracts/time';
+import { formatLocal, localToInstant, readLocal } from '../../../../time/index';
 
 export { formatLocal };
+export { useTimes } from '../../components/time';
 import { networkName } from '../../components/ui';
 
 /** "2026-12-01T09:00" in `zone` → epoch ms (NaN when it is not a date-time). */
@@ -35,4 +37,10 @@ export function PerNetworkTimes({ targets, times, fallback, onChange }: {
       ))}
     </div>
   );
+}
+
+/** The DST rule in words when the typed time does not exist in the zone, or happens twice there. */
+export function DstNote({ zone, value }: { zone: string; value: string }) {
+  const words = readLocal(zone, value.slice(0, 16))?.words;
+  return words ? <span className="warn-text" role="status" data-dst-note> {words}.</span> : null;
 }

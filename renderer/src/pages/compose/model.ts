@@ -4,6 +4,7 @@
  */
 import type { MediaKind, Platform } from '../../../../text/index';
 import type { client } from '../../api';
+import { formatLocal, machineTimeZone } from '../../../../time/index';
 
 export interface MediaRef { mediaId: string; altText: string; type: MediaKind; url: string; /** Bytes, when known (files uploaded in this session). */ size?: number }
 export interface Post { key: number; text: string; media: MediaRef[] }
@@ -37,9 +38,9 @@ export const blank = (): Composition => ({ title: '', posts: [blankPost()], soci
 
 export type Progress = Awaited<ReturnType<typeof client.publishProgress>>;
 
-export function localInput(d: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+/** A datetime-local value of an instant; until the set's zone is known, in the machine's. */
+export function localInput(d: Date, zone = machineTimeZone()): string {
+  return formatLocal(zone, d.getTime()).local;
 }
 
 /** The posts with one template's head and tail taken out (where still present) and another's put in. */
@@ -62,7 +63,8 @@ export function swapTemplate(posts: Post[], from: Template | undefined, to: Temp
   return out;
 }
 
-export const zone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
+/** Until the user's zone is known: the machine's (the browser's). */
+export { machineTimeZone as zone };
 
 export function offsetText(ms: number): string {
   const s = Math.round(ms / 1000);

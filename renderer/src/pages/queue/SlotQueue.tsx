@@ -6,17 +6,10 @@
 import { useEffect, useState } from 'react';
 import { client } from '../../api';
 import { ErrorText, Loading } from '../../components/ui';
+import { Time } from '../../components/time';
 import { useAction, useLoad } from '../../hooks';
 
 type Item = Awaited<ReturnType<typeof client.listQueue>>['items'][number];
-
-const DAY = new Intl.DateTimeFormat(undefined, { weekday: 'short', timeZone: 'UTC' });
-/** "Mon 2026-11-30 09:00" from the slot's wall time in the set's zone (never the browser's). */
-export function wall(local: string): string {
-  const [date, time] = local.split('T');
-  const [y, m, d] = date.split('-').map(Number);
-  return `${DAY.format(Date.UTC(y, m - 1, d))} ${date} ${time}`;
-}
 
 export function SlotQueue() {
   const sets = useLoad(() => client.listSocialSets().then((r) => r.socialSets));
@@ -57,7 +50,7 @@ export function SlotQueue() {
               onDragOver={(e) => { if (dragging) { e.preventDefault(); setOver(key); } }}
               onDragLeave={() => setOver((o) => (o === key ? undefined : o))}
               onDrop={(e) => { e.preventDefault(); setOver(undefined); const id = e.dataTransfer.getData('text/plain') || dragging; setDragging(undefined); if (id) void move(id, item); }}>
-              <span className="slot-time">{wall(item.local)}{!item.inSlots && <span className="chip warn" title="No longer one of the set's slots">off-slot</span>}</span>
+              <span className="slot-time"><Time at={item.at} zone={item.timeZone} />{!item.inSlots && <span className="chip warn" title="No longer one of the set's slots">off-slot</span>}</span>
               {item.draft ? (
                 <span className="slot-draft grow" draggable={!busy} aria-grabbed={dragging === item.draft.id}
                   onDragStart={(e) => { e.dataTransfer.setData('text/plain', item.draft!.id); e.dataTransfer.effectAllowed = 'move'; setDragging(item.draft!.id); }}

@@ -6,11 +6,9 @@ import { useEffect, useState } from 'react';
 import { client } from '../../api';
 import { ErrorText } from '../../components/ui';
 import { useAction, useLoad } from '../../hooks';
+import { zoneChoices } from '../../../../time/index';
 
 const DAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
-const ZONES: string[] = (() => {
-  try { return (Intl as unknown as { supportedValuesOf(k: string): string[] }).supportedValuesOf('timeZone'); } catch { return []; }
-})();
 
 type Slot = { day: number; time: string };
 
@@ -57,7 +55,8 @@ export function SlotsEditor({ setId, setName, timeZone, onSaved }: { setId: stri
   );
 }
 
-/** One list of zone names for every editor's time-zone field. */
+/** One searchable list of zones, with their UTC offsets now, for every editor's time-zone field. */
 export function ZoneList() {
-  return <datalist id="herald-zones">{ZONES.map((z) => <option key={z} value={z} />)}</datalist>;
+  const [zones] = useState(() => zoneChoices(Date.now()));
+  return <datalist id="herald-zones">{zones.map((z) => <option key={z.zone} value={z.zone} label={z.label} />)}</datalist>;
 }
