@@ -67,7 +67,7 @@ export function createServices(deps: Deps) {
     scheduling,
     queue: new QueueService(deps, repos, socialSets, scheduling),
     handOff: new HandOffService(deps, repos, credentials),
-    settings: new SettingsService(deps, users, repos.settings),
+    settings: new SettingsService(deps, users, repos.settings, (from, to) => credits.grantChanged(from, to)),
     idempotency: new IdempotencyService(deps, repos.idempotency),
     credentialCheck: new CredentialCheckService(deps, repos.accounts, credentials),
     secretSetup: new SecretSetupService(deps, users, repos.settings, async () => {

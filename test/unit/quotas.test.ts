@@ -35,6 +35,6 @@ describe('X price function', () => {
     ['no url in 3.14 or e.g. this', 0.015],
   ])('%s', (text, usd) => expect(xRequestCostUsd(text, prices)).toBe(usd));
   it('a thread costs one request per post, rounded to a tenth of a cent', () => {
-    expect(xPostsCostUsd(['one', 'two https://x.example.org', 'three'], prices)).toBe(0.23);
+    expect(xPostsCostUsd([{ text: 'one' }, { text: 'two https://x.example.org' }, { text: 'three' }], prices)).toBe(0.23);
   });
 });

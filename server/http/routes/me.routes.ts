@@ -10,7 +10,7 @@ export const meRoutes = (s: Services) => [
       const u = auth.user;
       return {
         success: true, uuid: u.id, email: u.email, nickname: u.nickname, avatar_url: u.avatarUrl, timezone: u.timezone,
-        credits_balance: s.credits.balance(u.id, u.timezone).balance, locale: u.locale, created_at: u.createdAt,
+        credits_balance: s.credits.balance(u.id).balance, locale: u.locale, created_at: u.createdAt,
       };
     },
   }),
