@@ -42,7 +42,8 @@ export class CreditsRepo {
       // `except`: a draft scheduled again replaces its own entries, so they are not counted twice.
       scheduledBefore: () => sqlite.prepare(`SELECT COUNT(*) FROM schedule_entries WHERE user_id = @userId AND status IN ('pending', 'claimed')
         AND fire_at >= @from AND fire_at < @to AND draft_id IS NOT @except`).pluck(),
-      grantChanges: () => sqlite.prepare(`SELECT COALESCE(SUM(credits), 0) FROM credit_ledger WHERE user_id = ? AND period = ?
+      // A grant's changes name it in order_no (a period on them would collide with the one-per-period index).
+      grantChanges: () => sqlite.prepare(`SELECT COALESCE(SUM(credits), 0) FROM credit_ledger WHERE user_id = ? AND order_no = ?
         AND trans_type = 'adjustment' AND source_type = '${GRANT_CHANGE}'`).pluck(),
       grantedUsers: () => sqlite.prepare("SELECT user_id FROM credit_ledger WHERE trans_type = 'grant' AND period = ?").pluck(),
     });
@@ -81,9 +82,9 @@ export class CreditsRepo {
     return this.s.scheduledBefore.get({ userId, from, to, except }) as number;
   }
 
-  /** What changes of the monthly grant added to (or took from) the grant of `period`. */
-  grantChanges(userId: string, period: string): number {
-    return this.s.grantChanges.get(userId, period) as number;
+  /** What changes of the monthly grant added to (or took from) the grant whose trans_no is `grantNo`. */
+  grantChanges(userId: string, grantNo: string): number {
+    return this.s.grantChanges.get(userId, grantNo) as number;
   }
 
   /** The users whose grant for `period` is written. */

@@ -86,7 +86,7 @@ export class CreditsService {
     const reservedIn = (from: number, to: number) => this.ledger.scheduledBetween(userId, from, to, except) * PUBLISH_COST;
     const thisMonth = reservedIn(0, monthEnd);
     const grant = this.ledger.lastGrant(userId);
-    const granted = grant ? grant.credits + this.ledger.grantChanges(userId, grant.period ?? '') : 0;
+    const granted = grant ? grant.credits + this.ledger.grantChanges(userId, grant.transNo) : 0;
     // Only the grant's part of a balance expires at the month's end: credits added on top carry over.
     const carry = Math.max(0, balance - thisMonth - granted);
     const months = new Map<string, { posts: number; startsAt: number; endsAt: number }>();
@@ -164,7 +164,7 @@ export class CreditsService {
       if (this.ledger.grant(userId, period)) return;
       const previous = this.ledger.lastGrant(userId);
       if (previous && previous.expiredAt && Date.parse(previous.expiredAt) <= now) {
-        const granted = previous.credits + this.ledger.grantChanges(userId, previous.period ?? '');
+        const granted = previous.credits + this.ledger.grantChanges(userId, previous.transNo);
         const left = Math.min(this.sum(userId), granted);
         if (left > 0) {
           this.insert({ userId, transType: 'adjustment', credits: -left, transNo: `EXP-${previous.transNo}`, orderNo: previous.transNo, sourceDetail: `Unused credits of ${previous.period} expired` });
@@ -194,10 +194,10 @@ export class CreditsService {
     this.tx.run(() => {
       for (const userId of this.ledger.grantedUsers(period)) {
         const grant = this.ledger.grant(userId, period)!;
-        const diff = Math.max(to - (grant.credits + this.ledger.grantChanges(userId, period)), -this.sum(userId));
+        const diff = Math.max(to - (grant.credits + this.ledger.grantChanges(userId, grant.transNo)), -this.sum(userId));
         if (diff === 0) continue;
         this.insert({
-          userId, transType: 'adjustment', credits: diff, orderNo: grant.transNo, sourceType: GRANT_CHANGE, period,
+          userId, transType: 'adjustment', credits: diff, orderNo: grant.transNo, sourceType: GRANT_CHANGE,
           sourceDetail: `Monthly grant changed from ${from} to ${to} credits`,
         });
       }
