@@ -340,7 +340,7 @@ describe('credits', () => {
     const [rec] = u.body.records;
     expect(keysOf(rec)).toEqual(sorted('id', 'trans_no', 'trans_type', 'credits', 'order_no', 'source_type', 'source_detail', 'expired_at', 'created_at'));
     expect(Number.isInteger(rec.id)).toBe(true);
-    expect(rec).toMatchObject({ trans_type: 'grant', credits: 1000, order_no: null, expired_at: c.body.expiresAt });
+    expect(rec).toMatchObject({ trans_type: 'grant', credits: 10_000, order_no: null, expired_at: c.body.expiresAt });
     expect(typeof rec.trans_no).toBe('string');
     expect(typeof rec.source_detail).toBe('string');
     isTimestamp(rec.created_at);
