@@ -10,6 +10,8 @@ import { ErrorText, Notice } from '../../components/ui';
 
 type Direction = 'add' | 'remove';
 
+const fmt = (v: number | undefined) => (v === undefined ? '' : v.toLocaleString());
+
 export function AdjustCredits({ balance, onDone }: { balance?: number; onDone: () => void }) {
   const { busy, error, run, setError } = useAction();
   const [direction, setDirection] = useState<Direction>('add');
@@ -24,13 +26,13 @@ export function AdjustCredits({ balance, onDone }: { balance?: number; onDone: (
   const review = () => {
     setDone(undefined);
     if (!valid) { setError('Enter a whole number of credits from 1 to 1,000,000.'); return; }
-    if (after !== undefined && after < 0) { setError(`The balance is ${balance}: at most ${balance} can be removed.`); return; }
+    if (after !== undefined && after < 0) { setError(`The balance is ${fmt(balance)}: at most that can be removed.`); return; }
     setError(undefined);
     setAsking(true);
   };
   const apply = () => run(async () => {
     const r = await client.adjustCredits({ amount: signed, ...(note.trim() ? { note: note.trim() } : {}) });
-    setDone(`${direction === 'add' ? 'Added' : 'Removed'} ${n} credits; the balance is ${r.balance}.`);
+    setDone(`${direction === 'add' ? 'Added' : 'Removed'} ${fmt(n)} credits; the balance is ${fmt(r.balance)}.`);
     setAsking(false);
     setAmount('');
     setNote('');
@@ -59,11 +61,11 @@ export function AdjustCredits({ balance, onDone }: { balance?: number; onDone: (
       {!asking && <button type="submit" className="primary" disabled={busy}>Review</button>}
       {asking && (
         <div className="banner" role="alertdialog" aria-label="Confirm the change" data-confirm-adjust>
-          <p>{direction === 'add' ? 'Add' : 'Remove'} <strong>{n}</strong> credits?
-            {after !== undefined && <> The balance goes from {balance} to <strong>{after}</strong>.</>}</p>
+          <p>{direction === 'add' ? 'Add' : 'Remove'} <strong>{fmt(n)}</strong> credits?
+            {after !== undefined && <> The balance goes from {fmt(balance)} to <strong>{fmt(after)}</strong>.</>}</p>
           <div className="row">
             <button type="button" className="primary" disabled={busy} onClick={() => void apply()}>
-              {direction === 'add' ? `Add ${n} credits` : `Remove ${n} credits`}
+              {direction === 'add' ? `Add ${fmt(n)} credits` : `Remove ${fmt(n)} credits`}
             </button>
             <button type="button" disabled={busy} onClick={() => setAsking(false)}>Cancel</button>
           </div>

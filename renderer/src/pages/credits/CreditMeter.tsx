@@ -29,8 +29,8 @@ export function CreditMeter({ credits }: { credits?: CreditsAnswer }) {
       </p>
       {c && (
         <p className="muted" data-month-end>
-          This month ends {showIn(c.timeZone, c.expiresAt)} ({c.timeZone}). Unused credits up to the month's grant then
-          lapse and the next grant arrives; anything above the grant carries over.
+          This credit month runs until {showIn(c.timeZone, c.expiresAt)} ({c.timeZone}). Unused credits up to the
+          month's grant then lapse and the next grant arrives; anything above the grant carries over.
           {c.reserved > 0 && <> The posts scheduled before then will take {n(c.reserved)}.</>}
         </p>
       )}
