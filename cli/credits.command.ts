@@ -5,8 +5,8 @@ import { keyValues, print } from './output.js';
 
 export function registerCredits(program: Command): void {
   const credits = program.command('credits')
-    .description('Credit balance (your own posting budget), what scheduled posts reserve, when this month\'s credits expire, and X spend')
-    .addHelpText('after', examples('herald credits', 'herald credits --output json', 'herald credits adjust 500 --note "launch week"'))
+    .description('Credit balance (your posting budget), what scheduled posts reserve, when the month ends, X spend')
+    .addHelpText('after', examples('herald credits', 'herald credits -o json', 'herald credits adjust 500 --note "launch"'))
     .action(action(async (_opts: unknown, cmd: Command) => showCredits(cmd, await clientFor(cmd).credits())));
   credits.command('adjust')
     .description('Add credits, or remove them with a negative amount (owner only; the balance cannot go below 0)')
@@ -14,7 +14,8 @@ export function registerCredits(program: Command): void {
     .option('--note <text>', 'why, kept in the credit history')
     .addHelpText('after', examples('herald credits adjust 500', 'herald credits adjust -200 --note "keep me in check"'))
     .action(action(async (amount: number, opts: { note?: string }, cmd: Command) => {
-      showCredits(cmd, await clientFor(cmd).adjustCredits({ amount, ...(opts.note !== undefined ? { note: opts.note } : {}) }));
+      const body = { amount, ...(opts.note !== undefined ? { note: opts.note } : {}) };
+      showCredits(cmd, await clientFor(cmd).adjustCredits(body));
     }));
   program.command('credits-usage')
     .description('Credit history, newest first')
@@ -42,11 +43,13 @@ type CreditsAnswer = Awaited<ReturnType<ReturnType<typeof clientFor>['credits']>
 
 function showCredits(cmd: Command, r: CreditsAnswer): void {
   const x = r.xSpend;
-  const spend = `${x.monthUsd} USD spent, ${x.scheduledUsd} scheduled, cap ${x.capUsd === null ? 'none' : `${x.capUsd} USD`}`;
+  const cap = x.capUsd === null ? 'none' : `${x.capUsd} USD`;
+  const spend = `${x.monthUsd} USD spent, ${x.scheduledUsd} scheduled, cap ${cap}`;
   print(globals(cmd).output, r, {
     ids: [String(r.balance)],
     text: keyValues([
-      ['balance', r.balance], ['reserved', `${r.reserved} by posts scheduled this month`], ['monthly', r.monthlyCredits],
+      ['balance', r.balance], ['reserved', `${r.reserved} by posts scheduled this month`],
+      ['monthly', r.monthlyCredits],
       ['expires', `${r.expiresAt} (${r.timeZone})`], ['x-spend', spend],
     ]),
   });

@@ -133,9 +133,11 @@ export function creditsWarningText(c: { balance: number; costPerPost: number; sc
  * Said when posts are scheduled into a month whose credits will not cover them, counting what the
  * posts already scheduled there reserve. `month`: "this month" or "December 2026".
  */
-export function creditsShortText(c: { posts: number; need: number; available: number; reserved: number; month: string }): string {
+export function creditsShortText(c: { posts: number; need: number; available: number; reserved: number; month: string }) {
   const free = Math.max(0, c.available - c.reserved);
   const reserved = c.reserved > 0 ? `, after the ${c.reserved} already reserved by scheduled posts` : '';
-  return `Credits fall short: ${plural(c.posts, 'post')} scheduled for ${c.month} ${c.posts === 1 ? 'needs' : 'need'} ${c.need} credits and ${free} ${free === 1 ? 'is' : 'are'} free${reserved}. `
-    + 'A post that fires without credits fails: add credits on the Credits page or raise the monthly grant in Settings.';
+  const need = `${c.posts === 1 ? 'needs' : 'need'} ${c.need} credits and ${free} ${free === 1 ? 'is' : 'are'} free`;
+  return `Credits fall short: ${plural(c.posts, 'post')} scheduled for ${c.month} ${need}${reserved}. `
+    + 'A post that fires without credits fails: add credits on the Credits page '
+    + 'or raise the monthly grant in Settings.';
 }

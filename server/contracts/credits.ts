@@ -5,10 +5,12 @@ import { isoDateInput, successTrue, timestamp } from './common.js';
 export const TRANS_TYPES = ['grant', 'publish', 'refund', 'adjustment'] as const;
 
 export const creditsResponse = lazySchema(() => z.object({
-  success: successTrue, balance: z.number(), expiresAt: timestamp.describe('when this month\'s grant expires: the month\'s end in the user\'s zone'),
+  success: successTrue, balance: z.number(),
+  expiresAt: timestamp.describe('when this month\'s grant expires: the month\'s end in the user\'s zone'),
   timeZone: z.string().describe('the user\'s zone (the setting timeZone), which the credit month follows'),
   monthlyCredits: z.number().int().describe('the monthly grant (the setting monthlyCredits)'),
-  reserved: z.number().int().describe('credits the posts scheduled to fire before this month ends will take when they fire'),
+  reserved: z.number().int()
+    .describe('credits the posts scheduled to fire before this month ends will take when they fire'),
   /** Pending scheduled posts and what they will cost when they fire (added for issue #19). */
   scheduled: z.object({ posts: z.number().int(), credits: z.number().int() }),
   /** How many more posts the balance pays for. */

@@ -6,7 +6,8 @@ import { AdjustCredits } from './credits/AdjustCredits';
 import { CreditMeter } from './credits/CreditMeter';
 
 /** Who a ledger row came from: a network, the owner, or a change of the monthly grant. */
-const sourceName = (source: string) => (source === 'owner' ? 'you' : source === 'grant_change' ? 'monthly grant' : networkName(source));
+const sourceName = (source: string) =>
+  (source === 'owner' ? 'you' : source === 'grant_change' ? 'monthly grant' : networkName(source));
 
 /** The meter explained, adding or removing credits, a chart of spending per day (last 30 days), and the usage table. */
 export function Credits() {

@@ -40,12 +40,14 @@ export class CreditsRepo {
       // The schedule's pending entries, each a charge to come (read for the credit outlook).
       scheduled: () => sqlite.prepare("SELECT COUNT(*) FROM schedule_entries WHERE user_id = ? AND status IN ('pending', 'claimed')").pluck(),
       // `except`: a draft scheduled again replaces its own entries, so they are not counted twice.
-      scheduledBefore: () => sqlite.prepare(`SELECT COUNT(*) FROM schedule_entries WHERE user_id = @userId AND status IN ('pending', 'claimed')
-        AND fire_at >= @from AND fire_at < @to AND draft_id IS NOT @except`).pluck(),
+      scheduledBefore: () => sqlite.prepare(`SELECT COUNT(*) FROM schedule_entries
+        WHERE user_id = @userId AND status IN ('pending', 'claimed') AND fire_at >= @from AND fire_at < @to
+        AND draft_id IS NOT @except`).pluck(),
       // A grant's changes name it in order_no (a period on them would collide with the one-per-period index).
-      grantChanges: () => sqlite.prepare(`SELECT COALESCE(SUM(credits), 0) FROM credit_ledger WHERE user_id = ? AND order_no = ?
-        AND trans_type = 'adjustment' AND source_type = '${GRANT_CHANGE}'`).pluck(),
-      grantedUsers: () => sqlite.prepare("SELECT user_id FROM credit_ledger WHERE trans_type = 'grant' AND period = ?").pluck(),
+      grantChanges: () => sqlite.prepare(`SELECT COALESCE(SUM(credits), 0) FROM credit_ledger
+        WHERE user_id = ? AND order_no = ? AND trans_type = 'adjustment' AND source_type = '${GRANT_CHANGE}'`).pluck(),
+      grantedUsers: () => sqlite.prepare("SELECT user_id FROM credit_ledger WHERE trans_type = 'grant' AND period = ?")
+        .pluck(),
     });
   }
 

@@ -9,7 +9,8 @@ import { creditsShortText, creditsWarningText } from '../../../text/status-text.
 import { nowIso } from '../../core/clock.js';
 import { type Deps } from '../deps.js';
 import type { UntilChanged } from '../../db/change-token.js';
-import { GRANT_CHANGE, type CreditsRepo, type LedgerFilter, type LedgerRow as Row } from '../../db/repos/credits.repo.js';
+import { GRANT_CHANGE, type CreditsRepo, type LedgerFilter } from '../../db/repos/credits.repo.js';
+import type { LedgerRow as Row } from '../../db/repos/credits.repo.js';
 import type { Transactions } from '../../db/repos/transactions.js';
 import type { UsersRepo } from '../../db/repos/users-keys.repo.js';
 import { HeraldError } from '../../core/errors.js';
@@ -83,7 +84,8 @@ export class CreditsService {
     const zone = this.zone();
     const { balance, expiresAt } = this.balance(userId);
     const monthEnd = Date.parse(expiresAt);
-    const reservedIn = (from: number, to: number) => this.ledger.scheduledBetween(userId, from, to, except) * PUBLISH_COST;
+    const reservedIn = (from: number, to: number) =>
+      this.ledger.scheduledBetween(userId, from, to, except) * PUBLISH_COST;
     const thisMonth = reservedIn(0, monthEnd);
     const grant = this.ledger.lastGrant(userId);
     const granted = grant ? grant.credits + this.ledger.grantChanges(userId, grant.transNo) : 0;
@@ -102,7 +104,8 @@ export class CreditsService {
       const available = current ? balance : this.deps.config.monthlyCredits + carry;
       const need = m.posts * PUBLISH_COST;
       if (available - reserved >= need) continue;
-      const month = current ? 'this month' : new Intl.DateTimeFormat('en-US', { timeZone: zone, month: 'long', year: 'numeric' }).format(m.startsAt);
+      const month = current ? 'this month'
+        : new Intl.DateTimeFormat('en-US', { timeZone: zone, month: 'long', year: 'numeric' }).format(m.startsAt);
       return creditsShortText({ posts: m.posts, need, available, reserved, month });
     }
     return null;
@@ -194,7 +197,8 @@ export class CreditsService {
     this.tx.run(() => {
       for (const userId of this.ledger.grantedUsers(period)) {
         const grant = this.ledger.grant(userId, period)!;
-        const diff = Math.max(to - (grant.credits + this.ledger.grantChanges(userId, grant.transNo)), -this.sum(userId));
+        const granted = grant.credits + this.ledger.grantChanges(userId, grant.transNo);
+        const diff = Math.max(to - granted, -this.sum(userId));
         if (diff === 0) continue;
         this.insert({
           userId, transType: 'adjustment', credits: diff, orderNo: grant.transNo, sourceType: GRANT_CHANGE,
@@ -209,17 +213,22 @@ export class CreditsService {
    * budget. A result below zero is refused and nothing is written.
    */
   ownerAdjust(userId: string, amount: number, note?: string) {
-    if (this.repos.users.ownerId() !== userId) throw new HeraldError('UNAUTHORIZED', 'Only the owner of this install can add or remove credits');
+    if (this.repos.users.ownerId() !== userId) {
+      throw new HeraldError('UNAUTHORIZED', 'Only the owner of this install can add or remove credits');
+    }
     this.ensureGrant(userId);
     this.tx.run(() => {
       const balance = this.sum(userId);
       if (balance + amount < 0) {
-        throw new HeraldError('INVALID_INPUT', `Removing ${-amount} credits would leave ${balance + amount}; the balance is ${balance} and cannot go below 0`, {
+        const why = `Removing ${-amount} credits would leave ${balance + amount}; `
+          + `the balance is ${balance} and cannot go below 0`;
+        throw new HeraldError('INVALID_INPUT', why, {
           details: [{ path: 'body.amount', message: `at least ${-balance}` }],
         });
       }
       const detail = note?.trim() || (amount >= 0 ? 'Added by the owner' : 'Removed by the owner');
-      this.insert({ userId, transType: 'adjustment', credits: amount, sourceType: 'owner', sourceDetail: detail.slice(0, 300) });
+      this.insert({ userId, transType: 'adjustment', credits: amount, sourceType: 'owner',
+        sourceDetail: detail.slice(0, 300) });
     });
     return this.outlook(userId);
   }

@@ -74,7 +74,8 @@ export class PublicationRunner {
    * included.
    */
   private sent(pub: PublicationRow, part: PartRow, ref: PostRef): void {
-    const cost = pub.platform === 'microblog' ? xPartCostUsd({ text: part.text, media: this.altTexts(pub.userId, part) }, this.deps.config.x) : 0;
+    const cost = pub.platform === 'microblog'
+      ? xPartCostUsd({ text: part.text, media: this.altTexts(pub.userId, part) }, this.deps.config.x) : 0;
     this.outbox.partSent(part.id, ref, () => this.usage.record({
       userId: pub.userId, accountId: pub.accountId, platform: pub.platform, partId: part.id,
       kind: part.position === 0 ? 'post' : 'reply', costUsd: cost, at: this.deps.clock.now(),

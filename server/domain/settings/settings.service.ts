@@ -46,7 +46,8 @@ export class SettingsService {
       graceMinutes: c.graceMs / 60_000, monthlyCredits: c.monthlyCredits, defaultTier: c.defaultTier,
       timeZone: c.timeZone, defaultLanguage: c.defaultLanguage, fedblogHandOff: c.fedblogHandOff, detected: { timeZone: systemTimeZone(), defaultLanguage: systemLanguage() },
       xPriceUsd: c.x.priceUsd, xPriceWithUrlUsd: c.x.priceWithUrlUsd,
-      xMediaMetadataPriceUsd: c.x.mediaMetadataPriceUsd, xReadPriceUsd: c.x.readPriceUsd, xMonthlyCapUsd: c.x.monthlyCapUsd, xCapAction: c.x.capAction, xTier: c.x.tier,
+      xMediaMetadataPriceUsd: c.x.mediaMetadataPriceUsd, xReadPriceUsd: c.x.readPriceUsd,
+      xMonthlyCapUsd: c.x.monthlyCapUsd, xCapAction: c.x.capAction, xTier: c.x.tier,
       notifications: { ...c.notifications },
     };
     return this.users.isOwner(userId) ? { ...shared, dataDir: c.dataDir, secretStore: this.deps.secrets.kind, secretStoreLocked: this.deps.secrets.locked } : shared;
@@ -84,7 +85,8 @@ export class SettingsService {
   /** X's prices, cap and tier and the notification switches apply at once (they are read at each use). */
   private applyXAndNotifications(change: SettingsChange, values: Record<string, unknown>): void {
     const x = this.deps.config.x;
-    const negative = (['xPriceUsd', 'xPriceWithUrlUsd', 'xMediaMetadataPriceUsd', 'xReadPriceUsd', 'xMonthlyCapUsd'] as const).find((k) => typeof change[k] === 'number' && !((change[k] as number) >= 0));
+    const prices = ['xPriceUsd', 'xPriceWithUrlUsd', 'xMediaMetadataPriceUsd', 'xReadPriceUsd', 'xMonthlyCapUsd'] as const;
+    const negative = prices.find((k) => typeof change[k] === 'number' && !((change[k] as number) >= 0));
     if (negative) throw new HeraldError('INVALID_INPUT', `${negative} must be zero or more`, { details: [{ path: `body.${negative}`, message: 'below zero' }] });
     if (change.xPriceUsd !== undefined) { x.priceUsd = change.xPriceUsd; values.HERALD_X_PRICE_USD = change.xPriceUsd; }
     if (change.xPriceWithUrlUsd !== undefined) { x.priceWithUrlUsd = change.xPriceWithUrlUsd; values.HERALD_X_PRICE_WITH_URL_USD = change.xPriceWithUrlUsd; }
@@ -92,7 +94,10 @@ export class SettingsService {
       x.mediaMetadataPriceUsd = change.xMediaMetadataPriceUsd;
       values.HERALD_X_MEDIA_METADATA_PRICE_USD = change.xMediaMetadataPriceUsd;
     }
-    if (change.xReadPriceUsd !== undefined) { x.readPriceUsd = change.xReadPriceUsd; values.HERALD_X_READ_PRICE_USD = change.xReadPriceUsd; }
+    if (change.xReadPriceUsd !== undefined) {
+      x.readPriceUsd = change.xReadPriceUsd;
+      values.HERALD_X_READ_PRICE_USD = change.xReadPriceUsd;
+    }
     // config.json keeps '' for "no cap" (an empty value is no value when it is read back).
     if (change.xMonthlyCapUsd !== undefined) { x.monthlyCapUsd = change.xMonthlyCapUsd; values.HERALD_X_MONTHLY_CAP_USD = change.xMonthlyCapUsd ?? ''; }
     if (change.xCapAction !== undefined) { x.capAction = change.xCapAction; values.HERALD_X_CAP_ACTION = change.xCapAction; }

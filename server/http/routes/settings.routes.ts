@@ -13,7 +13,8 @@ export const settingsRoutes = (s: Services): RouteDef[] => [
     handler: ({ auth }) => ({ success: true, settings: { version: VERSION, ...s.settings.view(auth.user.id) } }),
   }),
   defineRoute({
-    method: 'put', path: '/settings', tag, summary: 'Change settings; saved to <data dir>/config.json (grace and tier apply from the next start, the rest at once)',
+    method: 'put', path: '/settings', tag,
+    summary: 'Change settings; saved to <data dir>/config.json (grace and tier from the next start, the rest at once)',
     description: 'Environment variables still win over config.json. Owner only.',
     body: updateSettingsBody, response: updateSettingsResponse, errors: ['INVALID_INPUT', 'UNAUTHORIZED'],
     handler: ({ auth, body }) => ({ success: true, settings: { version: VERSION, ...s.settings.update(auth.user.id, body) },

@@ -26,7 +26,10 @@ export function AdjustCredits({ balance, onDone }: { balance?: number; onDone: (
   const review = () => {
     setDone(undefined);
     if (!valid) { setError('Enter a whole number of credits from 1 to 1,000,000.'); return; }
-    if (after !== undefined && after < 0) { setError(`The balance is ${fmt(balance)}: at most that can be removed.`); return; }
+    if (after !== undefined && after < 0) {
+      setError(`The balance is ${fmt(balance)}: at most that can be removed.`);
+      return;
+    }
     setError(undefined);
     setAsking(true);
   };
@@ -41,11 +44,14 @@ export function AdjustCredits({ balance, onDone }: { balance?: number; onDone: (
   return (
     <form className="panel" data-adjust-credits onSubmit={(e) => { e.preventDefault(); if (!asking) review(); }}>
       <h2>Add or remove credits</h2>
-      <p className="muted small">They are yours to set: add some for a busy week, or remove some to keep yourself to a smaller budget.</p>
+      <p className="muted small">
+        They are yours to set: add some for a busy week, or remove some to keep yourself to a smaller budget.
+      </p>
       <fieldset className="plain" disabled={asking || busy}>
         <div className="row">
           <label className="field">Change
-            <select aria-label="Add or remove" value={direction} onChange={(e) => setDirection(e.target.value as Direction)}>
+            <select aria-label="Add or remove" value={direction}
+              onChange={(e) => setDirection(e.target.value as Direction)}>
               <option value="add">add</option><option value="remove">remove</option>
             </select>
           </label>

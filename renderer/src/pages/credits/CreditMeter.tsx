@@ -18,14 +18,24 @@ export function CreditMeter({ credits }: { credits?: CreditsAnswer }) {
   return (
     <section className="panel" data-credit-meter aria-label="Credits">
       <div className="meter-figures">
-        <div><div className="muted small">Balance</div><div className="meter-big" data-testid="balance">{c ? n(c.balance) : '…'}</div></div>
-        <div><div className="muted small">Reserved by scheduled posts</div><div className="meter-mid" data-reserved>{c ? n(c.reserved) : '…'}</div></div>
-        <div><div className="muted small">Free to use this month</div><div className="meter-mid" data-free>{free === undefined ? '…' : n(free)}</div></div>
+        <div>
+          <div className="muted small">Balance</div>
+          <div className="meter-big" data-testid="balance">{c ? n(c.balance) : '…'}</div>
+        </div>
+        <div>
+          <div className="muted small">Reserved by scheduled posts</div>
+          <div className="meter-mid" data-reserved>{c ? n(c.reserved) : '…'}</div>
+        </div>
+        <div>
+          <div className="muted small">Free to use this month</div>
+          <div className="meter-mid" data-free>{free === undefined ? '…' : n(free)}</div>
+        </div>
       </div>
       <p>
         Credits are a posting budget you set for yourself: nothing is bought or billed. Each post to one account
         takes 10 credits when it is sent, and a post that fails gives them back.
-        {c && <> You get {n(c.monthlyCredits)} credits each month (change it in Settings; a change applies to this month at once).</>}
+        {c && <> You get {n(c.monthlyCredits)} credits each month (change it in Settings; a change applies to this
+          month at once).</>}
       </p>
       {c && (
         <p className="muted" data-month-end>

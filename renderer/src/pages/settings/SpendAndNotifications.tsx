@@ -27,7 +27,8 @@ export function XSpendSettings({ current, onSaved }: { current?: SpendSettings; 
   useEffect(() => {
     if (current) setLoaded(true);
     if (current) setForm({ xPriceUsd: String(current.xPriceUsd), xPriceWithUrlUsd: String(current.xPriceWithUrlUsd),
-      xMediaMetadataPriceUsd: String(current.xMediaMetadataPriceUsd), xReadPriceUsd: String(current.xReadPriceUsd), xMonthlyCapUsd: current.xMonthlyCapUsd === null ? '' : String(current.xMonthlyCapUsd), xCapAction: current.xCapAction, xTier: current.xTier });
+      xMediaMetadataPriceUsd: String(current.xMediaMetadataPriceUsd), xReadPriceUsd: String(current.xReadPriceUsd),
+      xMonthlyCapUsd: current.xMonthlyCapUsd === null ? '' : String(current.xMonthlyCapUsd), xCapAction: current.xCapAction, xTier: current.xTier });
   }, [current]);
   const save = () => run(async () => {
     await client.updateSettings({
@@ -41,7 +42,10 @@ export function XSpendSettings({ current, onSaved }: { current?: SpendSettings; 
   return (
     <form className="panel" data-x-spend-settings onSubmit={(e) => { e.preventDefault(); void save(); }}>
       <h2>X pay-per-use</h2>
-      <p className="muted small">X charges each post request (each post of a thread is one); a post with a link costs more, and each image's alt text is a request of its own. Prices change: keep them as X's pricing page says.</p>
+      <p className="muted small">
+        X charges each post request (each post of a thread is one); a post with a link costs more, and each image&apos;s
+        alt text is a request of its own. Prices change: keep them as X&apos;s pricing page says.
+      </p>
       {/* Editable once the saved values are in: typing into the defaults would be overwritten when they arrive. */}
       <fieldset disabled={!loaded} className="plain">
       <label className="field">Price per post (USD)
