@@ -44,6 +44,8 @@ export class CreditsRepo {
         WHERE user_id = @userId AND status IN ('pending', 'claimed') AND fire_at >= @from AND fire_at < @to
         AND draft_id IS NOT @except`).pluck(),
       // A grant's changes name it in order_no (a period on them would collide with the one-per-period index).
+      // The largest rowid: at least as many as the entries there are now, found without a count.
+      entriesBound: () => sqlite.prepare('SELECT COALESCE(MAX(rowid), 0) FROM schedule_entries').pluck(),
       grantChanges: () => sqlite.prepare(`SELECT COALESCE(SUM(credits), 0) FROM credit_ledger
         WHERE user_id = ? AND order_no = ? AND trans_type = 'adjustment' AND source_type = '${GRANT_CHANGE}'`).pluck(),
       grantedUsers: () => sqlite.prepare("SELECT user_id FROM credit_ledger WHERE trans_type = 'grant' AND period = ?")
@@ -82,6 +84,11 @@ export class CreditsRepo {
   /** Entries still to fire in [from, to) (ms), other than draft `except`'s. */
   scheduledBetween(userId: string, from: number, to: number, except: string | null = null): number {
     return this.s.scheduledBefore.get({ userId, from, to, except }) as number;
+  }
+
+  /** A bound on how many schedule entries there are (of every user and state), in O(log n). */
+  entriesBound(): number {
+    return this.s.entriesBound.get() as number;
   }
 
   /** What changes of the monthly grant added to (or took from) the grant whose trans_no is `grantNo`. */
