@@ -114,7 +114,9 @@ export async function startHerald(env: Record<string, string> = {}, opts: { data
   const { child, match, output } = await startChild(process.execPath, args, {
     HERALD_DATA_DIR: dataDir, HERALD_PORT: '0', HERALD_SECRET_STORE: 'file', HERALD_LOG_LEVEL: 'info',
     HERALD_OWNER_EMAIL: BENCH_OWNER.email, HERALD_OWNER_PASSWORD: BENCH_OWNER.password,
-    HERALD_ENTERPRISE_LIMIT: '1000000000', HERALD_MONTHLY_CREDITS: '1000000',
+    // Credits never limit the bench: the grant covers far more than the 110,000 entries it schedules, so
+    // scheduling's credit forecast is settled by its bound and never counts the schedule (credits.service.ts).
+    HERALD_ENTERPRISE_LIMIT: '1000000000', HERALD_MONTHLY_CREDITS: '100000000',
     // The bench key is enterprise, and a key mints only its own tier or lower (docs/decisions.md §2).
     HERALD_DEFAULT_TIER: 'enterprise',
     // The simulators (a Mastodon instance among them) listen on loopback.

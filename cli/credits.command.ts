@@ -4,14 +4,18 @@ import { clientFor, globals } from './context.js';
 import { keyValues, print } from './output.js';
 
 export function registerCredits(program: Command): void {
-  program.command('credits')
-    .description('Credit balance, when this month\'s credits expire, and this month\'s X spend against its cap')
-    .addHelpText('after', examples('herald credits', 'herald credits --output json'))
-    .action(action(async (_opts: unknown, cmd: Command) => {
-      const r = await clientFor(cmd).credits();
-      const x = r.xSpend;
-      const spend = `${x.monthUsd} USD spent, ${x.scheduledUsd} scheduled, cap ${x.capUsd === null ? 'none' : `${x.capUsd} USD`}`;
-      print(globals(cmd).output, r, { ids: [String(r.balance)], text: keyValues([['balance', r.balance], ['expires', r.expiresAt], ['x-spend', spend]]) });
+  const credits = program.command('credits')
+    .description('Credit balance (your posting budget), what scheduled posts reserve, when the month ends, X spend')
+    .addHelpText('after', examples('herald credits', 'herald credits -o json', 'herald credits adjust 500 --note "launch"'))
+    .action(action(async (_opts: unknown, cmd: Command) => showCredits(cmd, await clientFor(cmd).credits())));
+  credits.command('adjust')
+    .description('Add credits, or remove them with a negative amount (owner only; the balance cannot go below 0)')
+    .argument('<amount>', 'credits to add; negative to remove', int(-1_000_000, 1_000_000))
+    .option('--note <text>', 'why, kept in the credit history')
+    .addHelpText('after', examples('herald credits adjust 500', 'herald credits adjust -200 --note "keep me in check"'))
+    .action(action(async (amount: number, opts: { note?: string }, cmd: Command) => {
+      const body = { amount, ...(opts.note !== undefined ? { note: opts.note } : {}) };
+      showCredits(cmd, await clientFor(cmd).adjustCredits(body));
     }));
   program.command('credits-usage')
     .description('Credit history, newest first')
@@ -33,4 +37,20 @@ export function registerCredits(program: Command): void {
       });
       if (r.pagination.hasMore && g.output === 'table' && !g.quiet) process.stderr.write(`Page ${r.pagination.page} of ${Math.ceil(r.pagination.total / r.pagination.limit)}: --page ${r.pagination.page + 1} for more\n`);
     }));
+}
+
+type CreditsAnswer = Awaited<ReturnType<ReturnType<typeof clientFor>['credits']>>;
+
+function showCredits(cmd: Command, r: CreditsAnswer): void {
+  const x = r.xSpend;
+  const cap = x.capUsd === null ? 'none' : `${x.capUsd} USD`;
+  const spend = `${x.monthUsd} USD spent, ${x.scheduledUsd} scheduled, cap ${cap}`;
+  print(globals(cmd).output, r, {
+    ids: [String(r.balance)],
+    text: keyValues([
+      ['balance', r.balance], ['reserved', `${r.reserved} by posts scheduled this month`],
+      ['monthly', r.monthlyCredits],
+      ['expires', `${r.expiresAt} (${r.timeZone})`], ['x-spend', spend],
+    ]),
+  });
 }

@@ -38,6 +38,7 @@ export function registerQueue(program: Command): void {
       const r = await clientFor(cmd).addToQueue({ draftId, socialSetId: opts.set, applyJitter: opts.jitter }, writeOptions(cmd));
       const g = globals(cmd);
       print(g.output, r, { ids: r.queueIds, text: g.quiet ? r.slot.at : `Queued for ${r.slot.local.replace('T', ' ')} ${r.slot.timeZone} (${r.slot.offset}) on ${r.accountCount} account(s).` });
+      for (const w of r.warnings ?? []) process.stderr.write(`Warning: ${w}\n`);
     }));
   queue.command('list')
     .description('The coming slots of a social set, each with its draft or "(free)", in the set\'s time zone')

@@ -261,6 +261,10 @@ export class HeraldClient {
   credits() { return this.request<Out<typeof credits.creditsResponse>>('POST', '/credits'); }
   /** The same answer by GET /credits (docs/decisions.md §15 names it so): balance, schedule, xSpend. */
   getCredits() { return this.request<Out<typeof credits.creditsResponse>>('GET', '/credits'); }
+  /** Adds (or, below zero, removes) credits: owner keys only; a result below 0 is refused. */
+  adjustCredits(body: In<typeof credits.adjustBody>) {
+    return this.request<Out<typeof credits.creditsResponse>>('POST', '/credits/adjust', { body });
+  }
   creditsUsage(query: QueryOf<typeof credits.usageQuery> = {}) { return this.request<Out<typeof credits.usageResponse>>('GET', '/credits/usage', { query: query as Query }); }
 
   // Publishing

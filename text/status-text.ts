@@ -128,3 +128,16 @@ export function creditsWarningText(c: { balance: number; costPerPost: number; sc
   if (c.scheduledPosts <= covers) return null;
   return `Credits for ${plural(covers, 'more post')}; ${c.scheduledPosts} scheduled. ${c.scheduledPosts - covers} will fail unless credits are added before they are sent.`;
 }
+
+/**
+ * Said when posts are scheduled into a month whose credits will not cover them, counting what the
+ * posts already scheduled there reserve. `month`: "this month" or "December 2026".
+ */
+export function creditsShortText(c: { posts: number; need: number; available: number; reserved: number; month: string }) {
+  const free = Math.max(0, c.available - c.reserved);
+  const reserved = c.reserved > 0 ? `, after the ${c.reserved} already reserved by scheduled posts` : '';
+  const need = `${c.posts === 1 ? 'needs' : 'need'} ${c.need} credits and ${free} ${free === 1 ? 'is' : 'are'} free`;
+  return `Credits fall short: ${plural(c.posts, 'post')} scheduled for ${c.month} ${need}${reserved}. `
+    + 'A post that fires without credits fails: add credits on the Credits page '
+    + 'or raise the monthly grant in Settings.';
+}

@@ -5,7 +5,12 @@ import { isoDateInput, successTrue, timestamp } from './common.js';
 export const TRANS_TYPES = ['grant', 'publish', 'refund', 'adjustment'] as const;
 
 export const creditsResponse = lazySchema(() => z.object({
-  success: successTrue, balance: z.number(), expiresAt: timestamp,
+  success: successTrue, balance: z.number(),
+  expiresAt: timestamp.describe('when this month\'s grant expires: the month\'s end in the user\'s zone'),
+  timeZone: z.string().describe('the user\'s zone (the setting timeZone), which the credit month follows'),
+  monthlyCredits: z.number().int().describe('the monthly grant (the setting monthlyCredits)'),
+  reserved: z.number().int()
+    .describe('credits the posts scheduled to fire before this month ends will take when they fire'),
   /** Pending scheduled posts and what they will cost when they fire (added for issue #19). */
   scheduled: z.object({ posts: z.number().int(), credits: z.number().int() }),
   /** How many more posts the balance pays for. */
@@ -44,4 +49,10 @@ export const usageResponse = lazySchema(() => z.object({
   success: successTrue,
   records: z.array(usageRecord),
   pagination: z.object({ total: z.number().int(), page: z.number().int(), limit: z.number().int(), hasMore: z.boolean() }),
+}));
+
+export const adjustBody = lazySchema(() => z.object({
+  amount: z.number().int().min(-1_000_000).max(1_000_000).refine((n) => n !== 0, 'not zero')
+    .describe('credits to add (below zero: to remove); the balance may not go below 0'),
+  note: z.string().trim().max(300).optional().describe('why, shown in the ledger'),
 }));

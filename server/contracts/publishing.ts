@@ -173,4 +173,6 @@ export const dryRunResponse = lazySchema(() => z.object({
   })),
   credits: z.object({ needed: z.number().int(), balance: z.number().int() }),
   xCostUsd: z.number(),
+  warnings: z.array(z.string()).optional()
+    .describe('a scheduling dry run\'s warnings, as the schedule would answer them (X spend cap, credits falling short)'),
 }));

@@ -25,7 +25,10 @@ export const scheduleResponse = lazySchema(() => z.object({
   queueIds: z.array(z.string()),
   scheduledFor: z.string().describe('echoes the request (the earliest target\'s time when only targets carry times); each entry\'s real fire time (jitter applied) is in GET /microblog/schedule'),
   accountCount: z.number().int(),
-  warnings: z.array(z.string()).optional().describe('scheduled over the X monthly spend cap (month spent + scheduled + this), which is set to warn'),
+  warnings: z.array(z.string()).optional().describe('scheduled all the same, but: over the X monthly spend cap '
+    + '(month spent + scheduled + this), which is set to warn; or "Credits fall short: …" when the month '
+    + 'a post fires in will not have its credits (its balance or grant, less what the posts already scheduled there reserve): '
+    + 'such a post fails when it fires unless credits are added'),
 }));
 
 export const scheduleEntry = lazySchema(() => z.object({

@@ -40,6 +40,9 @@ export const settingsSchema = lazySchema(() => z.object({
   detected: z.object({ timeZone: z.string(), defaultLanguage: z.string() }).describe('What Herald found on this machine, for the first-run wizard'),
   xPriceUsd: z.number().describe('X pay-per-use: USD per post request (each post of a thread is one); default 0.015'),
   xPriceWithUrlUsd: z.number().describe('USD per post request with a URL in it; default 0.200'),
+  xMediaMetadataPriceUsd: z.number()
+    .describe('USD per Media Metadata request (the alt text of one image, GIF or video); default 0.005'),
+  xReadPriceUsd: z.number().describe('USD per post read (owned reads for metrics); default 0.001'),
   xMonthlyCapUsd: z.number().nullable().describe('USD a month spent on X posts; null: no cap'),
   xCapAction: xCapAction.describe('over the cap: "warn" (publish, with a warning) or "refuse" (402 SPEND_CAP_REACHED)'),
   xTier: xTier.describe('the X API tier whose posting caps apply (pay_per_use by default)'),
@@ -49,12 +52,15 @@ export const settingsSchema = lazySchema(() => z.object({
 export const settingsResponse = lazySchema(() => z.object({ success: successTrue, settings: settingsSchema }));
 export const updateSettingsBody = lazySchema(() => z.object({
   graceMinutes: z.number().min(0).max(24 * 60).optional(),
-  monthlyCredits: z.number().int().min(0).max(1_000_000).optional(),
+  monthlyCredits: z.number().int().min(0).max(1_000_000).optional()
+    .describe('credits granted each month (default 10,000); applies at once: the month granted gets the difference'),
   defaultTier: tierSchema.optional(),
   timeZone: z.string().trim().min(1).max(100).optional().describe('An IANA zone Intl knows, e.g. "Europe/Berlin"; applies at once'),
   defaultLanguage: z.string().trim().min(2).max(35).optional().describe('A well-formed BCP 47 tag, e.g. "de" or "pt-BR"; applies at once'),
   xPriceUsd: usd.optional().describe('USD per X post request; applies at once'),
   xPriceWithUrlUsd: usd.optional().describe('USD per X post request with a URL; applies at once'),
+  xMediaMetadataPriceUsd: usd.optional().describe('USD per X Media Metadata request (alt text); applies at once'),
+  xReadPriceUsd: usd.optional().describe('USD per X post read; applies at once'),
   xMonthlyCapUsd: usd.nullable().optional().describe('USD a month; null removes the cap; applies at once'),
   xCapAction: xCapAction.optional(),
   xTier: xTier.optional(),

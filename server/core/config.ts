@@ -105,6 +105,10 @@ export interface XSettings {
   priceUsd: number;
   /** USD per post request with a URL in it. */
   priceWithUrlUsd: number;
+  /** USD per Media Metadata request: the alt text of one image, GIF or video. */
+  mediaMetadataPriceUsd: number;
+  /** USD per post read (owned reads, for metrics). */
+  readPriceUsd: number;
   /** USD a month; null: no cap. */
   monthlyCapUsd: number | null;
   /** Over the cap: publish anyway with a warning, or refuse (402 SPEND_CAP_REACHED). */
@@ -141,7 +145,7 @@ const rawSchema = z.object({
   HERALD_IDENTITY_CLIENT_SECRET: optionalString,
   HERALD_IDENTITY_REDIRECT_URI: optionalString,
   HERALD_MICROBLOG_REDIRECT_URI: optionalString,
-  HERALD_MONTHLY_CREDITS: z.coerce.number().int().min(0).default(1000),
+  HERALD_MONTHLY_CREDITS: z.coerce.number().int().min(0).default(10_000),
   HERALD_DEFAULT_TIER: z.enum(['free', 'pro', 'enterprise']).default('pro'),
   HERALD_ENTERPRISE_LIMIT: z.coerce.number().int().min(1).default(10000),
   HERALD_GRACE_MINUTES: z.coerce.number().min(0).default(15),
@@ -158,6 +162,8 @@ const rawSchema = z.object({
   HERALD_ALLOW_PRIVATE_ADDRESSES: z.enum(['0', '1', 'true', 'false']).default('0'),
   HERALD_X_PRICE_USD: z.coerce.number().min(0).default(0.015),
   HERALD_X_PRICE_WITH_URL_USD: z.coerce.number().min(0).default(0.2),
+  HERALD_X_MEDIA_METADATA_PRICE_USD: z.coerce.number().min(0).default(0.005),
+  HERALD_X_READ_PRICE_USD: z.coerce.number().min(0).default(0.001),
   HERALD_X_MONTHLY_CAP_USD: z.coerce.number().min(0).optional(),
   HERALD_X_CAP_ACTION: z.enum(['warn', 'refuse']).default('warn'),
   HERALD_X_TIER: z.enum(['pay_per_use', 'free', 'basic', 'pro']).default('pay_per_use'),
@@ -286,6 +292,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     defaultLanguage: '',
     x: {
       priceUsd: raw.HERALD_X_PRICE_USD, priceWithUrlUsd: raw.HERALD_X_PRICE_WITH_URL_USD, monthlyCapUsd: raw.HERALD_X_MONTHLY_CAP_USD ?? null,
+      mediaMetadataPriceUsd: raw.HERALD_X_MEDIA_METADATA_PRICE_USD, readPriceUsd: raw.HERALD_X_READ_PRICE_USD,
       capAction: raw.HERALD_X_CAP_ACTION, tier: raw.HERALD_X_TIER,
     },
     postingCaps: raw.HERALD_POSTING_CAPS === 'on',

@@ -35,7 +35,7 @@ export function createServices(deps: Deps) {
   // The event stream: the services that change posts and credits record through it.
   const events = new EventsService(deps, repos.events);
   // The user's zone is read through settings (new sets start in it).
-  const settings = new SettingsService(deps, users, repos.settings);
+  const settings = new SettingsService(deps, users, repos.settings, (from, to) => credits.grantChanged(from, to));
   const socialSets = new SocialSetsService(deps, repos, settings);
   const networkApps = new NetworkAppsService(deps, users);
   const credentials = new CredentialsService(deps, repos.accounts, networkApps, events);

@@ -217,9 +217,10 @@ describe('credits', () => {
   it('shows the balance the server has, the usage table with the refund, and the spending chart', async () => {
     const credits = (await app.t.call('POST', '/credits', { key })).body;
     await go('Credits');
-    await expect.poll(() => page().getByTestId('balance').textContent()).toBe(String(credits.balance));
+    // Grouped as the browser's locale writes numbers (en-GB: 9,980).
+    await expect.poll(() => page().getByTestId('balance').textContent()).toBe(credits.balance.toLocaleString('en-GB'));
     // 4 targets charged (10 each), the two failed ones refunded.
-    expect(credits.balance).toBe(1000 - 40 + 20);
+    expect(credits.balance).toBe(10_000 - 40 + 20);
     const rows = page().locator('tbody tr');
     await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(4);
     const text = (await rows.allTextContents()).join('\n');

@@ -339,12 +339,13 @@ describe('herald credits, credits-usage', () => {
     const bal = await api('POST', '/credits');
     expect(JSON.parse(ok(credits.json))).toEqual(bal);
     expect(parseKeyValues(ok(credits.table))).toEqual({
-      balance: String(bal.balance), expires: bal.expiresAt,
+      balance: String(bal.balance), reserved: `${bal.reserved} by posts scheduled this month`, monthly: String(bal.monthlyCredits),
+      expires: `${bal.expiresAt} (${bal.timeZone})`,
       'x-spend': `${bal.xSpend.monthUsd} USD spent, ${bal.xSpend.scheduledUsd} scheduled, cap none`,
     });
     expect(ok(credits.minimal)).toBe(`${bal.balance}\n`);
     // Publishing above: 2 + 1 + 2 targets charged, the failed one refunded.
-    expect(bal.balance).toBe(1000 - 50 + 10);
+    expect(bal.balance).toBe(10_000 - 50 + 10);
 
     const page = await api('GET', '/credits/usage?page=1&limit=3');
     expect(page.pagination.hasMore).toBe(true);

@@ -121,6 +121,7 @@ describe('HeraldClient covers the API', () => {
       deleteMedia: () => c.deleteMedia(s.media.data.uploads[0].mediaId),
       credits: () => c.credits(),
       getCredits: () => c.getCredits(),
+      adjustCredits: async () => { const r = await c.adjustCredits({ amount: 5, note: 'from the client' }); expect(r.balance).toBeGreaterThan(0); return r; },
       creditsUsage: () => c.creditsUsage({ page: 1, limit: 5, trans_type: 'grant' }),
       publish: async () => { s.published = await c.publish(s.draft.draft.id); return s.published; },
       publishAsync: async () => { s.job = await c.publishAsync(s.batch.drafts[0].id, { accountIds: [sky.accountId] }); return s.job; },

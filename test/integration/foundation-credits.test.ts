@@ -1,7 +1,7 @@
 /**
  * Foundation (issue 2), credits over real HTTP and a real SQLite ledger with an injected clock:
  * the monthly grant (setting HERALD_MONTHLY_CREDITS) is written once per month in the user's
- * time zone, `expiresAt` is the end of that month there (daylight saving included), what is
+ * time zone (the setting timeZone: each user below is looked at with it set to theirs), `expiresAt` is the end of that month there (daylight saving included), what is
  * left of it expires into an `adjustment` when the next month begins, the balance is always the
  * sum of the ledger, and GET /credits/usage pages newest first and filters by type and date.
  */
@@ -11,15 +11,18 @@ import { startServer, TestClock, type TestServer } from '../helpers/server.js';
 const GRANT = 500;
 const clock = new TestClock(Date.parse('2026-11-15T12:00:00Z'));
 let t: TestServer;
-const users: Record<string, { id: string; key: string }> = {};
+const users: Record<string, { id: string; key: string; zone: string }> = {};
 
 async function makeUser(name: string, timezone: string) {
   const email = `${name}@example.test`;
   const row = await t.server.services.users.create({ email, password: `${name} password`, timezone });
-  users[name] = { id: row.id, key: await t.login(email, `${name} password`) };
+  users[name] = { id: row.id, key: await t.login(email, `${name} password`), zone: timezone };
 }
+/** The user's zone is the install's setting: set it to this user's before looking at their credits. */
+const inZoneOf = (name: string) => { t.server.deps.config.timeZone = users[name].zone; };
 
 const credits = async (name: string) => {
+  inZoneOf(name);
   const r = await t.call('POST', '/credits', { key: users[name].key });
   expect(r.status).toBe(200);
   // The answer also carries the schedule outlook (scheduled, covers, warning; issue #19): these
@@ -29,6 +32,7 @@ const credits = async (name: string) => {
   return { success, balance, expiresAt };
 };
 const usage = async (name: string, query = '') => {
+  inZoneOf(name);
   const r = await t.call('GET', `/credits/usage${query ? `?${query}` : ''}`, { key: users[name].key });
   expect(r.status, r.text).toBe(200);
   return r.body as { records: any[]; pagination: { total: number; page: number; limit: number; hasMore: boolean } };
@@ -45,6 +49,7 @@ async function allRecords(name: string, query = '') {
 async function expectBalanceIsLedgerSum(name: string) {
   const sum = (await allRecords(name)).reduce((s, r) => s + r.credits, 0);
   expect((await credits(name)).balance).toBe(sum);
+  inZoneOf(name);
   expect((await t.call('GET', '/me', { key: users[name].key })).body.credits_balance).toBe(sum);
 }
 
@@ -77,6 +82,7 @@ describe('monthly grant', () => {
 
   it('when the user\'s month ends, the unused rest expires as an adjustment and a new grant arrives', async () => {
     // Tokyo spends 30 credits (three publishes) and gets 10 back.
+    inZoneOf('tokyo');
     for (let i = 0; i < 3; i++) {
       clock.advance(1_000);
       t.server.services.credits.charge(users.tokyo.id, 10, { orderNo: `job-${i}`, sourceType: 'skyblog', sourceDetail: 'publish' });

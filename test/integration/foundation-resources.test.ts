@@ -143,7 +143,7 @@ describe('GET /me', () => {
     const u = r.body;
     expect(u).toMatchObject({ success: true, uuid: owner, email: OWNER.email, nickname: 'owner', avatar_url: '', locale: 'en' });
     expect(() => new Intl.DateTimeFormat('en', { timeZone: u.timezone })).not.toThrow();
-    expect(u.credits_balance).toBe(1000);
+    expect(u.credits_balance).toBe(10_000);
     isTimestamp(u.created_at);
   });
 });
@@ -327,10 +327,11 @@ describe('credits', () => {
     expect(c.status).toBe(200);
     // The spec's fields, plus the schedule outlook issue #19 added (what the month's credits cover
     // against what is scheduled: the UI's early warning), and X's spend (docs/decisions.md §15 xSpend).
-    expect(keysOf(c.body)).toEqual(['balance', 'covers', 'expiresAt', 'scheduled', 'success', 'warning', 'xSpend']);
+    // And what the Credits page explains (issue #32): the month's zone, the grant and what scheduled posts reserve.
+    expect(keysOf(c.body)).toEqual(['balance', 'covers', 'expiresAt', 'monthlyCredits', 'reserved', 'scheduled', 'success', 'timeZone', 'warning', 'xSpend']);
     expect(c.body.xSpend).toEqual({ monthUsd: 0, scheduledUsd: 0, capUsd: null });
     expect(c.body.scheduled).toEqual({ posts: 0, credits: 0 });
-    expect(c.body.balance).toBe(1000);
+    expect(c.body.balance).toBe(10_000);
     isTimestamp(c.body.expiresAt);
     const u = await get('/credits/usage');
     expect(u.status).toBe(200);
@@ -339,7 +340,7 @@ describe('credits', () => {
     const [rec] = u.body.records;
     expect(keysOf(rec)).toEqual(sorted('id', 'trans_no', 'trans_type', 'credits', 'order_no', 'source_type', 'source_detail', 'expired_at', 'created_at'));
     expect(Number.isInteger(rec.id)).toBe(true);
-    expect(rec).toMatchObject({ trans_type: 'grant', credits: 1000, order_no: null, expired_at: c.body.expiresAt });
+    expect(rec).toMatchObject({ trans_type: 'grant', credits: 10_000, order_no: null, expired_at: c.body.expiresAt });
     expect(typeof rec.trans_no).toBe('string');
     expect(typeof rec.source_detail).toBe('string');
     isTimestamp(rec.created_at);

@@ -35,6 +35,11 @@ describe('X price function', () => {
     ['no url in 3.14 or e.g. this', 0.015],
   ])('%s', (text, usd) => expect(xRequestCostUsd(text, prices)).toBe(usd));
   it('a thread costs one request per post, rounded to a tenth of a cent', () => {
-    expect(xPostsCostUsd(['one', 'two https://x.example.org', 'three'], prices)).toBe(0.23);
+    expect(xPostsCostUsd([{ text: 'one' }, { text: 'two https://x.example.org' }, { text: 'three' }], prices)).toBe(0.23);
+  });
+  it('each image with alt text is a Media Metadata request of its own; blank alt text is none', () => {
+    const withAlt = { ...prices, mediaMetadataPriceUsd: 0.005 };
+    const media = [{ altText: 'a red square' }, { altText: '  ' }, {}, { altText: 'a chart' }];
+    expect(xPostsCostUsd([{ text: 'pictures', media }, { text: 'more', media: [{ altText: 'x' }] }], withAlt)).toBe(0.045);
   });
 });

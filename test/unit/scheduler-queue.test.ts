@@ -238,7 +238,7 @@ describe('scheduling', () => {
     const credits = t.server.services.credits;
     const calls: boolean[] = [];
     const ensureGrant = credits.ensureGrant.bind(credits);
-    credits.ensureGrant = (userId, timezone) => { calls.push(t.server.deps.sqlite.inTransaction); return ensureGrant(userId, timezone); };
+    credits.ensureGrant = (userId) => { calls.push(t.server.deps.sqlite.inTransaction); return ensureGrant(userId); };
     clock.advance(60_000);
     await t.server.scheduler!.tick();
     // Six posts begun in one batch: the first look is on its own (and so remembered); the ones

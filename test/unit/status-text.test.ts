@@ -5,7 +5,7 @@
  * "Published to 0 accounts", no Retry offered while an automatic retry is queued).
  */
 import { describe, expect, it } from 'vitest';
-import { creditsWarningText, publishSummaryText, targetStatusText, type TargetState } from '../../text/status-text.js';
+import { creditsShortText, creditsWarningText, publishSummaryText, targetStatusText, type TargetState } from '../../text/status-text.js';
 
 const AT = '2026-11-20T10:05:00.000Z';
 const fmt = (iso: string) => iso.slice(11, 16);
@@ -75,5 +75,18 @@ describe('credits against what is scheduled', () => {
     [{ balance: 50, costPerPost: 10, scheduledPosts: 0 }, null],
   ])('%o', (input, text) => {
     expect(creditsWarningText(input)).toBe(text);
+  });
+});
+
+describe('credits short for a schedule', () => {
+  it.each([
+    [{ posts: 5, need: 50, available: 100, reserved: 80, month: 'this month' },
+      'Credits fall short: 5 posts scheduled for this month need 50 credits and 20 are free, after the 80 already reserved by scheduled posts. '
+      + 'A post that fires without credits fails: add credits on the Credits page or raise the monthly grant in Settings.'],
+    [{ posts: 1, need: 10, available: 0, reserved: 0, month: 'February 2027' },
+      'Credits fall short: 1 post scheduled for February 2027 needs 10 credits and 0 are free. '
+      + 'A post that fires without credits fails: add credits on the Credits page or raise the monthly grant in Settings.'],
+  ])('%o', (input, text) => {
+    expect(creditsShortText(input)).toBe(text);
   });
 });

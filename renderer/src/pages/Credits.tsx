@@ -3,8 +3,14 @@ import { client } from '../api';
 import { Empty, ErrorText, Loading, networkName, Page } from '../components/ui';
 import { Time } from '../components/time';
 import { useLoad } from '../hooks';
+import { AdjustCredits } from './credits/AdjustCredits';
+import { CreditMeter } from './credits/CreditMeter';
 
-/** Balance, a chart of spending per day (last 30 days), and the usage table. */
+/** Who a ledger row came from: a network, the owner, or a change of the monthly grant. */
+const sourceName = (source: string) =>
+  (source === 'owner' ? 'you' : source === 'grant_change' ? 'monthly grant' : networkName(source));
+
+/** The meter explained, adding or removing credits, a chart of spending per day (last 30 days), and the usage table. */
 export function Credits() {
   const [page, setPage] = useState(1);
   const balance = useLoad(() => client.credits());
@@ -25,10 +31,8 @@ export function Credits() {
   return (
     <Page title="Credits">
       <ErrorText error={balance.error ?? usage.error} />
-      <div className="panel row">
-        <div className="grow"><div className="muted">Balance</div><div style={{ fontSize: 32, fontWeight: 700 }} data-testid="balance">{balance.data?.balance ?? '…'}</div></div>
-        <div className="muted">This month's credits expire <Time at={balance.data?.expiresAt} />. Each publish costs 10 per account; failed ones are refunded.</div>
-      </div>
+      <CreditMeter credits={balance.data} />
+      <AdjustCredits balance={balance.data?.balance} onDone={() => { void balance.reload(); void usage.reload(); }} />
       <div className="panel">
         <h2>Spending, last 30 days</h2>
         {spend.loading && !spend.data && <Loading />}
@@ -44,7 +48,7 @@ export function Credits() {
           <thead><tr><th>Date</th><th>Type</th><th>Credits</th><th>Source</th><th>Detail</th></tr></thead>
           <tbody>
             {usage.data?.records.map((r) => (
-              <tr key={r.id}><td data-label="Date" className="small"><Time at={r.created_at} /></td><td data-label="Type">{r.trans_type}</td><td data-label="Credits" className={r.credits < 0 ? 'error' : 'ok'}>{r.credits > 0 ? `+${r.credits}` : r.credits}</td><td data-label="Source">{r.source_type ? r.source_type.split(',').map(networkName).join(', ') : ''}</td><td data-label="Detail" className="small wrap">{r.source_detail}</td></tr>
+              <tr key={r.id}><td data-label="Date" className="small"><Time at={r.created_at} /></td><td data-label="Type">{r.trans_type}</td><td data-label="Credits" className={r.credits < 0 ? 'error' : 'ok'}>{r.credits > 0 ? `+${r.credits}` : r.credits}</td><td data-label="Source">{r.source_type ? r.source_type.split(',').map(sourceName).join(', ') : ''}</td><td data-label="Detail" className="small wrap">{r.source_detail}</td></tr>
             ))}
           </tbody>
         </table>}

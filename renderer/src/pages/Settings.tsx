@@ -28,7 +28,7 @@ export function Settings() {
           </select>
         </label>
       </div>
-      <form className="panel" onSubmit={(e) => { e.preventDefault(); void run(async () => { const r = await client.updateSettings(form); setUserZone(r.settings.timeZone); setNote('Saved. The language applies at once, and so does the zone; the other values from the next start of Herald.'); }); }}>
+      <form className="panel" onSubmit={(e) => { e.preventDefault(); void run(async () => { const r = await client.updateSettings(form); setUserZone(r.settings.timeZone); setNote('Saved. The grace period and the key tier apply from the next start of Herald; the rest at once.'); }); }}>
         <h2>Publishing</h2>
         {/* Editable once the saved values are in: typing into the defaults would be overwritten when they arrive. */}
         <fieldset disabled={!loaded} className="plain">
@@ -40,7 +40,7 @@ export function Settings() {
         <label className="field">Language of posts whose draft names none (BCP 47, e.g. en, de, pt-BR; found on this system: {settings.data?.detected.defaultLanguage ?? '…'}; applies at once)
           <input required value={form.defaultLanguage} onChange={(e) => setForm({ ...form, defaultLanguage: e.target.value })} data-default-language />
         </label>
-        <label className="field">Monthly credit grant
+        <label className="field">Monthly credit grant (your own posting budget, 10 per account per post; a change applies to this month at once)
           <input type="number" min={0} value={form.monthlyCredits} onChange={(e) => setForm({ ...form, monthlyCredits: Number(e.target.value) })} />
         </label>
         <label className="field">Default tier of new API keys

@@ -7,6 +7,9 @@ import type { Sqlite } from '../connection.js';
 import type { creditLedger } from '../schema.js';
 import { lazyStatements } from './statements.js';
 
+/** source_type of the adjustments a change of the monthly grant writes (they expire with the grant). */
+export const GRANT_CHANGE = 'grant_change';
+
 export type LedgerRow = typeof creditLedger.$inferSelect;
 export type NewLedgerRow = Omit<LedgerRow, 'id'>;
 
@@ -36,6 +39,17 @@ export class CreditsRepo {
       lastGrant: () => sqlite.prepare(`SELECT ${COLUMNS} FROM credit_ledger WHERE user_id = ? AND trans_type = 'grant' ORDER BY id DESC`),
       // The schedule's pending entries, each a charge to come (read for the credit outlook).
       scheduled: () => sqlite.prepare("SELECT COUNT(*) FROM schedule_entries WHERE user_id = ? AND status IN ('pending', 'claimed')").pluck(),
+      // `except`: a draft scheduled again replaces its own entries, so they are not counted twice.
+      scheduledBefore: () => sqlite.prepare(`SELECT COUNT(*) FROM schedule_entries
+        WHERE user_id = @userId AND status IN ('pending', 'claimed') AND fire_at >= @from AND fire_at < @to
+        AND draft_id IS NOT @except`).pluck(),
+      // A grant's changes name it in order_no (a period on them would collide with the one-per-period index).
+      // The largest rowid: at least as many as the entries there are now, found without a count.
+      entriesBound: () => sqlite.prepare('SELECT COALESCE(MAX(rowid), 0) FROM schedule_entries').pluck(),
+      grantChanges: () => sqlite.prepare(`SELECT COALESCE(SUM(credits), 0) FROM credit_ledger
+        WHERE user_id = ? AND order_no = ? AND trans_type = 'adjustment' AND source_type = '${GRANT_CHANGE}'`).pluck(),
+      grantedUsers: () => sqlite.prepare("SELECT user_id FROM credit_ledger WHERE trans_type = 'grant' AND period = ?")
+        .pluck(),
     });
   }
 
@@ -65,6 +79,26 @@ export class CreditsRepo {
   /** Entries of the schedule still to fire for this user. */
   scheduledCount(userId: string): number {
     return this.s.scheduled.get(userId) as number;
+  }
+
+  /** Entries still to fire in [from, to) (ms), other than draft `except`'s. */
+  scheduledBetween(userId: string, from: number, to: number, except: string | null = null): number {
+    return this.s.scheduledBefore.get({ userId, from, to, except }) as number;
+  }
+
+  /** A bound on how many schedule entries there are (of every user and state), in O(log n). */
+  entriesBound(): number {
+    return this.s.entriesBound.get() as number;
+  }
+
+  /** What changes of the monthly grant added to (or took from) the grant whose trans_no is `grantNo`. */
+  grantChanges(userId: string, grantNo: string): number {
+    return this.s.grantChanges.get(userId, grantNo) as number;
+  }
+
+  /** The users whose grant for `period` is written. */
+  grantedUsers(period: string): string[] {
+    return this.s.grantedUsers.all(period) as string[];
   }
 
   /** One page of the user's ledger, newest first, and how many rows match in all. */

@@ -45,6 +45,12 @@ export function monthPeriod(t: number, tz: string): { period: string; endsAt: nu
   return { period: `${year}-${String(month).padStart(2, '0')}`, endsAt: localMidnight(next.year, next.month, 1, tz) };
 }
 
+/** The month holding `t` in `tz`: `YYYY-MM`, its first instant and the first instant of the next. */
+export function monthWindow(t: number, tz: string): { period: string; startsAt: number; endsAt: number } {
+  const { year, month } = monthOf(t, tz);
+  return { ...monthPeriod(t, tz), startsAt: localMidnight(year, month, 1, tz) };
+}
+
 const windows = new Map<string, { startsAt: number; endsAt: number; period: string }>();
 
 /**

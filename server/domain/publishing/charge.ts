@@ -76,7 +76,9 @@ export class PublishCharge {
       }
       // X's spend cap (x-spend.ts): over it, refused here (nothing charged or sent) or warned of.
       let xCost = 0;
-      for (const r of toRun) if (r.target.account.platform === 'microblog') xCost += xPostsCostUsd(r.target.parts.map((p) => p.text), this.xSpend.prices);
+      for (const r of toRun) {
+        if (r.target.account.platform === 'microblog') xCost += xPostsCostUsd(r.target.parts, this.xSpend.prices);
+      }
       const warning = this.xSpend.check(userId, xCost);
       if (toRun.length > 0) {
         if (draftId) this.repos.draftStatus.setPublishing(draftId, nowIso(this.deps.clock));

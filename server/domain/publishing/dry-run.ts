@@ -29,7 +29,7 @@ function cardOf(t: DryRunTarget, position: number, facts?: CardFacts) {
 export function dryRunAnswer(targets: DryRunTarget[], balance: number, prices: XPrices, facts?: CardFacts) {
   let xCost = 0;
   const plan = targets.map((t) => {
-    if (t.account.platform === 'microblog' && !t.skipped) xCost += xPostsCostUsd(t.parts.map((p) => p.text), prices);
+    if (t.account.platform === 'microblog' && !t.skipped) xCost += xPostsCostUsd(t.parts, prices);
     return {
       accountId: t.account.id, platform: t.account.platform,
       posts: t.skipped ? [] : t.parts.map((p, i) => ({ text: p.text, media: p.media, linkCard: cardOf(t, i, facts), language: t.options?.langs?.[0] ?? null })),

@@ -18,7 +18,7 @@ import type { CredentialsService } from '../accounts/credentials.service.js';
 import type { OutboxRepo, PartRow, PublicationRow } from '../../db/repos/outbox.repo.js';
 import type { PublishInputsRepo } from '../../db/repos/publish-inputs.repo.js';
 import type { UsageRepo } from '../../db/repos/usage.repo.js';
-import { xRequestCostUsd } from './x-spend.js';
+import { xPartCostUsd } from './x-spend.js';
 import { confirmingAdapter, type HandedOff } from './hand-off-confirm.js';
 
 /** A post's media: this server's media item, or (Threads only) a public URL the network fetches. */
@@ -70,14 +70,25 @@ export class PublicationRunner {
 
   /**
    * Marks a part sent, with the request's usage row in the same transaction: what the quota gate
-   * counts, and on X what it cost at the prices in force now (the one price function).
+   * counts, and on X what it cost at the prices in force now (the one price function), alt texts
+   * included.
    */
   private sent(pub: PublicationRow, part: PartRow, ref: PostRef): void {
-    const cost = pub.platform === 'microblog' ? xRequestCostUsd(part.text, this.deps.config.x) : 0;
+    const cost = pub.platform === 'microblog'
+      ? xPartCostUsd({ text: part.text, media: this.altTexts(pub.userId, part) }, this.deps.config.x) : 0;
     this.outbox.partSent(part.id, ref, () => this.usage.record({
       userId: pub.userId, accountId: pub.accountId, platform: pub.platform, partId: part.id,
       kind: part.position === 0 ? 'post' : 'reply', costUsd: cost, at: this.deps.clock.now(),
     }));
+  }
+
+  /** The alt text each media item of a part went with (the post's, else the media row's). */
+  private altTexts(userId: string, part: PartRow): { altText?: string | null }[] {
+    return (JSON.parse(part.media) as MediaRef[]).map((ref) => {
+      if (ref.altText !== undefined || !ref.mediaId) return { altText: ref.altText };
+      const row = this.inputs.mediaRow(ref.mediaId);
+      return { altText: row?.userId === userId ? row.altText : null };
+    });
   }
 
   /** Media rows (this user's) as adapter input, alt text from the post taking precedence. */

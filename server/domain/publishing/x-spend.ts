@@ -11,20 +11,31 @@
 import { HeraldError } from '../../core/errors.js';
 import type { PublishingRepos } from '../../db/repos/publishing-repos.js';
 import type { Deps } from '../deps.js';
-import { localMidnight, monthOf, monthPeriod } from '../credits/months.js';
+import { localMidnight, monthOf, monthPeriod, safeTimeZone } from '../credits/months.js';
 import { extractUrls } from '../../../text/urls.js';
 import { loadDraft, partsFor } from './plan.js';
 
-export interface XPrices { priceUsd: number; priceWithUrlUsd: number }
+export interface XPrices { priceUsd: number; priceWithUrlUsd: number; mediaMetadataPriceUsd?: number }
+
+/** One post of a thread as X is sent it: its text and its media, whose alt text is a request of its own. */
+export interface XPart { text: string; media?: readonly { altText?: string | null }[] }
 
 /** USD one X post request costs: the price with a URL when the text holds one (as X finds URLs: twitter-text's rules). */
 export function xRequestCostUsd(text: string, prices: XPrices): number {
   return extractUrls(text).length > 0 ? prices.priceWithUrlUsd : prices.priceUsd;
 }
 
-/** USD of a thread's requests (each post is one request), rounded to a tenth of a cent. */
-export function xPostsCostUsd(texts: readonly string[], prices: XPrices): number {
-  return roundUsd(texts.reduce((sum, t) => sum + xRequestCostUsd(t, prices), 0));
+/** How many Media Metadata requests a post makes: one per media item with alt text. */
+export const altTextCount = (media: XPart['media'] = []) => media.filter((m) => !!m.altText?.trim()).length;
+
+/** USD of one post: its request, and a Media Metadata request per alt text. */
+export function xPartCostUsd(part: XPart, prices: XPrices): number {
+  return xRequestCostUsd(part.text, prices) + altTextCount(part.media) * (prices.mediaMetadataPriceUsd ?? 0);
+}
+
+/** USD of a thread's posts (each with its alt texts), rounded to a tenth of a cent. */
+export function xPostsCostUsd(parts: readonly XPart[], prices: XPrices): number {
+  return roundUsd(parts.reduce((sum, p) => sum + xPartCostUsd(p, prices), 0));
 }
 
 export const roundUsd = (usd: number) => Math.round(usd * 1000) / 1000;
@@ -36,13 +47,14 @@ export class XSpend {
 
   get prices(): XPrices { return this.deps.config.x; }
 
-  private zone(userId: string): string {
-    return this.repos.users.timezone(userId) ?? this.deps.config.timeZone;
+  /** The user's zone (the setting `timeZone`), which the credit month follows too. */
+  private zone(): string {
+    return safeTimeZone(this.deps.config.timeZone);
   }
 
   /** The calendar month (the user's zone) holding `at`. */
-  private month(userId: string, at: number): { from: number; to: number } {
-    const zone = this.zone(userId);
+  private month(at: number): { from: number; to: number } {
+    const zone = this.zone();
     const { year, month } = monthOf(at, zone);
     return { from: localMidnight(year, month, 1, zone), to: monthPeriod(at, zone).endsAt };
   }
@@ -50,12 +62,12 @@ export class XSpend {
   /** USD the draft's posts would cost one X account. */
   draftCostUsd(userId: string, draftId: string): number {
     const draft = loadDraft(this.repos.publishInputs, userId, draftId);
-    return xPostsCostUsd(partsFor('microblog', draft).map((p) => p.text), this.prices);
+    return xPostsCostUsd(partsFor('microblog', draft), this.prices);
   }
 
   /** The month holding `at`: spent (recorded when sent) and scheduled (pending X entries firing in it, `except` a draft's own). */
   figures(userId: string, at = this.deps.clock.now(), except?: string) {
-    const { from, to } = this.month(userId, at);
+    const { from, to } = this.month(at);
     const monthUsd = roundUsd(this.repos.usage.spend(userId, 'microblog', from, to));
     const costs = new Map<string, number>();
     let scheduled = 0;

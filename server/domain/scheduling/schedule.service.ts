@@ -89,9 +89,12 @@ export class ScheduleService {
     const earliest = Math.min(...targets.map(({ account }) => timeOf(account.id)));
     // X's spend cap, counting what is already scheduled in the month the post fires (x-spend.ts).
     const onX = planned.filter((p) => p.account.platform === 'microblog');
-    const xCost = onX.reduce((n, p) => n + xPostsCostUsd(p.parts.map((part) => part.text), this.publishing.xSpend.prices), 0);
+    const xCost = onX.reduce((n, p) => n + xPostsCostUsd(p.parts, this.publishing.xSpend.prices), 0);
     const warning = onX.length > 0 ? this.publishing.xSpend.check(userId, xCost, { at: Math.min(...onX.map((p) => timeOf(p.account.id))), forecast: true, except: draft.id }) : null;
-    const warnings = warning ? { warnings: [warning] } : {};
+    // Credits are charged as each entry fires: a month they will not cover is said now, not then.
+    const short = this.credits.shortfall(userId, targets.map(({ account }) => timeOf(account.id)), draft.id);
+    const said = [warning, short].filter((w): w is string => w !== null);
+    const warnings = said.length > 0 ? { warnings: said } : {};
     // Each entry is charged when it fires; the dry run says what that will be.
     if (req.dryRun) return { ...dryRunAnswer(planned.map((p) => ({ ...p, credits: PUBLISH_COST })), this.credits.balance(userId).balance, this.publishing.xSpend.prices), ...warnings };
     const apply = req.applyJitter ?? true;

@@ -20,6 +20,8 @@ export interface SettingsChange {
   defaultLanguage?: string;
   xPriceUsd?: number;
   xPriceWithUrlUsd?: number;
+  xMediaMetadataPriceUsd?: number;
+  xReadPriceUsd?: number;
   xMonthlyCapUsd?: number | null;
   xCapAction?: 'warn' | 'refuse';
   xTier?: XSettings['tier'];
@@ -28,7 +30,11 @@ export interface SettingsChange {
 }
 
 export class SettingsService {
-  constructor(private readonly deps: Deps, private readonly users: UsersService, private readonly repo: SettingsRepo) {}
+  constructor(
+    private readonly deps: Deps, private readonly users: UsersService, private readonly repo: SettingsRepo,
+    /** A new monthly grant applies to the month already granted too (the credits service's adjustment). */
+    private readonly grantChanged: (from: number, to: number) => void = () => {},
+  ) {}
 
   private requireOwner(userId: string): void {
     if (!this.users.isOwner(userId)) throw new HeraldError('UNAUTHORIZED', 'Only the owner of this install can do this');
@@ -48,15 +54,17 @@ export class SettingsService {
     const shared = {
       graceMinutes: c.graceMs / 60_000, monthlyCredits: c.monthlyCredits, defaultTier: c.defaultTier,
       timeZone: c.timeZone, defaultLanguage: c.defaultLanguage, fedblogHandOff: c.fedblogHandOff, detected: { timeZone: machineTimeZone(), defaultLanguage: systemLanguage() },
-      xPriceUsd: c.x.priceUsd, xPriceWithUrlUsd: c.x.priceWithUrlUsd, xMonthlyCapUsd: c.x.monthlyCapUsd, xCapAction: c.x.capAction, xTier: c.x.tier,
+      xPriceUsd: c.x.priceUsd, xPriceWithUrlUsd: c.x.priceWithUrlUsd,
+      xMediaMetadataPriceUsd: c.x.mediaMetadataPriceUsd, xReadPriceUsd: c.x.readPriceUsd,
+      xMonthlyCapUsd: c.x.monthlyCapUsd, xCapAction: c.x.capAction, xTier: c.x.tier,
       notifications: { ...c.notifications },
     };
     return this.users.isOwner(userId) ? { ...shared, dataDir: c.dataDir, secretStore: this.deps.secrets.kind, secretStoreLocked: this.deps.secrets.locked } : shared;
   }
 
   /**
-   * Saves the change to <data dir>/config.json; the zone and the language apply at once, the
-   * rest from the next start. Answers the settings as they will be.
+   * Saves the change to <data dir>/config.json; the zone, the language and the monthly grant
+   * apply at once, the rest from the next start. Answers the settings as they will be.
    */
   update<T extends SettingsChange>(userId: string, change: T) {
     this.requireOwner(userId);
@@ -82,6 +90,12 @@ export class SettingsService {
     if (change.monthlyCredits !== undefined) values.HERALD_MONTHLY_CREDITS = change.monthlyCredits;
     if (change.defaultTier !== undefined) values.HERALD_DEFAULT_TIER = change.defaultTier;
     this.repo.saveFile(path.join(this.deps.config.dataDir, 'config.json'), values);
+    // Saved first: a grant adjusted for a setting that was then not kept would be a lie.
+    const before = this.deps.config.monthlyCredits;
+    if (change.monthlyCredits !== undefined && change.monthlyCredits !== before) {
+      this.deps.config.monthlyCredits = change.monthlyCredits;
+      this.grantChanged(before, change.monthlyCredits);
+    }
     const { notifications: _n, ...rest } = change;
     return { ...this.view(userId), ...rest, ...(zone ? { timeZone: zone } : {}), ...(language ? { defaultLanguage: language } : {}) };
   }
@@ -89,10 +103,19 @@ export class SettingsService {
   /** X's prices, cap and tier and the notification switches apply at once (they are read at each use). */
   private applyXAndNotifications(change: SettingsChange, values: Record<string, unknown>): void {
     const x = this.deps.config.x;
-    const negative = (['xPriceUsd', 'xPriceWithUrlUsd', 'xMonthlyCapUsd'] as const).find((k) => typeof change[k] === 'number' && !((change[k] as number) >= 0));
+    const prices = ['xPriceUsd', 'xPriceWithUrlUsd', 'xMediaMetadataPriceUsd', 'xReadPriceUsd', 'xMonthlyCapUsd'] as const;
+    const negative = prices.find((k) => typeof change[k] === 'number' && !((change[k] as number) >= 0));
     if (negative) throw new HeraldError('INVALID_INPUT', `${negative} must be zero or more`, { details: [{ path: `body.${negative}`, message: 'below zero' }] });
     if (change.xPriceUsd !== undefined) { x.priceUsd = change.xPriceUsd; values.HERALD_X_PRICE_USD = change.xPriceUsd; }
     if (change.xPriceWithUrlUsd !== undefined) { x.priceWithUrlUsd = change.xPriceWithUrlUsd; values.HERALD_X_PRICE_WITH_URL_USD = change.xPriceWithUrlUsd; }
+    if (change.xMediaMetadataPriceUsd !== undefined) {
+      x.mediaMetadataPriceUsd = change.xMediaMetadataPriceUsd;
+      values.HERALD_X_MEDIA_METADATA_PRICE_USD = change.xMediaMetadataPriceUsd;
+    }
+    if (change.xReadPriceUsd !== undefined) {
+      x.readPriceUsd = change.xReadPriceUsd;
+      values.HERALD_X_READ_PRICE_USD = change.xReadPriceUsd;
+    }
     // config.json keeps '' for "no cap" (an empty value is no value when it is read back).
     if (change.xMonthlyCapUsd !== undefined) { x.monthlyCapUsd = change.xMonthlyCapUsd; values.HERALD_X_MONTHLY_CAP_USD = change.xMonthlyCapUsd ?? ''; }
     if (change.xCapAction !== undefined) { x.capAction = change.xCapAction; values.HERALD_X_CAP_ACTION = change.xCapAction; }

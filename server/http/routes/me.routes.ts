@@ -11,7 +11,7 @@ export const meRoutes = (s: Services) => [
       const zone = s.settings.userZone(u.id);
       return {
         success: true, uuid: u.id, email: u.email, nickname: u.nickname, avatar_url: u.avatarUrl, timezone: zone,
-        credits_balance: s.credits.balance(u.id, zone).balance, locale: u.locale, created_at: u.createdAt,
+        credits_balance: s.credits.balance(u.id).balance, locale: u.locale, created_at: u.createdAt,
       };
     },
   }),

@@ -13,11 +13,12 @@ export const settingsRoutes = (s: Services): RouteDef[] => [
     handler: ({ auth }) => ({ success: true, settings: { version: VERSION, ...s.settings.view(auth.user.id) } }),
   }),
   defineRoute({
-    method: 'put', path: '/settings', tag, summary: 'Change settings; saved to <data dir>/config.json (zone and language apply at once, the rest from the next start)',
+    method: 'put', path: '/settings', tag,
+    summary: 'Change settings; saved to <data dir>/config.json (grace and tier from the next start, the rest at once)',
     description: 'Environment variables still win over config.json. Owner only.',
     body: updateSettingsBody, response: updateSettingsResponse, errors: ['INVALID_INPUT', 'UNAUTHORIZED'],
     handler: ({ auth, body }) => ({ success: true, settings: { version: VERSION, ...s.settings.update(auth.user.id, body) },
-      restartRequired: body.graceMinutes !== undefined || body.monthlyCredits !== undefined || body.defaultTier !== undefined }),
+      restartRequired: body.graceMinutes !== undefined || body.defaultTier !== undefined }),
   }),
   defineRoute({
     method: 'post', path: '/backup', tag, bodyType: 'none', summary: 'Online backup of the database into <data dir>/backups (owner only)',

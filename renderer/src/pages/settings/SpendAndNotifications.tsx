@@ -10,21 +10,30 @@ import { ErrorText } from '../../components/ui';
 import { askNotificationPermission, notificationsSupported } from '../../notifications';
 
 type Tier = 'pay_per_use' | 'free' | 'basic' | 'pro';
-export interface SpendSettings { xPriceUsd: number; xPriceWithUrlUsd: number; xMonthlyCapUsd: number | null; xCapAction: 'warn' | 'refuse'; xTier: Tier }
+export interface SpendSettings {
+  xPriceUsd: number; xPriceWithUrlUsd: number; xMediaMetadataPriceUsd: number; xReadPriceUsd: number;
+  xMonthlyCapUsd: number | null; xCapAction: 'warn' | 'refuse'; xTier: Tier;
+}
 type Kinds = { published: boolean; failed: boolean; missed: boolean; reconnect: boolean };
 
 export function XSpendSettings({ current, onSaved }: { current?: SpendSettings; onSaved: () => void }) {
   const { busy, error, run } = useAction();
-  const [form, setForm] = useState({ xPriceUsd: '0.015', xPriceWithUrlUsd: '0.2', xMonthlyCapUsd: '', xCapAction: 'warn' as 'warn' | 'refuse', xTier: 'pay_per_use' as Tier });
+  const [form, setForm] = useState({
+    xPriceUsd: '0.015', xPriceWithUrlUsd: '0.2', xMediaMetadataPriceUsd: '0.005', xReadPriceUsd: '0.001',
+    xMonthlyCapUsd: '', xCapAction: 'warn' as 'warn' | 'refuse', xTier: 'pay_per_use' as Tier,
+  });
   const [note, setNote] = useState<string | undefined>();
   const [loaded, setLoaded] = useState(false);
   useEffect(() => {
     if (current) setLoaded(true);
-    if (current) setForm({ xPriceUsd: String(current.xPriceUsd), xPriceWithUrlUsd: String(current.xPriceWithUrlUsd), xMonthlyCapUsd: current.xMonthlyCapUsd === null ? '' : String(current.xMonthlyCapUsd), xCapAction: current.xCapAction, xTier: current.xTier });
+    if (current) setForm({ xPriceUsd: String(current.xPriceUsd), xPriceWithUrlUsd: String(current.xPriceWithUrlUsd),
+      xMediaMetadataPriceUsd: String(current.xMediaMetadataPriceUsd), xReadPriceUsd: String(current.xReadPriceUsd),
+      xMonthlyCapUsd: current.xMonthlyCapUsd === null ? '' : String(current.xMonthlyCapUsd), xCapAction: current.xCapAction, xTier: current.xTier });
   }, [current]);
   const save = () => run(async () => {
     await client.updateSettings({
       xPriceUsd: Number(form.xPriceUsd), xPriceWithUrlUsd: Number(form.xPriceWithUrlUsd),
+      xMediaMetadataPriceUsd: Number(form.xMediaMetadataPriceUsd), xReadPriceUsd: Number(form.xReadPriceUsd),
       xMonthlyCapUsd: form.xMonthlyCapUsd.trim() === '' ? null : Number(form.xMonthlyCapUsd), xCapAction: form.xCapAction, xTier: form.xTier,
     });
     setNote('Saved; applies at once.');
@@ -33,7 +42,10 @@ export function XSpendSettings({ current, onSaved }: { current?: SpendSettings; 
   return (
     <form className="panel" data-x-spend-settings onSubmit={(e) => { e.preventDefault(); void save(); }}>
       <h2>X pay-per-use</h2>
-      <p className="muted small">X charges each post request (each post of a thread is one); a post with a link costs more. Prices change: keep them as X's pricing page says.</p>
+      <p className="muted small">
+        X charges each post request (each post of a thread is one); a post with a link costs more, and each image&apos;s
+        alt text is a request of its own. Prices change: keep them as X&apos;s pricing page says.
+      </p>
       {/* Editable once the saved values are in: typing into the defaults would be overwritten when they arrive. */}
       <fieldset disabled={!loaded} className="plain">
       <label className="field">Price per post (USD)
@@ -41,6 +53,14 @@ export function XSpendSettings({ current, onSaved }: { current?: SpendSettings; 
       </label>
       <label className="field">Price per post with a link (USD)
         <input aria-label="Price per post with a link (USD)" type="number" step="0.001" value={form.xPriceWithUrlUsd} onChange={(e) => setForm({ ...form, xPriceWithUrlUsd: e.target.value })} />
+      </label>
+      <label className="field">Price per alt text (USD, a Media Metadata request)
+        <input aria-label="Price per alt text (USD)" type="number" step="0.001" value={form.xMediaMetadataPriceUsd}
+          onChange={(e) => setForm({ ...form, xMediaMetadataPriceUsd: e.target.value })} />
+      </label>
+      <label className="field">Price per post read (USD, for metrics)
+        <input aria-label="Price per post read (USD)" type="number" step="0.001" value={form.xReadPriceUsd}
+          onChange={(e) => setForm({ ...form, xReadPriceUsd: e.target.value })} />
       </label>
       <label className="field">Monthly spend cap (USD; empty for none)
         <input aria-label="Monthly spend cap (USD)" type="number" step="0.01" value={form.xMonthlyCapUsd} onChange={(e) => setForm({ ...form, xMonthlyCapUsd: e.target.value })} />
