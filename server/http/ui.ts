@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { type RequestHandler } from 'express';
 
-/** The UI's Content-Security-Policy; `apiOrigin` is this server's own origin. */
+/** The UI's Content-Security-Policy; `apiOrigin` is this server's own origin (or 'self'). */
 export function uiContentSecurityPolicy(apiOrigin: string): string {
   return [
     "default-src 'none'",
@@ -34,8 +34,10 @@ export function uiHandlers(dir: string, origin: () => string): RequestHandler[] 
   const csp: RequestHandler = (req, res, next) => {
     // The page may be opened as 127.0.0.1, localhost or [::1] (the Host guard let only these
     // through): it talks to the API at the address it was opened from.
+    // A CSP source cannot name an IPv6 literal ("http://[::1]:4780" is dropped as invalid), so
+    // there the page's own origin is said as 'self'.
     const host = req.headers.host?.toLowerCase();
-    res.setHeader('Content-Security-Policy', uiContentSecurityPolicy(host ? `http://${host}` : origin()));
+    res.setHeader('Content-Security-Policy', uiContentSecurityPolicy(!host ? origin() : host.startsWith('[') ? "'self'" : `http://${host}`));
     next();
   };
   const fallback: RequestHandler = (req, res, next) => {
