@@ -78,7 +78,8 @@ describe('the wizard at http://localhost:PORT/ on a machine without a keychain',
     expect(await owner.locator('[data-password-hint]').textContent()).toMatch(/At least 8 characters/);
     await password.fill('short');
     expect(await owner.locator('[data-password-hint]').textContent()).toMatch(/3 more/);
-    await owner.getByLabel('Show password').check();
+    await owner.getByRole('button', { name: 'Show password' }).click();
+    expect(await owner.getByRole('button', { name: 'Show password' }).getAttribute('aria-pressed')).toBe('true');
     expect(await password.getAttribute('type')).toBe('text');
     await password.fill(OWNER.password);
     await shots('80-wizard-owner');
@@ -149,6 +150,7 @@ describe('where tokens live, chosen after the wizard', () => {
     await form.getByRole('button', { name: 'Keep tokens there' }).click();
     await expect.poll(() => page.locator('[data-store-in-use]').getAttribute('data-store-in-use')).toBe('encrypted');
     expect(await page.locator('[data-store-note]').textContent()).toMatch(/encrypted file/);
+    await expect.poll(() => page.locator('[data-no-store]').count()).toBe(0);
     await shots('84-settings-data-encrypted');
   });
 

@@ -10,6 +10,8 @@ import { useAction, useLoad } from '../hooks';
 import { ErrorText } from './ui';
 
 type Choice = 'keychain' | 'encrypted' | 'file' | 'none';
+/** Said on window when the store in force changes, so what depends on it (the banner) looks again. */
+export const SECRET_STORE_CHANGED = 'herald:secret-store-changed';
 export interface ChosenStore { kind: string; message: string; moved: number; declined: boolean }
 
 const IN_USE: Record<string, string> = {
@@ -58,6 +60,7 @@ export function SecretStoreChooser({ mode, onChosen }: { mode: 'wizard' | 'setti
       setRepeat('');
       await status.reload();
       onChosen({ kind: r.kind, message: r.message, moved: r.moved, declined: choice === 'none' && r.kind === 'unavailable' });
+      window.dispatchEvent(new Event(SECRET_STORE_CHANGED));
     });
   };
   return (
@@ -73,7 +76,7 @@ export function SecretStoreChooser({ mode, onChosen }: { mode: 'wizard' | 'setti
           <Option value="keychain" choice={choice} setChoice={setChoice} disabled={!s.keychain.available}
             title={`The OS keychain${s.keychain.available ? ' (recommended)' : ' (not available here)'}`} />
           <Option value="encrypted" choice={choice} setChoice={setChoice} title="An encrypted file" note={s.file.message} />
-          {choice === 'encrypted' && <div className="indent">
+          {choice === 'encrypted' && !unchanged && <div className="indent">
             <label className="field">Passphrase (8 characters or more)<input type="password" minLength={8} required autoComplete="new-password" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} /></label>
             <label className="field">The passphrase again<input type="password" minLength={8} required autoComplete="new-password" value={repeat} onChange={(e) => setRepeat(e.target.value)} /></label>
           </div>}

@@ -1,9 +1,10 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { client } from '../api';
 import type { Account } from '../../../client/index';
 import { useAction, useLoad } from '../hooks';
 import { networkName } from './ui';
 import { Time } from './time';
+import { SECRET_STORE_CHANGED } from './SecretStoreChooser';
 
 /** Accounts whose posts will not go out as things stand. */
 export const needsAttention = (a: Pick<Account, 'health'>) => a.health.state === 'expired' || a.health.state === 'revoked';
@@ -33,6 +34,12 @@ export function AttentionBanner() {
   });
   const [passphrase, setPassphrase] = useState('');
   const { busy, error, run } = useAction();
+  const { reload } = data;
+  useEffect(() => {
+    const again = () => void reload();
+    window.addEventListener(SECRET_STORE_CHANGED, again);
+    return () => window.removeEventListener(SECRET_STORE_CHANGED, again);
+  }, [reload]);
   if (!data.data) return null;
   const { accounts, schedules, locked, nowhere } = data.data;
   const byId = new Map(accounts.map((a) => [a.uuid, a]));

@@ -73,7 +73,7 @@ function OwnerStep({ onNext }: { onNext: (key: string) => void }) {
       <p id={hint} className={`small ${short ? 'warn-text' : 'muted'}`} data-password-hint>
         At least 8 characters{short ? ` (${8 - password.length} more)` : ''}.
       </p>
-      <label className="row small show-password"><input type="checkbox" checked={show} onChange={(e) => setShow(e.target.checked)} /> Show password</label>
+      <button type="button" className="link-button small show-password" aria-pressed={show} onClick={() => setShow((v) => !v)}>Show password</button>
       <ErrorText error={error} />
       <button className="primary" type="submit" disabled={busy}>Create and continue</button>
     </form>
