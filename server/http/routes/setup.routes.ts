@@ -33,7 +33,8 @@ export const setupRoutes = (s: Services): RouteDef[] => [
       const user = await s.users.create({ email: body.email, password: body.password, nickname: body.nickname }, { first: true });
       // A zone given here is the owner's choice of the zone setting (the default is the machine's).
       if (zone) s.settings.update(user.id, { timeZone: zone });
-      s.wizard.begin();
+      // The app's wizard (a session sign-in) goes on to its next steps; `herald init` and scripts have none.
+      if (body.session) s.wizard.begin();
       const key = s.auth.issueKey(user.id, DEFAULT_KEY_NAME, user.defaultTier as 'pro', { session: body.session });
       return { success: true, user: { uuid: user.id, email: user.email }, apiKey: { key: key.key, name: key.name, createdAt: key.createdAt, lastUsed: null, expiresAt: key.expiresAt }, warning: KEY_WARNING };
     },
