@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { client } from '../api';
 import type { Account } from '../../../client/index';
 import { useAction, useLoad } from '../hooks';
-import { networkName } from './ui';
+import { accountLabel, networkName } from './ui';
 import { Time } from './time';
 import { SECRET_STORE_CHANGED } from './SecretStoreChooser';
 
@@ -58,7 +58,7 @@ export function AttentionBanner() {
       </div>}
       {atRisk.length > 0 && <div className="banner" role="status" data-attention>
         <h2>{atRisk.length} scheduled post{atRisk.length === 1 ? '' : 's'} on accounts that need attention</h2>
-        <ul>{atRisk.map((s) => { const a = byId.get(s.accountUuid)!; return <li key={s.id}><Time at={s.scheduledFor} zone={s.timeZone} />: “{s.draftTitle || 'Untitled'}” on {networkName(a.platform)} @{a.username} — {a.health.message}. <a href="#/accounts">Reconnect</a></li>; })}</ul>
+        <ul>{atRisk.map((s) => { const a = byId.get(s.accountUuid)!; return <li key={s.id}><Time at={s.scheduledFor} zone={s.timeZone} />: “{s.draftTitle || 'Untitled'}” on {networkName(a.platform)} {accountLabel(a)} — {a.health.message}. <a href="#/accounts">Reconnect</a></li>; })}</ul>
       </div>}
     </>
   );

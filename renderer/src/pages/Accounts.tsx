@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
 import { client, openExternal } from '../api';
-import { Empty, ErrorText, Loading, networkName, Page } from '../components/ui';
+import { accountLabel, Empty, ErrorText, hasHandle, Loading, networkName, Page } from '../components/ui';
 import { Time } from '../components/time';
 import { confirmAction } from '../components/undo';
 import { useAction, useLoad } from '../hooks';
@@ -11,10 +11,6 @@ const APP_PASSWORD = /^[a-z0-9]{4}(-[a-z0-9]{4}){3}$/i;
 
 type PastedPlatform = 'microblog' | 'threadblog' | 'problog';
 
-/** LinkedIn has no public @handle: the name Herald holds is the member's display name. */
-const hasHandle = (platform: string) => platform !== 'problog';
-/** How a person knows the account: "@ada.bsky.social", or a LinkedIn member's name. */
-const accountLabel = (a: { platform: string; username: string; display_name: string }) => (hasHandle(a.platform) ? `@${a.username}` : a.display_name || a.username);
 /** Follower counts Herald does not read from these networks: shown as unknown, never as 0. */
 const FOLLOWERS_UNKNOWN: Record<string, string> = { problog: 'not shared by LinkedIn', threadblog: 'not read from Threads' };
 
@@ -127,7 +123,7 @@ export function Accounts() {
                   <td data-label="Connected" className="muted small"><Time at={a.created_at} /></td>
                   <td><div className="row actions">
                     <button type="button" data-reconnect={a.platform} disabled={busy} onClick={() => reconnect(a)}>Reconnect</button>
-                    <button type="button" className="danger" disabled={busy} onClick={() => { if (confirmAction(`Remove ${accountLabel(a)} (${networkName(a.platform)})? Its tokens are deleted from the keychain, and its scheduled posts will not go out.`)) void run(async () => { await client.deleteAccount(a.uuid); await accounts.reload(); }); }}>Remove</button>
+                    <button type="button" className="danger" disabled={busy} onClick={() => { if (confirmAction(`Remove ${accountLabel(a)} (${networkName(a.platform)})? Its tokens are deleted from this computer, and its scheduled posts will not go out.`)) void run(async () => { await client.deleteAccount(a.uuid); await accounts.reload(); }); }}>Remove</button>
                   </div></td>
                 </tr>
               ))}

@@ -63,7 +63,7 @@ export function ApiKeys() {
         </table>}
       </div>
       <div className="panel" aria-label="API keys" role="region">
-        <h2>API keys</h2>
+        <h2>Keys for scripts and the CLI</h2>
         {keys.data && lasting.length === 0 && <Empty>No API keys yet. Create one above for scripts and the CLI.</Empty>}
         {lasting.length > 0 && <table>
           <thead><tr><th>Name</th><th>Key</th><th>Tier</th><th>Status</th><th>Last used</th><th>Created</th><th /></tr></thead>
