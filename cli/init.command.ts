@@ -52,7 +52,7 @@ export function registerInit(program: Command): void {
       if (settings) lines.push(`New posts are in ${settings.settings.defaultLanguage}.`);
       print(g.output, { ...r, savedTo, secretStore: store, settings: settings?.settings }, {
         ids: [r.user.uuid],
-        text: g.quiet ? undefined : `Created the owner ${r.user.email} at ${client.baseUrl}${savedTo ? `; signed in, key saved to ${savedTo}` : '; the key was not saved'}.${lines.length ? `\n${lines.join('\n')}` : ''}\nNext: set up the network apps for X, Threads and LinkedIn with \`herald network set <name> --client-id … --client-secret-stdin\` (\`herald network list\` shows the redirect URI each needs), or in the app under Settings → Networks.`,
+        text: g.quiet ? undefined : `Created the owner ${r.user.email} at ${client.baseUrl}${savedTo ? `; signed in, key saved to ${savedTo}` : '; the key was not saved'}.${lines.length ? `\n${lines.join('\n')}` : ''}\nNext: set up the network apps for X, Threads and LinkedIn with \`herald network set <name> --client-id … --client-secret-stdin\` (\`herald network list\` shows the redirect URI each needs), or on the app's Networks page.`,
       });
     }));
 }

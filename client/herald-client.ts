@@ -314,6 +314,8 @@ export class HeraldClient {
 
   /** Where secrets live and whether the OS keychain works here (owner only). */
   secretStore() { return this.request<Out<typeof setupContracts.secretSetupResponse>>('GET', '/setup/secrets'); }
+  /** Records the first-run wizard's step (null finishes it), so a reload resumes there. */
+  setWizardStep(body: In<typeof settings.wizardBody>) { return this.request<Out<typeof settings.wizardResponse>>('PUT', '/setup/wizard', { body }); }
   chooseSecretStore(body: In<typeof setupContracts.chooseSecretStoreBody>) { return this.request<Out<typeof setupContracts.chooseSecretStoreResponse>>('POST', '/setup/secrets', { body }); }
   unlockSecretStore(body: In<typeof setupContracts.unlockSecretsBody>) { return this.request<Out<typeof setupContracts.unlockSecretsResponse>>('POST', '/setup/secrets/unlock', { body }); }
   settings() { return this.request<Out<typeof settings.settingsResponse>>('GET', '/settings'); }

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Express, RequestHandler } from 'express';
 import { loadConfig, type HeraldConfig } from './core/config.js';
@@ -128,6 +128,23 @@ function removeOrphanMedia(services: Services, dataDir: string, startedAt: numbe
   }
 }
 
+/**
+ * Listens on a second loopback address (::1 beside 127.0.0.1) and hands its connections to the
+ * same HTTP server, so http://[::1]:port/ and a `localhost` that resolves to ::1 reach Herald as
+ * 127.0.0.1 does, under the same limits. Best effort: a machine without IPv6 loopback, or with
+ * the port taken there, is served on 127.0.0.1 alone.
+ */
+function listenAlso(server: http.Server, host: string, port: number, log: Logger): Promise<net.Server | undefined> {
+  const extra = net.createServer((socket) => server.emit('connection', socket));
+  return new Promise((resolve) => {
+    extra.once('error', (err: NodeJS.ErrnoException) => {
+      log.info(`Herald: not listening on ${host} as well (${err.code ?? err.message})`);
+      resolve(undefined);
+    });
+    extra.listen(port, host, () => resolve(extra));
+  });
+}
+
 export async function createServer(options: ServerOptions = {}): Promise<HeraldServer> {
   const config = options.config ?? loadConfig(options.env ?? process.env, options.overrides);
   const log = options.log ?? consoleLogger(config.logLevel);
@@ -157,10 +174,8 @@ export async function createServer(options: ServerOptions = {}): Promise<HeraldS
     removeOrphanMedia(services, config.dataDir, startedAt, log, schedulerLock);
 
     let port = config.port;
-    const uiRoutes = () => {
-      const dir = options.uiDir === undefined ? defaultUiDir() : options.uiDir || undefined;
-      return dir ? uiHandlers(dir, () => deps.runtime.baseUrl) : [];
-    };
+    const uiDir = options.uiDir === undefined ? defaultUiDir() : options.uiDir || undefined;
+    const uiRoutes = () => (uiDir ? uiHandlers(uiDir, () => deps.runtime.baseUrl) : []);
     const hosts = () => allowedHosts(port, config.host);
     let hostSet = hosts();
     let originSet = allowedOrigins(hostSet);
@@ -180,11 +195,13 @@ export async function createServer(options: ServerOptions = {}): Promise<HeraldS
       server.listen(config.port, config.host, () => { server.off('error', reject); resolve(); });
     });
     port = (server.address() as AddressInfo).port;
+    const v6 = config.host === '127.0.0.1' ? await listenAlso(server, '::1', port, log) : undefined;
     hostSet = hosts();
     originSet = allowedOrigins(hostSet);
     const url = `http://${formatHost(config.host)}:${port}`;
     deps.runtime.baseUrl = url;
-    if (options.announce ?? config.logLevel !== 'silent') console.log(`Herald API listening on ${url}${API_PREFIX}`);
+    // One write, so whoever waits for the listening line has the UI's address with it.
+    if (options.announce ?? config.logLevel !== 'silent') console.log(`Herald API listening on ${url}${API_PREFIX}${uiDir ? `\nHerald UI at ${url}/` : ''}`);
     if (!isLoopbackHost(config.host)) {
       log.warn(`Herald: HERALD_HOST=${config.host} is not a loopback address, so other machines can connect to port ${port}. They still need an API key, but nothing else stands between them and the API: set HERALD_HOST=127.0.0.1 unless you mean to serve other machines.`);
     }
@@ -209,6 +226,7 @@ export async function createServer(options: ServerOptions = {}): Promise<HeraldS
       const stopScheduler = scheduler?.stop() ?? Promise.resolve();
       // Open event streams never end on their own: ended here, so the server can close.
       services.events.shutdown();
+      v6?.close();
       server.close(() => {
         clearTimeout(force);
         services.idempotency.close();

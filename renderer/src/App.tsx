@@ -2,7 +2,7 @@ import { useEffect, useState, type ComponentType } from 'react';
 import { client, desktop, HeraldError, message, onKeyChange, setKey, signOut } from './api';
 import { finishSignIn, signInReturn } from './signin-return';
 import { Login, type SignInMethods } from './pages/Welcome';
-import { Setup } from './pages/Setup';
+import { Setup, type Step as WizardStep } from './pages/Setup';
 import { AttentionBanner } from './components/attention';
 import { Compose } from './pages/Compose';
 import { Drafts } from './pages/Drafts';
@@ -42,6 +42,9 @@ export function App() {
   const [signInWith, setSignInWith] = useState<SignInMethods | undefined>();
   const [loginNotice, setLoginNotice] = useState<string | undefined>();
   const [route, setRoute] = useState(readRoute);
+  /** The wizard step to resume at once signed in (kept on the server until the wizard is finished). */
+  const [wizardAt, setWizardAt] = useState<WizardStep>('owner');
+  const [menuOpen, setMenuOpen] = useState(false);
 
   useEffect(() => {
     applyTheme(localStorage.getItem('herald.theme') ?? 'system');
@@ -56,6 +59,7 @@ export function App() {
       try {
         const setup = await client.needsSetup();
         setSignInWith(setup.signIn);
+        setWizardAt(setup.wizardStep ?? 'owner');
         const back = signInReturn();
         if (back) {
           try {
@@ -70,7 +74,7 @@ export function App() {
         if (!client.apiKey) return setState('login');
         await client.me();
         setLoginNotice(undefined);
-        setState('ready');
+        setState(setup.wizardStep ? 'setup' : 'ready');
       } catch (err) {
         // Only a key the server refuses is forgotten. Herald not answering (restarting, or this
         // page being left while it asked) must not sign anyone out: ask again in a moment.
@@ -109,27 +113,39 @@ export function App() {
     return () => window.removeEventListener('keydown', onKey);
   }, [state]);
 
-  // On a narrow window the navigation is one scrolling row: keep the current page's link in it.
-  useEffect(() => { document.querySelector('.nav-item.active')?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' }); }, [route.page, state]);
+  // On a narrow window the navigation is behind a menu button: choosing a page closes it.
+  useEffect(() => { setMenuOpen(false); }, [route.page, route.params]);
 
   if (state === 'loading') return <div className="center muted" role="status">{loginNotice ?? 'Loading…'}</div>;
-  const signedIn = async (key: string) => {
-    setKey(desktop ? await desktop.refreshKey().catch(() => key) || key : key);
+  const signedIn = async (key?: string) => {
+    if (key) setKey(desktop ? await desktop.refreshKey().catch(() => key) || key : key);
+    // Signed in halfway through the wizard (a reload, another browser): it resumes where it was.
+    const step = (await client.needsSetup().catch(() => undefined))?.wizardStep;
+    if (step && state !== 'setup') { setWizardAt(step); setState('setup'); return; }
     setState('ready');
   };
-  if (state === 'setup') return <Setup onDone={signedIn} />;
+  if (state === 'setup') return <Setup start={wizardAt} onDone={(key) => void signedIn(key)} />;
   if (state === 'login') return <Login onDone={signedIn} signInWith={signInWith} notice={loginNotice} />;
 
   const Page = PAGES.find(([id]) => id === route.page)![2];
   return (
     <div className="layout">
-      <nav className="sidebar" aria-label="Main">
-        <div className="brand">Herald<span>.</span></div>
-        {PAGES.map(([id, label]) => (
-          <a key={id} href={`#/${id}`} className={`nav-item${route.page === id ? ' active' : ''}`} data-nav={id}>{label}</a>
-        ))}
-        <div className="spacer" />
-        {!desktop && <button type="button" onClick={() => { void signOut().then(() => setState('login')); }}>Sign out</button>}
+      <nav className={`sidebar${menuOpen ? ' open' : ''}`} aria-label="Main">
+        <div className="nav-top">
+          <div className="brand">Herald<span>.</span></div>
+          <span className="nav-current" aria-hidden="true">{PAGES.find(([id]) => id === route.page)?.[1]}</span>
+          <button type="button" className="menu-button" aria-expanded={menuOpen} aria-controls="nav-items" onClick={() => setMenuOpen((o) => !o)}>
+            <span aria-hidden="true">{menuOpen ? '✕' : '☰'}</span> Menu
+          </button>
+        </div>
+        <div className="nav-items" id="nav-items">
+          {PAGES.map(([id, label]) => (
+            <a key={id} href={`#/${id}`} className={`nav-item${route.page === id ? ' active' : ''}`} aria-current={route.page === id ? 'page' : undefined} data-nav={id}
+              onClick={() => setMenuOpen(false)}>{label}</a>
+          ))}
+          <div className="spacer" />
+          {!desktop && <button type="button" onClick={() => { void signOut().then(() => setState('login')); }}>Sign out</button>}
+        </div>
       </nav>
       <main className="main"><AttentionBanner key={route.page} /><Page params={route.params} /></main>
       <ShortcutsHelp />

@@ -39,6 +39,8 @@ export const apiKeyListItem = lazySchema(() => z.object({
   lastUsed: timestamp.nullable(),
   createdAt: timestamp,
   expiresAt: timestamp.nullable().describe('null: never expires'),
+  session: z.boolean().describe('A sign-in session (a browser or the app signed in with the password), not a key made for scripts'),
+  current: z.boolean().describe('The key this request was made with: deleting it signs this caller out'),
 }));
 export const apiKeyListResponse = lazySchema(() => z.object({ success: successTrue, apiKeys: z.array(apiKeyListItem) }));
 

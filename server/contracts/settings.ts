@@ -4,9 +4,16 @@ import { built, lazySchema } from './lazy.js';
 import { loginResponse, sessionFlag, tierSchema } from './auth.js';
 import { successTrue } from './common.js';
 
+const wizardStep = lazySchema(() => z.enum(['secrets', 'defaults', 'networks']));
+export const wizardBody = lazySchema(() => z.object({
+  step: wizardStep.nullable().describe('The step reached; null finishes the wizard'),
+}));
+export const wizardResponse = lazySchema(() => z.object({ success: successTrue, wizardStep: wizardStep.nullable() }));
+
 export const setupStatusResponse = lazySchema(() => z.object({
   success: successTrue,
   needsSetup: z.boolean(),
+  wizardStep: wizardStep.nullable().describe('The first-run wizard step to resume at (after the owner is created); null once it is finished or when there is none'),
   signIn: z.object({
     identity: z.boolean().describe('Sign-in with the identity provider (OpenID Connect) is configured'),
     identityProvider: z.string().describe('What to call that provider on a button: "Google", or the issuer\'s host'),

@@ -22,6 +22,7 @@ import { TemplatesService } from './templates/templates.service.js';
 import { UsersService } from './users/users.service.js';
 import { NetworkAppsService } from './networks/network-apps.service.js';
 import { SecretSetupService } from './setup/secret-setup.service.js';
+import { WizardService } from './setup/wizard.service.js';
 import { CredentialCheckService } from './accounts/credential-check.service.js';
 
 /**
@@ -72,6 +73,7 @@ export function createServices(deps: Deps) {
     settings,
     idempotency: new IdempotencyService(deps, repos.idempotency),
     credentialCheck: new CredentialCheckService(deps, repos.accounts, credentials),
+    wizard: new WizardService(deps, users, repos.settings),
     secretSetup: new SecretSetupService(deps, users, repos.settings, async () => {
       await networkApps.load();
       scheduling.secretsUnlocked();

@@ -1,13 +1,13 @@
 /**
  * Serves the built UI (renderer/dist) at `/` with a strict CSP: no inline script or style, no
- * eval, connections only to this server. Client-side routes fall back to index.html.
+ * eval, connections only to this server (at the address the page was opened from). Client-side routes fall back to index.html.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { type RequestHandler } from 'express';
 
-/** The UI's Content-Security-Policy; `apiOrigin` is this server's own origin. */
+/** The UI's Content-Security-Policy; `apiOrigin` is this server's own origin (or 'self'). */
 export function uiContentSecurityPolicy(apiOrigin: string): string {
   return [
     "default-src 'none'",
@@ -31,8 +31,13 @@ export function defaultUiDir(): string | undefined {
 
 export function uiHandlers(dir: string, origin: () => string): RequestHandler[] {
   const index = path.join(dir, 'index.html');
-  const csp: RequestHandler = (_req, res, next) => {
-    res.setHeader('Content-Security-Policy', uiContentSecurityPolicy(origin()));
+  const csp: RequestHandler = (req, res, next) => {
+    // The page may be opened as 127.0.0.1, localhost or [::1] (the Host guard let only these
+    // through): it talks to the API at the address it was opened from.
+    // A CSP source cannot name an IPv6 literal ("http://[::1]:4780" is dropped as invalid), so
+    // there the page's own origin is said as 'self'.
+    const host = req.headers.host?.toLowerCase();
+    res.setHeader('Content-Security-Policy', uiContentSecurityPolicy(!host ? origin() : host.startsWith('[') ? "'self'" : `http://${host}`));
     next();
   };
   const fallback: RequestHandler = (req, res, next) => {

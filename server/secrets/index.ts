@@ -51,7 +51,19 @@ export function keychainService(dataDir: string): string {
 
 export const secretFiles = (dataDir: string) => ({ plain: path.join(dataDir, 'secrets.json'), encrypted: path.join(dataDir, 'secrets.enc.json') });
 
-export const NO_KEYCHAIN_FIX = 'Start a keychain (Secret Service), choose the encrypted file store in the first-run wizard (or `POST /setup/secrets`), or set HERALD_SECRET_STORE=file to keep tokens in a 0600 file inside the data folder.';
+/** The way forward wherever Herald says it has nowhere to keep secrets: Settings → Data, which is always there. */
+export const NO_KEYCHAIN_FIX = 'Choose where Herald keeps them in Settings → Data: the encrypted file store works without a keychain (or run `herald secrets use encrypted`). Start a keychain (GNOME Keyring or KWallet) to keep them there instead, or set HERALD_SECRET_STORE=file to keep tokens in a 0600 file inside the data folder.';
+
+/**
+ * Why the keychain did not answer, in a person's words: the library's own message ("Cannot
+ * autolaunch D-Bus without X11 $DISPLAY") names parts of the system a user never chose.
+ */
+export function plainKeychainReason(raw: string): string {
+  if (/keytar/i.test(raw)) return 'the keychain module is not installed with this copy of Herald';
+  if (/locked|dismiss|cancel|denied/i.test(raw)) return 'the keyring is locked, or its unlock prompt was dismissed';
+  // D-Bus that cannot start without a display, a bus address that leads nowhere, no Secret Service on the bus, ...
+  return 'no keyring service (such as GNOME Keyring or KWallet) is running in this session';
+}
 
 /**
  * Whether the OS keychain works here, by a real round trip: writes a random value under a
@@ -70,7 +82,7 @@ export async function checkKeychain(dataDir: string): Promise<{ ok: true; store:
     return { ok: true, store };
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
-    return { ok: false, message: `No OS keychain is available (${reason}).` };
+    return { ok: false, message: `No OS keychain is available: ${plainKeychainReason(reason)}.` };
   }
 }
 
@@ -91,8 +103,8 @@ export async function openSecretStore(config: HeraldConfig, log: Logger): Promis
     return store;
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
-    const problem = `No OS keychain is available (${reason}). Connected accounts cannot be saved. ${NO_KEYCHAIN_FIX}`;
-    log.warn(`Herald: ${problem}`);
-    return new UnavailableSecretStore(problem);
+    // The log keeps the library's words for whoever looks into it; people read the plain ones.
+    log.warn(`Herald: No OS keychain is available (${reason}). Connected accounts cannot be saved. ${NO_KEYCHAIN_FIX}`);
+    return new UnavailableSecretStore(`No OS keychain is available: ${plainKeychainReason(reason)}. Connected accounts cannot be saved. ${NO_KEYCHAIN_FIX}`);
   }
 }

@@ -91,7 +91,8 @@ describe('accounts', () => {
     expect(await app.t.server.deps.secrets.get(accountSecretName(linkedin.uuid))).toBeTruthy();
     await page().locator(`tr[data-account="${linkedin.uuid}"]`).getByRole('button', { name: 'Remove' }).click();
     await expect.poll(() => page().locator('tr[data-account]').count()).toBe(3);
-    expect(app.dialogs.pop()).toMatch(/^confirm: Remove @/);
+    // A LinkedIn member is named, not given an @handle LinkedIn does not have.
+    expect(app.dialogs.pop()).toMatch(new RegExp(`^confirm: Remove ${(linkedin as { display_name?: string }).display_name || linkedin.username} \\(LinkedIn\\)\\?`));
     expect(await app.t.server.deps.secrets.get(accountSecretName(linkedin.uuid))).toBeNull();
   });
 });

@@ -1,7 +1,8 @@
 /**
  * The first run in real Chromium from an empty data folder (no owner): the wizard creates the
  * owner, checks the OS keychain (gnome-keyring under `npm test`) and keeps secrets there, shows
- * the detected zone and language and saves the choice, then links to the networks. Accounts then
+ * the detected zone and language and saves the choice, then links to the networks; a reload
+ * after step 1 resumes at step 2. Accounts then
  * show each account's health with a Reconnect button for every network, and the composer warns
  * about an account that cannot post. Each wizard step is saved to docs/screenshots (the README's
  * Getting started shows them, so they stay current); 390 px and dark variants go to test-results.
@@ -42,10 +43,14 @@ it('goes through the wizard: owner, secrets (keychain checked), zone and languag
   await owner.getByLabel('Password').fill('a long owner password');
   await shots('1-owner');
   await owner.getByRole('button', { name: 'Create and continue' }).click();
+  await page().getByRole('form', { name: 'Where Herald keeps secrets' }).waitFor();
+  // The step is kept on the server: a reload comes back to it, not to an app with steps skipped.
+  await page().reload();
 
   const secrets = page().getByRole('form', { name: 'Where Herald keeps secrets' });
   await expect.poll(() => secrets.locator('[data-keychain]').getAttribute('data-keychain')).toBe('available');
   expect(await secrets.textContent()).toMatch(/written, read back and deleted/);
+  expect(await secrets.getByRole('radio', { name: 'The OS keychain (recommended)', exact: true }).isChecked()).toBe(true);
   await shots('2-secrets');
   await secrets.getByRole('button', { name: 'Continue' }).click();
 

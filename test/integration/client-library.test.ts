@@ -157,6 +157,7 @@ describe('HeraldClient covers the API', () => {
       secretStore: () => c.secretStore(),
       // The test server runs on the file store: choosing it again changes nothing.
       chooseSecretStore: () => c.chooseSecretStore({ store: 'none' }),
+      setWizardStep: () => c.setWizardStep({ step: null }),
       unlockSecretStore: () => settle(c.unlockSecretStore({ passphrase: 'not an encrypted store' })),
       backup: () => c.backup(),
       listNetworks: () => c.listNetworks(),

@@ -71,7 +71,7 @@ it('a wrong client secret, found when X refuses the token exchange: 400 pointing
   expect(done.body.error).toBe('INVALID_INPUT');
   expect(done.body.message).toMatch(/X refused Herald's app/);
   expect(done.body.message).toMatch(/client id and secret/);
-  expect(done.body.message).toMatch(/Settings → Networks/);
+  expect(done.body.message).toMatch(/the Networks page/);
   expect((await t.call('GET', `/connections/${start.body.sessionId}`, { key })).body).toMatchObject({ status: 'failed', error: { code: 'INVALID_INPUT' } });
   expect(await accounts()).toEqual([]);
 });

@@ -62,7 +62,7 @@ describe('Settings → Networks through the API', () => {
     const r = await t.call('POST', '/microblog/auth', { key: owner, body: {} });
     expect(r.status).toBe(501);
     expect(r.body.error).toBe('OAUTH_NOT_CONFIGURED');
-    expect(r.body.message).toMatch(/Settings → Networks/);
+    expect(r.body.message).toMatch(/Networks page/);
   });
 
   it('keys of other users cannot change, remove or test the apps (403)', async () => {

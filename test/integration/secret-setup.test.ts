@@ -38,6 +38,11 @@ describe('choosing where secrets live with no secret service running', () => {
     expect(r.body.keychain).toMatchObject({ available: false, checked: true });
     expect(r.body.keychain.message).toMatch(/No OS keychain is available/);
     expect(r.body.keychain.message).toMatch(/encrypted with a passphrase/);
+    // In a person's words: no library jargon, and a way forward that exists after the wizard.
+    expect(r.body.keychain.message).toMatch(/no keyring service \(such as GNOME Keyring or KWallet\) is running/);
+    expect(r.body.keychain.message).not.toMatch(/D-Bus|DISPLAY|autolaunch/i);
+    expect(r.body.current.problem).toMatch(/Settings → Data/);
+    expect(r.body.current.problem).not.toMatch(/wizard|D-Bus|DISPLAY/i);
   });
 
   it('choosing the keychain anyway is a 409 naming the alternatives, not a 500', async () => {

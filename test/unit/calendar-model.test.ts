@@ -56,7 +56,7 @@ describe('items', () => {
     ], names);
     expect(items.map((i) => ({ kind: i.kind, date: i.date, time: i.time, title: i.title, nets: i.targets.map((t) => t.platform) }))).toEqual([
       { kind: 'published', date: '2026-12-01', time: '09:00', title: 'Launch', nets: ['microblog'] },
-      { kind: 'scheduled', date: '2026-12-10', time: '10:29', title: 'Launch', nets: ['microblog', 'fedblog'] },
+      { kind: 'scheduled', date: '2026-12-10', time: '10:29', title: 'Launch', nets: ['fedblog', 'microblog'] }, // in time order
       { kind: 'scheduled', date: '2026-12-10', time: '10:45', title: 'Untitled', nets: ['skyblog'] },
       { kind: 'scheduled', date: '2026-12-11', time: '08:00', title: 'Launch', nets: ['problog'] },
     ]);
@@ -79,6 +79,24 @@ describe('items', () => {
       { kind: 'problem', date: '2026-12-06', time: '23:59', nets: ['skyblog:needs_review'] },
     ]);
     expect(items[0].targets[0]).toMatchObject({ username: 'xuser', error: 'X refused the post' });
+  });
+
+  it('a queue slot\'s networks, jittered minutes apart across the hour, are one card; the same draft hours later is another', () => {
+    const items = buildItems(kolkata, [
+      { id: 'j1', draftId: 'q1', draftTitle: 'Slot post', scheduledFor: at(kolkata, '2026-12-10', '08:58'), platform: 'microblog', accountUuid: 'x1' },
+      { id: 'j2', draftId: 'q1', draftTitle: 'Slot post', scheduledFor: at(kolkata, '2026-12-10', '09:01'), platform: 'fedblog', accountUuid: 'm1' },
+      { id: 'j3', draftId: 'q1', draftTitle: 'Slot post', scheduledFor: at(kolkata, '2026-12-10', '09:03'), platform: 'skyblog', accountUuid: 'b1' },
+      { id: 'j4', draftId: 'q1', draftTitle: 'Slot post', scheduledFor: at(kolkata, '2026-12-10', '17:00'), platform: 'problog', accountUuid: 'l1' },
+    ], [
+      { id: 'g1', draftId: 'q2', draftTitle: 'Went out', accountId: 'x1', username: null, platform: 'microblog', status: 'published', url: null, publishedAt: at(kolkata, '2026-12-09', '11:59') },
+      { id: 'g2', draftId: 'q2', draftTitle: 'Went out', accountId: 'm1', username: null, platform: 'fedblog', status: 'published', url: null, publishedAt: at(kolkata, '2026-12-09', '12:02') },
+    ], names);
+    expect(items.map((i) => ({ kind: i.kind, date: i.date, time: i.time, hour: i.hour, nets: i.targets.map((t) => t.platform) }))).toEqual([
+      { kind: 'published', date: '2026-12-09', time: '11:59', hour: 11, nets: ['microblog', 'fedblog'] },
+      { kind: 'scheduled', date: '2026-12-10', time: '08:58', hour: 8, nets: ['microblog', 'fedblog', 'skyblog'] },
+      { kind: 'scheduled', date: '2026-12-10', time: '17:00', hour: 17, nets: ['problog'] },
+    ]);
+    expect(new Set(items.map((i) => i.key)).size).toBe(items.length);
   });
 
   it('the zone decides the day: 20:00 UTC is the next day in Kolkata', () => {

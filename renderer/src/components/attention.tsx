@@ -1,9 +1,10 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { client } from '../api';
 import type { Account } from '../../../client/index';
 import { useAction, useLoad } from '../hooks';
-import { networkName } from './ui';
+import { accountLabel, networkName } from './ui';
 import { Time } from './time';
+import { SECRET_STORE_CHANGED } from './SecretStoreChooser';
 
 /** Accounts whose posts will not go out as things stand. */
 export const needsAttention = (a: Pick<Account, 'health'>) => a.health.state === 'expired' || a.health.state === 'revoked';
@@ -28,12 +29,19 @@ export function AttentionBanner() {
     ]);
     // Only the owner sees it (and can unlock); no keychain round trip on every page.
     const locked = settings.secretStoreLocked === true;
-    return { accounts, schedules, locked };
+    const nowhere = settings.secretStore === 'unavailable';
+    return { accounts, schedules, locked, nowhere };
   });
   const [passphrase, setPassphrase] = useState('');
   const { busy, error, run } = useAction();
+  const { reload } = data;
+  useEffect(() => {
+    const again = () => void reload();
+    window.addEventListener(SECRET_STORE_CHANGED, again);
+    return () => window.removeEventListener(SECRET_STORE_CHANGED, again);
+  }, [reload]);
   if (!data.data) return null;
-  const { accounts, schedules, locked } = data.data;
+  const { accounts, schedules, locked, nowhere } = data.data;
   const byId = new Map(accounts.map((a) => [a.uuid, a]));
   const atRisk = schedules.filter((s) => { const a = byId.get(s.accountUuid); return a && a.health.state !== 'ok' && a.health.state !== 'rate_limited'; });
   return (
@@ -44,9 +52,13 @@ export function AttentionBanner() {
         <div className="row"><input type="password" aria-label="Passphrase" autoComplete="current-password" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} required /><button className="primary" type="submit" disabled={busy}>Unlock</button></div>
         {error && <p className="error" role="alert">{error}</p>}
       </form>}
+      {nowhere && <div className="banner" role="status" data-no-store>
+        <h2>Herald has nowhere to keep account tokens yet</h2>
+        <p className="small">Until you choose a place, no account can be connected. <a href="#/settings">Choose where in Settings → Data</a> (an encrypted file works on any computer).</p>
+      </div>}
       {atRisk.length > 0 && <div className="banner" role="status" data-attention>
         <h2>{atRisk.length} scheduled post{atRisk.length === 1 ? '' : 's'} on accounts that need attention</h2>
-        <ul>{atRisk.map((s) => { const a = byId.get(s.accountUuid)!; return <li key={s.id}><Time at={s.scheduledFor} zone={s.timeZone} />: “{s.draftTitle || 'Untitled'}” on {networkName(a.platform)} @{a.username} — {a.health.message}. <a href="#/accounts">Reconnect</a></li>; })}</ul>
+        <ul>{atRisk.map((s) => { const a = byId.get(s.accountUuid)!; return <li key={s.id}><Time at={s.scheduledFor} zone={s.timeZone} />: “{s.draftTitle || 'Untitled'}” on {networkName(a.platform)} {accountLabel(a)} — {a.health.message}. <a href="#/accounts">Reconnect</a></li>; })}</ul>
       </div>}
     </>
   );

@@ -45,6 +45,12 @@ export function Empty({ children }: { children: ReactNode }) {
 
 export const networkName = (p: string) => (NETWORK_LABELS as Record<string, string>)[p] ?? p;
 
+/** LinkedIn has no public @handle: the name Herald holds for a member is their display name. */
+export const hasHandle = (platform: string) => platform !== 'problog';
+/** How a person knows the account: "@ada.bsky.social", or a LinkedIn member's name. */
+export const accountLabel = (a: { platform: string; username: string; display_name?: string }) =>
+  (hasHandle(a.platform) ? `@${a.username}` : a.display_name || a.username);
+
 export function NetworkChips({ platforms }: { platforms: string[] }) {
   return <span className="net-chips">{platforms.map((p, i) => <span key={`${p}${i}`} className={`chip net net-${p}`} data-network={p}>{networkName(p)}</span>)}</span>;
 }

@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
 import { client, openExternal } from '../api';
-import { Empty, ErrorText, Loading, networkName, Page } from '../components/ui';
+import { accountLabel, Empty, ErrorText, hasHandle, Loading, networkName, Page } from '../components/ui';
 import { Time } from '../components/time';
 import { confirmAction } from '../components/undo';
 import { useAction, useLoad } from '../hooks';
@@ -10,6 +10,12 @@ import { HealthChip } from '../components/attention';
 const APP_PASSWORD = /^[a-z0-9]{4}(-[a-z0-9]{4}){3}$/i;
 
 type PastedPlatform = 'microblog' | 'threadblog' | 'problog';
+
+/** Follower counts Herald does not read from these networks: shown as unknown, never as 0. */
+const FOLLOWERS_UNKNOWN: Record<string, string> = { problog: 'not shared by LinkedIn', threadblog: 'not read from Threads' };
+
+/** The networks that connect through an app of the install's own (set up on the Networks page). */
+const APP_NETWORKS = ['microblog', 'threadblog', 'problog'] as const;
 
 /** Connect each network, see status, reconnect, remove. */
 export function Accounts() {
@@ -72,7 +78,7 @@ export function Accounts() {
     if (a.platform === 'skyblog') {
       setBskyFor(a.uuid);
       setBsky({ identifier: a.username, appPassword: '', service: a.server_url && !/bsky\.(social|network)/.test(a.server_url) ? a.server_url : '' });
-      document.querySelector<HTMLInputElement>('input[aria-label="Bluesky app password"]')?.focus();
+      document.getElementById('bluesky-app-password')?.focus();
       return;
     }
     if (a.platform === 'fedblog') {
@@ -111,13 +117,13 @@ export function Accounts() {
               {accounts.data.map((a) => (
                 <tr key={a.uuid} data-account={a.uuid}>
                   <td data-label="Network">{networkName(a.platform)}</td>
-                  <td data-label="Account" className="wrap"><b>{a.display_name || a.username}</b> <span className="muted">@{a.username}</span></td>
+                  <td data-label="Account" className="wrap"><b>{a.display_name || a.username}</b>{hasHandle(a.platform) && <> <span className="muted">@{a.username}</span></>}</td>
                   <td data-label="Health"><HealthChip account={a} /><div className="muted small">{a.health.state === 'ok' ? '' : a.health.message}</div></td>
-                  <td data-label="Followers">{a.followers_count}</td>
+                  <td data-label="Followers">{FOLLOWERS_UNKNOWN[a.platform] ? <span className="muted small" data-followers-unknown title={FOLLOWERS_UNKNOWN[a.platform]}>— {FOLLOWERS_UNKNOWN[a.platform]}</span> : a.followers_count}</td>
                   <td data-label="Connected" className="muted small"><Time at={a.created_at} /></td>
                   <td><div className="row actions">
                     <button type="button" data-reconnect={a.platform} disabled={busy} onClick={() => reconnect(a)}>Reconnect</button>
-                    <button type="button" className="danger" disabled={busy} onClick={() => { if (confirmAction(`Remove @${a.username} (${networkName(a.platform)})? Its tokens are deleted from the keychain, and its scheduled posts will not go out.`)) void run(async () => { await client.deleteAccount(a.uuid); await accounts.reload(); }); }}>Remove</button>
+                    <button type="button" className="danger" disabled={busy} onClick={() => { if (confirmAction(`Remove ${accountLabel(a)} (${networkName(a.platform)})? Its tokens are deleted from this computer, and its scheduled posts will not go out.`)) void run(async () => { await client.deleteAccount(a.uuid); await accounts.reload(); }); }}>Remove</button>
                   </div></td>
                 </tr>
               ))}
@@ -136,25 +142,40 @@ export function Accounts() {
           <div className="row"><button className="primary" type="submit" disabled={busy}>Finish connecting</button><button type="button" onClick={() => setPasting(undefined)}>Cancel</button></div>
         </form>}
         {waiting && <div role="status" data-waiting-for={waiting}>
-          <p className="muted">Finish signing in to {networkName(waiting)} in your browser; this page updates when it is done.{waiting !== 'fedblog' && networks.data?.find((n) => n.platform === waiting) ? ` If ${networkName(waiting)} shows an error about the redirect URI, add ${networks.data.find((n) => n.platform === waiting)!.redirectUri} to your app on its developer portal (see Settings → Networks), then connect again.` : ''}</p>
+          <p className="muted">Finish signing in to {networkName(waiting)} in your browser; this page updates when it is done.{waiting !== 'fedblog' && networks.data?.find((n) => n.platform === waiting) ? ` If ${networkName(waiting)} shows an error about the redirect URI, add ${networks.data.find((n) => n.platform === waiting)!.redirectUri} to your app on its developer portal (the Networks page shows how), then connect again.` : ''}</p>
           <button type="button" onClick={() => { stop.current = true; setWaiting(undefined); }}>Stop waiting</button>
         </div>}
-        <div className="row" style={{ marginBottom: 16 }}>
-          <button type="button" data-connect="microblog" disabled={busy} onClick={() => void oauth('microblog')}>Connect X</button>
-          <button type="button" data-connect="threadblog" disabled={busy} onClick={() => void oauth('threadblog')}>Connect Threads</button>
-          <button type="button" data-connect="problog" disabled={busy} onClick={() => void oauth('problog')}>Connect LinkedIn</button>
+        <div className="connect-apps">
+          {APP_NETWORKS.map((p) => {
+            const app = networks.data?.find((n) => n.platform === p);
+            // Without its app the network refuses to start: say so, and where to set it up, instead of a button that fails.
+            const missing = app !== undefined && !app.configured;
+            return (
+              <div key={p} className="row connect-app" data-app-network={p} data-needs-app={missing || undefined}>
+                <button type="button" data-connect={p} disabled={busy || missing} aria-describedby={missing ? `needs-app-${p}` : undefined} onClick={() => void oauth(p)}>Connect {networkName(p)}</button>
+                {missing && <span id={`needs-app-${p}`} className="muted small">{networkName(p)} needs an app of yours set up first: <a href="#/networks">set it up on the Networks page</a>.</span>}
+              </div>
+            );
+          })}
         </div>
-        <div className="row" style={{ marginBottom: 16 }}>
-          <input className="grow" placeholder="mastodon.social" aria-label="Mastodon instance" value={instance} onChange={(e) => setInstance(e.target.value)} />
+        <div className="row connect-form">
+          <label className="field grow">Mastodon instance
+            <input placeholder="mastodon.social" value={instance} onChange={(e) => setInstance(e.target.value)} />
+          </label>
           <button type="button" data-connect="fedblog" disabled={busy || !instance} onClick={() => void oauth('fedblog')}>Connect Mastodon</button>
         </div>
-        <form onSubmit={connectBluesky} className="row" aria-label="Connect Bluesky">
-          <input placeholder="handle.bsky.social" aria-label="Bluesky handle" value={bsky.identifier} onChange={(e) => setBsky({ ...bsky, identifier: e.target.value })} required />
-          <input placeholder="app password" aria-label="Bluesky app password" type="password" value={bsky.appPassword} onChange={(e) => setBsky({ ...bsky, appPassword: e.target.value })} required />
-          <input placeholder="https://bsky.social (optional)" aria-label="Bluesky server" value={bsky.service} onChange={(e) => setBsky({ ...bsky, service: e.target.value })} />
+        <form onSubmit={connectBluesky} className="row connect-form" aria-label="Connect Bluesky">
+          <label className="field">Bluesky handle
+            <input placeholder="handle.bsky.social" autoComplete="username" value={bsky.identifier} onChange={(e) => setBsky({ ...bsky, identifier: e.target.value })} required />
+          </label>
+          <label className="field">Bluesky app password
+            <input id="bluesky-app-password" placeholder="xxxx-xxxx-xxxx-xxxx" type="password" autoComplete="off" value={bsky.appPassword} onChange={(e) => setBsky({ ...bsky, appPassword: e.target.value })} required />
+          </label>
+          <label className="field">Bluesky server (optional)
+            <input placeholder="https://bsky.social" value={bsky.service} onChange={(e) => setBsky({ ...bsky, service: e.target.value })} />
+          </label>
           <button type="submit" data-connect="skyblog" disabled={busy}>Connect Bluesky</button>
         </form>
-        <p className="muted small">X, Threads and LinkedIn need an app of yours first: <a href="#/networks">Settings → Networks</a>.</p>
         {looksMain && <p className="warn-text small" role="status" data-main-password>This does not look like an app password (four groups of four letters or digits, like abcd-efgh-ijkl-mnop). Use an app password, not your main password.</p>}
         <p className="muted small">Bluesky: use an app password, never your main password. Create one in the Bluesky app under Settings → Privacy and security → App passwords (bsky.app/settings/app-passwords), name it “Herald”, and paste it here. You can revoke it there at any time without changing your password. If your account has sign-in codes (2FA) turned on, only an app password works.</p>
       </div>

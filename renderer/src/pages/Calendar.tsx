@@ -5,7 +5,7 @@
  * (month) or an hour (week), or with its Move button from the keyboard; either way a dialog
  * confirms the new times before anything changes.
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { client, openExternal } from '../api';
 import { Empty, ErrorText, Loading, NetworkChips, Notice, Page, networkName } from '../components/ui';
 import { instantOf, todayIn, useViewZone, ZonePicker } from '../components/zone';
@@ -60,6 +60,17 @@ export function Calendar({ params }: { params: URLSearchParams }) {
     for (const i of items) m.set(i.date, [...(m.get(i.date) ?? []), i]);
     return m;
   }, [items]);
+
+  // Opened on this month, the month view shows the current week, not the weeks above it.
+  const scrolled = useRef(false);
+  const loaded = !!(zone && data.data);
+  useEffect(() => {
+    if (!loaded || view !== 'month' || anchor !== undefined || scrolled.current) return;
+    scrolled.current = true;
+    const today = document.querySelector('.calendar.month .day.today');
+    const r = today?.getBoundingClientRect();
+    if (r && (r.bottom > window.innerHeight || r.top < 0)) today!.scrollIntoView?.({ block: 'center' });
+  }, [loaded, view, anchor]);
 
   const step = (n: number) => setAnchor(view === 'month' ? addMonths(at, n) : addDays(at, 7 * n));
   const drop = (cell: string, date: string, hour?: number) => ({

@@ -6,6 +6,7 @@ import { useAction, useLoad } from '../hooks';
 import { NotificationSettings, XSpendSettings } from './settings/SpendAndNotifications';
 import { ZoneField } from '../components/zone-field';
 import { setUserZone } from '../components/time';
+import { SecretStoreChooser } from '../components/SecretStoreChooser';
 
 export function Settings() {
   const settings = useLoad(() => client.settings().then((r) => r.settings));
@@ -14,6 +15,7 @@ export function Settings() {
   const [theme, setTheme] = useState(localStorage.getItem('herald.theme') ?? 'system');
   const [note, setNote] = useState<string | undefined>();
   const [backupNote, setBackupNote] = useState<string | undefined>();
+  const [storeNote, setStoreNote] = useState<string | undefined>();
   const [loaded, setLoaded] = useState(false);
   useEffect(() => { if (settings.data) { setForm({ graceMinutes: settings.data.graceMinutes, monthlyCredits: settings.data.monthlyCredits, defaultTier: settings.data.defaultTier, defaultLanguage: settings.data.defaultLanguage, fedblogHandOff: settings.data.fedblogHandOff, timeZone: settings.data.timeZone }); setLoaded(true); } }, [settings.data]);
   return (
@@ -61,13 +63,17 @@ export function Settings() {
       <div className="panel">
         <h2>Networks</h2>
         <p className="muted">The apps Herald uses at X, Threads, LinkedIn and the sign-in provider: guides, redirect URIs, client ids and secrets.</p>
-        <a href="#/networks" data-open-networks>Open Settings → Networks</a>
+        <a href="#/networks" data-open-networks>Open the Networks page</a>
       </div>
       <div className="panel">
         <h2>Data</h2>
         {settings.data?.dataDir === undefined ? <p className="muted">Where the data and the account tokens are kept is shown to this install's owner.</p> : <>
           <p className="wrap">Data folder: <code>{settings.data.dataDir}</code></p>
-          <p>Account tokens are kept in: <b>{settings.data.secretStore === 'keychain' ? 'the OS keychain' : settings.data.secretStore === 'file' ? 'a private file (you opted in)' : settings.data.secretStore === 'encrypted' ? `an encrypted file${settings.data.secretStoreLocked ? ' (locked: unlock it above)' : ''}` : 'nowhere — no keychain is available'}</b></p>
+          <section aria-label="Where account tokens are kept" className="store-settings" data-secret-store>
+            <h3>Where account tokens are kept</h3>
+            <SecretStoreChooser mode="settings" onChosen={(r) => { setStoreNote(`${r.message}${r.moved ? ` ${r.moved} saved secret${r.moved === 1 ? '' : 's'} moved across.` : ''}`); void settings.reload(); }} />
+            <Notice className="ok-text" data-store-note>{storeNote}</Notice>
+          </section>
         </>}
         <button type="button" disabled={busy} onClick={() => void run(async () => { const r = await client.backup(); setBackupNote(`Backed up ${Math.round(r.bytes / 1024)} KB to ${r.file} in ${r.seconds.toFixed(2)} s`); })}>Back up now</button>
         <Notice>{backupNote}</Notice>

@@ -9,10 +9,17 @@ import type { Sqlite } from '../connection.js';
 export class SettingsRepo {
   constructor(private readonly sqlite: Sqlite) {}
 
+  /** The settings file's values; {} when there is none yet (or it is not a JSON object). */
+  readFile(file: string): Record<string, unknown> {
+    try {
+      const saved = JSON.parse(fs.readFileSync(file, 'utf8')) as unknown;
+      return saved && typeof saved === 'object' && !Array.isArray(saved) ? (saved as Record<string, unknown>) : {};
+    } catch { return {}; }
+  }
+
   /** Merges `values` into the settings file, written whole beside it and renamed (0600). */
   saveFile(file: string, values: Record<string, unknown>): void {
-    let saved: Record<string, unknown> = {};
-    try { saved = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>; } catch { /* new file */ }
+    const saved = this.readFile(file);
     Object.assign(saved, values);
     const tmp = `${file}.tmp`;
     fs.writeFileSync(tmp, JSON.stringify(saved, null, 2), { mode: 0o600 });

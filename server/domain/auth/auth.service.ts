@@ -174,8 +174,12 @@ export class AuthService {
     return this.issueKey(caller.user.id, name, wanted, { expiresAt: expiry });
   }
 
-  listKeys(userId: string) {
-    return this.repos.keys.listOf(userId).map((k) => ({ id: k.id, key: k.preview, name: k.name, status: k.status as 'created' | 'active', tier: k.tier as Tier, lastUsed: k.lastUsed, createdAt: k.createdAt, expiresAt: k.expiresAt }));
+  /** `currentKeyId`: the caller's own key, marked so the UI can say which sign-in is this browser. */
+  listKeys(userId: string, currentKeyId?: string) {
+    return this.repos.keys.listOf(userId).map((k) => ({
+      id: k.id, key: k.preview, name: k.name, status: k.status as 'created' | 'active', tier: k.tier as Tier,
+      lastUsed: k.lastUsed, createdAt: k.createdAt, expiresAt: k.expiresAt, session: k.sliding, current: k.id === currentKeyId,
+    }));
   }
 
   deleteKey(userId: string, keyId: string): void {

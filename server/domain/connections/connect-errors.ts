@@ -37,7 +37,7 @@ export function exchangeRefusal(err: unknown, platform: Platform, redirectUri: s
   if (platform === 'fedblog') {
     return new HeraldError('INVALID_INPUT', `${net} refused to finish the sign-in (${reasonOf(err)}): nothing was connected. Connect again; if it keeps failing, the instance may have dropped Herald's registration.`);
   }
-  const where = fromEnv ? `the environment variables HERALD_${platform.toUpperCase()}_CLIENT_ID and _CLIENT_SECRET (they win over Settings → Networks)` : `Settings → Networks → ${net} (or \`herald network set ${platform}\`)`;
+  const where = fromEnv ? `the environment variables HERALD_${platform.toUpperCase()}_CLIENT_ID and _CLIENT_SECRET (they win over the Networks page)` : `the Networks page → ${net} (or \`herald network set ${platform}\`)`;
   return new HeraldError('INVALID_INPUT', `${net} refused Herald's app when finishing the sign-in: nothing was connected. Check the app's client id and secret, and that ${net}'s developer portal lists the redirect URI ${redirectUri}, in ${where}; use Test, then connect again.`);
 }
 

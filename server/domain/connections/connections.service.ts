@@ -76,7 +76,7 @@ function consentRefused(net: string, error: string, description?: string): Heral
     return new HeraldError('INVALID_INPUT', `You cancelled on the ${net} consent page (or ${net} refused access), so ${net} did not authorise Herald: nothing was connected. To connect, start again and choose Authorize on the ${net} page.`);
   }
   const why = (description ?? error).slice(0, 300);
-  return new HeraldError('INVALID_INPUT', `${net} did not authorise Herald (${why}): nothing was connected. Check the app's client id, redirect URI and permissions in Settings → Networks, then connect again.`);
+  return new HeraldError('INVALID_INPUT', `${net} did not authorise Herald (${why}): nothing was connected. Check the app's client id, redirect URI and permissions on the Networks page (in the app's menu), then connect again.`);
 }
 
 const appSecretName = (platform: Platform, server: string) => `app:${platform}:${server}`;
@@ -124,7 +124,7 @@ export class ConnectionsService {
     }
     const n = this.apps.network(platform);
     if (!n.clientId || !n.clientSecret) {
-      throw new HeraldError('OAUTH_NOT_CONFIGURED', `${NETWORK_NAMES[platform]} has no app set up: the install's owner sets one up in Settings → Networks (or \`herald network set ${platform}\`)`);
+      throw new HeraldError('OAUTH_NOT_CONFIGURED', `${NETWORK_NAMES[platform]} has no app set up: the install's owner sets one up on the Networks page of the app (or \`herald network set ${platform}\`)`);
     }
     return { clientId: n.clientId, clientSecret: n.clientSecret };
   }

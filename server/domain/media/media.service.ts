@@ -48,8 +48,9 @@ export class MediaService {
     return this.deps.ids.token(16);
   }
 
-  url(id: string): string {
-    return `${this.deps.runtime.baseUrl}/api/v1/media/${id}`;
+  /** `origin`: the loopback address the caller reached Herald at, so a page opened as localhost gets its own. */
+  url(id: string, origin = this.deps.runtime.baseUrl): string {
+    return `${origin}/api/v1/media/${id}`;
   }
 
   view(row: MediaRow): MediaView {

@@ -92,8 +92,8 @@ export class SecretSetupService {
   async unlock(userId: string, passphrase: string) {
     this.requireOwner(userId);
     const store = this.deps.secrets.inner;
-    if (!(store instanceof EncryptedFileSecretStore)) throw new HeraldError('INVALID_INPUT', 'The secret store in force has no passphrase');
-    if (!store.exists()) throw new HeraldError('INVALID_INPUT', 'The encrypted secret store has not been created yet: choose it first (POST /setup/secrets)');
+    if (!(store instanceof EncryptedFileSecretStore)) throw new HeraldError('INVALID_INPUT', 'The secret store in force has no passphrase (Settings → Data shows where tokens are kept)');
+    if (!store.exists()) throw new HeraldError('INVALID_INPUT', 'The encrypted secret store has not been created yet: choose it first in Settings → Data (or `herald secrets use encrypted`, POST /setup/secrets)');
     await store.unlock(passphrase);
     await this.reload();
     return { kind: store.kind, message: 'The secret store is unlocked.' };

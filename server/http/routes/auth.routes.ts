@@ -23,7 +23,7 @@ export const authRoutes = (s: Services) => [
   defineRoute({
     method: 'get', path: '/auth/api-keys', tag: 'Sign-in and keys', summary: 'List your API keys (masked)',
     response: c.apiKeyListResponse, errors: ['INVALID_API_KEY', 'RATE_LIMITED'],
-    handler: ({ auth }) => ({ success: true, apiKeys: s.auth.listKeys(auth.user.id) }),
+    handler: ({ auth }) => ({ success: true, apiKeys: s.auth.listKeys(auth.user.id, auth.keyId) }),
   }),
   defineRoute({
     method: 'post', path: '/auth/api-keys', tag: 'Sign-in and keys', summary: 'Create an API key; the full key is in this answer only',

@@ -4,34 +4,27 @@ import type { OAuthPlatform } from '../../domain/connections/connections.service
 import type { Services } from '../../domain/services.js';
 import { defineRoute, type RouteDef } from '../route.js';
 import { NETWORK_LABELS } from '../../../text/counting.js';
+import { CLOSE_PAGE_CSP, closePage } from '../close-page.js';
 
 const tag = 'Connecting accounts';
-
-const esc = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
-
-/** The page a browser sees at the end of the flow (JSON for API callers). */
-function closePage(network: string, ok: boolean, message: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Herald</title></head><body style="font:16px system-ui;margin:3em">`
-    + `<h1>${ok ? `${esc(network)} is connected` : `${esc(network)} was not connected`}</h1><p>${esc(message)}</p><p>You can close this window.</p></body></html>`;
-}
 
 function callbackRoute(s: Services, platform: OAuthPlatform): RouteDef {
   return defineRoute({
     method: 'get', path: `/${platform}/callback`, tag, auth: false,
     summary: `Finish connecting a ${NETWORK_LABELS[platform]} account (the network redirects the browser here)`,
-    description: 'Answers JSON when the caller accepts JSON, else a small HTML page saying the window can be closed.',
+    description: 'Answers JSON when the caller accepts JSON, else a small page in the app\'s style that says what happened and closes its tab.',
     query: c.callbackQuery, response: c.callbackResponse, errors: ['INVALID_INPUT', 'SECRET_STORE_UNAVAILABLE', 'SECRET_STORE_LOCKED', 'PLATFORM_ERROR', 'OAUTH_NOT_CONFIGURED', 'TOKEN_EXPIRED', 'RATE_LIMITED'],
     handler: async ({ query, req, res }) => {
       const wantsHtml = !req.accepts(['json', 'html']) || req.accepts(['json', 'html']) === 'html';
       try {
         const result = await s.connections.finish(platform, query);
         if (!wantsHtml) return { success: true, ...result };
-        res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'");
+        res.setHeader('Content-Security-Policy', CLOSE_PAGE_CSP);
         res.type('html').send(closePage(NETWORK_LABELS[platform], true, `${result.message} Herald can now publish to this account.`));
         return undefined;
       } catch (err) {
         if (!wantsHtml) throw err;
-        res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'");
+        res.setHeader('Content-Security-Policy', CLOSE_PAGE_CSP);
         res.status(400).type('html').send(closePage(NETWORK_LABELS[platform], false, (err as Error).message));
         return undefined;
       }

@@ -17,7 +17,9 @@ export const mediaRoutes = (s: Services): RouteDef[] => [
       const stored = uploadedMedia(req);
       if (stored.length === 0) throw new HeraldError('INVALID_INPUT', 'No file found in the part named "files"');
       const rows = s.media.saveStored(auth.user.id, stored);
-      return { code: 0, success: true, data: { uploads: rows.map((r) => ({ mediaId: r.id, url: s.media.url(r.id), type: r.type })) } };
+      // The Host guard let only this server's own names through: the page's thumbnails load from its own origin.
+      const origin = req.headers.host ? `http://${req.headers.host.toLowerCase()}` : undefined;
+      return { code: 0, success: true, data: { uploads: rows.map((r) => ({ mediaId: r.id, url: s.media.url(r.id, origin), type: r.type })) } };
     },
   }),
   defineRoute({

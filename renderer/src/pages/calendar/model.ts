@@ -1,7 +1,7 @@
 /**
  * The calendar's model: scheduled entries, published posts and posts that did not go out (failed,
  * missed, or held for review, on the day that happened) grouped into items (one draft, one day,
- * one hour, one kind, with its networks), and the days of a month or week, all as wall dates in
+ * one post's minutes, one kind, with its networks), and the days of a month or week, all as wall dates in
  * the chosen zone ("YYYY-MM-DD"), computed on UTC dates so the browser's zone never enters.
  */
 import { wallOf } from '../../components/zone-time';
@@ -42,35 +42,49 @@ interface Published { id: string; draftId: string | null; draftTitle: string | n
 
 const isProblem = (status: string): status is ProblemStatus => (PROBLEM_STATUSES as readonly string[]).includes(status);
 
+/** Targets of one draft this close in time are one post: a queue slot's networks, jittered apart. */
+const SAME_POST_MINUTES = 15;
+
 /**
  * `published` may hold publications of any status: published ones go on the day they went out,
  * failed, missed and held ones on the day that happened (their last change), the rest not at all.
+ * A draft's scheduled or published targets on one day within SAME_POST_MINUTES of each other make one item (one card),
+ * even across an hour boundary; the item sits at its earliest time.
  */
 export function buildItems(zone: string, scheduled: Scheduled[], published: Published[], usernames: Map<string, string>): CalItem[] {
-  const items = new Map<string, CalItem>();
-  const add = (kind: CalItem['kind'], groupId: string, draftId: string | null, title: string, t: Target) => {
-    const { date, time } = wallOf(zone, t.at);
-    const hour = Number(time.slice(0, 2));
-    const key = `${kind}|${groupId}|${date}|${hour}`;
-    const item = items.get(key);
-    if (!item) items.set(key, { key, kind, draftId, title, date, time, at: t.at, hour, targets: [t] });
-    else {
-      item.targets.push(t);
-      if (time < item.time) Object.assign(item, { time, at: t.at });
-    }
-  };
+  const entries: { kind: CalItem['kind']; groupId: string; draftId: string | null; title: string; t: Target }[] = [];
   for (const s of scheduled) {
-    add('scheduled', s.draftId, s.draftId, s.draftTitle || 'Untitled', { accountId: s.accountUuid, platform: s.platform, username: usernames.get(s.accountUuid), at: s.scheduledFor });
+    const t = { accountId: s.accountUuid, platform: s.platform, username: usernames.get(s.accountUuid), at: s.scheduledFor };
+    entries.push({ kind: 'scheduled', groupId: s.draftId, draftId: s.draftId, title: s.draftTitle || 'Untitled', t });
   }
   for (const p of published) {
     const who = { accountId: p.accountId, platform: p.platform, username: p.username ?? usernames.get(p.accountId) };
-    if (p.status === 'published' && p.publishedAt) {
-      add('published', p.draftId ?? p.id, p.draftId, p.draftTitle ?? '(direct post)', { ...who, at: p.publishedAt, url: p.url });
-    } else if (isProblem(p.status) && p.updatedAt) {
-      add('problem', p.draftId ?? p.id, p.draftId, p.draftTitle ?? '(direct post)', { ...who, at: p.updatedAt, status: p.status, error: p.error ?? null });
-    }
+    const base = { groupId: p.draftId ?? p.id, draftId: p.draftId, title: p.draftTitle ?? '(direct post)' };
+    if (p.status === 'published' && p.publishedAt) entries.push({ ...base, kind: 'published', t: { ...who, at: p.publishedAt, url: p.url } });
+    else if (isProblem(p.status) && p.updatedAt) entries.push({ ...base, kind: 'problem', t: { ...who, at: p.updatedAt, status: p.status, error: p.error ?? null } });
   }
-  return [...items.values()].sort((a, b) => (a.date + a.time).localeCompare(b.date + b.time) || a.title.localeCompare(b.title));
+  entries.sort((a, b) => Date.parse(a.t.at) - Date.parse(b.t.at));
+  const items: CalItem[] = [];
+  /** The latest item of each kind, draft and day, with the time of its latest target. */
+  const open = new Map<string, { item: CalItem; last: number }>();
+  for (const e of entries) {
+    const { date, time } = wallOf(zone, e.t.at);
+    const group = `${e.kind}|${e.groupId}|${date}`;
+    const ms = Date.parse(e.t.at);
+    const prev = open.get(group);
+    // What did not go out is one item per draft and day, however far apart its networks failed.
+    if (prev && (e.kind === 'problem' || ms - prev.last <= SAME_POST_MINUTES * 60_000)) {
+      prev.item.targets.push(e.t);
+      prev.last = ms;
+      continue;
+    }
+    const item: CalItem = {
+      key: `${group}|${time}`, kind: e.kind, draftId: e.draftId, title: e.title, date, time, at: e.t.at, hour: Number(time.slice(0, 2)), targets: [e.t],
+    };
+    items.push(item);
+    open.set(group, { item, last: ms });
+  }
+  return items.sort((a, b) => (a.date + a.time).localeCompare(b.date + b.time) || a.title.localeCompare(b.title));
 }
 
 const toUtc = (date: string) => { const [y, m, d] = date.split('-').map(Number); return Date.UTC(y, m - 1, d); };
