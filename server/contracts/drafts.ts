@@ -80,6 +80,12 @@ export const tweetInput = lazySchema(() => z.object({
   media: z.array(mediaRefInput).max(20).optional(),
 }));
 
+/** Per-network text: each network at most once; empty content removes that network's own text. */
+const platformTexts = () => z.array(z.object({
+  platform: platformSchema,
+  content: z.string().max(100_000).describe('empty removes the override'),
+})).max(5).refine((a) => new Set(a.map((p) => p.platform)).size === a.length, 'each platform at most once');
+
 const draftFields = () => ({
   title: z.string().trim().max(500),
   tweets: z.array(tweetInput).min(1).max(100).superRefine((tweets, ctx) => {
@@ -93,6 +99,10 @@ const draftFields = () => ({
   templateId: id.nullable().optional().describe("the template's head becomes a paragraph before the first post, its tail one after the last"),
   language: languageTag.nullable().optional().describe('BCP 47 tag sent as Bluesky langs and Mastodon language; null = the setting defaultLanguage'),
   linkCard: linkCardChoice.optional().describe('null (default): a card for the first URL of the first post; false: none; {url}: a card for that URL'),
+  platforms: platformTexts().optional()
+    .describe('per-network text, written with the rest in one transaction (as PUT .../platforms: networks not named keep theirs)'),
+  templateInText: z.boolean().optional()
+    .describe("true: the tweets already hold the template's head and tail; templateId is recorded, the posts are not framed again"),
 });
 
 export const createDraftBody = lazySchema(() => z.object(draftFields()));
@@ -134,10 +144,7 @@ export const platformContentSchema = lazySchema(() => z.object({
   posts: z.array(z.object({ text: z.string() }).extend(built(verdictSchema).shape)).describe('the posts this content makes on that network, each counted by its rule'),
 }));
 export const platformsResponse = lazySchema(() => z.object({ success: successTrue, platforms: z.array(platformContentSchema) }));
-export const putPlatformsBody = lazySchema(() => z.object({
-  platforms: z.array(z.object({ platform: platformSchema, content: z.string().max(100_000).describe('empty removes the override') })).max(5)
-    .refine((a) => new Set(a.map((p) => p.platform)).size === a.length, 'each platform at most once'),
-}));
+export const putPlatformsBody = lazySchema(() => z.object({ platforms: platformTexts() }));
 
 export const splitBody = lazySchema(() => z.object({
   text: z.string().min(1).max(100_000),
