@@ -12,7 +12,7 @@ export { splitForPlatform, splitThreadText, joinThreadText } from './split.js';
 export { postsForNetwork, checkNetworkPosts, type NetworkPost } from './network.js';
 export { plainToHtml } from './html.js';
 export { overflowAt } from './overflow.js';
-export { entitiesFor, displayUrl, type Entity, type EntityKind } from './entities.js';
+export { entitiesFor, displayUrl, scanEntities, type Entity, type EntityKind, type EntityScan } from './entities.js';
 export { networkRules, type NetworkRules } from './rules.js';
 export { linksIn, firstLink } from './links.js';
 export { detectLanguage, type LanguageGuess } from './language.js';

@@ -132,6 +132,8 @@ describe('per-network text', () => {
     await app.shot('20-compose-custom-text');
 
     await page().getByRole('button', { name: 'Publish now' }).click();
+    // Publish now asks first, by mouse as by Ctrl+Enter.
+    await page().getByRole('dialog', { name: 'Publish now?' }).getByRole('button', { name: 'Publish', exact: true }).click();
     await waitForPublished(2);
     expect(x.postsBy('herald_tester').slice(-2).map((p) => p.text)).toEqual(['The same words for everyone.', 'Second post of the thread.']);
     const toots = masto.statusesBy('herald').slice(-2);
@@ -174,6 +176,8 @@ describe('media', () => {
     await app.shot('21-compose-media');
 
     await page().getByRole('button', { name: 'Publish now' }).click();
+    // Publish now asks first, by mouse as by Ctrl+Enter.
+    await page().getByRole('dialog', { name: 'Publish now?' }).getByRole('button', { name: 'Publish', exact: true }).click();
     await waitForPublished(2);
     const [xRed, xBlue] = x.postsBy('herald_tester').slice(-2);
     expect([xRed.text, xBlue.text]).toEqual(['A red square.', 'A blue square.']);

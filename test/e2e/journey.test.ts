@@ -144,6 +144,8 @@ describe('first run to published thread', () => {
   it('publish now shows per-target progress that turns into links to the published posts', async () => {
     await page().getByLabel('Title').fill('Launch thread');
     await page().getByRole('button', { name: 'Publish now' }).click();
+    // Publish now asks first, by mouse as by Ctrl+Enter.
+    await page().getByRole('dialog', { name: 'Publish now?' }).getByRole('button', { name: 'Publish', exact: true }).click();
     const progress = page().getByLabel('Publishing progress');
     await progress.waitFor();
     const links = progress.getByRole('link', { name: 'open' });
