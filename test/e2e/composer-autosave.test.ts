@@ -14,15 +14,23 @@ import { signIn, startUiApp, type UiApp } from '../helpers/ui-app.js';
 let app: UiApp;
 const page = () => app.page;
 const post = (i: number) => page().getByRole('textbox', { name: `Post ${i}`, exact: true });
-const values = () => page().locator('[data-post] textarea').evaluateAll((els) => els.map((e) => (e as HTMLTextAreaElement).value));
-const sql = <T,>(q: string, ...args: unknown[]) => app.t.server.deps.sqlite.prepare(q).all(...args) as T[];
-const drafts = () => sql<{ id: string; title: string; n: number }>(
-  'SELECT d.id, d.title, (SELECT count(*) FROM tweets t WHERE t.draft_id = d.id) AS n FROM drafts d ORDER BY d.created_at',
-);
+const values = () =>
+  page()
+    .locator('[data-post] textarea')
+    .evaluateAll((els) => els.map((e) => (e as HTMLTextAreaElement).value));
+const sql = <T>(q: string, ...args: unknown[]) => app.t.server.deps.sqlite.prepare(q).all(...args) as T[];
+const drafts = () =>
+  sql<{ id: string; title: string; n: number }>(
+    'SELECT d.id, d.title, (SELECT count(*) FROM tweets t WHERE t.draft_id = d.id) AS n ' +
+      'FROM drafts d ORDER BY d.created_at',
+  );
 /** The requests the page makes to the drafts API while `fn` runs. */
 async function draftRequests(fn: () => Promise<unknown>): Promise<string[]> {
   const seen: string[] = [];
-  const on = (r: Request) => { if (/\/api\/v1\/microblog\/drafts/.test(r.url()) && r.method() !== 'GET') seen.push(`${r.method()} ${new URL(r.url()).pathname}`); };
+  const on = (r: Request) => {
+    if (/\/api\/v1\/microblog\/drafts/.test(r.url()) && r.method() !== 'GET')
+      seen.push(`${r.method()} ${new URL(r.url()).pathname}`);
+  };
   page().on('request', on);
   try {
     await fn();
@@ -42,7 +50,9 @@ beforeAll(async () => {
   await signIn(app);
 }, 60_000);
 
-afterAll(async () => { await app?.close(); });
+afterAll(async () => {
+  await app?.close();
+});
 
 describe('autosave', () => {
   it('a change is in Drafts within a second, saved in one request', async () => {
@@ -61,7 +71,10 @@ describe('autosave', () => {
   });
 
   it('per-network text, template and posts go in one request (Ctrl+S too), all kept', async () => {
-    const tpl = await app.t.call('POST', '/templates', { key: await app.t.login(), body: { name: 'Sig', tailContentPlain: '— sent with Herald' } });
+    const tpl = await app.t.call('POST', '/templates', {
+      key: await app.t.login(),
+      body: { name: 'Sig', tailContentPlain: '— sent with Herald' },
+    });
     await page().reload();
     await post(1).waitFor();
     const requests = await draftRequests(async () => {
@@ -78,10 +91,15 @@ describe('autosave', () => {
     const id = (await page().evaluate(() => location.hash)).split('draft=')[1];
     const row = sql<{ template_id: string }>('SELECT template_id FROM drafts WHERE id = ?', id)[0];
     expect(row.template_id).toBe(tpl.body.template.uuid);
-    expect(sql<{ plain_text: string }>('SELECT plain_text FROM tweets WHERE draft_id = ?', id)[0].plain_text)
-      .toBe('Kept without pressing Save.\n\n— sent with Herald'); // the tail once: not framed again
-    expect(sql<{ content: string }>("SELECT content FROM platform_contents WHERE draft_id = ? AND platform = 'fedblog'", id)[0].content)
-      .toBe('Only for Mastodon.');
+    expect(sql<{ plain_text: string }>('SELECT plain_text FROM tweets WHERE draft_id = ?', id)[0].plain_text).toBe(
+      'Kept without pressing Save.\n\n— sent with Herald',
+    ); // the tail once: not framed again
+    expect(
+      sql<{ content: string }>(
+        "SELECT content FROM platform_contents WHERE draft_id = ? AND platform = 'fedblog'",
+        id,
+      )[0].content,
+    ).toBe('Only for Mastodon.');
   });
 });
 
@@ -115,9 +133,16 @@ describe('New keeps the last draft', () => {
     await page().keyboard.press('End');
     await page().keyboard.type(' And one more line.');
     await page().reload();
-    await expect.poll(() => values().then((v) => v[39])).toBe('Part 40 of a long thread that took a while to write. And one more line.');
+    await expect
+      .poll(() => values().then((v) => v[39]))
+      .toBe('Part 40 of a long thread that took a while to write. And one more line.');
     // ...and it reaches Drafts too.
-    await expect.poll(() => sql<{ plain_text: string }>('SELECT plain_text FROM tweets WHERE draft_id = ? AND position = 39', kept.id)[0].plain_text)
+    await expect
+      .poll(
+        () =>
+          sql<{ plain_text: string }>('SELECT plain_text FROM tweets WHERE draft_id = ? AND position = 39', kept.id)[0]
+            .plain_text,
+      )
       .toBe('Part 40 of a long thread that took a while to write. And one more line.');
   });
 
@@ -147,13 +172,19 @@ describe('Undo where something is removed', () => {
     await undo.getByRole('button', { name: 'Undo' }).click();
     await expect.poll(values).toEqual(['First.', 'Second, about to be removed.', 'Third.']);
 
-    await page().getByLabel('Add media to post 1').setInputFiles({ name: 'red.png', mimeType: 'image/png', buffer: pngBytes(20, 20, [200, 20, 20]) });
+    await page()
+      .getByLabel('Add media to post 1')
+      .setInputFiles({ name: 'red.png', mimeType: 'image/png', buffer: pngBytes(20, 20, [200, 20, 20]) });
     const thumb = page().locator('[data-post="0"] [data-media]');
     await thumb.waitFor();
     await page().getByLabel('Alt text for media 1 of post 1').fill('A red square');
     await page().getByRole('button', { name: 'Remove media 1 from post 1' }).click();
     await expect.poll(() => thumb.count()).toBe(0);
-    await page().locator('[data-undo^="compose.remove"]').filter({ hasText: 'Removed media 1 of post 1.' }).getByRole('button', { name: 'Undo' }).click();
+    await page()
+      .locator('[data-undo^="compose.remove"]')
+      .filter({ hasText: 'Removed media 1 of post 1.' })
+      .getByRole('button', { name: 'Undo' })
+      .click();
     await expect.poll(() => thumb.count()).toBe(1);
     await expect(page().getByLabel('Alt text for media 1 of post 1').inputValue()).resolves.toBe('A red square');
     // And the restored thread is what Drafts holds.

@@ -16,8 +16,15 @@ let app: UiApp;
 let ahead = 0;
 const page = () => app.page;
 const post = (i: number) => page().getByRole('textbox', { name: `Post ${i}`, exact: true });
-const values = () => page().locator('[data-post] textarea').evaluateAll((els) => els.map((e) => (e as HTMLTextAreaElement).value));
-const errorText = () => page().locator('p.error[role="alert"]').allTextContents().then((t) => t.join(' '));
+const values = () =>
+  page()
+    .locator('[data-post] textarea')
+    .evaluateAll((els) => els.map((e) => (e as HTMLTextAreaElement).value));
+const errorText = () =>
+  page()
+    .locator('p.error[role="alert"]')
+    .allTextContents()
+    .then((t) => t.join(' '));
 
 async function newDraft() {
   await page().keyboard.press('Control+n');
@@ -28,7 +35,10 @@ async function newDraft() {
 beforeAll(async () => {
   masto = await startMastodonSimulator({ maxCharacters: 5000 });
   // The refused schedule and save above are 400s the browser logs; nothing else may be.
-  app = await startUiApp({ server: { clock: { now: () => Date.now() + ahead } }, allowConsole: [/status of 400 \(Bad Request\)/] });
+  app = await startUiApp({
+    server: { clock: { now: () => Date.now() + ahead } },
+    allowConsole: [/status of 400 \(Bad Request\)/],
+  });
   const key = await app.t.login();
   const cm = await connectOAuth(app.t, key, 'fedblog', { instanceUrl: masto.url });
   expect(cm.status).toBe(200);
@@ -50,7 +60,9 @@ describe('errors in words', () => {
       await expect.poll(errorText).toContain('The time is in the past: pick a time in the future.');
       await page().locator('[data-per-network-toggle]').check();
       await page().getByRole('button', { name: 'Schedule', exact: true }).click();
-      await expect.poll(errorText).toContain('The time for Mastodon @herald is in the past: pick a time in the future.');
+      await expect
+        .poll(errorText)
+        .toContain('The time for Mastodon @herald is in the past: pick a time in the future.');
       expect(await errorText()).not.toMatch(/targetAccounts|scheduledFor/);
       await page().locator('[data-per-network-toggle]').uncheck();
     } finally {
@@ -107,10 +119,14 @@ describe('sending', () => {
     await page().getByRole('button', { name: 'Schedule', exact: true }).click();
     const outcome = page().locator('[data-outcome="scheduled"]');
     await outcome.waitFor();
-    await expect.poll(() => outcome.evaluate((el) => {
-      const r = el.getBoundingClientRect();
-      return r.top >= 0 && r.bottom <= window.innerHeight;
-    })).toBe(true);
+    await expect
+      .poll(() =>
+        outcome.evaluate((el) => {
+          const r = el.getBoundingClientRect();
+          return r.top >= 0 && r.bottom <= window.innerHeight;
+        }),
+      )
+      .toBe(true);
     await expect(outcome.textContent()).resolves.toMatch(/Scheduled/);
     await expect(page().getByRole('button', { name: 'Publish now' }).isDisabled()).resolves.toBe(true);
     await expect(outcome.getByRole('button', { name: 'View in Queue' }).isVisible()).resolves.toBe(true);
@@ -121,7 +137,8 @@ describe('sending', () => {
     expect(fresh).not.toBe(later);
     const inAnHour = Date.now() + 3600_000;
     expect(Math.abs(Date.parse(fresh) - inAnHour)).toBeLessThan(5 * 60_000); // the page's zone is the set's here
-    await expect(page().getByRole('button', { name: 'Publish now' }).isDisabled()).resolves.toBe(true); // nothing written yet
+    // Nothing written yet.
+    await expect(page().getByRole('button', { name: 'Publish now' }).isDisabled()).resolves.toBe(true);
   });
 });
 
@@ -138,7 +155,7 @@ describe('smaller', () => {
     await expect(page().locator('[data-preview="fedblog"] h3').textContent()).resolves.not.toContain('custom text');
   });
 
-  it('on a phone the text box is near the top; the other fields follow it, folded; at 1280 they are above', async () => {
+  it('on a phone the text box is near the top, the other fields after it, folded; at 1280 above it', async () => {
     await page().setViewportSize({ width: 390, height: 844 });
     try {
       await page().reload();
@@ -159,7 +176,9 @@ describe('smaller', () => {
     }
     await page().reload();
     await post(1).waitFor();
-    const title = await page().getByLabel('Title').evaluate((el) => el.getBoundingClientRect().top);
+    const title = await page()
+      .getByLabel('Title')
+      .evaluate((el) => el.getBoundingClientRect().top);
     const text = await post(1).evaluate((el) => el.getBoundingClientRect().top);
     expect(title).toBeLessThan(text);
     await app.shot('compose-1280');

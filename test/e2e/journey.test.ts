@@ -201,7 +201,7 @@ describe('first run to published thread', () => {
     await page().getByRole('button', { name: 'Schedule', exact: true }).click();
     const fires = page().locator('[aria-label="Scheduled"] [data-schedule]');
     await expect.poll(() => fires.count()).toBe(2);
-    await page().locator('[data-notice]').waitFor();
+    await page().locator('[data-outcome="scheduled"]').waitFor();
 
     const rows = app.t.server.deps.sqlite.prepare("SELECT draft_id AS draftId, requested_at AS requestedAt, fire_at AS fireAt FROM schedule_entries WHERE status = 'pending'").all() as { draftId: string; requestedAt: number; fireAt: number }[];
     expect(rows).toHaveLength(2);

@@ -7,7 +7,10 @@ import { networkName } from '../../components/ui';
 
 type Target = { platform: string; username: string };
 
-const FIELDS = ['targetAccounts', 'tweets', 'platforms', 'scheduledFor', 'selectedAccountIds', 'templateId', 'title', 'language', 'linkCard'];
+const FIELDS = [
+  'targetAccounts', 'tweets', 'platforms', 'scheduledFor', 'selectedAccountIds',
+  'templateId', 'title', 'language', 'linkCard',
+];
 const PATH = new RegExp(`\\b(?:body\\.)?(?:${FIELDS.join('|')})(?:\\.\\w+)*`, 'g');
 
 /** The words for one field path, or undefined when the path is not one the composer knows. */
