@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { derive, type DeriveInput } from '../../renderer/src/pages/compose/derive.js';
 import type { MediaRef, Post } from '../../renderer/src/pages/compose/model.js';
-import type { Platform } from '../../text/index.js';
+import { overflowAt, type Platform } from '../../text/index.js';
+import { overflowOf } from '../../renderer/src/pages/compose/preview/analysis.js';
 
 let key = 1;
 const post = (text: string, media: MediaRef[] = []): Post => ({ key: key++, text, media });
@@ -172,5 +173,21 @@ describe('derive', () => {
     expect(c.previews[0]).not.toBe(a.previews[0]);
     // The unchanged post's verdict is the remembered one.
     expect(c.previews[0].verdicts[0]).toBe(a.previews[0].verdicts[0]);
+  });
+});
+
+describe('remembered counting (preview/analysis.ts)', () => {
+  it('typing past the limit answers the same overflow point as searching again', () => {
+    const base = 'We shipped it 🎉 — read https://example.com/notes and tell @friend 👩🏾‍💻 #herald. '.repeat(60);
+    for (const platform of ALL) {
+      let text = base;
+      for (const ch of ' and then some more') {
+        text += ch;
+        expect(overflowOf(platform, text), `${platform} at ${text.length}`).toBe(overflowAt(platform, text));
+      }
+    }
+    // A change before the point is searched again.
+    const edited = `https://example.org/a-much-longer-link-that-counts-differently ${base}`;
+    expect(overflowOf('microblog', edited)).toBe(overflowAt('microblog', edited));
   });
 });

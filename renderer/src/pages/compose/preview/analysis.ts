@@ -39,7 +39,14 @@ function memo<T>(max = MAX) {
 }
 
 // Per text: a few hundred texts at most are live (the parts of a thread, each network's own text).
-const facts = memo<{ facts: TextFacts; scan?: EntityScan; links?: string[] }>(512);
+interface Known {
+  facts: TextFacts;
+  scan?: EntityScan;
+  links?: string[];
+  verdicts?: Map<string, Verdict>;
+  entities?: Map<Platform, Entity[]>;
+}
+const facts = memo<Known>(512);
 
 /** What is known about one text (its graphemes and URLs, counted once for every network). */
 const factsOf = (text: string) => facts(text, () => ({ facts: new TextFacts(text) }));
@@ -50,26 +57,32 @@ export function linksOf(text: string): string[] {
   return (f.links ??= linksIn(text));
 }
 
-const verdicts = memo<Verdict>();
-/** validatePost, remembered per network, options, media kinds and text. */
+/**
+ * validatePost, remembered per text, then per network, options and media kinds. Keyed by the
+ * text first: an unchanged post's text is the same string, whose hash the engine keeps, so
+ * looking up the parts a key did not touch costs nothing in proportion to their length.
+ */
 export function verdictOf(
   platform: Platform,
   text: string,
   media: readonly MediaKind[] = [],
   opts: CountOptions = {},
 ): Verdict {
-  return verdicts(`${platform}\u0001${optsKey(opts)}\u0001${media.join(',')}\u0001${text}`, () =>
-    validatePost(platform, text, media, opts, factsOf(text).facts),
-  );
+  const f = factsOf(text);
+  const byNetwork = (f.verdicts ??= new Map());
+  const key = `${platform}\u0001${optsKey(opts)}\u0001${media.join(',')}`;
+  let v = byNetwork.get(key);
+  if (!v) byNetwork.set(key, (v = validatePost(platform, text, media, opts, f.facts)));
+  return v;
 }
 
-const entities = memo<Entity[]>(1000);
 /** entitiesFor, remembered; the URLs, mentions and tags are found once per text for all networks. */
 export function entitiesOf(platform: Platform, text: string): Entity[] {
-  return entities(`${platform}\u0001${text}`, () => {
-    const f = factsOf(text);
-    return entitiesFor(platform, text, (f.scan ??= scanEntities(text, f.facts.urls)));
-  });
+  const f = factsOf(text);
+  const byNetwork = (f.entities ??= new Map());
+  let e = byNetwork.get(platform);
+  if (!e) byNetwork.set(platform, (e = entitiesFor(platform, text, (f.scan ??= scanEntities(text, f.facts.urls)))));
+  return e;
 }
 
 const overflows = memo<number | undefined>();
