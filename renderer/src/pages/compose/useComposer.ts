@@ -25,7 +25,7 @@ import { blank, newKey, slot, UNSAVED, zone, type Composition, type Progress, ty
 import { formatLocal, instantIn } from './Timing';
 
 /** How long the composer waits after the last change before saving it to Drafts. */
-export const AUTOSAVE_MS = 700;
+export const AUTOSAVE_MS = 500;
 /** What happened last, shown beside the send buttons (in view) with what can be done next. */
 export interface Outcome {
   kind: 'scheduled' | 'queued' | 'published';
