@@ -103,6 +103,25 @@ describe('autosave', () => {
   });
 });
 
+describe('leaving the page', () => {
+  it('work typed just before going to another page is in Drafts once, and not restored as a copy', async () => {
+    await page().keyboard.press('Control+n');
+    await page().getByRole('heading', { name: 'New draft' }).waitFor();
+    const before = drafts().length;
+    await post(1).fill('Typed, then straight to the Drafts page.');
+    await page().getByRole('link', { name: 'Drafts', exact: true }).click();
+    await expect.poll(() => drafts().length).toBe(before + 1);
+    await expect(page().evaluate(() => location.hash)).resolves.toBe('#/drafts');
+    await page().reload();
+    await page().getByText('Typed, then straight to the Drafts page.').first().waitFor();
+    await page().getByRole('link', { name: 'Compose', exact: true }).click();
+    await page().getByRole('heading', { name: 'New draft' }).waitFor();
+    await expect.poll(values).toEqual(['']);
+    await page().waitForTimeout(1000);
+    expect(drafts().length).toBe(before + 1);
+  });
+});
+
 describe('New keeps the last draft', () => {
   it('a long thread stays in Drafts when New is pressed; Undo returns to it; a reload loses nothing', async () => {
     await page().keyboard.press('Control+n');

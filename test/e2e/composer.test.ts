@@ -306,10 +306,10 @@ describe('nothing is lost', () => {
     const draftUrl = page().url();
     await newDraft();
     await expect(page().locator('[data-notice]').count()).resolves.toBe(0);
-    // Starting a new draft did not throw the other draft's edits away.
+    // Starting a new draft did not throw the other draft's edits away: they went to Drafts.
     await page().goto(draftUrl);
-    await page().getByText('Restored changes that were not saved.').waitFor();
     await expect.poll(values).toEqual(['Saved text, then edited.']);
+    await post(1).fill('Saved text, edited again.');
     await page().keyboard.press('Control+s');
     await page().getByText('Saved.', { exact: true }).waitFor();
     await expect(page().evaluate((u) => localStorage.getItem(`herald.compose.unsaved.${u}`), new URL(draftUrl).hash.split('draft=')[1])).resolves.toBeNull();

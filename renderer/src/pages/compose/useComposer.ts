@@ -133,7 +133,12 @@ export function useComposer(draftParam: string | undefined, newParam: string | n
         const known = ses.draftId ?? s.draftId;
         const { draft } = known ? await client.updateDraft(known, body) : await client.createDraft(body);
         ses.draftId = draft.id;
-        if (ses !== session.current) return draft.id;
+        if (ses !== session.current) {
+          // The page moved on (another draft, or away): only the copy of what was saved goes.
+          const copy = slot(known);
+          if (localStorage.getItem(copy) === JSON.stringify(s)) localStorage.removeItem(copy);
+          return draft.id;
+        }
         if (!known) {
           localStorage.removeItem(UNSAVED);
           window.history.replaceState(null, '', `#/compose?draft=${draft.id}`);
@@ -149,10 +154,16 @@ export function useComposer(draftParam: string | undefined, newParam: string | n
     return next;
   }, []);
 
-  // Leaving the page: what is not saved yet goes to Drafts now.
+  // Leaving the page: what is not saved yet is copied and goes to Drafts now; nothing on the
+  // next page follows that save.
   useEffect(
     () => () => {
-      if (now.current.dirty) save().catch(() => undefined);
+      const snap = now.current;
+      const was = session.current;
+      session.current = {};
+      if (!snap.dirty) return;
+      localStorage.setItem(slot(snap.c.draftId), JSON.stringify(snap.c));
+      save(snap, was).catch(() => undefined);
     },
     [save],
   );
