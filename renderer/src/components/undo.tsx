@@ -85,6 +85,9 @@ export function undo(key: string): void {
  */
 let offers = 0;
 export function offerUndo(key: string, text: string, undoIt: () => unknown): void {
+  // A newer offer of the same kind replaces the older ones (they send nothing, so none is lost).
+  for (const h of held) if (h.key.startsWith(`${key}.`)) clearTimeout(h.timer);
+  held = held.filter((h) => !h.key.startsWith(`${key}.`));
   withUndo({ key: `${key}.${++offers}`, text, commit: async () => undefined, undone: undoIt });
 }
 

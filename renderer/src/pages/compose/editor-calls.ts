@@ -87,7 +87,7 @@ export function useEditorCalls(k: Composer, withThreads: Platform[]) {
       const gone = latest.current.k.c.posts[i];
       if (!gone) return;
       edit((s) => ({ ...s, posts: s.posts.filter((p) => p.key !== gone.key) }));
-      offerUndo('compose.remove', `Removed post ${i + 1}.`, () =>
+      offerUndo(`compose.remove.post-${gone.key}`, `Removed post ${i + 1}.`, () =>
         edit((s) => ({
           ...s,
           posts: s.posts.some((p) => p.key === gone.key)
@@ -105,7 +105,7 @@ export function useEditorCalls(k: Composer, withThreads: Platform[]) {
       const on = (fn: (m: MediaRef[]) => MediaRef[]) =>
         edit((s) => ({ ...s, posts: s.posts.map((q) => (q.key === post.key ? { ...q, media: fn(q.media) } : q)) }));
       on((m) => m.filter((x) => x.mediaId !== gone.mediaId));
-      offerUndo('compose.remove', `Removed media ${n + 1} of post ${i + 1}.`, () =>
+      offerUndo(`compose.remove.media-${gone.mediaId}`, `Removed media ${n + 1} of post ${i + 1}.`, () =>
         on((m) => (m.some((x) => x.mediaId === gone.mediaId) ? m : [...m.slice(0, n), gone, ...m.slice(n)])),
       );
     }
