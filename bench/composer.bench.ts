@@ -17,7 +17,7 @@ const KEYSTROKES = Number(process.env.BENCH_KEYSTROKES ?? 60);
 const LOADS = Number(process.env.BENCH_LOADS ?? 5);
 const NETWORKS = ['microblog', 'skyblog', 'fedblog', 'threadblog', 'problog'];
 const GOALS =
-  'quality.md: keystroke → all previews p95 ≤ 16 ms for each text ' +
+  'docs/decisions.md §20.3: keystroke → all previews p95 ≤ 16 ms for each text ' +
   '(issue #34: ≤ 20 ms for 10k characters of prose); ' +
   'first paint ≤ 300 ms';
 
@@ -171,7 +171,7 @@ try {
     return times;
   }
 
-  /** With BENCH_PROFILE=1 (or 280, thread, prose), prints where the page's time went (self time by function) while `fn` runs. */
+  /** With BENCH_PROFILE=1 (or 280, thread, prose): where the page's time went (self time by function) in `fn`. */
   async function profile<T>(what: string, fn: () => Promise<T>): Promise<T> {
     if (!process.env.BENCH_PROFILE) return fn();
     if (process.env.BENCH_PROFILE !== '1' && process.env.BENCH_PROFILE !== what) return fn();
@@ -207,7 +207,8 @@ try {
   await page.goto(`${app.origin}/?single=280#/compose?draft=${post280}`);
   results.push([`typing a post up to 280 characters`, await profile('280', () => typeInto(1)), 16]);
   await page.goto(`${app.origin}/?thread=13#/compose?draft=${threadId}`);
-  results.push(['typing in part 13 of a 25-part thread (10k characters)', await profile('thread', () => typeInto(13)), 16]);
+  const thread13 = await profile('thread', () => typeInto(13));
+  results.push(['typing in part 13 of a 25-part thread (10k characters)', thread13, 16]);
   const proseText = prose(10_000);
   const proseId = await draft('prose', [proseText]);
   await page.goto(`${app.origin}/?single=prose#/compose?draft=${proseId}`);
