@@ -16,3 +16,4 @@ export { entitiesFor, displayUrl, scanEntities, type Entity, type EntityKind, ty
 export { networkRules, type NetworkRules } from './rules.js';
 export { linksIn, firstLink } from './links.js';
 export { detectLanguage, type LanguageGuess } from './language.js';
+export { POST_TEXT_MAX, DRAFT_TEXT_MAX } from './draft-limits.js';

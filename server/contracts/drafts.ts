@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { built, lazySchema } from './lazy.js';
 import { dateTimeInput, platformSchema, successTrue, timestamp } from './common.js';
+import { DRAFT_TEXT_MAX, POST_TEXT_MAX } from '../../text/draft-limits.js';
 
 export const DRAFT_STATUSES = ['draft', 'scheduled', 'publishing', 'published', 'partially_published', 'failed'] as const;
 export const draftStatus = lazySchema(() => z.enum(DRAFT_STATUSES)
@@ -63,16 +64,10 @@ export const draftSchema = lazySchema(() => z.object({
 }));
 export type Draft = z.infer<typeof draftSchema>;
 
-/**
- * Text limits (docs/decisions.md §4), far above every network's maximum (LinkedIn's 3000) and small
- * enough that counting a whole draft stays within a few hundred milliseconds. A draft of
- * 1,000,000 ASCII characters just fits the default 1 MiB JSON body; text with multi-byte
- * characters meets the body limit (413) before this one.
- */
-export const POST_TEXT_MAX = 100_000;
 /** 1234567 → "1,234,567" without Intl (whose first use loads ICU: ~10 ms of start-up when run at module load). */
 const groupDigits = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-export const DRAFT_TEXT_MAX = 1_000_000;
+// Text limits: one home, shared with the composer.
+export { POST_TEXT_MAX, DRAFT_TEXT_MAX };
 
 export const tweetInput = lazySchema(() => z.object({
   content: z.string().max(POST_TEXT_MAX, `at most 100,000 characters per post text`).describe('HTML (sanitised) or plain text (newlines kept); at most 100,000 characters'),

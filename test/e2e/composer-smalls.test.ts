@@ -74,6 +74,10 @@ describe('errors in words', () => {
     await newDraft();
     const words = 'All of this was pasted as one post by mistake. ';
     await post(1).fill(words.repeat(Math.ceil(100_500 / words.length)));
+    // Not sent on every pause: the page says so itself.
+    await expect.poll(errorText, { timeout: 5000 }).toContain('Not saved: post 1 is over 100,000 characters.');
+    // Saved on purpose, the server's answer comes in the same words.
+    await page().keyboard.press('Control+s');
     await expect.poll(errorText, { timeout: 5000 }).toContain('Post 1: at most 100,000 characters per post text.');
     expect(await errorText()).not.toMatch(/body\.|tweets\./);
     await page().getByRole('button', { name: 'Split post 1 into a thread' }).click();

@@ -4,7 +4,7 @@
  */
 import { plainToHtml, PLATFORMS } from '../../../../text/index';
 import { client } from '../../api';
-import { newKey, type Composition } from './model';
+import { blank, newKey, slot, type Composition } from './model';
 
 type Account = { uuid: string };
 
@@ -64,4 +64,15 @@ export async function openDraft(id: string) {
     linkCard: draft.linkCard,
   };
   return { draft, composition };
+}
+
+/** The copy of unsaved work kept for a draft (or for a new one), or null (none, or not readable). */
+export function unsavedCopy(draftId: string | undefined): Composition | null {
+  try {
+    const saved = JSON.parse(localStorage.getItem(slot(draftId)) ?? 'null') as Composition | null;
+    if (!saved || (saved.draftId ?? undefined) !== draftId || !Array.isArray(saved.posts)) return null;
+    return { ...blank(), ...saved, posts: saved.posts.map((p) => ({ ...p, key: newKey() })) };
+  } catch {
+    return null; // a broken copy is ignored
+  }
 }

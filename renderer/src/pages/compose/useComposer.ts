@@ -8,7 +8,7 @@
  * one at a time, so a new draft is created once.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { PLATFORMS, type Platform } from '../../../../text/index';
+import { PLATFORMS, POST_TEXT_MAX, type Platform } from '../../../../text/index';
 import { publishSummaryText } from '../../../../text/status-text';
 import { client } from '../../api';
 import { networkName, when } from '../../components/ui';
@@ -19,7 +19,7 @@ import { pickTargets } from './AccountPicker';
 import { humanError } from './errors';
 import { useNetworkFacts } from './facts';
 import { followProgress } from './follow';
-import { draftBody, openDraft } from './drafts-io';
+import { draftBody, openDraft, unsavedCopy } from './drafts-io';
 import { mediaSizes, withSizes } from './media-sizes';
 import { blank, newKey, slot, UNSAVED, zone, type Composition, type Progress, type Template } from './model';
 import { formatLocal, instantIn } from './Timing';
@@ -116,7 +116,7 @@ export function useComposer(draftParam: string | undefined, newParam: string | n
   // ---- saving --------------------------------------------------------------------------------
   const saving = useRef<Promise<unknown>>(Promise.resolve());
   /** The draft being edited: replaced when another is opened or a new one started. */
-  const session = useRef<{ draftId?: string }>({});
+  const session = useRef<{ draftId?: string; savedRevision?: number }>({});
   /**
    * Saves the composition as it is now in one request and answers the draft's id. Saves run one
    * at a time and take the id an earlier save got, so a new draft is created once; one that
@@ -129,10 +129,14 @@ export function useComposer(draftParam: string | undefined, newParam: string | n
       .then(async () => {
         const { c: s, targets: ts, setAccounts: all } = snap;
         if (!s.posts.some((p) => p.text.trim() || p.media.length)) throw new Error('Write something first.');
-        const body = draftBody(s, ts, all);
         const known = ses.draftId ?? s.draftId;
+        // Saved already with nothing changed since (an autosave due as Publish saves): no request,
+        // which could also reach a draft that is being published.
+        if (known && ses.savedRevision === rev) return known;
+        const body = draftBody(s, ts, all);
         const { draft } = known ? await client.updateDraft(known, body) : await client.createDraft(body);
         ses.draftId = draft.id;
+        ses.savedRevision = rev;
         if (ses !== session.current) {
           // The page moved on (another draft, or away): only the copy of what was saved goes.
           const copy = slot(known);
@@ -171,6 +175,14 @@ export function useComposer(draftParam: string | undefined, newParam: string | n
   // Autosave: within a second of the last change, one request.
   useEffect(() => {
     if (!dirty || !c.posts.some((p) => p.text.trim() || p.media.length)) return;
+    // A post over the server's limit is not sent on every pause: the page says what to do.
+    const huge = c.posts.findIndex((p) => p.text.length > POST_TEXT_MAX);
+    if (huge >= 0) {
+      setError(
+        `Not saved: post ${huge + 1} is over ${POST_TEXT_MAX.toLocaleString('en')} characters. Split it into a thread.`,
+      );
+      return;
+    }
     const timer = setTimeout(() => {
       save().catch((err) => setError(`Not saved: ${humanError(err, now.current.targets)}`));
     }, AUTOSAVE_MS);
@@ -220,20 +232,14 @@ export function useComposer(draftParam: string | undefined, newParam: string | n
         );
       });
     }
-    const restore = (): boolean => {
-      try {
-        const saved = JSON.parse(localStorage.getItem(slot(draftParam)) ?? 'null') as Composition | null;
-        if (!saved || (saved.draftId ?? undefined) !== draftParam || !Array.isArray(saved.posts)) return false;
-        revision.current += 1;
-        setC({ ...blank(), ...saved, posts: saved.posts.map((p) => ({ ...p, key: newKey() })) });
-        setDirty(true);
-        setNotice(draftParam ? 'Restored changes that were not saved.' : 'Restored unsaved work.');
-        return true;
-      } catch {
-        return false; // a broken copy is ignored
-      }
-    };
-    if (!newParam && restore()) return;
+    const kept = newParam ? null : unsavedCopy(draftParam);
+    if (kept) {
+      revision.current += 1;
+      setC(kept);
+      setDirty(true);
+      setNotice(draftParam ? 'Restored changes that were not saved.' : 'Restored unsaved work.');
+      return;
+    }
     if (!draftParam) {
       // `new` asks for a clean start once; a reload of this page should restore, not clear again.
       if (newParam) window.history.replaceState(null, '', '#/compose');
