@@ -77,7 +77,7 @@ export function SendPanel({
           </div>
         </div>
       )}
-      <label className="small row" style={{ gap: 6, marginTop: 8 }}>
+      <label className="small row" style={{ gap: 6, marginTop: 8, flexWrap: 'nowrap' }}>
         <input
           type="checkbox"
           checked={!!k.perNetwork}
@@ -94,7 +94,7 @@ export function SendPanel({
           onChange={(id, v) => k.setPerNetwork((p) => ({ ...p, [id]: v }))}
         />
       )}
-      <label className="small row" style={{ gap: 6, marginTop: 8 }}>
+      <label className="small row" style={{ gap: 6, marginTop: 8, flexWrap: 'nowrap' }}>
         <input type="checkbox" checked={k.jitter} onChange={(e) => k.setJitter(e.target.checked)} /> Spread each
         account&apos;s post by up to ±3 min (jitter)
       </label>
