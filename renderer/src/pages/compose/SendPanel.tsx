@@ -7,7 +7,7 @@ import { showShortcuts } from '../../components/Shortcuts';
 import { useScrollIntoView } from '../../components/ui';
 import { navigate } from '../../router';
 import { FireTimes, SendProgress } from './SendProgress';
-import { PerNetworkTimes } from './Timing';
+import { DstNote, PerNetworkTimes } from './Timing';
 import type { Composer } from './useComposer';
 
 export function SendPanel({
@@ -99,7 +99,8 @@ export function SendPanel({
         account&apos;s post by up to ±3 min (jitter)
       </label>
       <p className="muted small" id="tz" style={{ margin: '8px 0 0' }}>
-        Times are in {k.setZone}. Ctrl+Enter asks to publish, Ctrl+S saves, Ctrl+N starts a new draft;{' '}
+        Times are in {k.setZone}.
+        <DstNote zone={k.setZone} value={k.when} /> Ctrl+Enter asks to publish, Ctrl+S saves, Ctrl+N starts a new draft;{' '}
         <button type="button" className="linklike" onClick={showShortcuts} data-action="shortcuts">
           ? all shortcuts
         </button>

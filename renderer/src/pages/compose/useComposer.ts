@@ -11,7 +11,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { PLATFORMS, POST_TEXT_MAX, type Platform } from '../../../../text/index';
 import { publishSummaryText } from '../../../../text/status-text';
 import { client } from '../../api';
-import { networkName, when } from '../../components/ui';
+import { networkName } from '../../components/ui';
 import { offerUndo } from '../../components/undo';
 import { useLoad } from '../../hooks';
 import { navigate } from '../../router';
@@ -22,7 +22,7 @@ import { followProgress } from './follow';
 import { draftBody, openDraft, unsavedCopy } from './drafts-io';
 import { mediaSizes, withSizes } from './media-sizes';
 import { blank, newKey, slot, UNSAVED, zone, type Composition, type Progress, type Template } from './model';
-import { formatLocal, instantIn } from './Timing';
+import { formatLocal, instantIn, useTimes } from './Timing';
 
 /** How long the composer waits after the last change before saving it to Drafts. */
 export const AUTOSAVE_MS = 500;
@@ -84,7 +84,8 @@ export function useComposer(draftParam: string | undefined, newParam: string | n
     return PLATFORMS.filter((p) => ps.includes(p));
   }, [platformKey]);
   const facts = useNetworkFacts(platforms, targets);
-  const setZone = set?.timeZone ?? zone();
+  const times = useTimes();
+  const setZone = set?.timeZone ?? times.userZone ?? zone(); // no set: the user's zone
 
   // The latest of everything, for saves and callbacks that outlive the render that made them.
   const now = useRef({ c, dirty, targets, setAccounts, setZone });
@@ -301,7 +302,7 @@ export function useComposer(draftParam: string | undefined, newParam: string | n
         errorCode: e.errorCode,
       }));
       // Over X's spend cap set to warn: it went, and the notice says so.
-      const text = [publishSummaryText(entries, when).text, ...(warnings ?? [])].join(' ');
+      const text = [publishSummaryText(entries, times.at).text, ...(warnings ?? [])].join(' ');
       setOutcome({ kind: 'published', text });
     });
 
@@ -339,7 +340,7 @@ export function useComposer(draftParam: string | undefined, newParam: string | n
       setC((s) => ({ ...s, status: 'scheduled' }));
       setOutcome({
         kind: 'queued',
-        text: [`Queued for ${r.slot.local.replace('T', ' ')} (${r.slot.timeZone}).`, ...(r.warnings ?? [])].join(' '),
+        text: [`Queued for ${times.scheduled(r.slot.at, r.slot.timeZone)}.`, ...(r.warnings ?? [])].join(' '),
       });
       await schedules.reload();
     });
