@@ -4,7 +4,7 @@
  * For drawing previews; counting stays in counting.ts.
  */
 import twitterText from 'twitter-text';
-import { findUrls } from './urls.js';
+import { findUrls, type FoundUrls } from './urls.js';
 import type { Platform } from './counting.js';
 
 export type EntityKind = 'url' | 'mention' | 'hashtag';
@@ -13,14 +13,30 @@ export interface Entity { kind: EntityKind; start: number; end: number; text: st
 const MENTION = /(?<![\p{L}\p{N}_@])@[\p{L}\p{N}_]+(?:[.-][\p{L}\p{N}_]+)*(?:@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+)?/gu;
 const BARE_URLS: Record<Platform, boolean> = { microblog: true, skyblog: true, fedblog: false, threadblog: true, problog: false };
 
+/** What every network's entities are made from: one pass over the text, shared by the five. */
+export interface EntityScan {
+  urls: FoundUrls;
+  mentions: { 0: string; index: number }[];
+  hashtags: { indices: [number, number] }[];
+}
+
+/** `urls`: findUrls of the text when the caller has it. */
+export function scanEntities(text: string, urls: FoundUrls = findUrls(text)): EntityScan {
+  return {
+    urls,
+    mentions: [...text.matchAll(MENTION)].map((m) => ({ 0: m[0], index: m.index })),
+    hashtags: twitterText.extractHashtagsWithIndices(text),
+  };
+}
+
 /** The links, mentions and hashtags of `text` as `platform` shows them, in order, not overlapping. */
-export function entitiesFor(platform: Platform, text: string): Entity[] {
+export function entitiesFor(platform: Platform, text: string, scan: EntityScan = scanEntities(text)): Entity[] {
   const found: Entity[] = [];
-  const urls = findUrls(text);
+  const urls = scan.urls;
   for (const u of BARE_URLS[platform] ? urls.all : urls.schemed) found.push({ kind: 'url', start: u.indices[0], end: u.indices[1], text: text.slice(u.indices[0], u.indices[1]) });
   // LinkedIn makes a mention only from its own picker: a typed @name stays text.
   if (platform !== 'problog') {
-    for (const m of text.matchAll(MENTION)) {
+    for (const m of scan.mentions) {
       let t = m[0];
       // X and Threads handles have no dots: the mention ends before one.
       if (platform === 'microblog' || platform === 'threadblog') t = '@' + t.slice(1).split(/[.@-]/)[0];
@@ -29,7 +45,7 @@ export function entitiesFor(platform: Platform, text: string): Entity[] {
       found.push({ kind: 'mention', start: m.index, end: m.index + t.length, text: t });
     }
   }
-  let tags = twitterText.extractHashtagsWithIndices(text).map((h) => ({ kind: 'hashtag' as const, start: h.indices[0], end: h.indices[1], text: text.slice(h.indices[0], h.indices[1]) }));
+  let tags = scan.hashtags.map((h) => ({ kind: 'hashtag' as const, start: h.indices[0], end: h.indices[1], text: text.slice(h.indices[0], h.indices[1]) }));
   // Threads makes one topic tag per post: the first.
   if (platform === 'threadblog') tags = tags.slice(0, 1);
   found.push(...tags);

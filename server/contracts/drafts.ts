@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { built, lazySchema } from './lazy.js';
 import { dateTimeInput, platformSchema, successTrue, timestamp } from './common.js';
+import { DRAFT_TEXT_MAX, POST_TEXT_MAX } from '../../text/draft-limits.js';
 
 export const DRAFT_STATUSES = ['draft', 'scheduled', 'publishing', 'published', 'partially_published', 'failed'] as const;
 export const draftStatus = lazySchema(() => z.enum(DRAFT_STATUSES)
@@ -63,22 +64,22 @@ export const draftSchema = lazySchema(() => z.object({
 }));
 export type Draft = z.infer<typeof draftSchema>;
 
-/**
- * Text limits (docs/decisions.md §4), far above every network's maximum (LinkedIn's 3000) and small
- * enough that counting a whole draft stays within a few hundred milliseconds. A draft of
- * 1,000,000 ASCII characters just fits the default 1 MiB JSON body; text with multi-byte
- * characters meets the body limit (413) before this one.
- */
-export const POST_TEXT_MAX = 100_000;
 /** 1234567 → "1,234,567" without Intl (whose first use loads ICU: ~10 ms of start-up when run at module load). */
 const groupDigits = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-export const DRAFT_TEXT_MAX = 1_000_000;
+// Text limits: one home, shared with the composer.
+export { POST_TEXT_MAX, DRAFT_TEXT_MAX };
 
 export const tweetInput = lazySchema(() => z.object({
   content: z.string().max(POST_TEXT_MAX, `at most 100,000 characters per post text`).describe('HTML (sanitised) or plain text (newlines kept); at most 100,000 characters'),
   position: z.number().int().min(0).max(100_000).optional().describe('order; positions are kept in order and renumbered 0..n-1'),
   media: z.array(mediaRefInput).max(20).optional(),
 }));
+
+/** Per-network text: each network at most once; empty content removes that network's own text. */
+const platformTexts = () => z.array(z.object({
+  platform: platformSchema,
+  content: z.string().max(100_000).describe('empty removes the override'),
+})).max(5).refine((a) => new Set(a.map((p) => p.platform)).size === a.length, 'each platform at most once');
 
 const draftFields = () => ({
   title: z.string().trim().max(500),
@@ -93,6 +94,10 @@ const draftFields = () => ({
   templateId: id.nullable().optional().describe("the template's head becomes a paragraph before the first post, its tail one after the last"),
   language: languageTag.nullable().optional().describe('BCP 47 tag sent as Bluesky langs and Mastodon language; null = the setting defaultLanguage'),
   linkCard: linkCardChoice.optional().describe('null (default): a card for the first URL of the first post; false: none; {url}: a card for that URL'),
+  platforms: platformTexts().optional()
+    .describe('per-network text, written with the rest in one transaction (as PUT .../platforms: networks not named keep theirs)'),
+  templateInText: z.boolean().optional()
+    .describe("true: the tweets already hold the template's head and tail; templateId is recorded, the posts are not framed again"),
 });
 
 export const createDraftBody = lazySchema(() => z.object(draftFields()));
@@ -134,10 +139,7 @@ export const platformContentSchema = lazySchema(() => z.object({
   posts: z.array(z.object({ text: z.string() }).extend(built(verdictSchema).shape)).describe('the posts this content makes on that network, each counted by its rule'),
 }));
 export const platformsResponse = lazySchema(() => z.object({ success: successTrue, platforms: z.array(platformContentSchema) }));
-export const putPlatformsBody = lazySchema(() => z.object({
-  platforms: z.array(z.object({ platform: platformSchema, content: z.string().max(100_000).describe('empty removes the override') })).max(5)
-    .refine((a) => new Set(a.map((p) => p.platform)).size === a.length, 'each platform at most once'),
-}));
+export const putPlatformsBody = lazySchema(() => z.object({ platforms: platformTexts() }));
 
 export const splitBody = lazySchema(() => z.object({
   text: z.string().min(1).max(100_000),

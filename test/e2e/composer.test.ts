@@ -132,6 +132,8 @@ describe('per-network text', () => {
     await app.shot('20-compose-custom-text');
 
     await page().getByRole('button', { name: 'Publish now' }).click();
+    // Publish now asks first, by mouse as by Ctrl+Enter.
+    await page().getByRole('dialog', { name: 'Publish now?' }).getByRole('button', { name: 'Publish', exact: true }).click();
     await waitForPublished(2);
     expect(x.postsBy('herald_tester').slice(-2).map((p) => p.text)).toEqual(['The same words for everyone.', 'Second post of the thread.']);
     const toots = masto.statusesBy('herald').slice(-2);
@@ -174,6 +176,8 @@ describe('media', () => {
     await app.shot('21-compose-media');
 
     await page().getByRole('button', { name: 'Publish now' }).click();
+    // Publish now asks first, by mouse as by Ctrl+Enter.
+    await page().getByRole('dialog', { name: 'Publish now?' }).getByRole('button', { name: 'Publish', exact: true }).click();
     await waitForPublished(2);
     const [xRed, xBlue] = x.postsBy('herald_tester').slice(-2);
     expect([xRed.text, xBlue.text]).toEqual(['A red square.', 'A blue square.']);
@@ -302,10 +306,10 @@ describe('nothing is lost', () => {
     const draftUrl = page().url();
     await newDraft();
     await expect(page().locator('[data-notice]').count()).resolves.toBe(0);
-    // Starting a new draft did not throw the other draft's edits away.
+    // Starting a new draft did not throw the other draft's edits away: they went to Drafts.
     await page().goto(draftUrl);
-    await page().getByText('Restored changes that were not saved.').waitFor();
     await expect.poll(values).toEqual(['Saved text, then edited.']);
+    await post(1).fill('Saved text, edited again.');
     await page().keyboard.press('Control+s');
     await page().getByText('Saved.', { exact: true }).waitFor();
     await expect(page().evaluate((u) => localStorage.getItem(`herald.compose.unsaved.${u}`), new URL(draftUrl).hash.split('draft=')[1])).resolves.toBeNull();

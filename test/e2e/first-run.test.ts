@@ -171,6 +171,8 @@ describe('first run to one post on five networks', () => {
     for (const p of ['microblog', 'fedblog', 'threadblog', 'problog', 'skyblog']) await page().locator(`[data-preview="${p}"]`).waitFor();
     await page().getByRole('textbox', { name: 'Post 1', exact: true }).fill(TEXT);
     await page().getByRole('button', { name: 'Publish now' }).click();
+    // Publish now asks first, by mouse as by Ctrl+Enter.
+    await page().getByRole('dialog', { name: 'Publish now?' }).getByRole('button', { name: 'Publish', exact: true }).click();
 
     const progress = page().getByLabel('Publishing progress');
     await progress.waitFor();

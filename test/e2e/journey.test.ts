@@ -144,6 +144,8 @@ describe('first run to published thread', () => {
   it('publish now shows per-target progress that turns into links to the published posts', async () => {
     await page().getByLabel('Title').fill('Launch thread');
     await page().getByRole('button', { name: 'Publish now' }).click();
+    // Publish now asks first, by mouse as by Ctrl+Enter.
+    await page().getByRole('dialog', { name: 'Publish now?' }).getByRole('button', { name: 'Publish', exact: true }).click();
     const progress = page().getByLabel('Publishing progress');
     await progress.waitFor();
     const links = progress.getByRole('link', { name: 'open' });
@@ -199,7 +201,7 @@ describe('first run to published thread', () => {
     await page().getByRole('button', { name: 'Schedule', exact: true }).click();
     const fires = page().locator('[aria-label="Scheduled"] [data-schedule]');
     await expect.poll(() => fires.count()).toBe(2);
-    await page().locator('[data-notice]').waitFor();
+    await page().locator('[data-outcome="scheduled"]').waitFor();
 
     const rows = app.t.server.deps.sqlite.prepare("SELECT draft_id AS draftId, requested_at AS requestedAt, fire_at AS fireAt FROM schedule_entries WHERE status = 'pending'").all() as { draftId: string; requestedAt: number; fireAt: number }[];
     expect(rows).toHaveLength(2);

@@ -135,6 +135,8 @@ describe('history', () => {
     await go('Compose');
     await post(1).fill('History has the whole story.');
     await page().getByRole('button', { name: 'Publish now' }).click();
+    // Publish now asks first, by mouse as by Ctrl+Enter.
+    await page().getByRole('dialog', { name: 'Publish now?' }).getByRole('button', { name: 'Publish', exact: true }).click();
     await page().getByText('Published to 1 of 2 accounts; 1 failed. It is not tried again automatically: see History to retry.').waitFor({ timeout: 30_000 });
     const xRow = page().locator('[data-progress="microblog"]');
     await expect(xRow.locator('[data-status]').getAttribute('data-status')).resolves.toBe('failed');

@@ -226,7 +226,7 @@ describe('history', () => {
     const button = page().getByRole('button', { name: 'Schedule', exact: true });
     await button.scrollIntoViewIfNeeded();
     await button.click();
-    const notice = page().locator('[data-notice]');
+    const notice = page().locator('[data-outcome="scheduled"]');
     await notice.getByText(/Scheduled for 2 account/).waitFor();
     const inView = () => notice.evaluate((el) => { const r = el.getBoundingClientRect(); return r.top >= 0 && r.bottom <= window.innerHeight; });
     await expect.poll(inView).toBe(true);

@@ -30,10 +30,12 @@ export async function startUiApp(opts: {
   context?: BrowserContextOptions;
   /** Console errors that are expected (e.g. a 4xx the test provokes), as patterns. */
   allowConsole?: RegExp[];
+  /** Extra Chromium switches (the composer bench unlocks the frame rate). */
+  browserArgs?: string[];
 } = {}): Promise<UiApp> {
   const uiDir = await builtUi();
   const t = await startServer({ ...opts.server, uiDir });
-  const browser = await launchChromium();
+  const browser = await launchChromium(opts.browserArgs);
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, timezoneId: 'Europe/Berlin', locale: 'en-GB', ...opts.context });
   // Shorter than the test timeout, so a stuck step fails with its own message.
   context.setDefaultTimeout(15_000);

@@ -17,6 +17,8 @@ interface Held {
   timer: ReturnType<typeof setTimeout>;
   commit: () => Promise<unknown>;
   done?: () => unknown;
+  /** Runs when the person presses Undo (for actions already applied, which Undo reverses). */
+  undone?: () => unknown;
   /** Undo is no longer possible: the call is on its way (the item stays hidden until done). */
   sending?: boolean;
 }
@@ -60,7 +62,9 @@ async function commitNow(h: Held): Promise<void> {
  * Runs `commit` in 10 s unless the person presses Undo. `key` names what it removes (pages hide
  * it meanwhile); `done` runs after the commit (or its failure), e.g. to reload a list.
  */
-export function withUndo(opts: { key: string; text: string; commit: () => Promise<unknown>; done?: () => unknown }): void {
+export function withUndo(opts: {
+  key: string; text: string; commit: () => Promise<unknown>; done?: () => unknown; undone?: () => unknown;
+}): void {
   const h: Held = { ...opts, until: Date.now() + UNDO_MS, timer: setTimeout(() => { void commitNow(h); }, UNDO_MS) };
   held = [...held, h];
   emit();
@@ -72,6 +76,19 @@ export function undo(key: string): void {
   clearTimeout(h.timer);
   held = held.filter((x) => x !== h);
   emit();
+  h.undone?.();
+}
+
+/**
+ * Offers Undo for 10 s for something already done (a removed part, a fresh draft): `undo`
+ * puts it back. Nothing is sent when the time is up.
+ */
+let offers = 0;
+export function offerUndo(key: string, text: string, undoIt: () => unknown): void {
+  // A newer offer of the same kind replaces the older ones (they send nothing, so none is lost).
+  for (const h of held) if (h.key.startsWith(`${key}.`)) clearTimeout(h.timer);
+  held = held.filter((h) => !h.key.startsWith(`${key}.`));
+  withUndo({ key: `${key}.${++offers}`, text, commit: async () => undefined, undone: undoIt });
 }
 
 // Closing or reloading the window: what was not undone is sent now (the page may not see the answer).

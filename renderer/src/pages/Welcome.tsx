@@ -6,30 +6,6 @@ import { startSignIn } from '../signin-return';
 /** The sign-in flows the install has set up (GET /auth/setup). */
 export interface SignInMethods { identity: boolean; identityProvider: string; microblog: boolean }
 
-/** First run: create the owner of this install. */
-export function Onboarding({ onDone }: { onDone: (key: string) => void }) {
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const { busy, error, run } = useAction();
-  const submit = (e: React.FormEvent) => {
-    e.preventDefault();
-    void run(async () => {
-      const r = await client.setup({ email, password, session: true });
-      onDone(r.apiKey.key);
-    });
-  };
-  return (
-    <form className="center panel" onSubmit={submit} aria-label="Create your Herald account">
-      <h1>Welcome to Herald</h1>
-      <p className="muted">Write once, publish to X, Bluesky, Mastodon, Threads and LinkedIn. Everything stays on this computer. Create the owner of this install to start.</p>
-      <label className="field">E-mail<input type="email" required value={email} onChange={(e) => setEmail(e.target.value)} autoFocus /></label>
-      <label className="field">Password<input type="password" required minLength={8} value={password} onChange={(e) => setPassword(e.target.value)} /></label>
-      {error && <p className="error" role="alert">{error}</p>}
-      <button className="primary" type="submit" disabled={busy}>Create and continue</button>
-    </form>
-  );
-}
-
 export function Login({ onDone, signInWith, notice }: { onDone: (key: string) => void; signInWith?: SignInMethods; notice?: string }) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');

@@ -218,7 +218,7 @@ export class DraftsService {
     const socialSetId = this.resolveSet(userId, input.socialSetId ?? fallbackSetId);
     const selected = this.checkAccounts(userId, input.selectedAccountIds ?? [], `${path}selectedAccountIds`);
     const template = this.template(userId, input.templateId);
-    const list = prepareTweets(input.tweets, template?.parts);
+    const list = prepareTweets(input.tweets, input.templateInText ? undefined : template?.parts);
     this.checkMedia(userId, list, `${path}tweets`);
     const now = nowIso(this.deps.clock);
     const id = this.deps.ids.uuid();
@@ -228,7 +228,16 @@ export class DraftsService {
       language: languageIn(input.language, `${path}language`), linkCard: linkCardIn(input.linkCard),
     });
     this.writeTweets(id, list);
+    if (input.platforms) this.writePlatforms(id, input.platforms, now);
     return id;
+  }
+
+  /** Upsert per network: a row is updated in place (same id), created if new, removed when empty. */
+  private writePlatforms(draftId: string, list: { platform: Platform; content: string }[], now: string): void {
+    for (const { platform, content } of list) {
+      if (content.trim() === '') this.repo.deletePlatform(draftId, platform);
+      else this.repo.putPlatform(draftId, platform, content, now);
+    }
   }
 
   create(userId: string, input: CreateDraftInput): Draft {
@@ -241,10 +250,8 @@ export class DraftsService {
    * id (the file importer: many drafts, one transaction, no answer built for each).
    */
   insertWithin(userId: string, input: CreateDraftInput, platforms: Partial<Record<Platform, string>> = {}): string {
-    const id = this.insert(userId, input, undefined, '');
-    const now = nowIso(this.deps.clock);
-    for (const [platform, content] of Object.entries(platforms)) if (content.trim() !== '') this.repo.putPlatform(id, platform as Platform, content, now);
-    return id;
+    const list = Object.entries(platforms).map(([platform, content]) => ({ platform: platform as Platform, content }));
+    return this.insert(userId, { ...input, platforms: list }, undefined, '');
   }
 
   /** All or nothing: one transaction; the first failing draft rolls every one back. */
@@ -289,11 +296,12 @@ export class DraftsService {
       if (input.language !== undefined) next.language = languageIn(input.language);
       if (input.linkCard !== undefined) next.linkCard = linkCardIn(input.linkCard);
       if (input.tweets !== undefined) {
-        // A template given with new posts frames them, as at creation.
-        const list = prepareTweets(input.tweets, template?.parts);
+        // A template given with new posts frames them, as at creation (unless they hold it already).
+        const list = prepareTweets(input.tweets, input.templateInText ? undefined : template?.parts);
         this.checkMedia(userId, list, 'tweets');
         this.writeTweets(row.id, list);
       }
+      if (input.platforms) this.writePlatforms(row.id, input.platforms, next.updatedAt);
       this.repo.update(next);
       this.repos.handOff?.draftEdited(next.id, nowIso(this.deps.clock)); // a post handed to a network has the old text
     });
@@ -333,16 +341,12 @@ export class DraftsService {
     return this.platformDtos(userId, row, this.platformRows(row.id));
   }
 
-  /** Upsert per network: a row is updated in place (same id), created if new, removed when empty. */
   putPlatforms(userId: string, id: string, input: { platforms: { platform: Platform; content: string }[] }) {
     return this.repos.tx.run(() => {
       const row = this.row(userId, id);
       if (row.status === 'publishing') throw locked();
       const now = nowIso(this.deps.clock);
-      for (const { platform, content } of input.platforms) {
-        if (content.trim() === '') this.repo.deletePlatform(row.id, platform);
-        else this.repo.putPlatform(row.id, platform, content, now);
-      }
+      this.writePlatforms(row.id, input.platforms, now);
       this.repo.touch(row.id, now);
       this.repos.handOff?.draftEdited(row.id, now); // a post handed to a network has the old text
       return this.platformDtos(userId, row, this.platformRows(row.id));

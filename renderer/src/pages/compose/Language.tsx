@@ -12,11 +12,11 @@ function nameOf(tag: string): string {
   try { return new Intl.DisplayNames(['en'], { type: 'language' }).of(tag) ?? tag; } catch { return tag; }
 }
 
-export function LanguagePicker({ language, defaultLanguage, text, onChange }: {
+export function LanguagePicker({ language, defaultLanguage, posts, onChange }: {
   language: string | null;
   defaultLanguage: string | undefined;
-  /** The draft's text, for detection. */
-  text: string;
+  /** The draft's posts, whose text is read for detection (only when asked). */
+  posts: readonly { text: string }[];
   onChange: (language: string | null) => void;
 }) {
   const [guess, setGuess] = useState<{ language: string } | null | undefined>();
@@ -29,7 +29,8 @@ export function LanguagePicker({ language, defaultLanguage, text, onChange }: {
           {options.map((tag) => <option key={tag} value={tag}>{nameOf(tag)} ({tag})</option>)}
         </select>
       </label>
-      <button type="button" className="small" disabled={!text.trim()} onClick={() => setGuess(detectLanguage(text))}>Detect</button>
+      <button type="button" className="small" disabled={!posts.some((p) => p.text.trim())}
+        onClick={() => setGuess(detectLanguage(posts.map((p) => p.text).join('\n')))}>Detect</button>
       {guess === null && <span className="muted" data-language-guess="none">Cannot tell from this text.</span>}
       {guess && (guess.language === language
         ? <span className="muted" data-language-guess={guess.language}>Looks like {nameOf(guess.language)}, as set.</span>

@@ -6,15 +6,9 @@
  */
 import { useEffect, useState } from 'react';
 import { client } from '../../api';
+import { cardUrl, type CardChoice } from './derive';
 
-export type CardChoice = false | { url: string } | null;
 export type Card = NonNullable<Awaited<ReturnType<typeof client.linkPreview>>['card']>;
-
-/** The page a choice stands for: the chosen one, else the first link of the first post. */
-export function cardUrl(choice: CardChoice, firstPostLink: string | null): string | null {
-  if (choice === false) return null;
-  return choice?.url ?? firstPostLink;
-}
 
 /**
  * The card of `url` as the server reads it: `undefined` while loading, null when the page cannot

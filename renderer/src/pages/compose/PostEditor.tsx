@@ -16,11 +16,12 @@ export interface PostEditorProps {
   onRemove: (i: number) => void;
   onFiles: (i: number, files: File[]) => void;
   onMedia: (i: number, media: MediaRef[]) => void;
+  onRemoveMedia: (i: number, k: number) => void;
   onAltSaved: (m: MediaRef, alt: string) => void;
   setDragOver: (i: number | undefined) => void;
 }
 
-function PostEditorView({ i, post: p, count, verdicts, dragOver, onText, onPaste, onMove, onSplit, onRemove, onFiles, onMedia, onAltSaved, setDragOver }: PostEditorProps) {
+function PostEditorView({ i, post: p, count, verdicts, dragOver, onText, onPaste, onMove, onSplit, onRemove, onFiles, onMedia, onRemoveMedia, onAltSaved, setDragOver }: PostEditorProps) {
   const over = verdicts.some((x) => x.v.count > x.v.limit);
   return (
     <div className="post" data-post={i}>
@@ -59,7 +60,7 @@ function PostEditorView({ i, post: p, count, verdicts, dragOver, onText, onPaste
               {m.type === 'video' ? <video src={m.url} muted className="thumb-media" /> : <img src={m.url} alt={m.altText || 'attached media'} className="thumb-media" />}
               <input aria-label={`Alt text for media ${k + 1} of post ${i + 1}`} placeholder="Alt text" maxLength={1500} value={m.altText} onChange={(e) => onMedia(i, p.media.map((x, j) => (j === k ? { ...x, altText: e.target.value } : x)))}
                 onBlur={(e) => onAltSaved(m, e.target.value)} />
-              <button type="button" className="small" aria-label={`Remove media ${k + 1} from post ${i + 1}`} onClick={() => onMedia(i, p.media.filter((_, j) => j !== k))}>Remove</button>
+              <button type="button" className="small" aria-label={`Remove media ${k + 1} from post ${i + 1}`} onClick={() => onRemoveMedia(i, k)}>Remove</button>
             </div>
           ))}
         </div>

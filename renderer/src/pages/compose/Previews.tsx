@@ -3,7 +3,7 @@
  * components are in preview/), in the app's light or dark theme, with the network's own text.
  */
 import { useState } from 'react';
-import { NETWORK_LABELS, type CountOptions, type NetworkPost, type Platform, type Verdict } from '../../../../text/index';
+import { joinThreadText, NETWORK_LABELS, postsForNetwork, type CountOptions, type NetworkPost, type Platform, type Verdict } from '../../../../text/index';
 import type { MediaRef } from './model';
 import { PreviewPost } from './preview/PreviewPost';
 import { mediaKeyOf, type Identity, type LinkCardData } from './preview/types';
@@ -24,9 +24,15 @@ export interface NetworkPreview {
   warning?: string;
 }
 
-export function Previews({ previews, overrides, setOverride }: {
+/** The thread as `platform` gets it, as a network's own text (a line holding only --- between posts). */
+const threadText = (platform: Platform, thread: readonly { text: string; media: readonly MediaRef[] }[]) =>
+  joinThreadText(postsForNetwork(platform, thread.map((p) => ({ plainText: p.text, media: p.media }))).map((p) => p.text));
+
+export function Previews({ previews, overrides, posts: thread, setOverride }: {
   previews: NetworkPreview[];
   overrides: Partial<Record<Platform, string>>;
+  /** The thread: a network's own text starts as it (as that network would get it). */
+  posts: readonly { text: string; media: readonly MediaRef[] }[];
   setOverride: (platform: Platform, text: string) => void;
 }) {
   const [overOpen, setOverOpen] = useState<Platform | undefined>();
@@ -48,7 +54,14 @@ export function Previews({ previews, overrides, setOverride }: {
             </div>
           )}
           {posts.length === 0 && <p className="muted small">Nothing to send yet.</p>}
-          <button type="button" className="small" aria-expanded={overOpen === platform} onClick={() => setOverOpen(overOpen === platform ? undefined : platform)}>{overOpen === platform ? 'Close' : `Customise for ${NETWORK_LABELS[platform]}`}</button>
+          <button type="button" className="small" aria-expanded={overOpen === platform} onClick={() => {
+            const opening = overOpen !== platform;
+            setOverOpen(opening ? platform : undefined);
+            // Customising starts from the current text, not from nothing; left unchanged, it is dropped again.
+            const same = threadText(platform, thread);
+            if (opening && !overrides[platform]?.trim() && same.trim()) setOverride(platform, same);
+            if (!opening && overrides[platform] === same) setOverride(platform, '');
+          }}>{overOpen === platform ? 'Close' : `Customise for ${NETWORK_LABELS[platform]}`}</button>
           {overOpen === platform && (
             <div style={{ marginTop: 8 }}>
               <textarea aria-label={`${NETWORK_LABELS[platform]} text`} rows={5} placeholder={'Own text for this network; a line holding only --- starts the next post. Empty uses the thread.'}

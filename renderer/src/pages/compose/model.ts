@@ -15,8 +15,6 @@ export interface Composition {
   socialSetId: string;
   selectedAccountIds: string[];
   templateId: string;
-  /** The template id the server has for this draft (changing it is a separate request). */
-  savedTemplateId?: string;
   overrides: Partial<Record<Platform, string>>;
   status?: string;
   /** BCP 47; null: the setting defaultLanguage. */

@@ -1,35 +1,115 @@
 /**
- * Counting for the composer, memoised: a keystroke changes one post, so the verdicts and
- * overflow points of every other post (and network) are answered from here without counting
- * again. The rules themselves are text/'s; nothing is counted differently here.
+ * Counting for the composer, memoised: a keystroke changes one post, so the verdicts, links,
+ * entities and overflow points of every other post (and network) are answered from here without
+ * counting again, and the changed text is scanned once (graphemes, URLs, mentions, tags) for all
+ * five networks. The rules themselves are text/'s; nothing is counted differently here.
  */
-import { overflowAt, TextFacts, validatePost, type CountOptions, type MediaKind, type Platform, type Verdict } from '../../../../../text/index';
+import {
+  entitiesFor,
+  linksIn,
+  limitFor,
+  overflowAt,
+  scanEntities,
+  TextFacts,
+  validatePost,
+  type CountOptions,
+  type Entity,
+  type EntityScan,
+  type MediaKind,
+  type Platform,
+  type Verdict,
+} from '../../../../../text/index';
 
 const MAX = 4000;
-const verdicts = new Map<string, Verdict>();
-const overflows = new Map<string, number | undefined>();
-let lastFacts: TextFacts | undefined;
 
-export const optsKey = (o: CountOptions) => `${o.maxCharacters ?? ''},${o.charactersReservedPerUrl ?? ''},${o.maxMediaAttachments ?? ''}`;
+export const optsKey = (o: CountOptions) =>
+  `${o.maxCharacters ?? ''},${o.charactersReservedPerUrl ?? ''},${o.maxMediaAttachments ?? ''}`;
 
-function remember<T>(map: Map<string, T>, key: string, make: () => T): T {
-  if (map.has(key)) return map.get(key) as T;
-  if (map.size >= MAX) map.clear();
-  const v = make();
-  map.set(key, v);
+/** A bounded memo: cleared whole when full (the composer's texts are few; a reload refills it). */
+function memo<T>(max = MAX) {
+  const map = new Map<string, T>();
+  return (key: string, make: () => T): T => {
+    const hit = map.get(key);
+    if (hit !== undefined || map.has(key)) return hit as T;
+    if (map.size >= max) map.clear();
+    const v = make();
+    map.set(key, v);
+    return v;
+  };
+}
+
+// Per text: a few hundred texts at most are live (the parts of a thread, each network's own text).
+interface Known {
+  facts: TextFacts;
+  scan?: EntityScan;
+  links?: string[];
+  verdicts?: Map<string, Verdict>;
+  entities?: Map<Platform, Entity[]>;
+}
+const facts = memo<Known>(512);
+
+/** What is known about one text (its graphemes and URLs, counted once for every network). */
+const factsOf = (text: string) => facts(text, () => ({ facts: new TextFacts(text) }));
+
+/** The links of `text` (text/links.ts), found once per text. */
+export function linksOf(text: string): string[] {
+  const f = factsOf(text);
+  return (f.links ??= linksIn(text));
+}
+
+/**
+ * validatePost, remembered per text, then per network, options and media kinds. Keyed by the
+ * text first: an unchanged post's text is the same string, whose hash the engine keeps, so
+ * looking up the parts a key did not touch costs nothing in proportion to their length.
+ */
+export function verdictOf(
+  platform: Platform,
+  text: string,
+  media: readonly MediaKind[] = [],
+  opts: CountOptions = {},
+): Verdict {
+  const f = factsOf(text);
+  const byNetwork = (f.verdicts ??= new Map());
+  const key = `${platform}\u0001${optsKey(opts)}\u0001${media.join(',')}`;
+  let v = byNetwork.get(key);
+  if (!v) byNetwork.set(key, (v = validatePost(platform, text, media, opts, f.facts)));
   return v;
 }
 
-/** validatePost, remembered per network, options, media kinds and text. */
-export function verdictOf(platform: Platform, text: string, media: readonly MediaKind[] = [], opts: CountOptions = {}): Verdict {
-  return remember(verdicts, `${platform}\u0001${optsKey(opts)}\u0001${media.join(',')}\u0001${text}`, () => {
-    // The same text is usually counted for every network in a row: share what they share.
-    if (lastFacts?.text !== text) lastFacts = new TextFacts(text);
-    return validatePost(platform, text, media, opts, lastFacts);
-  });
+/** entitiesFor, remembered; the URLs, mentions and tags are found once per text for all networks. */
+export function entitiesOf(platform: Platform, text: string): Entity[] {
+  const f = factsOf(text);
+  const byNetwork = (f.entities ??= new Map());
+  let e = byNetwork.get(platform);
+  if (!e) byNetwork.set(platform, (e = entitiesFor(platform, text, (f.scan ??= scanEntities(text, f.facts.urls)))));
+  return e;
 }
 
-/** overflowAt, remembered. */
+const overflows = memo<number | undefined>();
+/** The last overflow found per network and options, with how far into the text its search read. */
+const lastOverflow = new Map<string, { text: string; at: number; reach: number }>();
+/**
+ * overflowAt, remembered. Typing past the limit changes the text after the overflow point: when
+ * the text up to everything the search looked at is unchanged (and the text still does not fit),
+ * the point is the same, so it is not searched for again.
+ */
 export function overflowOf(platform: Platform, text: string, opts: CountOptions = {}): number | undefined {
-  return remember(overflows, `${platform}\u0001${optsKey(opts)}\u0001${text}`, () => overflowAt(platform, text, opts));
+  const k = `${platform}\u0001${optsKey(opts)}`;
+  return overflows(`${k}\u0001${text}`, () => {
+    const last = lastOverflow.get(k);
+    if (
+      last &&
+      text.length > last.reach &&
+      last.text.length > last.reach &&
+      text.startsWith(last.text.slice(0, last.reach)) &&
+      !verdictOf(platform, text, [], opts).valid
+    ) {
+      return last.at;
+    }
+    const at = overflowAt(platform, text, opts);
+    // overflowAt probes prefixes galloping from the limit: none past twice the point plus a step.
+    if (at !== undefined)
+      lastOverflow.set(k, { text, at, reach: 2 * at + 2 * Math.max(16, limitFor(platform, opts)) + 128 });
+    return at;
+  });
 }
