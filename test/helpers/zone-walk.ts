@@ -40,7 +40,7 @@ async function shownTimes(app: UiApp): Promise<Shown[]> {
  * instants written in the machine's zone anywhere in the page's text.
  */
 export async function checkPage(app: UiApp, w: ZoneWalk, name: string, known: string[], min = 1): Promise<number> {
-  await expect.poll(async () => (await shownTimes(app)).length, { message: `${name}: shown times` }).toBeGreaterThanOrEqual(min);
+  await expect.poll(async () => (await shownTimes(app)).length, { message: `${name}: shown times`, timeout: 15_000 }).toBeGreaterThanOrEqual(min);
   const shown = await shownTimes(app);
   for (const s of shown) {
     expect([w.user], `${name}: ${s.text} shown in ${s.zone}`).toContain(s.zone);
@@ -69,7 +69,7 @@ export async function walkWizard(app: UiApp, w: ZoneWalk): Promise<string> {
   await defaults.locator('[data-detected]').waitFor();
   const field = defaults.getByLabel('Time zone for schedules');
   // The machine's zone is what it starts with.
-  await expect.poll(() => field.inputValue()).toBe(w.machine);
+  await expect.poll(() => field.inputValue(), { timeout: 15_000 }).toBe(w.machine);
   await field.fill('Nowhere/Land');
   await defaults.locator('[data-zone-hint].error').waitFor();
   // The searchable list offers the zone with its offset.
@@ -135,7 +135,7 @@ export async function walkEveryPage(app: UiApp, w: ZoneWalk, shot: (name: string
   await page.getByLabel('Schedule time').fill(`${year}-01-15T09:00`);
   await page.getByRole('button', { name: 'Schedule', exact: true }).click();
   const fires = page.locator('[aria-label="Scheduled"] [data-schedule]');
-  await expect.poll(() => fires.count()).toBe(2);
+  await expect.poll(() => fires.count(), { timeout: 15_000 }).toBe(2);
   const typed = new Date(localToInstant(w.user, year, 1, 15, 9, 0)).toISOString();
   const entries = (await call('GET', '/microblog/schedule')).schedules;
   // The composer's 09:00 is 09:00 in the set's zone, whatever the machine's or the browser's.
@@ -178,7 +178,7 @@ export async function walkEveryPage(app: UiApp, w: ZoneWalk, shot: (name: string
   // Settings shows the zone; changing it there moves every shown time at once.
   await page.goto(`${app.origin}/#/settings`);
   const zoneField = page.getByLabel(/^Your time zone/);
-  await expect.poll(() => zoneField.inputValue()).toBe(w.user);
+  await expect.poll(() => zoneField.inputValue(), { timeout: 15_000 }).toBe(w.user);
   await shot('settings-zone');
   expect(app.problems).toEqual([]);
 }
