@@ -118,7 +118,7 @@ describe('post language', () => {
     await expect.poll(() => field.inputValue()).toBe('en-GB');
     await field.fill('fr');
     await page().getByRole('button', { name: 'Save', exact: true }).click();
-    await page().getByRole('status').filter({ hasText: 'The language applies at once' }).waitFor();
+    await page().getByRole('status').filter({ hasText: 'the rest at once' }).waitFor();
     expect(app.t.server.deps.config.defaultLanguage).toBe('fr');
     await page().getByRole('link', { name: 'Compose' }).click();
     const select = page().getByRole('combobox', { name: 'Post language' });
