@@ -2,6 +2,7 @@ import { Option, type Command } from 'commander';
 import { action, examples, int } from './action.js';
 import { clientFor, globals } from './context.js';
 import { keyValues, print } from './output.js';
+import { formatLocal } from '../time/index.js';
 
 export function registerCredits(program: Command): void {
   const credits = program.command('credits')
@@ -39,6 +40,12 @@ export function registerCredits(program: Command): void {
     }));
 }
 
+/** The month's end as the user's wall clock shows it (the ISO instant stays in -o json). */
+function monthEnd(iso: string, zone: string): string {
+  const { local, offset } = formatLocal(zone, Date.parse(iso));
+  return `${local.replace('T', ' ')} ${zone} (UTC${offset})`;
+}
+
 type CreditsAnswer = Awaited<ReturnType<ReturnType<typeof clientFor>['credits']>>;
 
 function showCredits(cmd: Command, r: CreditsAnswer): void {
@@ -50,7 +57,7 @@ function showCredits(cmd: Command, r: CreditsAnswer): void {
     text: keyValues([
       ['balance', r.balance], ['reserved', `${r.reserved} by posts scheduled this month`],
       ['monthly', r.monthlyCredits],
-      ['expires', `${r.expiresAt} (${r.timeZone})`], ['x-spend', spend],
+      ['expires', monthEnd(r.expiresAt, r.timeZone)], ['x-spend', spend],
     ]),
   });
 }

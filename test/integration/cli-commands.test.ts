@@ -338,9 +338,11 @@ describe('herald credits, credits-usage', () => {
     const [credits, usage] = await Promise.all([inEach(() => ['credits']), inEach(() => ['credits-usage', '--limit', '3'])]);
     const bal = await api('POST', '/credits');
     expect(JSON.parse(ok(credits.json))).toEqual(bal);
+    // The month's end as the user's wall clock shows it; the instant stays in -o json.
+    const end = formatLocal(bal.timeZone, Date.parse(bal.expiresAt));
     expect(parseKeyValues(ok(credits.table))).toEqual({
       balance: String(bal.balance), reserved: `${bal.reserved} by posts scheduled this month`, monthly: String(bal.monthlyCredits),
-      expires: `${bal.expiresAt} (${bal.timeZone})`,
+      expires: `${end.local.replace('T', ' ')} ${bal.timeZone} (UTC${end.offset})`,
       'x-spend': `${bal.xSpend.monthUsd} USD spent, ${bal.xSpend.scheduledUsd} scheduled, cap none`,
     });
     expect(ok(credits.minimal)).toBe(`${bal.balance}\n`);

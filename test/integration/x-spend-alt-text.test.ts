@@ -2,8 +2,8 @@
  * X charges alt text as a request of its own (Media Metadata, POST /2/media/metadata): the spend
  * meter counts it at the setting xMediaMetadataPriceUsd (default $0.005) for each image sent
  * with alt text, whether the text is the post's or kept on the media item; an image without
- * one costs nothing more. The dry run prices the draft's alt texts the same way, and the price is
- * edited like X's other prices. Against the X simulator, with the requests it really received.
+ * one costs nothing more. The dry run prices them the same way, and the price is edited like X's
+ * other prices. Against the X simulator, with the requests it really received.
  */
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { upload } from '../helpers/media-files.js';
@@ -57,6 +57,9 @@ it('counts one Media Metadata request per image with alt text in xSpend, at the 
   expect(await spend()).toBe(0);
   // Two alt texts (one in the draft, one on the item) and an image without one.
   const draftId = await draftWith('Three squares', [{ mediaId: media[0], altText: 'A blue square' }, { mediaId: media[1] }, { mediaId: media[2] }]);
+  // The dry run prices both alt texts, the draft's and the item's, as the send will.
+  const dry = await t.call('POST', '/microblog/publish', { key, body: { draftId, accountIds: [xId], dryRun: true } });
+  expect(dry.body.xCostUsd).toBe(0.025);
   const calls = metadataCalls();
   const sent = await t.call('POST', '/microblog/publish', { key, body: { draftId, accountIds: [xId] } });
   expect(sent.status, sent.text).toBe(200);

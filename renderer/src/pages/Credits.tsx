@@ -6,6 +6,10 @@ import { useLoad } from '../hooks';
 import { AdjustCredits } from './credits/AdjustCredits';
 import { CreditMeter } from './credits/CreditMeter';
 
+const grouped = new Intl.NumberFormat();
+/** A ledger amount as the meter writes numbers, with its sign: +10,000, -10. */
+const signed = (v: number) => `${v > 0 ? '+' : ''}${grouped.format(v)}`;
+
 /** Who a ledger row came from: a network, the owner, or a change of the monthly grant. */
 const sourceName = (source: string) =>
   (source === 'owner' ? 'you' : source === 'grant_change' ? 'monthly grant' : networkName(source));
@@ -48,7 +52,7 @@ export function Credits() {
           <thead><tr><th>Date</th><th>Type</th><th>Credits</th><th>Source</th><th>Detail</th></tr></thead>
           <tbody>
             {usage.data?.records.map((r) => (
-              <tr key={r.id}><td data-label="Date" className="small"><Time at={r.created_at} /></td><td data-label="Type">{r.trans_type}</td><td data-label="Credits" className={r.credits < 0 ? 'error' : 'ok'}>{r.credits > 0 ? `+${r.credits}` : r.credits}</td><td data-label="Source">{r.source_type ? r.source_type.split(',').map(sourceName).join(', ') : ''}</td><td data-label="Detail" className="small wrap">{r.source_detail}</td></tr>
+              <tr key={r.id}><td data-label="Date" className="small"><Time at={r.created_at} /></td><td data-label="Type">{r.trans_type}</td><td data-label="Credits" className={r.credits < 0 ? 'error' : 'ok'}>{signed(r.credits)}</td><td data-label="Source">{r.source_type ? r.source_type.split(',').map(sourceName).join(', ') : ''}</td><td data-label="Detail" className="small wrap">{r.source_detail}</td></tr>
             ))}
           </tbody>
         </table>}

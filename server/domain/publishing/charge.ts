@@ -12,7 +12,7 @@ import { PUBLISH_COST, type CreditsService } from '../credits/credits.service.js
 import type { EventsService } from '../events/events.service.js';
 import type { PartPlan } from './plan.js';
 import type { PublicationOptions } from './runner.js';
-import { xPostsCostUsd, type XSpend } from './x-spend.js';
+import type { XSpend } from './x-spend.js';
 
 export interface PlannedTarget { account: AccountRow; parts: PartPlan[]; options: PublicationOptions }
 
@@ -77,7 +77,7 @@ export class PublishCharge {
       // X's spend cap (x-spend.ts): over it, refused here (nothing charged or sent) or warned of.
       let xCost = 0;
       for (const r of toRun) {
-        if (r.target.account.platform === 'microblog') xCost += xPostsCostUsd(r.target.parts, this.xSpend.prices);
+        if (r.target.account.platform === 'microblog') xCost += this.xSpend.postsCostUsd(userId, r.target.parts);
       }
       const warning = this.xSpend.check(userId, xCost);
       if (toRun.length > 0) {

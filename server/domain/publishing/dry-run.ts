@@ -11,7 +11,7 @@
 import type { AccountRow } from '../../db/repos/publish-inputs.repo.js';
 import type { PartPlan } from './plan.js';
 import type { PublicationOptions } from './runner.js';
-import { roundUsd, xPostsCostUsd, type XPrices } from './x-spend.js';
+import { roundUsd, type XPart } from './x-spend.js';
 
 /** A card's facts Herald already holds (LinkCardsService.cached): undefined when not read yet. */
 export type CardFacts = (url: string) => { title: string; description: string; imageUrl: string | null; siteName: string | null } | null | undefined;
@@ -26,10 +26,11 @@ function cardOf(t: DryRunTarget, position: number, facts?: CardFacts) {
   return { url: planned.url, ...(known ?? {}) };
 }
 
-export function dryRunAnswer(targets: DryRunTarget[], balance: number, prices: XPrices, facts?: CardFacts) {
-  let xCost = 0;
+/** `xCost`: USD of a target's posts on X (XSpend.postsCostUsd, the one price function). */
+export function dryRunAnswer(targets: DryRunTarget[], balance: number, xCost: (parts: XPart[]) => number, facts?: CardFacts) {
+  let usd = 0;
   const plan = targets.map((t) => {
-    if (t.account.platform === 'microblog' && !t.skipped) xCost += xPostsCostUsd(t.parts, prices);
+    if (t.account.platform === 'microblog' && !t.skipped) usd += xCost(t.parts);
     return {
       accountId: t.account.id, platform: t.account.platform,
       posts: t.skipped ? [] : t.parts.map((p, i) => ({ text: p.text, media: p.media, linkCard: cardOf(t, i, facts), language: t.options?.langs?.[0] ?? null })),
@@ -38,5 +39,5 @@ export function dryRunAnswer(targets: DryRunTarget[], balance: number, prices: X
     };
   });
   const needed = targets.reduce((n, t) => n + t.credits, 0);
-  return { success: true as const, dryRun: true as const, plan, credits: { needed, balance }, xCostUsd: roundUsd(xCost) };
+  return { success: true as const, dryRun: true as const, plan, credits: { needed, balance }, xCostUsd: roundUsd(usd) };
 }

@@ -222,7 +222,7 @@ export class PublishService {
       checkParts(targets);
       const { skipped } = this.charge.prepare(userId, draft.id, targets, { jobId: null, force: req.force ?? false, origin: req.origin ?? 'now' });
       const done = new Set(skipped.map((s) => s.target.account.id));
-      return dryRunAnswer(targets.map((t) => ({ ...t, credits: done.has(t.account.id) ? 0 : PUBLISH_COST, skipped: done.has(t.account.id) })), 0, this.xSpend.prices, this.cardFacts);
+      return dryRunAnswer(targets.map((t) => ({ ...t, credits: done.has(t.account.id) ? 0 : PUBLISH_COST, skipped: done.has(t.account.id) })), 0, (parts) => this.xSpend.postsCostUsd(userId, parts), this.cardFacts);
     });
   }
 
@@ -331,7 +331,7 @@ export class PublishService {
     const target = await this.planDirect(userId, req, byUrl);
     return this.rolledBack(userId, () => {
       this.charge.prepare(userId, null, [target], { jobId: null, force: true, origin: 'api' });
-      return dryRunAnswer([{ ...target, credits: PUBLISH_COST }], 0, this.xSpend.prices, this.cardFacts);
+      return dryRunAnswer([{ ...target, credits: PUBLISH_COST }], 0, (parts) => this.xSpend.postsCostUsd(userId, parts), this.cardFacts);
     });
   }
 

@@ -18,7 +18,7 @@ import { loadDraft, partsFor } from './plan.js';
 export interface XPrices { priceUsd: number; priceWithUrlUsd: number; mediaMetadataPriceUsd?: number }
 
 /** One post of a thread as X is sent it: its text and its media, whose alt text is a request of its own. */
-export interface XPart { text: string; media?: readonly { altText?: string | null }[] }
+export interface XPart { text: string; media?: readonly { altText?: string | null; mediaId?: string }[] }
 
 /** USD one X post request costs: the price with a URL when the text holds one (as X finds URLs: twitter-text's rules). */
 export function xRequestCostUsd(text: string, prices: XPrices): number {
@@ -62,7 +62,20 @@ export class XSpend {
   /** USD the draft's posts would cost one X account. */
   draftCostUsd(userId: string, draftId: string): number {
     const draft = loadDraft(this.repos.publishInputs, userId, draftId);
-    return xPostsCostUsd(partsFor('microblog', draft), this.prices);
+    return this.postsCostUsd(userId, partsFor('microblog', draft));
+  }
+
+  /**
+   * USD of posts as X will be sent them: an item without alt text of the post's own goes with the
+   * one kept on the media item (as the sender resolves it), which X charges for the same.
+   */
+  postsCostUsd(userId: string, parts: readonly XPart[]): number {
+    const stored = (m: NonNullable<XPart['media']>[number]) => {
+      if (m.altText !== undefined || !m.mediaId) return m;
+      const row = this.repos.publishInputs.mediaRow(m.mediaId);
+      return { altText: row?.userId === userId ? row.altText : null };
+    };
+    return xPostsCostUsd(parts.map((p) => ({ text: p.text, media: p.media?.map(stored) })), this.prices);
   }
 
   /** The month holding `at`: spent (recorded when sent) and scheduled (pending X entries firing in it, `except` a draft's own). */

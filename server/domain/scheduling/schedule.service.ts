@@ -12,13 +12,13 @@ import type { PublishingRepos } from '../../db/repos/publishing-repos.js';
 import { HeraldError } from '../../core/errors.js';
 import { checkParts } from '../publishing/limits.js';
 import { loadDraft, partsFor } from '../publishing/plan.js';
+import type { XPart } from '../publishing/x-spend.js';
 import type { PublishService } from '../publishing/publish.service.js';
 import type { EventsService } from '../events/events.service.js';
 import { PUBLISH_COST } from '../credits/credits.service.js';
 import type { CreditsService } from '../credits/credits.service.js';
 import { dryRunAnswer } from '../publishing/dry-run.js';
 import { LOCKED_WAIT } from '../publishing/scheduled-runner.js';
-import { xPostsCostUsd } from '../publishing/x-spend.js';
 
 export const JITTER_MS = 180_000;
 
@@ -89,14 +89,15 @@ export class ScheduleService {
     const earliest = Math.min(...targets.map(({ account }) => timeOf(account.id)));
     // X's spend cap, counting what is already scheduled in the month the post fires (x-spend.ts).
     const onX = planned.filter((p) => p.account.platform === 'microblog');
-    const xCost = onX.reduce((n, p) => n + xPostsCostUsd(p.parts, this.publishing.xSpend.prices), 0);
-    const warning = onX.length > 0 ? this.publishing.xSpend.check(userId, xCost, { at: Math.min(...onX.map((p) => timeOf(p.account.id))), forecast: true, except: draft.id }) : null;
+    const xCost = (parts: readonly XPart[]) => this.publishing.xSpend.postsCostUsd(userId, parts);
+    const onXCost = onX.reduce((n, p) => n + xCost(p.parts), 0);
+    const warning = onX.length > 0 ? this.publishing.xSpend.check(userId, onXCost, { at: Math.min(...onX.map((p) => timeOf(p.account.id))), forecast: true, except: draft.id }) : null;
     // Credits are charged as each entry fires: a month they will not cover is said now, not then.
     const short = this.credits.shortfall(userId, targets.map(({ account }) => timeOf(account.id)), draft.id);
     const said = [warning, short].filter((w): w is string => w !== null);
     const warnings = said.length > 0 ? { warnings: said } : {};
     // Each entry is charged when it fires; the dry run says what that will be.
-    if (req.dryRun) return { ...dryRunAnswer(planned.map((p) => ({ ...p, credits: PUBLISH_COST })), this.credits.balance(userId).balance, this.publishing.xSpend.prices), ...warnings };
+    if (req.dryRun) return { ...dryRunAnswer(planned.map((p) => ({ ...p, credits: PUBLISH_COST })), this.credits.balance(userId).balance, xCost), ...warnings };
     const apply = req.applyJitter ?? true;
     const created = nowIso(this.deps.clock);
     const ids: string[] = [];
