@@ -20,7 +20,8 @@ export function parseWhen(input: string, zone: string, now = new Date()): When {
     const t = Date.parse(s);
     if (!Number.isNaN(t)) return { at: new Date(t) };
   }
-  const local = readLocal(zone, /^\d{4}-\d{2}-\d{2}$/.test(s) ? `${s} 00:00` : s.replace(/([T ])(\d):/, (_m, sep: string, h: string) => `${sep}0${h}:`));
+  const padded = s.replace(/([T ])(\d):/, (_m, sep: string, h: string) => `${sep}0${h}:`);
+  const local = readLocal(zone, /^\d{4}-\d{2}-\d{2}$/.test(s) ? `${s} 00:00` : padded);
   if (local) return { at: new Date(local.instant), zone, words: local.words };
   const hm = /^(\d{1,2}):(\d{2})$/.exec(s);
   if (hm && Number(hm[1]) < 24 && Number(hm[2]) < 60) {
@@ -98,8 +99,12 @@ export function registerSchedule(program: Command): void {
       const r = await client.listSchedules();
       const output = globals(cmd).output;
       // A draft with no set is shown in the user's zone.
-      const userZone = output === 'table' && r.schedules.some((s) => !s.timeZone) ? (await client.me()).timezone : 'UTC';
-      const rows = r.schedules.map((s) => ({ ...s, zone: s.timeZone ?? userZone, local: formatLocal(s.timeZone ?? userZone, Date.parse(s.scheduledFor)) }));
+      const noSet = output === 'table' && r.schedules.some((s) => !s.timeZone);
+      const userZone = noSet ? (await client.me()).timezone : 'UTC';
+      const rows = r.schedules.map((s) => {
+        const zone = s.timeZone ?? userZone;
+        return { ...s, zone, local: formatLocal(zone, Date.parse(s.scheduledFor)) };
+      });
       print(output, r, {
         ids: r.schedules.map((s) => s.id), rows,
         columns: [

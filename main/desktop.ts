@@ -13,6 +13,7 @@ import { onWindowClose, trayMenu, type KeepAliveState } from './tray.js';
 import { watchNotifications } from './notifications.js';
 import { trayIconPng } from './tray-icon.js';
 import { wireKeepAwake, type KeepAwake } from './keep-awake.js';
+import { formatTime } from '../time/index.js';
 
 /** The parts of Electron the app uses. */
 export interface ElectronModules {
@@ -142,7 +143,9 @@ export async function startDesktop(e: ElectronModules, opts: DesktopOptions): Pr
   const refreshTray = () => {
     if (!tray || !server) return;
     const { next, pending } = server.services.scheduling.outlook();
-    const items = trayMenu(next, pending, (iso) => new Date(iso).toLocaleString());
+    // In the user's zone (the setting), as every page shows it, not the machine's.
+    const userZone = server.services.settings.userZone(server.services.users.ownerId() ?? '');
+    const items = trayMenu(next, pending, (iso) => formatTime(iso, { userZone }));
     tray.setToolTip(items[0].label);
     tray.setContextMenu(e.Menu.buildFromTemplate(items.map((i) => ({
       label: i.label, enabled: i.enabled ?? true,

@@ -42,7 +42,7 @@ export const settingsSchema = lazySchema(() => z.object({
   secretStoreLocked: z.boolean().optional().describe('The encrypted store waits for its passphrase (POST /setup/secrets/unlock): shown to the owner only'),
   graceMinutes: z.number(), monthlyCredits: z.number().int(),
   defaultTier: tierSchema,
-  timeZone: z.string().describe('IANA zone schedules are shown and typed in; default the zone of the machine Herald runs on'),
+  timeZone: z.string().describe('The user\'s IANA zone: GET /me answers it, new social sets start in it, the credit month follows it; default the zone of the machine Herald runs on'),
   defaultLanguage: z.string().describe('BCP 47 tag new drafts get; default from the system locale'),
   detected: z.object({ timeZone: z.string(), defaultLanguage: z.string() }).describe('What Herald found on this machine, for the first-run wizard'),
   xPriceUsd: z.number().describe('X pay-per-use: USD per post request (each post of a thread is one); default 0.015'),

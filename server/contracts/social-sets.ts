@@ -8,7 +8,7 @@ export const socialSetSchema = lazySchema(() => z.object({
   isDefault: z.boolean(),
   accounts: z.array(z.object({ accountId: z.string(), platform: platformSchema, username: z.string() })),
   createdAt: timestamp,
-  timeZone: z.string().describe('IANA time zone the set\'s times are entered and shown in (default: the system\'s)'),
+  timeZone: z.string().describe('IANA time zone the set\'s times are entered and shown in (a new set starts in the user\'s zone, the setting timeZone)'),
 }));
 export type SocialSet = z.infer<typeof socialSetSchema>;
 

@@ -14,6 +14,7 @@ import { fakeElectron, type FakeWindow } from '../helpers/fake-electron.js';
 import { urlTable } from '../helpers/main-urls.js';
 import { jsonCaller, tempDir, type TestServer } from '../helpers/server.js';
 import { startXSimulator, type XSimulator } from '../simulators/x.simulator.js';
+import { formatTime } from '../../time/index.js';
 
 const MAIN_DIR = path.resolve('main');
 const X = { clientId: 'desk-x', clientSecret: 'desk-x-secret' };
@@ -235,7 +236,9 @@ describe('tray, notifications and quitting', () => {
     }
     desk.refreshTray();
     const labels = fake.tray.menus.at(-1)!.map((i) => i.label);
-    expect(labels[0]).toBe(`Next: Next post — ${when.toLocaleString()} (microblog)`);
+    // In the user's zone (the setting), through the one formatter.
+    const userZone = (await api().call('GET', '/me', { key })).body.timezone;
+    expect(labels[0]).toBe(`Next: Next post — ${formatTime(when, { userZone })} (microblog)`);
     expect(labels[1]).toBe('2 posts scheduled');
     expect(fake.tray.tooltip).toBe(labels[0]);
   });

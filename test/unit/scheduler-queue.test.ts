@@ -149,7 +149,7 @@ describe('scheduling', () => {
     await t.call('POST', '/microblog/schedule', { key, body: { draftId: sooner, scheduledFor: at(3_600_000), accountUuid: a, platform: 'fedblog', applyJitter: false } });
     const list = (await t.call('GET', '/microblog/schedule', { key })).body.schedules;
     expect(list.map((s: any) => s.draftTitle)).toEqual(['Sooner', 'Later']);
-    expect(Object.keys(list[0]).sort()).toEqual(['accountUuid', 'attempts', 'createdAt', 'draftId', 'draftTitle', 'id', 'platform', 'priority', 'scheduledFor', 'networkScheduledId', 'handedOffTo', 'handOffNote'].sort());
+    expect(Object.keys(list[0]).sort()).toEqual(['accountUuid', 'attempts', 'createdAt', 'draftId', 'draftTitle', 'id', 'platform', 'priority', 'scheduledFor', 'networkScheduledId', 'handedOffTo', 'handOffNote', 'timeZone'].sort());
     expect(list[1].priority).toBe(5);
     expect(waker.at).toBe(clock.now() + 3_600_000);
   });

@@ -14,7 +14,8 @@ const listeners = new Set<() => void>();
 const notify = () => { for (const l of listeners) l(); };
 
 /** The reader's locales: the browser's own list, so the clock is the one the reader is used to. */
-const locale = (): readonly string[] => (typeof navigator !== 'undefined' && navigator.languages?.length ? navigator.languages : ['en']);
+const locale = (): readonly string[] =>
+  typeof navigator !== 'undefined' && navigator.languages?.length ? navigator.languages : ['en'];
 
 function ask(): void {
   if (asked) return;
@@ -49,7 +50,8 @@ export function useTimes() {
     /** Anything not scheduled: the user's zone. */
     at: (iso: string | number | null | undefined) => (view ? formatTime(iso, view) : ''),
     /** A scheduled item in its set's zone (the user's when it has no set). */
-    scheduled: (iso: string | number | null | undefined, zone?: string | null) => (view ? formatScheduled(iso, zone || view.userZone, view) : ''),
+    scheduled: (iso: string | number | null | undefined, zone?: string | null) =>
+      (view ? formatScheduled(iso, zone || view.userZone, view) : ''),
     /** The clock time alone ("09:00", "9:00 AM") in a zone. */
     clock: (iso: string | number, zone: string) => formatIn(iso, zone, view?.locale ?? locale(), 'time'),
     /** A wall date ("2026-12-01") as the reader's locale writes it; `o` picks the parts. */
@@ -68,12 +70,17 @@ export function wallDate(date: string, o: Intl.DateTimeFormatOptions): string {
  * element carries the instant and the zone it is shown in, so tests can check every one.
  */
 export function Time({ at, zone, fallback = '', clock }: {
-  at: string | number | null | undefined; zone?: string | null; fallback?: string; /** the time of day alone (the zone is named nearby) */ clock?: boolean;
+  at: string | number | null | undefined;
+  zone?: string | null;
+  fallback?: string;
+  /** the time of day alone (the zone is named nearby) */
+  clock?: boolean;
 }) {
   const view = useTimeView();
   if (at === null || at === undefined || at === '' || !view) return <>{fallback}</>;
   const shownIn = zone || view.userZone;
   const iso = new Date(typeof at === 'number' ? at : Date.parse(at)).toISOString();
-  const text = clock ? formatIn(at, shownIn, view.locale, 'time') : zone ? formatScheduled(at, zone, view) : formatTime(at, view);
+  const text = clock ? formatIn(at, shownIn, view.locale, 'time')
+    : zone ? formatScheduled(at, zone, view) : formatTime(at, view);
   return <time dateTime={iso} data-zone={shownIn}>{text}</time>;
 }

@@ -31,7 +31,8 @@ export function useViewZone() {
       const sets = [...r.socialSets].sort((a, b) => Number(b.isDefault) - Number(a.isDefault));
       const seen = new Map<string, string>();
       for (const s of sets) seen.set(s.timeZone, seen.has(s.timeZone) ? `${seen.get(s.timeZone)}, ${s.name}` : s.name);
-      const list = [...seen].map(([z, names]) => ({ zone: z, label: `${z} (${z === userZone ? 'your zone, ' : ''}${names})` }));
+      const label = (z: string, names: string) => `${z} (${z === userZone ? 'your zone, ' : ''}${names})`;
+      const list = [...seen].map(([z, names]) => ({ zone: z, label: label(z, names) }));
       if (list.length === 0) list.push({ zone: userZone, label: `${userZone} (your zone)` });
       choose(list);
     }, () => { if (live) choose([{ zone: userZone, label: `${userZone} (your zone)` }]); });
