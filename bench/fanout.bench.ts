@@ -7,8 +7,7 @@
  * slowest of the five. Herald runs compiled in its own process. Goal (docs/decisions.md §20.3): ≤ 1.3×.
  */
 import type http from 'node:http';
-import { createRequire } from 'node:module';
-import { startPds } from '../test/peers/pds.js';
+import { pdsModule, startPds } from '../test/peers/pds.js';
 import { fmt, loadNote, printTable, spread, startHerald, stats } from './lib.js';
 import { connectSimulators, startSimulators } from './networks.js';
 
@@ -31,8 +30,7 @@ function delayRequests(server: http.Server, latency: () => number): void {
 // The PDS is created inside startPds; its start() is wrapped (in this process only) to put the
 // same per-request latency the simulators add in front of its HTTP server.
 let pdsLatency = 0;
-const require = createRequire(import.meta.url);
-const { PDS } = require('@atproto/pds') as typeof import('@atproto/pds');
+const { PDS } = pdsModule();
 const start = PDS.prototype.start;
 PDS.prototype.start = async function (this: InstanceType<typeof PDS>) {
   const server = await start.call(this);

@@ -3,7 +3,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
+import autocannon from '../test/helpers/load.js';
 import { jsonCaller, type TestServer } from '../test/helpers/server.js';
 
 export { processTree } from '../test/helpers/proc.js';

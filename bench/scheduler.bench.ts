@@ -29,7 +29,7 @@
  * with synchronous=FULL) rather than the scheduler.
  */
 import Database from 'better-sqlite3';
-import autocannon from 'autocannon';
+import autocannon from '../test/helpers/load.js';
 import crypto from 'node:crypto';
 import { createRequire } from 'node:module';
 import fs from 'node:fs';

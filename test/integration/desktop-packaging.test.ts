@@ -99,7 +99,7 @@ describe('packed with a stub Electron', () => {
     // The Electron version the lockfile pins; with electronDist nothing is downloaded for it.
     const version: string = JSON.parse(fs.readFileSync(path.join(root, 'package-lock.json'), 'utf8')).packages['node_modules/electron'].version;
     expect(Number(version.split('.')[0])).toBeGreaterThanOrEqual(45);
-    run(path.join(root, 'node_modules/.bin/electron-builder'), ['--dir', '--linux', '--x64', `-c.electronDist=${stub}`, `-c.electronVersion=${version}`, '-c.npmRebuild=false', '--publish', 'never'], {
+    run(path.join(root, 'test/node_modules/.bin/electron-builder'), ['--dir', '--linux', '--x64', `-c.electronDist=${stub}`, `-c.electronVersion=${version}`, '-c.npmRebuild=false', '--publish', 'never'], {
       cwd: proj, env: { ELECTRON_SKIP_BINARY_DOWNLOAD: '1', CI: 'true' },
     });
     entries = require('@electron/asar').listPackage(asarFile, { isPack: false }) as string[];
