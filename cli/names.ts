@@ -12,7 +12,8 @@ import { UsageError } from './context.js';
 // The UI's labels (text/counting's NETWORK_LABELS), held here too so that a command that only
 // prints does not load the counting rules at start-up.
 const NAMES: Record<Platform | 'identity', string> = {
-  microblog: 'X', skyblog: 'Bluesky', fedblog: 'Mastodon', threadblog: 'Threads', problog: 'LinkedIn', identity: 'Sign-in provider',
+  microblog: 'X', skyblog: 'Bluesky', fedblog: 'Mastodon', threadblog: 'Threads', problog: 'LinkedIn',
+  identity: 'Sign-in provider',
 };
 const PLATFORMS = ['microblog', 'skyblog', 'fedblog', 'threadblog', 'problog'] as const satisfies readonly Platform[];
 
@@ -77,8 +78,12 @@ export async function accountsById(client: HeraldClient): Promise<Map<string, Ac
 }
 
 /** A row with the names added beside the API's words (the handle when the account is known). */
-export function withNames<T extends { platform: string }>(row: T, account?: AccountLike | null): T & { platformName: string; accountHandle?: string } {
-  return { ...row, platformName: networkName(row.platform), ...(account ? { accountHandle: accountHandle(account) } : {}) };
+export function withNames<T extends { platform: string }>(
+  row: T,
+  account?: AccountLike | null,
+): T & { platformName: string; accountHandle?: string } {
+  const handle = account ? { accountHandle: accountHandle(account) } : {};
+  return { ...row, platformName: networkName(row.platform), ...handle };
 }
 
 /**
@@ -89,13 +94,18 @@ export function resolveAccounts(given: string[], accounts: Account[]): string[] 
   return given.map((g) => {
     const byId = accounts.find((a) => a.uuid === g);
     if (byId) return byId.uuid;
-    const [net, rest] = /^[a-z]+:/i.test(g) ? [g.slice(0, g.indexOf(':')), g.slice(g.indexOf(':') + 1)] : [undefined, g];
+    const colon = /^[a-z]+:/i.test(g) ? g.indexOf(':') : -1;
+    const [net, rest] = colon > 0 ? [g.slice(0, colon), g.slice(colon + 1)] : [undefined, g];
     const platform = net ? parseNetwork(net, PLATFORMS) : undefined;
     const want = rest.trim().toLowerCase();
+    const matches = (h: string) => h.toLowerCase() === want || h.toLowerCase() === `@${want}`;
     const found = accounts.filter((a) => (!platform || a.platform === platform)
-      && [accountHandle(a), `@${a.username}`, a.username].some((h) => h.toLowerCase() === want || h.toLowerCase() === `@${want}`));
+      && [accountHandle(a), `@${a.username}`, a.username].some(matches));
     if (found.length === 1) return found[0].uuid;
-    if (found.length > 1) throw new UsageError(`"${g}" is on ${found.map((a) => networkName(a.platform)).join(' and ')}: say which, e.g. ${networkName(found[0].platform).toLowerCase()}:${g}`);
+    if (found.length > 1) {
+      const where = found.map((a) => networkName(a.platform)).join(' and ');
+      throw new UsageError(`"${g}" is on ${where}: say which, e.g. ${networkWord(found[0].platform)}:${g}`);
+    }
     throw new UsageError(`No account "${g}" (see herald account list)`);
   });
 }
