@@ -4,8 +4,9 @@
  * directory, the OpenID provider, the networks' client libraries, the browser driver, the load
  * generator, electron-builder) live in test/package.json with their own lockfile, so a person's
  * `npm install` stays small. `ensureTestPeers()` installs them into test/node_modules when they are
- * missing or the lockfile changed; test files and helpers find them by Node's usual walk up from
- * test/. Run directly (`node scripts/test-peers.mjs`) it does the same and prints what it did.
+ * missing or test/package.json, its lockfile or test/.npmrc changed; test files and helpers find
+ * them by Node's usual walk up from test/. Run directly (`node scripts/test-peers.mjs`), it does
+ * the same and says what it did.
  */
 import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -19,8 +20,9 @@ const modules = path.join(dir, 'node_modules');
 const stampFile = path.join(modules, '.herald-test-peers');
 
 function stamp() {
-  const lock = fs.readFileSync(path.join(dir, 'package-lock.json'));
-  return crypto.createHash('sha256').update(lock).digest('hex');
+  const hash = crypto.createHash('sha256');
+  for (const f of ['package.json', 'package-lock.json', '.npmrc']) hash.update(fs.readFileSync(path.join(dir, f)));
+  return hash.digest('hex');
 }
 
 /** npm itself when run from an npm script, else the npm beside this Node, else the one on PATH. */
@@ -43,7 +45,8 @@ export function ensureTestPeers({ log = console.error } = {}) {
   const [cmd, pre] = npmCommand();
   // No install scripts: none of these packages needs one here (core-js prints an advert,
   // electron-winstaller picks a Windows 7-Zip), and better-sqlite3 is linked to the app's build below.
-  const r = spawnSync(cmd, [...pre, 'ci', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], {
+  const args = ['ci', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
+  const r = spawnSync(cmd, [...pre, ...args], {
     cwd: dir,
     stdio: ['ignore', 'inherit', 'inherit'],
     env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' },
@@ -58,7 +61,9 @@ export function ensureTestPeers({ log = console.error } = {}) {
     const peer = path.join(dir, key);
     if (!fs.existsSync(peer)) continue;
     const version = JSON.parse(fs.readFileSync(path.join(peer, 'package.json'), 'utf8')).version;
-    if (version !== ownVersion) return `test/${key} is ${version} but the app has ${ownVersion}: make test/package.json's override match`;
+    if (version !== ownVersion) {
+      return `test/${key} is ${version} but the app has ${ownVersion}: make test/package.json's override match`;
+    }
     fs.rmSync(peer, { recursive: true, force: true });
     fs.symlinkSync(path.relative(path.dirname(peer), own), peer, 'dir');
   }

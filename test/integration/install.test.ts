@@ -47,15 +47,20 @@ function node20(): string {
   return path.join(dir, 'bin', 'node');
 }
 
-const TEST_ONLY = ['@atproto/pds', '@did-plc/server', 'oidc-provider', 'playwright-core', 'electron-builder', 'autocannon', 'masto', 'twitter-api-v2', 'linkedin-api-client', 'fast-check'];
+const TEST_ONLY = [
+  '@atproto/pds', '@did-plc/server', 'oidc-provider', 'playwright-core', 'electron-builder', 'autocannon', 'masto',
+  'twitter-api-v2', 'linkedin-api-client', 'fast-check',
+];
 
 describe('npm install', () => {
   it('on Node 20 fails within 10 seconds, naming the Node it needs, before building anything', () => {
     const node = node20();
     const dir = projectCopy();
     const started = Date.now();
-    const r = spawnSync(npmOf(node)[0], [npmOf(node)[1], 'install', '--no-audit', '--no-fund'], {
-      cwd: dir, encoding: 'utf8', timeout: 20_000, env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1', npm_config_nodedir: '' },
+    const [bin, npm] = npmOf(node);
+    const r = spawnSync(bin, [npm, 'install', '--no-audit', '--no-fund'], {
+      cwd: dir, encoding: 'utf8', timeout: 20_000,
+      env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1', npm_config_nodedir: '' },
     });
     const seconds = (Date.now() - started) / 1000;
     const out = `${r.stdout}${r.stderr}`;
@@ -72,7 +77,9 @@ describe('npm install', () => {
     const dir = projectCopy();
     const [node, npm] = npmOf(process.execPath);
     for (const v of ['v22.12.0', process.version]) {
-      const r = spawnSync(node, [npm, 'install', '--dry-run', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund', `--node-version=${v}`], { cwd: dir, encoding: 'utf8', timeout: 120_000 });
+      const args = ['install', '--dry-run', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund'];
+      args.push(`--node-version=${v}`);
+      const r = spawnSync(node, [npm, ...args], { cwd: dir, encoding: 'utf8', timeout: 120_000 });
       expect(r.status, `${v}: ${r.stdout}${r.stderr}`).toBe(0);
     }
   }, 300_000);
@@ -100,7 +107,8 @@ describe('npm install', () => {
     const kb = (p: string) => Number(spawnSync('du', ['-sk', p], { encoding: 'utf8' }).stdout.split('\t')[0]);
     const built = kb(path.join(root, 'node_modules/better-sqlite3/build'));
     const mb = (kb(path.join(dir, 'node_modules')) + built) / 1024;
-    const packages = Object.keys(JSON.parse(fs.readFileSync(path.join(dir, 'node_modules/.package-lock.json'), 'utf8')).packages).length;
+    const installed = JSON.parse(fs.readFileSync(path.join(dir, 'node_modules/.package-lock.json'), 'utf8'));
+    const packages = Object.keys(installed.packages).length;
     console.log(`npm ci on Node ${process.version}: ${packages} packages, ${mb.toFixed(0)} MB`);
     expect(mb).toBeLessThanOrEqual(400);
     for (const name of TEST_ONLY) expect(fs.existsSync(path.join(dir, 'node_modules', name)), name).toBe(false);
