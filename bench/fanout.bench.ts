@@ -18,6 +18,7 @@ const RUNS = Math.max(5, Number(process.env.BENCH_RUNS ?? 5));
 const LATENCY_MS = 100;
 type Net = 'microblog' | 'skyblog' | 'fedblog' | 'threadblog' | 'problog';
 const NETS: Net[] = ['microblog', 'skyblog', 'fedblog', 'threadblog', 'problog'];
+const NAME: Record<Net, string> = { microblog: 'X', skyblog: 'Bluesky', fedblog: 'Mastodon', threadblog: 'Threads', problog: 'LinkedIn' };
 
 /** Holds every request `latency()` ms before the server's own handlers see it. */
 function delayRequests(server: http.Server, latency: () => number): void {
@@ -85,7 +86,7 @@ try {
   const ratio = stats(fanout).median / stats(slowest).median;
   printTable(`Fan-out of a 3-post draft, every network adding ${LATENCY_MS} ms per request; ${RUNS} runs, ms, median (min–max)`, [
     ['publish', 'ms', 'vs slowest alone', 'per-run ratio'],
-    ...NETS.map((p) => [`${p} alone`, spread(single[p]), '', '']),
+    ...NETS.map((p) => [`${NAME[p]} alone`, spread(single[p]), '', '']),
     ['slowest alone (baseline, per run)', spread(slowest), '1×', ''],
     ['all five at once', spread(fanout), `${fmt(ratio)}×${goal(`fan-out ${fmt(ratio)}× the slowest alone (goal ≤ ${GOAL}×)`, ratio <= GOAL)}`,
       spread(fanout.map((f, i) => f / slowest[i]))],
