@@ -108,7 +108,7 @@ try {
       sp(lat.me.p99, 3)],
     ['GET /microblog/drafts (20 drafts)', '', '', sp(lat.drafts.p50, 3), sp(lat.drafts.p99, 3)],
   ]);
-  console.log(`goal (quality.md): ≥ ${GOAL.ratio}× raw req/s at 50 connections, p99 ≤ ${GOAL.p99Ms} ms; p50 ≤ ${GOAL.p50OneMs} ms at 1 connection`);
+  console.log(`goal (docs/decisions.md §20.3): ≥ ${GOAL.ratio}× raw req/s at 50 connections, p99 ≤ ${GOAL.p99Ms} ms; p50 ≤ ${GOAL.p50OneMs} ms at 1 connection`);
   console.log('"raw CPU ÷ this" is the req/s ratio the server would reach with a core of its own and a load generator that keeps up');
   console.log(loadNote());
   finishGoals();

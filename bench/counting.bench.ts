@@ -56,6 +56,6 @@ for (const s of shapes) {
 }
 printTable(`Counting one post for all 5 networks (checkTweet), ${RUNS} runs`, rows);
 console.log(`ratios to plain at 1k/10k: ${shapes.map((s) => `${s} ${fmt(med(s, 1_000) / med('plain', 1_000))}×/${fmt(med(s, 10_000) / med('plain', 10_000))}×`).join('; ')}`);
-console.log(`goal (quality.md): 100k characters of any shape ≤ ${GOAL_MS} ms; 10× the text ≤ ${GOAL_GROWTH}× the time`);
+console.log(`goal (docs/decisions.md §20.3): 100k characters of any shape ≤ ${GOAL_MS} ms; 10× the text ≤ ${GOAL_GROWTH}× the time`);
 console.log(`${failures === 0 ? 'every shape meets both' : `${failures} shape(s) miss a goal`}\n${loadNote()}`);
 finishGoals();

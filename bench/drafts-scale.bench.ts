@@ -91,7 +91,7 @@ try {
     ['bare, first 50', spread(r.barePage), '1×', '', ''],
     ['Herald GET /microblog/drafts?limit=50', spread(r.heraldPage), ...vs(r.heraldPage, r.barePage, 'first 50:'), ''],
   ]);
-  console.log(`goal (quality.md): ≤ 2× the bare query (Herald's answer also carries each post's per-network counts); filling ${DRAFTS} drafts through POST /microblog/drafts/batch took ${fmt(fillSeconds)} s`);
+  console.log(`goal (docs/decisions.md §20.3): ≤ 2× the bare query (Herald's answer also carries each post's per-network counts); filling ${DRAFTS} drafts through POST /microblog/drafts/batch took ${fmt(fillSeconds)} s`);
   console.log(loadNote());
   finishGoals();
 } finally {

@@ -91,7 +91,7 @@ try {
     ['all five at once', spread(fanout), `${fmt(ratio)}×${goal(`fan-out ${fmt(ratio)}× the slowest alone (goal ≤ ${GOAL}×)`, ratio <= GOAL)}`,
       spread(fanout.map((f, i) => f / slowest[i]))],
   ]);
-  console.log(`goal (quality.md): ≤ ${GOAL}× the slowest network alone.`);
+  console.log(`goal (docs/decisions.md §20.3): ≤ ${GOAL}× the slowest network alone.`);
   console.log('Bluesky is a real PDS (@atproto/pds) with 100 ms added before each request; Threads containers are ready at once (no poll wait)');
   console.log(loadNote());
   finishGoals();

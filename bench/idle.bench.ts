@@ -90,7 +90,7 @@ try {
   const nodes = goal(`${now.nodes} Node processes (goal: one)`, now.nodes === 1);
   const rss = goal(`RSS ${fmt(now.rssMb)} MB (goal ≤ 150 MB)`, now.rssMb <= 150);
   const cpu = goal(`CPU ${fmt(now.cpuPct, 3)} % (goal ≤ 0.5 %)`, now.cpuPct <= 0.5);
-  console.log(`goals (quality.md), npm run serve: one Node process${nodes}; RSS ≤ 150 MB${rss}; CPU ≤ 0.5 %${cpu}`);
+  console.log(`goals (docs/decisions.md §20.3), npm run serve: one Node process${nodes}; RSS ≤ 150 MB${rss}; CPU ≤ 0.5 %${cpu}`);
   console.log(loadNote());
   finishGoals();
   fs.rmSync(dataDir, { recursive: true, force: true });

@@ -181,7 +181,7 @@ export function loadNote(): string {
 const missed: string[] = [];
 
 /**
- * A figure against its goal (quality.md's performance table): ' ✓' or ' ✗' for the table, and a
+ * A figure against its goal (docs/decisions.md §20.3): ' ✓' or ' ✗' for the table, and a
  * miss is remembered so that `finishGoals()` makes the bench exit non-zero.
  */
 export function goal(what: string, met: boolean): string {

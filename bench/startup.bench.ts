@@ -108,7 +108,7 @@ if (!Number.isNaN(cpuMedian(bare.again))) {
     row('npm run serve path, existing folder', serve.again, bare.again),
   ]);
 }
-console.log(`goal (quality.md): ≤ ${GOAL}× the bare app`);
+console.log(`goal (docs/decisions.md §20.3): ≤ ${GOAL}× the bare app`);
 console.log(loadNote());
 finishGoals();
 for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
