@@ -199,7 +199,7 @@ describe('packed with a stub Electron', () => {
       expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
       expect(await page.text()).toContain('<div id="root"></div>');
       const setup = await fetch(`${url}api/v1/auth/setup`).then((r) => r.json());
-      expect(setup).toEqual({ success: true, needsSetup: true, signIn: { identity: false, identityProvider: 'Google', microblog: false } });
+      expect(setup).toEqual({ success: true, needsSetup: true, signIn: { identity: false, identityProvider: 'Google', microblog: false }, wizardStep: null });
       expect(out).toContain(`MIGRATIONS ${path.join(resources, 'migrations')}`);
       expect(fs.existsSync(path.join(userData, 'herald.db')) || fs.readdirSync(userData).some((f) => f.endsWith('.db'))).toBe(true);
       child.kill('SIGTERM');
