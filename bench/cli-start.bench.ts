@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { addAccount, userIdOf } from '../test/helpers/drafts.js';
 import { OWNER, startServer } from '../test/helpers/server.js';
-import { fmt, printTable, ROOT, stats, tempDir } from './lib.js';
+import { finishGoals, fmt, goal, printTable, ROOT, stats, tempDir } from './lib.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 9);
 
@@ -52,6 +52,7 @@ printTable(`CLI cold start, ${RUNS} runs each, ms, median (min–max)`, [
   ...results.map(({ name, s }) => [name, `${fmt(s.median)} (${fmt(s.min)}–${fmt(s.max)})`, `${fmt(s.median / base)}×`]),
 ]);
 const version = results.find((r) => r.name === 'herald --version')!.s.median;
-console.log(`herald --version: ${fmt(version)} ms; goal ≤ 150 ms ${version <= 150 ? '✓' : '✗'}`);
+console.log(`herald --version: ${fmt(version)} ms; goal ≤ 150 ms${goal(`herald --version ${fmt(version)} ms (goal ≤ 150 ms)`, version <= 150)}`);
+finishGoals();
 await t.close();
 fs.rmSync(home, { recursive: true, force: true });

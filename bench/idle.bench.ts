@@ -10,7 +10,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { cpuMicros, fmt, loadNote, printTable, processTree, ROOT, rssBytes, startChild, startHerald, stop, tempDir } from './lib.js';
+import { cpuMicros, finishGoals, fmt, goal, loadNote, printTable, processTree, ROOT, rssBytes, startChild, startHerald, stop, tempDir } from './lib.js';
 import { connectSimulators, startSimulators } from './networks.js';
 
 const SCHEDULED = 10_000;
@@ -87,8 +87,12 @@ try {
     row('before: tsx server/main.ts (loader at run time)', before),
   ]);
   for (const c of [...now.commands, ...before.commands]) console.log(`  ${c}`);
-  console.log(`goals: one Node process ${now.nodes === 1 ? '✓' : '✗'}; RSS ≤ 150 MB ${now.rssMb <= 150 ? '✓' : '✗'}; CPU ≤ 0.5 % ${now.cpuPct <= 0.5 ? '✓' : '✗'}`);
+  const nodes = goal(`${now.nodes} Node processes (goal: one)`, now.nodes === 1);
+  const rss = goal(`RSS ${fmt(now.rssMb)} MB (goal ≤ 150 MB)`, now.rssMb <= 150);
+  const cpu = goal(`CPU ${fmt(now.cpuPct, 3)} % (goal ≤ 0.5 %)`, now.cpuPct <= 0.5);
+  console.log(`goals (docs/decisions.md §20.3), npm run serve: one Node process${nodes}; RSS ≤ 150 MB${rss}; CPU ≤ 0.5 %${cpu}`);
   console.log(loadNote());
+  finishGoals();
   fs.rmSync(dataDir, { recursive: true, force: true });
 } finally {
   await sims.close();

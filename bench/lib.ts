@@ -3,7 +3,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
+import autocannon from '../test/helpers/load.js';
 import { jsonCaller, type TestServer } from '../test/helpers/server.js';
 
 export { processTree } from '../test/helpers/proc.js';
@@ -176,4 +176,25 @@ export function spread(values: number[], digits = 2): string {
 export function loadNote(): string {
   const [one] = os.loadavg();
   return `machine: ${os.cpus().length} cores, load average ${one.toFixed(2)} when this table was printed (other work on the machine makes absolute figures noisy; compare the ratios)`;
+}
+
+const missed: string[] = [];
+
+/**
+ * A figure against its goal (docs/decisions.md §20.3): ' ✓' or ' ✗' for the table, and a
+ * miss is remembered so that `finishGoals()` makes the bench exit non-zero.
+ */
+export function goal(what: string, met: boolean): string {
+  if (!met) missed.push(what);
+  return met ? ' ✓' : ' ✗';
+}
+
+/** Prints which goals were missed (or that all were met); a miss makes the process exit 1. */
+export function finishGoals(): void {
+  if (missed.length === 0) {
+    console.log('all goals met');
+    return;
+  }
+  console.log(`goals missed: ${missed.join('; ')}`);
+  process.exitCode = 1;
 }

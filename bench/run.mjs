@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureTestPeers } from '../scripts/test-peers.mjs';
 
 const dir = path.dirname(fileURLToPath(import.meta.url));
 const root = path.join(dir, '..');
@@ -16,6 +17,12 @@ const tsx = path.join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs');
 const started = Date.now();
 console.log(`Herald benchmarks on Node ${process.version}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}), load average ${os.loadavg()[0].toFixed(2)}`);
 execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
+// The load generator, the browser driver and the PDS are test-only packages (test/package.json).
+const peersProblem = ensureTestPeers();
+if (peersProblem) {
+  console.error(peersProblem);
+  process.exit(1);
+}
 const times = [];
 let failed = 0;
 for (const f of benches) {

@@ -8,8 +8,8 @@
  *    Herald's own records against its target time: dispatch (its publication started) and
  *    published (the network answered). RSS of the server: before scheduling, with the 10,000
  *    pending, peak while firing, and 30 s after the last one settled (the peak is mostly heap V8
- *    grew during the burst and gives back once idle). Goal: 100% exactly once; fired p99 ≤ 100
- *    ms, max ≤ 1 s.
+ *    grew during the burst and gives back once idle). Goal (docs/decisions.md §20.3): 100% exactly once; fired
+ *    p99 ≤ 25 ms, max ≤ 250 ms.
  * 2. 100,000 pending entries. The goal's "scheduling them ≤ 1 s" is the scheduler's part: its
  *    wake-up armed for them, which with one node-schedule job per post would mean 100,000 jobs
  *    (docs/decisions.md §20.3); here one timer, rebuilt from the database at every start, so the figure is the
@@ -29,7 +29,7 @@
  * with synchronous=FULL) rather than the scheduler.
  */
 import Database from 'better-sqlite3';
-import autocannon from 'autocannon';
+import autocannon from '../test/helpers/load.js';
 import crypto from 'node:crypto';
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
@@ -39,7 +39,7 @@ import { uuidV7 } from '../server/core/ids.js';
 import { openDatabase } from '../server/db/connection.js';
 import type { TestServer } from '../test/helpers/server.js';
 import { connectOAuth } from '../test/helpers/oauth-connect.js';
-import { fmt, loadNote, percentile, printTable, rssBytes, startHerald, stats, type HeraldChild } from './lib.js';
+import { finishGoals, fmt, goal, loadNote, percentile, printTable, rssBytes, startHerald, stats, type HeraldChild } from './lib.js';
 import { startSimulators, type Simulators } from './networks.js';
 
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 1));
@@ -132,15 +132,16 @@ async function tenThousand(h: HeraldChild, sims: Simulators, accounts: Record<Ne
   const drafts = await createDrafts(h, ENTRIES / NETWORKS.length, prefix);
   const rssBefore = rssBytes(h.child.pid!);
   const scheduleStarted = Date.now();
-  // Due from 20 s from now: time enough to schedule them all first.
-  const start = Date.now() + 20_000 + drafts.length * 2;
+  // Due from 20 s from now: time enough to schedule them all first (BENCH_SCHED_LEAD_S more on a
+  // machine so loaded that taking them in takes longer).
+  const start = Date.now() + 20_000 + drafts.length * 2 + Number(process.env.BENCH_SCHED_LEAD_S ?? 0) * 1000;
   for (const [i, draftId] of drafts.entries()) {
     const at = start + Math.floor(Math.random() * WINDOW_MS);
     const targetAccounts = NETWORKS.map((platform) => ({ accountId: accounts[platform][i % PER_NETWORK], platform }));
     await h.ok('POST', '/microblog/schedule', { draftId, scheduledFor: new Date(at).toISOString(), targetAccounts, applyJitter: false });
   }
   const scheduleS = (Date.now() - scheduleStarted) / 1000;
-  if (Date.now() > start) throw new Error(`scheduling took ${scheduleS} s, past the window's start`);
+  if (Date.now() > start) throw new Error(`scheduling took ${scheduleS} s, past the window's start: try BENCH_SCHED_LEAD_S=60`);
   const rssPending = rssBytes(h.child.pid!);
   let peak = rssPending;
   const sampler = setInterval(() => { try { peak = Math.max(peak, rssBytes(h.child.pid!)); } catch { /* gone */ } }, 200);
@@ -277,7 +278,7 @@ async function hundredThousand(h: HeraldChild, env: Record<string, string>, empt
   // 1,000 due in the same second.
   const prefix = `Same second run ${run}`;
   const same = await createDrafts(h, SAME_SECOND / NETWORKS.length, prefix);
-  const at = Math.ceil((Date.now() + 15_000) / 1000) * 1000;
+  const at = Math.ceil((Date.now() + 15_000 + Number(process.env.BENCH_SCHED_LEAD_S ?? 0) * 1000) / 1000) * 1000;
   for (const [i, draftId] of same.entries()) {
     const targetAccounts = NETWORKS.map((platform) => ({ accountId: accounts[platform][i % PER_NETWORK], platform }));
     await h.ok('POST', '/microblog/schedule', { draftId, scheduledFor: new Date(at + (i % 1000)).toISOString(), targetAccounts, applyJitter: false });
@@ -372,7 +373,7 @@ printTable(`Scheduler: ${ENTRIES.toLocaleString('en')} entries due within 60 s, 
     `${fmt(r.apiRps)}, ${fmt(r.apiP99)}`,
   ]),
 ]);
-console.log('goal: 100% fired exactly once; lateness p99 ≤ 100 ms, max ≤ 1 s. Fired: the scheduler claimed it (polled, upper bound); dispatch: its publication started (after the posts before it on the same account); published: the network answered');
+console.log('goal (docs/decisions.md §20.3): 100% fired exactly once; lateness p99 ≤ 25 ms, max ≤ 250 ms. Fired: the scheduler claimed it (polled, upper bound); dispatch: its publication started (after the posts before it on the same account); published: the network answered');
 printTable(`Scheduler scale: ${PENDING.toLocaleString('en')} pending entries; ${SAME_SECOND} due in the same second among them; ${RUNS} run(s)${diag}`, [
   ['run', 'scheduler armed at start: 100k pending / empty queue', `schedule 100k over HTTP (${PENDING / 40} requests of 40, ${CONNECTIONS} connections)`, 'bare better-sqlite3, same rows and transactions', 'HTTP ÷ bare', 'CPU: server ÷ bare (ms per request)', 'RSS growth: 2 s / 15 s after', 'one more schedule p50 / p99 ms', '1,000 due: claimed / dispatched / published by', 'fired once, duplicates'],
   ...hundredK.map((r, i) => [
@@ -396,5 +397,17 @@ console.log(`one node-schedule job per entry instead (this process): ${naive.map
 console.log('goal: scheduling 100k pending ≤ 1 s (the scheduler: one wake-up armed from an indexed table, rebuilt at every start, instead of a node-schedule job per post); RSS growth ≤ 32 MB (15 s after); the 1,000 dispatched within 1 s. Taking the 100k in over HTTP is bound by writing them: compare it with the bare writes');
 if (RUNS > 1) console.log(`medians over ${RUNS} runs: fired p99 ${fmt(med(tenK.map((r) => percentile(r.claim, 99))))} ms, dispatch p99 ${fmt(med(tenK.map((r) => percentile(r.dispatch, 99))))} ms, 1,000 dispatched by ${fmt(med(hundredK.map((r) => r.dispatchedMs)))} ms`);
 console.log(loadNote());
-const failed = tenK.some((r) => r.fired !== ENTRIES || r.duplicates > 0) || hundredK.some((r) => r.fired !== SAME_SECOND || r.duplicates > 0);
-if (failed) process.exitCode = 1;
+tenK.forEach((r, i) => {
+  goal(`run ${i + 1}: ${r.fired}/${ENTRIES} fired, ${r.duplicates} duplicates (goal: all, once)`, r.fired === ENTRIES && r.duplicates === 0);
+  const p99 = percentile(r.claim, 99);
+  const max = Math.max(...r.claim);
+  goal(`run ${i + 1}: fired p99 ${fmt(p99)} ms (goal ≤ 25 ms)`, p99 <= 25);
+  goal(`run ${i + 1}: fired max ${fmt(max)} ms (goal ≤ 250 ms)`, max <= 250);
+});
+hundredK.forEach((r, i) => {
+  goal(`run ${i + 1}: ${r.fired}/${SAME_SECOND} due together fired, ${r.duplicates} duplicates`, r.fired === SAME_SECOND && r.duplicates === 0);
+  goal(`run ${i + 1}: 100k armed in ${fmt(r.armedMs)} ms (goal ≤ 1 s)`, r.armedMs <= 1000);
+  goal(`run ${i + 1}: RSS growth ${mb(r.rssGrowth)} (goal ≤ 32 MB)`, r.rssGrowth <= 32 * 1024 * 1024);
+  goal(`run ${i + 1}: 1,000 dispatched by ${fmt(r.dispatchedMs)} ms (goal ≤ 1 s)`, r.dispatchedMs <= 1000);
+});
+finishGoals();

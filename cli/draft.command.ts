@@ -6,6 +6,7 @@ import { action, examples, idList, int } from './action.js';
 import { clientFor, globals, readStdin, UsageError, writeOptions } from './context.js';
 import { registerDraftFiles } from './draft-files.command.js';
 import { keyValues, print, safe } from './output.js';
+import { networkChoices, networkName, networkParser } from './names.js';
 
 /** The networks --split knows (text/'s PLATFORMS; kept here so --help needs no text rules). */
 export const SPLIT_NETWORKS = ['microblog', 'skyblog', 'fedblog', 'threadblog', 'problog'] as const satisfies readonly Platform[];
@@ -81,7 +82,8 @@ const contentOptions = (cmd: Command) => cmd
   .option('--file <path>', 'read the text from a file (- for standard input)')
   .option('--stdin', 'read the text from standard input')
   .option('--html', 'the text is HTML (p, br, a, strong, em…); by default it is plain text, kept character for character')
-  .addOption(new Option('--split <network>', 'split posts too long for this network into a thread').choices([...SPLIT_NETWORKS]));
+  .addOption(new Option('--split <network>', `split posts too long for this network into a thread: ${networkChoices(SPLIT_NETWORKS)}`)
+    .argParser(networkParser(SPLIT_NETWORKS)));
 
 /** The template's head and tail, fetched only when --split needs them. */
 const templateFrame = (cmd: Command, id: string | undefined): Frame | undefined => (id === undefined ? undefined : async () => {
@@ -133,7 +135,7 @@ export function registerDraft(program: Command): void {
     .option('--language <tag>', 'BCP 47 language of the posts (default: the setting defaultLanguage)')
     .option('--link-card <url>', 'make the link card of this page')
     .option('--no-link-card', 'send no link card (default: a card for the first link of the first post)'))
-    .addHelpText('after', examples('herald draft create --content "Hello world"', 'herald draft create --file thread.txt --split microblog', 'cat notes.md | herald draft create --stdin --title Notes'))
+    .addHelpText('after', examples('herald draft create --content "Hello world"', 'herald draft create --file thread.txt --split x', 'cat notes.md | herald draft create --stdin --title Notes'))
     .action(action(async (opts: ContentOptions & CardOptions & { title?: string; set?: string; accounts?: string[]; template?: string }, cmd: Command) => {
       const posts = await readPosts(opts, templateFrame(cmd, opts.template));
       if (!posts) throw new UsageError('Give the text with --content, --file or --stdin');
@@ -153,7 +155,7 @@ export function registerDraft(program: Command): void {
       const r = await clientFor(cmd).getDraft(id);
       const d = r.draft;
       const posts = d.tweets.map((t) => {
-        const counts = Object.entries(t.validation).map(([p, v]) => `${p} ${v.count}/${v.limit}${v.valid ? '' : ' ✗'}`).join(', ');
+        const counts = Object.entries(t.validation).map(([p, v]) => `${networkName(p)} ${v.count}/${v.limit}${v.valid ? '' : ' ✗'}`).join(', ');
         return `\n[${t.position + 1}] ${counts}\n${safe(t.plainText)}`;
       }).join('\n');
       print(globals(cmd).output, r, { ids: [d.id], text: keyValues([['id', d.id], ['title', d.title], ['status', d.status], ['scheduled', d.scheduledFor], ['set', d.socialSetId], ['updated', d.updatedAt]]) + '\n' + posts });
@@ -168,7 +170,7 @@ export function registerDraft(program: Command): void {
     .option('--language <tag>', 'BCP 47 language of the posts ("default": the setting defaultLanguage)')
     .option('--link-card <url>', 'make the link card of this page ("first": the first link of the first post)')
     .option('--no-link-card', 'send no link card'))
-    .addHelpText('after', examples('herald draft update 3f2a… --title "Launch day"', 'herald draft update 3f2a… --file thread.txt --split skyblog', 'herald draft update 3f2a… --template none'))
+    .addHelpText('after', examples('herald draft update 3f2a… --title "Launch day"', 'herald draft update 3f2a… --file thread.txt --split bluesky', 'herald draft update 3f2a… --template none'))
     .action(action(async (id: string, opts: ContentOptions & CardOptions & { title?: string; set?: string; accounts?: string[]; template?: string }, cmd: Command) => {
       const posts = await readPosts(opts, opts.template === 'none' ? undefined : templateFrame(cmd, opts.template));
       const body = {

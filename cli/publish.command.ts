@@ -3,16 +3,25 @@ import type { HeraldClient } from '../client/herald-client.js';
 import { action, examples, idList } from './action.js';
 import { clientFor, EXIT, globals, paint, useColor, writeOptions } from './context.js';
 import { print, safe } from './output.js';
+import { accountHandle, accountsById, networkName, resolveAccounts, withNames } from './names.js';
 
 const DONE = new Set(['published', 'failed', 'needs_review', 'missed', 'cancelled']);
 /** Only for a server without GET /events (older Herald): progress is then polled. */
 const POLL_MS = 300;
 
 type Progress = Awaited<ReturnType<HeraldClient['publishProgress']>>;
+type Accounts = Awaited<ReturnType<typeof accountsById>>;
+
+/** "Mastodon  @ada@example.social": the network's name and the account's handle (its id when unknown). */
+export const whereTo = (platform: string, accountId: string, accounts: Accounts) => {
+  const a = accounts.get(accountId);
+  return `${networkName(platform).padEnd(8)}  ${a ? accountHandle(a) : accountId}`;
+};
 
 /** Prints the plan of a dry run: per account, what would be sent and what it would cost. */
-export function printPlan(output: ReturnType<typeof globals>['output'], plan: Awaited<ReturnType<HeraldClient['publishDryRun']>>): void {
-  const lines = plan.plan.map((p) => `${p.platform.padEnd(10)} ${p.accountId}  ${p.skipped ? 'already published (skipped)' : `${p.posts.length} post(s), ${p.credits} credits`}${p.posts.map((x, i) => `\n  ${i + 1}. ${safe(x.text).slice(0, 200)}${x.media.length ? ` [${x.media.length} media]` : ''}`).join('')}`);
+export function printPlan(output: ReturnType<typeof globals>['output'], dryRun: Awaited<ReturnType<HeraldClient['publishDryRun']>>, accounts: Accounts): void {
+  const plan = { ...dryRun, plan: dryRun.plan.map((p) => withNames(p, accounts.get(p.accountId))) };
+  const lines = plan.plan.map((p) => `${whereTo(p.platform, p.accountId, accounts)}  ${p.skipped ? 'already published (skipped)' : `${p.posts.length} post(s), ${p.credits} credits`}${p.posts.map((x, i) => `\n  ${i + 1}. ${safe(x.text).slice(0, 200)}${x.media.length ? ` [${x.media.length} media]` : ''}`).join('')}`);
   print(output, plan, {
     ids: plan.plan.map((p) => p.accountId),
     text: `${lines.join('\n')}\nDry run: nothing was sent or charged. Needs ${plan.credits.needed} credits (${plan.credits.balance} left); X cost about $${plan.xCostUsd.toFixed(3)}.`,
@@ -22,7 +31,7 @@ export function printPlan(output: ReturnType<typeof globals>['output'], plan: Aw
 export function registerPublish(program: Command): void {
   program.command('publish <draft-id>')
     .description('Publish a draft now, showing each account\'s progress live (on stderr) from the event stream')
-    .option('--accounts <ids>', 'comma-separated account ids (default: the draft\'s accounts)', idList)
+    .option('--accounts <ids>', 'comma-separated account ids or handles as `herald account list` shows them (default: the draft\'s accounts)', idList)
     .option('--force', 'publish again to accounts that already have it')
     .option('--wait', 'wait for every account, showing progress (the default)')
     .option('--dry-run', 'show what each account would receive and what it would cost; send and charge nothing')
@@ -30,11 +39,13 @@ export function registerPublish(program: Command): void {
     .action(action(async (draftId: string, opts: { accounts?: string[]; force?: boolean; dryRun?: boolean }, cmd: Command) => {
       const g = globals(cmd);
       const client = clientFor(cmd);
+      const accounts = await accountsById(client);
+      const accountIds = opts.accounts && resolveAccounts(opts.accounts, [...accounts.values()]);
       if (opts.dryRun) {
-        printPlan(g.output, await client.publishDryRun(draftId, { accountIds: opts.accounts, force: opts.force }));
+        printPlan(g.output, await client.publishDryRun(draftId, { accountIds, force: opts.force }), accounts);
         return;
       }
-      const started = await client.publishAsync(draftId, { accountIds: opts.accounts, force: opts.force }, writeOptions(cmd));
+      const started = await client.publishAsync(draftId, { accountIds, force: opts.force }, writeOptions(cmd));
       for (const w of started.warnings ?? []) process.stderr.write(`Warning: ${w}\n`);
       // Progress goes to stderr, so stdout stays the result alone; one line per change of state.
       const live = !g.quiet && g.output !== 'json';
@@ -48,7 +59,7 @@ export function registerPublish(program: Command): void {
           if (live && seen.get(e.id) !== e.status) {
             const mark = e.status === 'published' ? paint('✓', 32, process.stderr) : DONE.has(e.status) ? paint('✗', 31, process.stderr) : tty ? paint('…', 33, process.stderr) : '…';
             const detail = e.url ? `  ${e.url}` : e.error ? `  ${safe(e.error)}` : '';
-            process.stderr.write(`${mark} ${e.platform.padEnd(10)} ${e.accountUuid}  ${e.status}${detail}\n`);
+            process.stderr.write(`${mark} ${whereTo(e.platform, e.accountUuid, accounts)}  ${e.status}${detail}\n`);
           }
           seen.set(e.id, e.status);
         }
@@ -59,11 +70,13 @@ export function registerPublish(program: Command): void {
         const s = progress.summary;
         process.stderr.write(`Done: ${s.completed} published, ${s.failed} failed of ${s.total}.\n`);
       }
-      print(g.output, { ...progress, jobId: started.jobId, draftId }, {
-        ids: progress.entries.map((e) => e.id), rows: progress.entries,
+      const entries = progress.entries.map((e) => withNames(e, accounts.get(e.accountUuid)));
+      print(g.output, { ...progress, entries, jobId: started.jobId, draftId }, {
+        ids: progress.entries.map((e) => e.id), rows: entries,
         columns: [
-          { header: 'network', value: (e) => e.platform }, { header: 'account', value: (e) => e.accountUuid }, { header: 'status', value: (e) => e.status },
-          { header: 'url / error', value: (e) => e.url ?? e.error, max: 70 },
+          { header: 'network', value: (e) => e.platformName }, { header: 'account', value: (e) => e.accountHandle ?? e.accountUuid, max: 40 },
+          { header: 'status', value: (e) => e.status }, { header: 'url / error', value: (e) => e.url ?? e.error, max: 70 },
+          { header: 'account id', value: (e) => e.accountUuid },
         ],
       });
       if (progress.summary.failed > 0 || progress.entries.some((e) => e.status !== 'published')) process.exitCode = EXIT.error;

@@ -6,6 +6,7 @@ import { print } from './output.js';
 import { printPlan } from './publish.command.js';
 import type { HeraldClient } from '../client/herald-client.js';
 import { canonicalTimeZone, formatLocal, readLocal } from '../time/index.js';
+import { accountsById, resolveAccounts, withNames } from './names.js';
 
 /** What --at meant: the instant, and for a local time the zone it was read in and the DST rule in words. */
 export interface When { at: Date; zone?: string; words?: string }
@@ -59,7 +60,7 @@ export function registerSchedule(program: Command): void {
     .description('Schedule a draft (one entry per account; each gets its own ±3 min jitter)')
     .requiredOption('--at <time>', 'ISO 8601, or local time like "2026-12-01 09:00" in the draft\'s social set\'s zone')
     .option('--zone <zone>', 'read a local --at in this IANA zone instead, e.g. Europe/Berlin')
-    .option('--accounts <ids>', 'comma-separated account ids (default: the draft\'s accounts)', idList)
+    .option('--accounts <ids>', 'comma-separated account ids or handles as `herald account list` shows them (default: the draft\'s accounts)', idList)
     .option('--priority <n>', 'higher fires first among entries due together (-1000 to 1000)', int(-1000, 1000), 0)
     .option('--no-jitter', 'fire at exactly --at')
     .option('--dry-run', 'show what each account would receive and what it would cost; schedule nothing')
@@ -74,16 +75,16 @@ export function registerSchedule(program: Command): void {
       // The DST rule, when it moved or chose the time, is said before anything else.
       if (parsed.words && !globals(cmd).quiet) process.stderr.write(`Note: ${parsed.words}.\n`);
       let targetAccounts: { accountId: string; platform: 'microblog' }[] | undefined;
+      const accounts = await accountsById(client);
       if (opts.accounts) {
-        const all = (await client.listAccounts()).accounts;
-        targetAccounts = opts.accounts.map((id) => {
-          const a = all.find((x) => x.uuid === id);
+        targetAccounts = resolveAccounts(opts.accounts, [...accounts.values()]).map((id) => {
+          const a = accounts.get(id);
           if (!a) throw new HeraldError('NOT_FOUND', 404, `No account ${id} (see herald account list)`);
           return { accountId: id, platform: a.platform as 'microblog' };
         });
       }
       if (opts.dryRun) {
-        printPlan(globals(cmd).output, await client.scheduleDryRun({ draftId, scheduledFor: when.toISOString(), targetAccounts, priority: opts.priority, applyJitter: opts.jitter }));
+        printPlan(globals(cmd).output, await client.scheduleDryRun({ draftId, scheduledFor: when.toISOString(), targetAccounts, priority: opts.priority, applyJitter: opts.jitter }), accounts);
         return;
       }
       const r = await client.schedule({ draftId, scheduledFor: when.toISOString(), targetAccounts, priority: opts.priority, applyJitter: opts.jitter }, writeOptions(cmd));
@@ -96,29 +97,32 @@ export function registerSchedule(program: Command): void {
     .addHelpText('after', examples('herald schedule list', 'herald schedule list --output json'))
     .action(action(async (_opts: unknown, cmd: Command) => {
       const client = clientFor(cmd);
-      const r = await client.listSchedules();
+      const [r, accounts] = await Promise.all([client.listSchedules(), accountsById(client)]);
       const output = globals(cmd).output;
       // A draft with no set is shown in the user's zone.
       const noSet = output === 'table' && r.schedules.some((s) => !s.timeZone);
       const userZone = noSet ? (await client.me()).timezone : 'UTC';
       const rows = r.schedules.map((s) => {
         const zone = s.timeZone ?? userZone;
-        return { ...s, zone, local: formatLocal(zone, Date.parse(s.scheduledFor)) };
+        return { ...withNames(s, accounts.get(s.accountUuid)), zone, local: formatLocal(zone, Date.parse(s.scheduledFor)) };
       });
-      print(output, r, {
+      print(output, { ...r, schedules: r.schedules.map((s) => withNames(s, accounts.get(s.accountUuid))) }, {
         ids: r.schedules.map((s) => s.id), rows,
         columns: [
-          { header: 'when', value: (s) => s.local.local.replace('T', ' ') }, { header: 'zone', value: (s) => `${s.zone} ${s.local.offset}` }, { header: 'draft', value: (s) => s.draftTitle, max: 30 }, { header: 'network', value: (s) => s.platform },
-          { header: 'account', value: (s) => s.accountUuid }, { header: 'attempts', value: (s) => s.attempts }, { header: 'id', value: (s) => s.id },
+          { header: 'when', value: (s) => s.local.local.replace('T', ' ') }, { header: 'zone', value: (s) => `${s.zone} ${s.local.offset}` }, { header: 'draft', value: (s) => s.draftTitle, max: 30 },
+          { header: 'network', value: (s) => s.platformName },
+          { header: 'account', value: (s) => s.accountHandle ?? s.accountUuid, max: 40 }, { header: 'attempts', value: (s) => s.attempts }, { header: 'id', value: (s) => s.id },
         ],
       });
     }));
   schedule.command('cancel <draft-id>')
     .description('Cancel a draft\'s pending scheduled posts (or only one account\'s with --account)')
-    .option('--account <account-id>', 'cancel only this account\'s post; the draft stays scheduled on the others')
+    .option('--account <account>', 'cancel only this account\'s post (its id or handle); the draft stays scheduled on the others')
     .addHelpText('after', examples('herald schedule cancel 9b1c…', 'herald schedule cancel 9b1c… --account 4f2a…'))
     .action(action(async (draftId: string, opts: { account?: string }, cmd: Command) => {
-      const r = await clientFor(cmd).cancelSchedule(draftId, opts.account);
+      const client = clientFor(cmd);
+      const account = opts.account && resolveAccounts([opts.account], [...(await accountsById(client)).values()])[0];
+      const r = await client.cancelSchedule(draftId, account);
       const g = globals(cmd);
       print(g.output, { ...r, draftId }, { ids: r.cancelled > 0 ? [draftId] : [], text: g.quiet ? String(r.cancelled) : r.message });
     }));

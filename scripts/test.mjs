@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sweepForCanaries } from './canary-sweep.mjs';
+import { ensureTestPeers } from './test-peers.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const APT_LINE = 'apt-get install -y chromium libsecret-1-dev gnome-keyring dbus dbus-x11 libfaketime faketime';
@@ -36,6 +37,13 @@ try {
   process.exit(1);
 }
 
+const peersProblem = ensureTestPeers();
+if (peersProblem) {
+  console.error(peersProblem);
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+}
+
 const home = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-test-home-'));
 // Temp files and data folders of the run stay inside `home` until the canary sweep has read them.
 const tmp = path.join(home, 'tmp');
@@ -48,10 +56,12 @@ const inner = [
   `exec "${process.execPath}" "${vitest}" run --reporter=default --reporter=json --outputFile.json="${report}" --reporter=./test/reliability/quality-reporter.ts ${args.map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ')}`,
 ].join('; ');
 
+// HOME is a fresh folder; npm keeps using the person's cache (tests that install read it, offline first).
+const npmCache = process.env.npm_config_cache || path.join(os.homedir(), '.npm');
 const child = spawn('dbus-run-session', ['--', 'sh', '-c', inner], {
   cwd: root,
   stdio: 'inherit',
-  env: { ...process.env, HOME: home, XDG_DATA_HOME: path.join(home, 'share'), XDG_CONFIG_HOME: path.join(home, 'config'), HERALD_TEST_KEYCHAIN: '1', TMPDIR: tmp, HERALD_TEST_KEEP_DATA: '1' },
+  env: { ...process.env, HOME: home, XDG_DATA_HOME: path.join(home, 'share'), XDG_CONFIG_HOME: path.join(home, 'config'), HERALD_TEST_KEYCHAIN: '1', TMPDIR: tmp, HERALD_TEST_KEEP_DATA: '1', npm_config_cache: npmCache },
 });
 child.on('exit', (code) => {
   let passed = 0, failed = 0, skipped = 0;

@@ -57,9 +57,10 @@ afterAll(async () => {
 });
 
 it('connects a Mastodon account, then says it was already connected the second time', async () => {
-  const first = await connectLikeAPerson(['fedblog', '--instance', masto.url]);
+  // The network by its name, as a person types it; the API's word works too (below).
+  const first = await connectLikeAPerson(['mastodon', '--instance', masto.url]);
   expect(first.code, first.err).toBe(0);
-  expect(first.err).toMatch(/Open this address in a browser and allow Herald/);
+  expect(first.err).toMatch(/Open this address in a browser and allow Herald to post to Mastodon:/);
   expect(first.out).toMatch(/Connected Mastodon as @herald/);
   const again = await connectLikeAPerson(['fedblog', '--instance', masto.url]);
   expect(again.code, again.err).toBe(0);
@@ -74,4 +75,7 @@ it('an account to reconnect that is not yours is exit 4, and a missing instance 
   const usage = await herald(['account', 'connect', 'fedblog'], { env: env() });
   expect(usage.code).toBe(2);
   expect(usage.err).toMatch(/--instance/);
+  const unknown = await herald(['account', 'connect', 'myspace'], { env: env() });
+  expect(unknown.code).toBe(2);
+  expect(unknown.err).toMatch(/Unknown network "myspace": use x, bluesky, mastodon, threads, linkedin/);
 });

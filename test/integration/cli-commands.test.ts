@@ -49,6 +49,12 @@ const api = async (method: string, p: string, body?: unknown) => {
 const clipped = (s: string, max: number) => (s.length <= max ? s : `${s.slice(0, max - 1)}…`);
 const lines = (r: CliResult) => ok(r).split('\n').filter(Boolean);
 let home: string;
+/** What a person reads for a network and an account (the UI's words), never microblog/fedblog or an id alone. */
+const NAME: Record<string, string> = { fedblog: 'Mastodon', skyblog: 'Bluesky' };
+const handleOf = (a: { platform: string; username: string }) => (a.platform === 'fedblog' ? `@${a.username}@${new URL(sim.url).host}` : `@${a.username}`);
+const accountsNow = async () => new Map<string, any>((await api('GET', '/accounts')).accounts.map((a: any) => [a.uuid, a]));
+/** An API row as `-o json` prints it: the API's fields, and the names beside them. */
+const named = (row: any, account: any) => ({ ...row, platformName: NAME[row.platform], accountHandle: handleOf(account) });
 
 beforeAll(async () => {
   sim = await startMastodonSimulator();
@@ -159,16 +165,19 @@ describe('herald social-set list, account list', () => {
     const apiAccounts = await api('GET', '/accounts');
     expect(apiAccounts.accounts).toHaveLength(3);
 
-    expect(JSON.parse(ok(sets.json))).toEqual(apiSets);
-    expect(parseTable(ok(sets.table), ['ID', 'NAME', 'DEFAULT', 'ACCOUNTS'])).toEqual(apiSets.socialSets.map((s: any) => ({
-      ID: s.id, NAME: s.name, DEFAULT: s.isDefault ? 'yes' : '', ACCOUNTS: s.accounts.map((a: any) => `${a.platform}:${a.username}`).join(', '),
+    const full = await accountsNow();
+    expect(JSON.parse(ok(sets.json))).toEqual({ ...apiSets, socialSets: apiSets.socialSets.map((s: any) => ({ ...s, accounts: s.accounts.map((a: any) => named(a, full.get(a.accountId))) })) });
+    expect(parseTable(ok(sets.table), ['NAME', 'DEFAULT', 'ACCOUNTS', 'ID'])).toEqual(apiSets.socialSets.map((s: any) => ({
+      ID: s.id, NAME: s.name, DEFAULT: s.isDefault ? 'yes' : '', ACCOUNTS: s.accounts.map((a: any) => `${NAME[a.platform]} ${handleOf(a)}`).join(', '),
     })));
+    expect(ok(sets.table)).toContain(`Mastodon @herald@${new URL(sim.url).host}, Mastodon @second@${new URL(sim.url).host}`);
     expect(lines(sets.minimal)).toEqual(apiSets.socialSets.map((s: any) => s.id));
 
-    expect(JSON.parse(ok(accounts.json))).toEqual(apiAccounts);
-    expect(parseTable(ok(accounts.table), ['ID', 'NETWORK', 'USERNAME', 'STATUS', 'FOLLOWERS'])).toEqual(apiAccounts.accounts.map((a: any) => ({
-      ID: a.uuid, NETWORK: a.platform, USERNAME: a.username, STATUS: a.status, FOLLOWERS: String(a.followers_count),
+    expect(JSON.parse(ok(accounts.json))).toEqual({ ...apiAccounts, accounts: apiAccounts.accounts.map((a: any) => named(a, a)) });
+    expect(parseTable(ok(accounts.table), ['NETWORK', 'ACCOUNT', 'NAME', 'STATUS', 'FOLLOWERS', 'ID'])).toEqual(apiAccounts.accounts.map((a: any) => ({
+      NETWORK: NAME[a.platform], ACCOUNT: handleOf(a), NAME: a.display_name, STATUS: a.status, FOLLOWERS: String(a.followers_count), ID: a.uuid,
     })));
+    expect(ok(accounts.table)).not.toMatch(/(^|\s)(fedblog|skyblog)(\s|$)/m);
     expect(lines(accounts.minimal).sort()).toEqual([fed1, fed2, sky].sort());
   });
 });
@@ -236,7 +245,8 @@ describe('herald draft', () => {
     const [head, ...posts] = ok(get.table).split('\n\n');
     expect(parseKeyValues(head)).toEqual({ id: tableId, title: 'Stdin 中文 🎉 thread', status: 'draft', scheduled: '', set: drafts[0].draft.socialSetId, updated: drafts[0].draft.updatedAt });
     expect(posts.map((p) => p.split('\n')[1])).toEqual(['table one 中文 🎉', 'table two', 'table three']);
-    expect(posts[0]).toContain(`fedblog ${drafts[0].draft.tweets[0].validation.fedblog.count}/500`);
+    expect(posts[0]).toContain(`Mastodon ${drafts[0].draft.tweets[0].validation.fedblog.count}/500`);
+    expect(ok(get.table)).not.toMatch(/fedblog|skyblog|microblog/);
     expect(posts[0]).toMatch(/^\[1\] /);
     expect(ok(get.minimal)).toBe(`${tableId}\n`);
 
@@ -263,33 +273,38 @@ describe('herald publish', () => {
     sim.faults.latencyMs = 150; // progress has states to show
     const [table, json, minimal] = await Promise.all([
       cli(['publish', a], 'table'),
-      cli(['publish', b, '--accounts', fed2], 'json'),
+      // An account by the handle the tables show, as well as by its id.
+      cli(['publish', b, '--accounts', `@second@${new URL(sim.url).host}`], 'json'),
       cli(['publish', c], 'minimal'),
     ]);
     sim.faults.latencyMs = 0;
 
     // table: progress lines then the result table; every account published, with its URL.
-    const rows = parseTable(ok(table), ['NETWORK', 'ACCOUNT', 'STATUS', 'URL / ERROR']);
-    expect(rows.map((r) => [r.NETWORK, r.ACCOUNT, r.STATUS]).sort()).toEqual([['fedblog', fed1, 'published'], ['fedblog', fed2, 'published']].sort());
+    const full = await accountsNow();
+    const [h1, h2, hs] = [fed1, fed2, sky].map((id) => handleOf(full.get(id)));
+    const rows = parseTable(ok(table), ['NETWORK', 'ACCOUNT', 'STATUS', 'URL / ERROR', 'ACCOUNT ID']);
+    expect(rows.map((r) => [r.NETWORK, r.ACCOUNT, r.STATUS, r['ACCOUNT ID']]).sort()).toEqual([['Mastodon', h1, 'published', fed1], ['Mastodon', h2, 'published', fed2]].sort());
     for (const r of rows) expect(r['URL / ERROR']).toMatch(new RegExp(`^${sim.url}/@(herald|second)/\\d+$`));
     const progress = table.err.split('\n').filter(Boolean);
     expect(progress[0]).toBe(`Publishing ${a} to 2 account(s)…`);
-    for (const r of rows) expect(progress).toContain(`✓ fedblog    ${r.ACCOUNT}  published  ${r['URL / ERROR']}`);
+    for (const r of rows) expect(progress).toContain(`✓ Mastodon  ${r.ACCOUNT}  published  ${r['URL / ERROR']}`);
     expect(progress.at(-1)).toBe('Done: 2 published, 0 failed of 2.');
     expect(sim.state.statuses.filter((s) => s.text.startsWith('Table run')).map((s) => s.text).sort()).toEqual(['Table run part 1', 'Table run part 1', 'Table run part 2', 'Table run part 2']);
 
     // json: only the result on stdout (no progress), equal to the API's progress for that job.
     const result = JSON.parse(ok(json));
     expect(json.err).toBe('');
-    expect(result).toEqual({ ...(await api('GET', `/microblog/publish/progress?jobId=${result.jobId}`)), jobId: result.jobId, draftId: b });
+    const apiProgress = await api('GET', `/microblog/publish/progress?jobId=${result.jobId}`);
+    expect(result).toEqual({ ...apiProgress, entries: apiProgress.entries.map((e: any) => named(e, full.get(e.accountUuid))), jobId: result.jobId, draftId: b });
     expect(result.entries.map((e: any) => [e.accountUuid, e.status])).toEqual([[fed2, 'published']]);
 
     // minimal: the entry ids; one account failed, so exit 1, and stderr says which.
     expect(minimal.code).toBe(1);
     const entries = (await api('GET', `/microblog/publish/progress?draftId=${c}`)).entries;
     expect(minimal.out.trim().split('\n').sort()).toEqual(entries.map((e: any) => e.id).sort());
-    expect(minimal.err).toContain(`✓ fedblog    ${fed1}  published`);
-    expect(minimal.err).toMatch(new RegExp(`✗ skyblog    ${sky}  failed  \\S`));
+    expect(minimal.err).toContain(`✓ Mastodon  ${h1}  published`);
+    expect(minimal.err).toMatch(new RegExp(`✗ Bluesky   ${hs}  failed  \\S`));
+    expect(`${table.err}${minimal.err}`).not.toMatch(/(^|\s)(fedblog|skyblog|acc-\S+)(\s|$)/m);
     expect(minimal.err).toContain('Done: 1 published, 1 failed of 2.');
   });
 });
@@ -317,11 +332,13 @@ describe('herald schedule', () => {
     for (const s of of(ids.minimal)) expect(Math.abs(Date.parse(s.scheduledFor) - Date.parse(`${year}-03-03T10:00:00Z`))).toBeLessThanOrEqual(3 * 60_000);
 
     const list = await inEach(() => ['schedule', 'list']);
-    expect(JSON.parse(ok(list.json))).toEqual({ success: true, schedules: apiList });
+    const full = await accountsNow();
+    expect(JSON.parse(ok(list.json))).toEqual({ success: true, schedules: apiList.map((s: any) => named(s, full.get(s.accountUuid))) });
     // Each in its set's zone.
     expect(parseTable(ok(list.table), ['WHEN', 'ZONE', 'DRAFT', 'NETWORK', 'ACCOUNT', 'ATTEMPTS', 'ID'])).toEqual(apiList.map((s: any) => ({
       WHEN: formatLocal(s.timeZone, Date.parse(s.scheduledFor)).local.replace('T', ' '),
-      ZONE: `${s.timeZone} ${formatLocal(s.timeZone, Date.parse(s.scheduledFor)).offset}`, DRAFT: s.draftTitle, NETWORK: s.platform, ACCOUNT: s.accountUuid, ATTEMPTS: String(s.attempts), ID: s.id,
+      ZONE: `${s.timeZone} ${formatLocal(s.timeZone, Date.parse(s.scheduledFor)).offset}`, DRAFT: s.draftTitle, NETWORK: 'Mastodon',
+      ACCOUNT: handleOf(full.get(s.accountUuid)), ATTEMPTS: String(s.attempts), ID: s.id,
     })));
     expect(lines(list.minimal)).toEqual(apiList.map((s: any) => s.id));
 

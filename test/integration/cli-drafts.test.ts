@@ -44,7 +44,7 @@ describe('herald draft create: where the text comes from', () => {
       cli(['draft', 'create', '--stdin', '-o', 'minimal'], thread),
       cli(['draft', 'create', '--file', file, '-o', 'json']),
       cli(['draft', 'create', '--file', '-', '-q'], thread),
-      cli(['draft', 'create', '--content', long, '--split', 'skyblog', '--title', 'Long', '-o', 'json']),
+      cli(['draft', 'create', '--content', long, '--split', 'Bluesky', '--title', 'Long', '-o', 'json']),
     ]);
     const expected = ['First post 🎉', 'Second post', 'Third post\nwith two lines'];
     expect(await posts(ok(fromStdin).trim())).toEqual(expected);

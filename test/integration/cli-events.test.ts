@@ -95,7 +95,8 @@ describe('herald publish --wait', () => {
     clearInterval(watch);
     expect(r.code).toBe(1);
     expect(r.err).toContain(`Publishing ${id} to 1 account(s)…`);
-    expect(r.err).toMatch(new RegExp(`✗ fedblog    ${acct}  failed  \\S`));
+    const username = (await t.call('GET', `/accounts/${acct}`, { key })).body.account.username;
+    expect(r.err).toMatch(new RegExp(`✗ Mastodon  @${username}  failed  \\S`));
     expect(r.err).toContain('Done: 0 published, 1 failed of 1.');
     expect(streams).toBe(1);
   });

@@ -40,9 +40,11 @@ it('sets, tests, lists and removes the X app through the client', async () => {
   expect(usage.code).not.toBe(0);
   expect(usage.err).toMatch(/--client-secret/);
 
-  const set = await cli(['network', 'set', 'microblog', '--client-id', X_ID, '--client-secret-stdin'], `${X_SECRET}\n`);
+  // The network by the name people know (x) or the API's word (microblog); shown by its name.
+  const set = await cli(['network', 'set', 'x', '--client-id', X_ID, '--client-secret-stdin'], `${X_SECRET}\n`);
   expect(set.code, set.err).toBe(0);
-  expect(parseKeyValues(set.out)).toMatchObject({ network: 'microblog', configured: 'yes', source: 'saved in Herald' });
+  expect(parseKeyValues(set.out.split('\nCheck it with')[0])).toMatchObject({ network: 'X', configured: 'yes', source: 'saved in Herald' });
+  expect(set.out).toMatch(/\nCheck it with: herald network test x\n$/);
   expect(set.out).not.toContain(X_SECRET);
 
   const test = await cli(['network', 'test', 'microblog']);
@@ -52,10 +54,13 @@ it('sets, tests, lists and removes the X app through the client', async () => {
   const list = await cli(['network', 'list', '-o', 'json']);
   expect(list.code).toBe(0);
   const body = JSON.parse(list.out);
-  expect(body.networks[0]).toMatchObject({ platform: 'microblog', configured: true, source: 'app', clientId: X_ID });
+  expect(body.networks[0]).toMatchObject({ platform: 'microblog', platformName: 'X', configured: true, source: 'app', clientId: X_ID });
+  expect(body.networks.map((n: { platformName: string }) => n.platformName)).toEqual(['X', 'Threads', 'LinkedIn', 'Sign-in provider']);
   expect(list.out).not.toContain(X_SECRET);
   const table = await cli(['network', 'list']);
-  expect(table.out).toMatch(/microblog\s+yes\s+saved in Herald/);
+  expect(table.out).toMatch(/^X\s+yes\s+saved in Herald/m);
+  expect(table.out).toMatch(/^LinkedIn\s+no\s/m);
+  expect(table.out.trim().split('\n').slice(1).map((l) => l.split(/\s{2,}/)[0])).toEqual(['X', 'Threads', 'LinkedIn', 'Sign-in provider']);
 
   const wrong = await cli(['network', 'set', 'microblog', '--client-id', X_ID, '--client-secret-stdin'], canaryToken('x', 'secret'));
   expect(wrong.code).toBe(0);
@@ -67,7 +72,11 @@ it('sets, tests, lists and removes the X app through the client', async () => {
   expect(denied.code).not.toBe(0);
   expect(denied.err).toMatch(/Only the owner/);
 
-  const removed = await cli(['network', 'remove', 'microblog']);
+  const removed = await cli(['network', 'remove', 'X']);
   expect(removed.code, removed.err).toBe(0);
+  expect(removed.out).toBe('Removed the saved X app\n');
+  const unknown = await cli(['network', 'test', 'myspace']);
+  expect(unknown.code).not.toBe(0);
+  expect(unknown.err).toMatch(/Unknown network "myspace": use x, threads, linkedin, sign-in \(or the API's microblog, threadblog, problog, identity\)/);
   expect(JSON.parse((await cli(['network', 'list', '-o', 'json'])).out).networks[0].configured).toBe(false);
 });

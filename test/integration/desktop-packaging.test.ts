@@ -22,7 +22,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = path.resolve('.');
 const require = createRequire(import.meta.url);
-const builderRequire = createRequire(require.resolve('app-builder-lib/package.json'));
+// electron-builder's own modules sit in its folder (test/.npmrc installs test peers shallow).
+const builderRequire = createRequire(createRequire(require.resolve('electron-builder/package.json')).resolve('app-builder-lib/package.json'));
 const SENTINEL = 'dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX';
 /**
  * Electron's default fuse wire (V1) as its binaries ship it since Electron 42 (build/fuses/fuses.json5):
@@ -99,27 +100,27 @@ describe('packed with a stub Electron', () => {
     // The Electron version the lockfile pins; with electronDist nothing is downloaded for it.
     const version: string = JSON.parse(fs.readFileSync(path.join(root, 'package-lock.json'), 'utf8')).packages['node_modules/electron'].version;
     expect(Number(version.split('.')[0])).toBeGreaterThanOrEqual(45);
-    run(path.join(root, 'node_modules/.bin/electron-builder'), ['--dir', '--linux', '--x64', `-c.electronDist=${stub}`, `-c.electronVersion=${version}`, '-c.npmRebuild=false', '--publish', 'never'], {
+    run(path.join(root, 'test/node_modules/.bin/electron-builder'), ['--dir', '--linux', '--x64', `-c.electronDist=${stub}`, `-c.electronVersion=${version}`, '-c.npmRebuild=false', '--publish', 'never'], {
       cwd: proj, env: { ELECTRON_SKIP_BINARY_DOWNLOAD: '1', CI: 'true' },
     });
-    entries = require('@electron/asar').listPackage(asarFile, { isPack: false }) as string[];
+    entries = builderRequire('@electron/asar').listPackage(asarFile, { isPack: false }) as string[];
   }, 300_000);
 
   afterAll(() => { fs.rmSync(work, { recursive: true, force: true }); });
 
   it('app.asar holds the main process bundle, the preload and package.json pointing at them', () => {
     for (const f of ['/package.json', '/dist/main/main.cjs', '/dist/main/preload.cjs']) expect(entries).toContain(f);
-    const pkg = JSON.parse(require('@electron/asar').extractFile(asarFile, 'package.json').toString());
+    const pkg = JSON.parse(builderRequire('@electron/asar').extractFile(asarFile, 'package.json').toString());
     expect(entries).toContain(`/${pkg.main}`);
     // The bundle carries the server (its routes and migrations runner are in it).
-    const bundle = require('@electron/asar').extractFile(asarFile, 'dist/main/main.cjs').toString();
+    const bundle = builderRequire('@electron/asar').extractFile(asarFile, 'dist/main/main.cjs').toString();
     expect(bundle).toContain('Herald cannot find its database migrations folder');
     expect(bundle).toContain('/microblog/publish');
   });
 
   it('app.asar holds the UI build: index.html and every asset it loads', () => {
     expect(entries).toContain('/renderer/dist/index.html');
-    const html = require('@electron/asar').extractFile(asarFile, 'renderer/dist/index.html').toString();
+    const html = builderRequire('@electron/asar').extractFile(asarFile, 'renderer/dist/index.html').toString();
     const assets = [...html.matchAll(/(?:src|href)="\/([^"]+)"/g)].map((m) => m[1]);
     expect(assets.some((a) => a.endsWith('.js'))).toBe(true);
     expect(assets.some((a) => a.endsWith('.css'))).toBe(true);
@@ -169,7 +170,7 @@ describe('packed with a stub Electron', () => {
   it('the packed app boots from the package: server up, migrations from resources/, UI served with its CSP, clean quit', async () => {
     // app.asar as Electron would see it, extracted; 'electron' is a stand-in module.
     const appDir = path.join(work, 'app');
-    require('@electron/asar').extractAll(asarFile, appDir);
+    builderRequire('@electron/asar').extractAll(asarFile, appDir);
     expect(fs.existsSync(path.join(appDir, 'migrations'))).toBe(false);
     // Where Electron's built-in module would win, the stand-in does.
     expect(fs.existsSync(path.join(appDir, 'node_modules', 'electron'))).toBe(false);
@@ -198,7 +199,7 @@ describe('packed with a stub Electron', () => {
       expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
       expect(await page.text()).toContain('<div id="root"></div>');
       const setup = await fetch(`${url}api/v1/auth/setup`).then((r) => r.json());
-      expect(setup).toEqual({ success: true, needsSetup: true, signIn: { identity: false, identityProvider: 'Google', microblog: false } });
+      expect(setup).toEqual({ success: true, needsSetup: true, signIn: { identity: false, identityProvider: 'Google', microblog: false }, wizardStep: null });
       expect(out).toContain(`MIGRATIONS ${path.join(resources, 'migrations')}`);
       expect(fs.existsSync(path.join(userData, 'herald.db')) || fs.readdirSync(userData).some((f) => f.endsWith('.db'))).toBe(true);
       child.kill('SIGTERM');

@@ -73,6 +73,8 @@ function freePort(): Promise<number> {
 const require = createRequire(import.meta.url);
 type PdsModule = typeof import('@atproto/pds');
 type PlcModule = typeof import('@did-plc/server');
+/** The PDS package as startPds loads it (for a bench that wraps its start); resolvable from test/ only. */
+export const pdsModule = (): PdsModule => require('@atproto/pds') as PdsModule;
 
 export class XrpcFailure extends Error {
   constructor(readonly status: number, readonly error: string, message: string) {

@@ -2,9 +2,14 @@
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuthClient, RestliClient } from 'linkedin-api-client';
-import type { AxiosInstance, InternalAxiosRequestConfig } from 'axios';
 import { startLinkedInSimulator, type LinkedInSimulator } from './linkedin.simulator.js';
 import { applyLittleText } from './linkedin.text.js';
+
+// axios is the client's own dependency (test/node_modules/linkedin-api-client/node_modules), not
+// importable from here: its types come through the client's.
+type AxiosInstance = RestliClient['axiosInstance'];
+type Interceptor = NonNullable<Parameters<AxiosInstance['interceptors']['request']['use']>[0]>;
+type InternalAxiosRequestConfig = Parameters<Interceptor>[0];
 
 let sim: LinkedInSimulator;
 const VERSION = '202601';
