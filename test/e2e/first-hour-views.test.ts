@@ -187,7 +187,7 @@ describe('navigation', () => {
     }
     await app.shot('89-nav-open-390');
     await nav.getByRole('link', { name: 'Calendar', exact: true }).click();
-    await expect.poll(() => page().url()).toMatch(/#\/calendar$/);
+    await expect.poll(() => page().url(), { timeout: 15_000 }).toMatch(/#\/calendar$/);
     expect(await menu.getAttribute('aria-expanded')).toBe('false');
     await app.shot('89-nav-closed-390');
   });
