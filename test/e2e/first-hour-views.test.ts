@@ -8,6 +8,7 @@
  *   asks first and signs this browser out;
  * - Calendar at 1280 × 800: opened on this month it shows the current week even when the weeks
  *   above are full, and a 500-character title does not stretch its day;
+ * - a queue slot's post (networks minutes apart across the hour) is one calendar card;
  * - navigation at 390 px: a bar with a Menu button, not a scrolling row of twelve links.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -140,6 +141,29 @@ describe('Calendar at 1280 × 800', () => {
   });
 });
 
+describe('a queue slot\'s post in the calendar', () => {
+  it('networks jittered minutes apart across the hour are one card, in the month and week views', async () => {
+    const key = await app.t.login();
+    const fed = addAccount(app.t, owner, 'fedblog').accountId;
+    const sky = addAccount(app.t, owner, 'skyblog').accountId;
+    const draft = (await app.t.call('POST', '/microblog/drafts', { key, body: { title: 'Slot post', tweets: [{ content: 'at the slot' }], selectedAccountIds: [fed, sky] } })).body.draft.id;
+    const day = new Date(Date.now() + 2 * DAY).toISOString().slice(0, 10);
+    const r = await app.t.call('POST', '/microblog/schedule', { key, body: { draftId: draft, applyJitter: false, targetAccounts: [
+      { accountId: fed, scheduledFor: `${day}T08:58:00Z` }, { accountId: sky, scheduledFor: `${day}T09:02:00Z` },
+    ] } });
+    expect(r.status, r.text).toBe(200);
+    const zone = (await app.t.call('GET', '/me', { key })).body.timezone;
+    for (const view of ['month', 'week']) {
+      await page().goto(`${app.origin}/#/calendar?date=${day}&view=${view}`);
+      await page().reload();
+      const cards = page().locator(`[data-testid="calendar"] [data-item="${draft}"]`);
+      await cards.first().waitFor();
+      expect({ view, zone, cards: await cards.count() }).toEqual({ view, zone, cards: 1 });
+      expect(await cards.first().locator('[data-network]').count()).toBe(2);
+    }
+  });
+});
+
 describe('navigation', () => {
   it('at 390 px: a bar with the page\'s name and a Menu button that opens the pages', async () => {
     await page().setViewportSize({ width: 390, height: 844 });
@@ -163,7 +187,7 @@ describe('navigation', () => {
     }
     await app.shot('89-nav-open-390');
     await nav.getByRole('link', { name: 'Calendar', exact: true }).click();
-    await expect.poll(() => page().url()).toMatch(/#\/calendar$/);
+    await expect.poll(() => page().url(), { timeout: 15_000 }).toMatch(/#\/calendar$/);
     expect(await menu.getAttribute('aria-expanded')).toBe('false');
     await app.shot('89-nav-closed-390');
   });

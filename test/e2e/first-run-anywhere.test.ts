@@ -90,7 +90,7 @@ describe('the wizard at http://localhost:PORT/ on a machine without a keychain',
   it('step 2 says in plain words that no keychain runs; radios keep their size and short names', async () => {
     await page.reload();
     const secrets = page.getByRole('form', { name: 'Where Herald keeps secrets' });
-    await expect.poll(() => secrets.locator('[data-keychain]').getAttribute('data-keychain')).toBe('missing');
+    await expect.poll(() => secrets.locator('[data-keychain]').getAttribute('data-keychain'), { timeout: 15_000 }).toBe('missing');
     const said = await secrets.locator('[data-keychain]').textContent();
     expect(said).toMatch(/no keyring service \(such as GNOME Keyring or KWallet\) is running/);
     expect(said).not.toMatch(/D-Bus|DISPLAY|autolaunch|spawning/i);
@@ -134,7 +134,7 @@ describe('where tokens live, chosen after the wizard', () => {
   it('connecting says to choose in Settings → Data, and a banner leads there', async () => {
     await page.getByLabel('Mastodon instance').fill(masto.url);
     await page.getByRole('button', { name: 'Connect Mastodon' }).click();
-    await expect.poll(() => page.locator('.error').allTextContents()).toContainEqual(expect.stringMatching(/Settings → Data/));
+    await expect.poll(() => page.locator('.error').allTextContents(), { timeout: 15_000 }).toContainEqual(expect.stringMatching(/Settings → Data/));
     const banner = page.locator('[data-no-store]');
     await banner.waitFor();
     await banner.getByRole('link', { name: /Settings → Data/ }).click();
@@ -148,9 +148,10 @@ describe('where tokens live, chosen after the wizard', () => {
     await form.getByLabel('Passphrase (8 characters or more)').fill(PASSPHRASE);
     await form.getByLabel('The passphrase again').fill(PASSPHRASE);
     await form.getByRole('button', { name: 'Keep tokens there' }).click();
-    await expect.poll(() => page.locator('[data-store-in-use]').getAttribute('data-store-in-use')).toBe('encrypted');
+    // The passphrase's key derivation and a new keychain check take a while on a loaded machine.
+    await expect.poll(() => page.locator('[data-store-in-use]').getAttribute('data-store-in-use'), { timeout: 15_000 }).toBe('encrypted');
     expect(await page.locator('[data-store-note]').textContent()).toMatch(/encrypted file/);
-    await expect.poll(() => page.locator('[data-no-store]').count()).toBe(0);
+    await expect.poll(() => page.locator('[data-no-store]').count(), { timeout: 15_000 }).toBe(0);
     await shots('84-settings-data-encrypted');
   });
 
@@ -172,7 +173,7 @@ describe('where tokens live, chosen after the wizard', () => {
     const form = page.locator('[data-store-chooser="settings"]');
     await form.getByRole('radio', { name: 'A plain file', exact: true }).check();
     await form.getByRole('button', { name: 'Keep tokens there' }).click();
-    await expect.poll(() => page.locator('[data-store-in-use]').getAttribute('data-store-in-use')).toBe('file');
+    await expect.poll(() => page.locator('[data-store-in-use]').getAttribute('data-store-in-use'), { timeout: 15_000 }).toBe('file');
     expect(await page.locator('[data-store-note]').textContent()).toMatch(/[1-9]\d* saved secrets? moved across/);
     const key = (await page.evaluate(() => localStorage.getItem('herald.apiKey')))!;
     const account = (await child.call('GET', '/accounts', { key })).body.accounts[0];

@@ -3,6 +3,7 @@
  * recorded on the account row (`meta.token`: expiry and how it can be renewed, never the token)
  * and the account's status. One pure function with a table test; the clock comes in.
  */
+import { accountHandle } from '../../core/handles.js';
 import type { Platform } from '../../core/config.js';
 import type { PlatformAdapter as Adapter, Credentials, RefreshMode } from '../../platforms/adapter.js';
 import { NETWORK_NAMES } from '../../platforms/errors.js';
@@ -33,23 +34,24 @@ export function accountHealth(row: { platform: string; username: string; status:
   let meta: { token?: TokenFacts; rateLimitedUntil?: number } = {};
   try { meta = JSON.parse(row.meta) as typeof meta; } catch { /* no facts */ }
   const name = NETWORK_NAMES[row.platform as Platform] ?? row.platform;
+  const who = accountHandle(row.platform, row.username);
   const t = meta.token;
   const expiresAt = t?.expiresAt ?? null;
   const iso = expiresAt === null ? null : new Date(expiresAt).toISOString();
   // A token that renews itself after expiry has no end the person must act on.
   const hardEnd = t && expiresAt !== null && t.refresh !== 'any_time' ? expiresAt : null;
   if (row.status === 'needs_reauth') {
-    if (hardEnd !== null && hardEnd <= now) return { state: 'expired', expiresAt: iso, message: `The ${name} sign-in expired: reconnect @${row.username}` };
-    return { state: 'revoked', expiresAt: iso, message: `${name} no longer accepts Herald's access for @${row.username} (revoked or signed out): reconnect it` };
+    if (hardEnd !== null && hardEnd <= now) return { state: 'expired', expiresAt: iso, message: `The ${name} sign-in expired: reconnect ${who}` };
+    return { state: 'revoked', expiresAt: iso, message: `${name} no longer accepts Herald's access for ${who} (revoked or signed out): reconnect it` };
   }
-  if (hardEnd !== null && hardEnd <= now) return { state: 'expired', expiresAt: iso, message: `The ${name} sign-in expired: reconnect @${row.username}` };
+  if (hardEnd !== null && hardEnd <= now) return { state: 'expired', expiresAt: iso, message: `The ${name} sign-in expired: reconnect ${who}` };
   if (meta.rateLimitedUntil && meta.rateLimitedUntil > now) {
-    return { state: 'rate_limited', expiresAt: iso, message: `${name} limits @${row.username} until ${new Date(meta.rateLimitedUntil).toISOString()}; posts wait and go after that` };
+    return { state: 'rate_limited', expiresAt: iso, message: `${name} limits ${who} until ${new Date(meta.rateLimitedUntil).toISOString()}; posts wait and go after that` };
   }
   if (hardEnd !== null && hardEnd - now <= EXPIRING_WINDOW_MS) {
     const n = days(hardEnd - now);
     const how = t!.refresh === 'before_expiry' ? 'Herald renews it in its daily check; if that fails, reconnect' : 'reconnect before then';
-    return { state: 'expiring', expiresAt: iso, message: `The ${name} sign-in of @${row.username} expires in ${n} day${n === 1 ? '' : 's'}: ${how}` };
+    return { state: 'expiring', expiresAt: iso, message: `The ${name} sign-in of ${who} expires in ${n} day${n === 1 ? '' : 's'}: ${how}` };
   }
   return { state: 'ok', expiresAt: iso, message: 'Connected' };
 }

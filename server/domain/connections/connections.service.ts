@@ -3,6 +3,7 @@
  * `start` → the network → `finish`, and Bluesky with an app password. Account rows get only
  * public facts; credentials go to the secret store.
  */
+import { accountHandle } from '../../core/handles.js';
 import type { Platform } from '../../core/config.js';
 import { nowIso } from '../../core/clock.js';
 import { type Deps } from '../deps.js';
@@ -285,9 +286,10 @@ export class ConnectionsService {
     const socialSetId = this.sets.attachAccount(userId, accountId, { socialSetId: opts.socialSetId, mode: opts.mode, handle: id.username });
     const reconnected = target !== undefined;
     const alreadyConnected = !reconnected && existing !== undefined;
-    const message = reconnected ? `Reconnected ${net} as @${id.username}: new tokens saved; its sets and scheduled posts are unchanged.`
-      : alreadyConnected ? `Already connected as @${id.username} on ${net} — tokens refreshed; no second account was added.`
-      : `Connected ${net} as @${id.username}.`;
+    const as = accountHandle(platform, id.username);
+    const message = reconnected ? `Reconnected ${net} as ${as}: new tokens saved; its sets and scheduled posts are unchanged.`
+      : alreadyConnected ? `Already connected as ${as} on ${net} — tokens refreshed; no second account was added.`
+      : `Connected ${net} as ${as}.`;
     return { accountId, socialSetId, alreadyConnected, reconnected, message };
   }
 
