@@ -19,6 +19,7 @@ import { PUBLISH_COST } from '../credits/credits.service.js';
 import type { CreditsService } from '../credits/credits.service.js';
 import { dryRunAnswer } from '../publishing/dry-run.js';
 import { LOCKED_WAIT } from '../publishing/scheduled-runner.js';
+import { NETWORK_NAMES } from '../../platforms/errors.js';
 
 export const JITTER_MS = 180_000;
 
@@ -36,6 +37,8 @@ export interface ScheduleRequest {
   applyJitter?: boolean;
   /** Validate and answer the plan (docs/decisions.md §11); nothing is scheduled. */
   dryRun?: boolean;
+  /** Posts again to accounts the draft was already published to (a new publication each). */
+  force?: boolean;
 }
 
 /**
@@ -83,6 +86,7 @@ export class ScheduleService {
     if (draft.status === 'publishing') throw publishingNow();
     const targetAccounts = req.targetAccounts ?? (req.accountUuid ? [{ accountId: req.accountUuid, platform: req.platform ?? 'microblog' }] : undefined);
     const targets = this.publishing.resolveTargets(userId, draft, { targetAccounts });
+    if (!req.force) this.refuseRepeats(draft.id, targets.map((t) => t.account));
     const planned = targets.map(({ account }) => ({ account, parts: partsFor(account.platform as Platform, draft) }));
     checkParts(planned);
     const timeOf = (accountId: string) => own.get(accountId) ?? common!;
@@ -120,7 +124,7 @@ export class ScheduleService {
         // A post the network holds for the old time stays there: the hand-off moves it (hand-off.service.ts).
         const was = pending.has(account.id) ? schedule.deletePending(draft.id, account.id) : undefined;
         schedule.insert({ id, userId, draftId: draft.id, accountId: account.id, platform: account.platform, fireAt, requestedAt: requested, priority: req.priority ?? 0, createdAt: created, queueSetId,
-          networkScheduledId: was?.networkScheduledId, handedOffFor: was?.handedOffFor });
+          networkScheduledId: was?.networkScheduledId, handedOffFor: was?.handedOffFor, force: req.force });
         this.events.post(userId, 'post.scheduled', { draftId: draft.id, accountId: account.id, platform: account.platform }, { scheduledFor: new Date(fireAt).toISOString() });
         ids.push(id);
       }
@@ -131,6 +135,20 @@ export class ScheduleService {
       queueIds: ids, scheduledFor: req.scheduledFor ?? new Date(earliest).toISOString(), accountCount: ids.length,
       ...warnings,
     };
+  }
+
+  /**
+   * Publishing never sends a draft twice to one account unless forced; a scheduled entry for such
+   * an account would fire only to be skipped, so scheduling says so now (decisions §11).
+   */
+  private refuseRepeats(draftId: string, accounts: { id: string; platform: string; username: string }[]): void {
+    const done = accounts.filter((a) => this.repos.publications.latestStatusOf(draftId, a.id) === 'published');
+    if (done.length === 0) return;
+    const names = done.map((a) => `@${a.username} on ${NETWORK_NAMES[a.platform as Platform] ?? a.platform}`);
+    throw new HeraldError('ALREADY_PUBLISHED', `The draft is already published to ${names.join(', ')}; `
+      + 'schedule it with force: true to post it again, or choose other accounts', {
+      details: done.map((a, i) => ({ path: 'force', message: `already published to ${names[i]} (account ${a.id})` })),
+    });
   }
 
   /** The next pending post and how many are pending (the desktop's tray; one owner per install). */
