@@ -66,6 +66,15 @@ export class ScheduleService {
    * once its entries are on disk.
    */
   async schedule(userId: string, req: ScheduleRequest, queueSetId: string | null = null) {
+    const plan = this.prepare(userId, req);
+    return 'dryRun' in plan ? plan : this.write(userId, plan, queueSetId);
+  }
+
+  /**
+   * Every check of schedule(), synchronously (so an import can run it inside its own
+   * transaction): a dry run's answer, or what write() needs.
+   */
+  prepare(userId: string, req: ScheduleRequest) {
     const now = this.deps.clock.now();
     const checkTime = (iso: string, path: string): number => {
       const at = parseUtc(iso);
@@ -102,6 +111,12 @@ export class ScheduleService {
     const warnings = said.length > 0 ? { warnings: said } : {};
     // Each entry is charged when it fires; the dry run says what that will be.
     if (req.dryRun) return { ...dryRunAnswer(planned.map((p) => ({ ...p, credits: PUBLISH_COST })), this.credits.balance(userId).balance, xCost), ...warnings };
+    return { req, now, draftId: draft.id, accounts: targets.map((t) => t.account), timeOf, earliest, warnings };
+  }
+
+  /** Writes what prepare() planned, in the next group commit; answers once it is on disk. */
+  async write(userId: string, plan: Exclude<ReturnType<ScheduleService['prepare']>, { dryRun: true }>, queueSetId: string | null = null) {
+    const { req, now, draftId, accounts, timeOf, earliest, warnings } = plan;
     const apply = req.applyJitter ?? true;
     const created = nowIso(this.deps.clock);
     const ids: string[] = [];
@@ -109,23 +124,23 @@ export class ScheduleService {
     await this.repos.commits.durable(() => {
       // The draft may have changed since the checks above (they ran a turn of the event loop
       // ago): deleted, or a publish of it began. Then nothing is written.
-      if (!draftStatus.setScheduled(draft.id, userId, new Date(earliest).toISOString(), created)) {
-        loadDraft(this.repos.publishInputs, userId, draft.id); // NOT_FOUND when it was deleted
+      if (!draftStatus.setScheduled(draftId, userId, new Date(earliest).toISOString(), created)) {
+        loadDraft(this.repos.publishInputs, userId, draftId); // NOT_FOUND when it was deleted
         throw publishingNow();
       }
       // Scheduling again moves the entry: only accounts with one pending are looked up to delete.
-      const pending = new Set(schedule.pendingAccounts(draft.id));
-      for (const { account } of targets) {
+      const pending = new Set(schedule.pendingAccounts(draftId));
+      for (const account of accounts) {
         const requested = timeOf(account.id);
         // Never in the past: a post due in under 3 minutes can only move later.
         const fireAt = apply ? Math.max(now + 1000, requested + this.jitter()) : requested;
         // Time-ordered: 40 entries of one request land on one page of the primary key.
         const id = this.deps.ids.ordered();
         // A post the network holds for the old time stays there: the hand-off moves it (hand-off.service.ts).
-        const was = pending.has(account.id) ? schedule.deletePending(draft.id, account.id) : undefined;
-        schedule.insert({ id, userId, draftId: draft.id, accountId: account.id, platform: account.platform, fireAt, requestedAt: requested, priority: req.priority ?? 0, createdAt: created, queueSetId,
+        const was = pending.has(account.id) ? schedule.deletePending(draftId, account.id) : undefined;
+        schedule.insert({ id, userId, draftId, accountId: account.id, platform: account.platform, fireAt, requestedAt: requested, priority: req.priority ?? 0, createdAt: created, queueSetId,
           networkScheduledId: was?.networkScheduledId, handedOffFor: was?.handedOffFor, force: req.force });
-        this.events.post(userId, 'post.scheduled', { draftId: draft.id, accountId: account.id, platform: account.platform }, { scheduledFor: new Date(fireAt).toISOString() });
+        this.events.post(userId, 'post.scheduled', { draftId, accountId: account.id, platform: account.platform }, { scheduledFor: new Date(fireAt).toISOString() });
         ids.push(id);
       }
     });
