@@ -52,7 +52,8 @@ const KINDS: Kind[] = [
 const mediaFiles = () => (fs.existsSync(path.join(t.dataDir, 'media')) ? fs.readdirSync(path.join(t.dataDir, 'media')) : []);
 
 beforeAll(async () => {
-  t = await startServer({ scheduler: false });
+  // Six thousand uploads and more from one key: past the default tier's hourly limit.
+  t = await startServer({ scheduler: false, settings: { HERALD_DEFAULT_TIER: 'enterprise', HERALD_ENTERPRISE_LIMIT: '1000000' } });
   key = await t.login();
   addAccount(t, userIdOf(t, OWNER.email), 'skyblog');
   client = new HeraldClient({ baseUrl: t.base, apiKey: key });

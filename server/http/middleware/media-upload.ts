@@ -44,30 +44,40 @@ interface UploadState {
   count: number;
   /** File bytes handed to the engine so far. */
   fileBytes: number;
+  /** Bytes of the request body read so far. */
+  bodyBytes: number;
 }
 
 const states = new WeakMap<Request, UploadState>();
 
 /** At most this many bytes of a refused request are read (and discarded) after the refusal. */
 export const DRAIN_BYTES = 640 * 1024;
-/** Once the answer is out, this many more: the client reads the answer between its writes, then the connection closes. */
+/**
+ * A body whose rest would not fit DRAIN_BYTES is closed this many bytes after the answer is out:
+ * enough for the client to read the answer between its writes, and no longer than needed.
+ */
 export const AFTER_ANSWER_BYTES = 128 * 1024;
 /** How long a refused request whose client stopped sending keeps its connection once answered. */
 export const LINGER_MS = 5_000;
 
 /**
- * Reads and discards the rest of a refused request (a lingering close): AFTER_ANSWER_BYTES once
- * the answer is out, and never more than DRAIN_BYTES in all; then the connection is closed. A
- * client that neither ends its body nor closes is closed LINGER_MS after the answer.
+ * Reads and discards the rest of a refused request (a lingering close): a body whose length says
+ * it ends within DRAIN_BYTES is read to its end (the connection stays usable); a longer one (or
+ * one of unknown length) is closed AFTER_ANSWER_BYTES after the answer is out, and never later
+ * than DRAIN_BYTES. A client that neither ends its body nor closes is closed LINGER_MS after the
+ * answer. `read` is how much of the body was read before the refusal.
  */
-function refuseBody(req: Request, res: Response): void {
+function refuseBody(req: Request, res: Response, read: number): void {
   req.unpipe();
+  const length = Number(req.headers['content-length']);
+  const fits = Number.isFinite(length) && length - read <= DRAIN_BYTES;
   let drained = 0;
   let answeredAt: number | undefined;
   req.on('data', (chunk: Buffer) => {
     drained += chunk.length;
     // Never paused: a client blocked on a full send buffer may not read the answer.
-    if (drained > DRAIN_BYTES || (answeredAt !== undefined && drained - answeredAt > AFTER_ANSWER_BYTES)) req.socket.destroy();
+    const late = !fits && answeredAt !== undefined && drained - answeredAt > AFTER_ANSWER_BYTES;
+    if (drained > DRAIN_BYTES || late) req.socket.destroy();
   });
   res.once('finish', () => {
     answeredAt = drained;
@@ -186,11 +196,10 @@ function createUpload(media: MediaService): RequestHandler {
     limits: { fileSize: MAX_MEDIA_BYTES, files: MAX_FILES + 1, fields: 8, fieldSize: 1024, fieldNameSize: 100, parts: MAX_FILES + 9, headerPairs: 50 },
     streamHandler: (req: Request, busboy: NodeJS.WritableStream) => {
       const st = states.get(req)!;
-      let total = 0;
       req.on('data', (chunk: Buffer) => {
-        total += chunk.length;
+        st.bodyBytes += chunk.length;
         // The engine lags the parser by at most a few buffers, far below the allowance.
-        if (total - st.fileBytes > MAX_FORM_OVERHEAD) st.finish(new HeraldError('INVALID_INPUT', 'The form carries too much besides its files', { status: 413 }));
+        if (st.bodyBytes - st.fileBytes > MAX_FORM_OVERHEAD) st.finish(new HeraldError('INVALID_INPUT', 'The form carries too much besides its files', { status: 413 }));
       });
       req.pipe(busboy);
     },
@@ -203,13 +212,13 @@ export function mediaUpload(media: MediaService): RequestHandler {
     upload ??= createUpload(media);
     let done = false;
     const st: UploadState = {
-      res, paths: new Set(), failed: false, opening: [], stored: [], count: 0, fileBytes: 0,
+      res, paths: new Set(), failed: false, opening: [], stored: [], count: 0, fileBytes: 0, bodyBytes: 0,
       finish: (err) => {
         if (done) return;
         done = true;
         if (err) {
           st.failed = true;
-          refuseBody(req, res);
+          refuseBody(req, res, st.bodyBytes);
           st.stored = [];
           // A file still opening would be re-created after its removal: remove once all exist.
           void Promise.all(st.opening).then(() => {
