@@ -51,7 +51,7 @@ interface UploadState {
 const states = new WeakMap<Request, UploadState>();
 
 /** At most this many bytes of a refused request are read (and discarded) after the refusal. */
-export const DRAIN_BYTES = 640 * 1024;
+export const DRAIN_BYTES = 512 * 1024;
 /**
  * A body whose rest would not fit DRAIN_BYTES is closed this many bytes after the answer is out:
  * enough for the client to read the answer between its writes, and no longer than needed.
