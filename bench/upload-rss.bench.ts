@@ -11,6 +11,8 @@ import { upload, videoHeader, zeroTail } from '../test/helpers/media-files.js';
 import { buildServer, fmt, printTable, startChild, stop, tempDir } from './lib.js';
 
 const MB = 1024 * 1024;
+/** quality.md, performance: "Upload: a 512 MB video — RSS growth ≤ 64 MB (streamed)". */
+const GOAL_MB = 64;
 
 function rssBytes(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -58,9 +60,10 @@ try {
   const growth = (peak - baseline) / MB;
   printTable('512 MB video upload (server process RSS)', [
     ['file', 'seconds', 'MB/s', 'RSS before (MB)', 'RSS peak (MB)', 'growth (MB)', 'goal'],
-    [`${total / MB} MB mp4`, fmt(seconds), fmt(total / MB / seconds), fmt(baseline / MB), fmt(peak / MB), fmt(growth), growth <= 64 ? '≤ 64 MB ✓' : '≤ 64 MB ✗'],
+    [`${total / MB} MB mp4`, fmt(seconds), fmt(total / MB / seconds), fmt(baseline / MB), fmt(peak / MB), fmt(growth), `≤ ${GOAL_MB} MB ${growth <= GOAL_MB ? '✓' : '✗'}`],
   ]);
-  if (growth > 64) process.exitCode = 1;
+  console.log(`Goal (quality.md): RSS growth ≤ ${GOAL_MB} MB while a 512 MB video uploads (streamed); ${growth <= GOAL_MB ? 'met' : 'MISSED'}`);
+  if (growth > GOAL_MB) process.exitCode = 1;
 } finally {
   await stop(child);
   fs.rmSync(dataDir, { recursive: true, force: true });

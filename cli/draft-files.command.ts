@@ -25,13 +25,14 @@ const formatOf = (file: string): 'md' | 'json' => (/\.json$/i.test(file) ? 'json
  * Creates the drafts of one file. The server reads it first (dry run); media named by path are
  * uploaded (relative to the file's folder) and the drafts are then sent as JSON with their ids.
  */
-async function importFile(client: HeraldClient, file: string, schedule: boolean) {
+async function importFile(client: HeraldClient, file: string, how: { schedule: boolean; applyJitter?: boolean }) {
   const data = readFile(file);
   const format = formatOf(file);
   const { parsed } = await client.importDrafts(data, format, { dryRun: true });
   const paths = parsed.flatMap((d) => (d.media ?? []).filter((m) => m.id === undefined && m.path !== undefined));
+  const query = { schedule: how.schedule, applyJitter: how.applyJitter };
   let result;
-  if (paths.length === 0) result = await client.importDrafts(data, format);
+  if (paths.length === 0) result = await client.importDrafts(data, format, query);
   else {
     for (const m of paths) {
       const where = path.resolve(path.dirname(file), m.path!);
@@ -44,10 +45,7 @@ async function importFile(client: HeraldClient, file: string, schedule: boolean)
       delete m.path;
       if (m.alt !== undefined) await client.setMediaAltText(mediaId, m.alt);
     }
-    result = await client.importDrafts(JSON.stringify({ drafts: parsed }), 'json');
-  }
-  if (schedule) {
-    for (const d of result.drafts) if (d.scheduledFor) await client.schedule({ draftId: d.id, scheduledFor: d.scheduledFor });
+    result = await client.importDrafts(JSON.stringify({ drafts: parsed }), 'json', query);
   }
   return result.drafts;
 }
@@ -80,28 +78,33 @@ export function registerDraftFiles(draft: Command): void {
   draft.command('import <files...>')
     .description('Create drafts from Markdown (.md) or JSON (.json) files; media named by path are uploaded first')
     .option('--schedule', 'schedule each draft that has scheduledFor (on its accounts)')
+    .option('--jitter', 'with --schedule: spread each account\'s post within ±3 min of its time')
     .addHelpText('after', examples('herald draft import launch.md', 'herald draft import drafts/*.md --schedule', 'herald draft import backup.json'))
-    .action(action(async (files: string[], opts: { schedule?: boolean }, cmd: Command) => {
+    .action(action(async (files: string[], opts: { schedule?: boolean; jitter?: boolean }, cmd: Command) => {
       const client = clientFor(cmd);
       const drafts = [];
-      for (const f of files) drafts.push(...await importFile(client, f, Boolean(opts.schedule)));
+      for (const f of files) drafts.push(...await importFile(client, f, { schedule: Boolean(opts.schedule), applyJitter: opts.jitter }));
       const g = globals(cmd);
       print(g.output, { success: true, drafts }, { ids: drafts.map((d) => d.id), text: g.quiet ? drafts.map((d) => d.id).join('\n') : `Imported ${drafts.length} draft(s): ${drafts.map((d) => d.id).join(', ')}` });
     }));
 
   draft.command('import-csv <file>')
-    .description('One draft per row: columns text, networks, scheduledFor, timeZone, media (media ids)')
+    .description('One draft per row: columns text, networks, scheduledFor, timeZone, media (media ids); rows with a time are scheduled')
     .option('--dry-run', 'check every row and create nothing')
     .option('--partial', 'import the good rows even when some are wrong (default: nothing when any row is wrong)')
-    .option('--schedule', 'schedule each imported draft at its scheduledFor')
-    .addHelpText('after', examples('herald draft import-csv posts.csv --dry-run', 'herald draft import-csv posts.csv --partial --schedule'))
-    .action(action(async (file: string, opts: { dryRun?: boolean; partial?: boolean; schedule?: boolean }, cmd: Command) => {
+    .option('--schedule', 'schedule each row that has scheduledFor (the default)')
+    .option('--no-schedule', 'only create drafts; their times stay on them')
+    .option('--jitter', 'spread each account\'s post within ±3 min of its row\'s time')
+    .addHelpText('after', examples('herald draft import-csv posts.csv --dry-run', 'herald draft import-csv posts.csv --partial', 'herald draft import-csv posts.csv --no-schedule'))
+    .action(action(async (file: string, opts: { dryRun?: boolean; partial?: boolean; schedule?: boolean; jitter?: boolean }, cmd: Command) => {
       const client = clientFor(cmd);
-      const r = await client.importDraftsCsv(readFile(file), { dryRun: Boolean(opts.dryRun), partial: Boolean(opts.partial) });
-      if (opts.schedule && !r.dryRun) for (const d of r.drafts) if (d.id && d.scheduledFor) await client.schedule({ draftId: d.id, scheduledFor: d.scheduledFor });
+      const query = { dryRun: Boolean(opts.dryRun), partial: Boolean(opts.partial), schedule: opts.schedule, applyJitter: opts.jitter };
+      const r = await client.importDraftsCsv(readFile(file), query);
       const g = globals(cmd);
       const lines = r.errors.map((e) => `row ${e.row}, ${e.column}: ${e.message}`);
-      const head = r.dryRun ? `Dry run: ${r.imported} row(s) would be imported` : `Imported ${r.imported} draft(s)`;
+      const scheduled = r.drafts.filter((d) => d.queueIds.length > 0).length;
+      const head = r.dryRun ? `Dry run: ${r.imported} row(s) would be imported`
+        : `Imported ${r.imported} draft(s)${scheduled > 0 ? `; scheduled ${scheduled} of them` : ''}`;
       const hint = r.errors.length > 0 && !opts.partial ? '\nNothing was imported because of the rows above; fix them, or add --partial to import the others.' : '';
       print(g.output, r, { ids: r.drafts.map((d) => d.id ?? `row ${d.row}`), text: [head, ...lines].join('\n') + hint });
       if (r.errors.length > 0) process.exitCode = 1;
@@ -122,7 +125,7 @@ export function registerDraftFiles(draft: Command): void {
           if (seen[name]) continue;
           const file = path.join(folder, name);
           try {
-            const [d] = await importFile(client, file, false);
+            const [d] = await importFile(client, file, { schedule: false });
             seen[name] = d.id;
             fs.writeFileSync(stateFile, JSON.stringify(seen, null, 2));
             process.stdout.write(`${name} → draft ${d.id}\n`);

@@ -30,12 +30,15 @@ export function registerQueue(program: Command): void {
   const queue = program.command('queue').description('The queue: drafts placed in a social set\'s weekly time slots')
     .addHelpText('after', examples('herald queue add 9b1c…', 'herald queue list', 'herald queue move 9b1c… --to 2', 'herald queue slots --put "mon-fri 09:00 17:30"'));
   queue.command('add <draft-id>')
-    .description('Schedule a draft in the next free slot of its social set (each account keeps its ±3 min jitter)')
+    .description('Schedule a draft in the next free slot of its social set (it goes out at the slot)')
     .option('--set <id>', 'social set (default: the draft\'s, else the default set)')
-    .option('--no-jitter', 'fire at exactly the slot\'s time')
-    .addHelpText('after', examples('herald queue add 9b1c…', 'herald queue add 9b1c… --set 4f2a… --no-jitter'))
-    .action(action(async (draftId: string, opts: { set?: string; jitter: boolean }, cmd: Command) => {
-      const r = await clientFor(cmd).addToQueue({ draftId, socialSetId: opts.set, applyJitter: opts.jitter }, writeOptions(cmd));
+    .option('--jitter', 'spread each account\'s post within ±3 min of the slot')
+    .option('--no-jitter', 'fire at exactly the slot\'s time (the default)')
+    .option('--force', 'post again to accounts the draft was already published to')
+    .addHelpText('after', examples('herald queue add 9b1c…', 'herald queue add 9b1c… --set 4f2a… --jitter'))
+    .action(action(async (draftId: string, opts: { set?: string; jitter?: boolean; force?: boolean }, cmd: Command) => {
+      const body = { draftId, socialSetId: opts.set, applyJitter: opts.jitter, force: opts.force };
+      const r = await clientFor(cmd).addToQueue(body, writeOptions(cmd));
       const g = globals(cmd);
       print(g.output, r, { ids: r.queueIds, text: g.quiet ? r.slot.at : `Queued for ${r.slot.local.replace('T', ' ')} ${r.slot.timeZone} (${r.slot.offset}) on ${r.accountCount} account(s).` });
       for (const w of r.warnings ?? []) process.stderr.write(`Warning: ${w}\n`);

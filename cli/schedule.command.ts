@@ -64,8 +64,9 @@ export function registerSchedule(program: Command): void {
     .option('--priority <n>', 'higher fires first among entries due together (-1000 to 1000)', int(-1000, 1000), 0)
     .option('--no-jitter', 'fire at exactly --at')
     .option('--dry-run', 'show what each account would receive and what it would cost; schedule nothing')
+    .option('--force', 'post again to accounts the draft was already published to')
     .addHelpText('after', examples('herald schedule create 9b1c… --at "2026-12-01 09:00"', 'herald schedule create 9b1c… --at "2026-12-01 09:00" --zone America/New_York', 'herald schedule create 9b1c… --at 2026-12-01T08:00:00Z --accounts a1,b2 --no-jitter'))
-    .action(action(async (draftId: string, opts: { at: string; zone?: string; accounts?: string[]; priority: number; jitter: boolean; dryRun?: boolean }, cmd: Command) => {
+    .action(action(async (draftId: string, opts: { at: string; zone?: string; accounts?: string[]; priority: number; jitter: boolean; dryRun?: boolean; force?: boolean }, cmd: Command) => {
       const client = clientFor(cmd);
       // A time that cannot be read is refused before anything is asked of the server.
       const absolute = parseWhen(opts.at, 'UTC');
@@ -87,7 +88,8 @@ export function registerSchedule(program: Command): void {
         printPlan(globals(cmd).output, await client.scheduleDryRun({ draftId, scheduledFor: when.toISOString(), targetAccounts, priority: opts.priority, applyJitter: opts.jitter }), accounts);
         return;
       }
-      const r = await client.schedule({ draftId, scheduledFor: when.toISOString(), targetAccounts, priority: opts.priority, applyJitter: opts.jitter }, writeOptions(cmd));
+      const body = { draftId, scheduledFor: when.toISOString(), targetAccounts, priority: opts.priority, applyJitter: opts.jitter, force: opts.force };
+      const r = await client.schedule(body, writeOptions(cmd));
       const g = globals(cmd);
       for (const w of r.warnings ?? []) process.stderr.write(`Warning: ${w}\n`);
       print(g.output, r, { ids: r.queueIds, text: g.quiet ? r.queueIds.join('\n') : `Scheduled for ${parsed.zone ? inZone(when, zone) : when.toISOString()} on ${r.accountCount} account(s).` });

@@ -50,19 +50,27 @@ export const exportQuery = lazySchema(() => z.object({
   timeZone: z.string().max(100).optional().describe('write scheduledFor in this IANA zone (with its offset) and name it; default UTC'),
 }));
 
+const flag = (fallback: boolean, what: string) => z.enum(['true', 'false']).optional().transform((v) => (v === undefined ? fallback : v === 'true')).describe(what);
+
 export const importQuery = lazySchema(() => z.object({
-  dryRun: z.enum(['true', 'false']).optional().transform((v) => v === 'true').describe('read and check only: nothing is created; `parsed` shows what would be'),
+  dryRun: flag(false, 'read and check only: nothing is created; `parsed` shows what would be'),
+  schedule: flag(false, 'true: schedule each draft that has scheduledFor (one entry per target account, as POST /microblog/schedule); default: the time stays on the draft'),
+  applyJitter: flag(false, 'with schedule: give each entry its own offset in [-180 s, +180 s] (default: at the time given)'),
 }));
 
 export const importResponse = lazySchema(() => z.object({
   success: successTrue,
   drafts: z.array(draftSchema).describe('the drafts created, in file order (none with dryRun)'),
   parsed: z.array(draftFile).describe('the files as read'),
+  scheduled: z.array(z.object({ draftId: z.string(), queueIds: z.array(z.string()) }))
+    .describe('with schedule=true: the drafts scheduled and their entries (GET /microblog/schedule)'),
 }));
 
 export const csvQuery = lazySchema(() => z.object({
-  dryRun: z.enum(['true', 'false']).optional().transform((v) => v === 'true').describe('preview: nothing is created'),
-  partial: z.enum(['true', 'false']).optional().transform((v) => v === 'true').describe('import the good rows even when some are wrong (default: nothing when any row is wrong)'),
+  dryRun: flag(false, 'preview: nothing is created (rows that could not be scheduled are still named)'),
+  partial: flag(false, 'import the good rows even when some are wrong (default: nothing when any row is wrong)'),
+  schedule: flag(true, 'default true: each row with a scheduledFor is scheduled (one entry per target account); false: drafts only'),
+  applyJitter: flag(false, 'give each scheduled entry its own offset in [-180 s, +180 s] (default: at the row\'s time)'),
 }));
 
 export const rowError = lazySchema(() => z.object({
@@ -76,6 +84,9 @@ export const csvResponse = lazySchema(() => z.object({
   success: successTrue,
   dryRun: z.boolean(),
   imported: z.number().int().describe('drafts created (with dryRun: that would be created)'),
-  drafts: z.array(z.object({ row: z.number().int(), id: z.string().nullable().describe('null with dryRun'), scheduledFor: z.string().nullable() })),
+  drafts: z.array(z.object({
+    row: z.number().int(), id: z.string().nullable().describe('null with dryRun'), scheduledFor: z.string().nullable(),
+    queueIds: z.array(z.string()).describe('the schedule entries made for this row, one per target account (empty when not scheduled, and with dryRun)'),
+  })),
   errors: z.array(rowError),
 }));

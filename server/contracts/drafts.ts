@@ -118,7 +118,7 @@ export const listQuery = lazySchema(() => z.object({
   cursor: z.string().min(1).max(500).optional().describe('nextCursor of the previous page'),
 }));
 
-export const draftListItem = lazySchema(() => built(draftSchema).pick({ id: true, title: true, status: true, tweets: true, createdAt: true })
+export const draftListItem = lazySchema(() => built(draftSchema).pick({ id: true, title: true, status: true, tweets: true, createdAt: true, language: true, linkCard: true })
   .extend({ scheduledFor: timestamp.nullable(), socialSetId: z.string().nullable(), updatedAt: timestamp }));
 
 export const draftListResponse = lazySchema(() => z.object({

@@ -8,8 +8,9 @@ const id = lazySchema(() => z.string().min(1).max(200));
 export const queueAddBody = lazySchema(() => z.object({
   draftId: id,
   socialSetId: id.optional().describe('default: the draft\'s social set, else the default set'),
-  applyJitter: z.boolean().optional().describe('default true: each entry gets its own offset in [-180 s, +180 s] around the slot'),
+  applyJitter: z.boolean().optional().describe('default false: the post goes out at the slot; true gives each entry its own offset in [-180 s, +180 s] around it'),
   dryRun: z.boolean().optional().describe('answer the plan and the slot the draft would take; nothing is scheduled'),
+  force: z.boolean().optional().describe('post again to accounts the draft was already published to; without it such accounts are 409 ALREADY_PUBLISHED'),
 }));
 
 /** A slot instant as the set's zone shows it. */

@@ -17,6 +17,7 @@ export const scheduleBody = lazySchema(() => z.object({
   priority: z.number().int().min(-1000).max(1000).optional(),
   applyJitter: z.boolean().optional(),
   dryRun: z.boolean().optional().describe('validate and answer the plan; nothing is scheduled'),
+  force: z.boolean().optional().describe('post again to accounts the draft was already published to (a new publication each, charged when it fires); without it such accounts are 409 ALREADY_PUBLISHED'),
 }));
 
 export const scheduleResponse = lazySchema(() => z.object({

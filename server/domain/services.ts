@@ -62,7 +62,7 @@ export function createServices(deps: Deps) {
     accounts,
     templates,
     drafts,
-    draftFiles: new DraftFilesService(deps, drafts, accounts, repos.tx),
+    draftFiles: new DraftFilesService(deps, drafts, accounts, repos.tx, scheduling),
     credits,
     media: new MediaService(deps, repos.media),
     linkCards,

@@ -40,7 +40,8 @@ export function buildOpenApi(routes: RouteDef[], info: { version: string; server
     const responses: Json = {};
     const status = String(r.status ?? 200);
     if (r.responseType) {
-      responses[status] = { description: 'Success', content: { [r.responseType]: { schema: { type: 'string', format: 'binary' } } } };
+      const types = typeof r.responseType === 'string' ? [r.responseType] : r.responseType;
+      responses[status] = { description: 'Success', content: Object.fromEntries(types.map((t) => [t, { schema: { type: 'string', format: 'binary' } }])) };
     } else {
       responses[status] = { description: 'Success', content: { 'application/json': { schema: r.response ? toSchema(r.response, 'output') : { type: 'object' } } } };
     }

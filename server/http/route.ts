@@ -36,8 +36,8 @@ export interface RouteDef<B = any, Q = any, P = any> {
   /** With bodyType `text`: the media types taken (others get 415); the body reaches `body` as a string. */
   bodyTypes?: string[];
   response?: z.ZodType;
-  /** Media type of a non-JSON answer (e.g. the bytes of a media item). */
-  responseType?: string;
+  /** Media type of a non-JSON answer (e.g. the bytes of a media item), or each it may have. */
+  responseType?: string | readonly string[];
   status?: number;
   /** A 202 answer the handler sends itself when asked to work in the background (`async: true`). */
   accepted?: z.ZodType;

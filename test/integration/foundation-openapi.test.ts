@@ -73,7 +73,7 @@ describe('/openapi.json', () => {
       // The success answer with its schema.
       const ok = op.responses[String(r.status ?? 200)];
       expect(ok, where).toBeTruthy();
-      const content = ok.content[r.responseType ?? 'application/json'];
+      const content = ok.content[[r.responseType ?? 'application/json'].flat()[0]];
       expect(content?.schema, where).toBeTypeOf('object');
       if (r.response) expect(content.schema.type, where).toBe('object');
       // Every declared error code appears under its decided status, with the error envelope.

@@ -2,7 +2,7 @@
  * Time zones, slots, the queue and per-network times through the API (docs/decisions.md §13), with an
  * injected clock (Thursday 2026-11-26 12:00Z = 07:00 in New York) and the X and Mastodon
  * simulators: bad input answered 400 naming the field, the next free slot in the set's zone,
- * queue order and moves, jitter around a slot, and a draft going to two networks at two times.
+ * queue order and moves, posts at the slot (jitter only when asked), and a draft going to two networks at two times.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { clock, draft, fire, key, MIN, mastoId, t, tweets, useSchedulerWorld, xId } from '../helpers/scheduler-world.js';
@@ -136,17 +136,20 @@ describe('the queue', () => {
     expect(paths(notQueued)).toEqual(['draftId']);
   });
 
-  it('jitter applies around the slot, per entry; the slot stays taken', async () => {
+  it('without applyJitter a queued post goes out at its slot; with it, jitter applies around the slot, per entry', async () => {
     const id = await draft('jittered');
-    const r = await call('POST', '/microblog/queue', { draftId: id, socialSetId: setId });
+    const r = await call('POST', '/microblog/queue', { draftId: id, socialSetId: setId, applyJitter: true });
     expect(r.body.slot.local).toBe('2026-11-30T17:30');
     const es = entries(id);
     for (const e of es) {
       expect(e.slot).toBe('2026-11-30T22:30:00.000Z');
       expect(Math.abs(e.fireAt - e.requestedAt)).toBeLessThanOrEqual(180_000);
     }
-    const next = await call('POST', '/microblog/queue', { draftId: await draft('after jittered'), socialSetId: setId, applyJitter: false });
+    // Not asked for: exactly at the slot, on every account.
+    const plain = await draft('at the slot');
+    const next = await call('POST', '/microblog/queue', { draftId: plain, socialSetId: setId });
     expect(next.body.slot.local).toBe('2026-12-01T09:00');
+    expect(entries(plain).map((e) => e.fire)).toEqual(['2026-12-01T14:00:00.000Z', '2026-12-01T14:00:00.000Z']);
   });
 
   it('a set in Asia/Kolkata places slots at +05:30', async () => {

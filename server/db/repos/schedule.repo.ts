@@ -27,6 +27,8 @@ export interface EntryRow {
   networkScheduledId: string | null;
   /** The instant the network holds it for (differs from fireAt until a move reaches the network). */
   handedOffFor: number | null;
+  /** Posts again where the draft was already published (scheduled with `force`); SQLite's 0 or 1. */
+  force: number;
 }
 
 /** A post scheduled on a network whose entry went away in Herald: to be withdrawn there. */
@@ -43,7 +45,7 @@ export interface ProgressEntryRow {
 
 const ENTRY_COLS = `id, user_id AS userId, draft_id AS draftId, account_id AS accountId, platform, fire_at AS fireAt, due_at AS dueAt, requested_at AS requestedAt,
   priority, attempts, status, next_attempt_at AS nextAttemptAt, last_error AS lastError, created_at AS createdAt,
-  network_scheduled_id AS networkScheduledId, handed_off_for AS handedOffFor`;
+  network_scheduled_id AS networkScheduledId, handed_off_for AS handedOffFor, force`;
 
 const ACTIVE = "status IN ('pending', 'claimed')";
 /** No newer entry of the same draft and account is pending (scheduling again supersedes). */
@@ -88,8 +90,8 @@ export class ScheduleRepo {
       delPending: () => db.prepare(`DELETE FROM schedule_entries WHERE draft_id = ? AND account_id = ? AND status = 'pending'
         RETURNING network_scheduled_id AS networkScheduledId, handed_off_for AS handedOffFor`),
       insert: () => db.prepare(`INSERT INTO schedule_entries (id, user_id, draft_id, account_id, platform, fire_at, due_at, requested_at, priority, attempts, status, created_at, queue_set_id,
-          network_scheduled_id, handed_off_for)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 'pending', ?, ?, ?, ?)`),
+          network_scheduled_id, handed_off_for, force)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 'pending', ?, ?, ?, ?, ?)`),
       list: () => db.prepare(`SELECT e.id, e.draft_id AS draftId, d.title AS draftTitle, e.fire_at AS fireAt, e.priority, e.attempts,
           e.created_at AS createdAt, e.platform, e.account_id AS accountUuid,
           e.network_scheduled_id AS networkScheduledId, e.hand_off_note AS handOffNote, a.server_url AS serverUrl,
@@ -184,8 +186,9 @@ export class ScheduleRepo {
   }
 
   /** `queueSetId`: the social set whose queue slot (requestedAt) the entry holds, if the queue placed it. */
-  insert(e: { id: string; userId: string; draftId: string; accountId: string; platform: string; fireAt: number; requestedAt: number; priority: number; createdAt: string; queueSetId?: string | null; networkScheduledId?: string | null; handedOffFor?: number | null }): void {
-    this.s.insert.run(e.id, e.userId, e.draftId, e.accountId, e.platform, e.fireAt, e.fireAt, e.requestedAt, e.priority, e.createdAt, e.queueSetId ?? null, e.networkScheduledId ?? null, e.handedOffFor ?? null);
+  insert(e: { id: string; userId: string; draftId: string; accountId: string; platform: string; fireAt: number; requestedAt: number; priority: number; createdAt: string; queueSetId?: string | null; networkScheduledId?: string | null; handedOffFor?: number | null; force?: boolean }): void {
+    this.s.insert.run(e.id, e.userId, e.draftId, e.accountId, e.platform, e.fireAt, e.fireAt, e.requestedAt, e.priority, e.createdAt, e.queueSetId ?? null, e.networkScheduledId ?? null, e.handedOffFor ?? null,
+      e.force ? 1 : 0);
   }
 
   listPending(userId: string) {

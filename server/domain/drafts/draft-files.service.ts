@@ -4,10 +4,12 @@
  * this service resolves what a file names (networks, media) and writes through DraftsService.
  *
  * Decisions:
- * - A file's time stays on the draft (`scheduledFor`, as POST /microblog/drafts does): importing
- *   never schedules or publishes by itself. `herald draft import --schedule` then schedules each
- *   draft through POST /microblog/schedule. The CSV import refuses a row whose time is past or
- *   more than two years ahead, since those rows could never be scheduled.
+ * - A CSV row with a time is scheduled at it (decisions §11: the CSV is bulk scheduling), one
+ *   entry per target account as POST /microblog/schedule makes, unless `schedule=false`. A
+ *   Markdown or JSON file's time stays on the draft unless `schedule=true`. Scheduling is checked
+ *   inside the import's transaction (a row that cannot be scheduled is a row error) and written
+ *   once the drafts are. The CSV import refuses a row whose time is past or more than two years
+ *   ahead, since those rows could never be scheduled.
  * - `timeZone` is a label (and the zone of a local time in the file); drafts keep instants, so
  *   an export names a zone only when asked (`?timeZone=`).
  * - Media: the server never reads a path a file names; it takes media ids. `herald draft import`
@@ -26,6 +28,12 @@ import type { Deps } from '../deps.js';
 import { isValidTimeZone } from '../../../time/index.js';
 import { draftToFile, fileToInput, fromCsv, fromJson, fromMarkdown, isNetworkName, toJson, toMarkdown } from './draft-files.js';
 import type { DraftsService } from './drafts.service.js';
+import type { ScheduleService } from '../scheduling/schedule.service.js';
+
+type Planned = Exclude<ReturnType<ScheduleService['prepare']>, { dryRun: true }>;
+
+/** Whether and how an import schedules the drafts that carry a time. */
+export interface ImportScheduling { schedule: boolean; applyJitter: boolean }
 
 /** Thrown inside a transaction to roll it back on purpose (dry runs, a wrong row). */
 class Rollback extends Error {}
@@ -36,6 +44,8 @@ const CSV_COLUMN_OF: [RegExp, string][] = [
   [/scheduledFor/, 'scheduledFor'],
   [/language/, 'language'],
   [/tweets|title/, 'text'],
+  // A post too long for a network it is scheduled to (publishing/limits.ts names the target).
+  [/^targets\./, 'text'],
 ];
 
 export class DraftFilesService {
@@ -44,7 +54,20 @@ export class DraftFilesService {
     private readonly drafts: DraftsService,
     private readonly accounts: AccountsService,
     private readonly tx: Transactions,
+    private readonly scheduling: ScheduleService,
   ) {}
+
+  /** Checks that the draft can be scheduled at its time (inside the caller's transaction). */
+  private plan(userId: string, draftId: string, scheduledFor: string | null | undefined, how: ImportScheduling): Planned | null {
+    if (!how.schedule || !scheduledFor) return null;
+    const plan = this.scheduling.prepare(userId, { draftId, scheduledFor, applyJitter: how.applyJitter });
+    return 'dryRun' in plan ? null : plan;
+  }
+
+  /** Writes the planned schedules once the drafts are committed; answers each draft's entries. */
+  private async writeAll(userId: string, plans: (Planned | null)[]): Promise<string[][]> {
+    return Promise.all(plans.map(async (p) => (p ? (await this.scheduling.write(userId, p)).queueIds : [])));
+  }
 
   export(userId: string, id: string, format: 'md' | 'json', timeZone?: string): string {
     const draft = this.drafts.get(userId, id);
@@ -57,23 +80,28 @@ export class DraftFilesService {
   }
 
   /** Markdown (one draft) or JSON (one or many); all or nothing. A dry run creates nothing and answers `parsed`. */
-  import(userId: string, source: string, type: 'markdown' | 'json', dryRun: boolean): { drafts: Draft[]; parsed: DraftFile[] } {
+  async import(userId: string, source: string, type: 'markdown' | 'json', dryRun: boolean, how: ImportScheduling = { schedule: false, applyJitter: false }) {
     const files = type === 'markdown' ? [fromMarkdown(source)] : fromJson(source);
     const where = (i: number) => (files.length === 1 ? 'body' : `body.drafts.${i}`);
     let ids: string[] = [];
+    let plans: (Planned | null)[] = [];
     try {
       this.tx.run(() => {
         const accounts = this.accounts.list(userId);
         // A dry run reads files for the CLI before it uploads the media they name by path, so
         // those entries are left out of its check (a real import refuses them).
         ids = files.map((f, i) => this.insert(userId, dryRun ? { ...f, media: f.media?.filter((m) => m.id !== undefined) } : f, accounts, where(i)));
+        plans = ids.map((id) => this.plan(userId, id, this.drafts.get(userId, id).scheduledFor, how));
         if (dryRun) throw new Rollback();
       });
     } catch (err) {
       if (!(err instanceof Rollback)) throw err;
       ids = [];
+      plans = [];
     }
-    return { drafts: ids.map((id) => this.drafts.get(userId, id)), parsed: files };
+    const queueIds = await this.writeAll(userId, plans);
+    const scheduled = ids.flatMap((draftId, i) => (plans[i] ? [{ draftId, queueIds: queueIds[i] }] : []));
+    return { drafts: ids.map((id) => this.drafts.get(userId, id)), parsed: files, scheduled };
   }
 
   /**
@@ -81,27 +109,28 @@ export class DraftFilesService {
    * created unless `partial`. A dry run checks every row as a real import would (accounts,
    * media, time) and creates nothing.
    */
-  importCsv(userId: string, source: string, opts: { dryRun: boolean; partial: boolean }) {
+  async importCsv(userId: string, source: string, opts: { dryRun: boolean; partial: boolean } & ImportScheduling) {
     const { rows, errors } = fromCsv(source);
     const now = this.deps.clock.now();
     const latest = latestScheduleTime(now);
-    const created: { row: number; id: string | null; scheduledFor: string | null }[] = [];
+    const created: { row: number; id: string | null; scheduledFor: string | null; plan: Planned | null }[] = [];
     try {
       this.tx.run(() => {
         const accounts = this.accounts.list(userId);
         for (const { row, file } of rows) {
           try {
             // A savepoint per row: a row that fails leaves nothing behind.
-            const { id, scheduledFor } = this.tx.run(() => {
+            const made = this.tx.run(() => {
               const input = this.input(userId, file, accounts, 'row');
               const at = input.scheduledFor ? Date.parse(input.scheduledFor) : undefined;
               if (at !== undefined && at <= now) throw rowError('scheduledFor', `${file.scheduledFor} is in the past`);
               if (at !== undefined && at > latest) throw rowError('scheduledFor', `${file.scheduledFor} is more than two years ahead`);
-              return { id: this.drafts.insertWithin(userId, input), scheduledFor: input.scheduledFor ?? null };
+              const id = this.drafts.insertWithin(userId, input);
+              return { id, scheduledFor: input.scheduledFor ?? null, plan: this.plan(userId, id, input.scheduledFor, opts) };
             });
-            created.push({ row, id, scheduledFor });
+            created.push({ row, ...made });
           } catch (err) {
-            if (!(err instanceof HeraldError) || !['INVALID_INPUT', 'NOT_FOUND', 'NO_SOCIAL_SET'].includes(err.code)) throw err;
+            if (!(err instanceof HeraldError) || !['INVALID_INPUT', 'NOT_FOUND', 'NO_SOCIAL_SET', 'SPEND_CAP_REACHED'].includes(err.code)) throw err;
             errors.push(...toRowErrors(row, err));
           }
         }
@@ -112,8 +141,10 @@ export class DraftFilesService {
     }
     errors.sort((a, b) => a.row - b.row);
     // What is (or, in a dry run, would be) imported: nothing when a row is wrong, unless partial.
-    const kept = errors.length > 0 && !opts.partial ? [] : opts.dryRun ? created.map((c) => ({ ...c, id: null })) : created;
-    return { dryRun: opts.dryRun, imported: kept.length, drafts: kept, errors };
+    const kept = errors.length > 0 && !opts.partial ? [] : created;
+    const queueIds = opts.dryRun ? kept.map(() => []) : await this.writeAll(userId, kept.map((c) => c.plan));
+    const drafts = kept.map(({ plan: _plan, ...c }, i) => ({ ...c, id: opts.dryRun ? null : c.id, queueIds: queueIds[i] }));
+    return { dryRun: opts.dryRun, imported: drafts.length, drafts, errors };
   }
 
   private insert(userId: string, file: DraftFile, accounts: Account[], where: string): string {

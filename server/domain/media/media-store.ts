@@ -11,6 +11,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { StructureCheck } from './media-structure.js';
+import { RELEASE_EVERY_BYTES, releaseSpentBuffers } from '../../core/memory.js';
 import { sniffType, SNIFF_BYTES, tooLarge, type MediaFormat, type MediaKind } from './media-types.js';
 
 export interface StoredMedia {
@@ -55,6 +56,7 @@ export async function storeStream(src: Readable | AsyncIterable<Buffer>, opts: S
   const head: Buffer[] = [];
   let headLen = 0;
   let size = 0;
+  let released = 0;
   let started: { check: StructureCheck; ws: fs.WriteStream; file: string; info: Awaited<ReturnType<typeof sniffType>> } | undefined;
 
   const write = async (chunk: Buffer) => {
@@ -63,6 +65,11 @@ export async function storeStream(src: Readable | AsyncIterable<Buffer>, opts: S
     s.check.push(chunk);
     if (s.ws.errored) throw s.ws.errored;
     if (!s.ws.write(chunk)) await once(s.ws, 'drain');
+    // Memory stays flat however large the file (core/memory.ts).
+    if (size - released >= RELEASE_EVERY_BYTES) {
+      released = size;
+      releaseSpentBuffers();
+    }
   };
   const start = async () => {
     const first = Buffer.concat(head, headLen);

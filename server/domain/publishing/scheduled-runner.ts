@@ -113,7 +113,17 @@ export class ScheduledRunner {
   private request(e: EntryRow) {
     // Handed off: the network publishes it itself; the run confirms it (hand-off-confirm.ts).
     const options = e.networkScheduledId ? { handedOff: { id: e.networkScheduledId, at: e.handedOffFor ?? e.fireAt } } : undefined;
-    return { draftId: e.draftId, targetAccounts: [{ accountId: e.accountId, platform: e.platform }], origin: 'schedule' as const, options };
+    return { draftId: e.draftId, targetAccounts: [{ accountId: e.accountId, platform: e.platform }], origin: 'schedule' as const, options, force: this.forced(e) };
+  }
+
+  /**
+   * Scheduled with force: posts again, once. A publication of the draft to the account made since
+   * the entry was written is this entry's own (fired, then a crash before the entry said so).
+   */
+  private forced(e: EntryRow): boolean {
+    if (!e.force) return false;
+    const latest = this.repos.outbox.latest(e.userId, e.draftId, e.accountId);
+    return !(latest?.status === 'published' && latest.createdAt > e.createdAt);
   }
 
   /**
@@ -169,7 +179,7 @@ export class ScheduledRunner {
     if (this.missed(e, claimedAt)) {
       // Its post went out already (a crash after it was published, before its entry said so; or
       // published at once meanwhile): nothing was missed, and firing it would only skip it.
-      if (publications.latestStatusOf(e.draftId, e.accountId) === 'published') {
+      if (!this.forced(e) && publications.latestStatusOf(e.draftId, e.accountId) === 'published') {
         this.settle(e, 'done', null);
         return;
       }

@@ -50,7 +50,7 @@ export class QueueService {
   }
 
   /** Schedules the draft in the set's next free slot; answers like schedule() plus `slot`. */
-  async add(userId: string, req: { draftId: string; socialSetId?: string; applyJitter?: boolean; dryRun?: boolean }) {
+  async add(userId: string, req: { draftId: string; socialSetId?: string; applyJitter?: boolean; dryRun?: boolean; force?: boolean }) {
     const draft = loadDraft(this.repos.publishInputs, userId, req.draftId);
     const set = this.resolveSet(userId, req.socialSetId, draft.socialSetId);
     if (set.slots.length === 0) throw setError(`The social set "${set.row.name}" has no queue slots: add some with PUT /social-sets/${set.row.id}/slots`);
@@ -66,7 +66,9 @@ export class QueueService {
         : this.sets.get(userId, set.row.id).accounts.map((a) => ({ accountId: a.accountId }));
       if (targetAccounts?.length === 0) throw setError(`The social set "${set.row.name}" has no accounts and the draft selects none`);
       const result = await this.scheduling.schedule(userId, {
-        draftId: draft.id, scheduledFor: new Date(at).toISOString(), targetAccounts, applyJitter: req.applyJitter, dryRun: req.dryRun,
+        draftId: draft.id, scheduledFor: new Date(at).toISOString(), targetAccounts, dryRun: req.dryRun, force: req.force,
+        // A slot is a time the user chose: the post goes out then unless spreading is asked for.
+        applyJitter: req.applyJitter ?? false,
       }, set.row.id);
       // A dry run answers the plan with the slot the draft would take; nothing was scheduled.
       if ('dryRun' in result) return { ...result, slot: this.slotTime(set.zone, at) };

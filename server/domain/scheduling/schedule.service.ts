@@ -19,6 +19,7 @@ import { PUBLISH_COST } from '../credits/credits.service.js';
 import type { CreditsService } from '../credits/credits.service.js';
 import { dryRunAnswer } from '../publishing/dry-run.js';
 import { LOCKED_WAIT } from '../publishing/scheduled-runner.js';
+import { NETWORK_NAMES } from '../../platforms/errors.js';
 
 export const JITTER_MS = 180_000;
 
@@ -36,6 +37,8 @@ export interface ScheduleRequest {
   applyJitter?: boolean;
   /** Validate and answer the plan (docs/decisions.md §11); nothing is scheduled. */
   dryRun?: boolean;
+  /** Posts again to accounts the draft was already published to (a new publication each). */
+  force?: boolean;
 }
 
 /**
@@ -63,6 +66,15 @@ export class ScheduleService {
    * once its entries are on disk.
    */
   async schedule(userId: string, req: ScheduleRequest, queueSetId: string | null = null) {
+    const plan = this.prepare(userId, req);
+    return 'dryRun' in plan ? plan : this.write(userId, plan, queueSetId);
+  }
+
+  /**
+   * Every check of schedule(), synchronously (so an import can run it inside its own
+   * transaction): a dry run's answer, or what write() needs.
+   */
+  prepare(userId: string, req: ScheduleRequest) {
     const now = this.deps.clock.now();
     const checkTime = (iso: string, path: string): number => {
       const at = parseUtc(iso);
@@ -83,6 +95,7 @@ export class ScheduleService {
     if (draft.status === 'publishing') throw publishingNow();
     const targetAccounts = req.targetAccounts ?? (req.accountUuid ? [{ accountId: req.accountUuid, platform: req.platform ?? 'microblog' }] : undefined);
     const targets = this.publishing.resolveTargets(userId, draft, { targetAccounts });
+    if (!req.force) this.refuseRepeats(draft.id, targets.map((t) => t.account));
     const planned = targets.map(({ account }) => ({ account, parts: partsFor(account.platform as Platform, draft) }));
     checkParts(planned);
     const timeOf = (accountId: string) => own.get(accountId) ?? common!;
@@ -98,6 +111,12 @@ export class ScheduleService {
     const warnings = said.length > 0 ? { warnings: said } : {};
     // Each entry is charged when it fires; the dry run says what that will be.
     if (req.dryRun) return { ...dryRunAnswer(planned.map((p) => ({ ...p, credits: PUBLISH_COST })), this.credits.balance(userId).balance, xCost), ...warnings };
+    return { req, now, draftId: draft.id, accounts: targets.map((t) => t.account), timeOf, earliest, warnings };
+  }
+
+  /** Writes what prepare() planned, in the next group commit; answers once it is on disk. */
+  async write(userId: string, plan: Exclude<ReturnType<ScheduleService['prepare']>, { dryRun: true }>, queueSetId: string | null = null) {
+    const { req, now, draftId, accounts, timeOf, earliest, warnings } = plan;
     const apply = req.applyJitter ?? true;
     const created = nowIso(this.deps.clock);
     const ids: string[] = [];
@@ -105,23 +124,23 @@ export class ScheduleService {
     await this.repos.commits.durable(() => {
       // The draft may have changed since the checks above (they ran a turn of the event loop
       // ago): deleted, or a publish of it began. Then nothing is written.
-      if (!draftStatus.setScheduled(draft.id, userId, new Date(earliest).toISOString(), created)) {
-        loadDraft(this.repos.publishInputs, userId, draft.id); // NOT_FOUND when it was deleted
+      if (!draftStatus.setScheduled(draftId, userId, new Date(earliest).toISOString(), created)) {
+        loadDraft(this.repos.publishInputs, userId, draftId); // NOT_FOUND when it was deleted
         throw publishingNow();
       }
       // Scheduling again moves the entry: only accounts with one pending are looked up to delete.
-      const pending = new Set(schedule.pendingAccounts(draft.id));
-      for (const { account } of targets) {
+      const pending = new Set(schedule.pendingAccounts(draftId));
+      for (const account of accounts) {
         const requested = timeOf(account.id);
         // Never in the past: a post due in under 3 minutes can only move later.
         const fireAt = apply ? Math.max(now + 1000, requested + this.jitter()) : requested;
         // Time-ordered: 40 entries of one request land on one page of the primary key.
         const id = this.deps.ids.ordered();
         // A post the network holds for the old time stays there: the hand-off moves it (hand-off.service.ts).
-        const was = pending.has(account.id) ? schedule.deletePending(draft.id, account.id) : undefined;
-        schedule.insert({ id, userId, draftId: draft.id, accountId: account.id, platform: account.platform, fireAt, requestedAt: requested, priority: req.priority ?? 0, createdAt: created, queueSetId,
-          networkScheduledId: was?.networkScheduledId, handedOffFor: was?.handedOffFor });
-        this.events.post(userId, 'post.scheduled', { draftId: draft.id, accountId: account.id, platform: account.platform }, { scheduledFor: new Date(fireAt).toISOString() });
+        const was = pending.has(account.id) ? schedule.deletePending(draftId, account.id) : undefined;
+        schedule.insert({ id, userId, draftId, accountId: account.id, platform: account.platform, fireAt, requestedAt: requested, priority: req.priority ?? 0, createdAt: created, queueSetId,
+          networkScheduledId: was?.networkScheduledId, handedOffFor: was?.handedOffFor, force: req.force });
+        this.events.post(userId, 'post.scheduled', { draftId, accountId: account.id, platform: account.platform }, { scheduledFor: new Date(fireAt).toISOString() });
         ids.push(id);
       }
     });
@@ -131,6 +150,20 @@ export class ScheduleService {
       queueIds: ids, scheduledFor: req.scheduledFor ?? new Date(earliest).toISOString(), accountCount: ids.length,
       ...warnings,
     };
+  }
+
+  /**
+   * Publishing never sends a draft twice to one account unless forced; a scheduled entry for such
+   * an account would fire only to be skipped, so scheduling says so now (decisions §11).
+   */
+  private refuseRepeats(draftId: string, accounts: { id: string; platform: string; username: string }[]): void {
+    const done = accounts.filter((a) => this.repos.publications.latestStatusOf(draftId, a.id) === 'published');
+    if (done.length === 0) return;
+    const names = done.map((a) => `@${a.username} on ${NETWORK_NAMES[a.platform as Platform] ?? a.platform}`);
+    throw new HeraldError('ALREADY_PUBLISHED', `The draft is already published to ${names.join(', ')}; `
+      + 'schedule it with force: true to post it again, or choose other accounts', {
+      details: done.map((a, i) => ({ path: 'force', message: `already published to ${names[i]} (account ${a.id})` })),
+    });
   }
 
   /** The next pending post and how many are pending (the desktop's tray; one owner per install). */

@@ -3,10 +3,14 @@
  * streamed through storeStream (type from magic bytes, per-type byte cap while streaming,
  * structure and pixel checks), at most 4 files, all or nothing.
  *
- * When a file fails, the answer goes out at once and the connection is closed without reading
- * the rest of the body: multer would otherwise drain the whole request before reporting the
- * error (a 1 GB upload would be read to its end). The engine reports the failure to multer only
- * once the connection is gone, and every file this request wrote is removed before answering.
+ * When a file fails, every file this request wrote is removed and the refusal is answered at
+ * once, while the rest of the body is read and thrown away, up to DRAIN_BYTES more (a lingering
+ * close, refuseBody): a client still sending then finishes its request, or reads the answer
+ * between its writes, instead of meeting a reset before it has read the answer (a socket closed
+ * with unread bytes is reset; a paused one blocks a client that only reads once its body is
+ * sent). Past DRAIN_BYTES the connection is closed, so a hostile 1 GB upload is still read no
+ * further than its cap and a little more. The engine reports the failure to multer only once the
+ * body has ended or the connection is gone (multer would otherwise drain the whole request).
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -40,9 +44,60 @@ interface UploadState {
   count: number;
   /** File bytes handed to the engine so far. */
   fileBytes: number;
+  /** Bytes of the request body read so far. */
+  bodyBytes: number;
 }
 
 const states = new WeakMap<Request, UploadState>();
+
+/** At most this many bytes of a refused request are read (and discarded) after the refusal. */
+export const DRAIN_BYTES = 512 * 1024;
+/**
+ * A body whose rest would not fit DRAIN_BYTES is closed this many bytes after the answer is out:
+ * enough for the client to read the answer between its writes, and no longer than needed.
+ */
+export const AFTER_ANSWER_BYTES = 128 * 1024;
+/** How long a refused request whose client stopped sending keeps its connection once answered. */
+export const LINGER_MS = 5_000;
+
+/**
+ * Reads and discards the rest of a refused request (a lingering close): a body whose length says
+ * it ends within DRAIN_BYTES is read to its end (the connection stays usable); a longer one (or
+ * one of unknown length) is closed AFTER_ANSWER_BYTES after the answer is out, and never later
+ * than DRAIN_BYTES. A client that neither ends its body nor closes is closed LINGER_MS after the
+ * answer. `read` is how much of the body was read before the refusal.
+ */
+function refuseBody(req: Request, res: Response, read: number): void {
+  req.unpipe();
+  const length = Number(req.headers['content-length']);
+  const fits = Number.isFinite(length) && length - read <= DRAIN_BYTES;
+  let drained = 0;
+  let answeredAt: number | undefined;
+  req.on('data', (chunk: Buffer) => {
+    drained += chunk.length;
+    // Never paused: a client blocked on a full send buffer may not read the answer.
+    const late = !fits && answeredAt !== undefined && drained - answeredAt > AFTER_ANSWER_BYTES;
+    if (drained > DRAIN_BYTES || late) req.socket.destroy();
+  });
+  res.once('finish', () => {
+    answeredAt = drained;
+    if (req.complete) return;
+    const linger = setTimeout(() => req.socket.destroy(), LINGER_MS);
+    linger.unref();
+    req.once('end', () => clearTimeout(linger));
+    req.socket.once('close', () => clearTimeout(linger));
+  });
+  req.resume();
+}
+
+/** Calls `then` once the request's body has ended or its connection is gone, whichever is first. */
+function whenSettled(req: Request, then: () => void): void {
+  if (req.complete || req.socket.destroyed) return then();
+  let called = false;
+  const once = () => { if (!called) { called = true; then(); } };
+  req.once('end', once);
+  req.socket.once('close', once);
+}
 
 // multer and busboy are needed only when media is uploaded: loaded then, not at start-up.
 let multerModule: typeof Multer | undefined;
@@ -104,9 +159,7 @@ class MediaStorage implements StorageEngine {
     const st = states.get(req)!;
     const fail = (err: unknown) => {
       st.finish(err);
-      const socket = req.socket;
-      if (socket.destroyed) cb(err);
-      else socket.once('close', () => cb(err));
+      whenSettled(req, () => cb(err));
     };
     // At multer's whole-file limit busboy skips the rest of the part without backpressure: stop
     // reading the request right there, before the engine has even seen the last chunk.
@@ -143,11 +196,10 @@ function createUpload(media: MediaService): RequestHandler {
     limits: { fileSize: MAX_MEDIA_BYTES, files: MAX_FILES + 1, fields: 8, fieldSize: 1024, fieldNameSize: 100, parts: MAX_FILES + 9, headerPairs: 50 },
     streamHandler: (req: Request, busboy: NodeJS.WritableStream) => {
       const st = states.get(req)!;
-      let total = 0;
       req.on('data', (chunk: Buffer) => {
-        total += chunk.length;
+        st.bodyBytes += chunk.length;
         // The engine lags the parser by at most a few buffers, far below the allowance.
-        if (total - st.fileBytes > MAX_FORM_OVERHEAD) st.finish(new HeraldError('INVALID_INPUT', 'The form carries too much besides its files', { status: 413 }));
+        if (st.bodyBytes - st.fileBytes > MAX_FORM_OVERHEAD) st.finish(new HeraldError('INVALID_INPUT', 'The form carries too much besides its files', { status: 413 }));
       });
       req.pipe(busboy);
     },
@@ -160,19 +212,17 @@ export function mediaUpload(media: MediaService): RequestHandler {
     upload ??= createUpload(media);
     let done = false;
     const st: UploadState = {
-      res, paths: new Set(), failed: false, opening: [], stored: [], count: 0, fileBytes: 0,
+      res, paths: new Set(), failed: false, opening: [], stored: [], count: 0, fileBytes: 0, bodyBytes: 0,
       finish: (err) => {
         if (done) return;
         done = true;
         if (err) {
           st.failed = true;
-          req.unpipe();
-          req.pause();
+          refuseBody(req, res, st.bodyBytes);
           st.stored = [];
           // A file still opening would be re-created after its removal: remove once all exist.
           void Promise.all(st.opening).then(() => {
             for (const p of st.paths) fs.rmSync(p, { force: true });
-            if (!res.headersSent) res.setHeader('Connection', 'close');
             next(toHerald(err));
           });
           return;

@@ -24,16 +24,19 @@ export const draftFileRoutes = (s: Services) => [
   }),
   defineRoute({
     method: 'post', idempotent: true, path: '/microblog/drafts/import', tag, summary: 'Create drafts from a Markdown or JSON file',
-    description: 'Body: one Markdown draft (`text/markdown`) or JSON (`application/json`: one draft, an array, or `{drafts}`; up to 100). All or nothing. `networks` holds account ids or network names (every account of that network). Media are given by id: the server never reads a path (`herald draft import` uploads the files a draft names first). scheduledFor stays on the draft; schedule it with POST /microblog/schedule. Broken front matter is 400 INVALID_INPUT naming its line.',
+    description: 'Body: one Markdown draft (`text/markdown`) or JSON (`application/json`: one draft, an array, or `{drafts}`; up to 100). All or nothing. `networks` holds account ids or network names (every account of that network). Media are given by id: the server never reads a path (`herald draft import` uploads the files a draft names first). scheduledFor stays on the draft unless schedule=true, which schedules each draft that has one (one entry per target account, jitter only with applyJitter=true; `scheduled` lists the entries). Broken front matter is 400 INVALID_INPUT naming its line.',
     bodyType: 'text', bodyTypes: ['text/markdown', 'application/json'], body: file, query: c.importQuery,
     response: c.importResponse, errors: [...base, 'INVALID_INPUT', 'NO_SOCIAL_SET', 'NOT_FOUND'],
-    handler: ({ auth, body, query, req }) => ({ success: true, ...s.draftFiles.import(auth.user.id, body, mediaType(req) === 'text/markdown' ? 'markdown' : 'json', query.dryRun) }),
+    handler: async ({ auth, body, query, req }) => {
+      const type = mediaType(req) === 'text/markdown' ? 'markdown' : 'json';
+      return { success: true, ...(await s.draftFiles.import(auth.user.id, body, type, query.dryRun, query)) };
+    },
   }),
   defineRoute({
     method: 'post', idempotent: true, path: '/microblog/drafts/import-csv', tag, summary: 'Create one draft per CSV row (bulk scheduling)',
-    description: 'Columns (header row first): text, networks, scheduledFor, timeZone, media. networks and media hold several values separated by spaces, commas, semicolons or bars (media are media ids). scheduledFor: ISO 8601 with an offset, or a local time with timeZone; it must lie in the future and at most two years ahead, and stays on the draft (schedule with POST /microblog/schedule). Errors name the row (the header is row 1) and column. With any wrong row nothing is imported unless `partial=true`; `dryRun=true` checks everything and imports nothing.',
+    description: 'Columns (header row first): text, networks, scheduledFor, timeZone, media. networks and media hold several values separated by spaces, commas, semicolons or bars (media are media ids). scheduledFor: ISO 8601 with an offset, or a local time with timeZone; it must lie in the future and at most two years ahead. A row with a time is scheduled then, one entry per target account as POST /microblog/schedule makes (jitter only with applyJitter=true; each item\'s queueIds lists its entries); schedule=false only creates drafts. A row that cannot be scheduled is a row error. Errors name the row (the header is row 1) and column. With any wrong row nothing is imported unless `partial=true`; `dryRun=true` checks everything and imports nothing.',
     bodyType: 'text', bodyTypes: ['text/csv'], body: file, query: c.csvQuery,
-    response: c.csvResponse, errors: [...base, 'INVALID_INPUT', 'NO_SOCIAL_SET'],
-    handler: ({ auth, body, query }) => ({ success: true, ...s.draftFiles.importCsv(auth.user.id, body, { dryRun: query.dryRun, partial: query.partial }) }),
+    response: c.csvResponse, errors: [...base, 'INVALID_INPUT', 'NO_SOCIAL_SET', 'SPEND_CAP_REACHED'],
+    handler: async ({ auth, body, query }) => ({ success: true, ...(await s.draftFiles.importCsv(auth.user.id, body, query)) }),
   }),
 ];

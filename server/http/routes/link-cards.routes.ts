@@ -12,7 +12,7 @@ export const linkCardRoutes = (s: Services): RouteDef[] => [
   defineRoute({
     method: 'get', path: '/link-preview/image', tag: 'Drafts', summary: 'The image of a page\'s link card (its bytes), for showing the card',
     description: 'Only the image the page\'s card names, fetched through the same address policy (PNG, JPEG, WebP or GIF, checked by its bytes, at most 10 MB); 404 when the page has no card image that can be read. Served with nosniff and a CSP that allows nothing.',
-    query: linkImageQuery, responseType: 'application/octet-stream', errors: ['INVALID_INPUT', 'NOT_FOUND'],
+    query: linkImageQuery, responseType: ['image/png', 'image/jpeg', 'image/webp', 'image/gif'], errors: ['INVALID_INPUT', 'NOT_FOUND'],
     handler: async ({ query, res }) => {
       const { bytes, mime } = await s.linkCards.cardImage(query.url);
       res.setHeader('Content-Type', mime);

@@ -2,10 +2,13 @@ import { pipeline } from 'node:stream/promises';
 import * as c from '../../contracts/media.js';
 import type { Services } from '../../domain/services.js';
 import { HeraldError, notFound } from '../../core/errors.js';
+import { MEDIA_TYPES } from '../../domain/media/media-types.js';
 import { mediaUpload, uploadedMedia } from '../middleware/media-upload.js';
 import { defineRoute, type RouteDef } from '../route.js';
 
 const tag = 'Media';
+/** A media item is served with the type found when it was stored. */
+const MEDIA_MIMES = Object.values(MEDIA_TYPES).map((t) => t.mime);
 
 export const mediaRoutes = (s: Services): RouteDef[] => [
   defineRoute({
@@ -25,7 +28,7 @@ export const mediaRoutes = (s: Services): RouteDef[] => [
   defineRoute({
     method: 'get', path: '/media/:mediaId', tag, auth: false, summary: 'The bytes of a media item',
     description: 'No key needed (an <img> cannot send one): the URL is the capability, its id 128 bits of randomness, given only to the key that uploaded it. Browsers may load it only from Herald\'s own pages: a request another site makes (Sec-Fetch-Site cross-site or same-site) gets the same 404 as an unknown id, before any lookup. Served with the type found when it was stored, nosniff, Cross-Origin-Resource-Policy same-origin and a CSP that allows nothing.',
-    params: c.mediaIdParam, responseType: 'application/octet-stream', errors: ['NOT_FOUND'],
+    params: c.mediaIdParam, responseType: MEDIA_MIMES, errors: ['NOT_FOUND'],
     handler: async ({ params, req, res }) => {
       // Another site's page that learned an id (a leaked draft, a log) cannot show or time it.
       const site = req.headers['sec-fetch-site'];

@@ -7,8 +7,8 @@ const tag = 'Scheduling';
 export const queueRoutes = (s: Services): RouteDef[] => [
   defineRoute({
     method: 'post', idempotent: true, path: '/microblog/queue', tag, summary: 'Add a draft to a social set\'s queue: schedule it in the next free slot',
-    description: 'The set: socialSetId, else the draft\'s, else the default set. Targets: the draft\'s selected accounts, else the set\'s. Answers like POST /microblog/schedule plus `slot` (the slot\'s instant and its wall time in the set\'s zone). A set with no slots, or with every slot of the next two years taken, is 400 naming socialSetId. Jitter (default on) applies around the slot\'s time. With dryRun: true answers the plan of POST /microblog/schedule\'s dry run plus `slot`, and schedules nothing.',
-    body: c.queueAddBody, response: c.queueAddResponse, errors: ['INVALID_INPUT', 'NOT_FOUND', 'SPEND_CAP_REACHED'],
+    description: 'The set: socialSetId, else the draft\'s, else the default set. Targets: the draft\'s selected accounts, else the set\'s. Answers like POST /microblog/schedule plus `slot` (the slot\'s instant and its wall time in the set\'s zone). A set with no slots, or with every slot of the next two years taken, is 400 naming socialSetId. The post goes out at the slot; applyJitter: true spreads each entry within 3 minutes of it. A target the draft was already published to is 409 ALREADY_PUBLISHED unless force: true. With dryRun: true answers the plan of POST /microblog/schedule\'s dry run plus `slot`, and schedules nothing.',
+    body: c.queueAddBody, response: c.queueAddResponse, errors: ['INVALID_INPUT', 'NOT_FOUND', 'SPEND_CAP_REACHED', 'ALREADY_PUBLISHED'],
     handler: async ({ auth, body }) => ({ success: true, ...(await s.queue.add(auth.user.id, body)) }),
   }),
   defineRoute({

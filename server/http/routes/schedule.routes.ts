@@ -7,8 +7,8 @@ const tag = 'Scheduling';
 export const scheduleRoutes = (s: Services): RouteDef[] => [
   defineRoute({
     method: 'post', idempotent: true, path: '/microblog/schedule', tag, summary: 'Schedule a draft: one queue entry per target account',
-    description: 'Targets: targetAccounts, else accountUuid (+ platform, default microblog), else the draft\'s selected accounts, else its social set. scheduledFor must be in the future. applyJitter (default true) gives each entry its own uniform offset in [-180 s, +180 s], never in the past. Scheduling again moves the pending entry of that draft and account. Credits are charged when the post fires.',
-    body: c.scheduleBody, response: c.scheduleResponse, errors: ['INVALID_INPUT', 'NOT_FOUND', 'SPEND_CAP_REACHED'],
+    description: 'Targets: targetAccounts, else accountUuid (+ platform, default microblog), else the draft\'s selected accounts, else its social set. scheduledFor must be in the future. applyJitter (default true) gives each entry its own uniform offset in [-180 s, +180 s], never in the past. Scheduling again moves the pending entry of that draft and account. Credits are charged when the post fires. A target the draft was already published to is 409 ALREADY_PUBLISHED naming it, unless force: true, which posts again (a new publication, charged and shown in history like any other).',
+    body: c.scheduleBody, response: c.scheduleResponse, errors: ['INVALID_INPUT', 'NOT_FOUND', 'SPEND_CAP_REACHED', 'ALREADY_PUBLISHED'],
     handler: async ({ auth, body }) => ({ success: true, ...(await s.scheduling.schedule(auth.user.id, body)) }),
   }),
   defineRoute({

@@ -1,0 +1,1 @@
+ALTER TABLE `schedule_entries` ADD `force` integer DEFAULT false NOT NULL;
