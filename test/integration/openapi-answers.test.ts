@@ -77,6 +77,8 @@ describe('every route answers as the served document says', () => {
     await ok('DELETE', `/auth/api-keys/${made.apiKey.id}`);
     await ok('GET', '/me');
     await ok('GET', '/setup/secrets');
+    await ok('PUT', '/setup/wizard', { body: { step: 'defaults' } });
+    await ok('PUT', '/setup/wizard', { body: { step: null } });
     await ok('POST', '/setup/secrets', { body: { store: 'file' } });
     await ok('GET', '/settings');
     await ok('PUT', '/settings', { body: { defaultLanguage: 'en' } });
@@ -169,6 +171,7 @@ describe('every route answers as the served document says', () => {
     const tweet = sent.find((p) => p.platform === 'microblog')?.url?.split('/').pop() ?? '1';
     await ok('POST', '/microblog/quote', { body: { content: 'Contract quote', quoteTweetId: tweet, accountId: ids.microblog } });
     await ok('POST', '/credits');
+    await ok('POST', '/credits/adjust', { body: { amount: 100, note: 'contract' } });
     await ok('GET', '/credits');
     await ok('GET', '/credits/usage?limit=5');
   });
