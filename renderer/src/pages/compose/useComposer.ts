@@ -43,7 +43,7 @@ export function useComposer(draftParam: string | undefined, newParam: string | n
   const [requested, setRequested] = useState<number>();
   const [when_, setWhenValue] = useState('');
   const [perNetwork, setPerNetwork] = useState<Record<string, string>>();
-  const [jitter, setJitter] = useState(true);
+  const [jitter, setJitter] = useState(false); // posts go at the time or slot asked for unless jitter is asked for
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
 
