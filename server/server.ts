@@ -24,7 +24,7 @@ import { limitSockets, serverTimeouts } from './http/sockets.js';
 import { allAdapters, createPlatformRegistry } from './platforms/index.js';
 import { ManagedSecretStore, openSecretStore, type SecretStore } from './secrets/index.js';
 import { Scheduler, type SchedulerOptions } from './jobs/scheduler.js';
-import { SchedulerLock } from './jobs/scheduler-lock.js';
+import { SchedulerLock } from './db/scheduler-lock.js';
 import { armCrashPoints } from './core/crash.js';
 import { startCredentialCheck } from './jobs/credential-check.job.js';
 
@@ -48,7 +48,7 @@ export interface ServerOptions {
   /** How long after listening the background WAL checkpointer starts, and the dummy password hash is made (default 1 s). */
   checkpointDelayMs?: number;
   /** Scheduler settings; `false` runs no scheduler (the API only). */
-  scheduler?: SchedulerOptions | false;
+  scheduler?: Omit<SchedulerOptions, 'lock'> | false;
   /** The daily credential check's timers; `false` runs none (tests call services.credentialCheck.run()). */
   credentialCheck?: { firstMs?: number; everyMs?: number } | false;
 }
@@ -189,7 +189,7 @@ export async function createServer(options: ServerOptions = {}): Promise<HeraldS
       log.warn(`Herald: HERALD_HOST=${config.host} is not a loopback address, so other machines can connect to port ${port}. They still need an API key, but nothing else stands between them and the API: set HERALD_HOST=127.0.0.1 unless you mean to serve other machines.`);
     }
 
-    const scheduler = options.scheduler === false ? undefined : new Scheduler(deps, services.publishing, services.scheduling, { sweepMs: config.sweepMs, lock: schedulerLock, handOff: services.handOff, ...options.scheduler });
+    const scheduler = options.scheduler === false || !schedulerLock ? undefined : new Scheduler(deps, services.publishing, services.scheduling, { sweepMs: config.sweepMs, handOff: services.handOff, ...options.scheduler, lock: schedulerLock });
     await scheduler?.start();
     const credentialCheck = options.credentialCheck === false || options.scheduler === false ? undefined : startCredentialCheck(services.credentialCheck, log, options.credentialCheck);
     // Started a moment after the API answers, so its thread's start-up does not compete with the

@@ -22,7 +22,16 @@ import type { ScheduleService } from '../domain/scheduling/schedule.service.js';
 import type { HandOffService } from '../domain/scheduling/hand-off.service.js';
 import { monotonicMs } from '../core/clock.js';
 import { isStorageFull } from '../core/errors.js';
-import { SchedulerLock } from './scheduler-lock.js';
+
+/**
+ * The data folder's scheduler lock (db/scheduler-lock.ts, built by the composition root): one
+ * scheduler per folder.
+ */
+export interface FolderLock {
+  readonly held: boolean;
+  tryAcquire(): boolean;
+  release(): void;
+}
 
 /** Arms one wake-up at an instant of the injected clock. */
 export interface Waker {
@@ -123,14 +132,14 @@ export interface SchedulerOptions {
   maxInFlight?: number;
   /** Waits before each renewed try of an entry a full disk stopped, ms (the last repeats). */
   storageBackoffMs?: number[];
-  /** The data folder's lock, when the caller took it already (createServer's media tidy-up). */
-  lock?: SchedulerLock;
+  /** The data folder's lock (createServer takes it first, for the media tidy-up). */
+  lock: FolderLock;
   /** Hands posts to networks that schedule them (docs/decisions.md §14); run after each change and sweep. */
   handOff?: HandOffService;
 }
 
 export class Scheduler {
-  readonly lock: SchedulerLock;
+  readonly lock: FolderLock;
   private readonly waker: Waker;
   private readonly sweepMs: number;
   private readonly batchSize: number;
@@ -154,8 +163,8 @@ export class Scheduler {
   private claimed = 0;
   private slotFreed: (() => void) | undefined;
 
-  constructor(private readonly deps: Deps, private readonly publishing: PublishService, queue: ScheduleService, opts: SchedulerOptions = {}) {
-    this.lock = opts.lock ?? new SchedulerLock(deps.config.dataDir);
+  constructor(private readonly deps: Deps, private readonly publishing: PublishService, queue: ScheduleService, opts: SchedulerOptions) {
+    this.lock = opts.lock;
     this.waker = opts.waker ?? nodeScheduleWaker(deps.clock);
     this.sweepMs = opts.sweepMs ?? 20_000;
     this.batchSize = opts.batchSize ?? 200;
