@@ -152,7 +152,7 @@ describe('imageUrls on the single-network endpoints', () => {
   let cdn: http.Server;
   let cdnRequests = 0;
   let url = '';
-  const mediaRows = () => (t.server.deps.sqlite.prepare('SELECT COUNT(*) AS n FROM media').get() as { n: number }).n;
+  const mediaRows = () => (t.server.sqlite.prepare('SELECT COUNT(*) AS n FROM media').get() as { n: number }).n;
 
   beforeAll(async () => {
     cdn = http.createServer((req, res) => {

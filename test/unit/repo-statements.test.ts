@@ -21,7 +21,7 @@ describe('repo statements', () => {
   it('are prepared on first use: none while the repos are built, and every one prepares against the schema', () => {
     const database = openDatabase(path.join(dir, 'herald.db'));
     try {
-      const repos = createRepos(database.sqlite, database.db, { clock: systemClock, ids: systemIds });
+      const repos = createRepos(database.sqlite, { clock: systemClock, ids: systemIds });
       const groups: [string, Record<string, unknown>][] = [];
       for (const [repoName, repo] of Object.entries(repos)) {
         for (const [field, value] of Object.entries(repo as object)) {

@@ -2,7 +2,8 @@
 import type { Clock } from '../../core/clock.js';
 import type { Ids } from '../../core/ids.js';
 import { commitsFor } from '../commits.js';
-import type { Db, Sqlite } from '../connection.js';
+import type { Sqlite } from '../connection.js';
+import type { Transactions } from './transactions.js';
 import { DraftStatusRepo } from './draft-status.repo.js';
 import { EventsRepo } from './events.repo.js';
 import { HandOffRepo } from './hand-off.repo.js';
@@ -13,8 +14,10 @@ import { QueueRepo } from './queue.repo.js';
 import { ScheduleRepo } from './schedule.repo.js';
 import { UsageRepo } from './usage.repo.js';
 
-export function createPublishingRepos(sqlite: Sqlite, _db: Db, core: { clock: Clock; ids: Ids }) {
+export function createPublishingRepos(sqlite: Sqlite, core: { clock: Clock; ids: Ids }, tx: Transactions) {
   return {
+    /** Transactions spanning several of these repos (the same as the store repos'). */
+    tx,
     /** The connection's group commit (relaxed and durable transactions, db/commits.ts). */
     commits: commitsFor(sqlite),
     schedule: new ScheduleRepo(sqlite),

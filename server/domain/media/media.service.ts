@@ -12,7 +12,7 @@ import { nowIso } from '../../core/clock.js';
 import { type Deps } from '../deps.js';
 import type { MediaRepo, MediaRow } from '../../db/repos/media.repo.js';
 import { HeraldError, notFound } from '../../core/errors.js';
-import type { MediaRef } from '../publishing/runner.js';
+import type { MediaRef } from '../publishing/model.js';
 import { blockedReason, ipLiteral } from './address-policy.js';
 import { GuardedFetcher, UrlRefused } from './guarded-fetch.js';
 import { mediaPath, storeStream, type StoredMedia } from './media-store.js';
