@@ -8,7 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GuardedFetcher } from '../../server/domain/media/guarded-fetch.js';
+import { GuardedFetcher } from '../../server/net/guarded-fetch.js';
 import { insertAccount } from '../helpers/fixtures.js';
 import { jpeg, png, upload } from '../helpers/media-files.js';
 import { OWNER, startServer, type TestServer } from '../helpers/server.js';

@@ -6,7 +6,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { GuardedFetcher } from '../../server/domain/media/guarded-fetch.js';
+import { GuardedFetcher } from '../../server/net/guarded-fetch.js';
 import { plainToHtml } from '../../text/html.js';
 import { pngBytes } from '../helpers/png.js';
 import { PLATFORMS, postsOn, requestCounts, threadOf } from '../helpers/networks.js';

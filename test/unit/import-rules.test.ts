@@ -48,6 +48,7 @@ const RULES: Rule[] = [
   { from: /^server\/jobs$/, to: /^server\/(db|platforms)$/, why: 'jobs only wake, claim and call the publishing service' },
   { from: /^server\/(domain|platforms|secrets|db|core)$/, to: /^server:(root|top)$/, why: 'lower layers use server/core, never the composition root or top-level grab-bags' },
   { from: /^server\/core$/, to: /^server\/(?!core$)/, why: 'core is a leaf' },
+  { from: /^server\/net$/, to: /^server\/(?!core$)|^server:/, why: 'net (the address guard and the guarded fetch every service uses) stands on core alone' },
   { from: /^text$/, to: /./, why: 'text imports nothing else in the repository' },
   { from: /^time$/, to: /./, why: 'time imports nothing else in the repository' },
   { from: /^renderer$/, to: /^server(\/|:)/, why: 'the renderer depends on client, text and time, never on anything under server/' },
@@ -225,6 +226,7 @@ describe('import rules (architecture.md)', () => {
       ['server/domain/scheduling/a.service.ts', 'publishing.repos.outbox.parts(id);'],
       // Jobs and SQLite, by package.
       ['server/jobs/a-lock.ts', "import Database from 'better-sqlite3';"],
+      ['server/net/guarded-fetch.ts', "import { MAX_MEDIA_BYTES } from '../domain/media/media-types.js';"],
       // The renderer and server/, contracts included.
       ['renderer/src/pages/A.tsx', "import { draftBody } from '../../../server/contracts/drafts';"],
       ['renderer/src/components/a.ts', "import type { Deps } from '../../../server/domain/deps.js';"],
