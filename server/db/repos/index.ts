@@ -17,7 +17,8 @@ import { Transactions } from './transactions.js';
  */
 export function createRepos(sqlite: Sqlite, core: { clock: Clock; ids: Ids }) {
   const tx = new Transactions(sqlite);
-  return { ...createStoreRepos(sqlite, tx), ...createPublishingRepos(sqlite, core, tx) };
+  const store = createStoreRepos(sqlite, tx);
+  return { ...store, ...createPublishingRepos(sqlite, core, tx, store.drafts) };
 }
 
 export type Repos = ReturnType<typeof createRepos>;

@@ -5,6 +5,7 @@ import { commitsFor } from '../commits.js';
 import type { Sqlite } from '../connection.js';
 import type { Transactions } from './transactions.js';
 import { DraftStatusRepo } from './draft-status.repo.js';
+import type { DraftsRepo } from './drafts.repo.js';
 import { EventsRepo } from './events.repo.js';
 import { HandOffRepo } from './hand-off.repo.js';
 import { OutboxRepo } from './outbox.repo.js';
@@ -14,7 +15,8 @@ import { QueueRepo } from './queue.repo.js';
 import { ScheduleRepo } from './schedule.repo.js';
 import { UsageRepo } from './usage.repo.js';
 
-export function createPublishingRepos(sqlite: Sqlite, core: { clock: Clock; ids: Ids }, tx: Transactions) {
+/** `drafts`: the store's drafts repo, the one reader of drafts (the publisher reads through it). */
+export function createPublishingRepos(sqlite: Sqlite, core: { clock: Clock; ids: Ids }, tx: Transactions, drafts: DraftsRepo) {
   return {
     /** Transactions spanning several of these repos (the same as the store repos'). */
     tx,
@@ -27,7 +29,7 @@ export function createPublishingRepos(sqlite: Sqlite, core: { clock: Clock; ids:
     outbox: new OutboxRepo(sqlite, core.clock, core.ids),
     publications: new PublicationsRepo(sqlite),
     draftStatus: new DraftStatusRepo(sqlite),
-    publishInputs: new PublishInputsRepo(sqlite),
+    publishInputs: new PublishInputsRepo(sqlite, drafts),
     /** The event stream (GET /events): every state change of a post or of credits. */
     events: new EventsRepo(sqlite),
     /** Requests made on the networks: quota windows and X's spend. */
