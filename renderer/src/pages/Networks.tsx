@@ -52,7 +52,9 @@ function NetworkPanel({ guide, app, canEdit, onChange }: { guide: Guide; app?: N
       {app && <p className="small" data-source>Source: <b>{sourceText(app)}</b>{app.clientId ? <> · client id <code>{app.clientId}</code></> : null}</p>}
       {guide.portal && <p className="small">On <a href={guide.portal.url} onClick={(e) => { e.preventDefault(); openExternal(guide.portal!.url); }}>{guide.portal.label}</a>:</p>}
       <ol className="small">{guide.steps.map((s) => <li key={s}>{s}</li>)}</ol>
-      {app && app.scopes.length > 0 && <p className="small">Permissions / scopes: <code>{app.scopes.join(' ')}</code></p>}
+      {app && app.scopes.length > 0 && (
+        <p className="small">Permissions / scopes: <code>{app.scopes.join(' ')}</code></p>
+      )}
       {app && <>
         <label className="field">Redirect URI to paste on the portal
           <div className="row nowrap" style={{ justifyContent: 'flex-start' }}>

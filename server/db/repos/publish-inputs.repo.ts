@@ -14,7 +14,8 @@ export type AccountRow = typeof accounts.$inferSelect;
 export type MediaRow = typeof media.$inferSelect;
 
 /** The draft as the publisher reads it: the drafts repo's row (one reader for the API and the publisher). */
-export type DraftSourceRow = Pick<DraftRow, 'id' | 'userId' | 'title' | 'status' | 'socialSetId' | 'selectedAccountIds' | 'language' | 'linkCard'>;
+export type DraftSourceRow = Pick<DraftRow,
+  'id' | 'userId' | 'title' | 'status' | 'socialSetId' | 'selectedAccountIds' | 'language' | 'linkCard'>;
 
 export class PublishInputsRepo {
   private readonly s;

@@ -132,7 +132,8 @@ export class MediaService {
 
   /** Fetches a remote URL through the guard into the media store; answers the new row. */
   async storeFromUrl(userId: string, url: string): Promise<MediaRow> {
-    const stored = await this.fetcher.fetch(url, (body) => storeStream(body, { dir: this.dir, id: this.newId() }), { maxLength: MAX_MEDIA_BYTES });
+    const store = (body: Parameters<typeof storeStream>[0]) => storeStream(body, { dir: this.dir, id: this.newId() });
+    const stored = await this.fetcher.fetch(url, store, { maxLength: MAX_MEDIA_BYTES });
     return this.saveStored(userId, [stored])[0];
   }
 

@@ -126,7 +126,8 @@ export class NetworkAppsService {
     const source = this.source(p);
     const clientId = source === 'env' ? this.envApp(p).clientId! : source === 'app' ? this.stored.get(p)!.clientId : null;
     const configured = source === 'env' ? !!this.envApp(p).clientSecret : source === 'app';
-    return { platform: p, label: p === 'identity' ? IDENTITY_LABEL : NETWORK_NAMES[p], scopes: [...APP_SCOPES[p]], configured, source, redirectUri: this.redirectUri(p), clientId };
+    const label = p === 'identity' ? IDENTITY_LABEL : NETWORK_NAMES[p];
+    return { platform: p, label, scopes: [...APP_SCOPES[p]], configured, source, redirectUri: this.redirectUri(p), clientId };
   }
 
   private ownerOnly(userId: string): void {

@@ -28,11 +28,14 @@ export interface PublicationOptions extends PostOptions {
   handedOff?: HandedOff;
 }
 
+/** A link card's facts as read from its page. */
+export interface LinkCardFacts { title: string; description: string; imageUrl: string | null; siteName: string | null }
+
 /** Where the runner gets a card's facts and thumbnail (LinkCardsService.forPublish). */
 export interface CardSource {
   forPublish(url: string): Promise<PostLinkCard | null>;
   /** The facts already read for `url` (dry runs show them; they never fetch). */
-  cached(url: string): { title: string; description: string; imageUrl: string | null; siteName: string | null } | null | undefined;
+  cached(url: string): LinkCardFacts | null | undefined;
 }
 
 export interface PartPlan {

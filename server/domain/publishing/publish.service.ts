@@ -25,7 +25,8 @@ import { loadDraft, partsFor, partsFromTexts, planCard, resolveTargets, withKind
 import { PublishReports } from './report.js';
 import { PublishSender } from './send.js';
 import type {
-  CardSource, DirectPublish, MediaByUrl, PartPlan, PublicationOptions, PublishOutcome, PublishRequest, Started, TargetResult,
+  CardSource, DirectPublish, MediaByUrl, PartPlan, PublicationOptions, PublishOutcome, PublishRequest, Started,
+  TargetResult,
 } from './model.js';
 import { checkParts } from './limits.js';
 import type { StorageWaits } from './storage-waits.js';
@@ -247,7 +248,9 @@ export class PublishService {
   }
 
   /** What each target of a draft publish gets (plan.ts): the draft's parts per network, and its options. */
-  plan(userId: string, req: Pick<PublishRequest, 'draftId' | 'accountIds' | 'targetAccounts' | 'community' | 'options'>): Planned {
+  plan(
+    userId: string, req: Pick<PublishRequest, 'draftId' | 'accountIds' | 'targetAccounts' | 'community' | 'options'>,
+  ): Planned {
     const draft = loadDraft(this.repos.publishInputs, userId, req.draftId);
     const targets = this.resolveTargets(userId, draft, req).map(({ account, communityId }) => {
       const platform = account.platform as Platform;

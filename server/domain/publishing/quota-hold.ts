@@ -23,7 +23,9 @@ export class QuotaHolds {
     const platform = e.platform as Platform;
     if (!this.deps.config.postingCaps) return null;
     let asksNetwork = false;
-    try { asksNetwork = this.deps.platforms.get(platform).publishingQuota !== undefined; } catch { /* no adapter: firing says so */ }
+    try {
+      asksNetwork = this.deps.platforms.get(platform).publishingQuota !== undefined;
+    } catch { /* no adapter: firing says so */ }
     if (this.gate.windows(platform).length === 0 && !asksNetwork) return null;
     const need = this.needOf(started, planned);
     if (!need) return null;
@@ -31,7 +33,8 @@ export class QuotaHolds {
       return await this.gate.check(e.accountId, platform, need);
     } catch (err) {
       // Counting failed (the database busy): the post goes; the network refuses it if over, and that is retried.
-      this.deps.log.warn(`Herald could not check the posting quota of account ${e.accountId}: ${(err as Error).message}`);
+      const why = (err as Error).message;
+      this.deps.log.warn(`Herald could not check the posting quota of account ${e.accountId}: ${why}`);
       return null;
     }
   }
@@ -40,7 +43,9 @@ export class QuotaHolds {
     const need: QuotaNeed = { posts: 0, replies: 0 };
     const add = (position: number) => { if (position === 0) need.posts += 1; else need.replies += 1; };
     if (started) {
-      for (const r of started.toRun) for (const p of this.outbox.parts(r.pubId)) if (p.status !== 'sent') add(p.position);
+      for (const r of started.toRun) {
+        for (const p of this.outbox.parts(r.pubId)) if (p.status !== 'sent') add(p.position);
+      }
       return need;
     }
     if (!planned) return null;

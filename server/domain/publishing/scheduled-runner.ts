@@ -80,7 +80,9 @@ export class ScheduledRunner {
   private readonly storageWaits: StorageWaits;
   private readonly stream: EventsService;
 
-  constructor(private readonly deps: Deps, private readonly parts: ScheduledRunnerParts, opts: ScheduledRunnerOptions = {}) {
+  constructor(
+    private readonly deps: Deps, private readonly parts: ScheduledRunnerParts, opts: ScheduledRunnerOptions = {},
+  ) {
     ({ repos: this.repos, publishing: this.publishing, storageWaits: this.storageWaits, stream: this.stream } = parts);
     this.backoff = opts.backoffMs ?? RETRY_BACKOFF_MS;
     this.storageBackoff = opts.storageBackoffMs ?? STORAGE_BACKOFF_MS;
