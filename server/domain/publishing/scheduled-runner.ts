@@ -219,12 +219,13 @@ export class ScheduledRunner {
       return;
     }
     // Not begun with its batch: planned once here, for the quota and for its begin below.
-    let planned: Planned | Error | undefined;
+    let planned: Planned | undefined;
+    let refused: { why: unknown } | undefined;
     if (!started) {
-      try { planned = this.publishing.plan(e.userId, this.request(e)); } catch (err) { planned = err as Error; }
+      try { planned = this.publishing.plan(e.userId, this.request(e)); } catch (why) { refused = { why }; }
     }
     // The network's posting cap (quota-gate.ts): over it, the entry waits, pending and uncharged.
-    const hold = await this.parts.quotaHolds.check(e, started, planned instanceof Error ? undefined : planned);
+    const hold = await this.parts.quotaHolds.check(e, started, planned);
     if (hold) {
       if (started) this.publishing.unbegin(started);
       this.waitForQuota(e, hold);
@@ -235,7 +236,7 @@ export class ScheduledRunner {
     let full = false;
     let errorCode: string | undefined;
     try {
-      if (planned instanceof Error) throw planned;
+      if (refused) throw refused.why;
       const r = await this.publishing.run(started ?? this.publishing.begin(e.userId, this.request(e), planned));
       result = r.results[0];
       // Over X's spend cap set to warn: it went, and the log says so.
