@@ -26,7 +26,7 @@ const server = await createServer({ config, announce: false, scheduler: false, u
 try {
   const login = await fetch(`${server.apiUrl}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(owner) });
   const key = ((await login.json()) as { apiKey: { key: string } }).apiKey.key;
-  const userId = server.deps.sqlite.prepare('SELECT id FROM users WHERE email = ?').pluck().get(owner.email) as string;
+  const userId = server.sqlite.prepare('SELECT id FROM users WHERE email = ?').pluck().get(owner.email) as string;
   const events = server.services.events;
 
   // Each client: reads the stream, and for each event the time from its `sent` mark to now.
@@ -73,7 +73,7 @@ try {
   const now = () => performance.timeOrigin + performance.now();
   const started = now();
   for (let sent = 0; sent < EVENTS;) {
-    server.deps.sqlite.transaction(() => {
+    server.sqlite.transaction(() => {
       for (let i = 0; i < PER_TICK && sent < EVENTS; i++, sent++) events.record(userId, 'credits.changed', { balance: sent, sent: now() });
     })();
     await new Promise((r) => setTimeout(r, TICK_MS));

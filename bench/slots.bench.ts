@@ -48,13 +48,13 @@ const t = await startServer({
 try {
   const key = await t.login();
   const owner = userIdOf(t, OWNER.email);
-  const { services, deps } = t.server;
-  const queueRepo = new QueueRepo(deps.sqlite);
+  const { services, deps, sqlite } = t.server;
+  const queueRepo = new QueueRepo(sqlite);
 
   // 1. 20 sets, 500 queued posts each, written straight to the table (the bench is the look-up).
   const sets: { id: string; zone: string; accountId: string }[] = [];
   const now0 = clock.now();
-  const insert = deps.sqlite.prepare(`INSERT INTO schedule_entries (id, user_id, draft_id, account_id, platform, fire_at, due_at, requested_at, priority, attempts, status, created_at, queue_set_id)
+  const insert = sqlite.prepare(`INSERT INTO schedule_entries (id, user_id, draft_id, account_id, platform, fire_at, due_at, requested_at, priority, attempts, status, created_at, queue_set_id)
     VALUES (?, ?, ?, ?, 'fedblog', ?, ?, ?, 0, 0, 'pending', ?, ?)`);
   for (let i = 0; i < SETS; i++) {
     const zone = ZONES[i % ZONES.length];
@@ -64,7 +64,7 @@ try {
     sets.push({ id: socialSetId, zone, accountId });
     const at = nextSlots(zone, SLOTS, now0, PER_SET, Number.MAX_SAFE_INTEGER);
     const drafts = at.map((_, k) => insertDraft(t, owner, [`queued ${i}-${k}`], { socialSetId }));
-    deps.sqlite.transaction(() => {
+    sqlite.transaction(() => {
       at.forEach((slotAt, k) => insert.run(deps.ids.ordered(), owner, drafts[k], accountId, slotAt + 3_600_000 * 24 * 365, slotAt + 3_600_000 * 24 * 365, slotAt, new Date(now0).toISOString(), socialSetId));
     })();
   }
@@ -139,7 +139,7 @@ try {
     const r = await t.call('POST', '/microblog/schedule', { key, body: { draftId: id, applyJitter: false, targetAccounts: [{ accountId: xId, scheduledFor: at }] } });
     if (r.status !== 200) throw new Error(`schedule: ${r.status} ${r.text}`);
   }
-  const q = deps.sqlite.prepare(`SELECT e.fire_at AS fireAt, (SELECT MIN(created_at) FROM publications p WHERE p.draft_id = e.draft_id AND p.account_id = e.account_id) AS startedAt
+  const q = sqlite.prepare(`SELECT e.fire_at AS fireAt, (SELECT MIN(created_at) FROM publications p WHERE p.draft_id = e.draft_id AND p.account_id = e.account_id) AS startedAt
     FROM schedule_entries e WHERE e.account_id = ? AND e.fire_at <= ?`);
   const deadline = Date.now() + 60_000;
   let rows: { fireAt: number; startedAt: string | null }[] = [];

@@ -2,14 +2,15 @@ import fs from 'node:fs';
 import type { Command } from 'commander';
 import { Option } from 'commander';
 import type { Platform } from '../text/index.js';
+import { PLATFORMS } from '../text/networks.js';
 import { action, examples, idList, int } from './action.js';
 import { clientFor, globals, readStdin, UsageError, writeOptions } from './context.js';
 import { registerDraftFiles } from './draft-files.command.js';
 import { keyValues, print, safe } from './output.js';
 import { networkChoices, networkName, networkParser } from './names.js';
 
-/** The networks --split knows (text/'s PLATFORMS; kept here so --help needs no text rules). */
-export const SPLIT_NETWORKS = ['microblog', 'skyblog', 'fedblog', 'threadblog', 'problog'] as const satisfies readonly Platform[];
+/** The networks --split knows (text/networks.ts: a leaf, so --help still loads no text rules). */
+export const SPLIT_NETWORKS = PLATFORMS;
 
 interface ContentOptions {
   content?: string;

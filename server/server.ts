@@ -14,7 +14,7 @@ import { systemClock, type Clock } from './core/clock.js';
 import { systemIds, type Ids } from './core/ids.js';
 import { type Deps } from './domain/deps.js';
 import { startCheckpointer, type Checkpointer } from './db/checkpointer.js';
-import { openDatabase } from './db/connection.js';
+import { openDatabase, type Db, type Sqlite } from './db/connection.js';
 import { createServices, type Services } from './domain/services.js';
 import { allowedHosts, allowedOrigins } from './http/middleware/guards.js';
 import { API_PREFIX, createApp } from './http/app.js';
@@ -24,7 +24,8 @@ import { limitSockets, serverTimeouts } from './http/sockets.js';
 import { allAdapters, createPlatformRegistry } from './platforms/index.js';
 import { ManagedSecretStore, openSecretStore, type SecretStore } from './secrets/index.js';
 import { Scheduler, type SchedulerOptions } from './jobs/scheduler.js';
-import { SchedulerLock } from './jobs/scheduler-lock.js';
+import type { ScheduledRunnerOptions } from './domain/publishing/scheduled-runner.js';
+import { SchedulerLock } from './db/scheduler-lock.js';
 import { armCrashPoints } from './core/crash.js';
 import { startCredentialCheck } from './jobs/credential-check.job.js';
 
@@ -48,7 +49,7 @@ export interface ServerOptions {
   /** How long after listening the background WAL checkpointer starts, and the dummy password hash is made (default 1 s). */
   checkpointDelayMs?: number;
   /** Scheduler settings; `false` runs no scheduler (the API only). */
-  scheduler?: SchedulerOptions | false;
+  scheduler?: Omit<SchedulerOptions, 'lock'> & ScheduledRunnerOptions | false;
   /** The daily credential check's timers; `false` runs none (tests call services.credentialCheck.run()). */
   credentialCheck?: { firstMs?: number; everyMs?: number } | false;
 }
@@ -60,6 +61,10 @@ export interface HeraldServer {
   host: string;
   config: HeraldConfig;
   deps: Deps;
+  /** The connection, for tests and tools; services reach storage only through their repos. */
+  sqlite: Sqlite;
+  /** drizzle over the same connection (tests' fixtures). */
+  db: Db;
   services: Services;
   app: Express;
   http: http.Server;
@@ -160,14 +165,14 @@ export async function createServer(options: ServerOptions = {}): Promise<HeraldS
   try {
     const secrets = new ManagedSecretStore(options.secrets ?? (await openSecretStore(config, log)));
     const deps: Deps = {
-      config, db: database.db, sqlite: database.sqlite, log, secrets,
+      config, log, secrets,
       platforms: createPlatformRegistry(allAdapters()),
       clock: options.clock ?? systemClock,
       ids: options.ids ?? systemIds,
       random: options.random ?? Math.random,
       runtime: { baseUrl: `http://${formatHost(config.host)}:${config.port}` },
     };
-    const services = createServices(deps);
+    const services = createServices(deps, database.sqlite);
     await services.networkApps.load();
     await services.users.ensureOwner();
     schedulerLock = options.scheduler === false ? undefined : new SchedulerLock(config.dataDir);
@@ -206,7 +211,8 @@ export async function createServer(options: ServerOptions = {}): Promise<HeraldS
       log.warn(`Herald: HERALD_HOST=${config.host} is not a loopback address, so other machines can connect to port ${port}. They still need an API key, but nothing else stands between them and the API: set HERALD_HOST=127.0.0.1 unless you mean to serve other machines.`);
     }
 
-    const scheduler = options.scheduler === false ? undefined : new Scheduler(deps, services.publishing, services.scheduling, { sweepMs: config.sweepMs, lock: schedulerLock, handOff: services.handOff, ...options.scheduler });
+    const scheduling = options.scheduler === false || !schedulerLock ? undefined : { sweepMs: config.sweepMs, handOff: services.handOff, ...options.scheduler, lock: schedulerLock };
+    const scheduler = scheduling && new Scheduler(deps, services.scheduledRunner(scheduling), services.scheduling, scheduling);
     await scheduler?.start();
     const credentialCheck = options.credentialCheck === false || options.scheduler === false ? undefined : startCredentialCheck(services.credentialCheck, log, options.credentialCheck);
     // Started a moment after the API answers, so its thread's start-up does not compete with the
@@ -237,7 +243,7 @@ export async function createServer(options: ServerOptions = {}): Promise<HeraldS
       });
       server.closeIdleConnections();
     }));
-    return { url, apiUrl: url + API_PREFIX, port, host: config.host, config, deps, services, app, http: server, scheduler, checkpointer, close };
+    return { url, apiUrl: url + API_PREFIX, port, host: config.host, config, deps, sqlite: database.sqlite, db: database.db, services, app, http: server, scheduler, checkpointer, close };
   } catch (err) {
     schedulerLock?.release();
     database.close();

@@ -17,8 +17,9 @@ import { graphemeStats, utf8Bytes, type GraphemeStats } from './graphemes.js';
 import { findUrls, weightedLength, type FoundUrls } from './urls.js';
 import type { UrlEntity } from 'twitter-text';
 
-export const PLATFORMS = ['microblog', 'skyblog', 'fedblog', 'threadblog', 'problog'] as const;
-export type Platform = (typeof PLATFORMS)[number];
+import { NETWORK_LABELS, type Platform } from './networks.js';
+
+export { PLATFORMS, NETWORK_LABELS, type Platform } from './networks.js';
 
 export type MediaKind = 'image' | 'gif' | 'video';
 
@@ -54,10 +55,6 @@ export const MEDIA_LIMITS: Record<Platform, { images: number; video: number; gif
   fedblog: { images: 4, video: 1, gifAlone: true, videoAllowed: true },
   threadblog: { images: 10, video: 1, gifAlone: false, videoAllowed: true },
   problog: { images: 20, video: 0, gifAlone: false, videoAllowed: false },
-};
-
-export const NETWORK_LABELS: Record<Platform, string> = {
-  microblog: 'X', skyblog: 'Bluesky', fedblog: 'Mastodon', threadblog: 'Threads', problog: 'LinkedIn',
 };
 
 let segmenter: Intl.Segmenter | undefined;

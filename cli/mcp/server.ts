@@ -13,8 +13,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { z } from 'zod';
 import { HeraldError, type HeraldClient } from '../../client/index.js';
 import { plainToHtml } from '../../text/html.js';
-
-const NETWORKS = ['microblog', 'skyblog', 'fedblog', 'threadblog', 'problog'] as const;
+import { PLATFORMS as NETWORKS } from '../../text/networks.js';
 
 type ToolResult = { content: { type: 'text'; text: string }[]; isError?: boolean };
 

@@ -6,8 +6,9 @@
 import { z } from 'zod';
 import { lazySchema } from './lazy.js';
 import { ERROR_CODES } from '../core/errors.js';
+import { PLATFORMS } from '../../text/networks.js';
 
-export const PLATFORM_VALUES = ['microblog', 'skyblog', 'fedblog', 'threadblog', 'problog'] as const;
+export const PLATFORM_VALUES = PLATFORMS;
 export const platformSchema = lazySchema(() => z.enum(PLATFORM_VALUES).describe('Network: microblog = X, skyblog = Bluesky, fedblog = Mastodon, threadblog = Threads, problog = LinkedIn'));
 
 export const timestamp = lazySchema(() => z.string().describe('ISO 8601 timestamp (UTC)'));

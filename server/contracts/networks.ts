@@ -9,6 +9,8 @@ export const networkParams = lazySchema(() => z.object({ platform: appPlatform.d
 
 export const networkAppSchema = lazySchema(() => z.object({
   platform: appPlatform,
+  label: z.string().describe('Its name as people know it (X, Threads, LinkedIn, the sign-in provider)'),
+  scopes: z.array(z.string()).describe('The OAuth scopes Herald asks for, to allow in the app at the network'),
   configured: z.boolean().describe('A client id and secret are in force'),
   source: z.enum(['app', 'env']).nullable().describe('app: saved in Herald\'s secret store; env: environment variables (or config.json), which win; null: none'),
   redirectUri: z.string().describe('The redirect URI to register at the network'),

@@ -7,9 +7,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { canonicalTimeZone, machineTimeZone } from '../../time/zones.js';
+import { PLATFORMS, type Platform } from '../../text/networks.js';
 
-export const PLATFORMS = ['microblog', 'skyblog', 'fedblog', 'threadblog', 'problog'] as const;
-export type Platform = (typeof PLATFORMS)[number];
+// The network list has one home (text/networks.ts); server code keeps importing it from here.
+export { PLATFORMS, type Platform };
 
 /** The real networks' endpoints; each can be overridden (tests point them at simulators). */
 const NETWORK_DEFAULTS: Record<Platform, { api: string; authorize: string; token: string }> = {

@@ -1,4 +1,5 @@
 import type { Deps } from './deps.js';
+import type { Sqlite } from '../db/connection.js';
 import { createRepos } from '../db/repos/index.js';
 import { AccountsService } from './accounts/accounts.service.js';
 import { CredentialsService } from './accounts/credentials.service.js';
@@ -13,6 +14,12 @@ import { EventsService } from './events/events.service.js';
 import { MediaService } from './media/media.service.js';
 import { LinkCardsService } from './link-cards/link-cards.service.js';
 import { PublishService } from './publishing/publish.service.js';
+import { DraftStatusWriter } from './publishing/draft-status-writer.js';
+import { QuotaGate } from './publishing/quota-gate.js';
+import { QuotaHolds } from './publishing/quota-hold.js';
+import { ScheduledRunner, type ScheduledRunnerOptions } from './publishing/scheduled-runner.js';
+import { StorageWaits } from './publishing/storage-waits.js';
+import { XSpend } from './publishing/x-spend.js';
 import { ScheduleService } from './scheduling/schedule.service.js';
 import { QueueService } from './scheduling/queue.service.js';
 import { HandOffService } from './scheduling/hand-off.service.js';
@@ -30,25 +37,32 @@ import { CredentialCheckService } from './accounts/credential-check.service.js';
  * built here, once, and each service gets the ones it uses as constructor arguments: what a
  * service may touch shows in its signature, and Deps stays the outside world (clock, ids, config).
  */
-export function createServices(deps: Deps) {
-  const repos = createRepos(deps.sqlite, deps.db, deps);
+export function createServices(deps: Deps, sqlite: Sqlite) {
+  const repos = createRepos(sqlite, deps);
   const users = new UsersService(deps, repos.users, repos.tx);
   // The event stream: the services that change posts and credits record through it.
-  const events = new EventsService(deps, repos.events);
+  const events = new EventsService(deps, repos.events, repos.tx);
   // The user's zone is read through settings (new sets start in it).
   const settings = new SettingsService(deps, users, repos.settings, (from, to) => credits.grantChanged(from, to));
   const socialSets = new SocialSetsService(deps, repos, settings);
   const networkApps = new NetworkAppsService(deps, users);
-  const credentials = new CredentialsService(deps, repos.accounts, networkApps, events);
+  const credentials = new CredentialsService(deps, repos.accounts, networkApps, events, repos.tx);
   const credits = new CreditsService(deps, repos, events);
   const linkCards = new LinkCardsService(deps);
-  const publishing = new PublishService(deps, repos, credentials, credits, socialSets, events, linkCards);
+  // The publishing core's parts, each given to those that use it (none reaches another's through a facade).
+  const xSpend = new XSpend(deps, repos);
+  const storageWaits = new StorageWaits();
+  const draftStatus = new DraftStatusWriter(deps.clock, repos);
+  const publishing = new PublishService(deps, repos, {
+    credentials, credits, sets: socialSets, stream: events, xSpend, storageWaits, draftStatus, cards: linkCards,
+  });
+  const quotaHolds = new QuotaHolds(deps, new QuotaGate(deps, repos, credentials), repos.outbox);
   const templates = new TemplatesService(deps, repos.templates);
   const auth = new AuthService(deps, users, repos);
   const connections = new ConnectionsService(deps, credentials, socialSets, repos, networkApps);
   const accounts = new AccountsService(deps, repos.accounts);
   const drafts = new DraftsService(deps, templates, repos);
-  const scheduling = new ScheduleService(deps, repos, publishing, events, credits);
+  const scheduling = new ScheduleService(deps, repos, publishing, events, credits, xSpend);
   return {
     deps,
     events,
@@ -67,6 +81,11 @@ export function createServices(deps: Deps) {
     media: new MediaService(deps, repos.media),
     linkCards,
     publishing,
+    xSpend,
+    /** The publishing side of scheduled posts, for the scheduler (jobs/scheduler.ts), with its retry waits. */
+    scheduledRunner: (opts: ScheduledRunnerOptions = {}) => new ScheduledRunner(deps, {
+      repos, publishing, quotaHolds, storageWaits, stream: events, draftStatus,
+    }, opts),
     scheduling,
     queue: new QueueService(deps, repos, socialSets, scheduling),
     handOff: new HandOffService(deps, repos, credentials),

@@ -16,13 +16,22 @@
 import { createRequire } from 'node:module';
 import type schedule from 'node-schedule';
 import type { Deps } from '../domain/deps.js';
-import type { PublishService, Started } from '../domain/publishing/publish.service.js';
-import { ScheduledRunner, type EntryRow } from '../domain/publishing/scheduled-runner.js';
+import type { Started } from '../domain/publishing/model.js';
+import type { EntryRow, ScheduledRunner } from '../domain/publishing/scheduled-runner.js';
 import type { ScheduleService } from '../domain/scheduling/schedule.service.js';
 import type { HandOffService } from '../domain/scheduling/hand-off.service.js';
 import { monotonicMs } from '../core/clock.js';
 import { isStorageFull } from '../core/errors.js';
-import { SchedulerLock } from './scheduler-lock.js';
+
+/**
+ * The data folder's scheduler lock (db/scheduler-lock.ts, built by the composition root): one
+ * scheduler per folder.
+ */
+export interface FolderLock {
+  readonly held: boolean;
+  tryAcquire(): boolean;
+  release(): void;
+}
 
 /** Arms one wake-up at an instant of the injected clock. */
 export interface Waker {
@@ -117,25 +126,20 @@ export interface SchedulerOptions {
   /** Backup sweep interval, ms (default 20 s). */
   sweepMs?: number;
   batchSize?: number;
-  /** Backoff before attempt 2 and 3, ms. */
-  backoffMs?: number[];
   /** Most entries claimed and not yet settled at once (default 2,000). */
   maxInFlight?: number;
-  /** Waits before each renewed try of an entry a full disk stopped, ms (the last repeats). */
-  storageBackoffMs?: number[];
-  /** The data folder's lock, when the caller took it already (createServer's media tidy-up). */
-  lock?: SchedulerLock;
+  /** The data folder's lock (createServer takes it first, for the media tidy-up). */
+  lock: FolderLock;
   /** Hands posts to networks that schedule them (docs/decisions.md §14); run after each change and sweep. */
   handOff?: HandOffService;
 }
 
 export class Scheduler {
-  readonly lock: SchedulerLock;
+  readonly lock: FolderLock;
   private readonly waker: Waker;
   private readonly sweepMs: number;
   private readonly batchSize: number;
   private readonly maxInFlight: number;
-  private readonly runner: ScheduledRunner;
   private sweepTimer: NodeJS.Timeout | undefined;
   private firing: Promise<void> | undefined;
   private again = false;
@@ -154,13 +158,13 @@ export class Scheduler {
   private claimed = 0;
   private slotFreed: (() => void) | undefined;
 
-  constructor(private readonly deps: Deps, private readonly publishing: PublishService, queue: ScheduleService, opts: SchedulerOptions = {}) {
-    this.lock = opts.lock ?? new SchedulerLock(deps.config.dataDir);
+  /** `runner`: the publishing side of scheduled posts (createServices builds it with its collaborators). */
+  constructor(private readonly deps: Deps, private readonly runner: ScheduledRunner, queue: ScheduleService, opts: SchedulerOptions) {
+    this.lock = opts.lock;
     this.waker = opts.waker ?? nodeScheduleWaker(deps.clock);
     this.sweepMs = opts.sweepMs ?? 20_000;
     this.batchSize = opts.batchSize ?? 200;
     this.maxInFlight = opts.maxInFlight ?? 2_000;
-    this.runner = new ScheduledRunner(deps, publishing, { backoffMs: opts.backoffMs, storageBackoffMs: opts.storageBackoffMs });
     this.handOff = opts.handOff;
     queue.onChange = () => {
       this.rearm();
@@ -304,7 +308,7 @@ export class Scheduler {
 
   /** When Herald itself must next send a post (handed-off posts excluded; 0 while one is being sent). */
   nextLocalDue(): number | null {
-    return this.publishing.repos.handOff.nextLocalDue();
+    return this.runner.nextLocalDue();
   }
 
   /**
@@ -319,7 +323,7 @@ export class Scheduler {
     this.waker.cancel();
     await this.tick();
     const report: WakeReport = { since, wokeAt, late: [], missed: [], failed: [], handedOff: [] };
-    for (const e of this.publishing.repos.handOff.settledBetween(since, wokeAt)) {
+    for (const e of this.runner.settledBetween(since, wokeAt)) {
       const item = { draftId: e.draftId, title: e.title, platform: e.platform, dueAt: e.fireAt, lateMs: Math.max(0, wokeAt - e.fireAt), error: e.error };
       if (e.status === 'done') (e.networkScheduledId ? report.handedOff : report.late).push(item);
       else if (e.status === 'missed') report.missed.push(item);

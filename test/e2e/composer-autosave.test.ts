@@ -18,7 +18,7 @@ const values = () =>
   page()
     .locator('[data-post] textarea')
     .evaluateAll((els) => els.map((e) => (e as HTMLTextAreaElement).value));
-const sql = <T>(q: string, ...args: unknown[]) => app.t.server.deps.sqlite.prepare(q).all(...args) as T[];
+const sql = <T>(q: string, ...args: unknown[]) => app.t.server.sqlite.prepare(q).all(...args) as T[];
 const drafts = () =>
   sql<{ id: string; title: string; n: number }>(
     'SELECT d.id, d.title, (SELECT count(*) FROM tweets t WHERE t.draft_id = d.id) AS n ' +

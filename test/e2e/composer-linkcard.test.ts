@@ -20,7 +20,7 @@ let app: UiApp;
 const page = () => app.page;
 const post = (i: number) => page().getByRole('textbox', { name: `Post ${i}`, exact: true });
 const card = () => page().locator('[data-link-card]');
-const saved = () => app.t.server.deps.sqlite.prepare('SELECT language, link_card AS linkCard FROM drafts ORDER BY updated_at DESC LIMIT 1').get() as { language: string | null; linkCard: string | null };
+const saved = () => app.t.server.sqlite.prepare('SELECT language, link_card AS linkCard FROM drafts ORDER BY updated_at DESC LIMIT 1').get() as { language: string | null; linkCard: string | null };
 
 async function save() {
   await page().keyboard.press('Control+s');

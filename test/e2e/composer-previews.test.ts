@@ -28,7 +28,7 @@ const HANDLES = { microblog: 'ada', skyblog: 'ada.bsky.social', fedblog: 'ada', 
 const page = () => app.page;
 const post = (i: number) => page().getByRole('textbox', { name: `Post ${i}`, exact: true });
 const preview = (p: string) => page().locator(`[data-preview="${p}"]`);
-const sql = (q: string, ...args: unknown[]) => app.t.server.deps.sqlite.prepare(q).run(...args);
+const sql = (q: string, ...args: unknown[]) => app.t.server.sqlite.prepare(q).run(...args);
 
 async function newDraft() {
   await page().keyboard.press('Control+n');
@@ -275,7 +275,7 @@ describe('keyboard', () => {
     await newDraft();
     await post(1).fill('Sent only when confirmed.');
     // Autosave may keep the draft; nothing is published without confirming.
-    const drafts = () => app.t.server.deps.sqlite.prepare("SELECT count(*) AS n FROM drafts WHERE status != 'draft'").get() as { n: number };
+    const drafts = () => app.t.server.sqlite.prepare("SELECT count(*) AS n FROM drafts WHERE status != 'draft'").get() as { n: number };
     const before = drafts().n;
     await post(1).press('Control+Enter');
     const dialog = page().getByRole('dialog', { name: 'Publish now?' });

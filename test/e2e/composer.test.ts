@@ -26,7 +26,7 @@ const page = () => app.page;
 const post = (i: number) => page().getByRole('textbox', { name: `Post ${i}`, exact: true });
 const posts = () => page().locator('[data-post] textarea');
 const values = () => posts().evaluateAll((els) => els.map((e) => (e as HTMLTextAreaElement).value));
-const sql = <T,>(q: string, ...args: unknown[]) => app.t.server.deps.sqlite.prepare(q).all(...args) as T[];
+const sql = <T,>(q: string, ...args: unknown[]) => app.t.server.sqlite.prepare(q).all(...args) as T[];
 
 async function newDraft() {
   await page().keyboard.press('Control+n');

@@ -13,7 +13,7 @@ import { signIn, startUiApp, type UiApp } from '../helpers/ui-app.js';
 let app: UiApp;
 let key: string;
 const page = () => app.page;
-const ledgerRows = () => app.t.server.deps.sqlite.prepare('SELECT COUNT(*) FROM credit_ledger').pluck().get() as number;
+const ledgerRows = () => app.t.server.sqlite.prepare('SELECT COUNT(*) FROM credit_ledger').pluck().get() as number;
 
 beforeAll(async () => {
   app = await startUiApp({ server: { scheduler: false, settings: { HERALD_TIME_ZONE: 'America/New_York' } } });

@@ -44,7 +44,7 @@ afterAll(async () => { await app?.close(); });
 
 describe('Accounts', () => {
   it('says which networks need their app first, shows names and unknown followers honestly, labels its inputs', async () => {
-    const sql = app.t.server.deps.sqlite;
+    const sql = app.t.server.sqlite;
     const li = addAccount(app.t, owner, 'problog').accountId;
     sql.prepare("UPDATE accounts SET username = 'Jane Writer', display_name = 'Jane Writer', followers_count = 0 WHERE id = ?").run(li);
     const threads = addAccount(app.t, owner, 'threadblog').accountId;
@@ -104,7 +104,7 @@ describe('Calendar at 1280 × 800', () => {
     await page().goto(`${app.origin}/`);
     await page().evaluate((k) => localStorage.setItem('herald.apiKey', k), key);
     const acc = addAccount(app.t, owner, 'fedblog').accountId;
-    const insert = app.t.server.deps.sqlite.prepare(`INSERT INTO publications (id, user_id, draft_id, account_id, platform, status, attempts, error, url, published_at, created_at, updated_at)
+    const insert = app.t.server.sqlite.prepare(`INSERT INTO publications (id, user_id, draft_id, account_id, platform, status, attempts, error, url, published_at, created_at, updated_at)
       VALUES (?, ?, ?, ?, 'fedblog', 'published', 1, NULL, NULL, ?, ?, ?)`);
     // Three posts a day on every day from four weeks before this one to a week ago: the weeks above are full.
     const now = Date.now();

@@ -32,7 +32,7 @@ let sky: PdsAccount;
 let app: UiApp;
 const page = () => app.page;
 const panel = (name: string) => page().getByRole('region', { name, exact: true });
-const accountsIn = () => app.t.server.deps.sqlite.prepare('SELECT platform FROM accounts ORDER BY platform').all().map((r: any) => r.platform as string);
+const accountsIn = () => app.t.server.sqlite.prepare('SELECT platform FROM accounts ORDER BY platform').all().map((r: any) => r.platform as string);
 
 beforeAll(async () => {
   [x, masto, threads, li, pds] = await Promise.all([
@@ -70,7 +70,7 @@ afterAll(async () => {
 
 describe('first run to one post on five networks', () => {
   it('starts from an empty data folder: no owner, no account, no network app', async () => {
-    expect(app.t.server.deps.sqlite.prepare('SELECT COUNT(*) AS n FROM users').get()).toEqual({ n: 0 });
+    expect(app.t.server.sqlite.prepare('SELECT COUNT(*) AS n FROM users').get()).toEqual({ n: 0 });
     expect(accountsIn()).toEqual([]);
     for (const k of Object.keys(process.env)) expect(k).not.toMatch(/^HERALD_.*_CLIENT_(ID|SECRET)$/);
   });

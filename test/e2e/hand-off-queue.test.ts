@@ -18,7 +18,7 @@ beforeAll(async () => {
   app = await startUiApp({ server: { scheduler: false } });
   key = await signIn(app, '#/queue');
   fed = addAccount(app.t, userIdOf(app.t, OWNER.email), 'fedblog').accountId;
-  app.t.server.deps.sqlite.prepare('UPDATE accounts SET server_url = ? WHERE id = ?').run('https://mastodon.example', fed);
+  app.t.server.sqlite.prepare('UPDATE accounts SET server_url = ? WHERE id = ?').run('https://mastodon.example', fed);
 }, 60_000);
 
 afterAll(async () => { await app?.close(); });
@@ -34,7 +34,7 @@ describe('Queue: hand-off', () => {
   it('shows a handed-off post with its instance and time, and why a refused one is sent by Herald', async () => {
     const handed = await scheduled('Handed to the instance', 3 * 3_600_000);
     const refused = await scheduled('Refused by the instance', 4 * 3_600_000);
-    const db = app.t.server.deps.sqlite;
+    const db = app.t.server.sqlite;
     db.prepare("UPDATE schedule_entries SET network_scheduled_id = '113000000000065537', handed_off_for = fire_at WHERE draft_id = ?").run(handed);
     db.prepare('UPDATE schedule_entries SET hand_off_note = ? WHERE draft_id = ?').run('Mastodon refused the hand-off (Validation failed); Herald sends it itself at its time', refused);
 

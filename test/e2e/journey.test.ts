@@ -64,7 +64,7 @@ describe('first run to published thread', () => {
     await page().getByRole('form', { name: 'Time zone and language' }).getByRole('button', { name: 'Continue' }).click();
     await page().getByRole('button', { name: 'Later' }).click();
     await page().getByRole('heading', { name: 'New draft' }).waitFor();
-    const users = app.t.server.deps.sqlite.prepare('SELECT email, timezone FROM users').all();
+    const users = app.t.server.sqlite.prepare('SELECT email, timezone FROM users').all();
     // The wizard kept the detected zone: the machine's (the user's zone; the browser's is Berlin).
     expect(users).toEqual([{ email: OWNER.email, timezone: machineTimeZone() }]);
     await app.shot('02-compose-empty');
@@ -183,8 +183,8 @@ describe('first run to published thread', () => {
   it('schedules another post at a local time in the user time zone, with the jittered times shown', async () => {
     // Times are entered in the social set's zone (docs/decisions.md §13; a new set takes the system's):
     // the user puts the set in Berlin, the browser's zone, as on the Social sets page.
-    const { services, deps } = app.t.server;
-    const userId = (deps.sqlite.prepare('SELECT id FROM users').get() as { id: string }).id;
+    const { services, sqlite } = app.t.server;
+    const userId = (sqlite.prepare('SELECT id FROM users').get() as { id: string }).id;
     services.socialSets.update(userId, { id: services.socialSets.defaultSet(userId)!.id, timeZone: 'Europe/Berlin' });
     await page().reload();
     await page().locator('nav[aria-label="Main"]').waitFor();
@@ -203,7 +203,7 @@ describe('first run to published thread', () => {
     await expect.poll(() => fires.count()).toBe(2);
     await page().locator('[data-outcome="scheduled"]').waitFor();
 
-    const rows = app.t.server.deps.sqlite.prepare("SELECT draft_id AS draftId, requested_at AS requestedAt, fire_at AS fireAt FROM schedule_entries WHERE status = 'pending'").all() as { draftId: string; requestedAt: number; fireAt: number }[];
+    const rows = app.t.server.sqlite.prepare("SELECT draft_id AS draftId, requested_at AS requestedAt, fire_at AS fireAt FROM schedule_entries WHERE status = 'pending'").all() as { draftId: string; requestedAt: number; fireAt: number }[];
     expect(rows).toHaveLength(2);
     scheduledDraft = rows[0].draftId;
     const wanted = Date.parse(tomorrow.iso);
@@ -252,7 +252,7 @@ describe('first run to published thread', () => {
     await page().getByRole('tab', { name: 'Month' }).click();
     await page().getByTestId('calendar').waitFor();
     await expect.poll(() => page().getByTestId('calendar').locator('[data-kind="scheduled"]').count()).toBe(0);
-    const pending = app.t.server.deps.sqlite.prepare("SELECT COUNT(*) AS n FROM schedule_entries WHERE status = 'pending' AND draft_id = ?").get(scheduledDraft) as { n: number };
+    const pending = app.t.server.sqlite.prepare("SELECT COUNT(*) AS n FROM schedule_entries WHERE status = 'pending' AND draft_id = ?").get(scheduledDraft) as { n: number };
     expect(pending.n).toBe(0);
     // The draft itself is kept, back to a draft.
     await page().getByRole('link', { name: 'Drafts' }).click();

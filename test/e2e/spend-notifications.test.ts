@@ -44,7 +44,7 @@ afterAll(async () => { await app?.close(); });
 describe('spend meter', () => {
   it('shows the month spent and scheduled against the cap in the queue and the composer; over the cap it says so', async () => {
     // What two X requests cost when they were sent this month (a link: $0.200; plain: $0.015).
-    const usage = app.t.server.deps.sqlite.prepare("INSERT INTO post_usage (user_id, account_id, platform, kind, cost_usd, at) VALUES (?, ?, 'microblog', ?, ?, ?)");
+    const usage = app.t.server.sqlite.prepare("INSERT INTO post_usage (user_id, account_id, platform, kind, cost_usd, at) VALUES (?, ?, 'microblog', ?, ?, ?)");
     usage.run(owner, xId, 'post', 0.2, Date.now() - 60_000);
     usage.run(owner, xId, 'reply', 0.015, Date.now() - 60_000);
     expect((await app.t.call('PUT', '/settings', { key, body: { xMonthlyCapUsd: 0.25 } })).status).toBe(200);

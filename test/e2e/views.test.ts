@@ -99,7 +99,7 @@ describe('calendar', () => {
     const owner = userIdOf(app.t, OWNER.email);
     const draft = (await w.call('POST', '/microblog/drafts', { title: 'Missed the launch window', tweets: [{ content: 'late' }], selectedAccountIds: [w.x, w.fed] })).draft.id as string;
     const at = new Date(Date.now() - 2 * 86_400_000).toISOString();
-    const sqlite = app.t.server.deps.sqlite;
+    const sqlite = app.t.server.sqlite;
     const insert = sqlite.prepare(`INSERT INTO publications (id, user_id, draft_id, account_id, platform, status, attempts, error, url, published_at, created_at, updated_at)
       VALUES (?, ?, ?, ?, ?, ?, 1, ?, NULL, NULL, ?, ?)`);
     insert.run('pub-cal-failed', owner, draft, w.x, 'microblog', 'failed', 'X refused the post: duplicate content', at, at);

@@ -276,7 +276,7 @@ export function uiFixture(parent = tempDir('herald-ui-')): { dir: string; marker
 }
 
 /** Rows written on the server's SQLite connection since it opened (any state change shows). */
-export const dbChanges = (t: TestServer) => (t.server.deps.sqlite.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
+export const dbChanges = (t: TestServer) => (t.server.sqlite.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
 
 /**
  * The key's X-RateLimit-Remaining as GET /me reports it. Every request that reaches key

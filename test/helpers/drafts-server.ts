@@ -34,7 +34,7 @@ export const del = (path: string, k = key) => t.call('DELETE', path, { key: k })
 export const tick = () => clock.advance(1000);
 
 export function setStatus(id: string, status: string) {
-  t.server.deps.db.update(draftsTable).set({ status }).where(eq(draftsTable.id, id)).run();
+  t.server.db.update(draftsTable).set({ status }).where(eq(draftsTable.id, id)).run();
 }
 
 /** One account on each network for the owner, in the default set (Mastodon: a 1000-character instance). */

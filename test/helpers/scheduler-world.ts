@@ -60,7 +60,7 @@ export async function scheduleAt(draftId: string, ms: number, targets: { account
   return r.body;
 }
 
-export const entry = (draftId: string, accountId = xId) => t.server.deps.sqlite.prepare('SELECT status, attempts, due_at AS dueAt, last_error AS error FROM schedule_entries WHERE draft_id = ? AND account_id = ?').get(draftId, accountId) as { status: string; attempts: number; dueAt: number; error: string | null };
-export const draftStatus = (id: string) => (t.server.deps.sqlite.prepare('SELECT status FROM drafts WHERE id = ?').get(id) as { status: string }).status;
+export const entry = (draftId: string, accountId = xId) => t.server.sqlite.prepare('SELECT status, attempts, due_at AS dueAt, last_error AS error FROM schedule_entries WHERE draft_id = ? AND account_id = ?').get(draftId, accountId) as { status: string; attempts: number; dueAt: number; error: string | null };
+export const draftStatus = (id: string) => (t.server.sqlite.prepare('SELECT status FROM drafts WHERE id = ?').get(id) as { status: string }).status;
 export const tweets = (text: string) => x.state.posts.filter((p) => p.text === text).length;
 export const fire = () => t.server.scheduler!.tick();

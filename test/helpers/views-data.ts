@@ -50,7 +50,7 @@ export async function seedViews(app: UiApp, key: string): Promise<ViewsWorld> {
 
   // Publications: two published (long links, 3 days ago), one failed (40 days ago).
   const published = await draft(`Published news ${LONG_WORD}`, 'out already');
-  const insert = app.t.server.deps.sqlite.prepare(`INSERT INTO publications (id, user_id, draft_id, account_id, platform, status, attempts, error, url, published_at, created_at, updated_at)
+  const insert = app.t.server.sqlite.prepare(`INSERT INTO publications (id, user_id, draft_id, account_id, platform, status, attempts, error, url, published_at, created_at, updated_at)
     VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?)`);
   const ago = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
   insert.run('pub-x', owner, published, x, 'microblog', 'published', null, `https://x.example/status/${'1'.repeat(19)}/${LONG_WORD}`, ago(3), ago(3), ago(3));

@@ -114,7 +114,7 @@ export async function walkEveryPage(app: UiApp, w: ZoneWalk, shot: (name: string
   // A published and a failed post (rows, as a network would leave them) for History and Calendar.
   const published = (await call('POST', '/microblog/drafts', { title: 'Out already', tweets: [{ content: 'out' }], selectedAccountIds: [x] })).draft.id;
   const pubAt = new Date(Date.now() - 2 * 86_400_000).toISOString();
-  app.t.server.deps.sqlite.prepare(`INSERT INTO publications (id, user_id, draft_id, account_id, platform, status, attempts, error, url, published_at, created_at, updated_at)
+  app.t.server.sqlite.prepare(`INSERT INTO publications (id, user_id, draft_id, account_id, platform, status, attempts, error, url, published_at, created_at, updated_at)
     VALUES ('pub-zone', ?, ?, ?, 'microblog', 'published', 1, NULL, 'https://x.example/status/1', ?, ?, ?)`).run(userId, published, x, pubAt, pubAt, pubAt);
 
   // Queue a slot post from the composer: the notice names the slot in the set's zone.

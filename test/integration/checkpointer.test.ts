@@ -18,7 +18,7 @@ afterAll(async () => { await t.close(); });
 describe('background WAL checkpoints', () => {
   it('move the main connection\'s automatic checkpoint to a safety net and keep the WAL below it under writes', async () => {
     expect(await t.server.checkpointer.ready).toBe(true);
-    const sqlite = t.server.deps.sqlite;
+    const sqlite = t.server.sqlite;
     expect(sqlite.pragma('wal_autocheckpoint', { simple: true })).toBe(SAFETY_NET_PAGES);
     const netBytes = SAFETY_NET_PAGES * (sqlite.pragma('page_size', { simple: true }) as number);
     const key = await t.login();

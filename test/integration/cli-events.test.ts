@@ -36,7 +36,7 @@ const draft = async (text: string, accounts: string[]) => {
   return r.body.draft.id as string;
 };
 const counts = () => {
-  const q = (sql: string) => t.server.deps.sqlite.prepare(sql).pluck().get();
+  const q = (sql: string) => t.server.sqlite.prepare(sql).pluck().get();
   return { ledger: q('SELECT COUNT(*) FROM credit_ledger'), pubs: q('SELECT COUNT(*) FROM publications'), sched: q('SELECT COUNT(*) FROM schedule_entries') };
 };
 

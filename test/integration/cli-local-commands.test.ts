@@ -61,7 +61,7 @@ describe('herald backup', () => {
     const dated = ok(minimal).trim();
     expect(path.dirname(dated)).toBe(folder);
     expect(path.basename(dated)).toMatch(/^herald-backup-\d{4}-\d{2}-\d{2}T[\d-]+Z\.db$/);
-    const drafts = (t.server.deps.sqlite.prepare('SELECT count(*) AS n FROM drafts').get() as { n: number }).n;
+    const drafts = (t.server.sqlite.prepare('SELECT count(*) AS n FROM drafts').get() as { n: number }).n;
     for (const f of [files.table, files.json, dated]) {
       const db = new Database(f, { readonly: true, fileMustExist: true });
       try {

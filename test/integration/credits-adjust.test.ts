@@ -29,7 +29,7 @@ beforeAll(async () => {
 afterAll(async () => { await t?.close(); });
 
 const adjust = (body: unknown, k = key) => t.call('POST', '/credits/adjust', { key: k, body });
-const ledger = (userId = owner) => t.server.deps.sqlite.prepare('SELECT trans_type AS type, credits, source_type AS source, source_detail AS detail FROM credit_ledger WHERE user_id = ? ORDER BY id').all(userId) as { type: string; credits: number; source: string | null; detail: string }[];
+const ledger = (userId = owner) => t.server.sqlite.prepare('SELECT trans_type AS type, credits, source_type AS source, source_detail AS detail FROM credit_ledger WHERE user_id = ? ORDER BY id').all(userId) as { type: string; credits: number; source: string | null; detail: string }[];
 const cli = (args: string[]) => herald(args, { env: cliEnv(home, { HERALD_API_KEY: key, HERALD_BASE_URL: t.base }) });
 
 describe('POST /credits/adjust', () => {

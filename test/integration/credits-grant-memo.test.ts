@@ -20,14 +20,14 @@ beforeAll(async () => {
 });
 afterAll(async () => { await t.close(); });
 
-const grants = () => (t.server.deps.sqlite.prepare("SELECT period FROM credit_ledger WHERE user_id = ? AND trans_type = 'grant' ORDER BY id").all(owner) as { period: string }[]).map((r) => r.period);
+const grants = () => (t.server.sqlite.prepare("SELECT period FROM credit_ledger WHERE user_id = ? AND trans_type = 'grant' ORDER BY id").all(owner) as { period: string }[]).map((r) => r.period);
 
 it('a grant rolled back with its caller is written again on the next read', async () => {
   expect((await t.call('GET', '/me', { key })).body.credits_balance).toBe(500);
   expect(grants()).toEqual(['2026-11']);
 
   clock.set('2026-12-02T12:00:00Z');
-  const rollback = t.server.deps.sqlite.transaction(() => {
+  const rollback = t.server.sqlite.transaction(() => {
     t.server.services.credits.ensureGrant(owner);
     expect(grants()).toEqual(['2026-11', '2026-12']);
     throw new Error('the caller gives up');

@@ -26,7 +26,7 @@ let queuedAt: number;
 /** 09:00 in Berlin (UTC+1 all winter) on that day. */
 const nineAm = (month: number, day: number) => Date.UTC(month === 0 ? 2027 : 2026, month, day, 8, 0, 0);
 const credits = async () => (await t.call('POST', '/credits', { key })).body;
-const ledger = () => t.server.deps.sqlite.prepare('SELECT trans_type AS type, credits, source_type AS source, source_detail AS detail FROM credit_ledger ORDER BY id').all() as { type: string; credits: number; source: string | null; detail: string }[];
+const ledger = () => t.server.sqlite.prepare('SELECT trans_type AS type, credits, source_type AS source, source_detail AS detail FROM credit_ledger ORDER BY id').all() as { type: string; credits: number; source: string | null; detail: string }[];
 const fire = () => t.server.scheduler!.tick();
 
 async function draft(text: string): Promise<string> {
@@ -40,7 +40,7 @@ async function schedule(text: string, at: number) {
   expect(r.status, r.text).toBe(200);
   return r.body as { warnings?: string[] };
 }
-const publications = () => t.server.deps.sqlite.prepare('SELECT status, COUNT(*) AS n FROM publications GROUP BY status').all();
+const publications = () => t.server.sqlite.prepare('SELECT status, COUNT(*) AS n FROM publications GROUP BY status').all();
 
 beforeAll(async () => {
   nets = await startNetworks({ pds: true });

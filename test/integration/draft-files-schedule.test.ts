@@ -25,7 +25,7 @@ const header = 'text,networks,scheduledFor,timeZone,media';
 
 const csv = (body: string, q = '') => t.call('POST', `/microblog/drafts/import-csv${q}`, { key, raw: body, headers: { 'content-type': 'text/csv' } });
 const md = (body: string, q = '') => t.call('POST', `/microblog/drafts/import${q}`, { key, raw: body, headers: { 'content-type': 'text/markdown' } });
-const entries = (draftId: string) => t.server.deps.sqlite.prepare(`SELECT id, account_id AS accountId, fire_at AS fireAt, requested_at AS requestedAt
+const entries = (draftId: string) => t.server.sqlite.prepare(`SELECT id, account_id AS accountId, fire_at AS fireAt, requested_at AS requestedAt
   FROM schedule_entries WHERE draft_id = ? AND status = 'pending' ORDER BY account_id`).all(draftId) as { id: string; accountId: string; fireAt: number; requestedAt: number }[];
 const status = async (id: string) => (await t.call('GET', `/microblog/drafts/${id}`, { key })).body.draft.status as string;
 const cli = (args: string[]) => herald(args, { env: cliEnv(home, { HERALD_API_KEY: key, HERALD_BASE_URL: t.base }) });
@@ -79,10 +79,10 @@ describe('CSV import schedules rows with a time', () => {
     expect(entries(off.body.drafts[0].id)).toEqual([]);
     const draft = (await t.call('GET', `/microblog/drafts/${off.body.drafts[0].id}`, { key })).body.draft;
     expect(draft).toMatchObject({ status: 'draft', scheduledFor: '2026-12-03T10:00:00.000Z' });
-    const before = t.server.deps.sqlite.prepare('SELECT COUNT(*) FROM schedule_entries').pluck().get();
+    const before = t.server.sqlite.prepare('SELECT COUNT(*) FROM schedule_entries').pluck().get();
     const dry = await csv(body, '?dryRun=true');
     expect(dry.body).toMatchObject({ dryRun: true, imported: 1, drafts: [{ id: null, queueIds: [] }] });
-    expect(t.server.deps.sqlite.prepare('SELECT COUNT(*) FROM schedule_entries').pluck().get()).toBe(before);
+    expect(t.server.sqlite.prepare('SELECT COUNT(*) FROM schedule_entries').pluck().get()).toBe(before);
   });
 
   it('a row that cannot be scheduled (too long for Bluesky) is a row error, and nothing is imported unless partial', async () => {

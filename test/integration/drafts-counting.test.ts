@@ -135,7 +135,7 @@ describe('with accounts', () => {
     const dup = await put(`/microblog/drafts/${d.id}/platforms`, { platforms: [{ platform: 'skyblog', content: 'a' }, { platform: 'skyblog', content: 'b' }] });
     expect(dup.status).toBe(400);
     expect((await put(`/microblog/drafts/${d.id}/platforms`, { platforms: [{ platform: 'myspace', content: 'a' }] })).status).toBe(400);
-    const rows = t.server.deps.sqlite.prepare('SELECT count(*) n FROM platform_contents WHERE draft_id = ?').get(d.id) as { n: number };
+    const rows = t.server.sqlite.prepare('SELECT count(*) n FROM platform_contents WHERE draft_id = ?').get(d.id) as { n: number };
     expect(rows.n).toBe(1);
   });
 

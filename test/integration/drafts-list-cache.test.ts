@@ -72,11 +72,11 @@ describe('GET /microblog/drafts after the database changed', () => {
     const withMedia = await t.call('POST', '/microblog/drafts', { key, body: { title: 'Pic', tweets: [{ content: 'pic', media: [{ mediaId }] }] } });
     expect(withMedia.status).toBe(200);
     expect((await list()).drafts[0].tweets[0].media).toEqual([{ mediaId, type: 'image' }]);
-    t.server.deps.sqlite.prepare('DELETE FROM media WHERE id = ?').run(mediaId);
+    t.server.sqlite.prepare('DELETE FROM media WHERE id = ?').run(mediaId);
     expect((await list()).drafts[0].tweets[0].media).toEqual([{ mediaId }]);
 
     // Deleting the account cascades to its social set membership.
-    t.server.deps.sqlite.prepare('DELETE FROM accounts WHERE id = ?').run(accountId);
+    t.server.sqlite.prepare('DELETE FROM accounts WHERE id = ?').run(accountId);
     expect(Object.keys((await list()).drafts[0].tweets[0].validation)).toEqual(['microblog']);
   });
 });

@@ -229,7 +229,7 @@ describe('with accounts', () => {
   });
 
   it('batch: all or nothing, at most 100, full drafts in input order', async () => {
-    const count = () => (t.server.deps.sqlite.prepare('SELECT count(*) n FROM drafts').get() as { n: number }).n;
+    const count = () => (t.server.sqlite.prepare('SELECT count(*) n FROM drafts').get() as { n: number }).n;
     const before = count();
     const ok = await post('/microblog/drafts/batch', { drafts: [{ title: 'B1', tweets: [{ content: 'one' }] }, { title: 'B2', tweets: [{ content: 'two' }, { content: 'three' }] }] });
     expect(ok.status).toBe(200);

@@ -37,7 +37,7 @@ async function draft(posts: string[]): Promise<string> {
 
 /** Everything a dry run must leave as it was. */
 async function world() {
-  const sqlite = t.server.deps.sqlite;
+  const sqlite = t.server.sqlite;
   return {
     requests: requestCounts(nets),
     balance: (await t.call('POST', '/credits', { key })).body.balance as number,
@@ -77,7 +77,7 @@ describe('dryRun on publish', () => {
     // And the real publish then sends exactly what the dry run said.
     const real = await t.call('POST', '/publish/multi-platform', { key, body: { draftId, targetAccounts: TARGETS.map((p) => ({ accountId: ids[p], platform: p })) } });
     expect(real.body.summary).toMatchObject({ total: 4, succeeded: 4 });
-    const sent = t.server.deps.sqlite.prepare('SELECT pub.platform, part.text FROM publication_parts part JOIN publications pub ON pub.id = part.publication_id WHERE pub.draft_id = ? ORDER BY pub.platform, part.position').all(draftId) as { platform: string; text: string }[];
+    const sent = t.server.sqlite.prepare('SELECT pub.platform, part.text FROM publication_parts part JOIN publications pub ON pub.id = part.publication_id WHERE pub.draft_id = ? ORDER BY pub.platform, part.position').all(draftId) as { platform: string; text: string }[];
     for (const p of r.body.plan) expect(sent.filter((s) => s.platform === p.platform).map((s) => s.text)).toEqual(p.posts.map((x: any) => x.text));
 
     // Already published: a dry run says they would be skipped, at no cost.
@@ -149,7 +149,7 @@ describe('dryRun on the direct publish endpoints (text given, no draft)', () => 
     const real = await t.call('POST', d.path, { key, body: { ...d.body, text: 'Fed dry, then real' } });
     expect(real.status, real.text).toBe(200);
     expect(requestCounts(nets).fedblog).toBeGreaterThan(before);
-    const sent = t.server.deps.sqlite.prepare('SELECT part.text FROM publication_parts part JOIN publications pub ON pub.id = part.publication_id WHERE pub.account_id = ? AND pub.draft_id IS NULL ORDER BY pub.created_at DESC, part.position LIMIT 1').pluck().all(ids.fedblog);
+    const sent = t.server.sqlite.prepare('SELECT part.text FROM publication_parts part JOIN publications pub ON pub.id = part.publication_id WHERE pub.account_id = ? AND pub.draft_id IS NULL ORDER BY pub.created_at DESC, part.position LIMIT 1').pluck().all(ids.fedblog);
     expect(sent).toEqual(dry.body.plan[0].posts.map((p: any) => p.text));
   });
 

@@ -126,7 +126,7 @@ describe('resuming', () => {
     // Written 10 per turn of the event loop, while the reader reads.
     const writer = (async () => {
       while (written < 1000) {
-        t.server.deps.sqlite.transaction(() => { for (let i = 0; i < 10; i++) ev.record(owner, 'credits.changed', { balance: written++ }); })();
+        t.server.sqlite.transaction(() => { for (let i = 0; i < 10; i++) ev.record(owner, 'credits.changed', { balance: written++ }); })();
         await new Promise((r) => setTimeout(r, 1));
       }
     })();
@@ -152,7 +152,7 @@ describe('resuming', () => {
 describe('isolation', () => {
   it('a key sees its own user\'s events only', async () => {
     const otherKey = await addUser(t, 'events-other@example.test');
-    const other = (t.server.deps.sqlite.prepare('SELECT id FROM users WHERE email = ?').pluck().get('events-other@example.test')) as string;
+    const other = (t.server.sqlite.prepare('SELECT id FROM users WHERE email = ?').pluck().get('events-other@example.test')) as string;
     const ev = t.server.services.events;
     const mine = collect(key, ev.latestId(owner), (got) => got.some((e) => e.data.mark === 'owner-end'));
     const theirs = collect(otherKey, ev.latestId(other), (got) => got.some((e) => e.data.mark === 'other-end'));
@@ -190,7 +190,7 @@ describe('a client that stops reading', () => {
       req.on('error', () => {});
       req.end();
       await streamsOpen(1);
-      t.server.deps.sqlite.transaction(() => { for (let i = 0; i < N; i++) ev.record(owner, 'post.failed', { seq: i, error: padding }); })();
+      t.server.sqlite.transaction(() => { for (let i = 0; i < N; i++) ev.record(owner, 'post.failed', { seq: i, error: padding }); })();
       const res = await paused;
       await vi.waitUntil(() => ev.dropped > dropped, { timeout: 30_000, interval: 50 });
       expect(ev.streams).toBe(0);

@@ -50,7 +50,7 @@ let accountId: string;
 const mediaDir = tempDir('herald-masto-media-');
 let masto: PlatformAdapter;
 
-const row = () => t.server.deps.db.select().from(accounts).where(eq(accounts.id, accountId)).get()!;
+const row = () => t.server.db.select().from(accounts).where(eq(accounts.id, accountId)).get()!;
 let n = 0;
 const post = (text: string, more: Partial<PostInput> = {}): PostInput => ({ text, media: [], options: {}, idempotencyKey: `key-${++n}-${text}`, ...more });
 const publish = (input: PostInput) => t.server.services.credentials.withCredentials(row(), (ctx) => masto.publishPost(ctx, input));

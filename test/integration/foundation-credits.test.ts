@@ -192,7 +192,7 @@ describe('the ledger is append-only in the database itself', () => {
   it('refuses to change or delete a row, and keeps the balance; a user\'s rows go only with the user', async () => {
     await makeUser('gone', 'UTC');
     await credits('gone');
-    const db = t.server.deps.sqlite;
+    const db = t.server.sqlite;
     const [row] = db.prepare('SELECT id FROM credit_ledger WHERE user_id = ?').all(users.gone.id) as { id: number }[];
     const before = (await credits('utc')).balance;
     const utcRow = (db.prepare('SELECT id FROM credit_ledger WHERE user_id = ? LIMIT 1').get(users.utc.id) as { id: number }).id;

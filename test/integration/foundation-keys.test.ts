@@ -54,7 +54,7 @@ describe('keys are stored only as SHA-256', () => {
         // The middle of the key (what a preview never shows) is nowhere either.
         expect(bytes.includes(Buffer.from(secret.slice(4, 36)))).toBe(false);
       }
-      const row = t.server.deps.sqlite.prepare('SELECT * FROM api_keys WHERE key_hash = ?').get(sha256(k)) as Record<string, unknown>;
+      const row = t.server.sqlite.prepare('SELECT * FROM api_keys WHERE key_hash = ?').get(sha256(k)) as Record<string, unknown>;
       expect(row, 'row found by the SHA-256 of the key').toBeTruthy();
       expect(row.preview).toBe(`${k.slice(0, 7)}…${k.slice(-4)}`);
       expect(Object.values(row).filter((v) => typeof v === 'string' && v.includes(secret.slice(4, 36)))).toEqual([]);
@@ -68,7 +68,7 @@ describe('keys are stored only as SHA-256', () => {
 
 describe('passwords are stored only as scrypt hashes', () => {
   it('the owner\'s row holds a salted scrypt hash that node:crypto reproduces; the password is in no file', () => {
-    const { hash } = t.server.deps.sqlite.prepare('SELECT password_hash AS hash FROM users WHERE id = ?').get(ownerId(t)) as { hash: string };
+    const { hash } = t.server.sqlite.prepare('SELECT password_hash AS hash FROM users WHERE id = ?').get(ownerId(t)) as { hash: string };
     const [kind, n, r, p, salt, digest] = hash.split('$');
     expect(kind).toBe('scrypt');
     expect(Number(n)).toBeGreaterThanOrEqual(16384);
@@ -80,8 +80,8 @@ describe('passwords are stored only as scrypt hashes', () => {
 });
 
 describe('lastUsed is written at most once a minute', () => {
-  const changes = () => (t.server.deps.sqlite.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
-  const lastUsedInDb = (id: string) => (t.server.deps.sqlite.prepare('SELECT last_used AS l, status AS s FROM api_keys WHERE id = ?').get(id) as { l: string | null; s: string });
+  const changes = () => (t.server.sqlite.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
+  const lastUsedInDb = (id: string) => (t.server.sqlite.prepare('SELECT last_used AS l, status AS s FROM api_keys WHERE id = ?').get(id) as { l: string | null; s: string });
   const listed = async (id: string) => (await t.call('GET', '/auth/api-keys', { key })).body.apiKeys.find((k: any) => k.id === id);
 
   it('first use: created → active with lastUsed; then no write until a minute has passed', async () => {

@@ -223,7 +223,7 @@ describe('SQLite', () => {
     const t = await startServer({ dataDir, scheduler: false });
     try {
       expect(fs.statSync(dataDir).mode & 0o777).toBe(0o700);
-      const sqlite = t.server.deps.sqlite;
+      const sqlite = t.server.sqlite;
       expect(sqlite.pragma('journal_mode', { simple: true })).toBe('wal');
       expect(sqlite.pragma('synchronous', { simple: true })).toBe(2);
       expect(sqlite.pragma('foreign_keys', { simple: true })).toBe(1);

@@ -59,9 +59,9 @@ async function progress(draftId: string) {
 
 const held = (text: string) => [...masto.state.scheduled.values()].filter((s) => s.params.status === text);
 const published = (text: string) => masto.state.statuses.filter((s) => s.text === text);
-const entry = (draftId: string) => t.server.deps.sqlite.prepare(`SELECT status, network_scheduled_id AS networkId, handed_off_for AS heldFor, fire_at AS fireAt, hand_off_note AS note
+const entry = (draftId: string) => t.server.sqlite.prepare(`SELECT status, network_scheduled_id AS networkId, handed_off_for AS heldFor, fire_at AS fireAt, hand_off_note AS note
   FROM schedule_entries WHERE draft_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1`).get(draftId) as { status: string; networkId: string | null; heldFor: number | null; fireAt: number; note: string | null };
-const publishedEvents = (draftId: string) => (t.server.deps.sqlite.prepare("SELECT data FROM events WHERE type = 'post.published'").all() as { data: string }[])
+const publishedEvents = (draftId: string) => (t.server.sqlite.prepare("SELECT data FROM events WHERE type = 'post.published'").all() as { data: string }[])
   .map((e) => JSON.parse(e.data) as { draftId: string; url: string }).filter((e) => e.draftId === draftId);
 
 describe('Mastodon hand-off', () => {
@@ -115,7 +115,7 @@ describe('Mastodon hand-off', () => {
     await fire();
     masto.publishDue();
     expect(published('Cancelled after hand-off')).toHaveLength(0);
-    expect((t.server.deps.sqlite.prepare('SELECT COUNT(*) AS n FROM network_withdrawals').get() as { n: number }).n).toBe(0);
+    expect((t.server.sqlite.prepare('SELECT COUNT(*) AS n FROM network_withdrawals').get() as { n: number }).n).toBe(0);
   });
 
   it('a cancel the instance does not answer is withdrawn at the next pass', async () => {
@@ -125,7 +125,7 @@ describe('Mastodon hand-off', () => {
     await t.call('DELETE', `/microblog/schedule?draftId=${id}`, { key });
     await fire();
     expect(held('Withdrawn on the second try')).toHaveLength(1);
-    expect((t.server.deps.sqlite.prepare('SELECT last_error AS e FROM network_withdrawals').get() as { e: string }).e).toMatch(/503/);
+    expect((t.server.sqlite.prepare('SELECT last_error AS e FROM network_withdrawals').get() as { e: string }).e).toMatch(/503/);
     masto.faults.clear();
     await fire();
     expect(held('Withdrawn on the second try')).toHaveLength(0);

@@ -25,7 +25,7 @@ beforeAll(async () => {
   const draft = async (title: string) => (await t.call('POST', '/microblog/drafts', { key, body: { title, tweets: [{ content: title }] } })).body.draft.id as string;
   const launch = await draft('Launch Day');
   const promo = await draft('100% off_sale');
-  const insert = t.server.deps.sqlite.prepare(`INSERT INTO publications (id, user_id, draft_id, account_id, platform, status, attempts, error, url, published_at, created_at, updated_at)
+  const insert = t.server.sqlite.prepare(`INSERT INTO publications (id, user_id, draft_id, account_id, platform, status, attempts, error, url, published_at, created_at, updated_at)
     VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?)`);
   insert.run('p-x', owner, launch, x, 'microblog', 'published', null, 'https://x.example/status/1', '2026-11-20T10:00:00.000Z', '2026-11-20T10:00:00.000Z', '2026-11-20T10:00:00.000Z');
   insert.run('p-fed', owner, launch, fed, 'fedblog', 'published', null, 'https://mastodon.example/@me/2', '2026-11-21T23:30:00.000Z', '2026-11-21T23:30:00.000Z', '2026-11-21T23:30:00.000Z');

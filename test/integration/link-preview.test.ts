@@ -7,7 +7,7 @@
  * to a private address refused even from a page the guard let through.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GuardedFetcher } from '../../server/domain/media/guarded-fetch.js';
+import { GuardedFetcher } from '../../server/net/guarded-fetch.js';
 import { PAGE_MAX_BYTES } from '../../server/domain/link-cards/link-cards.service.js';
 import { html, startLinkPages, type LinkPages } from '../helpers/link-pages.js';
 import { startServer, type TestServer } from '../helpers/server.js';

@@ -8,7 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GuardedFetcher } from '../../server/domain/media/guarded-fetch.js';
+import { GuardedFetcher } from '../../server/net/guarded-fetch.js';
 import { insertAccount } from '../helpers/fixtures.js';
 import { jpeg, png, upload } from '../helpers/media-files.js';
 import { OWNER, startServer, type TestServer } from '../helpers/server.js';
@@ -24,7 +24,7 @@ const small = jpeg(32, 24, 300);
 beforeAll(async () => {
   t = await startServer({ scheduler: false });
   key = await t.login();
-  userId = (t.server.deps.sqlite.prepare('select id from users where email = ?').get(OWNER.email) as { id: string }).id;
+  userId = (t.server.sqlite.prepare('select id from users where email = ?').get(OWNER.email) as { id: string }).id;
   remote = http.createServer((req, res) => {
     if (req.url === '/photo.jpg') { res.writeHead(200, { 'content-type': 'image/jpeg' }); return res.end(small); }
     if (req.url === '/big.png') { res.writeHead(200, { 'content-type': 'image/png' }); return res.end(big); }
@@ -45,7 +45,7 @@ afterAll(async () => {
 
 const mediaDir = () => path.join(t.dataDir, 'media');
 const files = () => (fs.existsSync(mediaDir()) ? fs.readdirSync(mediaDir()).length : 0);
-const rows = () => (t.server.deps.sqlite.prepare('select count(*) n from media').get() as { n: number }).n;
+const rows = () => (t.server.sqlite.prepare('select count(*) n from media').get() as { n: number }).n;
 
 describe('refsFromUrls', () => {
   it('fetches remote URLs into the media store and reads this server\'s own URLs locally', async () => {
@@ -53,7 +53,7 @@ describe('refsFromUrls', () => {
     const local = up.body.data.uploads[0];
     const refs = await t.server.services.media.refsFromUrls(userId, 'skyblog', [`http://cdn.test:${P}/photo.jpg`, local.url]);
     expect(refs[1]).toEqual({ mediaId: local.mediaId });
-    const row = t.server.deps.sqlite.prepare('select * from media where id = ?').get(refs[0].mediaId!) as any;
+    const row = t.server.sqlite.prepare('select * from media where id = ?').get(refs[0].mediaId!) as any;
     expect(row).toMatchObject({ user_id: userId, type: 'image', mime: 'image/jpeg', width: 32, height: 24, size: small.length });
     const served = await fetch(`${t.base}/media/${refs[0].mediaId}`);
     expect(Buffer.from(await served.arrayBuffer()).equals(small)).toBe(true);

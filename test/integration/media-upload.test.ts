@@ -35,7 +35,7 @@ describe('upload', () => {
     const names = filesInMedia();
     expect(names).toHaveLength(4);
     for (const n of names) expect(n).not.toContain('holiday');
-    const rows = t.server.deps.sqlite.prepare('select id, type, mime, width, height, size from media order by created_at').all() as any[];
+    const rows = t.server.sqlite.prepare('select id, type, mime, width, height, size from media order by created_at').all() as any[];
     const png0 = rows.find((x) => x.id === uploads[0].mediaId);
     expect(png0).toMatchObject({ mime: 'image/png', width: 64, height: 48, size: files[0].length });
     expect(rows.find((x) => x.id === uploads[1].mediaId)).toMatchObject({ mime: 'image/jpeg', width: 100, height: 50 });
@@ -44,7 +44,7 @@ describe('upload', () => {
   it('decides WebP and MOV from the bytes', async () => {
     const r = await upload(t.base, key, [{ filename: 'a.png', type: 'image/png', data: webp(30, 20, 'VP8X') }, { filename: 'b.mp4', type: 'video/mp4', data: video('mov') }]);
     expect(r.status).toBe(200);
-    const rows = r.body.data.uploads.map((u: any) => t.server.deps.sqlite.prepare('select mime, width, height from media where id = ?').get(u.mediaId));
+    const rows = r.body.data.uploads.map((u: any) => t.server.sqlite.prepare('select mime, width, height from media where id = ?').get(u.mediaId));
     expect(rows).toEqual([{ mime: 'image/webp', width: 30, height: 20 }, { mime: 'video/quicktime', width: 1280, height: 720 }]);
   });
 
@@ -58,12 +58,12 @@ describe('upload', () => {
 
   it('is all or nothing: a bad third file removes the first two', async () => {
     const before = filesInMedia().length;
-    const rowsBefore = (t.server.deps.sqlite.prepare('select count(*) n from media').get() as any).n;
+    const rowsBefore = (t.server.sqlite.prepare('select count(*) n from media').get() as any).n;
     const r = await upload(t.base, key, [{ filename: 'a', data: png(8, 8) }, { filename: 'b', data: png(8, 8) }, { filename: 'c', data: Buffer.from('<html><script>alert(1)</script></html>') }, { filename: 'd', data: png(8, 8) }]);
     expect(r.status).toBe(415);
     expect(r.body.error).toBe('INVALID_INPUT');
     expect(filesInMedia().length).toBe(before);
-    expect((t.server.deps.sqlite.prepare('select count(*) n from media').get() as any).n).toBe(rowsBefore);
+    expect((t.server.sqlite.prepare('select count(*) n from media').get() as any).n).toBe(rowsBefore);
   });
 
   it('needs a key, multipart, and the part name `files`', async () => {
@@ -107,12 +107,12 @@ describe('serve, alt text, delete', () => {
     const foreign = await t.call('PATCH', `/microblog/media/${id}`, { key: other, body: { altText: 'mine now' } });
     expect(foreign.status).toBe(404);
     expect((await t.call('DELETE', `/microblog/media/${id}`, { key: other })).status).toBe(404);
-    const row = t.server.deps.sqlite.prepare('select alt_text from media where id = ?').get(id) as any;
+    const row = t.server.sqlite.prepare('select alt_text from media where id = ?').get(id) as any;
     expect(row.alt_text).toBe('A red square');
   });
 
   it('deletes the row and the file', async () => {
-    const file = (t.server.deps.sqlite.prepare('select file_name from media where id = ?').get(id) as any).file_name;
+    const file = (t.server.sqlite.prepare('select file_name from media where id = ?').get(id) as any).file_name;
     expect(fs.existsSync(path.join(mediaDir(), file))).toBe(true);
     const r = await t.call('DELETE', `/microblog/media/${id}`, { key });
     expect(r.status).toBe(200);

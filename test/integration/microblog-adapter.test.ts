@@ -61,7 +61,7 @@ let accountId: string;
 const mediaDir = tempDir('herald-x-media-');
 let x: PlatformAdapter;
 
-const row = () => t.server.deps.db.select().from(accounts).where(eq(accounts.id, accountId)).get()!;
+const row = () => t.server.db.select().from(accounts).where(eq(accounts.id, accountId)).get()!;
 const post = (text: string, more: Partial<PostInput> = {}): PostInput => ({ text, media: [], options: {}, idempotencyKey: `k-${text}`, ...more });
 const publish = (input: PostInput) => t.server.services.credentials.withCredentials(row(), (ctx) => x.publishPost(ctx, input));
 const noHooks = { beforeSend: () => {}, afterSend: () => {} };
@@ -321,7 +321,7 @@ describe('keychain canary', () => {
       const connected = await connectOAuth(kt, k, 'microblog', {});
       expect(connected.status).toBe(200);
       const id = connected.body.accountUuid as string;
-      const krow = () => kt.server.deps.db.select().from(accounts).where(eq(accounts.id, id)).get()!;
+      const krow = () => kt.server.db.select().from(accounts).where(eq(accounts.id, id)).get()!;
       // Rotate once so both generations of tokens are canaries.
       sim.expireAccessTokens();
       await kt.server.services.credentials.withCredentials(krow(), (ctx) => x.publishPost(ctx, post('Canary post')));
@@ -341,7 +341,7 @@ describe('keychain canary', () => {
           }
         }
       };
-      kt.server.deps.sqlite.pragma('wal_checkpoint(FULL)');
+      kt.server.sqlite.pragma('wal_checkpoint(FULL)');
       walk(kt.dataDir);
       for (const line of logged) for (const token of tokens) if (line.includes(token)) hits.push(`log: ${token.slice(0, 6)}…`);
       expect(hits).toEqual([]);

@@ -56,6 +56,8 @@ describe('Settings → Networks through the API', () => {
     expect(r.body.networks.map((n: any) => n.platform)).toEqual(['microblog', 'threadblog', 'problog', 'identity']);
     const xApp = r.body.networks[0];
     expect(xApp).toMatchObject({ configured: false, source: null, redirectUri: `${t.base}/microblog/callback`, clientId: null });
+    expect(r.body.networks.map((n: any) => n.label)).toEqual(['X', 'Threads', 'LinkedIn', 'Sign-in provider (Google or OpenID Connect)']);
+    expect(r.body.networks.find((n: any) => n.platform === 'identity').scopes).toEqual(['openid', 'email', 'profile']);
   });
 
   it('refuses to connect X before an app is set up, naming where to set it up', async () => {
@@ -110,6 +112,10 @@ describe('Settings → Networks through the API', () => {
     const done = await connectOAuth(t, owner, 'microblog');
     expect(done.status).toBe(200);
     expect(done.body.accountUuid).toBeTruthy();
+    // Settings → Networks shows the scopes from this list (the UI keeps no copy): the ones the flow asks for.
+    const listed = (await t.call('GET', '/networks', { key: owner })).body.networks[0];
+    expect(listed.label).toBe('X');
+    expect(new URL(done.authUrl).searchParams.get('scope')!.split(' ')).toEqual(listed.scopes);
     const accounts = await t.call('GET', '/accounts', { key: owner });
     expect(accounts.text).toContain('herald_tester');
   });

@@ -81,7 +81,7 @@ describe('LinkedIn article share', () => {
   });
 
   it('the simulator refuses articles LinkedIn would refuse', async () => {
-    const row = t.server.deps.db.select().from(accounts).where(eq(accounts.id, accountId)).get()!;
+    const row = t.server.db.select().from(accounts).where(eq(accounts.id, accountId)).get()!;
     const token = (await t.server.services.credentials.load(row.id))!.accessToken;
     const author = `urn:li:person:${sim.state.members[0].sub}`;
     const send = (content: unknown, text: string) => fetch(`${sim.url}/rest/posts`, {

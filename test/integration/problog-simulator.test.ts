@@ -25,7 +25,7 @@ let key: string;
 let accountId: string;
 const mediaDir = tempDir('herald-li-sim-media-');
 
-const row = () => t.server.deps.db.select().from(accounts).where(eq(accounts.id, accountId)).get()!;
+const row = () => t.server.db.select().from(accounts).where(eq(accounts.id, accountId)).get()!;
 const post = (text: string, more: Partial<PostInput> = {}): PostInput => ({ text, media: [], options: {}, idempotencyKey: `k-${text}`, ...more });
 const publish = (input: PostInput) => t.server.services.credentials.withCredentials(row(), (ctx) => t.server.deps.platforms.get('problog').publishPost(ctx, input));
 const last = () => sim.state.posts.at(-1)!;
@@ -169,7 +169,7 @@ describe('a LinkedIn app without programmatic refresh tokens', () => {
       const id = connected.body.accountUuid as string;
       expect((await other.server.services.credentials.load(id))?.refreshToken).toBeUndefined();
       plain.expireAccessTokens();
-      const r = () => other.server.deps.db.select().from(accounts).where(eq(accounts.id, id)).get()!;
+      const r = () => other.server.db.select().from(accounts).where(eq(accounts.id, id)).get()!;
       const err = await other.server.services.credentials.withCredentials(r(), (ctx) => other.server.deps.platforms.get('problog').publishPost(ctx, post('No refresh'))).catch((e) => e);
       expect(err).toBeInstanceOf(HeraldError);
       expect(err.code).toBe('TOKEN_EXPIRED');

@@ -6,7 +6,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { GuardedFetcher } from '../../server/domain/media/guarded-fetch.js';
+import { GuardedFetcher } from '../../server/net/guarded-fetch.js';
 import { plainToHtml } from '../../text/html.js';
 import { pngBytes } from '../helpers/png.js';
 import { PLATFORMS, postsOn, requestCounts, threadOf } from '../helpers/networks.js';
@@ -152,7 +152,7 @@ describe('imageUrls on the single-network endpoints', () => {
   let cdn: http.Server;
   let cdnRequests = 0;
   let url = '';
-  const mediaRows = () => (t.server.deps.sqlite.prepare('SELECT COUNT(*) AS n FROM media').get() as { n: number }).n;
+  const mediaRows = () => (t.server.sqlite.prepare('SELECT COUNT(*) AS n FROM media').get() as { n: number }).n;
 
   beforeAll(async () => {
     cdn = http.createServer((req, res) => {

@@ -371,10 +371,10 @@ describe('force, the per-network cap, and the ledger', () => {
   });
 
   it('after every publish, refund, review and adjustment above, the balance is the sum of the ledger', async () => {
-    const { total } = t.server.deps.sqlite.prepare('SELECT COALESCE(SUM(credits), 0) AS total FROM credit_ledger WHERE user_id = ?').get(userId) as { total: number };
+    const { total } = t.server.sqlite.prepare('SELECT COALESCE(SUM(credits), 0) AS total FROM credit_ledger WHERE user_id = ?').get(userId) as { total: number };
     expect(await balance()).toBe(total);
     expect((await t.call('GET', '/me', { key })).body.credits_balance).toBe(total);
-    const refunds = t.server.deps.sqlite.prepare("SELECT COUNT(*) AS n FROM credit_ledger WHERE user_id = ? AND trans_type = 'refund'").get(userId) as { n: number };
+    const refunds = t.server.sqlite.prepare("SELECT COUNT(*) AS n FROM credit_ledger WHERE user_id = ? AND trans_type = 'refund'").get(userId) as { n: number };
     expect(refunds.n).toBeGreaterThan(0);
   });
 });

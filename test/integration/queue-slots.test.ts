@@ -15,7 +15,7 @@ let setId: string;
 
 const call = (method: string, path: string, body?: unknown) => t.call(method, path, { key, body });
 const paths = (r: { body: any }) => (r.body.error?.details ?? r.body.details ?? []).map((d: { path: string }) => d.path);
-const entries = (draftId: string) => (t.server.deps.sqlite.prepare('SELECT account_id AS accountId, fire_at AS fireAt, requested_at AS requestedAt FROM schedule_entries WHERE draft_id = ? AND status = \'pending\' ORDER BY account_id')
+const entries = (draftId: string) => (t.server.sqlite.prepare('SELECT account_id AS accountId, fire_at AS fireAt, requested_at AS requestedAt FROM schedule_entries WHERE draft_id = ? AND status = \'pending\' ORDER BY account_id')
   .all(draftId) as { accountId: string; fireAt: number; requestedAt: number }[]).map((e) => ({ ...e, fire: new Date(e.fireAt).toISOString(), slot: new Date(e.requestedAt).toISOString() }));
 
 beforeAll(() => clock.set(NOW));

@@ -11,7 +11,7 @@ import { clock, draft, fire, key, MIN, mastoId, t, tweets, useSchedulerWorld, xI
 useSchedulerWorld();
 
 const call = (method: string, path: string, body?: unknown) => t.call(method, path, { key, body });
-const pending = (draftId: string) => t.server.deps.sqlite.prepare("SELECT COUNT(*) FROM schedule_entries WHERE draft_id = ? AND status = 'pending'").pluck().get(draftId) as number;
+const pending = (draftId: string) => t.server.sqlite.prepare("SELECT COUNT(*) FROM schedule_entries WHERE draft_id = ? AND status = 'pending'").pluck().get(draftId) as number;
 const balance = async () => (await call('POST', '/credits')).body.balance as number;
 const history = async (draftId: string) => ((await call('GET', '/publish/history?limit=100')).body.publications as { draftId: string; accountId: string; status: string }[])
   .filter((h) => h.draftId === draftId);
@@ -75,7 +75,7 @@ describe('scheduling a draft that is already published', () => {
     expect(rows.map((h) => h.status)).toEqual(['published', 'published']);
 
     // Its entry fired again (as after a crash before it was marked done): no third post.
-    t.server.deps.sqlite.prepare("UPDATE schedule_entries SET status = 'pending', due_at = ? WHERE draft_id = ?").run(clock.now(), id);
+    t.server.sqlite.prepare("UPDATE schedule_entries SET status = 'pending', due_at = ? WHERE draft_id = ?").run(clock.now(), id);
     await fire();
     expect(tweets(text)).toBe(2);
     expect(await history(id)).toHaveLength(2);

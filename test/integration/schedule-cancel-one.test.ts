@@ -13,7 +13,7 @@ import { clock, draft, draftStatus, key, MIN, mastoId, scheduleAt, t, useSchedul
 useSchedulerWorld();
 
 const both = () => [{ accountId: xId, platform: 'microblog' }, { accountId: mastoId, platform: 'fedblog' }];
-const pending = (draftId: string) => (t.server.deps.sqlite.prepare("SELECT account_id FROM schedule_entries WHERE draft_id = ? AND status = 'pending' ORDER BY account_id").pluck().all(draftId) as string[]);
+const pending = (draftId: string) => (t.server.sqlite.prepare("SELECT account_id FROM schedule_entries WHERE draft_id = ? AND status = 'pending' ORDER BY account_id").pluck().all(draftId) as string[]);
 const cancel = (query: string, k = key) => t.call('DELETE', `/microblog/schedule?${query}`, { key: k });
 
 describe('cancel one network of a schedule', () => {

@@ -47,7 +47,7 @@ afterAll(async () => {
 });
 
 interface Entry { status: string; attempts: number; dueAt: number; nextAttemptAt: number | null; lastError: string | null }
-const entryOf = (draftId: string) => t.server.deps.sqlite.prepare(`SELECT status, attempts, due_at AS dueAt, next_attempt_at AS nextAttemptAt, last_error AS lastError
+const entryOf = (draftId: string) => t.server.sqlite.prepare(`SELECT status, attempts, due_at AS dueAt, next_attempt_at AS nextAttemptAt, last_error AS lastError
   FROM schedule_entries WHERE draft_id = ?`).get(draftId) as Entry;
 
 const sim = (p: Platform) => ({ microblog: nets.x, fedblog: nets.masto, threadblog: nets.threads, problog: nets.li } as Record<string, Networks['x'] | Networks['masto'] | Networks['threads'] | Networks['li']>)[p];

@@ -212,7 +212,7 @@ describe('cancelling while a post is going out', () => {
     x.faults.latencyMs = 300;
     try {
       const firing = fire();
-      const pub = () => t.server.deps.sqlite.prepare('SELECT status FROM publications WHERE draft_id = ? AND account_id = ?').get(id, xId) as { status: string } | undefined;
+      const pub = () => t.server.sqlite.prepare('SELECT status FROM publications WHERE draft_id = ? AND account_id = ?').get(id, xId) as { status: string } | undefined;
       for (let i = 0; i < 200 && pub()?.status !== 'publishing'; i++) await new Promise((r) => setTimeout(r, 5));
       expect(pub()?.status).toBe('publishing');
       const r = await t.call('DELETE', `/microblog/schedule?draftId=${id}`, { key });

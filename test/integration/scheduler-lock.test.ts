@@ -1,5 +1,5 @@
 /**
- * One scheduler per data folder (server/jobs/scheduler-lock.ts). The lock is an OS file lock, so
+ * One scheduler per data folder (server/db/scheduler-lock.ts). The lock is an OS file lock, so
  * what matters is whether a live process holds it, not what a leftover file says: a lock note
  * naming a pid that now belongs to some other live process (pid reuse after a reboot) must not
  * keep Herald's scheduler from starting. Killed holders are covered in
@@ -42,5 +42,21 @@ describe('the scheduler lock', () => {
     await b.server.scheduler!.tick(); // what its next sweep does
     expect(b.server.scheduler?.active).toBe(true);
     expect(JSON.parse(fs.readFileSync(path.join(dataDir, 'scheduler.lock'), 'utf8')).pid).toBe(process.pid);
+  });
+
+  it('creates its lock database owner-only (0600), like every other file of the data folder', async () => {
+    if (process.platform === 'win32') return;
+    const dataDir = tempDir();
+    const t = await startServer({ dataDir });
+    open.push(t);
+    expect(t.server.scheduler?.active).toBe(true);
+    expect(fs.statSync(path.join(dataDir, 'scheduler-lock.db')).mode & 0o777).toBe(0o600);
+    // A lock file left 0644 by an earlier Herald is tightened when the lock is taken.
+    await t.server.close();
+    open.splice(0);
+    fs.chmodSync(path.join(dataDir, 'scheduler-lock.db'), 0o644);
+    const again = await startServer({ dataDir });
+    open.push(again);
+    expect(fs.statSync(path.join(dataDir, 'scheduler-lock.db')).mode & 0o777).toBe(0o600);
   });
 });

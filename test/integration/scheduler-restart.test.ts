@@ -15,9 +15,9 @@ describe('a draft scheduled again while a killed process had claimed it', () => 
     const id = await draft('Claimed, killed, scheduled again');
     await scheduleAt(id, 30 * MIN, [{ accountId: xId, platform: 'microblog' }]);
     // What a process killed mid-dispatch leaves behind.
-    t.server.deps.sqlite.prepare("UPDATE schedule_entries SET status = 'claimed' WHERE draft_id = ?").run(id);
+    t.server.sqlite.prepare("UPDATE schedule_entries SET status = 'claimed' WHERE draft_id = ?").run(id);
     await scheduleAt(id, 2 * MIN, [{ accountId: xId, platform: 'microblog' }]);
-    const rows = () => t.server.deps.sqlite.prepare('SELECT status, due_at AS dueAt FROM schedule_entries WHERE draft_id = ? ORDER BY status').all(id) as { status: string; dueAt: number }[];
+    const rows = () => t.server.sqlite.prepare('SELECT status, due_at AS dueAt FROM schedule_entries WHERE draft_id = ? ORDER BY status').all(id) as { status: string; dueAt: number }[];
     expect(rows().map((r) => r.status)).toEqual(['claimed', 'pending']);
     // A new process on the folder (this one lets the lock go first).
     await t.server.scheduler!.stop();
@@ -55,7 +55,7 @@ describe('a post begun when it fell due, still queued behind its account\'s earl
         const r = await own.call('POST', '/microblog/schedule', { key: ownKey, body: { draftId: id, scheduledFor: new Date(clock.now() + MIN).toISOString(), targetAccounts: [{ accountId: account, platform: 'microblog' }], applyJitter: false, priority } });
         expect(r.status, r.text).toBe(200);
       }
-      const db = own.server.deps.sqlite;
+      const db = own.server.sqlite;
       const pub = (id: string) => db.prepare('SELECT status FROM publications WHERE draft_id = ?').get(id) as { status: string } | undefined;
       const balance = async (srv: TestServer) => (await srv.call('POST', '/credits', { key: ownKey })).body.balance as number;
       const before = await balance(own);

@@ -70,7 +70,7 @@ describe('Herald on the OS keychain', () => {
   it('canary: after connecting, publishing and a refresh, no token or app password is anywhere in the data folder or logs', async () => {
     const frank = await pds.createAccount('frank');
     const id = await connect(frank);
-    const row = () => t.server.deps.db.select().from(accounts).where(eq(accounts.id, id)).get()!;
+    const row = () => t.server.db.select().from(accounts).where(eq(accounts.id, id)).get()!;
     const stored = () => t.server.deps.secrets.get(accountSecretName(id));
     const first = JSON.parse((await stored())!);
     expect(first.extra.appPassword).toBe(frank.appPassword);
@@ -101,7 +101,7 @@ describe('Herald on the OS keychain', () => {
     const files = filesUnder(t.dataDir).map((f) => path.basename(f));
     expect(files).toContain('herald.db');
     // Positive control: the sweep does read the database (the account's public DID is in it).
-    t.server.deps.sqlite.pragma('wal_checkpoint(PASSIVE)');
+    t.server.sqlite.pragma('wal_checkpoint(PASSIVE)');
     expect(hits(frank.did).length).toBeGreaterThan(0);
     const found = Object.entries(canaries).flatMap(([name, value]) => hits(value).map((f) => `${name} in ${path.relative(t.dataDir, f)}`));
     expect(found).toEqual([]);

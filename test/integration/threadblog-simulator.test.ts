@@ -26,7 +26,7 @@ let images: http.Server;
 let imageBase = '';
 const bodies = new Map([['red', png(5, 5, 30)], ['blue', png(5, 5, 60)], ['clip', video('mp4', 2048)]]);
 
-const row = () => t.server.deps.db.select().from(accounts).where(eq(accounts.id, accountId)).get()!;
+const row = () => t.server.db.select().from(accounts).where(eq(accounts.id, accountId)).get()!;
 const post = (text: string, more: Partial<PostInput> = {}): PostInput => ({ text, media: [], options: {}, idempotencyKey: `k-${text}`, ...more });
 const publish = (input: PostInput) => t.server.services.credentials.withCredentials(row(), (ctx) => t.server.deps.platforms.get('threadblog').publishPost(ctx, input));
 const image = (name: string, altText: string): MediaItem => ({ path: '', mime: 'image/png', size: 0, kind: 'image', altText, publicUrl: `${imageBase}/${name}.png` });

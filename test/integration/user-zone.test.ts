@@ -54,7 +54,7 @@ describe('the user\'s zone', () => {
     expect(put.status, put.text).toBe(200);
     expect((await chosen.call<any>('GET', '/me', { key })).body.timezone).toBe(ZONE_B);
     // The zone column the credit month is computed from follows the setting.
-    const userZones = chosen.server.deps.sqlite.prepare('SELECT DISTINCT timezone FROM users').pluck().all();
+    const userZones = chosen.server.sqlite.prepare('SELECT DISTINCT timezone FROM users').pluck().all();
     expect(userZones).toEqual([ZONE_B]);
 
     const first = await chosen.call<any>('POST', '/social-sets', { key, body: { name: 'First' } });

@@ -44,7 +44,7 @@ afterAll(async () => {
 });
 
 const spend = async () => (await t.call('POST', '/credits', { key })).body.xSpend.monthUsd as number;
-const usageRows = () => t.server.deps.sqlite.prepare("SELECT cost_usd AS usd FROM post_usage WHERE platform = 'microblog' ORDER BY id").pluck().all();
+const usageRows = () => t.server.sqlite.prepare("SELECT cost_usd AS usd FROM post_usage WHERE platform = 'microblog' ORDER BY id").pluck().all();
 const metadataCalls = () => x.requests.filter((r) => r === 'POST /2/media/metadata').length;
 
 async function draftWith(content: string, items: { mediaId: string; altText?: string }[]): Promise<string> {

@@ -63,7 +63,7 @@ describe('what X posts cost', () => {
     expect(dry.body.xCostUsd).toBe(0.215);
     expect((await publish(thread)).status).toBe(200);
     expect((await credits()).xSpend.monthUsd).toBe(0.215);
-    const rows = t.server.deps.sqlite.prepare("SELECT kind, cost_usd AS usd FROM post_usage WHERE platform = 'microblog' ORDER BY id").all();
+    const rows = t.server.sqlite.prepare("SELECT kind, cost_usd AS usd FROM post_usage WHERE platform = 'microblog' ORDER BY id").all();
     expect(rows).toEqual([{ kind: 'post', usd: 0.2 }, { kind: 'reply', usd: 0.015 }]);
 
     // New prices apply to what is priced from now on; what was sent keeps its price.

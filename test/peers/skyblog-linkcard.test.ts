@@ -28,7 +28,7 @@ const clock = new TestClock(Date.now());
 const cover = makePng(700, 700, { noise: true });
 const mediaDir = tempDir('herald-sky-card-');
 
-const rowOf = (id: string) => t.server.deps.db.select().from(accounts).where(eq(accounts.id, id)).get()!;
+const rowOf = (id: string) => t.server.db.select().from(accounts).where(eq(accounts.id, id)).get()!;
 
 async function draft(text: string, extra: Record<string, unknown> = {}): Promise<string> {
   const r = await t.call('POST', '/microblog/drafts', { key, body: { title: text.slice(0, 40), tweets: [{ content: text }], selectedAccountIds: [aliceId], ...extra } });

@@ -28,7 +28,7 @@ let aliceId: string;
 let mediaDir: string;
 
 const adapter = () => t.server.deps.platforms.get('skyblog');
-const rowOf = (id: string) => t.server.deps.db.select().from(accounts).where(eq(accounts.id, id)).get()!;
+const rowOf = (id: string) => t.server.db.select().from(accounts).where(eq(accounts.id, id)).get()!;
 const post = (text: string, extra: Partial<PostInput> = {}): PostInput => ({ text, media: [], options: {}, idempotencyKey: `k-${text}`, ...extra });
 const publish = (id: string, input: PostInput) => t.server.services.credentials.withCredentials(rowOf(id), (ctx) => adapter().publishPost(ctx, input));
 

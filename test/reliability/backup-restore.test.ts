@@ -64,7 +64,7 @@ beforeAll(async () => {
   const t = await startServer({ dataDir, scheduler: false, settings: SETTINGS });
   key = await t.login();
   expect((await t.call('POST', '/social-sets', { key, body: { name: 'All', isDefault: true } })).status).toBe(200);
-  const db = t.server.deps.sqlite;
+  const db = t.server.sqlite;
   const user = (db.prepare('SELECT id, (SELECT id FROM social_sets LIMIT 1) AS setId FROM users LIMIT 1').get() as { id: string; setId: string });
   const draft = db.prepare("INSERT INTO drafts (id, user_id, title, status, social_set_id, created_at, updated_at) VALUES (?, ?, ?, 'draft', ?, ?, ?)");
   const tweet = db.prepare('INSERT INTO tweets (id, draft_id, position, content, plain_text) VALUES (?, ?, ?, ?, ?)');

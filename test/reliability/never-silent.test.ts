@@ -60,7 +60,7 @@ async function schedule(platform: Platform, text: string, inMs = 60_000): Promis
   return draftId;
 }
 
-const entry = (draftId: string) => t.server.deps.sqlite.prepare('SELECT status, next_attempt_at AS nextAttemptAt FROM schedule_entries WHERE draft_id = ?').get(draftId) as { status: string; nextAttemptAt: number | null };
+const entry = (draftId: string) => t.server.sqlite.prepare('SELECT status, next_attempt_at AS nextAttemptAt FROM schedule_entries WHERE draft_id = ?').get(draftId) as { status: string; nextAttemptAt: number | null };
 
 /** Fires the draft's entry, and its retries, until it ends; returns the log lines it wrote. */
 async function fireUntilEnded(draftId: string): Promise<string[]> {
@@ -102,8 +102,8 @@ describe('every ending of a scheduled post is visible, explained and logged', ()
     const { balance } = (await t.call('POST', '/credits', { key })).body;
     const warn = (await t.call('POST', '/credits', { key })).body;
     expect(warn.scheduled.posts).toBeGreaterThanOrEqual(1);
-    t.server.deps.sqlite.prepare(`INSERT INTO credit_ledger (user_id, trans_no, trans_type, credits, source_detail, created_at) VALUES (?, ?, 'adjustment', ?, 'test: spend it all', ?)`)
-      .run(t.server.deps.sqlite.prepare('SELECT id FROM users LIMIT 1').pluck().get(), `T-drain-${clock.now()}`, -balance, new Date(clock.now()).toISOString());
+    t.server.sqlite.prepare(`INSERT INTO credit_ledger (user_id, trans_no, trans_type, credits, source_detail, created_at) VALUES (?, ?, 'adjustment', ?, 'test: spend it all', ?)`)
+      .run(t.server.sqlite.prepare('SELECT id FROM users LIMIT 1').pluck().get(), `T-drain-${clock.now()}`, -balance, new Date(clock.now()).toISOString());
     const short = (await t.call('POST', '/credits', { key })).body;
     expect(short.warning).toMatch(/^Credits for 0 more posts; \d+ scheduled/);
     const logged = await fireUntilEnded(draftId);
@@ -113,8 +113,8 @@ describe('every ending of a scheduled post is visible, explained and logged', ()
     expect(row).toMatchObject({ errorCode: 'INSUFFICIENT_CREDITS', canRetry: true, nextAttemptAt: null, platform: 'problog' });
     outcomes.push({ ending: 'credits short', silent: missing });
     expect(missing).toEqual([]);
-    t.server.deps.sqlite.prepare(`INSERT INTO credit_ledger (user_id, trans_no, trans_type, credits, source_detail, created_at) VALUES (?, ?, 'adjustment', ?, 'test: give it back', ?)`)
-      .run(t.server.deps.sqlite.prepare('SELECT id FROM users LIMIT 1').pluck().get(), `T-back-${clock.now()}`, balance, new Date(clock.now()).toISOString());
+    t.server.sqlite.prepare(`INSERT INTO credit_ledger (user_id, trans_no, trans_type, credits, source_detail, created_at) VALUES (?, ?, 'adjustment', ?, 'test: give it back', ?)`)
+      .run(t.server.sqlite.prepare('SELECT id FROM users LIMIT 1').pluck().get(), `T-back-${clock.now()}`, balance, new Date(clock.now()).toISOString());
   });
 
   it('token expired and the account revoked Herald: failed, reconnect named as the next step, logged', async () => {

@@ -91,7 +91,7 @@ async function held(): Promise<Record<Platform, Map<string, number>>> {
 }
 
 interface Entry { id: string; draftId: string; platform: Platform; status: string; attempts: number; dueAt: number; nextAttemptAt: number | null; lastError: string | null }
-const entries = () => t.server.deps.sqlite.prepare(`SELECT id, draft_id AS draftId, platform, status, attempts, due_at AS dueAt, next_attempt_at AS nextAttemptAt, last_error AS lastError FROM schedule_entries`).all() as Entry[];
+const entries = () => t.server.sqlite.prepare(`SELECT id, draft_id AS draftId, platform, status, attempts, due_at AS dueAt, next_attempt_at AS nextAttemptAt, last_error AS lastError FROM schedule_entries`).all() as Entry[];
 
 describe('500 publishes under network faults', () => {
   const figure = { attempts: [] as number[], published: 0, failed: 0, needsReview: 0, retries429: 0, faults: 0, racingRefreshes: {} as Record<string, number>, refreshes: {} as Record<string, number> };
@@ -141,7 +141,7 @@ describe('500 publishes under network faults', () => {
     let rounds = 0;
     const resetChecks: string[] = [];
     for (;;) {
-      const due = (t.server.deps.sqlite.prepare("SELECT MIN(due_at) AS at FROM schedule_entries WHERE status = 'pending'").get() as { at: number | null }).at;
+      const due = (t.server.sqlite.prepare("SELECT MIN(due_at) AS at FROM schedule_entries WHERE status = 'pending'").get() as { at: number | null }).at;
       if (due === null) break;
       if (++rounds > 40) throw new Error('the scheduler kept retrying');
       clock.t = Math.max(clock.t, due);
@@ -193,7 +193,7 @@ describe('500 publishes under network faults', () => {
 
     // The networks hold each published post once, and nothing Herald did not publish.
     const on = await held();
-    const pubs = t.server.deps.sqlite.prepare(`SELECT draft_id AS draftId, platform, status, error FROM publications WHERE created_at >= ?`).all(new Date(fireAt - 1).toISOString()) as { draftId: string; platform: Platform; status: string; error: string | null }[];
+    const pubs = t.server.sqlite.prepare(`SELECT draft_id AS draftId, platform, status, error FROM publications WHERE created_at >= ?`).all(new Date(fireAt - 1).toISOString()) as { draftId: string; platform: Platform; status: string; error: string | null }[];
     let duplicates = 0;
     let lost = 0;
     for (const p of NETS) {
@@ -224,7 +224,7 @@ describe('500 publishes under network faults', () => {
     figure.needsReview = byStatus('needs_review').length;
 
     // Given-up posts were refunded: charges minus refunds equal 10 credits per post that went out.
-    const ledger = t.server.deps.sqlite.prepare(`SELECT trans_type AS type, SUM(credits) AS total FROM credit_ledger WHERE created_at >= ? GROUP BY trans_type`).all(new Date(fireAt - 1).toISOString()) as { type: string; total: number }[];
+    const ledger = t.server.sqlite.prepare(`SELECT trans_type AS type, SUM(credits) AS total FROM credit_ledger WHERE created_at >= ? GROUP BY trans_type`).all(new Date(fireAt - 1).toISOString()) as { type: string; total: number }[];
     const net = ledger.filter((l) => l.type === 'publish' || l.type === 'refund').reduce((s, l) => s + l.total, 0);
     expect(-net).toBe(10 * (figure.published + figure.needsReview));
 

@@ -121,7 +121,7 @@ describe(`refused uploads are read by their clients (${COUNT} of each kind from 
         expect(wrong.slice(0, 3), `${wrong.length} other answers`).toEqual([]);
         expect(accepted).toBe(Math.floor(COUNT / 50));
         // Only the accepted uploads are kept.
-        expect(mediaFiles()).toHaveLength(t.server.deps.sqlite.prepare('SELECT COUNT(*) FROM media').pluck().get() as number);
+        expect(mediaFiles()).toHaveLength(t.server.sqlite.prepare('SELECT COUNT(*) FROM media').pluck().get() as number);
         console.log(`${kind.name} via ${via}: ${COUNT} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
       });
     }

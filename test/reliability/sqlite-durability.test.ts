@@ -32,7 +32,7 @@ describe('SQLite durability', () => {
   it('opens every connection with WAL, synchronous=FULL, foreign keys and a busy timeout', async () => {
     const t = await startServer({ scheduler: false });
     try {
-      const db = t.server.deps.sqlite;
+      const db = t.server.sqlite;
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
       expect(db.pragma('synchronous', { simple: true })).toBe(2); // FULL
       expect(db.pragma('foreign_keys', { simple: true })).toBe(1);

@@ -4,6 +4,12 @@
  * with the file and the import, so a change that reaches across a layer is caught at once.
  * The second test feeds the checker one file per rule to show each rule really fires.
  *
+ * Beyond the layers: no service reaches another's parts through it (`publishing.repos` outside
+ * the publishing core: an edge no import shows), jobs reach the database by no path (no db
+ * import, no SQLite package, no repos through a service), the renderer imports nothing under
+ * server/ (shared rules live in leaves both import), and no value import circle (an import that
+ * only names types is erased, so it closes no circle).
+ *
  * text/ is imported by the server, the client library, the CLI and the UI (a browser
  * renderer): it may import only itself and twitter-text, never Node built-ins or the server.
  * The one exception is the emoji pattern of twemoji-parser, the browser-safe module twitter-text
@@ -42,6 +48,7 @@ const RULES: Rule[] = [
   { from: /^server\/jobs$/, to: /^server\/(db|platforms)$/, why: 'jobs only wake, claim and call the publishing service' },
   { from: /^server\/(domain|platforms|secrets|db|core)$/, to: /^server:(root|top)$/, why: 'lower layers use server/core, never the composition root or top-level grab-bags' },
   { from: /^server\/core$/, to: /^server\/(?!core$)/, why: 'core is a leaf' },
+  { from: /^server\/net$/, to: /^server\/(?!core$)|^server:/, why: 'net (the address guard and the guarded fetch every service uses) stands on core alone' },
   { from: /^text$/, to: /./, why: 'text imports nothing else in the repository' },
   { from: /^time$/, to: /./, why: 'time imports nothing else in the repository' },
   { from: /^renderer$/, to: /^server(\/|:)/, why: 'the renderer depends on client, text and time, never on anything under server/' },
@@ -57,7 +64,83 @@ const PACKAGE_RULES: { from: RegExp; pkg: RegExp; why: string }[] = [
   { from: /^(server\/.*|server:.*)$/, pkg: /^electron(\/|$)/, why: 'server never imports electron' },
   { from: /^time$/, pkg: /./, why: 'time imports no package (it runs in browsers and the server alike)' },
   { from: /^text$/, pkg: /^(?!twitter-text$|twemoji-parser\/dist\/lib\/regex\.js$)/, why: 'text imports only twitter-text and the emoji pattern twitter-text itself uses (it runs in browsers too)' },
+  { from: /^server\/jobs$/, pkg: /^(better-sqlite3|drizzle-orm)(\/|$)/, why: 'jobs reach the database by no path: not even SQLite itself' },
 ];
+/**
+ * Reaching another service's repositories through it (`this.publishing.repos.handOff…`): a
+ * layer edge no import shows. Only the publishing core's own files (and db/) may name them so.
+ */
+const FACADE = /\b(?!this\b)([A-Za-z_$][\w$]*)\.repos\b/g;
+const FACADE_OWNERS = /^server\/(domain\/publishing|db)\//;
+
+/** An import or re-export naming only types (erased: it closes no circle). */
+const TYPE_ONLY = /^\s*(?:import|export)\s+type\s|^\s*(?:import|export)\s*\{\s*type\s[^}]*\}\s*from/;
+const STATIC_IMPORT = /(?:^|[\s;])((?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*['"]([^'"]+)['"])/g;
+
+/** The repository path a relative specifier names, if it is one of `files`. */
+function resolve(files: Map<string, string>, from: string, spec: string): string | undefined {
+  const base = path.posix.normalize(path.posix.join(path.posix.dirname(from), spec)).replace(/\.(js|mjs|jsx)$/, '');
+  for (const c of [`${base}.ts`, `${base}.tsx`, `${base}/index.ts`, `${base}/index.tsx`, base]) if (files.has(c)) return c;
+  return undefined;
+}
+
+/** Value import circles (static imports that are not type-only), each as `a → b → a`. */
+export function circles(files: Map<string, string>): string[] {
+  const edges = new Map<string, string[]>();
+  for (const [file, src] of files) {
+    const code = src.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+    const out: string[] = [];
+    for (const m of code.matchAll(STATIC_IMPORT)) {
+      const spec = m[2] ?? m[3];
+      if (!spec.startsWith('.') || TYPE_ONLY.test(m[1])) continue;
+      const to = resolve(files, file, spec);
+      if (to) out.push(to);
+    }
+    edges.set(file, out);
+  }
+  // Tarjan's strongly connected components: each component of more than one file (or a file
+  // importing itself) holds a circle; one path around it is reported.
+  let index = 0;
+  const idx = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const on = new Set<string>();
+  const found: string[] = [];
+  const visit = (v: string) => {
+    idx.set(v, index);
+    low.set(v, index++);
+    stack.push(v);
+    on.add(v);
+    for (const w of edges.get(v) ?? []) {
+      if (!idx.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (on.has(w)) low.set(v, Math.min(low.get(v)!, idx.get(w)!));
+    }
+    if (low.get(v) !== idx.get(v)) return;
+    const comp: string[] = [];
+    let w: string;
+    do { w = stack.pop()!; on.delete(w); comp.push(w); } while (w !== v);
+    const inComp = new Set(comp);
+    if (comp.length === 1 && !(edges.get(v) ?? []).includes(v)) return;
+    // A path around the circle, from its first file back to it.
+    const start = [...comp].sort()[0];
+    const seen = new Set<string>();
+    const walk = (at: string, trail: string[]): string[] | null => {
+      for (const n of edges.get(at) ?? []) {
+        if (n === start) return [...trail, n];
+        if (!inComp.has(n) || seen.has(n)) continue;
+        seen.add(n);
+        const r = walk(n, [...trail, n]);
+        if (r) return r;
+      }
+      return null;
+    };
+    found.push(`import circle: ${(walk(start, [start]) ?? comp).join(' → ')}`);
+  };
+  for (const v of edges.keys()) if (!idx.has(v)) visit(v);
+  return found;
+}
 
 const SPECIFIER = /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|(?:^|[\s;])import\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|require\(\s*['"]([^'"]+)['"]\s*\)/g;
 
@@ -67,6 +150,9 @@ export function violations(files: Map<string, string>): string[] {
   for (const [file, src] of files) {
     const from = layerOf(file);
     const code = src.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+    if (file.startsWith('server/') && !FACADE_OWNERS.test(file)) {
+      for (const m of code.matchAll(FACADE)) out.push(`${file} reaches ${m[0]} (no service reaches another's repositories through it)`);
+    }
     for (const m of code.matchAll(SPECIFIER)) {
       const spec = m[1] ?? m[2] ?? m[3] ?? m[4];
       if (spec.startsWith('.')) {
@@ -107,6 +193,10 @@ describe('import rules (architecture.md)', () => {
     expect(violations(files)).toEqual([]);
   });
 
+  it('no value import circle', () => {
+    expect(circles(sources())).toEqual([]);
+  });
+
   it('each rule fires on a forbidden import', () => {
     const cases: [string, string][] = [
       ['server/domain/x/a.service.ts', "import { r } from '../../http/route.js';"],
@@ -131,6 +221,15 @@ describe('import rules (architecture.md)', () => {
       ['time/a.ts', "import fs from 'node:fs';"],
       ['time/a.ts', "import { z } from 'zod';"],
       ['renderer/src/components/A.tsx', "import { offsetAt } from '../../../server/contracts/drafts';"],
+      // A service's parts through the service: the scheduler's old reach into publishing.
+      ['server/jobs/scheduler.ts', 'const due = this.publishing.repos.handOff.nextLocalDue();'],
+      ['server/domain/scheduling/a.service.ts', 'publishing.repos.outbox.parts(id);'],
+      // Jobs and SQLite, by package.
+      ['server/jobs/a-lock.ts', "import Database from 'better-sqlite3';"],
+      ['server/net/guarded-fetch.ts', "import { MAX_MEDIA_BYTES } from '../domain/media/media-types.js';"],
+      // The renderer and server/, contracts included.
+      ['renderer/src/pages/A.tsx', "import { draftBody } from '../../../server/contracts/drafts';"],
+      ['renderer/src/components/a.ts', "import type { Deps } from '../../../server/domain/deps.js';"],
     ];
     for (const [file, src] of cases) expect(violations(new Map([[file, src]])), `${file}: ${src}`).toHaveLength(1);
     // Allowed edges stay quiet.
@@ -144,8 +243,26 @@ describe('import rules (architecture.md)', () => {
       ['renderer/src/components/A.tsx', "import { formatTime } from '../../../time/index';"],
       ['server/domain/x/a.service.ts', "import { slotInstants } from '../../../time/index.js';"],
       ['time/a.ts', "import { offsetAt } from './zones.js';"],
+      ['server/domain/publishing/scheduled-runner.ts', 'const { schedule } = this.repos;\nthis.repos.commits.relaxed(fn);'],
+      ['server/domain/services.ts', 'const repos = createRepos(sqlite, deps);\nrepos.tx.run(fn);'],
     ];
     for (const [file, src] of allowed) expect(violations(new Map([[file, src]])), `${file}: ${src}`).toEqual([]);
+  });
+
+  it('finds value import circles, and not type-only ones', () => {
+    // The publishing core's old circle: plan → runner → x-spend → plan.
+    const circle = new Map([
+      ['server/domain/publishing/plan.ts', "import { MediaRef } from './runner.js';"],
+      ['server/domain/publishing/runner.ts', "import { xRequestCostUsd } from './x-spend.js';"],
+      ['server/domain/publishing/x-spend.ts', "import { loadDraft, partsFor } from './plan.js';"],
+    ]);
+    expect(circles(circle)).toEqual(['import circle: server/domain/publishing/plan.ts → server/domain/publishing/runner.ts → server/domain/publishing/x-spend.ts → server/domain/publishing/plan.ts']);
+    const typeOnly = new Map(circle);
+    typeOnly.set('server/domain/publishing/plan.ts', "import type { MediaRef } from './runner.js';");
+    expect(circles(typeOnly)).toEqual([]);
+    typeOnly.set('server/domain/publishing/plan.ts', "import { type MediaRef } from './runner.js';");
+    expect(circles(typeOnly)).toEqual([]);
+    expect(circles(new Map([['text/a.ts', "export { b } from './b.js';"], ['text/b.ts', "import { a } from './a.js';"]]))).toHaveLength(1);
   });
 });
 

@@ -21,7 +21,7 @@ describe('repo statements', () => {
   it('are prepared on first use: none while the repos are built, and every one prepares against the schema', () => {
     const database = openDatabase(path.join(dir, 'herald.db'));
     try {
-      const repos = createRepos(database.sqlite, database.db, { clock: systemClock, ids: systemIds });
+      const repos = createRepos(database.sqlite, { clock: systemClock, ids: systemIds });
       const groups: [string, Record<string, unknown>][] = [];
       for (const [repoName, repo] of Object.entries(repos)) {
         for (const [field, value] of Object.entries(repo as object)) {
@@ -50,5 +50,24 @@ describe('repo statements', () => {
     } finally {
       database.close();
     }
+  });
+
+  it('name each table\'s columns in one list: no column list is copied between repos', () => {
+    const dir = path.resolve('server/db/repos');
+    // A column list: a constant of several `snake AS camel` columns (repos/columns.ts holds the shared ones).
+    const LIST = /const\s+\w+\s*=\s*[`'](?![^`']*\b(?:SELECT|FROM)\b)([^`']*\bAS\b[^`']*)[`']/g;
+    const seen = new Map<string, string>();
+    const copies: string[] = [];
+    for (const f of fs.readdirSync(dir).filter((n) => n.endsWith('.ts'))) {
+      for (const m of fs.readFileSync(path.join(dir, f), 'utf8').matchAll(LIST)) {
+        const cols = m[1].replace(/\s+/g, ' ').trim();
+        if ((cols.match(/\bAS\b/g) ?? []).length < 3) continue;
+        const first = seen.get(cols);
+        if (first && first !== f) copies.push(`${f} copies a column list of ${first}`);
+        else seen.set(cols, f);
+      }
+    }
+    expect(seen.size).toBeGreaterThan(5);
+    expect(copies).toEqual([]);
   });
 });

@@ -44,7 +44,7 @@ describe('scheduling', () => {
     const list = await t.call('GET', '/microblog/schedule', { key });
     const offsets = list.body.schedules.map((s: any) => Date.parse(s.scheduledFor) - Date.parse(at)).sort((x: number, y: number) => x - y);
     expect(offsets).toEqual([-180_000, -90_000, 180_000]);
-    const draft = t.server.deps.sqlite.prepare('SELECT status, scheduled_for AS s FROM drafts WHERE id = ?').get(draftId) as any;
+    const draft = t.server.sqlite.prepare('SELECT status, scheduled_for AS s FROM drafts WHERE id = ?').get(draftId) as any;
     expect(draft).toEqual({ status: 'scheduled', s: at });
   });
 
@@ -77,7 +77,7 @@ describe('scheduling', () => {
       // An explicit offset counts.
       await t.call('POST', '/microblog/schedule', { key, body: { draftId, scheduledFor: '2026-11-15T09:30:00-05:00', accountUuid: a, platform: 'fedblog', applyJitter: false } });
       expect((await t.call('GET', '/microblog/schedule', { key })).body.schedules[0].scheduledFor).toBe('2026-11-15T14:30:00.000Z');
-      const draft = t.server.deps.sqlite.prepare('SELECT scheduled_for AS s FROM drafts WHERE id = ?').get(draftId) as { s: string };
+      const draft = t.server.sqlite.prepare('SELECT scheduled_for AS s FROM drafts WHERE id = ?').get(draftId) as { s: string };
       expect(draft.s).toBe('2026-11-15T14:30:00.000Z');
     } finally {
       if (tz === undefined) delete process.env.TZ; else process.env.TZ = tz;
@@ -122,10 +122,10 @@ describe('scheduling', () => {
     const draftId = insertDraft(t, user, ['racing a publish']);
     const pending = t.server.services.scheduling.schedule(user, { draftId, scheduledFor: new Date(clock.now() + 3_600_000).toISOString(), accountUuid: a, platform: 'fedblog' });
     // The checks ran; the entries wait for the next group commit. A publish starts now.
-    t.server.deps.sqlite.prepare("UPDATE drafts SET status = 'publishing' WHERE id = ?").run(draftId);
+    t.server.sqlite.prepare("UPDATE drafts SET status = 'publishing' WHERE id = ?").run(draftId);
     await expect(pending).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(/being published/) });
-    expect(t.server.deps.sqlite.prepare('SELECT COUNT(*) AS n FROM schedule_entries WHERE draft_id = ?').get(draftId)).toEqual({ n: 0 });
-    expect(t.server.deps.sqlite.prepare('SELECT status FROM drafts WHERE id = ?').get(draftId)).toEqual({ status: 'publishing' });
+    expect(t.server.sqlite.prepare('SELECT COUNT(*) AS n FROM schedule_entries WHERE draft_id = ?').get(draftId)).toEqual({ n: 0 });
+    expect(t.server.sqlite.prepare('SELECT status FROM drafts WHERE id = ?').get(draftId)).toEqual({ status: 'publishing' });
   });
 
   it('answers NOT_FOUND, not a database error, when the draft is deleted between the checks and the commit', async () => {
@@ -134,9 +134,9 @@ describe('scheduling', () => {
     const draftId = insertDraft(t, user, ['deleted meanwhile']);
     const pending = t.server.services.scheduling.schedule(user, { draftId, scheduledFor: new Date(clock.now() + 3_600_000).toISOString(), accountUuid: a, platform: 'fedblog' });
     // Deleted before the next turn of the event loop, where the group commit writes.
-    t.server.deps.sqlite.prepare('DELETE FROM drafts WHERE id = ?').run(draftId);
+    t.server.sqlite.prepare('DELETE FROM drafts WHERE id = ?').run(draftId);
     await expect(pending).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'Draft not found' });
-    expect(t.server.deps.sqlite.prepare('SELECT COUNT(*) AS n FROM schedule_entries').get()).toEqual({ n: 0 });
+    expect(t.server.sqlite.prepare('SELECT COUNT(*) AS n FROM schedule_entries').get()).toEqual({ n: 0 });
   });
 
   it('lists soonest first with the spec fields, and arms the waker for the earliest entry', async () => {
@@ -165,7 +165,7 @@ describe('scheduling', () => {
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ success: true, cancelled: 2 });
     expect((await t.call('GET', '/microblog/schedule', { key })).body.schedules).toHaveLength(0);
-    const draft = t.server.deps.sqlite.prepare('SELECT status, scheduled_for AS s FROM drafts WHERE id = ?').get(draftId) as any;
+    const draft = t.server.sqlite.prepare('SELECT status, scheduled_for AS s FROM drafts WHERE id = ?').get(draftId) as any;
     expect(draft).toEqual({ status: 'draft', s: null });
     expect(waker.at).toBeUndefined();
     void a; void b;
@@ -184,7 +184,7 @@ describe('scheduling', () => {
     expect(progress.body.entries[0].status).toBe('missed');
     expect(progress.body.summary).toMatchObject({ total: 1, failed: 1, completed: 0, pending: 0 });
     expect((await t.call('POST', '/credits', { key })).body.balance).toBe(before);
-    const draft = t.server.deps.sqlite.prepare('SELECT status FROM drafts WHERE id = ?').get(draftId) as any;
+    const draft = t.server.sqlite.prepare('SELECT status FROM drafts WHERE id = ?').get(draftId) as any;
     expect(draft.status).toBe('draft');
   });
 
@@ -203,7 +203,7 @@ describe('scheduling', () => {
     const p = await progress();
     expect(p.entries).toEqual([expect.objectContaining({ status: 'pending', scheduledFor: again, accountUuid: a })]);
     expect(p.summary).toMatchObject({ total: 1, pending: 1, failed: 0 });
-    const draft = t.server.deps.sqlite.prepare('SELECT status, scheduled_for AS s FROM drafts WHERE id = ?').get(draftId) as any;
+    const draft = t.server.sqlite.prepare('SELECT status, scheduled_for AS s FROM drafts WHERE id = ?').get(draftId) as any;
     expect(draft).toEqual({ status: 'scheduled', s: again });
   });
 
@@ -238,14 +238,14 @@ describe('scheduling', () => {
     const credits = t.server.services.credits;
     const calls: boolean[] = [];
     const ensureGrant = credits.ensureGrant.bind(credits);
-    credits.ensureGrant = (userId) => { calls.push(t.server.deps.sqlite.inTransaction); return ensureGrant(userId); };
+    credits.ensureGrant = (userId) => { calls.push(t.server.sqlite.inTransaction); return ensureGrant(userId); };
     clock.advance(60_000);
     await t.server.scheduler!.tick();
     // Six posts begun in one batch: the first look is on its own (and so remembered); the ones
     // inside the batch's transaction find it remembered.
     expect(calls.length).toBeGreaterThanOrEqual(7);
     expect(calls[0]).toBe(false);
-    expect(t.server.deps.sqlite.prepare("SELECT COUNT(*) AS n FROM credit_ledger WHERE user_id = ? AND trans_type = 'grant'").get(user)).toEqual({ n: 1 });
+    expect(t.server.sqlite.prepare("SELECT COUNT(*) AS n FROM credit_ledger WHERE user_id = ? AND trans_type = 'grant'").get(user)).toEqual({ n: 1 });
   });
 
   it('runs one scheduler per data folder: a second server on the same folder fires nothing', async () => {
@@ -259,7 +259,7 @@ describe('scheduling', () => {
     await second.call('POST', '/microblog/schedule', { key, body: { draftId, scheduledFor: new Date(clock.now() + 60_000).toISOString(), accountUuid: a, platform: 'fedblog', applyJitter: false } });
     clock.advance(60_000 + 20 * 60_000);
     await second.server.scheduler!.tick();
-    const entry = t.server.deps.sqlite.prepare('SELECT status FROM schedule_entries WHERE draft_id = ?').get(draftId) as any;
+    const entry = t.server.sqlite.prepare('SELECT status FROM schedule_entries WHERE draft_id = ?').get(draftId) as any;
     expect(entry.status).toBe('pending');
     expect(waker2.arms).toBe(0);
     await second.server.close();

@@ -22,7 +22,7 @@ export function Networks() {
       {!isOwner && me.data && <p className="muted" role="note">Only the owner of this install can change these.</p>}
       {GUIDES.map((g) => {
         const app = networks.data?.find((n) => n.platform === g.id);
-        return <NetworkPanel key={g.id} guide={g} app={app} canEdit={isOwner} onChange={(n) => networks.setData((networks.data ?? []).map((x) => (x.platform === n.platform ? n : x)))} />;
+        return <NetworkPanel key={g.id} guide={app ? { ...g, name: app.label } : g} app={app} canEdit={isOwner} onChange={(n) => networks.setData((networks.data ?? []).map((x) => (x.platform === n.platform ? n : x)))} />;
       })}
     </Page>
   );
@@ -52,7 +52,9 @@ function NetworkPanel({ guide, app, canEdit, onChange }: { guide: Guide; app?: N
       {app && <p className="small" data-source>Source: <b>{sourceText(app)}</b>{app.clientId ? <> · client id <code>{app.clientId}</code></> : null}</p>}
       {guide.portal && <p className="small">On <a href={guide.portal.url} onClick={(e) => { e.preventDefault(); openExternal(guide.portal!.url); }}>{guide.portal.label}</a>:</p>}
       <ol className="small">{guide.steps.map((s) => <li key={s}>{s}</li>)}</ol>
-      {guide.scopes && <p className="small">Permissions / scopes: <code>{guide.scopes}</code></p>}
+      {app && app.scopes.length > 0 && (
+        <p className="small">Permissions / scopes: <code>{app.scopes.join(' ')}</code></p>
+      )}
       {app && <>
         <label className="field">Redirect URI to paste on the portal
           <div className="row nowrap" style={{ justifyContent: 'flex-start' }}>

@@ -4,6 +4,7 @@
  */
 import type { Sqlite } from '../connection.js';
 import type { accounts } from '../schema.js';
+import { ACCOUNT_COLUMNS } from './columns.js';
 import { lazyStatements } from './statements.js';
 
 export type AccountRow = typeof accounts.$inferSelect;
@@ -12,8 +13,6 @@ export type AccountRow = typeof accounts.$inferSelect;
 export type AccountProfile = Pick<AccountRow, 'username' | 'displayName' | 'avatar' | 'status' | 'followersCount' | 'followingCount' | 'serverUrl' | 'meta'>;
 
 /** The columns of an AccountRow, for every statement that answers whole accounts. */
-export const ACCOUNT_COLUMNS = `id, user_id AS userId, platform, platform_user_id AS platformUserId, username, display_name AS displayName,
-  avatar, status, followers_count AS followersCount, following_count AS followingCount, server_url AS serverUrl, meta, created_at AS createdAt`;
 
 export class AccountsRepo {
   private readonly s;

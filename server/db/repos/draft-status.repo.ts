@@ -20,9 +20,6 @@ export class DraftStatusRepo {
       rescheduled: () => db.prepare("UPDATE drafts SET status = 'scheduled', updated_at = ? WHERE id = ? AND status = 'publishing'"),
       scheduled: () => db.prepare("UPDATE drafts SET status = 'scheduled', scheduled_for = ?, updated_at = ? WHERE id = ? AND user_id = ? AND status != 'publishing'"),
       finalAfterSchedule: () => db.prepare("UPDATE drafts SET status = ?, updated_at = ? WHERE id = ? AND status IN ('scheduled', 'publishing', 'published', 'partially_published', 'failed')"),
-      // The draft's other entries are still to come: it stays scheduled until the last one fires.
-      backToScheduled: () => db.prepare(`UPDATE drafts SET status = 'scheduled', updated_at = ? WHERE id = ? AND status IN ('published', 'partially_published', 'failed')
-        AND EXISTS (SELECT 1 FROM schedule_entries WHERE draft_id = drafts.id AND status IN ('pending', 'claimed'))`),
       backToDraft: () => db.prepare("UPDATE drafts SET status = 'draft', scheduled_for = NULL, updated_at = ? WHERE id = ? AND status = 'scheduled'"),
     });
   }
@@ -33,7 +30,7 @@ export class DraftStatusRepo {
   /** A publish of the draft has begun. */
   setPublishing(draftId: string, at: string): void { this.s.publishing.run(at, draftId); }
 
-  /** A begun scheduled publish went back to its entry before anything was sent. */
+  /** Back from `publishing` to `scheduled`: its post (or another of its entries) is still to come. */
   setRescheduled(draftId: string, at: string): void { this.s.rescheduled.run(at, draftId); }
 
   /** Scheduled for `scheduledFor`, unless it is being published; false when nothing changed (or the draft is gone). */
@@ -43,9 +40,6 @@ export class DraftStatusRepo {
 
   /** The outcome once the last schedule entry ended (not over a draft edited back meanwhile). */
   setSettledAfterSchedule(draftId: string, status: SettledDraftStatus, at: string): void { this.s.finalAfterSchedule.run(status, at, draftId); }
-
-  /** Back to `scheduled` while other entries of it are still to come. */
-  setBackToScheduled(draftId: string, at: string): void { this.s.backToScheduled.run(at, draftId); }
 
   /** Back to `draft` (nothing scheduled any more, nothing went out). */
   setBackToDraft(draftId: string, at: string): void { this.s.backToDraft.run(at, draftId); }

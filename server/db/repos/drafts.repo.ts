@@ -9,7 +9,8 @@
 import type { Statement } from 'better-sqlite3';
 import type { Sqlite } from '../connection.js';
 import type { drafts, platformContents, tweets } from '../schema.js';
-import { ACCOUNT_COLUMNS, type AccountRow } from './accounts.repo.js';
+import type { AccountRow } from './accounts.repo.js';
+import { ACCOUNT_COLUMNS } from './columns.js';
 import { lazyStatements } from './statements.js';
 
 export type DraftRow = typeof drafts.$inferSelect;
@@ -56,6 +57,7 @@ export class DraftsRepo {
       clearTweets: () => s.prepare('DELETE FROM tweets WHERE draft_id = ?'),
       insertTweet: () => s.prepare('INSERT INTO tweets (id, draft_id, position, content, plain_text, media) VALUES (@id, @draftId, @position, @content, @plainText, @media)'),
       platforms: () => s.prepare(`SELECT ${PLATFORM_COLUMNS} FROM platform_contents WHERE draft_id = ? ORDER BY id`),
+      posts: () => s.prepare('SELECT plain_text AS plainText, media FROM tweets WHERE draft_id = ? ORDER BY position'),
       platformId: () => s.prepare('SELECT id FROM platform_contents WHERE draft_id = ? AND platform = ?').pluck(),
       insertPlatform: () => s.prepare('INSERT INTO platform_contents (draft_id, platform, content, created_at, updated_at) VALUES (?, ?, ?, ?, ?)'),
       updatePlatform: () => s.prepare('UPDATE platform_contents SET content = ?, updated_at = ? WHERE id = ?'),
@@ -89,6 +91,11 @@ export class DraftsRepo {
   }
 
   /** Posts of these drafts, grouped by draft and ordered by position. */
+  /** One draft's posts in order, as the publisher sends them (plain text, media as stored JSON). */
+  posts(draftId: string): { plainText: string; media: string }[] {
+    return this.stmts.posts.all(draftId) as { plainText: string; media: string }[];
+  }
+
   tweetsOf(draftIds: string[]): TweetRow[] {
     return this.stmts.tweets.all(JSON.stringify(draftIds)) as TweetRow[];
   }

@@ -6,11 +6,9 @@
 import type { Platform } from '../../core/config.js';
 import type { Sqlite } from '../connection.js';
 import type { EntryRow, WithdrawalRow } from './schedule.repo.js';
+import { ENTRY_COLUMNS as COLS } from './columns.js';
 import { lazyStatements } from './statements.js';
 
-const COLS = `id, user_id AS userId, draft_id AS draftId, account_id AS accountId, platform, fire_at AS fireAt, due_at AS dueAt, requested_at AS requestedAt,
-  priority, attempts, status, next_attempt_at AS nextAttemptAt, last_error AS lastError, created_at AS createdAt,
-  network_scheduled_id AS networkScheduledId, handed_off_for AS handedOffFor`;
 
 export class HandOffRepo {
   private readonly s;

@@ -6,13 +6,19 @@
  */
 import type { Clock } from '../../core/clock.js';
 import type { Ids } from '../../core/ids.js';
-import type { Db, Sqlite } from '../connection.js';
+import type { Sqlite } from '../connection.js';
 import { createPublishingRepos } from './publishing-repos.js';
 import { createStoreRepos } from './store-repos.js';
+import { Transactions } from './transactions.js';
 
-/** `core`: the injected clock and ids (the outbox stamps times and makes ids). */
-export function createRepos(sqlite: Sqlite, db: Db, core: { clock: Clock; ids: Ids }) {
-  return { ...createStoreRepos(sqlite, db), ...createPublishingRepos(sqlite, db, core) };
+/**
+ * `core`: the injected clock and ids (the outbox stamps times and makes ids). The connection stays
+ * here: services get transactions from `tx` (one for both groups), never the connection itself.
+ */
+export function createRepos(sqlite: Sqlite, core: { clock: Clock; ids: Ids }) {
+  const tx = new Transactions(sqlite);
+  const store = createStoreRepos(sqlite, tx);
+  return { ...store, ...createPublishingRepos(sqlite, core, tx, store.drafts) };
 }
 
 export type Repos = ReturnType<typeof createRepos>;

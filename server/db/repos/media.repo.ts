@@ -1,11 +1,11 @@
 /** Media items: one row per stored file in the media folder. */
 import type { Sqlite } from '../connection.js';
 import type { media } from '../schema.js';
+import { MEDIA_COLUMNS as COLUMNS } from './columns.js';
 import { lazyStatements } from './statements.js';
 
 export type MediaRow = typeof media.$inferSelect;
 
-const COLUMNS = 'id, user_id AS userId, file_name AS fileName, type, mime, size, width, height, alt_text AS altText, created_at AS createdAt';
 
 export class MediaRepo {
   private readonly s;

@@ -2,8 +2,10 @@
 import type { Clock } from '../../core/clock.js';
 import type { Ids } from '../../core/ids.js';
 import { commitsFor } from '../commits.js';
-import type { Db, Sqlite } from '../connection.js';
+import type { Sqlite } from '../connection.js';
+import type { Transactions } from './transactions.js';
 import { DraftStatusRepo } from './draft-status.repo.js';
+import type { DraftsRepo } from './drafts.repo.js';
 import { EventsRepo } from './events.repo.js';
 import { HandOffRepo } from './hand-off.repo.js';
 import { OutboxRepo } from './outbox.repo.js';
@@ -13,8 +15,13 @@ import { QueueRepo } from './queue.repo.js';
 import { ScheduleRepo } from './schedule.repo.js';
 import { UsageRepo } from './usage.repo.js';
 
-export function createPublishingRepos(sqlite: Sqlite, _db: Db, core: { clock: Clock; ids: Ids }) {
+/** `drafts`: the store's drafts repo, the one reader of drafts (the publisher reads through it). */
+export function createPublishingRepos(
+  sqlite: Sqlite, core: { clock: Clock; ids: Ids }, tx: Transactions, drafts: DraftsRepo,
+) {
   return {
+    /** Transactions spanning several of these repos (the same as the store repos'). */
+    tx,
     /** The connection's group commit (relaxed and durable transactions, db/commits.ts). */
     commits: commitsFor(sqlite),
     schedule: new ScheduleRepo(sqlite),
@@ -24,7 +31,7 @@ export function createPublishingRepos(sqlite: Sqlite, _db: Db, core: { clock: Cl
     outbox: new OutboxRepo(sqlite, core.clock, core.ids),
     publications: new PublicationsRepo(sqlite),
     draftStatus: new DraftStatusRepo(sqlite),
-    publishInputs: new PublishInputsRepo(sqlite),
+    publishInputs: new PublishInputsRepo(sqlite, drafts),
     /** The event stream (GET /events): every state change of a post or of credits. */
     events: new EventsRepo(sqlite),
     /** Requests made on the networks: quota windows and X's spend. */

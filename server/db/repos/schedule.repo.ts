@@ -5,6 +5,7 @@
  */
 import type { Platform } from '../../core/config.js';
 import type { Sqlite } from '../connection.js';
+import { ENTRY_COLUMNS as ENTRY_COLS } from './columns.js';
 import { lazyStatements } from './statements.js';
 
 export interface EntryRow {
@@ -43,9 +44,6 @@ export interface ProgressEntryRow {
   networkScheduledId: string | null; handOffNote: string | null;
 }
 
-const ENTRY_COLS = `id, user_id AS userId, draft_id AS draftId, account_id AS accountId, platform, fire_at AS fireAt, due_at AS dueAt, requested_at AS requestedAt,
-  priority, attempts, status, next_attempt_at AS nextAttemptAt, last_error AS lastError, created_at AS createdAt,
-  network_scheduled_id AS networkScheduledId, handed_off_for AS handedOffFor, force`;
 
 const ACTIVE = "status IN ('pending', 'claimed')";
 /** No newer entry of the same draft and account is pending (scheduling again supersedes). */

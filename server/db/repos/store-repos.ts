@@ -1,5 +1,5 @@
 /** Repositories of the stored things: users and keys, accounts and connections, social sets, drafts and posts, templates, media, credits, settings, idempotency keys. */
-import type { Db, Sqlite } from '../connection.js';
+import type { Sqlite } from '../connection.js';
 import { AccountsRepo, OAuthStatesRepo } from './accounts.repo.js';
 import { CreditsRepo } from './credits.repo.js';
 import { DraftsRepo } from './drafts.repo.js';
@@ -8,13 +8,13 @@ import { MediaRepo } from './media.repo.js';
 import { SettingsRepo } from './settings.repo.js';
 import { SocialSetsRepo } from './social-sets.repo.js';
 import { TemplatesRepo } from './templates.repo.js';
-import { Transactions } from './transactions.js';
+import type { Transactions } from './transactions.js';
 import { KeysRepo, UsersRepo } from './users-keys.repo.js';
 
-export function createStoreRepos(sqlite: Sqlite, _db: Db) {
+export function createStoreRepos(sqlite: Sqlite, tx: Transactions) {
   return {
     /** Transactions and change tokens, for services whose writes span several repos. */
-    tx: new Transactions(sqlite),
+    tx,
     users: new UsersRepo(sqlite),
     keys: new KeysRepo(sqlite),
     accounts: new AccountsRepo(sqlite),

@@ -5,6 +5,7 @@
  * persists rotated refresh tokens before anything uses the new access token. A refused refresh
  * marks the account `needs_reauth` and fails with TOKEN_EXPIRED.
  */
+import type { Transactions } from '../../db/repos/transactions.js';
 import type { Deps } from '../deps.js';
 import { crashPoint } from '../../core/crash.js';
 import type { AccountsRepo } from '../../db/repos/accounts.repo.js';
@@ -31,7 +32,7 @@ export class CredentialsService {
   /** How many refresh calls went to networks (tests and figures read it). */
   refreshCalls = 0;
 
-  constructor(private readonly deps: Deps, private readonly accounts: AccountsRepo, private readonly apps: NetworkAppsService, private readonly events: EventsService) {}
+  constructor(private readonly deps: Deps, private readonly accounts: AccountsRepo, private readonly apps: NetworkAppsService, private readonly events: EventsService, private readonly tx: Transactions) {}
 
   async load(accountId: string): Promise<Credentials | null> {
     const raw = await this.deps.secrets.get(accountSecretName(accountId));
@@ -48,10 +49,10 @@ export class CredentialsService {
   /** Marks the account to be connected again; the first time, with its event. */
   markNeedsReauth(row: AccountRow): void {
     if (row.status === 'needs_reauth') return;
-    this.deps.sqlite.transaction(() => {
+    this.tx.run(() => {
       this.accounts.setStatus(row.id, 'needs_reauth');
       this.events.record(row.userId, 'account.needs_reauth', { accountId: row.id, platform: row.platform });
-    })();
+    });
     row.status = 'needs_reauth';
   }
 

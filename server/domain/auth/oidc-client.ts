@@ -13,12 +13,13 @@
 import type * as oidc from 'openid-client';
 import type { Deps } from '../deps.js';
 import { HeraldError } from '../../core/errors.js';
+import { IDENTITY_SCOPES } from '../../platforms/scopes.js';
 
 /** openid-client (with oauth4webapi) is loaded when sign-in with a provider is first used, not at start-up. */
 let loaded: Promise<typeof oidc> | undefined;
 const openidClient = () => (loaded ??= import('openid-client'));
 
-export const IDENTITY_SCOPE = 'openid email profile';
+export const IDENTITY_SCOPE = IDENTITY_SCOPES.join(' ');
 const DISCOVERY_TTL_MS = 60 * 60_000;
 const TIMEOUT_S = 15;
 const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);

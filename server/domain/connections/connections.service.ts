@@ -15,7 +15,7 @@ import { toHeraldError } from '../platform-errors.js';
 import { accountInfo, type CredentialsService } from '../accounts/credentials.service.js';
 import { toAccountDto } from '../accounts/accounts.service.js';
 import { tokenFacts } from '../accounts/health.js';
-import { GuardedFetcher } from '../media/guarded-fetch.js';
+import { GuardedFetcher } from '../../net/guarded-fetch.js';
 import { OAuthStates, pkcePair } from '../auth/oauth-state.js';
 import type { SocialSetsService } from '../social-sets/social-sets.service.js';
 import type { NetworkAppsService } from '../networks/network-apps.service.js';

@@ -23,10 +23,10 @@ import { validLanguage } from '../../core/config.js';
 import { plainToHtml } from '../../../text/html.js';
 import { isValidTimeZone, MINUTE, offsetAt, wallToInstant } from '../../../time/index.js';
 import type { Platform } from '../../../text/index.js';
+import { PLATFORMS as NETWORKS } from '../../../text/networks.js';
 
 const SEPARATOR = /^---[ \t]*$/;
 const ESCAPED = /^(\\+)(---[ \t]*)$/;
-const NETWORKS = ['microblog', 'skyblog', 'fedblog', 'threadblog', 'problog'];
 
 const escapeLine = (line: string) => (SEPARATOR.test(line) || ESCAPED.test(line) ? `\\${line}` : line);
 const unescapeLine = (line: string) => {
@@ -272,7 +272,7 @@ export function fromCsv(source: string): { rows: CsvRow[]; errors: RowError[] } 
 }
 
 /** Whether a `networks` entry names a network rather than an account id. */
-export const isNetworkName = (s: string) => NETWORKS.includes(s);
+export const isNetworkName = (s: string) => (NETWORKS as readonly string[]).includes(s);
 
 // ---- drafts <-> files ------------------------------------------------------------------------
 

@@ -43,7 +43,7 @@ const LIST_CACHE_MAX_DRAFTS = 500;
 export class DraftsService {
   private readonly repo: DraftsRepo;
   private readonly changed: ChangeToken;
-  private readonly listCache = new Map<string, { token: string; value: ListResult; body?: Buffer }>();
+  private readonly listCache = new Map<string, { token: string; value: ListResult }>();
 
   constructor(
     private readonly deps: Deps,
@@ -66,22 +66,15 @@ export class DraftsService {
     return this.toDtos(userId, [this.row(userId, id)])[0];
   }
 
-  /** Newest first. The answer may be shared with other callers: do not mutate it. */
+  /**
+   * Newest first. The answer is kept, and the same object returned, while the database is
+   * unchanged (the HTTP layer keeps its encoded body beside it): do not mutate it.
+   */
   list(userId: string, q: ListQuery): ListResult {
     return this.listEntry(userId, q).value;
   }
 
-  /**
-   * list() as the JSON body of GET /microblog/drafts, `{"success":true,...}`, encoded as UTF-8 once
-   * and kept with it: a list of a few dozen drafts is tens of kB, and encoding it again for each
-   * request cost a fifth of the request.
-   */
-  listBody(userId: string, q: ListQuery): Buffer {
-    const entry = this.listEntry(userId, q);
-    return (entry.body ??= Buffer.from(JSON.stringify({ success: true, ...entry.value })));
-  }
-
-  private listEntry(userId: string, q: ListQuery): { token: string; value: ListResult; body?: Buffer } {
+  private listEntry(userId: string, q: ListQuery): { token: string; value: ListResult } {
     const token = this.changed();
     const key = [userId, q.socialSetId ?? '', q.status ?? '', q.limit ?? '', q.cursor ?? ''].join('\u0000');
     const hit = this.listCache.get(key);

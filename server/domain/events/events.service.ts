@@ -13,6 +13,7 @@
  */
 import type { Platform } from '../../core/config.js';
 import type { EventRow, EventsRepo } from '../../db/repos/events.repo.js';
+import type { Transactions } from '../../db/repos/transactions.js';
 import type { Deps } from '../deps.js';
 
 export const EVENT_TYPES = ['post.scheduled', 'post.sending', 'post.published', 'post.failed', 'post.missed', 'post.cancelled', 'account.needs_reauth', 'credits.changed'] as const;
@@ -48,7 +49,7 @@ export class EventsService {
   private seenMax = 0;
   private watch: NodeJS.Timeout | undefined;
 
-  constructor(private readonly deps: Deps, private readonly repo: EventsRepo) {}
+  constructor(private readonly deps: Deps, private readonly repo: EventsRepo, private readonly tx: Transactions) {}
 
   /** Appends one event; call inside the transaction of the change it tells of. */
   record(userId: string, type: EventType, data: Record<string, unknown>): void {
@@ -119,7 +120,7 @@ export class EventsService {
     this.wakeQueued = true;
     setImmediate(() => {
       this.wakeQueued = false;
-      if (this.deps.sqlite.inTransaction) return this.wakeSoon();
+      if (this.tx.active) return this.wakeSoon();
       this.purgeDue();
       this.wake();
     });

@@ -12,7 +12,7 @@
 import type http from 'node:http';
 import type { Deps } from '../deps.js';
 import { HeraldError, notFound } from '../../core/errors.js';
-import { GuardedFetcher, UrlRefused } from '../media/guarded-fetch.js';
+import { GuardedFetcher, UrlRefused } from '../../net/guarded-fetch.js';
 import { sniffType } from '../media/media-types.js';
 import { CardParser, type LinkCard } from './card-parse.js';
 

@@ -12,10 +12,11 @@ import { nowIso } from '../../core/clock.js';
 import { type Deps } from '../deps.js';
 import type { MediaRepo, MediaRow } from '../../db/repos/media.repo.js';
 import { HeraldError, notFound } from '../../core/errors.js';
-import type { MediaRef } from '../publishing/runner.js';
-import { blockedReason, ipLiteral } from './address-policy.js';
-import { GuardedFetcher, UrlRefused } from './guarded-fetch.js';
+import type { MediaRef } from '../publishing/model.js';
+import { blockedReason, ipLiteral } from '../../net/address-policy.js';
+import { GuardedFetcher, UrlRefused } from '../../net/guarded-fetch.js';
 import { mediaPath, storeStream, type StoredMedia } from './media-store.js';
+import { MAX_MEDIA_BYTES } from './media-types.js';
 
 export type { MediaRow };
 
@@ -132,7 +133,8 @@ export class MediaService {
 
   /** Fetches a remote URL through the guard into the media store; answers the new row. */
   async storeFromUrl(userId: string, url: string): Promise<MediaRow> {
-    const stored = await this.fetcher.fetch(url, (body) => storeStream(body, { dir: this.dir, id: this.newId() }));
+    const store = (body: Parameters<typeof storeStream>[0]) => storeStream(body, { dir: this.dir, id: this.newId() });
+    const stored = await this.fetcher.fetch(url, store, { maxLength: MAX_MEDIA_BYTES });
     return this.saveStored(userId, [stored])[0];
   }
 

@@ -11,11 +11,14 @@ import { HeraldError } from '../../core/errors.js';
 import type { Deps } from '../deps.js';
 import type { UsersService } from '../users/users.service.js';
 import { NETWORK_NAMES, PlatformError } from '../../platforms/errors.js';
+import { APP_SCOPES } from '../../platforms/scopes.js';
 import { checkIdentityApp } from './identity-check.js';
 
 export const APP_PLATFORMS = ['microblog', 'threadblog', 'problog', 'identity'] as const;
 export type AppPlatform = (typeof APP_PLATFORMS)[number];
 export type AppSource = 'app' | 'env' | null;
+
+const IDENTITY_LABEL = 'Sign-in provider (Google or OpenID Connect)';
 
 export interface NetworkAppInput {
   clientId: string;
@@ -31,6 +34,10 @@ interface StoredApp {
 
 export interface NetworkAppView {
   platform: AppPlatform;
+  /** Its name as people know it. */
+  label: string;
+  /** The OAuth scopes Herald asks for (platforms/scopes.ts). */
+  scopes: string[];
   configured: boolean;
   source: AppSource;
   redirectUri: string;
@@ -119,7 +126,8 @@ export class NetworkAppsService {
     const source = this.source(p);
     const clientId = source === 'env' ? this.envApp(p).clientId! : source === 'app' ? this.stored.get(p)!.clientId : null;
     const configured = source === 'env' ? !!this.envApp(p).clientSecret : source === 'app';
-    return { platform: p, configured, source, redirectUri: this.redirectUri(p), clientId };
+    const label = p === 'identity' ? IDENTITY_LABEL : NETWORK_NAMES[p];
+    return { platform: p, label, scopes: [...APP_SCOPES[p]], configured, source, redirectUri: this.redirectUri(p), clientId };
   }
 
   private ownerOnly(userId: string): void {

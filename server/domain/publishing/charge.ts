@@ -2,7 +2,6 @@
  * Charge: one transaction that either reserves every target's credits and lays out its parts in
  * the outbox, or changes nothing. Short of credits: 402 and nothing is sent.
  */
-import { nowIso } from '../../core/clock.js';
 import { HeraldError } from '../../core/errors.js';
 import type { PublishingRepos } from '../../db/repos/publishing-repos.js';
 import type { AccountRow } from '../../db/repos/publish-inputs.repo.js';
@@ -10,11 +9,9 @@ import type { PublicationRow } from '../../db/repos/outbox.repo.js';
 import type { Deps } from '../deps.js';
 import { PUBLISH_COST, type CreditsService } from '../credits/credits.service.js';
 import type { EventsService } from '../events/events.service.js';
-import type { PartPlan } from './plan.js';
-import type { PublicationOptions } from './runner.js';
+import type { DraftStatusWriter } from './draft-status-writer.js';
+import type { PlannedTarget } from './model.js';
 import type { XSpend } from './x-spend.js';
-
-export interface PlannedTarget { account: AccountRow; parts: PartPlan[]; options: PublicationOptions }
 
 export class PublishCharge {
   constructor(
@@ -25,6 +22,7 @@ export class PublishCharge {
     private readonly running: ReadonlySet<string>,
     private readonly events: EventsService,
     private readonly xSpend: XSpend,
+    private readonly draftStatus: DraftStatusWriter,
   ) {}
 
   /**
@@ -80,9 +78,7 @@ export class PublishCharge {
         if (r.target.account.platform === 'microblog') xCost += this.xSpend.postsCostUsd(userId, r.target.parts);
       }
       const warning = this.xSpend.check(userId, xCost);
-      if (toRun.length > 0) {
-        if (draftId) this.repos.draftStatus.setPublishing(draftId, nowIso(this.deps.clock));
-      }
+      if (toRun.length > 0 && draftId) this.draftStatus.begun(draftId);
       return { skipped, toRun, warnings: warning ? [warning] : [] };
     });
   }

@@ -9,8 +9,7 @@
  * prices in settings, as each sent post is recorded.
  */
 import type { AccountRow } from '../../db/repos/publish-inputs.repo.js';
-import type { PartPlan } from './plan.js';
-import type { PublicationOptions } from './runner.js';
+import type { PartPlan, PublicationOptions } from './model.js';
 import { roundUsd, type XPart } from './x-spend.js';
 
 /** A card's facts Herald already holds (LinkCardsService.cached): undefined when not read yet. */

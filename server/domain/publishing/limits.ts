@@ -11,7 +11,7 @@ import { HeraldError, type ErrorDetail } from '../../core/errors.js';
 import { NETWORK_NAMES } from '../../platforms/errors.js';
 import { SKYBLOG_IMAGE_MAX_BYTES } from '../../platforms/skyblog/images.js';
 import type { AccountRow } from '../accounts/accounts.service.js';
-import type { PartPlan } from './plan.js';
+import type { PartPlan } from './model.js';
 
 type NetworkVerdict = ReturnType<typeof checkNetworkPosts>;
 

@@ -8,27 +8,7 @@ import type { Platform } from '../../core/config.js';
 import { HeraldError } from '../../core/errors.js';
 import type { AccountRow, PublishInputsRepo } from '../../db/repos/publish-inputs.repo.js';
 import type { SocialSetsService } from '../social-sets/social-sets.service.js';
-import type { MediaRef } from './runner.js';
-
-export interface PartPlan {
-  text: string;
-  media: MediaRef[];
-}
-
-export interface DraftForPublishing {
-  id: string;
-  userId: string;
-  title: string;
-  status: string;
-  socialSetId: string | null;
-  selectedAccountIds: string[];
-  posts: { plainText: string; media: MediaRef[] }[];
-  overrides: Partial<Record<Platform, string>>;
-  /** BCP 47, or null for the setting defaultLanguage. */
-  language: string | null;
-  /** null: the first link of the first post; false: none; {url}: that page. */
-  linkCard: false | { url: string } | null;
-}
+import type { DraftForPublishing, MediaRef, PartPlan, TargetRequest } from './model.js';
 
 export function loadDraft(inputs: PublishInputsRepo, userId: string, draftId: string): DraftForPublishing {
   const row = inputs.draft(userId, draftId);
@@ -114,12 +94,6 @@ export function partsFromTexts(platform: Platform, texts: string[], media: Media
   const parts = texts.map((text, i) => ({ text, media: i === 0 ? media : [] }));
   if (platform === 'problog' && parts.length > 1) return [{ text: texts.join('\n\n'), media }];
   return parts;
-}
-
-export interface TargetRequest {
-  accountId: string;
-  platform?: Platform;
-  communityId?: string;
 }
 
 /** Targets: explicit list, else account ids, else the draft's selection, else its set. */

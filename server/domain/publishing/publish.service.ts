@@ -7,6 +7,8 @@
  * The steps live in their own modules: plan (plan.ts, limits.ts), charge (charge.ts), send
  * (send.ts: the runner and the outbox) and report (report.ts); scheduled posts come in through
  * scheduled-runner.ts. This service joins them and owns the publications running in this process.
+ * Its parts are its own: what others need (X's spend, the storage waits, the draft's status
+ * writer) is built by createServices and given to each that needs it.
  */
 import type { Platform } from '../../core/config.js';
 import type { Deps } from '../deps.js';
@@ -19,34 +21,25 @@ import { PUBLISH_COST, type CreditsService } from '../credits/credits.service.js
 import type { SocialSetsService } from '../social-sets/social-sets.service.js';
 import type { EventsService } from '../events/events.service.js';
 import { PublishCharge } from './charge.js';
-import { loadDraft, partsFor, partsFromTexts, planCard, resolveTargets, withKinds, type PartPlan, type TargetRequest } from './plan.js';
+import { loadDraft, partsFor, partsFromTexts, planCard, resolveTargets, withKinds } from './plan.js';
 import { PublishReports } from './report.js';
-import { PublishSender, type TargetResult } from './send.js';
-import type { CardSource, MediaRef, PublicationOptions } from './runner.js';
+import { PublishSender } from './send.js';
+import type {
+  CardSource, DirectPublish, MediaByUrl, PartPlan, PublicationOptions, PublishOutcome, PublishRequest, Started,
+  TargetResult,
+} from './model.js';
 import { checkParts } from './limits.js';
-import { StorageWaits } from './storage-waits.js';
+import type { StorageWaits } from './storage-waits.js';
 import { dryRunAnswer, type CardFacts } from './dry-run.js';
-import { XSpend } from './x-spend.js';
-import { QuotaGate } from './quota-gate.js';
-import type { UsersRepo } from '../../db/repos/users-keys.repo.js';
+import type { XSpend } from './x-spend.js';
+import type { DraftStatusWriter } from './draft-status-writer.js';
+import type { Planned } from './model.js';
 
 /** Thrown to roll a dry run's transaction back. */
 const ROLLBACK = Symbol('dry run');
 
-export type { TargetRequest } from './plan.js';
 export type { ProgressEntry } from './report.js';
-export { resultData, type TargetResult } from './send.js';
-
-export interface PublishRequest {
-  draftId: string;
-  accountIds?: string[];
-  targetAccounts?: TargetRequest[];
-  jobId?: string;
-  community?: { id: string; name?: string; description?: string };
-  force?: boolean;
-  options?: PublicationOptions;
-  origin?: 'now' | 'schedule';
-}
+export { resultData } from './send.js';
 
 /**
  * A single-account endpoint's error for a failed target: TOKEN_EXPIRED, RATE_LIMITED (with
@@ -58,29 +51,41 @@ export function targetError(result: TargetResult, now: number): HeraldError {
   return new HeraldError(code, result.error?.message ?? 'Publishing failed', after ? { retryAfter: Math.max(1, Math.ceil((after - now) / 1000)) } : {});
 }
 
+/** What the publish service works with besides its repositories (built by createServices). */
+export interface PublishParts {
+  credentials: CredentialsService;
+  credits: CreditsService;
+  sets: SocialSetsService;
+  stream: EventsService;
+  /** X's spend: the price function's figures and the monthly cap (x-spend.ts). */
+  xSpend: XSpend;
+  /** Scheduled posts a full disk holds back (the scheduled runner fills it, progress reads it). */
+  storageWaits: StorageWaits;
+  draftStatus: DraftStatusWriter;
+  cards?: CardSource;
+}
+
 export class PublishService {
   /** Emits `target` with each TargetResult as it settles (desktop notifications, the tray). */
   readonly events;
-  /** Scheduled posts a full disk holds back (the scheduled runner fills it, progress reads it). */
-  readonly storageWaits = new StorageWaits();
   /** Publications running in this process, so a double click cannot send twice. */
   private readonly running = new Set<string>();
   private readonly charge: PublishCharge;
   private readonly sender: PublishSender;
   private readonly reports: PublishReports;
   private readonly cardFacts?: CardFacts;
-  /** X's spend: the price function's figures and the monthly cap (x-spend.ts). */
-  readonly xSpend: XSpend;
-  /** The networks' posting caps, checked before a scheduled post fires (quota-gate.ts). */
-  readonly quotas: QuotaGate;
+  private readonly credits: CreditsService;
+  private readonly sets: SocialSetsService;
+  private readonly xSpend: XSpend;
+  private readonly draftStatus: DraftStatusWriter;
 
-  constructor(readonly deps: Deps, readonly repos: PublishingRepos & { users: UsersRepo }, credentials: CredentialsService, private readonly credits: CreditsService, private readonly sets: SocialSetsService, readonly stream: EventsService, cards?: CardSource) {
-    this.xSpend = new XSpend(deps, repos);
-    this.quotas = new QuotaGate(deps, repos, credentials);
-    this.charge = new PublishCharge(deps, repos, credits, this.running, stream, this.xSpend);
-    this.sender = new PublishSender(deps, repos, credentials, credits, this.running, stream, cards);
+  constructor(private readonly deps: Deps, private readonly repos: PublishingRepos, parts: PublishParts) {
+    const { credentials, credits, stream, cards } = parts;
+    ({ credits: this.credits, sets: this.sets, xSpend: this.xSpend, draftStatus: this.draftStatus } = parts);
+    this.charge = new PublishCharge(deps, repos, credits, this.running, stream, this.xSpend, this.draftStatus);
+    this.sender = new PublishSender(deps, repos, credentials, credits, this.running, stream, this.draftStatus, cards);
     this.cardFacts = cards ? (url) => cards.cached(url) : undefined;
-    this.reports = new PublishReports(deps, repos, this.storageWaits);
+    this.reports = new PublishReports(deps, repos, parts.storageWaits);
     this.events = this.sender.events;
   }
 
@@ -92,11 +97,6 @@ export class PublishService {
   /** Throws INSUFFICIENT_CREDITS unless `targets` publishes could be paid now. */
   assertCredits(userId: string, targets: number, cost = PUBLISH_COST): void {
     this.charge.assertCredits(userId, targets, cost);
-  }
-
-  /** The draft's status from its publications' (rules/draft-status.ts). */
-  updateDraftStatus(draftId: string): void {
-    this.sender.updateDraftStatus(draftId);
   }
 
   /** Publications a crash left `publishing`: resumed, never re-charged (send.ts). */
@@ -145,7 +145,7 @@ export class PublishService {
     const pub = outbox.get(publicationId);
     if (!pub || pub.userId !== userId) throw new HeraldError('NOT_FOUND', 'Publication not found');
     if (pub.status !== 'needs_review') throw new HeraldError('INVALID_INPUT', `This publication is ${pub.status}, not waiting for review`);
-    this.deps.sqlite.transaction(() => {
+    this.repos.tx.run(() => {
       const parts = outbox.parts(pub.id);
       if (outcome === 'published') {
         outbox.finish(pub.id, 'published', { error: null, url: parts.find((p) => p.url)?.url ?? null });
@@ -155,8 +155,8 @@ export class PublishService {
         // Like any failed target it is refunded: publishing it again charges it again.
         this.credits.refund(userId, PUBLISH_COST, { orderNo: pub.id, sourceType: pub.platform, sourceDetail: 'Refund: not published (confirmed by you)' });
       }
-    })();
-    if (pub.draftId) this.updateDraftStatus(pub.draftId);
+    });
+    if (pub.draftId) this.draftStatus.afterPublish(pub.draftId);
   }
 
   /** POST /microblog/publish and /publish/multi-platform. */
@@ -184,10 +184,11 @@ export class PublishService {
    * A publish's first half: checks the draft, plans each target's parts and charges for them
    * (charge.ts); nothing is sent. Its publications are this process's until run() or release(),
    * so nothing else (a publish-now, a resumption) takes them over meanwhile. The scheduled
-   * runner begins every claimed entry at once and runs them in order per account.
+   * runner begins every claimed entry at once and runs them in order per account. `planned`:
+   * the plan already made for this request (the scheduled runner's, which counted its quota).
    */
-  begin(userId: string, req: PublishRequest): Started {
-    const { draft, targets } = this.plan(userId, req);
+  begin(userId: string, req: PublishRequest, planned?: Planned): Started {
+    const { draft, targets } = planned ?? this.plan(userId, req);
     checkParts(targets);
     const jobId = req.jobId ?? this.deps.ids.uuid();
     const { skipped, toRun, warnings } = this.charge.prepare(userId, draft.id, targets, { jobId, force: req.force ?? false, origin: req.origin ?? 'now' });
@@ -235,10 +236,10 @@ export class PublishService {
     this.credits.ensureGrant(userId);
     let answer: ReturnType<typeof dryRunAnswer> | undefined;
     try {
-      this.deps.sqlite.transaction(() => {
+      this.repos.tx.run(() => {
         answer = planAndCharge();
         throw ROLLBACK;
-      })();
+      });
     } catch (err) {
       if (err !== ROLLBACK) throw err;
     }
@@ -247,7 +248,9 @@ export class PublishService {
   }
 
   /** What each target of a draft publish gets (plan.ts): the draft's parts per network, and its options. */
-  plan(userId: string, req: Pick<PublishRequest, 'draftId' | 'accountIds' | 'targetAccounts' | 'community' | 'options'>) {
+  plan(
+    userId: string, req: Pick<PublishRequest, 'draftId' | 'accountIds' | 'targetAccounts' | 'community' | 'options'>,
+  ): Planned {
     const draft = loadDraft(this.repos.publishInputs, userId, req.draftId);
     const targets = this.resolveTargets(userId, draft, req).map(({ account, communityId }) => {
       const platform = account.platform as Platform;
@@ -351,36 +354,4 @@ export class PublishService {
     checkParts([target]);
     return target;
   }
-}
-
-/** Media a direct publish names by URL, and how to turn them into references (MediaService.refsFromUrls). */
-export interface MediaByUrl { urls: string[]; load: (urls: string[]) => Promise<MediaRef[]> }
-
-export interface PublishOutcome {
-  success: boolean;
-  jobId: string;
-  draftId: string;
-  results: TargetResult[];
-  summary: { total: number; succeeded: number; failed: number };
-  /** Went ahead, but over X's spend cap set to warn. */
-  warnings?: string[];
-}
-
-/** A publish begun (planned and charged), not yet sent: see PublishService.begin(). */
-export interface Started {
-  userId: string;
-  req: PublishRequest;
-  jobId: string;
-  draftId: string;
-  skipped: TargetResult[];
-  toRun: { target: { account: AccountRow }; pubId: string }[];
-  warnings: string[];
-}
-
-export interface DirectPublish {
-  platform: Platform;
-  accountId: string;
-  texts: string[];
-  media: MediaRef[];
-  options: PublicationOptions;
 }

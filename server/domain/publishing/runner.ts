@@ -11,7 +11,7 @@ import type { Platform } from '../../core/config.js';
 import type { Deps } from '../deps.js';
 import { crashPoint } from '../../core/crash.js';
 import { isStorageFull } from '../../core/errors.js';
-import type { CallContext, MediaItem, PlatformAdapter, PostLinkCard, PostOptions, PostRef } from '../../platforms/adapter.js';
+import type { CallContext, MediaItem, PlatformAdapter, PostLinkCard, PostRef } from '../../platforms/adapter.js';
 import { NETWORK_NAMES, PlatformError } from '../../platforms/errors.js';
 import { publishThread } from '../../platforms/thread.js';
 import type { CredentialsService } from '../accounts/credentials.service.js';
@@ -19,33 +19,8 @@ import type { OutboxRepo, PartRow, PublicationRow } from '../../db/repos/outbox.
 import type { PublishInputsRepo } from '../../db/repos/publish-inputs.repo.js';
 import type { UsageRepo } from '../../db/repos/usage.repo.js';
 import { xPartCostUsd } from './x-spend.js';
-import { confirmingAdapter, type HandedOff } from './hand-off-confirm.js';
-
-/** A post's media: this server's media item, or (Threads only) a public URL the network fetches. */
-export interface MediaRef {
-  mediaId?: string;
-  url?: string;
-  altText?: string;
-  /** The media row's type, filled in when the publish is planned (absent: the item is gone). */
-  kind?: 'image' | 'gif' | 'video';
-  /** The media row's size in bytes, filled in with `kind`. */
-  size?: number;
-}
-
-export interface PublicationOptions extends PostOptions {
-  quote?: PostRef;
-  /** The link card chosen when the publish was planned: the page and the post (position) it goes under. */
-  linkCard?: { url: string; position: number };
-  /** Handed off to the network, which publishes it itself: the run confirms it (hand-off-confirm.ts). */
-  handedOff?: HandedOff;
-}
-
-/** Where the runner gets a card's facts and thumbnail (LinkCardsService.forPublish). */
-export interface CardSource {
-  forPublish(url: string): Promise<PostLinkCard | null>;
-  /** The facts already read for `url` (dry runs show them; they never fetch). */
-  cached(url: string): { title: string; description: string; imageUrl: string | null; siteName: string | null } | null | undefined;
-}
+import { confirmingAdapter } from './hand-off-confirm.js';
+import type { CardSource, MediaRef, PublicationOptions } from './model.js';
 
 export type TargetOutcome =
   | { status: 'published'; refs: PostRef[] }

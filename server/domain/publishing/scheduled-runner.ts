@@ -1,9 +1,12 @@
 /**
  * Scheduled posts, from claim to outcome: the publishing side of the scheduler (jobs/scheduler.ts
- * only wakes, claims through here and queues per account). A claimed batch is begun at once
- * (planned and charged, in one relaxed transaction); each entry then runs at its turn in its
- * account's queue. Grace/missed (rules/missed.ts), the retry policy (rules/retry.ts) and the
- * draft's status (rules/draft-status.ts) are decided by their one module each.
+ * only wakes, claims through here and queues per account). A scheduled post's trip: wake
+ * (scheduler.ts) → claim (claim()) → begin (the publish service plans and charges the claimed
+ * batch at once, in one relaxed transaction) → send (at its turn in its account's queue, the
+ * publish service's run()) → settle (settle(): the entry's outcome, then the draft's status, by
+ * its one writer, draft-status-writer.ts). Grace/missed (rules/missed.ts), the retry policy
+ * (rules/retry.ts) and the draft's status (rules/draft-status.ts) are decided by their one module
+ * each. Its collaborators come from createServices; it never reaches into the publish service.
  *
  * Outcomes are written together, once per turn of the event loop, without waiting for the disk
  * (see relaxed()). A crash before they reach it leaves the entry claimed; the next start puts it
@@ -11,19 +14,22 @@
  * charged again).
  */
 import type { Platform } from '../../core/config.js';
-import { nowIso } from '../../core/clock.js';
 import { crashPoint } from '../../core/crash.js';
 import { HeraldError, isStorageFull } from '../../core/errors.js';
 import type { EntryRow } from '../../db/repos/schedule.repo.js';
 import { NETWORK_LABELS as NETWORK_NAMES } from '../../../text/counting.js';
 import { targetStatusText, type TargetState } from '../../../text/status-text.js';
+import type { PublishingRepos } from '../../db/repos/publishing-repos.js';
 import type { Deps } from '../deps.js';
-import type { PublishService, Started, TargetResult } from './publish.service.js';
+import type { EventsService } from '../events/events.service.js';
+import type { DraftStatusWriter } from './draft-status-writer.js';
+import type { Planned, Started, TargetResult } from './model.js';
+import type { PublishService } from './publish.service.js';
 import { isMissed, missedReason } from './rules/missed.js';
 import { nextAttemptAt, RETRY_BACKOFF_MS, STORAGE_BACKOFF_MS, storageRetryAt } from './rules/retry.js';
-import { settledDraftStatus } from './rules/draft-status.js';
-import { holdForQuota } from './quota-hold.js';
 import type { QuotaHold } from './quota-gate.js';
+import type { QuotaHolds } from './quota-hold.js';
+import type { StorageWaits } from './storage-waits.js';
 
 export interface ScheduledRunnerOptions {
   /** Backoff before attempt 2 and 3, ms. */
@@ -33,6 +39,20 @@ export interface ScheduledRunnerOptions {
 }
 
 export type { EntryRow } from '../../db/repos/schedule.repo.js';
+
+/** What the scheduled runner asks of the publish service: begin, run, give up, and record a refusal. */
+export type ScheduledPublisher = Pick<PublishService,
+  'ensureGrants' | 'plan' | 'begin' | 'run' | 'release' | 'unbegin' | 'recordRefusal' | 'resumeInterrupted'>;
+
+/** The scheduled runner's collaborators, built by createServices. */
+export interface ScheduledRunnerParts {
+  repos: Pick<PublishingRepos, 'schedule' | 'publications' | 'handOff' | 'commits' | 'outbox'>;
+  publishing: ScheduledPublisher;
+  quotaHolds: QuotaHolds;
+  storageWaits: StorageWaits;
+  stream: EventsService;
+  draftStatus: DraftStatusWriter;
+}
 
 /**
  * The reason an entry keeps while the encrypted secret store waits for its passphrase (Herald
@@ -51,16 +71,22 @@ export class ScheduledRunner {
   private readonly storageBackoff: readonly number[];
   /** Tries so far of each entry a full disk stopped (the backoff grows with them). */
   private readonly storageTries = new Map<string, number>();
-  /** Outcomes waiting to be written (see later()). */
+  /** Outcomes waiting to be written (see later()), and the drafts whose status follows them. */
   private readonly outcomes: (() => void)[] = [];
+  private readonly drafts = new Set<string>();
   private flushing: NodeJS.Immediate | undefined;
+  private readonly repos: ScheduledRunnerParts['repos'];
+  private readonly publishing: ScheduledPublisher;
+  private readonly storageWaits: StorageWaits;
+  private readonly stream: EventsService;
 
-  constructor(private readonly deps: Deps, private readonly publishing: PublishService, opts: ScheduledRunnerOptions = {}) {
+  constructor(
+    private readonly deps: Deps, private readonly parts: ScheduledRunnerParts, opts: ScheduledRunnerOptions = {},
+  ) {
+    ({ repos: this.repos, publishing: this.publishing, storageWaits: this.storageWaits, stream: this.stream } = parts);
     this.backoff = opts.backoffMs ?? RETRY_BACKOFF_MS;
     this.storageBackoff = opts.storageBackoffMs ?? STORAGE_BACKOFF_MS;
   }
-
-  private get repos() { return this.publishing.repos; }
 
   /**
    * A transaction that does not wait for the disk (db/commits.ts) for the scheduler's own
@@ -77,11 +103,17 @@ export class ScheduledRunner {
   nextWake(): number | null {
     const earliest = this.repos.schedule.earliestDue();
     // While the disk refuses claims, a due entry would wake the scheduler again at once, forever.
-    const blocked = this.publishing.storageWaits.claimsBlockedUntil;
+    const blocked = this.storageWaits.claimsBlockedUntil;
     return earliest === null ? null : Math.max(earliest, blocked ?? earliest);
   }
 
   pendingCount(): number { return this.repos.schedule.pendingCount(); }
+
+  /** When Herald itself must next send a post (handed-off posts excluded; 0 while one is being sent). */
+  nextLocalDue(): number | null { return this.repos.handOff.nextLocalDue(); }
+
+  /** Entries that fell due between two instants and have ended (the scheduler's wake report). */
+  settledBetween(since: number, until: number) { return this.repos.handOff.settledBetween(since, until); }
 
   /**
    * Entries a killed process had claimed were never settled by it: the outbox says what went
@@ -95,7 +127,7 @@ export class ScheduledRunner {
   /** Claims up to `limit` entries due at `now`, in the order they are to fire. */
   claim(now: number, limit: number): EntryRow[] {
     const batch = this.relaxed(() => this.repos.schedule.claim(now, limit));
-    this.publishing.storageWaits.claimsBlockedUntil = null;
+    this.storageWaits.claimsBlockedUntil = null;
     if (batch.length === 0) return batch;
     crashPoint('claim');
     // RETURNING gives rows in the order SQLite updated them, not the subquery's: sort again.
@@ -105,7 +137,7 @@ export class ScheduledRunner {
 
   /** Claiming failed for a full disk: claims wait until `until` (progress shows the wait). */
   claimsRefused(until: number): void {
-    const waits = this.publishing.storageWaits;
+    const waits = this.storageWaits;
     if (waits.claimsBlockedUntil === null) this.deps.log.warn('Herald cannot fire due scheduled posts: the disk that holds its data folder is full. They wait, uncharged, and fire once there is room.');
     waits.claimsBlockedUntil = until;
   }
@@ -185,10 +217,9 @@ export class ScheduledRunner {
       }
       const why = missedReason(e.dueAt, e.attempts, claimedAt);
       this.tell(e, { status: 'missed', reason: why });
-      this.later(() => {
+      this.later(e.draftId, () => {
         schedule.missed(e.id, why);
-        this.publishing.stream.post(e.userId, 'post.missed', e, { error: why });
-        this.afterMissed(e.draftId);
+        this.stream.post(e.userId, 'post.missed', e, { error: why });
       });
       return;
     }
@@ -197,8 +228,14 @@ export class ScheduledRunner {
       this.waitForUnlock(e, this.deps.clock.now());
       return;
     }
+    // Not begun with its batch: planned once here, for the quota and for its begin below.
+    let planned: Planned | undefined;
+    let refused: { why: unknown } | undefined;
+    if (!started) {
+      try { planned = this.publishing.plan(e.userId, this.request(e)); } catch (why) { refused = { why }; }
+    }
     // The network's posting cap (quota-gate.ts): over it, the entry waits, pending and uncharged.
-    const hold = await holdForQuota(this.publishing, e, started);
+    const hold = await this.parts.quotaHolds.check(e, started, planned);
     if (hold) {
       if (started) this.publishing.unbegin(started);
       this.waitForQuota(e, hold);
@@ -209,7 +246,8 @@ export class ScheduledRunner {
     let full = false;
     let errorCode: string | undefined;
     try {
-      const r = started ? await this.publishing.run(started) : await this.publishing.publishDraft(e.userId, this.request(e));
+      if (refused) throw refused.why;
+      const r = await this.publishing.run(started ?? this.publishing.begin(e.userId, this.request(e), planned));
       result = r.results[0];
       // Over X's spend cap set to warn: it went, and the log says so.
       for (const w of ('warnings' in r ? r.warnings ?? [] : [])) this.deps.log.warn(`Scheduled post of draft ${e.draftId}: ${w}`);
@@ -241,7 +279,7 @@ export class ScheduledRunner {
       return;
     }
     this.storageTries.delete(e.id);
-    this.publishing.storageWaits.entries.delete(e.id);
+    this.storageWaits.entries.delete(e.id);
     if (result?.success) {
       this.settle(e, 'done', null);
       return;
@@ -250,18 +288,17 @@ export class ScheduledRunner {
     const at = nextAttemptAt(e.attempts + 1, now, result?.retry, this.backoff);
     if (at !== null) {
       this.tell(e, { status: 'failed', reason: failure, nextAttemptAt: new Date(at).toISOString() });
-      this.later(() => {
+      this.later(e.draftId, () => {
         // Scheduled again while this attempt ran: the new entry stands instead of the retry.
         const retried = schedule.retry(e.id, failure, at);
         if (!retried) schedule.finish(e.id, 'cancelled', `${failure}; scheduled again meanwhile`);
-        this.publishing.stream.post(e.userId, 'post.failed', e, { error: failure, errorCode: errorCode ?? result?.error?.code ?? null, nextAttemptAt: retried ? new Date(at).toISOString() : null });
-        this.syncDraft(e.draftId, now);
+        this.stream.post(e.userId, 'post.failed', e, { error: failure, errorCode: errorCode ?? result?.error?.code ?? null, nextAttemptAt: retried ? new Date(at).toISOString() : null });
       });
       return;
     }
     const status = result?.status === 'needs_review' ? 'needs_review' : 'failed';
     this.tell(e, { status, reason: failure, errorCode: errorCode ?? result?.error?.code });
-    this.settle(e, status, failure, () => this.publishing.stream.post(e.userId, 'post.failed', e, { error: failure, errorCode: errorCode ?? result?.error?.code ?? null, nextAttemptAt: null }));
+    this.settle(e, status, failure, () => this.stream.post(e.userId, 'post.failed', e, { error: failure, errorCode: errorCode ?? result?.error?.code ?? null, nextAttemptAt: null }));
   }
 
   /**
@@ -283,11 +320,10 @@ export class ScheduledRunner {
     const tries = (this.storageTries.get(e.id) ?? 0) + 1;
     this.storageTries.set(e.id, tries);
     const at = storageRetryAt(tries, now, this.storageBackoff);
-    this.publishing.storageWaits.entries.set(e.id, at);
+    this.storageWaits.entries.set(e.id, at);
     if (tries === 1) this.deps.log.warn(`Herald: a scheduled post waits for disk space (entry ${e.id}); next try at ${new Date(at).toISOString()}`);
-    this.later(() => {
+    this.later(e.draftId, () => {
       if (!this.repos.schedule.waitForStorage(e.id, STORAGE_WAIT, at)) this.repos.schedule.finish(e.id, 'cancelled', 'Scheduled again while it waited for disk space');
-      this.syncDraft(e.draftId, now);
     });
   }
 
@@ -300,85 +336,61 @@ export class ScheduledRunner {
   private waitForUnlock(e: EntryRow, now: number): void {
     const at = now + LOCKED_RECHECK_MS;
     if (e.lastError !== LOCKED_WAIT) this.tell(e, { status: 'pending', reason: 'the secret store is locked; it is sent once Herald is unlocked', nextAttemptAt: new Date(at).toISOString() });
-    this.later(() => {
+    this.later(e.draftId, () => {
       if (!this.repos.schedule.waitForUnlock(e.id, LOCKED_WAIT, at)) this.repos.schedule.finish(e.id, 'cancelled', 'Scheduled again while it waited for the secret store to be unlocked');
-      this.syncDraft(e.draftId, now);
     });
   }
 
   /** Held back by a posting cap: back to the queue, no attempt counted, until the window frees; progress and the event stream say when. */
   private waitForQuota(e: EntryRow, hold: QuotaHold): void {
-    const now = this.deps.clock.now();
     const at = new Date(hold.until).toISOString();
     this.deps.log.warn(`Scheduled post of draft ${e.draftId} (account ${e.accountId}): ${hold.reason}; it goes at ${at}`);
-    this.later(() => {
+    this.later(e.draftId, () => {
       if (!this.repos.schedule.waitForQuota(e.id, hold.reason, hold.until)) this.repos.schedule.finish(e.id, 'cancelled', 'Scheduled again while it waited for the quota');
-      else this.publishing.stream.post(e.userId, 'post.scheduled', e, { scheduledFor: at, waitingFor: 'quota', nextAttemptAt: at, reason: hold.reason });
-      this.syncDraft(e.draftId, now);
+      else this.stream.post(e.userId, 'post.scheduled', e, { scheduledFor: at, waitingFor: 'quota', nextAttemptAt: at, reason: hold.reason });
     });
   }
 
   /** Writes the entry's outcome (and `alsoWrite`, its event, in the same transaction). */
   private settle(e: EntryRow, status: string, error: string | null, alsoWrite?: () => void): void {
-    const now = this.deps.clock.now();
-    this.later(() => {
+    this.later(e.draftId, () => {
       this.repos.schedule.finish(e.id, status, error);
       alsoWrite?.();
-      this.syncDraft(e.draftId, now);
     });
   }
 
-  private later(write: () => void): void {
+  /** Queues an entry's outcome; its draft's status is written after it, in the same flush. */
+  private later(draftId: string, write: () => void): void {
     this.outcomes.push(write);
+    this.drafts.add(draftId);
     this.flushing ??= setImmediate(() => this.flush());
   }
 
-  /** Writes the outcomes waiting, together (the scheduler calls it once its work has settled). */
+  /**
+   * Writes the outcomes waiting, together, then each of their drafts' status once, by its one
+   * writer (the scheduler calls it once its work has settled).
+   */
   flush(): void {
     if (this.flushing) clearImmediate(this.flushing);
     this.flushing = undefined;
     const writes = this.outcomes.splice(0);
+    const drafts = [...this.drafts];
+    this.drafts.clear();
     if (writes.length === 0) return;
     try {
-      this.relaxed(() => { for (const w of writes) w(); });
+      this.relaxed(() => {
+        for (const w of writes) w();
+        for (const d of drafts) this.parts.draftStatus.afterEntry(d);
+      });
       crashPoint('done');
     } catch (err) {
       // Rolled back whole: written again at the next sweep's flush, once the disk has room.
       if (isStorageFull(err)) {
         this.outcomes.unshift(...writes);
+        for (const d of drafts) this.drafts.add(d);
         return;
       }
       this.deps.log.error('Herald could not record scheduled posts\' outcomes; they fire again at the next start and find their posts settled', err);
     }
-  }
-
-  /**
-   * After an entry's outcome: while other entries of the draft are still to come it stays (or goes
-   * back to) `scheduled`; once none is left, it says what happened (see afterLast).
-   */
-  private syncDraft(draftId: string, now: number): void {
-    if (this.repos.schedule.hasActive(draftId)) this.repos.draftStatus.setBackToScheduled(draftId, new Date(now).toISOString());
-    else this.afterLast(draftId);
-  }
-
-  /** A missed entry: once none of the draft's entries is left, the draft says what happened. */
-  private afterMissed(draftId: string): void {
-    if (this.repos.schedule.hasActive(draftId)) return;
-    this.afterLast(draftId);
-  }
-
-  /**
-   * The draft's status once none of its entries is pending or claimed (rules/draft-status.ts).
-   * Written here, after the last entry's outcome, because outcomes are written together: the
-   * publication that finished last may have set the draft's status while another entry of the
-   * draft was still claimed, and that entry's outcome then set it back to `scheduled`.
-   */
-  private afterLast(draftId: string): void {
-    const { publications, schedule, draftStatus } = this.repos;
-    const status = settledDraftStatus(publications.latestStatuses(draftId), schedule.unsent(draftId));
-    if (status === null) return;
-    const now = nowIso(this.deps.clock);
-    if (status === 'draft') draftStatus.setBackToDraft(draftId, now);
-    else draftStatus.setSettledAfterSchedule(draftId, status, now);
   }
 }

@@ -6,10 +6,9 @@
  */
 import { EventEmitter } from 'node:events';
 import type { Platform } from '../../core/config.js';
-import { nowIso } from '../../core/clock.js';
 import { crashPoint } from '../../core/crash.js';
 import { HeraldError, isStorageFull } from '../../core/errors.js';
-import type { PublicationRow, PublicationStatus } from '../../db/repos/outbox.repo.js';
+import type { PublicationRow } from '../../db/repos/outbox.repo.js';
 import type { PublishingRepos } from '../../db/repos/publishing-repos.js';
 import type { AccountRow } from '../../db/repos/publish-inputs.repo.js';
 import type { PostRef } from '../../platforms/adapter.js';
@@ -19,21 +18,10 @@ import { toHeraldError } from '../platform-errors.js';
 import { PUBLISH_COST, type CreditsService } from '../credits/credits.service.js';
 import type { Deps } from '../deps.js';
 import type { EventsService } from '../events/events.service.js';
-import { settledDraftStatus } from './rules/draft-status.js';
+import type { DraftStatusWriter } from './draft-status-writer.js';
 import { retryHint } from './rules/retry.js';
-import { PublicationRunner, type CardSource, type TargetOutcome } from './runner.js';
-
-export interface TargetResult {
-  accountId: string;
-  platform: Platform;
-  success: boolean;
-  skipped?: boolean;
-  status: PublicationStatus;
-  data?: Record<string, unknown>;
-  error?: { code: string; message: string };
-  /** Set on failures worth another attempt later (network trouble, 5xx, 429). */
-  retry?: { after?: number };
-}
+import type { CardSource, TargetResult } from './model.js';
+import { PublicationRunner, type TargetOutcome } from './runner.js';
 
 const PER_NETWORK_CONCURRENCY = 8;
 
@@ -76,7 +64,7 @@ export class PublishSender {
   readonly events = new EventEmitter();
   private readonly gates = new Map<Platform, Semaphore>();
 
-  constructor(private readonly deps: Deps, private readonly repos: PublishingRepos, credentials: CredentialsService, private readonly credits: CreditsService, private readonly running: Set<string>, private readonly stream: EventsService, cards?: CardSource) {
+  constructor(private readonly deps: Deps, private readonly repos: PublishingRepos, credentials: CredentialsService, private readonly credits: CreditsService, private readonly running: Set<string>, private readonly stream: EventsService, private readonly draftStatus: DraftStatusWriter, cards?: CardSource) {
     this.runner = new PublicationRunner(deps, repos.outbox, repos.publishInputs, credentials, repos.usage, cards);
   }
 
@@ -88,7 +76,8 @@ export class PublishSender {
 
   /**
    * Runs prepared publications and settles credits and statuses. `scheduled`: the scheduled
-   * runner tells of failures itself (it knows the next attempt), so they get no event here.
+   * runner tells of failures itself (it knows the next attempt), so they get no event here, and
+   * it writes the draft's status with the entry's outcome (draft-status-writer.ts).
    */
   async execute(userId: string, draftId: string | null, toRun: { target: { account: AccountRow }; pubId: string }[], scheduled = false, cost = PUBLISH_COST): Promise<TargetResult[]> {
     const results = await Promise.all(toRun.map(async ({ target, pubId }) => {
@@ -103,7 +92,7 @@ export class PublishSender {
         this.running.delete(pubId);
       }
     }));
-    if (draftId) this.updateDraftStatus(draftId);
+    if (draftId && !scheduled) this.draftStatus.afterPublish(draftId);
     return results;
   }
 
@@ -147,14 +136,6 @@ export class PublishSender {
     return result;
   }
 
-  /** The draft's status from its publications' (relaxed: it follows from them, see settle()). */
-  updateDraftStatus(draftId: string): void {
-    const status = settledDraftStatus(this.repos.publications.latestStatuses(draftId));
-    // Without schedule entries in the picture the rule never answers `draft`.
-    if (status === null || status === 'draft') return;
-    this.repos.commits.relaxed(() => this.repos.draftStatus.setSettled(draftId, status, nowIso(this.deps.clock)));
-  }
-
   /**
    * Publications a crash left `publishing` (none of them running in this process): resumed from
    * their first unsent part, with `sending` parts reconciled, never re-charged.
@@ -191,14 +172,14 @@ export class PublishSender {
     const { outbox } = this.repos;
     if (outbox.parts(pub.id).some((p) => p.status === 'sent' || p.status === 'sending')) return false;
     const draftId = pub.draftId;
-    this.deps.sqlite.transaction(() => {
+    this.repos.tx.run(() => {
       this.credits.refund(pub.userId, PUBLISH_COST, { orderNo: pub.id, sourceType: pub.platform, sourceDetail: 'Refund: stopped before anything was sent; its schedule fires it again' });
       // A first attempt leaves no trace (as if it had not fallen due yet); a retry keeps its history.
       if (pub.attempts <= 1) this.repos.publications.delete(pub.id);
       else outbox.finish(pub.id, 'failed', { error: 'Stopped before anything was sent; its schedule fires it again' });
       // Begun, the draft said `publishing`: with its post back in the queue it is scheduled again.
-      this.repos.draftStatus.setRescheduled(draftId, nowIso(this.deps.clock));
-    })();
+      this.draftStatus.afterEntry(draftId);
+    });
     return true;
   }
 }

@@ -23,7 +23,7 @@ export class QueueService {
 
   constructor(
     private readonly deps: Deps,
-    private readonly repos: Pick<PublishingRepos, 'queue' | 'publishInputs' | 'draftStatus'>,
+    private readonly repos: Pick<PublishingRepos, 'queue' | 'publishInputs' | 'draftStatus' | 'tx'>,
     private readonly sets: SocialSetsService,
     private readonly scheduling: ScheduleService,
   ) {}
@@ -120,14 +120,14 @@ export class QueueService {
     }
     const at = nowIso(this.deps.clock);
     const earliest = now + 1000;
-    this.deps.sqlite.transaction(() => {
+    this.repos.tx.run(() => {
       this.repos.queue.move(draft.id, set.row.id, to, earliest);
       this.repos.draftStatus.setScheduled(draft.id, userId, new Date(to).toISOString(), at);
       for (const other of others) {
         this.repos.queue.move(other, set.row.id, from, earliest);
         this.repos.draftStatus.setScheduled(other, userId, new Date(from).toISOString(), at);
       }
-    })();
+    });
     this.scheduling.onChange();
     const moved = [{ draftId: draft.id, slot: this.slotTime(set.zone, to) }, ...others.map((d) => ({ draftId: d, slot: this.slotTime(set.zone, from) }))];
     return { message: others.length > 0 ? 'Moved; the draft in that slot took the old one' : 'Moved', moved };

@@ -20,6 +20,7 @@ import type { CreditsService } from '../credits/credits.service.js';
 import { dryRunAnswer } from '../publishing/dry-run.js';
 import { LOCKED_WAIT } from '../publishing/scheduled-runner.js';
 import { NETWORK_NAMES } from '../../platforms/errors.js';
+import type { XSpend } from '../publishing/x-spend.js';
 
 export const JITTER_MS = 180_000;
 
@@ -53,7 +54,7 @@ export class ScheduleService {
   /** Called whenever the queue changes, so the scheduler re-arms its wake-up. */
   onChange: () => void = () => {};
 
-  constructor(private readonly deps: Deps, private readonly repos: PublishingRepos, private readonly publishing: PublishService, private readonly events: EventsService, private readonly credits: CreditsService) {}
+  constructor(private readonly deps: Deps, private readonly repos: PublishingRepos, private readonly publishing: PublishService, private readonly events: EventsService, private readonly credits: CreditsService, private readonly xSpend: XSpend) {}
 
   /** Uniform offset in [-180 s, +180 s]. */
   jitter(): number {
@@ -102,9 +103,9 @@ export class ScheduleService {
     const earliest = Math.min(...targets.map(({ account }) => timeOf(account.id)));
     // X's spend cap, counting what is already scheduled in the month the post fires (x-spend.ts).
     const onX = planned.filter((p) => p.account.platform === 'microblog');
-    const xCost = (parts: readonly XPart[]) => this.publishing.xSpend.postsCostUsd(userId, parts);
+    const xCost = (parts: readonly XPart[]) => this.xSpend.postsCostUsd(userId, parts);
     const onXCost = onX.reduce((n, p) => n + xCost(p.parts), 0);
-    const warning = onX.length > 0 ? this.publishing.xSpend.check(userId, onXCost, { at: Math.min(...onX.map((p) => timeOf(p.account.id))), forecast: true, except: draft.id }) : null;
+    const warning = onX.length > 0 ? this.xSpend.check(userId, onXCost, { at: Math.min(...onX.map((p) => timeOf(p.account.id))), forecast: true, except: draft.id }) : null;
     // Credits are charged as each entry fires: a month they will not cover is said now, not then.
     const short = this.credits.shortfall(userId, targets.map(({ account }) => timeOf(account.id)), draft.id);
     const said = [warning, short].filter((w): w is string => w !== null);
@@ -189,7 +190,7 @@ export class ScheduleService {
    */
   cancel(userId: string, draftId: string, accountId?: string): number {
     loadDraft(this.repos.publishInputs, userId, draftId);
-    const n = this.deps.sqlite.transaction(() => {
+    const n = this.repos.tx.run(() => {
       const cancelled = this.repos.schedule.cancelPending(userId, draftId, accountId);
       if (!this.repos.schedule.hasActive(draftId)) this.repos.draftStatus.setBackToDraft(draftId, nowIso(this.deps.clock));
       for (const { networkScheduledId, ...c } of cancelled) {
@@ -198,7 +199,7 @@ export class ScheduleService {
         if (networkScheduledId) this.repos.handOff.addWithdrawal({ id: this.deps.ids.uuid(), userId, accountId: c.accountId, platform: c.platform as Platform, networkScheduledId, createdAt: nowIso(this.deps.clock) });
       }
       return cancelled.length;
-    })();
+    });
     this.onChange();
     return n;
   }

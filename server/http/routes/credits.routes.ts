@@ -14,13 +14,13 @@ export const creditRoutes = (s: Services) => [
     method: 'post', path: '/credits', tag, bodyType: 'none', summary: 'Current balance and when this month\'s credits expire',
     description: OUTLOOK,
     response: c.creditsResponse, errors: ['INVALID_API_KEY', 'RATE_LIMITED'],
-    handler: ({ auth }) => ({ success: true, ...s.credits.outlook(auth.user.id), xSpend: s.publishing.xSpend.figures(auth.user.id) }),
+    handler: ({ auth }) => ({ success: true, ...s.credits.outlook(auth.user.id), xSpend: s.xSpend.figures(auth.user.id) }),
   }),
   defineRoute({
     method: 'get', path: '/credits', tag, summary: 'The same as POST /credits, for readers that GET (with xSpend)',
     description: OUTLOOK,
     response: c.creditsResponse, errors: ['INVALID_API_KEY', 'RATE_LIMITED'],
-    handler: ({ auth }) => ({ success: true, ...s.credits.outlook(auth.user.id), xSpend: s.publishing.xSpend.figures(auth.user.id) }),
+    handler: ({ auth }) => ({ success: true, ...s.credits.outlook(auth.user.id), xSpend: s.xSpend.figures(auth.user.id) }),
   }),
   defineRoute({
     method: 'post', path: '/credits/adjust', tag,
@@ -31,7 +31,7 @@ export const creditRoutes = (s: Services) => [
     body: c.adjustBody, response: c.creditsResponse,
     errors: ['INVALID_API_KEY', 'INVALID_INPUT', 'UNAUTHORIZED', 'RATE_LIMITED'],
     handler: ({ auth, body }) => ({
-      success: true, ...s.credits.ownerAdjust(auth.user.id, body.amount, body.note), xSpend: s.publishing.xSpend.figures(auth.user.id),
+      success: true, ...s.credits.ownerAdjust(auth.user.id, body.amount, body.note), xSpend: s.xSpend.figures(auth.user.id),
     }),
   }),
   defineRoute({

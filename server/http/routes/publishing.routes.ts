@@ -1,7 +1,8 @@
 import type { Platform } from '../../core/config.js';
 import * as c from '../../contracts/publishing.js';
 import { messageResponse } from '../../contracts/common.js';
-import { targetError, type DirectPublish, type PublishRequest } from '../../domain/publishing/publish.service.js';
+import { targetError } from '../../domain/publishing/publish.service.js';
+import type { DirectPublish, PublishRequest } from '../../domain/publishing/model.js';
 import type { Services } from '../../domain/services.js';
 import { defineRoute, type RouteDef } from '../route.js';
 

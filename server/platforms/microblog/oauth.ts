@@ -10,7 +10,9 @@ import { PlatformError } from '../errors.js';
 import { withQuery } from '../http.js';
 import { xCall } from './http.js';
 
-export const X_SCOPES = ['tweet.read', 'tweet.write', 'users.read', 'media.write', 'offline.access', 'follows.write'];
+import { X_SCOPES } from '../scopes.js';
+
+export { X_SCOPES };
 
 interface TokenAnswer {
   token_type?: string;

@@ -11,7 +11,9 @@ import { PlatformError } from '../errors.js';
 import { withQuery } from '../http.js';
 import { liCall } from './rest.js';
 
-export const LINKEDIN_SCOPES = ['openid', 'profile', 'w_member_social'];
+import { LINKEDIN_SCOPES } from '../scopes.js';
+
+export { LINKEDIN_SCOPES };
 
 interface TokenAnswer {
   access_token?: string;

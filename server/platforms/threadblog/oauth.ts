@@ -10,7 +10,9 @@ import type { AppCheck, AppCredentials, Credentials, OAuthAdapter } from '../ada
 import { PlatformError } from '../errors.js';
 import { formPost, graphCall, graphUrl } from './graph.js';
 
-export const THREADS_SCOPES = ['threads_basic', 'threads_content_publish', 'threads_manage_replies'];
+import { THREADS_SCOPES } from '../scopes.js';
+
+export { THREADS_SCOPES };
 
 interface TokenAnswer {
   access_token?: string;

@@ -1,5 +1,6 @@
 /**
- * The one way Herald fetches a URL a user gave it (imageUrls / mediaUrls). Against SSRF:
+ * The one way Herald fetches a URL a user gave it (media URLs, link cards, connection URLs):
+ * server/net/ holds the network guard every service uses, outside any one service. Against SSRF:
  * - only http and https, no credentials in the URL;
  * - the host is resolved once (with an injectable resolver) and every answer must be a public
  *   address (address-policy.ts); IP literals are checked as they are, after WHATWG URL parsing
@@ -13,9 +14,8 @@ import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { HeraldError } from '../../core/errors.js';
+import { HeraldError } from '../core/errors.js';
 import { blockedReason, ipLiteral, isLoopbackOrPrivate } from './address-policy.js';
-import { MAX_MEDIA_BYTES } from './media-types.js';
 
 export interface ResolvedAddress {
   address: string;
@@ -28,7 +28,7 @@ export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
 export interface FetchOptions {
   /** Default: images and videos (media URLs). */
   accept?: string;
-  /** A declared length over this is refused before the body is read; default MAX_MEDIA_BYTES. */
+  /** A declared length over this is refused before the body is read (the media service passes its cap); default none. */
   maxLength?: number;
   /** Says what the URL was for in messages; default "a media URL". */
   what?: string;
@@ -132,7 +132,7 @@ export class GuardedFetcher {
    * `consume`, whose result is returned. The timeout covers consuming the body too.
    */
   async fetch<T>(raw: string, consume: (body: http.IncomingMessage, url: URL) => Promise<T>, opts: FetchOptions = {}): Promise<T> {
-    const maxLength = opts.maxLength ?? MAX_MEDIA_BYTES;
+    const maxLength = opts.maxLength ?? Number.POSITIVE_INFINITY;
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), this.timeoutMs);
     const timedOut = () => new HeraldError('INVALID_INPUT', `Fetching ${safeForMessage(raw)} took longer than ${this.timeoutMs / 1000} s`);

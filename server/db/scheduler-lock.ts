@@ -9,11 +9,15 @@
  *
  * `scheduler.lock` beside it names the holder ({pid, token}) for people and for older versions
  * of Herald, which decide by that file; it is informational only.
+ *
+ * It lives with the other SQLite files' code (db/), and like every file of the data folder it is
+ * owner-only (0600), as is its rollback journal, which SQLite creates with the file's own mode.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { processUniqueId } from '../core/ids.js';
+import { secureDatabaseFiles } from './connection.js';
 
 const BUSY = new Set(['SQLITE_BUSY', 'SQLITE_LOCKED']);
 
@@ -39,6 +43,7 @@ export class SchedulerLock {
     if (this.db) return true;
     let db: Database.Database | undefined;
     try {
+      secureDatabaseFiles(this.lockFile);
       db = new Database(this.lockFile, { timeout: 0 });
       // The holder row is a note, not data: no fsync for it (two at every start, each a few ms and
       // at times tens on a busy disk). The rollback journal stays, so a killed process still
