@@ -11,9 +11,9 @@ import { accounts } from '../../server/db/schema.js';
 import { createProblogAdapter } from '../../server/platforms/problog.adapter.js';
 import { png } from '../helpers/media-files.js';
 import { html, startLinkPages, type LinkPages } from '../helpers/link-pages.js';
+import { connectOAuth } from '../helpers/oauth-connect.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { startLinkedInSimulator, type LinkedInSimulator } from '../simulators/linkedin.simulator.js';
-import { connectThroughBrowser } from './oauth-browser.js';
 
 let sim: LinkedInSimulator;
 let site: LinkPages;
@@ -37,7 +37,7 @@ beforeAll(async () => {
   });
   t.server.deps.platforms.register(createProblogAdapter({ pollIntervalMs: 10 }));
   key = await t.login();
-  const connected = await connectThroughBrowser(t, key, 'problog');
+  const connected = await connectOAuth(t, key, 'problog');
   expect(connected.status, JSON.stringify(connected.body)).toBe(200);
   accountId = connected.body.accountUuid;
 });
