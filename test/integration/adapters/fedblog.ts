@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import { expect, it } from 'vitest';
 import { PlatformError } from '../../../server/platforms/errors.js';
+import { fedblogAdapter } from '../../../server/platforms/fedblog.adapter.js';
 import { connectOAuth } from '../../helpers/oauth-connect.js';
 import { pngMedia } from '../../helpers/png.js';
 import { startMastodonSimulator, type MastodonSimulator } from '../../simulators/mastodon.simulator.js';
@@ -27,6 +28,7 @@ export const fedblog: Network<MastodonSimulator> = {
     const sim = await startMastodonSimulator({ maxCharacters: LIMITS.max_characters });
     return { sim, close: () => sim.close() };
   },
+  adapter: () => fedblogAdapter,
   authBody: (sim) => ({ instanceUrl: sim.url }),
   async connected(w, result) {
     const { sim, t } = w;

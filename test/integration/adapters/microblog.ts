@@ -11,6 +11,7 @@ import { pngMedia } from '../../helpers/png.js';
 import { connectOAuth } from '../../helpers/oauth-connect.js';
 import { startServer } from '../../helpers/server.js';
 import { PlatformError } from '../../../server/platforms/errors.js';
+import { microblogAdapter } from '../../../server/platforms/microblog.adapter.js';
 import { startXSimulator, type XSimulator } from '../../simulators/x.simulator.js';
 import { resetIn, type Network, type World } from './world.js';
 
@@ -53,6 +54,7 @@ export const microblog: Network<XSimulator> = {
       following_count: u.following,
     });
   },
+  adapter: () => microblogAdapter,
   tokenCalls,
   posts: (sim) => sim.state.posts.map((p) => ({ id: p.id, text: p.text, replyTo: p.replyTo })),
   urlOf: (w, ref) => `https://x.com/${w.row().username}/status/${ref.id}`,

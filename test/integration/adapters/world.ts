@@ -26,8 +26,8 @@ export interface Network<S = any> {
   platform: PlatformAdapter['platform'];
   /** Starts the simulator (and anything it fetches from); `settings` point Herald at it. */
   start(): Promise<{ sim: S; settings?: Record<string, string>; close(): Promise<void> }>;
-  /** An adapter with short waits, registered over the default one. */
-  adapter?(): PlatformAdapter;
+  /** The adapter under test (some with short waits), registered in place of the server's own. */
+  adapter(): PlatformAdapter;
   /** The body of POST /<platform>/auth. */
   authBody?(sim: S): Record<string, unknown>;
   /** The network's checks of a fresh connection, after the shared ones. */
@@ -85,7 +85,7 @@ const noHooks = { beforeSend: () => {}, afterSend: () => {} };
 export async function startWorld<S>(net: Network<S>): Promise<World<S>> {
   const started = await net.start();
   const t = await startServer({ settings: started.settings ?? {} });
-  if (net.adapter) t.server.deps.platforms.register(net.adapter());
+  t.server.deps.platforms.register(net.adapter());
   const key = await t.login();
   const me = await t.call('GET', '/me', { key });
   let n = 0;
