@@ -1,6 +1,6 @@
 /**
- * How long a post is, counted the way each network counts it (docs/decisions.md §19
- * §4.3, §5.5), and whether its text and media fit. The server, the client library, the CLI and
+ * How long a post is, counted the way each network counts it (docs/decisions.md §19),
+ * and whether its text and media fit. The server, the client library, the CLI and
  * the UI all import this one module, so it must stay free of Node-only imports.
  *
  * - microblog (X): twitter-text's weighted length (URLs 23, CJK and emoji 2), limit 280.

@@ -57,7 +57,7 @@ export const isoDateInput = lazySchema(() => z.string().max(64).superRefine((s, 
 }).describe('ISO 8601 date (YYYY-MM-DD) or date-time with Z or an offset'));
 
 /**
- * The latest instant a post may be scheduled for (§10: two years ahead). The services check it
+ * The latest instant a post may be scheduled for (docs/decisions.md §13: two years ahead). The services check it
  * against their injected clock, which a schema cannot see.
  */
 export function latestScheduleTime(now: number): number {

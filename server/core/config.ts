@@ -236,7 +236,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const file = readConfigFile(dataDir);
   const merged: Record<string, unknown> = {};
   for (const key of CONFIG_KEYS) {
-    // `allowPrivateAddresses` is the settings name §10 gives the switch in config.json.
+    // `allowPrivateAddresses` is the settings name docs/decisions.md §7 gives the switch in config.json.
     const fromFile = key === 'HERALD_ALLOW_PRIVATE_ADDRESSES' ? file[key] ?? file.allowPrivateAddresses : file[key];
     const value = overrides[key] ?? env[key] ?? fromFile;
     if (value !== undefined && value !== '') merged[key] = typeof value === 'number' || typeof value === 'boolean' ? String(value) : value;
@@ -303,7 +303,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     microblogFollowUserId: raw.HERALD_MICROBLOG_FOLLOW_USER_ID,
     microblogRedirectUri: raw.HERALD_MICROBLOG_REDIRECT_URI,
   };
-  // Worked out on first use: the first Intl call loads ICU's data, ~10 ms that start-up (and
+  // Worked out on first use: the first Intl call loads ICU's data, a cost start-up (and
   // every CLI command) would otherwise pay before the first request needs a zone or a language.
   lazySetting(config, 'timeZone', () => canonicalTimeZone(raw.HERALD_TIME_ZONE) ?? machineTimeZone());
   lazySetting(config, 'defaultLanguage', () => validLanguage(raw.HERALD_DEFAULT_LANGUAGE) ?? systemLanguage(env));

@@ -93,7 +93,7 @@ export async function startServer(opts: Partial<ServerOptions> & { owner?: boole
     HERALD_PORT: '0',
     HERALD_LOG_LEVEL: 'silent',
     HERALD_SECRET_STORE: 'file',
-    // Simulators and the test PDS listen on loopback (§10 "One address policy"); the address
+    // Simulators and the test PDS listen on loopback (docs/decisions.md §7); the address
     // policy's own tests set it back to '0'.
     HERALD_ALLOW_PRIVATE_ADDRESSES: '1',
     // The suite creates many users: scrypt at 2^14, not OWASP's 2^17 (config.ts, passwordCostLog2).

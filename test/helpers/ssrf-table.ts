@@ -1,6 +1,6 @@
 /**
  * The SSRF address table shared by the media fetch guard's test and the connection URLs' test
- * (§10 "One address policy"): IPv4 and IPv6 literals in every spelling a parser folds into a
+ * (docs/decisions.md §7): IPv4 and IPv6 literals in every spelling a parser folds into a
  * refused range, and test host names with their DNS answers.
  */
 /** Test host names and their DNS answers. */

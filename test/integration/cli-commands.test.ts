@@ -94,7 +94,7 @@ describe('herald init', () => {
       // A second owner is refused: one line, the API's code, the auth exit code.
       const again = await cli(['init', '--email', 'x@example.test', '--password', 'another password']);
       expect(again.code).toBe(3);
-      // Decisions §10: 409 ALREADY_SET_UP (was 403 UNAUTHORIZED); still the auth exit code.
+      // docs/decisions.md §2: 409 ALREADY_SET_UP (was 403 UNAUTHORIZED); still the auth exit code.
       expect(again.err).toMatch(/^error ALREADY_SET_UP: .*owner.*\n$/);
     } finally {
       await Promise.all(others.map((o) => o.close()));

@@ -133,7 +133,7 @@ describe('lastUsed is written at most once a minute', () => {
   });
 });
 
-// Decisions §10 replaced the growing wait with a refusal: over the limit, 429 RATE_LIMITED with
+// docs/decisions.md §2 replaced the growing wait with a refusal: over the limit, 429 RATE_LIMITED with
 // Retry-After (the attempt is counted before the hash, so parallel guesses meet the same count;
 // test/security/sessions-keys.exploit.test.ts sends them in parallel).
 describe('failed sign-ins are throttled per e-mail', () => {

@@ -47,7 +47,7 @@ afterAll(async () => {
 });
 
 describe('herald mcp', () => {
-  it('lists the tools of §10, each with a description and an input schema', async () => {
+  it('lists the tools of docs/decisions.md §17, each with a description and an input schema', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((x) => x.name).sort()).toEqual(['cancel_schedule', 'create_draft', 'get_credits', 'get_draft', 'list_accounts', 'list_drafts', 'list_schedule', 'preview', 'publish', 'schedule', 'update_draft'].sort());
     for (const x of tools) {

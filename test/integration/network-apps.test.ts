@@ -1,5 +1,5 @@
 /**
- * Network apps set up in the app (issue #21 item 3, §10 "Networks set up in the app"): the owner
+ * Network apps set up in the app (issue #21 item 3, docs/decisions.md §18): the owner
  * saves X's client id and secret through the API, with no environment variable, and an account
  * connects through the X simulator at once; the Test button tells a wrong secret from a right
  * one; environment variables win and `source` says so; the secret never reaches SQLite, a

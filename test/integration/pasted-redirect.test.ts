@@ -1,5 +1,5 @@
 /**
- * The pasted redirect (issue #21 item 4, §10): Threads accepts only HTTPS redirect URIs and the
+ * The pasted redirect (issue #21 item 4, docs/decisions.md §3): Threads accepts only HTTPS redirect URIs and the
  * LinkedIn app here lists only an HTTPS one, so Herald on loopback cannot receive the redirect.
  * The owner saves the app with that HTTPS redirect URI; the person opens the consent page, and
  * pastes the address the network sent the browser to into POST /:platform/callback. State is

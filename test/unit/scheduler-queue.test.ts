@@ -61,7 +61,7 @@ describe('scheduling', () => {
     expect(past.body.error).toBe('INVALID_INPUT');
   });
 
-  // §10 "Times" (wave 2) replaced the earlier reading of a zone-less time as UTC: a scheduledFor
+  // docs/decisions.md §13 replaced the earlier reading of a zone-less time as UTC: a scheduledFor
   // must now carry Z or an offset, and one without is refused rather than guessed.
   it('refuses a scheduledFor without a zone designator, and reads an offset as the instant it names, whatever the machine\'s time zone', async () => {
     const { t, key, user } = await setup();

@@ -86,7 +86,7 @@ export class ConnectionsService {
   readonly states: OAuthStates;
   /** How each flow ended, for the app polling it (GET /connections/:sessionId). */
   readonly outcomes: ConnectOutcomes;
-  /** The media fetch guard's address policy (§10 "One address policy"); replaceable in tests. */
+  /** The media fetch guard's address policy (docs/decisions.md §7); replaceable in tests. */
   guard: GuardedFetcher;
 
   constructor(

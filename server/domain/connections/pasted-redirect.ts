@@ -1,5 +1,5 @@
 /**
- * The pasted redirect (§10): the full address a network sent the browser to, read back into the
+ * The pasted redirect (docs/decisions.md §3): the full address a network sent the browser to, read back into the
  * callback's query. For networks that refuse a loopback redirect URI (Threads: HTTPS only;
  * LinkedIn may refuse loopback), the person pastes what the address bar showed.
  */

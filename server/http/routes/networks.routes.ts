@@ -1,5 +1,5 @@
 /**
- * Settings → Networks (§10): the install's apps at X, Threads, LinkedIn and the identity
+ * Settings → Networks (docs/decisions.md §18): the install's apps at X, Threads, LinkedIn and the identity
  * provider. Anyone signed in sees which source is in force; only the owner changes or tests them.
  */
 import * as c from '../../contracts/networks.js';
