@@ -23,8 +23,8 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 export { PARTS, isStale, ensureBuilt } from './build-state.mjs';
 
-// zod re-exports every locale through `z.locales` (about 260 KB of the bundle, a fifth of what
-// Node parses at start-up); Herald speaks English only and never reads z.locales.
+// zod re-exports every locale through `z.locales` (a fifth of what Node parses at start-up:
+// README, Performance); Herald speaks English only and never reads z.locales.
 const zodEnglishOnly = {
   name: 'zod-english-only',
   setup(b) {
@@ -91,7 +91,7 @@ const lazyPackages = {
 
 // `import http from 'node:http'` in an ES module makes Node build the builtin's ES module facade,
 // which reads every export: node:http's lazy WebSocket/EventSource getters load all of undici
-// (~30 ms on a loaded 2-core machine), node:fs's ReadStream getter loads fs/promises and readline,
+// (the figures: README, Performance), node:fs's ReadStream getter loads fs/promises and readline,
 // node:dns's promises getter builds a resolver. Bundled code takes builtins from
 // process.getBuiltinModule (Node 22.3+) instead, as CommonJS code does: nothing is read until used.
 // Builtins the bare Express app never loads, whose loading (TLS contexts, the DNS resolver, worker

@@ -64,7 +64,7 @@ export const draftSchema = lazySchema(() => z.object({
 }));
 export type Draft = z.infer<typeof draftSchema>;
 
-/** 1234567 → "1,234,567" without Intl (whose first use loads ICU: ~10 ms of start-up when run at module load). */
+/** 1234567 → "1,234,567" without Intl (whose first use loads ICU, a start-up cost when run at module load). */
 const groupDigits = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 // Text limits: one home, shared with the composer.
 export { POST_TEXT_MAX, DRAFT_TEXT_MAX };

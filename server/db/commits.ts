@@ -1,6 +1,6 @@
 /**
  * How the publishing path commits. The connection runs WAL with synchronous=FULL: every commit
- * waits for an fsync (~4.5 ms on the reference disk) on the one thread that serves the API and
+ * waits for an fsync (milliseconds: README, Performance) on the one thread that serves the API and
  * fires posts, so a handful of FULL commits per scheduled post caps Herald at a few dozen posts a
  * second. Two cheaper kinds of commit, for the writes whose durability can be had another way:
  *

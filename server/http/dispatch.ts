@@ -177,7 +177,7 @@ export function sendJsonText(req: Request, res: Response, body: string): void {
 
 /**
  * An answer kept encoded (a cached list): Node writes the head and these bytes together, without
- * encoding or copying the body again (for a body of 14 kB, 4 µs less per request than a string).
+ * encoding or copying the body again, which a string answer pays per request (figures: README, Performance).
  */
 export function sendJsonBytes(req: Request, res: Response, body: Buffer): void {
   if (!res.hasHeader('Content-Type')) res.setHeader('Content-Type', 'application/json; charset=utf-8');

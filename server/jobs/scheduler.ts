@@ -220,7 +220,7 @@ export class Scheduler {
       const ms = monotonicMs() - this.startedAt;
       this.startedAt = undefined;
       const n = this.runner.pendingCount();
-      // Not toLocaleString: loading ICU's number formats costs start-up ~10 ms.
+      // Not toLocaleString: loading ICU's number formats costs start-up time (README, Performance).
       this.deps.log.info(`Scheduler: ${n} pending, next wake-up ${at === null ? 'none' : new Date(at).toISOString()} (armed in ${ms.toFixed(1)} ms)`);
     }
   }

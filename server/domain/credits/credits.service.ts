@@ -127,9 +127,9 @@ export class CreditsService {
    * The ledger's sum for a user. The ledger is append-only and its ids only grow (AUTOINCREMENT,
    * one writer at a time), so the sum of the rows up to a committed id never changes: it is kept
    * per user and only the rows after it are added up, by id range. Without it every charge (and,
-   * while publishing writes, every GET /me) summed the user's whole history: ~1 ms at 15,000 rows,
-   * twice per scheduled post. The kept part is taken only outside a transaction, so a rollback
-   * cannot leave rows in it that are not there.
+   * while publishing writes, every GET /me) summed the user's whole history, twice per scheduled
+   * post, growing with the ledger (figures: README, Performance). The kept part is taken only
+   * outside a transaction, so a rollback cannot leave rows in it that are not there.
    */
   private ledgerSum(userId: string): number {
     const base = this.bases.get(userId);

@@ -67,7 +67,7 @@ export const unsupported = (what = 'This file type') =>
   new HeraldError('INVALID_INPUT', `${what} is not accepted; send PNG, JPEG, WebP, GIF, MP4 or MOV`, { status: 415 });
 
 /** Decides the type from the first bytes of a file. */
-/** file-type (with its token readers, ~20 ms of CPU to load) is loaded by the first upload, not at start-up. */
+/** file-type (with its token readers; its load time: README, Performance) is loaded by the first upload. */
 let fileType: Promise<typeof import('file-type')> | undefined;
 
 export async function sniffType(head: Buffer): Promise<MediaTypeInfo> {

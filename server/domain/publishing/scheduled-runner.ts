@@ -67,7 +67,7 @@ export class ScheduledRunner {
    * bookkeeping (claims, outcomes), which a crash may lose without harm because every start
    * returns claimed entries to the queue and the outbox says what went out. The next FULL commit
    * (the outbox's, before any network call) makes it durable with its own. With FULL, every claim
-   * and outcome cost an fsync (~4.5 ms here) on the thread that serves the API and fires posts.
+   * and outcome cost an fsync (db/commits.ts) on the thread that serves the API and fires posts.
    */
   private relaxed<T>(fn: () => T): T {
     return this.repos.commits.relaxed(fn);
