@@ -34,7 +34,11 @@ describe.each(NETWORKS.map((net) => [net.name, net] as const))('the %s adapter',
   it('connects over OAuth into the default social set', async () => {
     const result = await connectOAuth(w.t, w.key, net.platform, net.authBody?.(w.sim));
     expect(result.status, JSON.stringify(result.body)).toBe(200);
-    expect(result.body).toMatchObject({ success: true, accountUuid: expect.any(String), socialSetId: expect.any(String) });
+    expect(result.body).toMatchObject({
+      success: true,
+      accountUuid: expect.any(String),
+      socialSetId: expect.any(String),
+    });
     w.accountId = result.body.accountUuid;
     const list = await w.t.call('GET', '/accounts', { key: w.key });
     const account = list.body.accounts.find((a: any) => a.uuid === w.accountId);
@@ -69,23 +73,25 @@ describe.each(NETWORKS.map((net) => [net.name, net] as const))('the %s adapter',
     expect(kept[2].replyTo).toBe(refs[1].id);
   });
 
-  if (net.threads === 'chain') it('resumes a thread after its published parts', async () => {
-    const parts = ['Resume 1/3', 'Resume 2/3', 'Resume 3/3'].map((text) => w.post(text));
-    const first = await w.publish(parts[0]);
-    const before = net.posts(w.sim).length;
-    const refs = await w.thread(parts, [first]);
-    expect(net.posts(w.sim).length).toBe(before + 2);
-    expect(keptOf(net, w.sim, refs[1].id)!.replyTo).toBe(first.id);
-  });
+  if (net.threads === 'chain')
+    it('resumes a thread after its published parts', async () => {
+      const parts = ['Resume 1/3', 'Resume 2/3', 'Resume 3/3'].map((text) => w.post(text));
+      const first = await w.publish(parts[0]);
+      const before = net.posts(w.sim).length;
+      const refs = await w.thread(parts, [first]);
+      expect(net.posts(w.sim).length).toBe(before + 2);
+      expect(keptOf(net, w.sim, refs[1].id)!.replyTo).toBe(first.id);
+    });
 
-  if (net.threads === 'joined') it('refuses a reply before anything is sent: the network has none', async () => {
-    const root = await w.publish(w.post('A post without replies'));
-    const before = net.posts(w.sim).length;
-    const err = await w.publish(w.post('a reply', { replyTo: root })).catch((e) => e);
-    expect(err).toBeInstanceOf(PlatformError);
-    expect(err.kind).toBe('permanent');
-    expect(net.posts(w.sim).length).toBe(before);
-  });
+  if (net.threads === 'joined')
+    it('refuses a reply before anything is sent: the network has none', async () => {
+      const root = await w.publish(w.post('A post without replies'));
+      const before = net.posts(w.sim).length;
+      const err = await w.publish(w.post('a reply', { replyTo: root })).catch((e) => e);
+      expect(err).toBeInstanceOf(PlatformError);
+      expect(err.kind).toBe('permanent');
+      expect(net.posts(w.sim).length).toBe(before);
+    });
 
   it('attaches two images with their alt text', async () => {
     const media = [net.image(w, 0, 'The first picture'), net.image(w, 1, 'The second picture')];
@@ -116,18 +122,19 @@ describe.each(NETWORKS.map((net) => [net.name, net] as const))('the %s adapter',
     expect(await w.find({ text: 'Never posted', since, idempotencyKey: 'none' })).toBeNull();
   });
 
-  if (net.refresh) it('refreshes an expiring token once for 50 racing publishes', async () => {
-    const credentials = w.t.server.services.credentials;
-    const before = (await credentials.load(w.accountId))!;
-    await net.refresh!.expire(w);
-    const calls = credentials.refreshCalls;
-    const refreshes = net.refresh!.count(w.sim);
-    const refs = await Promise.all(Array.from({ length: 50 }, (_, i) => w.publish(w.post(`Racing post ${i}`))));
-    expect(new Set(refs.map((r: PostRef) => r.id)).size).toBe(50);
-    expect(credentials.refreshCalls - calls).toBe(1);
-    expect(net.refresh!.count(w.sim) - refreshes).toBe(1);
-    net.refresh!.check?.(before, (await credentials.load(w.accountId))!);
-  });
+  if (net.refresh)
+    it('refreshes an expiring token once for 50 racing publishes', async () => {
+      const credentials = w.t.server.services.credentials;
+      const before = (await credentials.load(w.accountId))!;
+      await net.refresh!.expire(w);
+      const calls = credentials.refreshCalls;
+      const refreshes = net.refresh!.count(w.sim);
+      const refs = await Promise.all(Array.from({ length: 50 }, (_, i) => w.publish(w.post(`Racing post ${i}`))));
+      expect(new Set(refs.map((r: PostRef) => r.id)).size).toBe(50);
+      expect(credentials.refreshCalls - calls).toBe(1);
+      expect(net.refresh!.count(w.sim) - refreshes).toBe(1);
+      net.refresh!.check?.(before, (await credentials.load(w.accountId))!);
+    });
 
   net.own?.(() => w);
 

@@ -13,10 +13,18 @@ import { pngMedia } from '../../helpers/png.js';
 import { startMastodonSimulator, type MastodonSimulator } from '../../simulators/mastodon.simulator.js';
 import { resetIn, type Network, type World } from './world.js';
 
-const COLOURS: [number, number, number][] = [[20, 200, 20], [90, 90, 90]];
+const COLOURS: [number, number, number][] = [
+  [20, 200, 20],
+  [90, 90, 90],
+];
 // Not Mastodon's default 500, so the limit on the account can only have come from the instance
 // (what the simulator's GET /api/v2/instance announces, with Mastodon's other defaults).
-const LIMITS = { max_characters: 640, characters_reserved_per_url: 23, max_media_attachments: 4, description_limit: 1500 };
+const LIMITS = {
+  max_characters: 640,
+  characters_reserved_per_url: 23,
+  max_media_attachments: 4,
+  description_limit: 1500,
+};
 
 const status = (sim: MastodonSimulator, id: string) => sim.state.statuses.find((s) => s.id === id);
 const instanceReads = (sim: MastodonSimulator) => sim.requests.filter((r) => r === 'GET /api/v2/instance').length;
@@ -92,7 +100,15 @@ function mastodonOnly(world: () => World<MastodonSimulator>): void {
     const bytes = Buffer.from('47494638396101000100800000000000ffffff2c00000000010001000002024401003b', 'hex');
     const file = `${w.mediaDir}/dot.gif`;
     fs.writeFileSync(file, bytes);
-    const gif = { path: file, mime: 'image/gif', size: bytes.length, kind: 'gif' as const, width: 1, height: 1, altText: 'A dot' };
+    const gif = {
+      path: file,
+      mime: 'image/gif',
+      size: bytes.length,
+      kind: 'gif' as const,
+      width: 1,
+      height: 1,
+      altText: 'A dot',
+    };
     const ref = await w.publish(w.post('Slow picture', { media: [gif] }));
     const [mediaId] = status(w.sim, ref.id)!.mediaIds;
     expect(w.sim.state.media.get(mediaId)?.description).toBe('A dot');

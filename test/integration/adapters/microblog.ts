@@ -16,7 +16,10 @@ import { startXSimulator, type XSimulator } from '../../simulators/x.simulator.j
 import { resetIn, type Network, type World } from './world.js';
 
 const CLIENT = { id: 'herald-test-client', secret: 'herald-test-secret' };
-const COLOURS: [number, number, number][] = [[220, 20, 20], [20, 20, 220]];
+const COLOURS: [number, number, number][] = [
+  [220, 20, 20],
+  [20, 20, 220],
+];
 
 function settingsFor(sim: XSimulator, extra: Record<string, string> = {}): Record<string, string> {
   return {
@@ -84,30 +87,44 @@ export const microblog: Network<XSimulator> = {
 };
 
 function xOnly(world: () => World<XSimulator>): void {
-  it('mode create_new makes a set named after the handle; socialSetId adds to that set; an unknown set is refused before X is asked', async () => {
-    const { t, key, accountId, sim } = world();
-    const setsHolding = async (id: string) =>
-      ((await t.call('GET', '/social-sets', { key })).body.socialSets as any[]).filter((s) => s.accounts.some((a: any) => a.accountId === id));
-    const handle = user(sim).username;
-    const fresh = await connectOAuth(t, key, 'microblog', { mode: 'create_new' });
-    expect(fresh.status, JSON.stringify(fresh.body)).toBe(200);
-    expect(fresh.body.accountUuid).toBe(accountId);
-    const created = (await setsHolding(accountId)).find((s) => s.id === fresh.body.socialSetId);
-    expect(created).toMatchObject({ name: handle, isDefault: false });
-    expect(created.accounts.map((a: any) => a.accountId)).toEqual([accountId]);
+  it(
+    'mode create_new makes a set named after the handle; socialSetId adds to that set; an unknown set is ' +
+      'refused before X is asked',
+    async () => {
+      const { t, key, accountId, sim } = world();
+      const setsHolding = async (id: string) =>
+        ((await t.call('GET', '/social-sets', { key })).body.socialSets as any[]).filter((s) =>
+          s.accounts.some((a: any) => a.accountId === id),
+        );
+      const handle = user(sim).username;
+      const fresh = await connectOAuth(t, key, 'microblog', { mode: 'create_new' });
+      expect(fresh.status, JSON.stringify(fresh.body)).toBe(200);
+      expect(fresh.body.accountUuid).toBe(accountId);
+      const created = (await setsHolding(accountId)).find((s) => s.id === fresh.body.socialSetId);
+      expect(created).toMatchObject({ name: handle, isDefault: false });
+      expect(created.accounts.map((a: any) => a.accountId)).toEqual([accountId]);
 
-    const mine = await t.call('POST', '/social-sets', { key, body: { name: 'Launch team' } });
-    expect(mine.status, mine.text).toBe(200);
-    const added = await connectOAuth(t, key, 'microblog', { socialSetId: mine.body.socialSet.id, mode: 'add_to_existing' });
-    expect(added.status, JSON.stringify(added.body)).toBe(200);
-    expect(added.body.socialSetId).toBe(mine.body.socialSet.id);
-    expect((await setsHolding(accountId)).map((s) => s.name).sort()).toEqual(['Default', 'Launch team', handle].sort());
+      const mine = await t.call('POST', '/social-sets', { key, body: { name: 'Launch team' } });
+      expect(mine.status, mine.text).toBe(200);
+      const added = await connectOAuth(t, key, 'microblog', {
+        socialSetId: mine.body.socialSet.id,
+        mode: 'add_to_existing',
+      });
+      expect(added.status, JSON.stringify(added.body)).toBe(200);
+      expect(added.body.socialSetId).toBe(mine.body.socialSet.id);
+      expect((await setsHolding(accountId)).map((s) => s.name).sort()).toEqual(
+        ['Default', 'Launch team', handle].sort(),
+      );
 
-    const calls = tokenCalls(sim);
-    const unknown = await t.call('POST', '/microblog/auth', { key, body: { socialSetId: '00000000-0000-4000-8000-000000000000' } });
-    expect(unknown.status).toBe(404);
-    expect(tokenCalls(sim)).toBe(calls);
-  });
+      const calls = tokenCalls(sim);
+      const unknown = await t.call('POST', '/microblog/auth', {
+        key,
+        body: { socialSetId: '00000000-0000-4000-8000-000000000000' },
+      });
+      expect(unknown.status).toBe(404);
+      expect(tokenCalls(sim)).toBe(calls);
+    },
+  );
 
   it('uploads a GIF in segments and waits for X to process it', async () => {
     const w = world();
@@ -121,11 +138,23 @@ function xOnly(world: () => World<XSimulator>): void {
     const bytes = Buffer.concat([head, ...comment, tail]);
     const file = path.join(w.mediaDir, 'dot.gif');
     fs.writeFileSync(file, bytes);
-    const gif = { path: file, mime: 'image/gif', size: bytes.length, kind: 'gif' as const, width: 1, height: 1, altText: 'A single dot' };
+    const gif = {
+      path: file,
+      mime: 'image/gif',
+      size: bytes.length,
+      kind: 'gif' as const,
+      width: 1,
+      height: 1,
+      altText: 'A single dot',
+    };
     const ref = await w.publish(w.post('A moving dot', { media: [gif] }));
     const [mediaId] = tweet(w.sim, ref.id)!.mediaIds;
     const m = media(w.sim, mediaId)!;
-    expect({ bytes: m.bytes?.length, altText: m.altText, state: m.state }).toEqual({ bytes: bytes.length, altText: 'A single dot', state: 'succeeded' });
+    expect({ bytes: m.bytes?.length, altText: m.altText, state: m.state }).toEqual({
+      bytes: bytes.length,
+      altText: 'A single dot',
+      state: 'succeeded',
+    });
     expect([...m.chunks.keys()]).toHaveLength(2);
   });
 
@@ -145,19 +174,25 @@ function xOnly(world: () => World<XSimulator>): void {
     expect(err.message).toMatch(/already published the same text/);
   });
 
-  it("over HTTP, X's 429 answers 429 RATE_LIMITED with a Retry-After that is X's reset, and refunds the credits", async () => {
-    const { t, key, accountId, sim, ...w } = world();
-    const quoted = await w.publish(w.post('Quote me later'));
-    const balance = async () => (await t.call('POST', '/credits', { key })).body.balance as number;
-    const before = await balance();
-    sim.faults.next({ kind: '429', resetInSeconds: 600 }, { route: 'POST /2/tweets' });
-    const r = await t.call('POST', '/microblog/quote', { key, body: { accountId, content: 'Quoted too fast', quoteTweetId: quoted.id } });
-    expect(r.status, r.text).toBe(429);
-    expect(r.body.error).toBe('RATE_LIMITED');
-    expect(Number(r.headers.get('retry-after'))).toBeGreaterThanOrEqual(595);
-    expect(Number(r.headers.get('retry-after'))).toBeLessThanOrEqual(601);
-    expect(await balance()).toBe(before);
-  });
+  it(
+    "over HTTP, X's 429 answers 429 RATE_LIMITED with a " + "Retry-After that is X's reset, and refunds the credits",
+    async () => {
+      const { t, key, accountId, sim, ...w } = world();
+      const quoted = await w.publish(w.post('Quote me later'));
+      const balance = async () => (await t.call('POST', '/credits', { key })).body.balance as number;
+      const before = await balance();
+      sim.faults.next({ kind: '429', resetInSeconds: 600 }, { route: 'POST /2/tweets' });
+      const r = await t.call('POST', '/microblog/quote', {
+        key,
+        body: { accountId, content: 'Quoted too fast', quoteTweetId: quoted.id },
+      });
+      expect(r.status, r.text).toBe(429);
+      expect(r.body.error).toBe('RATE_LIMITED');
+      expect(Number(r.headers.get('retry-after'))).toBeGreaterThanOrEqual(595);
+      expect(Number(r.headers.get('retry-after'))).toBeLessThanOrEqual(601);
+      expect(await balance()).toBe(before);
+    },
+  );
 
   it("follows Herald's own account after connecting when followOnPlatform is set", async () => {
     const { sim } = world();
@@ -188,7 +223,11 @@ function xOnly(world: () => World<XSimulator>): void {
   it('keeps X tokens out of every file in the data folder', async () => {
     const { t, sim, post } = world();
     const logged: string[] = [];
-    const log = { info: (m: string) => logged.push(m), warn: (m: string) => logged.push(m), error: (m: string, e?: unknown) => logged.push(`${m} ${String(e)}`) };
+    const log = {
+      info: (m: string) => logged.push(m),
+      warn: (m: string) => logged.push(m),
+      error: (m: string, e?: unknown) => logged.push(`${m} ${String(e)}`),
+    };
     const kt = await startServer({ log, settings: settingsFor(sim, { HERALD_SECRET_STORE: 'keychain' }) });
     try {
       expect(t.server.deps.secrets.kind).toBe('file');
@@ -215,13 +254,15 @@ function xOnly(world: () => World<XSimulator>): void {
           if (entry.isDirectory()) walk(p);
           else {
             const bytes = fs.readFileSync(p);
-            for (const token of tokens) if (bytes.includes(Buffer.from(token))) hits.push(`${p}: ${token.slice(0, 6)}…`);
+            for (const token of tokens)
+              if (bytes.includes(Buffer.from(token))) hits.push(`${p}: ${token.slice(0, 6)}…`);
           }
         }
       };
       kt.server.deps.sqlite.pragma('wal_checkpoint(FULL)');
       walk(kt.dataDir);
-      for (const line of logged) for (const token of tokens) if (line.includes(token)) hits.push(`log: ${token.slice(0, 6)}…`);
+      for (const line of logged)
+        for (const token of tokens) if (line.includes(token)) hits.push(`log: ${token.slice(0, 6)}…`);
       expect(hits).toEqual([]);
     } finally {
       await kt.close();

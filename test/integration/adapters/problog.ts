@@ -87,16 +87,20 @@ export const problog: Network<LinkedInSimulator> = {
 };
 
 function linkedInOnly(world: () => World<LinkedInSimulator>): void {
-  it('publishes as the person with the visibility asked for (the simulator refuses /rest calls without LinkedIn-Version)', async () => {
-    const w = world();
-    const ref = await w.publish(w.post('Only for my connections', { options: { visibility: 'CONNECTIONS' } }));
-    expect(last(w.sim)).toMatchObject({
-      urn: ref.id,
-      author: `urn:li:person:${w.sim.state.members[0].sub}`,
-      visibility: 'CONNECTIONS',
-      lifecycleState: 'PUBLISHED',
-    });
-  });
+  it(
+    'publishes as the person with the visibility asked for (the simulator refuses /rest calls without ' +
+      'LinkedIn-Version)',
+    async () => {
+      const w = world();
+      const ref = await w.publish(w.post('Only for my connections', { options: { visibility: 'CONNECTIONS' } }));
+      expect(last(w.sim)).toMatchObject({
+        urn: ref.id,
+        author: `urn:li:person:${w.sim.state.members[0].sub}`,
+        visibility: 'CONNECTIONS',
+        lifecycleState: 'PUBLISHED',
+      });
+    },
+  );
 
   it('escapes every reserved character so nothing is cut', async () => {
     const w = world();
@@ -119,36 +123,47 @@ function linkedInOnly(world: () => World<LinkedInSimulator>): void {
     const b = image(w.mediaDir, 'b', 'Second', 120);
     await w.publish(w.post('Two images', { media: [a, b] }));
     const urns = last(w.sim).imageUrns;
-    expect(last(w.sim).content).toEqual({ multiImage: { images: [{ id: urns[0], altText: 'First' }, { id: urns[1], altText: 'Second' }] } });
+    expect(last(w.sim).content).toEqual({
+      multiImage: {
+        images: [
+          { id: urns[0], altText: 'First' },
+          { id: urns[1], altText: 'Second' },
+        ],
+      },
+    });
     expect(urns.map((u) => w.sim.state.images.get(u)!.bytes!.length)).toEqual([a.size, b.size]);
     await w.publish(w.post('One image', { media: [image(w.mediaDir, 'c', 'Third', 60)] }));
     expect(last(w.sim).content).toEqual({ media: { id: last(w.sim).imageUrns[0], altText: 'Third' } });
   });
 
-  it('without programmatic refresh tokens, keeps none, and an expired token sends the person to connect again without a refresh call', async () => {
-    const plain = await startLinkedInSimulator();
-    const other = await startServer({ settings: settingsFor(plain) });
-    try {
-      const k = await other.login();
-      const connected = await connectOAuth(other, k, 'problog');
-      expect(connected.status, JSON.stringify(connected.body)).toBe(200);
-      const id = connected.body.accountUuid as string;
-      expect((await other.server.services.credentials.load(id))?.refreshToken).toBeUndefined();
-      plain.expireAccessTokens();
-      const me = await other.call('GET', '/me', { key: k });
-      const row = other.server.services.accounts.row(me.body.uuid, id);
-      const adapter = other.server.deps.platforms.get('problog');
-      const err = await other.server.services.credentials
-        .withCredentials(row, (ctx) => adapter.publishPost(ctx, world().post('No refresh')))
-        .catch((e) => e);
-      expect(err).toBeInstanceOf(HeraldError);
-      expect(err.code).toBe('TOKEN_EXPIRED');
-      expect(plain.state.refreshCalls).toBe(0);
-      expect(plain.state.posts).toHaveLength(0);
-      expect((await other.call('GET', `/accounts/${id}`, { key: k })).body.account.status).toBe('needs_reauth');
-    } finally {
-      await other.close();
-      await plain.close();
-    }
-  });
+  it(
+    'without programmatic refresh tokens, keeps none, and an expired token sends the person to connect again ' +
+      'without a refresh call',
+    async () => {
+      const plain = await startLinkedInSimulator();
+      const other = await startServer({ settings: settingsFor(plain) });
+      try {
+        const k = await other.login();
+        const connected = await connectOAuth(other, k, 'problog');
+        expect(connected.status, JSON.stringify(connected.body)).toBe(200);
+        const id = connected.body.accountUuid as string;
+        expect((await other.server.services.credentials.load(id))?.refreshToken).toBeUndefined();
+        plain.expireAccessTokens();
+        const me = await other.call('GET', '/me', { key: k });
+        const row = other.server.services.accounts.row(me.body.uuid, id);
+        const adapter = other.server.deps.platforms.get('problog');
+        const err = await other.server.services.credentials
+          .withCredentials(row, (ctx) => adapter.publishPost(ctx, world().post('No refresh')))
+          .catch((e) => e);
+        expect(err).toBeInstanceOf(HeraldError);
+        expect(err.code).toBe('TOKEN_EXPIRED');
+        expect(plain.state.refreshCalls).toBe(0);
+        expect(plain.state.posts).toHaveLength(0);
+        expect((await other.call('GET', `/accounts/${id}`, { key: k })).body.account.status).toBe('needs_reauth');
+      } finally {
+        await other.close();
+        await plain.close();
+      }
+    },
+  );
 }

@@ -17,11 +17,27 @@ import type { Network, World } from './world.js';
 /** The simulator and the server it fetches media from. */
 type Sim = ThreadsSimulator & { imageBase: string };
 
-const bodies = new Map([['red', png(5, 5, 30)], ['blue', png(5, 5, 60)], ['clip', video('mp4', 2048)]]);
-const image = (sim: Sim, name: string, altText: string): MediaItem =>
-  ({ path: '', mime: 'image/png', size: 0, kind: 'image', altText, publicUrl: `${sim.imageBase}/${name}.png` });
-const clip = (sim: Sim, altText: string): MediaItem =>
-  ({ path: '', mime: 'video/mp4', size: 0, kind: 'video', altText, publicUrl: `${sim.imageBase}/clip.mp4` });
+const bodies = new Map([
+  ['red', png(5, 5, 30)],
+  ['blue', png(5, 5, 60)],
+  ['clip', video('mp4', 2048)],
+]);
+const image = (sim: Sim, name: string, altText: string): MediaItem => ({
+  path: '',
+  mime: 'image/png',
+  size: 0,
+  kind: 'image',
+  altText,
+  publicUrl: `${sim.imageBase}/${name}.png`,
+});
+const clip = (sim: Sim, altText: string): MediaItem => ({
+  path: '',
+  mime: 'video/mp4',
+  size: 0,
+  kind: 'video',
+  altText,
+  publicUrl: `${sim.imageBase}/clip.mp4`,
+});
 const made = (sim: Sim, id: string) => sim.state.posts.find((p) => p.id === id);
 
 async function startImages(): Promise<{ server: http.Server; base: string }> {
@@ -104,16 +120,21 @@ function threadsOnly(world: () => World<Sim>): void {
     expect(made(w.sim, ref.id)).toMatchObject({ text: 'Plain words', mediaType: 'TEXT_POST' });
   });
 
-  it('waits for containers, so publishing never hits Media Not Found, and chains replies with their reply control', async () => {
-    const w = world();
-    const parts = ['Sim one', 'Sim two', 'Sim three'].map((text) => w.post(text, { options: { replyControl: 'accounts_you_follow' } }));
-    const refs = await w.thread(parts);
-    const chain = refs.map((r) => made(w.sim, r.id)!);
-    expect(chain.map((p) => p.replyToId)).toEqual([undefined, refs[0].id, refs[1].id]);
-    expect(refs[0].url).toMatch(/^https:\/\/www\.threads\.net\/@herald\.tester\/post\//);
-    expect(chain.every((p) => p.replyControl === 'accounts_you_follow')).toBe(true);
-    expect(w.sim.state.notReadyPublishes).toBe(0);
-  });
+  it(
+    'waits for containers, so publishing never hits Media Not Found, and chains replies with their reply ' + 'control',
+    async () => {
+      const w = world();
+      const parts = ['Sim one', 'Sim two', 'Sim three'].map((text) =>
+        w.post(text, { options: { replyControl: 'accounts_you_follow' } }),
+      );
+      const refs = await w.thread(parts);
+      const chain = refs.map((r) => made(w.sim, r.id)!);
+      expect(chain.map((p) => p.replyToId)).toEqual([undefined, refs[0].id, refs[1].id]);
+      expect(refs[0].url).toMatch(/^https:\/\/www\.threads\.net\/@herald\.tester\/post\//);
+      expect(chain.every((p) => p.replyControl === 'accounts_you_follow')).toBe(true);
+      expect(w.sim.state.notReadyPublishes).toBe(0);
+    },
+  );
 
   it('retries the "Media Not Found" race and publishes once', async () => {
     const w = world();
@@ -148,13 +169,18 @@ function threadsOnly(world: () => World<Sim>): void {
 
   it('publishes a carousel of two images the simulator downloads', async () => {
     const w = world();
-    const ref = await w.publish(w.post('Carousel', { media: [image(w.sim, 'red', 'Red'), image(w.sim, 'blue', 'Blue')] }));
+    const ref = await w.publish(
+      w.post('Carousel', { media: [image(w.sim, 'red', 'Red'), image(w.sim, 'blue', 'Blue')] }),
+    );
     const post = made(w.sim, ref.id)!;
     expect(post.mediaType).toBe('CAROUSEL_ALBUM');
     const kids = post.children.map((id) => w.sim.state.containers.get(id)!);
     expect(kids.map((k) => k.mediaUrl)).toEqual([`${w.sim.imageBase}/red.png`, `${w.sim.imageBase}/blue.png`]);
     expect(kids.map((k) => k.fetched?.bytes.length)).toEqual([bodies.get('red')!.length, bodies.get('blue')!.length]);
-    expect(kids.map((k) => [k.mediaType, k.altText, k.isCarouselItem])).toEqual([['IMAGE', 'Red', true], ['IMAGE', 'Blue', true]]);
+    expect(kids.map((k) => [k.mediaType, k.altText, k.isCarouselItem])).toEqual([
+      ['IMAGE', 'Red', true],
+      ['IMAGE', 'Blue', true],
+    ]);
   });
 
   it('publishes a video with its alt text, and a carousel of an image and a video', async () => {
@@ -166,11 +192,16 @@ function threadsOnly(world: () => World<Sim>): void {
     const expected = [`${w.sim.imageBase}/clip.mp4`, 'Ten seconds of nothing', bodies.get('clip')!.length];
     expect([container.mediaUrl, container.altText, container.fetched?.bytes.length]).toEqual(expected);
 
-    const mixed = await w.publish(w.post('Picture and clip', { media: [image(w.sim, 'red', 'Red again'), clip(w.sim, 'The clip again')] }));
+    const mixed = await w.publish(
+      w.post('Picture and clip', { media: [image(w.sim, 'red', 'Red again'), clip(w.sim, 'The clip again')] }),
+    );
     const post = made(w.sim, mixed.id)!;
     expect(post.mediaType).toBe('CAROUSEL_ALBUM');
     const kinds = post.children.map((id) => w.sim.state.containers.get(id)!).map((k) => [k.mediaType, k.altText]);
-    expect(kinds).toEqual([['IMAGE', 'Red again'], ['VIDEO', 'The clip again']]);
+    expect(kinds).toEqual([
+      ['IMAGE', 'Red again'],
+      ['VIDEO', 'The clip again'],
+    ]);
   });
 
   it('finds a lost reply among the replies, with its parent', async () => {
@@ -181,7 +212,8 @@ function threadsOnly(world: () => World<Sim>): void {
     expect(err.kind).toBe('ambiguous');
     const child = w.sim.state.posts.at(-1)!;
     expect(child).toMatchObject({ text: 'Child reply', replyToId: first.id });
-    const find = (replyTo: PostRef) => w.find({ text: 'Child reply', replyTo, since: Date.now() - 60_000, idempotencyKey: 'k' });
+    const find = (replyTo: PostRef) =>
+      w.find({ text: 'Child reply', replyTo, since: Date.now() - 60_000, idempotencyKey: 'k' });
     expect((await find(first))?.id).toBe(child.id);
     expect(await find({ id: '17900000000000001', url: '' })).toBeNull();
   });

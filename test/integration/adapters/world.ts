@@ -99,9 +99,12 @@ export async function startWorld<S>(net: Network<S>): Promise<World<S>> {
     adapter: () => t.server.deps.platforms.get(net.platform),
     row: () => t.server.services.accounts.row(w.userId, w.accountId),
     post: (text, more = {}) => ({ text, media: [], options: {}, idempotencyKey: `k-${++n}-${text}`, ...more }),
-    publish: (input) => t.server.services.credentials.withCredentials(w.row(), (ctx) => w.adapter().publishPost(ctx, input)),
+    publish: (input) =>
+      t.server.services.credentials.withCredentials(w.row(), (ctx) => w.adapter().publishPost(ctx, input)),
     thread: (parts, done = []) =>
-      t.server.services.credentials.withCredentials(w.row(), (ctx) => publishThread(w.adapter(), ctx, parts, done, noHooks)),
+      t.server.services.credentials.withCredentials(w.row(), (ctx) =>
+        publishThread(w.adapter(), ctx, parts, done, noHooks),
+      ),
     find: (q) => t.server.services.credentials.withCredentials(w.row(), (ctx) => w.adapter().findRecentPost(ctx, q)),
     close: async () => {
       await t.close();
