@@ -20,7 +20,11 @@ const cell = (v: unknown): string => {
 export const safe = (s: string) => s.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-const WIDE = /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]|[\u{20000}-\u{3fffd}]/u;
+const WIDE = new RegExp(
+  String.raw`[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-` +
+    String.raw`\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]|[\u{20000}-\u{3fffd}]`,
+  'u',
+);
 const EMOJI = /\p{Extended_Pictographic}/u;
 const ZERO = /^[\p{Mn}\p{Me}\u200b-\u200f\u2060\ufeff]+$/u;
 

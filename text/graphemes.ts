@@ -28,7 +28,12 @@ const SIMPLE_CHAR = /^[\p{L}\p{N}\p{P}\p{S}\p{Zs}]$/u;
 const NOT_SIMPLE = /^[\p{Extended_Pictographic}\p{Lm}\p{M}\u0d4e\u0e33\u0eb3\u1100-\u11ff\ua960-\ua97f\ud7b0-\ud7ff]$/u;
 // Combining marks of Latin, Greek, Cyrillic, Hebrew and Arabic and for symbols, variation
 // selectors, ZWNJ and ZWJ: grapheme class Extend/ZWJ, and no Indic conjunct linkers among them.
-const JOINING = /^[\u0300-\u036f\u0483-\u0489\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06dc\u06df-\u06e4\u06e7\u06e8\u06ea-\u06ed\u1ab0-\u1abd\u1dc0-\u1dff\u200c\u200d\u20d0-\u20f0\ufe00-\ufe0f\ufe20-\ufe2f]$/u;
+const JOINING = new RegExp(
+  String.raw`^[\u0300-\u036f\u0483-\u0489\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7\u0610-\u061a\u064b-` +
+    String.raw`\u065f\u0670\u06d6-\u06dc\u06df-\u06e4\u06e7\u06e8\u06ea-\u06ed\u1ab0-\u1abd\u1dc0-\u1dff\u200c` +
+    String.raw`\u200d\u20d0-\u20f0\ufe00-\ufe0f\ufe20-\ufe2f]$`,
+  'u',
+);
 // Control and format characters that are grapheme class Control (not ZWJ/ZWNJ, not Prepend).
 const CONTROL = /^[\x00-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b\u200e\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff0-\ufffb]$/u;
 

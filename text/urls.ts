@@ -39,7 +39,10 @@ function buildPatterns() {
 const patterns = () => (built ??= buildPatterns());
 // Characters before which a cut is safe: never the second half of a pair, a composition, an
 // emoji sequence or a grapheme cluster. ASCII, and the letters of common scripts.
-const SAFE_START = /[\t\n\r\x20-\x7e\u00c0-\u024f\u0400-\u0482\u048a-\u04ff\u05d0-\u05ea\u0621-\u063a\u0641-\u064a\u3041-\u3096\u30a1-\u30fa\u4e00-\u9fff\uac00-\ud7a3]/;
+const SAFE_START = new RegExp(
+  String.raw`[\t\n\r\x20-\x7e\u00c0-\u024f\u0400-\u0482\u048a-\u04ff\u05d0-\u05ea\u0621-\u063a\u0641-\u064a\u3041` +
+    String.raw`-\u3096\u30a1-\u30fa\u4e00-\u9fff\uac00-\ud7a3]`,
+);
 // "https://" and the character before a URL: how far before its domain a match may start.
 const LEAD = 9;
 // A dead stretch shorter than this is left inside its live neighbours: fewer pieces, and the

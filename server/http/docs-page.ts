@@ -7,10 +7,13 @@ function schemaBlock(schema: unknown): string {
   return `<pre>${esc(JSON.stringify(schema, null, 2))}</pre>`;
 }
 
-export const DOCS_CSS = `body{font:15px/1.5 system-ui,sans-serif;max-width:960px;margin:2em auto;padding:0 1em;color:#1d1d1f}
+export const DOCS_CSS = `body{font:15px/1.5 system-ui,sans-serif;max-width:960px;margin:2em auto;padding:0 1em;
+color:#1d1d1f}
 code,pre{font-family:ui-monospace,monospace}pre{background:#f4f4f6;padding:.8em;overflow:auto;font-size:12px}
-section{border-top:1px solid #ddd;padding:.5em 0}.m{display:inline-block;min-width:4em;font-size:12px;padding:2px 6px;border-radius:4px;color:#fff;background:#555}
-.get{background:#2b7a3d}.post{background:#1f5fbf}.put{background:#a66a00}.delete{background:#b3261e}.patch{background:#6b3fa0}`;
+section{border-top:1px solid #ddd;padding:.5em 0}
+.m{display:inline-block;min-width:4em;font-size:12px;padding:2px 6px;border-radius:4px;color:#fff;background:#555}
+.get{background:#2b7a3d}.post{background:#1f5fbf}.put{background:#a66a00}.delete{background:#b3261e}
+.patch{background:#6b3fa0}`;
 
 export function renderDocsPage(doc: Json): string {
   const byTag = new Map<string, string[]>();
@@ -36,6 +39,7 @@ ${ok ? `<details><summary>Response body</summary>${schemaBlock(ok.schema)}</deta
 <link rel="stylesheet" href="/api/v1/docs.css"></head>
 <body><h1>Herald API reference <small>v${esc(doc.info.version)}</small></h1>
 ${(doc.info.description as string).split('\n\n').map((p) => `<p>${esc(p)}</p>`).join('')}
-<p>Machine-readable: <a href="/api/v1/openapi.json">/api/v1/openapi.json</a> (OpenAPI 3.1). Authenticate with the <code>svc-key</code> header.</p>
+<p>Machine-readable: <a href="/api/v1/openapi.json">/api/v1/openapi.json</a> (OpenAPI 3.1).
+Authenticate with the <code>svc-key</code> header.</p>
 <ul>${nav}</ul>${sections}</body></html>`;
 }
