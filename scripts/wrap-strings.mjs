@@ -77,7 +77,7 @@ function pieces(raw, room, cutsAt = cuts(raw)) {
   return out;
 }
 
-/** Positions after each space of a template's own text (outside every `${…}`, nested ones too). */
+/** Cut positions of a template: after each space of its own text, and before each `${…}`. */
 function templateCuts(src) {
   const cuts = [];
   const quoted = (j, q) => {
@@ -107,8 +107,11 @@ function templateCuts(src) {
   };
   for (let i = 1; i < src.length - 1;) {
     if (src[i] === '\\') i += 2;
-    else if (src[i] === '$' && src[i + 1] === '{') i = expr(i + 2);
-    else {
+    else if (src[i] === '$' && src[i + 1] === '{') {
+      // Before a substitution is a cut too: `${a}${b}` is `${a}` + `${b}`.
+      if (i > 1) cuts.push(i);
+      i = expr(i + 2);
+    } else {
       if (src[i] === ' ' && src[i - 1] !== ' ') cuts.push(i + 1);
       i++;
     }
@@ -122,7 +125,7 @@ const SQL = /^\s*(SELECT|INSERT|UPDATE|DELETE|WITH|CREATE|REPLACE)\b/i;
  * SQL in a template of server/db/ laid over lines of at most WIDTH: SQL reads a newline as a
  * space, so a line is cut at a space outside quotes and `${…}` and goes on at its indentation.
  */
-function breakSql(source, column, baseIndent) {
+function breakSql(source, column, baseIndent, tail = 0) {
   const safe = new Set();
   let depth = 0;
   let quoted = false;
@@ -151,7 +154,8 @@ function breakSql(source, column, baseIndent) {
     let line = source.slice(lineStart, i);
     let offset = lineStart;
     const indent = lineStart === 0 ? baseIndent : line.match(/^\s*/)[0];
-    while (lead + widthOf(line) > WIDTH) {
+    const after = i === source.length ? tail : 0;
+    while (lead + widthOf(line) + after > WIDTH) {
       let cut = -1;
       for (let k = line.length - 1; k > indent.length; k--) {
         if (safe.has(offset + k) && lead + widthOf(line.slice(0, k)) <= WIDTH) {
@@ -207,8 +211,11 @@ export function wrapStrings(file, text) {
         for (let l = line; l <= endLine; l++) long ||= widthOf(lines[l]) > WIDTH;
         if (long) {
           const source = text.slice(start, node.end);
-          const base = `${lines[line].match(/^\s*/)[0]}  `;
-          const out = breakSql(source, sf.getLineAndCharacterOfPosition(start).character, base);
+          // Lines the first one gives away go on at the template's own indentation, else two deeper.
+          const next = endLine > line ? lines[line + 1].match(/^\s*/)[0] : `${lines[line].match(/^\s*/)[0]}  `;
+          const endAt = sf.getLineAndCharacterOfPosition(node.end);
+          const tail = widthOf(lines[endAt.line].slice(endAt.character));
+          const out = breakSql(source, sf.getLineAndCharacterOfPosition(start).character, next, tail);
           if (out !== source) edits.push([start, node.end, out]);
           return;
         }
@@ -226,9 +233,11 @@ export function wrapStrings(file, text) {
           if (parts.length > 1) edits.push([start, node.end, parts.map((p) => `${quote}${p}${quote}`).join(' + ')]);
         } else {
           // A template: cut only in its own text, outside every ${…}.
+          const inner = source.slice(1, -1);
+          const half = isTestName(node) && widthOf(inner) <= room ? Math.ceil(widthOf(inner) / 2) + 8 : room;
           const parts = pieces(
-            source.slice(1, -1),
-            room,
+            inner,
+            half,
             templateCuts(source).map((p) => p - 1),
           );
           if (parts.length > 1) edits.push([start, node.end, parts.map((p) => `\`${p}\``).join(' + ')]);
