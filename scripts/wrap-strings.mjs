@@ -37,26 +37,15 @@ function splittable(node) {
   return true;
 }
 
-const TEST_CALL = /^(it|test|describe|bench)(\.(each|only|skip|todo|concurrent|sequential|skipIf|runIf)).*$/;
-
-/** The name of a test or suite: the first argument of `it(…)`, `describe.each(…)(…)`, … */
-function isTestName(node) {
-  const call = node.parent;
-  if (!call || !ts.isCallExpression(call) || call.arguments[0] !== node) return false;
-  let callee = call.expression;
-  while (ts.isCallExpression(callee)) callee = callee.expression;
-  const name = callee.getText();
-  return /^(it|test|describe|bench)$/.test(name) || TEST_CALL.test(name);
-}
-
-/** Where a space lets the raw text (between the quotes) be cut: after it, never after an escape. */
+/** Where the raw text (between the quotes) may be cut: after a space or a `\\n`, never inside an escape. */
 function cuts(raw) {
   const out = [];
   for (let i = 0; i < raw.length - 1; i++) {
-    if (raw[i] !== ' ') continue;
-    let slashes = 0;
-    for (let j = i - 1; j >= 0 && raw[j] === '\\'; j--) slashes++;
-    if (slashes % 2 === 0) out.push(i + 1);
+    if (raw[i] === '\\') {
+      // After an escaped line break (`\n`) is a cut too; any other escape is skipped whole.
+      if (raw[i + 1] === 'n' && i + 2 < raw.length) out.push(i + 2);
+      i++;
+    } else if (raw[i] === ' ') out.push(i + 1);
   }
   return out;
 }
@@ -227,14 +216,15 @@ export function wrapStrings(file, text) {
         const quote = source[0];
         if (isString) {
           const inner = source.slice(1, -1);
-          // A test's name: Prettier keeps `it('…', () => {` on one line, so the name itself is cut.
-          const half = isTestName(node) && widthOf(inner) <= room ? Math.ceil(widthOf(inner) / 2) + 8 : room;
+          // One that fits its room but keeps the line long (a test's name: Prettier keeps `it('…', () => {`
+          // on one line) is cut in two.
+          const half = widthOf(inner) <= room && widthOf(inner) > 40 ? Math.ceil(widthOf(inner) / 2) + 8 : room;
           const parts = pieces(inner, half);
           if (parts.length > 1) edits.push([start, node.end, parts.map((p) => `${quote}${p}${quote}`).join(' + ')]);
         } else {
           // A template: cut only in its own text, outside every ${…}.
           const inner = source.slice(1, -1);
-          const half = isTestName(node) && widthOf(inner) <= room ? Math.ceil(widthOf(inner) / 2) + 8 : room;
+          const half = widthOf(inner) <= room && widthOf(inner) > 40 ? Math.ceil(widthOf(inner) / 2) + 8 : room;
           const parts = pieces(
             inner,
             half,

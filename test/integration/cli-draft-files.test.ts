@@ -40,7 +40,13 @@ describe('herald draft files', () => {
     const r = await cli(['draft', 'export', '--all', '--out', out, '-o', 'json']);
     const files = JSON.parse(ok(r)).files as string[];
     expect(files).toHaveLength(1);
-    expect(fs.readFileSync(files[0], 'utf8')).toMatch(/^---\ntitle: A\nplatforms:\n {2}skyblog: \|-\n {4}Sky\n {4}---\n {4}thread\nsocialSetId: [0-9a-f-]+\n---\n\nOne 🎉\n\n---\n\nTwo\n$/);
+    expect(fs.readFileSync(files[0], 'utf8')).toMatch(
+      new RegExp(
+        ['^---', 'title: A', 'platforms:', ' {2}skyblog: \\|-', ' {4}Sky', ' {4}---', ' {4}thread', 'socialSetId: [0-9a-f-]+', '---', '']
+          .concat(['One 🎉', '', '---', '', 'Two', '$'])
+          .join('\\n'),
+      ),
+    );
     const back = await cli(['draft', 'import', files[0], '-o', 'json']);
     const copy = JSON.parse(ok(back)).drafts[0];
     expect(copy.tweets.map((x: any) => x.plainText)).toEqual(['One 🎉', 'Two']);

@@ -249,7 +249,9 @@ module.exports = {
   ipcMain: { on() {}, handle() {} },
   Menu: { buildFromTemplate: (t) => t },
   Notification: class { static isSupported() { return false; } show() {} },
-  session: { defaultSession: { setPermissionRequestHandler() {}, setPermissionCheckHandler() {}, webRequest: { onHeadersReceived() {} } } },
+  session: {
+    defaultSession: { setPermissionRequestHandler() {}, setPermissionCheckHandler() {}, webRequest: { onHeadersReceived() {} } },
+  },
   shell: { openExternal: async () => {} },
   Tray: class { setContextMenu() {} setToolTip() {} on() {} },
   nativeImage: { createFromBuffer: (b) => b },

@@ -152,7 +152,9 @@ describe('npm start', () => {
     const electron = installedElectron(import.meta.url);
     const p = launch('npm', ['start'], { HERALD_DATA_DIR: dataDir, HERALD_PORT: '0', HERALD_SECRET_STORE: 'file', ...(electron ? { HERALD_HEADLESS: '1' } : {}) });
     const [, port] = await p.waitFor(LISTENING);
-    if (!electron) expect(p.output()).toMatch(/^Electron is not installed here, so Herald runs headless.*install Electron's binary once \(npx --no install-electron\).*$/m);
+    if (!electron) expect(p.output()).toMatch(
+      /^Electron is not installed here, so Herald runs headless.*install Electron's binary once \(npx --no install-electron\).*$/m,
+    );
     const base = `http://127.0.0.1:${port}/api/v1`;
     expect((await fetch(`${base}/openapi.json`)).status).toBe(200);
     // One Node process serves the app (npm's own wrapper and its shell aside), with no TypeScript

@@ -26,7 +26,8 @@ const last = () => sim.state.posts.at(-1)!;
 beforeAll(async () => {
   [sim, site] = await Promise.all([startLinkedInSimulator(), startLinkPages()]);
   site.route('/story', (_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html(`
-    <meta property="og:title" content="A story (worth) reading"><meta property="og:description" content="Why it matters">
+    <meta property="og:title" content="A story (worth) reading">
+    <meta property="og:description" content="Why it matters">
     <meta property="og:image" content="thumb.png">`)));
   site.route('/thumb.png', (_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(thumb));
   t = await startServer({

@@ -150,7 +150,10 @@ export async function startLinkedInSimulator(opts: LinkedInSimulatorOptions = {}
     if (q.get('response_type') !== 'code') return back({ error: 'invalid_request', error_description: 'response_type must be code' });
     const scopes = (q.get('scope') ?? '').split(/[\s,]+/).filter(Boolean);
     const allowed = ['openid', 'profile', 'email', 'w_member_social', 'r_basicprofile'];
-    if (!scopes.length || !scopes.every((s) => allowed.includes(s))) return back({ error: 'unauthorized_scope_error', error_description: `Scope "${scopes.find((s) => !allowed.includes(s)) ?? ''}" is not authorized for your application` });
+    if (!scopes.length || !scopes.every((s) => allowed.includes(s))) {
+      const refused = scopes.find((s) => !allowed.includes(s)) ?? '';
+      return back({ error: 'unauthorized_scope_error', error_description: `Scope "${refused}" is not authorized for your application` });
+    }
     const m = state.members.find((x) => x.name === currentUser) ?? state.members[0]!;
     const code = canaryToken('linkedin', 'code');
     codes.set(code, { sub: m.sub, redirectUri, scopes });

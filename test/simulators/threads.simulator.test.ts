@@ -42,7 +42,8 @@ async function connect(username = 'herald.tester') {
   expect(short.status).toBe(200);
   const rawShort = await short.text();
   const s = JSON.parse(rawShort) as { access_token: string; user_id: number };
-  const long = await fetch(`${sim.url}/access_token?${new URLSearchParams({ grant_type: 'th_exchange_token', client_secret: sim.clientSecret, access_token: s.access_token })}`);
+  const exchange = new URLSearchParams({ grant_type: 'th_exchange_token', client_secret: sim.clientSecret, access_token: s.access_token });
+  const long = await fetch(`${sim.url}/access_token?${exchange}`);
   const l = (await long.json()) as { access_token: string; token_type: string; expires_in: number };
   return { short: s, rawShort, long: l, token: l.access_token };
 }

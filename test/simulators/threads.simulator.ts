@@ -70,7 +70,8 @@ export async function startThreadsSimulator(opts: ThreadsSimulatorOptions = {}):
     if (opts.redirectUris && !opts.redirectUris.includes(redirectUri)) return blocked('This redirect failed because the redirect URI is not whitelisted in the app\'s client OAuth settings.');
     if (q.get('deny') === '1' || state.denyNext) {
       state.denyNext = false;
-      return redirect(`${withQuery(redirectUri, { error: 'access_denied', error_reason: 'user_denied', error_description: 'Permissions error', state: q.get('state') ?? undefined })}#_`);
+      const denied = { error: 'access_denied', error_reason: 'user_denied', error_description: 'Permissions error' };
+      return redirect(`${withQuery(redirectUri, { ...denied, state: q.get('state') ?? undefined })}#_`);
     }
     const scopes = (q.get('scope') ?? '').split(',').filter(Boolean);
     if (!scopes.includes('threads_basic')) return redirect(withQuery(redirectUri, { error: 'invalid_scope', error_reason: 'threads_basic is required', state: q.get('state') ?? undefined }));
