@@ -13,7 +13,9 @@ const cell = (v: unknown): string => {
   if (Array.isArray(v)) return v.map(cell).join(', ');
   if (typeof v === 'object') return JSON.stringify(v);
   // Control characters (and so escape sequences from the data) never reach the terminal.
-  return String(v).replace(/\s+/g, ' ').replace(/[\u0000-\u001f\u007f-\u009f]/g, '');
+  return String(v)
+    .replace(/\s+/g, ' ')
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, '');
 };
 
 /** Text for the terminal: keeps newlines and tabs, drops other control characters (no escape sequences from data). */
@@ -58,12 +60,20 @@ function clip(s: string, max: number): string {
 export function table<T>(rows: T[], columns: Column<T>[]): string {
   const cells = rows.map((r) => columns.map((c) => clip(cell(c.value(r)), c.max ?? 60)));
   const widths = columns.map((c, i) => Math.max(width(c.header), ...cells.map((row) => width(row[i]))));
-  const line = (values: string[]) => values.map((v, i) => v + ' '.repeat(widths[i] - width(v))).join('  ').trimEnd();
+  const line = (values: string[]) =>
+    values
+      .map((v, i) => v + ' '.repeat(widths[i] - width(v)))
+      .join('  ')
+      .trimEnd();
   return [line(columns.map((c) => c.header.toUpperCase())), ...cells.map(line)].join('\n');
 }
 
 /** Prints `data` in the chosen format. `ids` gives what minimal prints (one per line). */
-export function print<T>(format: OutputFormat, data: unknown, view: { rows?: T[]; columns?: Column<T>[]; ids: string[]; text?: string }): void {
+export function print<T>(
+  format: OutputFormat,
+  data: unknown,
+  view: { rows?: T[]; columns?: Column<T>[]; ids: string[]; text?: string },
+): void {
   if (format === 'json') {
     process.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
   } else if (format === 'minimal') {

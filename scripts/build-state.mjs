@@ -28,7 +28,11 @@ function newestIn(dir, seen) {
   let newest = 0;
   const walk = (d) => {
     let entries;
-    try { entries = fs.readdirSync(d, { withFileTypes: true }); } catch { return; }
+    try {
+      entries = fs.readdirSync(d, { withFileTypes: true });
+    } catch {
+      return;
+    }
     for (const e of entries) {
       if (e.name === 'node_modules' || e.name === 'dist' || e.name.startsWith('.')) continue;
       const p = `${d}${path.sep}${e.name}`;
@@ -51,7 +55,9 @@ export function isStale(part, root = ROOT, seen = new Map()) {
   if (built === undefined) return true;
   const times = [
     ...from.map((d) => newestIn(path.join(root, d), seen)),
-    ...['package.json', 'package-lock.json'].map((f) => fs.statSync(path.join(root, f), { throwIfNoEntry: false })?.mtimeMs ?? 0),
+    ...['package.json', 'package-lock.json'].map(
+      (f) => fs.statSync(path.join(root, f), { throwIfNoEntry: false })?.mtimeMs ?? 0,
+    ),
   ];
   return Math.max(...times) > built;
 }
@@ -69,7 +75,10 @@ export async function ensureBuilt(parts, { root = ROOT, log = (m) => process.std
   if (stale.length === 0) return [];
   if (!fs.existsSync(path.join(root, 'node_modules/esbuild'))) {
     const missing = stale.filter((p) => !fs.existsSync(path.join(root, PARTS[p].output)));
-    if (missing.length > 0) throw new Error(`${missing.map((p) => LABELS[p]).join(', ')} not built, and the build tools are not installed: run npm install`);
+    if (missing.length > 0)
+      throw new Error(
+        `${missing.map((p) => LABELS[p]).join(', ')} not built, and the build tools are not installed: run npm install`,
+      );
     return [];
   }
   const started = Date.now();

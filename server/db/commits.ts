@@ -24,7 +24,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Sqlite } from './connection.js';
 
-
 interface Queued {
   fn: () => void;
   resolve: () => void;
@@ -53,7 +52,9 @@ export class Commits {
     };
   }
 
-  /** A transaction that does not wait for the disk (see above). Inside another transaction it joins it (a savepoint). */
+  /**
+   * A transaction that does not wait for the disk (see above). Inside another transaction it joins it (a savepoint).
+   */
   relaxed<T>(fn: () => T): T {
     const db = this.sqlite;
     if (db.inTransaction) return db.transaction(fn)();
@@ -136,11 +137,12 @@ export class Commits {
    */
   private fsyncWal(file: string): Promise<void> {
     return new Promise((resolve, reject) => {
-      const sync = (fd: number) => fs.fsync(fd, (err) => {
-        if (!err) return resolve();
-        if (this.walFd === fd) this.walFd = undefined;
-        fs.close(fd, () => reject(err));
-      });
+      const sync = (fd: number) =>
+        fs.fsync(fd, (err) => {
+          if (!err) return resolve();
+          if (this.walFd === fd) this.walFd = undefined;
+          fs.close(fd, () => reject(err));
+        });
       if (this.walFd !== undefined) return sync(this.walFd);
       fs.open(file, 'r+', (err, fd) => {
         if (err) return reject(err);

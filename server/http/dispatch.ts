@@ -20,7 +20,10 @@ export interface DispatchRoute {
   method: string;
   /** Express path under the prefix, e.g. `/templates/:id`. */
   path: string;
-  /** Everything Express would run for the route after the app-level guards (or a function that builds it on the route's first request). */
+  /**
+   * Everything Express would run for the route after the app-level guards (or a function that builds it on the route's
+   * first request).
+   */
   chain: RequestHandler[] | (() => RequestHandler[]);
   /** Routes the dispatcher leaves to Express (uploads). */
   viaExpress?: boolean;
@@ -58,7 +61,15 @@ export function createDispatch(opts: DispatchOptions): Dispatch {
   const table = new Map<string, Map<number, Compiled[]>>();
   for (const r of opts.routes) {
     const segments = r.path.split('/').slice(1);
-    if (segments.some((s) => s.includes('*') || s.includes('?') || s.includes('{') || (s.startsWith(':') ? !/^:[A-Za-z_$][\w$]*$/.test(s) : !PLAIN_PATH.test(s)))) {
+    if (
+      segments.some(
+        (s) =>
+          s.includes('*') ||
+          s.includes('?') ||
+          s.includes('{') ||
+          (s.startsWith(':') ? !/^:[A-Za-z_$][\w$]*$/.test(s) : !PLAIN_PATH.test(s)),
+      )
+    ) {
       throw new Error(`The dispatcher cannot match ${r.path}`);
     }
     const byLength = table.get(r.method.toUpperCase()) ?? new Map<number, Compiled[]>();

@@ -20,11 +20,18 @@ let key: string;
 let otherKey: string;
 const home = tempDir('herald-cli-net-');
 
-const cli = (args: string[], stdin?: string, k = key) => herald(args, { env: cliEnv(home, { HERALD_API_KEY: k, HERALD_BASE_URL: t.base }), stdin });
+const cli = (args: string[], stdin?: string, k = key) =>
+  herald(args, { env: cliEnv(home, { HERALD_API_KEY: k, HERALD_BASE_URL: t.base }), stdin });
 
 beforeAll(async () => {
   x = await startXSimulator({ clientId: X_ID, clientSecret: X_SECRET });
-  t = await startServer({ settings: { HERALD_MICROBLOG_API_URL: x.url, HERALD_MICROBLOG_AUTHORIZE_URL: x.authorizeUrl, HERALD_MICROBLOG_TOKEN_URL: x.tokenUrl } });
+  t = await startServer({
+    settings: {
+      HERALD_MICROBLOG_API_URL: x.url,
+      HERALD_MICROBLOG_AUTHORIZE_URL: x.authorizeUrl,
+      HERALD_MICROBLOG_TOKEN_URL: x.tokenUrl,
+    },
+  });
   key = await t.login();
   otherKey = await addUser(t, 'cli-second@example.test');
 });
@@ -62,13 +69,20 @@ it('sets, tests, lists and removes the X app through the client', async () => {
   expect(table.out).toMatch(/^LinkedIn\s+no\s/m);
   expect(table.out.trim().split('\n').slice(1).map((l) => l.split(/\s{2,}/)[0])).toEqual(['X', 'Threads', 'LinkedIn', 'Sign-in provider']);
 
-  const wrong = await cli(['network', 'set', 'microblog', '--client-id', X_ID, '--client-secret-stdin'], canaryToken('x', 'secret'));
+  const wrong = await cli(
+    ['network', 'set', 'microblog', '--client-id', X_ID, '--client-secret-stdin'],
+    canaryToken('x', 'secret'),
+  );
   expect(wrong.code).toBe(0);
   const bad = await cli(['network', 'test', 'microblog']);
   expect(bad.code).toBe(1);
   expect(bad.out).toMatch(/^Not working: X did not accept the client id and secret/);
 
-  const denied = await cli(['network', 'set', 'microblog', '--client-id', 'mine', '--client-secret-stdin'], 'secret-of-another', otherKey);
+  const denied = await cli(
+    ['network', 'set', 'microblog', '--client-id', 'mine', '--client-secret-stdin'],
+    'secret-of-another',
+    otherKey,
+  );
   expect(denied.code).not.toBe(0);
   expect(denied.err).toMatch(/Only the owner/);
 

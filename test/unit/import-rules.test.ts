@@ -32,34 +32,78 @@ function layerOf(p: string): string {
   return p.split('/')[0];
 }
 
-interface Rule { from: RegExp; to: RegExp; why: string }
+interface Rule {
+  from: RegExp;
+  to: RegExp;
+  why: string;
+}
 
 const RULES: Rule[] = [
   { from: /^server\/domain$/, to: /^server\/http$/, why: 'domain never imports http' },
   { from: /^server\/db$/, to: /^server\/domain$/, why: 'db never imports domain' },
   { from: /^server\/platforms$/, to: /^server\/(domain|db)$/, why: 'platforms never import domain or db' },
-  { from: /^server\/http$/, to: /^server\/(db|platforms)$/, why: 'http reaches db and platforms only through domain services' },
-  { from: /^server\/jobs$/, to: /^server\/(db|platforms)$/, why: 'jobs only wake, claim and call the publishing service' },
-  { from: /^server\/(domain|platforms|secrets|db|core)$/, to: /^server:(root|top)$/, why: 'lower layers use server/core, never the composition root or top-level grab-bags' },
+  {
+    from: /^server\/http$/,
+    to: /^server\/(db|platforms)$/,
+    why: 'http reaches db and platforms only through domain services',
+  },
+  {
+    from: /^server\/jobs$/,
+    to: /^server\/(db|platforms)$/,
+    why: 'jobs only wake, claim and call the publishing service',
+  },
+  {
+    from: /^server\/(domain|platforms|secrets|db|core)$/,
+    to: /^server:(root|top)$/,
+    why: 'lower layers use server/core, never the composition root or top-level grab-bags',
+  },
   { from: /^server\/core$/, to: /^server\/(?!core$)/, why: 'core is a leaf' },
   { from: /^text$/, to: /./, why: 'text imports nothing else in the repository' },
   { from: /^time$/, to: /./, why: 'time imports nothing else in the repository' },
-  { from: /^renderer$/, to: /^server(\/|:)/, why: 'the renderer depends on client, text and time, never on anything under server/' },
-  { from: /^cli$/, to: /^server\/(?!contracts$)|^server:/, why: 'the cli depends on client, contracts, text and time, never on server internals' },
+  {
+    from: /^renderer$/,
+    to: /^server(\/|:)/,
+    why: 'the renderer depends on client, text and time, never on anything under server/',
+  },
+  {
+    from: /^cli$/,
+    to: /^server\/(?!contracts$)|^server:/,
+    why: 'the cli depends on client, contracts, text and time, never on server internals',
+  },
   { from: /^client$/, to: /^server\/(?!contracts$)|^server:/, why: 'client never imports server internals' },
-  { from: /^(server\/.*|server:.*)$/, to: /^(main|cli|client|renderer)$/, why: 'server imports neither main, the CLI, the client nor the UI' },
+  {
+    from: /^(server\/.*|server:.*)$/,
+    to: /^(main|cli|client|renderer)$/,
+    why: 'server imports neither main, the CLI, the client nor the UI',
+  },
 ];
 /** Edges inside one layer that the layer rules cannot see. */
 const FILE_RULES: Rule[] = [
-  { from: /^renderer\/src\/(pages|components)\//, to: /^renderer\/src\/App(\.tsx?|\.js)?$/, why: 'pages use the router module, never the app shell (App.tsx imports every page)' },
+  {
+    from: /^renderer\/src\/(pages|components)\//,
+    to: /^renderer\/src\/App(\.tsx?|\.js)?$/,
+    why: 'pages use the router module, never the app shell (App.tsx imports every page)',
+  },
 ];
 const PACKAGE_RULES: { from: RegExp; pkg: RegExp; why: string }[] = [
   { from: /^(server\/.*|server:.*)$/, pkg: /^electron(\/|$)/, why: 'server never imports electron' },
   { from: /^time$/, pkg: /./, why: 'time imports no package (it runs in browsers and the server alike)' },
-  { from: /^text$/, pkg: /^(?!twitter-text$|twemoji-parser\/dist\/lib\/regex\.js$)/, why: 'text imports only twitter-text and the emoji pattern twitter-text itself uses (it runs in browsers too)' },
+  {
+    from: /^text$/,
+    pkg: /^(?!twitter-text$|twemoji-parser\/dist\/lib\/regex\.js$)/,
+    why: 'text imports only twitter-text and the emoji pattern twitter-text itself uses (it runs in browsers too)',
+  },
 ];
 
-const SPECIFIER = /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|(?:^|[\s;])import\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|require\(\s*['"]([^'"]+)['"]\s*\)/g;
+const SPECIFIER = new RegExp(
+  [
+    /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]/.source,
+    /(?:^|[\s;])import\s*['"]([^'"]+)['"]/.source,
+    /import\(\s*['"]([^'"]+)['"]\s*\)/.source,
+    /require\(\s*['"]([^'"]+)['"]\s*\)/.source,
+  ].join('|'),
+  'g',
+);
 
 /** Every forbidden edge in `files` (repository path → source text). */
 export function violations(files: Map<string, string>): string[] {
@@ -71,15 +115,18 @@ export function violations(files: Map<string, string>): string[] {
       const spec = m[1] ?? m[2] ?? m[3] ?? m[4];
       if (spec.startsWith('.')) {
         const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), spec));
-        for (const r of FILE_RULES) if (r.from.test(file) && r.to.test(target)) out.push(`${file} imports ${spec} (${r.why})`);
+        for (const r of FILE_RULES)
+          if (r.from.test(file) && r.to.test(target)) out.push(`${file} imports ${spec} (${r.why})`);
         const to = layerOf(target);
         if (to === from) continue;
         for (const r of RULES) if (r.from.test(from) && r.to.test(to)) out.push(`${file} imports ${spec} (${r.why})`);
       } else {
         const pkg = spec.startsWith('node:') ? null : spec;
-        if (spec.startsWith('node:') && (from === 'text' || from === 'time')) out.push(`${file} imports ${spec} (${from} runs in browsers: no Node built-ins)`);
+        if (spec.startsWith('node:') && (from === 'text' || from === 'time'))
+          out.push(`${file} imports ${spec} (${from} runs in browsers: no Node built-ins)`);
         if (!pkg) continue;
-        for (const r of PACKAGE_RULES) if (r.from.test(from) && r.pkg.test(pkg)) out.push(`${file} imports ${spec} (${r.why})`);
+        for (const r of PACKAGE_RULES)
+          if (r.from.test(from) && r.pkg.test(pkg)) out.push(`${file} imports ${spec} (${r.why})`);
       }
     }
   }
@@ -90,10 +137,17 @@ function sources(): Map<string, string> {
   const files = new Map<string, string>();
   const walk = (dir: string) => {
     let entries: fs.Dirent[];
-    try { entries = fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }); } catch { return; }
+    try {
+      entries = fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true });
+    } catch {
+      return;
+    }
     for (const e of entries) {
       const p = `${dir}/${e.name}`;
-      if (e.isDirectory()) { if (e.name !== 'node_modules' && e.name !== 'dist') walk(p); } else if (/\.(ts|tsx|mts|cts)$/.test(e.name) && !e.name.endsWith('.d.ts')) files.set(p, fs.readFileSync(path.join(ROOT, p), 'utf8'));
+      if (e.isDirectory()) {
+        if (e.name !== 'node_modules' && e.name !== 'dist') walk(p);
+      } else if (/\.(ts|tsx|mts|cts)$/.test(e.name) && !e.name.endsWith('.d.ts'))
+        files.set(p, fs.readFileSync(path.join(ROOT, p), 'utf8'));
     }
   };
   for (const f of FOLDERS) walk(f);
@@ -136,8 +190,15 @@ describe('import rules (architecture.md)', () => {
     // Allowed edges stay quiet.
     const allowed: [string, string][] = [
       ['server/http/routes/a.routes.ts', "import { s } from '../../domain/drafts/drafts.service.js';"],
-      ['server/domain/x/a.service.ts', "import { r } from '../../db/repos/drafts.repo.js';\nimport { c } from '../../core/clock.js';\nimport { t } from '../../../text/counting.js';"],
-      ['cli/a.command.ts', "import { c } from '../client/index.js';\nimport type { D } from '../server/contracts/drafts.js';"],
+      [
+        'server/domain/x/a.service.ts',
+        "import { r } from '../../db/repos/drafts.repo.js';\nimport { c } from '../../core/clock.js';\n" +
+          "import { t } from '../../../text/counting.js';",
+      ],
+      [
+        'cli/a.command.ts',
+        "import { c } from '../client/index.js';\nimport type { D } from '../server/contracts/drafts.js';",
+      ],
       ['text/a.ts', "import twitter from 'twitter-text';\nimport { u } from './urls.js';"],
       ['renderer/src/pages/A.tsx', "import { navigate } from '../router';\nimport { client } from '../api';"],
       ['renderer/src/main.tsx', "import { App } from './App';"],
@@ -158,8 +219,22 @@ describe('text/ imports', () => {
     expect(files.length).toBeGreaterThanOrEqual(4);
     for (const f of files) {
       const src = fs.readFileSync(path.join(textDir, f), 'utf8');
-      const specifiers = [...src.matchAll(/(?:import|export)[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|require\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1] ?? m[2] ?? m[3]);
-      for (const s of specifiers) expect(s === 'twitter-text' || s === TWEMOJI_REGEX || /^\.\/[a-z-]+\.js$/.test(s), `${f} imports ${s}`).toBe(true);
+      const specifiers = [
+        ...src.matchAll(
+          new RegExp(
+            [
+              /(?:import|export)[^'"]*?from\s*['"]([^'"]+)['"]/.source,
+              /import\(\s*['"]([^'"]+)['"]\s*\)/.source,
+              /require\(\s*['"]([^'"]+)['"]\s*\)/.source,
+            ].join('|'),
+            'g',
+          ),
+        ),
+      ].map((m) => m[1] ?? m[2] ?? m[3]);
+      for (const s of specifiers)
+        expect(s === 'twitter-text' || s === TWEMOJI_REGEX || /^\.\/[a-z-]+\.js$/.test(s), `${f} imports ${s}`).toBe(
+          true,
+        );
       expect(src).not.toMatch(/\bprocess\.|\bBuffer\b|__dirname/);
     }
   });

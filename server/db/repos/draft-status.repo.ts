@@ -17,24 +17,45 @@ export class DraftStatusRepo {
     this.s = lazyStatements({
       set: () => db.prepare('UPDATE drafts SET status = ?, updated_at = ? WHERE id = ?'),
       publishing: () => db.prepare("UPDATE drafts SET status = 'publishing', updated_at = ? WHERE id = ?"),
-      rescheduled: () => db.prepare("UPDATE drafts SET status = 'scheduled', updated_at = ? WHERE id = ? AND status = 'publishing'"),
-      scheduled: () => db.prepare("UPDATE drafts SET status = 'scheduled', scheduled_for = ?, updated_at = ? WHERE id = ? AND user_id = ? AND status != 'publishing'"),
-      finalAfterSchedule: () => db.prepare("UPDATE drafts SET status = ?, updated_at = ? WHERE id = ? AND status IN ('scheduled', 'publishing', 'published', 'partially_published', 'failed')"),
+      rescheduled: () =>
+        db.prepare("UPDATE drafts SET status = 'scheduled', updated_at = ? WHERE id = ? AND status = 'publishing'"),
+      scheduled: () =>
+        db.prepare(
+          "UPDATE drafts SET status = 'scheduled', scheduled_for = ?, updated_at = ? WHERE id = ? AND " +
+            "user_id = ? AND status != 'publishing'",
+        ),
+      finalAfterSchedule: () =>
+        db.prepare(
+          "UPDATE drafts SET status = ?, updated_at = ? WHERE id = ? AND status IN ('scheduled', " +
+            "'publishing', 'published', 'partially_published', 'failed')",
+        ),
       // The draft's other entries are still to come: it stays scheduled until the last one fires.
-      backToScheduled: () => db.prepare(`UPDATE drafts SET status = 'scheduled', updated_at = ? WHERE id = ? AND status IN ('published', 'partially_published', 'failed')
+      backToScheduled: () =>
+        db.prepare(`UPDATE drafts SET status = 'scheduled', updated_at = ? WHERE id = ? AND status IN ('published',
+                'partially_published', 'failed')
         AND EXISTS (SELECT 1 FROM schedule_entries WHERE draft_id = drafts.id AND status IN ('pending', 'claimed'))`),
-      backToDraft: () => db.prepare("UPDATE drafts SET status = 'draft', scheduled_for = NULL, updated_at = ? WHERE id = ? AND status = 'scheduled'"),
+      backToDraft: () =>
+        db.prepare(
+          "UPDATE drafts SET status = 'draft', scheduled_for = NULL, updated_at = ? WHERE id = ? AND status " +
+            "= 'scheduled'",
+        ),
     });
   }
 
   /** A publish-now's outcome, whatever the draft said before. */
-  setSettled(draftId: string, status: SettledDraftStatus, at: string): void { this.s.set.run(status, at, draftId); }
+  setSettled(draftId: string, status: SettledDraftStatus, at: string): void {
+    this.s.set.run(status, at, draftId);
+  }
 
   /** A publish of the draft has begun. */
-  setPublishing(draftId: string, at: string): void { this.s.publishing.run(at, draftId); }
+  setPublishing(draftId: string, at: string): void {
+    this.s.publishing.run(at, draftId);
+  }
 
   /** A begun scheduled publish went back to its entry before anything was sent. */
-  setRescheduled(draftId: string, at: string): void { this.s.rescheduled.run(at, draftId); }
+  setRescheduled(draftId: string, at: string): void {
+    this.s.rescheduled.run(at, draftId);
+  }
 
   /** Scheduled for `scheduledFor`, unless it is being published; false when nothing changed (or the draft is gone). */
   setScheduled(draftId: string, userId: string, scheduledFor: string, at: string): boolean {
@@ -42,11 +63,17 @@ export class DraftStatusRepo {
   }
 
   /** The outcome once the last schedule entry ended (not over a draft edited back meanwhile). */
-  setSettledAfterSchedule(draftId: string, status: SettledDraftStatus, at: string): void { this.s.finalAfterSchedule.run(status, at, draftId); }
+  setSettledAfterSchedule(draftId: string, status: SettledDraftStatus, at: string): void {
+    this.s.finalAfterSchedule.run(status, at, draftId);
+  }
 
   /** Back to `scheduled` while other entries of it are still to come. */
-  setBackToScheduled(draftId: string, at: string): void { this.s.backToScheduled.run(at, draftId); }
+  setBackToScheduled(draftId: string, at: string): void {
+    this.s.backToScheduled.run(at, draftId);
+  }
 
   /** Back to `draft` (nothing scheduled any more, nothing went out). */
-  setBackToDraft(draftId: string, at: string): void { this.s.backToDraft.run(at, draftId); }
+  setBackToDraft(draftId: string, at: string): void {
+    this.s.backToDraft.run(at, draftId);
+  }
 }

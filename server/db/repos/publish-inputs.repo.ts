@@ -12,14 +12,23 @@ export type AccountRow = typeof accounts.$inferSelect;
 export type MediaRow = typeof media.$inferSelect;
 
 /** Every column of an accounts row, named as drizzle names them (AccountRow). */
-const ACCOUNT_COLS = `id, user_id AS userId, platform, platform_user_id AS platformUserId, username, display_name AS displayName, avatar, status,
-  followers_count AS followersCount, following_count AS followingCount, server_url AS serverUrl, meta, created_at AS createdAt`;
+const ACCOUNT_COLS = `id, user_id AS userId, platform, platform_user_id AS platformUserId, username, display_name AS
+    displayName, avatar, status,
+  followers_count AS followersCount, following_count AS followingCount, server_url AS serverUrl, meta, created_at AS
+    createdAt`;
 
 /** Every column of a media row, named as drizzle names them (MediaRow). */
-const MEDIA_COLS = 'id, user_id AS userId, file_name AS fileName, type, mime, size, width, height, alt_text AS altText, created_at AS createdAt';
+const MEDIA_COLS =
+  'id, user_id AS userId, file_name AS fileName, type, mime, size, width, height, alt_text AS altText, ' +
+  'created_at AS createdAt';
 
 export interface DraftSourceRow {
-  id: string; userId: string; title: string; status: string; socialSetId: string | null; selectedAccountIds: string;
+  id: string;
+  userId: string;
+  title: string;
+  status: string;
+  socialSetId: string | null;
+  selectedAccountIds: string;
   /** BCP 47 or null (the setting defaultLanguage). */
   language: string | null;
   /** null, 'false' or JSON `{url}` (schema.ts). */
@@ -31,14 +40,21 @@ export class PublishInputsRepo {
 
   constructor(sqlite: Sqlite) {
     this.s = lazyStatements({
-      draft: () => sqlite.prepare(`SELECT id, user_id AS userId, title, status, social_set_id AS socialSetId, selected_account_ids AS selectedAccountIds,
+      draft: () =>
+        sqlite.prepare(`SELECT id, user_id AS userId, title, status, social_set_id AS socialSetId, selected_account_ids
+                AS selectedAccountIds,
         language, link_card AS linkCard FROM drafts WHERE id = ? AND user_id = ?`),
-      posts: () => sqlite.prepare('SELECT plain_text AS plainText, media FROM tweets WHERE draft_id = ? ORDER BY position'),
+      posts: () =>
+        sqlite.prepare('SELECT plain_text AS plainText, media FROM tweets WHERE draft_id = ? ORDER BY position'),
       overrides: () => sqlite.prepare('SELECT platform, content FROM platform_contents WHERE draft_id = ?'),
       // One statement for every target (a schedule request may name dozens of accounts).
-      accounts: () => sqlite.prepare(`SELECT ${ACCOUNT_COLS} FROM accounts WHERE user_id = ? AND id IN (SELECT value FROM json_each(?))`),
+      accounts: () =>
+        sqlite.prepare(
+          `SELECT ${ACCOUNT_COLS} FROM accounts WHERE user_id = ? AND id IN (SELECT value FROM json_each(?))`,
+        ),
       accountById: () => sqlite.prepare(`SELECT ${ACCOUNT_COLS} FROM accounts WHERE id = ?`),
-      mediaKinds: () => sqlite.prepare('SELECT id, type, size FROM media WHERE user_id = ? AND id IN (SELECT value FROM json_each(?))'),
+      mediaKinds: () =>
+        sqlite.prepare('SELECT id, type, size FROM media WHERE user_id = ? AND id IN (SELECT value FROM json_each(?))'),
       mediaById: () => sqlite.prepare(`SELECT ${MEDIA_COLS} FROM media WHERE id = ?`),
     });
   }
