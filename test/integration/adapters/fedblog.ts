@@ -4,14 +4,13 @@
  * the account (and both reused), the Idempotency-Key on every status and across a lost answer,
  * media the instance processes in the background, and the lookup of a reply by its parent.
  */
-import fs from 'node:fs';
 import { expect, it } from 'vitest';
 import { PlatformError } from '../../../server/platforms/errors.js';
 import { fedblogAdapter } from '../../../server/platforms/fedblog.adapter.js';
 import { connectOAuth } from '../../helpers/oauth-connect.js';
 import { pngMedia } from '../../helpers/png.js';
 import { startMastodonSimulator, type MastodonSimulator } from '../../simulators/mastodon.simulator.js';
-import { resetIn, type Network, type World } from './world.js';
+import { gifMedia, resetIn, type Network, type World } from './world.js';
 
 const COLOURS: [number, number, number][] = [
   [20, 200, 20],
@@ -98,18 +97,7 @@ function mastodonOnly(world: () => World<MastodonSimulator>): void {
     const w = world();
     // A real 1x1 GIF: Mastodon turns GIFs into gifv video, processed in the background.
     const bytes = Buffer.from('47494638396101000100800000000000ffffff2c00000000010001000002024401003b', 'hex');
-    const file = `${w.mediaDir}/dot.gif`;
-    fs.writeFileSync(file, bytes);
-    const gif = {
-      path: file,
-      mime: 'image/gif',
-      size: bytes.length,
-      kind: 'gif' as const,
-      width: 1,
-      height: 1,
-      altText: 'A dot',
-    };
-    const ref = await w.publish(w.post('Slow picture', { media: [gif] }));
+    const ref = await w.publish(w.post('Slow picture', { media: [gifMedia(w, bytes, 'A dot')] }));
     const [mediaId] = status(w.sim, ref.id)!.mediaIds;
     expect(w.sim.state.media.get(mediaId)?.description).toBe('A dot');
     expect(w.sim.requests).toContain(`GET /api/v1/media/${mediaId}`);

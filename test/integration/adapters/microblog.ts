@@ -13,7 +13,7 @@ import { startServer } from '../../helpers/server.js';
 import { PlatformError } from '../../../server/platforms/errors.js';
 import { microblogAdapter } from '../../../server/platforms/microblog.adapter.js';
 import { startXSimulator, type XSimulator } from '../../simulators/x.simulator.js';
-import { resetIn, type Network, type World } from './world.js';
+import { gifMedia, resetIn, type Network, type World } from './world.js';
 
 const CLIENT = { id: 'herald-test-client', secret: 'herald-test-secret' };
 const COLOURS: [number, number, number][] = [
@@ -87,44 +87,38 @@ export const microblog: Network<XSimulator> = {
 };
 
 function xOnly(world: () => World<XSimulator>): void {
-  it(
-    'mode create_new makes a set named after the handle; socialSetId adds to that set; an unknown set is ' +
-      'refused before X is asked',
-    async () => {
-      const { t, key, accountId, sim } = world();
-      const setsHolding = async (id: string) =>
-        ((await t.call('GET', '/social-sets', { key })).body.socialSets as any[]).filter((s) =>
-          s.accounts.some((a: any) => a.accountId === id),
-        );
-      const handle = user(sim).username;
-      const fresh = await connectOAuth(t, key, 'microblog', { mode: 'create_new' });
-      expect(fresh.status, JSON.stringify(fresh.body)).toBe(200);
-      expect(fresh.body.accountUuid).toBe(accountId);
-      const created = (await setsHolding(accountId)).find((s) => s.id === fresh.body.socialSetId);
-      expect(created).toMatchObject({ name: handle, isDefault: false });
-      expect(created.accounts.map((a: any) => a.accountId)).toEqual([accountId]);
-
-      const mine = await t.call('POST', '/social-sets', { key, body: { name: 'Launch team' } });
-      expect(mine.status, mine.text).toBe(200);
-      const added = await connectOAuth(t, key, 'microblog', {
-        socialSetId: mine.body.socialSet.id,
-        mode: 'add_to_existing',
-      });
-      expect(added.status, JSON.stringify(added.body)).toBe(200);
-      expect(added.body.socialSetId).toBe(mine.body.socialSet.id);
-      expect((await setsHolding(accountId)).map((s) => s.name).sort()).toEqual(
-        ['Default', 'Launch team', handle].sort(),
+  it('create_new: a set named after the handle; socialSetId: that set; an unknown set: refused before X', async () => {
+    const { t, key, accountId, sim } = world();
+    const setsHolding = async (id: string) =>
+      ((await t.call('GET', '/social-sets', { key })).body.socialSets as any[]).filter((s) =>
+        s.accounts.some((a: any) => a.accountId === id),
       );
+    const handle = user(sim).username;
+    const fresh = await connectOAuth(t, key, 'microblog', { mode: 'create_new' });
+    expect(fresh.status, JSON.stringify(fresh.body)).toBe(200);
+    expect(fresh.body.accountUuid).toBe(accountId);
+    const created = (await setsHolding(accountId)).find((s) => s.id === fresh.body.socialSetId);
+    expect(created).toMatchObject({ name: handle, isDefault: false });
+    expect(created.accounts.map((a: any) => a.accountId)).toEqual([accountId]);
 
-      const calls = tokenCalls(sim);
-      const unknown = await t.call('POST', '/microblog/auth', {
-        key,
-        body: { socialSetId: '00000000-0000-4000-8000-000000000000' },
-      });
-      expect(unknown.status).toBe(404);
-      expect(tokenCalls(sim)).toBe(calls);
-    },
-  );
+    const mine = await t.call('POST', '/social-sets', { key, body: { name: 'Launch team' } });
+    expect(mine.status, mine.text).toBe(200);
+    const added = await connectOAuth(t, key, 'microblog', {
+      socialSetId: mine.body.socialSet.id,
+      mode: 'add_to_existing',
+    });
+    expect(added.status, JSON.stringify(added.body)).toBe(200);
+    expect(added.body.socialSetId).toBe(mine.body.socialSet.id);
+    expect((await setsHolding(accountId)).map((s) => s.name).sort()).toEqual(['Default', 'Launch team', handle].sort());
+
+    const calls = tokenCalls(sim);
+    const unknown = await t.call('POST', '/microblog/auth', {
+      key,
+      body: { socialSetId: '00000000-0000-4000-8000-000000000000' },
+    });
+    expect(unknown.status).toBe(404);
+    expect(tokenCalls(sim)).toBe(calls);
+  });
 
   it('uploads a GIF in segments and waits for X to process it', async () => {
     const w = world();
@@ -136,18 +130,7 @@ function xOnly(world: () => World<XSimulator>): void {
     }
     const tail = Buffer.from('002c00000000010001000002024401003b', 'hex');
     const bytes = Buffer.concat([head, ...comment, tail]);
-    const file = path.join(w.mediaDir, 'dot.gif');
-    fs.writeFileSync(file, bytes);
-    const gif = {
-      path: file,
-      mime: 'image/gif',
-      size: bytes.length,
-      kind: 'gif' as const,
-      width: 1,
-      height: 1,
-      altText: 'A single dot',
-    };
-    const ref = await w.publish(w.post('A moving dot', { media: [gif] }));
+    const ref = await w.publish(w.post('A moving dot', { media: [gifMedia(w, bytes, 'A single dot')] }));
     const [mediaId] = tweet(w.sim, ref.id)!.mediaIds;
     const m = media(w.sim, mediaId)!;
     expect({ bytes: m.bytes?.length, altText: m.altText, state: m.state }).toEqual({

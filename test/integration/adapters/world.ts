@@ -115,6 +115,13 @@ export async function startWorld<S>(net: Network<S>): Promise<World<S>> {
   return w;
 }
 
+/** A GIF of `bytes` written to the world's media folder, as a post's media item. */
+export function gifMedia(w: World, bytes: Buffer, altText: string): MediaItem {
+  const file = `${w.mediaDir}/dot.gif`;
+  fs.writeFileSync(file, bytes);
+  return { path: file, mime: 'image/gif', size: bytes.length, kind: 'gif', width: 1, height: 1, altText };
+}
+
 /** The network's copy of a post, by its id. */
 export const keptOf = <S>(net: Network<S>, sim: S, id: string) => net.posts(sim).find((p) => p.id === id);
 
