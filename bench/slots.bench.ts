@@ -231,10 +231,15 @@ try {
       fmt(Math.max(...spread)),
     ],
   ]);
-  console.log('goal: next-free-slot p99 ≤ 1 ms (the queue look-up row); scheduler lateness p99 ≤ 25 ms (docs/decisions.md §20.3)');
+  console.log(
+    'goal: next-free-slot p99 ≤ 1 ms (the queue look-up row); scheduler lateness p99 ≤ 25 ms (docs/decisions.md §20.3)',
+  );
   goal(`queue look-up p99 ${p(full, 99)} ms (goal ≤ 1 ms)`, percentile(full, 99) <= 1);
   goal(`lateness p99 ${fmt(percentile(late, 99))} ms (goal ≤ 25 ms)`, percentile(late, 99) <= 25);
-  goal(`${fired.length} of the ${rows.length} entries due in the window fired (goal: all)`, fired.length === rows.length);
+  goal(
+    `${fired.length} of the ${rows.length} entries due in the window fired (goal: all)`,
+    fired.length === rows.length,
+  );
   finishGoals();
 } finally {
   await t.close();
