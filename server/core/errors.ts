@@ -21,7 +21,9 @@ export const ERROR_STATUS = {
   IDEMPOTENCY_KEY_IN_USE: 409,
   /** The same Idempotency-Key with another method, path or body (docs/decisions.md §10). */
   IDEMPOTENCY_KEY_REUSED: 422,
-  /** Scheduling or queueing a draft on accounts it was already published to, without `force` (decisions §11). */
+  /**
+   * Scheduling or queueing a draft on accounts it was already published to, without `force` (docs/decisions.md §22).
+   */
   ALREADY_PUBLISHED: 409,
   /** The network cannot do what was asked; the message says which network and what it can do instead. */
   NOT_SUPPORTED: 409,

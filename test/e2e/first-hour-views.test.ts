@@ -179,16 +179,29 @@ describe('Calendar at 1280 × 800', () => {
   });
 });
 
-describe('a queue slot\'s post in the calendar', () => {
+describe("a queue slot's post in the calendar", () => {
   it('networks jittered minutes apart across the hour are one card, in the month and week views', async () => {
     const key = await app.t.login();
     const fed = addAccount(app.t, owner, 'fedblog').accountId;
     const sky = addAccount(app.t, owner, 'skyblog').accountId;
-    const draft = (await app.t.call('POST', '/microblog/drafts', { key, body: { title: 'Slot post', tweets: [{ content: 'at the slot' }], selectedAccountIds: [fed, sky] } })).body.draft.id;
+    const draft = (
+      await app.t.call('POST', '/microblog/drafts', {
+        key,
+        body: { title: 'Slot post', tweets: [{ content: 'at the slot' }], selectedAccountIds: [fed, sky] },
+      })
+    ).body.draft.id;
     const day = new Date(Date.now() + 2 * DAY).toISOString().slice(0, 10);
-    const r = await app.t.call('POST', '/microblog/schedule', { key, body: { draftId: draft, applyJitter: false, targetAccounts: [
-      { accountId: fed, scheduledFor: `${day}T08:58:00Z` }, { accountId: sky, scheduledFor: `${day}T09:02:00Z` },
-    ] } });
+    const r = await app.t.call('POST', '/microblog/schedule', {
+      key,
+      body: {
+        draftId: draft,
+        applyJitter: false,
+        targetAccounts: [
+          { accountId: fed, scheduledFor: `${day}T08:58:00Z` },
+          { accountId: sky, scheduledFor: `${day}T09:02:00Z` },
+        ],
+      },
+    });
     expect(r.status, r.text).toBe(200);
     const zone = (await app.t.call('GET', '/me', { key })).body.timezone;
     for (const view of ['month', 'week']) {
