@@ -18,12 +18,16 @@ function time(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const t0 = process.hrtime.bigint();
   const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
-  child.stderr.on('data', (c) => { err += c; });
-  return new Promise((resolve, reject) => child.on('close', (code) => {
-    const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-    if (code !== 0) reject(new Error(`${args.join(' ')} exited ${code}: ${err}`));
-    else resolve(ms);
-  }));
+  child.stderr.on('data', (c) => {
+    err += c;
+  });
+  return new Promise((resolve, reject) =>
+    child.on('close', (code) => {
+      const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+      if (code !== 0) reject(new Error(`${args.join(' ')} exited ${code}: ${err}`));
+      else resolve(ms);
+    }),
+  );
 }
 
 const t = await startServer({ scheduler: false });
@@ -35,7 +39,10 @@ const cases: [string, string[]][] = [
   ['herald --version', ['bin/herald.mjs', '--version']],
   ['herald --help', ['bin/herald.mjs', '--help']],
   ['herald whoami (1 request)', ['bin/herald.mjs', 'whoami']],
-  ['herald draft create --content (text rules)', ['bin/herald.mjs', 'draft', 'create', '--content', 'x', '-o', 'minimal']],
+  [
+    'herald draft create --content (text rules)',
+    ['bin/herald.mjs', 'draft', 'create', '--content', 'x', '-o', 'minimal'],
+  ],
   ['before: tsx loader, herald --version', ['--import', 'tsx', 'cli/herald.ts', '--version']],
   ['before: tsx loader, herald whoami', ['--import', 'tsx', 'cli/herald.ts', 'whoami']],
 ];
@@ -52,7 +59,10 @@ printTable(`CLI cold start, ${RUNS} runs each, ms, median (min–max)`, [
   ...results.map(({ name, s }) => [name, `${fmt(s.median)} (${fmt(s.min)}–${fmt(s.max)})`, `${fmt(s.median / base)}×`]),
 ]);
 const version = results.find((r) => r.name === 'herald --version')!.s.median;
-console.log(`herald --version: ${fmt(version)} ms; goal ≤ 150 ms${goal(`herald --version ${fmt(version)} ms (goal ≤ 150 ms)`, version <= 150)}`);
+console.log(
+  `herald --version: ${fmt(version)} ms; goal ≤ 150 ms` +
+    `${goal(`herald --version ${fmt(version)} ms (goal ≤ 150 ms)`, version <= 150)}`,
+);
 finishGoals();
 await t.close();
 fs.rmSync(home, { recursive: true, force: true });

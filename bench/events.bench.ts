@@ -17,20 +17,34 @@ const PER_TICK = 10;
 const TICK_MS = 5;
 const owner = { email: 'bench@example.test', password: 'bench password 123' };
 
-const config = loadConfig({}, {
-  HERALD_DATA_DIR: tempDir('herald-bench-events-'), HERALD_PORT: '0', HERALD_LOG_LEVEL: 'silent', HERALD_SECRET_STORE: 'file',
-  HERALD_OWNER_EMAIL: owner.email, HERALD_OWNER_PASSWORD: owner.password, HERALD_PASSWORD_COST: '14',
-  HERALD_DEFAULT_TIER: 'enterprise', HERALD_ENTERPRISE_LIMIT: '100000000',
-});
+const config = loadConfig(
+  {},
+  {
+    HERALD_DATA_DIR: tempDir('herald-bench-events-'),
+    HERALD_PORT: '0',
+    HERALD_LOG_LEVEL: 'silent',
+    HERALD_SECRET_STORE: 'file',
+    HERALD_OWNER_EMAIL: owner.email,
+    HERALD_OWNER_PASSWORD: owner.password,
+    HERALD_PASSWORD_COST: '14',
+    HERALD_DEFAULT_TIER: 'enterprise',
+    HERALD_ENTERPRISE_LIMIT: '100000000',
+  },
+);
 const server = await createServer({ config, announce: false, scheduler: false, uiDir: '' });
 try {
-  const login = await fetch(`${server.apiUrl}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(owner) });
+  const login = await fetch(`${server.apiUrl}/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(owner),
+  });
   const key = ((await login.json()) as { apiKey: { key: string } }).apiKey.key;
   const userId = server.sqlite.prepare('SELECT id FROM users WHERE email = ?').pluck().get(owner.email) as string;
   const events = server.services.events;
 
   // Each client: reads the stream, and for each event the time from its `sent` mark to now.
-  const worker = new Worker(`
+  const worker = new Worker(
+    `
     const { parentPort, workerData } = require('node:worker_threads');
     const { url, key, clients, events } = workerData;
     const now = () => performance.timeOrigin + performance.now();
@@ -58,7 +72,9 @@ try {
       return Array.from(lat.subarray(0, got));
     };
     Promise.all(Array.from({ length: clients }, run)).then((all) => parentPort.postMessage({ latencies: all }));
-  `, { eval: true, workerData: { url: `${server.apiUrl}/events`, key, clients: CLIENTS, events: EVENTS } });
+  `,
+    { eval: true, workerData: { url: `${server.apiUrl}/events`, key, clients: CLIENTS, events: EVENTS } },
+  );
 
   let opened = 0;
   const done = new Promise<number[][]>((resolve, reject) => {
@@ -74,7 +90,8 @@ try {
   const started = now();
   for (let sent = 0; sent < EVENTS;) {
     server.sqlite.transaction(() => {
-      for (let i = 0; i < PER_TICK && sent < EVENTS; i++, sent++) events.record(userId, 'credits.changed', { balance: sent, sent: now() });
+      for (let i = 0; i < PER_TICK && sent < EVENTS; i++, sent++)
+        events.record(userId, 'credits.changed', { balance: sent, sent: now() });
     })();
     await new Promise((r) => setTimeout(r, TICK_MS));
   }
@@ -83,14 +100,26 @@ try {
   await worker.terminate();
   const all = latencies.flat();
   const complete = latencies.every((l) => l.length === EVENTS);
-  printTable(`Event stream: ${EVENTS.toLocaleString('en')} events to ${CLIENTS} clients (${PER_TICK} per transaction every ${TICK_MS} ms)`, [
-    ['figure', 'value'],
-    ['delivered', `${all.length.toLocaleString('en')} of ${(EVENTS * CLIENTS).toLocaleString('en')}${complete ? '' : ' (INCOMPLETE)'}`],
-    ['p50 delivery', `${fmt(percentile(all, 50))} ms`],
-    ['p99 delivery', `${fmt(percentile(all, 99))} ms, goal ≤ 50 ms${goal(`p99 delivery ${fmt(percentile(all, 99))} ms (goal ≤ 50 ms)`, percentile(all, 99) <= 50)}`],
-    ['max delivery', `${fmt(Math.max(...all))} ms`],
-    ['wall time', `${fmt(wall)} s`],
-  ]);
+  printTable(
+    `Event stream: ${EVENTS.toLocaleString('en')} events to ${CLIENTS} clients (${PER_TICK} per transaction ` +
+      `every ${TICK_MS} ms)`,
+    [
+      ['figure', 'value'],
+      [
+        'delivered',
+        `${all.length.toLocaleString('en')} of ${(EVENTS * CLIENTS).toLocaleString('en')}` +
+          `${complete ? '' : ' (INCOMPLETE)'}`,
+      ],
+      ['p50 delivery', `${fmt(percentile(all, 50))} ms`],
+      [
+        'p99 delivery',
+        `${fmt(percentile(all, 99))} ms, goal ≤ 50 ms` +
+          `${goal(`p99 delivery ${fmt(percentile(all, 99))} ms (goal ≤ 50 ms)`, percentile(all, 99) <= 50)}`,
+      ],
+      ['max delivery', `${fmt(Math.max(...all))} ms`],
+      ['wall time', `${fmt(wall)} s`],
+    ],
+  );
   console.log(loadNote());
   goal(`${all.length} of ${EVENTS * CLIENTS} events delivered (goal: all)`, complete);
   finishGoals();

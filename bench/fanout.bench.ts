@@ -18,16 +18,25 @@ const RUNS = Math.max(5, Number(process.env.BENCH_RUNS ?? 5));
 const LATENCY_MS = 100;
 type Net = 'microblog' | 'skyblog' | 'fedblog' | 'threadblog' | 'problog';
 const NETS: Net[] = ['microblog', 'skyblog', 'fedblog', 'threadblog', 'problog'];
-const NAME: Record<Net, string> = { microblog: 'X', skyblog: 'Bluesky', fedblog: 'Mastodon', threadblog: 'Threads', problog: 'LinkedIn' };
+const NAME: Record<Net, string> = {
+  microblog: 'X',
+  skyblog: 'Bluesky',
+  fedblog: 'Mastodon',
+  threadblog: 'Threads',
+  problog: 'LinkedIn',
+};
 
 /** Holds every request `latency()` ms before the server's own handlers see it. */
 function delayRequests(server: http.Server, latency: () => number): void {
   const handlers = server.listeners('request') as ((req: http.IncomingMessage, res: http.ServerResponse) => void)[];
   server.removeAllListeners('request');
   server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
-    const run = () => { for (const f of handlers) f.call(server, req, res); };
+    const run = () => {
+      for (const f of handlers) f.call(server, req, res);
+    };
     const ms = latency();
-    if (ms > 0) setTimeout(run, ms); else run();
+    if (ms > 0) setTimeout(run, ms);
+    else run();
   });
 }
 
@@ -48,7 +57,11 @@ const h = await startHerald(sims.settings);
 try {
   const sky = await pds.createAccount('bench');
   const ids: Record<Net, string> = { ...(await connectSimulators(h, sims)), skyblog: '' };
-  const connected = await h.ok('POST', '/skyblog/auth', { identifier: sky.handle, appPassword: sky.appPassword, service: pds.url });
+  const connected = await h.ok('POST', '/skyblog/auth', {
+    identifier: sky.handle,
+    appPassword: sky.appPassword,
+    service: pds.url,
+  });
   ids.skyblog = connected.account.uuid as string;
 
   let n = 0;
@@ -59,9 +72,13 @@ try {
       tweets: [1, 2, 3].map((j) => ({ content: `Fan-out run ${n}, post ${j} of 3: Herald benchmark #${n}` })),
     });
     const started = process.hrtime.bigint();
-    const r = await h.ok('POST', '/microblog/publish', { draftId: draft.draft.id, accountIds: nets.map((p) => ids[p]) });
+    const r = await h.ok('POST', '/microblog/publish', {
+      draftId: draft.draft.id,
+      accountIds: nets.map((p) => ids[p]),
+    });
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    if (!r.success || r.summary.succeeded !== nets.length) throw new Error(`publishing to ${nets.join(', ')} did not succeed everywhere: ${JSON.stringify(r.results)}`);
+    if (!r.success || r.summary.succeeded !== nets.length)
+      throw new Error(`publishing to ${nets.join(', ')} did not succeed everywhere: ${JSON.stringify(r.results)}`);
     return ms;
   };
 
@@ -84,15 +101,25 @@ try {
   pdsLatency = 0;
 
   const ratio = stats(fanout).median / stats(slowest).median;
-  printTable(`Fan-out of a 3-post draft, every network adding ${LATENCY_MS} ms per request; ${RUNS} runs, ms, median (min–max)`, [
-    ['publish', 'ms', 'vs slowest alone', 'per-run ratio'],
-    ...NETS.map((p) => [`${NAME[p]} alone`, spread(single[p]), '', '']),
-    ['slowest alone (baseline, per run)', spread(slowest), '1×', ''],
-    ['all five at once', spread(fanout), `${fmt(ratio)}×${goal(`fan-out ${fmt(ratio)}× the slowest alone (goal ≤ ${GOAL}×)`, ratio <= GOAL)}`,
-      spread(fanout.map((f, i) => f / slowest[i]))],
-  ]);
+  printTable(
+    `Fan-out of a 3-post draft, every network adding ${LATENCY_MS} ms per request; ${RUNS} runs, ms, median (min–max)`,
+    [
+      ['publish', 'ms', 'vs slowest alone', 'per-run ratio'],
+      ...NETS.map((p) => [`${NAME[p]} alone`, spread(single[p]), '', '']),
+      ['slowest alone (baseline, per run)', spread(slowest), '1×', ''],
+      [
+        'all five at once',
+        spread(fanout),
+        `${fmt(ratio)}×${goal(`fan-out ${fmt(ratio)}× the slowest alone (goal ≤ ${GOAL}×)`, ratio <= GOAL)}`,
+        spread(fanout.map((f, i) => f / slowest[i])),
+      ],
+    ],
+  );
   console.log(`goal (docs/decisions.md §20.3): ≤ ${GOAL}× the slowest network alone.`);
-  console.log('Bluesky is a real PDS (@atproto/pds) with 100 ms added before each request; Threads containers are ready at once (no poll wait)');
+  console.log(
+    'Bluesky is a real PDS (@atproto/pds) with 100 ms added before each request; Threads containers are ' +
+      'ready at once (no poll wait)',
+  );
   console.log(loadNote());
   finishGoals();
 } finally {

@@ -10,7 +10,21 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { cpuMicros, finishGoals, fmt, goal, loadNote, printTable, processTree, ROOT, rssBytes, startChild, startHerald, stop, tempDir } from './lib.js';
+import {
+  cpuMicros,
+  finishGoals,
+  fmt,
+  goal,
+  loadNote,
+  printTable,
+  processTree,
+  ROOT,
+  rssBytes,
+  startChild,
+  startHerald,
+  stop,
+  tempDir,
+} from './lib.js';
 import { connectSimulators, startSimulators } from './networks.js';
 
 const SCHEDULED = 10_000;
@@ -19,7 +33,10 @@ const SETTLE_MS = 10_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Fills a data folder: 2,500 drafts, each scheduled to 4 accounts a day from now. */
-async function prepare(settings: Record<string, string>, sims: Awaited<ReturnType<typeof startSimulators>>): Promise<string> {
+async function prepare(
+  settings: Record<string, string>,
+  sims: Awaited<ReturnType<typeof startSimulators>>,
+): Promise<string> {
   const dataDir = tempDir('herald-bench-idle-');
   const h = await startHerald(settings, { dataDir });
   try {
@@ -28,34 +45,66 @@ async function prepare(settings: Record<string, string>, sims: Awaited<ReturnTyp
     const perDraft = targetAccounts.length;
     const drafts: string[] = [];
     for (let b = 0; b < SCHEDULED / perDraft / 100; b++) {
-      const body = { drafts: Array.from({ length: 100 }, (_, i) => ({ title: `Idle ${b * 100 + i}`, tweets: [{ content: `Scheduled post ${b * 100 + i} ${crypto.randomUUID()}` }] })) };
+      const body = {
+        drafts: Array.from({ length: 100 }, (_, i) => ({
+          title: `Idle ${b * 100 + i}`,
+          tweets: [{ content: `Scheduled post ${b * 100 + i} ${crypto.randomUUID()}` }],
+        })),
+      };
       const r = await h.ok('POST', '/microblog/drafts/batch', body);
       drafts.push(...(r.drafts as { id: string }[]).map((d) => d.id));
     }
     const at = new Date(Date.now() + 24 * 3600_000).toISOString();
-    for (const draftId of drafts) await h.ok('POST', '/microblog/schedule', { draftId, scheduledFor: at, targetAccounts, applyJitter: true });
+    for (const draftId of drafts)
+      await h.ok('POST', '/microblog/schedule', { draftId, scheduledFor: at, targetAccounts, applyJitter: true });
     const progress = await h.ok('GET', `/microblog/publish/progress?draftId=${drafts[0]}`);
-    if ((progress.entries as unknown[]).length !== perDraft) throw new Error(`expected ${perDraft} pending entries per draft, progress shows ${JSON.stringify(progress)}`);
+    if ((progress.entries as unknown[]).length !== perDraft)
+      throw new Error(`expected ${perDraft} pending entries per draft, progress shows ${JSON.stringify(progress)}`);
   } finally {
     await h.halt();
   }
   return dataDir;
 }
 
-interface Idle { processes: number; nodes: number; rssMb: number; cpuPct: number; commands: string[]; pending: string }
+interface Idle {
+  processes: number;
+  nodes: number;
+  rssMb: number;
+  cpuPct: number;
+  commands: string[];
+  pending: string;
+}
 
 async function idle(name: string, args: string[], env: Record<string, string>): Promise<Idle> {
-  const { child, output } = await startChild(process.execPath, args, env, /listening on http:\/\/127\.0\.0\.1:\d+\/api\/v1/);
+  const { child, output } = await startChild(
+    process.execPath,
+    args,
+    env,
+    /listening on http:\/\/127\.0\.0\.1:\d+\/api\/v1/,
+  );
   try {
     await sleep(SETTLE_MS);
     const tree = () => processTree(child.pid!);
-    const cpu = () => tree().reduce((sum, p) => { try { return sum + cpuMicros(p.pid); } catch { return sum; } }, 0);
+    const cpu = () =>
+      tree().reduce((sum, p) => {
+        try {
+          return sum + cpuMicros(p.pid);
+        } catch {
+          return sum;
+        }
+      }, 0);
     const cpu0 = cpu();
     const t0 = process.hrtime.bigint();
     let peak = 0;
     for (let s = 0; s < SECONDS; s++) {
       await sleep(1000);
-      const rss = tree().reduce((sum, p) => { try { return sum + rssBytes(p.pid); } catch { return sum; } }, 0);
+      const rss = tree().reduce((sum, p) => {
+        try {
+          return sum + rssBytes(p.pid);
+        } catch {
+          return sum;
+        }
+      }, 0);
       peak = Math.max(peak, rss);
     }
     const wallUs = Number(process.hrtime.bigint() - t0) / 1000;
@@ -77,20 +126,38 @@ async function idle(name: string, args: string[], env: Record<string, string>): 
 const sims = await startSimulators();
 try {
   const dataDir = await prepare(sims.settings, sims);
-  const env = { ...sims.settings, HERALD_DATA_DIR: dataDir, HERALD_PORT: '0', HERALD_SECRET_STORE: 'file', HERALD_ALLOW_PRIVATE_ADDRESSES: '1' };
+  const env = {
+    ...sims.settings,
+    HERALD_DATA_DIR: dataDir,
+    HERALD_PORT: '0',
+    HERALD_SECRET_STORE: 'file',
+    HERALD_ALLOW_PRIVATE_ADDRESSES: '1',
+  };
   const now = await idle('npm run serve', ['scripts/start.mjs', '--headless'], env);
   const before = await idle('before', [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'server/main.ts'], env);
-  const row = (label: string, r: Idle) => [label, r.pending, String(r.processes), String(r.nodes), fmt(r.rssMb), fmt(r.cpuPct, 3)];
-  printTable(`Idle with ${SCHEDULED.toLocaleString('en')} scheduled posts: ${SECONDS} s after ${SETTLE_MS / 1000} s to settle`, [
-    ['how it runs', 'scheduler', 'processes', 'node processes', 'RSS MB (all, peak)', 'CPU %'],
-    row('node scripts/start.mjs --headless (npm run serve, npm aside)', now),
-    row('before: tsx server/main.ts (loader at run time)', before),
-  ]);
+  const row = (label: string, r: Idle) => [
+    label,
+    r.pending,
+    String(r.processes),
+    String(r.nodes),
+    fmt(r.rssMb),
+    fmt(r.cpuPct, 3),
+  ];
+  printTable(
+    `Idle with ${SCHEDULED.toLocaleString('en')} scheduled posts: ${SECONDS} s after ${SETTLE_MS / 1000} s to settle`,
+    [
+      ['how it runs', 'scheduler', 'processes', 'node processes', 'RSS MB (all, peak)', 'CPU %'],
+      row('node scripts/start.mjs --headless (npm run serve, npm aside)', now),
+      row('before: tsx server/main.ts (loader at run time)', before),
+    ],
+  );
   for (const c of [...now.commands, ...before.commands]) console.log(`  ${c}`);
   const nodes = goal(`${now.nodes} Node processes (goal: one)`, now.nodes === 1);
   const rss = goal(`RSS ${fmt(now.rssMb)} MB (goal ≤ 150 MB)`, now.rssMb <= 150);
   const cpu = goal(`CPU ${fmt(now.cpuPct, 3)} % (goal ≤ 0.5 %)`, now.cpuPct <= 0.5);
-  console.log(`goals (docs/decisions.md §20.3), npm run serve: one Node process${nodes}; RSS ≤ 150 MB${rss}; CPU ≤ 0.5 %${cpu}`);
+  console.log(
+    `goals (docs/decisions.md §20.3), npm run serve: one Node process${nodes}; RSS ≤ 150 MB${rss}; CPU ≤ 0.5 %${cpu}`,
+  );
   console.log(loadNote());
   finishGoals();
   fs.rmSync(dataDir, { recursive: true, force: true });

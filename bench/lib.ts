@@ -10,7 +10,11 @@ export { processTree } from '../test/helpers/proc.js';
 
 export const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 
-export interface Stats { median: number; min: number; max: number }
+export interface Stats {
+  median: number;
+  min: number;
+  max: number;
+}
 
 export function stats(values: number[]): Stats {
   const s = [...values].sort((a, b) => a - b);
@@ -39,7 +43,12 @@ export function tempDir(prefix: string): string {
 }
 
 /** Starts a child process and resolves once it prints a line matching `ready`. */
-export function startChild(cmd: string, args: string[], env: Record<string, string>, ready: RegExp): Promise<{ child: ChildProcess; match: RegExpMatchArray; startedAt: bigint; output: () => string }> {
+export function startChild(
+  cmd: string,
+  args: string[],
+  env: Record<string, string>,
+  ready: RegExp,
+): Promise<{ child: ChildProcess; match: RegExpMatchArray; startedAt: bigint; output: () => string }> {
   const startedAt = process.hrtime.bigint();
   const child = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
@@ -53,27 +62,53 @@ export function startChild(cmd: string, args: string[], env: Record<string, stri
       if (m) resolve({ child, match: m, startedAt, output });
     };
     child.stdout!.on('data', onData);
-    child.stderr!.on('data', (b: Buffer) => { out += b.toString(); });
+    child.stderr!.on('data', (b: Buffer) => {
+      out += b.toString();
+    });
     child.on('exit', (code) => reject(new Error(`${cmd} exited with ${code}: ${out.slice(-500)}`)));
   });
 }
 
 export async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return;
-  await new Promise<void>((r) => { child.once('exit', () => r()); child.kill('SIGTERM'); });
+  await new Promise<void>((r) => {
+    child.once('exit', () => r());
+    child.kill('SIGTERM');
+  });
 }
 
 export interface LoadResult {
-  rps: number; p50: number; p99: number; errors: number; non2xx: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
   /** Server CPU per answered request, µs (when the server's pid was given). */
   cpuPerRequest?: number;
 }
 
-export async function load(url: string, opts: { connections: number; seconds: number; headers?: Record<string, string>; pid?: number }): Promise<LoadResult> {
+export async function load(
+  url: string,
+  opts: { connections: number; seconds: number; headers?: Record<string, string>; pid?: number },
+): Promise<LoadResult> {
   const before = opts.pid ? cpuMicros(opts.pid) : 0;
-  const r = await autocannon({ url, connections: opts.connections, duration: opts.seconds, headers: opts.headers, pipelining: 1 });
-  const cpuPerRequest = opts.pid && r.requests.total > 0 ? (cpuMicros(opts.pid) - before) / r.requests.total : undefined;
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx, cpuPerRequest };
+  const r = await autocannon({
+    url,
+    connections: opts.connections,
+    duration: opts.seconds,
+    headers: opts.headers,
+    pipelining: 1,
+  });
+  const cpuPerRequest =
+    opts.pid && r.requests.total > 0 ? (cpuMicros(opts.pid) - before) / r.requests.total : undefined;
+  return {
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.errors + r.timeouts,
+    non2xx: r.non2xx,
+    cpuPerRequest,
+  };
 }
 
 /**
@@ -107,39 +142,64 @@ export interface HeraldChild {
   halt(): Promise<void>;
 }
 
-export async function startHerald(env: Record<string, string> = {}, opts: { dataDir?: string; socialSet?: boolean; fromSources?: boolean } = {}): Promise<HeraldChild> {
+export async function startHerald(
+  env: Record<string, string> = {},
+  opts: { dataDir?: string; socialSet?: boolean; fromSources?: boolean } = {},
+): Promise<HeraldChild> {
   if (!opts.fromSources) buildServer();
   const dataDir = opts.dataDir ?? tempDir('herald-bench-');
   const args = opts.fromSources ? ['--import', 'tsx', 'server/main.ts'] : ['dist/server/main.mjs'];
-  const { child, match, output } = await startChild(process.execPath, args, {
-    HERALD_DATA_DIR: dataDir, HERALD_PORT: '0', HERALD_SECRET_STORE: 'file', HERALD_LOG_LEVEL: 'info',
-    HERALD_OWNER_EMAIL: BENCH_OWNER.email, HERALD_OWNER_PASSWORD: BENCH_OWNER.password,
-    // Credits never limit the bench: the grant covers far more than the 110,000 entries it schedules, so
-    // scheduling's credit forecast is settled by its bound and never counts the schedule (credits.service.ts).
-    HERALD_ENTERPRISE_LIMIT: '1000000000', HERALD_MONTHLY_CREDITS: '100000000',
-    // The bench key is enterprise, and a key mints only its own tier or lower (docs/decisions.md §2).
-    HERALD_DEFAULT_TIER: 'enterprise',
-    // The simulators (a Mastodon instance among them) listen on loopback.
-    HERALD_ALLOW_PRIVATE_ADDRESSES: '1',
-    // The simulators' own posting limits are lifted (networks.ts): Herald's quota gate is too.
-    HERALD_POSTING_CAPS: 'off', ...env,
-  }, /listening on (http:\/\/127\.0\.0\.1:\d+\/api\/v1)/);
+  const { child, match, output } = await startChild(
+    process.execPath,
+    args,
+    {
+      HERALD_DATA_DIR: dataDir,
+      HERALD_PORT: '0',
+      HERALD_SECRET_STORE: 'file',
+      HERALD_LOG_LEVEL: 'info',
+      HERALD_OWNER_EMAIL: BENCH_OWNER.email,
+      HERALD_OWNER_PASSWORD: BENCH_OWNER.password,
+      // Credits never limit the bench: the grant covers far more than the 110,000 entries it schedules, so
+      // scheduling's credit forecast is settled by its bound and never counts the schedule (credits.service.ts).
+      HERALD_ENTERPRISE_LIMIT: '1000000000',
+      HERALD_MONTHLY_CREDITS: '100000000',
+      // The bench key is enterprise, and a key mints only its own tier or lower (docs/decisions.md §2).
+      HERALD_DEFAULT_TIER: 'enterprise',
+      // The simulators (a Mastodon instance among them) listen on loopback.
+      HERALD_ALLOW_PRIVATE_ADDRESSES: '1',
+      // The simulators' own posting limits are lifted (networks.ts): Herald's quota gate is too.
+      HERALD_POSTING_CAPS: 'off',
+      ...env,
+    },
+    /listening on (http:\/\/127\.0\.0\.1:\d+\/api\/v1)/,
+  );
   const base = match[1];
   const call = jsonCaller(base);
 
   const login = await call('POST', '/auth/login', { body: BENCH_OWNER });
   if (login.status !== 200) throw new Error(`login answered ${login.status}: ${login.text}`);
-  const created = await call('POST', '/auth/api-keys', { key: login.body.apiKey.key, body: { name: 'bench', tier: 'enterprise' } });
-  if (created.status !== 200 && created.status !== 201) throw new Error(`key creation answered ${created.status}: ${created.text}`);
+  const created = await call('POST', '/auth/api-keys', {
+    key: login.body.apiKey.key,
+    body: { name: 'bench', tier: 'enterprise' },
+  });
+  if (created.status !== 200 && created.status !== 201)
+    throw new Error(`key creation answered ${created.status}: ${created.text}`);
   const key = created.body.apiKey.key as string;
   const ok = async (method: string, p: string, body?: unknown) => {
     const r = await call(method, p, { key, body });
-    if (r.status < 200 || r.status > 299) throw new Error(`${method} ${p} answered ${r.status}: ${r.text.slice(0, 500)}`);
+    if (r.status < 200 || r.status > 299)
+      throw new Error(`${method} ${p} answered ${r.status}: ${r.text.slice(0, 500)}`);
     return r.body;
   };
   if (opts.socialSet) await ok('POST', '/social-sets', { name: 'Bench' });
   return {
-    child, base, dataDir, key, call, ok, output,
+    child,
+    base,
+    dataDir,
+    key,
+    call,
+    ok,
+    output,
     stop: async () => {
       await stop(child);
       fs.rmSync(dataDir, { recursive: true, force: true });
@@ -161,7 +221,11 @@ export function rssBytes(pid: number): number {
 export function cpuMicros(pid: number): number {
   let ns = 0;
   for (const t of fs.readdirSync(`/proc/${pid}/task`)) {
-    try { ns += Number(fs.readFileSync(`/proc/${pid}/task/${t}/schedstat`, 'utf8').split(' ')[0]); } catch { /* the thread ended */ }
+    try {
+      ns += Number(fs.readFileSync(`/proc/${pid}/task/${t}/schedstat`, 'utf8').split(' ')[0]);
+    } catch {
+      /* the thread ended */
+    }
   }
   return ns / 1000;
 }
@@ -175,7 +239,10 @@ export function spread(values: number[], digits = 2): string {
 /** One line noting that figures come from a shared machine, printed under every table. */
 export function loadNote(): string {
   const [one] = os.loadavg();
-  return `machine: ${os.cpus().length} cores, load average ${one.toFixed(2)} when this table was printed (other work on the machine makes absolute figures noisy; compare the ratios)`;
+  return (
+    `machine: ${os.cpus().length} cores, load average ${one.toFixed(2)} when this table was printed (other ` +
+    `work on the machine makes absolute figures noisy; compare the ratios)`
+  );
 }
 
 const missed: string[] = [];

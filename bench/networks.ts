@@ -7,8 +7,14 @@ import type { TestServer } from '../test/helpers/server.js';
 import { simulatorSettings } from '../test/helpers/networks.js';
 import { connectOAuth } from '../test/helpers/oauth-connect.js';
 import {
-  startLinkedInSimulator, startMastodonSimulator, startThreadsSimulator, startXSimulator,
-  type LinkedInSimulator, type MastodonSimulator, type ThreadsSimulator, type XSimulator,
+  startLinkedInSimulator,
+  startMastodonSimulator,
+  startThreadsSimulator,
+  startXSimulator,
+  type LinkedInSimulator,
+  type MastodonSimulator,
+  type ThreadsSimulator,
+  type XSimulator,
 } from '../test/simulators/index.js';
 import type { HeraldChild } from './lib.js';
 
@@ -36,17 +42,25 @@ export async function startSimulators(): Promise<Simulators> {
     startLinkedInSimulator({ rejectDuplicates: false }),
   ]);
   return {
-    x, masto, threads, li,
+    x,
+    masto,
+    threads,
+    li,
     settings: simulatorSettings(x, threads, li, X_CLIENT),
     setLatency(ms) {
       for (const s of [x, masto, threads, li]) s.faults.latencyMs = ms;
     },
-    close: async () => { await Promise.all([x.close(), masto.close(), threads.close(), li.close()]); },
+    close: async () => {
+      await Promise.all([x.close(), masto.close(), threads.close(), li.close()]);
+    },
   };
 }
 
 /** Connects one account per simulator through Herald's HTTP API; returns the account ids. */
-export async function connectSimulators(h: HeraldChild, sims: Simulators): Promise<Record<'microblog' | 'fedblog' | 'threadblog' | 'problog', string>> {
+export async function connectSimulators(
+  h: HeraldChild,
+  sims: Simulators,
+): Promise<Record<'microblog' | 'fedblog' | 'threadblog' | 'problog', string>> {
   const t = { call: h.call } as unknown as TestServer;
   const one = async (platform: string, body: Record<string, unknown> = {}) => {
     const r = await connectOAuth(t, h.key, platform, body);

@@ -16,7 +16,19 @@
  * Goal (docs/decisions.md §20.3): ≤ 1.2× the bare app.
  */
 import fs from 'node:fs';
-import { buildServer, finishGoals, fmt, goal, loadNote, printTable, spread, startChild, stats, stop, tempDir } from './lib.js';
+import {
+  buildServer,
+  finishGoals,
+  fmt,
+  goal,
+  loadNote,
+  printTable,
+  spread,
+  startChild,
+  stats,
+  stop,
+  tempDir,
+} from './lib.js';
 
 const RUNS = Math.max(5, Number(process.env.BENCH_RUNS ?? 7));
 
@@ -37,16 +49,27 @@ const timed = async (into: number[], run: Promise<{ ms: number; cpu: number }>) 
   cpuOf.set(into, [...(cpuOf.get(into) ?? []), cpu]);
 };
 
-async function timeToFirst200(args: string[], env: Record<string, string>, path: string): Promise<{ ms: number; cpu: number }> {
+async function timeToFirst200(
+  args: string[],
+  env: Record<string, string>,
+  path: string,
+): Promise<{ ms: number; cpu: number }> {
   const started = process.hrtime.bigint();
-  const { child, match } = await startChild(process.execPath, args, env, /(?:listening (\d+))|(?:listening on http:\/\/127\.0\.0\.1:(\d+))/);
+  const { child, match } = await startChild(
+    process.execPath,
+    args,
+    env,
+    /(?:listening (\d+))|(?:listening on http:\/\/127\.0\.0\.1:(\d+))/,
+  );
   const port = match[1] ?? match[2];
   for (;;) {
     try {
       const res = await fetch(`http://127.0.0.1:${port}${path}`);
       await res.arrayBuffer();
       if (res.status === 200) break;
-    } catch { /* not yet */ }
+    } catch {
+      /* not yet */
+    }
   }
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   const cpu = cpuMs(child.pid);
@@ -59,12 +82,19 @@ const GOAL = 1.2;
 const bare = { fresh: [] as number[], again: [] as number[] };
 const herald = { fresh: [] as number[], again: [] as number[], openapi: [] as number[] };
 const serve = { fresh: [] as number[], again: [] as number[] };
-const bareApp = (dir: string) => timeToFirst200(['bench/baselines/bare-express.mjs'], { BARE_DB: `${dir}/bare.db` }, '/api/v1/health');
+const bareApp = (dir: string) =>
+  timeToFirst200(['bench/baselines/bare-express.mjs'], { BARE_DB: `${dir}/bare.db` }, '/api/v1/health');
 const heraldEnv = (dir: string) => ({ HERALD_DATA_DIR: dir, HERALD_PORT: '0', HERALD_SECRET_STORE: 'file' });
-const heraldApp = (dir: string, path = '/api/v1/auth/setup') => timeToFirst200(['dist/server/main.mjs'], heraldEnv(dir), path);
-const serveApp = (dir: string) => timeToFirst200(['scripts/start.mjs', '--headless'], heraldEnv(dir), '/api/v1/auth/setup');
+const heraldApp = (dir: string, path = '/api/v1/auth/setup') =>
+  timeToFirst200(['dist/server/main.mjs'], heraldEnv(dir), path);
+const serveApp = (dir: string) =>
+  timeToFirst200(['scripts/start.mjs', '--headless'], heraldEnv(dir), '/api/v1/auth/setup');
 const dirs: string[] = [];
-const freshDir = () => { const d = tempDir('herald-bench-start-'); dirs.push(d); return d; };
+const freshDir = () => {
+  const d = tempDir('herald-bench-start-');
+  dirs.push(d);
+  return d;
+};
 // Warm the file cache (and Node's compile cache) for each.
 await bareApp(freshDir());
 await heraldApp(freshDir());
@@ -88,16 +118,40 @@ const perRun = (a: number[], b: number[]) => spread(a.map((x, i) => x / b[i]));
 printTable(`Start-up to first 200, ${RUNS} runs, ms, median (min–max)`, [
   ['app', 'ms', 'vs bare', 'per-run ratio'],
   ['bare Express + better-sqlite3, fresh folder', spread(bare.fresh), '1×', ''],
-  ['Herald, fresh folder (migrations run)', spread(herald.fresh), vs(herald.fresh, bare.fresh, GOAL, 'Herald, fresh folder:'), perRun(herald.fresh, bare.fresh)],
-  ['npm run serve path: node scripts/start.mjs --headless, fresh folder', spread(serve.fresh), vs(serve.fresh, bare.fresh, GOAL, 'npm run serve path, fresh folder:'), perRun(serve.fresh, bare.fresh)],
+  [
+    'Herald, fresh folder (migrations run)',
+    spread(herald.fresh),
+    vs(herald.fresh, bare.fresh, GOAL, 'Herald, fresh folder:'),
+    perRun(herald.fresh, bare.fresh),
+  ],
+  [
+    'npm run serve path: node scripts/start.mjs --headless, fresh folder',
+    spread(serve.fresh),
+    vs(serve.fresh, bare.fresh, GOAL, 'npm run serve path, fresh folder:'),
+    perRun(serve.fresh, bare.fresh),
+  ],
   ['bare Express + better-sqlite3, existing folder', spread(bare.again), '1×', ''],
-  ['Herald, existing folder', spread(herald.again), vs(herald.again, bare.again, GOAL, 'Herald, existing folder:'), perRun(herald.again, bare.again)],
-  ['npm run serve path: node scripts/start.mjs --headless, existing folder', spread(serve.again), vs(serve.again, bare.again, GOAL, 'npm run serve path, existing folder:'), perRun(serve.again, bare.again)],
+  [
+    'Herald, existing folder',
+    spread(herald.again),
+    vs(herald.again, bare.again, GOAL, 'Herald, existing folder:'),
+    perRun(herald.again, bare.again),
+  ],
+  [
+    'npm run serve path: node scripts/start.mjs --headless, existing folder',
+    spread(serve.again),
+    vs(serve.again, bare.again, GOAL, 'npm run serve path, existing folder:'),
+    perRun(serve.again, bare.again),
+  ],
   ['Herald, existing folder, first GET /openapi.json', spread(herald.openapi), vs(herald.openapi, bare.again), ''],
 ]);
 const cpuMedian = (a: number[]) => stats(cpuOf.get(a) ?? []).median;
 if (!Number.isNaN(cpuMedian(bare.again))) {
-  const row = (label: string, a: number[], b: number[]) => [label, fmt(cpuMedian(a)), `${fmt(cpuMedian(a) / cpuMedian(b))}×`];
+  const row = (label: string, a: number[], b: number[]) => [
+    label,
+    fmt(cpuMedian(a)),
+    `${fmt(cpuMedian(a) / cpuMedian(b))}×`,
+  ];
   printTable('CPU time to first 200 (ms, median; /proc), steadier than wall time on a shared machine', [
     ['app', 'CPU ms', 'vs bare'],
     row('bare, fresh folder', bare.fresh, bare.fresh),

@@ -15,11 +15,18 @@ export function action<A extends unknown[]>(fn: (...args: [...A, Command]) => Pr
 export const examples = (...lines: string[]) => `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
 
 /** Option parser for whole numbers in [min, max]; anything else is a usage error (exit 2). */
-export const int = (min: number, max: number) => (value: string): number => {
-  const n = Number(value);
-  if (!/^-?\d+$/.test(value.trim()) || n < min || n > max) throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}`);
-  return n;
-};
+export const int =
+  (min: number, max: number) =>
+  (value: string): number => {
+    const n = Number(value);
+    if (!/^-?\d+$/.test(value.trim()) || n < min || n > max)
+      throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}`);
+    return n;
+  };
 
 /** Splits a comma-separated list of ids. */
-export const idList = (value: string): string[] => value.split(',').map((s) => s.trim()).filter(Boolean);
+export const idList = (value: string): string[] =>
+  value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);

@@ -19,17 +19,30 @@ export interface GlobalOptions {
 }
 
 /** Exit codes: distinct per kind of failure so scripts can branch on them. */
-export const EXIT = { ok: 0, error: 1, usage: 2, auth: 3, notFound: 4, network: 5, credits: 6, rateLimited: 7 } as const;
+export const EXIT = {
+  ok: 0,
+  error: 1,
+  usage: 2,
+  auth: 3,
+  notFound: 4,
+  network: 5,
+  credits: 6,
+  rateLimited: 7,
+} as const;
 
 export function configDir(env = process.env): string {
-  if (process.platform === 'win32') return path.join(env.APPDATA ?? path.join(os.homedir(), 'AppData', 'Roaming'), 'herald');
+  if (process.platform === 'win32')
+    return path.join(env.APPDATA ?? path.join(os.homedir(), 'AppData', 'Roaming'), 'herald');
   if (process.platform === 'darwin') return path.join(os.homedir(), 'Library', 'Application Support', 'herald');
   return path.join(env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config'), 'herald');
 }
 
 const credentialsFile = () => path.join(configDir(), 'credentials.json');
 
-interface Saved { apiKey: string; baseUrl?: string }
+interface Saved {
+  apiKey: string;
+  baseUrl?: string;
+}
 
 export function readSaved(): Saved | undefined {
   try {
@@ -97,13 +110,20 @@ export class UsageError extends Error {
 }
 
 /** Colour only on a terminal, and never when NO_COLOR is set (no-color.org) or TERM is dumb. */
-export const useColor = (stream: NodeJS.WriteStream = process.stdout) => Boolean(stream.isTTY) && !process.env.NO_COLOR && process.env.TERM !== 'dumb';
+export const useColor = (stream: NodeJS.WriteStream = process.stdout) =>
+  Boolean(stream.isTTY) && !process.env.NO_COLOR && process.env.TERM !== 'dumb';
 
 export function paint(text: string, code: number, stream?: NodeJS.WriteStream): string {
   return useColor(stream) ? `\u001b[${code}m${text}\u001b[0m` : text;
 }
 
-const AUTH_CODES = new Set(['ALREADY_SET_UP', 'INVALID_API_KEY', 'TOKEN_EXPIRED', 'INVALID_CREDENTIALS', 'UNAUTHORIZED']);
+const AUTH_CODES = new Set([
+  'ALREADY_SET_UP',
+  'INVALID_API_KEY',
+  'TOKEN_EXPIRED',
+  'INVALID_CREDENTIALS',
+  'UNAUTHORIZED',
+]);
 const NOT_FOUND_CODES = new Set(['NOT_FOUND', 'USER_NOT_FOUND']);
 
 /** The exit code for an API error: by the API's code first, then by HTTP status. */

@@ -24,22 +24,42 @@ export function buildProgram(): Command {
   const program = new Command();
   program
     .name('herald')
-    .description('Write once, publish everywhere: the Herald command line.\nKey and server: --api-key/--base-url, else HERALD_API_KEY/HERALD_BASE_URL, else `herald login`.')
+    .description(
+      'Write once, publish everywhere: the Herald command line.\nKey and server: --api-key/--base-url, else ' +
+        'HERALD_API_KEY/HERALD_BASE_URL, else `herald login`.',
+    )
     .version('0.1.0')
-    .addOption(new Option('-o, --output <format>', 'json, table or minimal').choices(['json', 'table', 'minimal']).default('table'))
+    .addOption(
+      new Option('-o, --output <format>', 'json, table or minimal')
+        .choices(['json', 'table', 'minimal'])
+        .default('table'),
+    )
     .option('--api-key <key>', 'API key (default: HERALD_API_KEY or the saved login)')
-    .option('--base-url <url>', 'API base URL including /api/v1 (default: HERALD_BASE_URL or http://127.0.0.1:4780/api/v1)')
+    .option(
+      '--base-url <url>',
+      'API base URL including /api/v1 (default: HERALD_BASE_URL or http://127.0.0.1:4780/api/v1)',
+    )
     .option('-q, --quiet', 'print only what scripts need')
-    .option('--idempotency-key <key>', 'Idempotency-Key of a command that creates or publishes (default: a new one each run); rerun with the same key to get the first answer instead of doing it twice')
+    .option(
+      '--idempotency-key <key>',
+      'Idempotency-Key of a command that creates or publishes (default: a new one each run); rerun with the ' +
+        'same key to get the first answer instead of doing it twice',
+    )
     .showHelpAfterError('(add --help for usage and examples)')
     .configureOutput({ outputError: (str, write) => write(str) })
-    .addHelpText('after', examples(
-      'herald login --api-key hk_…',
-      'printf \'First\\n---\\nSecond\\n---\\nThird\\n\' | herald draft create --stdin',
-      'herald draft list --output json',
-      'herald publish "$(herald draft create --content Hi -o minimal)"',
-      'herald schedule create 9b1c… --at "2026-12-01 09:00"',
-    ) + '\nExit codes: 0 ok, 1 error, 2 usage, 3 auth, 4 not found, 5 Herald not reachable, 6 not enough credits, 7 rate limited.\nNO_COLOR turns colour off; output that is not a terminal never has colour.\n');
+    .addHelpText(
+      'after',
+      examples(
+        'herald login --api-key hk_…',
+        "printf 'First\\n---\\nSecond\\n---\\nThird\\n' | herald draft create --stdin",
+        'herald draft list --output json',
+        'herald publish "$(herald draft create --content Hi -o minimal)"',
+        'herald schedule create 9b1c… --at "2026-12-01 09:00"',
+      ) +
+        '\nExit codes: 0 ok, 1 error, 2 usage, 3 auth, 4 not found, 5 Herald not reachable, 6 not enough ' +
+        'credits, 7 rate limited.\nNO_COLOR turns colour off; output that is not a terminal never has ' +
+        'colour.\n',
+    );
   registerAuth(program);
   registerDraft(program);
   registerPublish(program);
@@ -82,5 +102,7 @@ export async function run(argv: string[]): Promise<number> {
 // `tsx cli/herald.ts …`; bin/herald.mjs calls run() itself.
 const isEntry = process.argv[1] && /cli[\\/]herald\.(ts|js)$/.test(process.argv[1]);
 if (isEntry) {
-  run(process.argv.slice(2)).then((code) => { process.exitCode = code; });
+  run(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
 }

@@ -12,7 +12,11 @@ import { UsageError } from './context.js';
 // The UI's labels (text/counting's NETWORK_LABELS), held here too so that a command that only
 // prints does not load the counting rules at start-up.
 const NAMES: Record<Platform | 'identity', string> = {
-  microblog: 'X', skyblog: 'Bluesky', fedblog: 'Mastodon', threadblog: 'Threads', problog: 'LinkedIn',
+  microblog: 'X',
+  skyblog: 'Bluesky',
+  fedblog: 'Mastodon',
+  threadblog: 'Threads',
+  problog: 'LinkedIn',
   identity: 'Sign-in provider',
 };
 const PLATFORMS = ['microblog', 'skyblog', 'fedblog', 'threadblog', 'problog'] as const satisfies readonly Platform[];
@@ -21,12 +25,22 @@ const PLATFORMS = ['microblog', 'skyblog', 'fedblog', 'threadblog', 'problog'] a
 export const networkName = (platform: string): string => (NAMES as Record<string, string>)[platform] ?? platform;
 
 const BY_NAME: Record<string, string> = {
-  x: 'microblog', twitter: 'microblog', bluesky: 'skyblog', bsky: 'skyblog', mastodon: 'fedblog',
-  threads: 'threadblog', linkedin: 'problog', 'sign-in': 'identity', oidc: 'identity',
+  x: 'microblog',
+  twitter: 'microblog',
+  bluesky: 'skyblog',
+  bsky: 'skyblog',
+  mastodon: 'fedblog',
+  threads: 'threadblog',
+  linkedin: 'problog',
+  'sign-in': 'identity',
+  oidc: 'identity',
 };
 
 /** The word to type for a network in a command: x, bluesky, mastodon, threads, linkedin, sign-in. */
-export const networkWord = (platform: string): string => networkName(platform).toLowerCase().replace(/ provider$/, '');
+export const networkWord = (platform: string): string =>
+  networkName(platform)
+    .toLowerCase()
+    .replace(/ provider$/, '');
 
 /** The words a person may type for each of `allowed`, for --help: "x, mastodon (or the API's microblog, fedblog)". */
 export function networkChoices(allowed: readonly string[]): string {
@@ -42,20 +56,26 @@ export function parseNetwork<P extends string>(input: string, allowed: readonly 
 }
 
 /** A commander argument/option parser for parseNetwork (its error is commander's usage error). */
-export const networkParser = <P extends string>(allowed: readonly P[]) => (input: string): P => {
-  try {
-    return parseNetwork(input, allowed);
-  } catch (err) {
-    throw new InvalidArgumentError((err as Error).message);
-  }
-};
+export const networkParser =
+  <P extends string>(allowed: readonly P[]) =>
+  (input: string): P => {
+    try {
+      return parseNetwork(input, allowed);
+    } catch (err) {
+      throw new InvalidArgumentError((err as Error).message);
+    }
+  };
 
 type Account = Awaited<ReturnType<HeraldClient['listAccounts']>>['accounts'][number];
 type AccountLike = Pick<Account, 'platform' | 'username'> & Partial<Pick<Account, 'display_name' | 'server_url'>>;
 
 const hostOf = (url: string | null | undefined): string | undefined => {
   if (!url) return undefined;
-  try { return new URL(url).host; } catch { return undefined; }
+  try {
+    return new URL(url).host;
+  } catch {
+    return undefined;
+  }
 };
 
 /**
@@ -99,8 +119,9 @@ export function resolveAccounts(given: string[], accounts: Account[]): string[] 
     const platform = net ? parseNetwork(net, PLATFORMS) : undefined;
     const want = rest.trim().toLowerCase();
     const matches = (h: string) => h.toLowerCase() === want || h.toLowerCase() === `@${want}`;
-    const found = accounts.filter((a) => (!platform || a.platform === platform)
-      && [accountHandle(a), `@${a.username}`, a.username].some(matches));
+    const found = accounts.filter(
+      (a) => (!platform || a.platform === platform) && [accountHandle(a), `@${a.username}`, a.username].some(matches),
+    );
     if (found.length === 1) return found[0].uuid;
     if (found.length > 1) {
       const where = found.map((a) => networkName(a.platform)).join(' and ');

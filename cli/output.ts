@@ -13,14 +13,20 @@ const cell = (v: unknown): string => {
   if (Array.isArray(v)) return v.map(cell).join(', ');
   if (typeof v === 'object') return JSON.stringify(v);
   // Control characters (and so escape sequences from the data) never reach the terminal.
-  return String(v).replace(/\s+/g, ' ').replace(/[\u0000-\u001f\u007f-\u009f]/g, '');
+  return String(v)
+    .replace(/\s+/g, ' ')
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, '');
 };
 
 /** Text for the terminal: keeps newlines and tabs, drops other control characters (no escape sequences from data). */
 export const safe = (s: string) => s.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-const WIDE = /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]|[\u{20000}-\u{3fffd}]/u;
+const WIDE = new RegExp(
+  String.raw`[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-` +
+    String.raw`\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]|[\u{20000}-\u{3fffd}]`,
+  'u',
+);
 const EMOJI = /\p{Extended_Pictographic}/u;
 const ZERO = /^[\p{Mn}\p{Me}\u200b-\u200f\u2060\ufeff]+$/u;
 
@@ -54,12 +60,20 @@ function clip(s: string, max: number): string {
 export function table<T>(rows: T[], columns: Column<T>[]): string {
   const cells = rows.map((r) => columns.map((c) => clip(cell(c.value(r)), c.max ?? 60)));
   const widths = columns.map((c, i) => Math.max(width(c.header), ...cells.map((row) => width(row[i]))));
-  const line = (values: string[]) => values.map((v, i) => v + ' '.repeat(widths[i] - width(v))).join('  ').trimEnd();
+  const line = (values: string[]) =>
+    values
+      .map((v, i) => v + ' '.repeat(widths[i] - width(v)))
+      .join('  ')
+      .trimEnd();
   return [line(columns.map((c) => c.header.toUpperCase())), ...cells.map(line)].join('\n');
 }
 
 /** Prints `data` in the chosen format. `ids` gives what minimal prints (one per line). */
-export function print<T>(format: OutputFormat, data: unknown, view: { rows?: T[]; columns?: Column<T>[]; ids: string[]; text?: string }): void {
+export function print<T>(
+  format: OutputFormat,
+  data: unknown,
+  view: { rows?: T[]; columns?: Column<T>[]; ids: string[]; text?: string },
+): void {
   if (format === 'json') {
     process.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
   } else if (format === 'minimal') {

@@ -26,8 +26,16 @@ export function promptHidden(question: string): Promise<string> {
     };
     const onData = (chunk: string) => {
       for (const ch of chunk) {
-        if (ch === '\r' || ch === '\n' || ch === '\u0004') { done(); resolve(typed); return; }
-        if (ch === '\u0003') { done(); reject(new UsageError('Cancelled: nothing was sent')); return; }
+        if (ch === '\r' || ch === '\n' || ch === '\u0004') {
+          done();
+          resolve(typed);
+          return;
+        }
+        if (ch === '\u0003') {
+          done();
+          reject(new UsageError('Cancelled: nothing was sent'));
+          return;
+        }
         if (ch === '\u007f' || ch === '\b') typed = typed.slice(0, -1);
         else if (ch >= ' ') typed += ch;
       }
@@ -40,12 +48,21 @@ export function promptHidden(question: string): Promise<string> {
 export async function readPassphrase(file: string | undefined, question = 'Passphrase: '): Promise<string> {
   let value: string;
   if (file !== undefined) {
-    try { value = firstLine(fs.readFileSync(file, 'utf8')); } catch (err) { throw new UsageError(`Cannot read the passphrase file: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`); }
+    try {
+      value = firstLine(fs.readFileSync(file, 'utf8'));
+    } catch (err) {
+      throw new UsageError(
+        `Cannot read the passphrase file: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      );
+    }
   } else if (process.stdin.isTTY) {
     value = await promptHidden(question);
   } else {
     value = firstLine(await readStdin());
   }
-  if (!value) throw new UsageError('No passphrase was given (type it when asked, pipe it on standard input, or use --passphrase-file)');
+  if (!value)
+    throw new UsageError(
+      'No passphrase was given (type it when asked, pipe it on standard input, or use --passphrase-file)',
+    );
   return value;
 }

@@ -19,68 +19,114 @@ export const whereTo = (platform: string, accountId: string, accounts: Accounts)
 };
 
 /** Prints the plan of a dry run: per account, what would be sent and what it would cost. */
-export function printPlan(output: ReturnType<typeof globals>['output'], dryRun: Awaited<ReturnType<HeraldClient['publishDryRun']>>, accounts: Accounts): void {
+export function printPlan(
+  output: ReturnType<typeof globals>['output'],
+  dryRun: Awaited<ReturnType<HeraldClient['publishDryRun']>>,
+  accounts: Accounts,
+): void {
   const plan = { ...dryRun, plan: dryRun.plan.map((p) => withNames(p, accounts.get(p.accountId))) };
-  const lines = plan.plan.map((p) => `${whereTo(p.platform, p.accountId, accounts)}  ${p.skipped ? 'already published (skipped)' : `${p.posts.length} post(s), ${p.credits} credits`}${p.posts.map((x, i) => `\n  ${i + 1}. ${safe(x.text).slice(0, 200)}${x.media.length ? ` [${x.media.length} media]` : ''}`).join('')}`);
+  const post = (x: (typeof plan.plan)[number]['posts'][number], i: number) =>
+    `\n  ${i + 1}. ${safe(x.text).slice(0, 200)}${x.media.length ? ` [${x.media.length} media]` : ''}`;
+  const lines = plan.plan.map(
+    (p) =>
+      `${whereTo(p.platform, p.accountId, accounts)}  ` +
+      `${p.skipped ? 'already published (skipped)' : `${p.posts.length} post(s), ${p.credits} credits`}` +
+      p.posts.map(post).join(''),
+  );
   print(output, plan, {
     ids: plan.plan.map((p) => p.accountId),
-    text: `${lines.join('\n')}\nDry run: nothing was sent or charged. Needs ${plan.credits.needed} credits (${plan.credits.balance} left); X cost about $${plan.xCostUsd.toFixed(3)}.`,
+    text:
+      `${lines.join('\n')}\nDry run: nothing was sent or charged. Needs ${plan.credits.needed} credits (` +
+      `${plan.credits.balance} left); X cost about $${plan.xCostUsd.toFixed(3)}.`,
   });
 }
 
 export function registerPublish(program: Command): void {
-  program.command('publish <draft-id>')
-    .description('Publish a draft now, showing each account\'s progress live (on stderr) from the event stream')
-    .option('--accounts <ids>', 'comma-separated account ids or handles as `herald account list` shows them (default: the draft\'s accounts)', idList)
+  program
+    .command('publish <draft-id>')
+    .description("Publish a draft now, showing each account's progress live (on stderr) from the event stream")
+    .option(
+      '--accounts <ids>',
+      "comma-separated account ids or handles as `herald account list` shows them (default: the draft's accounts)",
+      idList,
+    )
     .option('--force', 'publish again to accounts that already have it')
     .option('--wait', 'wait for every account, showing progress (the default)')
     .option('--dry-run', 'show what each account would receive and what it would cost; send and charge nothing')
-    .addHelpText('after', examples('herald publish 9b1c…', 'herald publish 9b1c… --dry-run', 'herald publish 9b1c… --accounts a1,b2 --output json', 'herald publish 9b1c… -q -o minimal') + '\nExits 1 when any account failed, 6 when credits are short.\n')
-    .action(action(async (draftId: string, opts: { accounts?: string[]; force?: boolean; dryRun?: boolean }, cmd: Command) => {
-      const g = globals(cmd);
-      const client = clientFor(cmd);
-      const accounts = await accountsById(client);
-      const accountIds = opts.accounts && resolveAccounts(opts.accounts, [...accounts.values()]);
-      if (opts.dryRun) {
-        printPlan(g.output, await client.publishDryRun(draftId, { accountIds, force: opts.force }), accounts);
-        return;
-      }
-      const started = await client.publishAsync(draftId, { accountIds, force: opts.force }, writeOptions(cmd));
-      for (const w of started.warnings ?? []) process.stderr.write(`Warning: ${w}\n`);
-      // Progress goes to stderr, so stdout stays the result alone; one line per change of state.
-      const live = !g.quiet && g.output !== 'json';
-      const tty = useColor(process.stderr);
-      const seen = new Map<string, string>();
-      let announced = false;
-      const show = (progress: Progress) => {
-        if (live && !announced) process.stderr.write(`Publishing ${draftId} to ${progress.entries.length} account(s)…\n`);
-        announced = true;
-        for (const e of progress.entries) {
-          if (live && seen.get(e.id) !== e.status) {
-            const mark = e.status === 'published' ? paint('✓', 32, process.stderr) : DONE.has(e.status) ? paint('✗', 31, process.stderr) : tty ? paint('…', 33, process.stderr) : '…';
-            const detail = e.url ? `  ${e.url}` : e.error ? `  ${safe(e.error)}` : '';
-            process.stderr.write(`${mark} ${whereTo(e.platform, e.accountUuid, accounts)}  ${e.status}${detail}\n`);
+    .addHelpText(
+      'after',
+      examples(
+        'herald publish 9b1c…',
+        'herald publish 9b1c… --dry-run',
+        'herald publish 9b1c… --accounts a1,b2 --output json',
+        'herald publish 9b1c… -q -o minimal',
+      ) + '\nExits 1 when any account failed, 6 when credits are short.\n',
+    )
+    .action(
+      action(
+        async (draftId: string, opts: { accounts?: string[]; force?: boolean; dryRun?: boolean }, cmd: Command) => {
+          const g = globals(cmd);
+          const client = clientFor(cmd);
+          const accounts = await accountsById(client);
+          const accountIds = opts.accounts && resolveAccounts(opts.accounts, [...accounts.values()]);
+          if (opts.dryRun) {
+            printPlan(g.output, await client.publishDryRun(draftId, { accountIds, force: opts.force }), accounts);
+            return;
           }
-          seen.set(e.id, e.status);
-        }
-        return progress.entries.every((e) => DONE.has(e.status));
-      };
-      const progress = await follow(client, started.jobId, draftId, show);
-      if (live) {
-        const s = progress.summary;
-        process.stderr.write(`Done: ${s.completed} published, ${s.failed} failed of ${s.total}.\n`);
-      }
-      const entries = progress.entries.map((e) => withNames(e, accounts.get(e.accountUuid)));
-      print(g.output, { ...progress, entries, jobId: started.jobId, draftId }, {
-        ids: progress.entries.map((e) => e.id), rows: entries,
-        columns: [
-          { header: 'network', value: (e) => e.platformName }, { header: 'account', value: (e) => e.accountHandle ?? e.accountUuid, max: 40 },
-          { header: 'status', value: (e) => e.status }, { header: 'url / error', value: (e) => e.url ?? e.error, max: 70 },
-          { header: 'account id', value: (e) => e.accountUuid },
-        ],
-      });
-      if (progress.summary.failed > 0 || progress.entries.some((e) => e.status !== 'published')) process.exitCode = EXIT.error;
-    }));
+          const started = await client.publishAsync(draftId, { accountIds, force: opts.force }, writeOptions(cmd));
+          for (const w of started.warnings ?? []) process.stderr.write(`Warning: ${w}\n`);
+          // Progress goes to stderr, so stdout stays the result alone; one line per change of state.
+          const live = !g.quiet && g.output !== 'json';
+          const tty = useColor(process.stderr);
+          const seen = new Map<string, string>();
+          let announced = false;
+          const show = (progress: Progress) => {
+            if (live && !announced)
+              process.stderr.write(`Publishing ${draftId} to ${progress.entries.length} account(s)…\n`);
+            announced = true;
+            for (const e of progress.entries) {
+              if (live && seen.get(e.id) !== e.status) {
+                const mark =
+                  e.status === 'published'
+                    ? paint('✓', 32, process.stderr)
+                    : DONE.has(e.status)
+                      ? paint('✗', 31, process.stderr)
+                      : tty
+                        ? paint('…', 33, process.stderr)
+                        : '…';
+                const detail = e.url ? `  ${e.url}` : e.error ? `  ${safe(e.error)}` : '';
+                process.stderr.write(`${mark} ${whereTo(e.platform, e.accountUuid, accounts)}  ${e.status}${detail}\n`);
+              }
+              seen.set(e.id, e.status);
+            }
+            return progress.entries.every((e) => DONE.has(e.status));
+          };
+          const progress = await follow(client, started.jobId, draftId, show);
+          if (live) {
+            const s = progress.summary;
+            process.stderr.write(`Done: ${s.completed} published, ${s.failed} failed of ${s.total}.\n`);
+          }
+          const entries = progress.entries.map((e) => withNames(e, accounts.get(e.accountUuid)));
+          print(
+            g.output,
+            { ...progress, entries, jobId: started.jobId, draftId },
+            {
+              ids: progress.entries.map((e) => e.id),
+              rows: entries,
+              columns: [
+                { header: 'network', value: (e) => e.platformName },
+                { header: 'account', value: (e) => e.accountHandle ?? e.accountUuid, max: 40 },
+                { header: 'status', value: (e) => e.status },
+                { header: 'url / error', value: (e) => e.url ?? e.error, max: 70 },
+                { header: 'account id', value: (e) => e.accountUuid },
+              ],
+            },
+          );
+          if (progress.summary.failed > 0 || progress.entries.some((e) => e.status !== 'published'))
+            process.exitCode = EXIT.error;
+        },
+      ),
+    );
 }
 
 /**
@@ -88,7 +134,12 @@ export function registerPublish(program: Command): void {
  * opens (catching up on what happened before), then again on each event of this draft; no polling.
  * A server without GET /events is polled instead.
  */
-async function follow(client: HeraldClient, jobId: string, draftId: string, show: (p: Progress) => boolean): Promise<Progress> {
+async function follow(
+  client: HeraldClient,
+  jobId: string,
+  draftId: string,
+  show: (p: Progress) => boolean,
+): Promise<Progress> {
   const ac = new AbortController();
   let latest: Progress | undefined;
   let queue = Promise.resolve();

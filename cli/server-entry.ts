@@ -13,7 +13,9 @@ function installRoot(): string {
   for (let dir = path.dirname(fileURLToPath(import.meta.url)); ; dir = path.dirname(dir)) {
     try {
       if (JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')).bin?.herald) return dir;
-    } catch { /* not here */ }
+    } catch {
+      /* not here */
+    }
     if (path.dirname(dir) === dir) throw new Error('herald cannot find its install folder');
   }
 }

@@ -11,11 +11,16 @@ export interface HeraldEvent {
 }
 
 /** Parses SSE frames from a byte stream; comments and `retry:` lines are skipped. */
-export async function* parseEventStream(body: ReadableStream<Uint8Array>, signal?: AbortSignal): AsyncGenerator<HeraldEvent> {
+export async function* parseEventStream(
+  body: ReadableStream<Uint8Array>,
+  signal?: AbortSignal,
+): AsyncGenerator<HeraldEvent> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let buffer = '';
-  const onAbort = () => { void reader.cancel().catch(() => {}); };
+  const onAbort = () => {
+    void reader.cancel().catch(() => {});
+  };
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
     for (;;) {

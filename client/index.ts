@@ -11,11 +11,24 @@ import type { socialSetSchema } from '../server/contracts/social-sets.js';
 import type { templateSchema } from '../server/contracts/templates.js';
 import type { meResponse } from '../server/contracts/users.js';
 
-export { HeraldClient, HeraldError, DEFAULT_BASE_URL, newIdempotencyKey, parseEventStream, type ClientOptions, type HeraldEvent, type OAuthNetwork, type WriteOptions } from './herald-client.js';
+export {
+  HeraldClient,
+  HeraldError,
+  DEFAULT_BASE_URL,
+  newIdempotencyKey,
+  parseEventStream,
+  type ClientOptions,
+  type HeraldEvent,
+  type OAuthNetwork,
+  type WriteOptions,
+} from './herald-client.js';
 export * as text from '../text/index.js';
 
 export type DraftStatus = z.output<typeof draftStatus>;
-/** A publication's status (History's filter); progress entries may also be `handed_off` (a post the network publishes itself). */
+/**
+ * A publication's status (History's filter); progress entries may also be `handed_off` (a post the network publishes
+ * itself).
+ */
 export type PublicationStatus = Exclude<ProgressEntry['status'], 'handed_off'>;
 export type Draft = z.output<typeof draftSchema>;
 export type DraftListItem = z.output<typeof draftListItem>;

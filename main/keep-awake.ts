@@ -28,13 +28,23 @@ export function shouldKeepAwake(nextDueAt: number | null, now: number, leadMs = 
 export function wakeSummary(r: WakeReport): { title: string; body: string } | null {
   const parts: string[] = [];
   const mins = (ms: number) => `${Math.max(1, Math.round(ms / 60_000))} min`;
-  if (r.late.length) parts.push(`${r.late.length} went out late (up to ${mins(Math.max(...r.late.map((x) => x.lateMs)))})`);
-  if (r.missed.length) parts.push(`${r.missed.length} missed (not sent, not charged: schedule ${r.missed.length === 1 ? 'it' : 'them'} again)`);
+  if (r.late.length)
+    parts.push(`${r.late.length} went out late (up to ${mins(Math.max(...r.late.map((x) => x.lateMs)))})`);
+  if (r.missed.length)
+    parts.push(
+      `${r.missed.length} missed (not sent, not charged: schedule ${r.missed.length === 1 ? 'it' : 'them'} again)`,
+    );
   if (r.failed.length) parts.push(`${r.failed.length} failed`);
-  if (r.handedOff.length) parts.push(`${r.handedOff.length} published on time by ${r.handedOff.length === 1 ? 'its instance' : 'their instances'}`);
+  if (r.handedOff.length)
+    parts.push(
+      `${r.handedOff.length} published on time by ${r.handedOff.length === 1 ? 'its instance' : 'their instances'}`,
+    );
   if (parts.length === 0) return null;
   const n = r.late.length + r.missed.length + r.failed.length + r.handedOff.length;
-  const titles = [...r.missed, ...r.failed, ...r.late].map((x) => `“${x.title}”`).slice(0, 3).join(', ');
+  const titles = [...r.missed, ...r.failed, ...r.late]
+    .map((x) => `“${x.title}”`)
+    .slice(0, 3)
+    .join(', ');
   return {
     title: `While the computer slept, ${n === 1 ? '1 scheduled post was due' : `${n} scheduled posts were due`}`,
     body: `${parts.join('; ')}.${titles ? ` ${titles}.` : ''} See History.`.slice(0, 300),
@@ -43,7 +53,11 @@ export function wakeSummary(r: WakeReport): { title: string; body: string } | nu
 
 /** The parts of Electron keep-awake uses. */
 export interface PowerModules {
-  powerSaveBlocker: { start(type: 'prevent-app-suspension' | 'prevent-display-sleep'): number; stop(id: number): void; isStarted(id: number): boolean };
+  powerSaveBlocker: {
+    start(type: 'prevent-app-suspension' | 'prevent-display-sleep'): number;
+    stop(id: number): void;
+    isStarted(id: number): boolean;
+  };
   powerMonitor: { on(event: 'suspend' | 'resume', listener: () => void): unknown };
   notify(title: string, body: string): void;
 }
@@ -63,7 +77,11 @@ export interface KeepAwake {
   stop(): void;
 }
 
-export function wireKeepAwake(e: PowerModules, server: KeepAwakeServer, opts: { checkMs?: number; leadMs?: number } = {}): KeepAwake {
+export function wireKeepAwake(
+  e: PowerModules,
+  server: KeepAwakeServer,
+  opts: { checkMs?: number; leadMs?: number } = {},
+): KeepAwake {
   let blocker: number | undefined;
   let sleptAt: number | undefined;
   const check = () => {
@@ -84,8 +102,12 @@ export function wireKeepAwake(e: PowerModules, server: KeepAwakeServer, opts: { 
     check();
     return report;
   };
-  e.powerMonitor.on('suspend', () => { sleptAt = server.clock.now(); });
-  e.powerMonitor.on('resume', () => { void resumed(); });
+  e.powerMonitor.on('suspend', () => {
+    sleptAt = server.clock.now();
+  });
+  e.powerMonitor.on('resume', () => {
+    void resumed();
+  });
   const timer = setInterval(check, opts.checkMs ?? KEEP_AWAKE_CHECK_MS);
   timer.unref();
   check();

@@ -23,7 +23,10 @@ export interface NotificationWatch {
   changed?(): void;
 }
 
-/** Shows a notification for each new event the rule picks; returns the unsubscribe. Events from before the watch began are never shown. */
+/**
+ * Shows a notification for each new event the rule picks; returns the unsubscribe. Events from before the watch began
+ * are never shown.
+ */
 export function watchNotifications(events: EventSource, w: NotificationWatch): () => void {
   // An owner already there: only what happens from now on. One made later (the first-run
   // setup): everything of theirs, all of it new.
@@ -40,7 +43,11 @@ export function watchNotifications(events: EventSource, w: NotificationWatch): (
       for (const r of rows) {
         cursor = r.id;
         let data: Record<string, unknown>;
-        try { data = JSON.parse(r.data) as Record<string, unknown>; } catch { continue; }
+        try {
+          data = JSON.parse(r.data) as Record<string, unknown>;
+        } catch {
+          continue;
+        }
         const n = notificationFor(r.type, data, w.switches());
         if (n) w.show(n);
       }

@@ -6,7 +6,11 @@
 import type { WebPreferences } from 'electron';
 
 const parse = (raw: string): URL | undefined => {
-  try { return new URL(raw); } catch { return undefined; }
+  try {
+    return new URL(raw);
+  } catch {
+    return undefined;
+  }
 };
 
 /** In-app navigation: only to the app's own origin (the local server that serves the UI). */

@@ -27,10 +27,15 @@ export interface MenuItem {
 
 /** The tray menu: the next post (or that none is scheduled), open, quit. */
 export function trayMenu(next: NextPost | undefined, pending: number, formatTime: (iso: string) => string): MenuItem[] {
-  const title = next ? `Next: ${next.draftTitle.slice(0, 40)} — ${formatTime(next.scheduledFor)} (${next.platform})` : 'No posts scheduled';
+  const title = next
+    ? `Next: ${next.draftTitle.slice(0, 40)} — ${formatTime(next.scheduledFor)} (${next.platform})`
+    : 'No posts scheduled';
   return [
     { label: title, enabled: false },
-    { label: pending > 1 ? `${pending} posts scheduled` : pending === 1 ? '1 post scheduled' : 'Queue empty', enabled: false },
+    {
+      label: pending > 1 ? `${pending} posts scheduled` : pending === 1 ? '1 post scheduled' : 'Queue empty',
+      enabled: false,
+    },
     { label: 'Open Herald', action: 'open' },
     { label: 'Quit Herald (scheduled posts stop firing)', action: 'quit' },
   ];

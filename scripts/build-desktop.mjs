@@ -14,4 +14,7 @@ if (!process.argv.includes('--skip-ui')) buildUi(root, path.join(out, 'renderer/
 await buildDesktopMain(root, out);
 const { stop } = await import('esbuild');
 await stop();
-console.log(`built ${path.relative(root, path.join(out, 'dist/main/main.cjs')) || 'dist/main/main.cjs'}, preload.cjs and renderer/dist`);
+console.log(
+  `built ${path.relative(root, path.join(out, 'dist/main/main.cjs')) || 'dist/main/main.cjs'}, preload.cjs ` +
+    `and renderer/dist`,
+);

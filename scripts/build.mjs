@@ -23,15 +23,20 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 export { PARTS, isStale, ensureBuilt } from './build-state.mjs';
 
-// zod re-exports every locale through `z.locales` (about 260 KB of the bundle, a fifth of what
-// Node parses at start-up); Herald speaks English only and never reads z.locales.
+// zod re-exports every locale through `z.locales` (a fifth of what Node parses at start-up:
+// README, Performance); Herald speaks English only and never reads z.locales.
 const zodEnglishOnly = {
   name: 'zod-english-only',
   setup(b) {
-    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => (args.importer.includes(`${path.sep}zod${path.sep}`)
-      ? { path: path.join(path.dirname(args.importer), '../locales/index.js'), namespace: 'zod-locales' }
-      : undefined));
-    b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({ contents: 'export { default as en } from "./en.js";', resolveDir: path.dirname(args.path) }));
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      args.importer.includes(`${path.sep}zod${path.sep}`)
+        ? { path: path.join(path.dirname(args.importer), '../locales/index.js'), namespace: 'zod-locales' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+      contents: 'export { default as en } from "./en.js";',
+      resolveDir: path.dirname(args.path),
+    }));
   },
 };
 
@@ -44,8 +49,16 @@ const lazyTwitterText = {
     b.onLoad({ filter: /.*/, namespace: 'lazy-twitter-text' }, () => ({
       contents: `import { createRequire } from 'node:module';
         let loaded;
-        const real = () => { if (!loaded) { const m = createRequire(import.meta.url)('twitter-text'); loaded = m.default ?? m; } return loaded; };
-        export default new Proxy({}, { get: (_, key) => real()[key], has: (_, key) => key in real(), ownKeys: () => Reflect.ownKeys(real()), getOwnPropertyDescriptor: (_, key) => Reflect.getOwnPropertyDescriptor(real(), key) });`,
+        const real = () => {
+          if (!loaded) { const m = createRequire(import.meta.url)('twitter-text'); loaded = m.default ?? m; }
+          return loaded;
+        };
+        export default new Proxy({}, {
+          get: (_, key) => real()[key],
+          has: (_, key) => key in real(),
+          ownKeys: () => Reflect.ownKeys(real()),
+          getOwnPropertyDescriptor: (_, key) => Reflect.getOwnPropertyDescriptor(real(), key),
+        });`,
       resolveDir: ROOT,
     }));
   },
@@ -59,7 +72,9 @@ const lazyTwitterText = {
 function lazyObjectSource(loadExpr, real, skip = []) {
   const names = Object.getOwnPropertyNames(real).filter((n) => n !== '__esModule' && !skip.includes(n));
   return `let real; const load = () => (real ??= ${loadExpr}); const lazy = {};
-    for (const k of ${JSON.stringify(names)}) Object.defineProperty(lazy, k, { enumerable: true, get: () => load()[k], set: (v) => { load()[k] = v; } });
+    for (const k of ${JSON.stringify(names)}) {
+      Object.defineProperty(lazy, k, { enumerable: true, get: () => load()[k], set: (v) => { load()[k] = v; } });
+    }
     module.exports = lazy;`;
 }
 
@@ -91,12 +106,29 @@ const lazyPackages = {
 
 // `import http from 'node:http'` in an ES module makes Node build the builtin's ES module facade,
 // which reads every export: node:http's lazy WebSocket/EventSource getters load all of undici
-// (~30 ms on a loaded 2-core machine), node:fs's ReadStream getter loads fs/promises and readline,
+// (the figures: README, Performance), node:fs's ReadStream getter loads fs/promises and readline,
 // node:dns's promises getter builds a resolver. Bundled code takes builtins from
 // process.getBuiltinModule (Node 22.3+) instead, as CommonJS code does: nothing is read until used.
 // Builtins the bare Express app never loads, whose loading (TLS contexts, the DNS resolver, worker
 // and web-stream classes) a start-up would otherwise pay although only a later request uses them.
-const LAZY_BUILTINS = new Set(['node:crypto', 'node:https', 'node:tls', 'node:dns', 'node:dns/promises', 'node:worker_threads', 'node:fs/promises', 'node:timers/promises', 'node:readline', 'node:readline/promises', 'node:stream/web', 'node:child_process', 'node:zlib', 'node:perf_hooks', 'node:http2', 'node:v8']);
+const LAZY_BUILTINS = new Set([
+  'node:crypto',
+  'node:https',
+  'node:tls',
+  'node:dns',
+  'node:dns/promises',
+  'node:worker_threads',
+  'node:fs/promises',
+  'node:timers/promises',
+  'node:readline',
+  'node:readline/promises',
+  'node:stream/web',
+  'node:child_process',
+  'node:zlib',
+  'node:perf_hooks',
+  'node:http2',
+  'node:v8',
+]);
 const builtinsWithoutFacade = {
   name: 'builtins-without-esm-facade',
   setup(b) {
@@ -104,14 +136,16 @@ const builtinsWithoutFacade = {
       const id = args.path.startsWith('node:') ? args.path : `node:${args.path}`;
       // Bundled CommonJS packages' `require('crypto')` too (Express's etag and cookie-signature
       // load it at start-up only to call it later): lazy builtins only, the rest as Node loads them.
-      if (args.kind !== 'import-statement' && !(args.kind === 'require-call' && LAZY_BUILTINS.has(id))) return undefined;
+      if (args.kind !== 'import-statement' && !(args.kind === 'require-call' && LAZY_BUILTINS.has(id)))
+        return undefined;
       return isBuiltin(id) ? { path: id, namespace: 'node-builtin' } : undefined;
     });
     b.onLoad({ filter: /.*/, namespace: 'node-builtin' }, (args) => {
       const id = JSON.stringify(args.path);
       const get = `(typeof process.getBuiltinModule === 'function' ? process.getBuiltinModule(${id}) : require(${id}))`;
       const real = process.getBuiltinModule?.(args.path);
-      if (!LAZY_BUILTINS.has(args.path) || !real || typeof real !== 'object') return { contents: `module.exports = ${get};`, loader: 'js' };
+      if (!LAZY_BUILTINS.has(args.path) || !real || typeof real !== 'object')
+        return { contents: `module.exports = ${get};`, loader: 'js' };
       return { contents: lazyObjectSource(get, real, ['default']), loader: 'js' };
     });
   },
@@ -121,7 +155,19 @@ const builtinsWithoutFacade = {
 // optional modules; those Herald requires on first use (node-schedule, file-type, sanitize-html,
 // multer); iconv-lite, whose codecs body-parser loads only when a body is first decoded; and
 // mime-db, a JSON file Node reads far faster than the same data bundled as JavaScript.
-const EXTERNAL = ['better-sqlite3', 'keytar', 'electron', '@atproto/*', 'file-type', 'sharp', 'node-schedule', 'sanitize-html', 'multer', 'iconv-lite', 'mime-db'];
+const EXTERNAL = [
+  'better-sqlite3',
+  'keytar',
+  'electron',
+  '@atproto/*',
+  'file-type',
+  'sharp',
+  'node-schedule',
+  'sanitize-html',
+  'multer',
+  'iconv-lite',
+  'mime-db',
+];
 const ESM_REQUIRE = "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);";
 
 /** Writes esbuild's in-memory outputs, each under a temporary name first. */
@@ -142,14 +188,23 @@ function writeOutputs(outputFiles) {
       const p = path.join(dir, name);
       try {
         if (!written.has(p) && Date.now() - fs.statSync(p).mtimeMs > 86_400_000) fs.rmSync(p, { force: true });
-      } catch { /* removed meanwhile */ }
+      } catch {
+        /* removed meanwhile */
+      }
     }
   }
 }
 
 async function esbuild(options) {
   const { build } = await import('esbuild');
-  const result = await build({ bundle: true, platform: 'node', target: 'node22', logLevel: 'warning', write: false, ...options });
+  const result = await build({
+    bundle: true,
+    platform: 'node',
+    target: 'node22',
+    logLevel: 'warning',
+    write: false,
+    ...options,
+  });
   writeOutputs(result.outputFiles);
 }
 
@@ -160,8 +215,15 @@ export async function buildServer(root = ROOT) {
     // `herald backup` and `herald restore` load (the CLI opens no database itself).
     entryPoints: [path.join(root, 'server/main.ts'), path.join(root, 'server/database-commands.ts')],
     outdir: path.join(root, path.dirname(PARTS.server.output)),
-    format: 'esm', splitting: true, sourcemap: true, minify: true, chunkNames: 'chunk-[hash]', outExtension: { '.js': '.mjs' },
-    external: EXTERNAL, plugins: [builtinsWithoutFacade, lazyPackages, zodEnglishOnly, lazyTwitterText], banner: { js: ESM_REQUIRE },
+    format: 'esm',
+    splitting: true,
+    sourcemap: true,
+    minify: true,
+    chunkNames: 'chunk-[hash]',
+    outExtension: { '.js': '.mjs' },
+    external: EXTERNAL,
+    plugins: [builtinsWithoutFacade, lazyPackages, zodEnglishOnly, lazyTwitterText],
+    banner: { js: ESM_REQUIRE },
   });
 }
 
@@ -169,8 +231,15 @@ export async function buildCli(root = ROOT) {
   await esbuild({
     entryPoints: { herald: path.join(root, 'cli/herald.ts') },
     outdir: path.join(root, 'dist/cli'),
-    format: 'esm', splitting: true, minify: true, sourcemap: true, chunkNames: 'chunk-[hash]', outExtension: { '.js': '.mjs' },
-    external: EXTERNAL, plugins: [builtinsWithoutFacade, lazyPackages, zodEnglishOnly, lazyTwitterText], banner: { js: ESM_REQUIRE },
+    format: 'esm',
+    splitting: true,
+    minify: true,
+    sourcemap: true,
+    chunkNames: 'chunk-[hash]',
+    outExtension: { '.js': '.mjs' },
+    external: EXTERNAL,
+    plugins: [builtinsWithoutFacade, lazyPackages, zodEnglishOnly, lazyTwitterText],
+    banner: { js: ESM_REQUIRE },
   });
 }
 
@@ -178,7 +247,9 @@ export async function buildDesktopMain(root = ROOT, out = root) {
   await esbuild({
     entryPoints: [path.join(root, 'main/main.ts')],
     outfile: path.join(out, PARTS.desktop.output),
-    format: 'cjs', sourcemap: false, minify: false,
+    format: 'cjs',
+    sourcemap: false,
+    minify: false,
     // Native modules, Electron itself, and what the server requires lazily at run time.
     external: ['electron', 'better-sqlite3', 'keytar', 'node-schedule', 'multer', 'sanitize-html'],
     // import.meta.url in a CommonJS bundle: this file's own URL.
@@ -192,16 +263,36 @@ export async function buildDesktopMain(root = ROOT, out = root) {
 export function buildUi(root = ROOT, outDir = path.join(root, 'renderer/dist')) {
   const env = { ...process.env };
   delete env.NODE_ENV;
-  const vite = spawnSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'renderer/vite.config.ts', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'], env });
+  const vite = spawnSync(
+    process.execPath,
+    [
+      path.join(root, 'node_modules/vite/bin/vite.js'),
+      'build',
+      '--config',
+      'renderer/vite.config.ts',
+      '--outDir',
+      outDir,
+      '--emptyOutDir',
+      '--logLevel',
+      'warn',
+    ],
+    { cwd: root, stdio: ['ignore', 'inherit', 'inherit'], env },
+  );
   if (vite.status !== 0) throw new Error(`the UI build failed (vite exited ${vite.status ?? vite.signal})`);
 }
 
 /** Each part's builder (build-state.mjs's ensureBuilt runs them for what is stale). */
-export const BUILDERS = { server: buildServer, cli: buildCli, desktop: buildDesktopMain, ui: async (root) => buildUi(root) };
+export const BUILDERS = {
+  server: buildServer,
+  cli: buildCli,
+  desktop: buildDesktopMain,
+  ui: async (root) => buildUi(root),
+};
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   // After `npm install --omit=dev` there is nothing to build with; the start scripts say so if
   // something is missing.
-  if (process.argv.includes('--after-install') && !fs.existsSync(path.join(ROOT, 'node_modules/esbuild'))) process.exit(0);
+  if (process.argv.includes('--after-install') && !fs.existsSync(path.join(ROOT, 'node_modules/esbuild')))
+    process.exit(0);
   const only = process.argv.slice(2).filter((a) => a in PARTS);
   const parts = only.length > 0 ? only : ['server', 'cli', 'ui'];
   for (const p of parts) {

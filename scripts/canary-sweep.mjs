@@ -14,8 +14,10 @@ const MARKER = Buffer.from('canary-');
 const MARKER_UTF16 = Buffer.from('canary-', 'utf16le');
 
 /** Secret stores, where the tokens belong. */
-const isSecretStore = (file) => path.basename(file) === 'secrets.json' || /^secrets\.json\.\d+\.tmp$/.test(path.basename(file))
-  || file.split(path.sep).includes('keyrings');
+const isSecretStore = (file) =>
+  path.basename(file) === 'secrets.json' ||
+  /^secrets\.json\.\d+\.tmp$/.test(path.basename(file)) ||
+  file.split(path.sep).includes('keyrings');
 
 /**
  * Every file under `dir` holding a canary outside the secret stores, with the first one found.
@@ -27,13 +29,21 @@ export function sweepForCanaries(dir, skip = []) {
   let bytes = 0;
   const walk = (d) => {
     let entries;
-    try { entries = fs.readdirSync(d, { withFileTypes: true }); } catch { return; }
+    try {
+      entries = fs.readdirSync(d, { withFileTypes: true });
+    } catch {
+      return;
+    }
     for (const e of entries) {
       const p = path.join(d, e.name);
       if (e.isDirectory()) walk(p);
       else if (e.isFile() && !isSecretStore(p) && !skip.includes(p)) {
         let buf;
-        try { buf = fs.readFileSync(p); } catch { continue; }
+        try {
+          buf = fs.readFileSync(p);
+        } catch {
+          continue;
+        }
         files += 1;
         bytes += buf.length;
         // Text as stored: UTF-8, and UTF-16 (SQLite can store text that way).

@@ -17,7 +17,11 @@ export function installedElectron(from = import.meta.url) {
     return undefined; // the optional dependency itself is not installed
   }
   let rel = '';
-  try { rel = fs.readFileSync(path.join(dir, 'path.txt'), 'utf8').trim(); } catch { /* never installed */ }
+  try {
+    rel = fs.readFileSync(path.join(dir, 'path.txt'), 'utf8').trim();
+  } catch {
+    /* never installed */
+  }
   const override = process.env.ELECTRON_OVERRIDE_DIST_PATH;
   const bin = override ? path.join(override, rel || 'electron') : rel ? path.join(dir, 'dist', rel) : undefined;
   return bin && fs.existsSync(bin) ? bin : undefined;

@@ -13,7 +13,11 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // Node's compile cache (the same folder the server's entry uses, server/main.ts) from the first
 // module on: these scripts are read at every start too.
 if (!process.env.NODE_COMPILE_CACHE) {
-  try { module.enableCompileCache?.(path.join(root, 'node_modules', '.cache', 'herald-compile')); } catch { /* only slower */ }
+  try {
+    module.enableCompileCache?.(path.join(root, 'node_modules', '.cache', 'herald-compile'));
+  } catch {
+    /* only slower */
+  }
 }
 const { checkNodeVersion } = await import('./node-version.mjs');
 checkNodeVersion();
@@ -38,10 +42,16 @@ if (electron) {
   // A SIGTERM sent to npm alone stops the shell npm started, not this script: when the parent is
   // gone, pass the stop on instead of leaving Herald running.
   const parent = process.ppid;
-  setInterval(() => { if (process.ppid !== parent) child.kill('SIGTERM'); }, 500).unref();
+  setInterval(() => {
+    if (process.ppid !== parent) child.kill('SIGTERM');
+  }, 500).unref();
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 } else {
-  if (!headless) console.log(`Electron is not installed here, so Herald runs headless: the same app in your browser, no window. For the desktop window, install Electron's binary once (${INSTALL_ELECTRON}) and run npm start again.`);
+  if (!headless)
+    console.log(
+      `Electron is not installed here, so Herald runs headless: the same app in your browser, no window. For ` +
+        `the desktop window, install Electron's binary once (${INSTALL_ELECTRON}) and run npm start again.`,
+    );
   const { runHeadless } = await import(serverEntry);
   await runHeadless();
 }

@@ -39,7 +39,9 @@ export function ensureTestPeers({ log = console.error } = {}) {
   const want = stamp();
   try {
     if (fs.readFileSync(stampFile, 'utf8').trim() === want) return null;
-  } catch { /* not installed yet */ }
+  } catch {
+    /* not installed yet */
+  }
   log('Installing the test-only packages (test/package.json) into test/node_modules ...');
   const started = Date.now();
   const [cmd, pre] = npmCommand();

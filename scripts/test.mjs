@@ -32,7 +32,9 @@ if (missing.length > 0) {
 try {
   await import('keytar');
 } catch (err) {
-  console.error(`keytar (the OS keychain binding) did not build: install libsecret-1-dev, then run npm ci again. (${err.message})`);
+  console.error(
+    `keytar (the OS keychain binding) did not build: install libsecret-1-dev, then run npm ci again. (${err.message})`,
+  );
   console.log('0 passed, 1 failed');
   process.exit(1);
 }
@@ -53,7 +55,9 @@ const args = process.argv.slice(2);
 const vitest = path.join(root, 'node_modules', 'vitest', 'vitest.mjs');
 const inner = [
   'echo -n herald-test | gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1',
-  `exec "${process.execPath}" "${vitest}" run --reporter=default --reporter=json --outputFile.json="${report}" --reporter=./test/reliability/quality-reporter.ts ${args.map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ')}`,
+  `exec "${process.execPath}" "${vitest}" run --reporter=default --reporter=json --outputFile.json="` +
+    `${report}" --reporter=./test/reliability/quality-reporter.ts ` +
+    `${args.map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ')}`,
 ].join('; ');
 
 // HOME is a fresh folder; npm keeps using the person's cache (tests that install read it, offline first).
@@ -61,15 +65,28 @@ const npmCache = process.env.npm_config_cache || path.join(os.homedir(), '.npm')
 const child = spawn('dbus-run-session', ['--', 'sh', '-c', inner], {
   cwd: root,
   stdio: 'inherit',
-  env: { ...process.env, HOME: home, XDG_DATA_HOME: path.join(home, 'share'), XDG_CONFIG_HOME: path.join(home, 'config'), HERALD_TEST_KEYCHAIN: '1', TMPDIR: tmp, HERALD_TEST_KEEP_DATA: '1', npm_config_cache: npmCache },
+  env: {
+    ...process.env,
+    HOME: home,
+    XDG_DATA_HOME: path.join(home, 'share'),
+    XDG_CONFIG_HOME: path.join(home, 'config'),
+    HERALD_TEST_KEYCHAIN: '1',
+    TMPDIR: tmp,
+    HERALD_TEST_KEEP_DATA: '1',
+    npm_config_cache: npmCache,
+  },
 });
 child.on('exit', (code) => {
-  let passed = 0, failed = 0, skipped = 0;
+  let passed = 0,
+    failed = 0,
+    skipped = 0;
   try {
     const r = JSON.parse(fs.readFileSync(report, 'utf8'));
     passed = r.numPassedTests;
     // Failed tests, plus files that failed without running a test (a broken import, a hook).
-    const brokenFiles = (r.testResults ?? []).filter((f) => f.status === 'failed' && !(f.assertionResults ?? []).some((a) => a.status === 'failed')).length;
+    const brokenFiles = (r.testResults ?? []).filter(
+      (f) => f.status === 'failed' && !(f.assertionResults ?? []).some((a) => a.status === 'failed'),
+    ).length;
     failed = r.numFailedTests + brokenFiles;
     skipped = (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
   } catch {
@@ -84,8 +101,15 @@ child.on('exit', (code) => {
   if (args.length === 0) {
     const started = Date.now();
     const sweep = sweepForCanaries(home, [report]);
-    const where = sweep.hits.slice(0, 10).map((h) => `  ${path.relative(home, h.file)}: ${h.token.slice(0, 24)}…`).join('\n');
-    console.log(`canary sweep: ${sweep.files} files (${(sweep.bytes / 1e6).toFixed(0)} MB) left by the suite searched in ${((Date.now() - started) / 1000).toFixed(1)} s; tokens outside the secret store: ${sweep.hits.length}${where ? `\n${where}` : ''}`);
+    const where = sweep.hits
+      .slice(0, 10)
+      .map((h) => `  ${path.relative(home, h.file)}: ${h.token.slice(0, 24)}…`)
+      .join('\n');
+    console.log(
+      `canary sweep: ${sweep.files} files (${(sweep.bytes / 1e6).toFixed(0)} MB) left by the suite searched ` +
+        `in ${((Date.now() - started) / 1000).toFixed(1)} s; tokens outside the secret store: ` +
+        `${sweep.hits.length}${where ? `\n${where}` : ''}`,
+    );
     if (sweep.hits.length === 0) passed += 1;
     else failed += 1;
   }

@@ -6,13 +6,22 @@
  * Herald stopped, so neither can go through the API the way every other command does.
  */
 import { loadConfig } from './core/config.js';
-import { backupDatabase, checkBackupFile, restoreDatabase, type BackupResult, type RestoreResult } from './db/backup.js';
+import {
+  backupDatabase,
+  checkBackupFile,
+  restoreDatabase,
+  type BackupResult,
+  type RestoreResult,
+} from './db/backup.js';
 
 /** Where the database lives: `dataDir`, else HERALD_DATA_DIR, else the OS app-data folder. */
 const databaseOf = (dataDir?: string) => loadConfig(process.env, dataDir ? { HERALD_DATA_DIR: dataDir } : {}).dbPath;
 
 /** Copies the database to `target` (an absolute path) and checks the copy before answering. */
-export async function backup(target: string, opts: { dataDir?: string } = {}): Promise<BackupResult & { verified: true }> {
+export async function backup(
+  target: string,
+  opts: { dataDir?: string } = {},
+): Promise<BackupResult & { verified: true }> {
   const result = await backupDatabase(databaseOf(opts.dataDir), target);
   checkBackupFile(target);
   return { ...result, verified: true };

@@ -14,7 +14,10 @@ export async function runHeadless(): Promise<void> {
       if (stopping) return;
       stopping = true;
       console.log(`Herald is stopping (${signal})…`);
-      server.close().then(() => process.exit(0), () => process.exit(1));
+      server.close().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
     };
     process.on('SIGINT', () => stop('SIGINT'));
     process.on('SIGTERM', () => stop('SIGTERM'));
@@ -23,13 +26,17 @@ export async function runHeadless(): Promise<void> {
     // scheduler. So when the process that started Herald is gone, Herald stops as if signalled.
     if (process.env.npm_lifecycle_event) {
       const parent = process.ppid;
-      setInterval(() => { if (process.ppid !== parent) stop('npm stopped'); }, 500).unref();
+      setInterval(() => {
+        if (process.ppid !== parent) stop('npm stopped');
+      }, 500).unref();
     }
   } catch (err) {
     if (err instanceof ConfigError || err instanceof SchemaTooNewError) {
       console.error(`Herald cannot start: ${err.message}`);
     } else if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-      console.error(`Herald cannot start: the port is already in use. Set HERALD_PORT to another port (0 picks a free one).`);
+      console.error(
+        `Herald cannot start: the port is already in use. Set HERALD_PORT to another port (0 picks a free one).`,
+      );
     } else {
       console.error(`Herald cannot start: ${(err as Error).message}`);
     }

@@ -20,7 +20,8 @@ import { fileURLToPath } from 'node:url';
  */
 export function enableCompileCache(from = path.dirname(fileURLToPath(import.meta.url))): string | undefined {
   // Not in @types/node 20; present from Node 22.1.
-  const enable = (module as unknown as { enableCompileCache?: (dir: string) => { directory?: string } }).enableCompileCache;
+  const enable = (module as unknown as { enableCompileCache?: (dir: string) => { directory?: string } })
+    .enableCompileCache;
   try {
     if (process.env.NODE_COMPILE_CACHE || typeof enable !== 'function') return undefined;
     for (let dir = from, i = 0; i < 4; i++, dir = path.dirname(dir)) {
@@ -28,14 +29,19 @@ export function enableCompileCache(from = path.dirname(fileURLToPath(import.meta
       if (!fs.existsSync(modules)) continue;
       return enable(path.join(modules, '.cache', 'herald-compile')).directory;
     }
-  } catch { /* no cache: only slower */ }
+  } catch {
+    /* no cache: only slower */
+  }
   return undefined;
 }
 
 export async function runHeadless(): Promise<void> {
   const [major, minor] = process.versions.node.split('.').map(Number);
   if (major < 22 || (major === 22 && minor < 12)) {
-    console.error(`Herald cannot start: it needs Node.js 22.12 or newer (the 22 or 24 LTS line); this is Node.js ${process.versions.node}.`);
+    console.error(
+      `Herald cannot start: it needs Node.js 22.12 or newer (the 22 or 24 LTS line); this is Node.js ` +
+        `${process.versions.node}.`,
+    );
     process.exit(1);
   }
   enableCompileCache();

@@ -46,10 +46,12 @@ export interface ServerOptions {
   extra?: (s: Services) => RequestHandler[];
   /** Folder of the built UI; default renderer/dist when built, '' for none. */
   uiDir?: string;
-  /** How long after listening the background WAL checkpointer starts, and the dummy password hash is made (default 1 s). */
+  /**
+   * How long after listening the background WAL checkpointer starts, and the dummy password hash is made (default 1 s).
+   */
   checkpointDelayMs?: number;
   /** Scheduler settings; `false` runs no scheduler (the API only). */
-  scheduler?: Omit<SchedulerOptions, 'lock'> & ScheduledRunnerOptions | false;
+  scheduler?: (Omit<SchedulerOptions, 'lock'> & ScheduledRunnerOptions) | false;
   /** The daily credential check's timers; `false` runs none (tests call services.credentialCheck.run()). */
   credentialCheck?: { firstMs?: number; everyMs?: number } | false;
 }
@@ -87,7 +89,10 @@ function expressClasses(app: Express) {
     (http.ServerResponse as unknown as (this: unknown, r: unknown, o: unknown) => void).call(this, req, options);
   }
   Res.prototype = (app as unknown as { response: object }).response;
-  return { IncomingMessage: Req as unknown as typeof http.IncomingMessage, ServerResponse: Res as unknown as typeof http.ServerResponse };
+  return {
+    IncomingMessage: Req as unknown as typeof http.IncomingMessage,
+    ServerResponse: Res as unknown as typeof http.ServerResponse,
+  };
 }
 
 /** chmod 0700 an existing folder; `required` false skips one not made yet. */
@@ -116,13 +121,21 @@ const ORPHAN_AGE_MS = 60 * 60_000;
  * holds the folder's scheduler lock, only files untouched for an hour go; when none does, every
  * file with no row written before this start.
  */
-function removeOrphanMedia(services: Services, dataDir: string, startedAt: number, log: Logger, schedulerLock?: SchedulerLock): void {
+function removeOrphanMedia(
+  services: Services,
+  dataDir: string,
+  startedAt: number,
+  log: Logger,
+  schedulerLock?: SchedulerLock,
+): void {
   // The scheduler's own lock when it will run (taken once, kept for it); a probe otherwise.
   const probe = schedulerLock ?? new SchedulerLock(dataDir);
   let alone = false;
   try {
     alone = probe.tryAcquire();
-  } catch { /* the lock cannot be taken (a full disk): keep to the safe rule */ }
+  } catch {
+    /* the lock cannot be taken (a full disk): keep to the safe rule */
+  }
   try {
     const n = services.media.removeOrphans(alone ? startedAt : startedAt - ORPHAN_AGE_MS);
     if (n > 0) log.info(`Herald removed ${n} media file(s) an interrupted upload left behind`);
@@ -165,7 +178,9 @@ export async function createServer(options: ServerOptions = {}): Promise<HeraldS
   try {
     const secrets = new ManagedSecretStore(options.secrets ?? (await openSecretStore(config, log)));
     const deps: Deps = {
-      config, log, secrets,
+      config,
+      log,
+      secrets,
       platforms: createPlatformRegistry(allAdapters()),
       clock: options.clock ?? systemClock,
       ids: options.ids ?? systemIds,
@@ -193,11 +208,17 @@ export async function createServer(options: ServerOptions = {}): Promise<HeraldS
     });
     // requireHostHeader off: an HTTP/1.1 request without Host meets the Host guard (403 in the
     // envelope, like every other refused Host) instead of Node's bare 400.
-    const server = http.createServer({ ...expressClasses(app), ...serverTimeouts(config.http), requireHostHeader: false }, app.dispatch);
+    const server = http.createServer(
+      { ...expressClasses(app), ...serverTimeouts(config.http), requireHostHeader: false },
+      app.dispatch,
+    );
     limitSockets(server, config.http);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(config.port, config.host, () => { server.off('error', reject); resolve(); });
+      server.listen(config.port, config.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
     port = (server.address() as AddressInfo).port;
     const v6 = config.host === '127.0.0.1' ? await listenAlso(server, '::1', port, log) : undefined;
@@ -206,15 +227,27 @@ export async function createServer(options: ServerOptions = {}): Promise<HeraldS
     const url = `http://${formatHost(config.host)}:${port}`;
     deps.runtime.baseUrl = url;
     // One write, so whoever waits for the listening line has the UI's address with it.
-    if (options.announce ?? config.logLevel !== 'silent') console.log(`Herald API listening on ${url}${API_PREFIX}${uiDir ? `\nHerald UI at ${url}/` : ''}`);
+    if (options.announce ?? config.logLevel !== 'silent')
+      console.log(`Herald API listening on ${url}${API_PREFIX}${uiDir ? `\nHerald UI at ${url}/` : ''}`);
     if (!isLoopbackHost(config.host)) {
-      log.warn(`Herald: HERALD_HOST=${config.host} is not a loopback address, so other machines can connect to port ${port}. They still need an API key, but nothing else stands between them and the API: set HERALD_HOST=127.0.0.1 unless you mean to serve other machines.`);
+      log.warn(
+        `Herald: HERALD_HOST=${config.host} is not a loopback address, so other machines can connect to port ` +
+          `${port}. They still need an API key, but nothing else stands between them and the API: set ` +
+          `HERALD_HOST=127.0.0.1 unless you mean to serve other machines.`,
+      );
     }
 
-    const scheduling = options.scheduler === false || !schedulerLock ? undefined : { sweepMs: config.sweepMs, handOff: services.handOff, ...options.scheduler, lock: schedulerLock };
-    const scheduler = scheduling && new Scheduler(deps, services.scheduledRunner(scheduling), services.scheduling, scheduling);
+    const scheduling =
+      options.scheduler === false || !schedulerLock
+        ? undefined
+        : { sweepMs: config.sweepMs, handOff: services.handOff, ...options.scheduler, lock: schedulerLock };
+    const scheduler =
+      scheduling && new Scheduler(deps, services.scheduledRunner(scheduling), services.scheduling, scheduling);
     await scheduler?.start();
-    const credentialCheck = options.credentialCheck === false || options.scheduler === false ? undefined : startCredentialCheck(services.credentialCheck, log, options.credentialCheck);
+    const credentialCheck =
+      options.credentialCheck === false || options.scheduler === false
+        ? undefined
+        : startCredentialCheck(services.credentialCheck, log, options.credentialCheck);
     // Started a moment after the API answers, so its thread's start-up does not compete with the
     // first requests; until it runs, the main connection checkpoints as SQLite always does.
     const backgroundDelayMs = options.checkpointDelayMs ?? 1_000;
@@ -224,26 +257,44 @@ export async function createServer(options: ServerOptions = {}): Promise<HeraldS
     prepareAuth.unref();
 
     let closing: Promise<void> | undefined;
-    const close = () => (closing ??= new Promise<void>((resolve) => {
-      const force = setTimeout(() => server.closeAllConnections(), 5000);
-      force.unref();
-      clearTimeout(prepareAuth);
-      credentialCheck?.stop();
-      const stopScheduler = scheduler?.stop() ?? Promise.resolve();
-      // Open event streams never end on their own: ended here, so the server can close.
-      services.events.shutdown();
-      v6?.close();
-      server.close(() => {
-        clearTimeout(force);
-        services.idempotency.close();
-        void stopScheduler.finally(() => checkpointer.stop()).finally(() => {
-          database.close();
-          resolve();
+    const close = () =>
+      (closing ??= new Promise<void>((resolve) => {
+        const force = setTimeout(() => server.closeAllConnections(), 5000);
+        force.unref();
+        clearTimeout(prepareAuth);
+        credentialCheck?.stop();
+        const stopScheduler = scheduler?.stop() ?? Promise.resolve();
+        // Open event streams never end on their own: ended here, so the server can close.
+        services.events.shutdown();
+        v6?.close();
+        server.close(() => {
+          clearTimeout(force);
+          services.idempotency.close();
+          void stopScheduler
+            .finally(() => checkpointer.stop())
+            .finally(() => {
+              database.close();
+              resolve();
+            });
         });
-      });
-      server.closeIdleConnections();
-    }));
-    return { url, apiUrl: url + API_PREFIX, port, host: config.host, config, deps, sqlite: database.sqlite, db: database.db, services, app, http: server, scheduler, checkpointer, close };
+        server.closeIdleConnections();
+      }));
+    return {
+      url,
+      apiUrl: url + API_PREFIX,
+      port,
+      host: config.host,
+      config,
+      deps,
+      sqlite: database.sqlite,
+      db: database.db,
+      services,
+      app,
+      http: server,
+      scheduler,
+      checkpointer,
+      close,
+    };
   } catch (err) {
     schedulerLock?.release();
     database.close();

@@ -43,13 +43,20 @@ export interface Verdict {
 }
 
 export const DEFAULT_LIMITS: Record<Platform, number> = {
-  microblog: 280, skyblog: 300, fedblog: 500, threadblog: 500, problog: 3000,
+  microblog: 280,
+  skyblog: 300,
+  fedblog: 500,
+  threadblog: 500,
+  problog: 3000,
 };
 export const SKYBLOG_MAX_BYTES = 3000;
 export const FEDBLOG_URL_LENGTH = 23;
 
 /** The spec's Limits table: what one post may carry. */
-export const MEDIA_LIMITS: Record<Platform, { images: number; video: number; gifAlone: boolean; videoAllowed: boolean }> = {
+export const MEDIA_LIMITS: Record<
+  Platform,
+  { images: number; video: number; gifAlone: boolean; videoAllowed: boolean }
+> = {
   microblog: { images: 4, video: 1, gifAlone: true, videoAllowed: true },
   skyblog: { images: 4, video: 0, gifAlone: false, videoAllowed: false },
   fedblog: { images: 4, video: 1, gifAlone: true, videoAllowed: true },
@@ -79,8 +86,14 @@ function* clusters(text: string): Generator<[number, string]> {
     // Never between the halves of a surrogate pair: a lone half would end the cluster before it.
     if (to < text.length && (text.charCodeAt(to - 1) & 0xfc00) === 0xd800) to--;
     const parts = Array.from(seg.segment(text.slice(from, to)), (x) => [x.index + from, x.segment] as [number, string]);
-    if (to === text.length) { yield* parts; return; }
-    if (parts.length < 2) { size *= 2; continue; } // one cluster longer than the window
+    if (to === text.length) {
+      yield* parts;
+      return;
+    }
+    if (parts.length < 2) {
+      size *= 2;
+      continue;
+    } // one cluster longer than the window
     for (let i = 0; i < parts.length - 1; i++) yield parts[i];
     from = parts[parts.length - 1][0];
     size = WINDOW;
@@ -112,17 +125,27 @@ export class TextFacts {
   constructor(readonly text: string) {}
   get graphemes(): GraphemeStats {
     if (!this.g) {
-      if (ASCII.test(this.text)) { const n = asciiGraphemes(this.text); this.g = { count: n, emojiBytes: n }; } else this.g = graphemeStats(this.text);
+      if (ASCII.test(this.text)) {
+        const n = asciiGraphemes(this.text);
+        this.g = { count: n, emojiBytes: n };
+      } else this.g = graphemeStats(this.text);
     }
     return this.g;
   }
-  get urls(): FoundUrls { return (this.u ??= findUrls(this.text)); }
+  get urls(): FoundUrls {
+    return (this.u ??= findUrls(this.text));
+  }
   /** X's URLs: those of the NFC text, as parseTweet finds them. */
   get xUrls(): UrlEntity[] {
-    if (!this.x) { const normal = this.text.normalize(); this.x = normal === this.text ? this.urls.all : findUrls(normal).all; }
+    if (!this.x) {
+      const normal = this.text.normalize();
+      this.x = normal === this.text ? this.urls.all : findUrls(normal).all;
+    }
     return this.x;
   }
-  get utf8(): number { return (this.b ??= utf8Bytes(this.text)); }
+  get utf8(): number {
+    return (this.b ??= utf8Bytes(this.text));
+  }
 }
 
 const factsFor = (text: string, facts?: TextFacts) => (facts && facts.text === text ? facts : new TextFacts(text));
@@ -144,7 +167,8 @@ export function utf8Length(text: string): number {
 }
 
 // A remote mention: `@user@domain` where the domain has a dot.
-const REMOTE_MENTION = /(^|[^\p{L}\p{N}_])@([\p{L}\p{N}_]+(?:[\p{L}\p{N}_.-]*[\p{L}\p{N}_])?)@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+/gu;
+const REMOTE_MENTION =
+  /(^|[^\p{L}\p{N}_])@([\p{L}\p{N}_]+(?:[\p{L}\p{N}_.-]*[\p{L}\p{N}_])?)@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+/gu;
 
 /** Mastodon counts only links it will really turn into links: those with a scheme. */
 function fedblogCountable(text: string, reserved: number, urls: UrlEntity[]): string {
@@ -157,7 +181,6 @@ function fedblogCountable(text: string, reserved: number, urls: UrlEntity[]): st
   }
   return out + text.slice(at).replace(REMOTE_MENTION, '$1@$2');
 }
-
 
 export function limitFor(platform: Platform, opts: CountOptions = {}): number {
   const own = opts.maxCharacters;
@@ -174,37 +197,60 @@ export function countText(platform: Platform, text: string, opts: CountOptions =
   const facts = factsFor(text, shared);
   switch (platform) {
     case 'microblog': {
-      const parsed = weightedLength(text, { ...twitterText.configs.defaults, maxWeightedTweetLength: limit }, facts.xUrls);
+      const parsed = weightedLength(
+        text,
+        { ...twitterText.configs.defaults, maxWeightedTweetLength: limit },
+        facts.xUrls,
+      );
       const count = parsed.weightedLength;
       // parseTweet calls empty text invalid; emptiness is judged by validatePost.
       const valid = count === 0 ? true : parsed.valid;
-      return valid ? { count, limit, valid } : { count, limit, valid, reason: count > limit ? `${count} of ${limit} weighted characters on X` : 'X refuses some of these characters' };
+      return valid
+        ? { count, limit, valid }
+        : {
+            count,
+            limit,
+            valid,
+            reason:
+              count > limit ? `${count} of ${limit} weighted characters on X` : 'X refuses some of these characters',
+          };
     }
     case 'skyblog': {
       const count = facts.graphemes.count;
       const bytes = facts.utf8;
       if (count > limit) return { count, limit, valid: false, reason: `${count} of ${limit} characters on Bluesky` };
-      if (bytes > SKYBLOG_MAX_BYTES) return { count, limit, valid: false, reason: `${bytes} of ${SKYBLOG_MAX_BYTES} bytes on Bluesky` };
+      if (bytes > SKYBLOG_MAX_BYTES)
+        return { count, limit, valid: false, reason: `${bytes} of ${SKYBLOG_MAX_BYTES} bytes on Bluesky` };
       return { count, limit, valid: true };
     }
     case 'fedblog': {
       const countable = fedblogCountable(text, opts.charactersReservedPerUrl ?? FEDBLOG_URL_LENGTH, facts.urls.schemed);
       const count = countable === text ? facts.graphemes.count : graphemeCount(countable);
-      return count > limit ? { count, limit, valid: false, reason: `${count} of ${limit} characters on this Mastodon instance` } : { count, limit, valid: true };
+      return count > limit
+        ? { count, limit, valid: false, reason: `${count} of ${limit} characters on this Mastodon instance` }
+        : { count, limit, valid: true };
     }
     case 'threadblog': {
       const count = facts.graphemes.emojiBytes;
-      return count > limit ? { count, limit, valid: false, reason: `${count} of ${limit} characters on Threads` } : { count, limit, valid: true };
+      return count > limit
+        ? { count, limit, valid: false, reason: `${count} of ${limit} characters on Threads` }
+        : { count, limit, valid: true };
     }
     case 'problog': {
       const count = facts.graphemes.count;
-      return count > limit ? { count, limit, valid: false, reason: `${count} of ${limit} characters on LinkedIn` } : { count, limit, valid: true };
+      return count > limit
+        ? { count, limit, valid: false, reason: `${count} of ${limit} characters on LinkedIn` }
+        : { count, limit, valid: true };
     }
   }
 }
 
 /** Whether one post's media fits the network; undefined when it does, else the reason. */
-export function checkMedia(platform: Platform, media: readonly MediaKind[], opts: CountOptions = {}): string | undefined {
+export function checkMedia(
+  platform: Platform,
+  media: readonly MediaKind[],
+  opts: CountOptions = {},
+): string | undefined {
   if (media.length === 0) return undefined;
   const rule = MEDIA_LIMITS[platform];
   const name = NETWORK_LABELS[platform];
@@ -218,7 +264,13 @@ export function checkMedia(platform: Platform, media: readonly MediaKind[], opts
 }
 
 /** A post's full verdict for one network: not empty, text within the limit, media allowed. */
-export function validatePost(platform: Platform, text: string, media: readonly MediaKind[] = [], opts: CountOptions = {}, facts?: TextFacts): Verdict {
+export function validatePost(
+  platform: Platform,
+  text: string,
+  media: readonly MediaKind[] = [],
+  opts: CountOptions = {},
+  facts?: TextFacts,
+): Verdict {
   const verdict = countText(platform, text, opts, facts);
   if (text.trim() === '' && media.length === 0) return { ...verdict, valid: false, reason: 'the post is empty' };
   const mediaProblem = checkMedia(platform, media, opts);

@@ -28,9 +28,15 @@ const SIMPLE_CHAR = /^[\p{L}\p{N}\p{P}\p{S}\p{Zs}]$/u;
 const NOT_SIMPLE = /^[\p{Extended_Pictographic}\p{Lm}\p{M}\u0d4e\u0e33\u0eb3\u1100-\u11ff\ua960-\ua97f\ud7b0-\ud7ff]$/u;
 // Combining marks of Latin, Greek, Cyrillic, Hebrew and Arabic and for symbols, variation
 // selectors, ZWNJ and ZWJ: grapheme class Extend/ZWJ, and no Indic conjunct linkers among them.
-const JOINING = /^[\u0300-\u036f\u0483-\u0489\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06dc\u06df-\u06e4\u06e7\u06e8\u06ea-\u06ed\u1ab0-\u1abd\u1dc0-\u1dff\u200c\u200d\u20d0-\u20f0\ufe00-\ufe0f\ufe20-\ufe2f]$/u;
+const JOINING = new RegExp(
+  String.raw`^[\u0300-\u036f\u0483-\u0489\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7\u0610-\u061a\u064b-` +
+    String.raw`\u065f\u0670\u06d6-\u06dc\u06df-\u06e4\u06e7\u06e8\u06ea-\u06ed\u1ab0-\u1abd\u1dc0-\u1dff\u200c` +
+    String.raw`\u200d\u20d0-\u20f0\ufe00-\ufe0f\ufe20-\ufe2f]$`,
+  'u',
+);
 // Control and format characters that are grapheme class Control (not ZWJ/ZWNJ, not Prepend).
-const CONTROL = /^[\x00-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b\u200e\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff0-\ufffb]$/u;
+const CONTROL =
+  /^[\x00-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b\u200e\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff0-\ufffb]$/u;
 
 function classify(c: number): number {
   if (c >= 0xd800 && c <= 0xdfff) return COMPLEX;
@@ -56,8 +62,10 @@ export function utf8Bytes(s: string): number {
     const c = s.charCodeAt(i);
     if (c < 0x80) n += 1;
     else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) { n += 4; i++; }
-    else n += 3;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n += 4;
+      i++;
+    } else n += 3;
   }
   return n;
 }
@@ -88,18 +96,29 @@ function segmentInto(s: string, out: GraphemeStats): void {
     let n = 0;
     let bytes = 0;
     for (const x of seg.segment(last && from === 0 ? s : s.slice(from, to))) {
-      if (lastStart >= 0) { n++; bytes += EMOJI.test(lastText) ? utf8Bytes(lastText) : 1; }
+      if (lastStart >= 0) {
+        n++;
+        bytes += EMOJI.test(lastText) ? utf8Bytes(lastText) : 1;
+      }
       lastStart = x.index;
       lastText = x.segment;
     }
     if (last) {
-      if (lastStart >= 0) { n++; bytes += EMOJI.test(lastText) ? utf8Bytes(lastText) : 1; }
-      out.count += n; out.emojiBytes += bytes;
+      if (lastStart >= 0) {
+        n++;
+        bytes += EMOJI.test(lastText) ? utf8Bytes(lastText) : 1;
+      }
+      out.count += n;
+      out.emojiBytes += bytes;
       return;
     }
     // The window's last cluster may continue past it: start the next window there.
-    if (n === 0) { size *= 2; continue; }
-    out.count += n; out.emojiBytes += bytes;
+    if (n === 0) {
+      size *= 2;
+      continue;
+    }
+    out.count += n;
+    out.emojiBytes += bytes;
     from += lastStart;
     size = WINDOW;
   }
@@ -126,18 +145,28 @@ export function graphemeStats(text: string): GraphemeStats {
     const c = text.charCodeAt(i);
     const k = c < 0x80 ? (c >= 0x20 && c < 0x7f ? SIMPLE : ALONE) : classOf(c);
     if (k === SIMPLE) {
-      out.count++; out.emojiBytes++;
-      cut = i; sinceCut = 1;
+      out.count++;
+      out.emojiBytes++;
+      cut = i;
+      sinceCut = 1;
     } else if (k === JOINS) {
-      if (prev === ALONE) { out.count++; out.emojiBytes++; cut = i; sinceCut = 1; }
+      if (prev === ALONE) {
+        out.count++;
+        out.emojiBytes++;
+        cut = i;
+        sinceCut = 1;
+      }
     } else if (k === ALONE) {
-      out.count++; out.emojiBytes++;
+      out.count++;
+      out.emojiBytes++;
       if (c === 13 && text.charCodeAt(i + 1) === 10) i++;
-      cut = i + 1; sinceCut = 0;
+      cut = i + 1;
+      sinceCut = 0;
     } else {
       // A stretch for the segmenter: from the last certain boundary to the next one (before a
       // control character, after one, or between two simple characters).
-      out.count -= sinceCut; out.emojiBytes -= sinceCut;
+      out.count -= sinceCut;
+      out.emojiBytes -= sinceCut;
       let j = i + 1;
       let before = COMPLEX;
       for (; j < n; j++) {
@@ -147,13 +176,17 @@ export function graphemeStats(text: string): GraphemeStats {
         before = kj;
       }
       const stretch = text.slice(cut, j);
-      if (stretch.length > WINDOW) { flush(); segmentInto(stretch, out); } else {
+      if (stretch.length > WINDOW) {
+        flush();
+        segmentInto(stretch, out);
+      } else {
         batch.push(stretch);
         batchLength += stretch.length + 1;
         if (batchLength > WINDOW) flush();
       }
       i = j - 1;
-      cut = j; sinceCut = 0;
+      cut = j;
+      sinceCut = 0;
       prev = COMPLEX;
       continue;
     }

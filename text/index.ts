@@ -3,10 +3,27 @@
  * and validation, the thread splitter, plain text as post HTML. No Node-only imports.
  */
 export {
-  PLATFORMS, DEFAULT_LIMITS, MEDIA_LIMITS, NETWORK_LABELS, SKYBLOG_MAX_BYTES, FEDBLOG_URL_LENGTH,
-  graphemeCount, graphemes, graphemeBoundaries, utf8Length, limitFor, countText, checkMedia, validatePost, strictest,
-  countOptionsFromMeta, TextFacts,
-  type Platform, type MediaKind, type CountOptions, type Verdict,
+  PLATFORMS,
+  DEFAULT_LIMITS,
+  MEDIA_LIMITS,
+  NETWORK_LABELS,
+  SKYBLOG_MAX_BYTES,
+  FEDBLOG_URL_LENGTH,
+  graphemeCount,
+  graphemes,
+  graphemeBoundaries,
+  utf8Length,
+  limitFor,
+  countText,
+  checkMedia,
+  validatePost,
+  strictest,
+  countOptionsFromMeta,
+  TextFacts,
+  type Platform,
+  type MediaKind,
+  type CountOptions,
+  type Verdict,
 } from './counting.js';
 export { splitForPlatform, splitThreadText, joinThreadText } from './split.js';
 export { postsForNetwork, checkNetworkPosts, type NetworkPost } from './network.js';

@@ -9,8 +9,14 @@ function trimLink(raw: string): string {
   let url = raw;
   for (;;) {
     const last = url[url.length - 1];
-    if (/[.,;:!?]/.test(last)) { url = url.slice(0, -1); continue; }
-    if (last === ')' && (url.match(/\(/g)?.length ?? 0) < (url.match(/\)/g)?.length ?? 0)) { url = url.slice(0, -1); continue; }
+    if (/[.,;:!?]/.test(last)) {
+      url = url.slice(0, -1);
+      continue;
+    }
+    if (last === ')' && (url.match(/\(/g)?.length ?? 0) < (url.match(/\)/g)?.length ?? 0)) {
+      url = url.slice(0, -1);
+      continue;
+    }
     return url;
   }
 }
@@ -20,7 +26,8 @@ export function linksIn(text: string): string[] {
   const seen = new Set<string>();
   for (const m of text.matchAll(LINK)) {
     const url = trimLink(m[0]);
-    if (/^https?:\/\/[^/?#]+\.[^/?#]+/i.test(url) || /^https?:\/\/(localhost|\[[0-9a-f:]+\])(:\d+)?(\/|$)/i.test(url)) seen.add(url);
+    if (/^https?:\/\/[^/?#]+\.[^/?#]+/i.test(url) || /^https?:\/\/(localhost|\[[0-9a-f:]+\])(:\d+)?(\/|$)/i.test(url))
+      seen.add(url);
   }
   return [...seen];
 }

@@ -12,7 +12,11 @@ export interface NetworkPost<M> {
   media: M[];
 }
 
-export function postsForNetwork<M>(platform: Platform, posts: readonly { plainText: string; media: readonly M[] }[], override?: string): NetworkPost<M>[] {
+export function postsForNetwork<M>(
+  platform: Platform,
+  posts: readonly { plainText: string; media: readonly M[] }[],
+  override?: string,
+): NetworkPost<M>[] {
   let parts: NetworkPost<M>[];
   if (override !== undefined && override.trim() !== '') {
     parts = splitThreadText(override).map((text, i) => ({ text, media: [...(posts[i]?.media ?? [])] }));
@@ -27,7 +31,11 @@ export function postsForNetwork<M>(platform: Platform, posts: readonly { plainTe
 }
 
 /** Each post's verdict for the network, and whether the whole thread may be sent. */
-export function checkNetworkPosts(platform: Platform, posts: readonly { text: string; media: readonly MediaKind[] }[], opts: CountOptions = {}): { valid: boolean; posts: Verdict[] } {
+export function checkNetworkPosts(
+  platform: Platform,
+  posts: readonly { text: string; media: readonly MediaKind[] }[],
+  opts: CountOptions = {},
+): { valid: boolean; posts: Verdict[] } {
   const verdicts = posts.map((p) => validatePost(platform, p.text, p.media, opts));
   return { valid: posts.length > 0 && verdicts.every((v) => v.valid), posts: verdicts };
 }

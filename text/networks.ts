@@ -7,5 +7,9 @@ export const PLATFORMS = ['microblog', 'skyblog', 'fedblog', 'threadblog', 'prob
 export type Platform = (typeof PLATFORMS)[number];
 
 export const NETWORK_LABELS: Record<Platform, string> = {
-  microblog: 'X', skyblog: 'Bluesky', fedblog: 'Mastodon', threadblog: 'Threads', problog: 'LinkedIn',
+  microblog: 'X',
+  skyblog: 'Bluesky',
+  fedblog: 'Mastodon',
+  threadblog: 'Threads',
+  problog: 'LinkedIn',
 };

@@ -23,19 +23,32 @@ export interface HeraldNotification {
 const cut = (s: unknown, n: number) => (typeof s === 'string' ? s.slice(0, n) : '');
 
 /** The notification for one event, or null (not a notifying kind, or its switch is off). */
-export function notificationFor(type: string, data: Record<string, unknown>, switches: NotificationSwitches): HeraldNotification | null {
-  const network = NETWORK_LABELS[data.platform as Platform] ?? (typeof data.platform === 'string' ? data.platform : 'the network');
+export function notificationFor(
+  type: string,
+  data: Record<string, unknown>,
+  switches: NotificationSwitches,
+): HeraldNotification | null {
+  const network =
+    NETWORK_LABELS[data.platform as Platform] ?? (typeof data.platform === 'string' ? data.platform : 'the network');
   const tag = `${type}:${String(data.draftId ?? '')}:${String(data.accountId ?? '')}`;
   const make = (kind: NotificationKind, title: string, body: string): HeraldNotification | null =>
-    (switches[kind] ? { kind, title: cut(title, 100), body: cut(body, 300), tag } : null);
+    switches[kind] ? { kind, title: cut(title, 100), body: cut(body, 300), tag } : null;
   switch (type) {
-    case 'post.published': return make('published', `Published to ${network}`, cut(data.url, 300));
+    case 'post.published':
+      return make('published', `Published to ${network}`, cut(data.url, 300));
     case 'post.failed':
       // A retry is queued: not a failure to tell of yet.
       if (typeof data.nextAttemptAt === 'string') return null;
       return make('failed', `Publishing to ${network} failed`, cut(data.error, 300));
-    case 'post.missed': return make('missed', `Missed on ${network}`, cut(data.error, 300) || 'Herald was not running when it was due; schedule it again');
-    case 'account.needs_reauth': return make('reconnect', `Connect your ${network} account again`, 'Herald cannot post to it until you do');
-    default: return null;
+    case 'post.missed':
+      return make(
+        'missed',
+        `Missed on ${network}`,
+        cut(data.error, 300) || 'Herald was not running when it was due; schedule it again',
+      );
+    case 'account.needs_reauth':
+      return make('reconnect', `Connect your ${network} account again`, 'Herald cannot post to it until you do');
+    default:
+      return null;
   }
 }

@@ -7,7 +7,8 @@
 import { countText, graphemeBoundaries, limitFor, type CountOptions, type Platform } from './counting.js';
 
 /** Never between the halves of a surrogate pair. */
-const snap = (text: string, i: number) => (i > 0 && i < text.length && (text.charCodeAt(i) & 0xfc00) === 0xdc00 ? i - 1 : i);
+const snap = (text: string, i: number) =>
+  i > 0 && i < text.length && (text.charCodeAt(i) & 0xfc00) === 0xdc00 ? i - 1 : i;
 
 /**
  * The index where `text` crosses `platform`'s limit (the start of the grapheme cluster that
@@ -22,14 +23,19 @@ export function overflowAt(platform: Platform, text: string, opts: CountOptions 
   for (let step = Math.max(16, limitFor(platform, opts)); ; step *= 2) {
     const probe = snap(text, Math.min(text.length, lo + step));
     if (probe >= hi) break;
-    if (fits(probe)) lo = probe; else { hi = probe; break; }
+    if (fits(probe)) lo = probe;
+    else {
+      hi = probe;
+      break;
+    }
   }
   // Bisect: lo fits, hi does not.
   while (hi - lo > 1) {
     let mid = snap(text, (lo + hi) >> 1);
     if (mid <= lo) mid = lo + 1;
     if (mid >= hi) break;
-    if (fits(mid)) lo = mid; else hi = mid;
+    if (fits(mid)) lo = mid;
+    else hi = mid;
   }
   // The cluster holding index lo crosses the limit: mark from where it starts.
   const from = Math.max(0, lo - 32);

@@ -36,18 +36,71 @@ const SKYBLOG_IMAGE_BYTES = 976_560;
 
 export function networkRules(platform: Platform, opts: CountOptions = {}): NetworkRules {
   const limit = limitFor(platform, opts);
-  const images = platform === 'fedblog' && opts.maxMediaAttachments ? opts.maxMediaAttachments : MEDIA_LIMITS[platform].images;
-  const fromInstance = platform === 'fedblog' && Boolean(opts.maxCharacters || opts.charactersReservedPerUrl || opts.maxMediaAttachments);
+  const images =
+    platform === 'fedblog' && opts.maxMediaAttachments ? opts.maxMediaAttachments : MEDIA_LIMITS[platform].images;
+  const fromInstance =
+    platform === 'fedblog' && Boolean(opts.maxCharacters || opts.charactersReservedPerUrl || opts.maxMediaAttachments);
   switch (platform) {
     case 'microblog':
-      return { platform, limit, links: 'every link counts 23 characters', images, imageBytes: 5 * MB, gifBytes: 15 * MB, shrinksStills: false, threads: true, publicMediaOnly: false, fromInstance };
+      return {
+        platform,
+        limit,
+        links: 'every link counts 23 characters',
+        images,
+        imageBytes: 5 * MB,
+        gifBytes: 15 * MB,
+        shrinksStills: false,
+        threads: true,
+        publicMediaOnly: false,
+        fromInstance,
+      };
     case 'skyblog':
-      return { platform, limit, links: 'links count their full length', images, imageBytes: SKYBLOG_IMAGE_BYTES, shrinksStills: true, threads: true, publicMediaOnly: false, fromInstance };
+      return {
+        platform,
+        limit,
+        links: 'links count their full length',
+        images,
+        imageBytes: SKYBLOG_IMAGE_BYTES,
+        shrinksStills: true,
+        threads: true,
+        publicMediaOnly: false,
+        fromInstance,
+      };
     case 'fedblog':
-      return { platform, limit, links: `every link counts ${opts.charactersReservedPerUrl ?? FEDBLOG_URL_LENGTH} characters`, images, imageBytes: 16 * MB, shrinksStills: false, threads: true, publicMediaOnly: false, fromInstance };
+      return {
+        platform,
+        limit,
+        links: `every link counts ${opts.charactersReservedPerUrl ?? FEDBLOG_URL_LENGTH} characters`,
+        images,
+        imageBytes: 16 * MB,
+        shrinksStills: false,
+        threads: true,
+        publicMediaOnly: false,
+        fromInstance,
+      };
     case 'threadblog':
-      return { platform, limit, links: 'links count their full length', images, imageBytes: 8 * MB, shrinksStills: false, threads: true, publicMediaOnly: true, fromInstance };
+      return {
+        platform,
+        limit,
+        links: 'links count their full length',
+        images,
+        imageBytes: 8 * MB,
+        shrinksStills: false,
+        threads: true,
+        publicMediaOnly: true,
+        fromInstance,
+      };
     case 'problog':
-      return { platform, limit, links: 'links count their full length', images, imageBytes: undefined, shrinksStills: false, threads: false, publicMediaOnly: false, fromInstance };
+      return {
+        platform,
+        limit,
+        links: 'links count their full length',
+        images,
+        imageBytes: undefined,
+        shrinksStills: false,
+        threads: false,
+        publicMediaOnly: false,
+        fromInstance,
+      };
   }
 }

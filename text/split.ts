@@ -22,7 +22,10 @@ const MENTION = /(?<![\p{L}\p{N}_])@[\p{L}\p{N}_]+(?:[.-][\p{L}\p{N}_]+)*(?:@[\p
 /** Posts of per-network thread text: split at lines holding only `---`, trimmed, empty ones dropped. */
 export function splitThreadText(text: string): string[] {
   // Line by line (m flag), so two separator lines in a row are both separators.
-  return text.split(/^[ \t]*---[ \t]*$/m).map((p) => p.trim()).filter((p) => p.length > 0);
+  return text
+    .split(/^[ \t]*---[ \t]*$/m)
+    .map((p) => p.trim())
+    .filter((p) => p.length > 0);
 }
 
 /** Joins posts back into per-network thread text. */
@@ -38,7 +41,11 @@ function protectedSpans(text: string): [number, number][] {
   return spans;
 }
 
-interface Candidates { sentence: number[]; word: number[]; inside: Uint8Array }
+interface Candidates {
+  sentence: number[];
+  word: number[];
+  inside: Uint8Array;
+}
 
 /** Sentence and word ends, ascending; `inside` marks positions within a protected span. */
 function candidates(text: string, spans: [number, number][]): Candidates {
@@ -61,8 +68,15 @@ function candidates(text: string, spans: [number, number][]): Candidates {
 }
 
 /** Grapheme ends in (from, to]: outside protected spans, and all of them. Segmenting is slow, so only a window. */
-function graphemeEnds(text: string, from: number, to: number, inside: Uint8Array): { grapheme: number[]; any: number[] } {
-  const any = graphemeBoundaries(text.slice(from, to)).map((b) => b + from).filter((b) => b > from && (b < to || to === text.length));
+function graphemeEnds(
+  text: string,
+  from: number,
+  to: number,
+  inside: Uint8Array,
+): { grapheme: number[]; any: number[] } {
+  const any = graphemeBoundaries(text.slice(from, to))
+    .map((b) => b + from)
+    .filter((b) => b > from && (b < to || to === text.length));
   return { grapheme: any.filter((b) => !inside[b]), any };
 }
 
@@ -72,7 +86,8 @@ function firstAfter(ends: number[], pos: number): number {
   let hi = ends.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (ends[mid] <= pos) lo = mid + 1; else hi = mid;
+    if (ends[mid] <= pos) lo = mid + 1;
+    else hi = mid;
   }
   return lo;
 }
@@ -81,7 +96,12 @@ function firstAfter(ends: number[], pos: number): number {
  * The largest end among `ends` (ascending) after `pos` whose piece fits: galloping then binary
  * search, so the work is in proportion to one post, not to the rest of the text.
  */
-function largestFitting(ends: number[], pos: number, limitEnd: number, fits: (end: number) => boolean): number | undefined {
+function largestFitting(
+  ends: number[],
+  pos: number,
+  limitEnd: number,
+  fits: (end: number) => boolean,
+): number | undefined {
   let lo = firstAfter(ends, pos);
   // Only ends within the window: never count the whole rest of a long text.
   const top = firstAfter(ends, limitEnd);
@@ -89,11 +109,15 @@ function largestFitting(ends: number[], pos: number, limitEnd: number, fits: (en
   let hi = top;
   for (let step = 1; lo + step < top; step *= 2) {
     if (fits(ends[lo + step])) lo += step;
-    else { hi = lo + step; break; }
+    else {
+      hi = lo + step;
+      break;
+    }
   }
   while (hi - lo > 1) {
     const mid = (lo + hi) >> 1;
-    if (fits(ends[mid])) lo = mid; else hi = mid;
+    if (fits(ends[mid])) lo = mid;
+    else hi = mid;
   }
   return ends[lo];
 }
@@ -105,7 +129,10 @@ function largestFitting(ends: number[], pos: number, limitEnd: number, fits: (en
 export function splitForPlatform(text: string, platform: Platform, opts: CountOptions = {}): string[] {
   const fitsText = (piece: string) => countText(platform, piece, opts).valid;
   const parts: string[] = [];
-  const skip = (i: number) => { while (i < text.length && isSpace(text[i])) i++; return i; };
+  const skip = (i: number) => {
+    while (i < text.length && isSpace(text[i])) i++;
+    return i;
+  };
   let pos = skip(0);
   if (pos >= text.length) return parts;
   const spans = protectedSpans(text);
@@ -120,12 +147,15 @@ export function splitForPlatform(text: string, platform: Platform, opts: CountOp
   };
   while (pos < text.length) {
     const piece = (end: number) => text.slice(pos, end).replace(/\s+$/u, '');
-    const fits = (end: number) => { const p = piece(end); return p.length > 0 && fitsText(p); };
+    const fits = (end: number) => {
+      const p = piece(end);
+      return p.length > 0 && fitsText(p);
+    };
     const limitEnd = windowEnd(pos);
     const word = largestFitting(c.word, pos, limitEnd, fits);
     let sentence = largestFitting(c.sentence, pos, limitEnd, fits);
     // A sentence end that leaves a post much shorter than the word break would is not worth it.
-    if (sentence !== undefined && word !== undefined && (sentence - pos) < 0.4 * (word - pos)) sentence = undefined;
+    if (sentence !== undefined && word !== undefined && sentence - pos < 0.4 * (word - pos)) sentence = undefined;
     let end = sentence ?? word;
     if (end === undefined) {
       // One token longer than a post: between graphemes outside protected spans, else anywhere,
@@ -137,7 +167,11 @@ export function splitForPlatform(text: string, platform: Platform, opts: CountOp
         to = Math.min(limitEnd, pos + 2 * (to - pos));
         g = graphemeEnds(text, pos, to, c.inside);
       }
-      end = largestFitting(g.grapheme, pos, limitEnd, fits) ?? largestFitting(g.any, pos, limitEnd, fits) ?? g.any[0] ?? limitEnd;
+      end =
+        largestFitting(g.grapheme, pos, limitEnd, fits) ??
+        largestFitting(g.any, pos, limitEnd, fits) ??
+        g.any[0] ??
+        limitEnd;
     }
     parts.push(piece(end));
     pos = skip(end);

@@ -6,7 +6,8 @@
  * (test/unit/status-text.test.ts) pins every combination.
  */
 
-export type PostState = 'pending' | 'handed_off' | 'publishing' | 'published' | 'failed' | 'needs_review' | 'missed' | 'cancelled';
+export type PostState =
+  'pending' | 'handed_off' | 'publishing' | 'published' | 'failed' | 'needs_review' | 'missed' | 'cancelled';
 
 /** One account's post as it stands. */
 export interface TargetState {
@@ -48,10 +49,14 @@ const clause = (s: string) => s.trim().replace(/[.;\s]+$/, '');
 /** The person's next step after a failure nothing will retry, by its cause. */
 function manualStep(code: string | null | undefined): string {
   switch (code) {
-    case 'INSUFFICIENT_CREDITS': return 'Not tried again automatically: add credits (or wait for next month\'s), then Retry';
-    case 'TOKEN_EXPIRED': return 'Not tried again automatically: connect the account again, then Retry';
-    case 'SPEND_CAP_REACHED': return 'Not tried again automatically: raise the X spend cap, then Retry';
-    default: return 'Not tried again automatically: use Retry when the problem is fixed';
+    case 'INSUFFICIENT_CREDITS':
+      return "Not tried again automatically: add credits (or wait for next month's), then Retry";
+    case 'TOKEN_EXPIRED':
+      return 'Not tried again automatically: connect the account again, then Retry';
+    case 'SPEND_CAP_REACHED':
+      return 'Not tried again automatically: raise the X spend cap, then Retry';
+    default:
+      return 'Not tried again automatically: use Retry when the problem is fixed';
   }
 }
 
@@ -60,17 +65,34 @@ export function targetStatusText(t: TargetState, time: TimeFormat = utc): Status
   const on = t.network ? ` on ${t.network}` : '';
   const why = t.reason ? `: ${clause(t.reason)}` : '';
   const retryAt = t.nextAttemptAt ? time(t.nextAttemptAt) : null;
-  const make = (what: string, next: string, canRetry: boolean): StatusText => ({ text: next ? `${what}. ${next}.` : `${what}.`, next, canRetry });
+  const make = (what: string, next: string, canRetry: boolean): StatusText => ({
+    text: next ? `${what}. ${next}.` : `${what}.`,
+    next,
+    canRetry,
+  });
   switch (t.status) {
-    case 'published': return make(`Published${on}`, '', false);
+    case 'published':
+      return make(`Published${on}`, '', false);
     case 'handed_off':
-      return make(`Handed to ${t.instance || t.network || 'the network'}, which publishes it itself`, t.scheduledFor ? `Goes out at ${time(t.scheduledFor)}, also with Herald closed` : 'Goes out at its time, also with Herald closed', false);
-    case 'publishing': return make(`Sending${on}`, 'Waiting for the network to confirm', false);
+      return make(
+        `Handed to ${t.instance || t.network || 'the network'}, which publishes it itself`,
+        t.scheduledFor
+          ? `Goes out at ${time(t.scheduledFor)}, also with Herald closed`
+          : 'Goes out at its time, also with Herald closed',
+        false,
+      );
+    case 'publishing':
+      return make(`Sending${on}`, 'Waiting for the network to confirm', false);
     case 'pending':
       // A pending entry with a reason is a failed attempt waiting for its retry.
       if (t.reason && retryAt) return make(`Not published yet${on}${why}`, `Herald tries again at ${retryAt}`, false);
       if (retryAt) return make(`Waiting${on}`, `Herald tries at ${retryAt}`, false);
-      if (t.scheduledFor) return make(`Scheduled${on}${t.notice ? ` (${clause(t.notice)})` : ''}`, `Sends at ${time(t.scheduledFor)}`, false);
+      if (t.scheduledFor)
+        return make(
+          `Scheduled${on}${t.notice ? ` (${clause(t.notice)})` : ''}`,
+          `Sends at ${time(t.scheduledFor)}`,
+          false,
+        );
       return make(`Waiting to be sent${on}`, 'Sends shortly', false);
     case 'failed':
       if (retryAt) return make(`Failed${on}${why}`, `Herald tries again at ${retryAt}`, false);
@@ -78,7 +100,11 @@ export function targetStatusText(t: TargetState, time: TimeFormat = utc): Status
     case 'needs_review':
       return make(`Unconfirmed${on}${why}`, 'Check the account, then say whether it went out', false);
     case 'missed':
-      return make(`Missed${on}${why}`, 'Not published and not charged: schedule it again or Retry to publish now', !retryAt);
+      return make(
+        `Missed${on}${why}`,
+        'Not published and not charged: schedule it again or Retry to publish now',
+        !retryAt,
+      );
     case 'cancelled':
       return make(`Cancelled${on}${why}`, '', false);
   }
@@ -87,23 +113,38 @@ export function targetStatusText(t: TargetState, time: TimeFormat = utc): Status
 /** A publish to several accounts, summed up in one sentence for the composer. */
 export function publishSummaryText(targets: TargetState[], time: TimeFormat = utc): StatusText {
   const n = targets.length;
-  if (n === 0) return { text: 'Nothing was sent: no account was chosen.', next: 'Choose at least one account', canRetry: false };
+  if (n === 0)
+    return { text: 'Nothing was sent: no account was chosen.', next: 'Choose at least one account', canRetry: false };
   const count = (...s: PostState[]) => targets.filter((x) => s.includes(x.status)).length;
   const published = count('published');
-  const inFlight = count('publishing', 'handed_off') + targets.filter((x) => x.status === 'pending' && !x.reason).length;
-  const retrying = targets.filter((x) => (x.status === 'failed' || x.status === 'pending') && x.reason && x.nextAttemptAt);
+  const inFlight =
+    count('publishing', 'handed_off') + targets.filter((x) => x.status === 'pending' && !x.reason).length;
+  const retrying = targets.filter(
+    (x) => (x.status === 'failed' || x.status === 'pending') && x.reason && x.nextAttemptAt,
+  );
   const held = count('needs_review');
   const missed = count('missed');
   const stopped = targets.filter((x) => x.status === 'failed' && !x.nextAttemptAt).length;
-  if (inFlight > 0) return { text: `Publishing: ${published} of ${n} done so far.`, next: 'Still sending', canRetry: false };
+  if (inFlight > 0)
+    return { text: `Publishing: ${published} of ${n} done so far.`, next: 'Still sending', canRetry: false };
   if (published === n) return { text: `Published to ${plural(n, 'account')}.`, next: '', canRetry: false };
   const parts: string[] = [];
-  parts.push(published === 0 ? (n === 1 ? 'Not published' : `Not published to any of the ${n} accounts`) : `Published to ${published} of ${n} accounts`);
+  parts.push(
+    published === 0
+      ? n === 1
+        ? 'Not published'
+        : `Not published to any of the ${n} accounts`
+      : `Published to ${published} of ${n} accounts`,
+  );
   const nextSteps: string[] = [];
   if (stopped > 0) {
     const single = targets.find((x) => x.status === 'failed' && !x.nextAttemptAt)!;
     parts.push(n === 1 && single.reason ? clause(single.reason) : `${stopped} failed`);
-    nextSteps.push(n === 1 ? manualStep(single.errorCode) : `${stopped === 1 ? 'it is' : 'they are'} not tried again automatically: see History to retry`);
+    nextSteps.push(
+      n === 1
+        ? manualStep(single.errorCode)
+        : `${stopped === 1 ? 'it is' : 'they are'} not tried again automatically: see History to retry`,
+    );
   }
   if (retrying.length > 0) {
     const soonest = retrying.map((x) => x.nextAttemptAt!).sort()[0];
@@ -126,18 +167,29 @@ export function publishSummaryText(targets: TargetState[], time: TimeFormat = ut
 export function creditsWarningText(c: { balance: number; costPerPost: number; scheduledPosts: number }): string | null {
   const covers = Math.floor(Math.max(0, c.balance) / c.costPerPost);
   if (c.scheduledPosts <= covers) return null;
-  return `Credits for ${plural(covers, 'more post')}; ${c.scheduledPosts} scheduled. ${c.scheduledPosts - covers} will fail unless credits are added before they are sent.`;
+  return (
+    `Credits for ${plural(covers, 'more post')}; ${c.scheduledPosts} scheduled. ${c.scheduledPosts - covers} ` +
+    `will fail unless credits are added before they are sent.`
+  );
 }
 
 /**
  * Said when posts are scheduled into a month whose credits will not cover them, counting what the
  * posts already scheduled there reserve. `month`: "this month" or "December 2026".
  */
-export function creditsShortText(c: { posts: number; need: number; available: number; reserved: number; month: string }) {
+export function creditsShortText(c: {
+  posts: number;
+  need: number;
+  available: number;
+  reserved: number;
+  month: string;
+}) {
   const free = Math.max(0, c.available - c.reserved);
   const reserved = c.reserved > 0 ? `, after the ${c.reserved} already reserved by scheduled posts` : '';
   const need = `${c.posts === 1 ? 'needs' : 'need'} ${c.need} credits and ${free} ${free === 1 ? 'is' : 'are'} free`;
-  return `Credits fall short: ${plural(c.posts, 'post')} scheduled for ${c.month} ${need}${reserved}. `
-    + 'A post that fires without credits fails: add credits on the Credits page '
-    + 'or raise the monthly grant in Settings.';
+  return (
+    `Credits fall short: ${plural(c.posts, 'post')} scheduled for ${c.month} ${need}${reserved}. ` +
+    'A post that fires without credits fails: add credits on the Credits page ' +
+    'or raise the monthly grant in Settings.'
+  );
 }

@@ -26,7 +26,10 @@ function buildPatterns() {
     DOMAIN_CHAR: rx.validDomainChars,
     // A domain's last label, a dot and a top-level domain followed by what the library accepts
     // after one: every URL match contains one, so where there is none no URL can be.
-    TLD_END: new RegExp(`${rx.validDomainChars.source}\\.(?:${rx.validGTLD.source}|${rx.validCCTLD.source}|${rx.validPunycode.source})`, 'gi'),
+    TLD_END: new RegExp(
+      `${rx.validDomainChars.source}\\.(?:${rx.validGTLD.source}|${rx.validCCTLD.source}|${rx.validPunycode.source})`,
+      'gi',
+    ),
     // What may follow a domain inside a URL (port, path, query): its end bounds a match.
     AFTER_DOMAIN: new RegExp(`${rx.validGeneralUrlPathChars.source}|[?()]`, 'i'),
     // The library's own patterns, as extractUrlsWithIndices uses them (own copies: lastIndex is state).
@@ -39,7 +42,10 @@ function buildPatterns() {
 const patterns = () => (built ??= buildPatterns());
 // Characters before which a cut is safe: never the second half of a pair, a composition, an
 // emoji sequence or a grapheme cluster. ASCII, and the letters of common scripts.
-const SAFE_START = /[\t\n\r\x20-\x7e\u00c0-\u024f\u0400-\u0482\u048a-\u04ff\u05d0-\u05ea\u0621-\u063a\u0641-\u064a\u3041-\u3096\u30a1-\u30fa\u4e00-\u9fff\uac00-\ud7a3]/;
+const SAFE_START = new RegExp(
+  String.raw`[\t\n\r\x20-\x7e\u00c0-\u024f\u0400-\u0482\u048a-\u04ff\u05d0-\u05ea\u0621-\u063a\u0641-\u064a\u3041` +
+    String.raw`-\u3096\u30a1-\u30fa\u4e00-\u9fff\uac00-\ud7a3]`,
+);
 // "https://" and the character before a URL: how far before its domain a match may start.
 const LEAD = 9;
 // A dead stretch shorter than this is left inside its live neighbours: fewer pieces, and the
@@ -71,7 +77,10 @@ function runStarts(t: string): (i: number) => number {
     for (; done <= i; done++) {
       const k = done;
       const b = t[k];
-      if (!inRun(b)) { starts[k] = k + 1; continue; }
+      if (!inRun(b)) {
+        starts[k] = k + 1;
+        continue;
+      }
       const a = k > 0 ? t[k - 1] : undefined;
       const joins = a !== undefined && inRun(a) && !(a === '.' && !isDomainChar(b)) && !(b === '.' && !isDomainChar(a));
       starts[k] = joins ? starts[k - 1] : k;
@@ -154,7 +163,10 @@ function scanPiece(text: string, offset: number, out: FoundUrls): boolean {
     const path = m[7];
     let end = re.lastIndex;
     const start = end - url.length;
-    if (!PLAIN_DOMAIN.test(domain)) { re.lastIndex = 0; return false; }
+    if (!PLAIN_DOMAIN.test(domain)) {
+      re.lastIndex = 0;
+      return false;
+    }
     // isValidUrl: every label 1..63 characters, the whole URL (with a scheme) at most 4096.
     if (domain.split('.').some((l) => l.length < 1 || l.length > 63)) continue;
     if ((protocol || 'https://').length + url.length > 4096) continue;
@@ -199,15 +211,22 @@ export function findUrls(text: string): FoundUrls {
     if (!p.live) continue;
     const piece = text.slice(p.start, p.end);
     if (scanPiece(piece, p.start, out)) continue;
-    for (const [list, options] of [[out.all, { extractUrlsWithoutProtocol: true }], [out.schemed, { extractUrlsWithoutProtocol: false }]] as const) {
-      for (const u of twitterText.extractUrlsWithIndices(piece, options)) list.push({ url: u.url, indices: [u.indices[0] + p.start, u.indices[1] + p.start] });
+    for (const [list, options] of [
+      [out.all, { extractUrlsWithoutProtocol: true }],
+      [out.schemed, { extractUrlsWithoutProtocol: false }],
+    ] as const) {
+      for (const u of twitterText.extractUrlsWithIndices(piece, options))
+        list.push({ url: u.url, indices: [u.indices[0] + p.start, u.indices[1] + p.start] });
     }
   }
   return out;
 }
 
 /** twitter-text's extractUrlsWithIndices, linear in the text. */
-export function extractUrls(text: string, options: { extractUrlsWithoutProtocol?: boolean } = { extractUrlsWithoutProtocol: true }): UrlEntity[] {
+export function extractUrls(
+  text: string,
+  options: { extractUrlsWithoutProtocol?: boolean } = { extractUrlsWithoutProtocol: true },
+): UrlEntity[] {
   const found = findUrls(text);
   return options.extractUrlsWithoutProtocol ? found.all : found.schemed;
 }
@@ -230,7 +249,11 @@ function weightTable(config: TweetConfig): Uint16Array {
     table = new Uint16Array(65536).fill(config.defaultWeight);
     // getCharacterWeight: the first range holding the code unit wins.
     for (let c = 0; c < 65536; c++) {
-      for (const r of config.ranges) if (c >= r.start && c <= r.end) { table[c] = r.weight; break; }
+      for (const r of config.ranges)
+        if (c >= r.start && c <= r.end) {
+          table[c] = r.weight;
+          break;
+        }
     }
     weightTables.set(config.ranges, table);
   }
@@ -243,7 +266,11 @@ function weightTable(config: TweetConfig): Uint16Array {
  * the code unit's weight (for a surrogate pair, its second half's), exactly as parseTweet walks
  * the text. `urls`: findUrls of the NFC text when the caller has it.
  */
-export function weightedLength(text: string, config: TweetConfig, urls?: UrlEntity[]): { weightedLength: number; valid: boolean } {
+export function weightedLength(
+  text: string,
+  config: TweetConfig,
+  urls?: UrlEntity[],
+): { weightedLength: number; valid: boolean } {
   const t = text.normalize();
   const found = urls ?? findUrls(t).all;
   // parseTweet keys entities by their start (a later one with the same start wins).
@@ -261,7 +288,10 @@ export function weightedLength(text: string, config: TweetConfig, urls?: UrlEnti
   const advanceEmoji = (i: number) => {
     while (emoji && emojiAt < i && emojiAt !== Infinity) {
       const m = emoji.exec(t);
-      if (m === null) { emojiAt = Infinity; break; }
+      if (m === null) {
+        emojiAt = Infinity;
+        break;
+      }
       emojiAt = m.index;
       emojiLength = m[0].length;
     }
@@ -275,12 +305,20 @@ export function weightedLength(text: string, config: TweetConfig, urls?: UrlEnti
     }
     if (emoji) {
       advanceEmoji(i);
-      if (emojiAt === i) { units += config.defaultWeight; i += emojiLength - 1; continue; }
+      if (emojiAt === i) {
+        units += config.defaultWeight;
+        i += emojiLength - 1;
+        continue;
+      }
     }
     const c = t.charCodeAt(i);
     if (c >= 0xd800 && c <= 0xdbff && i < n - 1) {
       const d = t.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) { i++; units += table[d]; continue; }
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        i++;
+        units += table[d];
+        continue;
+      }
     }
     units += table[c];
   }

@@ -7,7 +7,9 @@ const db = new Database(process.env.BARE_DB, { fileMustExist: true });
 db.pragma('busy_timeout = 5000');
 const all = db.prepare('SELECT * FROM drafts WHERE user_id = ? ORDER BY created_at DESC, id DESC');
 const page = db.prepare('SELECT * FROM drafts WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT ?');
-const tweets = db.prepare('SELECT * FROM tweets WHERE draft_id IN (SELECT value FROM json_each(?)) ORDER BY draft_id, position');
+const tweets = db.prepare(
+  'SELECT * FROM tweets WHERE draft_id IN (SELECT value FROM json_each(?)) ORDER BY draft_id, position',
+);
 
 function list(userId, limit) {
   const drafts = limit ? page.all(userId, limit) : all.all(userId);
@@ -24,4 +26,9 @@ const server = http.createServer((req, res) => {
   res.end(body);
 });
 server.listen(0, '127.0.0.1', () => console.log(`listening ${server.address().port}`));
-process.on('SIGTERM', () => server.close(() => { db.close(); process.exit(0); }));
+process.on('SIGTERM', () =>
+  server.close(() => {
+    db.close();
+    process.exit(0);
+  }),
+);

@@ -10,9 +10,13 @@ app.set('query parser', 'simple');
 const api = express.Router();
 api.get('/hello', (_req, res) => res.json({ success: true, hello: 'world' }));
 app.use('/api/v1', api);
-function Req(socket) { http.IncomingMessage.call(this, socket); }
+function Req(socket) {
+  http.IncomingMessage.call(this, socket);
+}
 Req.prototype = app.request;
-function Res(req, options) { http.ServerResponse.call(this, req, options); }
+function Res(req, options) {
+  http.ServerResponse.call(this, req, options);
+}
 Res.prototype = app.response;
 const server = http.createServer({ IncomingMessage: Req, ServerResponse: Res }, app);
 server.listen(0, '127.0.0.1', () => console.log(`listening ${server.address().port}`));

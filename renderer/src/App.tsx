@@ -88,7 +88,11 @@ export function App() {
       }
     };
     void start();
-    return () => { clearTimeout(retry); window.removeEventListener('hashchange', onHash); scheme.removeEventListener('change', onScheme); };
+    return () => {
+      clearTimeout(retry);
+      window.removeEventListener('hashchange', onHash);
+      scheme.removeEventListener('change', onScheme);
+    };
   }, []);
 
   // One sign-in for all tabs: another tab's sign-out returns this one to the sign-in page, and
@@ -97,7 +101,10 @@ export function App() {
     if (desktop) return undefined;
     return onKeyChange((key) => {
       if (!key) return setState((s) => (s === 'ready' ? 'login' : s));
-      void client.me().then(() => setState((s) => (s === 'login' ? 'ready' : s)), () => undefined);
+      void client.me().then(
+        () => setState((s) => (s === 'login' ? 'ready' : s)),
+        () => undefined,
+      );
     });
   }, []);
 
@@ -107,21 +114,35 @@ export function App() {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (!(e.ctrlKey || e.metaKey) || state !== 'ready') return;
-      if (e.key.toLowerCase() === 'n') { e.preventDefault(); navigate('compose', { new: String(Date.now()) }); }
+      if (e.key.toLowerCase() === 'n') {
+        e.preventDefault();
+        navigate('compose', { new: String(Date.now()) });
+      }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [state]);
 
   // On a narrow window the navigation is behind a menu button: choosing a page closes it.
-  useEffect(() => { setMenuOpen(false); }, [route.page, route.params]);
+  useEffect(() => {
+    setMenuOpen(false);
+  }, [route.page, route.params]);
 
-  if (state === 'loading') return <div className="center muted" role="status">{loginNotice ?? 'Loading…'}</div>;
+  if (state === 'loading')
+    return (
+      <div className="center muted" role="status">
+        {loginNotice ?? 'Loading…'}
+      </div>
+    );
   const signedIn = async (key?: string) => {
-    if (key) setKey(desktop ? await desktop.refreshKey().catch(() => key) || key : key);
+    if (key) setKey(desktop ? (await desktop.refreshKey().catch(() => key)) || key : key);
     // Signed in halfway through the wizard (a reload, another browser): it resumes where it was.
     const step = (await client.needsSetup().catch(() => undefined))?.wizardStep;
-    if (step && state !== 'setup') { setWizardAt(step); setState('setup'); return; }
+    if (step && state !== 'setup') {
+      setWizardAt(step);
+      setState('setup');
+      return;
+    }
     setState('ready');
   };
   if (state === 'setup') return <Setup start={wizardAt} onDone={(key) => void signedIn(key)} />;
@@ -132,22 +153,52 @@ export function App() {
     <div className="layout">
       <nav className={`sidebar${menuOpen ? ' open' : ''}`} aria-label="Main">
         <div className="nav-top">
-          <div className="brand">Herald<span>.</span></div>
-          <span className="nav-current" aria-hidden="true">{PAGES.find(([id]) => id === route.page)?.[1]}</span>
-          <button type="button" className="menu-button" aria-expanded={menuOpen} aria-controls="nav-items" onClick={() => setMenuOpen((o) => !o)}>
+          <div className="brand">
+            Herald<span>.</span>
+          </div>
+          <span className="nav-current" aria-hidden="true">
+            {PAGES.find(([id]) => id === route.page)?.[1]}
+          </span>
+          <button
+            type="button"
+            className="menu-button"
+            aria-expanded={menuOpen}
+            aria-controls="nav-items"
+            onClick={() => setMenuOpen((o) => !o)}
+          >
             <span aria-hidden="true">{menuOpen ? '✕' : '☰'}</span> Menu
           </button>
         </div>
         <div className="nav-items" id="nav-items">
           {PAGES.map(([id, label]) => (
-            <a key={id} href={`#/${id}`} className={`nav-item${route.page === id ? ' active' : ''}`} aria-current={route.page === id ? 'page' : undefined} data-nav={id}
-              onClick={() => setMenuOpen(false)}>{label}</a>
+            <a
+              key={id}
+              href={`#/${id}`}
+              className={`nav-item${route.page === id ? ' active' : ''}`}
+              aria-current={route.page === id ? 'page' : undefined}
+              data-nav={id}
+              onClick={() => setMenuOpen(false)}
+            >
+              {label}
+            </a>
           ))}
           <div className="spacer" />
-          {!desktop && <button type="button" onClick={() => { void signOut().then(() => setState('login')); }}>Sign out</button>}
+          {!desktop && (
+            <button
+              type="button"
+              onClick={() => {
+                void signOut().then(() => setState('login'));
+              }}
+            >
+              Sign out
+            </button>
+          )}
         </div>
       </nav>
-      <main className="main"><AttentionBanner key={route.page} /><Page params={route.params} /></main>
+      <main className="main">
+        <AttentionBanner key={route.page} />
+        <Page params={route.params} />
+      </main>
       <ShortcutsHelp />
       <Toasts />
     </div>

@@ -21,7 +21,9 @@ interface DesktopBridge {
 }
 
 declare global {
-  interface Window { herald?: DesktopBridge }
+  interface Window {
+    herald?: DesktopBridge;
+  }
 }
 
 const KEY = 'herald.apiKey';

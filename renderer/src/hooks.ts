@@ -29,7 +29,9 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[] = []) {
     }
   }, []);
   // eslint-disable-next-line react-hooks/exhaustive-deps
-  useEffect(() => { void reload(); }, deps);
+  useEffect(() => {
+    void reload();
+  }, deps);
   return { data, error, loading, reload, setData };
 }
 
@@ -37,7 +39,7 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[] = []) {
 export function useAction() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | undefined>();
-  const run = useCallback(async <T,>(fn: () => Promise<T>): Promise<T | undefined> => {
+  const run = useCallback(async <T>(fn: () => Promise<T>): Promise<T | undefined> => {
     setBusy(true);
     setError(undefined);
     try {

@@ -18,7 +18,8 @@ export const notificationsSupported = () => typeof window !== 'undefined' && 'No
 /** Asks the browser for permission (call from a click); answers the permission as it stands after. */
 export async function askNotificationPermission(): Promise<NotificationPermission | 'unsupported'> {
   if (!notificationsSupported()) return 'unsupported';
-  const answer = Notification.permission === 'default' ? await Notification.requestPermission() : Notification.permission;
+  const answer =
+    Notification.permission === 'default' ? await Notification.requestPermission() : Notification.permission;
   if (answer === 'granted') window.dispatchEvent(new Event(GRANTED));
   return answer;
 }
@@ -48,7 +49,10 @@ function follow(signal: AbortSignal): void {
           last = ev.id;
           if (!notificationsSupported() || Notification.permission !== 'granted') continue;
           if (!notificationFor(ev.type, ev.data, ALL_ON)) continue;
-          const switches = await client.settings().then((r) => r.settings.notifications, () => ALL_ON);
+          const switches = await client.settings().then(
+            (r) => r.settings.notifications,
+            () => ALL_ON,
+          );
           const n = notificationFor(ev.type, ev.data, switches);
           if (n) new Notification(n.title, { body: n.body, tag: n.tag });
         }

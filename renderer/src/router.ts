@@ -2,7 +2,20 @@
  * Hash routes (`#/compose?draft=<id>`): the one module pages and the app shell share, so that no
  * page imports App.tsx (which imports every page).
  */
-export const PAGE_IDS = ['compose', 'drafts', 'queue', 'calendar', 'history', 'accounts', 'sets', 'templates', 'keys', 'credits', 'settings', 'networks'] as const;
+export const PAGE_IDS = [
+  'compose',
+  'drafts',
+  'queue',
+  'calendar',
+  'history',
+  'accounts',
+  'sets',
+  'templates',
+  'keys',
+  'credits',
+  'settings',
+  'networks',
+] as const;
 
 export type PageId = (typeof PAGE_IDS)[number];
 

@@ -14,7 +14,8 @@ const redirectUri = (flow: SignInFlow) => `${window.location.origin}/signin/${fl
 /** Sends the browser to the provider's sign-in page. */
 export async function startSignIn(flow: SignInFlow): Promise<void> {
   const body = { redirectUri: redirectUri(flow) };
-  const { authUrl } = flow === 'identity' ? await client.identitySignInUrl(body) : await client.microblogSignInUrl(body);
+  const { authUrl } =
+    flow === 'identity' ? await client.identitySignInUrl(body) : await client.microblogSignInUrl(body);
   window.location.assign(authUrl);
 }
 
@@ -41,6 +42,7 @@ export async function finishSignIn(flow: SignInFlow): Promise<string> {
   if (!code || !state) throw new Error('The provider sent the browser back without a sign-in code. Try again.');
   const iss = params.get('iss');
   const body = { code, state, redirectUri: redirectUri(flow), session: true, ...(iss ? { iss } : {}) };
-  const r = flow === 'identity' ? await client.identitySignInCallback(body) : await client.microblogSignInCallback(body);
+  const r =
+    flow === 'identity' ? await client.identitySignInCallback(body) : await client.microblogSignInCallback(body);
   return r.apiKey.key;
 }

@@ -9,7 +9,13 @@ import { ERROR_CODES } from '../core/errors.js';
 import { PLATFORMS } from '../../text/networks.js';
 
 export const PLATFORM_VALUES = PLATFORMS;
-export const platformSchema = lazySchema(() => z.enum(PLATFORM_VALUES).describe('Network: microblog = X, skyblog = Bluesky, fedblog = Mastodon, threadblog = Threads, problog = LinkedIn'));
+export const platformSchema = lazySchema(() =>
+  z
+    .enum(PLATFORM_VALUES)
+    .describe(
+      'Network: microblog = X, skyblog = Bluesky, fedblog = Mastodon, threadblog = Threads, problog = LinkedIn',
+    ),
+);
 
 export const timestamp = lazySchema(() => z.string().describe('ISO 8601 timestamp (UTC)'));
 
@@ -45,17 +51,29 @@ export function dateTimeProblem(s: string): string | undefined {
 }
 
 /** Strict ISO 8601 instant: `Z` or ±hh:mm, a real calendar date and time, years 0000-9999. */
-export const dateTimeInput = lazySchema(() => z.string().max(64).superRefine((s, ctx) => {
-  const why = dateTimeProblem(s);
-  if (why) ctx.addIssue({ code: 'custom', message: why });
-}).describe('ISO 8601 date-time with Z or an offset (2026-12-01T09:30:00Z)'));
+export const dateTimeInput = lazySchema(() =>
+  z
+    .string()
+    .max(64)
+    .superRefine((s, ctx) => {
+      const why = dateTimeProblem(s);
+      if (why) ctx.addIssue({ code: 'custom', message: why });
+    })
+    .describe('ISO 8601 date-time with Z or an offset (2026-12-01T09:30:00Z)'),
+);
 
 /** A filter bound: a calendar date (YYYY-MM-DD) or a strict date-time. */
-export const isoDateInput = lazySchema(() => z.string().max(64).superRefine((s, ctx) => {
-  const d = DATE.exec(s);
-  const why = d ? (realDate(d[1], d[2], d[3]) ? undefined : `${s} is not a calendar date`) : dateTimeProblem(s);
-  if (why) ctx.addIssue({ code: 'custom', message: why });
-}).describe('ISO 8601 date (YYYY-MM-DD) or date-time with Z or an offset'));
+export const isoDateInput = lazySchema(() =>
+  z
+    .string()
+    .max(64)
+    .superRefine((s, ctx) => {
+      const d = DATE.exec(s);
+      const why = d ? (realDate(d[1], d[2], d[3]) ? undefined : `${s} is not a calendar date`) : dateTimeProblem(s);
+      if (why) ctx.addIssue({ code: 'custom', message: why });
+    })
+    .describe('ISO 8601 date (YYYY-MM-DD) or date-time with Z or an offset'),
+);
 
 /**
  * The latest instant a post may be scheduled for (§10: two years ahead). The services check it
@@ -71,12 +89,16 @@ export const idParam = lazySchema(() => z.object({ id: z.string().min(1).max(200
 export const successTrue = lazySchema(() => z.literal(true));
 export const messageResponse = lazySchema(() => z.object({ success: successTrue, message: z.string() }));
 
-export const errorBody = lazySchema(() => z.object({
-  success: z.literal(false),
-  error: z.enum(ERROR_CODES as [string, ...string[]]),
-  message: z.string(),
-  details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
-}).describe('Error envelope'));
+export const errorBody = lazySchema(() =>
+  z
+    .object({
+      success: z.literal(false),
+      error: z.enum(ERROR_CODES as [string, ...string[]]),
+      message: z.string(),
+      details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+    })
+    .describe('Error envelope'),
+);
 
 /** A trimmed, non-empty string of at most `max` characters. */
 export const name = (max = 200) => z.string().trim().min(1).max(max);

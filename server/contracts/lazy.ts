@@ -1,9 +1,9 @@
 /**
- * Contracts are built when first used, not when their module loads. Building Herald's ~1,200 zod
- * schema objects cost about 5 ms of CPU of every start-up (of ~105), though a start answers its
- * first requests with a handful of them. Each exported schema is a `z.lazy` (a real zod schema, about 3 µs to make) whose
- * inside is built on its first parse or document: route definitions, the OpenAPI generator,
- * validation and `z.infer` see a zod schema as before.
+ * Contracts are built when first used, not when their module loads. Building every zod schema
+ * object was a noticeable part of every start-up's CPU (figures: README, Performance), though a
+ * start answers its first requests with a handful of them. Each exported schema is a `z.lazy` (a
+ * real zod schema, cheap to make) whose inside is built on its first parse or document: route
+ * definitions, the OpenAPI generator, validation and `z.infer` see a zod schema as before.
  *
  * A schema derived from another (`.extend`, `.partial`, `.pick`, `.shape`) reaches the built
  * schema through `built(x)`, inside its own lazy maker, so deriving builds nothing early either.

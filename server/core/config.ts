@@ -14,11 +14,23 @@ export { PLATFORMS, type Platform };
 
 /** The real networks' endpoints; each can be overridden (tests point them at simulators). */
 const NETWORK_DEFAULTS: Record<Platform, { api: string; authorize: string; token: string }> = {
-  microblog: { api: 'https://api.x.com', authorize: 'https://x.com/i/oauth2/authorize', token: 'https://api.x.com/2/oauth2/token' },
+  microblog: {
+    api: 'https://api.x.com',
+    authorize: 'https://x.com/i/oauth2/authorize',
+    token: 'https://api.x.com/2/oauth2/token',
+  },
   skyblog: { api: 'https://bsky.social', authorize: '', token: '' },
   fedblog: { api: '', authorize: '', token: '' },
-  threadblog: { api: 'https://graph.threads.net', authorize: 'https://threads.net/oauth/authorize', token: 'https://graph.threads.net/oauth/access_token' },
-  problog: { api: 'https://api.linkedin.com', authorize: 'https://www.linkedin.com/oauth/v2/authorization', token: 'https://www.linkedin.com/oauth/v2/accessToken' },
+  threadblog: {
+    api: 'https://graph.threads.net',
+    authorize: 'https://threads.net/oauth/authorize',
+    token: 'https://graph.threads.net/oauth/access_token',
+  },
+  problog: {
+    api: 'https://api.linkedin.com',
+    authorize: 'https://www.linkedin.com/oauth/v2/authorization',
+    token: 'https://www.linkedin.com/oauth/v2/accessToken',
+  },
 };
 
 export interface NetworkConfig {
@@ -84,7 +96,10 @@ export interface HeraldConfig {
   timeZone: string;
   /** Install-wide default post language, a BCP 47 tag (validated, canonicalised). */
   defaultLanguage: string;
-  /** X's pay-per-use prices, the monthly spend cap and what happens at it, and the API tier whose caps apply (settings, apply at once). */
+  /**
+   * X's pay-per-use prices, the monthly spend cap and what happens at it, and the API tier whose caps apply (settings,
+   * apply at once).
+   */
   x: XSettings;
   /**
    * Whether the quota gate holds scheduled posts at the networks' posting caps (default on). Off
@@ -94,7 +109,10 @@ export interface HeraldConfig {
   postingCaps: boolean;
   /** Which notifications the UI and the desktop app show (settings, apply at once; all on by default). */
   notifications: NotificationSettings;
-  /** Mastodon hand-off (docs/decisions.md §14 `fedblogHandOff`): posts due 10 minutes or more ahead are scheduled on the instance. */
+  /**
+   * Mastodon hand-off (docs/decisions.md §14 `fedblogHandOff`): posts due 10 minutes or more ahead are scheduled on the
+   * instance.
+   */
   fedblogHandOff: boolean;
   microblogFollowUserId?: string;
   /** A non-loopback redirect URI that sign-in with X may also use. */
@@ -151,7 +169,11 @@ const rawSchema = z.object({
   HERALD_ENTERPRISE_LIMIT: z.coerce.number().int().min(1).default(10000),
   HERALD_GRACE_MINUTES: z.coerce.number().min(0).default(15),
   HERALD_SWEEP_SECONDS: z.coerce.number().min(0.05).max(3600).default(20),
-  HERALD_JSON_BODY_LIMIT: z.coerce.number().int().min(1024).default(1024 * 1024),
+  HERALD_JSON_BODY_LIMIT: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(1024 * 1024),
   /** Herald's own X account, followed after connecting when followOnPlatform is true. */
   HERALD_MICROBLOG_FOLLOW_USER_ID: optionalString,
   HERALD_LOG_LEVEL: z.enum(['silent', 'error', 'info']).default('info'),
@@ -182,7 +204,11 @@ const on = (v: string) => v === '1' || v === 'true';
 /** Keys that may appear in the environment or config.json. */
 export const CONFIG_KEYS = [
   ...Object.keys(rawSchema.shape),
-  ...PLATFORMS.flatMap((p) => ['CLIENT_ID', 'CLIENT_SECRET', 'API_URL', 'AUTHORIZE_URL', 'TOKEN_URL'].map((k) => `HERALD_${p.toUpperCase()}_${k}`)),
+  ...PLATFORMS.flatMap((p) =>
+    ['CLIENT_ID', 'CLIENT_SECRET', 'API_URL', 'AUTHORIZE_URL', 'TOKEN_URL'].map(
+      (k) => `HERALD_${p.toUpperCase()}_${k}`,
+    ),
+  ),
 ];
 
 export class ConfigError extends Error {}
@@ -190,13 +216,18 @@ export class ConfigError extends Error {}
 /** The tag in canonical form if it is well-formed BCP 47 ("en-gb" → "en-GB"), else undefined. */
 export function validLanguage(tag: string | undefined): string | undefined {
   if (!tag) return undefined;
-  try { return Intl.getCanonicalLocales(tag)[0]; } catch { return undefined; }
+  try {
+    return Intl.getCanonicalLocales(tag)[0];
+  } catch {
+    return undefined;
+  }
 }
 
 /** The system locale: LC_ALL / LC_MESSAGES / LANG ("de_DE.UTF-8" → "de-DE"), else Intl's default. */
 export function systemLanguage(env: NodeJS.ProcessEnv = process.env): string {
   for (const v of [env.LC_ALL, env.LC_MESSAGES, env.LANG]) {
-    const tag = v && v !== 'C' && v !== 'POSIX' ? validLanguage(v.split('.')[0].split('@')[0].replace('_', '-')) : undefined;
+    const tag =
+      v && v !== 'C' && v !== 'POSIX' ? validLanguage(v.split('.')[0].split('@')[0].replace('_', '-')) : undefined;
     if (tag) return tag;
   }
   return validLanguage(Intl.DateTimeFormat().resolvedOptions().locale) ?? 'en';
@@ -206,7 +237,10 @@ function passwordCost(value: string | undefined): number {
   // OWASP Password Storage Cheat Sheet's minimum for scrypt: N=2^17 (r=8, p=1).
   if (value === undefined || value === '') return 17;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 10 || n > 20) throw new ConfigError('Invalid configuration: HERALD_PASSWORD_COST: a whole number from 10 to 20 (log2 of scrypt N)');
+  if (!Number.isInteger(n) || n < 10 || n > 20)
+    throw new ConfigError(
+      'Invalid configuration: HERALD_PASSWORD_COST: a whole number from 10 to 20 (log2 of scrypt N)',
+    );
   return n;
 }
 
@@ -232,15 +266,21 @@ function readConfigFile(dataDir: string): Record<string, unknown> {
  * Builds the configuration. `overrides` (used by tests and by Electron's main process) sit above
  * the environment.
  */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Record<string, string>> = {}): HeraldConfig {
-  const dataDir = path.resolve(overrides.HERALD_DATA_DIR ?? env.HERALD_DATA_DIR ?? defaultDataDir(process.platform, env));
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  overrides: Partial<Record<string, string>> = {},
+): HeraldConfig {
+  const dataDir = path.resolve(
+    overrides.HERALD_DATA_DIR ?? env.HERALD_DATA_DIR ?? defaultDataDir(process.platform, env),
+  );
   const file = readConfigFile(dataDir);
   const merged: Record<string, unknown> = {};
   for (const key of CONFIG_KEYS) {
     // `allowPrivateAddresses` is the settings name §10 gives the switch in config.json.
-    const fromFile = key === 'HERALD_ALLOW_PRIVATE_ADDRESSES' ? file[key] ?? file.allowPrivateAddresses : file[key];
+    const fromFile = key === 'HERALD_ALLOW_PRIVATE_ADDRESSES' ? (file[key] ?? file.allowPrivateAddresses) : file[key];
     const value = overrides[key] ?? env[key] ?? fromFile;
-    if (value !== undefined && value !== '') merged[key] = typeof value === 'number' || typeof value === 'boolean' ? String(value) : value;
+    if (value !== undefined && value !== '')
+      merged[key] = typeof value === 'number' || typeof value === 'boolean' ? String(value) : value;
   }
   // Parsed once per process: zod's compiled fast path would cost more to build than it saves.
   const parsed = rawSchema.safeParse(merged, { jitless: true });
@@ -270,7 +310,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     secretStore: raw.HERALD_SECRET_STORE ?? 'keychain',
     secretStoreExplicit: raw.HERALD_SECRET_STORE !== undefined,
     networks,
-    identity: { issuer: raw.HERALD_IDENTITY_ISSUER, clientId: raw.HERALD_IDENTITY_CLIENT_ID, clientSecret: raw.HERALD_IDENTITY_CLIENT_SECRET, redirectUri: raw.HERALD_IDENTITY_REDIRECT_URI },
+    identity: {
+      issuer: raw.HERALD_IDENTITY_ISSUER,
+      clientId: raw.HERALD_IDENTITY_CLIENT_ID,
+      clientSecret: raw.HERALD_IDENTITY_CLIENT_SECRET,
+      redirectUri: raw.HERALD_IDENTITY_REDIRECT_URI,
+    },
     monthlyCredits: raw.HERALD_MONTHLY_CREDITS,
     defaultTier: raw.HERALD_DEFAULT_TIER,
     enterpriseLimit: raw.HERALD_ENTERPRISE_LIMIT,
@@ -286,21 +331,37 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       idleTimeoutMs: Math.round(raw.HERALD_IDLE_TIMEOUT_SECONDS * 1000),
       keepAliveTimeoutMs: Math.round(raw.HERALD_KEEPALIVE_TIMEOUT_SECONDS * 1000),
       // Node refuses a request timeout shorter than the headers timeout.
-      requestTimeoutMs: raw.HERALD_REQUEST_TIMEOUT_SECONDS > 0 ? Math.max(Math.round(raw.HERALD_REQUEST_TIMEOUT_SECONDS * 1000), Math.round(raw.HERALD_HEADERS_TIMEOUT_SECONDS * 1000)) : 0,
+      requestTimeoutMs:
+        raw.HERALD_REQUEST_TIMEOUT_SECONDS > 0
+          ? Math.max(
+              Math.round(raw.HERALD_REQUEST_TIMEOUT_SECONDS * 1000),
+              Math.round(raw.HERALD_HEADERS_TIMEOUT_SECONDS * 1000),
+            )
+          : 0,
       maxConnections: raw.HERALD_MAX_CONNECTIONS,
     },
     timeZone: '',
     defaultLanguage: '',
     x: {
-      priceUsd: raw.HERALD_X_PRICE_USD, priceWithUrlUsd: raw.HERALD_X_PRICE_WITH_URL_USD, monthlyCapUsd: raw.HERALD_X_MONTHLY_CAP_USD ?? null,
-      mediaMetadataPriceUsd: raw.HERALD_X_MEDIA_METADATA_PRICE_USD, readPriceUsd: raw.HERALD_X_READ_PRICE_USD,
-      capAction: raw.HERALD_X_CAP_ACTION, tier: raw.HERALD_X_TIER,
+      priceUsd: raw.HERALD_X_PRICE_USD,
+      priceWithUrlUsd: raw.HERALD_X_PRICE_WITH_URL_USD,
+      monthlyCapUsd: raw.HERALD_X_MONTHLY_CAP_USD ?? null,
+      mediaMetadataPriceUsd: raw.HERALD_X_MEDIA_METADATA_PRICE_USD,
+      readPriceUsd: raw.HERALD_X_READ_PRICE_USD,
+      capAction: raw.HERALD_X_CAP_ACTION,
+      tier: raw.HERALD_X_TIER,
     },
     postingCaps: raw.HERALD_POSTING_CAPS === 'on',
     notifications: {
-      published: on(raw.HERALD_NOTIFY_PUBLISHED), failed: on(raw.HERALD_NOTIFY_FAILED), missed: on(raw.HERALD_NOTIFY_MISSED), reconnect: on(raw.HERALD_NOTIFY_RECONNECT),
+      published: on(raw.HERALD_NOTIFY_PUBLISHED),
+      failed: on(raw.HERALD_NOTIFY_FAILED),
+      missed: on(raw.HERALD_NOTIFY_MISSED),
+      reconnect: on(raw.HERALD_NOTIFY_RECONNECT),
     },
-    fedblogHandOff: raw.HERALD_FEDBLOG_HAND_OFF === true || raw.HERALD_FEDBLOG_HAND_OFF === '1' || raw.HERALD_FEDBLOG_HAND_OFF === 'true',
+    fedblogHandOff:
+      raw.HERALD_FEDBLOG_HAND_OFF === true ||
+      raw.HERALD_FEDBLOG_HAND_OFF === '1' ||
+      raw.HERALD_FEDBLOG_HAND_OFF === 'true',
     microblogFollowUserId: raw.HERALD_MICROBLOG_FOLLOW_USER_ID,
     microblogRedirectUri: raw.HERALD_MICROBLOG_REDIRECT_URI,
   };
@@ -312,12 +373,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
 }
 
 /** A property computed on first read (then kept), and still assignable like a plain one. */
-function lazySetting<K extends 'timeZone' | 'defaultLanguage'>(config: HeraldConfig, key: K, compute: () => HeraldConfig[K]): void {
+function lazySetting<K extends 'timeZone' | 'defaultLanguage'>(
+  config: HeraldConfig,
+  key: K,
+  compute: () => HeraldConfig[K],
+): void {
   let value: HeraldConfig[K] | undefined;
   Object.defineProperty(config, key, {
     enumerable: true,
     configurable: true,
     get: () => (value ??= compute()),
-    set: (v: HeraldConfig[K]) => { value = v; },
+    set: (v: HeraldConfig[K]) => {
+      value = v;
+    },
   });
 }

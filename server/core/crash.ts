@@ -18,7 +18,17 @@
  */
 import fs from 'node:fs';
 
-export const CRASH_POINTS = ['claim', 'plan', 'send', 'answered', 'sent', 'mid-thread', 'finish', 'refresh', 'done'] as const;
+export const CRASH_POINTS = [
+  'claim',
+  'plan',
+  'send',
+  'answered',
+  'sent',
+  'mid-thread',
+  'finish',
+  'refresh',
+  'done',
+] as const;
 export type CrashPoint = (typeof CRASH_POINTS)[number];
 
 /** Hits left before the kill, per armed point; undefined when nothing is armed. */
@@ -29,7 +39,10 @@ export function armCrashPoints(spec: string | undefined): void {
   armed = undefined;
   if (!spec) return;
   const plan = new Map<string, number>();
-  for (const item of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const item of spec
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const [name, count = '1'] = item.split(':');
     const n = Number(count);
     if (!(CRASH_POINTS as readonly string[]).includes(name) || !Number.isInteger(n) || n < 1) {

@@ -21,7 +21,9 @@ export const ERROR_STATUS = {
   IDEMPOTENCY_KEY_IN_USE: 409,
   /** The same Idempotency-Key with another method, path or body (docs/decisions.md §10). */
   IDEMPOTENCY_KEY_REUSED: 422,
-  /** Scheduling or queueing a draft on accounts it was already published to, without `force` (decisions §11). */
+  /**
+   * Scheduling or queueing a draft on accounts it was already published to, without `force` (docs/decisions.md §22).
+   */
   ALREADY_PUBLISHED: 409,
   /** The network cannot do what was asked; the message says which network and what it can do instead. */
   NOT_SUPPORTED: 409,
@@ -69,7 +71,8 @@ export class HeraldError extends Error {
 }
 
 export const notFound = (what: string) => new HeraldError('NOT_FOUND', `${what} not found`);
-export const invalidInput = (message: string, details?: ErrorDetail[]) => new HeraldError('INVALID_INPUT', message, { details });
+export const invalidInput = (message: string, details?: ErrorDetail[]) =>
+  new HeraldError('INVALID_INPUT', message, { details });
 
 /**
  * The error codes a full disk (or an exhausted quota) shows up as: SQLite's SQLITE_FULL from
@@ -92,6 +95,10 @@ export function isStorageFull(err: unknown): boolean {
  * transaction back; a partial file is removed), so the answer says what to free. No path: error
  * bodies never carry one.
  */
-export const storageFull = (cause?: unknown) => new HeraldError('STORAGE_FULL',
-  'The disk that holds Herald\'s data folder is full, so nothing was saved. Free some space on it (large downloads, old backups, the trash, media you no longer need), then try again.',
-  { cause });
+export const storageFull = (cause?: unknown) =>
+  new HeraldError(
+    'STORAGE_FULL',
+    "The disk that holds Herald's data folder is full, so nothing was saved. Free some space on it (large " +
+      'downloads, old backups, the trash, media you no longer need), then try again.',
+    { cause },
+  );

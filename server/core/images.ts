@@ -34,7 +34,8 @@ export async function shrinkImage(input: Buffer, maxBytes: number): Promise<Shru
     throw new ShrinkError('the image library (sharp) is not available on this machine');
   }
   const meta = await sharp(input, { failOn: 'error' }).metadata();
-  if ((meta.pages ?? 1) > 1) throw new ShrinkError('an animated image cannot be made smaller without losing its animation');
+  if ((meta.pages ?? 1) > 1)
+    throw new ShrinkError('an animated image cannot be made smaller without losing its animation');
   // EXIF orientations 5-8 swap width and height once applied.
   const swap = (meta.orientation ?? 1) >= 5;
   const width0 = (swap ? meta.height : meta.width) ?? 0;
@@ -44,11 +45,17 @@ export async function shrinkImage(input: Buffer, maxBytes: number): Promise<Shru
   let side = Math.min(FIRST_SIDE, Math.max(width0, height0));
   for (let step = 0; step < 12 && side >= 64; step++) {
     for (const quality of QUALITIES) {
-      const pipeline = sharp(input, { failOn: 'error' }).rotate().resize({ width: side, height: side, fit: 'inside', withoutEnlargement: true });
+      const pipeline = sharp(input, { failOn: 'error' })
+        .rotate()
+        .resize({ width: side, height: side, fit: 'inside', withoutEnlargement: true });
       const { data, info } = alpha
         ? await pipeline.webp({ quality }).toBuffer({ resolveWithObject: true })
-        : await pipeline.flatten({ background: '#ffffff' }).jpeg({ quality, mozjpeg: true }).toBuffer({ resolveWithObject: true });
-      if (data.byteLength <= maxBytes) return { bytes: data, mime: alpha ? 'image/webp' : 'image/jpeg', width: info.width, height: info.height };
+        : await pipeline
+            .flatten({ background: '#ffffff' })
+            .jpeg({ quality, mozjpeg: true })
+            .toBuffer({ resolveWithObject: true });
+      if (data.byteLength <= maxBytes)
+        return { bytes: data, mime: alpha ? 'image/webp' : 'image/jpeg', width: info.width, height: info.height };
     }
     side = Math.floor(side * 0.75);
   }

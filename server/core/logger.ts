@@ -8,8 +8,12 @@ export interface Logger {
 export function consoleLogger(level: 'silent' | 'error' | 'info'): Logger {
   const quiet = level === 'silent';
   return {
-    info: (m) => { if (level === 'info') console.log(m); },
-    warn: (m) => { if (!quiet) console.warn(m); },
+    info: (m) => {
+      if (level === 'info') console.log(m);
+    },
+    warn: (m) => {
+      if (!quiet) console.warn(m);
+    },
     error: (m, err) => {
       if (quiet) return;
       // Log the class and message only: stack traces and SQL stay out of logs users may share.

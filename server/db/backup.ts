@@ -19,7 +19,11 @@ import Database from 'better-sqlite3';
 import { migrationsFolder, openDatabase, secureDatabaseFiles, type Sqlite } from './connection.js';
 
 export class RestoreError extends Error {
-  constructor(message: string, readonly reason: 'not_found' | 'not_sqlite' | 'not_herald' | 'damaged' | 'too_new' | 'unknown_schema' | 'in_use' | 'same_file') {
+  constructor(
+    message: string,
+    readonly reason:
+      'not_found' | 'not_sqlite' | 'not_herald' | 'damaged' | 'too_new' | 'unknown_schema' | 'in_use' | 'same_file',
+  ) {
     super(message);
     this.name = 'RestoreError';
   }
@@ -38,7 +42,11 @@ const stamp = (now = new Date()) => now.toISOString().replace(/[:.]/g, '-');
 
 function fsyncFile(file: string): void {
   const fd = fs.openSync(file, 'r');
-  try { fs.fsyncSync(fd); } finally { fs.closeSync(fd); }
+  try {
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /**
@@ -47,7 +55,8 @@ function fsyncFile(file: string): void {
  */
 export async function backupDatabase(source: string, target: string): Promise<BackupResult> {
   if (!fs.existsSync(source)) throw new RestoreError(`There is no database at ${source}`, 'not_found');
-  if (path.resolve(source) === path.resolve(target)) throw new RestoreError('The backup file cannot be the database itself', 'same_file');
+  if (path.resolve(source) === path.resolve(target))
+    throw new RestoreError('The backup file cannot be the database itself', 'same_file');
   const partial = `${target}.partial`;
   fs.rmSync(partial, { force: true });
   const started = performance.now();
@@ -65,7 +74,11 @@ export async function backupDatabase(source: string, target: string): Promise<Ba
   // The copy carries the live database's WAL flag; a backup is one self-contained file, so it is
   // switched to a rollback journal (reading it then leaves no -wal/-shm files beside it).
   const copy = new Database(partial);
-  try { copy.pragma('journal_mode = DELETE'); } finally { copy.close(); }
+  try {
+    copy.pragma('journal_mode = DELETE');
+  } finally {
+    copy.close();
+  }
   // Password hashes, key hashes and everything written: readable by this user only, wherever
   // the copy is put (a home folder is usually readable by others).
   fs.chmodSync(partial, 0o600);
@@ -118,7 +131,11 @@ function readOnly<T>(file: string, fn: (db: Database.Database) => T): T {
   } finally {
     db.close();
     for (const f of sides) {
-      try { if (fs.statSync(f).size === 0 || f.endsWith('-shm')) fs.rmSync(f, { force: true }); } catch { /* not created */ }
+      try {
+        if (fs.statSync(f).size === 0 || f.endsWith('-shm')) fs.rmSync(f, { force: true });
+      } catch {
+        /* not created */
+      }
     }
   }
 }
@@ -137,7 +154,8 @@ export function checkBackupFile(file: string, folder = migrationsFolder()): Back
   } catch {
     throw new RestoreError(`Cannot read ${file}`, 'not_found');
   }
-  if (header.toString('latin1') !== 'SQLite format 3\u0000') throw new RestoreError(`${file} is not a SQLite database`, 'not_sqlite');
+  if (header.toString('latin1') !== 'SQLite format 3\u0000')
+    throw new RestoreError(`${file} is not a SQLite database`, 'not_sqlite');
   return readOnly(file, (db) => {
     let integrity: unknown;
     try {
@@ -145,19 +163,35 @@ export function checkBackupFile(file: string, folder = migrationsFolder()): Back
     } catch (err) {
       throw new RestoreError(`${file} is damaged (${(err as Error).message})`, 'damaged');
     }
-    if (integrity !== 'ok') throw new RestoreError(`${file} is damaged: SQLite's integrity check says ${String(integrity)}`, 'damaged');
-    const tables = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name));
+    if (integrity !== 'ok')
+      throw new RestoreError(`${file} is damaged: SQLite's integrity check says ${String(integrity)}`, 'damaged');
+    const tables = new Set(
+      (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map(
+        (r) => r.name,
+      ),
+    );
     if (!tables.has('__drizzle_migrations') || CORE_TABLES.some((t) => !tables.has(t))) {
       throw new RestoreError(`${file} is a SQLite database but not a Herald database`, 'not_herald');
     }
-    const applied = (db.prepare('SELECT created_at AS at FROM __drizzle_migrations ORDER BY created_at').all() as { at: number | string }[]).map((r) => Number(r.at));
-    const known = (JSON.parse(fs.readFileSync(path.join(folder, 'meta', '_journal.json'), 'utf8')) as { entries: { when: number }[] }).entries.map((e) => e.when);
-    if (applied.length === 0) throw new RestoreError(`${file} is not a Herald database (it has no schema version)`, 'not_herald');
+    const applied = (
+      db.prepare('SELECT created_at AS at FROM __drizzle_migrations ORDER BY created_at').all() as {
+        at: number | string;
+      }[]
+    ).map((r) => Number(r.at));
+    const known = (
+      JSON.parse(fs.readFileSync(path.join(folder, 'meta', '_journal.json'), 'utf8')) as { entries: { when: number }[] }
+    ).entries.map((e) => e.when);
+    if (applied.length === 0)
+      throw new RestoreError(`${file} is not a Herald database (it has no schema version)`, 'not_herald');
     if (Math.max(...applied) > Math.max(...known)) {
-      throw new RestoreError(`${file} was written by a newer version of Herald; update Herald before restoring it`, 'too_new');
+      throw new RestoreError(
+        `${file} was written by a newer version of Herald; update Herald before restoring it`,
+        'too_new',
+      );
     }
     const unknown = applied.filter((a) => !known.includes(a));
-    if (unknown.length > 0) throw new RestoreError(`${file} has a schema this version of Herald does not know`, 'unknown_schema');
+    if (unknown.length > 0)
+      throw new RestoreError(`${file} has a schema this version of Herald does not know`, 'unknown_schema');
     return { applied, older: known.some((k) => !applied.includes(k)) };
   });
 }
@@ -174,8 +208,12 @@ export interface RestoreResult {
 
 /** Names of the objects a restore replaces, in an order that can be dropped and created. */
 function schemaObjects(db: Database.Database, schemaName: string) {
-  return db.prepare(`SELECT type, name, sql FROM "${schemaName}".sqlite_master WHERE name NOT LIKE 'sqlite_%' AND sql IS NOT NULL
-    ORDER BY CASE type WHEN 'table' THEN 0 WHEN 'index' THEN 1 ELSE 2 END, rowid`).all() as { type: string; name: string; sql: string }[];
+  return db
+    .prepare(
+      `SELECT type, name, sql FROM "${schemaName}".sqlite_master WHERE name NOT LIKE 'sqlite_%' AND sql IS NOT NULL
+    ORDER BY CASE type WHEN 'table' THEN 0 WHEN 'index' THEN 1 ELSE 2 END, rowid`,
+    )
+    .all() as { type: string; name: string; sql: string }[];
 }
 
 /**
@@ -195,7 +233,9 @@ export function restoreDatabase(file: string, dbPath: string, opts: { now?: () =
   secureDatabaseFiles(live);
   const db = new Database(live);
   const staging = `${live}.restore-${process.pid}`;
-  const removeStaging = () => { for (const s of ['', '-wal', '-shm', '-journal']) fs.rmSync(staging + s, { force: true }); };
+  const removeStaging = () => {
+    for (const s of ['', '-wal', '-shm', '-journal']) fs.rmSync(staging + s, { force: true });
+  };
   try {
     // Exclusive from the first access: no shared-memory index, and every other process is shut
     // out until this connection closes. Busy at once means someone has the database open.
@@ -206,18 +246,27 @@ export function restoreDatabase(file: string, dbPath: string, opts: { now?: () =
       db.exec('COMMIT');
     } catch (err) {
       if ((err as { code?: string }).code?.startsWith('SQLITE_BUSY')) {
-        throw new RestoreError(`The database ${live} is in use: quit Herald (the desktop app and any \`herald serve\`) and run restore again`, 'in_use');
+        throw new RestoreError(
+          `The database ${live} is in use: quit Herald (the desktop app and any \`herald serve\`) and run ` +
+            `restore again`,
+          'in_use',
+        );
       }
       throw err;
     }
-    const hadData = existed && (db.prepare("SELECT COUNT(*) AS n FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'").get() as { n: number }).n > 0;
+    const hadData =
+      existed &&
+      (db.prepare("SELECT COUNT(*) AS n FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'").get() as { n: number }).n >
+        0;
 
     // The backup as this build's schema, on a staging copy (the backup file is never written;
     // VACUUM INTO reads it through its WAL, if it has one, like any reader).
     removeStaging();
     readOnly(source, (reader) => reader.prepare('VACUUM INTO ?').run(staging));
     const staged = openDatabase(staging);
-    const migrated = (staged.sqlite.prepare('SELECT COUNT(*) AS n FROM __drizzle_migrations').get() as { n: number }).n - check.applied.length;
+    const migrated =
+      (staged.sqlite.prepare('SELECT COUNT(*) AS n FROM __drizzle_migrations').get() as { n: number }).n -
+      check.applied.length;
     staged.sqlite.pragma('wal_checkpoint(TRUNCATE)');
     staged.close();
 
@@ -233,13 +282,15 @@ export function restoreDatabase(file: string, dbPath: string, opts: { now?: () =
     db.prepare('ATTACH DATABASE ? AS staged').run(staging);
     try {
       db.transaction(() => {
-        for (const o of schemaObjects(db, 'main').reverse()) db.exec(`DROP ${o.type.toUpperCase()} IF EXISTS main."${o.name}"`);
+        for (const o of schemaObjects(db, 'main').reverse())
+          db.exec(`DROP ${o.type.toUpperCase()} IF EXISTS main."${o.name}"`);
         const objects = schemaObjects(db, 'staged');
         for (const o of objects.filter((x) => x.type === 'table')) {
           db.exec(o.sql);
           db.exec(`INSERT INTO main."${o.name}" SELECT * FROM staged."${o.name}"`);
         }
-        const has = (schemaName: string) => db.prepare(`SELECT 1 FROM "${schemaName}".sqlite_master WHERE name = 'sqlite_sequence'`).get();
+        const has = (schemaName: string) =>
+          db.prepare(`SELECT 1 FROM "${schemaName}".sqlite_master WHERE name = 'sqlite_sequence'`).get();
         if (has('main')) db.exec('DELETE FROM main.sqlite_sequence');
         if (has('staged')) db.exec('INSERT INTO main.sqlite_sequence SELECT * FROM staged.sqlite_sequence');
         for (const o of objects.filter((x) => x.type !== 'table')) db.exec(o.sql);
@@ -251,7 +302,10 @@ export function restoreDatabase(file: string, dbPath: string, opts: { now?: () =
     const integrity = db.pragma('integrity_check', { simple: true });
     const fk = db.pragma('foreign_key_check') as unknown[];
     if (integrity !== 'ok' || fk.length > 0) {
-      throw new Error(`The restored database failed its check (${String(integrity)}, ${fk.length} broken references); the previous one is kept at ${previous}`);
+      throw new Error(
+        `The restored database failed its check (${String(integrity)}, ${fk.length} broken references); the ` +
+          `previous one is kept at ${previous}`,
+      );
     }
     // A database created by this restore starts in rollback mode; Herald runs it in WAL. (Closing
     // checkpoints the WAL into the file.)

@@ -19,7 +19,9 @@ export function changeToken(sqlite: Sqlite): ChangeToken {
   return () => {
     if (version === undefined) {
       version = dataVersion.get() as number;
-      setImmediate(() => { version = undefined; });
+      setImmediate(() => {
+        version = undefined;
+      });
     }
     return `${changes.get() as number}:${version}`;
   };
@@ -36,7 +38,10 @@ export class UntilChanged<K, V> {
   private readonly entries = new Map<K, V>();
   private readonly changed: ChangeToken;
 
-  constructor(private readonly sqlite: Sqlite, private readonly max = 1_000) {
+  constructor(
+    private readonly sqlite: Sqlite,
+    private readonly max = 1_000,
+  ) {
     this.changed = changeToken(sqlite);
   }
 

@@ -23,7 +23,8 @@ const db = new Database(workerData.file, { timeout: 5000 });
 db.pragma('synchronous = FULL');
 db.pragma('wal_autocheckpoint = 0');
 const checkpoint = () => {
-  try { db.pragma('wal_checkpoint(PASSIVE)'); } catch (err) { parentPort.postMessage({ error: String(err && err.message) }); }
+  try { db.pragma('wal_checkpoint(PASSIVE)'); } catch (err) { parentPort.postMessage({ error: String(err && err.message)
+    }); }
 };
 const timer = setInterval(checkpoint, workerData.everyMs);
 parentPort.on('message', (m) => {
@@ -42,7 +43,11 @@ export interface Checkpointer {
   stop(): Promise<void>;
 }
 
-export function startCheckpointer(sqlite: Sqlite, file: string, opts: { everyMs?: number; delayMs?: number; log?: { warn(msg: string, err?: unknown): void } } = {}): Checkpointer {
+export function startCheckpointer(
+  sqlite: Sqlite,
+  file: string,
+  opts: { everyMs?: number; delayMs?: number; log?: { warn(msg: string, err?: unknown): void } } = {},
+): Checkpointer {
   let stopping = false;
   let worker: Worker | undefined;
   let handedOver = false;
@@ -52,9 +57,13 @@ export function startCheckpointer(sqlite: Sqlite, file: string, opts: { everyMs?
     sqlite.pragma('wal_autocheckpoint = 1000');
   };
   let stopped: () => void = () => {};
-  const done = new Promise<void>((r) => { stopped = r; });
+  const done = new Promise<void>((r) => {
+    stopped = r;
+  });
   let settle: (v: boolean) => void = () => {};
-  const ready = new Promise<boolean>((r) => { settle = r; });
+  const ready = new Promise<boolean>((r) => {
+    settle = r;
+  });
   const start = () => {
     if (stopping) return;
     let w: Worker;
@@ -85,7 +94,7 @@ export function startCheckpointer(sqlite: Sqlite, file: string, opts: { everyMs?
       }
     });
     w.on('error', (err) => {
-      opts.log?.warn('Herald\'s background WAL checkpoint stopped; the database checkpoints by itself again', err);
+      opts.log?.warn("Herald's background WAL checkpoint stopped; the database checkpoints by itself again", err);
       takeBack();
       settle(false);
       stopped();
@@ -112,7 +121,9 @@ export function startCheckpointer(sqlite: Sqlite, file: string, opts: { everyMs?
       }
       const w = worker;
       w.postMessage('stop');
-      const timeout = setTimeout(() => { void w.terminate(); }, 5_000);
+      const timeout = setTimeout(() => {
+        void w.terminate();
+      }, 5_000);
       await done;
       clearTimeout(timeout);
       await w.terminate();

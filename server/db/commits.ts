@@ -1,6 +1,6 @@
 /**
  * How the publishing path commits. The connection runs WAL with synchronous=FULL: every commit
- * waits for an fsync (~4.5 ms on the reference disk) on the one thread that serves the API and
+ * waits for an fsync (milliseconds: README, Performance) on the one thread that serves the API and
  * fires posts, so a handful of FULL commits per scheduled post caps Herald at a few dozen posts a
  * second. Two cheaper kinds of commit, for the writes whose durability can be had another way:
  *
@@ -23,7 +23,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Sqlite } from './connection.js';
-
 
 interface Queued {
   fn: () => void;
@@ -53,7 +52,9 @@ export class Commits {
     };
   }
 
-  /** A transaction that does not wait for the disk (see above). Inside another transaction it joins it (a savepoint). */
+  /**
+   * A transaction that does not wait for the disk (see above). Inside another transaction it joins it (a savepoint).
+   */
   relaxed<T>(fn: () => T): T {
     const db = this.sqlite;
     if (db.inTransaction) return db.transaction(fn)();
@@ -136,11 +137,12 @@ export class Commits {
    */
   private fsyncWal(file: string): Promise<void> {
     return new Promise((resolve, reject) => {
-      const sync = (fd: number) => fs.fsync(fd, (err) => {
-        if (!err) return resolve();
-        if (this.walFd === fd) this.walFd = undefined;
-        fs.close(fd, () => reject(err));
-      });
+      const sync = (fd: number) =>
+        fs.fsync(fd, (err) => {
+          if (!err) return resolve();
+          if (this.walFd === fd) this.walFd = undefined;
+          fs.close(fd, () => reject(err));
+        });
       if (this.walFd !== undefined) return sync(this.walFd);
       fs.open(file, 'r+', (err, fd) => {
         if (err) return reject(err);

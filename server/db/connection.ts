@@ -9,7 +9,10 @@ import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
 
-/** No relational queries (`db.query.*`) are used: without the schema, drizzle skips mapping every table's relations at start. */
+/**
+ * No relational queries (`db.query.*`) are used: without the schema, drizzle skips mapping every table's relations at
+ * start.
+ */
 export type Db = BetterSQLite3Database;
 export type Sqlite = Database.Database;
 
@@ -21,7 +24,10 @@ export interface Database_ {
 
 export class SchemaTooNewError extends Error {
   constructor(file: string) {
-    super(`The database ${file} was written by a newer version of Herald; this version will not open it. Update Herald, or point HERALD_DATA_DIR at another folder.`);
+    super(
+      `The database ${file} was written by a newer version of Herald; this version will not open it. Update ` +
+        `Herald, or point HERALD_DATA_DIR at another folder.`,
+    );
     this.name = 'SchemaTooNewError';
   }
 }
@@ -80,8 +86,12 @@ export function secureDatabaseFiles(file: string): void {
  */
 export function applyMigrations(sqlite: Sqlite, folder: string): void {
   const migrations = readMigrationFiles({ migrationsFolder: folder });
-  sqlite.exec('CREATE TABLE IF NOT EXISTS "__drizzle_migrations" (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at numeric)');
-  const last = sqlite.prepare('SELECT created_at AS at FROM "__drizzle_migrations" ORDER BY created_at DESC LIMIT 1').get() as { at: number | string } | undefined;
+  sqlite.exec(
+    'CREATE TABLE IF NOT EXISTS "__drizzle_migrations" (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at numeric)',
+  );
+  const last = sqlite
+    .prepare('SELECT created_at AS at FROM "__drizzle_migrations" ORDER BY created_at DESC LIMIT 1')
+    .get() as { at: number | string } | undefined;
   const record = sqlite.prepare('INSERT INTO "__drizzle_migrations" ("hash", "created_at") VALUES (?, ?)');
   sqlite.transaction(() => {
     for (const m of migrations) {
@@ -102,10 +112,14 @@ export function openDatabase(file: string, folder = migrationsFolder()): Databas
     sqlite.pragma('busy_timeout = 5000');
     const journal = readJournal(folder);
     const latestKnown = Math.max(0, ...journal.entries.map((e) => e.when));
-    const hasTable = sqlite.prepare("SELECT 1 FROM sqlite_master WHERE type='table' AND name='__drizzle_migrations'").get();
+    const hasTable = sqlite
+      .prepare("SELECT 1 FROM sqlite_master WHERE type='table' AND name='__drizzle_migrations'")
+      .get();
     let upToDate = false;
     if (hasTable) {
-      const row = sqlite.prepare('SELECT MAX(created_at) AS latest FROM __drizzle_migrations').get() as { latest: number | null };
+      const row = sqlite.prepare('SELECT MAX(created_at) AS latest FROM __drizzle_migrations').get() as {
+        latest: number | null;
+      };
       if (row.latest !== null && Number(row.latest) > latestKnown) throw new SchemaTooNewError(file);
       // drizzle's migrator applies only entries newer than the latest applied one; when that is
       // the newest this release knows, it would read and hash every .sql file to do nothing.

@@ -58,7 +58,11 @@ export class SchedulerLock {
       db.prepare('INSERT INTO holder (pid, since) VALUES (?, ?)').run(process.pid, new Date().toISOString());
       db.exec('COMMIT');
     } catch (err) {
-      try { db?.close(); } catch { /* closing a connection that never opened */ }
+      try {
+        db?.close();
+      } catch {
+        /* closing a connection that never opened */
+      }
       if (BUSY.has((err as { code?: string }).code ?? '')) return false;
       throw err;
     }
@@ -68,7 +72,9 @@ export class SchedulerLock {
       const tmp = `${this.file}.${process.pid}.tmp`;
       fs.writeFileSync(tmp, JSON.stringify({ pid: process.pid, token: this.token }), { mode: 0o600 });
       fs.renameSync(tmp, this.file);
-    } catch { /* the note is for people; the lock itself is held */ }
+    } catch {
+      /* the note is for people; the lock itself is held */
+    }
     return true;
   }
 
@@ -77,8 +83,14 @@ export class SchedulerLock {
     try {
       const owner = JSON.parse(fs.readFileSync(this.file, 'utf8')) as { token?: string };
       if (owner.token === this.token) fs.unlinkSync(this.file);
-    } catch { /* already gone */ }
-    try { this.db.close(); } catch { /* already closed */ }
+    } catch {
+      /* already gone */
+    }
+    try {
+      this.db.close();
+    } catch {
+      /* already closed */
+    }
     this.db = undefined;
     this.token = undefined;
   }

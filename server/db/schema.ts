@@ -229,7 +229,7 @@ export const scheduleEntries = sqliteTable('schedule_entries', {
   handedOffFor: integer('handed_off_for'),
   /** Why the entry fires locally although it could have been handed off (a thread, the network refused), shown in progress. */
   handOffNote: text('hand_off_note'),
-  /** Scheduled with `force` (decisions §11): posts again to an account the draft was already published to. */
+  /** Scheduled with `force` (docs/decisions.md §22): posts again to an account the draft was already published to. */
   force: integer('force', { mode: 'boolean' }).notNull().default(false),
   createdAt: text('created_at').notNull(),
 }, (t) => [

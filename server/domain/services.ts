@@ -54,7 +54,14 @@ export function createServices(deps: Deps, sqlite: Sqlite) {
   const storageWaits = new StorageWaits();
   const draftStatus = new DraftStatusWriter(deps.clock, repos);
   const publishing = new PublishService(deps, repos, {
-    credentials, credits, sets: socialSets, stream: events, xSpend, storageWaits, draftStatus, cards: linkCards,
+    credentials,
+    credits,
+    sets: socialSets,
+    stream: events,
+    xSpend,
+    storageWaits,
+    draftStatus,
+    cards: linkCards,
   });
   const quotaHolds = new QuotaHolds(deps, new QuotaGate(deps, repos, credentials), repos.outbox);
   const templates = new TemplatesService(deps, repos.templates);
@@ -83,9 +90,19 @@ export function createServices(deps: Deps, sqlite: Sqlite) {
     publishing,
     xSpend,
     /** The publishing side of scheduled posts, for the scheduler (jobs/scheduler.ts), with its retry waits. */
-    scheduledRunner: (opts: ScheduledRunnerOptions = {}) => new ScheduledRunner(deps, {
-      repos, publishing, quotaHolds, storageWaits, stream: events, draftStatus,
-    }, opts),
+    scheduledRunner: (opts: ScheduledRunnerOptions = {}) =>
+      new ScheduledRunner(
+        deps,
+        {
+          repos,
+          publishing,
+          quotaHolds,
+          storageWaits,
+          stream: events,
+          draftStatus,
+        },
+        opts,
+      ),
     scheduling,
     queue: new QueueService(deps, repos, socialSets, scheduling),
     handOff: new HandOffService(deps, repos, credentials),

@@ -12,7 +12,14 @@ import { keyAuth } from './middleware/auth.js';
 import { errorMapper, notFoundHandler } from './middleware/errors.js';
 import { idempotency } from './middleware/idempotency.js';
 import { discardUploaded, uploadDigest } from './middleware/media-upload.js';
-import { hostGuard, originGuard, requireJson, requireMultipart, requireTypes, securityHeaders } from './middleware/guards.js';
+import {
+  hostGuard,
+  originGuard,
+  requireJson,
+  requireMultipart,
+  requireTypes,
+  securityHeaders,
+} from './middleware/guards.js';
 import { buildOpenApi } from './openapi.js';
 import { parseOrThrow, type Method, type RouteDef } from './route.js';
 import { accountRoutes } from './routes/accounts.routes.js';
@@ -52,7 +59,29 @@ export interface AppOptions {
 
 /** Every route definition of the API, in the order they are documented. */
 export function allRoutes(s: Services, extra: RouteDef[] = []): RouteDef[] {
-  return [...authRoutes(s), ...signInRoutes(s), ...setupRoutes(s), ...secretSetupRoutes(s), ...meRoutes(s), ...socialSetRoutes(s), ...accountRoutes(s), ...connectionRoutes(s), ...templateRoutes(s), ...draftFileRoutes(s), ...draftRoutes(s), ...linkCardRoutes(s), ...mediaRoutes(s), ...creditRoutes(s), ...publishingRoutes(s), ...scheduleRoutes(s), ...queueRoutes(s), ...settingsRoutes(s), ...networkRoutes(s), ...eventRoutes(s), ...extra];
+  return [
+    ...authRoutes(s),
+    ...signInRoutes(s),
+    ...setupRoutes(s),
+    ...secretSetupRoutes(s),
+    ...meRoutes(s),
+    ...socialSetRoutes(s),
+    ...accountRoutes(s),
+    ...connectionRoutes(s),
+    ...templateRoutes(s),
+    ...draftFileRoutes(s),
+    ...draftRoutes(s),
+    ...linkCardRoutes(s),
+    ...mediaRoutes(s),
+    ...creditRoutes(s),
+    ...publishingRoutes(s),
+    ...scheduleRoutes(s),
+    ...queueRoutes(s),
+    ...settingsRoutes(s),
+    ...networkRoutes(s),
+    ...eventRoutes(s),
+    ...extra,
+  ];
 }
 
 /** Largest draft file (Markdown, JSON or CSV) an import takes: a 10,000-row CSV is about 1 MB. */
@@ -84,7 +113,11 @@ export function createApp(opts: AppOptions) {
     const chain: RequestHandler[] = [];
     if (r.auth !== false) chain.push(auth);
     const idem = r.idempotent
-      ? idempotency(s.idempotency, s.deps.log, r.bodyType === 'multipart' ? { digest: uploadDigest, discard: discardUploaded } : {})
+      ? idempotency(
+          s.idempotency,
+          s.deps.log,
+          r.bodyType === 'multipart' ? { digest: uploadDigest, discard: discardUploaded } : {},
+        )
       : undefined;
     if (idem) chain.push(idem.check);
     if (r.bodyType === 'multipart') chain.push(requireMultipart());
@@ -121,13 +154,17 @@ export function createApp(opts: AppOptions) {
       const result = r.handler({ body, query, params, auth: req.auth!, req, res });
       // A synchronous handler's answer goes out without a promise (a thrown error reaches the
       // error mapper either way).
-      if (result instanceof Promise) return result.then((value) => { if (!res.headersSent) sendJson(req, res, status, value); });
+      if (result instanceof Promise)
+        return result.then((value) => {
+          if (!res.headersSent) sendJson(req, res, status, value);
+        });
       if (!res.headersSent) sendJson(req, res, status, result);
     });
     return chain;
   };
   for (const r of routes) {
-    if (r.idempotent && r.auth === false) throw new Error(`${r.path}: an idempotent route needs a key (Idempotency-Key is per user)`);
+    if (r.idempotent && r.auth === false)
+      throw new Error(`${r.path}: an idempotent route needs a key (Idempotency-Key is per user)`);
     let built: RequestHandler[] | undefined;
     const chain = () => (built ??= buildChain(r));
     expressRoutes.push([r.method, r.path, chain]);
@@ -139,12 +176,19 @@ export function createApp(opts: AppOptions) {
   const buildApi = () => {
     const api = express.Router({ caseSensitive: true, strict: false });
     for (const [method, path, chain] of expressRoutes) api[method](path, ...chain());
-    api.get('/openapi.json', (_req, res) => { res.json(doc()); });
+    api.get('/openapi.json', (_req, res) => {
+      res.json(doc());
+    });
     api.get('/docs', (_req, res) => {
-      res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
+      res.setHeader(
+        'Content-Security-Policy',
+        "default-src 'none'; style-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+      );
       res.type('html').send(renderDocsPage(doc()));
     });
-    api.get('/docs.css', (_req, res) => { res.type('css').send(DOCS_CSS); });
+    api.get('/docs.css', (_req, res) => {
+      res.type('css').send(DOCS_CSS);
+    });
     return api;
   };
   let api: ReturnType<typeof buildApi> | undefined;

@@ -63,5 +63,9 @@ export function parseOrThrow<T>(schema: z.ZodType<T>, value: unknown, where: 'bo
     path: [where, ...i.path.map(String)].join('.'),
     message: i.message,
   }));
-  throw new HeraldError('INVALID_INPUT', `Invalid ${where}: ${details.map((d) => `${d.path} ${d.message}`).join('; ')}`.slice(0, 500), { details });
+  throw new HeraldError(
+    'INVALID_INPUT',
+    `Invalid ${where}: ${details.map((d) => `${d.path} ${d.message}`).join('; ')}`.slice(0, 500),
+    { details },
+  );
 }

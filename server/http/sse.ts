@@ -56,7 +56,8 @@ export function streamEvents(events: EventsService, userId: string, after: numbe
   const drop = () => {
     if (closed) return;
     events.dropped += 1;
-    res.end(`event: stream.dropped\ndata: ${JSON.stringify({ lastEventId: cursor, reason: 'the client stopped reading; reconnect with Last-Event-ID' })}\n\n`);
+    const dropped = { lastEventId: cursor, reason: 'the client stopped reading; reconnect with Last-Event-ID' };
+    res.end(`event: stream.dropped\ndata: ${JSON.stringify(dropped)}\n\n`);
     // It does not read, so the end above may never be taken: the socket goes after a moment.
     setTimeout(() => res.destroy(), 1_000).unref();
     cleanup();
@@ -81,6 +82,8 @@ export function streamEvents(events: EventsService, userId: string, after: numbe
   }
 
   res.on('close', cleanup);
-  req.on('close', () => { if (!res.writableFinished) cleanup(); });
+  req.on('close', () => {
+    if (!res.writableFinished) cleanup();
+  });
   pump();
 }

@@ -1,6 +1,7 @@
 /**
  * Serves the built UI (renderer/dist) at `/` with a strict CSP: no inline script or style, no
- * eval, connections only to this server (at the address the page was opened from). Client-side routes fall back to index.html.
+ * eval, connections only to this server (at the address the page was opened from). Client-side routes fall back to
+ * index.html.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -25,7 +26,12 @@ export function uiContentSecurityPolicy(apiOrigin: string): string {
 
 export function defaultUiDir(): string | undefined {
   const here = path.dirname(fileURLToPath(import.meta.url));
-  const candidates = [process.env.HERALD_UI_DIR, path.resolve(here, '../../renderer/dist'), path.resolve(here, '../renderer/dist'), path.resolve(process.cwd(), 'renderer/dist')];
+  const candidates = [
+    process.env.HERALD_UI_DIR,
+    path.resolve(here, '../../renderer/dist'),
+    path.resolve(here, '../renderer/dist'),
+    path.resolve(process.cwd(), 'renderer/dist'),
+  ];
   return candidates.find((d): d is string => Boolean(d) && fs.existsSync(path.join(d!, 'index.html')));
 }
 
@@ -37,11 +43,15 @@ export function uiHandlers(dir: string, origin: () => string): RequestHandler[] 
     // A CSP source cannot name an IPv6 literal ("http://[::1]:4780" is dropped as invalid), so
     // there the page's own origin is said as 'self'.
     const host = req.headers.host?.toLowerCase();
-    res.setHeader('Content-Security-Policy', uiContentSecurityPolicy(!host ? origin() : host.startsWith('[') ? "'self'" : `http://${host}`));
+    res.setHeader(
+      'Content-Security-Policy',
+      uiContentSecurityPolicy(!host ? origin() : host.startsWith('[') ? "'self'" : `http://${host}`),
+    );
     next();
   };
   const fallback: RequestHandler = (req, res, next) => {
-    if ((req.method !== 'GET' && req.method !== 'HEAD') || req.path.startsWith('/api/') || path.extname(req.path)) return next();
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || req.path.startsWith('/api/') || path.extname(req.path))
+      return next();
     res.type('html').sendFile(index);
   };
   return [csp, express.static(dir, { index: 'index.html', fallthrough: true, dotfiles: 'deny', maxAge: 0 }), fallback];

@@ -80,7 +80,7 @@ export function nodeScheduleWaker(clock: { now(): number }): Waker {
   };
   const check = () => {
     if (!target) return;
-    const jumped = (clock.now() - wall) - (monotonicMs() - mono);
+    const jumped = clock.now() - wall - (monotonicMs() - mono);
     if (Math.abs(jumped) >= CLOCK_WATCH_MS) set(target.at);
   };
   return {
@@ -119,7 +119,14 @@ export interface WakeReport {
   handedOff: WakeItem[];
 }
 
-export interface WakeItem { draftId: string; title: string; platform: string; dueAt: number; lateMs: number; error: string | null }
+export interface WakeItem {
+  draftId: string;
+  title: string;
+  platform: string;
+  dueAt: number;
+  lateMs: number;
+  error: string | null;
+}
 
 export interface SchedulerOptions {
   waker?: Waker;
@@ -159,7 +166,12 @@ export class Scheduler {
   private slotFreed: (() => void) | undefined;
 
   /** `runner`: the publishing side of scheduled posts (createServices builds it with its collaborators). */
-  constructor(private readonly deps: Deps, private readonly runner: ScheduledRunner, queue: ScheduleService, opts: SchedulerOptions) {
+  constructor(
+    private readonly deps: Deps,
+    private readonly runner: ScheduledRunner,
+    queue: ScheduleService,
+    opts: SchedulerOptions,
+  ) {
     this.lock = opts.lock;
     this.waker = opts.waker ?? nodeScheduleWaker(deps.clock);
     this.sweepMs = opts.sweepMs ?? 20_000;
@@ -191,7 +203,9 @@ export class Scheduler {
   async start(): Promise<void> {
     this.stopped = false;
     this.startedAt = monotonicMs();
-    this.sweepTimer = setInterval(() => { void this.tick(); }, this.sweepMs);
+    this.sweepTimer = setInterval(() => {
+      void this.tick();
+    }, this.sweepMs);
     this.sweepTimer.unref();
     await this.tick();
   }
@@ -203,7 +217,9 @@ export class Scheduler {
     if (!this.lock.held && !this.lock.tryAcquire()) return false;
     this.tookOver = true;
     // Claimed entries go back to the queue and publishing resumes where a killed process stopped.
-    this.resuming = this.track(this.runner.takeOver().catch((err) => this.deps.log.error('Herald could not resume interrupted publishing', err)));
+    this.resuming = this.track(
+      this.runner.takeOver().catch((err) => this.deps.log.error('Herald could not resume interrupted publishing', err)),
+    );
     return true;
   }
 
@@ -217,7 +233,10 @@ export class Scheduler {
     if (!this.active) return;
     const at = this.runner.nextWake();
     if (at === null) this.waker.cancel();
-    else this.waker.arm(at, () => { void this.tick(); });
+    else
+      this.waker.arm(at, () => {
+        void this.tick();
+      });
     if (this.startedAt !== undefined) {
       // The first wake-up after start: how long rebuilding the timers from the database took
       // (the bench reads it with 100,000 entries pending).
@@ -225,7 +244,10 @@ export class Scheduler {
       this.startedAt = undefined;
       const n = this.runner.pendingCount();
       // Not toLocaleString: loading ICU's number formats costs start-up ~10 ms.
-      this.deps.log.info(`Scheduler: ${n} pending, next wake-up ${at === null ? 'none' : new Date(at).toISOString()} (armed in ${ms.toFixed(1)} ms)`);
+      this.deps.log.info(
+        `Scheduler: ${n} pending, next wake-up ${at === null ? 'none' : new Date(at).toISOString()} (armed ` +
+          `in ${ms.toFixed(1)} ms)`,
+      );
     }
   }
 
@@ -271,7 +293,10 @@ export class Scheduler {
     if (this.resuming) await this.resuming;
     for (;;) {
       if (this.stopped) return;
-      while (this.claimed >= this.maxInFlight && !this.stopped) await new Promise<void>((r) => { this.slotFreed = r; });
+      while (this.claimed >= this.maxInFlight && !this.stopped)
+        await new Promise<void>((r) => {
+          this.slotFreed = r;
+        });
       const now = this.deps.clock.now();
       const batch = this.runner.claim(now, Math.min(this.batchSize, this.maxInFlight - this.claimed));
       if (batch.length === 0) return;
@@ -324,7 +349,14 @@ export class Scheduler {
     await this.tick();
     const report: WakeReport = { since, wokeAt, late: [], missed: [], failed: [], handedOff: [] };
     for (const e of this.runner.settledBetween(since, wokeAt)) {
-      const item = { draftId: e.draftId, title: e.title, platform: e.platform, dueAt: e.fireAt, lateMs: Math.max(0, wokeAt - e.fireAt), error: e.error };
+      const item = {
+        draftId: e.draftId,
+        title: e.title,
+        platform: e.platform,
+        dueAt: e.fireAt,
+        lateMs: Math.max(0, wokeAt - e.fireAt),
+        error: e.error,
+      };
       if (e.status === 'done') (e.networkScheduledId ? report.handedOff : report.late).push(item);
       else if (e.status === 'missed') report.missed.push(item);
       else report.failed.push(item);

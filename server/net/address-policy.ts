@@ -54,7 +54,13 @@ export function parseV6(input: string): number[] | undefined {
     text = text.slice(0, lastColon + 1) + '0:0';
   }
   const [left, right] = text.split('::');
-  const toGroups = (p: string | undefined) => (p ? p.split(':').filter((g) => g !== '').map((g) => parseInt(g, 16)) : []);
+  const toGroups = (p: string | undefined) =>
+    p
+      ? p
+          .split(':')
+          .filter((g) => g !== '')
+          .map((g) => parseInt(g, 16))
+      : [];
   const l = toGroups(left);
   const r = right === undefined ? [] : toGroups(right);
   const fill = right === undefined ? 0 : 8 - l.length - r.length;

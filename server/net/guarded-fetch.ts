@@ -28,7 +28,9 @@ export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
 export interface FetchOptions {
   /** Default: images and videos (media URLs). */
   accept?: string;
-  /** A declared length over this is refused before the body is read (the media service passes its cap); default none. */
+  /**
+   * A declared length over this is refused before the body is read (the media service passes its cap); default none.
+   */
   maxLength?: number;
   /** Says what the URL was for in messages; default "a media URL". */
   what?: string;
@@ -54,7 +56,11 @@ export class UrlRefused extends HeraldError {
    * `policy`: the address policy refused it (scheme, credentials, a non-public address, also
    * after a redirect); `unreadable`: the name does not resolve or the redirects do not end.
    */
-  constructor(url: string, reason: string, readonly kind: 'policy' | 'unreadable' = 'policy') {
+  constructor(
+    url: string,
+    reason: string,
+    readonly kind: 'policy' | 'unreadable' = 'policy',
+  ) {
     super('INVALID_INPUT', `Herald will not fetch ${safeForMessage(url)}: ${reason}`);
   }
 }
@@ -103,7 +109,8 @@ export class GuardedFetcher {
     } catch {
       throw new UrlRefused('', 'it is not a valid URL');
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UrlRefused(url.href, 'only http and https URLs are fetched');
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new UrlRefused(url.href, 'only http and https URLs are fetched');
     if (url.username || url.password) throw new UrlRefused(url.href, 'URLs with credentials are not fetched');
     const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
     const literal = ipLiteral(url.hostname);
@@ -122,7 +129,8 @@ export class GuardedFetcher {
       if (this.allow.has(`${a.address}:${port}`)) continue;
       if (this.allowPrivate && isLoopbackOrPrivate(a.address)) continue;
       const why = blockedReason(a.address);
-      if (why) throw new UrlRefused(url.href, `it points to a ${why} address, and Herald fetches only public addresses`);
+      if (why)
+        throw new UrlRefused(url.href, `it points to a ${why} address, and Herald fetches only public addresses`);
     }
     return { url, address: answers[0] };
   }
@@ -131,11 +139,16 @@ export class GuardedFetcher {
    * Fetches `raw` and hands the body of the final 2xx answer (and its URL, after redirects) to
    * `consume`, whose result is returned. The timeout covers consuming the body too.
    */
-  async fetch<T>(raw: string, consume: (body: http.IncomingMessage, url: URL) => Promise<T>, opts: FetchOptions = {}): Promise<T> {
+  async fetch<T>(
+    raw: string,
+    consume: (body: http.IncomingMessage, url: URL) => Promise<T>,
+    opts: FetchOptions = {},
+  ): Promise<T> {
     const maxLength = opts.maxLength ?? Number.POSITIVE_INFINITY;
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), this.timeoutMs);
-    const timedOut = () => new HeraldError('INVALID_INPUT', `Fetching ${safeForMessage(raw)} took longer than ${this.timeoutMs / 1000} s`);
+    const timedOut = () =>
+      new HeraldError('INVALID_INPUT', `Fetching ${safeForMessage(raw)} took longer than ${this.timeoutMs / 1000} s`);
     try {
       let current: string | URL = raw;
       for (let hop = 0; ; hop++) {
@@ -144,18 +157,26 @@ export class GuardedFetcher {
         const status = res.statusCode ?? 0;
         if (REDIRECTS.has(status) && res.headers.location) {
           res.destroy();
-          if (hop >= this.maxRedirects) throw new UrlRefused(target.url.href, `more than ${this.maxRedirects} redirects`, 'unreadable');
+          if (hop >= this.maxRedirects)
+            throw new UrlRefused(target.url.href, `more than ${this.maxRedirects} redirects`, 'unreadable');
           current = new URL(res.headers.location, target.url);
           continue;
         }
         if (status < 200 || status > 299) {
           res.destroy();
-          throw new HeraldError('INVALID_INPUT', `${safeForMessage(target.url.href)} answered HTTP ${status} for ${opts.what ?? 'a media URL'}`);
+          throw new HeraldError(
+            'INVALID_INPUT',
+            `${safeForMessage(target.url.href)} answered HTTP ${status} for ${opts.what ?? 'a media URL'}`,
+          );
         }
         const length = Number(res.headers['content-length']);
         if (Number.isFinite(length) && length > maxLength) {
           res.destroy();
-          throw new HeraldError('INVALID_INPUT', `The media at ${safeForMessage(target.url.href)} is over the ${maxLength / 1024 / 1024} MB limit`, { status: 413 });
+          throw new HeraldError(
+            'INVALID_INPUT',
+            `The media at ${safeForMessage(target.url.href)} is over the ${maxLength / 1024 / 1024} MB limit`,
+            { status: 413 },
+          );
         }
         try {
           return await consume(res, target.url);
@@ -165,7 +186,10 @@ export class GuardedFetcher {
       }
     } catch (err) {
       if (controller.signal.aborted && !(err instanceof HeraldError)) throw timedOut();
-      if (!(err instanceof HeraldError)) throw new HeraldError('INVALID_INPUT', `Could not fetch ${safeForMessage(raw)}: the download failed`, { cause: err });
+      if (!(err instanceof HeraldError))
+        throw new HeraldError('INVALID_INPUT', `Could not fetch ${safeForMessage(raw)}: the download failed`, {
+          cause: err,
+        });
       throw err;
     } finally {
       clearTimeout(timer);
@@ -182,11 +206,20 @@ export class GuardedFetcher {
     const mod = target.url.protocol === 'https:' ? https : http;
     return new Promise((resolve, reject) => {
       const req = mod.request(target.url, {
-        method: 'GET', agent: false, signal, lookup,
+        method: 'GET',
+        agent: false,
+        signal,
+        lookup,
         headers: { 'user-agent': 'Herald media fetch', accept },
       });
       req.on('response', resolve);
-      req.on('error', (err) => reject(signal.aborted ? err : new HeraldError('INVALID_INPUT', `Could not fetch ${safeForMessage(target.url.href)}: ${err.message}`)));
+      req.on('error', (err) =>
+        reject(
+          signal.aborted
+            ? err
+            : new HeraldError('INVALID_INPUT', `Could not fetch ${safeForMessage(target.url.href)}: ${err.message}`),
+        ),
+      );
       req.end();
     });
   }

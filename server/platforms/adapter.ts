@@ -139,7 +139,14 @@ export interface OAuthAdapter {
   /** Builds the authorize URL; Mastodon registers the app first and returns it to be cached. */
   authorizeUrl(req: AuthorizeRequest): Promise<{ url: string; app?: AppCredentials }>;
   /** Exchanges the callback's code for credentials (long-lived where the network has them). */
-  exchangeCode(req: { code: string; codeVerifier: string; redirectUri: string; network: NetworkConfig; serverUrl?: string; app: AppCredentials }): Promise<Credentials>;
+  exchangeCode(req: {
+    code: string;
+    codeVerifier: string;
+    redirectUri: string;
+    network: NetworkConfig;
+    serverUrl?: string;
+    app: AppCredentials;
+  }): Promise<Credentials>;
   /**
    * Checks the app's client id and secret (in `network`) without anyone signing in: the Test
    * button of Settings → Networks. A token request with a made-up code or token, which the
@@ -176,7 +183,12 @@ export interface PlatformAdapter {
   /** Present for networks connected through OAuth (all but Bluesky). */
   readonly oauth?: OAuthAdapter;
   /** Bluesky: signs in with an identifier and app password at `service` (a PDS or entryway). */
-  passwordLogin?(req: { identifier: string; password: string; service: string; network: NetworkConfig }): Promise<{ credentials: Credentials; identity: Identity }>;
+  passwordLogin?(req: {
+    identifier: string;
+    password: string;
+    service: string;
+    network: NetworkConfig;
+  }): Promise<{ credentials: Credentials; identity: Identity }>;
   /** Who the credentials belong to, with follower counts. */
   identify(ctx: Omit<CallContext, 'account'> & { account?: AccountInfo; serverUrl?: string }): Promise<Identity>;
   /** New credentials from the refresh token (or a new session); throws token_expired when the network refuses. */
@@ -196,7 +208,10 @@ export interface PlatformAdapter {
    * PlatformError when it cannot say (no lookup API, lookup failed), so the post is held for
    * the user to confirm instead of being sent twice.
    */
-  findRecentPost(ctx: CallContext, query: { text: string; replyTo?: PostRef; since: number; idempotencyKey: string }): Promise<PostRef | null>;
+  findRecentPost(
+    ctx: CallContext,
+    query: { text: string; replyTo?: PostRef; since: number; idempotencyKey: string },
+  ): Promise<PostRef | null>;
   /**
    * The network's own count against its posting caps (Threads' threads_publishing_limit), which
    * also counts posts made outside Herald. The quota gate asks it before a scheduled post fires;
@@ -211,7 +226,9 @@ export interface PlatformAdapter {
    * `at`, `findRecentPost` finds the published post.
    */
   schedulePost?(ctx: CallContext, post: PostInput, at: number): Promise<NetworkScheduled>;
-  /** Moves a post scheduled on the network to `at`; a PlatformError with status 404 when the network no longer holds it. */
+  /**
+   * Moves a post scheduled on the network to `at`; a PlatformError with status 404 when the network no longer holds it.
+   */
   reschedulePost?(ctx: CallContext, id: string, at: number): Promise<NetworkScheduled>;
   /** Withdraws a post scheduled on the network; resolves too when the network no longer holds it. */
   unschedulePost?(ctx: CallContext, id: string): Promise<void>;

@@ -20,10 +20,16 @@ export class PlatformError extends Error {
     this.name = 'PlatformError';
   }
 
-  get status() { return this.opts.status; }
+  get status() {
+    return this.opts.status;
+  }
   /** Epoch ms when the network says the limit resets. */
-  get resetAt() { return this.opts.resetAt; }
-  get retryable() { return this.kind === 'transient' || this.kind === 'rate_limited'; }
+  get resetAt() {
+    return this.opts.resetAt;
+  }
+  get retryable() {
+    return this.kind === 'transient' || this.kind === 'rate_limited';
+  }
 }
 
 /** The networks' own names, as the shared text module gives them. */
@@ -38,9 +44,16 @@ export function networkFailure(platform: Platform, err: unknown, opts: { write: 
   const name = NETWORK_NAMES[platform];
   // Herald's own time limit ran out (not a refused or reset connection): the runner treats it
   // apart, since waiting again for a network that is this slow only keeps the post in limbo.
-  const timedOut = err instanceof Error && (err.name === 'TimeoutError' || (err.cause instanceof Error && err.cause.name === 'TimeoutError'));
+  const timedOut =
+    err instanceof Error &&
+    (err.name === 'TimeoutError' || (err.cause instanceof Error && err.cause.name === 'TimeoutError'));
   if (opts.write) {
-    return new PlatformError(platform, 'ambiguous', `${name} did not answer after the post was sent (${reason}); it may have been published`, { cause: err, code: timedOut ? 'timeout' : undefined });
+    return new PlatformError(
+      platform,
+      'ambiguous',
+      `${name} did not answer after the post was sent (${reason}); it may have been published`,
+      { cause: err, code: timedOut ? 'timeout' : undefined },
+    );
   }
   return new PlatformError(platform, 'transient', `${name} could not be reached (${reason})`, { cause: err });
 }

@@ -39,7 +39,12 @@ export interface NetworkRules {
 export const DEFAULT_TIMEOUT_MS = 60_000;
 
 /** Performs one request; throws a PlatformError for every failure. */
-export async function networkCall<T>(rules: NetworkRules, url: string | URL, init: RequestInit, opts: NetworkCallOptions): Promise<NetworkReply<T>> {
+export async function networkCall<T>(
+  rules: NetworkRules,
+  url: string | URL,
+  init: RequestInit,
+  opts: NetworkCallOptions,
+): Promise<NetworkReply<T>> {
   const timeout = AbortSignal.timeout(opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
   let res: Response;
@@ -58,7 +63,11 @@ export async function networkCall<T>(rules: NetworkRules, url: string | URL, ini
 
 function parseBody(text: string, notJson: (text: string) => unknown = (t) => t): unknown {
   if (!text) return {};
-  try { return JSON.parse(text); } catch { return notJson(text); }
+  try {
+    return JSON.parse(text);
+  } catch {
+    return notJson(text);
+  }
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
@@ -68,15 +77,25 @@ export const joinUrl = (base: string, path: string) => `${base.replace(/\/+$/, '
 
 /** The host of a server URL, for messages (the URL itself when it does not parse). */
 export const hostOf = (url: string) => {
-  try { return new URL(url).host; } catch { return url; }
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
 };
 
 /** Waits `ms`, or rejects when the signal aborts. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, ms);
-    const onAbort = () => { clearTimeout(timer); reject(signal!.reason); };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
@@ -102,7 +121,9 @@ export function nextUtcMidnight(now: number): number {
   return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1);
 }
 
-/** `base` with `params` appended, spaces as %20 (as X and LinkedIn document their scope lists), not the form-style '+'. */
+/**
+ * `base` with `params` appended, spaces as %20 (as X and LinkedIn document their scope lists), not the form-style '+'.
+ */
 export function withQuery(base: string, params: [string, string][]): string {
   const url = new URL(base);
   const query = params.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');

@@ -8,4 +8,10 @@ import { threadblogAdapter } from './threadblog.adapter.js';
 
 export { createPlatformRegistry, type PlatformRegistry } from './registry.js';
 
-export const allAdapters = (): PlatformAdapter[] => [microblogAdapter, fedblogAdapter, threadblogAdapter, problogAdapter, skyblogAdapter];
+export const allAdapters = (): PlatformAdapter[] => [
+  microblogAdapter,
+  fedblogAdapter,
+  threadblogAdapter,
+  problogAdapter,
+  skyblogAdapter,
+];

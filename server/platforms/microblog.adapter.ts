@@ -36,7 +36,8 @@ export function xPostUrl(username: string | undefined, id: string): string {
 function communityIdOf(value: string): string {
   const trimmed = value.trim().replace(/\/+$/, '');
   const last = trimmed.split('/').pop() ?? trimmed;
-  if (!/^\d{1,19}$/.test(last)) throw new PlatformError('microblog', 'permanent', `"${value}" is not an X community id or community link`);
+  if (!/^\d{1,19}$/.test(last))
+    throw new PlatformError('microblog', 'permanent', `"${value}" is not an X community id or community link`);
   return last;
 }
 
@@ -46,7 +47,9 @@ const REPLY_SETTINGS = { accounts_you_follow: 'following', mentioned_only: 'ment
 function comparable(text: string): string {
   return text
     .normalize('NFC')
-    .replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&')
     .replace(/\bhttps?:\/\/\S+/gi, '<link>')
     .replace(/\s+/g, ' ')
     .trim();
@@ -67,9 +70,14 @@ function isoSeconds(ms: number): string {
 async function identify(ctx: Parameters<PlatformAdapter['identify']>[0]): Promise<Identity> {
   const url = new URL(joinUrl(ctx.network.apiUrl, '/2/users/me'));
   url.searchParams.set('user.fields', 'public_metrics,profile_image_url');
-  const { body } = await xCall<{ data?: XUser }>(url.toString(), { headers: bearer(ctx.credentials.accessToken) }, { what: 'read the account profile', signal: ctx.signal });
+  const { body } = await xCall<{ data?: XUser }>(
+    url.toString(),
+    { headers: bearer(ctx.credentials.accessToken) },
+    { what: 'read the account profile', signal: ctx.signal },
+  );
   const user = body.data;
-  if (!user?.id || !user.username) throw new PlatformError('microblog', 'transient', 'X answered the profile request without the user');
+  if (!user?.id || !user.username)
+    throw new PlatformError('microblog', 'transient', 'X answered the profile request without the user');
   return {
     platformUserId: String(user.id),
     username: user.username,
@@ -82,7 +90,8 @@ async function identify(ctx: Parameters<PlatformAdapter['identify']>[0]): Promis
 
 async function publishPost(ctx: CallContext, post: PostInput): Promise<PostRef> {
   checkXMediaMix(post.media);
-  if (!post.text.trim() && post.media.length === 0) throw new PlatformError('microblog', 'permanent', 'An X post needs text or media');
+  if (!post.text.trim() && post.media.length === 0)
+    throw new PlatformError('microblog', 'permanent', 'An X post needs text or media');
   const mediaIds: string[] = [];
   for (const item of post.media) mediaIds.push(await uploadXMedia(ctx, item));
 
@@ -95,28 +104,46 @@ async function publishPost(ctx: CallContext, post: PostInput): Promise<PostRef> 
   const control = post.options.replyControl;
   if (control && control !== 'everyone') body.reply_settings = REPLY_SETTINGS[control];
 
-  const { body: answer } = await xCall<{ data?: { id?: string } }>(joinUrl(ctx.network.apiUrl, '/2/tweets'), {
-    method: 'POST',
-    headers: { ...bearer(ctx.credentials.accessToken), 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  }, { what: 'publish the post', write: true, signal: ctx.signal });
+  const { body: answer } = await xCall<{ data?: { id?: string } }>(
+    joinUrl(ctx.network.apiUrl, '/2/tweets'),
+    {
+      method: 'POST',
+      headers: { ...bearer(ctx.credentials.accessToken), 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    },
+    { what: 'publish the post', write: true, signal: ctx.signal },
+  );
   const id = answer.data?.id;
   // X answered success without an id: it may well have posted, so this must be reconciled.
-  if (!id) throw new PlatformError('microblog', 'ambiguous', 'X answered without the new post\'s id; Herald will check whether it was published');
+  if (!id)
+    throw new PlatformError(
+      'microblog',
+      'ambiguous',
+      "X answered without the new post's id; Herald will check whether it was published",
+    );
   return { id: String(id), url: xPostUrl(ctx.account.username, String(id)) };
 }
 
-async function findRecentPost(ctx: CallContext, query: { text: string; replyTo?: PostRef; since: number }): Promise<PostRef | null> {
+async function findRecentPost(
+  ctx: CallContext,
+  query: { text: string; replyTo?: PostRef; since: number },
+): Promise<PostRef | null> {
   // A little slack for clock differences between this machine and X.
   const since = query.since - 2 * 60_000;
   let next: string | undefined;
   for (let page = 0; page < 4; page++) {
-    const url = new URL(joinUrl(ctx.network.apiUrl, `/2/users/${encodeURIComponent(ctx.account.platformUserId)}/tweets`));
+    const url = new URL(
+      joinUrl(ctx.network.apiUrl, `/2/users/${encodeURIComponent(ctx.account.platformUserId)}/tweets`),
+    );
     url.searchParams.set('max_results', '100');
     url.searchParams.set('tweet.fields', 'created_at,referenced_tweets');
     url.searchParams.set('start_time', isoSeconds(since));
     if (next) url.searchParams.set('pagination_token', next);
-    const { body } = await xCall<{ data?: XTweet[]; meta?: { next_token?: string } }>(url.toString(), { headers: bearer(ctx.credentials.accessToken) }, { what: 'look up recent posts', signal: ctx.signal });
+    const { body } = await xCall<{ data?: XTweet[]; meta?: { next_token?: string } }>(
+      url.toString(),
+      { headers: bearer(ctx.credentials.accessToken) },
+      { what: 'look up recent posts', signal: ctx.signal },
+    );
     for (const tweet of body.data ?? []) {
       if (tweet.created_at && Date.parse(tweet.created_at) < since) continue;
       const parent = tweet.referenced_tweets?.find((r) => r.type === 'replied_to')?.id;
@@ -127,15 +154,23 @@ async function findRecentPost(ctx: CallContext, query: { text: string; replyTo?:
     next = body.meta?.next_token;
     if (!next) return null;
   }
-  throw new PlatformError('microblog', 'transient', 'This account posted too much since then for Herald to be sure whether the post went out; check on X');
+  throw new PlatformError(
+    'microblog',
+    'transient',
+    'This account posted too much since then for Herald to be sure whether the post went out; check on X',
+  );
 }
 
 async function follow(ctx: CallContext, targetUserId: string): Promise<void> {
-  await xCall(joinUrl(ctx.network.apiUrl, `/2/users/${encodeURIComponent(ctx.account.platformUserId)}/following`), {
-    method: 'POST',
-    headers: { ...bearer(ctx.credentials.accessToken), 'content-type': 'application/json' },
-    body: JSON.stringify({ target_user_id: targetUserId }),
-  }, { what: 'follow the account', signal: ctx.signal });
+  await xCall(
+    joinUrl(ctx.network.apiUrl, `/2/users/${encodeURIComponent(ctx.account.platformUserId)}/following`),
+    {
+      method: 'POST',
+      headers: { ...bearer(ctx.credentials.accessToken), 'content-type': 'application/json' },
+      body: JSON.stringify({ target_user_id: targetUserId }),
+    },
+    { what: 'follow the account', signal: ctx.signal },
+  );
 }
 
 export const microblogAdapter: PlatformAdapter = {

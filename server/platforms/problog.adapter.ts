@@ -65,10 +65,15 @@ export function createProblogAdapter(options: ProblogOptions = {}): PlatformAdap
   const version = images.version;
 
   async function identify(ctx: Parameters<PlatformAdapter['identify']>[0]): Promise<Identity> {
-    const { body } = await liCall<UserInfo>(joinUrl(ctx.network.apiUrl, '/v2/userinfo'), {
-      headers: { authorization: `Bearer ${ctx.credentials.accessToken}`, accept: 'application/json' },
-    }, { what: 'read the account profile', signal: ctx.signal });
-    if (!body.sub) throw new PlatformError('problog', 'transient', 'LinkedIn answered the profile request without the member id');
+    const { body } = await liCall<UserInfo>(
+      joinUrl(ctx.network.apiUrl, '/v2/userinfo'),
+      {
+        headers: { authorization: `Bearer ${ctx.credentials.accessToken}`, accept: 'application/json' },
+      },
+      { what: 'read the account profile', signal: ctx.signal },
+    );
+    if (!body.sub)
+      throw new PlatformError('problog', 'transient', 'LinkedIn answered the profile request without the member id');
     const name = body.name || [body.given_name, body.family_name].filter(Boolean).join(' ') || body.sub;
     return {
       platformUserId: body.sub,
@@ -89,7 +94,13 @@ export function createProblogAdapter(options: ProblogOptions = {}): PlatformAdap
     if (card.description) out.description = card.description;
     if (card.thumb) {
       try {
-        out.thumbnail = await uploadImageBytes(ctx, author, new Blob([card.thumb.bytes as Uint8Array<ArrayBuffer>], { type: card.thumb.mime }), card.thumb.mime, images);
+        out.thumbnail = await uploadImageBytes(
+          ctx,
+          author,
+          new Blob([card.thumb.bytes as Uint8Array<ArrayBuffer>], { type: card.thumb.mime }),
+          card.thumb.mime,
+          images,
+        );
       } catch (err) {
         if (err instanceof PlatformError && (err.kind === 'token_expired' || err.kind === 'rate_limited')) throw err;
       }
@@ -99,12 +110,21 @@ export function createProblogAdapter(options: ProblogOptions = {}): PlatformAdap
 
   async function publishPost(ctx: CallContext, post: PostInput): Promise<PostRef> {
     if (post.replyTo) {
-      throw new PlatformError('problog', 'permanent', 'LinkedIn has no threads: Herald publishes a thread to LinkedIn as one post, so a reply cannot be sent');
+      throw new PlatformError(
+        'problog',
+        'permanent',
+        'LinkedIn has no threads: Herald publishes a thread to LinkedIn as one post, so a reply cannot be sent',
+      );
     }
     if (post.media.length > IMAGES_MAX) {
-      throw new PlatformError('problog', 'permanent', `A LinkedIn post can carry at most ${IMAGES_MAX} images (this one has ${post.media.length})`);
+      throw new PlatformError(
+        'problog',
+        'permanent',
+        `A LinkedIn post can carry at most ${IMAGES_MAX} images (this one has ${post.media.length})`,
+      );
     }
-    if (!post.text.trim() && post.media.length === 0) throw new PlatformError('problog', 'permanent', 'A LinkedIn post needs text or images');
+    if (!post.text.trim() && post.media.length === 0)
+      throw new PlatformError('problog', 'permanent', 'A LinkedIn post needs text or images');
     const author = authorOf(ctx);
     const uploaded: { id: string; altText?: string }[] = [];
     for (const item of post.media) {
@@ -125,14 +145,23 @@ export function createProblogAdapter(options: ProblogOptions = {}): PlatformAdap
     if (uploaded.length === 0 && post.linkCard) body.content = { article: await article(ctx, author, post.linkCard) };
     if (post.quote) body.reshareContext = { parent: post.quote.id };
 
-    const res = await liCall(joinUrl(ctx.network.apiUrl, '/rest/posts'), {
-      method: 'POST',
-      headers: { ...restHeaders(ctx.credentials.accessToken, version), 'x-restli-method': 'CREATE' },
-      body: JSON.stringify(body),
-    }, { what: 'publish the post', write: true, signal: ctx.signal });
+    const res = await liCall(
+      joinUrl(ctx.network.apiUrl, '/rest/posts'),
+      {
+        method: 'POST',
+        headers: { ...restHeaders(ctx.credentials.accessToken, version), 'x-restli-method': 'CREATE' },
+        body: JSON.stringify(body),
+      },
+      { what: 'publish the post', write: true, signal: ctx.signal },
+    );
     const urn = res.headers.get('x-restli-id') ?? res.headers.get('x-linkedin-id');
     // Created without saying what: the post may well exist, so it must be reconciled.
-    if (!urn) throw new PlatformError('problog', 'ambiguous', 'LinkedIn answered without the new post\'s id; Herald will check whether it was published');
+    if (!urn)
+      throw new PlatformError(
+        'problog',
+        'ambiguous',
+        "LinkedIn answered without the new post's id; Herald will check whether it was published",
+      );
     return { id: urn, url: linkedinPostUrl(urn) };
   }
 
@@ -147,9 +176,13 @@ export function createProblogAdapter(options: ProblogOptions = {}): PlatformAdap
     url.searchParams.set('q', 'author');
     url.searchParams.set('count', '50');
     url.searchParams.set('sortBy', 'CREATED');
-    const { body } = await liCall<{ elements?: LinkedInPost[] }>(url.toString(), {
-      headers: restHeaders(ctx.credentials.accessToken, version, false),
-    }, { what: 'look up recent posts', signal: ctx.signal });
+    const { body } = await liCall<{ elements?: LinkedInPost[] }>(
+      url.toString(),
+      {
+        headers: restHeaders(ctx.credentials.accessToken, version, false),
+      },
+      { what: 'look up recent posts', signal: ctx.signal },
+    );
     const since = query.since - 2 * 60_000;
     const wanted = fold(query.text);
     for (const p of body.elements ?? []) {

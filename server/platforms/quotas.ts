@@ -55,22 +55,30 @@ const X_WINDOWS: Record<XTier, QuotaWindow[]> = {
   ],
 };
 
-/** The posting caps of one network (X's by tier). LinkedIn publishes none (daily, unpublished): a 429 is retried instead. */
+/**
+ * The posting caps of one network (X's by tier). LinkedIn publishes none (daily, unpublished): a 429 is retried
+ * instead.
+ */
 export function quotaWindows(platform: Platform, xTier: XTier = 'pay_per_use'): QuotaWindow[] {
   switch (platform) {
-    case 'microblog': return X_WINDOWS[xTier];
-    case 'threadblog': return [
-      { limit: 250, windowMs: DAY, scope: 'account', counts: 'post', label: '250 posts per 24 hours' },
-      { limit: 1_000, windowMs: DAY, scope: 'account', counts: 'reply', label: '1,000 replies per 24 hours' },
-    ];
+    case 'microblog':
+      return X_WINDOWS[xTier];
+    case 'threadblog':
+      return [
+        { limit: 250, windowMs: DAY, scope: 'account', counts: 'post', label: '250 posts per 24 hours' },
+        { limit: 1_000, windowMs: DAY, scope: 'account', counts: 'reply', label: '1,000 replies per 24 hours' },
+      ];
     // Repo writes: 5,000 points an hour and 35,000 a day per account, a created record costs 3.
-    case 'skyblog': return [
-      { limit: 5_000, windowMs: HOUR, scope: 'account', weight: 3, label: '5,000 write points per hour (3 a post)' },
-      { limit: 35_000, windowMs: DAY, scope: 'account', weight: 3, label: '35,000 write points per day (3 a post)' },
-    ];
+    case 'skyblog':
+      return [
+        { limit: 5_000, windowMs: HOUR, scope: 'account', weight: 3, label: '5,000 write points per hour (3 a post)' },
+        { limit: 35_000, windowMs: DAY, scope: 'account', weight: 3, label: '35,000 write points per day (3 a post)' },
+      ];
     // Mastodon's default (instances may change it): 300 statuses per 3 hours per account.
-    case 'fedblog': return [{ limit: 300, windowMs: 3 * HOUR, scope: 'account', label: '300 posts per 3 hours' }];
-    default: return [];
+    case 'fedblog':
+      return [{ limit: 300, windowMs: 3 * HOUR, scope: 'account', label: '300 posts per 3 hours' }];
+    default:
+      return [];
   }
 }
 

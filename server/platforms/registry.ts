@@ -20,7 +20,12 @@ export function createPlatformRegistry(adapters: readonly PlatformAdapter[]): Pl
   return {
     get(platform) {
       const adapter = byPlatform.get(platform);
-      if (!adapter) throw new PlatformError(platform, 'permanent', `Publishing to ${NETWORK_NAMES[platform]} is not available in this build of Herald`);
+      if (!adapter)
+        throw new PlatformError(
+          platform,
+          'permanent',
+          `Publishing to ${NETWORK_NAMES[platform]} is not available in this build of Herald`,
+        );
       return adapter;
     },
     register(adapter) {

@@ -10,4 +10,9 @@ export const LINKEDIN_SCOPES = ['openid', 'profile', 'w_member_social'];
 export const IDENTITY_SCOPES = ['openid', 'email', 'profile'];
 
 /** What each app of Settings → Networks asks for. */
-export const APP_SCOPES = { microblog: X_SCOPES, threadblog: THREADS_SCOPES, problog: LINKEDIN_SCOPES, identity: IDENTITY_SCOPES } as const;
+export const APP_SCOPES = {
+  microblog: X_SCOPES,
+  threadblog: THREADS_SCOPES,
+  problog: LINKEDIN_SCOPES,
+  identity: IDENTITY_SCOPES,
+} as const;

@@ -19,7 +19,10 @@ const POST = 'app.bsky.feed.post';
 /** The public web app where post URLs point (not an API base). */
 const WEB = 'https://bsky.app';
 
-interface StrongRef { uri: string; cid: string }
+interface StrongRef {
+  uri: string;
+  cid: string;
+}
 
 interface PostRecord {
   text?: string;
@@ -27,16 +30,26 @@ interface PostRecord {
   reply?: { root?: StrongRef; parent?: StrongRef };
 }
 
-interface ListedRecord { uri: string; cid: string; value: PostRecord }
+interface ListedRecord {
+  uri: string;
+  cid: string;
+  value: PostRecord;
+}
 
 /** Where this account's calls go: its PDS as found at sign-in, else what the account row says. */
-function baseOf(ctx: { credentials: CallContext['credentials']; account?: CallContext['account']; network: CallContext['network']; serverUrl?: string }): string {
+function baseOf(ctx: {
+  credentials: CallContext['credentials'];
+  account?: CallContext['account'];
+  network: CallContext['network'];
+  serverUrl?: string;
+}): string {
   return ctx.credentials.extra?.service || ctx.serverUrl || ctx.account?.serverUrl || ctx.network.apiUrl;
 }
 
 function didOf(ctx: CallContext): string {
   const did = ctx.credentials.extra?.did || ctx.account.platformUserId;
-  if (!did) throw new PlatformError('skyblog', 'permanent', 'This Bluesky account has no DID on record; connect it again');
+  if (!did)
+    throw new PlatformError('skyblog', 'permanent', 'This Bluesky account has no DID on record; connect it again');
   return did;
 }
 
@@ -45,18 +58,43 @@ export function parseAtUri(uri: string): { repo: string; collection: string; rke
   return m ? { repo: m[1], collection: m[2], rkey: m[3] } : null;
 }
 
-const postUrl = (handleOrDid: string, uri: string) => `${WEB}/profile/${handleOrDid}/post/${parseAtUri(uri)?.rkey ?? ''}`;
+const postUrl = (handleOrDid: string, uri: string) =>
+  `${WEB}/profile/${handleOrDid}/post/${parseAtUri(uri)?.rkey ?? ''}`;
 
 /**
  * Display name, avatar and counts. Profile views come from the appview the PDS proxies to; a PDS
  * without one (self-hosted, tests) answers 5xx, so the facts fall back to the repo's own profile
  * record and zero counts rather than failing the connection.
  */
-async function profile(base: string, token: string, did: string, handle: string, signal?: AbortSignal): Promise<Identity> {
-  const identity: Identity = { platformUserId: did, username: handle, displayName: handle, avatar: '', followersCount: 0, followingCount: 0, serverUrl: base, meta: { did, pds: base } };
+async function profile(
+  base: string,
+  token: string,
+  did: string,
+  handle: string,
+  signal?: AbortSignal,
+): Promise<Identity> {
+  const identity: Identity = {
+    platformUserId: did,
+    username: handle,
+    displayName: handle,
+    avatar: '',
+    followersCount: 0,
+    followingCount: 0,
+    serverUrl: base,
+    meta: { did, pds: base },
+  };
   try {
-    const p = await xrpc<{ displayName?: string; avatar?: string; followersCount?: number; followsCount?: number; handle?: string }>(base, 'app.bsky.actor.getProfile', {
-      what: 'read the profile', token, params: { actor: did }, signal,
+    const p = await xrpc<{
+      displayName?: string;
+      avatar?: string;
+      followersCount?: number;
+      followsCount?: number;
+      handle?: string;
+    }>(base, 'app.bsky.actor.getProfile', {
+      what: 'read the profile',
+      token,
+      params: { actor: did },
+      signal,
     });
     return {
       ...identity,
@@ -71,12 +109,20 @@ async function profile(base: string, token: string, did: string, handle: string,
     if (err instanceof PlatformError && (err.kind === 'token_expired' || err.kind === 'rate_limited')) throw err;
   }
   try {
-    const rec = await xrpc<{ value?: { displayName?: string; avatar?: { ref?: { $link?: string } } } }>(base, 'com.atproto.repo.getRecord', {
-      what: 'read the profile record', params: { repo: did, collection: 'app.bsky.actor.profile', rkey: 'self' }, signal,
-    });
+    const rec = await xrpc<{ value?: { displayName?: string; avatar?: { ref?: { $link?: string } } } }>(
+      base,
+      'com.atproto.repo.getRecord',
+      {
+        what: 'read the profile record',
+        params: { repo: did, collection: 'app.bsky.actor.profile', rkey: 'self' },
+        signal,
+      },
+    );
     const cid = rec.value?.avatar?.ref?.$link;
     identity.displayName = rec.value?.displayName || handle;
-    if (cid) identity.avatar = `${base}/xrpc/com.atproto.sync.getBlob?did=${encodeURIComponent(did)}&cid=${encodeURIComponent(cid)}`;
+    if (cid)
+      identity.avatar =
+        `${base}/xrpc/com.atproto.sync.getBlob?did=` + `${encodeURIComponent(did)}&cid=${encodeURIComponent(cid)}`;
   } catch (err) {
     if (err instanceof PlatformError && (err.kind === 'token_expired' || err.kind === 'rate_limited')) throw err;
     // No profile record yet: the handle stands in for the name.
@@ -85,18 +131,30 @@ async function profile(base: string, token: string, did: string, handle: string,
   return identity;
 }
 
-async function passwordLogin(req: { identifier: string; password: string; service: string }): Promise<{ credentials: Credentials; identity: Identity }> {
+async function passwordLogin(req: {
+  identifier: string;
+  password: string;
+  service: string;
+}): Promise<{ credentials: Credentials; identity: Identity }> {
   let session;
   try {
     session = await createSession(req.service, req.identifier, req.password);
   } catch (err) {
     if (err instanceof PlatformError && (err.kind === 'token_expired' || err.kind === 'permanent')) {
-      throw new PlatformError('skyblog', 'permanent', signInRefusal(err, req.identifier, hostOf(req.service)), { status: err.status, code: err.opts.code, cause: err });
+      throw new PlatformError('skyblog', 'permanent', signInRefusal(err, req.identifier, hostOf(req.service)), {
+        status: err.status,
+        code: err.opts.code,
+        cause: err,
+      });
     }
     throw err;
   }
   if (session.active === false) {
-    throw new PlatformError('skyblog', 'permanent', `The Bluesky account ${session.handle} is not active (${session.status ?? 'deactivated'}); reactivate it first`);
+    throw new PlatformError(
+      'skyblog',
+      'permanent',
+      `The Bluesky account ${session.handle} is not active (${session.status ?? 'deactivated'}); reactivate it first`,
+    );
   }
   const credentials = sessionCredentials(session, req.service, req.identifier, req.password);
   const identity = await profile(credentials.extra!.service, credentials.accessToken, session.did, session.handle);
@@ -106,9 +164,12 @@ async function passwordLogin(req: { identifier: string; password: string; servic
 async function identify(ctx: Parameters<PlatformAdapter['identify']>[0]): Promise<Identity> {
   const base = baseOf(ctx);
   const s = await xrpc<{ did: string; handle: string }>(base, 'com.atproto.server.getSession', {
-    what: 'read the session', token: ctx.credentials.accessToken, signal: ctx.signal,
+    what: 'read the session',
+    token: ctx.credentials.accessToken,
+    signal: ctx.signal,
   });
-  if (!s?.did) throw new PlatformError('skyblog', 'transient', `${hostOf(base)} answered the session request without the account`);
+  if (!s?.did)
+    throw new PlatformError('skyblog', 'transient', `${hostOf(base)} answered the session request without the account`);
   return profile(base, ctx.credentials.accessToken, s.did, s.handle || ctx.account?.username || s.did, ctx.signal);
 }
 
@@ -119,7 +180,11 @@ async function refresh(ctx: CallContext) {
 /** A mention's DID, or null when the handle does not resolve (the mention stays plain text). */
 async function resolveHandle(base: string, handle: string, signal?: AbortSignal): Promise<string | null> {
   try {
-    const r = await xrpc<{ did?: string }>(base, 'com.atproto.identity.resolveHandle', { what: `look up @${handle}`, params: { handle }, signal });
+    const r = await xrpc<{ did?: string }>(base, 'com.atproto.identity.resolveHandle', {
+      what: `look up @${handle}`,
+      params: { handle },
+      signal,
+    });
     return typeof r.did === 'string' && r.did.startsWith('did:') ? r.did : null;
   } catch (err) {
     if (err instanceof PlatformError && err.kind === 'permanent') return null;
@@ -127,10 +192,18 @@ async function resolveHandle(base: string, handle: string, signal?: AbortSignal)
   }
 }
 
-async function getPostRecord(base: string, uri: string, signal?: AbortSignal): Promise<{ uri: string; cid: string; value: PostRecord }> {
+async function getPostRecord(
+  base: string,
+  uri: string,
+  signal?: AbortSignal,
+): Promise<{ uri: string; cid: string; value: PostRecord }> {
   const at = parseAtUri(uri);
   if (!at) throw new PlatformError('skyblog', 'permanent', `${uri} is not a Bluesky post address (at://…)`);
-  return xrpc(base, 'com.atproto.repo.getRecord', { what: 'read the post being answered or quoted', params: { ...at }, signal });
+  return xrpc(base, 'com.atproto.repo.getRecord', {
+    what: 'read the post being answered or quoted',
+    params: { ...at },
+    signal,
+  });
 }
 
 /** The strong ref of a post, fetching its cid when the caller only had the uri. */
@@ -142,10 +215,14 @@ async function strongRef(base: string, ref: PostRef, signal?: AbortSignal): Prom
 
 async function replyRefs(base: string, post: PostInput, signal?: AbortSignal) {
   if (!post.replyTo) return undefined;
-  if (post.root) return { root: await strongRef(base, post.root, signal), parent: await strongRef(base, post.replyTo, signal) };
+  if (post.root)
+    return { root: await strongRef(base, post.root, signal), parent: await strongRef(base, post.replyTo, signal) };
   // Answering a post that may itself be a reply: the thread's root is the one it names.
   const parent = await getPostRecord(base, post.replyTo.id, signal);
-  const root = parent.value.reply?.root?.uri && parent.value.reply.root.cid ? parent.value.reply.root : { uri: parent.uri, cid: parent.cid };
+  const root =
+    parent.value.reply?.root?.uri && parent.value.reply.root.cid
+      ? parent.value.reply.root
+      : { uri: parent.uri, cid: parent.cid };
   return { root: { uri: root.uri, cid: root.cid }, parent: { uri: parent.uri, cid: parent.cid } };
 }
 
@@ -153,7 +230,11 @@ async function replyRefs(base: string, post: PostInput, signal?: AbortSignal) {
 function embedOf(images: ImageEmbed | undefined, card: ExternalEmbed | undefined, quote: StrongRef | undefined) {
   const media = images ?? card;
   if (quote && media) {
-    return { $type: 'app.bsky.embed.recordWithMedia', record: { $type: 'app.bsky.embed.record', record: quote }, media };
+    return {
+      $type: 'app.bsky.embed.recordWithMedia',
+      record: { $type: 'app.bsky.embed.record', record: quote },
+      media,
+    };
   }
   if (quote) return { $type: 'app.bsky.embed.record', record: quote };
   return media;
@@ -164,7 +245,8 @@ async function publishPost(ctx: CallContext, post: PostInput): Promise<PostRef> 
   const did = didOf(ctx);
   const problem = textProblem(post.text);
   if (problem) throw new PlatformError('skyblog', 'permanent', problem);
-  if (!post.text.trim() && post.media.length === 0 && !post.quote && !post.linkCard) throw new PlatformError('skyblog', 'permanent', 'A Bluesky post needs text, images or a quote');
+  if (!post.text.trim() && post.media.length === 0 && !post.quote && !post.linkCard)
+    throw new PlatformError('skyblog', 'permanent', 'A Bluesky post needs text, images or a quote');
   checkImages(post.media);
 
   const facets = await buildFacets(post.text, (handle) => resolveHandle(base, handle, ctx.signal));
@@ -183,10 +265,18 @@ async function publishPost(ctx: CallContext, post: PostInput): Promise<PostRef> 
   if (embed) record.embed = embed;
 
   const created = await xrpc<{ uri?: string; cid?: string }>(base, 'com.atproto.repo.createRecord', {
-    what: 'publish the post', write: true, token: ctx.credentials.accessToken, json: { repo: did, collection: POST, record }, signal: ctx.signal,
+    what: 'publish the post',
+    write: true,
+    token: ctx.credentials.accessToken,
+    json: { repo: did, collection: POST, record },
+    signal: ctx.signal,
   });
   if (!created?.uri || !created.cid) {
-    throw new PlatformError('skyblog', 'ambiguous', `${hostOf(base)} answered without the new post's address; Herald will check whether it was published`);
+    throw new PlatformError(
+      'skyblog',
+      'ambiguous',
+      `${hostOf(base)} answered without the new post's address; Herald will check whether it was published`,
+    );
   }
   return { id: created.uri, cid: created.cid, url: postUrl(ctx.account.username || did, created.uri) };
 }
@@ -195,16 +285,22 @@ async function publishPost(ctx: CallContext, post: PostInput): Promise<PostRef> 
 const SKEW_MS = 2 * 60_000;
 const PAGES = 5;
 
-async function findRecentPost(ctx: CallContext, query: { text: string; replyTo?: PostRef; since: number }): Promise<PostRef | null> {
+async function findRecentPost(
+  ctx: CallContext,
+  query: { text: string; replyTo?: PostRef; since: number },
+): Promise<PostRef | null> {
   const base = baseOf(ctx);
   const did = didOf(ctx);
   const since = query.since - SKEW_MS;
   let cursor: string | undefined;
   for (let page = 0; page < PAGES; page++) {
     const res = await xrpc<{ records?: ListedRecord[]; cursor?: string }>(base, 'com.atproto.repo.listRecords', {
-      what: 'look up recent posts', params: { repo: did, collection: POST, limit: '50', cursor }, signal: ctx.signal,
+      what: 'look up recent posts',
+      params: { repo: did, collection: POST, limit: '50', cursor },
+      signal: ctx.signal,
     });
-    if (!Array.isArray(res.records)) throw new PlatformError('skyblog', 'transient', `${hostOf(base)} answered the post lookup without a list`);
+    if (!Array.isArray(res.records))
+      throw new PlatformError('skyblog', 'transient', `${hostOf(base)} answered the post lookup without a list`);
     for (const r of res.records) {
       const created = Date.parse(r.value?.createdAt ?? '');
       if (Number.isFinite(created) && created < since) continue;
@@ -218,7 +314,11 @@ async function findRecentPost(ctx: CallContext, query: { text: string; replyTo?:
     if (!last || !res.cursor || (Number.isFinite(lastAt) && lastAt < since)) return null;
     cursor = res.cursor;
   }
-  throw new PlatformError('skyblog', 'transient', 'This account posted too much since then for Herald to be sure whether the post went out; check on Bluesky');
+  throw new PlatformError(
+    'skyblog',
+    'transient',
+    'This account posted too much since then for Herald to be sure whether the post went out; check on Bluesky',
+  );
 }
 
 export const skyblogAdapter: PlatformAdapter = {

@@ -64,11 +64,20 @@ async function wait(ms: number, signal?: AbortSignal): Promise<void> {
 /** Every item must be a public URL Threads can download; local files cannot go there. */
 function checkMedia(media: MediaItem[]): void {
   if (media.length > CAROUSEL_MAX) {
-    throw new PlatformError('threadblog', 'permanent', `A Threads post can carry at most ${CAROUSEL_MAX} images or videos (this one has ${media.length})`);
+    throw new PlatformError(
+      'threadblog',
+      'permanent',
+      `A Threads post can carry at most ${CAROUSEL_MAX} images or videos (this one has ${media.length})`,
+    );
   }
   for (const item of media) {
     if (!item.publicUrl) {
-      throw new PlatformError('threadblog', 'permanent', 'Threads needs a public URL for every image or video: it downloads media itself and cannot read files on this computer. Use a public image URL for Threads');
+      throw new PlatformError(
+        'threadblog',
+        'permanent',
+        'Threads needs a public URL for every image or video: it downloads media itself and cannot read ' +
+          'files on this computer. Use a public image URL for Threads',
+      );
     }
   }
 }
@@ -85,16 +94,34 @@ function mediaParams(item: MediaItem): Record<string, string | undefined> {
 export function createThreadblogAdapter(options: ThreadblogOptions = {}): PlatformAdapter {
   const opts = { ...DEFAULTS, ...options };
 
-  const call = <T>(ctx: Pick<CallContext, 'network' | 'credentials' | 'signal'>, path: string, init: { params?: Record<string, string | undefined>; post?: boolean }, what: string, write = false) => {
+  const call = <T>(
+    ctx: Pick<CallContext, 'network' | 'credentials' | 'signal'>,
+    path: string,
+    init: { params?: Record<string, string | undefined>; post?: boolean },
+    what: string,
+    write = false,
+  ) => {
     const token = ctx.credentials.accessToken;
-    const url = init.post ? graphUrl(ctx.network.apiUrl, path, {}) : graphUrl(ctx.network.apiUrl, path, { ...init.params, access_token: token });
+    const url = init.post
+      ? graphUrl(ctx.network.apiUrl, path, {})
+      : graphUrl(ctx.network.apiUrl, path, { ...init.params, access_token: token });
     const req = init.post ? formPost({ ...init.params, access_token: token }) : { method: 'GET' };
     return graphCall<T>(url, req, { what, write, signal: ctx.signal });
   };
 
-  async function createContainer(ctx: CallContext, params: Record<string, string | undefined>, what: string): Promise<string> {
-    const answer = await call<{ id?: string }>(ctx, `/${encodeURIComponent(ctx.account.platformUserId)}/threads`, { params, post: true }, what);
-    if (!answer.id) throw new PlatformError('threadblog', 'transient', 'Threads answered without the new container\'s id');
+  async function createContainer(
+    ctx: CallContext,
+    params: Record<string, string | undefined>,
+    what: string,
+  ): Promise<string> {
+    const answer = await call<{ id?: string }>(
+      ctx,
+      `/${encodeURIComponent(ctx.account.platformUserId)}/threads`,
+      { params, post: true },
+      what,
+    );
+    if (!answer.id)
+      throw new PlatformError('threadblog', 'transient', "Threads answered without the new container's id");
     return String(answer.id);
   }
 
@@ -102,14 +129,29 @@ export function createThreadblogAdapter(options: ThreadblogOptions = {}): Platfo
   async function waitUntilReady(ctx: CallContext, containerId: string): Promise<void> {
     const deadline = Date.now() + opts.processingTimeoutMs;
     for (;;) {
-      const c = await call<{ status?: string; error_message?: string }>(ctx, `/${encodeURIComponent(containerId)}`, { params: { fields: 'status,error_message' } }, 'check that the post is ready');
+      const c = await call<{ status?: string; error_message?: string }>(
+        ctx,
+        `/${encodeURIComponent(containerId)}`,
+        { params: { fields: 'status,error_message' } },
+        'check that the post is ready',
+      );
       if (c.status === 'FINISHED' || c.status === 'PUBLISHED') return;
       if (c.status === 'ERROR') {
-        throw new PlatformError('threadblog', 'permanent', `Threads could not prepare the post (${c.error_message || 'no reason given'}); check that its media URLs are public and the files are supported images or videos`);
+        throw new PlatformError(
+          'threadblog',
+          'permanent',
+          `Threads could not prepare the post (${c.error_message || 'no reason given'}); check that its ` +
+            `media URLs are public and the files are supported images or videos`,
+        );
       }
-      if (c.status === 'EXPIRED') throw new PlatformError('threadblog', 'transient', 'The prepared Threads post expired before it was published');
+      if (c.status === 'EXPIRED')
+        throw new PlatformError('threadblog', 'transient', 'The prepared Threads post expired before it was published');
       if (Date.now() + opts.pollIntervalMs > deadline) {
-        throw new PlatformError('threadblog', 'transient', `Threads was still processing the post after ${Math.round(opts.processingTimeoutMs / 1000)} s`);
+        throw new PlatformError(
+          'threadblog',
+          'transient',
+          `Threads was still processing the post after ${Math.round(opts.processingTimeoutMs / 1000)} s`,
+        );
       }
       await wait(opts.pollIntervalMs, ctx.signal);
     }
@@ -119,12 +161,27 @@ export function createThreadblogAdapter(options: ThreadblogOptions = {}): Platfo
   async function publishContainer(ctx: CallContext, containerId: string): Promise<string> {
     for (let attempt = 0; ; attempt++) {
       try {
-        const answer = await call<{ id?: string }>(ctx, `/${encodeURIComponent(ctx.account.platformUserId)}/threads_publish`, { params: { creation_id: containerId }, post: true }, 'publish the post', true);
+        const answer = await call<{ id?: string }>(
+          ctx,
+          `/${encodeURIComponent(ctx.account.platformUserId)}/threads_publish`,
+          { params: { creation_id: containerId }, post: true },
+          'publish the post',
+          true,
+        );
         // A success without the id: the post may well exist, so it must be reconciled.
-        if (!answer.id) throw new PlatformError('threadblog', 'ambiguous', 'Threads answered without the new post\'s id; Herald will check whether it was published');
+        if (!answer.id)
+          throw new PlatformError(
+            'threadblog',
+            'ambiguous',
+            "Threads answered without the new post's id; Herald will check whether it was published",
+          );
         return String(answer.id);
       } catch (err) {
-        if (!(err instanceof PlatformError && err.opts.code === MEDIA_NOT_FOUND) || attempt >= opts.mediaNotFoundRetries) throw err;
+        if (
+          !(err instanceof PlatformError && err.opts.code === MEDIA_NOT_FOUND) ||
+          attempt >= opts.mediaNotFoundRetries
+        )
+          throw err;
         await wait(opts.retryDelayMs, ctx.signal);
       }
     }
@@ -132,7 +189,12 @@ export function createThreadblogAdapter(options: ThreadblogOptions = {}): Platfo
 
   async function permalink(ctx: CallContext, mediaId: string): Promise<string> {
     try {
-      const post = await call<{ permalink?: string }>(ctx, `/${encodeURIComponent(mediaId)}`, { params: { fields: 'id,permalink' } }, 'read the post\'s link');
+      const post = await call<{ permalink?: string }>(
+        ctx,
+        `/${encodeURIComponent(mediaId)}`,
+        { params: { fields: 'id,permalink' } },
+        "read the post's link",
+      );
       if (post.permalink) return post.permalink;
     } catch {
       // The post is published; a missing link must not turn that into a failure.
@@ -142,7 +204,8 @@ export function createThreadblogAdapter(options: ThreadblogOptions = {}): Platfo
 
   async function publishPost(ctx: CallContext, post: PostInput): Promise<PostRef> {
     checkMedia(post.media);
-    if (!post.text.trim() && post.media.length === 0) throw new PlatformError('threadblog', 'permanent', 'A Threads post needs text or media');
+    if (!post.text.trim() && post.media.length === 0)
+      throw new PlatformError('threadblog', 'permanent', 'A Threads post needs text or media');
     const common: Record<string, string | undefined> = {
       text: post.text || undefined,
       reply_to_id: post.replyTo?.id,
@@ -153,14 +216,28 @@ export function createThreadblogAdapter(options: ThreadblogOptions = {}): Platfo
     if (post.media.length === 0) {
       containerId = await createContainer(ctx, { media_type: 'TEXT', ...common }, 'prepare the post');
     } else if (post.media.length === 1) {
-      containerId = await createContainer(ctx, { ...mediaParams(post.media[0]), ...common }, 'prepare the post with its media');
+      containerId = await createContainer(
+        ctx,
+        { ...mediaParams(post.media[0]), ...common },
+        'prepare the post with its media',
+      );
     } else {
       const children: string[] = [];
       for (const item of post.media) {
-        children.push(await createContainer(ctx, { ...mediaParams(item), is_carousel_item: 'true' }, 'prepare an image of the post'));
+        children.push(
+          await createContainer(
+            ctx,
+            { ...mediaParams(item), is_carousel_item: 'true' },
+            'prepare an image of the post',
+          ),
+        );
       }
       for (const child of children) await waitUntilReady(ctx, child);
-      containerId = await createContainer(ctx, { media_type: 'CAROUSEL', children: children.join(','), ...common }, 'prepare the post');
+      containerId = await createContainer(
+        ctx,
+        { media_type: 'CAROUSEL', children: children.join(','), ...common },
+        'prepare the post',
+      );
     }
     await waitUntilReady(ctx, containerId);
     const mediaId = await publishContainer(ctx, containerId);
@@ -168,8 +245,14 @@ export function createThreadblogAdapter(options: ThreadblogOptions = {}): Platfo
   }
 
   async function identify(ctx: Parameters<PlatformAdapter['identify']>[0]): Promise<Identity> {
-    const me = await call<{ id?: string; username?: string; name?: string; threads_profile_picture_url?: string }>(ctx, '/me', { params: { fields: 'id,username,name,threads_profile_picture_url' } }, 'read the account profile');
-    if (!me.id || !me.username) throw new PlatformError('threadblog', 'transient', 'Threads answered the profile request without the user');
+    const me = await call<{ id?: string; username?: string; name?: string; threads_profile_picture_url?: string }>(
+      ctx,
+      '/me',
+      { params: { fields: 'id,username,name,threads_profile_picture_url' } },
+      'read the account profile',
+    );
+    if (!me.id || !me.username)
+      throw new PlatformError('threadblog', 'transient', 'Threads answered the profile request without the user');
     return {
       platformUserId: String(me.id),
       username: me.username,
@@ -188,15 +271,23 @@ export function createThreadblogAdapter(options: ThreadblogOptions = {}): Platfo
    * comes first because only it says what a post replies to: a post it shows under another
    * parent is not taken from /threads (which may list replies too, without their parent).
    */
-  async function findRecentPost(ctx: CallContext, query: { text: string; replyTo?: PostRef; since: number }): Promise<PostRef | null> {
+  async function findRecentPost(
+    ctx: CallContext,
+    query: { text: string; replyTo?: PostRef; since: number },
+  ): Promise<PostRef | null> {
     const since = query.since - 2 * 60_000;
     const lists = query.replyTo ? ['replies', 'threads'] : ['threads'];
     const otherParent = new Set<string>();
     for (const list of lists) {
       const fields = list === 'replies' ? 'id,text,timestamp,permalink,replied_to' : 'id,text,timestamp,permalink';
-      const answer = await call<{ data?: ThreadsPost[] }>(ctx, `/${encodeURIComponent(ctx.account.platformUserId)}/${list}`, {
-        params: { fields, since: String(Math.floor(since / 1000)), limit: '50' },
-      }, 'look up recent posts');
+      const answer = await call<{ data?: ThreadsPost[] }>(
+        ctx,
+        `/${encodeURIComponent(ctx.account.platformUserId)}/${list}`,
+        {
+          params: { fields, since: String(Math.floor(since / 1000)), limit: '50' },
+        },
+        'look up recent posts',
+      );
       for (const p of answer.data ?? []) {
         if (p.timestamp && Date.parse(p.timestamp) < since) continue;
         if (query.replyTo && p.replied_to?.id && p.replied_to.id !== query.replyTo.id) {
@@ -214,12 +305,21 @@ export function createThreadblogAdapter(options: ThreadblogOptions = {}): Platfo
   /** GET /{user-id}/threads_publishing_limit (docs/decisions.md §19.4): rolling 24 h counts of posts and replies. */
   async function publishingQuota(ctx: CallContext): Promise<NetworkQuota[]> {
     type Config = { quota_total?: number; quota_duration?: number };
-    const answer = await call<{ data?: { quota_usage?: number; config?: Config; reply_quota_usage?: number; reply_config?: Config }[] }>(
-      ctx, `/${encodeURIComponent(ctx.account.platformUserId)}/threads_publishing_limit`,
-      { params: { fields: 'quota_usage,config,reply_quota_usage,reply_config' } }, 'read the publishing quota');
+    const answer = await call<{
+      data?: { quota_usage?: number; config?: Config; reply_quota_usage?: number; reply_config?: Config }[];
+    }>(
+      ctx,
+      `/${encodeURIComponent(ctx.account.platformUserId)}/threads_publishing_limit`,
+      { params: { fields: 'quota_usage,config,reply_quota_usage,reply_config' } },
+      'read the publishing quota',
+    );
     const d = answer.data?.[0];
-    if (!d) throw new PlatformError('threadblog', 'transient', 'Threads answered the quota request without its figures');
-    const window = (c: Config | undefined, limit: number) => ({ limit: c?.quota_total ?? limit, windowMs: (c?.quota_duration ?? 86_400) * 1000 });
+    if (!d)
+      throw new PlatformError('threadblog', 'transient', 'Threads answered the quota request without its figures');
+    const window = (c: Config | undefined, limit: number) => ({
+      limit: c?.quota_total ?? limit,
+      windowMs: (c?.quota_duration ?? 86_400) * 1000,
+    });
     return [
       { counts: 'post', used: d.quota_usage ?? 0, ...window(d.config, 250) },
       { counts: 'reply', used: d.reply_quota_usage ?? 0, ...window(d.reply_config, 1000) },

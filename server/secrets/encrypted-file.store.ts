@@ -16,7 +16,13 @@ import type { SecretStore } from './secret-store.js';
 export const SCRYPT = { N: 2 ** 15, r: 8, p: 1 } as const;
 const MIN_PASSPHRASE = 8;
 
-interface Envelope { v: 1; kdf: { name: 'scrypt'; N: number; r: number; p: number; salt: string }; iv: string; tag: string; data: string }
+interface Envelope {
+  v: 1;
+  kdf: { name: 'scrypt'; N: number; r: number; p: number; salt: string };
+  iv: string;
+  tag: string;
+  data: string;
+}
 
 const deriveKey = (passphrase: string, salt: Buffer, k: { N: number; r: number; p: number }) =>
   crypto.scryptSync(passphrase.normalize('NFC'), salt, 32, { N: k.N, r: k.r, p: k.p, maxmem: 256 * k.N * k.r });
@@ -29,11 +35,18 @@ export class EncryptedFileSecretStore implements SecretStore {
 
   constructor(readonly file: string) {}
 
-  get locked(): boolean { return this.cache === undefined; }
-  exists(): boolean { return fs.existsSync(this.file); }
+  get locked(): boolean {
+    return this.cache === undefined;
+  }
+  exists(): boolean {
+    return fs.existsSync(this.file);
+  }
 
   get problem(): string | undefined {
-    return this.locked ? 'Herald is locked: its encrypted secret store waits for the passphrase. Enter it in the banner at the top of the app, or run `herald secrets unlock` (`POST /setup/secrets/unlock`)' : undefined;
+    return this.locked
+      ? 'Herald is locked: its encrypted secret store waits for the passphrase. Enter it in the banner at the ' +
+          'top of the app, or run `herald secrets unlock` (`POST /setup/secrets/unlock`)'
+      : undefined;
   }
 
   /**
@@ -41,7 +54,8 @@ export class EncryptedFileSecretStore implements SecretStore {
    * passphrase is INVALID_CREDENTIALS, and the store stays locked.
    */
   async unlock(passphrase: string): Promise<void> {
-    if (passphrase.length < MIN_PASSPHRASE) throw new HeraldError('INVALID_INPUT', `The passphrase must be at least ${MIN_PASSPHRASE} characters long`);
+    if (passphrase.length < MIN_PASSPHRASE)
+      throw new HeraldError('INVALID_INPUT', `The passphrase must be at least ${MIN_PASSPHRASE} characters long`);
     if (!this.exists()) {
       this.passphrase = passphrase;
       this.cache = {};
@@ -63,7 +77,10 @@ export class EncryptedFileSecretStore implements SecretStore {
   }
 
   /** Forgets the key (the store is locked again). */
-  lock(): void { this.cache = undefined; this.passphrase = undefined; }
+  lock(): void {
+    this.cache = undefined;
+    this.passphrase = undefined;
+  }
 
   private open(): Record<string, string> {
     if (!this.cache) throw new HeraldError('SECRET_STORE_LOCKED', this.problem!);
@@ -77,7 +94,13 @@ export class EncryptedFileSecretStore implements SecretStore {
     const cipher = crypto.createCipheriv('aes-256-gcm', key, iv);
     cipher.setAAD(Buffer.from('herald-secrets-v1'));
     const sealed = Buffer.concat([cipher.update(JSON.stringify(data), 'utf8'), cipher.final()]);
-    const env: Envelope = { v: 1, kdf: { name: 'scrypt', ...SCRYPT, salt: salt.toString('base64') }, iv: iv.toString('base64'), tag: cipher.getAuthTag().toString('base64'), data: sealed.toString('base64') };
+    const env: Envelope = {
+      v: 1,
+      kdf: { name: 'scrypt', ...SCRYPT, salt: salt.toString('base64') },
+      iv: iv.toString('base64'),
+      tag: cipher.getAuthTag().toString('base64'),
+      data: sealed.toString('base64'),
+    };
     writePrivateFile(this.file, JSON.stringify(env));
   }
 
@@ -87,10 +110,16 @@ export class EncryptedFileSecretStore implements SecretStore {
     return next;
   }
 
-  async get(name: string) { return this.open()[name] ?? null; }
+  async get(name: string) {
+    return this.open()[name] ?? null;
+  }
   set(name: string, value: string) {
     this.open();
-    return this.exclusive(() => { const d = { ...this.open(), [name]: value }; this.write(d); this.cache = d; });
+    return this.exclusive(() => {
+      const d = { ...this.open(), [name]: value };
+      this.write(d);
+      this.cache = d;
+    });
   }
   delete(name: string) {
     this.open();
@@ -103,5 +132,7 @@ export class EncryptedFileSecretStore implements SecretStore {
       return true;
     });
   }
-  async names() { return Object.keys(this.open()); }
+  async names() {
+    return Object.keys(this.open());
+  }
 }

@@ -32,9 +32,15 @@ export class FileSecretStore implements SecretStore {
     return next;
   }
 
-  async get(name: string) { return this.read()[name] ?? null; }
+  async get(name: string) {
+    return this.read()[name] ?? null;
+  }
   set(name: string, value: string) {
-    return this.exclusive(() => { const d = this.read(); d[name] = value; this.write(d); });
+    return this.exclusive(() => {
+      const d = this.read();
+      d[name] = value;
+      this.write(d);
+    });
   }
   delete(name: string) {
     return this.exclusive(() => {
@@ -45,7 +51,9 @@ export class FileSecretStore implements SecretStore {
       return true;
     });
   }
-  async names() { return Object.keys(this.read()); }
+  async names() {
+    return Object.keys(this.read());
+  }
 }
 
 /** Writes `text` to `file` mode 0600, durably and whole: a temporary file, fsync, then rename. */

@@ -16,10 +16,18 @@ export { FileSecretStore } from './file.store.js';
 export class UnavailableSecretStore implements SecretStore {
   readonly kind = 'unavailable' as const;
   constructor(readonly problem: string) {}
-  async get() { return null; }
-  async set(): Promise<void> { throw new HeraldError('SECRET_STORE_UNAVAILABLE', this.problem); }
-  async delete() { return false; }
-  async names() { return []; }
+  async get() {
+    return null;
+  }
+  async set(): Promise<void> {
+    throw new HeraldError('SECRET_STORE_UNAVAILABLE', this.problem);
+  }
+  async delete() {
+    return false;
+  }
+  async names() {
+    return [];
+  }
 }
 
 /**
@@ -28,20 +36,38 @@ export class UnavailableSecretStore implements SecretStore {
  */
 export class ManagedSecretStore implements SecretStore {
   constructor(public inner: SecretStore) {}
-  get kind() { return this.inner.kind; }
-  get problem() { return this.inner.problem; }
-  get locked() { return this.inner.locked ?? false; }
-  get(name: string) { return this.inner.get(name); }
-  set(name: string, value: string) { return this.inner.set(name, value); }
-  delete(name: string) { return this.inner.delete(name); }
-  names() { return this.inner.names(); }
-  replace(store: SecretStore): void { this.inner = store; }
+  get kind() {
+    return this.inner.kind;
+  }
+  get problem() {
+    return this.inner.problem;
+  }
+  get locked() {
+    return this.inner.locked ?? false;
+  }
+  get(name: string) {
+    return this.inner.get(name);
+  }
+  set(name: string, value: string) {
+    return this.inner.set(name, value);
+  }
+  delete(name: string) {
+    return this.inner.delete(name);
+  }
+  names() {
+    return this.inner.names();
+  }
+  replace(store: SecretStore): void {
+    this.inner = store;
+  }
 }
 
 /** Throws the 4xx that names the fix when nothing can be saved now (before a connection starts). */
 export function assertWritable(store: SecretStore): void {
-  if (store.kind === 'unavailable') throw new HeraldError('SECRET_STORE_UNAVAILABLE', store.problem ?? 'No secret store is available');
-  if (store.locked) throw new HeraldError('SECRET_STORE_LOCKED', store.problem ?? 'The secret store is locked: unlock it first');
+  if (store.kind === 'unavailable')
+    throw new HeraldError('SECRET_STORE_UNAVAILABLE', store.problem ?? 'No secret store is available');
+  if (store.locked)
+    throw new HeraldError('SECRET_STORE_LOCKED', store.problem ?? 'The secret store is locked: unlock it first');
 }
 
 /** Keychain entries are namespaced per data folder so two Herald profiles never share tokens. */
@@ -49,10 +75,16 @@ export function keychainService(dataDir: string): string {
   return `Herald (${crypto.createHash('sha256').update(path.resolve(dataDir)).digest('hex').slice(0, 12)})`;
 }
 
-export const secretFiles = (dataDir: string) => ({ plain: path.join(dataDir, 'secrets.json'), encrypted: path.join(dataDir, 'secrets.enc.json') });
+export const secretFiles = (dataDir: string) => ({
+  plain: path.join(dataDir, 'secrets.json'),
+  encrypted: path.join(dataDir, 'secrets.enc.json'),
+});
 
 /** The way forward wherever Herald says it has nowhere to keep secrets: Settings → Data, which is always there. */
-export const NO_KEYCHAIN_FIX = 'Choose where Herald keeps them in Settings → Data: the encrypted file store works without a keychain (or run `herald secrets use encrypted`). Start a keychain (GNOME Keyring or KWallet) to keep them there instead, or set HERALD_SECRET_STORE=file to keep tokens in a 0600 file inside the data folder.';
+export const NO_KEYCHAIN_FIX =
+  'Choose where Herald keeps them in Settings → Data: the encrypted file store works without a keychain (or ' +
+  'run `herald secrets use encrypted`). Start a keychain (GNOME Keyring or KWallet) to keep them there ' +
+  'instead, or set HERALD_SECRET_STORE=file to keep tokens in a 0600 file inside the data folder.';
 
 /**
  * Why the keychain did not answer, in a person's words: the library's own message ("Cannot
@@ -69,7 +101,9 @@ export function plainKeychainReason(raw: string): string {
  * Whether the OS keychain works here, by a real round trip: writes a random value under a
  * throw-away name, reads it back and deletes it. Answers the store when it does.
  */
-export async function checkKeychain(dataDir: string): Promise<{ ok: true; store: KeychainSecretStore } | { ok: false; message: string }> {
+export async function checkKeychain(
+  dataDir: string,
+): Promise<{ ok: true; store: KeychainSecretStore } | { ok: false; message: string }> {
   const name = `herald-check-${crypto.randomUUID()}`;
   const value = crypto.randomBytes(16).toString('base64url');
   try {
@@ -77,7 +111,8 @@ export async function checkKeychain(dataDir: string): Promise<{ ok: true; store:
     await store.set(name, value);
     const back = await store.get(name);
     const removed = await store.delete(name);
-    if (back !== value) return { ok: false, message: 'The OS keychain answered, but gave back another value than it was given' };
+    if (back !== value)
+      return { ok: false, message: 'The OS keychain answered, but gave back another value than it was given' };
     if (!removed) return { ok: false, message: 'The OS keychain kept a value but would not delete it' };
     return { ok: true, store };
   } catch (err) {
@@ -89,11 +124,17 @@ export async function checkKeychain(dataDir: string): Promise<{ ok: true; store:
 export async function openSecretStore(config: HeraldConfig, log: Logger): Promise<SecretStore> {
   const files = secretFiles(config.dataDir);
   if (config.secretStore === 'file') {
-    log.warn(`Herald stores account tokens in ${files.plain} (mode 0600), as HERALD_SECRET_STORE=file asks; the OS keychain is safer.`);
+    log.warn(
+      `Herald stores account tokens in ${files.plain} (mode 0600), as HERALD_SECRET_STORE=file asks; the OS ` +
+        `keychain is safer.`,
+    );
     return new FileSecretStore(files.plain);
   }
   if (config.secretStore === 'encrypted') {
-    log.info(`Herald keeps account tokens in ${files.encrypted}, encrypted with a passphrase; it stays locked until the passphrase is given.`);
+    log.info(
+      `Herald keeps account tokens in ${files.encrypted}, encrypted with a passphrase; it stays locked until ` +
+        `the passphrase is given.`,
+    );
     return new EncryptedFileSecretStore(files.encrypted);
   }
   try {
@@ -105,6 +146,9 @@ export async function openSecretStore(config: HeraldConfig, log: Logger): Promis
     const reason = err instanceof Error ? err.message : String(err);
     // The log keeps the library's words for whoever looks into it; people read the plain ones.
     log.warn(`Herald: No OS keychain is available (${reason}). Connected accounts cannot be saved. ${NO_KEYCHAIN_FIX}`);
-    return new UnavailableSecretStore(`No OS keychain is available: ${plainKeychainReason(reason)}. Connected accounts cannot be saved. ${NO_KEYCHAIN_FIX}`);
+    return new UnavailableSecretStore(
+      `No OS keychain is available: ${plainKeychainReason(reason)}. Connected accounts cannot be saved. ` +
+        `${NO_KEYCHAIN_FIX}`,
+    );
   }
 }

@@ -30,10 +30,21 @@ function serial<T>(call: () => Promise<T>): Promise<T> {
 /** The OS keychain (Secret Service on Linux, Keychain on macOS, Credential Vault on Windows). */
 export class KeychainSecretStore implements SecretStore {
   readonly kind = 'keychain' as const;
-  constructor(private readonly keytar: Keytar, private readonly service: string) {}
+  constructor(
+    private readonly keytar: Keytar,
+    private readonly service: string,
+  ) {}
 
-  get(name: string) { return serial(() => this.keytar.getPassword(this.service, name)); }
-  set(name: string, value: string) { return serial(() => this.keytar.setPassword(this.service, name, value)); }
-  delete(name: string) { return serial(() => this.keytar.deletePassword(this.service, name)); }
-  async names() { return (await serial(() => this.keytar.findCredentials(this.service))).map((c) => c.account); }
+  get(name: string) {
+    return serial(() => this.keytar.getPassword(this.service, name));
+  }
+  set(name: string, value: string) {
+    return serial(() => this.keytar.setPassword(this.service, name, value));
+  }
+  delete(name: string) {
+    return serial(() => this.keytar.deletePassword(this.service, name));
+  }
+  async names() {
+    return (await serial(() => this.keytar.findCredentials(this.service))).map((c) => c.account);
+  }
 }

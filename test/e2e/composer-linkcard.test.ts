@@ -20,7 +20,10 @@ let app: UiApp;
 const page = () => app.page;
 const post = (i: number) => page().getByRole('textbox', { name: `Post ${i}`, exact: true });
 const card = () => page().locator('[data-link-card]');
-const saved = () => app.t.server.sqlite.prepare('SELECT language, link_card AS linkCard FROM drafts ORDER BY updated_at DESC LIMIT 1').get() as { language: string | null; linkCard: string | null };
+const saved = () =>
+  app.t.server.sqlite
+    .prepare('SELECT language, link_card AS linkCard FROM drafts ORDER BY updated_at DESC LIMIT 1')
+    .get() as { language: string | null; linkCard: string | null };
 
 async function save() {
   await page().keyboard.press('Control+s');
@@ -29,9 +32,29 @@ async function save() {
 
 beforeAll(async () => {
   [masto, site] = await Promise.all([startMastodonSimulator(), startLinkPages()]);
-  site.route('/slow', (_req, res) => { setTimeout(() => res.writeHead(200, { 'content-type': 'text/html' }).end(html('<meta property="og:title" content="Slow page"><meta property="og:description" content="Worth the wait"><meta property="og:site_name" content="Slow Site"><meta property="og:image" content="/cover.png">')), 1_200); });
-  site.route('/cover.png', (_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(makePng(120, 60, { rgb: [20, 120, 220] })));
-  site.route('/b', (_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html('<title>Page B</title><meta name="description" content="The second link">')));
+  site.route('/slow', (_req, res) => {
+    setTimeout(
+      () =>
+        res
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end(
+            html(
+              '<meta property="og:title" content="Slow page"><meta property="og:description" content="Worth ' +
+                'the wait"><meta property="og:site_name" content="Slow Site"><meta property="og:image" ' +
+                'content="/cover.png">',
+            ),
+          ),
+      1_200,
+    );
+  });
+  site.route('/cover.png', (_req, res) =>
+    res.writeHead(200, { 'content-type': 'image/png' }).end(makePng(120, 60, { rgb: [20, 120, 220] })),
+  );
+  site.route('/b', (_req, res) =>
+    res
+      .writeHead(200, { 'content-type': 'text/html' })
+      .end(html('<title>Page B</title><meta name="description" content="The second link">')),
+  );
   app = await startUiApp({ server: { settings: { HERALD_DEFAULT_LANGUAGE: 'en-GB' } } });
   const key = await app.t.login();
   expect((await connectOAuth(app.t, key, 'fedblog', { instanceUrl: masto.url })).status).toBe(200);
@@ -44,44 +67,52 @@ afterAll(async () => {
 });
 
 describe('link card in the composer', () => {
-  it('shows the first link\'s card after a loading state; another link switches it; Remove and Add; each choice is saved', async () => {
-    await page().keyboard.press('Control+n');
-    await page().getByRole('heading', { name: 'New draft' }).waitFor();
-    await post(1).fill(`Two reads: ${site.url}/slow and ${site.url}/b.`);
-    await page().locator('[data-link-card="loading"]').waitFor();
-    const ready = page().locator('[data-link-card="ready"]');
-    await ready.waitFor();
-    await expect.poll(() => ready.textContent()).toContain('Slow page');
-    expect(await ready.textContent()).toContain('Worth the wait');
-    expect(await ready.textContent()).toContain('Slow Site');
-    // The page's image, read through Herald (the UI's CSP loads images only from Herald).
-    const img = ready.locator('[data-link-card-image]');
-    await img.waitFor();
-    await expect.poll(() => img.evaluate((e) => (e as HTMLImageElement).naturalWidth)).toBe(120);
-    expect(await img.getAttribute('src')).toMatch(/^blob:/);
-    await app.shot('composer-link-card');
+  it(
+    "shows the first link's card after a loading state; another link switches it; Remove and Add; each choice " +
+      'is saved',
+    async () => {
+      await page().keyboard.press('Control+n');
+      await page().getByRole('heading', { name: 'New draft' }).waitFor();
+      await post(1).fill(`Two reads: ${site.url}/slow and ${site.url}/b.`);
+      await page().locator('[data-link-card="loading"]').waitFor();
+      const ready = page().locator('[data-link-card="ready"]');
+      await ready.waitFor();
+      await expect.poll(() => ready.textContent()).toContain('Slow page');
+      expect(await ready.textContent()).toContain('Worth the wait');
+      expect(await ready.textContent()).toContain('Slow Site');
+      // The page's image, read through Herald (the UI's CSP loads images only from Herald).
+      const img = ready.locator('[data-link-card-image]');
+      await img.waitFor();
+      await expect.poll(() => img.evaluate((e) => (e as HTMLImageElement).naturalWidth)).toBe(120);
+      expect(await img.getAttribute('src')).toMatch(/^blob:/);
+      await app.shot('composer-link-card');
 
-    await ready.getByRole('button', { name: 'Use another link' }).click();
-    const choices = page().getByRole('group', { name: 'Links in the text' }).getByRole('button');
-    expect(await choices.allTextContents()).toEqual([`${site.url}/b`]);
-    await choices.first().click();
-    await expect.poll(async () => (await page().locator('[data-link-card="ready"]').getAttribute('data-link-card-url'))).toBe(`${site.url}/b`);
-    expect(await page().locator('[data-link-card="ready"]').textContent()).toContain('Page B');
-    await save();
-    expect(JSON.parse(saved().linkCard!)).toEqual({ url: `${site.url}/b` });
+      await ready.getByRole('button', { name: 'Use another link' }).click();
+      const choices = page().getByRole('group', { name: 'Links in the text' }).getByRole('button');
+      expect(await choices.allTextContents()).toEqual([`${site.url}/b`]);
+      await choices.first().click();
+      await expect
+        .poll(async () => await page().locator('[data-link-card="ready"]').getAttribute('data-link-card-url'))
+        .toBe(`${site.url}/b`);
+      expect(await page().locator('[data-link-card="ready"]').textContent()).toContain('Page B');
+      await save();
+      expect(JSON.parse(saved().linkCard!)).toEqual({ url: `${site.url}/b` });
 
-    await page().getByRole('button', { name: 'Remove link card' }).click();
-    await page().locator('[data-link-card="removed"]').waitFor();
-    await save();
-    expect(saved().linkCard).toBe('false');
+      await page().getByRole('button', { name: 'Remove link card' }).click();
+      await page().locator('[data-link-card="removed"]').waitFor();
+      await save();
+      expect(saved().linkCard).toBe('false');
 
-    await page().getByRole('button', { name: 'Add a link card' }).click();
-    await expect.poll(async () => (await page().locator('[data-link-card="ready"]').getAttribute('data-link-card-url'))).toBe(`${site.url}/slow`);
-    await save();
-    expect(saved().linkCard).toBeNull();
-    // The page was read once: the server kept the card.
-    expect(site.hits.get('/slow')).toBe(1);
-  });
+      await page().getByRole('button', { name: 'Add a link card' }).click();
+      await expect
+        .poll(async () => await page().locator('[data-link-card="ready"]').getAttribute('data-link-card-url'))
+        .toBe(`${site.url}/slow`);
+      await save();
+      expect(saved().linkCard).toBeNull();
+      // The page was read once: the server kept the card.
+      expect(site.hits.get('/slow')).toBe(1);
+    },
+  );
 
   it('shows nothing for a page that cannot be read, and nothing without a link', async () => {
     await post(1).fill(`Broken: ${site.url}/missing`);

@@ -22,8 +22,20 @@ let app: UiApp;
 let owner: string;
 let smallSet: string;
 const NETWORKS = ['microblog', 'skyblog', 'fedblog', 'threadblog', 'problog'] as const;
-const NAMES = { microblog: 'Ada Lovelace', skyblog: 'Ada Lovelace', fedblog: 'Ada', threadblog: 'Ada Lovelace', problog: 'Ada Lovelace' };
-const HANDLES = { microblog: 'ada', skyblog: 'ada.bsky.social', fedblog: 'ada', threadblog: 'ada.lovelace', problog: 'ada-lovelace' };
+const NAMES = {
+  microblog: 'Ada Lovelace',
+  skyblog: 'Ada Lovelace',
+  fedblog: 'Ada',
+  threadblog: 'Ada Lovelace',
+  problog: 'Ada Lovelace',
+};
+const HANDLES = {
+  microblog: 'ada',
+  skyblog: 'ada.bsky.social',
+  fedblog: 'ada',
+  threadblog: 'ada.lovelace',
+  problog: 'ada-lovelace',
+};
 
 const page = () => app.page;
 const post = (i: number) => page().getByRole('textbox', { name: `Post ${i}`, exact: true });
@@ -37,10 +49,26 @@ async function newDraft() {
 }
 
 async function addImages(i: number, colours: [number, number, number][], alts: string[] = []) {
-  const before = await page().locator(`[data-post="${i - 1}"] [data-media]`).count();
-  await page().getByLabel(`Add media to post ${i}`).setInputFiles(colours.map((c, k) => ({ name: `img${k}.png`, mimeType: 'image/png', buffer: pngBytes(160, 90, c) })));
-  await expect.poll(() => page().locator(`[data-post="${i - 1}"] [data-media]`).count()).toBe(before + colours.length);
-  for (const [k, alt] of alts.entries()) if (alt) await page().getByLabel(`Alt text for media ${before + k + 1} of post ${i}`).fill(alt);
+  const before = await page()
+    .locator(`[data-post="${i - 1}"] [data-media]`)
+    .count();
+  await page()
+    .getByLabel(`Add media to post ${i}`)
+    .setInputFiles(
+      colours.map((c, k) => ({ name: `img${k}.png`, mimeType: 'image/png', buffer: pngBytes(160, 90, c) })),
+    );
+  await expect
+    .poll(() =>
+      page()
+        .locator(`[data-post="${i - 1}"] [data-media]`)
+        .count(),
+    )
+    .toBe(before + colours.length);
+  for (const [k, alt] of alts.entries())
+    if (alt)
+      await page()
+        .getByLabel(`Alt text for media ${before + k + 1} of post ${i}`)
+        .fill(alt);
 }
 
 /** Every image on the page has loaded (or failed): screenshots are taken of finished pictures. */
@@ -52,57 +80,100 @@ beforeAll(async () => {
   owner = userIdOf(app.t, OWNER.email);
   for (const p of NETWORKS) {
     const { accountId } = addAccount(app.t, owner, p);
-    sql('UPDATE accounts SET username = ?, display_name = ?, server_url = ? WHERE id = ?', HANDLES[p], NAMES[p], p === 'fedblog' ? 'https://mastodon.example' : null, accountId);
+    sql(
+      'UPDATE accounts SET username = ?, display_name = ?, server_url = ? WHERE id = ?',
+      HANDLES[p],
+      NAMES[p],
+      p === 'fedblog' ? 'https://mastodon.example' : null,
+      accountId,
+    );
   }
   // A second set: a Mastodon instance with its own limits, and Threads.
-  const small = addAccount(app.t, owner, 'fedblog', { mode: 'create_new', meta: { max_characters: 1000, characters_reserved_per_url: 30, max_media_attachments: 2 } });
+  const small = addAccount(app.t, owner, 'fedblog', {
+    mode: 'create_new',
+    meta: { max_characters: 1000, characters_reserved_per_url: 30, max_media_attachments: 2 },
+  });
   smallSet = small.socialSetId;
   sql('UPDATE accounts SET server_url = ? WHERE id = ?', 'https://small.example', small.accountId);
   addAccount(app.t, owner, 'threadblog', { socialSetId: smallSet });
   await signIn(app);
 }, 60_000);
-afterAll(async () => { await app?.close(); });
+afterAll(async () => {
+  await app?.close();
+});
 
 const LINK = 'https://example.com/blog/launching-herald-a-local-first-publisher';
-const FIRST = `Launching Herald today: write once, publish to every network. Read the story at ${LINK} with @alice and #opensource`;
-const SECOND = 'Everything stays on your computer: drafts, media and tokens in the keychain. ' + 'It schedules, retries and tells you what happened on each network, post by post, in plain words. '.repeat(3);
+const FIRST =
+  `Launching Herald today: write once, publish to every network. Read the story at ${LINK} with @alice and ` +
+  `#opensource`;
+const SECOND =
+  'Everything stays on your computer: drafts, media and tokens in the keychain. ' +
+  'It schedules, retries and tells you what happened on each network, post by post, in plain words. '.repeat(3);
 
 describe('previews that look like the networks', () => {
   it('each network, light and dark, matches its screenshot', async () => {
     await newDraft();
     await post(1).fill(FIRST);
-    await addImages(1, [[79, 70, 229], [234, 88, 12]], ['A purple square', '']);
+    await addImages(
+      1,
+      [
+        [79, 70, 229],
+        [234, 88, 12],
+      ],
+      ['A purple square', ''],
+    );
     await page().getByRole('button', { name: 'Add post to thread' }).click();
     await post(2).fill(SECOND);
     await page().getByRole('button', { name: 'Add post to thread' }).click();
     await post(3).fill('Try it. #herald');
-    await addImages(3, [[22, 163, 74], [14, 165, 233], [250, 204, 21]], ['Green', 'Blue', 'Yellow']);
+    await addImages(
+      3,
+      [
+        [22, 163, 74],
+        [14, 165, 233],
+        [250, 204, 21],
+      ],
+      ['Green', 'Blue', 'Yellow'],
+    );
     await page().getByLabel('Title').focus();
     await expect.poll(imagesLoaded).toBe(true);
     const failures: string[] = [];
     for (const theme of ['light', 'dark'] as const) {
-      await page().evaluate((t) => { document.documentElement.dataset.theme = t; }, theme);
+      await page().evaluate((t) => {
+        document.documentElement.dataset.theme = t;
+      }, theme);
       for (const p of NETWORKS) {
         const screen = page().locator(`[data-screen="${p}"]`);
         // A fixed width, so the baseline does not depend on the page's layout around it.
-        await screen.evaluate((el) => { (el as HTMLElement).style.width = '440px'; });
+        await screen.evaluate((el) => {
+          (el as HTMLElement).style.width = '440px';
+        });
         const r = await matchScreenshot(screen, `preview-${p}-${theme}`);
-        if (r.ratio > 0) failures.push(`${p} ${theme}: ${(r.ratio * 100).toFixed(2)}% of pixels differ (${r.size} vs ${r.baselineSize})`);
-        await screen.evaluate((el) => { (el as HTMLElement).style.width = ''; });
+        if (r.ratio > 0)
+          failures.push(
+            `${p} ${theme}: ${(r.ratio * 100).toFixed(2)}% of pixels differ (${r.size} vs ${r.baselineSize})`,
+          );
+        await screen.evaluate((el) => {
+          (el as HTMLElement).style.width = '';
+        });
       }
       for (const width of [1280, 390]) {
         await page().setViewportSize({ width, height: 900 });
         await app.shot(`preview-compose-${width}-${theme}`);
-        const overflow = await page().evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        const overflow = await page().evaluate(
+          () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        );
         expect(overflow, `horizontal overflow at ${width} px (${theme})`).toBeLessThanOrEqual(0);
       }
       await page().setViewportSize({ width: 1280, height: 800 });
     }
-    await page().evaluate(() => { document.documentElement.dataset.theme = 'light'; });
+    await page().evaluate(() => {
+      document.documentElement.dataset.theme = 'light';
+    });
     expect(failures).toEqual([]);
   }, 120_000);
 
-  it('the account\'s name, handle and initials; links, mentions and hashtags as each network shows them', async () => {
+  it("the account's name, handle and initials; links, mentions and hashtags as each network shows them", async () => {
     const head = (p: string) => preview(p).locator('.pv-head').first().textContent();
     await expect(head('microblog')).resolves.toBe('Ada Lovelace @ada · now');
     await expect(head('fedblog')).resolves.toContain('@ada@mastodon.example');
@@ -119,8 +190,15 @@ describe('previews that look like the networks', () => {
     expect(countText('microblog', FIRST).count).toBe(FIRST.length - LINK.length + 23);
     await expect(count('fedblog')).resolves.toMatch(new RegExp(`^${FIRST.length - LINK.length + 23}/500`));
     await expect(count('skyblog')).resolves.toMatch(new RegExp(`^${FIRST.length}/300`));
-    const kinds = (p: string) => preview(p).locator('[data-bubble="0"] [data-entity]').evaluateAll((els) => els.map((e) => `${e.getAttribute('data-entity')}:${e.textContent}`));
-    await expect(kinds('microblog')).resolves.toEqual(['url:example.com/blog/launc…', 'mention:@alice', 'hashtag:#opensource']);
+    const kinds = (p: string) =>
+      preview(p)
+        .locator('[data-bubble="0"] [data-entity]')
+        .evaluateAll((els) => els.map((e) => `${e.getAttribute('data-entity')}:${e.textContent}`));
+    await expect(kinds('microblog')).resolves.toEqual([
+      'url:example.com/blog/launc…',
+      'mention:@alice',
+      'hashtag:#opensource',
+    ]);
     // LinkedIn: a typed @name stays text.
     await expect(kinds('problog')).resolves.toEqual([`url:${LINK}`, 'hashtag:#opensource']);
     // Thread lines join the parts on networks with threads; LinkedIn gets one post.
@@ -149,13 +227,26 @@ describe('previews that look like the networks', () => {
     await expect(grid('problog', 0).getAttribute('data-grid')).resolves.toBe('5');
     await expect(preview('microblog').locator('[data-bubble="0"] [data-alt-badge]').count()).resolves.toBe(1);
     await expect(preview('microblog').locator('[data-bubble="2"] [data-alt-badge]').count()).resolves.toBe(3);
-    await expect(preview('microblog').locator('[data-bubble="0"] .pv-count').textContent()).resolves.toContain('2 media (add alt text)');
+    await expect(preview('microblog').locator('[data-bubble="0"] .pv-count').textContent()).resolves.toContain(
+      '2 media (add alt text)',
+    );
     await addImages(2, [[0, 0, 0]]);
     await expect(grid('microblog', 1).getAttribute('data-grid')).resolves.toBe('1');
-    await addImages(2, [[40, 40, 40], [80, 80, 80], [120, 120, 120]]);
+    await addImages(2, [
+      [40, 40, 40],
+      [80, 80, 80],
+      [120, 120, 120],
+    ]);
     await expect(grid('microblog', 1).getAttribute('data-grid')).resolves.toBe('4');
     // Tiles really form the grid: four equal quarters.
-    const boxes = await grid('microblog', 1).locator('.pv-tile').evaluateAll((els) => els.map((e) => { const r = e.getBoundingClientRect(); return [Math.round(r.width), Math.round(r.height)]; }));
+    const boxes = await grid('microblog', 1)
+      .locator('.pv-tile')
+      .evaluateAll((els) =>
+        els.map((e) => {
+          const r = e.getBoundingClientRect();
+          return [Math.round(r.width), Math.round(r.height)];
+        }),
+      );
     expect(new Set(boxes.map((b) => b.join('x'))).size).toBe(1);
   });
 });
@@ -165,7 +256,11 @@ describe('overflow marked from the exact character', () => {
     await newDraft();
     const text = 'a'.repeat(278) + 'bc' + 'OVER' + 'd'.repeat(20);
     await post(1).fill(text);
-    const over = (p: string) => preview(p).locator('[data-overflow]').allTextContents().then((a) => a.join(''));
+    const over = (p: string) =>
+      preview(p)
+        .locator('[data-overflow]')
+        .allTextContents()
+        .then((a) => a.join(''));
     await expect.poll(() => over('microblog')).toBe('OVER' + 'd'.repeat(20));
     await expect(preview('microblog').locator('.pv-text').getAttribute('data-overflow-at')).resolves.toBe('280');
     await expect(over('skyblog')).resolves.toBe('d'.repeat(4));
@@ -183,19 +278,26 @@ describe('overflow marked from the exact character', () => {
 });
 
 describe('network rules before publishing', () => {
-  it('lists each network\'s rules; one click splits what is too long into a thread', async () => {
+  it("lists each network's rules; one click splits what is too long into a thread", async () => {
     await newDraft();
     await post(1).fill(SECOND + SECOND);
     const rules = (p: string) => page().locator(`[data-rules="${p}"]`);
-    await expect(rules('microblog').textContent()).resolves.toContain('280 characters per post, every link counts 23 characters; up to 4 images per post of 5 MB each; threads');
+    await expect(rules('microblog').textContent()).resolves.toContain(
+      '280 characters per post, every link counts 23 characters; up to 4 images per post of 5 MB each; threads',
+    );
     await expect(rules('problog').textContent()).resolves.toContain('no threads');
-    await expect(rules('microblog').locator('[data-rule-issue="length"]').textContent()).resolves.toContain('1 post is too long for X');
+    await expect(rules('microblog').locator('[data-rule-issue="length"]').textContent()).resolves.toContain(
+      '1 post is too long for X',
+    );
     await rules('microblog').getByRole('button', { name: 'Split into a thread' }).click();
     await expect.poll(() => page().locator('[data-post] textarea').count()).toBeGreaterThan(2);
     await expect(page().locator('[data-rule-issue="length"]').count()).resolves.toBe(0);
-    for (const p of ['microblog', 'skyblog', 'fedblog', 'threadblog']) await expect(preview(p).locator('h3').textContent()).resolves.toMatch(/\d+ posts$/);
+    for (const p of ['microblog', 'skyblog', 'fedblog', 'threadblog'])
+      await expect(preview(p).locator('h3').textContent()).resolves.toMatch(/\d+ posts$/);
     // The parts put back together are the text.
-    const parts = await page().locator('[data-post] textarea').evaluateAll((els) => els.map((e) => (e as HTMLTextAreaElement).value));
+    const parts = await page()
+      .locator('[data-post] textarea')
+      .evaluateAll((els) => els.map((e) => (e as HTMLTextAreaElement).value));
     expect(parts.join(' ').replace(/\s+/g, ' ')).toBe((SECOND + SECOND).trim().replace(/\s+/g, ' '));
   });
 
@@ -203,7 +305,9 @@ describe('network rules before publishing', () => {
     await newDraft();
     await post(1).fill('Short for everyone.');
     await page().getByRole('button', { name: 'Customise for Mastodon' }).click();
-    await page().getByLabel('Mastodon text').fill('m'.repeat(200) + ' ' + 'Toots are long. '.repeat(30));
+    await page()
+      .getByLabel('Mastodon text')
+      .fill('m'.repeat(200) + ' ' + 'Toots are long. '.repeat(30));
     const rules = page().locator('[data-rules="fedblog"]');
     await rules.getByRole('button', { name: 'Split into a thread' }).click();
     await expect.poll(() => preview('fedblog').locator('[data-bubble]').count()).toBe(2);
@@ -213,61 +317,123 @@ describe('network rules before publishing', () => {
     await page().getByRole('button', { name: 'Close' }).click();
   });
 
-  it('a Mastodon instance\'s own limits; a split offer when a post has more images than it takes; Threads needs public media', async () => {
-    await newDraft();
-    await page().getByLabel('Social set').selectOption(smallSet);
-    await post(1).fill('Three pictures from the launch.');
-    const rules = (p: string) => page().locator(`[data-rules="${p}"]`);
-    await expect(rules('fedblog').textContent()).resolves.toContain('1,000 characters per post, every link counts 30 characters; up to 2 images per post');
-    await expect(rules('fedblog').textContent()).resolves.toContain('(the limits of small.example)');
-    await expect(page().locator('[data-counter="fedblog"]').textContent()).resolves.toBe('Mastodon 31/1000');
-    await addImages(1, [[200, 0, 0], [0, 200, 0], [0, 0, 200]], ['Red', 'Green', 'Blue']);
-    await expect(rules('fedblog').locator('[data-rule-issue="images"]').textContent()).resolves.toContain('Post 1 has 3 media; Mastodon takes 2 per post.');
-    // Threads cannot take images kept in Herald: said before publishing, not after.
-    await expect(rules('threadblog').locator('[data-rule-issue="public-media"]').textContent()).resolves.toContain('public web address');
-    await expect(preview('threadblog').locator('[data-preview-warning]').textContent()).resolves.toContain('public web address');
-    await expect(preview('fedblog').locator('[data-preview-warning]').count()).resolves.toBe(0);
-    await rules('fedblog').getByRole('button', { name: 'Split the images into a thread' }).click();
-    await expect.poll(() => page().locator('[data-post]').evaluateAll((els) => els.map((e) => e.querySelectorAll('[data-media]').length))).toEqual([2, 1]);
-    await expect(page().locator('[data-rule-issue="images"]').count()).resolves.toBe(0);
-    // The confirmation says Threads would fail and offers the others.
-    await post(1).press('Control+Enter');
-    const dialog = page().getByRole('dialog', { name: 'Publish now?' });
-    await dialog.waitFor();
-    await expect(dialog.locator('[data-confirm-target="threadblog"]').textContent()).resolves.toContain('would fail');
-    await expect(dialog.getByRole('button', { name: 'Publish to the others' }).isVisible()).resolves.toBe(true);
-    await page().keyboard.press('Escape');
-    await expect.poll(() => dialog.count()).toBe(0);
-    // So does the button: a post that would fail somewhere is never sent without asking.
-    await page().getByRole('button', { name: 'Publish now' }).click();
-    await dialog.waitFor();
-    await dialog.getByRole('button', { name: 'Cancel' }).click();
-    await expect.poll(() => dialog.count()).toBe(0);
-  });
+  it(
+    "a Mastodon instance's own limits; a split offer when a post has more images than it takes; Threads needs " +
+      'public media',
+    async () => {
+      await newDraft();
+      await page().getByLabel('Social set').selectOption(smallSet);
+      await post(1).fill('Three pictures from the launch.');
+      const rules = (p: string) => page().locator(`[data-rules="${p}"]`);
+      await expect(rules('fedblog').textContent()).resolves.toContain(
+        '1,000 characters per post, every link counts 30 characters; up to 2 images per post',
+      );
+      await expect(rules('fedblog').textContent()).resolves.toContain('(the limits of small.example)');
+      await expect(page().locator('[data-counter="fedblog"]').textContent()).resolves.toBe('Mastodon 31/1000');
+      await addImages(
+        1,
+        [
+          [200, 0, 0],
+          [0, 200, 0],
+          [0, 0, 200],
+        ],
+        ['Red', 'Green', 'Blue'],
+      );
+      await expect(rules('fedblog').locator('[data-rule-issue="images"]').textContent()).resolves.toContain(
+        'Post 1 has 3 media; Mastodon takes 2 per post.',
+      );
+      // Threads cannot take images kept in Herald: said before publishing, not after.
+      await expect(rules('threadblog').locator('[data-rule-issue="public-media"]').textContent()).resolves.toContain(
+        'public web address',
+      );
+      await expect(preview('threadblog').locator('[data-preview-warning]').textContent()).resolves.toContain(
+        'public web address',
+      );
+      await expect(preview('fedblog').locator('[data-preview-warning]').count()).resolves.toBe(0);
+      await rules('fedblog').getByRole('button', { name: 'Split the images into a thread' }).click();
+      await expect
+        .poll(() =>
+          page()
+            .locator('[data-post]')
+            .evaluateAll((els) => els.map((e) => e.querySelectorAll('[data-media]').length)),
+        )
+        .toEqual([2, 1]);
+      await expect(page().locator('[data-rule-issue="images"]').count()).resolves.toBe(0);
+      // The confirmation says Threads would fail and offers the others.
+      await post(1).press('Control+Enter');
+      const dialog = page().getByRole('dialog', { name: 'Publish now?' });
+      await dialog.waitFor();
+      await expect(dialog.locator('[data-confirm-target="threadblog"]').textContent()).resolves.toContain('would fail');
+      await expect(dialog.getByRole('button', { name: 'Publish to the others' }).isVisible()).resolves.toBe(true);
+      await page().keyboard.press('Escape');
+      await expect.poll(() => dialog.count()).toBe(0);
+      // So does the button: a post that would fail somewhere is never sent without asking.
+      await page().getByRole('button', { name: 'Publish now' }).click();
+      await dialog.waitFor();
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await expect.poll(() => dialog.count()).toBe(0);
+    },
+  );
 
-  it('a reopened draft\'s media are sized too: a GIF over Bluesky\'s cap is named; a large photo is not (Herald makes it smaller)', async () => {
-    // Media rows and files as an upload leaves them (the sizes come from the server: a draft's
-    // media refs carry none).
-    const dir = path.join(app.t.server.deps.config.dataDir, 'media');
-    const stored = (id: string, type: 'image' | 'gif', bytes: Buffer) => {
-      fs.writeFileSync(path.join(dir, `${id}.bin`), bytes);
-      sql('INSERT INTO media (id, user_id, file_name, type, mime, size, width, height, alt_text, created_at) VALUES (?, ?, ?, ?, ?, ?, 64, 64, ?, ?)',
-        id, owner, `${id}.bin`, type, type === 'gif' ? 'image/gif' : 'image/png', bytes.length, 'a picture', new Date().toISOString());
-    };
-    stored('mediabiggif0000000000000001', 'gif', Buffer.concat([gif(64, 64), Buffer.alloc(2_621_440 - gif(64, 64).length)]));
-    stored('mediabigphoto00000000000001', 'image', Buffer.concat([pngBytes(64, 64, [200, 100, 0]), Buffer.alloc(3 * 1024 * 1024)]));
-    const key = await app.t.login();
-    const made = await app.t.call('POST', '/microblog/drafts', { key, body: { title: 'Sized media', tweets: [{ content: 'Look', media: [{ mediaId: 'mediabigphoto00000000000001' }, { mediaId: 'mediabiggif0000000000000001' }] }] } });
-    expect(made.status, made.text).toBe(200);
-    await page().goto(`${app.origin}/#/compose?draft=${made.body.draft.id}`);
-    const issue = page().locator('[data-rules="skyblog"] [data-rule-issue="size"]');
-    await issue.waitFor();
-    await expect(issue.allTextContents()).resolves.toEqual(["Media 2 of post 1, a GIF of 2.5 MB, is over Bluesky's 954 KB per image; Herald makes photos smaller, not animated GIFs."]);
-    // X takes the 3 MB photo and the 2.5 MB GIF as they are.
-    await expect(page().locator('[data-rules="microblog"] [data-rule-issue="size"]').count()).resolves.toBe(0);
-    await page().locator('[data-rules="skyblog"]').scrollIntoViewIfNeeded();
-    await app.shot('36-composer-rules-sized-media-1280');
-  });
+  it(
+    "a reopened draft's media are sized too: a GIF over Bluesky's cap is named; a large photo is not (Herald " +
+      'makes it smaller)',
+    async () => {
+      // Media rows and files as an upload leaves them (the sizes come from the server: a draft's
+      // media refs carry none).
+      const dir = path.join(app.t.server.deps.config.dataDir, 'media');
+      const stored = (id: string, type: 'image' | 'gif', bytes: Buffer) => {
+        fs.writeFileSync(path.join(dir, `${id}.bin`), bytes);
+        sql(
+          'INSERT INTO media (id, user_id, file_name, type, mime, size, width, height, alt_text, created_at) ' +
+            'VALUES (?, ?, ?, ?, ?, ?, 64, 64, ?, ?)',
+          id,
+          owner,
+          `${id}.bin`,
+          type,
+          type === 'gif' ? 'image/gif' : 'image/png',
+          bytes.length,
+          'a picture',
+          new Date().toISOString(),
+        );
+      };
+      stored(
+        'mediabiggif0000000000000001',
+        'gif',
+        Buffer.concat([gif(64, 64), Buffer.alloc(2_621_440 - gif(64, 64).length)]),
+      );
+      stored(
+        'mediabigphoto00000000000001',
+        'image',
+        Buffer.concat([pngBytes(64, 64, [200, 100, 0]), Buffer.alloc(3 * 1024 * 1024)]),
+      );
+      const key = await app.t.login();
+      const made = await app.t.call('POST', '/microblog/drafts', {
+        key,
+        body: {
+          title: 'Sized media',
+          tweets: [
+            {
+              content: 'Look',
+              media: [{ mediaId: 'mediabigphoto00000000000001' }, { mediaId: 'mediabiggif0000000000000001' }],
+            },
+          ],
+        },
+      });
+      expect(made.status, made.text).toBe(200);
+      await page().goto(`${app.origin}/#/compose?draft=${made.body.draft.id}`);
+      const issue = page().locator('[data-rules="skyblog"] [data-rule-issue="size"]');
+      await issue.waitFor();
+      await expect(issue.allTextContents()).resolves.toEqual([
+        "Media 2 of post 1, a GIF of 2.5 MB, is over Bluesky's 954 KB per image; Herald makes photos smaller, " +
+          'not animated GIFs.',
+      ]);
+      // X takes the 3 MB photo and the 2.5 MB GIF as they are.
+      await expect(page().locator('[data-rules="microblog"] [data-rule-issue="size"]').count()).resolves.toBe(0);
+      await page().locator('[data-rules="skyblog"]').scrollIntoViewIfNeeded();
+      await app.shot('36-composer-rules-sized-media-1280');
+    },
+  );
 });
 
 describe('keyboard', () => {
@@ -275,7 +441,10 @@ describe('keyboard', () => {
     await newDraft();
     await post(1).fill('Sent only when confirmed.');
     // Autosave may keep the draft; nothing is published without confirming.
-    const drafts = () => app.t.server.sqlite.prepare("SELECT count(*) AS n FROM drafts WHERE status != 'draft'").get() as { n: number };
+    const drafts = () =>
+      app.t.server.sqlite.prepare("SELECT count(*) AS n FROM drafts WHERE status != 'draft'").get() as {
+        n: number;
+      };
     const before = drafts().n;
     await post(1).press('Control+Enter');
     const dialog = page().getByRole('dialog', { name: 'Publish now?' });
@@ -283,7 +452,9 @@ describe('keyboard', () => {
     await expect(dialog.locator('[data-confirm-target]').count()).resolves.toBe(5);
     await expect(dialog.locator('[data-confirm-target="microblog"]').textContent()).resolves.toBe('X @ada: 1 post');
     // Focus is in the dialog, on Publish.
-    await expect(page().evaluate(() => document.activeElement?.getAttribute('data-action'))).resolves.toBe('confirm-publish');
+    await expect(page().evaluate(() => document.activeElement?.getAttribute('data-action'))).resolves.toBe(
+      'confirm-publish',
+    );
     await app.shot('preview-confirm-publish');
     expect(drafts().n).toBe(before); // nothing sent
     await page().keyboard.press('Escape');
@@ -307,7 +478,13 @@ describe('keyboard', () => {
     const help = page().getByRole('dialog', { name: 'Keyboard shortcuts' });
     await help.waitFor();
     const rows = await help.locator('tr').allTextContents();
-    expect(rows).toEqual([expect.stringContaining('Ctrl+Enter'), expect.stringContaining('Ctrl+S'), expect.stringContaining('Ctrl+N'), expect.stringContaining('?'), expect.stringContaining('Esc')]);
+    expect(rows).toEqual([
+      expect.stringContaining('Ctrl+Enter'),
+      expect.stringContaining('Ctrl+S'),
+      expect.stringContaining('Ctrl+N'),
+      expect.stringContaining('?'),
+      expect.stringContaining('Esc'),
+    ]);
     await app.shot('preview-shortcuts');
     await page().keyboard.press('Escape');
     await expect.poll(() => help.count()).toBe(0);

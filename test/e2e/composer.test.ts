@@ -26,7 +26,7 @@ const page = () => app.page;
 const post = (i: number) => page().getByRole('textbox', { name: `Post ${i}`, exact: true });
 const posts = () => page().locator('[data-post] textarea');
 const values = () => posts().evaluateAll((els) => els.map((e) => (e as HTMLTextAreaElement).value));
-const sql = <T,>(q: string, ...args: unknown[]) => app.t.server.sqlite.prepare(q).all(...args) as T[];
+const sql = <T>(q: string, ...args: unknown[]) => app.t.server.sqlite.prepare(q).all(...args) as T[];
 
 async function newDraft() {
   await page().keyboard.press('Control+n');
@@ -101,14 +101,18 @@ describe('writing a thread', () => {
     await newDraft();
     const sentence = 'Herald keeps every draft on this computer and publishes it where you choose. ';
     await post(1).fill(sentence.repeat(8).trim());
-    await expect(page().locator('[data-post="0"] [data-counter="microblog"]').getAttribute('data-valid')).resolves.toBe('false');
+    await expect(page().locator('[data-post="0"] [data-counter="microblog"]').getAttribute('data-valid')).resolves.toBe(
+      'false',
+    );
     await expect(page().getByRole('alert').textContent()).resolves.toContain('do not fit');
     await page().getByRole('button', { name: 'Split post 1 into a thread' }).click();
     const parts = await values();
     expect(parts.length).toBeGreaterThanOrEqual(3);
     expect(parts.join(' ')).toBe(sentence.repeat(8).trim());
     const counters = page().locator('[data-counter]');
-    await expect.poll(() => counters.evaluateAll((els) => els.every((e) => e.getAttribute('data-valid') === 'true'))).toBe(true);
+    await expect
+      .poll(() => counters.evaluateAll((els) => els.every((e) => e.getAttribute('data-valid') === 'true')))
+      .toBe(true);
     await expect(page().getByRole('button', { name: 'Publish now' }).isEnabled()).resolves.toBe(true);
   });
 });
@@ -120,24 +124,42 @@ describe('per-network text', () => {
     await page().getByRole('button', { name: 'Add post to thread' }).click();
     await post(2).fill('Second post of the thread.');
     await page().getByRole('button', { name: 'Customise for Mastodon' }).click();
-    await page().getByLabel('Mastodon text').fill('Toots get their own words.\n---\nAnd their own second post, with #hashtags.');
+    await page()
+      .getByLabel('Mastodon text')
+      .fill('Toots get their own words.\n---\nAnd their own second post, with #hashtags.');
     const mastoPreview = page().locator('[data-preview="fedblog"]');
     await expect(mastoPreview.locator('h3').textContent()).resolves.toContain('(custom text)');
     await expect(mastoPreview.locator('[data-bubble]').allTextContents()).resolves.toEqual([
-      expect.stringContaining('Toots get their own words.'), expect.stringContaining('And their own second post'),
+      expect.stringContaining('Toots get their own words.'),
+      expect.stringContaining('And their own second post'),
     ]);
     // Mastodon has its own text, so the editor counts only for X.
-    await expect(page().locator('[data-post="0"] [data-counter]').evaluateAll((els) => els.map((e) => e.getAttribute('data-counter')))).resolves.toEqual(['microblog']);
+    await expect(
+      page()
+        .locator('[data-post="0"] [data-counter]')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-counter'))),
+    ).resolves.toEqual(['microblog']);
     await expect(page().locator('[data-preview="microblog"] [data-bubble]').count()).resolves.toBe(2);
     await app.shot('20-compose-custom-text');
 
     await page().getByRole('button', { name: 'Publish now' }).click();
     // Publish now asks first, by mouse as by Ctrl+Enter.
-    await page().getByRole('dialog', { name: 'Publish now?' }).getByRole('button', { name: 'Publish', exact: true }).click();
+    await page()
+      .getByRole('dialog', { name: 'Publish now?' })
+      .getByRole('button', { name: 'Publish', exact: true })
+      .click();
     await waitForPublished(2);
-    expect(x.postsBy('herald_tester').slice(-2).map((p) => p.text)).toEqual(['The same words for everyone.', 'Second post of the thread.']);
+    expect(
+      x
+        .postsBy('herald_tester')
+        .slice(-2)
+        .map((p) => p.text),
+    ).toEqual(['The same words for everyone.', 'Second post of the thread.']);
     const toots = masto.statusesBy('herald').slice(-2);
-    expect(toots.map((s) => s.text)).toEqual(['Toots get their own words.', 'And their own second post, with #hashtags.']);
+    expect(toots.map((s) => s.text)).toEqual([
+      'Toots get their own words.',
+      'And their own second post, with #hashtags.',
+    ]);
     expect(toots[1].inReplyToId).toBe(toots[0].id);
   });
 });
@@ -149,127 +171,180 @@ describe('media', () => {
     await page().getByRole('button', { name: 'Add post to thread' }).click();
     await post(2).fill('A blue square.');
 
-    await page().getByLabel('Add media to post 1').setInputFiles({ name: 'red.png', mimeType: 'image/png', buffer: pngBytes(40, 40, [220, 30, 30]) });
+    await page()
+      .getByLabel('Add media to post 1')
+      .setInputFiles({ name: 'red.png', mimeType: 'image/png', buffer: pngBytes(40, 40, [220, 30, 30]) });
     const thumb1 = page().locator('[data-post="0"] [data-media]');
     await thumb1.waitFor();
     // The thumbnail loads from the server under the page's CSP.
-    await expect.poll(() => thumb1.locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(40);
+    await expect
+      .poll(() => thumb1.locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+      .toBe(40);
     await page().getByLabel('Alt text for media 1 of post 1').fill('A red square on white');
     await post(1).focus(); // leaving the field saves the alt text
 
     const blue = pngBytes(30, 30, [30, 30, 220]).toString('base64');
-    await page().locator('[data-dropzone="1"]').evaluate((zone, b64) => {
-      const bytes = Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0));
-      const data = new DataTransfer();
-      data.items.add(new File([bytes], 'blue.png', { type: 'image/png' }));
-      zone.dispatchEvent(new DragEvent('dragenter', { dataTransfer: data, bubbles: true, cancelable: true }));
-      zone.dispatchEvent(new DragEvent('dragover', { dataTransfer: data, bubbles: true, cancelable: true }));
-      zone.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
-    }, blue);
+    await page()
+      .locator('[data-dropzone="1"]')
+      .evaluate((zone, b64) => {
+        const bytes = Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0));
+        const data = new DataTransfer();
+        data.items.add(new File([bytes], 'blue.png', { type: 'image/png' }));
+        zone.dispatchEvent(new DragEvent('dragenter', { dataTransfer: data, bubbles: true, cancelable: true }));
+        zone.dispatchEvent(new DragEvent('dragover', { dataTransfer: data, bubbles: true, cancelable: true }));
+        zone.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+      }, blue);
     const thumb2 = page().locator('[data-post="1"] [data-media]');
     await thumb2.waitFor();
     await page().getByLabel('Alt text for media 1 of post 2').fill('A blue square');
     await post(2).focus();
     const mediaIds = [await thumb1.getAttribute('data-media'), await thumb2.getAttribute('data-media')];
-    await expect.poll(() => sql<{ alt_text: string }>('SELECT alt_text FROM media WHERE id IN (?, ?) ORDER BY width DESC', ...mediaIds).map((r) => r.alt_text)).toEqual(['A red square on white', 'A blue square']);
-    await expect(page().locator('[data-preview="microblog"] [data-bubble]').first().textContent()).resolves.toContain('1 media');
+    await expect
+      .poll(() =>
+        sql<{ alt_text: string }>('SELECT alt_text FROM media WHERE id IN (?, ?) ORDER BY width DESC', ...mediaIds).map(
+          (r) => r.alt_text,
+        ),
+      )
+      .toEqual(['A red square on white', 'A blue square']);
+    await expect(page().locator('[data-preview="microblog"] [data-bubble]').first().textContent()).resolves.toContain(
+      '1 media',
+    );
     await app.shot('21-compose-media');
 
     await page().getByRole('button', { name: 'Publish now' }).click();
     // Publish now asks first, by mouse as by Ctrl+Enter.
-    await page().getByRole('dialog', { name: 'Publish now?' }).getByRole('button', { name: 'Publish', exact: true }).click();
+    await page()
+      .getByRole('dialog', { name: 'Publish now?' })
+      .getByRole('button', { name: 'Publish', exact: true })
+      .click();
     await waitForPublished(2);
     const [xRed, xBlue] = x.postsBy('herald_tester').slice(-2);
     expect([xRed.text, xBlue.text]).toEqual(['A red square.', 'A blue square.']);
-    expect([x.state.media.get(xRed.mediaIds[0])?.altText, x.state.media.get(xBlue.mediaIds[0])?.altText]).toEqual(['A red square on white', 'A blue square']);
+    expect([x.state.media.get(xRed.mediaIds[0])?.altText, x.state.media.get(xBlue.mediaIds[0])?.altText]).toEqual([
+      'A red square on white',
+      'A blue square',
+    ]);
     const [mRed, mBlue] = masto.statusesBy('herald').slice(-2);
-    expect([masto.state.media.get(mRed.mediaIds[0])?.description, masto.state.media.get(mBlue.mediaIds[0])?.description]).toEqual(['A red square on white', 'A blue square']);
+    expect([
+      masto.state.media.get(mRed.mediaIds[0])?.description,
+      masto.state.media.get(mBlue.mediaIds[0])?.description,
+    ]).toEqual(['A red square on white', 'A blue square']);
   });
 });
 
 describe('templates', () => {
-  it('a template made on its page frames the thread, is counted, can be swapped out, and is never doubled by saving', async () => {
-    await page().getByRole('link', { name: 'Templates' }).click();
-    const form = page().getByRole('form', { name: 'Template' });
-    await form.getByLabel('Name').fill('Launch');
-    await form.getByLabel('Head (before the first post)').fill('📣 Launch day');
-    await form.getByLabel('Tail (after the last post)').fill('#herald');
-    await form.getByRole('button', { name: 'Create' }).click();
-    await page().locator('tr', { hasText: 'Launch' }).waitFor();
-    await app.shot('22-templates');
+  it(
+    'a template made on its page frames the thread, is counted, can be swapped out, and is never doubled by ' +
+      'saving',
+    async () => {
+      await page().getByRole('link', { name: 'Templates' }).click();
+      const form = page().getByRole('form', { name: 'Template' });
+      await form.getByLabel('Name').fill('Launch');
+      await form.getByLabel('Head (before the first post)').fill('📣 Launch day');
+      await form.getByLabel('Tail (after the last post)').fill('#herald');
+      await form.getByRole('button', { name: 'Create' }).click();
+      await page().locator('tr', { hasText: 'Launch' }).waitFor();
+      await app.shot('22-templates');
 
-    await newDraft();
-    await post(1).fill('Version 1 is out.');
-    await page().getByRole('button', { name: 'Add post to thread' }).click();
-    await post(2).fill('Download it today.');
-    await page().getByLabel('Template').selectOption({ label: 'Launch' });
-    await expect.poll(values).toEqual(['📣 Launch day\n\nVersion 1 is out.', 'Download it today.\n\n#herald']);
-    // 📣 weighs 2 on X: 2 + 11 + 2 (the blank line) + 17 = 32.
-    await expect(page().locator('[data-post="0"] [data-counter="microblog"]').textContent()).resolves.toBe('X 32/280');
-    await page().getByLabel('Template').selectOption({ label: 'No template' });
-    await expect.poll(values).toEqual(['Version 1 is out.', 'Download it today.']);
-    await page().getByLabel('Template').selectOption({ label: 'Launch' });
+      await newDraft();
+      await post(1).fill('Version 1 is out.');
+      await page().getByRole('button', { name: 'Add post to thread' }).click();
+      await post(2).fill('Download it today.');
+      await page().getByLabel('Template').selectOption({ label: 'Launch' });
+      await expect.poll(values).toEqual(['📣 Launch day\n\nVersion 1 is out.', 'Download it today.\n\n#herald']);
+      // 📣 weighs 2 on X: 2 + 11 + 2 (the blank line) + 17 = 32.
+      await expect(page().locator('[data-post="0"] [data-counter="microblog"]').textContent()).resolves.toBe(
+        'X 32/280',
+      );
+      await page().getByLabel('Template').selectOption({ label: 'No template' });
+      await expect.poll(values).toEqual(['Version 1 is out.', 'Download it today.']);
+      await page().getByLabel('Template').selectOption({ label: 'Launch' });
 
-    await page().keyboard.press('Control+s');
-    await page().getByText('Saved.', { exact: true }).waitFor();
-    const draftId = new URL(page().url()).hash.split('draft=')[1];
-    await page().keyboard.press('Control+s');
-    await page().reload();
-    await expect.poll(values).toEqual(['📣 Launch day\n\nVersion 1 is out.', 'Download it today.\n\n#herald']);
-    await expect(page().getByLabel('Template').locator('option:checked').textContent()).resolves.toBe('Launch');
-    const r = await app.t.call('GET', `/microblog/drafts/${draftId}`, { key });
-    expect(r.body.draft.templateId).toBeTruthy();
-    expect(r.body.draft.tweets.map((t: any) => t.plainText)).toEqual(['📣 Launch day\n\nVersion 1 is out.', 'Download it today.\n\n#herald']);
-  });
+      await page().keyboard.press('Control+s');
+      await page().getByText('Saved.', { exact: true }).waitFor();
+      const draftId = new URL(page().url()).hash.split('draft=')[1];
+      await page().keyboard.press('Control+s');
+      await page().reload();
+      await expect.poll(values).toEqual(['📣 Launch day\n\nVersion 1 is out.', 'Download it today.\n\n#herald']);
+      await expect(page().getByLabel('Template').locator('option:checked').textContent()).resolves.toBe('Launch');
+      const r = await app.t.call('GET', `/microblog/drafts/${draftId}`, { key });
+      expect(r.body.draft.templateId).toBeTruthy();
+      expect(r.body.draft.tweets.map((t: any) => t.plainText)).toEqual([
+        '📣 Launch day\n\nVersion 1 is out.',
+        'Download it today.\n\n#herald',
+      ]);
+    },
+  );
 });
 
 describe('nothing is lost', () => {
   // Markup-like characters stay as typed. (Whole tags such as <b> are removed from plain text by
   // the server, by design: docs/decisions.md §4; that is tested with the XSS payloads.)
-  const hard = ['Line one\n\nLine three: 2 < 3 && 5 > 4, I <3 it, "quotes", \'single\' & more', '  indented, emoji 👩‍👩‍👧‍👦 and RTL שלום', 'a=1&b=2 <- not an entity; #tag @someone https://example.com/?q=1<2'];
+  const hard = [
+    'Line one\n\nLine three: 2 < 3 && 5 > 4, I <3 it, "quotes", \'single\' & more',
+    '  indented, emoji 👩‍👩‍👧‍👦 and RTL שלום',
+    'a=1&b=2 <- not an entity; #tag @someone https://example.com/?q=1<2',
+  ];
 
   async function snapshot() {
     return {
       title: await page().getByLabel('Title').inputValue(),
       posts: await values(),
-      alt: await page().locator('[data-media] input').evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value)),
-      accounts: await page().locator('[data-account] input').evaluateAll((els) => els.map((e) => (e as HTMLInputElement).checked)),
-      mastoText: await (async () => { await page().getByRole('button', { name: 'Customise for Mastodon' }).click(); const v = await page().getByLabel('Mastodon text').inputValue(); await page().getByRole('button', { name: 'Close' }).click(); return v; })(),
+      alt: await page()
+        .locator('[data-media] input')
+        .evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value)),
+      accounts: await page()
+        .locator('[data-account] input')
+        .evaluateAll((els) => els.map((e) => (e as HTMLInputElement).checked)),
+      mastoText: await (async () => {
+        await page().getByRole('button', { name: 'Customise for Mastodon' }).click();
+        const v = await page().getByLabel('Mastodon text').inputValue();
+        await page().getByRole('button', { name: 'Close' }).click();
+        return v;
+      })(),
     };
   }
 
-  it('a saved draft reloads exactly: title, posts (markup stays text), media with alt text, accounts, per-network text', async () => {
-    await newDraft();
-    await page().getByLabel('Title').fill('Everything kept');
-    await post(1).fill(hard[0]);
-    for (const [i, text] of hard.slice(1).entries()) {
-      await page().getByRole('button', { name: 'Add post to thread' }).click();
-      await post(i + 2).fill(text);
-    }
-    await page().getByLabel('Add media to post 2').setInputFiles({ name: 'g.png', mimeType: 'image/png', buffer: pngBytes(20, 20, [0, 200, 0]) });
-    await page().getByLabel('Alt text for media 1 of post 2').fill('green');
-    await page().locator(`[data-account="${xId}"] input`).uncheck();
-    await expect(page().locator('[data-preview="microblog"]').count()).resolves.toBe(0);
-    await page().getByRole('button', { name: 'Customise for Mastodon' }).click();
-    await page().getByLabel('Mastodon text').fill('Short Mastodon version\n---\nwith a second post');
-    await page().getByRole('button', { name: 'Close' }).click();
-    const before = await snapshot();
-    expect(before.accounts).toEqual([false, true]);
-    await page().getByRole('button', { name: 'Save draft' }).click();
-    await page().getByText('Saved.', { exact: true }).waitFor();
-    const draftId = new URL(page().url()).hash.split('draft=')[1];
+  it(
+    'a saved draft reloads exactly: title, posts (markup stays text), media with alt text, accounts, ' +
+      'per-network text',
+    async () => {
+      await newDraft();
+      await page().getByLabel('Title').fill('Everything kept');
+      await post(1).fill(hard[0]);
+      for (const [i, text] of hard.slice(1).entries()) {
+        await page().getByRole('button', { name: 'Add post to thread' }).click();
+        await post(i + 2).fill(text);
+      }
+      await page()
+        .getByLabel('Add media to post 2')
+        .setInputFiles({ name: 'g.png', mimeType: 'image/png', buffer: pngBytes(20, 20, [0, 200, 0]) });
+      await page().getByLabel('Alt text for media 1 of post 2').fill('green');
+      await page().locator(`[data-account="${xId}"] input`).uncheck();
+      await expect(page().locator('[data-preview="microblog"]').count()).resolves.toBe(0);
+      await page().getByRole('button', { name: 'Customise for Mastodon' }).click();
+      await page().getByLabel('Mastodon text').fill('Short Mastodon version\n---\nwith a second post');
+      await page().getByRole('button', { name: 'Close' }).click();
+      const before = await snapshot();
+      expect(before.accounts).toEqual([false, true]);
+      await page().getByRole('button', { name: 'Save draft' }).click();
+      await page().getByText('Saved.', { exact: true }).waitFor();
+      const draftId = new URL(page().url()).hash.split('draft=')[1];
 
-    await page().reload();
-    await page().getByRole('heading', { name: 'Edit draft' }).waitFor();
-    await expect.poll(values).toEqual(hard);
-    expect(await snapshot()).toEqual(before);
-    const r = await app.t.call('GET', `/microblog/drafts/${draftId}`, { key });
-    expect(r.body.draft.tweets.map((t: any) => t.plainText)).toEqual(hard.map((h) => h.replace(/\n+$/, '')));
-    expect(r.body.draft.selectedAccountIds).toEqual([mastoId]);
-    const platforms = await app.t.call('GET', `/microblog/drafts/${draftId}/platforms`, { key });
-    expect(platforms.body.platforms.map((p: any) => [p.platform, p.content])).toEqual([['fedblog', 'Short Mastodon version\n---\nwith a second post']]);
-    await app.shot('23-compose-reloaded');
-  });
+      await page().reload();
+      await page().getByRole('heading', { name: 'Edit draft' }).waitFor();
+      await expect.poll(values).toEqual(hard);
+      expect(await snapshot()).toEqual(before);
+      const r = await app.t.call('GET', `/microblog/drafts/${draftId}`, { key });
+      expect(r.body.draft.tweets.map((t: any) => t.plainText)).toEqual(hard.map((h) => h.replace(/\n+$/, '')));
+      expect(r.body.draft.selectedAccountIds).toEqual([mastoId]);
+      const platforms = await app.t.call('GET', `/microblog/drafts/${draftId}/platforms`, { key });
+      expect(platforms.body.platforms.map((p: any) => [p.platform, p.content])).toEqual([
+        ['fedblog', 'Short Mastodon version\n---\nwith a second post'],
+      ]);
+      await app.shot('23-compose-reloaded');
+    },
+  );
 
   it('unsaved work survives a reload and a closed window, and New starts clean', async () => {
     await newDraft();
@@ -312,7 +387,12 @@ describe('nothing is lost', () => {
     await post(1).fill('Saved text, edited again.');
     await page().keyboard.press('Control+s');
     await page().getByText('Saved.', { exact: true }).waitFor();
-    await expect(page().evaluate((u) => localStorage.getItem(`herald.compose.unsaved.${u}`), new URL(draftUrl).hash.split('draft=')[1])).resolves.toBeNull();
+    await expect(
+      page().evaluate(
+        (u) => localStorage.getItem(`herald.compose.unsaved.${u}`),
+        new URL(draftUrl).hash.split('draft=')[1],
+      ),
+    ).resolves.toBeNull();
   });
 });
 
@@ -340,19 +420,42 @@ describe('keyboard', () => {
     await page().getByLabel('Title').focus();
     const order: string[] = [];
     for (let i = 0; i < 11; i++) {
-      order.push(await page().evaluate(() => {
-        const el = document.activeElement as HTMLElement;
-        return el.getAttribute('aria-label') ?? (el as HTMLInputElement).labels?.[0]?.textContent?.trim() ?? el.textContent?.trim() ?? el.tagName;
-      }));
+      order.push(
+        await page().evaluate(() => {
+          const el = document.activeElement as HTMLElement;
+          return (
+            el.getAttribute('aria-label') ??
+            (el as HTMLInputElement).labels?.[0]?.textContent?.trim() ??
+            el.textContent?.trim() ??
+            el.tagName
+          );
+        }),
+      );
       await page().keyboard.press('Tab');
     }
-    expect(order).toEqual(['Title', 'Social set', 'Template', 'X @herald_tester', 'Mastodon @herald', 'Post language', 'Detect', 'Post 1', 'Add media to post 1', 'Add post to thread', 'Publish now'].map((s) => expect.stringContaining(s)));
+    expect(order).toEqual(
+      [
+        'Title',
+        'Social set',
+        'Template',
+        'X @herald_tester',
+        'Mastodon @herald',
+        'Post language',
+        'Detect',
+        'Post 1',
+        'Add media to post 1',
+        'Add post to thread',
+        'Publish now',
+      ].map((s) => expect.stringContaining(s)),
+    );
     expect(await unnamedControls(page())).toEqual([]);
     const positive = await page().locator('[tabindex]:not([tabindex="0"]):not([tabindex="-1"])').count();
     expect(positive).toBe(0);
     // Focus is visible.
     await page().getByRole('button', { name: 'Add post to thread' }).focus();
-    const outline = await page().getByRole('button', { name: 'Add post to thread' }).evaluate((el) => getComputedStyle(el).outlineStyle);
+    const outline = await page()
+      .getByRole('button', { name: 'Add post to thread' })
+      .evaluate((el) => getComputedStyle(el).outlineStyle);
     expect(outline).not.toBe('none');
   });
 });

@@ -20,31 +20,49 @@ beforeAll(async () => {
   key = await signIn(app, '#/credits');
   const owner = userIdOf(app.t, OWNER.email);
   const accounts = ['fedblog', 'skyblog'].map((p) => addAccount(app.t, owner, p).accountId);
-  const draft = await app.t.call('POST', '/microblog/drafts', { key, body: { title: 'Tomorrow', tweets: [{ content: 'Scheduled for tomorrow' }] } });
+  const draft = await app.t.call('POST', '/microblog/drafts', {
+    key,
+    body: { title: 'Tomorrow', tweets: [{ content: 'Scheduled for tomorrow' }] },
+  });
   // An hour ahead stays inside this month unless the test runs in its last hour.
   const at = new Date(Date.now() + 3_600_000).toISOString();
-  const s = await app.t.call('POST', '/microblog/schedule', { key, body: { draftId: draft.body.draft.id, scheduledFor: at, targetAccounts: accounts.map((accountId) => ({ accountId })) } });
+  const s = await app.t.call('POST', '/microblog/schedule', {
+    key,
+    body: {
+      draftId: draft.body.draft.id,
+      scheduledFor: at,
+      targetAccounts: accounts.map((accountId) => ({ accountId })),
+    },
+  });
   expect(s.status, s.text).toBe(200);
 }, 60_000);
-afterAll(async () => { await app?.close(); });
+afterAll(async () => {
+  await app?.close();
+});
 
 describe('Credits page', () => {
-  it('explains the meter: a budget the owner sets, what scheduled posts reserve, and the month\'s end in the user\'s zone', async () => {
-    await page().goto(`${app.origin}/#/credits`);
-    await page().reload();
-    const meter = page().locator('[data-credit-meter]');
-    await expect.poll(() => meter.getByTestId('balance').textContent()).toBe('10,000');
-    const c = (await app.t.call('POST', '/credits', { key })).body;
-    expect(c.reserved).toBe(20);
-    expect(await meter.locator('[data-reserved]').textContent()).toBe('20');
-    expect(await meter.locator('[data-free]').textContent()).toBe('9,980');
-    expect(await meter.textContent()).toMatch(/posting budget you set for yourself/);
-    expect(await meter.textContent()).toMatch(/You get 10,000 credits each month/);
-    // The month's end as New York's wall clock says it (midnight there), not Berlin's.
-    expect(await meter.locator('[data-month-end]').textContent()).toMatch(/This credit month runs until (\w{3},? )?1 \w{3} \d{4},? 00:00 \(America\/New_York\)/);
-    await app.shot('credits-1280');
-    expect(app.problems).toEqual([]);
-  });
+  it(
+    "explains the meter: a budget the owner sets, what scheduled posts reserve, and the month's end in the " +
+      "user's zone",
+    async () => {
+      await page().goto(`${app.origin}/#/credits`);
+      await page().reload();
+      const meter = page().locator('[data-credit-meter]');
+      await expect.poll(() => meter.getByTestId('balance').textContent()).toBe('10,000');
+      const c = (await app.t.call('POST', '/credits', { key })).body;
+      expect(c.reserved).toBe(20);
+      expect(await meter.locator('[data-reserved]').textContent()).toBe('20');
+      expect(await meter.locator('[data-free]').textContent()).toBe('9,980');
+      expect(await meter.textContent()).toMatch(/posting budget you set for yourself/);
+      expect(await meter.textContent()).toMatch(/You get 10,000 credits each month/);
+      // The month's end as New York's wall clock says it (midnight there), not Berlin's.
+      expect(await meter.locator('[data-month-end]').textContent()).toMatch(
+        /This credit month runs until (\w{3},? )?1 \w{3} \d{4},? 00:00 \(America\/New_York\)/,
+      );
+      await app.shot('credits-1280');
+      expect(app.problems).toEqual([]);
+    },
+  );
 
   it('adds credits after a confirmation; a removal past the balance is refused and nothing is written', async () => {
     const form = page().locator('[data-adjust-credits]');

@@ -40,45 +40,67 @@ beforeAll(async () => {
   await page().locator('nav[aria-label="Main"]').waitFor();
 }, 60_000);
 
-afterAll(async () => { await app?.close(); });
+afterAll(async () => {
+  await app?.close();
+});
 
 describe('Accounts', () => {
-  it('says which networks need their app first, shows names and unknown followers honestly, labels its inputs', async () => {
-    const sql = app.t.server.sqlite;
-    const li = addAccount(app.t, owner, 'problog').accountId;
-    sql.prepare("UPDATE accounts SET username = 'Jane Writer', display_name = 'Jane Writer', followers_count = 0 WHERE id = ?").run(li);
-    const threads = addAccount(app.t, owner, 'threadblog').accountId;
-    const sky = addAccount(app.t, owner, 'skyblog').accountId;
-    sql.prepare('UPDATE accounts SET followers_count = 42 WHERE id = ?').run(sky);
-    await page().goto(`${app.origin}/#/accounts`);
-    await page().locator(`tr[data-account="${li}"]`).waitFor();
+  it(
+    'says which networks need their app first, shows names and ' + 'unknown followers honestly, labels its inputs',
+    async () => {
+      const sql = app.t.server.sqlite;
+      const li = addAccount(app.t, owner, 'problog').accountId;
+      sql
+        .prepare(
+          "UPDATE accounts SET username = 'Jane Writer', display_name = 'Jane Writer', followers_count = 0 " +
+            'WHERE id = ?',
+        )
+        .run(li);
+      const threads = addAccount(app.t, owner, 'threadblog').accountId;
+      const sky = addAccount(app.t, owner, 'skyblog').accountId;
+      sql.prepare('UPDATE accounts SET followers_count = 42 WHERE id = ?').run(sky);
+      await page().goto(`${app.origin}/#/accounts`);
+      await page().locator(`tr[data-account="${li}"]`).waitFor();
 
-    const liRow = page().locator(`tr[data-account="${li}"]`);
-    expect(await liRow.locator('td[data-label="Account"]').textContent()).toBe('Jane Writer');
-    expect(await liRow.locator('td[data-label="Followers"]').textContent()).toMatch(/not shared by LinkedIn/);
-    expect(await page().locator(`tr[data-account="${threads}"] td[data-label="Followers"]`).textContent()).toMatch(/not read from Threads/);
-    expect(await page().locator(`tr[data-account="${sky}"] td[data-label="Followers"]`).textContent()).toBe('42');
+      const liRow = page().locator(`tr[data-account="${li}"]`);
+      expect(await liRow.locator('td[data-label="Account"]').textContent()).toBe('Jane Writer');
+      expect(await liRow.locator('td[data-label="Followers"]').textContent()).toMatch(/not shared by LinkedIn/);
+      expect(await page().locator(`tr[data-account="${threads}"] td[data-label="Followers"]`).textContent()).toMatch(
+        /not read from Threads/,
+      );
+      expect(await page().locator(`tr[data-account="${sky}"] td[data-label="Followers"]`).textContent()).toBe('42');
 
-    // No app set up on this install: none of the three offers a Connect that can only fail.
-    for (const [p, name] of [['microblog', 'X'], ['threadblog', 'Threads'], ['problog', 'LinkedIn']]) {
-      const row = page().locator(`[data-app-network="${p}"]`);
-      await expect(row.getByRole('button', { name: `Connect ${name}` }).isDisabled()).resolves.toBe(true);
-      expect(await row.textContent()).toMatch(new RegExp(`${name} needs an app of yours set up first`));
-      expect(await row.getByRole('link', { name: 'set it up on the Networks page' }).getAttribute('href')).toBe('#/networks');
-    }
-    expect(await page().locator('main').textContent()).not.toMatch(/Settings → Networks/);
+      // No app set up on this install: none of the three offers a Connect that can only fail.
+      for (const [p, name] of [
+        ['microblog', 'X'],
+        ['threadblog', 'Threads'],
+        ['problog', 'LinkedIn'],
+      ]) {
+        const row = page().locator(`[data-app-network="${p}"]`);
+        await expect(row.getByRole('button', { name: `Connect ${name}` }).isDisabled()).resolves.toBe(true);
+        expect(await row.textContent()).toMatch(new RegExp(`${name} needs an app of yours set up first`));
+        expect(await row.getByRole('link', { name: 'set it up on the Networks page' }).getAttribute('href')).toBe(
+          '#/networks',
+        );
+      }
+      expect(await page().locator('main').textContent()).not.toMatch(/Settings → Networks/);
 
-    // Every input is named by a visible label, not only a placeholder.
-    const unlabelled = await page().evaluate(() => [...document.querySelectorAll('main input')].filter((i) => !(i as HTMLInputElement).labels?.length).map((i) => i.outerHTML.slice(0, 80)));
-    expect(unlabelled).toEqual([]);
-    expect(await page().getByLabel('Mastodon instance').getAttribute('placeholder')).toBe('mastodon.social');
-    expect(await unnamedControls(page())).toEqual([]);
-    await both('86-accounts');
-  });
+      // Every input is named by a visible label, not only a placeholder.
+      const unlabelled = await page().evaluate(() =>
+        [...document.querySelectorAll('main input')]
+          .filter((i) => !(i as HTMLInputElement).labels?.length)
+          .map((i) => i.outerHTML.slice(0, 80)),
+      );
+      expect(unlabelled).toEqual([]);
+      expect(await page().getByLabel('Mastodon instance').getAttribute('placeholder')).toBe('mastodon.social');
+      expect(await unnamedControls(page())).toEqual([]);
+      await both('86-accounts');
+    },
+  );
 });
 
 describe('API keys', () => {
-  it('lists this browser\'s session apart from API keys, and asks before ending it', async () => {
+  it("lists this browser's session apart from API keys, and asks before ending it", async () => {
     await app.t.call('POST', '/auth/api-keys', { key: await app.t.login(), body: { name: 'My scripts' } });
     await page().goto(`${app.origin}/#/keys`);
     const sessions = page().getByRole('region', { name: 'Browser sessions' });
@@ -88,13 +110,17 @@ describe('API keys', () => {
     await keys.locator('tr[data-key]').first().waitFor();
     expect(await keys.textContent()).toMatch(/My scripts/);
     // The browser's own sign-in is not among the API keys.
-    expect(await keys.locator('tr[data-key]').count()).toBe(await keys.locator('tr[data-key]', { hasText: /My scripts|Default API Key/ }).count());
+    expect(await keys.locator('tr[data-key]').count()).toBe(
+      await keys.locator('tr[data-key]', { hasText: /My scripts|Default API Key/ }).count(),
+    );
     expect(await sessions.textContent()).not.toMatch(/My scripts/);
     await both('87-keys-sessions');
     const before = app.dialogs.length;
     await sessions.locator('tr[data-session="current"]').getByRole('button', { name: 'Sign out here' }).click();
     await page().getByRole('form', { name: 'Sign in' }).waitFor();
-    expect(app.dialogs.slice(before)).toEqual([expect.stringMatching(/^confirm: Sign out this browser\? Its session ends at once/)]);
+    expect(app.dialogs.slice(before)).toEqual([
+      expect.stringMatching(/^confirm: Sign out this browser\? Its session ends at once/),
+    ]);
   });
 });
 
@@ -104,7 +130,9 @@ describe('Calendar at 1280 × 800', () => {
     await page().goto(`${app.origin}/`);
     await page().evaluate((k) => localStorage.setItem('herald.apiKey', k), key);
     const acc = addAccount(app.t, owner, 'fedblog').accountId;
-    const insert = app.t.server.sqlite.prepare(`INSERT INTO publications (id, user_id, draft_id, account_id, platform, status, attempts, error, url, published_at, created_at, updated_at)
+    const insert = app.t.server.sqlite
+      .prepare(`INSERT INTO publications (id, user_id, draft_id, account_id, platform, status, attempts, error, url,
+            published_at, created_at, updated_at)
       VALUES (?, ?, ?, ?, 'fedblog', 'published', 1, NULL, NULL, ?, ?, ?)`);
     // Three posts a day on every day from four weeks before this one to a week ago: the weeks above are full.
     const now = Date.now();
@@ -115,7 +143,12 @@ describe('Calendar at 1280 × 800', () => {
       }
     }
     const title = `A very long title ${'that keeps going and going '.repeat(20)}`.slice(0, 500);
-    const draft = (await app.t.call('POST', '/microblog/drafts', { key, body: { title, tweets: [{ content: 'long' }], selectedAccountIds: [acc] } })).body.draft.id;
+    const draft = (
+      await app.t.call('POST', '/microblog/drafts', {
+        key,
+        body: { title, tweets: [{ content: 'long' }], selectedAccountIds: [acc] },
+      })
+    ).body.draft.id;
     const justNow = new Date(now - 60_000).toISOString();
     insert.run('long-title', owner, draft, acc, justNow, justNow, justNow);
 
@@ -124,10 +157,15 @@ describe('Calendar at 1280 × 800', () => {
     await page().reload();
     const today = page().locator('.calendar.month .day.today');
     await today.locator(`[data-item="${draft}"]`).waitFor();
-    await expect.poll(async () => {
-      const box = (await today.boundingBox())!;
-      return box.y >= 0 && box.y + box.height <= 800;
-    }, { timeout: 5_000 }).toBe(true);
+    await expect
+      .poll(
+        async () => {
+          const box = (await today.boundingBox())!;
+          return box.y >= 0 && box.y + box.height <= 800;
+        },
+        { timeout: 5_000 },
+      )
+      .toBe(true);
     const height = (await today.boundingBox())!.height;
     expect(height).toBeLessThan(200);
     expect(await today.locator(`[data-item="${draft}"]`).getAttribute('title')).toContain(title.trim());
@@ -141,16 +179,29 @@ describe('Calendar at 1280 × 800', () => {
   });
 });
 
-describe('a queue slot\'s post in the calendar', () => {
+describe("a queue slot's post in the calendar", () => {
   it('networks jittered minutes apart across the hour are one card, in the month and week views', async () => {
     const key = await app.t.login();
     const fed = addAccount(app.t, owner, 'fedblog').accountId;
     const sky = addAccount(app.t, owner, 'skyblog').accountId;
-    const draft = (await app.t.call('POST', '/microblog/drafts', { key, body: { title: 'Slot post', tweets: [{ content: 'at the slot' }], selectedAccountIds: [fed, sky] } })).body.draft.id;
+    const draft = (
+      await app.t.call('POST', '/microblog/drafts', {
+        key,
+        body: { title: 'Slot post', tweets: [{ content: 'at the slot' }], selectedAccountIds: [fed, sky] },
+      })
+    ).body.draft.id;
     const day = new Date(Date.now() + 2 * DAY).toISOString().slice(0, 10);
-    const r = await app.t.call('POST', '/microblog/schedule', { key, body: { draftId: draft, applyJitter: false, targetAccounts: [
-      { accountId: fed, scheduledFor: `${day}T08:58:00Z` }, { accountId: sky, scheduledFor: `${day}T09:02:00Z` },
-    ] } });
+    const r = await app.t.call('POST', '/microblog/schedule', {
+      key,
+      body: {
+        draftId: draft,
+        applyJitter: false,
+        targetAccounts: [
+          { accountId: fed, scheduledFor: `${day}T08:58:00Z` },
+          { accountId: sky, scheduledFor: `${day}T09:02:00Z` },
+        ],
+      },
+    });
     expect(r.status, r.text).toBe(200);
     const zone = (await app.t.call('GET', '/me', { key })).body.timezone;
     for (const view of ['month', 'week']) {
@@ -165,7 +216,7 @@ describe('a queue slot\'s post in the calendar', () => {
 });
 
 describe('navigation', () => {
-  it('at 390 px: a bar with the page\'s name and a Menu button that opens the pages', async () => {
+  it("at 390 px: a bar with the page's name and a Menu button that opens the pages", async () => {
     await page().setViewportSize({ width: 390, height: 844 });
     await page().goto(`${app.origin}/#/drafts`);
     const nav = page().locator('nav[aria-label="Main"]');

@@ -23,8 +23,11 @@ import { startMastodonSimulator, type MastodonSimulator } from '../simulators/in
 
 const dir = tempDir('herald-first-run-anywhere-');
 const NO_KEYCHAIN = {
-  DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/herald-test-bus', DISPLAY: '',
-  HERALD_SECRET_STORE: undefined, HERALD_OWNER_EMAIL: undefined, HERALD_OWNER_PASSWORD: undefined,
+  DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/herald-test-bus',
+  DISPLAY: '',
+  HERALD_SECRET_STORE: undefined,
+  HERALD_OWNER_EMAIL: undefined,
+  HERALD_OWNER_PASSWORD: undefined,
 };
 const OWNER = { email: 'new-user@example.test', password: 'a long first password' };
 const PASSPHRASE = 'correct horse battery staple';
@@ -39,7 +42,9 @@ let local = '';
 function watch(p: Page) {
   p.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
   // The refused connect is a 409 the page shows; anything else logged as an error is a problem.
-  p.on('console', (m) => { if (m.type() === 'error' && !/status of 409/.test(m.text())) problems.push(`console: ${m.text()}`); });
+  p.on('console', (m) => {
+    if (m.type() === 'error' && !/status of 409/.test(m.text())) problems.push(`console: ${m.text()}`);
+  });
   p.on('dialog', (d) => void d.accept());
 }
 
@@ -56,7 +61,11 @@ beforeAll(async () => {
   child = await startChild({ dataDir: dir, env: { ...NO_KEYCHAIN, HERALD_UI_DIR: ui } });
   local = `http://localhost:${child.port}`;
   browser = await launchChromium();
-  context = await browser.newContext({ viewport: { width: 1280, height: 800 }, timezoneId: 'Europe/Berlin', locale: 'en-GB' });
+  context = await browser.newContext({
+    viewport: { width: 1280, height: 800 },
+    timezoneId: 'Europe/Berlin',
+    locale: 'en-GB',
+  });
   context.setDefaultTimeout(15_000);
   context.on('page', watch);
   page = await context.newPage();
@@ -90,7 +99,9 @@ describe('the wizard at http://localhost:PORT/ on a machine without a keychain',
   it('step 2 says in plain words that no keychain runs; radios keep their size and short names', async () => {
     await page.reload();
     const secrets = page.getByRole('form', { name: 'Where Herald keeps secrets' });
-    await expect.poll(() => secrets.locator('[data-keychain]').getAttribute('data-keychain'), { timeout: 15_000 }).toBe('missing');
+    await expect
+      .poll(() => secrets.locator('[data-keychain]').getAttribute('data-keychain'), { timeout: 15_000 })
+      .toBe('missing');
     const said = await secrets.locator('[data-keychain]').textContent();
     expect(said).toMatch(/no keyring service \(such as GNOME Keyring or KWallet\) is running/);
     expect(said).not.toMatch(/D-Bus|DISPLAY|autolaunch|spawning/i);
@@ -134,7 +145,9 @@ describe('where tokens live, chosen after the wizard', () => {
   it('connecting says to choose in Settings → Data, and a banner leads there', async () => {
     await page.getByLabel('Mastodon instance').fill(masto.url);
     await page.getByRole('button', { name: 'Connect Mastodon' }).click();
-    await expect.poll(() => page.locator('.error').allTextContents(), { timeout: 15_000 }).toContainEqual(expect.stringMatching(/Settings → Data/));
+    await expect
+      .poll(() => page.locator('.error').allTextContents(), { timeout: 15_000 })
+      .toContainEqual(expect.stringMatching(/Settings → Data/));
     const banner = page.locator('[data-no-store]');
     await banner.waitFor();
     await banner.getByRole('link', { name: /Settings → Data/ }).click();
@@ -149,23 +162,33 @@ describe('where tokens live, chosen after the wizard', () => {
     await form.getByLabel('The passphrase again').fill(PASSPHRASE);
     await form.getByRole('button', { name: 'Keep tokens there' }).click();
     // The passphrase's key derivation and a new keychain check take a while on a loaded machine.
-    await expect.poll(() => page.locator('[data-store-in-use]').getAttribute('data-store-in-use'), { timeout: 15_000 }).toBe('encrypted');
+    await expect
+      .poll(() => page.locator('[data-store-in-use]').getAttribute('data-store-in-use'), { timeout: 15_000 })
+      .toBe('encrypted');
     expect(await page.locator('[data-store-note]').textContent()).toMatch(/encrypted file/);
     await expect.poll(() => page.locator('[data-no-store]').count(), { timeout: 15_000 }).toBe(0);
     await shots('84-settings-data-encrypted');
   });
 
-  it('the account connects; the network\'s tab ends on a styled page that closes itself', async () => {
+  it("the account connects; the network's tab ends on a styled page that closes itself", async () => {
     await page.goto(`${local}/#/accounts`);
     await page.getByLabel('Mastodon instance').fill(masto.url);
-    const [popup] = await Promise.all([context.waitForEvent('page'), page.getByRole('button', { name: 'Connect Mastodon' }).click()]);
+    const [popup] = await Promise.all([
+      context.waitForEvent('page'),
+      page.getByRole('button', { name: 'Connect Mastodon' }).click(),
+    ]);
     await popup.getByRole('heading', { name: 'Mastodon is connected' }).waitFor({ timeout: 30_000 });
-    const look = await popup.locator('main').evaluate((m) => { const s = getComputedStyle(m); return { radius: s.borderRadius, width: m.getBoundingClientRect().width }; });
+    const look = await popup.locator('main').evaluate((m) => {
+      const s = getComputedStyle(m);
+      return { radius: s.borderRadius, width: m.getBoundingClientRect().width };
+    });
     expect(look.radius).toBe('14px');
     expect(look.width).toBeLessThanOrEqual(600);
     await popup.screenshot({ path: shotPath('85-connect-done-page') });
     await popup.waitForEvent('close', { timeout: 10_000 });
-    await expect.poll(() => page.locator('[data-connect-notice]').textContent(), { timeout: 20_000 }).toMatch(/Connected Mastodon as @herald/);
+    await expect
+      .poll(() => page.locator('[data-connect-notice]').textContent(), { timeout: 20_000 })
+      .toMatch(/Connected Mastodon as @herald/);
   });
 
   it('switching the store in Settings keeps the token: the account still posts', async () => {
@@ -173,14 +196,27 @@ describe('where tokens live, chosen after the wizard', () => {
     const form = page.locator('[data-store-chooser="settings"]');
     await form.getByRole('radio', { name: 'A plain file', exact: true }).check();
     await form.getByRole('button', { name: 'Keep tokens there' }).click();
-    await expect.poll(() => page.locator('[data-store-in-use]').getAttribute('data-store-in-use'), { timeout: 15_000 }).toBe('file');
+    await expect
+      .poll(() => page.locator('[data-store-in-use]').getAttribute('data-store-in-use'), { timeout: 15_000 })
+      .toBe('file');
     expect(await page.locator('[data-store-note]').textContent()).toMatch(/[1-9]\d* saved secrets? moved across/);
     const key = (await page.evaluate(() => localStorage.getItem('herald.apiKey')))!;
     const account = (await child.call('GET', '/accounts', { key })).body.accounts[0];
-    const draft = (await child.call('POST', '/microblog/drafts', { key, body: { title: 'After the switch', tweets: [{ content: 'Still connected after the move' }], selectedAccountIds: [account.uuid] } })).body.draft.id;
+    const draft = (
+      await child.call('POST', '/microblog/drafts', {
+        key,
+        body: {
+          title: 'After the switch',
+          tweets: [{ content: 'Still connected after the move' }],
+          selectedAccountIds: [account.uuid],
+        },
+      })
+    ).body.draft.id;
     const sent = await child.call('POST', '/microblog/publish', { key, body: { draftId: draft } });
     expect(sent.status, sent.text).toBeLessThan(300);
-    await expect.poll(() => masto.state.statuses.map((s) => s.text).join('\n'), { timeout: 20_000 }).toMatch(/Still connected after the move/);
+    await expect
+      .poll(() => masto.state.statuses.map((s) => s.text).join('\n'), { timeout: 20_000 })
+      .toMatch(/Still connected after the move/);
   });
 });
 

@@ -10,7 +10,16 @@
  * one copy (read from the simulators' state and the PDS's repo, never from Herald).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLinkedInSimulator, startMastodonSimulator, startThreadsSimulator, startXSimulator, type LinkedInSimulator, type MastodonSimulator, type ThreadsSimulator, type XSimulator } from '../simulators/index.js';
+import {
+  startLinkedInSimulator,
+  startMastodonSimulator,
+  startThreadsSimulator,
+  startXSimulator,
+  type LinkedInSimulator,
+  type MastodonSimulator,
+  type ThreadsSimulator,
+  type XSimulator,
+} from '../simulators/index.js';
 import { startPds, type PdsAccount, type PdsPeer } from '../peers/pds.js';
 import { canaryToken } from '../simulators/util.js';
 import { useFastPolling } from '../helpers/networks.js';
@@ -32,7 +41,11 @@ let sky: PdsAccount;
 let app: UiApp;
 const page = () => app.page;
 const panel = (name: string) => page().getByRole('region', { name, exact: true });
-const accountsIn = () => app.t.server.sqlite.prepare('SELECT platform FROM accounts ORDER BY platform').all().map((r: any) => r.platform as string);
+const accountsIn = () =>
+  app.t.server.sqlite
+    .prepare('SELECT platform FROM accounts ORDER BY platform')
+    .all()
+    .map((r: any) => r.platform as string);
 
 beforeAll(async () => {
   [x, masto, threads, li, pds] = await Promise.all([
@@ -52,9 +65,15 @@ beforeAll(async () => {
       settings: {
         HERALD_SECRET_STORE: '',
         HERALD_ALLOW_PRIVATE_ADDRESSES: '1',
-        HERALD_MICROBLOG_API_URL: x.url, HERALD_MICROBLOG_AUTHORIZE_URL: x.authorizeUrl, HERALD_MICROBLOG_TOKEN_URL: x.tokenUrl,
-        HERALD_THREADBLOG_API_URL: threads.url, HERALD_THREADBLOG_AUTHORIZE_URL: threads.authorizeUrl, HERALD_THREADBLOG_TOKEN_URL: threads.tokenUrl,
-        HERALD_PROBLOG_API_URL: li.url, HERALD_PROBLOG_AUTHORIZE_URL: li.authorizeUrl, HERALD_PROBLOG_TOKEN_URL: li.tokenUrl,
+        HERALD_MICROBLOG_API_URL: x.url,
+        HERALD_MICROBLOG_AUTHORIZE_URL: x.authorizeUrl,
+        HERALD_MICROBLOG_TOKEN_URL: x.tokenUrl,
+        HERALD_THREADBLOG_API_URL: threads.url,
+        HERALD_THREADBLOG_AUTHORIZE_URL: threads.authorizeUrl,
+        HERALD_THREADBLOG_TOKEN_URL: threads.tokenUrl,
+        HERALD_PROBLOG_API_URL: li.url,
+        HERALD_PROBLOG_AUTHORIZE_URL: li.authorizeUrl,
+        HERALD_PROBLOG_TOKEN_URL: li.tokenUrl,
       },
     },
   });
@@ -84,7 +103,9 @@ describe('first run to one post on five networks', () => {
     await owner.getByRole('button', { name: 'Create and continue' }).click();
 
     const secrets = page().getByRole('form', { name: 'Where Herald keeps secrets' });
-    await expect.poll(() => secrets.locator('[data-keychain]').getAttribute('data-keychain'), { timeout: 30_000 }).toBe('available');
+    await expect
+      .poll(() => secrets.locator('[data-keychain]').getAttribute('data-keychain'), { timeout: 30_000 })
+      .toBe('available');
     await secrets.getByRole('button', { name: 'Continue' }).click();
     const defaults = page().getByRole('form', { name: 'Time zone and language' });
     await defaults.locator('[data-detected]').waitFor();
@@ -101,7 +122,12 @@ describe('first run to one post on five networks', () => {
   }, 90_000);
 
   it('sets up the X, Threads and LinkedIn apps on Settings → Networks', async () => {
-    const setUp = async (name: string, id: { label: string; value: string }, secret: { label: string; value: string }, redirect?: string) => {
+    const setUp = async (
+      name: string,
+      id: { label: string; value: string },
+      secret: { label: string; value: string },
+      redirect?: string,
+    ) => {
       const p = panel(name);
       await p.getByLabel(id.label).fill(id.value);
       await p.getByLabel(secret.label).fill(secret.value);
@@ -112,12 +138,29 @@ describe('first run to one post on five networks', () => {
       await expect.poll(() => p.locator('[data-test-result]').textContent(), { timeout: 20_000 }).toMatch(/^✓ /);
       expect(await p.locator('[data-source]').textContent()).toMatch(/saved in Herald's secret store/);
     };
-    await setUp('X', { label: 'OAuth 2.0 Client ID', value: X_APP.clientId }, { label: 'OAuth 2.0 Client Secret', value: X_APP.clientSecret });
-    await setUp('Threads', { label: 'Threads App ID', value: THREADS_APP.clientId }, { label: 'Threads App Secret', value: THREADS_APP.clientSecret }, THREADS_REDIRECT);
-    await expect.poll(() => panel('Threads').getByRole('textbox', { name: 'Threads redirect URI' }).inputValue()).toBe(THREADS_REDIRECT);
-    await setUp('LinkedIn', { label: 'Client ID', value: LI_APP.clientId }, { label: 'Primary Client Secret', value: LI_APP.clientSecret });
+    await setUp(
+      'X',
+      { label: 'OAuth 2.0 Client ID', value: X_APP.clientId },
+      { label: 'OAuth 2.0 Client Secret', value: X_APP.clientSecret },
+    );
+    await setUp(
+      'Threads',
+      { label: 'Threads App ID', value: THREADS_APP.clientId },
+      { label: 'Threads App Secret', value: THREADS_APP.clientSecret },
+      THREADS_REDIRECT,
+    );
+    await expect
+      .poll(() => panel('Threads').getByRole('textbox', { name: 'Threads redirect URI' }).inputValue())
+      .toBe(THREADS_REDIRECT);
+    await setUp(
+      'LinkedIn',
+      { label: 'Client ID', value: LI_APP.clientId },
+      { label: 'Primary Client Secret', value: LI_APP.clientSecret },
+    );
     // LinkedIn keeps Herald's own loopback redirect (the simulator takes it, like an app that allows it).
-    expect(await panel('LinkedIn').getByRole('textbox', { name: 'LinkedIn redirect URI' }).inputValue()).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
+    expect(await panel('LinkedIn').getByRole('textbox', { name: 'LinkedIn redirect URI' }).inputValue()).toMatch(
+      /^http:\/\/127\.0\.0\.1:\d+\//,
+    );
     await app.shot('fr-02-networks-configured-1280');
   }, 90_000);
 
@@ -128,7 +171,10 @@ describe('first run to one post on five networks', () => {
 
     // X, LinkedIn and Mastodon: the network's sign-in page in a new window, back to Herald's loopback callback.
     const inPopup = async (button: string, network: string, platform: string) => {
-      const [popup] = await Promise.all([app.context.waitForEvent('page'), page().getByRole('button', { name: button }).click()]);
+      const [popup] = await Promise.all([
+        app.context.waitForEvent('page'),
+        page().getByRole('button', { name: button }).click(),
+      ]);
       await popup.getByRole('heading', { name: `${network} is connected` }).waitFor({ timeout: 30_000 });
       await popup.close();
       await expect.poll(accountsIn, { timeout: 30_000 }).toContain(platform);
@@ -140,16 +186,23 @@ describe('first run to one post on five networks', () => {
 
     // Threads: its consent page sends the browser to the person's HTTPS address (nothing runs
     // there); the address it was sent to is pasted back, as from the address bar.
-    const [popup] = await Promise.all([app.context.waitForEvent('page'), page().getByRole('button', { name: 'Connect Threads' }).click()]);
+    const [popup] = await Promise.all([
+      app.context.waitForEvent('page'),
+      page().getByRole('button', { name: 'Connect Threads' }).click(),
+    ]);
     const sentTo = await new Promise<string>((resolve) => {
-      const seen = (u: string) => { if (u.startsWith(THREADS_REDIRECT)) resolve(u); };
+      const seen = (u: string) => {
+        if (u.startsWith(THREADS_REDIRECT)) resolve(u);
+      };
       popup.on('request', (r) => seen(r.url()));
       popup.on('framenavigated', (f) => seen(f.url()));
       seen(popup.url());
     });
     await popup.close();
     expect(new URL(sentTo).searchParams.get('code')).toMatch(/\S/);
-    await page().getByLabel(/Paste the address you were sent to/).fill(sentTo);
+    await page()
+      .getByLabel(/Paste the address you were sent to/)
+      .fill(sentTo);
     await page().getByRole('button', { name: 'Finish connecting' }).click();
     await expect.poll(accountsIn, { timeout: 30_000 }).toContain('threadblog');
 
@@ -161,18 +214,26 @@ describe('first run to one post on five networks', () => {
     await expect.poll(accountsIn, { timeout: 30_000 }).toContain('skyblog');
 
     expect(accountsIn()).toEqual(['fedblog', 'microblog', 'problog', 'skyblog', 'threadblog']);
-    await expect.poll(() => page().locator('tr[data-account] [data-status="active"]').count(), { timeout: 20_000 }).toBe(5);
+    await expect
+      .poll(() => page().locator('tr[data-account] [data-status="active"]').count(), { timeout: 20_000 })
+      .toBe(5);
     await app.shot('fr-03-accounts-five-1280');
   }, 180_000);
 
-  it('publishes one post to all five and shows five links, one to each network\'s post', async () => {
+  it("publishes one post to all five and shows five links, one to each network's post", async () => {
     await page().getByRole('link', { name: 'Compose', exact: true }).click();
-    await page().getByRole('heading', { name: /draft$/ }).waitFor();
-    for (const p of ['microblog', 'fedblog', 'threadblog', 'problog', 'skyblog']) await page().locator(`[data-preview="${p}"]`).waitFor();
+    await page()
+      .getByRole('heading', { name: /draft$/ })
+      .waitFor();
+    for (const p of ['microblog', 'fedblog', 'threadblog', 'problog', 'skyblog'])
+      await page().locator(`[data-preview="${p}"]`).waitFor();
     await page().getByRole('textbox', { name: 'Post 1', exact: true }).fill(TEXT);
     await page().getByRole('button', { name: 'Publish now' }).click();
     // Publish now asks first, by mouse as by Ctrl+Enter.
-    await page().getByRole('dialog', { name: 'Publish now?' }).getByRole('button', { name: 'Publish', exact: true }).click();
+    await page()
+      .getByRole('dialog', { name: 'Publish now?' })
+      .getByRole('button', { name: 'Publish', exact: true })
+      .click();
 
     const progress = page().getByLabel('Publishing progress');
     await progress.waitFor();
@@ -194,17 +255,23 @@ describe('first run to one post on five networks', () => {
     const skyPosts = await pds.listPosts(sky.did);
     expect(skyPosts.map((r) => r.value.text)).toEqual([TEXT]);
 
-    expect(hrefs).toEqual([
-      `https://x.com/${x.state.users[0]!.username}/status/${xPosts[0].id}`,
-      `https://bsky.app/profile/${sky.handle}/post/${skyPosts[0].uri.split('/').pop()}`,
-      `https://www.linkedin.com/feed/update/${liPosts[0].urn}`,
-      `https://www.threads.net/@${threads.state.users[0]!.username}/post/${threadsPosts[0].shortcode}`,
-      `${masto.url}/@${masto.state.accounts[0]!.username}/${mastoPosts[0].id}`,
-    ].map((u) => new URL(u).href).sort());
+    expect(hrefs).toEqual(
+      [
+        `https://x.com/${x.state.users[0]!.username}/status/${xPosts[0].id}`,
+        `https://bsky.app/profile/${sky.handle}/post/${skyPosts[0].uri.split('/').pop()}`,
+        `https://www.linkedin.com/feed/update/${liPosts[0].urn}`,
+        `https://www.threads.net/@${threads.state.users[0]!.username}/post/${threadsPosts[0].shortcode}`,
+        `${masto.url}/@${masto.state.accounts[0]!.username}/${mastoPosts[0].id}`,
+      ]
+        .map((u) => new URL(u).href)
+        .sort(),
+    );
 
     await page().setViewportSize({ width: 390, height: 844 });
     await app.shot('fr-05-published-390');
-    const overflow = await page().evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page().evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     expect(overflow).toBeLessThanOrEqual(0);
     await page().setViewportSize({ width: 1280, height: 800 });
   }, 180_000);

@@ -21,11 +21,18 @@ beforeAll(async () => {
   app.t.server.sqlite.prepare('UPDATE accounts SET server_url = ? WHERE id = ?').run('https://mastodon.example', fed);
 }, 60_000);
 
-afterAll(async () => { await app?.close(); });
+afterAll(async () => {
+  await app?.close();
+});
 
 async function scheduled(title: string, inMs: number): Promise<string> {
   const id = (await api('POST', '/microblog/drafts', { title, tweets: [{ content: title }] })).draft.id as string;
-  const r = await api('POST', '/microblog/schedule', { draftId: id, scheduledFor: new Date(Date.now() + inMs).toISOString(), targetAccounts: [{ accountId: fed }], applyJitter: false });
+  const r = await api('POST', '/microblog/schedule', {
+    draftId: id,
+    scheduledFor: new Date(Date.now() + inMs).toISOString(),
+    targetAccounts: [{ accountId: fed }],
+    applyJitter: false,
+  });
   expect(r.success).toBe(true);
   return id;
 }
@@ -35,8 +42,14 @@ describe('Queue: hand-off', () => {
     const handed = await scheduled('Handed to the instance', 3 * 3_600_000);
     const refused = await scheduled('Refused by the instance', 4 * 3_600_000);
     const db = app.t.server.sqlite;
-    db.prepare("UPDATE schedule_entries SET network_scheduled_id = '113000000000065537', handed_off_for = fire_at WHERE draft_id = ?").run(handed);
-    db.prepare('UPDATE schedule_entries SET hand_off_note = ? WHERE draft_id = ?').run('Mastodon refused the hand-off (Validation failed); Herald sends it itself at its time', refused);
+    db.prepare(
+      "UPDATE schedule_entries SET network_scheduled_id = '113000000000065537', handed_off_for = fire_at " +
+        'WHERE draft_id = ?',
+    ).run(handed);
+    db.prepare('UPDATE schedule_entries SET hand_off_note = ? WHERE draft_id = ?').run(
+      'Mastodon refused the hand-off (Validation failed); Herald sends it itself at its time',
+      refused,
+    );
 
     const page = app.page;
     await page.reload();
@@ -48,8 +61,13 @@ describe('Queue: hand-off', () => {
     expect(await other.locator('[data-hand-off-note]').textContent()).toContain('refused the hand-off');
     await app.shot('62-queue-hand-off-1280');
 
-    const progress = (await app.t.call('GET', `/microblog/publish/progress?draftId=${handed}`, { key })).body.entries[0];
-    expect(progress).toMatchObject({ status: 'handed_off', networkScheduledId: '113000000000065537', handedOffTo: 'mastodon.example' });
+    const progress = (await app.t.call('GET', `/microblog/publish/progress?draftId=${handed}`, { key })).body
+      .entries[0];
+    expect(progress).toMatchObject({
+      status: 'handed_off',
+      networkScheduledId: '113000000000065537',
+      handedOffTo: 'mastodon.example',
+    });
   });
 
   it('Settings turns the hand-off off and on', async () => {

@@ -4,7 +4,8 @@
  * (OAuth in a popup) and Bluesky (app password) → compose a 3-post thread → a counter turns
  * invalid past 280 and valid again → publish now → per-target progress turns to links →
  * schedule another (time zone and jitter shown) → it appears in the queue and the calendar →
- * cancel it (asked first) → it is gone → sign out and in again. A screenshot of every screen goes to test-results/screenshots.
+ * cancel it (asked first) → it is gone → sign out and in again. A screenshot of every screen goes to
+ * test-results/screenshots.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startXSimulator, type XSimulator } from '../simulators/x.simulator.js';
@@ -60,8 +61,14 @@ describe('first run to published thread', () => {
     await page().getByLabel('Password').fill(OWNER.password);
     await page().getByRole('button', { name: 'Create and continue' }).click();
     // The wizard's other steps: keep the store in use, the detected zone and language, networks later.
-    await page().getByRole('form', { name: 'Where Herald keeps secrets' }).getByRole('button', { name: 'Continue' }).click();
-    await page().getByRole('form', { name: 'Time zone and language' }).getByRole('button', { name: 'Continue' }).click();
+    await page()
+      .getByRole('form', { name: 'Where Herald keeps secrets' })
+      .getByRole('button', { name: 'Continue' })
+      .click();
+    await page()
+      .getByRole('form', { name: 'Time zone and language' })
+      .getByRole('button', { name: 'Continue' })
+      .click();
     await page().getByRole('button', { name: 'Later' }).click();
     await page().getByRole('heading', { name: 'New draft' }).waitFor();
     const users = app.t.server.sqlite.prepare('SELECT email, timezone FROM users').all();
@@ -91,7 +98,9 @@ describe('first run to published thread', () => {
     await page().getByLabel('Bluesky app password').fill(alice.appPassword);
     await page().getByLabel('Bluesky server').fill(pds.url);
     await page().getByRole('button', { name: 'Connect Bluesky' }).click();
-    await page().locator('tr', { hasText: `@${alice.handle}` }).waitFor();
+    await page()
+      .locator('tr', { hasText: `@${alice.handle}` })
+      .waitFor();
     // The password fields are cleared once connected.
     await expect(page().getByLabel('Bluesky app password').inputValue()).resolves.toBe('');
     await app.shot('03-accounts');
@@ -145,7 +154,10 @@ describe('first run to published thread', () => {
     await page().getByLabel('Title').fill('Launch thread');
     await page().getByRole('button', { name: 'Publish now' }).click();
     // Publish now asks first, by mouse as by Ctrl+Enter.
-    await page().getByRole('dialog', { name: 'Publish now?' }).getByRole('button', { name: 'Publish', exact: true }).click();
+    await page()
+      .getByRole('dialog', { name: 'Publish now?' })
+      .getByRole('button', { name: 'Publish', exact: true })
+      .click();
     const progress = page().getByLabel('Publishing progress');
     await progress.waitFor();
     const links = progress.getByRole('link', { name: 'open' });
@@ -194,8 +206,15 @@ describe('first run to published thread', () => {
     await post(1).fill('Tomorrow: a closer look at scheduling.');
     // Tomorrow at 10:00 in Berlin (the browser's zone), whatever the machine's zone is.
     const tomorrow = await page().evaluate(() => {
-      const d = new Date(); d.setDate(d.getDate() + 1); d.setHours(10, 0, 0, 0);
-      return { local: `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}T10:00`, iso: d.toISOString() };
+      const d = new Date();
+      d.setDate(d.getDate() + 1);
+      d.setHours(10, 0, 0, 0);
+      return {
+        local:
+          `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-` +
+          `${String(d.getDate()).padStart(2, '0')}T10:00`,
+        iso: d.toISOString(),
+      };
     });
     await page().getByLabel('Schedule time').fill(tomorrow.local);
     await page().getByRole('button', { name: 'Schedule', exact: true }).click();
@@ -203,7 +222,12 @@ describe('first run to published thread', () => {
     await expect.poll(() => fires.count()).toBe(2);
     await page().locator('[data-outcome="scheduled"]').waitFor();
 
-    const rows = app.t.server.sqlite.prepare("SELECT draft_id AS draftId, requested_at AS requestedAt, fire_at AS fireAt FROM schedule_entries WHERE status = 'pending'").all() as { draftId: string; requestedAt: number; fireAt: number }[];
+    const rows = app.t.server.sqlite
+      .prepare(
+        'SELECT draft_id AS draftId, requested_at AS requestedAt, fire_at AS fireAt FROM schedule_entries ' +
+          "WHERE status = 'pending'",
+      )
+      .all() as { draftId: string; requestedAt: number; fireAt: number }[];
     expect(rows).toHaveLength(2);
     scheduledDraft = rows[0].draftId;
     const wanted = Date.parse(tomorrow.iso);
@@ -215,7 +239,9 @@ describe('first run to published thread', () => {
     }
     // What the page shows is each fire time, in the set's zone (Berlin), named when it is not the user's.
     const shown = await fires.locator('td:nth-child(2)').allTextContents();
-    const expected = rows.map((r) => formatScheduled(r.fireAt, 'Europe/Berlin', { userZone: machineTimeZone(), locale: 'en-GB' }));
+    const expected = rows.map((r) =>
+      formatScheduled(r.fireAt, 'Europe/Berlin', { userZone: machineTimeZone(), locale: 'en-GB' }),
+    );
     expect(shown.sort()).toEqual(expected.sort());
     await app.shot('07-scheduled');
   });
@@ -223,9 +249,15 @@ describe('first run to published thread', () => {
   it('the scheduled post appears in the queue and in the week and month calendars', async () => {
     await page().getByRole('link', { name: 'Queue' }).click();
     await expect.poll(() => page().locator('tr[data-entry]').count()).toBe(2);
-    await expect(page().locator(`li[data-draft="${scheduledDraft}"] .queue-head [data-network]`).count()).resolves.toBe(2);
+    await expect(page().locator(`li[data-draft="${scheduledDraft}"] .queue-head [data-network]`).count()).resolves.toBe(
+      2,
+    );
     await app.shot('08-queue-list');
-    const target = await page().evaluate(() => { const d = new Date(); d.setDate(d.getDate() + 1); return { sameWeek: d.getDay() !== 1, sameMonth: d.getMonth() === new Date().getMonth() }; });
+    const target = await page().evaluate(() => {
+      const d = new Date();
+      d.setDate(d.getDate() + 1);
+      return { sameWeek: d.getDay() !== 1, sameMonth: d.getMonth() === new Date().getMonth() };
+    });
 
     await page().getByRole('link', { name: 'Calendar' }).first().click();
     await page().getByRole('tab', { name: 'Week' }).click();
@@ -233,26 +265,34 @@ describe('first run to published thread', () => {
     const week = page().getByTestId('calendar');
     // One item: the draft at 10:00 on its two networks (each with its own jitter, the same hour).
     await expect.poll(() => week.locator(`[data-item="${scheduledDraft}"]`).count()).toBeGreaterThanOrEqual(1);
-    await expect(week.locator(`[data-item="${scheduledDraft}"]`).first().textContent()).resolves.toContain('Tomorrow: a closer look at scheduling.');
+    await expect(week.locator(`[data-item="${scheduledDraft}"]`).first().textContent()).resolves.toContain(
+      'Tomorrow: a closer look at scheduling.',
+    );
     await expect(week.locator(`[data-item="${scheduledDraft}"] [data-network]`).count()).resolves.toBe(2);
     await app.shot('09-calendar-week');
 
     await page().getByRole('tab', { name: 'Month' }).click();
     if (!target.sameMonth) await page().getByRole('button', { name: 'Next month' }).click();
-    await expect.poll(() => page().getByTestId('calendar').locator(`[data-item="${scheduledDraft}"] [data-network]`).count()).toBe(2);
+    await expect
+      .poll(() => page().getByTestId('calendar').locator(`[data-item="${scheduledDraft}"] [data-network]`).count())
+      .toBe(2);
     await app.shot('10-calendar-month');
   });
 
   it('cancelling it (asked first) removes it from the queue and the calendar', async () => {
     await page().getByRole('link', { name: 'Queue' }).click();
     await page().getByRole('button', { name: 'Cancel on all 2 networks' }).click();
-    await page().getByText(/^Nothing scheduled\./).waitFor();
+    await page()
+      .getByText(/^Nothing scheduled\./)
+      .waitFor();
     expect(app.dialogs.pop()).toMatch(/^confirm: Cancel “.*” on all 2 networks\?/);
     await page().getByRole('link', { name: 'Calendar' }).first().click();
     await page().getByRole('tab', { name: 'Month' }).click();
     await page().getByTestId('calendar').waitFor();
     await expect.poll(() => page().getByTestId('calendar').locator('[data-kind="scheduled"]').count()).toBe(0);
-    const pending = app.t.server.sqlite.prepare("SELECT COUNT(*) AS n FROM schedule_entries WHERE status = 'pending' AND draft_id = ?").get(scheduledDraft) as { n: number };
+    const pending = app.t.server.sqlite
+      .prepare("SELECT COUNT(*) AS n FROM schedule_entries WHERE status = 'pending' AND draft_id = ?")
+      .get(scheduledDraft) as { n: number };
     expect(pending.n).toBe(0);
     // The draft itself is kept, back to a draft.
     await page().getByRole('link', { name: 'Drafts' }).click();

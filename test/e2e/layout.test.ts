@@ -27,13 +27,21 @@ beforeAll(async () => {
   ({ app, w } = await startViewsApp());
 }, 60_000);
 
-afterAll(async () => { await app?.close(); });
+afterAll(async () => {
+  await app?.close();
+});
 
 describe('no horizontal scroll', () => {
   it('the check catches a page wider than the window', async () => {
     await page().setViewportSize({ width: 390, height: 844 });
     await open('drafts');
-    await page().evaluate(() => { const d = document.createElement('div'); d.id = 'too-wide'; d.style.width = '2000px'; d.style.height = '1px'; document.querySelector('main')!.append(d); });
+    await page().evaluate(() => {
+      const d = document.createElement('div');
+      d.id = 'too-wide';
+      d.style.width = '2000px';
+      d.style.height = '1px';
+      document.querySelector('main')!.append(d);
+    });
     const r = await overflowsSideways(page());
     expect(r.scrollWidth).toBeGreaterThan(r.clientWidth);
     await page().evaluate(() => document.getElementById('too-wide')!.remove());
@@ -46,7 +54,13 @@ describe('no horizontal scroll', () => {
       for (const id of PAGE_IDS) {
         await open(id, w.date);
         const r = await overflowsSideways(page());
-        expect({ id, width, ...r }).toEqual({ id, width, scrollWidth: r.clientWidth, clientWidth: r.clientWidth, widest: undefined });
+        expect({ id, width, ...r }).toEqual({
+          id,
+          width,
+          scrollWidth: r.clientWidth,
+          clientWidth: r.clientWidth,
+          widest: undefined,
+        });
       }
     }, 90_000);
   }
@@ -56,7 +70,9 @@ describe('no horizontal scroll', () => {
     await open('queue');
     await expect(page().locator('.queue-title').first().textContent()).resolves.toContain('Supercalifragilistic');
     await open('history');
-    await expect(page().locator('a[data-link="microblog"]').first().getAttribute('href')).resolves.toMatch(/^https:\/\/x\.example\/status\//);
+    await expect(page().locator('a[data-link="microblog"]').first().getAttribute('href')).resolves.toMatch(
+      /^https:\/\/x\.example\/status\//,
+    );
   });
 
   it('the sidebar stays in view when a long page scrolls', async () => {
@@ -64,7 +80,9 @@ describe('no horizontal scroll', () => {
     await open('networks');
     await page().evaluate(() => window.scrollTo(0, 2000));
     await expect.poll(() => page().evaluate(() => window.scrollY)).toBeGreaterThan(200);
-    const top = await page().locator('nav[aria-label="Main"]').evaluate((n) => n.getBoundingClientRect().top);
+    const top = await page()
+      .locator('nav[aria-label="Main"]')
+      .evaluate((n) => n.getBoundingClientRect().top);
     expect(top).toBe(0);
     await expect(page().getByRole('link', { name: 'Calendar', exact: true }).isVisible()).resolves.toBe(true);
   });

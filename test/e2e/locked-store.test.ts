@@ -21,7 +21,9 @@ beforeAll(async () => {
   (app.t.server.deps.secrets.inner as EncryptedFileSecretStore).lock();
 }, 60_000);
 
-afterAll(async () => { await app?.close(); });
+afterAll(async () => {
+  await app?.close();
+});
 
 it('shows the locked banner with an unlock form on every page, and unlocks', async () => {
   await signIn(app, '#/compose');

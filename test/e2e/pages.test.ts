@@ -9,7 +9,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountSecretName } from '../../server/secrets/secret-store.js';
-import { startLinkedInSimulator, startMastodonSimulator, startThreadsSimulator, startXSimulator, type LinkedInSimulator, type MastodonSimulator, type ThreadsSimulator, type XSimulator } from '../simulators/index.js';
+import {
+  startLinkedInSimulator,
+  startMastodonSimulator,
+  startThreadsSimulator,
+  startXSimulator,
+  type LinkedInSimulator,
+  type MastodonSimulator,
+  type ThreadsSimulator,
+  type XSimulator,
+} from '../simulators/index.js';
 import { signIn, startUiApp, unnamedControls, type UiApp } from '../helpers/ui-app.js';
 
 let x: XSimulator;
@@ -23,15 +32,34 @@ const page = () => app.page;
 const post = (i: number) => page().getByRole('textbox', { name: `Post ${i}`, exact: true });
 const go = async (name: string) => {
   await page().getByRole('link', { name, exact: true }).click();
-  await page().getByRole('heading', { name: name === 'Compose' ? /draft$/ : name, exact: true }).waitFor();
+  await page()
+    .getByRole('heading', { name: name === 'Compose' ? /draft$/ : name, exact: true })
+    .waitFor();
 };
-const accountsNow = async () => (await app.t.call('GET', '/accounts', { key })).body.accounts as { uuid: string; platform: string; username: string }[];
+const accountsNow = async () =>
+  (await app.t.call('GET', '/accounts', { key })).body.accounts as {
+    uuid: string;
+    platform: string;
+    username: string;
+  }[];
 
 beforeAll(async () => {
-  [x, masto, threads, li] = await Promise.all([startXSimulator({ clientId: 'e2e-x', clientSecret: 'e2e-x-secret' }), startMastodonSimulator(), startThreadsSimulator(), startLinkedInSimulator()]);
-  const oauth = (p: string, s: { url: string; authorizeUrl: string; tokenUrl: string; clientId: string; clientSecret?: string }, api = s.url) => ({
-    [`HERALD_${p}_API_URL`]: api, [`HERALD_${p}_AUTHORIZE_URL`]: s.authorizeUrl, [`HERALD_${p}_TOKEN_URL`]: s.tokenUrl,
-    [`HERALD_${p}_CLIENT_ID`]: s.clientId, [`HERALD_${p}_CLIENT_SECRET`]: s.clientSecret ?? '',
+  [x, masto, threads, li] = await Promise.all([
+    startXSimulator({ clientId: 'e2e-x', clientSecret: 'e2e-x-secret' }),
+    startMastodonSimulator(),
+    startThreadsSimulator(),
+    startLinkedInSimulator(),
+  ]);
+  const oauth = (
+    p: string,
+    s: { url: string; authorizeUrl: string; tokenUrl: string; clientId: string; clientSecret?: string },
+    api = s.url,
+  ) => ({
+    [`HERALD_${p}_API_URL`]: api,
+    [`HERALD_${p}_AUTHORIZE_URL`]: s.authorizeUrl,
+    [`HERALD_${p}_TOKEN_URL`]: s.tokenUrl,
+    [`HERALD_${p}_CLIENT_ID`]: s.clientId,
+    [`HERALD_${p}_CLIENT_SECRET`]: s.clientSecret ?? '',
   });
   app = await startUiApp({
     server: { settings: { ...oauth('MICROBLOG', x), ...oauth('THREADBLOG', threads), ...oauth('PROBLOG', li) } },
@@ -48,7 +76,10 @@ afterAll(async () => {
 
 describe('accounts', () => {
   async function connect(button: string, network: string) {
-    const [popup] = await Promise.all([app.context.waitForEvent('page'), page().getByRole('button', { name: button }).click()]);
+    const [popup] = await Promise.all([
+      app.context.waitForEvent('page'),
+      page().getByRole('button', { name: button }).click(),
+    ]);
     await popup.getByRole('heading', { name: `${network} is connected` }).waitFor();
     await popup.close();
   }
@@ -64,7 +95,12 @@ describe('accounts', () => {
     const rows = await page().locator('tr[data-account]').allTextContents();
     for (const name of ['@herald_tester', '@herald.tester', '@herald']) expect(rows.join('\n')).toContain(name);
     await expect(page().locator('tr[data-account] [data-status="active"]').count()).resolves.toBe(4);
-    expect((await accountsNow()).map((a) => a.platform).sort()).toEqual(['fedblog', 'microblog', 'problog', 'threadblog']);
+    expect((await accountsNow()).map((a) => a.platform).sort()).toEqual([
+      'fedblog',
+      'microblog',
+      'problog',
+      'threadblog',
+    ]);
     await app.shot('30-accounts-four-networks');
   });
 
@@ -73,13 +109,21 @@ describe('accounts', () => {
     // X stops honouring the tokens: the next publish finds the account needs signing in again.
     x.expireAccessTokens();
     for (const r of x.state.refreshTokens.values()) r.used = true;
-    const draft = (await app.t.call('POST', '/microblog/drafts', { key, body: { title: 'Expired', tweets: [{ content: 'after expiry' }], selectedAccountIds: [xAccount.uuid] } })).body.draft.id;
+    const draft = (
+      await app.t.call('POST', '/microblog/drafts', {
+        key,
+        body: { title: 'Expired', tweets: [{ content: 'after expiry' }], selectedAccountIds: [xAccount.uuid] },
+      })
+    ).body.draft.id;
     await app.t.call('POST', '/microblog/publish', { key, body: { draftId: draft } });
     await page().reload();
     const row = page().locator(`tr[data-account="${xAccount.uuid}"]`);
     await row.locator('[data-status="needs_reauth"]').waitFor();
     await app.shot('30b-accounts-needs-reauth');
-    const [popup] = await Promise.all([app.context.waitForEvent('page'), row.getByRole('button', { name: 'Reconnect' }).click()]);
+    const [popup] = await Promise.all([
+      app.context.waitForEvent('page'),
+      row.getByRole('button', { name: 'Reconnect' }).click(),
+    ]);
     await popup.getByRole('heading', { name: 'X is connected' }).waitFor();
     await popup.close();
     await row.locator('[data-status="active"]').waitFor();
@@ -92,7 +136,12 @@ describe('accounts', () => {
     await page().locator(`tr[data-account="${linkedin.uuid}"]`).getByRole('button', { name: 'Remove' }).click();
     await expect.poll(() => page().locator('tr[data-account]').count()).toBe(3);
     // A LinkedIn member is named, not given an @handle LinkedIn does not have.
-    expect(app.dialogs.pop()).toMatch(new RegExp(`^confirm: Remove ${(linkedin as { display_name?: string }).display_name || linkedin.username} \\(LinkedIn\\)\\?`));
+    expect(app.dialogs.pop()).toMatch(
+      new RegExp(
+        `^confirm: Remove ${(linkedin as { display_name?: string }).display_name || linkedin.username} ` +
+          `\\(LinkedIn\\)\\?`,
+      ),
+    );
     expect(await app.t.server.deps.secrets.get(accountSecretName(linkedin.uuid))).toBeNull();
   });
 });
@@ -109,16 +158,28 @@ describe('social sets', () => {
       await expect.poll(() => work.getByLabel(name).isChecked()).toBe(true);
       await expect.poll(() => work.getByLabel(name).isEnabled()).toBe(true);
     }
-    await expect.poll(async () => (await app.t.call('GET', '/social-sets', { key })).body.socialSets.find((s: any) => s.name === 'Work').accounts.length).toBe(2);
+    await expect
+      .poll(
+        async () =>
+          (await app.t.call('GET', '/social-sets', { key })).body.socialSets.find((s: any) => s.name === 'Work')
+            .accounts.length,
+      )
+      .toBe(2);
     await work.getByRole('button', { name: 'Make default' }).click();
     await work.getByText('default', { exact: true }).waitFor();
     await app.shot('31-social-sets');
 
     await go('Compose');
     // The sets load after the page opens: until then the first option reads "No social set".
-    await expect.poll(() => page().getByLabel('Social set').locator('option:checked').textContent()).toBe('Work (default)');
+    await expect
+      .poll(() => page().getByLabel('Social set').locator('option:checked').textContent())
+      .toBe('Work (default)');
     await expect.poll(() => page().locator('[data-account]').count()).toBe(2);
-    await expect(page().locator('[data-preview]').evaluateAll((els) => els.map((e) => e.getAttribute('data-preview')))).resolves.toEqual(['microblog', 'fedblog']);
+    await expect(
+      page()
+        .locator('[data-preview]')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-preview'))),
+    ).resolves.toEqual(['microblog', 'fedblog']);
 
     await go('Social sets');
     const old = page().locator('[data-set]', { has: page().getByRole('heading', { name: 'Default', exact: true }) });
@@ -136,22 +197,39 @@ describe('history', () => {
     await post(1).fill('History has the whole story.');
     await page().getByRole('button', { name: 'Publish now' }).click();
     // Publish now asks first, by mouse as by Ctrl+Enter.
-    await page().getByRole('dialog', { name: 'Publish now?' }).getByRole('button', { name: 'Publish', exact: true }).click();
-    await page().getByText('Published to 1 of 2 accounts; 1 failed. It is not tried again automatically: see History to retry.').waitFor({ timeout: 30_000 });
+    await page()
+      .getByRole('dialog', { name: 'Publish now?' })
+      .getByRole('button', { name: 'Publish', exact: true })
+      .click();
+    await page()
+      .getByText('Published to 1 of 2 accounts; 1 failed. It is not tried again automatically: see History to retry.')
+      .waitFor({ timeout: 30_000 });
     const xRow = page().locator('[data-progress="microblog"]');
     await expect(xRow.locator('[data-status]').getAttribute('data-status')).resolves.toBe('failed');
     const reason = (await xRow.locator('.error').textContent()) ?? '';
     expect(reason).toMatch(/X/);
     expect(reason.length).toBeGreaterThan(10);
-    await expect(page().locator('[data-progress="fedblog"]').getByRole('link', { name: 'open' }).count()).resolves.toBe(1);
+    await expect(page().locator('[data-progress="fedblog"]').getByRole('link', { name: 'open' }).count()).resolves.toBe(
+      1,
+    );
 
     await go('History');
-    const failed = page().locator('tr[data-publication]', { hasText: 'History has the whole story.', has: page().locator('[data-status="failed"]') });
+    const failed = page().locator('tr[data-publication]', {
+      hasText: 'History has the whole story.',
+      has: page().locator('[data-status="failed"]'),
+    });
     await expect(failed.textContent()).resolves.toContain(reason);
     await app.shot('32-history-failed');
     await failed.getByRole('button', { name: 'Retry' }).click();
     await expect.poll(() => failed.count()).toBe(0);
-    await expect.poll(() => page().locator('tr[data-publication]', { hasText: 'History has the whole story.' }).locator('[data-status="published"]').count()).toBe(2);
+    await expect
+      .poll(() =>
+        page()
+          .locator('tr[data-publication]', { hasText: 'History has the whole story.' })
+          .locator('[data-status="published"]')
+          .count(),
+      )
+      .toBe(2);
     expect(x.countPosts('herald_tester', 'History has the whole story.')).toBe(1);
     expect(masto.countPosts('herald', 'History has the whole story.')).toBe(1);
     // The status filter.
@@ -163,20 +241,27 @@ describe('history', () => {
 
 describe('drafts', () => {
   it('search and status filters narrow the list; a draft opens in the composer and can be deleted', async () => {
-    const make = (title: string, text: string) => app.t.call('POST', '/microblog/drafts', { key, body: { title, tweets: [{ content: text }] } });
+    const make = (title: string, text: string) =>
+      app.t.call('POST', '/microblog/drafts', { key, body: { title, tweets: [{ content: text }] } });
     const apple = (await make('Apple pie', 'Recipe with cinnamon')).body.draft.id;
     await make('Banana bread', 'Needs ripe bananas');
     const cherry = (await make('Cherry news', 'Season starts in June')).body.draft.id;
-    const s = await app.t.call('POST', '/microblog/schedule', { key, body: { draftId: cherry, scheduledFor: new Date(Date.now() + 86_400_000).toISOString() } });
+    const s = await app.t.call('POST', '/microblog/schedule', {
+      key,
+      body: { draftId: cherry, scheduledFor: new Date(Date.now() + 86_400_000).toISOString() },
+    });
     expect(s.status, s.text).toBe(200);
 
     await go('Drafts');
-    await expect.poll(() => page().locator('tr[data-draft]').count()).toBe(5); // with the published and the expired ones
+    // with the published and the expired ones
+    await expect.poll(() => page().locator('tr[data-draft]').count()).toBe(5);
     await page().getByLabel('Search drafts').fill('cinnamon');
     await expect.poll(() => page().locator('tr[data-draft]').count()).toBe(1);
     await page().getByLabel('Search drafts').fill('');
     await page().getByLabel('Filter by status').selectOption('scheduled');
-    await expect.poll(() => page().locator('tr[data-draft]').allTextContents()).toEqual([expect.stringContaining('Cherry news')]);
+    await expect
+      .poll(() => page().locator('tr[data-draft]').allTextContents())
+      .toEqual([expect.stringContaining('Cherry news')]);
     await page().getByLabel('Filter by status').selectOption('');
     await page().getByLabel('Search drafts').fill('nothing matches this');
     await page().getByText('No draft matches.').waitFor();
@@ -239,17 +324,27 @@ describe('settings', () => {
   it('saves the install settings, shows the data folder, and makes a backup', async () => {
     await go('Settings');
     await expect.poll(() => page().locator('code').first().textContent()).toBe(app.t.dataDir);
-    await page().getByLabel(/Grace period/).fill('30');
+    await page()
+      .getByLabel(/Grace period/)
+      .fill('30');
     await page().getByLabel('Monthly credit grant').fill('2000');
     await page().getByLabel('Default tier of new API keys').selectOption('free');
     await page().getByRole('button', { name: 'Save', exact: true }).click();
-    await page().getByText(/^Saved\./).waitFor();
+    await page()
+      .getByText(/^Saved\./)
+      .waitFor();
     // Saved for the next start (environment variables still win).
     const saved = JSON.parse(fs.readFileSync(path.join(app.t.dataDir, 'config.json'), 'utf8'));
-    expect(saved).toMatchObject({ HERALD_GRACE_MINUTES: 30, HERALD_MONTHLY_CREDITS: 2000, HERALD_DEFAULT_TIER: 'free' });
+    expect(saved).toMatchObject({
+      HERALD_GRACE_MINUTES: 30,
+      HERALD_MONTHLY_CREDITS: 2000,
+      HERALD_DEFAULT_TIER: 'free',
+    });
 
     await page().getByRole('button', { name: 'Back up now' }).click();
-    const note = (await page().getByText(/^Backed up/).textContent())!;
+    const note = (await page()
+      .getByText(/^Backed up/)
+      .textContent())!;
     const file = /to (.+) in /.exec(note)![1];
     expect(fs.existsSync(file)).toBe(true);
     expect(fs.readFileSync(file).subarray(0, 15).toString()).toBe('SQLite format 3');
@@ -257,7 +352,19 @@ describe('settings', () => {
   });
 
   it('on every page, every control has a name and the main navigation is reachable by keyboard', async () => {
-    for (const hash of ['compose', 'drafts', 'queue', 'calendar', 'history', 'accounts', 'sets', 'templates', 'keys', 'credits', 'settings']) {
+    for (const hash of [
+      'compose',
+      'drafts',
+      'queue',
+      'calendar',
+      'history',
+      'accounts',
+      'sets',
+      'templates',
+      'keys',
+      'credits',
+      'settings',
+    ]) {
       await page().goto(`${app.origin}/#/${hash}`);
       await page().locator('main h1').waitFor();
       await page().waitForLoadState('networkidle');
@@ -269,7 +376,9 @@ describe('settings', () => {
     await page().keyboard.press('Tab');
     await expect(page().evaluate(() => document.activeElement?.textContent)).resolves.toBe('Compose');
     await page().keyboard.press('Enter');
-    await page().getByRole('heading', { name: /draft$/ }).waitFor();
+    await page()
+      .getByRole('heading', { name: /draft$/ })
+      .waitFor();
   });
 
   it('nothing went wrong in the page along the way', () => {

@@ -18,8 +18,12 @@ let fed: string;
 let x: string;
 const page = () => app.page;
 const api = async (method: string, p: string, body?: unknown) => (await app.t.call(method, p, { key, body })).body;
-const draft = async (title: string) => (await api('POST', '/microblog/drafts', { title, tweets: [{ content: title }] })).draft.id as string;
-const queueOrder = async () => ((await api('GET', `/microblog/queue?socialSetId=${setId}&count=6`)).items as any[]).map((i) => i.draft?.title ?? null);
+const draft = async (title: string) =>
+  (await api('POST', '/microblog/drafts', { title, tweets: [{ content: title }] })).draft.id as string;
+const queueOrder = async () =>
+  ((await api('GET', `/microblog/queue?socialSetId=${setId}&count=6`)).items as any[]).map(
+    (i) => i.draft?.title ?? null,
+  );
 
 beforeAll(async () => {
   app = await startUiApp({ server: { scheduler: false }, allowConsole: [/status of 400/] });
@@ -30,7 +34,9 @@ beforeAll(async () => {
   await page().reload();
 }, 60_000);
 
-afterAll(async () => { await app?.close(); });
+afterAll(async () => {
+  await app?.close();
+});
 
 describe('slots editor', () => {
   it('sets the zone and weekday slots; an overlapping slot is refused naming it', async () => {
@@ -64,13 +70,18 @@ describe('queue', () => {
     await page().getByRole('button', { name: 'Add to queue' }).click();
     // The slot in the set's zone, named (the user's zone is the machine's).
     const slot = (await api('GET', `/microblog/queue?socialSetId=${setId}&count=1`)).items[0];
-    await page().getByText(`Queued for ${formatScheduled(slot.at, 'Asia/Kolkata', { userZone: machineTimeZone(), locale: 'en-GB' })}.`).waitFor();
+    await page()
+      .getByText(
+        `Queued for ${formatScheduled(slot.at, 'Asia/Kolkata', { userZone: machineTimeZone(), locale: 'en-GB' })}.`,
+      )
+      .waitFor();
     expect(formatLocal('Asia/Kolkata', Date.parse(slot.at)).local.slice(11)).toMatch(/^(09:00|17:30)$/);
-    for (const t of ['Second in line', 'Third in line']) await api('POST', '/microblog/queue', { draftId: await draft(t), socialSetId: setId });
+    for (const t of ['Second in line', 'Third in line'])
+      await api('POST', '/microblog/queue', { draftId: await draft(t), socialSetId: setId });
     expect((await queueOrder()).slice(0, 3)).toEqual(['First in line', 'Second in line', 'Third in line']);
   });
 
-  it('the Slots view lists slots with drafts in the set\'s zone; drag and drop and ↑ reorder', async () => {
+  it("the Slots view lists slots with drafts in the set's zone; drag and drop and ↑ reorder", async () => {
     await page().goto(`${app.origin}/#/queue`);
     await page().getByRole('tab', { name: 'Slots' }).click();
     const list = page().getByRole('list', { name: 'Queue slots' });
@@ -87,30 +98,44 @@ describe('queue', () => {
 
     // Drag the third draft onto the first slot: they swap.
     await list.locator('li', { hasText: 'Third in line' }).locator('.slot-draft').dragTo(list.locator('li').first());
-    await expect.poll(async () => (await queueOrder()).slice(0, 3)).toEqual(['Third in line', 'Second in line', 'First in line']);
+    await expect
+      .poll(async () => (await queueOrder()).slice(0, 3))
+      .toEqual(['Third in line', 'Second in line', 'First in line']);
     await list.locator('li').first().getByText('Third in line').waitFor();
     // The keyboard alternative: ↑ moves "First in line" one slot earlier.
     await page().getByRole('button', { name: 'Move First in line up' }).click();
-    await expect.poll(async () => (await queueOrder()).slice(0, 3)).toEqual(['Third in line', 'First in line', 'Second in line']);
+    await expect
+      .poll(async () => (await queueOrder()).slice(0, 3))
+      .toEqual(['Third in line', 'First in line', 'Second in line']);
     // ↓ on the last queued draft moves it into the free slot after it.
     await page().getByRole('button', { name: 'Move Second in line down' }).click();
-    await expect.poll(async () => (await queueOrder()).slice(0, 4)).toEqual(['Third in line', 'First in line', null, 'Second in line']);
+    await expect
+      .poll(async () => (await queueOrder()).slice(0, 4))
+      .toEqual(['Third in line', 'First in line', null, 'Second in line']);
   });
 });
 
 describe('per-network times', () => {
-  it('schedules X and Mastodon at their own times, entered in the set\'s zone', async () => {
+  it("schedules X and Mastodon at their own times, entered in the set's zone", async () => {
     const id = await draft('Two networks, two times');
     await page().goto(`${app.origin}/#/compose?draft=${id}`);
     await page().getByText('Times are in Asia/Kolkata.').waitFor();
-    await page().getByLabel(/jitter/).uncheck();
+    await page()
+      .getByLabel(/jitter/)
+      .uncheck();
     await page().getByLabel('A different time per network').check();
     const year = new Date().getUTCFullYear() + 1;
-    await page().getByLabel(/^Time for Mastodon/).fill(`${year}-01-04T08:00`);
-    await page().getByLabel(/^Time for X/).fill(`${year}-01-04T12:00`);
+    await page()
+      .getByLabel(/^Time for Mastodon/)
+      .fill(`${year}-01-04T08:00`);
+    await page()
+      .getByLabel(/^Time for X/)
+      .fill(`${year}-01-04T12:00`);
     await app.shot('62-per-network-times-1280');
     await page().getByRole('button', { name: 'Schedule', exact: true }).click();
-    await page().getByText(/Scheduled for 2 account/).waitFor();
+    await page()
+      .getByText(/Scheduled for 2 account/)
+      .waitFor();
     const entries = (await api('GET', '/microblog/schedule')).schedules.filter((s: any) => s.draftId === id);
     const byAccount = Object.fromEntries(entries.map((e: any) => [e.accountUuid, e.scheduledFor]));
     // 08:00 and 12:00 in Kolkata (+05:30), whatever the browser's zone (Berlin).

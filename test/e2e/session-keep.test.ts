@@ -12,10 +12,14 @@ let app: UiApp;
 
 beforeAll(async () => {
   // The refused requests below show in the console as failed loads; that is the point.
-  app = await startUiApp({ allowConsole: [/Failed to load resource/, /ERR_CONNECTION_REFUSED|ERR_FAILED/, /status of 401/] });
+  app = await startUiApp({
+    allowConsole: [/Failed to load resource/, /ERR_CONNECTION_REFUSED|ERR_FAILED/, /status of 401/],
+  });
 }, 60_000);
 
-afterAll(async () => { await app?.close(); });
+afterAll(async () => {
+  await app?.close();
+});
 
 const storedKey = () => app.page.evaluate(() => localStorage.getItem('herald.apiKey'));
 
@@ -38,10 +42,17 @@ it('keeps the key while Herald does not answer, says so, and is signed in again 
 
 it('forgets a key the server refuses, and shows the sign-in page', async () => {
   await signIn(app, '#/drafts');
-  await app.page.route('**/api/v1/me', (route) => route.fulfill({
-    status: 401, contentType: 'application/json',
-    body: JSON.stringify({ success: false, error: 'INVALID_API_KEY', message: 'The svc-key header is missing, or the key is invalid or revoked' }),
-  }));
+  await app.page.route('**/api/v1/me', (route) =>
+    route.fulfill({
+      status: 401,
+      contentType: 'application/json',
+      body: JSON.stringify({
+        success: false,
+        error: 'INVALID_API_KEY',
+        message: 'The svc-key header is missing, or the key is invalid or revoked',
+      }),
+    }),
+  );
   await app.page.reload();
   await app.page.getByRole('button', { name: 'Sign in' }).waitFor();
   expect(await storedKey()).toBeNull();

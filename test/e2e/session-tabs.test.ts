@@ -12,7 +12,9 @@ beforeAll(async () => {
   // The key revoked by signing out is refused (401) when the test tries it.
   app = await startUiApp({ allowConsole: [/status of 401/] });
 }, 60_000);
-afterAll(async () => { await app?.close(); });
+afterAll(async () => {
+  await app?.close();
+});
 
 const nav = 'nav[aria-label="Main"]';
 const signInHeading = { name: 'Sign in to Herald' };
@@ -28,7 +30,8 @@ it('signs in once for every tab; signing out in one revokes the key and signs th
   const key = await first.evaluate(() => localStorage.getItem('herald.apiKey'));
   expect(key).toMatch(/^hk_/);
   // The key the UI holds is a session key: it expires, 30 days on.
-  const row = app.t.server.sqlite.prepare("SELECT expires_at AS e, sliding FROM api_keys WHERE preview = ?")
+  const row = app.t.server.sqlite
+    .prepare('SELECT expires_at AS e, sliding FROM api_keys WHERE preview = ?')
     .get(`${key!.slice(0, 7)}…${key!.slice(-4)}`) as { e: string; sliding: number };
   expect(row.sliding).toBe(1);
   expect(Date.parse(row.e) - Date.now()).toBeGreaterThan(29 * 86_400_000);

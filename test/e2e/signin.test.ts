@@ -15,19 +15,32 @@ let peer: OidcPeer;
 let x: XSimulator;
 let app: UiApp;
 
-const UI_CLIENT = { client_id: 'herald-ui', client_secret: 'herald-ui-secret', redirect_uris: ['http://127.0.0.1/signin/identity'], application_type: 'native' as const };
+const UI_CLIENT = {
+  client_id: 'herald-ui',
+  client_secret: 'herald-ui-secret',
+  redirect_uris: ['http://127.0.0.1/signin/identity'],
+  application_type: 'native' as const,
+};
 
 beforeAll(async () => {
-  [peer, x] = await Promise.all([startOidcPeer([UI_CLIENT]), startXSimulator({ clientId: 'ui-x', clientSecret: 'ui-x-secret' })]);
+  [peer, x] = await Promise.all([
+    startOidcPeer([UI_CLIENT]),
+    startXSimulator({ clientId: 'ui-x', clientSecret: 'ui-x-secret' }),
+  ]);
   // The owner signs in with the provider account that has the owner's e-mail.
   peer.accounts.set('owner', { email: OWNER.email, email_verified: true, name: 'Owner' });
   peer.login = 'owner';
   app = await startUiApp({
     server: {
       settings: {
-        HERALD_IDENTITY_ISSUER: peer.issuer, HERALD_IDENTITY_CLIENT_ID: UI_CLIENT.client_id, HERALD_IDENTITY_CLIENT_SECRET: UI_CLIENT.client_secret,
-        HERALD_MICROBLOG_API_URL: x.url, HERALD_MICROBLOG_AUTHORIZE_URL: x.authorizeUrl, HERALD_MICROBLOG_TOKEN_URL: x.tokenUrl,
-        HERALD_MICROBLOG_CLIENT_ID: 'ui-x', HERALD_MICROBLOG_CLIENT_SECRET: 'ui-x-secret',
+        HERALD_IDENTITY_ISSUER: peer.issuer,
+        HERALD_IDENTITY_CLIENT_ID: UI_CLIENT.client_id,
+        HERALD_IDENTITY_CLIENT_SECRET: UI_CLIENT.client_secret,
+        HERALD_MICROBLOG_API_URL: x.url,
+        HERALD_MICROBLOG_AUTHORIZE_URL: x.authorizeUrl,
+        HERALD_MICROBLOG_TOKEN_URL: x.tokenUrl,
+        HERALD_MICROBLOG_CLIENT_ID: 'ui-x',
+        HERALD_MICROBLOG_CLIENT_SECRET: 'ui-x-secret',
       },
     },
     // The refused callbacks below are answered 400 on purpose.
@@ -80,14 +93,18 @@ describe('sign-in page', () => {
     const me = await app.t.call('GET', '/me', { key });
     expect(me.body.email).toMatch(/@users\.x\.invalid$/);
     const accounts = await app.t.call('GET', '/accounts', { key });
-    expect(accounts.body.accounts.map((a: { platform: string; status: string }) => [a.platform, a.status])).toEqual([['microblog', 'active']]);
+    expect(accounts.body.accounts.map((a: { platform: string; status: string }) => [a.platform, a.status])).toEqual([
+      ['microblog', 'active'],
+    ]);
     expect(app.problems).toEqual([]);
   });
 
   it('explains a sign-in the provider refused, and a forged answer reaches no token endpoint', async () => {
     await signOut();
     await page().goto(`${app.origin}/signin/identity?error=access_denied&error_description=The+user+said+no`);
-    await expect(page().getByRole('alert').textContent()).resolves.toMatch(/not completed at the provider \(The user said no\)/);
+    await expect(page().getByRole('alert').textContent()).resolves.toMatch(
+      /not completed at the provider \(The user said no\)/,
+    );
     expect(page().url()).toBe(`${app.origin}/`);
 
     const tokenCalls = peer.tokenRequests.length;

@@ -17,7 +17,8 @@ let owner: string;
 let xId: string;
 const page = () => app.page;
 const api = async (method: string, p: string, body?: unknown) => (await app.t.call(method, p, { key, body })).body;
-const shown = () => page().evaluate(() => (window as unknown as { __shown: { title: string; body: string }[] }).__shown);
+const shown = () =>
+  page().evaluate(() => (window as unknown as { __shown: { title: string; body: string }[] }).__shown);
 
 beforeAll(async () => {
   app = await startUiApp({ server: { scheduler: false } });
@@ -39,50 +40,75 @@ beforeAll(async () => {
   xId = addAccount(app.t, owner, 'microblog').accountId;
 }, 60_000);
 
-afterAll(async () => { await app?.close(); });
+afterAll(async () => {
+  await app?.close();
+});
 
 describe('spend meter', () => {
-  it('shows the month spent and scheduled against the cap in the queue and the composer; over the cap it says so', async () => {
-    // What two X requests cost when they were sent this month (a link: $0.200; plain: $0.015).
-    const usage = app.t.server.sqlite.prepare("INSERT INTO post_usage (user_id, account_id, platform, kind, cost_usd, at) VALUES (?, ?, 'microblog', ?, ?, ?)");
-    usage.run(owner, xId, 'post', 0.2, Date.now() - 60_000);
-    usage.run(owner, xId, 'reply', 0.015, Date.now() - 60_000);
-    expect((await app.t.call('PUT', '/settings', { key, body: { xMonthlyCapUsd: 0.25 } })).status).toBe(200);
-    const draftId = (await api('POST', '/microblog/drafts', { title: 'Scheduled on X', tweets: [{ content: 'Scheduled on X, no link' }] })).draft.id;
-    const s = await app.t.call('POST', '/microblog/schedule', { key, body: { draftId, scheduledFor: new Date(Date.now() + 3_600_000).toISOString(), accountUuid: xId } });
-    expect(s.status, s.text).toBe(200);
+  it(
+    'shows the month spent and scheduled against the cap in the ' + 'queue and the composer; over the cap it says so',
+    async () => {
+      // What two X requests cost when they were sent this month (a link: $0.200; plain: $0.015).
+      const usage = app.t.server.sqlite.prepare(
+        'INSERT INTO post_usage (user_id, account_id, platform, kind, cost_usd, at) VALUES (?, ?, ' +
+          "'microblog', ?, ?, ?)",
+      );
+      usage.run(owner, xId, 'post', 0.2, Date.now() - 60_000);
+      usage.run(owner, xId, 'reply', 0.015, Date.now() - 60_000);
+      expect((await app.t.call('PUT', '/settings', { key, body: { xMonthlyCapUsd: 0.25 } })).status).toBe(200);
+      const draftId = (
+        await api('POST', '/microblog/drafts', {
+          title: 'Scheduled on X',
+          tweets: [{ content: 'Scheduled on X, no link' }],
+        })
+      ).draft.id;
+      const s = await app.t.call('POST', '/microblog/schedule', {
+        key,
+        body: { draftId, scheduledFor: new Date(Date.now() + 3_600_000).toISOString(), accountUuid: xId },
+      });
+      expect(s.status, s.text).toBe(200);
 
-    await page().goto(`${app.origin}/#/queue`);
-    await page().reload();
-    const meter = page().locator('[data-spend-meter]');
-    await expect.poll(() => meter.textContent()).toContain('$0.215 spent + $0.015 scheduled of $0.25 cap');
-    expect(await meter.getAttribute('data-over')).toBe('false');
-    expect(await meter.locator('meter').getAttribute('value')).toBe('0.23');
+      await page().goto(`${app.origin}/#/queue`);
+      await page().reload();
+      const meter = page().locator('[data-spend-meter]');
+      await expect.poll(() => meter.textContent()).toContain('$0.215 spent + $0.015 scheduled of $0.25 cap');
+      expect(await meter.getAttribute('data-over')).toBe('false');
+      expect(await meter.locator('meter').getAttribute('value')).toBe('0.23');
 
-    await page().goto(`${app.origin}/#/compose?new=1`);
-    await expect.poll(() => page().locator('[data-spend-meter]').textContent()).toContain('$0.215 spent + $0.015 scheduled of $0.25 cap');
-    await app.shot('70-spend-meter-compose');
+      await page().goto(`${app.origin}/#/compose?new=1`);
+      await expect
+        .poll(() => page().locator('[data-spend-meter]').textContent())
+        .toContain('$0.215 spent + $0.015 scheduled of $0.25 cap');
+      await app.shot('70-spend-meter-compose');
 
-    // The cap lowered in Settings: the meter shows it over.
-    await page().goto(`${app.origin}/#/settings`);
-    const form = page().locator('[data-x-spend-settings]');
-    await form.getByLabel('Monthly spend cap (USD)').fill('0.2');
-    await form.getByLabel('Price per post (USD)').fill('0.02');
-    await form.getByRole('button', { name: 'Save X settings' }).click();
-    await form.getByText('Saved; applies at once.').waitFor();
-    expect((await api('GET', '/settings')).settings).toMatchObject({ xMonthlyCapUsd: 0.2, xPriceUsd: 0.02 });
-    await page().goto(`${app.origin}/#/queue`);
-    await expect.poll(() => page().locator('[data-spend-meter]').getAttribute('data-over')).toBe('true');
-    // The scheduled post is priced at today's price.
-    expect(await page().locator('[data-spend-meter]').textContent()).toMatch(/\$0\.215 spent \+ \$0\.02 scheduled of \$0\.20 cap\s+— over the cap/);
-    await app.shot('71-spend-meter-queue-over');
-    expect(app.problems).toEqual([]);
-  });
+      // The cap lowered in Settings: the meter shows it over.
+      await page().goto(`${app.origin}/#/settings`);
+      const form = page().locator('[data-x-spend-settings]');
+      await form.getByLabel('Monthly spend cap (USD)').fill('0.2');
+      await form.getByLabel('Price per post (USD)').fill('0.02');
+      await form.getByRole('button', { name: 'Save X settings' }).click();
+      await form.getByText('Saved; applies at once.').waitFor();
+      expect((await api('GET', '/settings')).settings).toMatchObject({ xMonthlyCapUsd: 0.2, xPriceUsd: 0.02 });
+      await page().goto(`${app.origin}/#/queue`);
+      await expect.poll(() => page().locator('[data-spend-meter]').getAttribute('data-over')).toBe('true');
+      // The scheduled post is priced at today's price.
+      expect(await page().locator('[data-spend-meter]').textContent()).toMatch(
+        /\$0\.215 spent \+ \$0\.02 scheduled of \$0\.20 cap\s+— over the cap/,
+      );
+      await app.shot('71-spend-meter-queue-over');
+      expect(app.problems).toEqual([]);
+    },
+  );
 });
 
 describe('browser notifications', () => {
   const post = (type: 'post.published' | 'post.failed', extra: Record<string, unknown>) =>
-    app.t.server.services.events.post(owner, type, { draftId: 'd-notify', accountId: xId, platform: 'microblog' }, extra);
+    app.t.server.services.events.post(
+      owner,
+      type,
+      { draftId: 'd-notify', accountId: xId, platform: 'microblog' },
+      extra,
+    );
 
   it('shows published and failed posts once permitted; a kind switched off in Settings shows nothing', async () => {
     await page().goto(`${app.origin}/#/settings`);
@@ -102,7 +128,11 @@ describe('browser notifications', () => {
     post('post.published', { url: 'https://x.com/i/web/status/2' });
     post('post.failed', { error: 'Marker after the silent one', nextAttemptAt: null });
     await expect.poll(async () => (await shown()).length).toBe(3);
-    expect((await shown()).map((n) => n.title)).toEqual(['Published to X', 'Publishing to X failed', 'Publishing to X failed']);
+    expect((await shown()).map((n) => n.title)).toEqual([
+      'Published to X',
+      'Publishing to X failed',
+      'Publishing to X failed',
+    ]);
     expect(await page().locator('[data-notify="published"]').isChecked()).toBe(false);
     await app.shot('72-notification-settings');
     expect(app.problems).toEqual([]);
@@ -116,12 +146,17 @@ describe('browser notifications', () => {
         w.__shown = [];
         const Original = w.Notification;
         w.Notification = class extends Original {
-          constructor(title: string, options?: NotificationOptions) { super(title, options); w.__shown.push(title); }
+          constructor(title: string, options?: NotificationOptions) {
+            super(title, options);
+            w.__shown.push(title);
+          }
         };
       });
       const p = await context.newPage();
       const streams: string[] = [];
-      p.on('request', (r) => { if (r.url().endsWith('/api/v1/events')) streams.push(r.url()); });
+      p.on('request', (r) => {
+        if (r.url().endsWith('/api/v1/events')) streams.push(r.url());
+      });
       await p.goto(`${app.origin}/#/settings`);
       await p.evaluate((k) => localStorage.setItem('herald.apiKey', k), key);
       await p.reload();
@@ -136,7 +171,9 @@ describe('browser notifications', () => {
       await expect.poll(() => streams.length).toBe(1);
       await p.waitForTimeout(300);
       post('post.failed', { error: 'Told after the click', nextAttemptAt: null });
-      await expect.poll(() => p.evaluate(() => (window as unknown as { __shown: string[] }).__shown)).toEqual(['Publishing to X failed']);
+      await expect
+        .poll(() => p.evaluate(() => (window as unknown as { __shown: string[] }).__shown))
+        .toEqual(['Publishing to X failed']);
     } finally {
       await context.close();
     }

@@ -17,15 +17,22 @@ import { startViewsApp, ZONE, type ViewsWorld } from '../helpers/views-data.js';
 let app: UiApp;
 let w: ViewsWorld;
 const page = () => app.page;
-const entriesOf = async (draftId: string) => Object.fromEntries(((await w.call('GET', '/microblog/schedule')).schedules as any[])
-  .filter((s) => s.draftId === draftId).map((s) => [s.platform, formatLocal(ZONE, Date.parse(s.scheduledFor)).local]));
-const dayAfter = (date: string, n: number) => new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+const entriesOf = async (draftId: string) =>
+  Object.fromEntries(
+    ((await w.call('GET', '/microblog/schedule')).schedules as any[])
+      .filter((s) => s.draftId === draftId)
+      .map((s) => [s.platform, formatLocal(ZONE, Date.parse(s.scheduledFor)).local]),
+  );
+const dayAfter = (date: string, n: number) =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 
 beforeAll(async () => {
   ({ app, w } = await startViewsApp());
 }, 60_000);
 
-afterAll(async () => { await app?.close(); });
+afterAll(async () => {
+  await app?.close();
+});
 
 describe('calendar', () => {
   it('month view: the post on its day at its Kolkata time, with its networks and title', async () => {
@@ -36,7 +43,9 @@ describe('calendar', () => {
     const text = (await item.textContent())!;
     expect(text).toContain('10:30');
     expect(text).toContain('Launch day: Supercalifragilistic');
-    await expect(item.locator('[data-network]').evaluateAll((els) => els.map((e) => e.getAttribute('data-network')).sort())).resolves.toEqual(['fedblog', 'microblog']);
+    await expect(
+      item.locator('[data-network]').evaluateAll((els) => els.map((e) => e.getAttribute('data-network')).sort()),
+    ).resolves.toEqual(['fedblog', 'microblog']);
     await page().locator(`[data-zone="${ZONE}"]`).first().waitFor();
     await app.shot('71-calendar-month-1280');
   });
@@ -66,7 +75,9 @@ describe('calendar', () => {
     // Nothing moved before the confirmation.
     expect(await entriesOf(w.scheduled)).toEqual({ microblog: `${w.date}T10:30`, fedblog: `${w.date}T10:30` });
     await dialog.getByRole('button', { name: 'Move' }).click();
-    await page().getByText(/^Moved “Launch day/).waitFor();
+    await page()
+      .getByText(/^Moved “Launch day/)
+      .waitFor();
     expect(await entriesOf(w.scheduled)).toEqual({ microblog: `${target}T10:30`, fedblog: `${target}T10:30` });
     await cal.locator(`[data-day="${target}"] [data-item="${w.scheduled}"]`).waitFor();
   });
@@ -87,7 +98,9 @@ describe('calendar', () => {
     await expect(dialog.getByLabel(/^Time for X/).inputValue()).resolves.toBe('15:30');
     await dialog.getByRole('checkbox', { name: /^X @/ }).uncheck();
     await dialog.getByRole('button', { name: 'Move' }).click();
-    await page().getByText(/^Moved “Launch day.*” on Mastodon\./).waitFor();
+    await page()
+      .getByText(/^Moved “Launch day.*” on Mastodon\./)
+      .waitFor();
     expect(await entriesOf(w.scheduled)).toEqual({ microblog: `${from}T10:30`, fedblog: `${target}T15:30` });
     await cal.locator(`[data-day="${target}"][data-hour="15"] [data-item="${w.scheduled}"]`).waitFor();
     await page().setViewportSize({ width: 390, height: 844 });
@@ -97,17 +110,47 @@ describe('calendar', () => {
 
   it('posts that did not go out are on the day it happened, marked, and link to History filtered to them', async () => {
     const owner = userIdOf(app.t, OWNER.email);
-    const draft = (await w.call('POST', '/microblog/drafts', { title: 'Missed the launch window', tweets: [{ content: 'late' }], selectedAccountIds: [w.x, w.fed] })).draft.id as string;
+    const draft = (
+      await w.call('POST', '/microblog/drafts', {
+        title: 'Missed the launch window',
+        tweets: [{ content: 'late' }],
+        selectedAccountIds: [w.x, w.fed],
+      })
+    ).draft.id as string;
     const at = new Date(Date.now() - 2 * 86_400_000).toISOString();
     const sqlite = app.t.server.sqlite;
-    const insert = sqlite.prepare(`INSERT INTO publications (id, user_id, draft_id, account_id, platform, status, attempts, error, url, published_at, created_at, updated_at)
+    const insert =
+      sqlite.prepare(`INSERT INTO publications (id, user_id, draft_id, account_id, platform, status, attempts, error,
+            url, published_at, created_at, updated_at)
       VALUES (?, ?, ?, ?, ?, ?, 1, ?, NULL, NULL, ?, ?)`);
-    insert.run('pub-cal-failed', owner, draft, w.x, 'microblog', 'failed', 'X refused the post: duplicate content', at, at);
-    insert.run('pub-cal-missed', owner, draft, w.fed, 'fedblog', 'missed', 'Herald was not running at the time', at, at);
+    insert.run(
+      'pub-cal-failed',
+      owner,
+      draft,
+      w.x,
+      'microblog',
+      'failed',
+      'X refused the post: duplicate content',
+      at,
+      at,
+    );
+    insert.run(
+      'pub-cal-missed',
+      owner,
+      draft,
+      w.fed,
+      'fedblog',
+      'missed',
+      'Herald was not running at the time',
+      at,
+      at,
+    );
     try {
       const day = formatLocal(ZONE, Date.parse(at)).local.slice(0, 10);
       await page().goto(`${app.origin}/#/calendar?date=${day}`);
-      const item = page().getByTestId('calendar').locator(`[data-day="${day}"] [data-kind="problem"][data-item="${draft}"]`);
+      const item = page()
+        .getByTestId('calendar')
+        .locator(`[data-day="${day}"] [data-kind="problem"][data-item="${draft}"]`);
       await item.waitFor();
       const text = (await item.textContent())!;
       expect(text).toContain('Missed the launch window');
@@ -116,26 +159,38 @@ describe('calendar', () => {
       await expect(item.getAttribute('title')).resolves.toContain('X refused the post: duplicate content');
       await app.shot('75-calendar-problem-1280');
       await page().getByRole('tab', { name: 'Month' }).click();
-      await page().locator(`[data-testid="calendar"][data-view="month"] [data-day="${day}"] [data-kind="problem"]`).waitFor();
+      await page()
+        .locator(`[data-testid="calendar"][data-view="month"] [data-day="${day}"] [data-kind="problem"]`)
+        .waitFor();
       await page().emulateMedia({ colorScheme: 'dark' });
       await app.shot('75-calendar-problem-month-dark-1280');
       await page().emulateMedia({ colorScheme: 'light' });
       await page().setViewportSize({ width: 390, height: 844 });
       // On a phone the month grid shows the mark; the list under it says what and links.
-      await page().getByRole('list', { name: 'Posts in this view' }).locator(`[data-item="${draft}"]`).getByText('X failed · Mastodon missed').waitFor();
+      await page()
+        .getByRole('list', { name: 'Posts in this view' })
+        .locator(`[data-item="${draft}"]`)
+        .getByText('X failed · Mastodon missed')
+        .waitFor();
       await app.shot('75-calendar-problem-390');
       await page().emulateMedia({ colorScheme: 'dark' });
       await app.shot('75-calendar-problem-390-dark');
       await page().emulateMedia({ colorScheme: 'light' });
       await page().setViewportSize({ width: 1280, height: 800 });
 
-      await page().getByTestId('calendar').locator(`[data-day="${day}"] [data-kind="problem"]`).getByRole('link', { name: 'Retry in History' }).click();
+      await page()
+        .getByTestId('calendar')
+        .locator(`[data-day="${day}"] [data-kind="problem"]`)
+        .getByRole('link', { name: 'Retry in History' })
+        .click();
       await page().waitForURL(/#\/history\?/);
       await expect(page().getByLabel('From date').inputValue()).resolves.toBe(day);
       await expect(page().getByLabel('To date').inputValue()).resolves.toBe(day);
       await expect(page().getByLabel('Search history').inputValue()).resolves.toBe('Missed the launch window');
       const rows = page().locator('tr[data-publication]');
-      await expect.poll(() => rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-publication')).sort())).toEqual(['pub-cal-failed', 'pub-cal-missed']);
+      await expect
+        .poll(() => rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-publication')).sort()))
+        .toEqual(['pub-cal-failed', 'pub-cal-missed']);
       await expect(rows.getByRole('button', { name: /^Retry/ }).count()).resolves.toBe(2);
     } finally {
       sqlite.prepare("DELETE FROM publications WHERE id IN ('pub-cal-failed', 'pub-cal-missed')").run();
@@ -145,16 +200,24 @@ describe('calendar', () => {
 });
 
 describe('queue', () => {
-  it('shows each draft\'s full title and networks; Cancel on one network asks, then cancels only that one', async () => {
+  it("shows each draft's full title and networks; Cancel on one network asks, then cancels only that one", async () => {
     await page().goto(`${app.origin}/#/queue`);
     const row = page().locator(`li[data-draft="${w.scheduled}"]`);
     await row.waitFor();
-    await expect(row.locator('.queue-title').textContent()).resolves.toContain('Launch day: Supercalifragilisticexpialidocious-announcement-without-any-spaces-at-all-for-the-layout');
+    await expect(row.locator('.queue-title').textContent()).resolves.toContain(
+      'Launch day: Supercalifragilisticexpialidocious-announcement-without-any-spaces-at-all-for-the-layout',
+    );
     await expect(row.locator('.queue-head [data-network]').count()).resolves.toBe(2);
     const asked = app.dialogs.length;
     await row.getByRole('button', { name: /^Cancel on Mastodon/ }).click();
-    await page().getByText(/^Cancelled “Launch day.*” on Mastodon/).waitFor();
-    expect(app.dialogs.slice(asked)).toEqual([expect.stringMatching(/^confirm: Cancel “Launch day.*” on Mastodon @\S+\? It stays scheduled on 1 other network\.$/)]);
+    await page()
+      .getByText(/^Cancelled “Launch day.*” on Mastodon/)
+      .waitFor();
+    expect(app.dialogs.slice(asked)).toEqual([
+      expect.stringMatching(
+        /^confirm: Cancel “Launch day.*” on Mastodon @\S+\? It stays scheduled on 1 other network\.$/,
+      ),
+    ]);
     expect(Object.keys(await entriesOf(w.scheduled))).toEqual(['microblog']);
     await expect(row.locator('tr[data-platform]').count()).resolves.toBe(1);
     const draft = (await w.call('GET', `/microblog/drafts/${w.scheduled}`)).draft;
@@ -165,8 +228,10 @@ describe('queue', () => {
 
 describe('undo', () => {
   it('Undo brings a deleted template back; one not undone is deleted after 10 s', async () => {
-    const keep = (await w.call('POST', '/templates', { name: 'Keep me', headContentPlain: 'head' })).template.uuid as string;
-    const lose = (await w.call('POST', '/templates', { name: 'Lose me', headContentPlain: 'head' })).template.uuid as string;
+    const keep = (await w.call('POST', '/templates', { name: 'Keep me', headContentPlain: 'head' })).template
+      .uuid as string;
+    const lose = (await w.call('POST', '/templates', { name: 'Lose me', headContentPlain: 'head' })).template
+      .uuid as string;
     const exists = async (id: string) => (await app.t.call('GET', `/templates/${id}`, { key: w.key })).status === 200;
     await page().goto(`${app.origin}/#/templates`);
     await page().locator(`tr[data-template="${keep}"]`).getByRole('button', { name: 'Delete' }).click();
@@ -186,12 +251,16 @@ describe('undo', () => {
 });
 
 describe('history', () => {
-  it('filters by network, status, date range and text; each network\'s post has its own link', async () => {
+  it("filters by network, status, date range and text; each network's post has its own link", async () => {
     await page().goto(`${app.origin}/#/history`);
     const rows = page().locator('tr[data-publication]');
     await expect.poll(() => rows.count()).toBe(3);
-    await expect(page().locator('a[data-link="fedblog"]').getAttribute('href')).resolves.toMatch(/^https:\/\/mastodon\.example\/@herald\//);
-    await expect(page().locator('a[data-link="microblog"]').getAttribute('href')).resolves.toMatch(/^https:\/\/x\.example\/status\//);
+    await expect(page().locator('a[data-link="fedblog"]').getAttribute('href')).resolves.toMatch(
+      /^https:\/\/mastodon\.example\/@herald\//,
+    );
+    await expect(page().locator('a[data-link="microblog"]').getAttribute('href')).resolves.toMatch(
+      /^https:\/\/x\.example\/status\//,
+    );
 
     await page().getByLabel('Filter by network').selectOption('microblog');
     await expect.poll(() => rows.count()).toBe(2);
@@ -220,7 +289,13 @@ describe('history', () => {
   });
 
   it('at 390 px, the result of Schedule (at the foot of the composer) is scrolled into view', async () => {
-    const id = (await w.call('POST', '/microblog/drafts', { title: 'Scrolled into view', tweets: [{ content: 'where did my result go?' }], selectedAccountIds: [w.x, w.fed] })).draft.id;
+    const id = (
+      await w.call('POST', '/microblog/drafts', {
+        title: 'Scrolled into view',
+        tweets: [{ content: 'where did my result go?' }],
+        selectedAccountIds: [w.x, w.fed],
+      })
+    ).draft.id;
     await page().setViewportSize({ width: 390, height: 700 });
     await page().goto(`${app.origin}/#/compose?draft=${id}`);
     const button = page().getByRole('button', { name: 'Schedule', exact: true });
@@ -228,7 +303,11 @@ describe('history', () => {
     await button.click();
     const notice = page().locator('[data-outcome="scheduled"]');
     await notice.getByText(/Scheduled for 2 account/).waitFor();
-    const inView = () => notice.evaluate((el) => { const r = el.getBoundingClientRect(); return r.top >= 0 && r.bottom <= window.innerHeight; });
+    const inView = () =>
+      notice.evaluate((el) => {
+        const r = el.getBoundingClientRect();
+        return r.top >= 0 && r.bottom <= window.innerHeight;
+      });
     await expect.poll(inView).toBe(true);
     await app.shot('78-compose-result-in-view-390');
     await page().setViewportSize({ width: 1280, height: 800 });

@@ -34,7 +34,9 @@ beforeAll(async () => {
   app = await startUiApp({ server: { owner: false, settings: { HERALD_SECRET_STORE: '' } } });
 }, 60_000);
 
-afterAll(async () => { await app?.close(); });
+afterAll(async () => {
+  await app?.close();
+});
 
 it('goes through the wizard: owner, secrets (keychain checked), zone and language, networks', async () => {
   await page().goto(`${app.origin}/`);
@@ -50,7 +52,9 @@ it('goes through the wizard: owner, secrets (keychain checked), zone and languag
   const secrets = page().getByRole('form', { name: 'Where Herald keeps secrets' });
   await expect.poll(() => secrets.locator('[data-keychain]').getAttribute('data-keychain')).toBe('available');
   expect(await secrets.textContent()).toMatch(/written, read back and deleted/);
-  expect(await secrets.getByRole('radio', { name: 'The OS keychain (recommended)', exact: true }).isChecked()).toBe(true);
+  expect(await secrets.getByRole('radio', { name: 'The OS keychain (recommended)', exact: true }).isChecked()).toBe(
+    true,
+  );
   await shots('2-secrets');
   await secrets.getByRole('button', { name: 'Continue' }).click();
 
@@ -75,14 +79,40 @@ it('goes through the wizard: owner, secrets (keychain checked), zone and languag
   expect(app.problems).toEqual([]);
 });
 
-it('Accounts shows each account\'s health with Reconnect for every network; the composer warns', async () => {
+it("Accounts shows each account's health with Reconnect for every network; the composer warns", async () => {
   // Two accounts as a revoked Bluesky login and a LinkedIn token five days from its end leave them.
   const repo = (app.t.server.services.credentialCheck as any).accounts;
   const userId = app.t.server.services.users.byEmail('owner@example.com')!.id;
-  const base = { userId, displayName: '', avatar: '', followersCount: 0, followingCount: 0, createdAt: new Date().toISOString() };
-  repo.insert({ ...base, id: 'acc-sky', platform: 'skyblog', platformUserId: 'did:plc:ada', username: 'ada.bsky.social', status: 'needs_reauth', serverUrl: 'https://bsky.social', meta: '{}' });
-  repo.insert({ ...base, id: 'acc-li', platform: 'problog', platformUserId: 'urn:li:person:ada', username: 'ada', status: 'active', serverUrl: null, meta: JSON.stringify({ token: { expiresAt: Date.now() + 5 * DAY, refresh: 'none' } }) });
-  for (const id of ['acc-sky', 'acc-li']) app.t.server.services.socialSets.attachAccount(userId, id, { handle: id, mode: 'add_to_existing' });
+  const base = {
+    userId,
+    displayName: '',
+    avatar: '',
+    followersCount: 0,
+    followingCount: 0,
+    createdAt: new Date().toISOString(),
+  };
+  repo.insert({
+    ...base,
+    id: 'acc-sky',
+    platform: 'skyblog',
+    platformUserId: 'did:plc:ada',
+    username: 'ada.bsky.social',
+    status: 'needs_reauth',
+    serverUrl: 'https://bsky.social',
+    meta: '{}',
+  });
+  repo.insert({
+    ...base,
+    id: 'acc-li',
+    platform: 'problog',
+    platformUserId: 'urn:li:person:ada',
+    username: 'ada',
+    status: 'active',
+    serverUrl: null,
+    meta: JSON.stringify({ token: { expiresAt: Date.now() + 5 * DAY, refresh: 'none' } }),
+  });
+  for (const id of ['acc-sky', 'acc-li'])
+    app.t.server.services.socialSets.attachAccount(userId, id, { handle: id, mode: 'add_to_existing' });
   await page().reload();
   await page().locator('[data-account="acc-li"] [data-health]').waitFor();
   expect(await page().locator('[data-account="acc-sky"] [data-health]').getAttribute('data-health')).toBe('revoked');

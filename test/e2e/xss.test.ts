@@ -9,7 +9,12 @@
  * scripts and foreign connections (and to carry no unsafe-eval).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMastodonSimulator, startXSimulator, type MastodonSimulator, type XSimulator } from '../simulators/index.js';
+import {
+  startMastodonSimulator,
+  startXSimulator,
+  type MastodonSimulator,
+  type XSimulator,
+} from '../simulators/index.js';
 import { connectOAuth } from '../helpers/oauth-connect.js';
 import { pngBytes } from '../helpers/png.js';
 import { signIn, startUiApp, type UiApp } from '../helpers/ui-app.js';
@@ -78,15 +83,29 @@ const page = () => app.page;
 /** No payload ran and nothing tried to: the flag, dialogs, CSP violations, page errors. */
 async function clean(where: string) {
   await page().waitForTimeout(150); // let any onerror/onload fire
-  const state = await page().evaluate(() => ({ xss: (window as any).__xss, violations: (window as any).__violations ?? [] }));
-  expect({ where, ...state, dialogs: app.dialogs, problems: app.problems }).toEqual({ where, xss: undefined, violations: [], dialogs: [], problems: [] });
+  const state = await page().evaluate(() => ({
+    xss: (window as any).__xss,
+    violations: (window as any).__violations ?? [],
+  }));
+  expect({ where, ...state, dialogs: app.dialogs, problems: app.problems }).toEqual({
+    where,
+    xss: undefined,
+    violations: [],
+    dialogs: [],
+    problems: [],
+  });
 }
 
 /** How many of the payloads appear on the page as text. */
-const shownAsText = () => page().evaluate((ps) => {
-  const text = document.body.innerText + [...document.querySelectorAll('input, textarea, option')].map((e) => (e as HTMLInputElement).value ?? e.textContent).join('\n');
-  return ps.filter((p) => text.includes(p.trim())).length;
-}, PAYLOADS);
+const shownAsText = () =>
+  page().evaluate((ps) => {
+    const text =
+      document.body.innerText +
+      [...document.querySelectorAll('input, textarea, option')]
+        .map((e) => (e as HTMLInputElement).value ?? e.textContent)
+        .join('\n');
+    return ps.filter((p) => text.includes(p.trim())).length;
+  }, PAYLOADS);
 
 async function open(hash: string, ready: string) {
   await page().goto(`${app.origin}/${hash}`);
@@ -96,12 +115,18 @@ async function open(hash: string, ready: string) {
 beforeAll(async () => {
   expect(PAYLOADS).toHaveLength(50);
   expect(new Set(PAYLOADS).size).toBe(50);
-  [x, masto] = await Promise.all([startXSimulator({ clientId: 'xss-x', clientSecret: 'xss-x-secret' }), startMastodonSimulator()]);
+  [x, masto] = await Promise.all([
+    startXSimulator({ clientId: 'xss-x', clientSecret: 'xss-x-secret' }),
+    startMastodonSimulator(),
+  ]);
   app = await startUiApp({
     server: {
       settings: {
-        HERALD_MICROBLOG_API_URL: x.url, HERALD_MICROBLOG_AUTHORIZE_URL: x.authorizeUrl, HERALD_MICROBLOG_TOKEN_URL: x.tokenUrl,
-        HERALD_MICROBLOG_CLIENT_ID: 'xss-x', HERALD_MICROBLOG_CLIENT_SECRET: 'xss-x-secret',
+        HERALD_MICROBLOG_API_URL: x.url,
+        HERALD_MICROBLOG_AUTHORIZE_URL: x.authorizeUrl,
+        HERALD_MICROBLOG_TOKEN_URL: x.tokenUrl,
+        HERALD_MICROBLOG_CLIENT_ID: 'xss-x',
+        HERALD_MICROBLOG_CLIENT_SECRET: 'xss-x-secret',
       },
     },
   });
@@ -133,7 +158,8 @@ beforeAll(async () => {
   }
 
   // Templates, social sets and API keys named with payloads.
-  for (const p of PAYLOADS.slice(6, 12)) await call('POST', '/templates', { name: p, description: p, headContentPlain: p, tailContentPlain: p });
+  for (const p of PAYLOADS.slice(6, 12))
+    await call('POST', '/templates', { name: p, description: p, headContentPlain: p, tailContentPlain: p });
   for (const p of PAYLOADS.slice(12, 16)) await call('POST', '/social-sets', { name: p });
   for (const p of PAYLOADS.slice(16, 20)) await call('POST', '/auth/api-keys', { name: p, tier: 'free' });
 
@@ -142,30 +168,63 @@ beforeAll(async () => {
   for (const p of PAYLOADS.slice(20, 28)) {
     const form = new FormData();
     form.append('files', new Blob([new Uint8Array(pngBytes(8, 8, [10, 20, 30]))], { type: 'image/png' }), 'a.png');
-    const up = await fetch(`${app.t.base}/microblog/media/upload`, { method: 'POST', headers: { 'svc-key': key }, body: form }).then((r) => r.json());
+    const up = await fetch(`${app.t.base}/microblog/media/upload`, {
+      method: 'POST',
+      headers: { 'svc-key': key },
+      body: form,
+    }).then((r) => r.json());
     const id = up.data.uploads[0].mediaId as string;
     await call('PATCH', `/microblog/media/${id}`, { altText: p });
     mediaIds.push(id);
   }
-  const sets = (await call('GET', '/social-sets')).socialSets as { id: string; isDefault: boolean; accounts: { accountId: string; platform: string; username: string }[] }[];
+  const sets = (await call('GET', '/social-sets')).socialSets as {
+    id: string;
+    isDefault: boolean;
+    accounts: { accountId: string; platform: string; username: string }[];
+  }[];
   const mainX = sets.find((s) => s.isDefault)!.accounts.find((a) => a.username === 'herald_tester')!.accountId;
   await call('POST', '/microblog/drafts', {
-    title: PAYLOADS[28], selectedAccountIds: [mainX],
-    tweets: [0, 1].map((i) => ({ content: PAYLOADS[29 + i], media: mediaIds.slice(i * 4, i * 4 + 4).map((mediaId, k) => ({ mediaId, altText: PAYLOADS[20 + i * 4 + k] })) })),
+    title: PAYLOADS[28],
+    selectedAccountIds: [mainX],
+    tweets: [0, 1].map((i) => ({
+      content: PAYLOADS[29 + i],
+      media: mediaIds.slice(i * 4, i * 4 + 4).map((mediaId, k) => ({ mediaId, altText: PAYLOADS[20 + i * 4 + k] })),
+    })),
   });
 
   // Drafts titled and written with the rest: some scheduled (queue, calendar), one published (history, credits).
   const drafts: string[] = [];
   for (const p of PAYLOADS.slice(31, 50)) {
-    drafts.push((await call('POST', '/microblog/drafts', { title: p, tweets: [{ content: p }, { content: `plain ${drafts.length}` }], selectedAccountIds: [mainX] })).draft.id);
+    drafts.push(
+      (
+        await call('POST', '/microblog/drafts', {
+          title: p,
+          tweets: [{ content: p }, { content: `plain ${drafts.length}` }],
+          selectedAccountIds: [mainX],
+        })
+      ).draft.id,
+    );
   }
   const tomorrow = new Date(Date.now() + 86_400_000).toISOString();
-  for (const id of drafts.slice(0, 6)) await call('POST', '/microblog/schedule', { draftId: id, scheduledFor: tomorrow });
-  const published = (await call('POST', '/microblog/drafts', { title: PAYLOADS[49], tweets: [{ content: 'published plainly' }], selectedAccountIds: [mainX] })).draft.id;
+  for (const id of drafts.slice(0, 6))
+    await call('POST', '/microblog/schedule', { draftId: id, scheduledFor: tomorrow });
+  const published = (
+    await call('POST', '/microblog/drafts', {
+      title: PAYLOADS[49],
+      tweets: [{ content: 'published plainly' }],
+      selectedAccountIds: [mainX],
+    })
+  ).draft.id;
   await call('POST', '/microblog/publish', { draftId: published });
   const hostileX = sets.find((s) => s.isDefault)!.accounts.find((a) => a.username === PAYLOADS[0]);
   if (hostileX) {
-    const d = (await call('POST', '/microblog/drafts', { title: 'to the hostile account', tweets: [{ content: 'hello' }], selectedAccountIds: [hostileX.accountId] })).draft.id;
+    const d = (
+      await call('POST', '/microblog/drafts', {
+        title: 'to the hostile account',
+        tweets: [{ content: 'hello' }],
+        selectedAccountIds: [hostileX.accountId],
+      })
+    ).draft.id;
     await call('POST', '/microblog/publish', { draftId: d });
   }
 
@@ -190,7 +249,9 @@ describe('50 payloads render as text and never run', () => {
     await page().getByRole('button', { name: 'Customise for Mastodon' }).click();
     await page().getByLabel('Mastodon text').fill(PAYLOADS.slice(0, 10).join('\n---\n'));
     expect(await page().locator('[data-preview="microblog"] [data-bubble]').count()).toBe(50);
-    const bubbles = await page().locator('[data-preview="microblog"] [data-bubble]').evaluateAll((els) => els.map((e) => e.childNodes[0]?.textContent));
+    const bubbles = await page()
+      .locator('[data-preview="microblog"] [data-bubble]')
+      .evaluateAll((els) => els.map((e) => e.childNodes[0]?.textContent));
     expect(bubbles).toEqual(PAYLOADS.map((p) => p.trim()));
     await clean('composer');
     await app.shot('40-xss-composer');
@@ -207,12 +268,18 @@ describe('50 payloads render as text and never run', () => {
     await page().getByRole('link', { name: PAYLOADS[28] }).click();
     await page().getByRole('heading', { name: 'Edit draft' }).waitFor();
     await expect.poll(() => page().locator('[data-media] input').count()).toBe(8);
-    const alts = await page().locator('[data-media] input').evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value));
+    const alts = await page()
+      .locator('[data-media] input')
+      .evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value));
     expect(alts).toEqual(PAYLOADS.slice(20, 28));
-    const imgAlts = await page().locator('[data-media] img').evaluateAll((els) => els.map((e) => e.getAttribute('alt')));
+    const imgAlts = await page()
+      .locator('[data-media] img')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('alt')));
     expect(imgAlts).toEqual(PAYLOADS.slice(20, 28));
     // The account chips carry the hostile names as text.
-    await expect(page().locator('[data-account]').allTextContents()).resolves.toContainEqual(expect.stringContaining(PAYLOADS[0]));
+    await expect(page().locator('[data-account]').allTextContents()).resolves.toContainEqual(
+      expect.stringContaining(PAYLOADS[0]),
+    );
     await clean('draft with media');
   });
 
@@ -246,8 +313,14 @@ describe('50 payloads render as text and never run', () => {
     await open('#/calendar', '[data-testid="calendar"]');
     for (const view of ['Week', 'Month']) {
       await page().getByRole('tab', { name: view }).click();
-      const tomorrowNextWeek = await page().evaluate((v) => { const d = new Date(Date.now() + 86_400_000); return v === 'Week' ? d.getDay() === 1 : d.getMonth() !== new Date().getMonth(); }, view);
-      if (tomorrowNextWeek) await page().getByRole('button', { name: `Next ${view.toLowerCase()}` }).click();
+      const tomorrowNextWeek = await page().evaluate((v) => {
+        const d = new Date(Date.now() + 86_400_000);
+        return v === 'Week' ? d.getDay() === 1 : d.getMonth() !== new Date().getMonth();
+      }, view);
+      if (tomorrowNextWeek)
+        await page()
+          .getByRole('button', { name: `Next ${view.toLowerCase()}` })
+          .click();
       await expect.poll(() => page().getByTestId('calendar').locator('[data-kind="scheduled"]').count()).toBe(6);
       await clean(`calendar ${view}`);
     }
@@ -257,7 +330,9 @@ describe('50 payloads render as text and never run', () => {
     const historyText = await page().locator('table').innerText();
     expect(historyText).toContain(PAYLOADS[49]);
     expect(historyText).toContain(PAYLOADS[0]);
-    const hrefs = await page().locator('tr[data-publication] a').evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href));
+    const hrefs = await page()
+      .locator('tr[data-publication] a')
+      .evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href));
     expect(hrefs.every((h) => h.startsWith('https://'))).toBe(true);
     await clean('history');
 
@@ -294,39 +369,73 @@ describe('the CSP blocks what would run if markup ever got in', () => {
     expect(csp).toContain(`connect-src ${app.origin}`);
   });
 
-  it('inline scripts, inline handlers, javascript: URLs, data:/blob: scripts and foreign fetches are refused', async () => {
-    await page().locator('textarea').first().waitFor();
-    const outcome = await page().evaluate(async () => {
-      const w = window as any;
-      const s = document.createElement('script');
-      s.textContent = 'window.__inline = 1';
-      document.body.append(s);
-      document.body.insertAdjacentHTML('beforeend', '<img src="/favicon.svg?nope" onload="window.__handler=1" onerror="window.__handler=1">');
-      const a = document.createElement('a');
-      a.href = 'javascript:window.__jsurl=1';
-      document.body.append(a);
-      a.click();
-      // (eval itself cannot be tried from here: DevTools evaluation is exempt from the CSP. The
-      // header test above shows 'unsafe-eval' is absent.) Script from data: and blob: URLs:
-      let importRefused = false;
-      const dataUrl = 'data:text/javascript,window.__import=1';
-      try { await import(/* @vite-ignore */ dataUrl); } catch { importRefused = true; }
-      const workerRan = await new Promise<boolean>((resolve) => {
+  it(
+    'inline scripts, inline handlers, javascript: URLs, ' + 'data:/blob: scripts and foreign fetches are refused',
+    async () => {
+      await page().locator('textarea').first().waitFor();
+      const outcome = await page().evaluate(async () => {
+        const w = window as any;
+        const s = document.createElement('script');
+        s.textContent = 'window.__inline = 1';
+        document.body.append(s);
+        document.body.insertAdjacentHTML(
+          'beforeend',
+          '<img src="/favicon.svg?nope" onload="window.__handler=1" onerror="window.__handler=1">',
+        );
+        const a = document.createElement('a');
+        a.href = 'javascript:window.__jsurl=1';
+        document.body.append(a);
+        a.click();
+        // (eval itself cannot be tried from here: DevTools evaluation is exempt from the CSP. The
+        // header test above shows 'unsafe-eval' is absent.) Script from data: and blob: URLs:
+        let importRefused = false;
+        const dataUrl = 'data:text/javascript,window.__import=1';
         try {
-          const wk = new Worker(URL.createObjectURL(new Blob(['self.postMessage(1)'], { type: 'text/javascript' })));
-          wk.onmessage = () => resolve(true);
-          wk.onerror = () => resolve(false);
-          setTimeout(() => resolve(false), 1000);
-        } catch { resolve(false); }
+          await import(/* @vite-ignore */ dataUrl);
+        } catch {
+          importRefused = true;
+        }
+        const workerRan = await new Promise<boolean>((resolve) => {
+          try {
+            const wk = new Worker(URL.createObjectURL(new Blob(['self.postMessage(1)'], { type: 'text/javascript' })));
+            wk.onmessage = () => resolve(true);
+            wk.onerror = () => resolve(false);
+            setTimeout(() => resolve(false), 1000);
+          } catch {
+            resolve(false);
+          }
+        });
+        let fetchRefused = false;
+        try {
+          await fetch('http://127.0.0.1:9/');
+        } catch {
+          fetchRefused = true;
+        }
+        await new Promise((r) => setTimeout(r, 300));
+        return {
+          inline: w.__inline,
+          handler: w.__handler,
+          jsurl: w.__jsurl,
+          imported: w.__import,
+          importRefused,
+          workerRan,
+          fetchRefused,
+          violations: w.__violations as string[],
+        };
       });
-      let fetchRefused = false;
-      try { await fetch('http://127.0.0.1:9/'); } catch { fetchRefused = true; }
-      await new Promise((r) => setTimeout(r, 300));
-      return { inline: w.__inline, handler: w.__handler, jsurl: w.__jsurl, imported: w.__import, importRefused, workerRan, fetchRefused, violations: w.__violations as string[] };
-    });
-    expect(outcome).toMatchObject({ inline: undefined, handler: undefined, jsurl: undefined, imported: undefined, importRefused: true, workerRan: false, fetchRefused: true });
-    expect(outcome.violations.some((v) => v.includes('blob'))).toBe(true);
-    const kinds = new Set(outcome.violations.map((v) => v.split(' ')[0]));
-    for (const k of ['script-src-elem', 'script-src-attr', 'worker-src', 'connect-src']) expect([...kinds]).toContain(k);
-  });
+      expect(outcome).toMatchObject({
+        inline: undefined,
+        handler: undefined,
+        jsurl: undefined,
+        imported: undefined,
+        importRefused: true,
+        workerRan: false,
+        fetchRefused: true,
+      });
+      expect(outcome.violations.some((v) => v.includes('blob'))).toBe(true);
+      const kinds = new Set(outcome.violations.map((v) => v.split(' ')[0]));
+      for (const k of ['script-src-elem', 'script-src-attr', 'worker-src', 'connect-src'])
+        expect([...kinds]).toContain(k);
+    },
+  );
 });

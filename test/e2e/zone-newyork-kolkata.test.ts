@@ -10,9 +10,13 @@ const w: ZoneWalk = { machine: 'America/New_York', user: 'Asia/Kolkata', locale:
 runUnder(w.machine);
 let app: UiApp;
 
-beforeAll(async () => { app = await startZoneApp(w); }, 60_000);
-afterAll(async () => { await app?.close(); });
+beforeAll(async () => {
+  app = await startZoneApp(w);
+}, 60_000);
+afterAll(async () => {
+  await app?.close();
+});
 
-it('every page shows times in the set\'s or the user\'s zone (Kolkata), none in the machine\'s (New York)', async () => {
+it("every page shows times in the set's or the user's zone (Kolkata), none in the machine's (New York)", async () => {
   await walkEveryPage(app, w, async () => undefined);
 }, 120_000);

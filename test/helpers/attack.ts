@@ -75,7 +75,11 @@ export interface RawOptions {
  * Writes `request` (bytes exactly as given; an array is written piece by piece) to a fresh
  * connection and reads until the server closes it, the response is complete, or the timeout.
  */
-export function rawExchange(port: number, request: string | Buffer | (string | Buffer)[], opts: RawOptions = {}): Promise<RawReply> {
+export function rawExchange(
+  port: number,
+  request: string | Buffer | (string | Buffer)[],
+  opts: RawOptions = {},
+): Promise<RawReply> {
   const timeoutMs = opts.timeoutMs ?? 10_000;
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
@@ -92,7 +96,10 @@ export function rawExchange(port: number, request: string | Buffer | (string | B
       const raw = Buffer.concat(chunks);
       resolve({ ...parseRawResponse(raw), raw, closed, timedOut, error });
     };
-    const timer = setTimeout(() => { timedOut = true; finish(); }, timeoutMs);
+    const timer = setTimeout(() => {
+      timedOut = true;
+      finish();
+    }, timeoutMs);
     const complete = () => {
       const raw = Buffer.concat(chunks);
       const end = raw.indexOf('\r\n\r\n');
@@ -100,16 +107,27 @@ export function rawExchange(port: number, request: string | Buffer | (string | B
       const head = raw.subarray(0, end).toString('latin1');
       const len = /\r\ncontent-length:\s*(\d+)/i.exec(head);
       if (len) return raw.length - end - 4 >= Number(len[1]);
-      if (/\r\ntransfer-encoding:\s*chunked/i.test(head)) return raw.subarray(end + 4).includes('\r\n0\r\n\r\n') || raw.subarray(end + 4).indexOf('0\r\n\r\n') === 0;
+      if (/\r\ntransfer-encoding:\s*chunked/i.test(head))
+        return raw.subarray(end + 4).includes('\r\n0\r\n\r\n') || raw.subarray(end + 4).indexOf('0\r\n\r\n') === 0;
       return /^HTTP\/1\.[01] (1\d\d|204|304)/.test(head);
     };
     socket.on('data', (c) => {
       chunks.push(c);
       if (complete()) finish();
     });
-    socket.on('end', () => { closed = true; finish(); });
-    socket.on('close', () => { closed = true; finish(); });
-    socket.on('error', (e) => { error = (e as NodeJS.ErrnoException).code ?? e.message; closed = true; finish(); });
+    socket.on('end', () => {
+      closed = true;
+      finish();
+    });
+    socket.on('close', () => {
+      closed = true;
+      finish();
+    });
+    socket.on('error', (e) => {
+      error = (e as NodeJS.ErrnoException).code ?? e.message;
+      closed = true;
+      finish();
+    });
     socket.once('connect', async () => {
       const pieces = Array.isArray(request) ? request : [request];
       for (const [i, p] of pieces.entries()) {
@@ -125,12 +143,14 @@ export function rawExchange(port: number, request: string | Buffer | (string | B
 export async function pool<T, R>(items: T[], width: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
   const out = new Array<R>(items.length);
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(width, items.length) }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i], i);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(width, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await fn(items[i], i);
+      }
+    }),
+  );
   return out;
 }
 
@@ -163,13 +183,29 @@ export async function seedWorld(t: TestServer): Promise<World> {
   const spare = await ok(t.call('POST', '/auth/api-keys', { key, body: { name: 'spare' } }), 'create key');
   const accountId = insertAccount(t, userId, 'microblog', 'canaryuser');
   const socialSetId = t.server.services.socialSets.defaultSet(userId)!.id;
-  const tpl = await ok(t.call('POST', '/templates', { key, body: { name: `tpl ${WORLD_CANARY}`, headContentPlain: WORLD_CANARY } }), 'create template');
-  const draft = await ok(t.call('POST', '/microblog/drafts', { key, body: { title: `draft ${WORLD_CANARY}`, tweets: [{ content: `secret plan ${WORLD_CANARY}` }] } }), 'create draft');
+  const tpl = await ok(
+    t.call('POST', '/templates', { key, body: { name: `tpl ${WORLD_CANARY}`, headContentPlain: WORLD_CANARY } }),
+    'create template',
+  );
+  const draft = await ok(
+    t.call('POST', '/microblog/drafts', {
+      key,
+      body: { title: `draft ${WORLD_CANARY}`, tweets: [{ content: `secret plan ${WORLD_CANARY}` }] },
+    }),
+    'create draft',
+  );
   const up = await upload(t.base, key, [{ filename: 'a.png', data: png(8, 8) }]);
   if (up.status !== 200) throw new Error(`upload: ${up.status} ${up.text}`);
   return {
-    key, userId, spareKeyId: spare.apiKey?.id ?? spare.id ?? spare.key?.id, accountId, socialSetId,
-    templateId: tpl.template.uuid, draftId: draft.draft.id, mediaId: up.body.data.uploads[0].mediaId, canary: WORLD_CANARY,
+    key,
+    userId,
+    spareKeyId: spare.apiKey?.id ?? spare.id ?? spare.key?.id,
+    accountId,
+    socialSetId,
+    templateId: tpl.template.uuid,
+    draftId: draft.draft.id,
+    mediaId: up.body.data.uploads[0].mediaId,
+    canary: WORLD_CANARY,
   };
 }
 
@@ -209,20 +245,37 @@ export function fillPath(r: Pick<RouteDef, 'path'>, w: World): string {
 /** A body the route would act on, so a request that slipped through would change something. */
 export function sampleBody(r: RouteDef, w: World): unknown {
   switch (`${r.method} ${r.path}`) {
-    case 'post /auth/login': case 'post /auth/setup': return { email: 'owner@example.test', password: 'correct horse battery' };
-    case 'post /auth/api-keys': return { name: 'attacker' };
-    case 'post /social-sets': return { name: 'attacker set' };
-    case 'put /social-sets': return { id: w.socialSetId, name: 'renamed by attacker' };
-    case 'delete /social-sets': return { id: w.socialSetId };
-    case 'post /templates': case 'put /templates/:id': return { name: 'attacker template' };
-    case 'post /microblog/drafts': case 'put /microblog/drafts/:id': return { title: 'attacker', tweets: [{ content: 'pwned' }] };
-    case 'post /microblog/drafts/batch': return { drafts: [{ title: 'attacker', tweets: [{ content: 'pwned' }] }] };
-    case 'post /microblog/drafts/split': return { text: 'hello', platform: 'microblog' };
-    case 'put /microblog/drafts/:id/platforms': return { platforms: [{ platform: 'microblog', content: 'pwned' }] };
-    case 'patch /microblog/media/:mediaId': return { altText: 'attacker' };
-    case 'put /settings': return { timezone: 'UTC' };
-    case 'post /microblog/schedule': return { draftId: w.draftId, scheduledFor: '2027-06-01T00:00:00Z' };
-    default: return {};
+    case 'post /auth/login':
+    case 'post /auth/setup':
+      return { email: 'owner@example.test', password: 'correct horse battery' };
+    case 'post /auth/api-keys':
+      return { name: 'attacker' };
+    case 'post /social-sets':
+      return { name: 'attacker set' };
+    case 'put /social-sets':
+      return { id: w.socialSetId, name: 'renamed by attacker' };
+    case 'delete /social-sets':
+      return { id: w.socialSetId };
+    case 'post /templates':
+    case 'put /templates/:id':
+      return { name: 'attacker template' };
+    case 'post /microblog/drafts':
+    case 'put /microblog/drafts/:id':
+      return { title: 'attacker', tweets: [{ content: 'pwned' }] };
+    case 'post /microblog/drafts/batch':
+      return { drafts: [{ title: 'attacker', tweets: [{ content: 'pwned' }] }] };
+    case 'post /microblog/drafts/split':
+      return { text: 'hello', platform: 'microblog' };
+    case 'put /microblog/drafts/:id/platforms':
+      return { platforms: [{ platform: 'microblog', content: 'pwned' }] };
+    case 'patch /microblog/media/:mediaId':
+      return { altText: 'attacker' };
+    case 'put /settings':
+      return { timezone: 'UTC' };
+    case 'post /microblog/schedule':
+      return { draftId: w.draftId, scheduledFor: '2027-06-01T00:00:00Z' };
+    default:
+      return {};
   }
 }
 
@@ -242,7 +295,11 @@ export function apiTargets(t: TestServer, w: World): Target[] {
       path: API_PREFIX + fillPath(r, w) + sampleQuery(r, w),
       auth: r.auth !== false,
       body: withBody ? JSON.stringify(sampleBody(r, w)) : undefined,
-      contentType: withBody ? 'application/json' : r.bodyType === 'multipart' ? 'multipart/form-data; boundary=x' : undefined,
+      contentType: withBody
+        ? 'application/json'
+        : r.bodyType === 'multipart'
+          ? 'multipart/form-data; boundary=x'
+          : undefined,
       label: `${r.method.toUpperCase()} ${r.path}`,
       route: r,
     };
@@ -253,9 +310,14 @@ export function apiTargets(t: TestServer, w: World): Target[] {
 export function extraTargets(): Target[] {
   const get = (p: string, label = `GET ${p}`): Target => ({ method: 'GET', path: p, auth: false, label });
   return [
-    get(`${API_PREFIX}/openapi.json`), get(`${API_PREFIX}/docs`), get(`${API_PREFIX}/docs.css`),
+    get(`${API_PREFIX}/openapi.json`),
+    get(`${API_PREFIX}/docs`),
+    get(`${API_PREFIX}/docs.css`),
     get(`${API_PREFIX}/no-such-endpoint`),
-    get('/'), get('/index.html'), get('/assets/app.js'), get('/compose', 'GET /compose (UI route)'),
+    get('/'),
+    get('/index.html'),
+    get('/assets/app.js'),
+    get('/compose', 'GET /compose (UI route)'),
     { method: 'HEAD', path: '/', auth: false, label: 'HEAD /' },
     { method: 'OPTIONS', path: `${API_PREFIX}/me`, auth: true, label: 'OPTIONS /me' },
   ];
@@ -270,13 +332,17 @@ export function uiFixture(parent = tempDir('herald-ui-')): { dir: string; marker
   fs.mkdirSync(dir);
   const marker = 'uimarker9Kd2';
   fs.mkdirSync(path.join(dir, 'assets'));
-  fs.writeFileSync(path.join(dir, 'index.html'), `<!doctype html><title>Herald</title><script type="module" src="/assets/app.js"></script><!-- ${marker} -->`);
+  fs.writeFileSync(
+    path.join(dir, 'index.html'),
+    `<!doctype html><title>Herald</title><script type="module" src="/assets/app.js"></script><!-- ${marker} -->`,
+  );
   fs.writeFileSync(path.join(dir, 'assets', 'app.js'), `console.log('${marker}');`);
   return { dir, marker };
 }
 
 /** Rows written on the server's SQLite connection since it opened (any state change shows). */
-export const dbChanges = (t: TestServer) => (t.server.sqlite.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
+export const dbChanges = (t: TestServer) =>
+  (t.server.sqlite.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
 
 /**
  * The key's X-RateLimit-Remaining as GET /me reports it. Every request that reaches key
@@ -290,7 +356,13 @@ export async function remaining(t: TestServer, key: string): Promise<number> {
 }
 
 /** Builds a request's bytes: request line, headers in order (duplicates allowed), body. */
-export function buildRequest(method: string, target: string, headers: [string, string][], body?: string, version = 'HTTP/1.1'): string {
+export function buildRequest(
+  method: string,
+  target: string,
+  headers: [string, string][],
+  body?: string,
+  version = 'HTTP/1.1',
+): string {
   const lines = [`${method} ${target} ${version}`, ...headers.map(([k, v]) => `${k}: ${v}`)];
   if (body !== undefined) lines.push(`Content-Length: ${Buffer.byteLength(body)}`);
   return `${lines.join('\r\n')}\r\n\r\n${body ?? ''}`;

@@ -69,11 +69,15 @@ function bundle(): Promise<string> {
     } catch {
       fs.rmSync(tmp, { recursive: true, force: true }); // another file built the same sources first
     }
-    for (const old of fs.readdirSync(cache).filter((n) => n.startsWith('herald-child-') && path.join(cache, n) !== dir)) {
+    for (const old of fs
+      .readdirSync(cache)
+      .filter((n) => n.startsWith('herald-child-') && path.join(cache, n) !== dir)) {
       const p = path.join(cache, old);
       try {
         if (Date.now() - fs.statSync(p).mtimeMs > 86_400_000) fs.rmSync(p, { recursive: true, force: true });
-      } catch { /* removed meanwhile */ }
+      } catch {
+        /* removed meanwhile */
+      }
     }
     return outfile;
   })();
@@ -107,7 +111,10 @@ export interface ChildOptions {
   dataDir: string;
   /** HERALD_* settings over the test defaults (port 0, file secret store, owner, error log). */
   env?: Record<string, string | undefined>;
-  /** Run under libfaketime: FAKETIME (e.g. "+3h", "+0 x10") or a FAKETIME_TIMESTAMP_FILE to move the clock while it runs. */
+  /**
+   * Run under libfaketime: FAKETIME (e.g. "+3h", "+0 x10") or a FAKETIME_TIMESTAMP_FILE to move the clock while it
+   * runs.
+   */
   faketime?: { spec?: string; file?: string };
   /** How long to wait for the listening line, ms. */
   readyMs?: number;
@@ -141,13 +148,25 @@ export async function startChild(opts: ChildOptions): Promise<ChildServer> {
   }
   const proc = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
-  proc.stdout!.on('data', (b: Buffer) => { out += b.toString(); });
-  proc.stderr!.on('data', (b: Buffer) => { out += b.toString(); });
+  proc.stdout!.on('data', (b: Buffer) => {
+    out += b.toString();
+  });
+  proc.stderr!.on('data', (b: Buffer) => {
+    out += b.toString();
+  });
   let gone = false;
-  const exited = new Promise<ChildExit>((resolve) => proc.once('exit', (code, signal) => { gone = true; resolve({ code, signal }); }));
+  const exited = new Promise<ChildExit>((resolve) =>
+    proc.once('exit', (code, signal) => {
+      gone = true;
+      resolve({ code, signal });
+    }),
+  );
 
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => { proc.kill('SIGKILL'); reject(new Error(`Herald did not start within ${opts.readyMs ?? 30_000} ms:\n${out.slice(-2000)}`)); }, opts.readyMs ?? 30_000);
+    const timer = setTimeout(() => {
+      proc.kill('SIGKILL');
+      reject(new Error(`Herald did not start within ${opts.readyMs ?? 30_000} ms:\n${out.slice(-2000)}`));
+    }, opts.readyMs ?? 30_000);
     const check = () => {
       const m = /Herald API listening on (http:\/\/[^\s/]+)\/api\/v1/.exec(out);
       if (m) {
@@ -167,28 +186,40 @@ export async function startChild(opts: ChildOptions): Promise<ChildServer> {
 
   // A fresh connection per call (no keep-alive pool): the child may be killed or restarted at
   // any moment, and under libfaketime its keep-alive timeout runs faster than the client thinks.
-  const call = <T,>(method: string, p: string, o: CallOptions = {}): Promise<Reply<T>> => new Promise((resolve, reject) => {
-    const { headers, body } = requestParts(o);
-    if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
-    const req = http.request(apiUrl + p, { method, headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('error', reject);
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let parsed: any;
-        try { parsed = JSON.parse(text); } catch { parsed = undefined; }
-        const h = new Headers();
-        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) h.set(k, Array.isArray(v) ? v.join(', ') : v);
-        resolve({ status: res.statusCode ?? 0, headers: h, body: parsed, text });
+  const call = <T>(method: string, p: string, o: CallOptions = {}): Promise<Reply<T>> =>
+    new Promise((resolve, reject) => {
+      const { headers, body } = requestParts(o);
+      if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
+      const req = http.request(apiUrl + p, { method, headers, agent: false }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', reject);
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let parsed: any;
+          try {
+            parsed = JSON.parse(text);
+          } catch {
+            parsed = undefined;
+          }
+          const h = new Headers();
+          for (const [k, v] of Object.entries(res.headers))
+            if (v !== undefined) h.set(k, Array.isArray(v) ? v.join(', ') : v);
+          resolve({ status: res.statusCode ?? 0, headers: h, body: parsed, text });
+        });
       });
+      req.on('error', reject);
+      req.end(body);
     });
-    req.on('error', reject);
-    req.end(body);
-  });
 
   return {
-    pid: proc.pid!, url, apiUrl, port: Number(new URL(url).port), dataDir: opts.dataDir, proc, exited,
+    pid: proc.pid!,
+    url,
+    apiUrl,
+    port: Number(new URL(url).port),
+    dataDir: opts.dataDir,
+    proc,
+    exited,
     output: () => out,
     alive: () => !gone,
     call,

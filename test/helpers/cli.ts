@@ -29,8 +29,17 @@ export interface CliOptions {
 const ANSI = /\u001b\[/;
 
 /** A clean environment: no key or URL inherited from the developer's shell, a private config folder. */
-export function cliEnv(configHome: string, extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
-  const env: Record<string, string | undefined> = { ...process.env, XDG_CONFIG_HOME: configHome, NO_COLOR: undefined, FORCE_COLOR: undefined, TERM: 'xterm-256color' };
+export function cliEnv(
+  configHome: string,
+  extra: Record<string, string | undefined> = {},
+): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    XDG_CONFIG_HOME: configHome,
+    NO_COLOR: undefined,
+    FORCE_COLOR: undefined,
+    TERM: 'xterm-256color',
+  };
   delete env.HERALD_API_KEY;
   delete env.HERALD_BASE_URL;
   for (const [k, v] of Object.entries(extra)) {
@@ -47,20 +56,33 @@ export function cliEnv(configHome: string, extra: Record<string, string | undefi
  */
 export function herald(args: string[], opts: CliOptions): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: opts.env as NodeJS.ProcessEnv, cwd: opts.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: opts.env as NodeJS.ProcessEnv,
+      cwd: opts.cwd,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => { out += c; });
-    child.stderr.setEncoding('utf8').on('data', (c: string) => { err += c; });
+    child.stdout.setEncoding('utf8').on('data', (c: string) => {
+      out += c;
+    });
+    child.stderr.setEncoding('utf8').on('data', (c: string) => {
+      err += c;
+    });
     const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 60_000);
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       if (signal) return reject(new Error(`herald ${args.join(' ')} was killed (${signal}); stderr: ${err}`));
-      if (ANSI.test(out) || ANSI.test(err)) return reject(new Error(`herald ${args.join(' ')} wrote an escape sequence to a pipe: ${JSON.stringify(out + err)}`));
+      if (ANSI.test(out) || ANSI.test(err))
+        return reject(
+          new Error(`herald ${args.join(' ')} wrote an escape sequence to a pipe: ${JSON.stringify(out + err)}`),
+        );
       resolve({ code: code ?? -1, out, err, args });
     });
-    child.stdin.on('error', () => { /* the CLI may exit before reading stdin */ });
+    child.stdin.on('error', () => {
+      /* the CLI may exit before reading stdin */
+    });
     child.stdin.end(opts.stdin ?? '');
   });
 }
@@ -74,14 +96,24 @@ const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 export function heraldOnTty(args: string[], opts: CliOptions): Promise<CliResult> {
   const command = [process.execPath, BIN, ...args].map(shellQuote).join(' ');
   return new Promise((resolve, reject) => {
-    const child = spawn('script', ['-qefc', command, '/dev/null'], { env: opts.env as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('script', ['-qefc', command, '/dev/null'], {
+      env: opts.env as NodeJS.ProcessEnv,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => { out += c; });
-    child.stderr.setEncoding('utf8').on('data', (c: string) => { err += c; });
+    child.stdout.setEncoding('utf8').on('data', (c: string) => {
+      out += c;
+    });
+    child.stderr.setEncoding('utf8').on('data', (c: string) => {
+      err += c;
+    });
     const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 60_000);
     child.on('error', reject);
-    child.on('close', (code) => { clearTimeout(timer); resolve({ code: code ?? -1, out, err, args }); });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? -1, out, err, args });
+    });
     child.stdin.end();
   });
 }
@@ -119,7 +151,8 @@ export function displayWidth(s: string): number {
 function headerStarts(header: string): { name: string; col: number }[] {
   const starts: { name: string; col: number }[] = [];
   const re = /\S+(?: \S+)*/g;
-  for (let m = re.exec(header); m; m = re.exec(header)) starts.push({ name: m[0], col: displayWidth(header.slice(0, m.index)) });
+  for (let m = re.exec(header); m; m = re.exec(header))
+    starts.push({ name: m[0], col: displayWidth(header.slice(0, m.index)) });
   return starts;
 }
 
@@ -145,7 +178,9 @@ export function parseTable(text: string, headers: string[]): Record<string, stri
   const lines = text.replace(/\n$/, '').split('\n');
   const starts = headerStarts(lines[0]);
   if (JSON.stringify(starts.map((s) => s.name)) !== JSON.stringify(headers)) {
-    throw new Error(`table headers ${JSON.stringify(starts.map((s) => s.name))}, expected ${JSON.stringify(headers)}:\n${text}`);
+    throw new Error(
+      `table headers ${JSON.stringify(starts.map((s) => s.name))}, expected ${JSON.stringify(headers)}:\n${text}`,
+    );
   }
   const cols = starts.map((s) => s.col);
   return lines.slice(1).map((line) => {
@@ -154,7 +189,8 @@ export function parseTable(text: string, headers: string[]): Record<string, stri
       if (i === 0 || displayWidth(line) <= c - 2) return;
       // The two columns before a cell are blank, and the cell starts right at its column.
       const gap = cutAt(line, [0, c - 2, c])[1];
-      if (gap !== '  ' || (raw[i].trim() !== '' && raw[i].startsWith(' '))) throw new Error(`column ${starts[i].name} not aligned in:\n${line}\n\n${text}`);
+      if (gap !== '  ' || (raw[i].trim() !== '' && raw[i].startsWith(' ')))
+        throw new Error(`column ${starts[i].name} not aligned in:\n${line}\n\n${text}`);
     });
     return Object.fromEntries(headers.map((h, i) => [h, raw[i].trim()]));
   });
@@ -162,13 +198,18 @@ export function parseTable(text: string, headers: string[]): Record<string, stri
 
 /** `key  value` lines: every value starts in the same column. Returns them as an object. */
 export function parseKeyValues(text: string): Record<string, string> {
-  const lines = text.replace(/\n$/, '').split('\n').filter((l) => /^\S+\s{2,}|^\S+$/.test(l));
+  const lines = text
+    .replace(/\n$/, '')
+    .split('\n')
+    .filter((l) => /^\S+\s{2,}|^\S+$/.test(l));
   const cols = new Set(lines.filter((l) => /\s{2}\S/.test(l)).map((l) => l.search(/(?<=\S {2,})\S/)));
   if (cols.size > 1) throw new Error(`values not aligned (columns ${[...cols].join(', ')}):\n${text}`);
-  return Object.fromEntries(lines.map((l) => {
-    const m = /^(\S+)\s*(.*)$/.exec(l)!;
-    return [m[1], m[2]];
-  }));
+  return Object.fromEntries(
+    lines.map((l) => {
+      const m = /^(\S+)\s*(.*)$/.exec(l)!;
+      return [m[1], m[2]];
+    }),
+  );
 }
 
 /** stdout of a successful run; otherwise an error that shows what the CLI said. */

@@ -24,7 +24,9 @@ export function useDraftsServer(): void {
     key = await t.login();
     owner = userIdOf(t, OWNER.email);
   });
-  afterAll(async () => { await t.close(); });
+  afterAll(async () => {
+    await t.close();
+  });
 }
 
 export const post = (path: string, body: unknown, k = key) => t.call('POST', path, { key: k, body });
@@ -40,7 +42,12 @@ export function setStatus(id: string, status: string) {
 /** One account on each network for the owner, in the default set (Mastodon: a 1000-character instance). */
 export function addAccountsOnEveryNetwork(): void {
   for (const p of ['microblog', 'skyblog', 'fedblog', 'threadblog', 'problog']) {
-    const r = addAccount(t, owner, p, p === 'fedblog' ? { meta: { max_characters: 1000, characters_reserved_per_url: 23 } } : {});
+    const r = addAccount(
+      t,
+      owner,
+      p,
+      p === 'fedblog' ? { meta: { max_characters: 1000, characters_reserved_per_url: 23 } } : {},
+    );
     accountIds[p] = r.accountId;
     defaultSet = r.socialSetId;
   }

@@ -14,14 +14,32 @@ export function userIdOf(t: TestServer, email: string): string {
 let n = 0;
 
 /** Inserts an account row and attaches it to a set (the default set, created if missing). */
-export function addAccount(t: TestServer, userId: string, platform: string, opts: { meta?: Record<string, unknown>; socialSetId?: string; mode?: 'create_new' } = {}): { accountId: string; socialSetId: string } {
+export function addAccount(
+  t: TestServer,
+  userId: string,
+  platform: string,
+  opts: { meta?: Record<string, unknown>; socialSetId?: string; mode?: 'create_new' } = {},
+): { accountId: string; socialSetId: string } {
   n += 1;
   const accountId = `acc-${platform}-${n}-${Math.random().toString(36).slice(2, 8)}`;
   const username = `${platform}user${n}`;
-  t.server.db.insert(accounts).values({
-    id: accountId, userId, platform, platformUserId: `pu${n}`, username, meta: JSON.stringify(opts.meta ?? {}), createdAt: new Date().toISOString(),
-  }).run();
-  const socialSetId = t.server.services.socialSets.attachAccount(userId, accountId, { handle: username, socialSetId: opts.socialSetId, mode: opts.mode });
+  t.server.db
+    .insert(accounts)
+    .values({
+      id: accountId,
+      userId,
+      platform,
+      platformUserId: `pu${n}`,
+      username,
+      meta: JSON.stringify(opts.meta ?? {}),
+      createdAt: new Date().toISOString(),
+    })
+    .run();
+  const socialSetId = t.server.services.socialSets.attachAccount(userId, accountId, {
+    handle: username,
+    socialSetId: opts.socialSetId,
+    mode: opts.mode,
+  });
   return { accountId, socialSetId };
 }
 
@@ -30,6 +48,9 @@ export function addMedia(t: TestServer, userId: string, type: 'image' | 'gif' | 
   n += 1;
   const id = `media${n}${Math.random().toString(36).slice(2, 10)}`;
   const mime = type === 'video' ? 'video/mp4' : type === 'gif' ? 'image/gif' : 'image/png';
-  t.server.db.insert(media).values({ id, userId, fileName: `${id}.bin`, type, mime, size: 100, createdAt: new Date().toISOString() }).run();
+  t.server.db
+    .insert(media)
+    .values({ id, userId, fileName: `${id}.bin`, type, mime, size: 100, createdAt: new Date().toISOString() })
+    .run();
   return id;
 }

@@ -10,7 +10,9 @@ import type { ElectronModules } from '../../main/desktop.js';
 export class FakeEvent {
   defaultPrevented = false;
   returnValue: unknown;
-  preventDefault() { this.defaultPrevented = true; }
+  preventDefault() {
+    this.defaultPrevented = true;
+  }
 }
 
 let nextId = 1;
@@ -18,7 +20,9 @@ let nextId = 1;
 export class FakeWebContents extends EventEmitter {
   id = nextId++;
   openHandler?: (details: { url: string }) => { action: string };
-  setWindowOpenHandler(h: (details: { url: string }) => { action: string }) { this.openHandler = h; }
+  setWindowOpenHandler(h: (details: { url: string }) => { action: string }) {
+    this.openHandler = h;
+  }
   /** Fires `name` like Electron does and says whether the app prevented it. */
   fire(name: string, ...args: unknown[]): boolean {
     const ev = new FakeEvent();
@@ -32,12 +36,24 @@ export class FakeWindow extends EventEmitter {
   url?: string;
   visible = false;
   destroyed = false;
-  constructor(public options: any) { super(); }
-  loadURL(url: string) { this.url = url; queueMicrotask(() => this.emit('ready-to-show')); return Promise.resolve(); }
-  show() { this.visible = true; }
-  hide() { this.visible = false; }
+  constructor(public options: any) {
+    super();
+  }
+  loadURL(url: string) {
+    this.url = url;
+    queueMicrotask(() => this.emit('ready-to-show'));
+    return Promise.resolve();
+  }
+  show() {
+    this.visible = true;
+  }
+  hide() {
+    this.visible = false;
+  }
   focus() {}
-  isDestroyed() { return this.destroyed; }
+  isDestroyed() {
+    return this.destroyed;
+  }
   /** The user closes the window: true if it really closed (not kept in the tray). */
   close(): boolean {
     const ev = new FakeEvent();
@@ -50,7 +66,11 @@ export class FakeWindow extends EventEmitter {
   }
 }
 
-export interface Sender { id: number; url?: string; mainFrame?: boolean }
+export interface Sender {
+  id: number;
+  url?: string;
+  mainFrame?: boolean;
+}
 
 export function fakeElectron(opts: { lock?: boolean; userData: string; trayFails?: boolean }) {
   const app = Object.assign(new EventEmitter(), {
@@ -59,14 +79,24 @@ export function fakeElectron(opts: { lock?: boolean; userData: string; trayFails
     exitCode: undefined as number | undefined,
     isPackaged: false,
     loginItems: { openAtLogin: false },
-    requestSingleInstanceLock() { return this.lock; },
-    quit() { this.quitCalls++; },
-    exit(code = 0) { this.exitCode = code; },
+    requestSingleInstanceLock() {
+      return this.lock;
+    },
+    quit() {
+      this.quitCalls++;
+    },
+    exit(code = 0) {
+      this.exitCode = code;
+    },
     whenReady: () => Promise.resolve(),
     getPath: (name: string) => (name === 'userData' ? opts.userData : `/tmp/${name}`),
     getAppPath: () => '/app',
-    getLoginItemSettings() { return { ...this.loginItems }; },
-    setLoginItemSettings(s: { openAtLogin: boolean }) { this.loginItems = { openAtLogin: s.openAtLogin }; },
+    getLoginItemSettings() {
+      return { ...this.loginItems };
+    },
+    setLoginItemSettings(s: { openAtLogin: boolean }) {
+      this.loginItems = { openAtLogin: s.openAtLogin };
+    },
   });
   const windows: FakeWindow[] = [];
   const listeners = new Map<string, (event: any, ...args: any[]) => any>();
@@ -80,37 +110,83 @@ export function fakeElectron(opts: { lock?: boolean; userData: string; trayFails
   };
   const tray = { menus: [] as any[][], tooltip: '', events: new EventEmitter() };
 
-  const event = (s: Sender) => ({ sender: { id: s.id }, senderFrame: s.url === undefined ? null : { url: s.url, parent: s.mainFrame === false ? {} : null }, returnValue: undefined as unknown });
+  const event = (s: Sender) => ({
+    sender: { id: s.id },
+    senderFrame: s.url === undefined ? null : { url: s.url, parent: s.mainFrame === false ? {} : null },
+    returnValue: undefined as unknown,
+  });
 
   const modules = {
     app,
-    BrowserWindow: class extends FakeWindow { constructor(o: any) { super(o); windows.push(this); } },
-    ipcMain: {
-      on: (channel: string, fn: any) => { listeners.set(channel, fn); },
-      handle: (channel: string, fn: any) => { handlers.set(channel, fn); },
+    BrowserWindow: class extends FakeWindow {
+      constructor(o: any) {
+        super(o);
+        windows.push(this);
+      }
     },
-    Menu: { buildFromTemplate: (items: any[]) => items },
-    Notification: class { static isSupported() { return true; } constructor(private o: { title: string; body?: string }) {} show() { notifications.push(this.o); } },
-    session: {
-      defaultSession: {
-        setPermissionRequestHandler: (h: any) => { session.permissionRequest = h; },
-        setPermissionCheckHandler: (h: any) => { session.permissionCheck = h; },
-        webRequest: { onHeadersReceived: (h: any) => { session.headers = h; } },
+    ipcMain: {
+      on: (channel: string, fn: any) => {
+        listeners.set(channel, fn);
+      },
+      handle: (channel: string, fn: any) => {
+        handlers.set(channel, fn);
       },
     },
-    shell: { openExternal: async (url: string) => { opened.push(url); } },
+    Menu: { buildFromTemplate: (items: any[]) => items },
+    Notification: class {
+      static isSupported() {
+        return true;
+      }
+      constructor(private o: { title: string; body?: string }) {}
+      show() {
+        notifications.push(this.o);
+      }
+    },
+    session: {
+      defaultSession: {
+        setPermissionRequestHandler: (h: any) => {
+          session.permissionRequest = h;
+        },
+        setPermissionCheckHandler: (h: any) => {
+          session.permissionCheck = h;
+        },
+        webRequest: {
+          onHeadersReceived: (h: any) => {
+            session.headers = h;
+          },
+        },
+      },
+    },
+    shell: {
+      openExternal: async (url: string) => {
+        opened.push(url);
+      },
+    },
     Tray: class {
-      constructor() { if (opts.trayFails) throw new Error('no tray on this desktop'); }
-      setContextMenu(m: any[]) { tray.menus.push(m); }
-      setToolTip(t: string) { tray.tooltip = t; }
-      on(name: string, fn: () => void) { tray.events.on(name, fn); }
+      constructor() {
+        if (opts.trayFails) throw new Error('no tray on this desktop');
+      }
+      setContextMenu(m: any[]) {
+        tray.menus.push(m);
+      }
+      setToolTip(t: string) {
+        tray.tooltip = t;
+      }
+      on(name: string, fn: () => void) {
+        tray.events.on(name, fn);
+      }
     },
     nativeImage: { createFromBuffer: (buffer: Buffer) => ({ buffer }) },
   };
 
   return {
     modules: modules as unknown as ElectronModules,
-    app, windows, opened, notifications, session, tray,
+    app,
+    windows,
+    opened,
+    notifications,
+    session,
+    tray,
     /** ipcRenderer.sendSync from `sender`. */
     sendSync(channel: string, sender: Sender) {
       const ev = event(sender);

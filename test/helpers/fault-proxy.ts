@@ -53,7 +53,6 @@ interface Rule {
 
 const matches = (route: Route, key: string) => (typeof route === 'string' ? key.includes(route) : route.test(key));
 
-
 /** Starts a proxy to `target` (an origin like http://127.0.0.1:1234) on `port` (0: any free one). */
 export async function startFaultProxy(target: string, opts: { port?: number } = {}): Promise<FaultProxy> {
   const upstream = new URL(target);
@@ -74,17 +73,26 @@ export async function startFaultProxy(target: string, opts: { port?: number } = 
     return rule;
   };
 
-  const forward = (req: http.IncomingMessage, body: Buffer): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> =>
+  const forward = (
+    req: http.IncomingMessage,
+    body: Buffer,
+  ): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> =>
     new Promise((resolve, reject) => {
       const headers = { ...req.headers, host: upstream.host };
       delete headers['content-length'];
       delete headers['transfer-encoding'];
-      const out = http.request({
-        host: upstream.hostname, port: upstream.port, method: req.method, path: req.url,
-        headers: { ...headers, 'content-length': String(body.length) },
-      }, (res) => {
-        readBody(res).then((b) => resolve({ status: res.statusCode ?? 502, headers: res.headers, body: b }), reject);
-      });
+      const out = http.request(
+        {
+          host: upstream.hostname,
+          port: upstream.port,
+          method: req.method,
+          path: req.url,
+          headers: { ...headers, 'content-length': String(body.length) },
+        },
+        (res) => {
+          readBody(res).then((b) => resolve({ status: res.statusCode ?? 502, headers: res.headers, body: b }), reject);
+        },
+      );
       out.on('error', reject);
       out.end(body);
     });
@@ -97,7 +105,10 @@ export async function startFaultProxy(target: string, opts: { port?: number } = 
     if (rule) fired.push(`${rule.kind} ${key}`);
     if (rule?.kind === 'fail') {
       const payload = JSON.stringify(rule.body ?? { error: 'InternalServerError', message: 'Injected failure' });
-      res.writeHead(rule.status ?? 500, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) });
+      res.writeHead(rule.status ?? 500, {
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(payload)),
+      });
       res.end(payload);
       return;
     }
@@ -132,17 +143,27 @@ export async function startFaultProxy(target: string, opts: { port?: number } = 
   };
 
   const servers: http.Server[] = [];
-  const listen = (host: string, port: number) => new Promise<http.Server>((resolve, reject) => {
-    const server = http.createServer((req, res) => { void handler(req, res); });
-    server.on('connection', (s) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
-    server.once('error', reject);
-    server.listen(port, host, () => resolve(server));
-  });
+  const listen = (host: string, port: number) =>
+    new Promise<http.Server>((resolve, reject) => {
+      const server = http.createServer((req, res) => {
+        void handler(req, res);
+      });
+      server.on('connection', (s) => {
+        sockets.add(s);
+        s.on('close', () => sockets.delete(s));
+      });
+      server.once('error', reject);
+      server.listen(port, host, () => resolve(server));
+    });
   const first = await listen('127.0.0.1', opts.port ?? 0);
   servers.push(first);
   const port = (first.address() as AddressInfo).port;
   // `localhost` may resolve to ::1 on some machines: answer there too when it exists.
-  try { servers.push(await listen('::1', port)); } catch { /* no IPv6 loopback */ }
+  try {
+    servers.push(await listen('::1', port));
+  } catch {
+    /* no IPv6 loopback */
+  }
 
   return {
     url: `http://127.0.0.1:${port}`,
@@ -158,9 +179,19 @@ export async function startFaultProxy(target: string, opts: { port?: number } = 
     hold(route, o = {}) {
       let arrive!: () => void;
       let release!: () => void;
-      const arrived = new Promise<void>((r) => { arrive = r; });
-      const gate = new Promise<void>((r) => { release = r; });
-      rules.push({ route, left: 1, skip: o.skip ?? 0, kind: o.after === 'commit' ? 'hold-after' : 'hold-before', held: { arrive, gate } });
+      const arrived = new Promise<void>((r) => {
+        arrive = r;
+      });
+      const gate = new Promise<void>((r) => {
+        release = r;
+      });
+      rules.push({
+        route,
+        left: 1,
+        skip: o.skip ?? 0,
+        kind: o.after === 'commit' ? 'hold-after' : 'hold-before',
+        held: { arrive, gate },
+      });
       return { arrived, release };
     },
     count: (route) => requests.filter((k) => matches(route, k)).length,

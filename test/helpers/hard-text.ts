@@ -6,7 +6,13 @@ import { utf8Length, type Platform } from '../../text/index.js';
 
 export type Row = [name: string, text: string, counts: Record<Platform, number>];
 
-export const all = (n: number): Record<Platform, number> => ({ microblog: n, skyblog: n, fedblog: n, threadblog: n, problog: n });
+export const all = (n: number): Record<Platform, number> => ({
+  microblog: n,
+  skyblog: n,
+  fedblog: n,
+  threadblog: n,
+  problog: n,
+});
 
 // "Read " 5 + URL 36 + " now" 4 = 45 characters; a URL counts 23 on X and Mastodon.
 export const withScheme = 'Read https://example.com/a/b?x=1&y=2#frag now';
@@ -16,14 +22,30 @@ export const noScheme = 'Visit example.com/path?q=1 today';
 
 export const HARD_TEXT: Row[] = [
   ['plain ASCII', 'Hello, world!', all(13)],
-  ['URL with scheme, path, query, fragment', withScheme, { microblog: 32, skyblog: 45, fedblog: 32, threadblog: 45, problog: 45 }],
-  ['URL without scheme, with path and query', noScheme, { microblog: 35, skyblog: 32, fedblog: 32, threadblog: 32, problog: 32 }],
-  ['two URLs', 'a http://x.io b https://example.org/very/long/path/that/goes/on?and=on', { microblog: 2 + 23 + 3 + 23, skyblog: 70, fedblog: 2 + 23 + 3 + 23, threadblog: 70, problog: 70 }],
+  [
+    'URL with scheme, path, query, fragment',
+    withScheme,
+    { microblog: 32, skyblog: 45, fedblog: 32, threadblog: 45, problog: 45 },
+  ],
+  [
+    'URL without scheme, with path and query',
+    noScheme,
+    { microblog: 35, skyblog: 32, fedblog: 32, threadblog: 32, problog: 32 },
+  ],
+  [
+    'two URLs',
+    'a http://x.io b https://example.org/very/long/path/that/goes/on?and=on',
+    { microblog: 2 + 23 + 3 + 23, skyblog: 70, fedblog: 2 + 23 + 3 + 23, threadblog: 70, problog: 70 },
+  ],
   // One grapheme each; X weighs an emoji sequence 2; Threads counts emoji by UTF-8 bytes.
   ['emoji with skin tone', '👍🏽', { microblog: 2, skyblog: 1, fedblog: 1, threadblog: 8, problog: 1 }],
   ['ZWJ family', '👨‍👩‍👧‍👦', { microblog: 2, skyblog: 1, fedblog: 1, threadblog: 4 * 4 + 3 * 3, problog: 1 }],
   ['flag', '🇫🇷', { microblog: 2, skyblog: 1, fedblog: 1, threadblog: 8, problog: 1 }],
-  ['emoji in text', 'ok 👩🏾‍💻 go', { microblog: 3 + 2 + 3, skyblog: 7, fedblog: 7, threadblog: 6 + utf8Length('👩🏾‍💻'), problog: 7 }],
+  [
+    'emoji in text',
+    'ok 👩🏾‍💻 go',
+    { microblog: 3 + 2 + 3, skyblog: 7, fedblog: 7, threadblog: 6 + utf8Length('👩🏾‍💻'), problog: 7 },
+  ],
   ['CJK', '日本語のテキスト', { microblog: 16, skyblog: 8, fedblog: 8, threadblog: 8, problog: 8 }],
   ['Hangul', '안녕하세요', { microblog: 10, skyblog: 5, fedblog: 5, threadblog: 5, problog: 5 }],
   // e + COMBINING ACUTE: two code points, one grapheme; X normalises to NFC first.
@@ -36,9 +58,12 @@ export const HARD_TEXT: Row[] = [
   ['RTL with marks', 'abc \u200fשלום\u200e def', { ...all(14), microblog: 16 }],
   // CR LF is one grapheme cluster; X counts its two code points.
   ['newlines', 'a\nb\r\nc\n\nd', { microblog: 9, skyblog: 8, fedblog: 8, threadblog: 8, problog: 8 }],
-  ['remote mention on Mastodon', '@bob@mastodon.social hi', { microblog: 23, skyblog: 23, fedblog: 7, threadblog: 23, problog: 23 }],
+  [
+    'remote mention on Mastodon',
+    '@bob@mastodon.social hi',
+    { microblog: 23, skyblog: 23, fedblog: 7, threadblog: 23, problog: 23 },
+  ],
 ];
-
 
 /**
  * Long texts of every shape issue #19 names (plain prose, dotted `a.a.a.`, emoji with ZWJ

@@ -18,7 +18,8 @@ export interface LinkPages {
   close(): Promise<void>;
 }
 
-export const html = (head: string, body = '<p>Hello</p>') => `<!doctype html><html><head>${head}</head><body>${body}</body></html>`;
+export const html = (head: string, body = '<p>Hello</p>') =>
+  `<!doctype html><html><head>${head}</head><body>${body}</body></html>`;
 
 export async function startLinkPages(): Promise<LinkPages> {
   const routes = new Map<string, (req: http.IncomingMessage, res: http.ServerResponse) => void>();
@@ -34,15 +35,30 @@ export async function startLinkPages(): Promise<LinkPages> {
       return write(chunk, ...rest);
     }) as typeof res.write;
     const handler = routes.get(path);
-    if (!handler) { res.writeHead(404, { 'content-type': 'text/plain' }).end('not found'); return; }
+    if (!handler) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
     handler(req, res);
   });
-  server.on('connection', (s) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as net.AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}`, port, hits, written,
-    route: (path, handler) => { routes.set(path, handler); },
-    close: () => new Promise<void>((r) => { for (const s of sockets) s.destroy(); server.close(() => r()); }),
+    url: `http://127.0.0.1:${port}`,
+    port,
+    hits,
+    written,
+    route: (path, handler) => {
+      routes.set(path, handler);
+    },
+    close: () =>
+      new Promise<void>((r) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => r());
+      }),
   };
 }

@@ -17,10 +17,26 @@ function crc32(buf: Buffer): number {
   for (const b of buf) c = CRC[(c ^ b) & 0xff] ^ (c >>> 8);
   return (c ^ 0xffffffff) >>> 0;
 }
-const u32be = (n: number) => { const b = Buffer.alloc(4); b.writeUInt32BE(n); return b; };
-const u16be = (n: number) => { const b = Buffer.alloc(2); b.writeUInt16BE(n); return b; };
-const u16le = (n: number) => { const b = Buffer.alloc(2); b.writeUInt16LE(n); return b; };
-const u32le = (n: number) => { const b = Buffer.alloc(4); b.writeUInt32LE(n); return b; };
+const u32be = (n: number) => {
+  const b = Buffer.alloc(4);
+  b.writeUInt32BE(n);
+  return b;
+};
+const u16be = (n: number) => {
+  const b = Buffer.alloc(2);
+  b.writeUInt16BE(n);
+  return b;
+};
+const u16le = (n: number) => {
+  const b = Buffer.alloc(2);
+  b.writeUInt16LE(n);
+  return b;
+};
+const u32le = (n: number) => {
+  const b = Buffer.alloc(4);
+  b.writeUInt32LE(n);
+  return b;
+};
 
 function pngChunk(type: string, data: Buffer): Buffer {
   const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
@@ -32,33 +48,81 @@ export const PNG_SIG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x
 /** A PNG claiming `width`×`height`; `idatBytes` of (not necessarily decodable) pixel data. */
 export function png(width: number, height: number, idatBytes = 64): Buffer {
   const ihdr = Buffer.concat([u32be(width), u32be(height), Buffer.from([8, 2, 0, 0, 0])]);
-  return Buffer.concat([PNG_SIG, pngChunk('IHDR', ihdr), pngChunk('IDAT', crypto.randomBytes(idatBytes)), pngChunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    PNG_SIG,
+    pngChunk('IHDR', ihdr),
+    pngChunk('IDAT', crypto.randomBytes(idatBytes)),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 export function jpeg(width: number, height: number, scanBytes = 64): Buffer {
-  const app0 = Buffer.concat([Buffer.from([0xff, 0xe0]), u16be(16), Buffer.from('JFIF\0', 'latin1'), Buffer.from([1, 1, 0, 0, 1, 0, 1, 0, 0])]);
-  const sof = Buffer.concat([Buffer.from([0xff, 0xc0]), u16be(11), Buffer.from([8]), u16be(height), u16be(width), Buffer.from([1, 1, 0x11, 0])]);
+  const app0 = Buffer.concat([
+    Buffer.from([0xff, 0xe0]),
+    u16be(16),
+    Buffer.from('JFIF\0', 'latin1'),
+    Buffer.from([1, 1, 0, 0, 1, 0, 1, 0, 0]),
+  ]);
+  const sof = Buffer.concat([
+    Buffer.from([0xff, 0xc0]),
+    u16be(11),
+    Buffer.from([8]),
+    u16be(height),
+    u16be(width),
+    Buffer.from([1, 1, 0x11, 0]),
+  ]);
   const sos = Buffer.concat([Buffer.from([0xff, 0xda]), u16be(8), Buffer.from([1, 1, 0, 0, 0x3f, 0])]);
   const scan = Buffer.from(crypto.randomBytes(scanBytes).map((b) => (b === 0xff ? 0x00 : b)));
   return Buffer.concat([Buffer.from([0xff, 0xd8]), app0, sof, sos, scan, Buffer.from([0xff, 0xd9])]);
 }
 
 export function gif(width: number, height: number, frames = 1): Buffer {
-  const head = Buffer.concat([Buffer.from('GIF89a', 'latin1'), u16le(width), u16le(height), Buffer.from([0x80, 0, 0]), Buffer.from([0, 0, 0, 255, 255, 255])]);
-  const frame = Buffer.concat([Buffer.from([0x2c]), u16le(0), u16le(0), u16le(Math.min(width, 4)), u16le(Math.min(height, 4)), Buffer.from([0]), Buffer.from([2, 3, 0x8c, 0x2d, 0x99, 0])]);
+  const head = Buffer.concat([
+    Buffer.from('GIF89a', 'latin1'),
+    u16le(width),
+    u16le(height),
+    Buffer.from([0x80, 0, 0]),
+    Buffer.from([0, 0, 0, 255, 255, 255]),
+  ]);
+  const frame = Buffer.concat([
+    Buffer.from([0x2c]),
+    u16le(0),
+    u16le(0),
+    u16le(Math.min(width, 4)),
+    u16le(Math.min(height, 4)),
+    Buffer.from([0]),
+    Buffer.from([2, 3, 0x8c, 0x2d, 0x99, 0]),
+  ]);
   return Buffer.concat([head, ...Array.from({ length: frames }, () => frame), Buffer.from([0x3b])]);
 }
 
 export function webp(width: number, height: number, kind: 'VP8 ' | 'VP8L' | 'VP8X' = 'VP8 '): Buffer {
   let payload: Buffer;
   if (kind === 'VP8 ') {
-    payload = Buffer.concat([Buffer.from([0x10, 0x02, 0x00, 0x9d, 0x01, 0x2a]), u16le(width & 0x3fff), u16le(height & 0x3fff), Buffer.alloc(8)]);
+    payload = Buffer.concat([
+      Buffer.from([0x10, 0x02, 0x00, 0x9d, 0x01, 0x2a]),
+      u16le(width & 0x3fff),
+      u16le(height & 0x3fff),
+      Buffer.alloc(8),
+    ]);
   } else if (kind === 'VP8L') {
     const bits = ((width - 1) & 0x3fff) | (((height - 1) & 0x3fff) << 14);
     payload = Buffer.concat([Buffer.from([0x2f]), u32le(bits >>> 0), Buffer.alloc(7)]);
   } else {
-    const w = width - 1; const h = height - 1;
-    payload = Buffer.from([0, 0, 0, 0, w & 0xff, (w >> 8) & 0xff, (w >> 16) & 0xff, h & 0xff, (h >> 8) & 0xff, (h >> 16) & 0xff]);
+    const w = width - 1;
+    const h = height - 1;
+    payload = Buffer.from([
+      0,
+      0,
+      0,
+      0,
+      w & 0xff,
+      (w >> 8) & 0xff,
+      (w >> 16) & 0xff,
+      h & 0xff,
+      (h >> 8) & 0xff,
+      (h >> 16) & 0xff,
+    ]);
   }
   const chunk = Buffer.concat([Buffer.from(kind, 'latin1'), u32le(payload.length), payload]);
   return Buffer.concat([Buffer.from('RIFF', 'latin1'), u32le(4 + chunk.length), Buffer.from('WEBP', 'latin1'), chunk]);
@@ -92,11 +156,16 @@ export function video(kind: 'mp4' | 'mov', mdatBytes = 256): Buffer {
  * The start of a file of `format` whose declared sizes leave room for a gigabyte of payload, so
  * the zeros that follow (GIF: 255-byte sub-blocks of zeros) keep the structure valid.
  */
-export function endlessHeader(format: 'png' | 'jpeg' | 'webp' | 'gif' | 'mp4' | 'mov'): { header: Buffer; pattern?: Buffer } {
+export function endlessHeader(format: 'png' | 'jpeg' | 'webp' | 'gif' | 'mp4' | 'mov'): {
+  header: Buffer;
+  pattern?: Buffer;
+} {
   switch (format) {
     case 'png': {
       const ihdr = Buffer.concat([u32be(100), u32be(100), Buffer.from([8, 2, 0, 0, 0])]);
-      return { header: Buffer.concat([PNG_SIG, pngChunk('IHDR', ihdr), u32be(0x7fff0000), Buffer.from('IDAT', 'latin1')]) };
+      return {
+        header: Buffer.concat([PNG_SIG, pngChunk('IHDR', ihdr), u32be(0x7fff0000), Buffer.from('IDAT', 'latin1')]),
+      };
     }
     case 'jpeg': {
       const j = jpeg(100, 100, 0);
@@ -109,7 +178,15 @@ export function endlessHeader(format: 'png' | 'jpeg' | 'webp' | 'gif' | 'mp4' | 
     }
     case 'gif': {
       const head = Buffer.concat([Buffer.from('GIF89a', 'latin1'), u16le(100), u16le(100), Buffer.from([0, 0, 0])]);
-      const frame = Buffer.concat([Buffer.from([0x2c]), u16le(0), u16le(0), u16le(100), u16le(100), Buffer.from([0]), Buffer.from([8])]);
+      const frame = Buffer.concat([
+        Buffer.from([0x2c]),
+        u16le(0),
+        u16le(0),
+        u16le(100),
+        u16le(100),
+        Buffer.from([0]),
+        Buffer.from([8]),
+      ]);
       const pattern = Buffer.alloc(256);
       pattern[0] = 255;
       return { header: Buffer.concat([head, frame]), pattern };
@@ -120,13 +197,20 @@ export function endlessHeader(format: 'png' | 'jpeg' | 'webp' | 'gif' | 'mp4' | 
 }
 
 /** A stream of `header` followed by zeros (or `pattern` repeated) up to `total` bytes, generated as it is read. */
-export function zeroTail(header: Buffer, total: number, opts: { pattern?: Buffer; onRead?: (n: number) => void } = {}): Readable {
+export function zeroTail(
+  header: Buffer,
+  total: number,
+  opts: { pattern?: Buffer; onRead?: (n: number) => void } = {},
+): Readable {
   let sent = 0;
   const block = Buffer.alloc(256 * 1024);
   if (opts.pattern) for (let i = 0; i < block.length; i += opts.pattern.length) opts.pattern.copy(block, i);
   return new Readable({
     read() {
-      if (sent >= total) { this.push(null); return; }
+      if (sent >= total) {
+        this.push(null);
+        return;
+      }
       const chunk = sent === 0 ? header : block.subarray(0, Math.min(block.length, total - sent));
       sent += chunk.length;
       opts.onRead?.(chunk.length);
@@ -151,7 +235,8 @@ export function multipart(parts: Part[]): { boundary: string; stream: Readable }
   async function* gen() {
     for (const p of parts) {
       const fname = p.filename?.replace(/"/g, '%22').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-      const disposition = p.disposition ?? `form-data; name="${p.name ?? 'files'}"${fname === undefined ? '' : `; filename="${fname}"`}`;
+      const disposition =
+        p.disposition ?? `form-data; name="${p.name ?? 'files'}"${fname === undefined ? '' : `; filename="${fname}"`}`;
       const type = fname === undefined ? '' : `Content-Type: ${p.type ?? 'application/octet-stream'}\r\n`;
       yield Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n${type}\r\n`, 'latin1');
       if (Buffer.isBuffer(p.data)) yield p.data;
@@ -163,26 +248,53 @@ export function multipart(parts: Part[]): { boundary: string; stream: Readable }
   return { boundary, stream: Readable.from(gen(), { objectMode: false }) };
 }
 
-export interface UploadReply { status: number; body: any; text: string; error?: string }
+export interface UploadReply {
+  status: number;
+  body: any;
+  text: string;
+  error?: string;
+}
 
 /** Streams a multipart upload over node:http; resolves with the answer even if the server cut the body off. */
-export function upload(base: string, key: string, parts: Part[], path = '/microblog/media/upload'): Promise<UploadReply> {
+export function upload(
+  base: string,
+  key: string,
+  parts: Part[],
+  path = '/microblog/media/upload',
+): Promise<UploadReply> {
   const { boundary, stream } = multipart(parts);
   const url = new URL(base + path);
   return new Promise((resolve) => {
     let settled = false;
-    const req = http.request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', agent: false, headers: { 'svc-key': key, 'content-type': `multipart/form-data; boundary=${boundary}`, 'transfer-encoding': 'chunked' } });
+    const req = http.request({
+      host: url.hostname,
+      port: url.port,
+      path: url.pathname,
+      method: 'POST',
+      agent: false,
+      headers: {
+        'svc-key': key,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        'transfer-encoding': 'chunked',
+      },
+    });
     req.on('response', (res) => {
       let text = '';
       res.setEncoding('utf8');
-      res.on('data', (c) => { text += c; });
+      res.on('data', (c) => {
+        text += c;
+      });
       const finish = () => {
         if (settled) return;
         settled = true;
         stream.destroy();
         req.destroy();
         let body: any;
-        try { body = JSON.parse(text); } catch { body = undefined; }
+        try {
+          body = JSON.parse(text);
+        } catch {
+          body = undefined;
+        }
         resolve({ status: res.statusCode ?? 0, body, text });
       };
       res.on('end', finish);
@@ -191,7 +303,13 @@ export function upload(base: string, key: string, parts: Part[], path = '/microb
     });
     req.on('error', (err) => {
       stream.destroy();
-      if (!settled) setTimeout(() => { if (!settled) { settled = true; resolve({ status: 0, body: undefined, text: '', error: err.message }); } }, 200);
+      if (!settled)
+        setTimeout(() => {
+          if (!settled) {
+            settled = true;
+            resolve({ status: 0, body: undefined, text: '', error: err.message });
+          }
+        }, 200);
     });
     stream.on('error', () => req.destroy());
     stream.pipe(req);

@@ -41,8 +41,16 @@ export interface HeldPost {
 
 const X_CLIENT = { clientId: 'herald-publish-client', clientSecret: 'herald-publish-secret' };
 
-/** The HERALD_* settings that point Herald at the X, Threads and LinkedIn simulators (Mastodon needs none: its instance is named when connecting). */
-export function simulatorSettings(x: XSimulator, threads: ThreadsSimulator, li: LinkedInSimulator, xClient: { clientId: string; clientSecret: string }): Record<string, string> {
+/**
+ * The HERALD_* settings that point Herald at the X, Threads and LinkedIn simulators (Mastodon needs none: its instance
+ * is named when connecting).
+ */
+export function simulatorSettings(
+  x: XSimulator,
+  threads: ThreadsSimulator,
+  li: LinkedInSimulator,
+  xClient: { clientId: string; clientSecret: string },
+): Record<string, string> {
   return {
     HERALD_MICROBLOG_API_URL: x.url,
     HERALD_MICROBLOG_AUTHORIZE_URL: x.authorizeUrl,
@@ -63,10 +71,13 @@ export function simulatorSettings(x: XSimulator, threads: ThreadsSimulator, li: 
 }
 
 /**
- * `containerReadyMs`: how long Threads takes to ready a container (0: at once, for a Herald in another process that polls at production pace).
- * `xTweetLimit`: X's posts per user per 15-minute window (default X's 100; a test that moves Herald's clock past a reset the simulator's real clock has not reached raises it).
+ * `containerReadyMs`: how long Threads takes to ready a container (0: at once, for a Herald in another process that
+ * polls at production pace). `xTweetLimit`: X's posts per user per 15-minute window (default X's 100; a test that moves
+ * Herald's clock past a reset the simulator's real clock has not reached raises it).
  */
-export async function startNetworks(opts: { pds?: boolean; containerReadyMs?: number; xTweetLimit?: number } = {}): Promise<Networks> {
+export async function startNetworks(
+  opts: { pds?: boolean; containerReadyMs?: number; xTweetLimit?: number } = {},
+): Promise<Networks> {
   // Duplicate refusals off: a post sent twice must show up as two posts, not hide behind a 403.
   const [x, masto, threads, li] = await Promise.all([
     startXSimulator({ ...X_CLIENT, rejectDuplicates: false, checkAfterSecs: 0, tweetLimit: opts.xTweetLimit }),
@@ -83,7 +94,13 @@ export async function startNetworks(opts: { pds?: boolean; containerReadyMs?: nu
   const settings = simulatorSettings(x, threads, li, X_CLIENT);
 
   return {
-    x, masto, threads, li, pds, sky, settings,
+    x,
+    masto,
+    threads,
+    li,
+    pds,
+    sky,
+    settings,
     close: async () => {
       await Promise.all([x.close(), masto.close(), threads.close(), li.close()]);
       await pds?.close();
@@ -101,7 +118,11 @@ export function useFastPolling(t: Pick<TestServer, 'server'>): void {
 }
 
 /** Connects one account per network through Herald's HTTP API; returns the account ids. */
-export async function connectAll(t: Pick<TestServer, 'call'>, key: string, nets: Networks): Promise<Partial<Record<Platform, string>>> {
+export async function connectAll(
+  t: Pick<TestServer, 'call'>,
+  key: string,
+  nets: Networks,
+): Promise<Partial<Record<Platform, string>>> {
   const ids: Partial<Record<Platform, string>> = {};
   const oauth = async (platform: Platform, body: Record<string, unknown> = {}) => {
     const r = await connectOAuth(t, key, platform, body);
@@ -113,7 +134,10 @@ export async function connectAll(t: Pick<TestServer, 'call'>, key: string, nets:
   await oauth('threadblog');
   await oauth('problog');
   if (nets.pds && nets.sky) {
-    const r = await t.call('POST', '/skyblog/auth', { key, body: { identifier: nets.sky.handle, appPassword: nets.sky.appPassword, service: nets.pds.url } });
+    const r = await t.call('POST', '/skyblog/auth', {
+      key,
+      body: { identifier: nets.sky.handle, appPassword: nets.sky.appPassword, service: nets.pds.url },
+    });
     if (r.status !== 200) throw new Error(`connecting Bluesky answered ${r.status}: ${r.text}`);
     ids.skyblog = r.body.account.uuid as string;
   }
@@ -136,41 +160,78 @@ export async function postsOn(nets: Networks, platform: Platform): Promise<HeldP
   switch (platform) {
     case 'microblog': {
       const user = nets.x.state.users[0]!;
-      return nets.x.postsBy(user.username).sort((a, b) => a.seq - b.seq).map((p) => ({
-        id: p.id, text: p.text, parent: p.replyTo,
-        media: p.mediaIds.map((id) => { const m = nets.x.state.media.get(id); return { bytes: m?.bytes?.length ?? 0, alt: m?.altText, type: m?.mediaType }; }),
-      }));
+      return nets.x
+        .postsBy(user.username)
+        .sort((a, b) => a.seq - b.seq)
+        .map((p) => ({
+          id: p.id,
+          text: p.text,
+          parent: p.replyTo,
+          media: p.mediaIds.map((id) => {
+            const m = nets.x.state.media.get(id);
+            return { bytes: m?.bytes?.length ?? 0, alt: m?.altText, type: m?.mediaType };
+          }),
+        }));
     }
     case 'fedblog': {
       const user = nets.masto.state.accounts[0]!;
-      return nets.masto.statusesBy(user.username).sort((a, b) => a.seq - b.seq).map((s) => ({
-        id: s.id, text: s.text, parent: s.inReplyToId ?? undefined,
-        media: s.mediaIds.map((id) => { const m = nets.masto.state.media.get(id); return { bytes: m?.bytes.length ?? 0, alt: m?.description ?? undefined, type: m?.mime }; }),
-      }));
+      return nets.masto
+        .statusesBy(user.username)
+        .sort((a, b) => a.seq - b.seq)
+        .map((s) => ({
+          id: s.id,
+          text: s.text,
+          parent: s.inReplyToId ?? undefined,
+          media: s.mediaIds.map((id) => {
+            const m = nets.masto.state.media.get(id);
+            return { bytes: m?.bytes.length ?? 0, alt: m?.description ?? undefined, type: m?.mime };
+          }),
+        }));
     }
     case 'threadblog': {
       const user = nets.threads.state.users[0]!;
-      return nets.threads.postsBy(user.username).sort((a, b) => a.seq - b.seq).map((p) => ({
-        id: p.id, text: p.text, parent: p.replyToId,
-        media: [p.containerId, ...p.children].map((id) => nets.threads.state.containers.get(id)).filter((c) => c?.mediaUrl)
-          .map((c) => ({ bytes: c!.fetched?.bytes.length ?? 0, alt: c!.altText, type: c!.mediaType })),
-      }));
+      return nets.threads
+        .postsBy(user.username)
+        .sort((a, b) => a.seq - b.seq)
+        .map((p) => ({
+          id: p.id,
+          text: p.text,
+          parent: p.replyToId,
+          media: [p.containerId, ...p.children]
+            .map((id) => nets.threads.state.containers.get(id))
+            .filter((c) => c?.mediaUrl)
+            .map((c) => ({ bytes: c!.fetched?.bytes.length ?? 0, alt: c!.altText, type: c!.mediaType })),
+        }));
     }
     case 'problog': {
       const member = nets.li.state.members[0]!;
-      return nets.li.postsBy(member.name).sort((a, b) => a.seq - b.seq).map((p) => ({
-        // What a reader sees: the commentary LinkedIn kept, its escapes removed.
-        id: p.urn, text: applyLittleText(p.keptCommentary).visible, parent: undefined,
-        media: p.imageUrns.map((urn) => ({ bytes: nets.li.state.images.get(urn)?.bytes?.length ?? 0, alt: altOfLinkedIn(p.content, urn) })),
-      }));
+      return nets.li
+        .postsBy(member.name)
+        .sort((a, b) => a.seq - b.seq)
+        .map((p) => ({
+          // What a reader sees: the commentary LinkedIn kept, its escapes removed.
+          id: p.urn,
+          text: applyLittleText(p.keptCommentary).visible,
+          parent: undefined,
+          media: p.imageUrns.map((urn) => ({
+            bytes: nets.li.state.images.get(urn)?.bytes?.length ?? 0,
+            alt: altOfLinkedIn(p.content, urn),
+          })),
+        }));
     }
     case 'skyblog': {
       if (!nets.pds || !nets.sky) return [];
       const records = await nets.pds.listPosts(nets.sky.did);
       // listRecords answers newest first; record keys (TIDs) sort by creation time.
       return records.reverse().map((r) => ({
-        id: r.uri, text: r.value.text, parent: r.value.reply?.parent?.uri,
-        media: (r.value.embed?.images ?? []).map((img: any) => ({ bytes: img.image?.size ?? 0, alt: img.alt, type: img.image?.mimeType })),
+        id: r.uri,
+        text: r.value.text,
+        parent: r.value.reply?.parent?.uri,
+        media: (r.value.embed?.images ?? []).map((img: any) => ({
+          bytes: img.image?.size ?? 0,
+          alt: img.alt,
+          type: img.image?.mimeType,
+        })),
       }));
     }
   }
@@ -179,7 +240,8 @@ export async function postsOn(nets: Networks, platform: Platform): Promise<HeldP
 function altOfLinkedIn(content: Record<string, any> | undefined, urn: string): string | undefined {
   if (!content) return undefined;
   if (content.media?.id === urn) return content.media.altText;
-  return (content.multiImage?.images as { id: string; altText?: string }[] | undefined)?.find((i) => i.id === urn)?.altText;
+  return (content.multiImage?.images as { id: string; altText?: string }[] | undefined)?.find((i) => i.id === urn)
+    ?.altText;
 }
 
 /** The posts whose text is one of `texts`, checked to be one reply chain in that order. */

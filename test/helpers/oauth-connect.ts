@@ -19,7 +19,9 @@ export async function authorizeAtNetwork(authUrl: string): Promise<string> {
     const res = await fetch(url, { redirect: 'manual' });
     const location = res.headers.get('location');
     if (res.status < 300 || res.status > 399 || !location) {
-      throw new Error(`the network's authorize page answered ${res.status} without a redirect: ${(await res.text()).slice(0, 300)}`);
+      throw new Error(
+        `the network's authorize page answered ${res.status} without a redirect: ${(await res.text()).slice(0, 300)}`,
+      );
     }
     await res.arrayBuffer();
     const next = new URL(location, url).toString();
@@ -33,11 +35,20 @@ export async function finishCallback(callbackUrl: string): Promise<{ status: num
   const res = await fetch(callbackUrl, { headers: { accept: 'application/json' } });
   const text = await res.text();
   let body: any;
-  try { body = JSON.parse(text); } catch { body = text; }
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = text;
+  }
   return { status: res.status, body };
 }
 
-export async function connectOAuth(t: Pick<TestServer, 'call'>, key: string, platform: string, body: Record<string, unknown> = {}): Promise<ConnectResult> {
+export async function connectOAuth(
+  t: Pick<TestServer, 'call'>,
+  key: string,
+  platform: string,
+  body: Record<string, unknown> = {},
+): Promise<ConnectResult> {
   const start = await t.call('POST', `/${platform}/auth`, { key, body });
   if (start.status !== 200) throw new Error(`POST /${platform}/auth answered ${start.status}: ${start.text}`);
   const authUrl = start.body.authUrl as string;

@@ -10,7 +10,12 @@ import addFormats from 'ajv-formats';
 
 type Json = Record<string, any>;
 
-export interface Answer { status: number; headers: Headers; text: string; body?: unknown }
+export interface Answer {
+  status: number;
+  headers: Headers;
+  text: string;
+  body?: unknown;
+}
 
 export class OpenApiCheck {
   private readonly ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
@@ -21,16 +26,23 @@ export class OpenApiCheck {
   /** Every mismatch found: operation, status and what was wrong. */
   readonly problems: string[] = [];
 
-  constructor(private readonly doc: Json, private readonly prefix: string) {
+  constructor(
+    private readonly doc: Json,
+    private readonly prefix: string,
+  ) {
     (addFormats as unknown as (a: Ajv2020) => void)(this.ajv);
     this.templates = Object.keys(doc.paths).map((p) => ({
-      op: p, path: p, re: new RegExp(`^${p.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`),
+      op: p,
+      path: p,
+      re: new RegExp(`^${p.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`),
     }));
   }
 
   /** Every operation of the document, as `METHOD /path`. */
   operations(): string[] {
-    return Object.entries(this.doc.paths as Json).flatMap(([p, ops]) => Object.keys(ops as Json).map((m) => `${m.toUpperCase()} ${p}`)).sort();
+    return Object.entries(this.doc.paths as Json)
+      .flatMap(([p, ops]) => Object.keys(ops as Json).map((m) => `${m.toUpperCase()} ${p}`))
+      .sort();
   }
 
   /** The document's path template of a concrete request path (with or without the API prefix and query). */
@@ -48,7 +60,10 @@ export class OpenApiCheck {
     if (!template) return void this.problems.push(`${where}: no such operation in the document`);
     const op = this.doc.paths[template][method.toLowerCase()];
     const listed = op.responses?.[String(r.status)];
-    if (!listed) return void this.problems.push(`${where}: status not listed (listed: ${Object.keys(op.responses ?? {}).join(', ')})`);
+    if (!listed)
+      return void this.problems.push(
+        `${where}: status not listed (listed: ${Object.keys(op.responses ?? {}).join(', ')})`,
+      );
     const type = (r.headers.get('content-type') ?? '').split(';')[0].trim();
     const content = listed.content as Json | undefined;
     if (!content) {
@@ -59,7 +74,13 @@ export class OpenApiCheck {
       const validate = this.validator(`${template} ${method} ${r.status}`, content[type].schema);
       const body = r.body !== undefined ? r.body : JSON.parse(r.text);
       if (!validate(body)) {
-        const errs = (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` (${e.params.additionalProperty})` : ''}`);
+        const errs = (validate.errors ?? [])
+          .slice(0, 5)
+          .map(
+            (e) =>
+              `${e.instancePath || '/'} ${e.message}` +
+              `${e.params && 'additionalProperty' in e.params ? ` (${e.params.additionalProperty})` : ''}`,
+          );
         this.problems.push(`${where}: ${errs.join('; ')}`);
       }
     }

@@ -46,7 +46,14 @@ export function pngBytes(width: number, height: number, rgb: [number, number, nu
 }
 
 /** Writes a PNG into `dir` and describes it as the adapters receive media. */
-export function pngMedia(dir: string, name: string, width: number, height: number, rgb: [number, number, number], altText: string): MediaItem {
+export function pngMedia(
+  dir: string,
+  name: string,
+  width: number,
+  height: number,
+  rgb: [number, number, number],
+  altText: string,
+): MediaItem {
   const file = path.join(dir, name);
   const bytes = pngBytes(width, height, rgb);
   fs.writeFileSync(file, bytes);

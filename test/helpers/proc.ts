@@ -11,11 +11,17 @@ export function processTree(pid: number): { pid: number; cmd: string }[] {
       const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
       const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
       children.set(ppid, [...(children.get(ppid) ?? []), Number(d)]);
-    } catch { /* gone meanwhile */ }
+    } catch {
+      /* gone meanwhile */
+    }
   }
   const out: { pid: number; cmd: string }[] = [];
   const visit = (p: number) => {
-    try { out.push({ pid: p, cmd: fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ') }); } catch { return; }
+    try {
+      out.push({ pid: p, cmd: fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ') });
+    } catch {
+      return;
+    }
     for (const c of children.get(p) ?? []) visit(c);
   };
   visit(pid);
@@ -27,7 +33,12 @@ export function processTree(pid: number): { pid: number; cmd: string }[] {
  * resolves once it prints its listening line, with the origin from it; rejects, with what it
  * printed, if it exits first or says nothing in `ms`.
  */
-export function startListening(cmd: string, args: string[], opts: SpawnOptions, ms = 120_000): Promise<{ child: ChildProcess; origin: string }> {
+export function startListening(
+  cmd: string,
+  args: string[],
+  opts: SpawnOptions,
+  ms = 120_000,
+): Promise<{ child: ChildProcess; origin: string }> {
   const child = spawn(cmd, args, { ...opts, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   return new Promise((resolve, reject) => {
@@ -35,11 +46,17 @@ export function startListening(cmd: string, args: string[], opts: SpawnOptions, 
     const read = (b: Buffer) => {
       out += b.toString();
       const m = /Herald API listening on (http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(out);
-      if (m) { clearTimeout(timer); resolve({ child, origin: m[1] }); }
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, origin: m[1] });
+      }
     };
     child.stdout!.on('data', read);
     child.stderr!.on('data', read);
-    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`exited ${code}:\n${out}`)); });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited ${code}:\n${out}`));
+    });
   });
 }
 

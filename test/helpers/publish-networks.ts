@@ -25,7 +25,10 @@ export const texts = (label: string, count = 3) => {
 };
 
 export async function createDraft(posts: string[], extra: Record<string, unknown> = {}): Promise<string> {
-  const r = await t.call('POST', '/microblog/drafts', { key, body: { title: posts[0].slice(0, 40), tweets: posts.map((content) => ({ content })), ...extra } });
+  const r = await t.call('POST', '/microblog/drafts', {
+    key,
+    body: { title: posts[0].slice(0, 40), tweets: posts.map((content) => ({ content })), ...extra },
+  });
   expect(r.status, r.text).toBe(200);
   return r.body.draft.id as string;
 }
@@ -37,13 +40,18 @@ export const progress = async (q: string) => {
   return r.body as { entries: any[]; summary: { total: number; completed: number; failed: number; pending: number } };
 };
 export const publish = (draftId: string, platforms: Platform[]) =>
-  t.call('POST', '/publish/multi-platform', { key, body: { draftId, targetAccounts: platforms.map((p) => ({ accountId: ids[p], platform: p })) } });
-export const draftStatus = async (id: string) => (await t.call('GET', `/microblog/drafts/${id}`, { key })).body.draft.status as string;
+  t.call('POST', '/publish/multi-platform', {
+    key,
+    body: { draftId, targetAccounts: platforms.map((p) => ({ accountId: ids[p], platform: p })) },
+  });
+export const draftStatus = async (id: string) =>
+  (await t.call('GET', `/microblog/drafts/${id}`, { key })).body.draft.status as string;
 export const ledgerSince = async (before: number) => {
   const r = await t.call('GET', '/credits/usage?limit=100', { key });
   return (r.body.records as any[]).filter((x) => x.id > before);
 };
-export const lastLedgerId = async () => ((await t.call('GET', '/credits/usage?limit=1', { key })).body.records[0]?.id ?? 0) as number;
+export const lastLedgerId = async () =>
+  ((await t.call('GET', '/credits/usage?limit=1', { key })).body.records[0]?.id ?? 0) as number;
 
 export async function until<T>(what: string, fn: () => Promise<T | undefined | false>, ms = 45_000): Promise<T> {
   const end = Date.now() + ms;
@@ -60,8 +68,15 @@ export async function expectThreadEverywhere(posts: string[], platforms: Platfor
   for (const platform of platforms) {
     const held = await postsOn(nets, platform);
     if (platform === 'problog') {
-      expect(held.filter((p) => p.text === posts.join('\n\n')), platform).toHaveLength(1);
-      for (const text of posts) expect(held.filter((p) => p.text.includes(text)), `${platform}: ${text}`).toHaveLength(1);
+      expect(
+        held.filter((p) => p.text === posts.join('\n\n')),
+        platform,
+      ).toHaveLength(1);
+      for (const text of posts)
+        expect(
+          held.filter((p) => p.text.includes(text)),
+          `${platform}: ${text}`,
+        ).toHaveLength(1);
       continue;
     }
     const chain = threadOf(held, posts);
@@ -76,7 +91,6 @@ export function noDuplicates() {
   expect(nets.threads.state.counter.duplicates()).toEqual([]);
   expect(nets.li.state.counter.duplicates()).toEqual([]);
 }
-
 
 /** Starts the networks and Herald before the calling file's tests; stops them after. */
 export function usePublishNetworks(): void {

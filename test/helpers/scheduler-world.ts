@@ -12,8 +12,12 @@ import { startXSimulator, type XSimulator } from '../simulators/x.simulator.js';
 
 export class ManualWaker implements Waker {
   at: number | undefined;
-  arm(at: number) { this.at = at; }
-  cancel() { this.at = undefined; }
+  arm(at: number) {
+    this.at = at;
+  }
+  cancel() {
+    this.at = undefined;
+  }
 }
 
 export const CLIENT = { clientId: 'herald-sched-client', clientSecret: 'herald-sched-secret' };
@@ -33,8 +37,11 @@ export function useSchedulerWorld(): void {
       clock,
       scheduler: { waker: new ManualWaker(), sweepMs: 3_600_000 },
       settings: {
-        HERALD_MICROBLOG_API_URL: x.url, HERALD_MICROBLOG_AUTHORIZE_URL: x.authorizeUrl, HERALD_MICROBLOG_TOKEN_URL: x.tokenUrl,
-        HERALD_MICROBLOG_CLIENT_ID: CLIENT.clientId, HERALD_MICROBLOG_CLIENT_SECRET: CLIENT.clientSecret,
+        HERALD_MICROBLOG_API_URL: x.url,
+        HERALD_MICROBLOG_AUTHORIZE_URL: x.authorizeUrl,
+        HERALD_MICROBLOG_TOKEN_URL: x.tokenUrl,
+        HERALD_MICROBLOG_CLIENT_ID: CLIENT.clientId,
+        HERALD_MICROBLOG_CLIENT_SECRET: CLIENT.clientSecret,
       },
     });
     key = await t.login();
@@ -54,13 +61,34 @@ export async function draft(text: string): Promise<string> {
   return r.body.draft.id;
 }
 
-export async function scheduleAt(draftId: string, ms: number, targets: { accountId: string; platform: string }[], extra: Record<string, unknown> = {}) {
-  const r = await t.call('POST', '/microblog/schedule', { key, body: { draftId, scheduledFor: new Date(clock.now() + ms).toISOString(), targetAccounts: targets, applyJitter: false, ...extra } });
+export async function scheduleAt(
+  draftId: string,
+  ms: number,
+  targets: { accountId: string; platform: string }[],
+  extra: Record<string, unknown> = {},
+) {
+  const r = await t.call('POST', '/microblog/schedule', {
+    key,
+    body: {
+      draftId,
+      scheduledFor: new Date(clock.now() + ms).toISOString(),
+      targetAccounts: targets,
+      applyJitter: false,
+      ...extra,
+    },
+  });
   expect(r.status, r.text).toBe(200);
   return r.body;
 }
 
-export const entry = (draftId: string, accountId = xId) => t.server.sqlite.prepare('SELECT status, attempts, due_at AS dueAt, last_error AS error FROM schedule_entries WHERE draft_id = ? AND account_id = ?').get(draftId, accountId) as { status: string; attempts: number; dueAt: number; error: string | null };
-export const draftStatus = (id: string) => (t.server.sqlite.prepare('SELECT status FROM drafts WHERE id = ?').get(id) as { status: string }).status;
+export const entry = (draftId: string, accountId = xId) =>
+  t.server.sqlite
+    .prepare(
+      'SELECT status, attempts, due_at AS dueAt, last_error AS error FROM schedule_entries WHERE draft_id = ' +
+        '? AND account_id = ?',
+    )
+    .get(draftId, accountId) as { status: string; attempts: number; dueAt: number; error: string | null };
+export const draftStatus = (id: string) =>
+  (t.server.sqlite.prepare('SELECT status FROM drafts WHERE id = ?').get(id) as { status: string }).status;
 export const tweets = (text: string) => x.state.posts.filter((p) => p.text === text).length;
 export const fire = () => t.server.scheduler!.tick();

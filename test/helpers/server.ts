@@ -40,9 +40,15 @@ export interface Reply<T = any> {
 /** A clock tests can move. */
 export class TestClock implements Clock {
   constructor(public t = Date.parse('2026-11-15T12:00:00Z')) {}
-  now() { return this.t; }
-  advance(ms: number) { this.t += ms; }
-  set(iso: string) { this.t = Date.parse(iso); }
+  now() {
+    return this.t;
+  }
+  advance(ms: number) {
+    this.t += ms;
+  }
+  set(iso: string) {
+    this.t = Date.parse(iso);
+  }
 }
 
 export function tempDir(prefix = 'herald-test-'): string {
@@ -67,12 +73,16 @@ export function requestParts(o: CallOptions): { headers: Record<string, string>;
  * answer is not JSON): TestServer's `call`, also for a Herald in another process.
  */
 export function jsonCaller(base: string): TestServer['call'] {
-  return async <T,>(method: string, p: string, o: CallOptions = {}): Promise<Reply<T>> => {
+  return async <T>(method: string, p: string, o: CallOptions = {}): Promise<Reply<T>> => {
     const { headers, body } = requestParts(o);
     const res = await fetch(base + p, { method, headers, body });
     const text = await res.text();
     let parsed: any;
-    try { parsed = JSON.parse(text); } catch { parsed = undefined; }
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
     return { status: res.status, headers: res.headers, body: parsed, text };
   };
 }
@@ -86,24 +96,29 @@ export async function closedPort(): Promise<number> {
   return port;
 }
 
-export async function startServer(opts: Partial<ServerOptions> & { owner?: boolean; settings?: Record<string, string>; dataDir?: string } = {}): Promise<TestServer> {
+export async function startServer(
+  opts: Partial<ServerOptions> & { owner?: boolean; settings?: Record<string, string>; dataDir?: string } = {},
+): Promise<TestServer> {
   const dataDir = opts.dataDir ?? tempDir();
-  const config = loadConfig({}, {
-    HERALD_DATA_DIR: dataDir,
-    HERALD_PORT: '0',
-    HERALD_LOG_LEVEL: 'silent',
-    HERALD_SECRET_STORE: 'file',
-    // Simulators and the test PDS listen on loopback (§10 "One address policy"); the address
-    // policy's own tests set it back to '0'.
-    HERALD_ALLOW_PRIVATE_ADDRESSES: '1',
-    // The suite creates many users: scrypt at 2^14, not OWASP's 2^17 (config.ts, passwordCostLog2).
-    HERALD_PASSWORD_COST: process.env.HERALD_PASSWORD_COST ?? '14',
-    // The suite's injected clocks are not the simulators': Mastodon posts fire locally unless a
-    // test turns the hand-off on (hand-off.test.ts); the product's default is on (config.ts).
-    HERALD_FEDBLOG_HAND_OFF: '0',
-    ...(opts.owner === false ? {} : { HERALD_OWNER_EMAIL: OWNER.email, HERALD_OWNER_PASSWORD: OWNER.password }),
-    ...opts.settings,
-  });
+  const config = loadConfig(
+    {},
+    {
+      HERALD_DATA_DIR: dataDir,
+      HERALD_PORT: '0',
+      HERALD_LOG_LEVEL: 'silent',
+      HERALD_SECRET_STORE: 'file',
+      // Simulators and the test PDS listen on loopback (docs/decisions.md §7); the address
+      // policy's own tests set it back to '0'.
+      HERALD_ALLOW_PRIVATE_ADDRESSES: '1',
+      // The suite creates many users: scrypt at 2^14, not OWASP's 2^17 (config.ts, passwordCostLog2).
+      HERALD_PASSWORD_COST: process.env.HERALD_PASSWORD_COST ?? '14',
+      // The suite's injected clocks are not the simulators': Mastodon posts fire locally unless a
+      // test turns the hand-off on (hand-off.test.ts); the product's default is on (config.ts).
+      HERALD_FEDBLOG_HAND_OFF: '0',
+      ...(opts.owner === false ? {} : { HERALD_OWNER_EMAIL: OWNER.email, HERALD_OWNER_PASSWORD: OWNER.password }),
+      ...opts.settings,
+    },
+  );
   const server = await createServer({ ...opts, config, announce: false });
   const base = server.apiUrl;
   const call = jsonCaller(base);
@@ -113,9 +128,16 @@ export async function startServer(opts: Partial<ServerOptions> & { owner?: boole
     return r.body.apiKey.key as string;
   };
   return {
-    server, base, dataDir, call, login,
+    server,
+    base,
+    dataDir,
+    call,
+    login,
     // Under npm test the data folder is kept for the canary sweep (scripts/test.mjs removes it).
-    close: async () => { await server.close(); if (!process.env.HERALD_TEST_KEEP_DATA) fs.rmSync(dataDir, { recursive: true, force: true }); },
+    close: async () => {
+      await server.close();
+      if (!process.env.HERALD_TEST_KEEP_DATA) fs.rmSync(dataDir, { recursive: true, force: true });
+    },
   };
 }
 
@@ -123,13 +145,31 @@ export async function startServer(opts: Partial<ServerOptions> & { owner?: boole
  * A request with full control of the headers (fetch will not let a caller set Host), over
  * node:http. `target` is the request-target as sent on the wire.
  */
-export function rawRequest(port: number, opts: { method?: string; target: string; headers?: Record<string, string | string[]>; body?: string; setHost?: boolean }): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
+export function rawRequest(
+  port: number,
+  opts: {
+    method?: string;
+    target: string;
+    headers?: Record<string, string | string[]>;
+    body?: string;
+    setHost?: boolean;
+  },
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method: opts.method ?? 'GET', path: opts.target, headers: opts.headers, setHost: opts.setHost ?? false });
+    const req = http.request({
+      host: '127.0.0.1',
+      port,
+      method: opts.method ?? 'GET',
+      path: opts.target,
+      headers: opts.headers,
+      setHost: opts.setHost ?? false,
+    });
     req.on('response', (res) => {
       let text = '';
       res.setEncoding('utf8');
-      res.on('data', (c) => { text += c; });
+      res.on('data', (c) => {
+        text += c;
+      });
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
     });
     req.on('error', reject);

@@ -25,18 +25,25 @@ export interface UiApp {
   close(): Promise<void>;
 }
 
-export async function startUiApp(opts: {
-  server?: Partial<ServerOptions> & { owner?: boolean; settings?: Record<string, string> };
-  context?: BrowserContextOptions;
-  /** Console errors that are expected (e.g. a 4xx the test provokes), as patterns. */
-  allowConsole?: RegExp[];
-  /** Extra Chromium switches (the composer bench unlocks the frame rate). */
-  browserArgs?: string[];
-} = {}): Promise<UiApp> {
+export async function startUiApp(
+  opts: {
+    server?: Partial<ServerOptions> & { owner?: boolean; settings?: Record<string, string> };
+    context?: BrowserContextOptions;
+    /** Console errors that are expected (e.g. a 4xx the test provokes), as patterns. */
+    allowConsole?: RegExp[];
+    /** Extra Chromium switches (the composer bench unlocks the frame rate). */
+    browserArgs?: string[];
+  } = {},
+): Promise<UiApp> {
   const uiDir = await builtUi();
   const t = await startServer({ ...opts.server, uiDir });
   const browser = await launchChromium(opts.browserArgs);
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, timezoneId: 'Europe/Berlin', locale: 'en-GB', ...opts.context });
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 800 },
+    timezoneId: 'Europe/Berlin',
+    locale: 'en-GB',
+    ...opts.context,
+  });
   // Shorter than the test timeout, so a stuck step fails with its own message.
   context.setDefaultTimeout(15_000);
   const problems: string[] = [];
@@ -49,14 +56,25 @@ export async function startUiApp(opts: {
       problems.push(`console: ${m.text()}`);
     });
     // A confirm() is the app asking before a delete: accept it. Anything else is recorded.
-    page.on('dialog', (d) => { dialogs.push(`${d.type()}: ${d.message()}`); void (d.type() === 'confirm' ? d.accept() : d.dismiss()).catch(() => undefined); });
+    page.on('dialog', (d) => {
+      dialogs.push(`${d.type()}: ${d.message()}`);
+      void (d.type() === 'confirm' ? d.accept() : d.dismiss()).catch(() => undefined);
+    });
   };
   context.on('page', watch);
   const page = await context.newPage();
   const origin = t.server.url;
   const app: UiApp = {
-    t, browser, context, page, origin, problems, dialogs,
-    shot: async (name) => { await app.page.screenshot({ path: shotPath(name), fullPage: true }); },
+    t,
+    browser,
+    context,
+    page,
+    origin,
+    problems,
+    dialogs,
+    shot: async (name) => {
+      await app.page.screenshot({ path: shotPath(name), fullPage: true });
+    },
     close: async () => {
       await browser.close().catch(() => undefined);
       await t.close();
@@ -76,17 +94,33 @@ export async function signIn(app: UiApp, hash = '#/compose'): Promise<string> {
   } catch (err) {
     // Say what the page shows instead (still loading, the sign-in page, an error) and what the
     // browser logged, so a failure here names its cause.
-    const shown = await app.page.locator('body').innerText({ timeout: 2_000 }).catch(() => '(no body)');
-    throw new Error(`signed in, but no main navigation after 15 s at ${app.page.url()}; the page shows: ${JSON.stringify(shown.slice(0, 300))}; browser problems: ${JSON.stringify(app.problems.slice(-5))}`, { cause: err });
+    const shown = await app.page
+      .locator('body')
+      .innerText({ timeout: 2_000 })
+      .catch(() => '(no body)');
+    throw new Error(
+      `signed in, but no main navigation after 15 s at ${app.page.url()}; the page shows: ` +
+        `${JSON.stringify(shown.slice(0, 300))}; browser problems: ${JSON.stringify(app.problems.slice(-5))}`,
+      { cause: err },
+    );
   }
   return key;
 }
 
 /** Form controls, buttons and links on the page that have no accessible name (should be none). */
 export function unnamedControls(page: Page): Promise<string[]> {
-  return page.evaluate(() => [...document.querySelectorAll('input, textarea, select, button, a[href]')].filter((el) => {
-    const e = el as HTMLInputElement;
-    const name = e.getAttribute('aria-label') || e.labels?.[0]?.textContent?.trim() || e.textContent?.trim() || e.getAttribute('title') || e.getAttribute('aria-labelledby');
-    return !name;
-  }).map((el) => el.outerHTML.slice(0, 100)));
+  return page.evaluate(() =>
+    [...document.querySelectorAll('input, textarea, select, button, a[href]')]
+      .filter((el) => {
+        const e = el as HTMLInputElement;
+        const name =
+          e.getAttribute('aria-label') ||
+          e.labels?.[0]?.textContent?.trim() ||
+          e.textContent?.trim() ||
+          e.getAttribute('title') ||
+          e.getAttribute('aria-labelledby');
+        return !name;
+      })
+      .map((el) => el.outerHTML.slice(0, 100)),
+  );
 }

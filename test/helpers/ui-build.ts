@@ -13,20 +13,33 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const INPUTS = ['renderer/index.html', 'renderer/vite.config.ts', 'renderer/src', 'renderer/public', 'client', 'package-lock.json'];
+const INPUTS = [
+  'renderer/index.html',
+  'renderer/vite.config.ts',
+  'renderer/src',
+  'renderer/public',
+  'client',
+  'package-lock.json',
+];
 
 function files(p: string): string[] {
   const abs = path.join(root, p);
   if (!fs.existsSync(abs)) return [];
   if (fs.statSync(abs).isFile()) return [p];
-  return fs.readdirSync(abs).sort().flatMap((name) => files(path.join(p, name)));
+  return fs
+    .readdirSync(abs)
+    .sort()
+    .flatMap((name) => files(path.join(p, name)));
 }
 
 /** A hash of everything the build reads. */
 export function uiSourceHash(): string {
   const h = crypto.createHash('sha256');
   for (const f of INPUTS.flatMap(files)) {
-    h.update(f).update('\0').update(fs.readFileSync(path.join(root, f))).update('\0');
+    h.update(f)
+      .update('\0')
+      .update(fs.readFileSync(path.join(root, f)))
+      .update('\0');
   }
   return h.digest('hex').slice(0, 16);
 }
@@ -36,10 +49,18 @@ function viteBuild(outDir: string): Promise<void> {
   for (const k of Object.keys(env)) if (k === 'NODE_ENV' || k.startsWith('VITEST') || k === 'TEST') delete env[k];
   const vite = path.join(root, 'node_modules', 'vite', 'bin', 'vite.js');
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [vite, 'build', '--config', 'renderer/vite.config.ts', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [vite, 'build', '--config', 'renderer/vite.config.ts', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'],
+      { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let out = '';
-    child.stdout.on('data', (d) => { out += d; });
-    child.stderr.on('data', (d) => { out += d; });
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
+    child.stderr.on('data', (d) => {
+      out += d;
+    });
     child.on('error', reject);
     child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`vite build failed (${code}):\n${out}`))));
   });
@@ -55,7 +76,11 @@ export function builtUi(): Promise<string> {
     // Builds of older sources, untouched for a day, are cleared away.
     for (const name of fs.readdirSync(os.tmpdir()).filter((n) => n.startsWith('herald-ui-'))) {
       const old = path.join(os.tmpdir(), name);
-      try { if (Date.now() - fs.statSync(old).mtimeMs > 86_400_000) fs.rmSync(old, { recursive: true, force: true }); } catch { /* another run's */ }
+      try {
+        if (Date.now() - fs.statSync(old).mtimeMs > 86_400_000) fs.rmSync(old, { recursive: true, force: true });
+      } catch {
+        /* another run's */
+      }
     }
     const tmp = `${dir}.tmp-${process.pid}-${crypto.randomBytes(4).toString('hex')}`;
     await viteBuild(tmp);

@@ -13,7 +13,9 @@ import { startUiApp, type UiApp } from './ui-app.js';
 import { formatIn, formatLocal, localToInstant } from '../../time/index.js';
 
 export interface ZoneWalk {
-  machine: string; user: string; locale: string;
+  machine: string;
+  user: string;
+  locale: string;
   /** A local time that does not exist in the user's zone (a DST gap), and what the composer says of it. */
   gap?: { local: string; words: string };
 }
@@ -25,13 +27,23 @@ export function runUnder(zone: string): void {
 
 const norm = (s: string) => s.replace(/[\u202f\u00a0]/g, ' ').trim();
 
-interface Shown { iso: string; zone: string; text: string; clock: boolean }
+interface Shown {
+  iso: string;
+  zone: string;
+  text: string;
+  clock: boolean;
+}
 
 /** Every <time> the page shows, with the instant and zone it carries. */
 async function shownTimes(app: UiApp): Promise<Shown[]> {
-  return app.page.evaluate(() => [...document.querySelectorAll('time[datetime]')].map((e) => ({
-    iso: e.getAttribute('datetime')!, zone: e.getAttribute('data-zone') ?? '', text: e.textContent ?? '', clock: !!e.closest('.cal-time'),
-  })));
+  return app.page.evaluate(() =>
+    [...document.querySelectorAll('time[datetime]')].map((e) => ({
+      iso: e.getAttribute('datetime')!,
+      zone: e.getAttribute('data-zone') ?? '',
+      text: e.textContent ?? '',
+      clock: !!e.closest('.cal-time'),
+    })),
+  );
 }
 
 /**
@@ -40,7 +52,9 @@ async function shownTimes(app: UiApp): Promise<Shown[]> {
  * instants written in the machine's zone anywhere in the page's text.
  */
 export async function checkPage(app: UiApp, w: ZoneWalk, name: string, known: string[], min = 1): Promise<number> {
-  await expect.poll(async () => (await shownTimes(app)).length, { message: `${name}: shown times`, timeout: 15_000 }).toBeGreaterThanOrEqual(min);
+  await expect
+    .poll(async () => (await shownTimes(app)).length, { message: `${name}: shown times`, timeout: 15_000 })
+    .toBeGreaterThanOrEqual(min);
   const shown = await shownTimes(app);
   for (const s of shown) {
     expect([w.user], `${name}: ${s.text} shown in ${s.zone}`).toContain(s.zone);
@@ -49,7 +63,10 @@ export async function checkPage(app: UiApp, w: ZoneWalk, name: string, known: st
   }
   const body = norm(await app.page.locator('body').innerText());
   for (const iso of [...known, ...shown.map((s) => s.iso)]) {
-    const inMachine = [formatIn(iso, w.machine, w.locale), new Date(iso).toLocaleString(w.locale, { timeZone: w.machine })].map(norm);
+    const inMachine = [
+      formatIn(iso, w.machine, w.locale),
+      new Date(iso).toLocaleString(w.locale, { timeZone: w.machine }),
+    ].map(norm);
     const inUser = norm(formatIn(iso, w.user, w.locale));
     for (const m of inMachine) if (m !== inUser) expect(body, `${name}: ${iso} in the machine's zone`).not.toContain(m);
   }
@@ -64,7 +81,10 @@ export async function walkWizard(app: UiApp, w: ZoneWalk): Promise<string> {
   await owner.getByLabel('E-mail').fill(OWNER.email);
   await owner.getByLabel('Password').fill(OWNER.password);
   await owner.getByRole('button', { name: 'Create and continue' }).click();
-  await page.getByRole('form', { name: 'Where Herald keeps secrets' }).getByRole('button', { name: 'Continue' }).click();
+  await page
+    .getByRole('form', { name: 'Where Herald keeps secrets' })
+    .getByRole('button', { name: 'Continue' })
+    .click();
   const defaults = page.getByRole('form', { name: 'Time zone and language' });
   await defaults.locator('[data-detected]').waitFor();
   const field = defaults.getByLabel('Time zone for schedules');
@@ -84,7 +104,9 @@ export async function walkWizard(app: UiApp, w: ZoneWalk): Promise<string> {
 }
 
 export async function startZoneApp(w: ZoneWalk): Promise<UiApp> {
-  expect(Intl.DateTimeFormat().resolvedOptions().timeZone, 'the test process runs in the machine\'s zone').toBe(w.machine);
+  expect(Intl.DateTimeFormat().resolvedOptions().timeZone, "the test process runs in the machine's zone").toBe(
+    w.machine,
+  );
   return startUiApp({
     server: { owner: false, scheduler: false, settings: { HERALD_SECRET_STORE: 'file' } },
     context: { timezoneId: w.machine, locale: w.locale },
@@ -109,16 +131,30 @@ export async function walkEveryPage(app: UiApp, w: ZoneWalk, shot: (name: string
   const set = (await call('GET', '/social-sets')).socialSets.find((s: any) => s.id === setId);
   expect(set.timeZone).toBe(w.user);
   // Every day at 09:00 (set's zone).
-  await call('PUT', `/social-sets/${setId}/slots`, { slots: [1, 2, 3, 4, 5, 6, 7].map((day) => ({ day, time: '09:00' })) });
+  await call('PUT', `/social-sets/${setId}/slots`, {
+    slots: [1, 2, 3, 4, 5, 6, 7].map((day) => ({ day, time: '09:00' })),
+  });
 
   // A published and a failed post (rows, as a network would leave them) for History and Calendar.
-  const published = (await call('POST', '/microblog/drafts', { title: 'Out already', tweets: [{ content: 'out' }], selectedAccountIds: [x] })).draft.id;
+  const published = (
+    await call('POST', '/microblog/drafts', {
+      title: 'Out already',
+      tweets: [{ content: 'out' }],
+      selectedAccountIds: [x],
+    })
+  ).draft.id;
   const pubAt = new Date(Date.now() - 2 * 86_400_000).toISOString();
-  app.t.server.sqlite.prepare(`INSERT INTO publications (id, user_id, draft_id, account_id, platform, status, attempts, error, url, published_at, created_at, updated_at)
-    VALUES ('pub-zone', ?, ?, ?, 'microblog', 'published', 1, NULL, 'https://x.example/status/1', ?, ?, ?)`).run(userId, published, x, pubAt, pubAt, pubAt);
+  app.t.server.sqlite
+    .prepare(
+      `INSERT INTO publications (id, user_id, draft_id, account_id, platform, status, attempts, error, url,
+        published_at, created_at, updated_at)
+    VALUES ('pub-zone', ?, ?, ?, 'microblog', 'published', 1, NULL, 'https://x.example/status/1', ?, ?, ?)`,
+    )
+    .run(userId, published, x, pubAt, pubAt, pubAt);
 
   // Queue a slot post from the composer: the notice names the slot in the set's zone.
-  const draft = async (title: string) => (await call('POST', '/microblog/drafts', { title, tweets: [{ content: title }] })).draft.id as string;
+  const draft = async (title: string) =>
+    (await call('POST', '/microblog/drafts', { title, tweets: [{ content: title }] })).draft.id as string;
   await page.goto(`${app.origin}/#/compose?draft=${await draft('Into the next slot')}`);
   await page.reload(); // the accounts arrived after the wizard's pages loaded
   await page.getByText(`Times are in ${w.user}.`).waitFor();
@@ -163,10 +199,17 @@ export async function walkEveryPage(app: UiApp, w: ZoneWalk, shot: (name: string
   const month = formatLocal(w.user, Date.parse(typed)).local.slice(0, 10);
   await visit(`#/calendar?date=${month}`, 'Calendar', 1);
   // The Move dialog: its inputs hold the post's time in the set's zone.
-  await page.getByTestId('calendar').getByRole('button', { name: /^Move / }).first().click();
+  await page
+    .getByTestId('calendar')
+    .getByRole('button', { name: /^Move / })
+    .first()
+    .click();
   const dialog = page.getByRole('dialog', { name: 'Reschedule' });
   await dialog.getByText(`Times in ${w.user}.`).waitFor();
-  for (const v of await dialog.locator('input[type="time"]').evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value))) expect(v).toBe('09:00');
+  for (const v of await dialog
+    .locator('input[type="time"]')
+    .evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value)))
+    expect(v).toBe('09:00');
   await checkPage(app, w, 'Move dialog', known, 1);
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await visit('#/history', 'History', 1);

@@ -24,18 +24,25 @@ const env = () => cliEnv(home, { HERALD_API_KEY: key, HERALD_BASE_URL: t.base })
 /** Runs `herald account connect …`; once it prints the address, opens it as a browser would. */
 function connectLikeAPerson(args: string[]): Promise<{ code: number; out: string; err: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'account', 'connect', ...args], { env: env() as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'account', 'connect', ...args], {
+      env: env() as NodeJS.ProcessEnv,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     let opened = false;
-    child.stdout.setEncoding('utf8').on('data', (c: string) => { out += c; });
+    child.stdout.setEncoding('utf8').on('data', (c: string) => {
+      out += c;
+    });
     child.stderr.setEncoding('utf8').on('data', (c: string) => {
       err += c;
       const url = /^(http\S+\/oauth\/authorize\S*)$/m.exec(err)?.[1];
       if (url && !opened) {
         opened = true;
         // The browser follows the network's redirect back to Herald's callback.
-        void authorizeAtNetwork(url).then((back) => fetch(back)).catch(reject);
+        void authorizeAtNetwork(url)
+          .then((back) => fetch(back))
+          .catch(reject);
       }
     });
     child.on('error', reject);
@@ -69,7 +76,9 @@ it('connects a Mastodon account, then says it was already connected the second t
 });
 
 it('an account to reconnect that is not yours is exit 4, and a missing instance a usage error', async () => {
-  const r = await herald(['account', 'connect', 'fedblog', '--instance', masto.url, '--reconnect', 'no-such-account'], { env: env() });
+  const r = await herald(['account', 'connect', 'fedblog', '--instance', masto.url, '--reconnect', 'no-such-account'], {
+    env: env(),
+  });
   expect(r.code).toBe(4);
   expect(r.err).toMatch(/NOT_FOUND: No Mastodon account with that id to reconnect/);
   const usage = await herald(['account', 'connect', 'fedblog'], { env: env() });

@@ -20,11 +20,17 @@ const clock = new TestClock();
 let t: TestServer;
 let key: string;
 const dirs: string[] = [];
-const dir = (p = 'herald-cli-b-') => { const d = tempDir(p); dirs.push(d); return d; };
+const dir = (p = 'herald-cli-b-') => {
+  const d = tempDir(p);
+  dirs.push(d);
+  return d;
+};
 const run = limit(3);
 let home: string;
-const env = (extra: Record<string, string | undefined> = {}) => cliEnv(home, { HERALD_API_KEY: key, HERALD_BASE_URL: t.base, ...extra });
-const cli = (args: string[], extra: Record<string, string | undefined> = {}, stdin?: string) => run(() => herald(args, { env: env(extra), stdin }));
+const env = (extra: Record<string, string | undefined> = {}) =>
+  cliEnv(home, { HERALD_API_KEY: key, HERALD_BASE_URL: t.base, ...extra });
+const cli = (args: string[], extra: Record<string, string | undefined> = {}, stdin?: string) =>
+  run(() => herald(args, { env: env(extra), stdin }));
 
 /** A loopback port with nothing listening on it. */
 beforeAll(async () => {
@@ -39,40 +45,100 @@ afterAll(async () => {
 });
 
 describe('failures', () => {
-  it('each kind prints one line on stderr with the API\'s code, nothing on stdout, and exits with its own code', async () => {
-    // A user with a set and a draft but no credits left; a free key that has used its hour.
-    const poorKey = await addUser(t, 'poor@example.test');
-    const poorId = userIdOf(t, 'poor@example.test');
-    addAccount(t, poorId, 'skyblog');
-    const { balance } = t.server.services.credits.balance(poorId);
-    t.server.services.credits.adjust(poorId, -balance, 'test: nothing left');
-    const poorDraft = (await t.call('POST', '/microblog/drafts', { key: poorKey, body: { title: 'x', tweets: [{ content: 'x', position: 0 }] } })).body.draft.id;
-    const free = (await t.call('POST', '/auth/api-keys', { key, body: { name: 'free', tier: 'free' } })).body.apiKey.key;
-    for (let i = 0; i < 100; i++) expect((await t.call('GET', '/me', { key: free })).status).toBe(200);
-    const noSetKey = await addUser(t, 'noset@example.test');
-    const down = `http://127.0.0.1:${await closedPort()}/api/v1`;
+  it(
+    "each kind prints one line on stderr with the API's code, " + 'nothing on stdout, and exits with its own code',
+    async () => {
+      // A user with a set and a draft but no credits left; a free key that has used its hour.
+      const poorKey = await addUser(t, 'poor@example.test');
+      const poorId = userIdOf(t, 'poor@example.test');
+      addAccount(t, poorId, 'skyblog');
+      const { balance } = t.server.services.credits.balance(poorId);
+      t.server.services.credits.adjust(poorId, -balance, 'test: nothing left');
+      const poorDraft = (
+        await t.call('POST', '/microblog/drafts', {
+          key: poorKey,
+          body: { title: 'x', tweets: [{ content: 'x', position: 0 }] },
+        })
+      ).body.draft.id;
+      const free = (await t.call('POST', '/auth/api-keys', { key, body: { name: 'free', tier: 'free' } })).body.apiKey
+        .key;
+      for (let i = 0; i < 100; i++) expect((await t.call('GET', '/me', { key: free })).status).toBe(200);
+      const noSetKey = await addUser(t, 'noset@example.test');
+      const down = `http://127.0.0.1:${await closedPort()}/api/v1`;
 
-    const cases: [string, string[], Record<string, string>, number, RegExp][] = [
-      ['wrong key', ['whoami'], { HERALD_API_KEY: 'hk_not_a_real_key_at_all_000000000000' }, 3, /^error INVALID_API_KEY: .+\n$/],
-      ['unknown draft', ['draft', 'get', '00000000-0000-4000-8000-000000000000'], {}, 4, /^error NOT_FOUND: Draft not found\n$/],
-      ['unknown template', ['template', 'get', 'nope'], {}, 4, /^error NOT_FOUND: .+\n$/],
-      ['server down', ['draft', 'list'], { HERALD_BASE_URL: down }, 5, new RegExp(`^error NETWORK_ERROR: Herald is not reachable at ${down.replace(/[.]/g, '\\.')} \\(.*ECONNREFUSED.*\\); is it running\\?\\n$`)],
-      ['no credits', ['publish', poorDraft], { HERALD_API_KEY: poorKey }, 6, /^error INSUFFICIENT_CREDITS: .*10 credits.*\n$/],
-      ['rate limited', ['whoami'], { HERALD_API_KEY: free }, 7, /^error RATE_LIMITED: .+ Retry after \d+ s\.\n$/],
-      ['invalid input from the API', ['draft', 'create', '--content', 'x', '--title', 'T'.repeat(501)], {}, 2, /^error INVALID_INPUT: .*title.*500.*\n$/],
-      ['bad --at', ['schedule', 'create', poorDraft, '--at', 'next tuesday'], {}, 2, /^error Cannot read the time "next tuesday": use ISO 8601/],
-      ['bad base URL', ['whoami'], { HERALD_BASE_URL: 'localhost:4780' }, 2, /^error INVALID_INPUT: The base URL "localhost:4780" is not an http\(s\) URL/],
-      ['no social set', ['draft', 'create', '--content', 'x'], { HERALD_API_KEY: noSetKey }, 1, /^error NO_SOCIAL_SET: .+\n$/],
-    ];
-    const results = await Promise.all(cases.map(([, args, extra]) => cli(args, extra)));
-    cases.forEach(([name, , , code, line], i) => {
-      const r = results[i];
-      expect({ name, code: r.code, out: r.out }).toEqual({ name, code, out: '' });
-      expect(r.err, name).toMatch(line);
-      expect(r.err.trimEnd().split('\n'), name).toHaveLength(1);
-    });
-    expect((await t.call('GET', '/microblog/drafts', { key: noSetKey })).body.drafts).toEqual([]);
-  });
+      const cases: [string, string[], Record<string, string>, number, RegExp][] = [
+        [
+          'wrong key',
+          ['whoami'],
+          { HERALD_API_KEY: 'hk_not_a_real_key_at_all_000000000000' },
+          3,
+          /^error INVALID_API_KEY: .+\n$/,
+        ],
+        [
+          'unknown draft',
+          ['draft', 'get', '00000000-0000-4000-8000-000000000000'],
+          {},
+          4,
+          /^error NOT_FOUND: Draft not found\n$/,
+        ],
+        ['unknown template', ['template', 'get', 'nope'], {}, 4, /^error NOT_FOUND: .+\n$/],
+        [
+          'server down',
+          ['draft', 'list'],
+          { HERALD_BASE_URL: down },
+          5,
+          new RegExp(
+            `^error NETWORK_ERROR: Herald is not reachable at ${down.replace(/[.]/g, '\\.')} ` +
+              `\\(.*ECONNREFUSED.*\\); is it running\\?\\n$`,
+          ),
+        ],
+        [
+          'no credits',
+          ['publish', poorDraft],
+          { HERALD_API_KEY: poorKey },
+          6,
+          /^error INSUFFICIENT_CREDITS: .*10 credits.*\n$/,
+        ],
+        ['rate limited', ['whoami'], { HERALD_API_KEY: free }, 7, /^error RATE_LIMITED: .+ Retry after \d+ s\.\n$/],
+        [
+          'invalid input from the API',
+          ['draft', 'create', '--content', 'x', '--title', 'T'.repeat(501)],
+          {},
+          2,
+          /^error INVALID_INPUT: .*title.*500.*\n$/,
+        ],
+        [
+          'bad --at',
+          ['schedule', 'create', poorDraft, '--at', 'next tuesday'],
+          {},
+          2,
+          /^error Cannot read the time "next tuesday": use ISO 8601/,
+        ],
+        [
+          'bad base URL',
+          ['whoami'],
+          { HERALD_BASE_URL: 'localhost:4780' },
+          2,
+          /^error INVALID_INPUT: The base URL "localhost:4780" is not an http\(s\) URL/,
+        ],
+        [
+          'no social set',
+          ['draft', 'create', '--content', 'x'],
+          { HERALD_API_KEY: noSetKey },
+          1,
+          /^error NO_SOCIAL_SET: .+\n$/,
+        ],
+      ];
+      const results = await Promise.all(cases.map(([, args, extra]) => cli(args, extra)));
+      cases.forEach(([name, , , code, line], i) => {
+        const r = results[i];
+        expect({ name, code: r.code, out: r.out }).toEqual({ name, code, out: '' });
+        expect(r.err, name).toMatch(line);
+        expect(r.err.trimEnd().split('\n'), name).toHaveLength(1);
+      });
+      expect((await t.call('GET', '/microblog/drafts', { key: noSetKey })).body.drafts).toEqual([]);
+    },
+  );
 
   it('mistakes in the command line exit 2 at every depth: the error, then a pointer to --help', async () => {
     const cases = [
@@ -120,71 +186,120 @@ describe('colour', () => {
 });
 
 describe('the saved key', () => {
-  it('is written 0600 in a 0700 folder even with umask 000, replaces an older readable file, and a refused key saves nothing', async () => {
-    const h = dir('herald-cli-umask-');
-    const sh = (cmd: string, configHome: string) => run(() => new Promise<{ code: number; err: string }>((resolve) => {
-      const child = spawn('sh', ['-c', `umask 000; exec "${process.execPath}" "${BIN}" ${cmd}`], { env: cliEnv(configHome, { HERALD_BASE_URL: t.base }) as NodeJS.ProcessEnv });
-      let err = '';
-      child.stderr.on('data', (c) => { err += c; });
-      child.on('close', (code) => resolve({ code: code ?? -1, err }));
-    }));
-    const fresh = await sh(`login --api-key ${key}`, h);
-    expect(fresh.code, fresh.err).toBe(0);
-    expect(fs.statSync(path.join(h, 'herald')).mode & 0o777).toBe(0o700);
-    expect(fs.statSync(path.join(h, 'herald', 'credentials.json')).mode & 0o777).toBe(0o600);
+  it(
+    'is written 0600 in a 0700 folder even with umask 000, replaces an older readable file, and a refused key ' +
+      'saves nothing',
+    async () => {
+      const h = dir('herald-cli-umask-');
+      const sh = (cmd: string, configHome: string) =>
+        run(
+          () =>
+            new Promise<{ code: number; err: string }>((resolve) => {
+              const child = spawn('sh', ['-c', `umask 000; exec "${process.execPath}" "${BIN}" ${cmd}`], {
+                env: cliEnv(configHome, { HERALD_BASE_URL: t.base }) as NodeJS.ProcessEnv,
+              });
+              let err = '';
+              child.stderr.on('data', (c) => {
+                err += c;
+              });
+              child.on('close', (code) => resolve({ code: code ?? -1, err }));
+            }),
+        );
+      const fresh = await sh(`login --api-key ${key}`, h);
+      expect(fresh.code, fresh.err).toBe(0);
+      expect(fs.statSync(path.join(h, 'herald')).mode & 0o777).toBe(0o700);
+      expect(fs.statSync(path.join(h, 'herald', 'credentials.json')).mode & 0o777).toBe(0o600);
 
-    const old = dir('herald-cli-old-');
-    fs.mkdirSync(path.join(old, 'herald'), { mode: 0o755 });
-    fs.writeFileSync(path.join(old, 'herald', 'credentials.json'), '{"apiKey":"hk_old"}', { mode: 0o644 });
-    const replaced = await sh(`login --api-key ${key}`, old);
-    expect(replaced.code, replaced.err).toBe(0);
-    const file = path.join(old, 'herald', 'credentials.json');
-    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
-    expect(JSON.parse(fs.readFileSync(file, 'utf8')).apiKey).toBe(key);
-    expect(fs.readdirSync(path.join(old, 'herald'))).toEqual(['credentials.json']);
+      const old = dir('herald-cli-old-');
+      fs.mkdirSync(path.join(old, 'herald'), { mode: 0o755 });
+      fs.writeFileSync(path.join(old, 'herald', 'credentials.json'), '{"apiKey":"hk_old"}', { mode: 0o644 });
+      const replaced = await sh(`login --api-key ${key}`, old);
+      expect(replaced.code, replaced.err).toBe(0);
+      const file = path.join(old, 'herald', 'credentials.json');
+      expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+      expect(JSON.parse(fs.readFileSync(file, 'utf8')).apiKey).toBe(key);
+      expect(fs.readdirSync(path.join(old, 'herald'))).toEqual(['credentials.json']);
 
-    const refused = dir('herald-cli-refused-');
-    const bad = await run(() => herald(['login', '--api-key', 'hk_wrong_key_000000000000000000000000', '--base-url', t.base], { env: cliEnv(refused) }));
-    expect(bad.code).toBe(3);
-    expect(fs.existsSync(path.join(refused, 'herald'))).toBe(false);
-  });
+      const refused = dir('herald-cli-refused-');
+      const bad = await run(() =>
+        herald(['login', '--api-key', 'hk_wrong_key_000000000000000000000000', '--base-url', t.base], {
+          env: cliEnv(refused),
+        }),
+      );
+      expect(bad.code).toBe(3);
+      expect(fs.existsSync(path.join(refused, 'herald'))).toBe(false);
+    },
+  );
 });
 
 describe('herald serve', () => {
-  it('runs the API headless; init signs in against it, whoami uses the saved key, backup copies its database while it runs; SIGTERM stops it', async () => {
-    const data = dir('herald-cli-serve-');
-    const h = dir('herald-cli-serve-home-');
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', data], {
-      env: cliEnv(h, { HERALD_SECRET_STORE: 'file', HERALD_LOG_LEVEL: 'info' }) as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => { out += c; });
-    child.stderr.setEncoding('utf8').on('data', (c: string) => { out += c; });
-    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-    try {
-      const base = await new Promise<string>((resolve, reject) => {
-        const timer = setInterval(() => {
-          const m = /Herald API listening on (http:\/\/127\.0\.0\.1:\d+\/api\/v1)/.exec(out);
-          if (m) { clearInterval(timer); resolve(m[1]); }
-        }, 50);
-        void exited.then((code) => { clearInterval(timer); reject(new Error(`serve exited ${code}: ${out}`)); });
+  it(
+    'runs the API headless; init signs in against it, whoami uses the saved key, backup copies its database ' +
+      'while it runs; SIGTERM stops it',
+    async () => {
+      const data = dir('herald-cli-serve-');
+      const h = dir('herald-cli-serve-home-');
+      const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', data], {
+        env: cliEnv(h, { HERALD_SECRET_STORE: 'file', HERALD_LOG_LEVEL: 'info' }) as NodeJS.ProcessEnv,
+        stdio: ['ignore', 'pipe', 'pipe'],
       });
-      const e = cliEnv(h, { HERALD_BASE_URL: base });
-      const init = await herald(['init', '--email', 'served@example.test', '--password-stdin'], { env: e, stdin: 'a long passphrase\n' });
-      expect(ok(init)).toMatch(/^Created the owner served@example\.test at .*; signed in, key saved to .*\.\nNext: set up the network apps .*`herald network set <name> .*Networks page\.\n$/);
-      const copy = path.join(dir(), 'copy.db');
-      const [who, backup] = await Promise.all([herald(['whoami', '-o', 'json'], { env: e }), herald(['backup', copy, '--data-dir', data, '-o', 'minimal'], { env: e })]);
-      expect(JSON.parse(ok(who)).email).toBe('served@example.test');
-      expect(ok(backup)).toBe(`${copy}\n`);
-      expect(fs.statSync(copy).size).toBeGreaterThan(0);
-      // The password given on stdin is the one that signs in.
-      expect((await fetch(`${base}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'served@example.test', password: 'a long passphrase' }) })).status).toBe(200);
-    } finally {
-      child.kill('SIGTERM');
-    }
-    expect(await exited).toBe(0);
-    expect(out).toContain('Herald is stopping (SIGTERM)');
-  });
+      let out = '';
+      child.stdout.setEncoding('utf8').on('data', (c: string) => {
+        out += c;
+      });
+      child.stderr.setEncoding('utf8').on('data', (c: string) => {
+        out += c;
+      });
+      const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+      try {
+        const base = await new Promise<string>((resolve, reject) => {
+          const timer = setInterval(() => {
+            const m = /Herald API listening on (http:\/\/127\.0\.0\.1:\d+\/api\/v1)/.exec(out);
+            if (m) {
+              clearInterval(timer);
+              resolve(m[1]);
+            }
+          }, 50);
+          void exited.then((code) => {
+            clearInterval(timer);
+            reject(new Error(`serve exited ${code}: ${out}`));
+          });
+        });
+        const e = cliEnv(h, { HERALD_BASE_URL: base });
+        const init = await herald(['init', '--email', 'served@example.test', '--password-stdin'], {
+          env: e,
+          stdin: 'a long passphrase\n',
+        });
+        const said = [
+          /^Created the owner served@example\.test at .*; signed in, key saved to .*\.\n/,
+          /Next: set up the network apps .*`herald network set <name> .*Networks page\.\n$/,
+        ];
+        expect(ok(init)).toMatch(new RegExp(said.map((r) => r.source).join('')));
+        const copy = path.join(dir(), 'copy.db');
+        const [who, backup] = await Promise.all([
+          herald(['whoami', '-o', 'json'], { env: e }),
+          herald(['backup', copy, '--data-dir', data, '-o', 'minimal'], { env: e }),
+        ]);
+        expect(JSON.parse(ok(who)).email).toBe('served@example.test');
+        expect(ok(backup)).toBe(`${copy}\n`);
+        expect(fs.statSync(copy).size).toBeGreaterThan(0);
+        // The password given on stdin is the one that signs in.
+        expect(
+          (
+            await fetch(`${base}/auth/login`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ email: 'served@example.test', password: 'a long passphrase' }),
+            })
+          ).status,
+        ).toBe(200);
+      } finally {
+        child.kill('SIGTERM');
+      }
+      expect(await exited).toBe(0);
+      expect(out).toContain('Herald is stopping (SIGTERM)');
+    },
+  );
 });
 
 describe('installing', () => {
@@ -203,20 +318,35 @@ describe('installing', () => {
     fs.mkdirSync(path.join(prefix, 'bin'));
     fs.symlinkSync(BIN, path.join(prefix, 'bin', 'herald'));
     const PATH = `${path.join(prefix, 'bin')}:${path.dirname(process.execPath)}:/usr/bin:/bin`;
-    const viaLink = await run(() => new Promise<{ code: number; out: string }>((resolve) => {
-      const child = spawn('herald', ['--version'], { cwd: prefix, env: cliEnv(prefix, { PATH }) as NodeJS.ProcessEnv });
-      let o = '';
-      child.stdout.on('data', (c) => { o += c; });
-      child.on('close', (code) => resolve({ code: code ?? -1, out: o }));
-    }));
+    const viaLink = await run(
+      () =>
+        new Promise<{ code: number; out: string }>((resolve) => {
+          const child = spawn('herald', ['--version'], {
+            cwd: prefix,
+            env: cliEnv(prefix, { PATH }) as NodeJS.ProcessEnv,
+          });
+          let o = '';
+          child.stdout.on('data', (c) => {
+            o += c;
+          });
+          child.on('close', (code) => resolve({ code: code ?? -1, out: o }));
+        }),
+    );
     expect(viaLink).toEqual({ code: 0, out: `${pkg.version}\n` });
 
-    const viaNpx = await run(() => new Promise<{ code: number; out: string }>((resolve) => {
-      const child = spawn('npx', ['--no-install', 'herald', 'draft', '--help'], { env: cliEnv(home) as NodeJS.ProcessEnv });
-      let o = '';
-      child.stdout.on('data', (c) => { o += c; });
-      child.on('close', (code) => resolve({ code: code ?? -1, out: o }));
-    }));
+    const viaNpx = await run(
+      () =>
+        new Promise<{ code: number; out: string }>((resolve) => {
+          const child = spawn('npx', ['--no-install', 'herald', 'draft', '--help'], {
+            env: cliEnv(home) as NodeJS.ProcessEnv,
+          });
+          let o = '';
+          child.stdout.on('data', (c) => {
+            o += c;
+          });
+          child.on('close', (code) => resolve({ code: code ?? -1, out: o }));
+        }),
+    );
     expect(viaNpx.code).toBe(0);
     expect(viaNpx.out).toMatch(/^Usage: herald draft \[options\] \[command\]/);
   });

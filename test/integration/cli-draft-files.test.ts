@@ -34,26 +34,54 @@ afterAll(async () => {
 
 describe('herald draft files', () => {
   it('export --all --out, then import the files back: the same posts', async () => {
-    const a = await t.call('POST', '/microblog/drafts', { key, body: { title: 'A', tweets: [{ content: 'One 🎉' }, { content: 'Two' }] } });
-    await t.call('PUT', `/microblog/drafts/${a.body.draft.id}/platforms`, { key, body: { platforms: [{ platform: 'skyblog', content: 'Sky\n---\nthread' }] } });
+    const a = await t.call('POST', '/microblog/drafts', {
+      key,
+      body: { title: 'A', tweets: [{ content: 'One 🎉' }, { content: 'Two' }] },
+    });
+    await t.call('PUT', `/microblog/drafts/${a.body.draft.id}/platforms`, {
+      key,
+      body: { platforms: [{ platform: 'skyblog', content: 'Sky\n---\nthread' }] },
+    });
     const out = path.join(home, 'out');
     const r = await cli(['draft', 'export', '--all', '--out', out, '-o', 'json']);
     const files = JSON.parse(ok(r)).files as string[];
     expect(files).toHaveLength(1);
-    expect(fs.readFileSync(files[0], 'utf8')).toMatch(/^---\ntitle: A\nplatforms:\n {2}skyblog: \|-\n {4}Sky\n {4}---\n {4}thread\nsocialSetId: [0-9a-f-]+\n---\n\nOne 🎉\n\n---\n\nTwo\n$/);
+    expect(fs.readFileSync(files[0], 'utf8')).toMatch(
+      new RegExp(
+        [
+          '^---',
+          'title: A',
+          'platforms:',
+          ' {2}skyblog: \\|-',
+          ' {4}Sky',
+          ' {4}---',
+          ' {4}thread',
+          'socialSetId: [0-9a-f-]+',
+          '---',
+          '',
+        ]
+          .concat(['One 🎉', '', '---', '', 'Two', '$'])
+          .join('\\n'),
+      ),
+    );
     const back = await cli(['draft', 'import', files[0], '-o', 'json']);
     const copy = JSON.parse(ok(back)).drafts[0];
     expect(copy.tweets.map((x: any) => x.plainText)).toEqual(['One 🎉', 'Two']);
     const plats = (await t.call('GET', `/microblog/drafts/${copy.id}/platforms`, { key })).body.platforms;
     expect(plats.map((p: any) => [p.platform, p.content])).toEqual([['skyblog', 'Sky\n---\nthread']]);
-    expect(ok(await cli(['draft', 'export', a.body.draft.id, '--format', 'json']))).toContain('"format": "herald-draft/1"');
+    expect(ok(await cli(['draft', 'export', a.body.draft.id, '--format', 'json']))).toContain(
+      '"format": "herald-draft/1"',
+    );
   });
 
   it('a Markdown file naming an image by path: uploaded by the CLI, attached by id', async () => {
     const dir = path.join(home, 'withmedia');
     fs.mkdirSync(dir);
     fs.writeFileSync(path.join(dir, 'dot.png'), pngBytes(8, 8, [10, 200, 10]));
-    fs.writeFileSync(path.join(dir, 'post.md'), '---\nnetworks: [skyblog]\nmedia:\n  - post: 1\n    path: dot.png\n    alt: A green dot\n---\nLook at this\n');
+    fs.writeFileSync(
+      path.join(dir, 'post.md'),
+      '---\nnetworks: [skyblog]\nmedia:\n  - post: 1\n    path: dot.png\n    alt: A green dot\n---\nLook at this\n',
+    );
     const r = await cli(['draft', 'import', path.join(dir, 'post.md'), '-o', 'json']);
     expect(r.err).toBe('Uploading dot.png…\n');
     const d = JSON.parse(ok(r)).drafts[0];
@@ -71,7 +99,11 @@ describe('herald draft files', () => {
 
   it('import-csv: a bad time names row and column and imports nothing; --partial imports the rest', async () => {
     const file = path.join(home, 'posts.csv');
-    fs.writeFileSync(file, 'text,networks,scheduledFor,timeZone,media\nFine,skyblog,2026-12-01T09:00,Europe/Paris,\nBroken,skyblog,tomorrow,,\n');
+    fs.writeFileSync(
+      file,
+      'text,networks,scheduledFor,timeZone,media\nFine,skyblog,2026-12-01T09:00,Europe/Paris,\n' +
+        'Broken,skyblog,tomorrow,,\n',
+    );
     const before = (await drafts()).length;
     const strict = await cli(['draft', 'import-csv', file]);
     expect(strict.code).toBe(1);
@@ -96,6 +128,9 @@ describe('herald draft files', () => {
     fs.writeFileSync(path.join(dir, 'b.md'), 'Second watched\n');
     expect(ok(await cli(['draft', 'watch', dir, '--once']))).toMatch(/^b\.md → draft [^\n]+\n$/);
     expect((await drafts()).length).toBe(before + 2);
-    expect(Object.keys(JSON.parse(fs.readFileSync(path.join(dir, '.herald-imported.json'), 'utf8')))).toEqual(['a.md', 'b.md']);
+    expect(Object.keys(JSON.parse(fs.readFileSync(path.join(dir, '.herald-imported.json'), 'utf8')))).toEqual([
+      'a.md',
+      'b.md',
+    ]);
   });
 });

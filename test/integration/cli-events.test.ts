@@ -32,12 +32,19 @@ afterAll(async () => {
 });
 
 const draft = async (text: string, accounts: string[]) => {
-  const r = await t.call('POST', '/microblog/drafts', { key, body: { title: text, tweets: [{ content: text }], selectedAccountIds: accounts } });
+  const r = await t.call('POST', '/microblog/drafts', {
+    key,
+    body: { title: text, tweets: [{ content: text }], selectedAccountIds: accounts },
+  });
   return r.body.draft.id as string;
 };
 const counts = () => {
   const q = (sql: string) => t.server.sqlite.prepare(sql).pluck().get();
-  return { ledger: q('SELECT COUNT(*) FROM credit_ledger'), pubs: q('SELECT COUNT(*) FROM publications'), sched: q('SELECT COUNT(*) FROM schedule_entries') };
+  return {
+    ledger: q('SELECT COUNT(*) FROM credit_ledger'),
+    pubs: q('SELECT COUNT(*) FROM publications'),
+    sched: q('SELECT COUNT(*) FROM schedule_entries'),
+  };
 };
 
 describe('herald events', () => {
@@ -46,29 +53,53 @@ describe('herald events', () => {
     const start = ev.latestId(owner);
     ev.record(owner, 'credits.changed', { balance: 1 });
     ev.record(owner, 'credits.changed', { balance: 2 });
-    const child = spawn(process.execPath, [BIN, 'events', '--since', String(start)], { env: env() as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'events', '--since', String(start)], {
+      env: env() as NodeJS.ProcessEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => { out += c; });
+    child.stdout.setEncoding('utf8').on('data', (c: string) => {
+      out += c;
+    });
     await vi.waitUntil(() => out.split('\n').filter(Boolean).length >= 2, { timeout: 30_000 });
     ev.record(owner, 'post.missed', { draftId: 'd', accountId: 'a', platform: 'fedblog', error: 'late' });
     await vi.waitUntil(() => out.split('\n').filter(Boolean).length >= 3, { timeout: 30_000 });
     child.kill('SIGINT');
-    const lines = out.split('\n').filter(Boolean).map((l) => JSON.parse(l));
-    expect(lines.map((l) => [l.type, l.balance ?? l.error])).toEqual([['credits.changed', 1], ['credits.changed', 2], ['post.missed', 'late']]);
+    const lines = out
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
+    expect(lines.map((l) => [l.type, l.balance ?? l.error])).toEqual([
+      ['credits.changed', 1],
+      ['credits.changed', 2],
+      ['post.missed', 'late'],
+    ]);
     expect(lines[2]).toMatchObject({ draftId: 'd', accountId: 'a', platform: 'fedblog', at: expect.any(String) });
     expect(lines[1].id).toBeGreaterThan(lines[0].id);
   });
 });
 
 describe('--dry-run', () => {
-  it('publish --dry-run prints the plan (json: the API\'s answer) and sends, charges, stores nothing', async () => {
+  it("publish --dry-run prints the plan (json: the API's answer) and sends, charges, stores nothing", async () => {
     const acct = addAccount(t, owner, 'microblog').accountId;
     const id = await draft('Dry from the CLI https://example.com', [acct]);
     await t.call('POST', '/credits', { key });
     const before = counts();
     const json = await herald(['publish', id, '--dry-run', '-o', 'json'], { env: env() });
     const plan = JSON.parse(ok(json));
-    expect(plan).toMatchObject({ dryRun: true, plan: [{ accountId: acct, platform: 'microblog', credits: 10, posts: [{ text: 'Dry from the CLI https://example.com' }] }], credits: { needed: 10 }, xCostUsd: 0.2 });
+    expect(plan).toMatchObject({
+      dryRun: true,
+      plan: [
+        {
+          accountId: acct,
+          platform: 'microblog',
+          credits: 10,
+          posts: [{ text: 'Dry from the CLI https://example.com' }],
+        },
+      ],
+      credits: { needed: 10 },
+      xCostUsd: 0.2,
+    });
     const table = await herald(['publish', id, '--dry-run'], { env: env() });
     expect(ok(table)).toContain('Dry run: nothing was sent or charged. Needs 10 credits');
     expect(counts()).toEqual(before);
@@ -78,26 +109,37 @@ describe('--dry-run', () => {
     const acct = addAccount(t, owner, 'fedblog').accountId;
     const id = await draft('Dry schedule', [acct]);
     const before = counts();
-    const r = await herald(['schedule', 'create', id, '--at', new Date(Date.now() + 86_400_000).toISOString(), '--dry-run', '-o', 'json'], { env: env() });
-    expect(JSON.parse(ok(r))).toMatchObject({ dryRun: true, plan: [{ accountId: acct, platform: 'fedblog', credits: 10 }] });
+    const r = await herald(
+      ['schedule', 'create', id, '--at', new Date(Date.now() + 86_400_000).toISOString(), '--dry-run', '-o', 'json'],
+      { env: env() },
+    );
+    expect(JSON.parse(ok(r))).toMatchObject({
+      dryRun: true,
+      plan: [{ accountId: acct, platform: 'fedblog', credits: 10 }],
+    });
     expect(counts()).toEqual(before);
   });
 });
 
 describe('herald publish --wait', () => {
-  it('follows the publish from the event stream: the stream opens, progress lines and the result as before', async () => {
-    // An account without tokens: its publish fails at once (no network needed).
-    const acct = addAccount(t, owner, 'fedblog').accountId;
-    const id = await draft('Waited for', [acct]);
-    let streams = 0;
-    const watch = setInterval(() => { streams = Math.max(streams, t.server.services.events.streams); }, 2);
-    const r = await herald(['publish', id, '--wait'], { env: env() });
-    clearInterval(watch);
-    expect(r.code).toBe(1);
-    expect(r.err).toContain(`Publishing ${id} to 1 account(s)…`);
-    const username = (await t.call('GET', `/accounts/${acct}`, { key })).body.account.username;
-    expect(r.err).toMatch(new RegExp(`✗ Mastodon  @${username}  failed  \\S`));
-    expect(r.err).toContain('Done: 0 published, 1 failed of 1.');
-    expect(streams).toBe(1);
-  });
+  it(
+    'follows the publish from the event stream: the stream ' + 'opens, progress lines and the result as before',
+    async () => {
+      // An account without tokens: its publish fails at once (no network needed).
+      const acct = addAccount(t, owner, 'fedblog').accountId;
+      const id = await draft('Waited for', [acct]);
+      let streams = 0;
+      const watch = setInterval(() => {
+        streams = Math.max(streams, t.server.services.events.streams);
+      }, 2);
+      const r = await herald(['publish', id, '--wait'], { env: env() });
+      clearInterval(watch);
+      expect(r.code).toBe(1);
+      expect(r.err).toContain(`Publishing ${id} to 1 account(s)…`);
+      const username = (await t.call('GET', `/accounts/${acct}`, { key })).body.account.username;
+      expect(r.err).toMatch(new RegExp(`✗ Mastodon  @${username}  failed  \\S`));
+      expect(r.err).toContain('Done: 0 published, 1 failed of 1.');
+      expect(streams).toBe(1);
+    },
+  );
 });

@@ -27,16 +27,26 @@ const lock = () => (t.server.deps.secrets.inner as EncryptedFileSecretStore).loc
 function onTty(args: string[], prompt: RegExp, input: string): Promise<{ code: number; out: string }> {
   const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
   return new Promise((resolve, reject) => {
-    const child = spawn('script', ['-qefc', [process.execPath, BIN, ...args].map(q).join(' '), '/dev/null'], { env: env() as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('script', ['-qefc', [process.execPath, BIN, ...args].map(q).join(' '), '/dev/null'], {
+      env: env() as NodeJS.ProcessEnv,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let out = '';
     let typed = false;
     const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
     child.stdout.setEncoding('utf8').on('data', (c: string) => {
       out += c;
-      if (!typed && prompt.test(out)) { typed = true; child.stdin.write(input); }
+      if (!typed && prompt.test(out)) {
+        typed = true;
+        child.stdin.write(input);
+      }
     });
     child.on('error', reject);
-    child.on('close', (code) => { clearTimeout(timer); child.stdin.destroy(); resolve({ code: code ?? -1, out }); });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      child.stdin.destroy();
+      resolve({ code: code ?? -1, out });
+    });
   });
 }
 
@@ -51,7 +61,21 @@ afterAll(async () => {
 });
 
 it('herald init creates the owner, chooses the encrypted store and the language', async () => {
-  const r = await cli(['init', '--email', 'cli-owner@example.test', '--password-stdin', '--secret-store', 'encrypted', '--passphrase-file', passFile, '--language', 'de'], 'a long owner password\n');
+  const r = await cli(
+    [
+      'init',
+      '--email',
+      'cli-owner@example.test',
+      '--password-stdin',
+      '--secret-store',
+      'encrypted',
+      '--passphrase-file',
+      passFile,
+      '--language',
+      'de',
+    ],
+    'a long owner password\n',
+  );
   expect(r.code, r.err).toBe(0);
   expect(r.out).toMatch(/Created the owner cli-owner@example\.test/);
   expect(r.out).toMatch(/Secrets: Tokens are kept in an encrypted file/);
@@ -61,7 +85,10 @@ it('herald init creates the owner, chooses the encrypted store and the language'
   const key = await t.login('cli-owner@example.test', 'a long owner password');
   expect((await t.call('GET', '/settings', { key })).body.settings.defaultLanguage).toBe('de');
   // The password on standard input leaves no room for the passphrase there.
-  const clash = await cli(['init', '--email', 'x@example.test', '--password-stdin', '--secret-store', 'encrypted'], 'pw\n');
+  const clash = await cli(
+    ['init', '--email', 'x@example.test', '--password-stdin', '--secret-store', 'encrypted'],
+    'pw\n',
+  );
   expect(clash.code).toBe(2);
   expect(clash.err).toMatch(/--passphrase-file/);
 });
@@ -76,23 +103,26 @@ it('herald secrets status says the store is locked and how to unlock it', async 
   expect(JSON.parse(json.out).current).toMatchObject({ kind: 'encrypted', locked: true });
 });
 
-it('herald secrets unlock refuses a wrong passphrase (exit 3) and opens with the right one from a pipe or a file', async () => {
-  const wrong = await cli(['secrets', 'unlock'], 'not the passphrase\n');
-  expect(wrong.code).toBe(3);
-  expect(wrong.err).toMatch(/INVALID_CREDENTIALS: That passphrase does not open the secret store/);
-  expect(t.server.deps.secrets.locked).toBe(true);
-  const piped = await cli(['secrets', 'unlock'], `${PASSPHRASE}\n`);
-  expect(piped.code, piped.err).toBe(0);
-  expect(piped.out).toMatch(/unlocked/);
-  expect(t.server.deps.secrets.locked).toBe(false);
-  lock();
-  const fromFile = await cli(['secrets', 'unlock', '--passphrase-file', passFile]);
-  expect(fromFile.code, fromFile.err).toBe(0);
-  expect(t.server.deps.secrets.locked).toBe(false);
-  const missing = await cli(['secrets', 'unlock', '--passphrase-file', path.join(home, 'nope')]);
-  expect(missing.code).toBe(2);
-  expect(missing.err).toMatch(/Cannot read the passphrase file: ENOENT/);
-});
+it(
+  'herald secrets unlock refuses a wrong passphrase (exit 3) and ' + 'opens with the right one from a pipe or a file',
+  async () => {
+    const wrong = await cli(['secrets', 'unlock'], 'not the passphrase\n');
+    expect(wrong.code).toBe(3);
+    expect(wrong.err).toMatch(/INVALID_CREDENTIALS: That passphrase does not open the secret store/);
+    expect(t.server.deps.secrets.locked).toBe(true);
+    const piped = await cli(['secrets', 'unlock'], `${PASSPHRASE}\n`);
+    expect(piped.code, piped.err).toBe(0);
+    expect(piped.out).toMatch(/unlocked/);
+    expect(t.server.deps.secrets.locked).toBe(false);
+    lock();
+    const fromFile = await cli(['secrets', 'unlock', '--passphrase-file', passFile]);
+    expect(fromFile.code, fromFile.err).toBe(0);
+    expect(t.server.deps.secrets.locked).toBe(false);
+    const missing = await cli(['secrets', 'unlock', '--passphrase-file', path.join(home, 'nope')]);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toMatch(/Cannot read the passphrase file: ENOENT/);
+  },
+);
 
 it('on a terminal it asks for the passphrase and never shows what is typed', async () => {
   lock();

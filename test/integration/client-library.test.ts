@@ -21,217 +21,379 @@ const clock = new TestClock();
 let t: TestServer;
 let key: string;
 
-interface Call { method: string; path: string; status: number; error?: string; message?: string }
+interface Call {
+  method: string;
+  path: string;
+  status: number;
+  error?: string;
+  message?: string;
+}
 const calls: Call[] = [];
 
 /** fetch that records what went over the wire (the client's own injection point); the server is real. */
-const recording = (onResponse?: (res: Response) => void): typeof fetch => async (input, init) => {
-  const res = await fetch(input, init);
-  const url = new URL(String(input));
-  const call: Call = { method: (init?.method ?? 'GET').toUpperCase(), path: url.pathname.replace(/^\/api\/v1/, ''), status: res.status };
-  if (!res.ok) {
-    const body = await res.clone().json().catch(() => ({}));
-    call.error = body.error;
-    call.message = body.message;
-  }
-  calls.push(call);
-  onResponse?.(res);
-  return res;
-};
+const recording =
+  (onResponse?: (res: Response) => void): typeof fetch =>
+  async (input, init) => {
+    const res = await fetch(input, init);
+    const url = new URL(String(input));
+    const call: Call = {
+      method: (init?.method ?? 'GET').toUpperCase(),
+      path: url.pathname.replace(/^\/api\/v1/, ''),
+      status: res.status,
+    };
+    if (!res.ok) {
+      const body = await res
+        .clone()
+        .json()
+        .catch(() => ({}));
+      call.error = body.error;
+      call.message = body.message;
+    }
+    calls.push(call);
+    onResponse?.(res);
+    return res;
+  };
 
 beforeAll(async () => {
   t = await startServer({ clock, scheduler: false });
   key = await t.login();
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 type Method = Exclude<keyof HeraldClient, 'request' | 'baseUrl' | 'apiKey' | 'mediaUrl'>;
 
 describe('HeraldClient covers the API', () => {
-  it('every method reaches its route; every route in /openapi.json is reached; answers parse with the contracts', async () => {
-    const c = new HeraldClient({ baseUrl: t.base, apiKey: key, fetch: recording() });
-    const owner = userIdOf(t, OWNER.email);
-    const sky = addAccount(t, owner, 'skyblog');
-    const fed = addAccount(t, owner, 'fedblog').accountId;
-    const x = addAccount(t, owner, 'microblog').accountId;
-    const threads = addAccount(t, owner, 'threadblog').accountId;
-    const li = addAccount(t, owner, 'problog').accountId;
-    const doomed = addAccount(t, owner, 'skyblog').accountId;
-    const s: Record<string, any> = {};
-    const settle = (p: Promise<unknown>) => p.then((v) => v, (e) => { if (!(e instanceof HeraldError)) throw e; return e; });
+  it(
+    'every method reaches its route; every route in /openapi.json ' + 'is reached; answers parse with the contracts',
+    async () => {
+      const c = new HeraldClient({ baseUrl: t.base, apiKey: key, fetch: recording() });
+      const owner = userIdOf(t, OWNER.email);
+      const sky = addAccount(t, owner, 'skyblog');
+      const fed = addAccount(t, owner, 'fedblog').accountId;
+      const x = addAccount(t, owner, 'microblog').accountId;
+      const threads = addAccount(t, owner, 'threadblog').accountId;
+      const li = addAccount(t, owner, 'problog').accountId;
+      const doomed = addAccount(t, owner, 'skyblog').accountId;
+      const s: Record<string, any> = {};
+      const settle = (p: Promise<unknown>) =>
+        p.then(
+          (v) => v,
+          (e) => {
+            if (!(e instanceof HeraldError)) throw e;
+            return e;
+          },
+        );
 
-    // One entry per client method (tsc insists on every key; the check below insists at run time).
-    const exercise: Record<Method, () => Promise<unknown>> = {
-      login: () => c.login({ email: OWNER.email, password: OWNER.password }),
-      createApiKey: async () => { s.key = await c.createApiKey({ name: 'second' }); return s.key; },
-      listApiKeys: () => c.listApiKeys(),
-      deleteApiKey: () => c.deleteApiKey(s.key.apiKey.id),
-      // Signs out a key of its own: the test's key must keep working for the methods after it.
-      logout: async () => new HeraldClient({ baseUrl: t.base, apiKey: (await c.login({ email: OWNER.email, password: OWNER.password })).apiKey.key, fetch: recording() }).logout(),
-      identitySignInUrl: () => settle(c.identitySignInUrl({ redirectUri: 'http://127.0.0.1:9/callback' })),
-      identitySignInCallback: () => settle(c.identitySignInCallback({ code: 'code', state: 'not-a-state' })),
-      microblogSignInUrl: () => settle(c.microblogSignInUrl({ redirectUri: 'http://127.0.0.1:9/callback' })),
-      microblogSignInCallback: () => settle(c.microblogSignInCallback({ code: 'code', state: 'not-a-state' })),
-      needsSetup: () => c.needsSetup(),
-      setup: () => settle(c.setup({ email: 'late@example.test', password: 'long enough' })),
-      me: () => c.me(),
-      listAccounts: () => c.listAccounts(),
-      getAccount: () => c.getAccount(sky.accountId),
-      deleteAccount: () => c.deleteAccount(doomed),
-      listSocialSets: () => c.listSocialSets(),
-      createSocialSet: async () => { s.set = await c.createSocialSet({ name: 'Client set' }); return s.set; },
-      updateSocialSet: () => c.updateSocialSet({ id: s.set.socialSet.id, name: 'Renamed set' }),
-      deleteSocialSet: () => c.deleteSocialSet(s.set.socialSet.id),
-      connectMicroblog: () => settle(c.connectMicroblog()),
-      connectFedblog: async () => settle(c.connectFedblog({ instanceUrl: `http://127.0.0.1:${await closedPort()}` })),
-      connectThreadblog: () => settle(c.connectThreadblog()),
-      connectProblog: () => settle(c.connectProblog()),
-      connectionStatus: () => settle(c.connectionStatus('no-such-session')),
-      connectSkyblog: async () => settle(c.connectSkyblog({ identifier: 'someone.test', appPassword: 'aaaa-bbbb-cccc-dddd', service: `http://127.0.0.1:${await closedPort()}` })),
-      finishConnect: () => Promise.all((['microblog', 'fedblog', 'threadblog', 'problog'] as OAuthNetwork[]).map((n) => settle(c.finishConnect(n, { code: 'code', state: 'not-a-state' })))),
-      createTemplate: async () => { s.tpl = await c.createTemplate({ name: 'Client template', headContentPlain: 'Head' }); return s.tpl; },
-      listTemplates: () => c.listTemplates(),
-      getTemplate: () => c.getTemplate(s.tpl.template.uuid),
-      updateTemplate: () => c.updateTemplate(s.tpl.template.uuid, { name: 'Renamed template' }),
-      deleteTemplate: () => c.deleteTemplate(s.tpl.template.uuid),
-      createDraft: async () => { s.draft = await c.createDraft({ title: 'From the client', tweets: [{ content: 'one', position: 0 }, { content: 'two', position: 1 }], selectedAccountIds: [sky.accountId] }); return s.draft; },
-      createDrafts: async () => { s.batch = await c.createDrafts({ drafts: [{ title: 'b1', tweets: [{ content: 'b1' }] }, { title: 'b2', tweets: [{ content: 'b2' }] }] }); return s.batch; },
-      listDrafts: () => c.listDrafts({ limit: 2 }),
-      getDraft: () => c.getDraft(s.draft.draft.id),
-      // A closed loopback port: the page cannot be read, so the card is null (never an error).
-      linkPreview: () => c.linkPreview('http://127.0.0.1:9/nothing'),
-      linkPreviewImage: () => settle(c.linkPreviewImage('http://127.0.0.1:9/nothing')),
-      updateDraft: () => c.updateDraft(s.draft.draft.id, { title: 'Renamed draft' }),
-      getDraftPlatforms: () => c.getDraftPlatforms(s.draft.draft.id),
-      setDraftPlatforms: () => c.setDraftPlatforms(s.draft.draft.id, { platforms: [{ platform: 'skyblog', content: 'Bluesky words' }] }),
-      draftNetworks: () => c.draftNetworks(s.draft.draft.id, [sky.accountId]),
-      splitText: () => c.splitText({ text: 'word '.repeat(200), platform: 'skyblog' }),
-      exportDraft: async () => { s.exported = await c.exportDraft(s.draft.draft.id, { format: 'md' }); expect(s.exported).toMatch(/^---\n/); return s.exported; },
-      importDrafts: async () => { const r = await c.importDrafts(s.exported, 'md'); expect(r.drafts[0].tweets.length).toBeGreaterThan(0); return r; },
-      importDraftsCsv: async () => { const r = await c.importDraftsCsv('text\nFrom CSV 😀\n', { dryRun: true }); expect(r).toMatchObject({ dryRun: true, imported: 1, errors: [] }); return r; },
-      deleteDraft: () => c.deleteDraft(s.batch.drafts[1].id),
-      uploadMedia: async () => { s.media = await c.uploadMedia([{ name: 'dot.png', data: new Blob([new Uint8Array(pngBytes(4, 4, [200, 10, 10]))], { type: 'image/png' }) }]); return s.media; },
-      setMediaAltText: () => c.setMediaAltText(s.media.data.uploads[0].mediaId, 'A red square'),
-      getMedia: async () => {
-        const blob = await c.getMedia(s.media.data.uploads[0].mediaId);
-        expect(Buffer.from(await blob.arrayBuffer())).toEqual(pngBytes(4, 4, [200, 10, 10]));
-        expect(c.mediaUrl(s.media.data.uploads[0].mediaId)).toBe(s.media.data.uploads[0].url);
-        return blob;
-      },
-      deleteMedia: () => c.deleteMedia(s.media.data.uploads[0].mediaId),
-      credits: () => c.credits(),
-      getCredits: () => c.getCredits(),
-      adjustCredits: async () => { const r = await c.adjustCredits({ amount: 5, note: 'from the client' }); expect(r.balance).toBeGreaterThan(0); return r; },
-      creditsUsage: () => c.creditsUsage({ page: 1, limit: 5, trans_type: 'grant' }),
-      publish: async () => { s.published = await c.publish(s.draft.draft.id); return s.published; },
-      publishAsync: async () => { s.job = await c.publishAsync(s.batch.drafts[0].id, { accountIds: [sky.accountId] }); return s.job; },
-      publishProgress: () => c.publishProgress({ jobId: s.job.jobId }),
-      publishDryRun: () => c.publishDryRun(s.draft.draft.id, { force: true }),
-      scheduleDryRun: () => c.scheduleDryRun({ draftId: s.batch.drafts[0].id, scheduledFor: '2026-12-01T09:00:00Z' }),
-      publishMultiPlatform: () => c.publishMultiPlatform({ draftId: s.batch.drafts[0].id, targetAccounts: [{ accountId: sky.accountId, platform: 'skyblog' }], force: true }),
-      quote: () => settle(c.quote({ content: 'Quoting', quoteTweetId: '1234567890', accountId: x })),
-      publishSkyblog: () => settle(c.publishSkyblog({ accountUuid: sky.accountId, type: 'single', text: 'Hello' })),
-      publishFedblog: () => settle(c.publishFedblog({ accountUuid: fed, type: 'thread', texts: ['a', 'b'] })),
-      publishThreadblog: () => settle(c.publishThreadblog({ accountId: threads, text: 'Hello' })),
-      publishProblog: () => settle(c.publishProblog({ accountId: li, text: 'Hello' })),
-      quoteDryRun: () => c.quoteDryRun({ content: 'Quoting, dry', quoteTweetId: '1234567890', accountId: x }),
-      publishSkyblogDryRun: () => c.publishSkyblogDryRun({ accountUuid: sky.accountId, type: 'single', text: 'Hello, dry' }),
-      publishFedblogDryRun: () => c.publishFedblogDryRun({ accountUuid: fed, type: 'thread', texts: ['dry a', 'dry b'] }),
-      publishThreadblogDryRun: () => c.publishThreadblogDryRun({ accountId: threads, text: 'Hello, dry' }),
-      publishProblogDryRun: () => c.publishProblogDryRun({ accountId: li, draftId: s.draft.draft.id }),
-      publishHistory: () => c.publishHistory({ limit: 10, status: 'failed' }),
-      resolveReview: () => settle(c.resolveReview({ publicationId: 'no-such-publication', outcome: 'not_published' })),
-      schedule: async () => { s.sched = await c.schedule({ draftId: s.batch.drafts[0].id, scheduledFor: '2026-12-01T09:00:00Z', applyJitter: false }); return s.sched; },
-      listSchedules: () => c.listSchedules(),
-      cancelSchedule: () => c.cancelSchedule(s.batch.drafts[0].id),
-      setSlots: async () => {
-        s.qset = (await c.createSocialSet({ name: 'Queue set', accountIds: [sky.accountId], timeZone: 'Europe/Berlin' })).socialSet.id;
-        return c.setSlots(s.qset, { slots: [{ day: 1, time: '09:00' }, { day: 3, time: '17:30' }] });
-      },
-      getSlots: () => c.getSlots(s.qset),
-      addToQueue: () => c.addToQueue({ draftId: s.batch.drafts[0].id, socialSetId: s.qset }),
-      listQueue: async () => { s.queue = await c.listQueue({ socialSetId: s.qset, count: 3 }); return s.queue; },
-      moveInQueue: () => c.moveInQueue({ draftId: s.batch.drafts[0].id, toSlot: s.queue.items[1].at, socialSetId: s.qset }),
-      settings: () => c.settings(),
-      updateSettings: () => c.updateSettings({ graceMinutes: 20 }),
-      secretStore: () => c.secretStore(),
-      // The test server runs on the file store: choosing it again changes nothing.
-      chooseSecretStore: () => c.chooseSecretStore({ store: 'none' }),
-      setWizardStep: () => c.setWizardStep({ step: null }),
-      unlockSecretStore: () => settle(c.unlockSecretStore({ passphrase: 'not an encrypted store' })),
-      backup: () => c.backup(),
-      listNetworks: () => c.listNetworks(),
-      setNetwork: () => c.setNetwork('problog', { clientId: 'li-client', clientSecret: 'li-client-secret' }),
-      testNetwork: () => c.testNetwork('identity'),
-      removeNetwork: () => c.removeNetwork('problog'),
-      finishConnectPasted: () => Promise.all((['microblog', 'threadblog', 'problog'] as const).map((n) => settle(c.finishConnectPasted(n, `https://example.test/${n}?code=c&state=not-a-state`)))),
-      // The stream from the start: what the calls above did, as events (none parse as a JSON answer).
-      events: async () => {
-        const ac = new AbortController();
-        const got: { id: number; type: string }[] = [];
-        for await (const e of c.events({ lastEventId: 0, signal: ac.signal })) {
-          got.push(e);
-          if (got.length === 3) ac.abort();
+      // One entry per client method (tsc insists on every key; the check below insists at run time).
+      const exercise: Record<Method, () => Promise<unknown>> = {
+        login: () => c.login({ email: OWNER.email, password: OWNER.password }),
+        createApiKey: async () => {
+          s.key = await c.createApiKey({ name: 'second' });
+          return s.key;
+        },
+        listApiKeys: () => c.listApiKeys(),
+        deleteApiKey: () => c.deleteApiKey(s.key.apiKey.id),
+        // Signs out a key of its own: the test's key must keep working for the methods after it.
+        logout: async () =>
+          new HeraldClient({
+            baseUrl: t.base,
+            apiKey: (await c.login({ email: OWNER.email, password: OWNER.password })).apiKey.key,
+            fetch: recording(),
+          }).logout(),
+        identitySignInUrl: () => settle(c.identitySignInUrl({ redirectUri: 'http://127.0.0.1:9/callback' })),
+        identitySignInCallback: () => settle(c.identitySignInCallback({ code: 'code', state: 'not-a-state' })),
+        microblogSignInUrl: () => settle(c.microblogSignInUrl({ redirectUri: 'http://127.0.0.1:9/callback' })),
+        microblogSignInCallback: () => settle(c.microblogSignInCallback({ code: 'code', state: 'not-a-state' })),
+        needsSetup: () => c.needsSetup(),
+        setup: () => settle(c.setup({ email: 'late@example.test', password: 'long enough' })),
+        me: () => c.me(),
+        listAccounts: () => c.listAccounts(),
+        getAccount: () => c.getAccount(sky.accountId),
+        deleteAccount: () => c.deleteAccount(doomed),
+        listSocialSets: () => c.listSocialSets(),
+        createSocialSet: async () => {
+          s.set = await c.createSocialSet({ name: 'Client set' });
+          return s.set;
+        },
+        updateSocialSet: () => c.updateSocialSet({ id: s.set.socialSet.id, name: 'Renamed set' }),
+        deleteSocialSet: () => c.deleteSocialSet(s.set.socialSet.id),
+        connectMicroblog: () => settle(c.connectMicroblog()),
+        connectFedblog: async () => settle(c.connectFedblog({ instanceUrl: `http://127.0.0.1:${await closedPort()}` })),
+        connectThreadblog: () => settle(c.connectThreadblog()),
+        connectProblog: () => settle(c.connectProblog()),
+        connectionStatus: () => settle(c.connectionStatus('no-such-session')),
+        connectSkyblog: async () =>
+          settle(
+            c.connectSkyblog({
+              identifier: 'someone.test',
+              appPassword: 'aaaa-bbbb-cccc-dddd',
+              service: `http://127.0.0.1:${await closedPort()}`,
+            }),
+          ),
+        finishConnect: () =>
+          Promise.all(
+            (['microblog', 'fedblog', 'threadblog', 'problog'] as OAuthNetwork[]).map((n) =>
+              settle(c.finishConnect(n, { code: 'code', state: 'not-a-state' })),
+            ),
+          ),
+        createTemplate: async () => {
+          s.tpl = await c.createTemplate({ name: 'Client template', headContentPlain: 'Head' });
+          return s.tpl;
+        },
+        listTemplates: () => c.listTemplates(),
+        getTemplate: () => c.getTemplate(s.tpl.template.uuid),
+        updateTemplate: () => c.updateTemplate(s.tpl.template.uuid, { name: 'Renamed template' }),
+        deleteTemplate: () => c.deleteTemplate(s.tpl.template.uuid),
+        createDraft: async () => {
+          s.draft = await c.createDraft({
+            title: 'From the client',
+            tweets: [
+              { content: 'one', position: 0 },
+              { content: 'two', position: 1 },
+            ],
+            selectedAccountIds: [sky.accountId],
+          });
+          return s.draft;
+        },
+        createDrafts: async () => {
+          s.batch = await c.createDrafts({
+            drafts: [
+              { title: 'b1', tweets: [{ content: 'b1' }] },
+              { title: 'b2', tweets: [{ content: 'b2' }] },
+            ],
+          });
+          return s.batch;
+        },
+        listDrafts: () => c.listDrafts({ limit: 2 }),
+        getDraft: () => c.getDraft(s.draft.draft.id),
+        // A closed loopback port: the page cannot be read, so the card is null (never an error).
+        linkPreview: () => c.linkPreview('http://127.0.0.1:9/nothing'),
+        linkPreviewImage: () => settle(c.linkPreviewImage('http://127.0.0.1:9/nothing')),
+        updateDraft: () => c.updateDraft(s.draft.draft.id, { title: 'Renamed draft' }),
+        getDraftPlatforms: () => c.getDraftPlatforms(s.draft.draft.id),
+        setDraftPlatforms: () =>
+          c.setDraftPlatforms(s.draft.draft.id, { platforms: [{ platform: 'skyblog', content: 'Bluesky words' }] }),
+        draftNetworks: () => c.draftNetworks(s.draft.draft.id, [sky.accountId]),
+        splitText: () => c.splitText({ text: 'word '.repeat(200), platform: 'skyblog' }),
+        exportDraft: async () => {
+          s.exported = await c.exportDraft(s.draft.draft.id, { format: 'md' });
+          expect(s.exported).toMatch(/^---\n/);
+          return s.exported;
+        },
+        importDrafts: async () => {
+          const r = await c.importDrafts(s.exported, 'md');
+          expect(r.drafts[0].tweets.length).toBeGreaterThan(0);
+          return r;
+        },
+        importDraftsCsv: async () => {
+          const r = await c.importDraftsCsv('text\nFrom CSV 😀\n', { dryRun: true });
+          expect(r).toMatchObject({ dryRun: true, imported: 1, errors: [] });
+          return r;
+        },
+        deleteDraft: () => c.deleteDraft(s.batch.drafts[1].id),
+        uploadMedia: async () => {
+          s.media = await c.uploadMedia([
+            { name: 'dot.png', data: new Blob([new Uint8Array(pngBytes(4, 4, [200, 10, 10]))], { type: 'image/png' }) },
+          ]);
+          return s.media;
+        },
+        setMediaAltText: () => c.setMediaAltText(s.media.data.uploads[0].mediaId, 'A red square'),
+        getMedia: async () => {
+          const blob = await c.getMedia(s.media.data.uploads[0].mediaId);
+          expect(Buffer.from(await blob.arrayBuffer())).toEqual(pngBytes(4, 4, [200, 10, 10]));
+          expect(c.mediaUrl(s.media.data.uploads[0].mediaId)).toBe(s.media.data.uploads[0].url);
+          return blob;
+        },
+        deleteMedia: () => c.deleteMedia(s.media.data.uploads[0].mediaId),
+        credits: () => c.credits(),
+        getCredits: () => c.getCredits(),
+        adjustCredits: async () => {
+          const r = await c.adjustCredits({ amount: 5, note: 'from the client' });
+          expect(r.balance).toBeGreaterThan(0);
+          return r;
+        },
+        creditsUsage: () => c.creditsUsage({ page: 1, limit: 5, trans_type: 'grant' }),
+        publish: async () => {
+          s.published = await c.publish(s.draft.draft.id);
+          return s.published;
+        },
+        publishAsync: async () => {
+          s.job = await c.publishAsync(s.batch.drafts[0].id, { accountIds: [sky.accountId] });
+          return s.job;
+        },
+        publishProgress: () => c.publishProgress({ jobId: s.job.jobId }),
+        publishDryRun: () => c.publishDryRun(s.draft.draft.id, { force: true }),
+        scheduleDryRun: () => c.scheduleDryRun({ draftId: s.batch.drafts[0].id, scheduledFor: '2026-12-01T09:00:00Z' }),
+        publishMultiPlatform: () =>
+          c.publishMultiPlatform({
+            draftId: s.batch.drafts[0].id,
+            targetAccounts: [{ accountId: sky.accountId, platform: 'skyblog' }],
+            force: true,
+          }),
+        quote: () => settle(c.quote({ content: 'Quoting', quoteTweetId: '1234567890', accountId: x })),
+        publishSkyblog: () => settle(c.publishSkyblog({ accountUuid: sky.accountId, type: 'single', text: 'Hello' })),
+        publishFedblog: () => settle(c.publishFedblog({ accountUuid: fed, type: 'thread', texts: ['a', 'b'] })),
+        publishThreadblog: () => settle(c.publishThreadblog({ accountId: threads, text: 'Hello' })),
+        publishProblog: () => settle(c.publishProblog({ accountId: li, text: 'Hello' })),
+        quoteDryRun: () => c.quoteDryRun({ content: 'Quoting, dry', quoteTweetId: '1234567890', accountId: x }),
+        publishSkyblogDryRun: () =>
+          c.publishSkyblogDryRun({ accountUuid: sky.accountId, type: 'single', text: 'Hello, dry' }),
+        publishFedblogDryRun: () =>
+          c.publishFedblogDryRun({ accountUuid: fed, type: 'thread', texts: ['dry a', 'dry b'] }),
+        publishThreadblogDryRun: () => c.publishThreadblogDryRun({ accountId: threads, text: 'Hello, dry' }),
+        publishProblogDryRun: () => c.publishProblogDryRun({ accountId: li, draftId: s.draft.draft.id }),
+        publishHistory: () => c.publishHistory({ limit: 10, status: 'failed' }),
+        resolveReview: () =>
+          settle(c.resolveReview({ publicationId: 'no-such-publication', outcome: 'not_published' })),
+        schedule: async () => {
+          s.sched = await c.schedule({
+            draftId: s.batch.drafts[0].id,
+            scheduledFor: '2026-12-01T09:00:00Z',
+            applyJitter: false,
+          });
+          return s.sched;
+        },
+        listSchedules: () => c.listSchedules(),
+        cancelSchedule: () => c.cancelSchedule(s.batch.drafts[0].id),
+        setSlots: async () => {
+          s.qset = (
+            await c.createSocialSet({ name: 'Queue set', accountIds: [sky.accountId], timeZone: 'Europe/Berlin' })
+          ).socialSet.id;
+          return c.setSlots(s.qset, {
+            slots: [
+              { day: 1, time: '09:00' },
+              { day: 3, time: '17:30' },
+            ],
+          });
+        },
+        getSlots: () => c.getSlots(s.qset),
+        addToQueue: () => c.addToQueue({ draftId: s.batch.drafts[0].id, socialSetId: s.qset }),
+        listQueue: async () => {
+          s.queue = await c.listQueue({ socialSetId: s.qset, count: 3 });
+          return s.queue;
+        },
+        moveInQueue: () =>
+          c.moveInQueue({ draftId: s.batch.drafts[0].id, toSlot: s.queue.items[1].at, socialSetId: s.qset }),
+        settings: () => c.settings(),
+        updateSettings: () => c.updateSettings({ graceMinutes: 20 }),
+        secretStore: () => c.secretStore(),
+        // The test server runs on the file store: choosing it again changes nothing.
+        chooseSecretStore: () => c.chooseSecretStore({ store: 'none' }),
+        setWizardStep: () => c.setWizardStep({ step: null }),
+        unlockSecretStore: () => settle(c.unlockSecretStore({ passphrase: 'not an encrypted store' })),
+        backup: () => c.backup(),
+        listNetworks: () => c.listNetworks(),
+        setNetwork: () => c.setNetwork('problog', { clientId: 'li-client', clientSecret: 'li-client-secret' }),
+        testNetwork: () => c.testNetwork('identity'),
+        removeNetwork: () => c.removeNetwork('problog'),
+        finishConnectPasted: () =>
+          Promise.all(
+            (['microblog', 'threadblog', 'problog'] as const).map((n) =>
+              settle(c.finishConnectPasted(n, `https://example.test/${n}?code=c&state=not-a-state`)),
+            ),
+          ),
+        // The stream from the start: what the calls above did, as events (none parse as a JSON answer).
+        events: async () => {
+          const ac = new AbortController();
+          const got: { id: number; type: string }[] = [];
+          for await (const e of c.events({ lastEventId: 0, signal: ac.signal })) {
+            got.push(e);
+            if (got.length === 3) ac.abort();
+          }
+          expect(got.map((e) => e.id)).toEqual([...got.map((e) => e.id)].sort((a, b) => a - b));
+          expect(got.some((e) => e.type === 'credits.changed')).toBe(true);
+          return [];
+        },
+      };
+
+      const methods = Object.getOwnPropertyNames(HeraldClient.prototype)
+        .filter((m) => !['constructor', 'request', 'mediaUrl'].includes(m))
+        .sort();
+      expect(Object.keys(exercise).sort()).toEqual(methods);
+
+      const routes = allRoutes(t.server.services);
+      const routeOf = (method: string, p: string): RouteDef | undefined =>
+        routes.find(
+          (r) => r.method.toUpperCase() === method && new RegExp(`^${r.path.replace(/:[A-Za-z]+/g, '[^/]+')}$`).test(p),
+        );
+      for (const [name, fn] of Object.entries(exercise)) {
+        const from = calls.length;
+        const result = await fn();
+        const made = calls.slice(from);
+        expect(made.length, `${name} made no request`).toBeGreaterThan(0);
+        for (const call of made) {
+          const route = routeOf(call.method, call.path);
+          expect(route, `${name}: ${call.method} ${call.path} is no route`).toBeDefined();
+          expect(call.message, `${name}: ${call.method} ${call.path}`).not.toBe('No such endpoint');
+          expect(call.status, `${name}: ${call.method} ${call.path} answered ${call.status} ${call.error}`).not.toBe(
+            500,
+          );
+          // An error is one the route itself declares (so the request got past the guards to it).
+          if (call.status >= 300)
+            expect(route!.errors, `${name}: ${call.method} ${call.path} answered ${call.error}`).toContain(call.error);
         }
-        expect(got.map((e) => e.id)).toEqual([...got.map((e) => e.id)].sort((a, b) => a - b));
-        expect(got.some((e) => e.type === 'credits.changed')).toBe(true);
-        return [];
-      },
-    };
-
-    const methods = Object.getOwnPropertyNames(HeraldClient.prototype).filter((m) => !['constructor', 'request', 'mediaUrl'].includes(m)).sort();
-    expect(Object.keys(exercise).sort()).toEqual(methods);
-
-    const routes = allRoutes(t.server.services);
-    const routeOf = (method: string, p: string): RouteDef | undefined => routes.find((r) => r.method.toUpperCase() === method && new RegExp(`^${r.path.replace(/:[A-Za-z]+/g, '[^/]+')}$`).test(p));
-    for (const [name, fn] of Object.entries(exercise)) {
-      const from = calls.length;
-      const result = await fn();
-      const made = calls.slice(from);
-      expect(made.length, `${name} made no request`).toBeGreaterThan(0);
-      for (const call of made) {
-        const route = routeOf(call.method, call.path);
-        expect(route, `${name}: ${call.method} ${call.path} is no route`).toBeDefined();
-        expect(call.message, `${name}: ${call.method} ${call.path}`).not.toBe('No such endpoint');
-        expect(call.status, `${name}: ${call.method} ${call.path} answered ${call.status} ${call.error}`).not.toBe(500);
-        // An error is one the route itself declares (so the request got past the guards to it).
-        if (call.status >= 300) expect(route!.errors, `${name}: ${call.method} ${call.path} answered ${call.error}`).toContain(call.error);
+        // A value (not a settled error) is what the route's contract says it is.
+        const values = (Array.isArray(result) ? result : [result]).filter(
+          (v) => !(v instanceof HeraldError) && !(v instanceof Blob) && typeof v !== 'string',
+        ); // a string is a file (export), checked where it is made
+        for (const v of values) {
+          const route = routeOf(made.at(-1)!.method, made.at(-1)!.path)!;
+          // With async: true the publish routes answer 202 {jobId}, a shape their route does not declare.
+          const schema =
+            name === 'publishAsync'
+              ? publishing.acceptedResponse
+              : name.endsWith('DryRun')
+                ? publishing.dryRunResponse
+                : route.response;
+          const parsed = schema?.safeParse(v);
+          expect(parsed?.success, `${name}: ${JSON.stringify(parsed?.error?.issues)}`).toBe(true);
+        }
       }
-      // A value (not a settled error) is what the route's contract says it is.
-      const values = (Array.isArray(result) ? result : [result]).filter((v) => !(v instanceof HeraldError) && !(v instanceof Blob) && typeof v !== 'string'); // a string is a file (export), checked where it is made
-      for (const v of values) {
-        const route = routeOf(made.at(-1)!.method, made.at(-1)!.path)!;
-        // With async: true the publish routes answer 202 {jobId}, a shape their route does not declare.
-        const schema = name === 'publishAsync' ? publishing.acceptedResponse : name.endsWith('DryRun') ? publishing.dryRunResponse : route.response;
-        const parsed = schema?.safeParse(v);
-        expect(parsed?.success, `${name}: ${JSON.stringify(parsed?.error?.issues)}`).toBe(true);
-      }
-    }
-    expect(s.published).toMatchObject({ draftId: s.draft.draft.id, summary: { total: 1 } });
+      expect(s.published).toMatchObject({ draftId: s.draft.draft.id, summary: { total: 1 } });
 
-    // Every operation the server documents was reached by some method.
-    const doc = (await t.call('GET', '/openapi.json')).body;
-    const operations = Object.entries<Record<string, unknown>>(doc.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => ({ method: m.toUpperCase(), re: new RegExp(`^${p.replace(/\{[^}]+\}/g, '[^/]+')}$`), p })));
-    expect(operations.length).toBeGreaterThanOrEqual(60);
-    const missed = operations.filter((o) => !calls.some((cl) => cl.method === o.method && o.re.test(cl.path))).map((o) => `${o.method} ${o.p}`);
-    expect(missed, 'operations with no client method').toEqual([]);
-  });
+      // Every operation the server documents was reached by some method.
+      const doc = (await t.call('GET', '/openapi.json')).body;
+      const operations = Object.entries<Record<string, unknown>>(doc.paths).flatMap(([p, ops]) =>
+        Object.keys(ops).map((m) => ({
+          method: m.toUpperCase(),
+          re: new RegExp(`^${p.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+          p,
+        })),
+      );
+      expect(operations.length).toBeGreaterThanOrEqual(60);
+      const missed = operations
+        .filter((o) => !calls.some((cl) => cl.method === o.method && o.re.test(cl.path)))
+        .map((o) => `${o.method} ${o.p}`);
+      expect(missed, 'operations with no client method').toEqual([]);
+    },
+  );
 });
 
 describe('HeraldError', () => {
-  it('carries the API\'s code, the HTTP status, the message and the validation details', async () => {
+  it("carries the API's code, the HTTP status, the message and the validation details", async () => {
     calls.length = 0;
     const c = new HeraldClient({ baseUrl: t.base, apiKey: key, fetch: recording() });
     const missing = await c.getDraft('no-such-draft').catch((e) => e);
     expect(missing).toBeInstanceOf(HeraldError);
     expect(missing).toBeInstanceOf(Error);
-    expect([missing.name, missing.code, missing.status, missing.message]).toEqual(['HeraldError', 'NOT_FOUND', 404, 'Draft not found']);
+    expect([missing.name, missing.code, missing.status, missing.message]).toEqual([
+      'HeraldError',
+      'NOT_FOUND',
+      404,
+      'Draft not found',
+    ]);
 
     const invalid = await c.createDraft({ title: 'x', tweets: [] }).catch((e) => e);
     expect([invalid.code, invalid.status]).toEqual(['INVALID_INPUT', 400]);
-    expect(invalid.details).toEqual([expect.objectContaining({ path: expect.stringContaining('tweets'), message: expect.any(String) })]);
+    expect(invalid.details).toEqual([
+      expect.objectContaining({ path: expect.stringContaining('tweets'), message: expect.any(String) }),
+    ]);
 
-    const wrong = await new HeraldClient({ baseUrl: t.base, apiKey: 'hk_wrong_000000000000000000000000000000' }).me().catch((e) => e);
+    const wrong = await new HeraldClient({ baseUrl: t.base, apiKey: 'hk_wrong_000000000000000000000000000000' })
+      .me()
+      .catch((e) => e);
     expect([wrong.code, wrong.status]).toEqual(['INVALID_API_KEY', 401]);
 
     const before = calls.length;
@@ -240,17 +402,20 @@ describe('HeraldError', () => {
     expect(calls.length, 'no key: nothing is sent').toBe(before);
   });
 
-  it('NETWORK_ERROR (status 0) when nothing listens; INVALID_INPUT at once for a base URL that is not http(s)', async () => {
-    const base = `http://127.0.0.1:${await closedPort()}/api/v1`;
-    const down = await new HeraldClient({ baseUrl: base, apiKey: key }).listDrafts().catch((e) => e);
-    expect(down).toBeInstanceOf(HeraldError);
-    expect([down.code, down.status]).toEqual(['NETWORK_ERROR', 0]);
-    expect(down.message).toContain(`Herald is not reachable at ${base}`);
-    expect(down.message).toContain('ECONNREFUSED');
-    for (const bad of ['localhost:4780', 'ftp://127.0.0.1/api/v1', 'not a url']) {
-      expect(() => new HeraldClient({ baseUrl: bad })).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
-    }
-  });
+  it(
+    'NETWORK_ERROR (status 0) when nothing listens; ' + 'INVALID_INPUT at once for a base URL that is not http(s)',
+    async () => {
+      const base = `http://127.0.0.1:${await closedPort()}/api/v1`;
+      const down = await new HeraldClient({ baseUrl: base, apiKey: key }).listDrafts().catch((e) => e);
+      expect(down).toBeInstanceOf(HeraldError);
+      expect([down.code, down.status]).toEqual(['NETWORK_ERROR', 0]);
+      expect(down.message).toContain(`Herald is not reachable at ${base}`);
+      expect(down.message).toContain('ECONNREFUSED');
+      for (const bad of ['localhost:4780', 'ftp://127.0.0.1/api/v1', 'not a url']) {
+        expect(() => new HeraldClient({ baseUrl: bad })).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
+      }
+    },
+  );
 
   it('reads HERALD_BASE_URL and HERALD_API_KEY when no options are given; options win', async () => {
     const saved = { url: process.env.HERALD_BASE_URL, key: process.env.HERALD_API_KEY };
@@ -260,54 +425,78 @@ describe('HeraldError', () => {
       const c = new HeraldClient();
       expect(c.baseUrl).toBe(t.base);
       expect((await c.me()).email).toBe(OWNER.email);
-      expect(new HeraldClient({ baseUrl: 'http://127.0.0.1:1/api/v1/', apiKey: 'other' })).toMatchObject({ baseUrl: 'http://127.0.0.1:1/api/v1', apiKey: 'other' });
+      expect(new HeraldClient({ baseUrl: 'http://127.0.0.1:1/api/v1/', apiKey: 'other' })).toMatchObject({
+        baseUrl: 'http://127.0.0.1:1/api/v1',
+        apiKey: 'other',
+      });
     } finally {
-      if (saved.url === undefined) delete process.env.HERALD_BASE_URL; else process.env.HERALD_BASE_URL = saved.url;
-      if (saved.key === undefined) delete process.env.HERALD_API_KEY; else process.env.HERALD_API_KEY = saved.key;
+      if (saved.url === undefined) delete process.env.HERALD_BASE_URL;
+      else process.env.HERALD_BASE_URL = saved.url;
+      if (saved.key === undefined) delete process.env.HERALD_API_KEY;
+      else process.env.HERALD_API_KEY = saved.key;
     }
   });
 });
 
 describe('429 and Retry-After', () => {
-  it('no retry unless asked; retries after Retry-After when asked; gives up past maxRetryAfter or the retry count', async () => {
-    // One second before the hour: the free key's window ends in 1 s (Retry-After: 1).
-    clock.set('2026-11-15T12:59:59.500Z');
-    const free = (await t.call('POST', '/auth/api-keys', { key, body: { name: 'free', tier: 'free' } })).body.apiKey.key;
-    for (let i = 0; i < 100; i++) expect((await t.call('GET', '/me', { key: free })).status).toBe(200);
-    const client = (opts: ConstructorParameters<typeof HeraldClient>[0], onResponse?: (r: Response) => void) => {
-      const mine: Call[] = [];
-      const f = recording(onResponse);
-      return { mine, c: new HeraldClient({ baseUrl: t.base, apiKey: free, ...opts, fetch: async (i, init) => { const from = calls.length; const r = await f(i, init); mine.push(...calls.slice(from)); return r; } }) };
-    };
+  it(
+    'no retry unless asked; retries after Retry-After when asked; gives up past maxRetryAfter or the retry ' + 'count',
+    async () => {
+      // One second before the hour: the free key's window ends in 1 s (Retry-After: 1).
+      clock.set('2026-11-15T12:59:59.500Z');
+      const free = (await t.call('POST', '/auth/api-keys', { key, body: { name: 'free', tier: 'free' } })).body.apiKey
+        .key;
+      for (let i = 0; i < 100; i++) expect((await t.call('GET', '/me', { key: free })).status).toBe(200);
+      const client = (opts: ConstructorParameters<typeof HeraldClient>[0], onResponse?: (r: Response) => void) => {
+        const mine: Call[] = [];
+        const f = recording(onResponse);
+        return {
+          mine,
+          c: new HeraldClient({
+            baseUrl: t.base,
+            apiKey: free,
+            ...opts,
+            fetch: async (i, init) => {
+              const from = calls.length;
+              const r = await f(i, init);
+              mine.push(...calls.slice(from));
+              return r;
+            },
+          }),
+        };
+      };
 
-    const plain = client({});
-    const e = await plain.c.me().catch((err) => err);
-    expect([e.code, e.status, e.retryAfter]).toEqual(['RATE_LIMITED', 429, 1]);
-    expect(plain.mine).toHaveLength(1);
+      const plain = client({});
+      const e = await plain.c.me().catch((err) => err);
+      expect([e.code, e.status, e.retryAfter]).toEqual(['RATE_LIMITED', 429, 1]);
+      expect(plain.mine).toHaveLength(1);
 
-    const capped = client({ retryRateLimited: 3, maxRetryAfter: 0 });
-    expect((await capped.c.me().catch((err) => err)).code).toBe('RATE_LIMITED');
-    expect(capped.mine).toHaveLength(1);
+      const capped = client({ retryRateLimited: 3, maxRetryAfter: 0 });
+      expect((await capped.c.me().catch((err) => err)).code).toBe('RATE_LIMITED');
+      expect(capped.mine).toHaveLength(1);
 
-    const once = client({ retryRateLimited: 1 });
-    const t0 = Date.now();
-    expect((await once.c.me().catch((err) => err)).code).toBe('RATE_LIMITED');
-    expect(once.mine.map((m) => m.status)).toEqual([429, 429]);
-    expect(Date.now() - t0).toBeGreaterThanOrEqual(900);
+      const once = client({ retryRateLimited: 1 });
+      const t0 = Date.now();
+      expect((await once.c.me().catch((err) => err)).code).toBe('RATE_LIMITED');
+      expect(once.mine.map((m) => m.status)).toEqual([429, 429]);
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(900);
 
-    // The hour turns while the client waits (the server's clock moves on): the retry succeeds.
-    const patient = client({ retryRateLimited: true }, (r) => { if (r.status === 429) clock.advance(1000); });
-    const t1 = Date.now();
-    expect((await patient.c.me()).email).toBe(OWNER.email);
-    expect(patient.mine.map((m) => m.status)).toEqual([429, 200]);
-    expect(Date.now() - t1).toBeGreaterThanOrEqual(900);
-  });
+      // The hour turns while the client waits (the server's clock moves on): the retry succeeds.
+      const patient = client({ retryRateLimited: true }, (r) => {
+        if (r.status === 429) clock.advance(1000);
+      });
+      const t1 = Date.now();
+      expect((await patient.c.me()).email).toBe(OWNER.email);
+      expect(patient.mine.map((m) => m.status)).toEqual([429, 200]);
+      expect(Date.now() - t1).toBeGreaterThanOrEqual(900);
+    },
+  );
 });
 
 describe('static checks', () => {
   const src = fs.readFileSync('client/herald-client.ts', 'utf8');
 
-  it('the client\'s types are the contracts\' types: no hand-written request or answer shapes', () => {
+  it("the client's types are the contracts' types: no hand-written request or answer shapes", () => {
     const generics: string[] = [];
     for (let i = src.indexOf('this.request<'); i >= 0; i = src.indexOf('this.request<', i + 1)) {
       let depth = 0;
@@ -319,7 +508,8 @@ describe('static checks', () => {
       generics.push(src.slice(i + 'this.request<'.length, j));
     }
     expect(generics.length).toBeGreaterThanOrEqual(60);
-    for (const g of generics) expect(g).toMatch(/^(Out<typeof \w+\.\w+>|Message|Blob|string)$/); // string: a draft file's text
+    // string: a draft file's text
+    for (const g of generics) expect(g).toMatch(/^(Out<typeof \w+\.\w+>|Message|Blob|string)$/);
     // Method parameters: contract inputs (In/QueryOf), ids and names; the one inline shape is the multipart file list.
     const methods = [...src.matchAll(/^ {2}(\w+)\((.*)\) \{ return this\.request/gm)];
     expect(methods.length).toBeGreaterThanOrEqual(55);
@@ -327,32 +517,52 @@ describe('static checks', () => {
       if (name === 'uploadMedia') continue;
       expect(params.replace(/ = \{\}/g, ''), name).not.toMatch(/\{/);
       // `write: WriteOptions` carries the Idempotency-Key header, not a request shape.
-      for (const p of params.split(/,(?![^<]*>)/).filter(Boolean)) expect(p.trim(), name).toMatch(/^(\w+\??: (string|string\[\]|OAuthNetwork|(In|QueryOf|Omit)<.+>)( = \{\})?|write: WriteOptions = \{\})$/);
+      for (const p of params.split(/,(?![^<]*>)/).filter(Boolean))
+        expect(p.trim(), name).toMatch(
+          /^(\w+\??: (string|string\[\]|OAuthNetwork|(In|QueryOf|Omit)<.+>)( = \{\})?|write: WriteOptions = \{\})$/,
+        );
     }
     // And no runtime import of the server: types only (runtime imports stay inside client/).
-    expect((src.match(/^import (?!type ).*$/gm) ?? []).filter((line) => !/ from '\.\/[\w-]+\.js';$/.test(line))).toEqual([]);
+    expect(
+      (src.match(/^import (?!type ).*$/gm) ?? []).filter((line) => !/ from '\.\/[\w-]+\.js';$/.test(line)),
+    ).toEqual([]);
   });
 
   it('the client offers an Idempotency-Key on exactly the routes whose RouteDef says idempotent', () => {
-    const flagged = new Set(allRoutes(t.server.services).filter((r) => r.idempotent).map((r) => `${r.method.toUpperCase()} ${r.path.replace(/\$\{platform\}/, ':platform')}`));
-    const offered = new Set([...src.matchAll(/\('(POST|PUT|PATCH|DELETE)', '([^']+)', \{[^\n]*idempotent: write/g)].map((m) => `${m[1]} ${m[2]}`));
+    const flagged = new Set(
+      allRoutes(t.server.services)
+        .filter((r) => r.idempotent)
+        .map((r) => `${r.method.toUpperCase()} ${r.path.replace(/\$\{platform\}/, ':platform')}`),
+    );
+    const offered = new Set(
+      [...src.matchAll(/\('(POST|PUT|PATCH|DELETE)', '([^']+)', \{[^\n]*idempotent: write/g)].map(
+        (m) => `${m[1]} ${m[2]}`,
+      ),
+    );
     expect(flagged.size).toBeGreaterThanOrEqual(13);
     expect([...offered].sort()).toEqual([...flagged].sort());
   });
 
-  it('the CLI reaches Herald only through the client (serve runs the server; backup and restore work on the database file)', () => {
-    // serve starts the server itself; backup/restore copy the SQLite file (restore only while
-    // Herald is stopped): all three load the compiled server at run time (server-entry.ts).
-    const files = fs.readdirSync('cli').filter((f) => f.endsWith('.ts') && !/^(serve|backup|restore|server-entry)/.test(f));
-    expect(files.length).toBeGreaterThanOrEqual(12);
-    for (const f of files) {
-      const text = fs.readFileSync(path.join('cli', f), 'utf8');
-      expect(text, f).not.toMatch(/from '\.\.\/server\/|import\('\.\.\/server\//);
-      expect(text, f).not.toMatch(/\bfetch\(|node:http|better-sqlite3/);
-    }
-    expect(fs.readFileSync('cli/serve.command.ts', 'utf8')).toMatch(/serverEntry<.*>\('main'\)/);
-    expect(fs.readFileSync('cli/backup.command.ts', 'utf8')).toMatch(/serverEntry<.*>\('database-commands'\)/);
-    // Even those load the server only when they run (not at every command's start).
-    for (const f of fs.readdirSync('cli').filter((x) => x.endsWith('.ts'))) expect(fs.readFileSync(path.join('cli', f), 'utf8'), f).not.toMatch(/^import [^(]*from '\.\.\/server\//m);
-  });
+  it(
+    'the CLI reaches Herald only through the client (serve runs the server; backup and restore work on the ' +
+      'database file)',
+    () => {
+      // serve starts the server itself; backup/restore copy the SQLite file (restore only while
+      // Herald is stopped): all three load the compiled server at run time (server-entry.ts).
+      const files = fs
+        .readdirSync('cli')
+        .filter((f) => f.endsWith('.ts') && !/^(serve|backup|restore|server-entry)/.test(f));
+      expect(files.length).toBeGreaterThanOrEqual(12);
+      for (const f of files) {
+        const text = fs.readFileSync(path.join('cli', f), 'utf8');
+        expect(text, f).not.toMatch(/from '\.\.\/server\/|import\('\.\.\/server\//);
+        expect(text, f).not.toMatch(/\bfetch\(|node:http|better-sqlite3/);
+      }
+      expect(fs.readFileSync('cli/serve.command.ts', 'utf8')).toMatch(/serverEntry<.*>\('main'\)/);
+      expect(fs.readFileSync('cli/backup.command.ts', 'utf8')).toMatch(/serverEntry<.*>\('database-commands'\)/);
+      // Even those load the server only when they run (not at every command's start).
+      for (const f of fs.readdirSync('cli').filter((x) => x.endsWith('.ts')))
+        expect(fs.readFileSync(path.join('cli', f), 'utf8'), f).not.toMatch(/^import [^(]*from '\.\.\/server\//m);
+    },
+  );
 });

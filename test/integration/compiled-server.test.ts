@@ -24,8 +24,12 @@ beforeAll(async () => {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('HERALD_') && !k.startsWith('npm_')) env[k] = v;
   Object.assign(env, {
-    HERALD_DATA_DIR: dir, HERALD_PORT: '0', HERALD_SECRET_STORE: 'file',
-    HERALD_OWNER_EMAIL: OWNER.email, HERALD_OWNER_PASSWORD: OWNER.password, HERALD_PASSWORD_COST: '14',
+    HERALD_DATA_DIR: dir,
+    HERALD_PORT: '0',
+    HERALD_SECRET_STORE: 'file',
+    HERALD_OWNER_EMAIL: OWNER.email,
+    HERALD_OWNER_PASSWORD: OWNER.password,
+    HERALD_PASSWORD_COST: '14',
   });
   ({ child, origin } = await startListening(process.execPath, ['scripts/start.mjs', '--headless'], { cwd: ROOT, env }));
   base = `${origin}/api/v1`;
@@ -39,14 +43,19 @@ afterAll(async () => {
 describe('the compiled server loads what it put off, on first use', () => {
   it('signs in, keys, parses bodies and queries, and names the media type of every file it serves', async () => {
     const login = await fetch(`${base}/auth/login`, {
-      method: 'POST', headers: { 'content-type': 'application/json; charset=utf-8' },
+      method: 'POST',
+      headers: { 'content-type': 'application/json; charset=utf-8' },
       body: JSON.stringify({ email: OWNER.email, password: OWNER.password }),
     });
     expect(login.status).toBe(200);
     expect(login.headers.get('content-type')).toBe('application/json; charset=utf-8');
     const key = ((await login.json()) as { apiKey: { key: string } }).apiKey.key;
     expect(key).toMatch(/^hk_/);
-    const wrong = await fetch(`${base}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: OWNER.email, password: 'not the passphrase' }) });
+    const wrong = await fetch(`${base}/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: OWNER.email, password: 'not the passphrase' }),
+    });
     expect(wrong.status).toBe(401);
 
     const h = { 'svc-key': key, 'content-type': 'application/json' };
@@ -54,7 +63,11 @@ describe('the compiled server loads what it put off, on first use', () => {
     const bad = await fetch(`${base}/templates`, { method: 'POST', headers: h, body: JSON.stringify({ name: '' }) });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { details: { path: string }[] }).details[0].path).toBe('body.name');
-    const made = await fetch(`${base}/templates`, { method: 'POST', headers: h, body: JSON.stringify({ name: '  Launch  ' }) });
+    const made = await fetch(`${base}/templates`, {
+      method: 'POST',
+      headers: h,
+      body: JSON.stringify({ name: '  Launch  ' }),
+    });
     expect(made.status).toBe(200);
     expect(((await made.json()) as { template: { name: string } }).template.name).toBe('Launch');
     // A query read by the simple parser and checked by its contract.
@@ -77,7 +90,9 @@ describe('the compiled server loads what it put off, on first use', () => {
     for (const [, file, ext] of assets) {
       const res = await fetch(`${origin}${file}`);
       expect(res.status, file).toBe(200);
-      expect(res.headers.get('content-type'), file).toMatch(ext === 'js' ? /^(text|application)\/javascript/ : /^text\/css/);
+      expect(res.headers.get('content-type'), file).toMatch(
+        ext === 'js' ? /^(text|application)\/javascript/ : /^text\/css/,
+      );
       await res.arrayBuffer();
     }
     const docs = await fetch(`${base}/docs`);

@@ -25,14 +25,20 @@ const accounts = async () => (await t.call('GET', '/accounts', { key })).body.ac
 
 beforeAll(async () => {
   // A web server that is not Mastodon: every path is an HTML 404, as a blog or a router would answer.
-  notMastodon = http.createServer((_req, res) => { res.writeHead(404, { 'content-type': 'text/html' }); res.end('<h1>Not Found</h1>'); });
+  notMastodon = http.createServer((_req, res) => {
+    res.writeHead(404, { 'content-type': 'text/html' });
+    res.end('<h1>Not Found</h1>');
+  });
   await new Promise<void>((r) => notMastodon.listen(0, '127.0.0.1', r));
   notMastodonUrl = `http://127.0.0.1:${(notMastodon.address() as net.AddressInfo).port}`;
   x = await startXSimulator({ clientId: X_ID, clientSecret: 'the-real-secret' });
   t = await startServer({
     settings: {
-      HERALD_MICROBLOG_API_URL: x.url, HERALD_MICROBLOG_AUTHORIZE_URL: x.authorizeUrl, HERALD_MICROBLOG_TOKEN_URL: x.tokenUrl,
-      HERALD_MICROBLOG_CLIENT_ID: X_ID, HERALD_MICROBLOG_CLIENT_SECRET: 'a-wrong-secret',
+      HERALD_MICROBLOG_API_URL: x.url,
+      HERALD_MICROBLOG_AUTHORIZE_URL: x.authorizeUrl,
+      HERALD_MICROBLOG_TOKEN_URL: x.tokenUrl,
+      HERALD_MICROBLOG_CLIENT_ID: X_ID,
+      HERALD_MICROBLOG_CLIENT_SECRET: 'a-wrong-secret',
     },
   });
   key = await t.login();
@@ -55,7 +61,10 @@ it('an address that is not a Mastodon instance: 400 naming it and what to do', a
 });
 
 it('a Mastodon address that does not answer: 400 naming it and what to do', async () => {
-  const r = await t.call('POST', '/fedblog/auth', { key, body: { instanceUrl: `http://127.0.0.1:${await closedPort()}` } });
+  const r = await t.call('POST', '/fedblog/auth', {
+    key,
+    body: { instanceUrl: `http://127.0.0.1:${await closedPort()}` },
+  });
   expect(r.status, r.text).toBe(400);
   expect(r.body.error).toBe('INVALID_INPUT');
   expect(r.body.message).toMatch(/does not answer/);
@@ -63,18 +72,25 @@ it('a Mastodon address that does not answer: 400 naming it and what to do', asyn
   expect(r.body.details).toEqual([expect.objectContaining({ path: 'instanceUrl' })]);
 });
 
-it('a wrong client secret, found when X refuses the token exchange: 400 pointing at Settings → Networks, no account', async () => {
-  const start = await t.call('POST', '/microblog/auth', { key, body: {} });
-  expect(start.status, start.text).toBe(200);
-  const done = await finishCallback(await authorizeAtNetwork(start.body.authUrl));
-  expect(done.status, JSON.stringify(done.body)).toBe(400);
-  expect(done.body.error).toBe('INVALID_INPUT');
-  expect(done.body.message).toMatch(/X refused Herald's app/);
-  expect(done.body.message).toMatch(/client id and secret/);
-  expect(done.body.message).toMatch(/the Networks page/);
-  expect((await t.call('GET', `/connections/${start.body.sessionId}`, { key })).body).toMatchObject({ status: 'failed', error: { code: 'INVALID_INPUT' } });
-  expect(await accounts()).toEqual([]);
-});
+it(
+  'a wrong client secret, found when X refuses the token exchange: 400 pointing at Settings → Networks, no ' +
+    'account',
+  async () => {
+    const start = await t.call('POST', '/microblog/auth', { key, body: {} });
+    expect(start.status, start.text).toBe(200);
+    const done = await finishCallback(await authorizeAtNetwork(start.body.authUrl));
+    expect(done.status, JSON.stringify(done.body)).toBe(400);
+    expect(done.body.error).toBe('INVALID_INPUT');
+    expect(done.body.message).toMatch(/X refused Herald's app/);
+    expect(done.body.message).toMatch(/client id and secret/);
+    expect(done.body.message).toMatch(/the Networks page/);
+    expect((await t.call('GET', `/connections/${start.body.sessionId}`, { key })).body).toMatchObject({
+      status: 'failed',
+      error: { code: 'INVALID_INPUT' },
+    });
+    expect(await accounts()).toEqual([]);
+  },
+);
 
 it('the Test button names the wrong secret before anyone connects', async () => {
   const r = await t.call('POST', '/networks/microblog/test', { key });

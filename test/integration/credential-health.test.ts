@@ -22,14 +22,30 @@ let accountId: string;
 beforeAll(async () => {
   pds = await startPds();
   sky = await pds.createAccount('health');
-  t = await startServer({ clock, scheduler: false, log: { info: () => undefined, warn: (m: string) => { warnings.push(m); }, error: () => undefined } });
+  t = await startServer({
+    clock,
+    scheduler: false,
+    log: {
+      info: () => undefined,
+      warn: (m: string) => {
+        warnings.push(m);
+      },
+      error: () => undefined,
+    },
+  });
   key = await t.login();
-  const r = await t.call('POST', '/skyblog/auth', { key, body: { identifier: sky.handle, appPassword: sky.appPassword, service: pds.url } });
+  const r = await t.call('POST', '/skyblog/auth', {
+    key,
+    body: { identifier: sky.handle, appPassword: sky.appPassword, service: pds.url },
+  });
   expect(r.status, r.text).toBe(200);
   accountId = r.body.account.uuid;
 }, 120_000);
 
-afterAll(async () => { await t?.close(); await pds?.close(); });
+afterAll(async () => {
+  await t?.close();
+  await pds?.close();
+});
 
 const account = async () => (await t.call('GET', `/accounts/${accountId}`, { key })).body.account;
 
@@ -68,16 +84,25 @@ describe('credential health', () => {
 
   it('a refused account is revoked; reconnecting reuses the row and keeps the schedule', async () => {
     now = Date.now();
-    const draft = await t.call('POST', '/microblog/drafts', { key, body: { title: 'kept', tweets: [{ content: 'a post that waits for a reconnect' }] } });
+    const draft = await t.call('POST', '/microblog/drafts', {
+      key,
+      body: { title: 'kept', tweets: [{ content: 'a post that waits for a reconnect' }] },
+    });
     expect(draft.status, draft.text).toBe(200);
     const draftId = draft.body.draft?.id ?? draft.body.id;
     const when = new Date(now + 3 * DAY).toISOString();
-    const sched = await t.call('POST', '/microblog/schedule', { key, body: { draftId, scheduledFor: when, targetAccounts: [{ accountId, platform: 'skyblog' }], applyJitter: false } });
+    const sched = await t.call('POST', '/microblog/schedule', {
+      key,
+      body: { draftId, scheduledFor: when, targetAccounts: [{ accountId, platform: 'skyblog' }], applyJitter: false },
+    });
     expect(sched.status, sched.text).toBe(200);
     // What Herald does when the network refuses the token (a revoked app password).
     t.server.services.credentials.markNeedsReauth(t.server.services.accounts.row(ownerId(t), accountId));
     expect((await account()).health.state).toBe('revoked');
-    const again = await t.call('POST', '/skyblog/auth', { key, body: { identifier: sky.handle, appPassword: sky.appPassword, service: pds.url } });
+    const again = await t.call('POST', '/skyblog/auth', {
+      key,
+      body: { identifier: sky.handle, appPassword: sky.appPassword, service: pds.url },
+    });
     expect(again.status, again.text).toBe(200);
     expect(again.body.account.uuid).toBe(accountId);
     expect(again.body.account.health.state).toBe('ok');

@@ -18,9 +18,16 @@ beforeAll(async () => {
   key = await t.login();
   owner = userIdOf(t, OWNER.email);
 });
-afterAll(async () => { await t.close(); });
+afterAll(async () => {
+  await t.close();
+});
 
-const grants = () => (t.server.sqlite.prepare("SELECT period FROM credit_ledger WHERE user_id = ? AND trans_type = 'grant' ORDER BY id").all(owner) as { period: string }[]).map((r) => r.period);
+const grants = () =>
+  (
+    t.server.sqlite
+      .prepare("SELECT period FROM credit_ledger WHERE user_id = ? AND trans_type = 'grant' ORDER BY id")
+      .all(owner) as { period: string }[]
+  ).map((r) => r.period);
 
 it('a grant rolled back with its caller is written again on the next read', async () => {
   expect((await t.call('GET', '/me', { key })).body.credits_balance).toBe(500);

@@ -19,13 +19,19 @@ beforeAll(async () => {
   const owner = userIdOf(t, OWNER.email);
   for (const p of ['microblog', 'skyblog', 'fedblog', 'threadblog', 'problog']) addAccount(t, owner, p);
 });
-afterAll(async () => { await t.close(); vi.restoreAllMocks(); });
+afterAll(async () => {
+  await t.close();
+  vi.restoreAllMocks();
+});
 
 describe('GET /microblog/drafts with long texts', () => {
   it('counts a 100,000-character emoji post once, on write, and not on later listings', async () => {
     const text = longText('emoji', 100_000);
     const segment = vi.spyOn(Intl.Segmenter.prototype, 'segment');
-    const created = await t.call('POST', '/microblog/drafts', { key, body: { title: 'Long', tweets: [{ content: text }, { content: longText('RTL', 100_000) }] } });
+    const created = await t.call('POST', '/microblog/drafts', {
+      key,
+      body: { title: 'Long', tweets: [{ content: text }, { content: longText('RTL', 100_000) }] },
+    });
     expect(created.status).toBe(200);
     expect(created.body.draft.tweets[0].plainText).toBe(text);
     // Counting it did call the segmenter (so the spy sees counting when it happens).
@@ -34,13 +40,26 @@ describe('GET /microblog/drafts with long texts', () => {
 
     for (let round = 0; round < 2; round++) {
       // Another write, so the list is built afresh rather than served from the list cache.
-      expect((await t.call('POST', '/microblog/drafts', { key, body: { title: `Short ${round}`, tweets: [{ content: 'hi' }] } })).status).toBe(200);
+      expect(
+        (
+          await t.call('POST', '/microblog/drafts', {
+            key,
+            body: { title: `Short ${round}`, tweets: [{ content: 'hi' }] },
+          })
+        ).status,
+      ).toBe(200);
       segment.mockClear();
       const listed = await t.call('GET', '/microblog/drafts', { key });
       expect(listed.status).toBe(200);
       const long = listed.body.drafts.find((d: { title: string }) => d.title === 'Long');
       expect(long.tweets.map((x: { characterCount: number }) => x.characterCount)).toEqual(counts);
-      expect(Object.keys(long.tweets[0].validation).sort()).toEqual(['fedblog', 'microblog', 'problog', 'skyblog', 'threadblog']);
+      expect(Object.keys(long.tweets[0].validation).sort()).toEqual([
+        'fedblog',
+        'microblog',
+        'problog',
+        'skyblog',
+        'threadblog',
+      ]);
       expect(segment.mock.calls.length, `segmenter calls during listing ${round + 1}`).toBe(0);
     }
     segment.mockRestore();

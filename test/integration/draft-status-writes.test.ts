@@ -7,12 +7,29 @@
  * entry still to come goes from `publishing` back to `scheduled`, never through `published`.
  */
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { clock, draft, draftStatus, fire, key, mastoId, MIN, scheduleAt, t, tweets, useSchedulerWorld, x, xId } from '../helpers/scheduler-world.js';
+import {
+  clock,
+  draft,
+  draftStatus,
+  fire,
+  key,
+  mastoId,
+  MIN,
+  scheduleAt,
+  t,
+  tweets,
+  useSchedulerWorld,
+  x,
+  xId,
+} from '../helpers/scheduler-world.js';
 
 useSchedulerWorld();
 
 const db = () => t.server.sqlite;
-const writes = (draftId: string) => (db().prepare('SELECT new FROM temp.status_writes WHERE draft_id = ? ORDER BY n').all(draftId) as { new: string }[]).map((r) => r.new);
+const writes = (draftId: string) =>
+  (
+    db().prepare('SELECT new FROM temp.status_writes WHERE draft_id = ? ORDER BY n').all(draftId) as { new: string }[]
+  ).map((r) => r.new);
 
 beforeAll(() => {
   db().exec(`CREATE TEMP TABLE status_writes (n INTEGER PRIMARY KEY, draft_id TEXT, new TEXT);

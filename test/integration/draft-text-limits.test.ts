@@ -14,11 +14,16 @@ beforeAll(async () => {
   key = await t.login();
   addAccount(t, userIdOf(t, OWNER.email), 'microblog');
 });
-afterAll(async () => { await t.close(); });
+afterAll(async () => {
+  await t.close();
+});
 
 describe('text limits', () => {
   it('a post of 100,001 characters: 400 naming body.tweets.0.content and 100,000', async () => {
-    const r = await t.call('POST', '/microblog/drafts', { key, body: { title: 'big', tweets: [{ content: 'a'.repeat(100_001) }] } });
+    const r = await t.call('POST', '/microblog/drafts', {
+      key,
+      body: { title: 'big', tweets: [{ content: 'a'.repeat(100_001) }] },
+    });
     expect(r.status).toBe(400);
     expect(r.body.error).toBe('INVALID_INPUT');
     const d = r.body.details.find((x: { path: string }) => x.path === 'body.tweets.0.content');
@@ -26,7 +31,10 @@ describe('text limits', () => {
   });
 
   it('a post of exactly 100,000 characters is taken', async () => {
-    const r = await t.call('POST', '/microblog/drafts', { key, body: { title: 'ok', tweets: [{ content: 'a.'.repeat(50_000) }] } });
+    const r = await t.call('POST', '/microblog/drafts', {
+      key,
+      body: { title: 'ok', tweets: [{ content: 'a.'.repeat(50_000) }] },
+    });
     expect(r.status).toBe(200);
   });
 

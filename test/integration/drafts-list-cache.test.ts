@@ -20,25 +20,44 @@ beforeAll(async () => {
   owner = userIdOf(t, OWNER.email);
   addAccount(t, owner, 'microblog');
 });
-afterAll(async () => { await t.close(); });
+afterAll(async () => {
+  await t.close();
+});
 
 const list = async (query = '') => {
   const r = await t.call('GET', `/microblog/drafts${query}`, { key });
   expect(r.status).toBe(200);
   expect(r.headers.get('content-type')).toBe('application/json; charset=utf-8');
   expect(r.body.success).toBe(true);
-  return r.body as { drafts: { id: string; title: string; tweets: { plainText: string; media: { mediaId: string; type?: string }[]; validation: Record<string, unknown> }[] }[]; nextCursor: string | null };
+  return r.body as {
+    drafts: {
+      id: string;
+      title: string;
+      tweets: { plainText: string; media: { mediaId: string; type?: string }[]; validation: Record<string, unknown> }[];
+    }[];
+    nextCursor: string | null;
+  };
 };
 
 describe('GET /microblog/drafts after the database changed', () => {
   it('shows API writes: create, update, delete', async () => {
     expect((await list()).drafts).toEqual([]);
-    const a = await t.call('POST', '/microblog/drafts', { key, body: { title: 'First', tweets: [{ content: 'one' }] } });
+    const a = await t.call('POST', '/microblog/drafts', {
+      key,
+      body: { title: 'First', tweets: [{ content: 'one' }] },
+    });
     expect(a.status).toBe(200);
     const id = a.body.draft.id as string;
     expect((await list()).drafts.map((d) => d.title)).toEqual(['First']);
     expect((await list()).drafts.map((d) => d.title)).toEqual(['First']);
-    expect((await t.call('PUT', `/microblog/drafts/${id}`, { key, body: { title: 'Renamed', tweets: [{ content: 'two' }] } })).status).toBe(200);
+    expect(
+      (
+        await t.call('PUT', `/microblog/drafts/${id}`, {
+          key,
+          body: { title: 'Renamed', tweets: [{ content: 'two' }] },
+        })
+      ).status,
+    ).toBe(200);
     const after = (await list()).drafts;
     expect(after.map((d) => d.title)).toEqual(['Renamed']);
     expect(after[0].tweets.map((x) => x.plainText)).toEqual(['two']);
@@ -69,7 +88,10 @@ describe('GET /microblog/drafts after the database changed', () => {
     expect(Object.keys((await list()).drafts[0].tweets[0].validation).sort()).toEqual(['microblog', 'problog']);
 
     const mediaId = addMedia(t, owner, 'image');
-    const withMedia = await t.call('POST', '/microblog/drafts', { key, body: { title: 'Pic', tweets: [{ content: 'pic', media: [{ mediaId }] }] } });
+    const withMedia = await t.call('POST', '/microblog/drafts', {
+      key,
+      body: { title: 'Pic', tweets: [{ content: 'pic', media: [{ mediaId }] }] },
+    });
     expect(withMedia.status).toBe(200);
     expect((await list()).drafts[0].tweets[0].media).toEqual([{ mediaId, type: 'image' }]);
     t.server.sqlite.prepare('DELETE FROM media WHERE id = ?').run(mediaId);

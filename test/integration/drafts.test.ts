@@ -9,7 +9,22 @@ import * as contract from '../../server/contracts/drafts.js';
 import { built } from '../../server/contracts/lazy.js';
 import { addAccount, userIdOf } from '../helpers/drafts.js';
 import { addUser } from '../helpers/server.js';
-import { t, key, owner, clock, accountIds, defaultSet, post, put, get, del, tick, setStatus, addAccountsOnEveryNetwork, useDraftsServer } from '../helpers/drafts-server.js';
+import {
+  t,
+  key,
+  owner,
+  clock,
+  accountIds,
+  defaultSet,
+  post,
+  put,
+  get,
+  del,
+  tick,
+  setStatus,
+  addAccountsOnEveryNetwork,
+  useDraftsServer,
+} from '../helpers/drafts-server.js';
 
 useDraftsServer();
 
@@ -34,19 +49,40 @@ describe('with accounts', () => {
     tick();
     const r = await post('/microblog/drafts', {
       title: 'First',
-      tweets: [{ content: '<p>Second <b>bold</b></p>', position: 7 }, { content: 'First line\nsecond line', position: 2 }],
+      tweets: [
+        { content: '<p>Second <b>bold</b></p>', position: 7 },
+        { content: 'First line\nsecond line', position: 2 },
+      ],
     });
     expect(r.status).toBe(200);
     expect(r.body.success).toBe(true);
     const d = r.body.draft;
-    expect(d).toMatchObject({ title: 'First', status: 'draft', scheduledFor: null, socialSetId: defaultSet, selectedAccountIds: [], templateId: null });
+    expect(d).toMatchObject({
+      title: 'First',
+      status: 'draft',
+      scheduledFor: null,
+      socialSetId: defaultSet,
+      selectedAccountIds: [],
+      templateId: null,
+    });
     expect(typeof d.id).toBe('string');
     expect(Date.parse(d.createdAt)).toBe(clock.t);
     expect(d.updatedAt).toBe(d.createdAt);
     expect(d.tweets.map((x: any) => x.position)).toEqual([0, 1]);
     const [a, b] = d.tweets;
-    expect(a).toMatchObject({ content: '<p>First line<br>second line</p>', plainText: 'First line\nsecond line', characterCount: 22, isValid: true, media: [] });
-    expect(b).toMatchObject({ content: '<p>Second <b>bold</b></p>', plainText: 'Second bold', characterCount: 11, isValid: true });
+    expect(a).toMatchObject({
+      content: '<p>First line<br>second line</p>',
+      plainText: 'First line\nsecond line',
+      characterCount: 22,
+      isValid: true,
+      media: [],
+    });
+    expect(b).toMatchObject({
+      content: '<p>Second <b>bold</b></p>',
+      plainText: 'Second bold',
+      characterCount: 11,
+      isValid: true,
+    });
     for (const tw of d.tweets) {
       expect(typeof tw.id).toBe('string');
       expect(Object.keys(tw.validation).sort()).toEqual(['fedblog', 'microblog', 'problog', 'skyblog', 'threadblog']);
@@ -68,20 +104,34 @@ describe('with accounts', () => {
 
   it('keeps autolinks and the text after them, in plain text and in HTML', async () => {
     const r = await post('/microblog/drafts', {
-      title: 'autolinks', tweets: [
+      title: 'autolinks',
+      tweets: [
         { content: 'Read <https://example.com/a?b=1&c=2> today\nMail <bob@example.com> or call' },
         { content: '<p>See <https://example.org/p>, then</p><p>more</p>' },
       ],
     });
     expect(r.status).toBe(200);
     const [plain, html] = r.body.draft.tweets;
-    expect(plain).toMatchObject({ plainText: 'Read https://example.com/a?b=1&c=2 today\nMail bob@example.com or call', content: '<p>Read https://example.com/a?b=1&amp;c=2 today<br>Mail bob@example.com or call</p>' });
+    expect(plain).toMatchObject({
+      plainText: 'Read https://example.com/a?b=1&c=2 today\nMail bob@example.com or call',
+      content: '<p>Read https://example.com/a?b=1&amp;c=2 today<br>Mail bob@example.com or call</p>',
+    });
     expect(plain.validation.microblog.count).toBe(5 + 23 + 6 + 1 + 'Mail bob@example.com or call'.length);
-    expect(html).toMatchObject({ plainText: 'See https://example.org/p, then\nmore', content: '<p>See <a href="https://example.org/p">https://example.org/p</a>, then</p><p>more</p>' });
+    expect(html).toMatchObject({
+      plainText: 'See https://example.org/p, then\nmore',
+      content: '<p>See <a href="https://example.org/p">https://example.org/p</a>, then</p><p>more</p>',
+    });
   });
 
   it('validates required fields and types', async () => {
-    for (const body of [{ tweets: [{ content: 'a' }] }, { title: 'x' }, { title: 'x', tweets: [] }, { title: 'x', tweets: [{ content: 5 }] }, { title: 'x', tweets: [{ content: 'a' }], status: 'published' }, { title: 'x', tweets: [{ content: 'a' }], scheduledFor: 'tomorrow' }]) {
+    for (const body of [
+      { tweets: [{ content: 'a' }] },
+      { title: 'x' },
+      { title: 'x', tweets: [] },
+      { title: 'x', tweets: [{ content: 5 }] },
+      { title: 'x', tweets: [{ content: 'a' }], status: 'published' },
+      { title: 'x', tweets: [{ content: 'a' }], scheduledFor: 'tomorrow' },
+    ]) {
       const r = await post('/microblog/drafts', body);
       expect(r.status, JSON.stringify(body)).toBe(400);
       expect(r.body.error).toBe('INVALID_INPUT');
@@ -93,36 +143,63 @@ describe('with accounts', () => {
     const other = addAccount(t, owner, 'skyblog', { mode: 'create_new' });
     tick();
     const r = await post('/microblog/drafts', {
-      title: 'Sky only', tweets: [{ content: 'hi' }], socialSetId: other.socialSetId, scheduledFor: '2026-12-01T10:00:00Z',
+      title: 'Sky only',
+      tweets: [{ content: 'hi' }],
+      socialSetId: other.socialSetId,
+      scheduledFor: '2026-12-01T10:00:00Z',
     });
     expect(r.status).toBe(200);
     expect(r.body.draft.socialSetId).toBe(other.socialSetId);
     expect(r.body.draft.scheduledFor).toBe('2026-12-01T10:00:00.000Z');
     expect(Object.keys(r.body.draft.tweets[0].validation)).toEqual(['skyblog']);
 
-    const sel = await post('/microblog/drafts', { title: 'Sel', tweets: [{ content: 'hi' }], selectedAccountIds: [accountIds.problog, accountIds.fedblog] });
+    const sel = await post('/microblog/drafts', {
+      title: 'Sel',
+      tweets: [{ content: 'hi' }],
+      selectedAccountIds: [accountIds.problog, accountIds.fedblog],
+    });
     expect(sel.body.draft.selectedAccountIds).toEqual([accountIds.problog, accountIds.fedblog]);
     expect(Object.keys(sel.body.draft.tweets[0].validation).sort()).toEqual(['fedblog', 'problog']);
 
-    expect((await post('/microblog/drafts', { title: 'x', tweets: [{ content: 'a' }], socialSetId: 'no-such-set' })).status).toBe(404);
-    const badAcc = await post('/microblog/drafts', { title: 'x', tweets: [{ content: 'a' }], selectedAccountIds: ['ghost'] });
+    expect(
+      (await post('/microblog/drafts', { title: 'x', tweets: [{ content: 'a' }], socialSetId: 'no-such-set' })).status,
+    ).toBe(404);
+    const badAcc = await post('/microblog/drafts', {
+      title: 'x',
+      tweets: [{ content: 'a' }],
+      selectedAccountIds: ['ghost'],
+    });
     expect(badAcc.status).toBe(400);
     expect(badAcc.body.details[0].path).toBe('selectedAccountIds');
-    const badMedia = await post('/microblog/drafts', { title: 'x', tweets: [{ content: 'a', media: [{ mediaId: 'ghost' }] }] });
+    const badMedia = await post('/microblog/drafts', {
+      title: 'x',
+      tweets: [{ content: 'a', media: [{ mediaId: 'ghost' }] }],
+    });
     expect(badMedia.status).toBe(400);
     expect(badMedia.body.details[0].path).toBe('tweets.0.media.0.mediaId');
   });
 
-
   it('applies a template at creation and keeps templateId', async () => {
-    const tpl = await post('/templates', { name: 'T', headContentPlain: 'HEAD', tailContentHtml: '<p>TAIL &amp; more</p>' });
-    const r = await post('/microblog/drafts', { title: 'tpl', tweets: [{ content: 'one' }, { content: 'two' }], templateId: tpl.body.template.uuid });
+    const tpl = await post('/templates', {
+      name: 'T',
+      headContentPlain: 'HEAD',
+      tailContentHtml: '<p>TAIL &amp; more</p>',
+    });
+    const r = await post('/microblog/drafts', {
+      title: 'tpl',
+      tweets: [{ content: 'one' }, { content: 'two' }],
+      templateId: tpl.body.template.uuid,
+    });
     const d = r.body.draft;
     expect(d.templateId).toBe(tpl.body.template.uuid);
     expect(d.tweets[0].plainText).toBe('HEAD\none');
     expect(d.tweets[0].content).toBe('<p>HEAD</p><p>one</p>');
     expect(d.tweets[1].plainText).toBe('two\nTAIL & more');
-    const single = await post('/microblog/drafts', { title: 'tpl1', tweets: [{ content: 'only' }], templateId: tpl.body.template.uuid });
+    const single = await post('/microblog/drafts', {
+      title: 'tpl1',
+      tweets: [{ content: 'only' }],
+      templateId: tpl.body.template.uuid,
+    });
     expect(single.body.draft.tweets[0].plainText).toBe('HEAD\nonly\nTAIL & more');
     const bad = await post('/microblog/drafts', { title: 'x', tweets: [{ content: 'a' }], templateId: 'ghost' });
     expect(bad.status).toBe(400);
@@ -134,7 +211,11 @@ describe('with accounts', () => {
     const made: string[] = [];
     for (let i = 0; i < 5; i++) {
       tick();
-      const r = await post('/microblog/drafts', { title: `L${i}`, tweets: [{ content: `post ${i}` }], socialSetId: set2 });
+      const r = await post('/microblog/drafts', {
+        title: `L${i}`,
+        tweets: [{ content: `post ${i}` }],
+        socialSetId: set2,
+      });
       made.push(r.body.draft.id);
     }
     const all = await get('/microblog/drafts');
@@ -172,13 +253,26 @@ describe('with accounts', () => {
 
   it('updates: fields, tweets replace the whole list, status back to draft; refuses while publishing', async () => {
     tick();
-    const r = await post('/microblog/drafts', { title: 'U', tweets: [{ content: 'a' }, { content: 'b' }, { content: 'c' }] });
+    const r = await post('/microblog/drafts', {
+      title: 'U',
+      tweets: [{ content: 'a' }, { content: 'b' }, { content: 'c' }],
+    });
     const id = r.body.draft.id;
     tick();
-    const u = await put(`/microblog/drafts/${id}`, { title: 'U2', tweets: [{ content: 'z', position: 3 }, { content: 'y', position: 1 }], selectedAccountIds: [accountIds.skyblog] });
+    const u = await put(`/microblog/drafts/${id}`, {
+      title: 'U2',
+      tweets: [
+        { content: 'z', position: 3 },
+        { content: 'y', position: 1 },
+      ],
+      selectedAccountIds: [accountIds.skyblog],
+    });
     expect(u.status).toBe(200);
     expect(u.body.draft.title).toBe('U2');
-    expect(u.body.draft.tweets.map((x: any) => [x.plainText, x.position])).toEqual([['y', 0], ['z', 1]]);
+    expect(u.body.draft.tweets.map((x: any) => [x.plainText, x.position])).toEqual([
+      ['y', 0],
+      ['z', 1],
+    ]);
     expect(Object.keys(u.body.draft.tweets[0].validation)).toEqual(['skyblog']);
     expect(u.body.draft.updatedAt > u.body.draft.createdAt).toBe(true);
     const title = await put(`/microblog/drafts/${id}`, { title: 'U3' });
@@ -197,7 +291,9 @@ describe('with accounts', () => {
     expect(locked.body).toMatchObject({ error: 'INVALID_INPUT' });
     expect(locked.body.message).toMatch(/being published/);
     expect((await del(`/microblog/drafts/${id}`)).status).toBe(400);
-    expect((await put(`/microblog/drafts/${id}/platforms`, { platforms: [{ platform: 'skyblog', content: 'x' }] })).status).toBe(400);
+    expect(
+      (await put(`/microblog/drafts/${id}/platforms`, { platforms: [{ platform: 'skyblog', content: 'x' }] })).status,
+    ).toBe(400);
     expect((await get(`/microblog/drafts/${id}`)).body.draft.title).toBe('U3');
     setStatus(id, 'published');
     expect((await del(`/microblog/drafts/${id}`)).body).toEqual({ success: true, message: 'Draft deleted' });
@@ -205,33 +301,50 @@ describe('with accounts', () => {
     expect((await del(`/microblog/drafts/${id}`)).status).toBe(404);
   });
 
-  it('follows the status machine through real scheduling: draft → scheduled → draft, editable while scheduled', async () => {
-    const d = (await post('/microblog/drafts', { title: 'S', tweets: [{ content: 'later' }], selectedAccountIds: [accountIds.skyblog] })).body.draft;
-    const when = new Date(clock.t + 3_600_000).toISOString();
-    const s = await post('/microblog/schedule', { draftId: d.id, scheduledFor: when, applyJitter: false });
-    expect(s.status, s.text).toBe(200);
-    const scheduled = (await get(`/microblog/drafts/${d.id}`)).body.draft;
-    expect(scheduled.status).toBe('scheduled');
-    expect(scheduled.scheduledFor).toBe(when);
-    const edit = await put(`/microblog/drafts/${d.id}`, { tweets: [{ content: 'later, edited' }] });
-    expect(edit.status).toBe(200);
-    expect(edit.body.draft.status).toBe('scheduled');
-    expect((await put(`/microblog/drafts/${d.id}`, { scheduledFor: '2027-01-01T00:00:00Z' })).status).toBe(400);
-    expect((await put(`/microblog/drafts/${d.id}`, { status: 'draft' })).status).toBe(400);
-    expect((await get('/microblog/drafts?status=scheduled')).body.drafts.map((x: any) => x.id)).toContain(d.id);
-    await t.call('DELETE', `/microblog/schedule?draftId=${d.id}`, { key });
-    expect((await get(`/microblog/drafts/${d.id}`)).body.draft).toMatchObject({ status: 'draft', scheduledFor: null });
-    // Deleting a scheduled draft takes its schedule entries with it.
-    await post('/microblog/schedule', { draftId: d.id, scheduledFor: when, applyJitter: false });
-    expect((await get('/microblog/schedule')).body.schedules.map((e: any) => e.draftId)).toContain(d.id);
-    expect((await del(`/microblog/drafts/${d.id}`)).status).toBe(200);
-    expect((await get('/microblog/schedule')).body.schedules.map((e: any) => e.draftId)).not.toContain(d.id);
-  });
+  it(
+    'follows the status machine through real scheduling: draft → ' + 'scheduled → draft, editable while scheduled',
+    async () => {
+      const d = (
+        await post('/microblog/drafts', {
+          title: 'S',
+          tweets: [{ content: 'later' }],
+          selectedAccountIds: [accountIds.skyblog],
+        })
+      ).body.draft;
+      const when = new Date(clock.t + 3_600_000).toISOString();
+      const s = await post('/microblog/schedule', { draftId: d.id, scheduledFor: when, applyJitter: false });
+      expect(s.status, s.text).toBe(200);
+      const scheduled = (await get(`/microblog/drafts/${d.id}`)).body.draft;
+      expect(scheduled.status).toBe('scheduled');
+      expect(scheduled.scheduledFor).toBe(when);
+      const edit = await put(`/microblog/drafts/${d.id}`, { tweets: [{ content: 'later, edited' }] });
+      expect(edit.status).toBe(200);
+      expect(edit.body.draft.status).toBe('scheduled');
+      expect((await put(`/microblog/drafts/${d.id}`, { scheduledFor: '2027-01-01T00:00:00Z' })).status).toBe(400);
+      expect((await put(`/microblog/drafts/${d.id}`, { status: 'draft' })).status).toBe(400);
+      expect((await get('/microblog/drafts?status=scheduled')).body.drafts.map((x: any) => x.id)).toContain(d.id);
+      await t.call('DELETE', `/microblog/schedule?draftId=${d.id}`, { key });
+      expect((await get(`/microblog/drafts/${d.id}`)).body.draft).toMatchObject({
+        status: 'draft',
+        scheduledFor: null,
+      });
+      // Deleting a scheduled draft takes its schedule entries with it.
+      await post('/microblog/schedule', { draftId: d.id, scheduledFor: when, applyJitter: false });
+      expect((await get('/microblog/schedule')).body.schedules.map((e: any) => e.draftId)).toContain(d.id);
+      expect((await del(`/microblog/drafts/${d.id}`)).status).toBe(200);
+      expect((await get('/microblog/schedule')).body.schedules.map((e: any) => e.draftId)).not.toContain(d.id);
+    },
+  );
 
   it('batch: all or nothing, at most 100, full drafts in input order', async () => {
     const count = () => (t.server.sqlite.prepare('SELECT count(*) n FROM drafts').get() as { n: number }).n;
     const before = count();
-    const ok = await post('/microblog/drafts/batch', { drafts: [{ title: 'B1', tweets: [{ content: 'one' }] }, { title: 'B2', tweets: [{ content: 'two' }, { content: 'three' }] }] });
+    const ok = await post('/microblog/drafts/batch', {
+      drafts: [
+        { title: 'B1', tweets: [{ content: 'one' }] },
+        { title: 'B2', tweets: [{ content: 'two' }, { content: 'three' }] },
+      ],
+    });
     expect(ok.status).toBe(200);
     expect(ok.body.drafts.map((d: any) => d.title)).toEqual(['B1', 'B2']);
     expect(ok.body.drafts[1].tweets[1]).toMatchObject({ plainText: 'three', position: 1, isValid: true });
@@ -246,20 +359,26 @@ describe('with accounts', () => {
       { title: 'bad', tweets: [{ content: 'x' }], socialSetId: 'ghost' },
     ];
     for (const bad of bads) {
-      const r = await post('/microblog/drafts/batch', { drafts: [{ title: 'G1', tweets: [{ content: 'fine' }] }, { title: 'G2', tweets: [{ content: 'fine' }] }, bad] });
+      const r = await post('/microblog/drafts/batch', {
+        drafts: [{ title: 'G1', tweets: [{ content: 'fine' }] }, { title: 'G2', tweets: [{ content: 'fine' }] }, bad],
+      });
       expect(r.status, JSON.stringify(bad)).toBeGreaterThanOrEqual(400);
       expect(r.body.success).toBe(false);
       expect(count()).toBe(before + 2);
     }
-    const tooMany = await post('/microblog/drafts/batch', { drafts: Array.from({ length: 101 }, (_, i) => ({ title: `m${i}`, tweets: [{ content: 'x' }] })) });
+    const tooMany = await post('/microblog/drafts/batch', {
+      drafts: Array.from({ length: 101 }, (_, i) => ({ title: `m${i}`, tweets: [{ content: 'x' }] })),
+    });
     expect(tooMany.status).toBe(400);
     expect(count()).toBe(before + 2);
-    const hundred = await post('/microblog/drafts/batch', { socialSetId: defaultSet, drafts: Array.from({ length: 100 }, (_, i) => ({ title: `h${i}`, tweets: [{ content: `x${i}` }] })) });
+    const hundred = await post('/microblog/drafts/batch', {
+      socialSetId: defaultSet,
+      drafts: Array.from({ length: 100 }, (_, i) => ({ title: `h${i}`, tweets: [{ content: `x${i}` }] })),
+    });
     expect(hundred.status).toBe(200);
     expect(hundred.body.drafts.map((d: any) => d.title)).toEqual(Array.from({ length: 100 }, (_, i) => `h${i}`));
     expect(count()).toBe(before + 102);
   });
-
 });
 
 describe('isolation', () => {
@@ -274,7 +393,11 @@ describe('isolation', () => {
       await put(`/microblog/drafts/${mine.id}`, { title: 'pwned' }, otherKey),
       await del(`/microblog/drafts/${mine.id}`, otherKey),
       await get(`/microblog/drafts/${mine.id}/platforms`, otherKey),
-      await put(`/microblog/drafts/${mine.id}/platforms`, { platforms: [{ platform: 'skyblog', content: 'x' }] }, otherKey),
+      await put(
+        `/microblog/drafts/${mine.id}/platforms`,
+        { platforms: [{ platform: 'skyblog', content: 'x' }] },
+        otherKey,
+      ),
     ]) {
       expect(r.status).toBe(404);
       expect(r.body).toMatchObject({ success: false, error: 'NOT_FOUND' });
@@ -285,8 +408,19 @@ describe('isolation', () => {
     expect(list.body.drafts).toEqual([]);
     // Eve cannot point a draft at the owner's set, accounts or media either.
     const ownerSet = defaultSet;
-    expect((await post('/microblog/drafts', { title: 'x', tweets: [{ content: 'a' }], socialSetId: ownerSet }, otherKey)).status).toBe(404);
-    expect((await post('/microblog/drafts', { title: 'x', tweets: [{ content: 'a' }], selectedAccountIds: [accountIds.skyblog] }, otherKey)).status).toBe(400);
+    expect(
+      (await post('/microblog/drafts', { title: 'x', tweets: [{ content: 'a' }], socialSetId: ownerSet }, otherKey))
+        .status,
+    ).toBe(404);
+    expect(
+      (
+        await post(
+          '/microblog/drafts',
+          { title: 'x', tweets: [{ content: 'a' }], selectedAccountIds: [accountIds.skyblog] },
+          otherKey,
+        )
+      ).status,
+    ).toBe(400);
     expect((await get(`/microblog/drafts/${mine.id}`)).body.draft.title).toBe('secret');
     expect((await get(`/microblog/drafts/${mine.id}/platforms`)).body.platforms[0].content).toBe('sky');
   });

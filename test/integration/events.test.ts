@@ -50,13 +50,17 @@ function collect(apiKey: string, lastEventId: number | undefined, stop: (got: He
   return { got, done, abort: () => ac.abort() };
 }
 
-const streamsOpen = (n: number) => new Promise<void>((resolve) => {
-  const check = () => (t.server.services.events.streams >= n ? resolve() : setTimeout(check, 5));
-  check();
-});
+const streamsOpen = (n: number) =>
+  new Promise<void>((resolve) => {
+    const check = () => (t.server.services.events.streams >= n ? resolve() : setTimeout(check, 5));
+    check();
+  });
 
 async function draft(posts: string[]): Promise<string> {
-  const r = await t.call('POST', '/microblog/drafts', { key, body: { title: posts[0], tweets: posts.map((content) => ({ content })) } });
+  const r = await t.call('POST', '/microblog/drafts', {
+    key,
+    body: { title: posts[0], tweets: posts.map((content) => ({ content })) },
+  });
   expect(r.status, r.text).toBe(200);
   return r.body.draft.id as string;
 }
@@ -65,15 +69,25 @@ describe('a real publish', () => {
   it('tells, per account in order: sending, then published with its URL; every charge as credits.changed', async () => {
     const draftId = await draft(['Events one', 'Events two']);
     const targets: Platform[] = ['microblog', 'fedblog'];
-    const reader = collect(key, undefined, (got) => got.filter((e) => e.type === 'post.published').length === targets.length);
+    const reader = collect(
+      key,
+      undefined,
+      (got) => got.filter((e) => e.type === 'post.published').length === targets.length,
+    );
     await streamsOpen(1);
-    const r = await t.call('POST', '/publish/multi-platform', { key, body: { draftId, targetAccounts: targets.map((p) => ({ accountId: ids[p], platform: p })) } });
+    const r = await t.call('POST', '/publish/multi-platform', {
+      key,
+      body: { draftId, targetAccounts: targets.map((p) => ({ accountId: ids[p], platform: p })) },
+    });
     expect(r.status, r.text).toBe(200);
     const got = await reader.done;
     expect(got.map((e) => e.id)).toEqual([...got.map((e) => e.id)].sort((a, b) => a - b));
     for (const p of targets) {
       const mine = got.filter((e) => e.data.accountId === ids[p]);
-      expect(mine.map((e) => e.type), p).toEqual(['post.sending', 'post.published']);
+      expect(
+        mine.map((e) => e.type),
+        p,
+      ).toEqual(['post.sending', 'post.published']);
       for (const e of mine) expect(e.data).toMatchObject({ draftId, platform: p, at: expect.any(String) });
       const url = r.body.results.find((x: any) => x.platform === p).data.url;
       expect(mine[1].data.url).toBe(url);
@@ -90,16 +104,37 @@ describe('a real publish', () => {
   it('a failed target tells post.failed with its reason and the refund', async () => {
     const draftId = await draft(['Events failing']);
     nets.masto.faults.next({ kind: '503' }, { route: 'POST /api/v1/statuses' });
-    const reader = collect(key, undefined, (got) => got.some((e) => e.type === 'post.failed') && got.filter((e) => e.type === 'credits.changed').length === 2);
+    const reader = collect(
+      key,
+      undefined,
+      (got) =>
+        got.some((e) => e.type === 'post.failed') && got.filter((e) => e.type === 'credits.changed').length === 2,
+    );
     await streamsOpen(1);
     const r = await t.call('POST', '/microblog/publish', { key, body: { draftId, accountIds: [ids.fedblog] } });
     expect(r.status, r.text).toBe(200);
     expect(r.body.results[0].success).toBe(false);
     const got = await reader.done;
     // Charge and plan in one transaction, failure and refund in another.
-    expect(got.slice(0, 2).map((e) => e.type).sort()).toEqual(['credits.changed', 'post.sending']);
-    expect(got.slice(2).map((e) => e.type).sort()).toEqual(['credits.changed', 'post.failed']);
-    expect(got.find((e) => e.type === 'post.failed')!.data).toMatchObject({ draftId, accountId: ids.fedblog, platform: 'fedblog', error: expect.any(String), nextAttemptAt: null });
+    expect(
+      got
+        .slice(0, 2)
+        .map((e) => e.type)
+        .sort(),
+    ).toEqual(['credits.changed', 'post.sending']);
+    expect(
+      got
+        .slice(2)
+        .map((e) => e.type)
+        .sort(),
+    ).toEqual(['credits.changed', 'post.failed']);
+    expect(got.find((e) => e.type === 'post.failed')!.data).toMatchObject({
+      draftId,
+      accountId: ids.fedblog,
+      platform: 'fedblog',
+      error: expect.any(String),
+      nextAttemptAt: null,
+    });
     expect(got.filter((e) => e.type === 'credits.changed').map((e) => e.data.change)).toEqual([-10, 10]);
   });
 
@@ -108,7 +143,17 @@ describe('a real publish', () => {
     const reader = collect(key, undefined, (got) => got.filter((e) => e.type === 'post.cancelled').length === 2);
     await streamsOpen(1);
     const when = new Date(Date.now() + 86_400_000).toISOString();
-    const s = await t.call('POST', '/microblog/schedule', { key, body: { draftId, scheduledFor: when, targetAccounts: [{ accountId: ids.microblog, platform: 'microblog' }, { accountId: ids.threadblog, platform: 'threadblog' }] } });
+    const s = await t.call('POST', '/microblog/schedule', {
+      key,
+      body: {
+        draftId,
+        scheduledFor: when,
+        targetAccounts: [
+          { accountId: ids.microblog, platform: 'microblog' },
+          { accountId: ids.threadblog, platform: 'threadblog' },
+        ],
+      },
+    });
     expect(s.status, s.text).toBe(200);
     expect((await t.call('DELETE', `/microblog/schedule?draftId=${draftId}`, { key })).status).toBe(200);
     const got = await reader.done;
@@ -126,7 +171,9 @@ describe('resuming', () => {
     // Written 10 per turn of the event loop, while the reader reads.
     const writer = (async () => {
       while (written < 1000) {
-        t.server.sqlite.transaction(() => { for (let i = 0; i < 10; i++) ev.record(owner, 'credits.changed', { balance: written++ }); })();
+        t.server.sqlite.transaction(() => {
+          for (let i = 0; i < 10; i++) ev.record(owner, 'credits.changed', { balance: written++ });
+        })();
         await new Promise((r) => setTimeout(r, 1));
       }
     })();
@@ -150,9 +197,12 @@ describe('resuming', () => {
 });
 
 describe('isolation', () => {
-  it('a key sees its own user\'s events only', async () => {
+  it("a key sees its own user's events only", async () => {
     const otherKey = await addUser(t, 'events-other@example.test');
-    const other = (t.server.sqlite.prepare('SELECT id FROM users WHERE email = ?').pluck().get('events-other@example.test')) as string;
+    const other = t.server.sqlite
+      .prepare('SELECT id FROM users WHERE email = ?')
+      .pluck()
+      .get('events-other@example.test') as string;
     const ev = t.server.services.events;
     const mine = collect(key, ev.latestId(owner), (got) => got.some((e) => e.data.mark === 'owner-end'));
     const theirs = collect(otherKey, ev.latestId(other), (got) => got.some((e) => e.data.mark === 'other-end'));
@@ -167,70 +217,87 @@ describe('isolation', () => {
 });
 
 describe('a client that stops reading', () => {
-  it('is read for no further than the buffer allows, then dropped with a resume point; resuming loses nothing', async () => {
-    const ev = t.server.services.events;
-    const saved = { ...ev.limits };
-    Object.assign(ev.limits, { bufferBytes: 16 * 1024, stallMs: 400, batch: 50 });
-    try {
-      const start = ev.latestId(owner);
-      const padding = 'p'.repeat(4000);
-      const N = 4000; // ~16 MB: past every socket buffer between the two ends of loopback
-      const dropped = ev.dropped;
-      let text = '';
-      const req = http.request(`${t.base}/events`, { headers: { 'svc-key': key, 'last-event-id': String(start) } });
-      const paused = new Promise<http.IncomingMessage>((resolve) => req.on('response', (res) => {
-        res.setEncoding('utf8');
-        const onData = (c: string) => {
-          text += c;
-          // A few events read, then it stops reading altogether.
-          if ((text.match(/\n\n/g) ?? []).length > 5) { res.pause(); res.off('data', onData); resolve(res); }
-        };
-        res.on('data', onData);
-      }));
-      req.on('error', () => {});
-      req.end();
-      await streamsOpen(1);
-      t.server.sqlite.transaction(() => { for (let i = 0; i < N; i++) ev.record(owner, 'post.failed', { seq: i, error: padding }); })();
-      const res = await paused;
-      await vi.waitUntil(() => ev.dropped > dropped, { timeout: 30_000, interval: 50 });
-      expect(ev.streams).toBe(0);
-      res.destroy();
-      // The resume point: the last whole event it read.
-      const lastRead = Math.max(...[...text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1])));
-      const seqRead = [...text.matchAll(/"seq":(\d+)/g)].map((m) => Number(m[1]));
-      expect(seqRead.length).toBeGreaterThan(0);
-      const rest = await collect(key, lastRead, (got) => got.at(-1)?.data.seq === N - 1).done;
-      const seen = [...new Set([...seqRead.filter((_, i) => i < seqRead.length), ...rest.map((e) => e.data.seq)])];
-      expect(rest[0].data.seq).toBe(seqRead.at(-1)! + 1);
-      expect(seen.length).toBe(N);
-    } finally {
-      Object.assign(ev.limits, saved);
-    }
-  });
+  it(
+    'is read for no further than the buffer allows, then dropped ' + 'with a resume point; resuming loses nothing',
+    async () => {
+      const ev = t.server.services.events;
+      const saved = { ...ev.limits };
+      Object.assign(ev.limits, { bufferBytes: 16 * 1024, stallMs: 400, batch: 50 });
+      try {
+        const start = ev.latestId(owner);
+        const padding = 'p'.repeat(4000);
+        const N = 4000; // ~16 MB: past every socket buffer between the two ends of loopback
+        const dropped = ev.dropped;
+        let text = '';
+        const req = http.request(`${t.base}/events`, { headers: { 'svc-key': key, 'last-event-id': String(start) } });
+        const paused = new Promise<http.IncomingMessage>((resolve) =>
+          req.on('response', (res) => {
+            res.setEncoding('utf8');
+            const onData = (c: string) => {
+              text += c;
+              // A few events read, then it stops reading altogether.
+              if ((text.match(/\n\n/g) ?? []).length > 5) {
+                res.pause();
+                res.off('data', onData);
+                resolve(res);
+              }
+            };
+            res.on('data', onData);
+          }),
+        );
+        req.on('error', () => {});
+        req.end();
+        await streamsOpen(1);
+        t.server.sqlite.transaction(() => {
+          for (let i = 0; i < N; i++) ev.record(owner, 'post.failed', { seq: i, error: padding });
+        })();
+        const res = await paused;
+        await vi.waitUntil(() => ev.dropped > dropped, { timeout: 30_000, interval: 50 });
+        expect(ev.streams).toBe(0);
+        res.destroy();
+        // The resume point: the last whole event it read.
+        const lastRead = Math.max(...[...text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1])));
+        const seqRead = [...text.matchAll(/"seq":(\d+)/g)].map((m) => Number(m[1]));
+        expect(seqRead.length).toBeGreaterThan(0);
+        const rest = await collect(key, lastRead, (got) => got.at(-1)?.data.seq === N - 1).done;
+        const seen = [...new Set([...seqRead.filter((_, i) => i < seqRead.length), ...rest.map((e) => e.data.seq)])];
+        expect(rest[0].data.seq).toBe(seqRead.at(-1)! + 1);
+        expect(seen.length).toBe(N);
+      } finally {
+        Object.assign(ev.limits, saved);
+      }
+    },
+  );
 });
 
 describe('kept 7 days', () => {
-  it('events older than 7 days are purged (injected clock); Last-Event-ID 0 then starts at the oldest kept', async () => {
-    const clock = new TestClock();
-    const p = await startServer({ clock, scheduler: false });
-    try {
-      const k = await p.login();
-      const me = ownerId(p);
-      const ev = p.server.services.events;
-      ev.record(me, 'credits.changed', { mark: 'old' });
-      clock.advance(7 * 86_400_000 + 60_000);
-      ev.record(me, 'credits.changed', { mark: 'new' });
-      const ac = new AbortController();
-      const got: HeraldEvent[] = [];
-      for await (const e of new HeraldClient({ baseUrl: p.base, apiKey: k }).events({ lastEventId: 0, signal: ac.signal })) {
-        got.push(e);
-        if (e.data.mark === 'new') ac.abort();
+  it(
+    'events older than 7 days are purged (injected clock); ' + 'Last-Event-ID 0 then starts at the oldest kept',
+    async () => {
+      const clock = new TestClock();
+      const p = await startServer({ clock, scheduler: false });
+      try {
+        const k = await p.login();
+        const me = ownerId(p);
+        const ev = p.server.services.events;
+        ev.record(me, 'credits.changed', { mark: 'old' });
+        clock.advance(7 * 86_400_000 + 60_000);
+        ev.record(me, 'credits.changed', { mark: 'new' });
+        const ac = new AbortController();
+        const got: HeraldEvent[] = [];
+        for await (const e of new HeraldClient({ baseUrl: p.base, apiKey: k }).events({
+          lastEventId: 0,
+          signal: ac.signal,
+        })) {
+          got.push(e);
+          if (e.data.mark === 'new') ac.abort();
+        }
+        expect(got.map((e) => e.data.mark ?? e.type)).not.toContain('old');
+        expect(got.at(-1)!.data.mark).toBe('new');
+        expect(ev.read(me, 0, 1000).some((r) => r.data.includes('"old"'))).toBe(false);
+      } finally {
+        await p.close();
       }
-      expect(got.map((e) => e.data.mark ?? e.type)).not.toContain('old');
-      expect(got.at(-1)!.data.mark).toBe('new');
-      expect(ev.read(me, 0, 1000).some((r) => r.data.includes('"old"'))).toBe(false);
-    } finally {
-      await p.close();
-    }
-  });
+    },
+  );
 });

@@ -11,7 +11,15 @@ import { clock, key, masto, mastoId, MIN, t, useSchedulerWorld } from '../helper
 useSchedulerWorld();
 
 async function draft(text: string, language?: string | null): Promise<string> {
-  const r = await t.call('POST', '/microblog/drafts', { key, body: { title: text, tweets: [{ content: text }], selectedAccountIds: [mastoId], ...(language !== undefined ? { language } : {}) } });
+  const r = await t.call('POST', '/microblog/drafts', {
+    key,
+    body: {
+      title: text,
+      tweets: [{ content: text }],
+      selectedAccountIds: [mastoId],
+      ...(language !== undefined ? { language } : {}),
+    },
+  });
   expect(r.status, r.text).toBe(200);
   return r.body.draft.id;
 }
@@ -19,7 +27,7 @@ async function draft(text: string, language?: string | null): Promise<string> {
 const status = (text: string) => masto.state.statuses.find((s) => s.text === text);
 
 describe('Mastodon language', () => {
-  it('is the draft\'s language on the draft path (primary subtag), and the dry run says so with no card', async () => {
+  it("is the draft's language on the draft path (primary subtag), and the dry run says so with no card", async () => {
     const text = 'Bonjour tout le monde https://example.com/page';
     const id = await draft(text, 'fr-CA');
     const dry = await t.call('POST', '/microblog/publish', { key, body: { draftId: id, dryRun: true } });
@@ -29,10 +37,18 @@ describe('Mastodon language', () => {
     expect(status(text)?.language).toBe('fr');
   });
 
-  it('is the draft\'s language when the scheduler fires it', async () => {
+  it("is the draft's language when the scheduler fires it", async () => {
     const text = 'Guten Morgen aus dem Zeitplan';
     const id = await draft(text, 'de');
-    const s = await t.call('POST', '/microblog/schedule', { key, body: { draftId: id, scheduledFor: new Date(clock.now() + 5 * MIN).toISOString(), targetAccounts: [{ accountId: mastoId, platform: 'fedblog' }], applyJitter: false } });
+    const s = await t.call('POST', '/microblog/schedule', {
+      key,
+      body: {
+        draftId: id,
+        scheduledFor: new Date(clock.now() + 5 * MIN).toISOString(),
+        targetAccounts: [{ accountId: mastoId, platform: 'fedblog' }],
+        applyJitter: false,
+      },
+    });
     expect(s.status, s.text).toBe(200);
     clock.advance(6 * MIN);
     await t.server.scheduler!.tick();
@@ -46,15 +62,24 @@ describe('Mastodon language', () => {
     expect((await t.call('GET', `/microblog/drafts/${id}`, { key })).body.draft.language).toBeNull();
     await t.call('POST', '/microblog/publish', { key, body: { draftId: id } });
     expect(status(text)?.language).toBe('es');
-    const direct = await t.call('POST', '/fedblog/publish', { key, body: { accountUuid: mastoId, type: 'single', text: 'Direct without langs' } });
+    const direct = await t.call('POST', '/fedblog/publish', {
+      key,
+      body: { accountUuid: mastoId, type: 'single', text: 'Direct without langs' },
+    });
     expect(direct.status, direct.text).toBe(200);
     expect(status('Direct without langs')?.language).toBe('es');
-    await t.call('POST', '/fedblog/publish', { key, body: { accountUuid: mastoId, type: 'single', text: 'Direct with langs', langs: ['it'] } });
+    await t.call('POST', '/fedblog/publish', {
+      key,
+      body: { accountUuid: mastoId, type: 'single', text: 'Direct with langs', langs: ['it'] },
+    });
     expect(status('Direct with langs')?.language).toBe('it');
   });
 
-  it('a draft\'s language is checked and kept in canonical form', async () => {
-    const bad = await t.call('POST', '/microblog/drafts', { key, body: { title: 'x', tweets: [{ content: 'x' }], language: 'not a tag!' } });
+  it("a draft's language is checked and kept in canonical form", async () => {
+    const bad = await t.call('POST', '/microblog/drafts', {
+      key,
+      body: { title: 'x', tweets: [{ content: 'x' }], language: 'not a tag!' },
+    });
     expect(bad.status).toBe(400);
     const id = await draft('canonical', 'pt-br');
     expect((await t.call('GET', `/microblog/drafts/${id}`, { key })).body.draft.language).toBe('pt-BR');

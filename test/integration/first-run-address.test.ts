@@ -24,11 +24,22 @@ let key = '';
 /** GET `target` on the child's port, sent to `address` with the Host a browser would send for it. */
 function get(address: string, host: string, target: string, headers: Record<string, string> = {}) {
   return new Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }>((resolve, reject) => {
-    const req = http.request({ host: address, port: child.port, path: target, headers: { host: `${host}:${child.port}`, ...headers }, agent: false }, (res) => {
-      let text = '';
-      res.on('data', (c: Buffer) => { text += c.toString(); });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
-    });
+    const req = http.request(
+      {
+        host: address,
+        port: child.port,
+        path: target,
+        headers: { host: `${host}:${child.port}`, ...headers },
+        agent: false,
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => {
+          text += c.toString();
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -44,18 +55,24 @@ afterAll(async () => {
   for (const d of [dir, ui]) fs.rmSync(d, { recursive: true, force: true });
 });
 
-describe('the UI\'s address', () => {
+describe("the UI's address", () => {
   it('the start line says where the UI is', () => {
     expect(child.output()).toContain(`Herald UI at http://127.0.0.1:${child.port}/`);
     expect(child.output()).toContain(`Herald API listening on http://127.0.0.1:${child.port}/api/v1`);
   });
 
   it('the page and the API answer at 127.0.0.1, localhost and [::1], each CSP naming its own address', async () => {
-    for (const [address, host] of [['127.0.0.1', '127.0.0.1'], ['127.0.0.1', 'localhost'], ['::1', '[::1]']]) {
+    for (const [address, host] of [
+      ['127.0.0.1', '127.0.0.1'],
+      ['127.0.0.1', 'localhost'],
+      ['::1', '[::1]'],
+    ]) {
       const page = await get(address, host, '/');
       expect(page.status, `${host}: ${page.text}`).toBe(200);
       // Chromium drops an IPv6 literal from a CSP source list as invalid: [::1] gets 'self'.
-      expect(page.headers['content-security-policy']).toContain(`connect-src ${host === '[::1]' ? "'self'" : `http://${host}:${child.port}`}`);
+      expect(page.headers['content-security-policy']).toContain(
+        `connect-src ${host === '[::1]' ? "'self'" : `http://${host}:${child.port}`}`,
+      );
       const api = await get(address, host, '/api/v1/auth/setup', { accept: 'application/json' });
       expect(api.status, `${host}: ${api.text}`).toBe(200);
       expect(JSON.parse(api.text)).toMatchObject({ success: true, needsSetup: true, wizardStep: null });
@@ -65,7 +82,7 @@ describe('the UI\'s address', () => {
   });
 });
 
-describe('the wizard\'s step is kept on the server', () => {
+describe("the wizard's step is kept on the server", () => {
   it('creating the owner starts the wizard at where secrets live', async () => {
     const setup = await child.call('POST', '/auth/setup', { body: { ...OWNER, session: true } });
     expect(setup.status, setup.text).toBe(200);
@@ -88,10 +105,14 @@ describe('the wizard\'s step is kept on the server', () => {
 });
 
 describe('browser sessions and API keys', () => {
-  it('the key list marks sign-in sessions and the caller\'s own', async () => {
+  it("the key list marks sign-in sessions and the caller's own", async () => {
     const made = await child.call('POST', '/auth/api-keys', { key, body: { name: 'My scripts' } });
     expect(made.status, made.text).toBe(200);
-    const list = (await child.call('GET', '/auth/api-keys', { key })).body.apiKeys as { name: string; session: boolean; current: boolean }[];
+    const list = (await child.call('GET', '/auth/api-keys', { key })).body.apiKeys as {
+      name: string;
+      session: boolean;
+      current: boolean;
+    }[];
     expect(list.find((k) => k.name === 'My scripts')).toMatchObject({ session: false, current: false });
     expect(list.filter((k) => k.current)).toEqual([expect.objectContaining({ session: true })]);
   });
@@ -99,7 +120,9 @@ describe('browser sessions and API keys', () => {
 
 describe('the page that ends a connection', () => {
   it('is styled, says what happened and closes itself, with a CSP allowing only its own script', async () => {
-    const r = await get('127.0.0.1', '127.0.0.1', '/api/v1/microblog/callback?state=not-a-state&code=abc', { accept: 'text/html' });
+    const r = await get('127.0.0.1', '127.0.0.1', '/api/v1/microblog/callback?state=not-a-state&code=abc', {
+      accept: 'text/html',
+    });
     expect(r.status).toBe(400);
     expect(r.text).toMatch(/<style>.*prefers-color-scheme:dark/s);
     expect(r.text).toMatch(/X was not connected/);

@@ -4,8 +4,13 @@ import { addUser, rawRequest, startServer, type TestServer } from '../helpers/se
 
 let t: TestServer;
 let key: string;
-beforeAll(async () => { t = await startServer(); key = await t.login(); });
-afterAll(async () => { await t.close(); });
+beforeAll(async () => {
+  t = await startServer();
+  key = await t.login();
+});
+afterAll(async () => {
+  await t.close();
+});
 
 describe('foundation core', () => {
   it('login issues a working key; /me answers', async () => {
@@ -38,7 +43,7 @@ describe('foundation core', () => {
       expect(r.status, host).toBe(403);
     }
   });
-  it('second user cannot see the first user\'s keys', async () => {
+  it("second user cannot see the first user's keys", async () => {
     const other = await addUser(t, 'second@example.test');
     const mine = await t.call('GET', '/auth/api-keys', { key });
     expect(mine.status).toBe(200);

@@ -1,9 +1,9 @@
 /**
  * Foundation (issue 2), credits over real HTTP and a real SQLite ledger with an injected clock:
  * the monthly grant (setting HERALD_MONTHLY_CREDITS) is written once per month in the user's
- * time zone (the setting timeZone: each user below is looked at with it set to theirs), `expiresAt` is the end of that month there (daylight saving included), what is
- * left of it expires into an `adjustment` when the next month begins, the balance is always the
- * sum of the ledger, and GET /credits/usage pages newest first and filters by type and date.
+ * time zone (the setting timeZone: each user below is looked at with it set to theirs), `expiresAt` is the end of that
+ * month there (daylight saving included), what is left of it expires into an `adjustment` when the next month begins,
+ * the balance is always the sum of the ledger, and GET /credits/usage pages newest first and filters by type and date.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, TestClock, type TestServer } from '../helpers/server.js';
@@ -19,7 +19,9 @@ async function makeUser(name: string, timezone: string) {
   users[name] = { id: row.id, key: await t.login(email, `${name} password`), zone: timezone };
 }
 /** The user's zone is the install's setting: set it to this user's before looking at their credits. */
-const inZoneOf = (name: string) => { t.server.deps.config.timeZone = users[name].zone; };
+const inZoneOf = (name: string) => {
+  t.server.deps.config.timeZone = users[name].zone;
+};
 
 const credits = async (name: string) => {
   inZoneOf(name);
@@ -28,7 +30,10 @@ const credits = async (name: string) => {
   // The answer also carries the schedule outlook (scheduled, covers, warning; issue #19): these
   // tests are about the grant, so they compare the spec's fields.
   const { success, balance, expiresAt } = r.body as { success: true; balance: number; expiresAt: string };
-  expect(r.body).toMatchObject({ scheduled: { posts: expect.any(Number), credits: expect.any(Number) }, covers: expect.any(Number) });
+  expect(r.body).toMatchObject({
+    scheduled: { posts: expect.any(Number), credits: expect.any(Number) },
+    covers: expect.any(Number),
+  });
   return { success, balance, expiresAt };
 };
 const usage = async (name: string, query = '') => {
@@ -59,15 +64,22 @@ beforeAll(async () => {
   await makeUser('tokyo', 'Asia/Tokyo');
   await makeUser('utc', 'UTC');
 });
-afterAll(async () => { await t.close(); });
+afterAll(async () => {
+  await t.close();
+});
 
 describe('monthly grant', () => {
-  it('grants the configured amount, expiring at the end of the month in the user\'s time zone', async () => {
+  it("grants the configured amount, expiring at the end of the month in the user's time zone", async () => {
     expect(await credits('ny')).toEqual({ success: true, balance: GRANT, expiresAt: '2026-12-01T05:00:00.000Z' });
     expect(await credits('tokyo')).toEqual({ success: true, balance: GRANT, expiresAt: '2026-11-30T15:00:00.000Z' });
     expect(await credits('utc')).toEqual({ success: true, balance: GRANT, expiresAt: '2026-12-01T00:00:00.000Z' });
     const [grant] = (await usage('ny')).records;
-    expect(grant).toMatchObject({ trans_type: 'grant', credits: GRANT, expired_at: '2026-12-01T05:00:00.000Z', created_at: new Date(clock.now()).toISOString() });
+    expect(grant).toMatchObject({
+      trans_type: 'grant',
+      credits: GRANT,
+      expired_at: '2026-12-01T05:00:00.000Z',
+      created_at: new Date(clock.now()).toISOString(),
+    });
   });
 
   it('is written once a month however often credits are looked at', async () => {
@@ -80,15 +92,23 @@ describe('monthly grant', () => {
     expect(u.records.map((r) => r.trans_type)).toEqual(['grant']);
   });
 
-  it('when the user\'s month ends, the unused rest expires as an adjustment and a new grant arrives', async () => {
+  it("when the user's month ends, the unused rest expires as an adjustment and a new grant arrives", async () => {
     // Tokyo spends 30 credits (three publishes) and gets 10 back.
     inZoneOf('tokyo');
     for (let i = 0; i < 3; i++) {
       clock.advance(1_000);
-      t.server.services.credits.charge(users.tokyo.id, 10, { orderNo: `job-${i}`, sourceType: 'skyblog', sourceDetail: 'publish' });
+      t.server.services.credits.charge(users.tokyo.id, 10, {
+        orderNo: `job-${i}`,
+        sourceType: 'skyblog',
+        sourceDetail: 'publish',
+      });
     }
     clock.advance(1_000);
-    t.server.services.credits.refund(users.tokyo.id, 10, { orderNo: 'job-2', sourceType: 'skyblog', sourceDetail: 'failed' });
+    t.server.services.credits.refund(users.tokyo.id, 10, {
+      orderNo: 'job-2',
+      sourceType: 'skyblog',
+      sourceDetail: 'failed',
+    });
     expect((await credits('tokyo')).balance).toBe(GRANT - 20);
     const novemberRows = await allRecords('tokyo');
     expect(novemberRows.map((r) => r.trans_type)).toEqual(['refund', 'publish', 'publish', 'publish', 'grant']);
@@ -121,7 +141,12 @@ describe('monthly grant', () => {
     expect((await credits('ny')).expiresAt).toBe('2027-12-01T05:00:00.000Z');
     // Months skipped while the app was closed grant nothing in between: one grant per month looked at.
     const grants = (await allRecords('ny', 'trans_type=grant')).map((r) => r.expired_at);
-    expect(grants).toEqual(['2027-12-01T05:00:00.000Z', '2027-04-01T04:00:00.000Z', '2027-01-01T05:00:00.000Z', '2026-12-01T05:00:00.000Z']);
+    expect(grants).toEqual([
+      '2027-12-01T05:00:00.000Z',
+      '2027-04-01T04:00:00.000Z',
+      '2027-01-01T05:00:00.000Z',
+      '2026-12-01T05:00:00.000Z',
+    ]);
     await expectBalanceIsLedgerSum('ny');
   });
 });
@@ -137,7 +162,12 @@ describe('GET /credits/usage', () => {
       clock.set(new Date(Date.parse('2027-11-20T00:00:00Z') + i * 60_000).toISOString());
       if (i % 11 === 0) t.server.services.credits.adjust(users.pager.id, 5, `goodwill ${i}`);
       else if (i % 4 === 0) t.server.services.credits.refund(users.pager.id, 1, { orderNo: `o${i - 1}` });
-      else t.server.services.credits.charge(users.pager.id, 1, { orderNo: `o${i}`, sourceType: 'microblog', sourceDetail: `post ${i}` });
+      else
+        t.server.services.credits.charge(users.pager.id, 1, {
+          orderNo: `o${i}`,
+          sourceType: 'microblog',
+          sourceDetail: `post ${i}`,
+        });
     }
     // The next day, one more.
     clock.set('2027-11-21T09:00:00Z');
@@ -147,7 +177,12 @@ describe('GET /credits/usage', () => {
   it('pages newest first with page/limit and hasMore; defaults page 1, limit 20', async () => {
     const d = await usage('pager');
     expect(d.pagination).toEqual({ total: 46, page: 1, limit: 20, hasMore: true });
-    const pages = [await usage('pager', 'limit=20&page=1'), await usage('pager', 'limit=20&page=2'), await usage('pager', 'limit=20&page=3'), await usage('pager', 'limit=20&page=4')];
+    const pages = [
+      await usage('pager', 'limit=20&page=1'),
+      await usage('pager', 'limit=20&page=2'),
+      await usage('pager', 'limit=20&page=3'),
+      await usage('pager', 'limit=20&page=4'),
+    ];
     expect(pages.map((p) => p.records.length)).toEqual([20, 20, 6, 0]);
     expect(pages.map((p) => p.pagination.hasMore)).toEqual([true, true, false, false]);
     expect(pages[0].records).toEqual(d.records);
@@ -170,12 +205,19 @@ describe('GET /credits/usage', () => {
     expect(await byType('adjustment')).toEqual(['adjustment', 'adjustment', 'adjustment', 'adjustment']);
     expect((await byType('refund')).length).toBe(10);
     expect((await byType('publish')).length).toBe(31);
-    expect((await usage('pager', 'trans_type=publish&limit=5')).pagination).toEqual({ total: 31, page: 1, limit: 5, hasMore: true });
+    expect((await usage('pager', 'trans_type=publish&limit=5')).pagination).toEqual({
+      total: 31,
+      page: 1,
+      limit: 5,
+      hasMore: true,
+    });
 
     expect((await allRecords('pager', 'start_date=2027-11-21')).map((r) => r.order_no)).toEqual(['late']);
     expect((await allRecords('pager', 'end_date=2027-11-20')).length).toBe(45);
     const window = await allRecords('pager', 'start_date=2027-11-20T00:10:00Z&end_date=2027-11-20T00:19:00Z');
-    expect(window.map((r) => r.created_at)).toEqual(Array.from({ length: 10 }, (_, i) => `2027-11-20T00:${String(19 - i).padStart(2, '0')}:00.000Z`));
+    expect(window.map((r) => r.created_at)).toEqual(
+      Array.from({ length: 10 }, (_, i) => `2027-11-20T00:${String(19 - i).padStart(2, '0')}:00.000Z`),
+    );
     const combined = await usage('pager', 'trans_type=adjustment&start_date=2027-11-20T00:20:00Z&end_date=2027-11-20');
     expect(combined.records.map((r) => r.source_detail)).toEqual(['goodwill 44', 'goodwill 33', 'goodwill 22']);
     expect(combined.pagination.total).toBe(3);
@@ -189,19 +231,25 @@ describe('GET /credits/usage', () => {
 });
 
 describe('the ledger is append-only in the database itself', () => {
-  it('refuses to change or delete a row, and keeps the balance; a user\'s rows go only with the user', async () => {
+  it("refuses to change or delete a row, and keeps the balance; a user's rows go only with the user", async () => {
     await makeUser('gone', 'UTC');
     await credits('gone');
     const db = t.server.sqlite;
     const [row] = db.prepare('SELECT id FROM credit_ledger WHERE user_id = ?').all(users.gone.id) as { id: number }[];
     const before = (await credits('utc')).balance;
-    const utcRow = (db.prepare('SELECT id FROM credit_ledger WHERE user_id = ? LIMIT 1').get(users.utc.id) as { id: number }).id;
-    expect(() => db.prepare('UPDATE credit_ledger SET credits = credits + 1000 WHERE id = ?').run(utcRow)).toThrow(/append-only/);
+    const utcRow = (
+      db.prepare('SELECT id FROM credit_ledger WHERE user_id = ? LIMIT 1').get(users.utc.id) as { id: number }
+    ).id;
+    expect(() => db.prepare('UPDATE credit_ledger SET credits = credits + 1000 WHERE id = ?').run(utcRow)).toThrow(
+      /append-only/,
+    );
     expect(() => db.prepare('DELETE FROM credit_ledger WHERE id = ?').run(utcRow)).toThrow(/append-only/);
     expect((await credits('utc')).balance).toBe(before);
     await expectBalanceIsLedgerSum('utc');
     // Deleting the user takes its ledger with it (ON DELETE CASCADE).
     db.prepare('DELETE FROM users WHERE id = ?').run(users.gone.id);
-    expect(db.prepare('SELECT COUNT(*) AS n FROM credit_ledger WHERE id = ? OR user_id = ?').get(row.id, users.gone.id)).toEqual({ n: 0 });
+    expect(
+      db.prepare('SELECT COUNT(*) AS n FROM credit_ledger WHERE id = ? OR user_id = ?').get(row.id, users.gone.id),
+    ).toEqual({ n: 0 });
   });
 });

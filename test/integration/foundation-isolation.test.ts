@@ -16,8 +16,15 @@ const bob = { key: '', set: '', template: '', keyId: '', account: '', draft: '' 
 async function seed(who: typeof alice, userId: string, label: string) {
   who.account = insertAccount(t, userId, 'skyblog', `${label}.example`);
   who.set = (await t.call('GET', '/social-sets', { key: who.key })).body.socialSets[0].id;
-  who.template = (await t.call('POST', '/templates', { key: who.key, body: { name: `${label}'s template`, headContentPlain: `${label} head` } })).body.template.uuid;
-  who.keyId = (await t.call('POST', '/auth/api-keys', { key: who.key, body: { name: `${label}'s script` } })).body.apiKey.id;
+  who.template = (
+    await t.call('POST', '/templates', {
+      key: who.key,
+      body: { name: `${label}'s template`, headContentPlain: `${label} head` },
+    })
+  ).body.template.uuid;
+  who.keyId = (
+    await t.call('POST', '/auth/api-keys', { key: who.key, body: { name: `${label}'s script` } })
+  ).body.apiKey.id;
   who.draft = insertDraft(t, userId, [`${label} secret draft`], { title: `${label}'s draft` });
 }
 
@@ -45,22 +52,39 @@ beforeAll(async () => {
   bob.key = await addUser(t, 'bob@example.test', 'bob password');
   await seed(alice, ownerId(t), 'alice');
   await seed(bob, ownerId(t, 'bob@example.test'), 'bob');
-  await t.call('PUT', `/microblog/drafts/${alice.draft}/platforms`, { key: alice.key, body: { platforms: [{ platform: 'skyblog', content: 'alice sky text' }] } });
+  await t.call('PUT', `/microblog/drafts/${alice.draft}/platforms`, {
+    key: alice.key,
+    body: { platforms: [{ platform: 'skyblog', content: 'alice sky text' }] },
+  });
 });
-afterAll(async () => { await t.close(); });
+afterAll(async () => {
+  await t.close();
+});
 
 describe('two users', () => {
-  it('listings show only one\'s own sets, templates, keys, accounts and drafts', async () => {
-    for (const [me, other] of [[alice, bob], [bob, alice]] as const) {
-      const text = (await Promise.all(['/social-sets', '/templates', '/auth/api-keys', '/accounts', '/microblog/drafts', '/credits/usage'].map((p) => t.call('GET', p, { key: me.key })))).map((r) => r.text).join('\n');
+  it("listings show only one's own sets, templates, keys, accounts and drafts", async () => {
+    for (const [me, other] of [
+      [alice, bob],
+      [bob, alice],
+    ] as const) {
+      const text = (
+        await Promise.all(
+          ['/social-sets', '/templates', '/auth/api-keys', '/accounts', '/microblog/drafts', '/credits/usage'].map(
+            (p) => t.call('GET', p, { key: me.key }),
+          ),
+        )
+      )
+        .map((r) => r.text)
+        .join('\n');
       for (const id of [me.set, me.template, me.keyId, me.account, me.draft]) expect(text).toContain(id);
-      for (const id of [other.set, other.template, other.keyId, other.account, other.draft]) expect(text).not.toContain(id);
+      for (const id of [other.set, other.template, other.keyId, other.account, other.draft])
+        expect(text).not.toContain(id);
     }
     const me = await t.call('GET', '/me', { key: bob.key });
     expect(me.body.email).toBe('bob@example.test');
   });
 
-  it('every read, change and delete of the other user\'s resources is 404, and changes nothing', async () => {
+  it("every read, change and delete of the other user's resources is 404, and changes nothing", async () => {
     const before = await snapshot(alice);
     const k = bob.key;
     const attempts: [string, string, unknown?][] = [
@@ -78,7 +102,11 @@ describe('two users', () => {
       ['PUT', `/microblog/drafts/${alice.draft}`, { title: 'owned by bob' }],
       ['DELETE', `/microblog/drafts/${alice.draft}`],
       ['GET', `/microblog/drafts/${alice.draft}/platforms`],
-      ['PUT', `/microblog/drafts/${alice.draft}/platforms`, { platforms: [{ platform: 'skyblog', content: 'bob was here' }] }],
+      [
+        'PUT',
+        `/microblog/drafts/${alice.draft}/platforms`,
+        { platforms: [{ platform: 'skyblog', content: 'bob was here' }] },
+      ],
     ];
     for (const [method, p, body] of attempts) {
       const r = await t.call(method, p, { key: k, body });
@@ -90,23 +118,36 @@ describe('two users', () => {
     expect((await t.call('GET', `/templates/${alice.template}`, { key: alice.key })).status).toBe(200);
   });
 
-  it('foreign ids cannot be put into one\'s own resources', async () => {
+  it("foreign ids cannot be put into one's own resources", async () => {
     const before = await snapshot(alice);
     const bobSets = (await t.call('GET', '/social-sets', { key: bob.key })).body;
     // Alice's account in Bob's set: refused as an unknown account, naming nothing of Alice's.
-    const create = await t.call('POST', '/social-sets', { key: bob.key, body: { name: 'grab', accountIds: [alice.account] } });
+    const create = await t.call('POST', '/social-sets', {
+      key: bob.key,
+      body: { name: 'grab', accountIds: [alice.account] },
+    });
     expect(create.status).toBe(400);
     expect(create.body.error).toBe('INVALID_INPUT');
-    const update = await t.call('PUT', '/social-sets', { key: bob.key, body: { id: bob.set, accountIds: [bob.account, alice.account] } });
+    const update = await t.call('PUT', '/social-sets', {
+      key: bob.key,
+      body: { id: bob.set, accountIds: [bob.account, alice.account] },
+    });
     expect(update.status).toBe(400);
     expect((await t.call('GET', '/social-sets', { key: bob.key })).body).toEqual(bobSets);
     // A draft of Bob's cannot be filed under Alice's set, target Alice's account or use Alice's template.
-    const inHerSet = await t.call('POST', '/microblog/drafts', { key: bob.key, body: { title: 'x', tweets: [{ content: 'x' }], socialSetId: alice.set } });
+    const inHerSet = await t.call('POST', '/microblog/drafts', {
+      key: bob.key,
+      body: { title: 'x', tweets: [{ content: 'x' }], socialSetId: alice.set },
+    });
     expect404(inHerSet, 'draft in a foreign set');
-    const herAccount = await t.call('POST', '/microblog/drafts', { key: bob.key, body: { title: 'x', tweets: [{ content: 'x' }], selectedAccountIds: [alice.account] } });
+    const herAccount = await t.call('POST', '/microblog/drafts', {
+      key: bob.key,
+      body: { title: 'x', tweets: [{ content: 'x' }], selectedAccountIds: [alice.account] },
+    });
     expect(herAccount.status).toBe(400);
     // Each foreign id gets exactly the answer an id that never existed gets.
-    const draftWith = (extra: object) => t.call('POST', '/microblog/drafts', { key: bob.key, body: { title: 'x', tweets: [{ content: 'x' }], ...extra } });
+    const draftWith = (extra: object) =>
+      t.call('POST', '/microblog/drafts', { key: bob.key, body: { title: 'x', tweets: [{ content: 'x' }], ...extra } });
     const same = async (field: string, foreign: unknown, never: unknown) => {
       const a = await draftWith({ [field]: foreign });
       const b = await draftWith({ [field]: never });
@@ -120,11 +161,14 @@ describe('two users', () => {
     expect(await snapshot(alice)).toEqual(before);
   });
 
-  it('deleting one user\'s things leaves the other\'s untouched', async () => {
+  it("deleting one user's things leaves the other's untouched", async () => {
     const before = await snapshot(alice);
     for (const [method, p, body] of [
-      ['DELETE', `/templates/${bob.template}`], ['DELETE', `/accounts/${bob.account}`], ['DELETE', '/social-sets', { id: bob.set }],
-      ['DELETE', `/auth/api-keys/${bob.keyId}`], ['DELETE', `/microblog/drafts/${bob.draft}`],
+      ['DELETE', `/templates/${bob.template}`],
+      ['DELETE', `/accounts/${bob.account}`],
+      ['DELETE', '/social-sets', { id: bob.set }],
+      ['DELETE', `/auth/api-keys/${bob.keyId}`],
+      ['DELETE', `/microblog/drafts/${bob.draft}`],
     ] as [string, string, unknown?][]) {
       expect((await t.call(method, p, { key: bob.key, body })).status, `${method} ${p}`).toBe(200);
     }

@@ -23,7 +23,9 @@ beforeAll(async () => {
   t = await startServer({ clock, scheduler: false });
   key = await t.login();
 });
-afterAll(async () => { await t.close(); });
+afterAll(async () => {
+  await t.close();
+});
 
 function filesUnder(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -47,14 +49,19 @@ describe('keys are stored only as SHA-256', () => {
     expect(files.some((f) => f.endsWith('herald.db-wal'))).toBe(true);
     for (const k of [key, second]) {
       const secret = k.slice(3);
-      const needles = [k, secret, Buffer.from(k).toString('base64'), Buffer.from(k).toString('hex')].map((n) => Buffer.from(n)).concat(Buffer.from(k, 'utf16le'));
+      const needles = [k, secret, Buffer.from(k).toString('base64'), Buffer.from(k).toString('hex')]
+        .map((n) => Buffer.from(n))
+        .concat(Buffer.from(k, 'utf16le'));
       for (const f of files) {
         const bytes = fs.readFileSync(f);
         for (const n of needles) expect(bytes.includes(n), `${path.basename(f)} holds the key`).toBe(false);
         // The middle of the key (what a preview never shows) is nowhere either.
         expect(bytes.includes(Buffer.from(secret.slice(4, 36)))).toBe(false);
       }
-      const row = t.server.sqlite.prepare('SELECT * FROM api_keys WHERE key_hash = ?').get(sha256(k)) as Record<string, unknown>;
+      const row = t.server.sqlite.prepare('SELECT * FROM api_keys WHERE key_hash = ?').get(sha256(k)) as Record<
+        string,
+        unknown
+      >;
       expect(row, 'row found by the SHA-256 of the key').toBeTruthy();
       expect(row.preview).toBe(`${k.slice(0, 7)}…${k.slice(-4)}`);
       expect(Object.values(row).filter((v) => typeof v === 'string' && v.includes(secret.slice(4, 36)))).toEqual([]);
@@ -67,22 +74,34 @@ describe('keys are stored only as SHA-256', () => {
 });
 
 describe('passwords are stored only as scrypt hashes', () => {
-  it('the owner\'s row holds a salted scrypt hash that node:crypto reproduces; the password is in no file', () => {
-    const { hash } = t.server.sqlite.prepare('SELECT password_hash AS hash FROM users WHERE id = ?').get(ownerId(t)) as { hash: string };
+  it("the owner's row holds a salted scrypt hash that node:crypto reproduces; the password is in no file", () => {
+    const { hash } = t.server.sqlite
+      .prepare('SELECT password_hash AS hash FROM users WHERE id = ?')
+      .get(ownerId(t)) as { hash: string };
     const [kind, n, r, p, salt, digest] = hash.split('$');
     expect(kind).toBe('scrypt');
     expect(Number(n)).toBeGreaterThanOrEqual(16384);
     expect(Buffer.from(salt, 'base64').length).toBeGreaterThanOrEqual(16);
-    const again = crypto.scryptSync(OWNER.password, Buffer.from(salt, 'base64'), Buffer.from(digest, 'base64').length, { N: Number(n), r: Number(r), p: Number(p) });
+    const again = crypto.scryptSync(OWNER.password, Buffer.from(salt, 'base64'), Buffer.from(digest, 'base64').length, {
+      N: Number(n),
+      r: Number(r),
+      p: Number(p),
+    });
     expect(again.toString('base64')).toBe(digest);
-    for (const f of filesUnder(t.dataDir)) expect(fs.readFileSync(f).includes(Buffer.from(OWNER.password)), path.basename(f)).toBe(false);
+    for (const f of filesUnder(t.dataDir))
+      expect(fs.readFileSync(f).includes(Buffer.from(OWNER.password)), path.basename(f)).toBe(false);
   });
 });
 
 describe('lastUsed is written at most once a minute', () => {
   const changes = () => (t.server.sqlite.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
-  const lastUsedInDb = (id: string) => (t.server.sqlite.prepare('SELECT last_used AS l, status AS s FROM api_keys WHERE id = ?').get(id) as { l: string | null; s: string });
-  const listed = async (id: string) => (await t.call('GET', '/auth/api-keys', { key })).body.apiKeys.find((k: any) => k.id === id);
+  const lastUsedInDb = (id: string) =>
+    t.server.sqlite.prepare('SELECT last_used AS l, status AS s FROM api_keys WHERE id = ?').get(id) as {
+      l: string | null;
+      s: string;
+    };
+  const listed = async (id: string) =>
+    (await t.call('GET', '/auth/api-keys', { key })).body.apiKeys.find((k: any) => k.id === id);
 
   it('first use: created → active with lastUsed; then no write until a minute has passed', async () => {
     const made = (await t.call('POST', '/auth/api-keys', { key, body: { name: 'clocked' } })).body.apiKey;
@@ -133,34 +152,44 @@ describe('lastUsed is written at most once a minute', () => {
   });
 });
 
-// Decisions §10 replaced the growing wait with a refusal: over the limit, 429 RATE_LIMITED with
+// docs/decisions.md §2 replaced the growing wait with a refusal: over the limit, 429 RATE_LIMITED with
 // Retry-After (the attempt is counted before the hash, so parallel guesses meet the same count;
 // test/security/sessions-keys.exploit.test.ts sends them in parallel).
 describe('failed sign-ins are throttled per e-mail', () => {
   const attempt = async (email: string, password: string) => {
     const r = await t.call('POST', '/auth/login', { body: { email, password } });
-    return { status: r.status, error: r.body?.error as string | undefined, retryAfter: Number(r.headers.get('retry-after') ?? 0) };
+    return {
+      status: r.status,
+      error: r.body?.error as string | undefined,
+      retryAfter: Number(r.headers.get('retry-after') ?? 0),
+    };
   };
   // Every record is forgotten after an hour quiet: each test starts with none.
   beforeEach(() => clock.advance(2 * 60 * 60_000));
 
-  it('after 5 failures the next attempt is refused with Retry-After, the right password too, until the wait is over', async () => {
-    for (let i = 0; i < 5; i++) expect((await attempt(OWNER.email, 'wrong password')).error).toBe('INVALID_CREDENTIALS');
-    const sixth = await attempt(OWNER.email, 'wrong password');
-    expect([sixth.status, sixth.error]).toEqual([429, 'RATE_LIMITED']);
-    expect(sixth.retryAfter).toBe(1);
-    // The right password is not let in during the wait either.
-    expect((await attempt(OWNER.email, OWNER.password)).error).toBe('RATE_LIMITED');
-    clock.advance(1000);
-    expect((await attempt(OWNER.email, OWNER.password)).status).toBe(200);
-    // A success forgets the failures: the next five are checked again.
-    for (let i = 0; i < 5; i++) expect((await attempt(OWNER.email, 'wrong password')).error).toBe('INVALID_CREDENTIALS');
-    // Each further failure doubles the wait.
-    expect((await attempt(OWNER.email, 'wrong password')).retryAfter).toBe(1);
-    clock.advance(1000);
-    expect((await attempt(OWNER.email, 'wrong password')).error).toBe('INVALID_CREDENTIALS');
-    expect((await attempt(OWNER.email, 'wrong password')).retryAfter).toBe(2);
-  });
+  it(
+    'after 5 failures the next attempt is refused with Retry-After, the right password too, until the wait is ' +
+      'over',
+    async () => {
+      for (let i = 0; i < 5; i++)
+        expect((await attempt(OWNER.email, 'wrong password')).error).toBe('INVALID_CREDENTIALS');
+      const sixth = await attempt(OWNER.email, 'wrong password');
+      expect([sixth.status, sixth.error]).toEqual([429, 'RATE_LIMITED']);
+      expect(sixth.retryAfter).toBe(1);
+      // The right password is not let in during the wait either.
+      expect((await attempt(OWNER.email, OWNER.password)).error).toBe('RATE_LIMITED');
+      clock.advance(1000);
+      expect((await attempt(OWNER.email, OWNER.password)).status).toBe(200);
+      // A success forgets the failures: the next five are checked again.
+      for (let i = 0; i < 5; i++)
+        expect((await attempt(OWNER.email, 'wrong password')).error).toBe('INVALID_CREDENTIALS');
+      // Each further failure doubles the wait.
+      expect((await attempt(OWNER.email, 'wrong password')).retryAfter).toBe(1);
+      clock.advance(1000);
+      expect((await attempt(OWNER.email, 'wrong password')).error).toBe('INVALID_CREDENTIALS');
+      expect((await attempt(OWNER.email, 'wrong password')).retryAfter).toBe(2);
+    },
+  );
 
   it('unknown e-mails are throttled the same way (no other answer tells them apart)', async () => {
     const ghost = 'ghost@example.test';
@@ -188,33 +217,37 @@ describe('a flood of bad keys is slowed down', () => {
     return { status: r.status, error: r.body?.error as string | undefined, ms: performance.now() - started };
   };
 
-  it('after 20 bad keys in a minute each answer waits longer; good keys are not slowed; a quiet minute forgets', async () => {
-    clock.advance(5 * 60_000);
-    const bad = (i: number) => `hk_${String(i).padStart(40, 'Z')}`;
-    let first20 = 0;
-    for (let i = 0; i < 20; i++) {
-      const a = await timed(bad(i));
-      expect(a).toMatchObject({ status: 401, error: 'INVALID_API_KEY' });
-      first20 += a.ms;
-    }
-    // Unthrottled, twenty answers take a few ms each.
-    expect(first20).toBeLessThan(1000);
-    const waits: number[] = [];
-    for (let i = 20; i < 24; i++) {
-      const a = await timed(bad(i));
-      expect(a).toMatchObject({ status: 401, error: 'INVALID_API_KEY' });
-      waits.push(a.ms);
-    }
-    // 50, 100, 200, 400 ms: each at least its delay.
-    for (const [i, min] of [50, 100, 200, 400].entries()) expect(waits[i], `bad key ${21 + i}`).toBeGreaterThanOrEqual(min);
-    // A good key in the middle of the flood is answered at once (the next bad one would wait 800 ms).
-    const good = await timed(key);
-    expect(good.status).toBe(200);
-    expect(good.ms).toBeLessThan(400);
-    // A minute without bad keys: the next one is fast again.
-    clock.advance(61_000);
-    const later = await timed(bad(99));
-    expect(later.status).toBe(401);
-    expect(later.ms).toBeLessThan(400);
-  });
+  it(
+    'after 20 bad keys in a minute each answer waits longer; ' + 'good keys are not slowed; a quiet minute forgets',
+    async () => {
+      clock.advance(5 * 60_000);
+      const bad = (i: number) => `hk_${String(i).padStart(40, 'Z')}`;
+      let first20 = 0;
+      for (let i = 0; i < 20; i++) {
+        const a = await timed(bad(i));
+        expect(a).toMatchObject({ status: 401, error: 'INVALID_API_KEY' });
+        first20 += a.ms;
+      }
+      // Unthrottled, twenty answers take a few ms each.
+      expect(first20).toBeLessThan(1000);
+      const waits: number[] = [];
+      for (let i = 20; i < 24; i++) {
+        const a = await timed(bad(i));
+        expect(a).toMatchObject({ status: 401, error: 'INVALID_API_KEY' });
+        waits.push(a.ms);
+      }
+      // 50, 100, 200, 400 ms: each at least its delay.
+      for (const [i, min] of [50, 100, 200, 400].entries())
+        expect(waits[i], `bad key ${21 + i}`).toBeGreaterThanOrEqual(min);
+      // A good key in the middle of the flood is answered at once (the next bad one would wait 800 ms).
+      const good = await timed(key);
+      expect(good.status).toBe(200);
+      expect(good.ms).toBeLessThan(400);
+      // A minute without bad keys: the next one is fast again.
+      clock.advance(61_000);
+      const later = await timed(bad(99));
+      expect(later.status).toBe(401);
+      expect(later.ms).toBeLessThan(400);
+    },
+  );
 });

@@ -19,7 +19,9 @@ beforeAll(async () => {
   key = await t.login();
   owner = ownerId(t);
 });
-afterAll(async () => { await t.close(); });
+afterAll(async () => {
+  await t.close();
+});
 
 const get = (p: string) => t.call('GET', p, { key });
 const post = (p: string, body?: unknown) => t.call('POST', p, { key, body });
@@ -50,7 +52,9 @@ describe('sign-in and keys', () => {
     isTimestamp(r.body.apiKey.createdAt);
     expect(r.body.warning).toMatch(/once/i);
     // The e-mail is matched without regard to case or surrounding spaces.
-    const again = await t.call('POST', '/auth/login', { body: { email: `  ${OWNER.email.toUpperCase()} `, password: OWNER.password } });
+    const again = await t.call('POST', '/auth/login', {
+      body: { email: `  ${OWNER.email.toUpperCase()} `, password: OWNER.password },
+    });
     expect(again.status).toBe(200);
     expect(again.body.apiKey.key).not.toBe(r.body.apiKey.key);
     // Earlier keys keep working after a new login.
@@ -75,7 +79,16 @@ describe('sign-in and keys', () => {
     expect(keysOf(list.body)).toEqual(['apiKeys', 'success']);
     const item = list.body.apiKeys.find((x: any) => x.id === k.id);
     expect(keysOf(item)).toEqual(sorted('id', 'key', 'name', 'status', 'lastUsed', 'createdAt', 'tier', 'expiresAt'));
-    expect(item).toEqual({ id: k.id, key: k.keyPreview, name: 'ci runner', status: 'created', tier: 'pro', lastUsed: null, createdAt: k.createdAt, expiresAt: null });
+    expect(item).toEqual({
+      id: k.id,
+      key: k.keyPreview,
+      name: 'ci runner',
+      status: 'created',
+      tier: 'pro',
+      lastUsed: null,
+      createdAt: k.createdAt,
+      expiresAt: null,
+    });
     // No listing ever carries a full key.
     for (const x of list.body.apiKeys) {
       expect(x.key).toMatch(/^hk_[0-9A-Za-z]{4}…[0-9A-Za-z]{4}$/);
@@ -97,7 +110,9 @@ describe('sign-in and keys', () => {
     const refused = await post('/auth/api-keys', { name: 'ent', tier: 'enterprise' });
     expect([refused.status, refused.body.error]).toEqual([403, 'UNAUTHORIZED']);
     const big = await startServer({ clock, scheduler: false, settings: { HERALD_DEFAULT_TIER: 'enterprise' } });
-    const ent = (await big.call('POST', '/auth/api-keys', { key: await big.login(), body: { name: 'ent', tier: 'enterprise' } })).body.apiKey;
+    const ent = (
+      await big.call('POST', '/auth/api-keys', { key: await big.login(), body: { name: 'ent', tier: 'enterprise' } })
+    ).body.apiKey;
     expect(ent.tier).toBe('enterprise');
     const answers = [
       [await t.call('GET', '/me', { key: free.key }), 100],
@@ -139,9 +154,28 @@ describe('GET /me', () => {
   it('answers a User with exactly the spec fields and types', async () => {
     const r = await get('/me');
     expect(r.status).toBe(200);
-    expect(keysOf(r.body)).toEqual(sorted('success', 'uuid', 'email', 'nickname', 'avatar_url', 'timezone', 'credits_balance', 'locale', 'created_at'));
+    expect(keysOf(r.body)).toEqual(
+      sorted(
+        'success',
+        'uuid',
+        'email',
+        'nickname',
+        'avatar_url',
+        'timezone',
+        'credits_balance',
+        'locale',
+        'created_at',
+      ),
+    );
     const u = r.body;
-    expect(u).toMatchObject({ success: true, uuid: owner, email: OWNER.email, nickname: 'owner', avatar_url: '', locale: 'en' });
+    expect(u).toMatchObject({
+      success: true,
+      uuid: owner,
+      email: OWNER.email,
+      nickname: 'owner',
+      avatar_url: '',
+      locale: 'en',
+    });
     expect(() => new Intl.DateTimeFormat('en', { timeZone: u.timezone })).not.toThrow();
     expect(u.credits_balance).toBe(10_000);
     isTimestamp(u.created_at);
@@ -191,7 +225,12 @@ describe('social sets', () => {
     const r = await put('/social-sets', { id: both.id, name: 'Sky only', accountIds: [sky], isDefault: true });
     expect(r.status).toBe(200);
     expect(keysOf(r.body)).toEqual(['socialSet', 'success']);
-    expect(r.body.socialSet).toMatchObject({ id: both.id, name: 'Sky only', isDefault: true, accounts: [{ accountId: sky, platform: 'skyblog' }] });
+    expect(r.body.socialSet).toMatchObject({
+      id: both.id,
+      name: 'Sky only',
+      isDefault: true,
+      accounts: [{ accountId: sky, platform: 'skyblog' }],
+    });
     const sets = (await get('/social-sets')).body.socialSets;
     expect(sets.filter((s: any) => s.isDefault).map((s: any) => s.id)).toEqual([both.id]);
     // A name-only update keeps the accounts.
@@ -205,27 +244,45 @@ describe('social sets', () => {
     expect((await get('/social-sets')).body.socialSets.find((s: any) => s.id === both.id).isDefault).toBe(true);
   });
 
-  it('DELETE keeps the set\'s drafts (socialSetId null); deleting the default makes the oldest remaining the default', async () => {
-    clock.advance(1000);
-    const third = (await post('/social-sets', { name: 'Third' })).body.socialSet.id;
-    const sets = (await get('/social-sets')).body.socialSets;
-    const def = sets.find((s: any) => s.isDefault).id;
-    const draft = insertDraft(t, owner, ['kept'], { socialSetId: def });
-    const r = await del('/social-sets', { id: def });
-    expect(r.status).toBe(200);
-    expect(keysOf(r.body)).toEqual(['message', 'success']);
-    const left = (await get('/social-sets')).body.socialSets;
-    expect(left.map((s: any) => s.id)).toEqual([first, third]);
-    expect(left.map((s: any) => s.isDefault)).toEqual([true, false]);
-    const d = await get(`/microblog/drafts/${draft}`);
-    expect(d.status).toBe(200);
-    expect(d.body.draft.socialSetId).toBeNull();
-    expect((await del('/social-sets', { id: def })).status).toBe(404);
-  });
+  it(
+    "DELETE keeps the set's drafts (socialSetId null); deleting the default makes the oldest remaining the " +
+      'default',
+    async () => {
+      clock.advance(1000);
+      const third = (await post('/social-sets', { name: 'Third' })).body.socialSet.id;
+      const sets = (await get('/social-sets')).body.socialSets;
+      const def = sets.find((s: any) => s.isDefault).id;
+      const draft = insertDraft(t, owner, ['kept'], { socialSetId: def });
+      const r = await del('/social-sets', { id: def });
+      expect(r.status).toBe(200);
+      expect(keysOf(r.body)).toEqual(['message', 'success']);
+      const left = (await get('/social-sets')).body.socialSets;
+      expect(left.map((s: any) => s.id)).toEqual([first, third]);
+      expect(left.map((s: any) => s.isDefault)).toEqual([true, false]);
+      const d = await get(`/microblog/drafts/${draft}`);
+      expect(d.status).toBe(200);
+      expect(d.body.draft.socialSetId).toBeNull();
+      expect((await del('/social-sets', { id: def })).status).toBe(404);
+    },
+  );
 });
 
 describe('accounts', () => {
-  const accountFields = sorted('uuid', 'platform', 'platform_user_id', 'username', 'display_name', 'avatar', 'status', 'followers_count', 'following_count', 'created_at', 'server_url', 'limits', 'health');
+  const accountFields = sorted(
+    'uuid',
+    'platform',
+    'platform_user_id',
+    'username',
+    'display_name',
+    'avatar',
+    'status',
+    'followers_count',
+    'following_count',
+    'created_at',
+    'server_url',
+    'limits',
+    'health',
+  );
 
   it('GET /accounts and GET /accounts/:id carry exactly the Account fields', async () => {
     const list = await get('/accounts');
@@ -247,7 +304,9 @@ describe('accounts', () => {
     const sky = (await get('/accounts')).body.accounts.find((a: any) => a.platform === 'skyblog').uuid;
     const extra = await post('/social-sets', { name: 'Holds sky', accountIds: [sky] });
     expect(extra.body.socialSet.accounts).toHaveLength(1);
-    const before = (await get('/social-sets')).body.socialSets.filter((s: any) => s.accounts.some((a: any) => a.accountId === sky));
+    const before = (await get('/social-sets')).body.socialSets.filter((s: any) =>
+      s.accounts.some((a: any) => a.accountId === sky),
+    );
     expect(before.length).toBeGreaterThanOrEqual(2);
     const r = await del(`/accounts/${sky}`);
     expect(r.status).toBe(200);
@@ -261,26 +320,44 @@ describe('accounts', () => {
 });
 
 describe('templates', () => {
-  const templateFields = sorted('uuid', 'name', 'description', 'head_content_plain', 'tail_content_plain', 'head_content_html', 'tail_content_html', 'created_at', 'updated_at');
+  const templateFields = sorted(
+    'uuid',
+    'name',
+    'description',
+    'head_content_plain',
+    'tail_content_plain',
+    'head_content_html',
+    'tail_content_html',
+    'created_at',
+    'updated_at',
+  );
 
   it('POST with plain only derives the HTML; with HTML only derives the plain text', async () => {
     clock.advance(1000);
-    const plain = await post('/templates', { name: 'Plain', headContentPlain: 'Hello & <welcome>\nsecond line', tailContentPlain: 'Bye' });
+    const plain = await post('/templates', {
+      name: 'Plain',
+      headContentPlain: 'Hello & <welcome>\nsecond line',
+      tailContentPlain: 'Bye',
+    });
     expect(plain.status).toBe(200);
     expect(keysOf(plain.body)).toEqual(['success', 'template']);
     const p = plain.body.template;
     expect(keysOf(p)).toEqual(templateFields);
     expect(p).toMatchObject({
-      name: 'Plain', description: '',
-      head_content_plain: 'Hello & <welcome>\nsecond line', head_content_html: '<p>Hello &amp; &lt;welcome&gt;<br>second line</p>',
-      tail_content_plain: 'Bye', tail_content_html: '<p>Bye</p>',
+      name: 'Plain',
+      description: '',
+      head_content_plain: 'Hello & <welcome>\nsecond line',
+      head_content_html: '<p>Hello &amp; &lt;welcome&gt;<br>second line</p>',
+      tail_content_plain: 'Bye',
+      tail_content_html: '<p>Bye</p>',
     });
     expect(Date.parse(p.created_at)).toBe(clock.now());
     expect(p.updated_at).toBe(p.created_at);
 
     clock.advance(1000);
     const html = await post('/templates', {
-      name: 'Html', description: 'from html',
+      name: 'Html',
+      description: 'from html',
       headContentHtml: '<p>Intro <b>bold</b> &amp; more</p><p>Next<script>alert(1)</script></p>',
       tailContentHtml: 'Line one<br>Line <a href="https://example.com" onclick="x()">two</a>',
     });
@@ -291,8 +368,17 @@ describe('templates', () => {
     expect(h.tail_content_html).toBe('Line one<br />Line <a href="https://example.com">two</a>');
     // Both given: both kept as sent (HTML sanitised).
     clock.advance(1000);
-    const both = await post('/templates', { name: 'Both', headContentPlain: 'own plain', headContentHtml: '<p>own html</p>' });
-    expect(both.body.template).toMatchObject({ head_content_plain: 'own plain', head_content_html: '<p>own html</p>', tail_content_plain: '', tail_content_html: '' });
+    const both = await post('/templates', {
+      name: 'Both',
+      headContentPlain: 'own plain',
+      headContentHtml: '<p>own html</p>',
+    });
+    expect(both.body.template).toMatchObject({
+      head_content_plain: 'own plain',
+      head_content_html: '<p>own html</p>',
+      tail_content_plain: '',
+      tail_content_html: '',
+    });
   });
 
   it('GET list newest first, GET one, PUT any field (updated_at moves), DELETE {success, message}', async () => {
@@ -308,9 +394,17 @@ describe('templates', () => {
     const renamed = await put(`/templates/${plain.uuid}`, { name: 'Renamed' });
     expect(renamed.status).toBe(200);
     expect(keysOf(renamed.body)).toEqual(['success', 'template']);
-    expect(renamed.body.template).toEqual({ ...plain, name: 'Renamed', updated_at: new Date(clock.now()).toISOString() });
+    expect(renamed.body.template).toEqual({
+      ...plain,
+      name: 'Renamed',
+      updated_at: new Date(clock.now()).toISOString(),
+    });
     const html = await put(`/templates/${plain.uuid}`, { tailContentHtml: '<p>New <em>tail</em></p>' });
-    expect(html.body.template).toMatchObject({ tail_content_html: '<p>New <em>tail</em></p>', tail_content_plain: 'New tail', head_content_plain: plain.head_content_plain });
+    expect(html.body.template).toMatchObject({
+      tail_content_html: '<p>New <em>tail</em></p>',
+      tail_content_plain: 'New tail',
+      head_content_plain: plain.head_content_plain,
+    });
     expect((await get(`/templates/${plain.uuid}`)).body.template).toEqual(html.body.template);
 
     const d = await del(`/templates/${plain.uuid}`);
@@ -322,27 +416,53 @@ describe('templates', () => {
 });
 
 describe('credits', () => {
-  it('POST /credits answers {success, balance, expiresAt}; GET /credits/usage answers records and pagination', async () => {
-    const c = await t.call('POST', '/credits', { key });
-    expect(c.status).toBe(200);
-    // The spec's fields, plus the schedule outlook issue #19 added (what the month's credits cover
-    // against what is scheduled: the UI's early warning), and X's spend (docs/decisions.md §15 xSpend).
-    // And what the Credits page explains (issue #32): the month's zone, the grant and what scheduled posts reserve.
-    expect(keysOf(c.body)).toEqual(['balance', 'covers', 'expiresAt', 'monthlyCredits', 'reserved', 'scheduled', 'success', 'timeZone', 'warning', 'xSpend']);
-    expect(c.body.xSpend).toEqual({ monthUsd: 0, scheduledUsd: 0, capUsd: null });
-    expect(c.body.scheduled).toEqual({ posts: 0, credits: 0 });
-    expect(c.body.balance).toBe(10_000);
-    isTimestamp(c.body.expiresAt);
-    const u = await get('/credits/usage');
-    expect(u.status).toBe(200);
-    expect(keysOf(u.body)).toEqual(['pagination', 'records', 'success']);
-    expect(u.body.pagination).toEqual({ total: 1, page: 1, limit: 20, hasMore: false });
-    const [rec] = u.body.records;
-    expect(keysOf(rec)).toEqual(sorted('id', 'trans_no', 'trans_type', 'credits', 'order_no', 'source_type', 'source_detail', 'expired_at', 'created_at'));
-    expect(Number.isInteger(rec.id)).toBe(true);
-    expect(rec).toMatchObject({ trans_type: 'grant', credits: 10_000, order_no: null, expired_at: c.body.expiresAt });
-    expect(typeof rec.trans_no).toBe('string');
-    expect(typeof rec.source_detail).toBe('string');
-    isTimestamp(rec.created_at);
-  });
+  it(
+    'POST /credits answers {success, balance, expiresAt}; GET ' + '/credits/usage answers records and pagination',
+    async () => {
+      const c = await t.call('POST', '/credits', { key });
+      expect(c.status).toBe(200);
+      // The spec's fields, plus the schedule outlook issue #19 added (what the month's credits cover
+      // against what is scheduled: the UI's early warning), and X's spend (docs/decisions.md §15 xSpend).
+      // And what the Credits page explains (issue #32): the month's zone, the grant and what scheduled posts reserve.
+      expect(keysOf(c.body)).toEqual([
+        'balance',
+        'covers',
+        'expiresAt',
+        'monthlyCredits',
+        'reserved',
+        'scheduled',
+        'success',
+        'timeZone',
+        'warning',
+        'xSpend',
+      ]);
+      expect(c.body.xSpend).toEqual({ monthUsd: 0, scheduledUsd: 0, capUsd: null });
+      expect(c.body.scheduled).toEqual({ posts: 0, credits: 0 });
+      expect(c.body.balance).toBe(10_000);
+      isTimestamp(c.body.expiresAt);
+      const u = await get('/credits/usage');
+      expect(u.status).toBe(200);
+      expect(keysOf(u.body)).toEqual(['pagination', 'records', 'success']);
+      expect(u.body.pagination).toEqual({ total: 1, page: 1, limit: 20, hasMore: false });
+      const [rec] = u.body.records;
+      expect(keysOf(rec)).toEqual(
+        sorted(
+          'id',
+          'trans_no',
+          'trans_type',
+          'credits',
+          'order_no',
+          'source_type',
+          'source_detail',
+          'expired_at',
+          'created_at',
+        ),
+      );
+      expect(Number.isInteger(rec.id)).toBe(true);
+      expect(rec).toMatchObject({ trans_type: 'grant', credits: 10_000, order_no: null, expired_at: c.body.expiresAt });
+      expect(typeof rec.trans_no).toBe('string');
+      expect(typeof rec.source_detail).toBe('string');
+      isTimestamp(rec.created_at);
+    },
+  );
 });

@@ -23,7 +23,11 @@ let acct: string;
 
 beforeAll(async () => {
   masto = await startMastodonSimulator({ now: () => clock.now() + skew });
-  t = await startServer({ clock, scheduler: { waker: new ManualWaker(), sweepMs: 3_600_000 }, settings: { HERALD_FEDBLOG_HAND_OFF: '1' } });
+  t = await startServer({
+    clock,
+    scheduler: { waker: new ManualWaker(), sweepMs: 3_600_000 },
+    settings: { HERALD_FEDBLOG_HAND_OFF: '1' },
+  });
   key = await t.login();
   acct = (await connectOAuth(t, key, 'fedblog', { instanceUrl: masto.url })).body.accountUuid;
 });
@@ -40,13 +44,24 @@ const host = () => new URL(masto.url).host;
 const fire = () => t.server.scheduler!.tick();
 
 async function draft(...posts: string[]): Promise<string> {
-  const r = await t.call('POST', '/microblog/drafts', { key, body: { title: posts[0], tweets: posts.map((content) => ({ content })) } });
+  const r = await t.call('POST', '/microblog/drafts', {
+    key,
+    body: { title: posts[0], tweets: posts.map((content) => ({ content })) },
+  });
   expect(r.status, r.text).toBe(200);
   return r.body.draft.id;
 }
 
 async function schedule(draftId: string, inMs: number) {
-  const r = await t.call('POST', '/microblog/schedule', { key, body: { draftId, scheduledFor: new Date(clock.now() + inMs).toISOString(), targetAccounts: [{ accountId: acct, platform: 'fedblog' }], applyJitter: false } });
+  const r = await t.call('POST', '/microblog/schedule', {
+    key,
+    body: {
+      draftId,
+      scheduledFor: new Date(clock.now() + inMs).toISOString(),
+      targetAccounts: [{ accountId: acct, platform: 'fedblog' }],
+      applyJitter: false,
+    },
+  });
   expect(r.status, r.text).toBe(200);
   await fire(); // waits for the hand-off pass the change started
 }
@@ -59,10 +74,24 @@ async function progress(draftId: string) {
 
 const held = (text: string) => [...masto.state.scheduled.values()].filter((s) => s.params.status === text);
 const published = (text: string) => masto.state.statuses.filter((s) => s.text === text);
-const entry = (draftId: string) => t.server.sqlite.prepare(`SELECT status, network_scheduled_id AS networkId, handed_off_for AS heldFor, fire_at AS fireAt, hand_off_note AS note
-  FROM schedule_entries WHERE draft_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1`).get(draftId) as { status: string; networkId: string | null; heldFor: number | null; fireAt: number; note: string | null };
-const publishedEvents = (draftId: string) => (t.server.sqlite.prepare("SELECT data FROM events WHERE type = 'post.published'").all() as { data: string }[])
-  .map((e) => JSON.parse(e.data) as { draftId: string; url: string }).filter((e) => e.draftId === draftId);
+const entry = (draftId: string) =>
+  t.server.sqlite
+    .prepare(
+      `SELECT status, network_scheduled_id AS networkId, handed_off_for AS heldFor, fire_at AS fireAt, hand_off_note AS
+    note
+  FROM schedule_entries WHERE draft_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1`,
+    )
+    .get(draftId) as {
+    status: string;
+    networkId: string | null;
+    heldFor: number | null;
+    fireAt: number;
+    note: string | null;
+  };
+const publishedEvents = (draftId: string) =>
+  (t.server.sqlite.prepare("SELECT data FROM events WHERE type = 'post.published'").all() as { data: string }[])
+    .map((e) => JSON.parse(e.data) as { draftId: string; url: string })
+    .filter((e) => e.draftId === draftId);
 
 describe('Mastodon hand-off', () => {
   it('hands a post due in an hour to the instance, shows it, and confirms it after its time with its URL', async () => {
@@ -78,7 +107,10 @@ describe('Mastodon hand-off', () => {
     expect(p.statusText).toContain(`Handed to ${host()}`);
     expect(p.statusText).toContain('Goes out at 2026-11-16 09:00 UTC');
     const list = await t.call('GET', '/microblog/schedule', { key });
-    expect(list.body.schedules.find((x: any) => x.draftId === id)).toMatchObject({ networkScheduledId: s.id, handedOffTo: host() });
+    expect(list.body.schedules.find((x: any) => x.draftId === id)).toMatchObject({
+      networkScheduledId: s.id,
+      handedOffTo: host(),
+    });
 
     clock.advance(60 * MIN);
     await fire();
@@ -125,64 +157,76 @@ describe('Mastodon hand-off', () => {
     await t.call('DELETE', `/microblog/schedule?draftId=${id}`, { key });
     await fire();
     expect(held('Withdrawn on the second try')).toHaveLength(1);
-    expect((t.server.sqlite.prepare('SELECT last_error AS e FROM network_withdrawals').get() as { e: string }).e).toMatch(/503/);
+    expect(
+      (t.server.sqlite.prepare('SELECT last_error AS e FROM network_withdrawals').get() as { e: string }).e,
+    ).toMatch(/503/);
     masto.faults.clear();
     await fire();
     expect(held('Withdrawn on the second try')).toHaveLength(0);
   });
 
-  it('reschedule after hand-off moves it on the instance (PUT scheduled_at); closer than 10 minutes it is withdrawn and sent by Herald', async () => {
-    const id = await draft('Moved after hand-off');
-    await schedule(id, 60 * MIN);
-    const [first] = held('Moved after hand-off');
-    await schedule(id, 120 * MIN);
-    const [moved] = held('Moved after hand-off');
-    expect(moved.id).toBe(first.id);
-    expect(moved.scheduledAt).toBe(clock.now() + 120 * MIN);
-    expect(masto.requests.some((x) => x.startsWith(`PUT /api/v1/scheduled_statuses/${first.id}`))).toBe(true);
-    expect(entry(id)).toMatchObject({ networkId: first.id, heldFor: clock.now() + 120 * MIN });
+  it(
+    'reschedule after hand-off moves it on the instance (PUT scheduled_at); closer than 10 minutes it is ' +
+      'withdrawn and sent by Herald',
+    async () => {
+      const id = await draft('Moved after hand-off');
+      await schedule(id, 60 * MIN);
+      const [first] = held('Moved after hand-off');
+      await schedule(id, 120 * MIN);
+      const [moved] = held('Moved after hand-off');
+      expect(moved.id).toBe(first.id);
+      expect(moved.scheduledAt).toBe(clock.now() + 120 * MIN);
+      expect(masto.requests.some((x) => x.startsWith(`PUT /api/v1/scheduled_statuses/${first.id}`))).toBe(true);
+      expect(entry(id)).toMatchObject({ networkId: first.id, heldFor: clock.now() + 120 * MIN });
 
-    await schedule(id, 6 * MIN);
-    expect(held('Moved after hand-off')).toHaveLength(0);
-    const e = entry(id);
-    expect(e.networkId).toBeNull();
-    expect(e.note).toMatch(/less than 10 minutes/);
-    const p = await progress(id);
-    expect(p.status).toBe('pending');
-    expect(p.statusText).toMatch(/less than 10 minutes/);
+      await schedule(id, 6 * MIN);
+      expect(held('Moved after hand-off')).toHaveLength(0);
+      const e = entry(id);
+      expect(e.networkId).toBeNull();
+      expect(e.note).toMatch(/less than 10 minutes/);
+      const p = await progress(id);
+      expect(p.status).toBe('pending');
+      expect(p.statusText).toMatch(/less than 10 minutes/);
 
-    clock.advance(6 * MIN);
-    await fire();
-    expect(published('Moved after hand-off')).toHaveLength(1);
-    expect((await progress(id)).status).toBe('published');
-  });
+      clock.advance(6 * MIN);
+      await fire();
+      expect(published('Moved after hand-off')).toHaveLength(1);
+      expect((await progress(id)).status).toBe('published');
+    },
+  );
 
-  it('an instance that refuses the hand-off (422 too soon by its clock) leaves the post to Herald, with a notice', async () => {
-    skew = 8 * MIN; // 12 minutes ahead for Herald is 4 for the instance: under its 5-minute minimum
-    const id = await draft('Refused with 422');
-    await schedule(id, 12 * MIN);
-    expect(held('Refused with 422')).toHaveLength(0);
-    const p = await progress(id);
-    expect(p.status).toBe('pending');
-    expect(p.handOffNote).toMatch(/refused the hand-off.*scheduled date must be in the future/);
-    expect(p.statusText).toContain('refused the hand-off');
-    clock.advance(12 * MIN);
-    await fire();
-    expect(published('Refused with 422')).toHaveLength(1);
-    expect((await progress(id)).status).toBe('published');
-  });
+  it(
+    'an instance that refuses the hand-off (422 too soon by its ' + 'clock) leaves the post to Herald, with a notice',
+    async () => {
+      skew = 8 * MIN; // 12 minutes ahead for Herald is 4 for the instance: under its 5-minute minimum
+      const id = await draft('Refused with 422');
+      await schedule(id, 12 * MIN);
+      expect(held('Refused with 422')).toHaveLength(0);
+      const p = await progress(id);
+      expect(p.status).toBe('pending');
+      expect(p.handOffNote).toMatch(/refused the hand-off.*scheduled date must be in the future/);
+      expect(p.statusText).toContain('refused the hand-off');
+      clock.advance(12 * MIN);
+      await fire();
+      expect(published('Refused with 422')).toHaveLength(1);
+      expect((await progress(id)).status).toBe('published');
+    },
+  );
 
-  it('a lost answer to the hand-off is settled by the same Idempotency-Key: one scheduled status, handed off', async () => {
-    masto.faults.next({ kind: 'commit-then-drop' }, { route: 'POST /api/v1/statuses' });
-    const id = await draft('Answer lost once');
-    await schedule(id, 40 * MIN);
-    const copies = held('Answer lost once');
-    expect(copies).toHaveLength(1);
-    expect(entry(id)).toMatchObject({ networkId: copies[0].id, note: null });
-    expect(masto.state.idempotentReplays).toBeGreaterThan(0);
-    await t.call('DELETE', `/microblog/schedule?draftId=${id}`, { key });
-    await fire();
-  });
+  it(
+    'a lost answer to the hand-off is settled by the same ' + 'Idempotency-Key: one scheduled status, handed off',
+    async () => {
+      masto.faults.next({ kind: 'commit-then-drop' }, { route: 'POST /api/v1/statuses' });
+      const id = await draft('Answer lost once');
+      await schedule(id, 40 * MIN);
+      const copies = held('Answer lost once');
+      expect(copies).toHaveLength(1);
+      expect(entry(id)).toMatchObject({ networkId: copies[0].id, note: null });
+      expect(masto.state.idempotentReplays).toBeGreaterThan(0);
+      await t.call('DELETE', `/microblog/schedule?draftId=${id}`, { key });
+      await fire();
+    },
+  );
 
   it('an instance failing with 503 also falls back to local firing', async () => {
     masto.faults.next({ kind: '503' }, { route: 'POST /api/v1/statuses' });
@@ -212,11 +256,14 @@ describe('Mastodon hand-off', () => {
     expect(published('Due in nine minutes')).toHaveLength(1);
   });
 
-  it('editing a handed-off draft replaces the instance\'s copy with the new text', async () => {
+  it("editing a handed-off draft replaces the instance's copy with the new text", async () => {
     const id = await draft('Old text, handed off');
     await schedule(id, 50 * MIN);
     expect(held('Old text, handed off')).toHaveLength(1);
-    const r = await t.call('PUT', `/microblog/drafts/${id}`, { key, body: { tweets: [{ content: 'New text, handed off again' }] } });
+    const r = await t.call('PUT', `/microblog/drafts/${id}`, {
+      key,
+      body: { tweets: [{ content: 'New text, handed off again' }] },
+    });
     expect(r.status, r.text).toBe(200);
     await fire();
     expect(held('Old text, handed off')).toHaveLength(0);
@@ -243,11 +290,14 @@ describe('Mastodon hand-off', () => {
     expect(published('Deleted after hand-off')).toHaveLength(0);
   });
 
-  it('publishing a handed-off draft now withdraws the instance\'s copy: one post, not two', async () => {
+  it("publishing a handed-off draft now withdraws the instance's copy: one post, not two", async () => {
     const id = await draft('Published now after hand-off');
     await schedule(id, 50 * MIN);
     expect(held('Published now after hand-off')).toHaveLength(1);
-    const r = await t.call('POST', '/microblog/publish', { key, body: { draftId: id, targetAccounts: [{ accountId: acct, platform: 'fedblog' }] } });
+    const r = await t.call('POST', '/microblog/publish', {
+      key,
+      body: { draftId: id, targetAccounts: [{ accountId: acct, platform: 'fedblog' }] },
+    });
     expect(r.status, r.text).toBe(200);
     await fire();
     expect(held('Published now after hand-off')).toHaveLength(0);

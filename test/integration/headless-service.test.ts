@@ -30,17 +30,56 @@ function parseUnit(text: string): Map<string, [string, string][]> {
       return;
     }
     const kv = /^([A-Za-z][A-Za-z0-9]*)=(.*)$/.exec(line);
-    if (!kv || !current) throw new Error(`line ${i + 1} is neither a section header nor Key=Value inside a section: ${raw}`);
+    if (!kv || !current)
+      throw new Error(`line ${i + 1} is neither a section header nor Key=Value inside a section: ${raw}`);
     current.push([kv[1], kv[2].trim()]);
   });
   return sections;
 }
 
-/** The directives this unit may use, per section (systemd.unit(5), systemd.service(5), systemd.exec(5), systemd.kill(5)). */
+/**
+ * The directives this unit may use, per section (systemd.unit(5), systemd.service(5), systemd.exec(5),
+ * systemd.kill(5)).
+ */
 const KNOWN: Record<string, string[]> = {
-  Unit: ['Description', 'Documentation', 'After', 'Before', 'Wants', 'Requires', 'BindsTo', 'PartOf', 'Conflicts', 'ConditionPathExists', 'StartLimitIntervalSec', 'StartLimitBurst'],
-  Service: ['Type', 'ExecStart', 'ExecStartPre', 'ExecStop', 'ExecReload', 'Restart', 'RestartSec', 'TimeoutStartSec', 'TimeoutStopSec', 'WorkingDirectory',
-    'Environment', 'EnvironmentFile', 'KillSignal', 'KillMode', 'UMask', 'NoNewPrivileges', 'PrivateTmp', 'ProtectSystem', 'ProtectHome', 'ReadWritePaths', 'Nice', 'MemoryMax'],
+  Unit: [
+    'Description',
+    'Documentation',
+    'After',
+    'Before',
+    'Wants',
+    'Requires',
+    'BindsTo',
+    'PartOf',
+    'Conflicts',
+    'ConditionPathExists',
+    'StartLimitIntervalSec',
+    'StartLimitBurst',
+  ],
+  Service: [
+    'Type',
+    'ExecStart',
+    'ExecStartPre',
+    'ExecStop',
+    'ExecReload',
+    'Restart',
+    'RestartSec',
+    'TimeoutStartSec',
+    'TimeoutStopSec',
+    'WorkingDirectory',
+    'Environment',
+    'EnvironmentFile',
+    'KillSignal',
+    'KillMode',
+    'UMask',
+    'NoNewPrivileges',
+    'PrivateTmp',
+    'ProtectSystem',
+    'ProtectHome',
+    'ReadWritePaths',
+    'Nice',
+    'MemoryMax',
+  ],
   Install: ['WantedBy', 'RequiredBy', 'Alias', 'Also'],
 };
 
@@ -49,10 +88,13 @@ const values = (section: string, key: string) => (unit.get(section) ?? []).filte
 /** %h as systemd expands it in a user unit, with the checkout at ~/herald being this one. */
 const home = path.join(os.tmpdir(), `herald-home-${process.pid}`);
 const expand = (v: string) => v.replace(/%h\/herald/g, ROOT).replace(/%h/g, home);
-const environment = () => Object.fromEntries(values('Service', 'Environment').map((v) => {
-  const [k, ...rest] = expand(v).split('=');
-  return [k, rest.join('=')];
-}));
+const environment = () =>
+  Object.fromEntries(
+    values('Service', 'Environment').map((v) => {
+      const [k, ...rest] = expand(v).split('=');
+      return [k, rest.join('=')];
+    }),
+  );
 
 describe('deploy/herald.service', () => {
   it('parses as a unit file with only known directives in [Unit], [Service] and [Install]', () => {
@@ -66,18 +108,23 @@ describe('deploy/herald.service', () => {
     expect(Object.keys(environment())).toContain('HERALD_DATA_DIR');
   });
 
-  it('ExecStart runs node on this checkout\'s scripts/start.mjs --headless, from a working directory that exists', () => {
-    const [exec] = values('Service', 'ExecStart');
-    const argv = expand(exec).split(/\s+/);
-    expect(argv.slice(0, 2)).toEqual(['/usr/bin/env', 'node']);
-    expect(fs.existsSync(argv[0])).toBe(true);
-    expect(argv[2]).toBe(path.join(ROOT, 'scripts/start.mjs'));
-    expect(fs.existsSync(argv[2])).toBe(true);
-    expect(argv.slice(3)).toEqual(['--headless']);
-    expect(fs.statSync(expand(values('Service', 'WorkingDirectory')[0])).isDirectory()).toBe(true);
-    // The package's own `npm run serve` is the same command.
-    expect(JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.serve).toBe('node scripts/start.mjs --headless');
-  });
+  it(
+    "ExecStart runs node on this checkout's scripts/start.mjs " + '--headless, from a working directory that exists',
+    () => {
+      const [exec] = values('Service', 'ExecStart');
+      const argv = expand(exec).split(/\s+/);
+      expect(argv.slice(0, 2)).toEqual(['/usr/bin/env', 'node']);
+      expect(fs.existsSync(argv[0])).toBe(true);
+      expect(argv[2]).toBe(path.join(ROOT, 'scripts/start.mjs'));
+      expect(fs.existsSync(argv[2])).toBe(true);
+      expect(argv.slice(3)).toEqual(['--headless']);
+      expect(fs.statSync(expand(values('Service', 'WorkingDirectory')[0])).isDirectory()).toBe(true);
+      // The package's own `npm run serve` is the same command.
+      expect(JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.serve).toBe(
+        'node scripts/start.mjs --headless',
+      );
+    },
+  );
 
   it('systemd-analyze verify accepts it (where systemd is installed)', () => {
     const analyze = spawnSync('systemd-analyze', ['--version']);
@@ -86,7 +133,12 @@ describe('deploy/herald.service', () => {
     fs.writeFileSync(copy, fs.readFileSync(UNIT, 'utf8').replace(/%h\/herald/g, ROOT));
     const r = spawnSync('systemd-analyze', ['verify', copy], { encoding: 'utf8' });
     fs.rmSync(copy, { force: true });
-    expect(r.stderr.split('\n').filter((l) => /herald-\d+\.service/.test(l) && !/Failed to|not found/.test(l)).join('\n')).toBe('');
+    expect(
+      r.stderr
+        .split('\n')
+        .filter((l) => /herald-\d+\.service/.test(l) && !/Failed to|not found/.test(l))
+        .join('\n'),
+    ).toBe('');
     expect(r.status, r.stderr).toBe(0);
   });
 });
@@ -105,22 +157,37 @@ describe('the headless server started as the unit starts it', () => {
       ...environment(),
       // Port 4780 may be taken on a shared machine: 0 picks a free one (the listening line says which).
       HERALD_PORT: '0',
-      HERALD_OWNER_EMAIL: 'owner@example.com', HERALD_OWNER_PASSWORD: 'a long passphrase for the service',
+      HERALD_OWNER_EMAIL: 'owner@example.com',
+      HERALD_OWNER_PASSWORD: 'a long passphrase for the service',
       HERALD_PASSWORD_COST: '14',
-      PATH: process.env.PATH, HOME: home,
+      PATH: process.env.PATH,
+      HOME: home,
     };
     fs.mkdirSync(home, { recursive: true });
-    const started = await startListening(argv[0], argv.slice(1), { cwd: expand(values('Service', 'WorkingDirectory')[0]), env }, 180_000);
+    const started = await startListening(
+      argv[0],
+      argv.slice(1),
+      { cwd: expand(values('Service', 'WorkingDirectory')[0]), env },
+      180_000,
+    );
     child = started.child;
     const url = started.origin;
     expect(fs.existsSync(path.join(home, '.local/share/herald'))).toBe(true);
 
-    const login = await fetch(`${url}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'owner@example.com', password: 'a long passphrase for the service' }) });
+    const login = await fetch(`${url}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'owner@example.com', password: 'a long passphrase for the service' }),
+    });
     expect(login.status).toBe(200);
     const key = ((await login.json()) as { apiKey: { key: string } }).apiKey.key;
 
     // A draft lives in a social set (connecting an account makes the first one).
-    const set = await fetch(`${url}/api/v1/social-sets`, { method: 'POST', headers: { 'content-type': 'application/json', 'svc-key': key }, body: JSON.stringify({ name: 'Main' }) });
+    const set = await fetch(`${url}/api/v1/social-sets`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'svc-key': key },
+      body: JSON.stringify({ name: 'Main' }),
+    });
     expect(set.status).toBe(200);
     const cliHome = path.join(home, 'cli');
     const opts = { env: cliEnv(cliHome, { HERALD_API_KEY: key, HERALD_BASE_URL: `${url}/api/v1` }), timeoutMs: 60_000 };

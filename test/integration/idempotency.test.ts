@@ -16,7 +16,15 @@ import { cliEnv, herald } from '../helpers/cli.js';
 import { startChild } from '../helpers/child-server.js';
 import { connectOAuth } from '../helpers/oauth-connect.js';
 import { pngBytes } from '../helpers/png.js';
-import { addUser, jsonCaller, rawRequest, startServer, tempDir, TestClock, type TestServer } from '../helpers/server.js';
+import {
+  addUser,
+  jsonCaller,
+  rawRequest,
+  startServer,
+  tempDir,
+  TestClock,
+  type TestServer,
+} from '../helpers/server.js';
 import { startMastodonSimulator, type MastodonSimulator } from '../simulators/mastodon.simulator.js';
 
 let masto: MastodonSimulator;
@@ -48,10 +56,18 @@ afterAll(async () => {
 describe('Idempotency-Key', () => {
   it('replays the first answer byte for byte with Idempotent-Replayed: true; the draft is created once', async () => {
     const before = (await t.call('GET', '/microblog/drafts', { key })).body.drafts.length;
-    const first = await t.call('POST', '/microblog/drafts', { key, body: draftBody('once only'), headers: idem('draft-1') });
+    const first = await t.call('POST', '/microblog/drafts', {
+      key,
+      body: draftBody('once only'),
+      headers: idem('draft-1'),
+    });
     expect(first.status).toBe(200);
     expect(first.headers.get('idempotent-replayed')).toBeNull();
-    const again = await t.call('POST', '/microblog/drafts', { key, body: draftBody('once only'), headers: idem('draft-1') });
+    const again = await t.call('POST', '/microblog/drafts', {
+      key,
+      body: draftBody('once only'),
+      headers: idem('draft-1'),
+    });
     expect(again.status).toBe(first.status);
     expect(again.text).toBe(first.text);
     expect(again.headers.get('content-type')).toBe(first.headers.get('content-type'));
@@ -66,10 +82,18 @@ describe('Idempotency-Key', () => {
   it('the same key for another body or path: 422 IDEMPOTENCY_KEY_REUSED, and nothing is created', async () => {
     await t.call('POST', '/microblog/drafts', { key, body: draftBody('first body'), headers: idem('reuse-1') });
     const count = (await t.call('GET', '/microblog/drafts', { key })).body.drafts.length;
-    const other = await t.call('POST', '/microblog/drafts', { key, body: draftBody('second body'), headers: idem('reuse-1') });
+    const other = await t.call('POST', '/microblog/drafts', {
+      key,
+      body: draftBody('second body'),
+      headers: idem('reuse-1'),
+    });
     expect(other.status).toBe(422);
     expect(other.body).toMatchObject({ success: false, error: 'IDEMPOTENCY_KEY_REUSED' });
-    const otherPath = await t.call('POST', '/templates', { key, body: { name: 'first body' }, headers: idem('reuse-1') });
+    const otherPath = await t.call('POST', '/templates', {
+      key,
+      body: { name: 'first body' },
+      headers: idem('reuse-1'),
+    });
     expect(otherPath.status).toBe(422);
     expect((await t.call('GET', '/microblog/drafts', { key })).body.drafts.length).toBe(count);
   });
@@ -78,8 +102,15 @@ describe('Idempotency-Key', () => {
     const count = (await t.call('GET', '/microblog/drafts', { key })).body.drafts.length;
     for (const value of ['a'.repeat(256), 'has space', 'tab\there', '']) {
       const r = await rawRequest(t.server.port, {
-        method: 'POST', target: '/api/v1/microblog/drafts', body: JSON.stringify(draftBody('bad key')),
-        headers: { host: `127.0.0.1:${t.server.port}`, 'svc-key': key, 'content-type': 'application/json', 'idempotency-key': value },
+        method: 'POST',
+        target: '/api/v1/microblog/drafts',
+        body: JSON.stringify(draftBody('bad key')),
+        headers: {
+          host: `127.0.0.1:${t.server.port}`,
+          'svc-key': key,
+          'content-type': 'application/json',
+          'idempotency-key': value,
+        },
       });
       expect(r.status, JSON.stringify(value)).toBe(400);
       const body = JSON.parse(r.text);
@@ -88,26 +119,52 @@ describe('Idempotency-Key', () => {
     }
     // Non-ASCII (sent as raw bytes) and the header twice are refused too.
     const latin = await rawRequest(t.server.port, {
-      method: 'POST', target: '/api/v1/microblog/drafts', body: JSON.stringify(draftBody('bad key')),
-      headers: { host: `127.0.0.1:${t.server.port}`, 'svc-key': key, 'content-type': 'application/json', 'idempotency-key': Buffer.from('clé', 'utf8').toString('latin1') },
+      method: 'POST',
+      target: '/api/v1/microblog/drafts',
+      body: JSON.stringify(draftBody('bad key')),
+      headers: {
+        host: `127.0.0.1:${t.server.port}`,
+        'svc-key': key,
+        'content-type': 'application/json',
+        'idempotency-key': Buffer.from('clé', 'utf8').toString('latin1'),
+      },
     });
     expect(latin.status).toBe(400);
     const twice = await rawRequest(t.server.port, {
-      method: 'POST', target: '/api/v1/microblog/drafts', body: JSON.stringify(draftBody('bad key')),
-      headers: { host: `127.0.0.1:${t.server.port}`, 'svc-key': key, 'content-type': 'application/json', 'idempotency-key': ['k1', 'k2'] },
+      method: 'POST',
+      target: '/api/v1/microblog/drafts',
+      body: JSON.stringify(draftBody('bad key')),
+      headers: {
+        host: `127.0.0.1:${t.server.port}`,
+        'svc-key': key,
+        'content-type': 'application/json',
+        'idempotency-key': ['k1', 'k2'],
+      },
     });
     expect(twice.status).toBe(400);
     expect((await t.call('GET', '/microblog/drafts', { key })).body.drafts.length).toBe(count);
     // 255 visible characters are fine.
-    const max = await t.call('POST', '/microblog/drafts', { key, body: draftBody('max key'), headers: idem('~'.repeat(255)) });
+    const max = await t.call('POST', '/microblog/drafts', {
+      key,
+      body: draftBody('max key'),
+      headers: idem('~'.repeat(255)),
+    });
     expect(max.status).toBe(200);
   });
 
   it('keys are per user: another user with the same key and body gets their own draft', async () => {
     const other = await addUser(t, 'second@example.test');
     await t.call('POST', '/social-sets', { key: other, body: { name: 'Main' } });
-    const mine = await t.call('POST', '/microblog/drafts', { key, body: draftBody('shared key'), headers: idem('shared-key') });
-    const theirs = await t.call('POST', '/microblog/drafts', { key: other, body: draftBody('shared key'), headers: idem('shared-key') });
+    const mine = await t.call('POST', '/microblog/drafts', {
+      key,
+      body: draftBody('shared key'),
+      headers: idem('shared-key'),
+    });
+    const theirs = await t.call('POST', '/microblog/drafts', {
+      key: other,
+      body: draftBody('shared key'),
+      headers: idem('shared-key'),
+    });
     expect(mine.status).toBe(200);
     expect(theirs.status).toBe(200);
     expect(theirs.headers.get('idempotent-replayed')).toBeNull();
@@ -122,7 +179,9 @@ describe('Idempotency-Key', () => {
     try {
       const [a, b] = await Promise.all([
         t.call('POST', '/fedblog/publish', { key, body, headers: idem('publish-1') }),
-        new Promise((r) => setTimeout(r, 100)).then(() => t.call('POST', '/fedblog/publish', { key, body, headers: idem('publish-1') })),
+        new Promise((r) => setTimeout(r, 100)).then(() =>
+          t.call('POST', '/fedblog/publish', { key, body, headers: idem('publish-1') }),
+        ),
       ]);
       expect(a.status).toBe(200);
       expect(b.status).toBe(409);
@@ -152,13 +211,25 @@ describe('Idempotency-Key', () => {
   });
 
   it('a row lives 24 hours: after that the key is free for any request (injected clock)', async () => {
-    const first = await t.call('POST', '/microblog/drafts', { key, body: draftBody('day one'), headers: idem('day-key') });
+    const first = await t.call('POST', '/microblog/drafts', {
+      key,
+      body: draftBody('day one'),
+      headers: idem('day-key'),
+    });
     clock.advance(24 * 3600_000 - 1000);
-    const within = await t.call('POST', '/microblog/drafts', { key, body: draftBody('day one'), headers: idem('day-key') });
+    const within = await t.call('POST', '/microblog/drafts', {
+      key,
+      body: draftBody('day one'),
+      headers: idem('day-key'),
+    });
     expect(within.headers.get('idempotent-replayed')).toBe('true');
     expect(within.text).toBe(first.text);
     clock.advance(2000);
-    const after = await t.call('POST', '/microblog/drafts', { key, body: draftBody('day two'), headers: idem('day-key') });
+    const after = await t.call('POST', '/microblog/drafts', {
+      key,
+      body: draftBody('day two'),
+      headers: idem('day-key'),
+    });
     expect(after.status).toBe(200);
     expect(after.headers.get('idempotent-replayed')).toBeNull();
     expect(after.body.draft.id).not.toBe(first.body.draft.id);
@@ -170,7 +241,11 @@ describe('Idempotency-Key', () => {
     const upload = (k: string, bytes: Buffer) => {
       const form = new FormData();
       form.append('files', new Blob([new Uint8Array(bytes)], { type: 'image/png' }), 'a.png');
-      return fetch(`${t.base}/microblog/media/upload`, { method: 'POST', headers: { 'svc-key': key, 'Idempotency-Key': k }, body: form });
+      return fetch(`${t.base}/microblog/media/upload`, {
+        method: 'POST',
+        headers: { 'svc-key': key, 'Idempotency-Key': k },
+        body: form,
+      });
     };
     const before = media();
     const a = await upload('upload-1', pngBytes(8, 8, [200, 10, 10]));
@@ -205,7 +280,17 @@ describe('the OpenAPI document', () => {
         expect(op.responses['200'].headers['Idempotent-Replayed']).toBeDefined();
       }
     }
-    expect(marked).toEqual(expect.arrayContaining(['post /microblog/drafts', 'post /microblog/publish', 'post /fedblog/publish', 'post /microblog/media/upload', 'post /microblog/schedule', 'post /templates', 'post /social-sets']));
+    expect(marked).toEqual(
+      expect.arrayContaining([
+        'post /microblog/drafts',
+        'post /microblog/publish',
+        'post /fedblog/publish',
+        'post /microblog/media/upload',
+        'post /microblog/schedule',
+        'post /templates',
+        'post /social-sets',
+      ]),
+    );
     expect(marked).not.toContain('post /auth/login');
     expect(marked).not.toContain('post /auth/api-keys');
   });
@@ -218,14 +303,19 @@ describe('the client and the CLI', () => {
     // The first answer is lost on the way back (a proxy answers 429 in its place): the client
     // retries after Retry-After, and Herald must not create the draft a second time.
     const client = new HeraldClient({
-      baseUrl: t.base, apiKey: key, retryRateLimited: 2,
+      baseUrl: t.base,
+      apiKey: key,
+      retryRateLimited: 2,
       fetch: async (input, init) => {
         keys.push(new Headers(init?.headers).get('idempotency-key'));
         const res = await fetch(input, init);
         if (lose) {
           lose = false;
           await res.text();
-          return new Response('{"success":false,"error":"RATE_LIMITED","message":"lost"}', { status: 429, headers: { 'retry-after': '0' } });
+          return new Response('{"success":false,"error":"RATE_LIMITED","message":"lost"}', {
+            status: 429,
+            headers: { 'retry-after': '0' },
+          });
         }
         return res;
       },
@@ -237,10 +327,21 @@ describe('the client and the CLI', () => {
     expect(keys[1]).toBe(keys[0]);
     const drafts = (await t.call('GET', '/microblog/drafts', { key })).body.drafts;
     expect(drafts.length).toBe(before + 1);
-    expect(drafts.filter((d: { id: string; title: string }) => d.title === 'sent twice, made once').map((d: { id: string }) => d.id)).toEqual([r.draft.id]);
+    expect(
+      drafts
+        .filter((d: { id: string; title: string }) => d.title === 'sent twice, made once')
+        .map((d: { id: string }) => d.id),
+    ).toEqual([r.draft.id]);
     // Without retries and without a key the client sends none; a given key is sent as is.
     const seen: (string | null)[] = [];
-    const plain = new HeraldClient({ baseUrl: t.base, apiKey: key, fetch: (i, init) => { seen.push(new Headers(init?.headers).get('idempotency-key')); return fetch(i, init); } });
+    const plain = new HeraldClient({
+      baseUrl: t.base,
+      apiKey: key,
+      fetch: (i, init) => {
+        seen.push(new Headers(init?.headers).get('idempotency-key'));
+        return fetch(i, init);
+      },
+    });
     await plain.createTemplate({ name: 'no key' });
     const a = await plain.createTemplate({ name: 'given key' }, { idempotencyKey: 'client-given-1' });
     const b = await plain.createTemplate({ name: 'given key' }, { idempotencyKey: 'client-given-1' });
@@ -248,21 +349,28 @@ describe('the client and the CLI', () => {
     expect(b.template.uuid).toBe(a.template.uuid);
   });
 
-  it('herald --idempotency-key reruns a command without doing it twice; each run otherwise sends a new key', async () => {
-    const env = cliEnv(tempDir('herald-cli-idem-'), { HERALD_API_KEY: key, HERALD_BASE_URL: t.base });
-    const run = (...args: string[]) => herald(['-o', 'minimal', ...args], { env });
-    const one = await run('--idempotency-key', 'cli-run-1', 'template', 'create', '--name', 'From the CLI');
-    const two = await run('--idempotency-key', 'cli-run-1', 'template', 'create', '--name', 'From the CLI');
-    expect(one.code, one.err).toBe(0);
-    expect(two.out).toBe(one.out);
-    const other = await run('--idempotency-key', 'cli-run-1', 'template', 'create', '--name', 'Another');
-    expect(other.code).toBe(1);
-    expect(other.err).toContain('IDEMPOTENCY_KEY_REUSED');
-    const bad = await run('--idempotency-key', 'has space', 'template', 'create', '--name', 'Bad');
-    expect(bad.code).toBe(2);
-    const fresh = [await run('template', 'create', '--name', 'Twice'), await run('template', 'create', '--name', 'Twice')];
-    expect(fresh[0].out).not.toBe(fresh[1].out);
-  }, 60_000);
+  it(
+    'herald --idempotency-key reruns a command without doing ' + 'it twice; each run otherwise sends a new key',
+    async () => {
+      const env = cliEnv(tempDir('herald-cli-idem-'), { HERALD_API_KEY: key, HERALD_BASE_URL: t.base });
+      const run = (...args: string[]) => herald(['-o', 'minimal', ...args], { env });
+      const one = await run('--idempotency-key', 'cli-run-1', 'template', 'create', '--name', 'From the CLI');
+      const two = await run('--idempotency-key', 'cli-run-1', 'template', 'create', '--name', 'From the CLI');
+      expect(one.code, one.err).toBe(0);
+      expect(two.out).toBe(one.out);
+      const other = await run('--idempotency-key', 'cli-run-1', 'template', 'create', '--name', 'Another');
+      expect(other.code).toBe(1);
+      expect(other.err).toContain('IDEMPOTENCY_KEY_REUSED');
+      const bad = await run('--idempotency-key', 'has space', 'template', 'create', '--name', 'Bad');
+      expect(bad.code).toBe(2);
+      const fresh = [
+        await run('template', 'create', '--name', 'Twice'),
+        await run('template', 'create', '--name', 'Twice'),
+      ];
+      expect(fresh[0].out).not.toBe(fresh[1].out);
+    },
+    60_000,
+  );
 });
 
 describe('across restarts', () => {
@@ -272,13 +380,21 @@ describe('across restarts', () => {
     const one = await startServer({ dataDir });
     const k1 = await one.login();
     await one.call('POST', '/social-sets', { key: k1, body: { name: 'Main' } });
-    const first = await one.call('POST', '/microblog/drafts', { key: k1, body: draftBody('before restart'), headers: idem('restart-1') });
+    const first = await one.call('POST', '/microblog/drafts', {
+      key: k1,
+      body: draftBody('before restart'),
+      headers: idem('restart-1'),
+    });
     expect(first.status).toBe(200);
     await one.server.close();
     const two = await startServer({ dataDir });
     cleanup.push(() => two.server.close());
     const k2 = await two.login();
-    const again = await two.call('POST', '/microblog/drafts', { key: k2, body: draftBody('before restart'), headers: idem('restart-1') });
+    const again = await two.call('POST', '/microblog/drafts', {
+      key: k2,
+      body: draftBody('before restart'),
+      headers: idem('restart-1'),
+    });
     expect(again.status).toBe(200);
     expect(again.text).toBe(first.text);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
@@ -289,13 +405,17 @@ describe('across restarts', () => {
     const dataDir = tempDir();
     cleanup.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
     const child = await startChild({ dataDir });
-    cleanup.push(async () => { if (child.alive()) await child.kill(); });
+    cleanup.push(async () => {
+      if (child.alive()) await child.kill();
+    });
     const ck = await child.login();
     const conn = await connectOAuth({ call: child.call }, ck, 'fedblog', { instanceUrl: masto.url });
     const acct = conn.body.accountUuid as string;
     const body = { accountUuid: acct, type: 'single', text: 'interrupted by a crash' };
     masto.faults.latencyMs = 5000;
-    const inFlight = child.call('POST', '/fedblog/publish', { key: ck, body, headers: idem('crash-1') }).catch(() => undefined);
+    const inFlight = child
+      .call('POST', '/fedblog/publish', { key: ck, body, headers: idem('crash-1') })
+      .catch(() => undefined);
     try {
       // The key is held while the first request waits on the network...
       await new Promise((r) => setTimeout(r, 500));

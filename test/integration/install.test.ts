@@ -48,8 +48,16 @@ function node20(): string {
 }
 
 const TEST_ONLY = [
-  '@atproto/pds', '@did-plc/server', 'oidc-provider', 'playwright-core', 'electron-builder', 'autocannon', 'masto',
-  'twitter-api-v2', 'linkedin-api-client', 'fast-check',
+  '@atproto/pds',
+  '@did-plc/server',
+  'oidc-provider',
+  'playwright-core',
+  'electron-builder',
+  'autocannon',
+  'masto',
+  'twitter-api-v2',
+  'linkedin-api-client',
+  'fast-check',
 ];
 
 describe('npm install', () => {
@@ -59,7 +67,9 @@ describe('npm install', () => {
     const started = Date.now();
     const [bin, npm] = npmOf(node);
     const r = spawnSync(bin, [npm, 'install', '--no-audit', '--no-fund'], {
-      cwd: dir, encoding: 'utf8', timeout: 20_000,
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 20_000,
       env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1', npm_config_nodedir: '' },
     });
     const seconds = (Date.now() - started) / 1000;
@@ -90,7 +100,10 @@ describe('npm install', () => {
     for (const name of TEST_ONLY) {
       expect(rootPkg.devDependencies?.[name], name).toBeUndefined();
       expect(rootPkg.dependencies?.[name], name).toBeUndefined();
-      expect(Object.keys(lock.packages).filter((k) => k.endsWith(`node_modules/${name}`)), name).toEqual([]);
+      expect(
+        Object.keys(lock.packages).filter((k) => k.endsWith(`node_modules/${name}`)),
+        name,
+      ).toEqual([]);
       expect(testPkg.dependencies[name], name).toBeTruthy();
       expect(testLock.packages[`node_modules/${name}`], name).toBeTruthy();
     }
@@ -101,7 +114,10 @@ describe('npm install', () => {
     const [node, npm] = npmOf(process.execPath);
     // Scripts off: the native build adds a few MB (counted below from this checkout's own build).
     const r = spawnSync(node, [npm, 'ci', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund'], {
-      cwd: dir, encoding: 'utf8', timeout: 240_000, env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' },
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 240_000,
+      env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' },
     });
     expect(r.status, `${r.stdout}${r.stderr}`).toBe(0);
     const kb = (p: string) => Number(spawnSync('du', ['-sk', p], { encoding: 'utf8' }).stdout.split('\t')[0]);

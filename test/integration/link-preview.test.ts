@@ -22,24 +22,43 @@ let key: string;
 let strict: TestServer;
 let strictKey: string;
 
-const preview = (url: string, server = t, k = key) => server.call('GET', `/link-preview?url=${encodeURIComponent(url)}`, { key: k });
+const preview = (url: string, server = t, k = key) =>
+  server.call('GET', `/link-preview?url=${encodeURIComponent(url)}`, { key: k });
 
 beforeAll(async () => {
   [site, other] = await Promise.all([startLinkPages(), startLinkPages()]);
-  site.route('/article', (_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html(`
+  site.route('/article', (_req, res) =>
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(
+      html(`
     <title>Plain title</title>
     <meta property="og:title" content="The &amp; Article">
     <meta property="og:description" content="What it is   about">
     <meta property="og:image" content="/img/cover.png">
     <meta property="og:site_name" content="Example Site">
-    <meta name="description" content="ignored: og wins">`)));
-  site.route('/twitter', (_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html(`
+    <meta name="description" content="ignored: og wins">`),
+    ),
+  );
+  site.route('/twitter', (_req, res) =>
+    res.writeHead(200, { 'content-type': 'text/html' }).end(
+      html(`
     <meta name="twitter:title" content="Tweet title"><meta name="twitter:description" content="Tweet text">
-    <base href="https://cdn.example.com/assets/"><meta name="twitter:image" content="pic.jpg">`)));
-  site.route('/plain', (_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html('<title> Only a\n title </title><meta name="description" content="And a description">')));
-  site.route('/text', (_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('<meta property="og:title" content="not html">'));
-  site.route('/gone', (_req, res) => res.writeHead(404, { 'content-type': 'text/html' }).end(html('<meta property="og:title" content="404 page">')));
-  site.route('/slow', () => { /* never answers */ });
+    <base href="https://cdn.example.com/assets/"><meta name="twitter:image" content="pic.jpg">`),
+    ),
+  );
+  site.route('/plain', (_req, res) =>
+    res
+      .writeHead(200, { 'content-type': 'text/html' })
+      .end(html('<title> Only a\n title </title><meta name="description" content="And a description">')),
+  );
+  site.route('/text', (_req, res) =>
+    res.writeHead(200, { 'content-type': 'text/plain' }).end('<meta property="og:title" content="not html">'),
+  );
+  site.route('/gone', (_req, res) =>
+    res.writeHead(404, { 'content-type': 'text/html' }).end(html('<meta property="og:title" content="404 page">')),
+  );
+  site.route('/slow', () => {
+    /* never answers */
+  });
   site.route('/huge', (_req, res) => {
     // The head first, then 20 MiB of body: only the head may be read.
     res.writeHead(200, { 'content-type': 'text/html' });
@@ -49,25 +68,47 @@ beforeAll(async () => {
     const pump = () => {
       while (sent < 20 * 1024 * 1024) {
         sent += block.length;
-        if (!res.write(block)) { res.once('drain', pump); return; }
+        if (!res.write(block)) {
+          res.once('drain', pump);
+          return;
+        }
       }
       res.end('</body></html>');
     };
-    res.on('close', () => { sent = Infinity; });
+    res.on('close', () => {
+      sent = Infinity;
+    });
     pump();
   });
   site.route('/deep-head', (_req, res) => {
     // A head that goes on past the cap: its tags after 1 MiB are never seen.
     res.writeHead(200, { 'content-type': 'text/html' });
-    res.end(`<html><head><meta name="x" content="${'b'.repeat(PAGE_MAX_BYTES + 10)}"><meta property="og:title" content="Too deep"></head></html>`);
+    res.end(
+      `<html><head><meta name="x" content="${'b'.repeat(PAGE_MAX_BYTES + 10)}"><meta property="og:title" ` +
+        `content="Too deep"></head></html>`,
+    );
   });
   site.route('/img/cover.png', (_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(COVER));
-  site.route('/script-image', (_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html('<meta property="og:title" content="x"><meta property="og:image" content="/img/evil.svg">')));
-  site.route('/img/evil.svg', (_req, res) => res.writeHead(200, { 'content-type': 'image/svg+xml' }).end('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'));
-  site.route('/cached', (_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html('<meta property="og:title" content="Once">')));
+  site.route('/script-image', (_req, res) =>
+    res
+      .writeHead(200, { 'content-type': 'text/html' })
+      .end(html('<meta property="og:title" content="x"><meta property="og:image" content="/img/evil.svg">')),
+  );
+  site.route('/img/evil.svg', (_req, res) =>
+    res
+      .writeHead(200, { 'content-type': 'image/svg+xml' })
+      .end('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+  );
+  site.route('/cached', (_req, res) =>
+    res.writeHead(200, { 'content-type': 'text/html' }).end(html('<meta property="og:title" content="Once">')),
+  );
   site.route('/to-private', (_req, res) => res.writeHead(302, { location: `${other.url}/article` }).end());
-  site.route('/to-metadata', (_req, res) => res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end());
-  other.route('/article', (_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html('<meta property="og:title" content="private">')));
+  site.route('/to-metadata', (_req, res) =>
+    res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end(),
+  );
+  other.route('/article', (_req, res) =>
+    res.writeHead(200, { 'content-type': 'text/html' }).end(html('<meta property="og:title" content="private">')),
+  );
 
   t = await startServer();
   key = await t.login();
@@ -81,21 +122,44 @@ afterAll(async () => {
 });
 
 describe('GET /link-preview', () => {
-  it('reads Open Graph tags, decodes entities, folds spaces and resolves a relative image against the page', async () => {
-    const r = await preview(`${site.url}/article#section`);
-    expect(r.status, r.text).toBe(200);
-    expect(r.body).toEqual({ success: true, card: {
-      url: `${site.url}/article`, title: 'The & Article', description: 'What it is about',
-      imageUrl: `${site.url}/img/cover.png`, siteName: 'Example Site',
-    } });
-  });
+  it(
+    'reads Open Graph tags, decodes entities, folds spaces and ' + 'resolves a relative image against the page',
+    async () => {
+      const r = await preview(`${site.url}/article#section`);
+      expect(r.status, r.text).toBe(200);
+      expect(r.body).toEqual({
+        success: true,
+        card: {
+          url: `${site.url}/article`,
+          title: 'The & Article',
+          description: 'What it is about',
+          imageUrl: `${site.url}/img/cover.png`,
+          siteName: 'Example Site',
+        },
+      });
+    },
+  );
 
-  it('falls back to Twitter-card tags (image resolved against <base href>), then to <title> and the description', async () => {
-    const tw = await preview(`${site.url}/twitter`);
-    expect(tw.body.card).toMatchObject({ title: 'Tweet title', description: 'Tweet text', imageUrl: 'https://cdn.example.com/assets/pic.jpg', siteName: null });
-    const plain = await preview(`${site.url}/plain`);
-    expect(plain.body.card).toEqual({ url: `${site.url}/plain`, title: 'Only a title', description: 'And a description', imageUrl: null, siteName: null });
-  });
+  it(
+    'falls back to Twitter-card tags (image resolved against ' + '<base href>), then to <title> and the description',
+    async () => {
+      const tw = await preview(`${site.url}/twitter`);
+      expect(tw.body.card).toMatchObject({
+        title: 'Tweet title',
+        description: 'Tweet text',
+        imageUrl: 'https://cdn.example.com/assets/pic.jpg',
+        siteName: null,
+      });
+      const plain = await preview(`${site.url}/plain`);
+      expect(plain.body.card).toEqual({
+        url: `${site.url}/plain`,
+        title: 'Only a title',
+        description: 'And a description',
+        imageUrl: null,
+        siteName: null,
+      });
+    },
+  );
 
   it('answers card: null for a page that is not HTML or answers an error', async () => {
     for (const path of ['/text', '/gone', '/nothing-here']) {
@@ -145,7 +209,12 @@ describe('GET /link-preview', () => {
     expect(r.body.error).toBe('INVALID_INPUT');
     expect(r.body.message).toMatch(/public http\(s\) addresses/);
     expect(site.hits.get('/plain') ?? 0).toBe(before);
-    for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://[::1]/', 'http://0x7f000001/', 'file:///etc/passwd']) {
+    for (const url of [
+      'http://169.254.169.254/latest/meta-data/',
+      'http://[::1]/',
+      'http://0x7f000001/',
+      'file:///etc/passwd',
+    ]) {
       const bad = await preview(url, strict, strictKey);
       expect(bad.status, url).toBe(400);
     }
@@ -170,20 +239,26 @@ describe('GET /link-preview', () => {
     }
   });
 
-  it('serves the image of a page\'s card (only that, sniffed), and 404 when there is none to read', async () => {
-    const r = await fetch(`${t.base}/link-preview/image?url=${encodeURIComponent(`${site.url}/article`)}`, { headers: { 'svc-key': key } });
+  it("serves the image of a page's card (only that, sniffed), and 404 when there is none to read", async () => {
+    const r = await fetch(`${t.base}/link-preview/image?url=${encodeURIComponent(`${site.url}/article`)}`, {
+      headers: { 'svc-key': key },
+    });
     expect(r.status).toBe(200);
     expect(r.headers.get('content-type')).toBe('image/png');
     expect(r.headers.get('x-content-type-options')).toBe('nosniff');
     expect(Buffer.from(await r.arrayBuffer()).equals(COVER)).toBe(true);
     // A second look is answered from the kept thumbnail.
-    await fetch(`${t.base}/link-preview/image?url=${encodeURIComponent(`${site.url}/article`)}`, { headers: { 'svc-key': key } });
+    await fetch(`${t.base}/link-preview/image?url=${encodeURIComponent(`${site.url}/article`)}`, {
+      headers: { 'svc-key': key },
+    });
     expect(site.hits.get('/img/cover.png')).toBe(1);
     for (const page of ['/plain', '/script-image', '/text']) {
       const none = await t.call('GET', `/link-preview/image?url=${encodeURIComponent(`${site.url}${page}`)}`, { key });
       expect(none.status, page).toBe(404);
     }
-    expect((await t.call('GET', `/link-preview/image?url=${encodeURIComponent(`${site.url}/article`)}`)).status).toBe(401);
+    expect((await t.call('GET', `/link-preview/image?url=${encodeURIComponent(`${site.url}/article`)}`)).status).toBe(
+      401,
+    );
   });
 
   it('refuses what is not an http(s) URL with 400', async () => {

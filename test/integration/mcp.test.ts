@@ -36,7 +36,14 @@ beforeAll(async () => {
   home = tempDir('herald-mcp-');
   const env = cliEnv(home, { HERALD_API_KEY: key, HERALD_BASE_URL: t.base });
   client = new Client({ name: 'herald-test', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], env: env as Record<string, string>, stderr: 'pipe' }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'mcp'],
+      env: env as Record<string, string>,
+      stderr: 'pipe',
+    }),
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -47,9 +54,23 @@ afterAll(async () => {
 });
 
 describe('herald mcp', () => {
-  it('lists the tools of §10, each with a description and an input schema', async () => {
+  it('lists the tools of docs/decisions.md §17, each with a description and an input schema', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((x) => x.name).sort()).toEqual(['cancel_schedule', 'create_draft', 'get_credits', 'get_draft', 'list_accounts', 'list_drafts', 'list_schedule', 'preview', 'publish', 'schedule', 'update_draft'].sort());
+    expect(tools.map((x) => x.name).sort()).toEqual(
+      [
+        'cancel_schedule',
+        'create_draft',
+        'get_credits',
+        'get_draft',
+        'list_accounts',
+        'list_drafts',
+        'list_schedule',
+        'preview',
+        'publish',
+        'schedule',
+        'update_draft',
+      ].sort(),
+    );
     for (const x of tools) {
       expect(x.description, x.name).toBeTruthy();
       expect(x.inputSchema.type, x.name).toBe('object');
@@ -57,39 +78,48 @@ describe('herald mcp', () => {
     expect(tools.find((x) => x.name === 'publish')!.inputSchema.properties).toHaveProperty('confirm');
   });
 
-  it('create_draft → get_draft → preview → publish without confirm (refused, nothing sent) → with confirm (posted)', async () => {
-    const accounts = JSON.parse(textOf(await tool('list_accounts')));
-    expect(accounts.accounts.map((a: any) => a.platform)).toEqual(['fedblog']);
-    const user = accounts.accounts[0].username;
+  it(
+    'create_draft → get_draft → preview → publish without confirm (refused, nothing sent) → with confirm ' + '(posted)',
+    async () => {
+      const accounts = JSON.parse(textOf(await tool('list_accounts')));
+      expect(accounts.accounts.map((a: any) => a.platform)).toEqual(['fedblog']);
+      const user = accounts.accounts[0].username;
 
-    const created = await tool('create_draft', { posts: ['Hello from an agent 🤖', 'Second <post> & more'], perNetwork: { skyblog: 'Only for Bluesky' } });
-    expect(created.isError, textOf(created)).toBeFalsy();
-    const id = JSON.parse(textOf(created)).draft.id;
+      const created = await tool('create_draft', {
+        posts: ['Hello from an agent 🤖', 'Second <post> & more'],
+        perNetwork: { skyblog: 'Only for Bluesky' },
+      });
+      expect(created.isError, textOf(created)).toBeFalsy();
+      const id = JSON.parse(textOf(created)).draft.id;
 
-    const got = JSON.parse(textOf(await tool('get_draft', { id })));
-    expect(got.draft.tweets.map((x: any) => x.plainText)).toEqual(['Hello from an agent 🤖', 'Second <post> & more']);
+      const got = JSON.parse(textOf(await tool('get_draft', { id })));
+      expect(got.draft.tweets.map((x: any) => x.plainText)).toEqual(['Hello from an agent 🤖', 'Second <post> & more']);
 
-    const preview = JSON.parse(textOf(await tool('preview', { id })));
-    // The API's dry run: what Mastodon would receive and what it costs, nothing sent or charged.
-    expect(preview.dryRun).toBe(true);
-    expect(preview.plan).toEqual([expect.objectContaining({ accountId: fed, platform: 'fedblog', credits: 10 })]);
-    expect(preview.plan[0].posts.map((p: { text: string }) => p.text)).toEqual(['Hello from an agent 🤖', 'Second <post> & more']);
-    expect(preview.credits.needed).toBe(10);
+      const preview = JSON.parse(textOf(await tool('preview', { id })));
+      // The API's dry run: what Mastodon would receive and what it costs, nothing sent or charged.
+      expect(preview.dryRun).toBe(true);
+      expect(preview.plan).toEqual([expect.objectContaining({ accountId: fed, platform: 'fedblog', credits: 10 })]);
+      expect(preview.plan[0].posts.map((p: { text: string }) => p.text)).toEqual([
+        'Hello from an agent 🤖',
+        'Second <post> & more',
+      ]);
+      expect(preview.credits.needed).toBe(10);
 
-    const before = sim.countPosts(user, 'Hello from an agent 🤖');
-    const refused = await tool('publish', { id });
-    expect(refused.isError).toBe(true);
-    expect(textOf(refused)).toMatch(/Refused: .*needs confirm: true.*Nothing was sent/);
-    const refused2 = await tool('publish', { id, confirm: false });
-    expect(refused2.isError).toBe(true);
-    expect(sim.countPosts(user, 'Hello from an agent 🤖')).toBe(before);
-    expect(JSON.parse(textOf(await tool('get_draft', { id }))).draft.status).toBe('draft');
+      const before = sim.countPosts(user, 'Hello from an agent 🤖');
+      const refused = await tool('publish', { id });
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused)).toMatch(/Refused: .*needs confirm: true.*Nothing was sent/);
+      const refused2 = await tool('publish', { id, confirm: false });
+      expect(refused2.isError).toBe(true);
+      expect(sim.countPosts(user, 'Hello from an agent 🤖')).toBe(before);
+      expect(JSON.parse(textOf(await tool('get_draft', { id }))).draft.status).toBe('draft');
 
-    const published = await tool('publish', { id, confirm: true });
-    expect(published.isError, textOf(published)).toBeFalsy();
-    expect(JSON.parse(textOf(published)).summary).toMatchObject({ total: 1, succeeded: 1, failed: 0 });
-    expect(sim.countPosts(user, 'Hello from an agent 🤖')).toBe(before + 1);
-  });
+      const published = await tool('publish', { id, confirm: true });
+      expect(published.isError, textOf(published)).toBeFalsy();
+      expect(JSON.parse(textOf(published)).summary).toMatchObject({ total: 1, succeeded: 1, failed: 0 });
+      expect(sim.countPosts(user, 'Hello from an agent 🤖')).toBe(before + 1);
+    },
+  );
 
   it('schedule, list_schedule, cancel_schedule, get_credits; API errors come back as tool errors', async () => {
     const id = JSON.parse(textOf(await tool('create_draft', { posts: ['Later'] }))).draft.id;

@@ -26,14 +26,24 @@ beforeAll(async () => {
   key = await t.login();
   userId = (t.server.sqlite.prepare('select id from users where email = ?').get(OWNER.email) as { id: string }).id;
   remote = http.createServer((req, res) => {
-    if (req.url === '/photo.jpg') { res.writeHead(200, { 'content-type': 'image/jpeg' }); return res.end(small); }
-    if (req.url === '/big.png') { res.writeHead(200, { 'content-type': 'image/png' }); return res.end(big); }
-    if (req.url === '/page.png') { res.writeHead(200, { 'content-type': 'image/png' }); return res.end('<html><script>alert(1)</script></html>'); }
+    if (req.url === '/photo.jpg') {
+      res.writeHead(200, { 'content-type': 'image/jpeg' });
+      return res.end(small);
+    }
+    if (req.url === '/big.png') {
+      res.writeHead(200, { 'content-type': 'image/png' });
+      return res.end(big);
+    }
+    if (req.url === '/page.png') {
+      res.writeHead(200, { 'content-type': 'image/png' });
+      return res.end('<html><script>alert(1)</script></html>');
+    }
     res.writeHead(404).end();
   });
   P = await new Promise<number>((r) => remote.listen(0, '127.0.0.1', () => r((remote.address() as AddressInfo).port)));
   t.server.services.media.fetcher = new GuardedFetcher({
-    resolve: async (host) => (host === 'cdn.test' ? [{ address: '127.0.0.1', family: 4 }] : Promise.reject(new Error('ENOTFOUND'))),
+    resolve: async (host) =>
+      host === 'cdn.test' ? [{ address: '127.0.0.1', family: 4 }] : Promise.reject(new Error('ENOTFOUND')),
     allow: new Set([`127.0.0.1:${P}`]),
   });
 });
@@ -48,48 +58,86 @@ const files = () => (fs.existsSync(mediaDir()) ? fs.readdirSync(mediaDir()).leng
 const rows = () => (t.server.sqlite.prepare('select count(*) n from media').get() as { n: number }).n;
 
 describe('refsFromUrls', () => {
-  it('fetches remote URLs into the media store and reads this server\'s own URLs locally', async () => {
+  it("fetches remote URLs into the media store and reads this server's own URLs locally", async () => {
     const up = await upload(t.base, key, [{ filename: 'a.png', data: png(8, 8) }]);
     const local = up.body.data.uploads[0];
-    const refs = await t.server.services.media.refsFromUrls(userId, 'skyblog', [`http://cdn.test:${P}/photo.jpg`, local.url]);
+    const refs = await t.server.services.media.refsFromUrls(userId, 'skyblog', [
+      `http://cdn.test:${P}/photo.jpg`,
+      local.url,
+    ]);
     expect(refs[1]).toEqual({ mediaId: local.mediaId });
     const row = t.server.sqlite.prepare('select * from media where id = ?').get(refs[0].mediaId!) as any;
-    expect(row).toMatchObject({ user_id: userId, type: 'image', mime: 'image/jpeg', width: 32, height: 24, size: small.length });
+    expect(row).toMatchObject({
+      user_id: userId,
+      type: 'image',
+      mime: 'image/jpeg',
+      width: 32,
+      height: 24,
+      size: small.length,
+    });
     const served = await fetch(`${t.base}/media/${refs[0].mediaId}`);
     expect(Buffer.from(await served.arrayBuffer()).equals(small)).toBe(true);
   });
 
   it('applies the upload rules to fetched media, all or nothing', async () => {
     const [f, r] = [files(), rows()];
-    await expect(t.server.services.media.refsFromUrls(userId, 'fedblog', [`http://cdn.test:${P}/big.png`])).rejects.toMatchObject({ code: 'INVALID_INPUT', status: 413 });
-    await expect(t.server.services.media.refsFromUrls(userId, 'problog', [`http://cdn.test:${P}/page.png`])).rejects.toMatchObject({ code: 'INVALID_INPUT', status: 415 });
-    await expect(t.server.services.media.refsFromUrls(userId, 'microblog', [`http://cdn.test:${P}/photo.jpg`, `http://127.0.0.1:${P + 1}/x.png`]))
-      .rejects.toMatchObject({ code: 'INVALID_INPUT', details: [{ path: 'mediaUrls[1]' }] });
+    await expect(
+      t.server.services.media.refsFromUrls(userId, 'fedblog', [`http://cdn.test:${P}/big.png`]),
+    ).rejects.toMatchObject({ code: 'INVALID_INPUT', status: 413 });
+    await expect(
+      t.server.services.media.refsFromUrls(userId, 'problog', [`http://cdn.test:${P}/page.png`]),
+    ).rejects.toMatchObject({ code: 'INVALID_INPUT', status: 415 });
+    await expect(
+      t.server.services.media.refsFromUrls(userId, 'microblog', [
+        `http://cdn.test:${P}/photo.jpg`,
+        `http://127.0.0.1:${P + 1}/x.png`,
+      ]),
+    ).rejects.toMatchObject({ code: 'INVALID_INPUT', details: [{ path: 'mediaUrls[1]' }] });
     expect([files(), rows()]).toEqual([f, r]);
   });
 
   it('gives Threads public URLs as they are, and refuses local and loopback ones', async () => {
-    expect(await t.server.services.media.refsFromUrls(userId, 'threadblog', ['https://images.example.com/a.jpg'])).toEqual([{ url: 'https://images.example.com/a.jpg' }]);
-    for (const bad of ['http://127.0.0.1/a.jpg', 'http://[::1]/a.jpg', 'http://localhost/a.jpg', 'http://0x7f000001/a.jpg', 'http://169.254.169.254/', 'file:///etc/passwd', 'https://u:p@images.example.com/a.jpg']) {
-      await expect(t.server.services.media.refsFromUrls(userId, 'threadblog', [bad]), bad).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    expect(
+      await t.server.services.media.refsFromUrls(userId, 'threadblog', ['https://images.example.com/a.jpg']),
+    ).toEqual([{ url: 'https://images.example.com/a.jpg' }]);
+    for (const bad of [
+      'http://127.0.0.1/a.jpg',
+      'http://[::1]/a.jpg',
+      'http://localhost/a.jpg',
+      'http://0x7f000001/a.jpg',
+      'http://169.254.169.254/',
+      'file:///etc/passwd',
+      'https://u:p@images.example.com/a.jpg',
+    ]) {
+      await expect(t.server.services.media.refsFromUrls(userId, 'threadblog', [bad]), bad).rejects.toMatchObject({
+        code: 'INVALID_INPUT',
+      });
     }
     const up = await upload(t.base, key, [{ filename: 'a.png', data: png(8, 8) }]);
-    await expect(t.server.services.media.refsFromUrls(userId, 'threadblog', [up.body.data.uploads[0].url])).rejects.toThrow(/Threads fetches media/);
+    await expect(
+      t.server.services.media.refsFromUrls(userId, 'threadblog', [up.body.data.uploads[0].url]),
+    ).rejects.toThrow(/Threads fetches media/);
   });
 });
 
 describe('through the publish endpoints', () => {
   it('answers 400 INVALID_INPUT for a blocked image URL before anything is sent', async () => {
     const accountUuid = insertAccount(t, userId, 'skyblog');
-    const r = await t.call('POST', '/skyblog/publish', { key, body: { accountUuid, type: 'single', text: 'hi', imageUrls: ['http://169.254.169.254/latest/meta-data/'] } });
+    const r = await t.call('POST', '/skyblog/publish', {
+      key,
+      body: { accountUuid, type: 'single', text: 'hi', imageUrls: ['http://169.254.169.254/latest/meta-data/'] },
+    });
     expect(r.status).toBe(400);
     expect(r.body).toMatchObject({ success: false, error: 'INVALID_INPUT', details: [{ path: 'mediaUrls[0]' }] });
   });
 
-  it('answers 400 INVALID_INPUT when this server\'s media is sent to Threads by URL', async () => {
+  it("answers 400 INVALID_INPUT when this server's media is sent to Threads by URL", async () => {
     const up = await upload(t.base, key, [{ filename: 'a.png', data: png(8, 8) }]);
     const accountId = insertAccount(t, userId, 'threadblog');
-    const r = await t.call('POST', '/threadblog/publish', { key, body: { accountId, text: 'hi', mediaUrls: [up.body.data.uploads[0].url] } });
+    const r = await t.call('POST', '/threadblog/publish', {
+      key,
+      body: { accountId, text: 'hi', mediaUrls: [up.body.data.uploads[0].url] },
+    });
     expect(r.status).toBe(400);
     expect(r.body.message).toMatch(/Threads/);
   });

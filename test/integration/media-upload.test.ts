@@ -17,12 +17,18 @@ beforeAll(async () => {
   t = await startServer({ scheduler: false });
   key = await t.login();
 });
-afterAll(async () => { await t.close(); });
+afterAll(async () => {
+  await t.close();
+});
 
 describe('upload', () => {
   it('stores up to 4 files under generated names and answers {code: 0, data: {uploads}}', async () => {
     const files = [png(64, 48), jpeg(100, 50), gif(10, 10, 3), video('mp4', 4096)];
-    const r = await upload(t.base, key, files.map((data, i) => ({ filename: `holiday-${i}.bin`, type: 'text/plain', data })));
+    const r = await upload(
+      t.base,
+      key,
+      files.map((data, i) => ({ filename: `holiday-${i}.bin`, type: 'text/plain', data })),
+    );
     expect(r.status).toBe(200);
     expect(r.body.code).toBe(0);
     expect(r.body.success).toBe(true);
@@ -35,22 +41,36 @@ describe('upload', () => {
     const names = filesInMedia();
     expect(names).toHaveLength(4);
     for (const n of names) expect(n).not.toContain('holiday');
-    const rows = t.server.sqlite.prepare('select id, type, mime, width, height, size from media order by created_at').all() as any[];
+    const rows = t.server.sqlite
+      .prepare('select id, type, mime, width, height, size from media order by created_at')
+      .all() as any[];
     const png0 = rows.find((x) => x.id === uploads[0].mediaId);
     expect(png0).toMatchObject({ mime: 'image/png', width: 64, height: 48, size: files[0].length });
     expect(rows.find((x) => x.id === uploads[1].mediaId)).toMatchObject({ mime: 'image/jpeg', width: 100, height: 50 });
   });
 
   it('decides WebP and MOV from the bytes', async () => {
-    const r = await upload(t.base, key, [{ filename: 'a.png', type: 'image/png', data: webp(30, 20, 'VP8X') }, { filename: 'b.mp4', type: 'video/mp4', data: video('mov') }]);
+    const r = await upload(t.base, key, [
+      { filename: 'a.png', type: 'image/png', data: webp(30, 20, 'VP8X') },
+      { filename: 'b.mp4', type: 'video/mp4', data: video('mov') },
+    ]);
     expect(r.status).toBe(200);
-    const rows = r.body.data.uploads.map((u: any) => t.server.sqlite.prepare('select mime, width, height from media where id = ?').get(u.mediaId));
-    expect(rows).toEqual([{ mime: 'image/webp', width: 30, height: 20 }, { mime: 'video/quicktime', width: 1280, height: 720 }]);
+    const rows = r.body.data.uploads.map((u: any) =>
+      t.server.sqlite.prepare('select mime, width, height from media where id = ?').get(u.mediaId),
+    );
+    expect(rows).toEqual([
+      { mime: 'image/webp', width: 30, height: 20 },
+      { mime: 'video/quicktime', width: 1280, height: 720 },
+    ]);
   });
 
   it('refuses a 5th file with 400 and keeps none of the first four', async () => {
     const before = filesInMedia().length;
-    const r = await upload(t.base, key, Array.from({ length: 5 }, (_, i) => ({ filename: `${i}.png`, data: png(8, 8) })));
+    const r = await upload(
+      t.base,
+      key,
+      Array.from({ length: 5 }, (_, i) => ({ filename: `${i}.png`, data: png(8, 8) })),
+    );
     expect(r.status).toBe(400);
     expect(r.body).toMatchObject({ success: false, error: 'INVALID_INPUT' });
     expect(filesInMedia().length).toBe(before);
@@ -59,7 +79,12 @@ describe('upload', () => {
   it('is all or nothing: a bad third file removes the first two', async () => {
     const before = filesInMedia().length;
     const rowsBefore = (t.server.sqlite.prepare('select count(*) n from media').get() as any).n;
-    const r = await upload(t.base, key, [{ filename: 'a', data: png(8, 8) }, { filename: 'b', data: png(8, 8) }, { filename: 'c', data: Buffer.from('<html><script>alert(1)</script></html>') }, { filename: 'd', data: png(8, 8) }]);
+    const r = await upload(t.base, key, [
+      { filename: 'a', data: png(8, 8) },
+      { filename: 'b', data: png(8, 8) },
+      { filename: 'c', data: Buffer.from('<html><script>alert(1)</script></html>') },
+      { filename: 'd', data: png(8, 8) },
+    ]);
     expect(r.status).toBe(415);
     expect(r.body.error).toBe('INVALID_INPUT');
     expect(filesInMedia().length).toBe(before);
@@ -84,15 +109,18 @@ describe('serve, alt text, delete', () => {
     id = r.body.data.uploads[0].mediaId;
   });
 
-  it('serves the exact bytes with the sniffed type, nosniff, inline and a CSP allowing nothing, without a key', async () => {
-    const res = await fetch(`${t.base}/media/${id}`);
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toBe('image/png');
-    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(res.headers.get('content-disposition')).toMatch(/^inline; filename="[A-Za-z0-9_-]+\.png"$/);
-    expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
-    expect(Buffer.from(await res.arrayBuffer()).equals(bytes)).toBe(true);
-  });
+  it(
+    'serves the exact bytes with the sniffed type, nosniff, ' + 'inline and a CSP allowing nothing, without a key',
+    async () => {
+      const res = await fetch(`${t.base}/media/${id}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('image/png');
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('content-disposition')).toMatch(/^inline; filename="[A-Za-z0-9_-]+\.png"$/);
+      expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
+      expect(Buffer.from(await res.arrayBuffer()).equals(bytes)).toBe(true);
+    },
+  );
 
   it('answers 404 for an unknown id', async () => {
     expect((await fetch(`${t.base}/media/AAAAAAAAAAAAAAAAAAAAAA`)).status).toBe(404);
@@ -101,8 +129,21 @@ describe('serve, alt text, delete', () => {
   it('sets alt text (max 1500), owner only', async () => {
     const r = await t.call('PATCH', `/microblog/media/${id}`, { key, body: { altText: 'A red square' } });
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ success: true, media: { mediaId: id, url: `${t.server.url}/api/v1/media/${id}`, type: 'image', altText: 'A red square', width: 20, height: 10, size: bytes.length } });
-    expect((await t.call('PATCH', `/microblog/media/${id}`, { key, body: { altText: 'x'.repeat(1501) } })).status).toBe(400);
+    expect(r.body).toEqual({
+      success: true,
+      media: {
+        mediaId: id,
+        url: `${t.server.url}/api/v1/media/${id}`,
+        type: 'image',
+        altText: 'A red square',
+        width: 20,
+        height: 10,
+        size: bytes.length,
+      },
+    });
+    expect((await t.call('PATCH', `/microblog/media/${id}`, { key, body: { altText: 'x'.repeat(1501) } })).status).toBe(
+      400,
+    );
     const other = await addUser(t, 'other@example.test');
     const foreign = await t.call('PATCH', `/microblog/media/${id}`, { key: other, body: { altText: 'mine now' } });
     expect(foreign.status).toBe(404);

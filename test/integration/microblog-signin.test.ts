@@ -79,7 +79,14 @@ describe('sign-in with X', () => {
       success: true,
       user: { uuid: expect.any(String), email: `${xUser.id}@users.x.invalid`, provider: 'microblog', isNewUser: true },
       apiKey: { key: expect.stringMatching(/^hk_/), name: 'Default API Key', lastUsed: null },
-      account: { uuid: expect.any(String), platform: 'microblog', platform_user_id: xUser.id, username: 'herald_tester', status: 'active', followers_count: 42 },
+      account: {
+        uuid: expect.any(String),
+        platform: 'microblog',
+        platform_user_id: xUser.id,
+        username: 'herald_tester',
+        status: 'active',
+        followers_count: 42,
+      },
       message: expect.any(String),
     });
     expect(Object.keys(r.body).sort()).toEqual(['account', 'apiKey', 'message', 'success', 'user']);
@@ -98,7 +105,11 @@ describe('sign-in with X', () => {
     const db = fs.readFileSync(path.join(t.dataDir, 'herald.db')).toString('latin1');
     for (const tok of tokens) expect(db.includes(tok)).toBe(false);
     const stored = await t.server.services.credentials.load(r.body.account.uuid);
-    expect(stored?.accessToken).toBe(sim.state.issuedTokens.find((tok) => sim.state.accessTokens.has(tok) && sim.state.accessTokens.get(tok)!.userId === xUser.id));
+    expect(stored?.accessToken).toBe(
+      sim.state.issuedTokens.find(
+        (tok) => sim.state.accessTokens.has(tok) && sim.state.accessTokens.get(tok)!.userId === xUser.id,
+      ),
+    );
   });
 
   it('finds the same user at the second sign-in and keeps one account', async () => {
@@ -155,7 +166,15 @@ describe('sign-in with X', () => {
     const id = { HERALD_MICROBLOG_CLIENT_ID: CLIENT.clientId };
     const secret = { HERALD_MICROBLOG_CLIENT_SECRET: CLIENT.clientSecret };
     for (const partial of [id, secret, {}]) {
-      const bare = await startServer({ scheduler: false, settings: { ...partial, HERALD_MICROBLOG_API_URL: sim.url, HERALD_MICROBLOG_AUTHORIZE_URL: sim.authorizeUrl, HERALD_MICROBLOG_TOKEN_URL: sim.tokenUrl } });
+      const bare = await startServer({
+        scheduler: false,
+        settings: {
+          ...partial,
+          HERALD_MICROBLOG_API_URL: sim.url,
+          HERALD_MICROBLOG_AUTHORIZE_URL: sim.authorizeUrl,
+          HERALD_MICROBLOG_TOKEN_URL: sim.tokenUrl,
+        },
+      });
       try {
         const calls = sim.requests.length;
         const a = await bare.call('POST', '/auth/oauth/microblog/url', { body: { redirectUri: REDIRECT } });

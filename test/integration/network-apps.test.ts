@@ -55,8 +55,18 @@ describe('Settings → Networks through the API', () => {
     expect(r.status).toBe(200);
     expect(r.body.networks.map((n: any) => n.platform)).toEqual(['microblog', 'threadblog', 'problog', 'identity']);
     const xApp = r.body.networks[0];
-    expect(xApp).toMatchObject({ configured: false, source: null, redirectUri: `${t.base}/microblog/callback`, clientId: null });
-    expect(r.body.networks.map((n: any) => n.label)).toEqual(['X', 'Threads', 'LinkedIn', 'Sign-in provider (Google or OpenID Connect)']);
+    expect(xApp).toMatchObject({
+      configured: false,
+      source: null,
+      redirectUri: `${t.base}/microblog/callback`,
+      clientId: null,
+    });
+    expect(r.body.networks.map((n: any) => n.label)).toEqual([
+      'X',
+      'Threads',
+      'LinkedIn',
+      'Sign-in provider (Google or OpenID Connect)',
+    ]);
     expect(r.body.networks.find((n: any) => n.platform === 'identity').scopes).toEqual(['openid', 'email', 'profile']);
   });
 
@@ -68,7 +78,10 @@ describe('Settings → Networks through the API', () => {
   });
 
   it('keys of other users cannot change, remove or test the apps (403)', async () => {
-    const put = await t.call('PUT', '/networks/microblog', { key: other, body: { clientId: X_ID, clientSecret: X_SECRET } });
+    const put = await t.call('PUT', '/networks/microblog', {
+      key: other,
+      body: { clientId: X_ID, clientSecret: X_SECRET },
+    });
     expect(put.status).toBe(403);
     expect(put.body.error).toBe('UNAUTHORIZED');
     expect((await t.call('DELETE', '/networks/microblog', { key: other })).status).toBe(403);
@@ -77,12 +90,21 @@ describe('Settings → Networks through the API', () => {
   });
 
   it('refuses bad input with 400 naming the field', async () => {
-    const empty = await t.call('PUT', '/networks/microblog', { key: owner, body: { clientId: ' ', clientSecret: X_SECRET } });
+    const empty = await t.call('PUT', '/networks/microblog', {
+      key: owner,
+      body: { clientId: ' ', clientSecret: X_SECRET },
+    });
     expect(empty.status).toBe(400);
     expect(empty.body.details[0].path).toBe('body.clientId');
-    const unknown = await t.call('PUT', '/networks/skyblog', { key: owner, body: { clientId: 'a', clientSecret: 'b' } });
+    const unknown = await t.call('PUT', '/networks/skyblog', {
+      key: owner,
+      body: { clientId: 'a', clientSecret: 'b' },
+    });
     expect(unknown.status).toBe(400);
-    const badUri = await t.call('PUT', '/networks/microblog', { key: owner, body: { clientId: X_ID, clientSecret: X_SECRET, redirectUri: 'not a url' } });
+    const badUri = await t.call('PUT', '/networks/microblog', {
+      key: owner,
+      body: { clientId: X_ID, clientSecret: X_SECRET, redirectUri: 'not a url' },
+    });
     expect(badUri.status).toBe(400);
     expect(badUri.body.details[0].path).toBe('body.redirectUri');
   });
@@ -91,18 +113,32 @@ describe('Settings → Networks through the API', () => {
     const none = await t.call('POST', '/networks/microblog/test', { key: owner });
     expect(none.body).toMatchObject({ success: true, ok: false });
     expect(none.body.message).toMatch(/no app set up/);
-    const wrong = await t.call('PUT', '/networks/microblog', { key: owner, body: { clientId: X_ID, clientSecret: canaryToken('x', 'secret') } });
+    const wrong = await t.call('PUT', '/networks/microblog', {
+      key: owner,
+      body: { clientId: X_ID, clientSecret: canaryToken('x', 'secret') },
+    });
     expect(wrong.status).toBe(200);
     const bad = await t.call('POST', '/networks/microblog/test', { key: owner });
     expect(bad.status).toBe(200);
     expect(bad.body.ok).toBe(false);
     expect(bad.body.message).toMatch(/X did not accept the client id and secret/);
     expect(bad.body.message).toMatch(/Keys and tokens/);
-    const wrongId = await t.call('PUT', '/networks/microblog', { key: owner, body: { clientId: 'someone-else', clientSecret: X_SECRET } });
+    const wrongId = await t.call('PUT', '/networks/microblog', {
+      key: owner,
+      body: { clientId: 'someone-else', clientSecret: X_SECRET },
+    });
     expect(wrongId.status).toBe(200);
     expect((await t.call('POST', '/networks/microblog/test', { key: owner })).body.ok).toBe(false);
-    const right = await t.call('PUT', '/networks/microblog', { key: owner, body: { clientId: X_ID, clientSecret: X_SECRET } });
-    expect(right.body.network).toMatchObject({ platform: 'microblog', configured: true, source: 'app', clientId: X_ID });
+    const right = await t.call('PUT', '/networks/microblog', {
+      key: owner,
+      body: { clientId: X_ID, clientSecret: X_SECRET },
+    });
+    expect(right.body.network).toMatchObject({
+      platform: 'microblog',
+      configured: true,
+      source: 'app',
+      clientId: X_ID,
+    });
     expect(right.text).not.toContain(X_SECRET);
     const good = await t.call('POST', '/networks/microblog/test', { key: owner });
     expect(good.body).toEqual({ success: true, ok: true, message: 'X accepted the client id and secret' });
@@ -148,14 +184,25 @@ describe('environment variables win', () => {
   let e: TestServer;
   let ekey: string;
   beforeAll(async () => {
-    e = await startServer({ settings: { ...urls(x), HERALD_MICROBLOG_CLIENT_ID: X_ID, HERALD_MICROBLOG_CLIENT_SECRET: X_SECRET } });
+    e = await startServer({
+      settings: { ...urls(x), HERALD_MICROBLOG_CLIENT_ID: X_ID, HERALD_MICROBLOG_CLIENT_SECRET: X_SECRET },
+    });
     ekey = await e.login();
   });
-  afterAll(async () => { await e?.close(); });
+  afterAll(async () => {
+    await e?.close();
+  });
 
   it('source says "env", and a saved app does not replace it', async () => {
-    expect((await e.call('GET', '/networks', { key: ekey })).body.networks[0]).toMatchObject({ configured: true, source: 'env', clientId: X_ID });
-    const put = await e.call('PUT', '/networks/microblog', { key: ekey, body: { clientId: 'ignored-client', clientSecret: canaryToken('x', 'secret') } });
+    expect((await e.call('GET', '/networks', { key: ekey })).body.networks[0]).toMatchObject({
+      configured: true,
+      source: 'env',
+      clientId: X_ID,
+    });
+    const put = await e.call('PUT', '/networks/microblog', {
+      key: ekey,
+      body: { clientId: 'ignored-client', clientSecret: canaryToken('x', 'secret') },
+    });
     expect(put.body.network).toMatchObject({ source: 'env', clientId: X_ID });
     const test = await e.call('POST', '/networks/microblog/test', { key: ekey });
     expect(test.body.ok).toBe(true);

@@ -1,5 +1,5 @@
 /**
- * The pasted redirect (issue #21 item 4, §10): Threads accepts only HTTPS redirect URIs and the
+ * The pasted redirect (issue #21 item 4, docs/decisions.md §3): Threads accepts only HTTPS redirect URIs and the
  * LinkedIn app here lists only an HTTPS one, so Herald on loopback cannot receive the redirect.
  * The owner saves the app with that HTTPS redirect URI; the person opens the consent page, and
  * pastes the address the network sent the browser to into POST /:platform/callback. State is
@@ -34,18 +34,33 @@ async function consent(platform: string, key = owner): Promise<string> {
   return location!;
 }
 
-const paste = (platform: string, redirectUrl: string, key = owner) => t.call('POST', `/${platform}/callback`, { key, body: { redirectUrl } });
+const paste = (platform: string, redirectUrl: string, key = owner) =>
+  t.call('POST', `/${platform}/callback`, { key, body: { redirectUrl } });
 
 beforeAll(async () => {
-  threads = await startThreadsSimulator({ clientSecret: canaryToken('threads', 'secret'), httpsRedirectsOnly: true, redirectUris: [THREADS_REDIRECT] });
+  threads = await startThreadsSimulator({
+    clientSecret: canaryToken('threads', 'secret'),
+    httpsRedirectsOnly: true,
+    redirectUris: [THREADS_REDIRECT],
+  });
   li = await startLinkedInSimulator({ clientSecret: canaryToken('linkedin', 'secret'), redirectUris: [LI_REDIRECT] });
-  x = await startXSimulator({ clientId: 'herald-pasted-client', clientSecret: canaryToken('x', 'secret'), redirectUris: [X_REDIRECT] });
+  x = await startXSimulator({
+    clientId: 'herald-pasted-client',
+    clientSecret: canaryToken('x', 'secret'),
+    redirectUris: [X_REDIRECT],
+  });
   li.addMember({ name: 'Pat Paste' });
   t = await startServer({
     settings: {
-      HERALD_THREADBLOG_API_URL: threads.url, HERALD_THREADBLOG_AUTHORIZE_URL: threads.authorizeUrl, HERALD_THREADBLOG_TOKEN_URL: threads.tokenUrl,
-      HERALD_PROBLOG_API_URL: li.url, HERALD_PROBLOG_AUTHORIZE_URL: li.authorizeUrl, HERALD_PROBLOG_TOKEN_URL: li.tokenUrl,
-      HERALD_MICROBLOG_API_URL: x.url, HERALD_MICROBLOG_AUTHORIZE_URL: x.authorizeUrl, HERALD_MICROBLOG_TOKEN_URL: x.tokenUrl,
+      HERALD_THREADBLOG_API_URL: threads.url,
+      HERALD_THREADBLOG_AUTHORIZE_URL: threads.authorizeUrl,
+      HERALD_THREADBLOG_TOKEN_URL: threads.tokenUrl,
+      HERALD_PROBLOG_API_URL: li.url,
+      HERALD_PROBLOG_AUTHORIZE_URL: li.authorizeUrl,
+      HERALD_PROBLOG_TOKEN_URL: li.tokenUrl,
+      HERALD_MICROBLOG_API_URL: x.url,
+      HERALD_MICROBLOG_AUTHORIZE_URL: x.authorizeUrl,
+      HERALD_MICROBLOG_TOKEN_URL: x.tokenUrl,
     },
   });
   owner = await t.login();
@@ -59,27 +74,51 @@ afterAll(async () => {
 
 describe('Threads: HTTPS redirect URI only', () => {
   it('the Test button says a loopback redirect URI will be refused, and an http one cannot be saved', async () => {
-    expect((await t.call('PUT', '/networks/threadblog', { key: owner, body: { clientId: threads.clientId, clientSecret: threads.clientSecret } })).status).toBe(200);
+    expect(
+      (
+        await t.call('PUT', '/networks/threadblog', {
+          key: owner,
+          body: { clientId: threads.clientId, clientSecret: threads.clientSecret },
+        })
+      ).status,
+    ).toBe(200);
     const test = await t.call('POST', '/networks/threadblog/test', { key: owner });
     expect(test.body.ok).toBe(false);
     expect(test.body.message).toMatch(/only accepts HTTPS redirect URIs/);
     // And the real flow through loopback fails at Threads' window, as it would.
     const start = await t.call('POST', '/threadblog/auth', { key: owner, body: {} });
     await expect(authorizeAtNetwork(start.body.authUrl)).rejects.toThrow(/400/);
-    const http = await t.call('PUT', '/networks/threadblog', { key: owner, body: { clientId: threads.clientId, clientSecret: threads.clientSecret, redirectUri: 'http://herald-redirect.example.test/threads' } });
+    const http = await t.call('PUT', '/networks/threadblog', {
+      key: owner,
+      body: {
+        clientId: threads.clientId,
+        clientSecret: threads.clientSecret,
+        redirectUri: 'http://herald-redirect.example.test/threads',
+      },
+    });
     expect(http.status).toBe(400);
     expect(http.body.details[0].path).toBe('body.redirectUri');
   });
 
   it('a wrong app secret is named by the Test button', async () => {
-    await t.call('PUT', '/networks/threadblog', { key: owner, body: { clientId: threads.clientId, clientSecret: canaryToken('threads', 'secret'), redirectUri: THREADS_REDIRECT } });
+    await t.call('PUT', '/networks/threadblog', {
+      key: owner,
+      body: {
+        clientId: threads.clientId,
+        clientSecret: canaryToken('threads', 'secret'),
+        redirectUri: THREADS_REDIRECT,
+      },
+    });
     const test = await t.call('POST', '/networks/threadblog/test', { key: owner });
     expect(test.body.ok).toBe(false);
     expect(test.body.message).toMatch(/Threads did not accept the app id and secret.*client secret/);
   });
 
   it('connects end to end through the pasted address', async () => {
-    const put = await t.call('PUT', '/networks/threadblog', { key: owner, body: { clientId: threads.clientId, clientSecret: threads.clientSecret, redirectUri: THREADS_REDIRECT } });
+    const put = await t.call('PUT', '/networks/threadblog', {
+      key: owner,
+      body: { clientId: threads.clientId, clientSecret: threads.clientSecret, redirectUri: THREADS_REDIRECT },
+    });
     expect(put.body.network).toMatchObject({ configured: true, source: 'app', redirectUri: THREADS_REDIRECT });
     expect((await t.call('POST', '/networks/threadblog/test', { key: owner })).body).toMatchObject({ ok: true });
     const sentTo = await consent('threadblog');
@@ -89,7 +128,9 @@ describe('Threads: HTTPS redirect URI only', () => {
     expect(done.status, done.text).toBe(200);
     expect(done.body.accountUuid).toBeTruthy();
     const accounts = await t.call('GET', '/accounts', { key: owner });
-    expect(accounts.body.accounts.some((a: any) => a.platform === 'threadblog' && a.username === 'herald.tester')).toBe(true);
+    expect(accounts.body.accounts.some((a: any) => a.platform === 'threadblog' && a.username === 'herald.tester')).toBe(
+      true,
+    );
 
     // Replayed: the state was used.
     const again = await paste('threadblog', sentTo);
@@ -97,7 +138,7 @@ describe('Threads: HTTPS redirect URI only', () => {
     expect(again.body.message).toMatch(/already used/);
   });
 
-  it('refuses a forged state, another user\'s flow, a different address and a cancelled consent', async () => {
+  it("refuses a forged state, another user's flow, a different address and a cancelled consent", async () => {
     const sentTo = new URL(await consent('threadblog'));
     const forged = new URL(sentTo);
     const state = forged.searchParams.get('state')!;
@@ -120,7 +161,9 @@ describe('Threads: HTTPS redirect URI only', () => {
     const cancelled = await paste('threadblog', await consent('threadblog'));
     expect(cancelled.status).toBe(400);
     expect(cancelled.body.message).toMatch(/did not authorise Herald/);
-    expect(cancelled.body.message).toMatch(/You cancelled on the Threads consent page.*start again and choose Authorize/);
+    expect(cancelled.body.message).toMatch(
+      /You cancelled on the Threads consent page.*start again and choose Authorize/,
+    );
 
     const garbage = await paste('threadblog', 'the code was 1234');
     expect(garbage.status).toBe(400);
@@ -130,7 +173,10 @@ describe('Threads: HTTPS redirect URI only', () => {
 
 describe('LinkedIn and X through a pasted address', () => {
   it('LinkedIn connects; a cancelled consent names the cause', async () => {
-    await t.call('PUT', '/networks/problog', { key: owner, body: { clientId: li.clientId, clientSecret: li.clientSecret, redirectUri: LI_REDIRECT } });
+    await t.call('PUT', '/networks/problog', {
+      key: owner,
+      body: { clientId: li.clientId, clientSecret: li.clientSecret, redirectUri: LI_REDIRECT },
+    });
     expect((await t.call('POST', '/networks/problog/test', { key: owner })).body.ok).toBe(true);
     const done = await paste('problog', await consent('problog'));
     expect(done.status, done.text).toBe(200);
@@ -140,8 +186,11 @@ describe('LinkedIn and X through a pasted address', () => {
     expect(cancelled.body.message).toMatch(/cancelled the authorization/);
   });
 
-  it('X connects with PKCE: the code goes with the flow\'s verifier, which the simulator checks', async () => {
-    await t.call('PUT', '/networks/microblog', { key: owner, body: { clientId: x.clientId, clientSecret: x.clientSecret, redirectUri: X_REDIRECT } });
+  it("X connects with PKCE: the code goes with the flow's verifier, which the simulator checks", async () => {
+    await t.call('PUT', '/networks/microblog', {
+      key: owner,
+      body: { clientId: x.clientId, clientSecret: x.clientSecret, redirectUri: X_REDIRECT },
+    });
     const done = await paste('microblog', await consent('microblog'));
     expect(done.status, done.text).toBe(200);
   });

@@ -26,9 +26,14 @@ const cleanup: (() => Promise<void>)[] = [];
 async function startChild(dataDir: string): Promise<{ child: ChildProcess; base: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('server/main.ts')], {
     env: {
-      ...process.env, ...settings,
-      HERALD_DATA_DIR: dataDir, HERALD_PORT: '0', HERALD_SECRET_STORE: 'file', HERALD_LOG_LEVEL: 'error',
-      HERALD_OWNER_EMAIL: OWNER.email, HERALD_OWNER_PASSWORD: OWNER.password,
+      ...process.env,
+      ...settings,
+      HERALD_DATA_DIR: dataDir,
+      HERALD_PORT: '0',
+      HERALD_SECRET_STORE: 'file',
+      HERALD_LOG_LEVEL: 'error',
+      HERALD_OWNER_EMAIL: OWNER.email,
+      HERALD_OWNER_PASSWORD: OWNER.password,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -40,11 +45,17 @@ async function startChild(dataDir: string): Promise<{ child: ChildProcess; base:
     const read = (chunk: Buffer) => {
       out += chunk.toString();
       const m = /Herald API listening on (http:\/\/\S+)/.exec(out);
-      if (m) { clearTimeout(timer); resolve(m[1]); }
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
     };
     child.stdout!.on('data', read);
     child.stderr!.on('data', read);
-    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`Herald exited (${code}): ${out}`)); });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`Herald exited (${code}): ${out}`));
+    });
   });
   return { child, base };
 }
@@ -62,7 +73,8 @@ async function until<T>(what: string, fn: () => Promise<T | undefined | false>, 
   }
 }
 
-const postsWith = (texts: string[]) => x.state.posts.filter((p) => texts.includes(p.text)).sort((a, b) => a.seq - b.seq);
+const postsWith = (texts: string[]) =>
+  x.state.posts.filter((p) => texts.includes(p.text)).sort((a, b) => a.seq - b.seq);
 
 beforeAll(async () => {
   x = await startXSimulator({ ...CLIENT, rejectDuplicates: false });
@@ -95,7 +107,10 @@ describe.each([
     const connected = await connectOAuth(api as TestServer, key, 'microblog');
     expect(connected.status, JSON.stringify(connected.body)).toBe(200);
     const texts = [1, 2, 3].map((i) => `Crash ${when} part ${i}/3`);
-    const draft = await api.call('POST', '/microblog/drafts', { key, body: { title: 'crash', tweets: texts.map((content) => ({ content })) } });
+    const draft = await api.call('POST', '/microblog/drafts', {
+      key,
+      body: { title: 'crash', tweets: texts.map((content) => ({ content })) },
+    });
     const draftId = draft.body.draft.id as string;
     const startBalance = (await api.call('POST', '/credits', { key })).body.balance as number;
 
@@ -124,7 +139,8 @@ describe.each([
     expect(x.state.counter.duplicates()).toEqual([]);
     // After the restart X got part 3 (and, when part 2 never arrived, part 2): nothing else.
     expect(proxy.count('POST /2/tweets') - tweetsBefore).toBe(when === 'commit' ? 1 : 2);
-    if (when === 'commit') expect(proxy.requests.slice(-6).some((r) => /^GET \/2\/users\/[^/]+\/tweets$/.test(r))).toBe(true);
+    if (when === 'commit')
+      expect(proxy.requests.slice(-6).some((r) => /^GET \/2\/users\/[^/]+\/tweets$/.test(r))).toBe(true);
     expect(entry).toMatchObject({ url: `https://x.com/herald_tester/status/${chain[0].id}`, attempts: 1 });
     expect((await t.call('POST', '/credits', { key: key2 })).body.balance).toBe(startBalance - 10);
     expect((await t.call('GET', `/microblog/drafts/${draftId}`, { key: key2 })).body.draft.status).toBe('published');

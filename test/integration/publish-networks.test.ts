@@ -10,7 +10,26 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { Platform } from '../../server/core/config.js';
 import { PLATFORMS, postsOn, requestCounts, threadOf } from '../helpers/networks.js';
-import { n, nets, t, key, ids, userId, texts, createDraft, balance, progress, publish, draftStatus, ledgerSince, lastLedgerId, until, expectThreadEverywhere, noDuplicates, usePublishNetworks } from '../helpers/publish-networks.js';
+import {
+  n,
+  nets,
+  t,
+  key,
+  ids,
+  userId,
+  texts,
+  createDraft,
+  balance,
+  progress,
+  publish,
+  draftStatus,
+  ledgerSince,
+  lastLedgerId,
+  until,
+  expectThreadEverywhere,
+  noDuplicates,
+  usePublishNetworks,
+} from '../helpers/publish-networks.js';
 
 // Real servers on a shared 2-core machine: generous per-test time, no wall-clock asserts.
 vi.setConfig({ testTimeout: 90_000 });
@@ -27,17 +46,33 @@ describe('a 3-post draft published to all five networks', () => {
     const mark = await lastLedgerId();
     const r = await t.call('POST', '/microblog/publish', { key, body: { draftId } });
     expect(r.status, r.text).toBe(200);
-    expect(r.body).toMatchObject({ success: true, draftId, jobId: expect.any(String), summary: { total: 5, succeeded: 5, failed: 0 } });
+    expect(r.body).toMatchObject({
+      success: true,
+      draftId,
+      jobId: expect.any(String),
+      summary: { total: 5, succeeded: 5, failed: 0 },
+    });
     const by = Object.fromEntries((r.body.results as any[]).map((x) => [x.platform, x]));
-    for (const p of PLATFORMS) expect(by[p], p).toMatchObject({ accountId: ids[p], success: true, status: 'published' });
-    expect(by.microblog.data).toMatchObject({ tweetId: expect.any(String), url: expect.stringMatching(/^https:\/\/x\.com\/herald_tester\/status\/\d+$/) });
+    for (const p of PLATFORMS)
+      expect(by[p], p).toMatchObject({ accountId: ids[p], success: true, status: 'published' });
+    expect(by.microblog.data).toMatchObject({
+      tweetId: expect.any(String),
+      url: expect.stringMatching(/^https:\/\/x\.com\/herald_tester\/status\/\d+$/),
+    });
     expect(by.microblog.data.tweetIds).toHaveLength(3);
-    expect(by.skyblog.data).toMatchObject({ uri: expect.stringMatching(/^at:\/\//), cid: expect.any(String), url: expect.stringMatching(/^https:\/\/bsky\.app\/profile\/herald\.test\/post\//) });
-    for (const p of ['fedblog', 'threadblog', 'problog']) expect(by[p].data, p).toMatchObject({ id: expect.any(String), url: expect.stringMatching(/^https?:\/\//) });
+    expect(by.skyblog.data).toMatchObject({
+      uri: expect.stringMatching(/^at:\/\//),
+      cid: expect.any(String),
+      url: expect.stringMatching(/^https:\/\/bsky\.app\/profile\/herald\.test\/post\//),
+    });
+    for (const p of ['fedblog', 'threadblog', 'problog'])
+      expect(by[p].data, p).toMatchObject({ id: expect.any(String), url: expect.stringMatching(/^https?:\/\//) });
 
     expect(await balance()).toBe(before - 50);
     const records = await ledgerSince(mark);
-    expect(records.map((x) => [x.trans_type, x.credits, x.source_type]).sort()).toEqual(PLATFORMS.map((p) => ['publish', -10, p]).sort());
+    expect(records.map((x) => [x.trans_type, x.credits, x.source_type]).sort()).toEqual(
+      PLATFORMS.map((p) => ['publish', -10, p]).sort(),
+    );
     expect(new Set(records.map((x) => x.order_no))).toEqual(new Set([r.body.jobId]));
     expect(await draftStatus(draftId)).toBe('published');
   });
@@ -57,16 +92,25 @@ describe('a 3-post draft published to all five networks', () => {
     expect(p.summary).toEqual({ total: 5, completed: 5, failed: 0, pending: 0 });
     const by = Object.fromEntries(p.entries.map((e) => [e.platform, e]));
     for (const platform of PLATFORMS) {
-      expect(by[platform], platform).toMatchObject({ status: 'published', accountUuid: ids[platform], attempts: 1, error: null, publishedAt: expect.any(String) });
+      expect(by[platform], platform).toMatchObject({
+        status: 'published',
+        accountUuid: ids[platform],
+        attempts: 1,
+        error: null,
+        publishedAt: expect.any(String),
+      });
     }
-    const first = async (platform: Platform) => threadOf(await postsOn(nets, platform), platform === 'problog' ? [posts.join('\n\n')] : posts)[0];
+    const first = async (platform: Platform) =>
+      threadOf(await postsOn(nets, platform), platform === 'problog' ? [posts.join('\n\n')] : posts)[0];
     expect(by.microblog.url).toBe(`https://x.com/herald_tester/status/${(await first('microblog')).id}`);
     const skyUri = (await first('skyblog')).id;
     expect(by.skyblog.url).toBe(`https://bsky.app/profile/herald.test/post/${skyUri.split('/').pop()}`);
     // Mastodon and LinkedIn: the URL is the one the network itself gives for that post.
     const masto = await first('fedblog');
     const token = nets.masto.state.issuedTokens.at(-1)!;
-    const status = await (await fetch(`${nets.masto.url}/api/v1/statuses/${masto.id}`, { headers: { authorization: `Bearer ${token}` } })).json();
+    const status = await (
+      await fetch(`${nets.masto.url}/api/v1/statuses/${masto.id}`, { headers: { authorization: `Bearer ${token}` } })
+    ).json();
     expect(by.fedblog.url).toBe(status.url);
     const threadsPost = nets.threads.postsBy('herald.tester').find((x) => x.text === posts[0])!;
     expect(by.threadblog.url).toBe(`https://www.threads.net/@herald.tester/post/${threadsPost.shortcode}`);
@@ -86,15 +130,20 @@ describe('a 3-post draft published to all five networks', () => {
 });
 
 describe('text per network', () => {
-  it('a network\'s own text replaces the posts there (--- separates its posts); the others get the posts', async () => {
+  it("a network's own text replaces the posts there (--- separates its posts); the others get the posts", async () => {
     const posts = texts('Plain');
     const draftId = await createDraft(posts);
     const xText = [`For X only #${n}`, `X second #${n}`];
     const liText = `LinkedIn's own words #${n}`;
-    const put = await t.call('PUT', `/microblog/drafts/${draftId}/platforms`, { key, body: { platforms: [
-      { platform: 'microblog', content: xText.join('\n---\n') },
-      { platform: 'problog', content: liText },
-    ] } });
+    const put = await t.call('PUT', `/microblog/drafts/${draftId}/platforms`, {
+      key,
+      body: {
+        platforms: [
+          { platform: 'microblog', content: xText.join('\n---\n') },
+          { platform: 'problog', content: liText },
+        ],
+      },
+    });
     expect(put.status, put.text).toBe(200);
     const r = await publish(draftId, ['microblog', 'fedblog', 'problog']);
     expect(r.body.summary, r.text).toEqual({ total: 3, succeeded: 3, failed: 0 });
@@ -105,31 +154,56 @@ describe('text per network', () => {
     expect((await postsOn(nets, 'problog')).filter((p) => p.text === liText)).toHaveLength(1);
   });
 
-  it('a network\'s own text over its limit stops the publish before anything is sent, though the posts fit', async () => {
-    const posts = texts('Fits');
-    const draftId = await createDraft(posts);
-    await t.call('PUT', `/microblog/drafts/${draftId}/platforms`, { key, body: { platforms: [{ platform: 'microblog', content: `ok\n---\n${'🙂'.repeat(141)}` }] } });
-    const counts = requestCounts(nets);
-    const r = await publish(draftId, ['microblog', 'fedblog']);
-    expect(r.status, r.text).toBe(400);
-    expect(r.body.details).toEqual([{ path: `targets.${ids.microblog}.posts.1`, message: 'X @herald_tester: post 2 of 2 does not fit (282 of 280 weighted characters on X)' }]);
-    expect(requestCounts(nets)).toEqual(counts);
-  });
+  it(
+    "a network's own text over its limit stops the publish " + 'before anything is sent, though the posts fit',
+    async () => {
+      const posts = texts('Fits');
+      const draftId = await createDraft(posts);
+      await t.call('PUT', `/microblog/drafts/${draftId}/platforms`, {
+        key,
+        body: { platforms: [{ platform: 'microblog', content: `ok\n---\n${'🙂'.repeat(141)}` }] },
+      });
+      const counts = requestCounts(nets);
+      const r = await publish(draftId, ['microblog', 'fedblog']);
+      expect(r.status, r.text).toBe(400);
+      expect(r.body.details).toEqual([
+        {
+          path: `targets.${ids.microblog}.posts.1`,
+          message: 'X @herald_tester: post 2 of 2 does not fit (282 of 280 weighted characters on X)',
+        },
+      ]);
+      expect(requestCounts(nets)).toEqual(counts);
+    },
+  );
 });
 
 describe('X communities', () => {
   it('community (publish) and targetAccounts[].communityId (multi-platform) reach X', async () => {
     const posts = texts('Community', 2);
     const draftId = await createDraft(posts);
-    const r = await t.call('POST', '/microblog/publish', { key, body: { draftId, accountIds: [ids.microblog], community: { id: '1493446837214187523', name: 'Herald users' } } });
+    const r = await t.call('POST', '/microblog/publish', {
+      key,
+      body: { draftId, accountIds: [ids.microblog], community: { id: '1493446837214187523', name: 'Herald users' } },
+    });
     expect(r.body.summary, r.text).toEqual({ total: 1, succeeded: 1, failed: 0 });
-    const chain = threadOf(await postsOn(nets, 'microblog'), posts).map((p) => nets.x.state.posts.find((x) => x.id === p.id)!);
+    const chain = threadOf(await postsOn(nets, 'microblog'), posts).map((p) =>
+      nets.x.state.posts.find((x) => x.id === p.id)!,
+    );
     expect(chain[0].communityId).toBe('1493446837214187523');
     expect(chain[1].replyTo).toBe(chain[0].id);
 
     const other = texts('Community multi', 1);
     const d2 = await createDraft(other);
-    const m = await t.call('POST', '/publish/multi-platform', { key, body: { draftId: d2, targetAccounts: [{ accountId: ids.microblog, platform: 'microblog', communityId: '42' }, { accountId: ids.fedblog, platform: 'fedblog' }] } });
+    const m = await t.call('POST', '/publish/multi-platform', {
+      key,
+      body: {
+        draftId: d2,
+        targetAccounts: [
+          { accountId: ids.microblog, platform: 'microblog', communityId: '42' },
+          { accountId: ids.fedblog, platform: 'fedblog' },
+        ],
+      },
+    });
     expect(m.body.summary, m.text).toEqual({ total: 2, succeeded: 2, failed: 0 });
     expect(nets.x.state.posts.find((p) => p.text === other[0])?.communityId).toBe('42');
   });
@@ -141,7 +215,10 @@ describe('progress while publishing (async: true)', () => {
     const draftId = await createDraft(posts);
     // Bluesky's first post is held at the proxy until the others are done.
     const held = nets.pds!.proxy!.hold('com.atproto.repo.createRecord');
-    const r = await t.call('POST', '/microblog/publish', { key, body: { draftId, async: true, jobId: `job-live-${n}` } });
+    const r = await t.call('POST', '/microblog/publish', {
+      key,
+      body: { draftId, async: true, jobId: `job-live-${n}` },
+    });
     expect(r.status, r.text).toBe(202);
     expect(r.body).toEqual({ success: true, jobId: `job-live-${n}`, draftId });
     await held.arrived;
@@ -189,41 +266,66 @@ describe('progress while publishing (async: true)', () => {
 });
 
 describe('one network failing', () => {
-  it('the others publish, the failed target is refunded, the draft is partially_published; publishing again sends only that target', async () => {
-    const posts = texts('Partial');
-    const draftId = await createDraft(posts);
-    const before = await balance();
-    const mark = await lastLedgerId();
-    nets.masto.faults.next({ kind: '503' }, { route: 'POST /api/v1/statuses' });
-    const r = await t.call('POST', '/microblog/publish', { key, body: { draftId } });
-    expect(r.status, r.text).toBe(200);
-    expect(r.body.success).toBe(false);
-    expect(r.body.summary).toEqual({ total: 5, succeeded: 4, failed: 1 });
-    const failed = (r.body.results as any[]).find((x) => !x.success);
-    expect(failed).toMatchObject({ platform: 'fedblog', accountId: ids.fedblog, status: 'failed', error: { code: 'PLATFORM_ERROR', message: expect.stringContaining('503') } });
-    expect(await balance()).toBe(before - 40);
-    const records = await ledgerSince(mark);
-    expect(records.filter((x) => x.trans_type === 'refund').map((x) => [x.credits, x.source_type])).toEqual([[10, 'fedblog']]);
-    expect(await draftStatus(draftId)).toBe('partially_published');
-    const p = await progress(`draftId=${draftId}`);
-    expect(p.summary).toEqual({ total: 5, completed: 4, failed: 1, pending: 0 });
-    expect(p.entries.find((e) => e.platform === 'fedblog')).toMatchObject({ status: 'failed', error: expect.stringContaining('503'), attempts: 1, url: null });
-    expect((await postsOn(nets, 'fedblog')).filter((x) => posts.includes(x.text))).toEqual([]);
+  it(
+    'the others publish, the failed target is refunded, the draft is partially_published; publishing again ' +
+      'sends only that target',
+    async () => {
+      const posts = texts('Partial');
+      const draftId = await createDraft(posts);
+      const before = await balance();
+      const mark = await lastLedgerId();
+      nets.masto.faults.next({ kind: '503' }, { route: 'POST /api/v1/statuses' });
+      const r = await t.call('POST', '/microblog/publish', { key, body: { draftId } });
+      expect(r.status, r.text).toBe(200);
+      expect(r.body.success).toBe(false);
+      expect(r.body.summary).toEqual({ total: 5, succeeded: 4, failed: 1 });
+      const failed = (r.body.results as any[]).find((x) => !x.success);
+      expect(failed).toMatchObject({
+        platform: 'fedblog',
+        accountId: ids.fedblog,
+        status: 'failed',
+        error: { code: 'PLATFORM_ERROR', message: expect.stringContaining('503') },
+      });
+      expect(await balance()).toBe(before - 40);
+      const records = await ledgerSince(mark);
+      expect(records.filter((x) => x.trans_type === 'refund').map((x) => [x.credits, x.source_type])).toEqual([
+        [10, 'fedblog'],
+      ]);
+      expect(await draftStatus(draftId)).toBe('partially_published');
+      const p = await progress(`draftId=${draftId}`);
+      expect(p.summary).toEqual({ total: 5, completed: 4, failed: 1, pending: 0 });
+      expect(p.entries.find((e) => e.platform === 'fedblog')).toMatchObject({
+        status: 'failed',
+        error: expect.stringContaining('503'),
+        attempts: 1,
+        url: null,
+      });
+      expect((await postsOn(nets, 'fedblog')).filter((x) => posts.includes(x.text))).toEqual([]);
 
-    const counts = requestCounts(nets);
-    const again = await t.call('POST', '/microblog/publish', { key, body: { draftId } });
-    expect(again.status, again.text).toBe(200);
-    expect(again.body).toMatchObject({ success: true, summary: { total: 5, succeeded: 5, failed: 0 } });
-    const after = requestCounts(nets);
-    for (const platform of PLATFORMS.filter((x) => x !== 'fedblog')) expect(after[platform], platform).toBe(counts[platform]);
-    expect(after.fedblog).toBeGreaterThan(counts.fedblog);
-    expect((again.body.results as any[]).filter((x) => x.skipped).map((x) => x.platform).sort()).toEqual(PLATFORMS.filter((x) => x !== 'fedblog').sort());
-    expect(await balance()).toBe(before - 50);
-    expect(await draftStatus(draftId)).toBe('published');
-    expect((await progress(`draftId=${draftId}`)).entries.find((e) => e.platform === 'fedblog')).toMatchObject({ status: 'published', attempts: 2 });
-    await expectThreadEverywhere(posts);
-    noDuplicates();
-  });
+      const counts = requestCounts(nets);
+      const again = await t.call('POST', '/microblog/publish', { key, body: { draftId } });
+      expect(again.status, again.text).toBe(200);
+      expect(again.body).toMatchObject({ success: true, summary: { total: 5, succeeded: 5, failed: 0 } });
+      const after = requestCounts(nets);
+      for (const platform of PLATFORMS.filter((x) => x !== 'fedblog'))
+        expect(after[platform], platform).toBe(counts[platform]);
+      expect(after.fedblog).toBeGreaterThan(counts.fedblog);
+      expect(
+        (again.body.results as any[])
+          .filter((x) => x.skipped)
+          .map((x) => x.platform)
+          .sort(),
+      ).toEqual(PLATFORMS.filter((x) => x !== 'fedblog').sort());
+      expect(await balance()).toBe(before - 50);
+      expect(await draftStatus(draftId)).toBe('published');
+      expect((await progress(`draftId=${draftId}`)).entries.find((e) => e.platform === 'fedblog')).toMatchObject({
+        status: 'published',
+        attempts: 2,
+      });
+      await expectThreadEverywhere(posts);
+      noDuplicates();
+    },
+  );
 });
 
 describe('a thread failing at part 2', () => {
@@ -244,7 +346,10 @@ describe('a thread failing at part 2', () => {
     const firstIds: Record<string, string> = {};
     for (const platform of threads) {
       const held = (await postsOn(nets, platform)).filter((x) => posts.includes(x.text));
-      expect(held.map((x) => x.text), platform).toEqual([posts[0]]);
+      expect(
+        held.map((x) => x.text),
+        platform,
+      ).toEqual([posts[0]]);
       firstIds[platform] = held[0].id;
     }
 
@@ -274,8 +379,15 @@ describe('insufficient credits', () => {
     try {
       const r = await t.call('POST', '/microblog/publish', { key, body: { draftId } });
       expect(r.status, r.text).toBe(402);
-      expect(r.body).toMatchObject({ success: false, error: 'INSUFFICIENT_CREDITS', message: expect.stringContaining('50') });
-      const multi = await t.call('POST', '/publish/multi-platform', { key, body: { draftId, targetAccounts: PLATFORMS.map((p) => ({ accountId: ids[p], platform: p })) } });
+      expect(r.body).toMatchObject({
+        success: false,
+        error: 'INSUFFICIENT_CREDITS',
+        message: expect.stringContaining('50'),
+      });
+      const multi = await t.call('POST', '/publish/multi-platform', {
+        key,
+        body: { draftId, targetAccounts: PLATFORMS.map((p) => ({ accountId: ids[p], platform: p })) },
+      });
       expect(multi.status, multi.text).toBe(402);
       expect(await balance()).toBe(30);
       expect(await ledgerSince(mark)).toEqual([]);
@@ -284,11 +396,20 @@ describe('insufficient credits', () => {
 
       // Single-network endpoints and quotes too, once the balance is under 10.
       t.server.services.credits.adjust(userId, -25, 'test: leave 5 credits');
-      const single = await t.call('POST', '/skyblog/publish', { key, body: { accountUuid: ids.skyblog, type: 'single', text: posts[0] } });
+      const single = await t.call('POST', '/skyblog/publish', {
+        key,
+        body: { accountUuid: ids.skyblog, type: 'single', text: posts[0] },
+      });
       expect(single.status, single.text).toBe(402);
-      const quote = await t.call('POST', '/microblog/quote', { key, body: { accountId: ids.microblog, content: posts[1], quoteTweetId: '1234' } });
+      const quote = await t.call('POST', '/microblog/quote', {
+        key,
+        body: { accountId: ids.microblog, content: posts[1], quoteTweetId: '1234' },
+      });
       expect(quote.status, quote.text).toBe(402);
-      const threadsDirect = await t.call('POST', '/threadblog/publish', { key, body: { accountId: ids.threadblog, text: posts[2] } });
+      const threadsDirect = await t.call('POST', '/threadblog/publish', {
+        key,
+        body: { accountId: ids.threadblog, text: posts[2] },
+      });
       expect(threadsDirect.status, threadsDirect.text).toBe(402);
       expect(requestCounts(nets)).toEqual(counts);
     } finally {
@@ -298,35 +419,42 @@ describe('insufficient credits', () => {
 });
 
 describe('force, the per-network cap, and the ledger', () => {
-  it('force: true publishes a published target again (once more, charged once more); without it the target is skipped', async () => {
-    const posts = texts('Forced', 2);
-    const draftId = await createDraft(posts, { selectedAccountIds: [ids.fedblog] });
-    const onMastodon = async () => (await postsOn(nets, 'fedblog')).filter((p) => posts.includes(p.text)).length;
-    const before = await balance();
-    const first = await t.call('POST', '/microblog/publish', { key, body: { draftId } });
-    expect(first.body.summary, first.text).toEqual({ total: 1, succeeded: 1, failed: 0 });
-    const skipped = await t.call('POST', '/microblog/publish', { key, body: { draftId } });
-    expect(skipped.body.results[0]).toMatchObject({ skipped: true, success: true });
-    expect(await onMastodon()).toBe(2);
-    expect(await balance()).toBe(before - 10);
+  it(
+    'force: true publishes a published target again (once more, charged once more); without it the target is ' +
+      'skipped',
+    async () => {
+      const posts = texts('Forced', 2);
+      const draftId = await createDraft(posts, { selectedAccountIds: [ids.fedblog] });
+      const onMastodon = async () => (await postsOn(nets, 'fedblog')).filter((p) => posts.includes(p.text)).length;
+      const before = await balance();
+      const first = await t.call('POST', '/microblog/publish', { key, body: { draftId } });
+      expect(first.body.summary, first.text).toEqual({ total: 1, succeeded: 1, failed: 0 });
+      const skipped = await t.call('POST', '/microblog/publish', { key, body: { draftId } });
+      expect(skipped.body.results[0]).toMatchObject({ skipped: true, success: true });
+      expect(await onMastodon()).toBe(2);
+      expect(await balance()).toBe(before - 10);
 
-    const forced = await t.call('POST', '/microblog/publish', { key, body: { draftId, force: true } });
-    expect(forced.status, forced.text).toBe(200);
-    expect(forced.body.summary).toEqual({ total: 1, succeeded: 1, failed: 0 });
-    expect(forced.body.results[0].skipped).toBeUndefined();
-    expect(forced.body.results[0].data.id).not.toBe(first.body.results[0].data.id);
-    // The whole thread again, as its own reply chain.
-    const held = (await postsOn(nets, 'fedblog')).filter((p) => posts.includes(p.text));
-    expect(held.map((p) => p.text)).toEqual([...posts, ...posts]);
-    expect(held[3].parent).toBe(held[2].id);
-    expect(held[2].parent).toBeUndefined();
-    expect(await balance()).toBe(before - 20);
-    // Multi-platform takes force too.
-    const multi = await t.call('POST', '/publish/multi-platform', { key, body: { draftId, targetAccounts: [{ accountId: ids.fedblog, platform: 'fedblog' }], force: true } });
-    expect(multi.body.summary, multi.text).toEqual({ total: 1, succeeded: 1, failed: 0 });
-    expect(await onMastodon()).toBe(6);
-    expect(await balance()).toBe(before - 30);
-  });
+      const forced = await t.call('POST', '/microblog/publish', { key, body: { draftId, force: true } });
+      expect(forced.status, forced.text).toBe(200);
+      expect(forced.body.summary).toEqual({ total: 1, succeeded: 1, failed: 0 });
+      expect(forced.body.results[0].skipped).toBeUndefined();
+      expect(forced.body.results[0].data.id).not.toBe(first.body.results[0].data.id);
+      // The whole thread again, as its own reply chain.
+      const held = (await postsOn(nets, 'fedblog')).filter((p) => posts.includes(p.text));
+      expect(held.map((p) => p.text)).toEqual([...posts, ...posts]);
+      expect(held[3].parent).toBe(held[2].id);
+      expect(held[2].parent).toBeUndefined();
+      expect(await balance()).toBe(before - 20);
+      // Multi-platform takes force too.
+      const multi = await t.call('POST', '/publish/multi-platform', {
+        key,
+        body: { draftId, targetAccounts: [{ accountId: ids.fedblog, platform: 'fedblog' }], force: true },
+      });
+      expect(multi.body.summary, multi.text).toEqual({ total: 1, succeeded: 1, failed: 0 });
+      expect(await onMastodon()).toBe(6);
+      expect(await balance()).toBe(before - 30);
+    },
+  );
 
   it('sends at most 8 posts at a time to one network, however many publishes run at once', async () => {
     const COUNT = 14;
@@ -348,7 +476,9 @@ describe('force, the per-network cap, and the ledger', () => {
     };
     faults.latencyMs = LATENCY;
     try {
-      const accepted = await Promise.all(draftIds.map((draftId) => t.call('POST', '/microblog/publish', { key, body: { draftId, async: true } })));
+      const accepted = await Promise.all(
+        draftIds.map((draftId) => t.call('POST', '/microblog/publish', { key, body: { draftId, async: true } })),
+      );
       for (const a of accepted) expect(a.status, a.text).toBe(202);
       await until('every capped publish done', async () => {
         for (const id of draftIds) if ((await progress(`draftId=${id}`)).summary.completed !== 1) return false;
@@ -360,7 +490,15 @@ describe('force, the per-network cap, and the ledger', () => {
     }
     expect((await postsOn(nets, 'fedblog')).filter((p) => mine.has(p.text))).toHaveLength(COUNT);
     expect(answered).toHaveLength(COUNT);
-    const events = answered.flatMap((at) => [[at - LATENCY, 1], [at, -1]] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    const events = answered
+      .flatMap(
+        (at) =>
+          [
+            [at - LATENCY, 1],
+            [at, -1],
+          ] as const,
+      )
+      .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
     let inFlight = 0;
     let most = 0;
     for (const [, d] of events) most = Math.max(most, (inFlight += d));
@@ -371,10 +509,14 @@ describe('force, the per-network cap, and the ledger', () => {
   });
 
   it('after every publish, refund, review and adjustment above, the balance is the sum of the ledger', async () => {
-    const { total } = t.server.sqlite.prepare('SELECT COALESCE(SUM(credits), 0) AS total FROM credit_ledger WHERE user_id = ?').get(userId) as { total: number };
+    const { total } = t.server.sqlite
+      .prepare('SELECT COALESCE(SUM(credits), 0) AS total FROM credit_ledger WHERE user_id = ?')
+      .get(userId) as { total: number };
     expect(await balance()).toBe(total);
     expect((await t.call('GET', '/me', { key })).body.credits_balance).toBe(total);
-    const refunds = t.server.sqlite.prepare("SELECT COUNT(*) AS n FROM credit_ledger WHERE user_id = ? AND trans_type = 'refund'").get(userId) as { n: number };
+    const refunds = t.server.sqlite
+      .prepare("SELECT COUNT(*) AS n FROM credit_ledger WHERE user_id = ? AND trans_type = 'refund'")
+      .get(userId) as { n: number };
     expect(refunds.n).toBeGreaterThan(0);
   });
 });

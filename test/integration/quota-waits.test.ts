@@ -38,10 +38,16 @@ beforeAll(async () => {
     clock,
     scheduler: { waker: new ManualWaker(), sweepMs: 3_600_000 },
     settings: {
-      HERALD_MICROBLOG_API_URL: x.url, HERALD_MICROBLOG_AUTHORIZE_URL: x.authorizeUrl, HERALD_MICROBLOG_TOKEN_URL: x.tokenUrl,
-      HERALD_MICROBLOG_CLIENT_ID: CLIENT.clientId, HERALD_MICROBLOG_CLIENT_SECRET: CLIENT.clientSecret,
-      HERALD_THREADBLOG_API_URL: threads.url, HERALD_THREADBLOG_AUTHORIZE_URL: threads.authorizeUrl, HERALD_THREADBLOG_TOKEN_URL: threads.tokenUrl,
-      HERALD_THREADBLOG_CLIENT_ID: threads.clientId, HERALD_THREADBLOG_CLIENT_SECRET: threads.clientSecret,
+      HERALD_MICROBLOG_API_URL: x.url,
+      HERALD_MICROBLOG_AUTHORIZE_URL: x.authorizeUrl,
+      HERALD_MICROBLOG_TOKEN_URL: x.tokenUrl,
+      HERALD_MICROBLOG_CLIENT_ID: CLIENT.clientId,
+      HERALD_MICROBLOG_CLIENT_SECRET: CLIENT.clientSecret,
+      HERALD_THREADBLOG_API_URL: threads.url,
+      HERALD_THREADBLOG_AUTHORIZE_URL: threads.authorizeUrl,
+      HERALD_THREADBLOG_TOKEN_URL: threads.tokenUrl,
+      HERALD_THREADBLOG_CLIENT_ID: threads.clientId,
+      HERALD_THREADBLOG_CLIENT_SECRET: threads.clientSecret,
     },
   });
   useFastPolling(t);
@@ -60,13 +66,23 @@ async function draft(text: string): Promise<string> {
   return r.body.draft.id as string;
 }
 async function scheduleAt(draftId: string, at: number, accountId: string, platform: string) {
-  const r = await t.call('POST', '/microblog/schedule', { key, body: { draftId, scheduledFor: new Date(at).toISOString(), targetAccounts: [{ accountId, platform }], applyJitter: false } });
+  const r = await t.call('POST', '/microblog/schedule', {
+    key,
+    body: {
+      draftId,
+      scheduledFor: new Date(at).toISOString(),
+      targetAccounts: [{ accountId, platform }],
+      applyJitter: false,
+    },
+  });
   expect(r.status, r.text).toBe(200);
 }
-const progress = async (draftId: string) => (await t.call('GET', `/microblog/publish/progress?draftId=${draftId}`, { key })).body.entries[0];
+const progress = async (draftId: string) =>
+  (await t.call('GET', `/microblog/publish/progress?draftId=${draftId}`, { key })).body.entries[0];
 const balance = async () => (await t.call('POST', '/credits', { key })).body.balance as number;
 const fire = () => t.server.scheduler!.tick();
-const events = (after: number) => t.server.services.events.read(ownerId(t), after).map((e) => ({ type: e.type, ...JSON.parse(e.data) }));
+const events = (after: number) =>
+  t.server.services.events.read(ownerId(t), after).map((e) => ({ type: e.type, ...JSON.parse(e.data) }));
 
 describe('when a window frees (pure)', () => {
   it('counts known requests, weights and unknown ones', () => {
@@ -82,42 +98,56 @@ describe('when a window frees (pure)', () => {
 });
 
 describe('Threads: 250 posts per 24 h, from its quota endpoint', () => {
-  it('holds the 251st post pending with waitingFor quota and nextAttemptAt, then sends it when the window frees', async () => {
-    // 249 posts made outside Herald 23 h ago: Threads counts them, Herald has no record of them.
-    threads.seedPosts('herald.tester', 249, clock.now() - 23 * HOUR);
-    const first = await draft('Threads post 250');
-    const second = await draft('Threads post 251');
-    await scheduleAt(first, clock.now() + MIN, threadsId, 'threadblog');
-    await scheduleAt(second, clock.now() + 2 * MIN, threadsId, 'threadblog');
-    const credits = await balance();
-    const after = t.server.services.events.latestId(ownerId(t));
-    const checks = threads.state.quotaChecks ?? 0;
-    clock.advance(2 * MIN);
-    await fire();
-    expect(threads.postsBy('herald.tester').filter((p) => p.text.startsWith('Threads post'))).toHaveLength(1);
-    expect(threads.state.quotaChecks).toBeGreaterThanOrEqual(checks + 2);
-    expect(threads.state.quotaRefusals ?? 0).toBe(0);
-    // Held: the seeded posts leave the window at an unknown time, so Herald looks again within RECHECK_MS.
-    const held = await progress(second);
-    const nextAt = clock.now() + RECHECK_MS;
-    expect(held).toMatchObject({ status: 'pending', waitingFor: 'quota', nextAttemptAt: new Date(nextAt).toISOString() });
-    expect(held.statusText).toMatch(/250 posts per 24 hours/);
-    expect((await t.call('GET', '/microblog/schedule', { key })).body.schedules.some((s: { draftId: string }) => s.draftId === second)).toBe(true);
-    // Charged only for the one that went out; the event stream tells when the held one goes.
-    expect(credits - (await balance())).toBe(10);
-    expect(events(after).find((e) => e.type === 'post.scheduled' && e.draftId === second)).toMatchObject({ waitingFor: 'quota', nextAttemptAt: new Date(nextAt).toISOString() });
+  it(
+    'holds the 251st post pending with waitingFor quota and ' + 'nextAttemptAt, then sends it when the window frees',
+    async () => {
+      // 249 posts made outside Herald 23 h ago: Threads counts them, Herald has no record of them.
+      threads.seedPosts('herald.tester', 249, clock.now() - 23 * HOUR);
+      const first = await draft('Threads post 250');
+      const second = await draft('Threads post 251');
+      await scheduleAt(first, clock.now() + MIN, threadsId, 'threadblog');
+      await scheduleAt(second, clock.now() + 2 * MIN, threadsId, 'threadblog');
+      const credits = await balance();
+      const after = t.server.services.events.latestId(ownerId(t));
+      const checks = threads.state.quotaChecks ?? 0;
+      clock.advance(2 * MIN);
+      await fire();
+      expect(threads.postsBy('herald.tester').filter((p) => p.text.startsWith('Threads post'))).toHaveLength(1);
+      expect(threads.state.quotaChecks).toBeGreaterThanOrEqual(checks + 2);
+      expect(threads.state.quotaRefusals ?? 0).toBe(0);
+      // Held: the seeded posts leave the window at an unknown time, so Herald looks again within RECHECK_MS.
+      const held = await progress(second);
+      const nextAt = clock.now() + RECHECK_MS;
+      expect(held).toMatchObject({
+        status: 'pending',
+        waitingFor: 'quota',
+        nextAttemptAt: new Date(nextAt).toISOString(),
+      });
+      expect(held.statusText).toMatch(/250 posts per 24 hours/);
+      expect(
+        (await t.call('GET', '/microblog/schedule', { key })).body.schedules.some(
+          (s: { draftId: string }) => s.draftId === second,
+        ),
+      ).toBe(true);
+      // Charged only for the one that went out; the event stream tells when the held one goes.
+      expect(credits - (await balance())).toBe(10);
+      expect(events(after).find((e) => e.type === 'post.scheduled' && e.draftId === second)).toMatchObject({
+        waitingFor: 'quota',
+        nextAttemptAt: new Date(nextAt).toISOString(),
+      });
 
-    // Not before its time.
-    clock.advance(RECHECK_MS - MIN);
-    await fire();
-    expect(threads.countPosts('herald.tester', 'Threads post 251')).toBe(0);
-    // An hour on, the seeded posts (23 h old then) have left the 24 h window: it goes.
-    clock.t = nextAt;
-    await fire();
-    expect(threads.countPosts('herald.tester', 'Threads post 251')).toBe(1);
-    expect(await progress(second)).toMatchObject({ status: 'published', waitingFor: null });
-    expect(threads.state.quotaRefusals ?? 0).toBe(0);
-  });
+      // Not before its time.
+      clock.advance(RECHECK_MS - MIN);
+      await fire();
+      expect(threads.countPosts('herald.tester', 'Threads post 251')).toBe(0);
+      // An hour on, the seeded posts (23 h old then) have left the 24 h window: it goes.
+      clock.t = nextAt;
+      await fire();
+      expect(threads.countPosts('herald.tester', 'Threads post 251')).toBe(1);
+      expect(await progress(second)).toMatchObject({ status: 'published', waitingFor: null });
+      expect(threads.state.quotaRefusals ?? 0).toBe(0);
+    },
+  );
 
   it('a quota endpoint that fails does not hold the post: it goes (a refusal would be retried)', async () => {
     const id = await draft('Threads post while the quota endpoint fails');
@@ -130,13 +160,15 @@ describe('Threads: 250 posts per 24 h, from its quota endpoint', () => {
   });
 });
 
-describe('X by tier: the Free tier\'s 17 posts per 24 h', () => {
-  it('holds the 18th until the first of the 17 leaves the window, counted from Herald\'s own records', async () => {
+describe("X by tier: the Free tier's 17 posts per 24 h", () => {
+  it("holds the 18th until the first of the 17 leaves the window, counted from Herald's own records", async () => {
     expect((await t.call('PUT', '/settings', { key, body: { xTier: 'free' } })).status).toBe(200);
     const start = clock.now();
     for (let i = 1; i <= 17; i++) {
       const id = await draft(`X post ${i} of the day`);
-      expect((await t.call('POST', '/microblog/publish', { key, body: { draftId: id, accountIds: [xId] } })).status).toBe(200);
+      expect(
+        (await t.call('POST', '/microblog/publish', { key, body: { draftId: id, accountIds: [xId] } })).status,
+      ).toBe(200);
       clock.advance(MIN);
     }
     const eighteenth = await draft('X post 18 of the day');
@@ -146,7 +178,11 @@ describe('X by tier: the Free tier\'s 17 posts per 24 h', () => {
     await fire();
     expect(x.state.posts.filter((p) => p.text === 'X post 18 of the day')).toHaveLength(0);
     const freesAt = start + 24 * HOUR + 1;
-    expect(await progress(eighteenth)).toMatchObject({ status: 'pending', waitingFor: 'quota', nextAttemptAt: new Date(freesAt).toISOString() });
+    expect(await progress(eighteenth)).toMatchObject({
+      status: 'pending',
+      waitingFor: 'quota',
+      nextAttemptAt: new Date(freesAt).toISOString(),
+    });
     expect(await balance()).toBe(credits);
     clock.t = freesAt - 1;
     await fire();

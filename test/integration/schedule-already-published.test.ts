@@ -1,22 +1,46 @@
 /**
- * Scheduling or queueing a draft on accounts it was already published to (decisions §11): 409
+ * Scheduling or queueing a draft on accounts it was already published to (docs/decisions.md §22): 409
  * ALREADY_PUBLISHED naming them, nothing scheduled; with `force: true` it posts again at its
  * time, a new publication charged and shown in history like any other; and a forced entry that
  * fired and was then fired again (a crash before its entry said so) does not post a third time.
  * Against the X and Mastodon simulators with an injected clock.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { clock, draft, fire, key, MIN, mastoId, t, tweets, useSchedulerWorld, xId } from '../helpers/scheduler-world.js';
+import {
+  clock,
+  draft,
+  fire,
+  key,
+  MIN,
+  mastoId,
+  t,
+  tweets,
+  useSchedulerWorld,
+  xId,
+} from '../helpers/scheduler-world.js';
 
 useSchedulerWorld();
 
 const call = (method: string, path: string, body?: unknown) => t.call(method, path, { key, body });
-const pending = (draftId: string) => t.server.sqlite.prepare("SELECT COUNT(*) FROM schedule_entries WHERE draft_id = ? AND status = 'pending'").pluck().get(draftId) as number;
+const pending = (draftId: string) =>
+  t.server.sqlite
+    .prepare("SELECT COUNT(*) FROM schedule_entries WHERE draft_id = ? AND status = 'pending'")
+    .pluck()
+    .get(draftId) as number;
 const balance = async () => (await call('POST', '/credits')).body.balance as number;
-const history = async (draftId: string) => ((await call('GET', '/publish/history?limit=100')).body.publications as { draftId: string; accountId: string; status: string }[])
-  .filter((h) => h.draftId === draftId);
+const history = async (draftId: string) =>
+  (
+    (await call('GET', '/publish/history?limit=100')).body.publications as {
+      draftId: string;
+      accountId: string;
+      status: string;
+    }[]
+  ).filter((h) => h.draftId === draftId);
 const x = () => [{ accountId: xId, platform: 'microblog' }];
-const both = () => [{ accountId: xId, platform: 'microblog' }, { accountId: mastoId, platform: 'fedblog' }];
+const both = () => [
+  { accountId: xId, platform: 'microblog' },
+  { accountId: mastoId, platform: 'fedblog' },
+];
 
 async function published(text: string, targets: { accountId: string; platform: string }[]): Promise<string> {
   const id = await draft(text);
@@ -31,7 +55,11 @@ beforeAll(() => clock.set('2026-11-26T12:00:00.000Z'));
 describe('scheduling a draft that is already published', () => {
   it('POST /microblog/schedule answers 409 ALREADY_PUBLISHED naming the accounts, and schedules nothing', async () => {
     const id = await published('Already out on X only', x());
-    const r = await call('POST', '/microblog/schedule', { draftId: id, scheduledFor: new Date(clock.now() + 10 * MIN).toISOString(), targetAccounts: both() });
+    const r = await call('POST', '/microblog/schedule', {
+      draftId: id,
+      scheduledFor: new Date(clock.now() + 10 * MIN).toISOString(),
+      targetAccounts: both(),
+    });
     expect(r.status, r.text).toBe(409);
     expect(r.body.error).toBe('ALREADY_PUBLISHED');
     expect(r.body.message).toMatch(/@\S+ on X/);
@@ -40,7 +68,12 @@ describe('scheduling a draft that is already published', () => {
     expect(r.body.details).toEqual([{ path: 'force', message: expect.stringContaining(xId) }]);
     expect(pending(id)).toBe(0);
     // The unpublished account alone is scheduled as usual.
-    const rest = await call('POST', '/microblog/schedule', { draftId: id, scheduledFor: new Date(clock.now() + 10 * MIN).toISOString(), targetAccounts: [both()[1]], applyJitter: false });
+    const rest = await call('POST', '/microblog/schedule', {
+      draftId: id,
+      scheduledFor: new Date(clock.now() + 10 * MIN).toISOString(),
+      targetAccounts: [both()[1]],
+      applyJitter: false,
+    });
     expect(rest.status, rest.text).toBe(200);
   });
 
@@ -64,7 +97,13 @@ describe('scheduling a draft that is already published', () => {
     const text = 'Posted twice on purpose';
     const id = await published(text, x());
     expect(tweets(text)).toBe(1);
-    const r = await call('POST', '/microblog/schedule', { draftId: id, scheduledFor: new Date(clock.now() + 5 * MIN).toISOString(), targetAccounts: x(), applyJitter: false, force: true });
+    const r = await call('POST', '/microblog/schedule', {
+      draftId: id,
+      scheduledFor: new Date(clock.now() + 5 * MIN).toISOString(),
+      targetAccounts: x(),
+      applyJitter: false,
+      force: true,
+    });
     expect(r.status, r.text).toBe(200);
     const before = await balance();
     clock.advance(5 * MIN);
@@ -75,7 +114,9 @@ describe('scheduling a draft that is already published', () => {
     expect(rows.map((h) => h.status)).toEqual(['published', 'published']);
 
     // Its entry fired again (as after a crash before it was marked done): no third post.
-    t.server.sqlite.prepare("UPDATE schedule_entries SET status = 'pending', due_at = ? WHERE draft_id = ?").run(clock.now(), id);
+    t.server.sqlite
+      .prepare("UPDATE schedule_entries SET status = 'pending', due_at = ? WHERE draft_id = ?")
+      .run(clock.now(), id);
     await fire();
     expect(tweets(text)).toBe(2);
     expect(await history(id)).toHaveLength(2);

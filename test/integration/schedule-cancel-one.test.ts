@@ -8,12 +8,30 @@
 import { describe, expect, it } from 'vitest';
 import { HeraldClient } from '../../client/index.js';
 import { addUser } from '../helpers/server.js';
-import { clock, draft, draftStatus, key, MIN, mastoId, scheduleAt, t, useSchedulerWorld, xId } from '../helpers/scheduler-world.js';
+import {
+  clock,
+  draft,
+  draftStatus,
+  key,
+  MIN,
+  mastoId,
+  scheduleAt,
+  t,
+  useSchedulerWorld,
+  xId,
+} from '../helpers/scheduler-world.js';
 
 useSchedulerWorld();
 
-const both = () => [{ accountId: xId, platform: 'microblog' }, { accountId: mastoId, platform: 'fedblog' }];
-const pending = (draftId: string) => (t.server.sqlite.prepare("SELECT account_id FROM schedule_entries WHERE draft_id = ? AND status = 'pending' ORDER BY account_id").pluck().all(draftId) as string[]);
+const both = () => [
+  { accountId: xId, platform: 'microblog' },
+  { accountId: mastoId, platform: 'fedblog' },
+];
+const pending = (draftId: string) =>
+  t.server.sqlite
+    .prepare("SELECT account_id FROM schedule_entries WHERE draft_id = ? AND status = 'pending' ORDER BY account_id")
+    .pluck()
+    .all(draftId) as string[];
 const cancel = (query: string, k = key) => t.call('DELETE', `/microblog/schedule?${query}`, { key: k });
 
 describe('cancel one network of a schedule', () => {
@@ -28,7 +46,9 @@ describe('cancel one network of a schedule', () => {
     expect(one.body.cancelled).toBe(1);
     expect(pending(id)).toEqual([xId]);
     expect(draftStatus(id)).toBe('scheduled');
-    const listed = (await t.call('GET', '/microblog/schedule', { key })).body.schedules.filter((s: any) => s.draftId === id);
+    const listed = (await t.call('GET', '/microblog/schedule', { key })).body.schedules.filter(
+      (s: any) => s.draftId === id,
+    );
     expect(listed.map((s: any) => s.accountUuid)).toEqual([xId]);
 
     const again = await cancel(`draftId=${id}&accountId=${mastoId}`);

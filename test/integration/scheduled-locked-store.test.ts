@@ -26,7 +26,14 @@ let key = '';
 let accountId = '';
 let draftId = '';
 
-const start = () => startServer({ dataDir: dir, clock, scheduler: { waker, sweepMs: 3_600_000 }, credentialCheck: false, settings: { HERALD_SECRET_STORE: 'encrypted' } });
+const start = () =>
+  startServer({
+    dataDir: dir,
+    clock,
+    scheduler: { waker, sweepMs: 3_600_000 },
+    credentialCheck: false,
+    settings: { HERALD_SECRET_STORE: 'encrypted' },
+  });
 const balance = async () => (await t.call('POST', '/credits', { key })).body.balance as number;
 const progress = async () => (await t.call('GET', `/microblog/publish/progress?draftId=${draftId}`, { key })).body;
 
@@ -39,9 +46,20 @@ beforeAll(async () => {
   const c = await connectOAuth(t, key, 'fedblog', { instanceUrl: masto.url });
   expect(c.status, JSON.stringify(c.body)).toBe(200);
   accountId = c.body.accountUuid;
-  const d = await t.call('POST', '/microblog/drafts', { key, body: { title: 'while locked', tweets: [{ content: 'Sent once Herald is unlocked' }] } });
+  const d = await t.call('POST', '/microblog/drafts', {
+    key,
+    body: { title: 'while locked', tweets: [{ content: 'Sent once Herald is unlocked' }] },
+  });
   draftId = d.body.draft.id;
-  const s = await t.call('POST', '/microblog/schedule', { key, body: { draftId, scheduledFor: new Date(clock.now() + 5 * MIN).toISOString(), targetAccounts: [{ accountId, platform: 'fedblog' }], applyJitter: false } });
+  const s = await t.call('POST', '/microblog/schedule', {
+    key,
+    body: {
+      draftId,
+      scheduledFor: new Date(clock.now() + 5 * MIN).toISOString(),
+      targetAccounts: [{ accountId, platform: 'fedblog' }],
+      applyJitter: false,
+    },
+  });
   expect(s.status, s.text).toBe(200);
   // Herald restarts: the encrypted store is locked until someone gives the passphrase.
   await t.server.close();
@@ -56,24 +74,48 @@ afterAll(async () => {
 });
 
 describe('publishing now while the secret store is locked', () => {
-  it('answers 423 SECRET_STORE_LOCKED before anything is charged or sent, on the draft and the single-network paths', async () => {
-    const before = await balance();
-    const now = await t.call('POST', '/microblog/publish', { key, body: { draftId: (await t.call('POST', '/microblog/drafts', { key, body: { title: 'now, locked', tweets: [{ content: 'Not sent while locked' }] } })).body.draft.id, accountIds: [accountId] } });
-    expect(now.status, now.text).toBe(423);
-    expect(now.body).toMatchObject({ success: false, error: 'SECRET_STORE_LOCKED' });
-    expect(now.body.message).toContain('unlock');
-    const direct = await t.call('POST', '/fedblog/publish', { key, body: { accountUuid: accountId, type: 'single', text: 'Not sent while locked either' } });
-    expect(direct.status, direct.text).toBe(423);
-    expect(await balance()).toBe(before);
-    expect(masto.state.statuses).toHaveLength(0);
-  });
+  it(
+    'answers 423 SECRET_STORE_LOCKED before anything is charged or sent, on the draft and the single-network ' +
+      'paths',
+    async () => {
+      const before = await balance();
+      const now = await t.call('POST', '/microblog/publish', {
+        key,
+        body: {
+          draftId: (
+            await t.call('POST', '/microblog/drafts', {
+              key,
+              body: { title: 'now, locked', tweets: [{ content: 'Not sent while locked' }] },
+            })
+          ).body.draft.id,
+          accountIds: [accountId],
+        },
+      });
+      expect(now.status, now.text).toBe(423);
+      expect(now.body).toMatchObject({ success: false, error: 'SECRET_STORE_LOCKED' });
+      expect(now.body.message).toContain('unlock');
+      const direct = await t.call('POST', '/fedblog/publish', {
+        key,
+        body: { accountUuid: accountId, type: 'single', text: 'Not sent while locked either' },
+      });
+      expect(direct.status, direct.text).toBe(423);
+      expect(await balance()).toBe(before);
+      expect(masto.state.statuses).toHaveLength(0);
+    },
+  );
 });
 
 describe('a scheduled post due while the secret store is locked', () => {
   it('waits, pending and uncharged, saying to unlock Herald; nothing reaches the network', async () => {
-    expect((await t.call('GET', '/setup/secrets', { key })).body.current).toMatchObject({ kind: 'encrypted', locked: true });
+    expect((await t.call('GET', '/setup/secrets', { key })).body.current).toMatchObject({
+      kind: 'encrypted',
+      locked: true,
+    });
     // What the UI's banner reads on every page, without a keychain round trip.
-    expect((await t.call('GET', '/settings', { key })).body.settings).toMatchObject({ secretStore: 'encrypted', secretStoreLocked: true });
+    expect((await t.call('GET', '/settings', { key })).body.settings).toMatchObject({
+      secretStore: 'encrypted',
+      secretStoreLocked: true,
+    });
     const before = await balance();
     clock.advance(6 * MIN);
     await t.server.scheduler!.tick();
@@ -107,6 +149,6 @@ describe('a scheduled post due while the secret store is locked', () => {
     await t.server.scheduler!.tick();
     const p = await progress();
     expect(p.entries[0]).toMatchObject({ status: 'published', waitingFor: null });
-    expect(masto.state.statuses.map((s) => s.text)).toEqual(["Sent once Herald is unlocked"]);
+    expect(masto.state.statuses.map((s) => s.text)).toEqual(['Sent once Herald is unlocked']);
   });
 });

@@ -19,7 +19,10 @@ describe('the scheduler lock', () => {
   it('is not kept by a leftover note naming another live process', async () => {
     const dataDir = tempDir();
     // pid 1 is always alive; a lock decided by "is that pid alive?" would never be taken.
-    fs.writeFileSync(path.join(dataDir, 'scheduler.lock'), JSON.stringify({ pid: 1, token: 'left over from before a reboot' }));
+    fs.writeFileSync(
+      path.join(dataDir, 'scheduler.lock'),
+      JSON.stringify({ pid: 1, token: 'left over from before a reboot' }),
+    );
     const t = await startServer({ dataDir });
     open.push(t);
     expect(t.server.scheduler?.active).toBe(true);

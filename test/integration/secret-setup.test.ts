@@ -14,7 +14,13 @@ import { tempDir } from '../helpers/server.js';
 import { EncryptedFileSecretStore } from '../../server/secrets/encrypted-file.store.js';
 
 const dir = tempDir('herald-secret-setup-');
-const NO_DBUS = { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/herald-test-bus', DISPLAY: '', HERALD_SECRET_STORE: undefined, HERALD_OWNER_EMAIL: undefined, HERALD_OWNER_PASSWORD: undefined };
+const NO_DBUS = {
+  DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/herald-test-bus',
+  DISPLAY: '',
+  HERALD_SECRET_STORE: undefined,
+  HERALD_OWNER_EMAIL: undefined,
+  HERALD_OWNER_PASSWORD: undefined,
+};
 const PASSPHRASE = 'correct horse battery staple';
 const CANARY = 'canary-client-secret-4f1d9a';
 let child: ChildServer | undefined;
@@ -29,7 +35,9 @@ describe('choosing where secrets live with no secret service running', () => {
 
   it('creates the owner, then the keychain check reports no keychain in plain words', async () => {
     child = await startChild({ dataDir: dir, env: NO_DBUS });
-    const setup = await child.call('POST', '/auth/setup', { body: { email: 'owner@example.com', password: 'owner password 1' } });
+    const setup = await child.call('POST', '/auth/setup', {
+      body: { email: 'owner@example.com', password: 'owner password 1' },
+    });
     expect(setup.status, setup.text).toBe(200);
     key = setup.body.apiKey.key;
     const r = await child.call('GET', '/setup/secrets', { key });
@@ -58,23 +66,35 @@ describe('choosing where secrets live with no secret service running', () => {
     expect(r.status, r.text).toBe(200);
     expect(r.body.kind).toBe('unavailable');
     expect(r.body.message).toMatch(/will not keep any network account/);
-    const sky = await child!.call('POST', '/skyblog/auth', { key, body: { identifier: 'someone.example', appPassword: 'abcd-efgh-ijkl-mnop', service: 'http://127.0.0.1:9' } });
+    const sky = await child!.call('POST', '/skyblog/auth', {
+      key,
+      body: { identifier: 'someone.example', appPassword: 'abcd-efgh-ijkl-mnop', service: 'http://127.0.0.1:9' },
+    });
     expect(sky.status, sky.text).toBe(409);
     expect(sky.body.error).toBe('SECRET_STORE_UNAVAILABLE');
     expect(sky.body.message).toMatch(/Start a keychain|encrypted file store/);
     const masto = await child!.call('POST', '/fedblog/auth', { key, body: { instanceUrl: 'http://127.0.0.1:9' } });
     expect(masto.status, masto.text).toBe(409);
-    const app = await child!.call('PUT', '/networks/problog', { key, body: { clientId: 'id', clientSecret: 'secret' } });
+    const app = await child!.call('PUT', '/networks/problog', {
+      key,
+      body: { clientId: 'id', clientSecret: 'secret' },
+    });
     expect(app.status).toBeLessThan(500);
   });
 
   it('the encrypted file store takes a passphrase and keeps secrets sealed in a 0600 file', async () => {
     const short = await child!.call('POST', '/setup/secrets', { key, body: { store: 'encrypted' } });
     expect(short.status).toBe(400);
-    const r = await child!.call('POST', '/setup/secrets', { key, body: { store: 'encrypted', passphrase: PASSPHRASE } });
+    const r = await child!.call('POST', '/setup/secrets', {
+      key,
+      body: { store: 'encrypted', passphrase: PASSPHRASE },
+    });
     expect(r.status, r.text).toBe(200);
     expect(r.body.kind).toBe('encrypted');
-    const app = await child!.call('PUT', '/networks/problog', { key, body: { clientId: 'li-client', clientSecret: CANARY } });
+    const app = await child!.call('PUT', '/networks/problog', {
+      key,
+      body: { clientId: 'li-client', clientSecret: CANARY },
+    });
     expect(app.status, app.text).toBe(200);
     const file = path.join(dir, 'secrets.enc.json');
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
@@ -82,7 +102,9 @@ describe('choosing where secrets live with no secret service running', () => {
     expect(fs.existsSync(path.join(dir, 'secrets.json'))).toBe(false);
     expect(JSON.parse(fs.readFileSync(path.join(dir, 'config.json'), 'utf8')).HERALD_SECRET_STORE).toBe('encrypted');
     // The passphrase is nowhere in the data folder.
-    for (const f of fs.readdirSync(dir)) if (fs.statSync(path.join(dir, f)).isFile()) expect(fs.readFileSync(path.join(dir, f)).includes(Buffer.from(PASSPHRASE))).toBe(false);
+    for (const f of fs.readdirSync(dir))
+      if (fs.statSync(path.join(dir, f)).isFile())
+        expect(fs.readFileSync(path.join(dir, f)).includes(Buffer.from(PASSPHRASE))).toBe(false);
   });
 
   it('after a restart the store is locked (423 naming the fix) until the right passphrase opens it', async () => {
@@ -91,7 +113,10 @@ describe('choosing where secrets live with no secret service running', () => {
     key = await child.login('owner@example.com', 'owner password 1');
     const status = await child.call('GET', '/setup/secrets', { key });
     expect(status.body.current).toMatchObject({ kind: 'encrypted', locked: true });
-    const sky = await child.call('POST', '/skyblog/auth', { key, body: { identifier: 'someone.example', appPassword: 'abcd-efgh-ijkl-mnop', service: 'http://127.0.0.1:9' } });
+    const sky = await child.call('POST', '/skyblog/auth', {
+      key,
+      body: { identifier: 'someone.example', appPassword: 'abcd-efgh-ijkl-mnop', service: 'http://127.0.0.1:9' },
+    });
     expect(sky.status, sky.text).toBe(423);
     expect(sky.body.error).toBe('SECRET_STORE_LOCKED');
     expect(sky.body.message).toMatch(/unlock/i);
@@ -99,14 +124,26 @@ describe('choosing where secrets live with no secret service running', () => {
     const switchLocked = await child.call('POST', '/setup/secrets', { key, body: { store: 'file' } });
     expect(switchLocked.status, switchLocked.text).toBe(423);
     expect(switchLocked.body.message).toMatch(/Unlock the encrypted secret store first/);
-    expect((await child.call('GET', '/setup/secrets', { key })).body.current).toMatchObject({ kind: 'encrypted', locked: true });
-    const wrong = await child.call('POST', '/setup/secrets/unlock', { key, body: { passphrase: 'not the passphrase' } });
+    expect((await child.call('GET', '/setup/secrets', { key })).body.current).toMatchObject({
+      kind: 'encrypted',
+      locked: true,
+    });
+    const wrong = await child.call('POST', '/setup/secrets/unlock', {
+      key,
+      body: { passphrase: 'not the passphrase' },
+    });
     expect(wrong.status).toBe(401);
-    expect((await child.call('GET', '/networks', { key })).body.networks.find((n: any) => n.platform === 'problog').configured).toBe(false);
+    expect(
+      (await child.call('GET', '/networks', { key })).body.networks.find((n: any) => n.platform === 'problog')
+        .configured,
+    ).toBe(false);
     const right = await child.call('POST', '/setup/secrets/unlock', { key, body: { passphrase: PASSPHRASE } });
     expect(right.status, right.text).toBe(200);
     const nets = await child.call('GET', '/networks', { key });
-    expect(nets.body.networks.find((n: any) => n.platform === 'problog')).toMatchObject({ configured: true, clientId: 'li-client' });
+    expect(nets.body.networks.find((n: any) => n.platform === 'problog')).toMatchObject({
+      configured: true,
+      clientId: 'li-client',
+    });
   });
 });
 
@@ -128,7 +165,9 @@ describe('EncryptedFileSecretStore', () => {
     const data = Buffer.from(env.data, 'base64');
     data[0] ^= 1;
     fs.writeFileSync(file, JSON.stringify({ ...env, data: data.toString('base64') }));
-    await expect(new EncryptedFileSecretStore(file).unlock(PASSPHRASE)).rejects.toMatchObject({ code: 'INVALID_CREDENTIALS' });
+    await expect(new EncryptedFileSecretStore(file).unlock(PASSPHRASE)).rejects.toMatchObject({
+      code: 'INVALID_CREDENTIALS',
+    });
     fs.rmSync(d, { recursive: true, force: true });
   });
 });

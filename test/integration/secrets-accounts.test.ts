@@ -41,14 +41,19 @@ async function keychainEntry(accountId: string) {
 }
 
 async function connect(account: PdsAccount) {
-  const r = await t.call('POST', '/skyblog/auth', { key, body: { identifier: account.handle, appPassword: account.appPassword, service: pds.url } });
+  const r = await t.call('POST', '/skyblog/auth', {
+    key,
+    body: { identifier: account.handle, appPassword: account.appPassword, service: pds.url },
+  });
   expect(r.status, r.text).toBe(200);
   return r.body.account.uuid as string;
 }
 
 beforeAll(async () => {
   for (const method of ['log', 'info', 'warn', 'error'] as const) {
-    vi.spyOn(console, method).mockImplementation((...args: unknown[]) => { logs.push(args.map(String).join(' ')); });
+    vi.spyOn(console, method).mockImplementation((...args: unknown[]) => {
+      logs.push(args.map(String).join(' '));
+    });
   }
   pds = await startPds();
   // Logging on, so the sweep also covers what Herald writes to its log.
@@ -67,47 +72,64 @@ describe('Herald on the OS keychain', () => {
     expect(t.server.deps.secrets.kind).toBe('keychain');
   });
 
-  it('canary: after connecting, publishing and a refresh, no token or app password is anywhere in the data folder or logs', async () => {
-    const frank = await pds.createAccount('frank');
-    const id = await connect(frank);
-    const row = () => t.server.db.select().from(accounts).where(eq(accounts.id, id)).get()!;
-    const stored = () => t.server.deps.secrets.get(accountSecretName(id));
-    const first = JSON.parse((await stored())!);
-    expect(first.extra.appPassword).toBe(frank.appPassword);
+  it(
+    'canary: after connecting, publishing and a refresh, no token or app password is anywhere in the data ' +
+      'folder or logs',
+    async () => {
+      const frank = await pds.createAccount('frank');
+      const id = await connect(frank);
+      const row = () => t.server.db.select().from(accounts).where(eq(accounts.id, id)).get()!;
+      const stored = () => t.server.deps.secrets.get(accountSecretName(id));
+      const first = JSON.parse((await stored())!);
+      expect(first.extra.appPassword).toBe(frank.appPassword);
 
-    // Publish with an image (media goes through the data folder) and force a token rotation.
-    const png = makePng(16, 16);
-    const file = path.join(t.dataDir, 'canary.png');
-    fs.writeFileSync(file, png);
-    await t.server.services.credentials.withCredentials(row(), (ctx) => t.server.deps.platforms.get('skyblog').publishPost(ctx, {
-      text: 'Canary post', media: [{ path: file, mime: 'image/png', size: png.length, kind: 'image', altText: 'canary' }], options: {}, idempotencyKey: 'c1',
-    }));
-    await t.server.services.credentials.save(id, { ...first, accessToken: pds.expired(first.accessToken) });
-    const before = t.server.services.credentials.refreshCalls;
-    await t.server.services.credentials.withCredentials(row(), (ctx) => t.server.deps.platforms.get('skyblog').publishPost(ctx, { text: 'Canary after refresh', media: [], options: {}, idempotencyKey: 'c2' }));
-    expect(t.server.services.credentials.refreshCalls - before).toBe(1);
-    const second = JSON.parse((await stored())!);
-    expect(second.refreshToken).not.toBe(first.refreshToken);
+      // Publish with an image (media goes through the data folder) and force a token rotation.
+      const png = makePng(16, 16);
+      const file = path.join(t.dataDir, 'canary.png');
+      fs.writeFileSync(file, png);
+      await t.server.services.credentials.withCredentials(row(), (ctx) =>
+        t.server.deps.platforms.get('skyblog').publishPost(ctx, {
+          text: 'Canary post',
+          media: [{ path: file, mime: 'image/png', size: png.length, kind: 'image', altText: 'canary' }],
+          options: {},
+          idempotencyKey: 'c1',
+        }),
+      );
+      await t.server.services.credentials.save(id, { ...first, accessToken: pds.expired(first.accessToken) });
+      const before = t.server.services.credentials.refreshCalls;
+      await t.server.services.credentials.withCredentials(row(), (ctx) =>
+        t.server.deps.platforms
+          .get('skyblog')
+          .publishPost(ctx, { text: 'Canary after refresh', media: [], options: {}, idempotencyKey: 'c2' }),
+      );
+      expect(t.server.services.credentials.refreshCalls - before).toBe(1);
+      const second = JSON.parse((await stored())!);
+      expect(second.refreshToken).not.toBe(first.refreshToken);
 
-    const canaries = {
-      appPassword: frank.appPassword,
-      accessJwt: first.accessToken,
-      refreshJwt: first.refreshToken,
-      rotatedAccessJwt: second.accessToken,
-      rotatedRefreshJwt: second.refreshToken,
-      // The signature alone, in case a token were stored split or re-encoded around it.
-      refreshSignature: second.refreshToken.split('.')[2],
-    };
-    const files = filesUnder(t.dataDir).map((f) => path.basename(f));
-    expect(files).toContain('herald.db');
-    // Positive control: the sweep does read the database (the account's public DID is in it).
-    t.server.sqlite.pragma('wal_checkpoint(PASSIVE)');
-    expect(hits(frank.did).length).toBeGreaterThan(0);
-    const found = Object.entries(canaries).flatMap(([name, value]) => hits(value).map((f) => `${name} in ${path.relative(t.dataDir, f)}`));
-    expect(found).toEqual([]);
-    const logged = Object.entries(canaries).filter(([, value]) => logs.some((l) => l.includes(value))).map(([name]) => name);
-    expect(logged).toEqual([]);
-  });
+      const canaries = {
+        appPassword: frank.appPassword,
+        accessJwt: first.accessToken,
+        refreshJwt: first.refreshToken,
+        rotatedAccessJwt: second.accessToken,
+        rotatedRefreshJwt: second.refreshToken,
+        // The signature alone, in case a token were stored split or re-encoded around it.
+        refreshSignature: second.refreshToken.split('.')[2],
+      };
+      const files = filesUnder(t.dataDir).map((f) => path.basename(f));
+      expect(files).toContain('herald.db');
+      // Positive control: the sweep does read the database (the account's public DID is in it).
+      t.server.sqlite.pragma('wal_checkpoint(PASSIVE)');
+      expect(hits(frank.did).length).toBeGreaterThan(0);
+      const found = Object.entries(canaries).flatMap(([name, value]) =>
+        hits(value).map((f) => `${name} in ${path.relative(t.dataDir, f)}`),
+      );
+      expect(found).toEqual([]);
+      const logged = Object.entries(canaries)
+        .filter(([, value]) => logs.some((l) => l.includes(value)))
+        .map(([name]) => name);
+      expect(logged).toEqual([]);
+    },
+  );
 
   it('DELETE /accounts/:id removes the tokens from the keychain and the account from every set', async () => {
     const gina = await pds.createAccount('gina');
@@ -115,8 +137,11 @@ describe('Herald on the OS keychain', () => {
     expect(await keychainEntry(id)).toContain(gina.appPassword);
     const second = await t.call('POST', '/social-sets', { key, body: { name: 'Second', accountIds: [id] } });
     expect(second.status, second.text).toBe(200);
-    const setsWith = async () => (await t.call('GET', '/social-sets', { key })).body.socialSets
-      .filter((s: { accounts: { accountId: string }[] }) => s.accounts.some((a) => a.accountId === id)).map((s: { name: string }) => s.name).sort();
+    const setsWith = async () =>
+      (await t.call('GET', '/social-sets', { key })).body.socialSets
+        .filter((s: { accounts: { accountId: string }[] }) => s.accounts.some((a) => a.accountId === id))
+        .map((s: { name: string }) => s.name)
+        .sort();
     expect(await setsWith()).toEqual(['Default', 'Second']);
 
     const del = await t.call('DELETE', `/accounts/${id}`, { key });

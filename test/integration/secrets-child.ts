@@ -8,8 +8,19 @@ import { openSecretStore } from '../../server/secrets/index.js';
 
 const [dataDir, storeSetting] = process.argv.slice(2);
 const warnings: string[] = [];
-const log = { info: () => undefined, warn: (m: string) => { warnings.push(m); }, error: (m: string) => { warnings.push(m); } };
-const config = loadConfig({}, { HERALD_DATA_DIR: dataDir, ...(storeSetting ? { HERALD_SECRET_STORE: storeSetting } : {}) });
+const log = {
+  info: () => undefined,
+  warn: (m: string) => {
+    warnings.push(m);
+  },
+  error: (m: string) => {
+    warnings.push(m);
+  },
+};
+const config = loadConfig(
+  {},
+  { HERALD_DATA_DIR: dataDir, ...(storeSetting ? { HERALD_SECRET_STORE: storeSetting } : {}) },
+);
 const store = await openSecretStore(config, log);
 let setError: string | null = null;
 try {

@@ -19,10 +19,16 @@ import { tempDir } from '../helpers/server.js';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
 const dirs: string[] = [];
-const newDir = () => { const d = tempDir('herald-secrets-'); dirs.push(d); return d; };
+const newDir = () => {
+  const d = tempDir('herald-secrets-');
+  dirs.push(d);
+  return d;
+};
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
-afterAll(() => { for (const d of dirs) fs.rmSync(d, { recursive: true, force: true }); });
+afterAll(() => {
+  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+});
 
 describe('OS keychain (gnome-keyring through keytar)', () => {
   it('openSecretStore picks the keychain when one answers', async () => {
@@ -53,21 +59,26 @@ describe('OS keychain (gnome-keyring through keytar)', () => {
     expect(await store.names()).toEqual([]);
   });
 
-  it('survives listings racing writes and deletes (libsecret hands a NULL value for an item deleted mid-listing)', async () => {
-    const service = `Herald test ${crypto.randomUUID()}`;
-    const store = new KeychainSecretStore(await loadKeytar(), service);
-    await Promise.all(Array.from({ length: 10 }, (_, i) => store.set(`kept:${i}`, `value ${i}`)));
-    // Before the keychain calls were queued, this killed the process about once a run.
-    for (let round = 0; round < 5; round++) {
-      await Promise.all([
-        ...Array.from({ length: 10 }, (_, i) => store.set(`brief:${round}:${i}`, 'x').then(() => store.delete(`brief:${round}:${i}`))),
-        ...Array.from({ length: 10 }, () => store.names()),
-      ]);
-    }
-    expect((await store.names()).sort()).toEqual(Array.from({ length: 10 }, (_, i) => `kept:${i}`).sort());
-    for (let i = 0; i < 10; i++) expect(await store.get(`kept:${i}`)).toBe(`value ${i}`);
-    await Promise.all(Array.from({ length: 10 }, (_, i) => store.delete(`kept:${i}`)));
-  });
+  it(
+    'survives listings racing writes and deletes (libsecret hands ' + 'a NULL value for an item deleted mid-listing)',
+    async () => {
+      const service = `Herald test ${crypto.randomUUID()}`;
+      const store = new KeychainSecretStore(await loadKeytar(), service);
+      await Promise.all(Array.from({ length: 10 }, (_, i) => store.set(`kept:${i}`, `value ${i}`)));
+      // Before the keychain calls were queued, this killed the process about once a run.
+      for (let round = 0; round < 5; round++) {
+        await Promise.all([
+          ...Array.from({ length: 10 }, (_, i) =>
+            store.set(`brief:${round}:${i}`, 'x').then(() => store.delete(`brief:${round}:${i}`)),
+          ),
+          ...Array.from({ length: 10 }, () => store.names()),
+        ]);
+      }
+      expect((await store.names()).sort()).toEqual(Array.from({ length: 10 }, (_, i) => `kept:${i}`).sort());
+      for (let i = 0; i < 10; i++) expect(await store.get(`kept:${i}`)).toBe(`value ${i}`);
+      await Promise.all(Array.from({ length: 10 }, (_, i) => store.delete(`kept:${i}`)));
+    },
+  );
 
   it('names the keychain entries after the data folder, so two profiles never share tokens', () => {
     expect(keychainService('/a/b')).not.toBe(keychainService('/a/c'));
@@ -97,13 +108,17 @@ describe('file store (HERALD_SECRET_STORE=file)', () => {
 
 describe('no keychain and no opt-in', () => {
   const runChild = (dataDir: string, setting?: string) => {
-    const res = spawnSync(process.execPath, ['--import', 'tsx', path.join(here, 'secrets-child.ts'), dataDir, ...(setting ? [setting] : [])], {
-      cwd: root,
-      encoding: 'utf8',
-      timeout: 30_000,
-      // A session bus address that points at nothing: what a machine without a keychain has.
-      env: { ...process.env, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/herald-test-bus', DISPLAY: '' },
-    });
+    const res = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', path.join(here, 'secrets-child.ts'), dataDir, ...(setting ? [setting] : [])],
+      {
+        cwd: root,
+        encoding: 'utf8',
+        timeout: 30_000,
+        // A session bus address that points at nothing: what a machine without a keychain has.
+        env: { ...process.env, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/herald-test-bus', DISPLAY: '' },
+      },
+    );
     expect(res.status, res.stderr).toBe(0);
     return JSON.parse(res.stdout.trim().split('\n').pop()!);
   };

@@ -16,7 +16,8 @@ const [ZONE_A, ZONE_B] = ['Asia/Kolkata', 'Europe/Berlin', 'America/New_York'].f
 let plain: TestServer;
 let chosen: TestServer;
 const servers: TestServer[] = [];
-const setup = async (t: TestServer, body: Record<string, unknown>) => t.call<any>('POST', '/auth/setup', { body: { ...OWNER, ...body } });
+const setup = async (t: TestServer, body: Record<string, unknown>) =>
+  t.call<any>('POST', '/auth/setup', { body: { ...OWNER, ...body } });
 const paths = (r: { body: any }) => (r.body.details ?? []).map((d: { path: string }) => d.path);
 
 beforeAll(async () => {
@@ -24,9 +25,11 @@ beforeAll(async () => {
   chosen = await startServer({ owner: false });
   servers.push(plain, chosen);
 });
-afterAll(async () => { await Promise.all(servers.map((t) => t.close())); });
+afterAll(async () => {
+  await Promise.all(servers.map((t) => t.close()));
+});
 
-describe('the user\'s zone', () => {
+describe("the user's zone", () => {
   it('POST /auth/setup with an unknown zone is 400 naming body.timezone and creates no owner', async () => {
     const bad = await setup(chosen, { timezone: 'Mars/Olympus_Mons' });
     expect(bad.status).toBe(400);
@@ -35,7 +38,7 @@ describe('the user\'s zone', () => {
     expect((await chosen.call<any>('GET', '/auth/setup')).body.needsSetup).toBe(true);
   });
 
-  it('defaults to the machine\'s zone; a zone given at setup becomes the setting', async () => {
+  it("defaults to the machine's zone; a zone given at setup becomes the setting", async () => {
     const a = await setup(plain, {});
     expect(a.status, a.text).toBe(200);
     const me = await plain.call<any>('GET', '/me', { key: a.body.apiKey.key });
@@ -60,7 +63,10 @@ describe('the user\'s zone', () => {
     const first = await chosen.call<any>('POST', '/social-sets', { key, body: { name: 'First' } });
     expect(first.status, first.text).toBe(200);
     expect(first.body.socialSet).toMatchObject({ isDefault: true, timeZone: ZONE_B });
-    const own = await chosen.call<any>('POST', '/social-sets', { key, body: { name: 'Own zone', timeZone: 'america/new_york' } });
+    const own = await chosen.call<any>('POST', '/social-sets', {
+      key,
+      body: { name: 'Own zone', timeZone: 'america/new_york' },
+    });
     expect(own.body.socialSet.timeZone).toBe('America/New_York');
 
     await chosen.call<any>('PUT', '/settings', { key, body: { timeZone: ZONE_A } });

@@ -33,7 +33,15 @@ afterAll(async () => {
 
 async function schedule(text: string, inMs: number): Promise<string> {
   const d = await t.call('POST', '/microblog/drafts', { key, body: { title: text, tweets: [{ content: text }] } });
-  const r = await t.call('POST', '/microblog/schedule', { key, body: { draftId: d.body.draft.id, scheduledFor: new Date(clock.now() + inMs).toISOString(), targetAccounts: [{ accountId: acct, platform: 'fedblog' }], applyJitter: false } });
+  const r = await t.call('POST', '/microblog/schedule', {
+    key,
+    body: {
+      draftId: d.body.draft.id,
+      scheduledFor: new Date(clock.now() + inMs).toISOString(),
+      targetAccounts: [{ accountId: acct, platform: 'fedblog' }],
+      applyJitter: false,
+    },
+  });
   expect(r.status, r.text).toBe(200);
   return d.body.draft.id;
 }
@@ -43,11 +51,15 @@ describe('resume from sleep', () => {
     const monitor = new EventEmitter();
     const notes: { title: string; body: string }[] = [];
     let blockers = 0;
-    const keep = wireKeepAwake({
-      powerSaveBlocker: { start: () => ++blockers, stop: () => {}, isStarted: () => true },
-      powerMonitor: monitor,
-      notify: (title, body) => notes.push({ title, body }),
-    }, { clock: t.server.deps.clock, scheduler: t.server.scheduler! }, { checkMs: 3_600_000 });
+    const keep = wireKeepAwake(
+      {
+        powerSaveBlocker: { start: () => ++blockers, stop: () => {}, isStarted: () => true },
+        powerMonitor: monitor,
+        notify: (title, body) => notes.push({ title, body }),
+      },
+      { clock: t.server.deps.clock, scheduler: t.server.scheduler! },
+      { checkMs: 3_600_000 },
+    );
 
     const missed = await schedule('Due five minutes into the sleep', 5 * MIN);
     const late = await schedule('Due thirty minutes into the sleep', 30 * MIN);

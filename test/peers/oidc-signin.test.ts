@@ -15,7 +15,11 @@ const REDIRECT = 'http://127.0.0.1:53682/callback';
 const OTHER_REDIRECT = 'http://127.0.0.1:53683/other';
 /** HERALD_IDENTITY_REDIRECT_URI: the one non-loopback redirect URI sign-in may use. */
 const CONFIGURED = 'https://herald.example/signin/callback';
-const HERALD = { client_id: 'herald-desktop', client_secret: 'herald-desktop-secret', redirect_uris: [REDIRECT, CONFIGURED] };
+const HERALD = {
+  client_id: 'herald-desktop',
+  client_secret: 'herald-desktop-secret',
+  redirect_uris: [REDIRECT, CONFIGURED],
+};
 const OTHER = { client_id: 'other-app', client_secret: 'other-app-secret', redirect_uris: [OTHER_REDIRECT] };
 
 let peer: OidcPeer;
@@ -29,7 +33,12 @@ beforeAll(async () => {
   t = await startServer({
     clock,
     owner: false,
-    settings: { HERALD_IDENTITY_ISSUER: peer.issuer, HERALD_IDENTITY_CLIENT_ID: HERALD.client_id, HERALD_IDENTITY_CLIENT_SECRET: HERALD.client_secret, HERALD_IDENTITY_REDIRECT_URI: CONFIGURED },
+    settings: {
+      HERALD_IDENTITY_ISSUER: peer.issuer,
+      HERALD_IDENTITY_CLIENT_ID: HERALD.client_id,
+      HERALD_IDENTITY_CLIENT_SECRET: HERALD.client_secret,
+      HERALD_IDENTITY_REDIRECT_URI: CONFIGURED,
+    },
   });
 });
 
@@ -46,7 +55,13 @@ async function authorize(tamper?: (authUrl: URL) => void) {
   const authUrl = new URL(start.body.authUrl);
   tamper?.(authUrl);
   const back = await browse(authUrl.href, REDIRECT);
-  return { start: start.body, authUrl, code: back.searchParams.get('code')!, state: back.searchParams.get('state')!, iss: back.searchParams.get('iss') ?? undefined };
+  return {
+    start: start.body,
+    authUrl,
+    code: back.searchParams.get('code')!,
+    state: back.searchParams.get('state')!,
+    iss: back.searchParams.get('iss') ?? undefined,
+  };
 }
 
 const callback = (body: Record<string, unknown>) => t.call('POST', '/auth/oauth/identity/callback', { body });
@@ -79,7 +94,12 @@ describe('sign-in with OpenID Connect', () => {
     expect(r.body).toMatchObject({
       success: true,
       user: { uuid: expect.any(String), email: 'alice@example.test', provider: 'identity', isNewUser: true },
-      apiKey: { key: expect.stringMatching(/^hk_[0-9A-Za-z]{32,}$/), name: 'Default API Key', createdAt: expect.any(String), lastUsed: null },
+      apiKey: {
+        key: expect.stringMatching(/^hk_[0-9A-Za-z]{32,}$/),
+        name: 'Default API Key',
+        createdAt: expect.any(String),
+        lastUsed: null,
+      },
       message: expect.any(String),
     });
     // Exactly the spec's fields (docs/decisions.md §2: the same shape for an existing user).
@@ -90,7 +110,11 @@ describe('sign-in with OpenID Connect', () => {
     const me = await t.call('GET', '/me', { key: r.body.apiKey.key });
     expect(me.status, me.text).toBe(200);
     expect(JSON.stringify(me.body)).toContain('alice@example.test');
-    expect(t.server.services.users.byEmail('alice@example.test')).toMatchObject({ id: r.body.user.uuid, provider: 'identity', passwordHash: null });
+    expect(t.server.services.users.byEmail('alice@example.test')).toMatchObject({
+      id: r.body.user.uuid,
+      provider: 'identity',
+      passwordHash: null,
+    });
   });
 
   it('signs the same user in again (isNewUser false, a new key), without iss in the body', async () => {
@@ -100,7 +124,12 @@ describe('sign-in with OpenID Connect', () => {
     const { code, state } = await authorize();
     const r = await callback({ code, state });
     expect(r.status, r.text).toBe(200);
-    expect(r.body.user).toEqual({ uuid: first.id, email: 'alice@example.test', provider: 'identity', isNewUser: false });
+    expect(r.body.user).toEqual({
+      uuid: first.id,
+      email: 'alice@example.test',
+      provider: 'identity',
+      isNewUser: false,
+    });
     expect(Object.keys(r.body).sort()).toEqual(['apiKey', 'message', 'success', 'user']);
     expect(Object.keys(r.body.apiKey).sort()).toEqual(['createdAt', 'key', 'lastUsed', 'name']);
     expect(userCount()).toBe(before);
@@ -117,9 +146,11 @@ describe('sign-in with OpenID Connect', () => {
     expect(r.body.user).toMatchObject({ uuid: existing.id, email: 'bob@example.test', isNewUser: false });
   });
 
-  it('refuses an ID token whose nonce is not the flow\'s (a code from another authorization)', async () => {
+  it("refuses an ID token whose nonce is not the flow's (a code from another authorization)", async () => {
     peer.login = 'alice';
-    const { code, state } = await authorize((u) => u.searchParams.set('nonce', 'attacker-chosen-nonce-value-0123456789'));
+    const { code, state } = await authorize((u) =>
+      u.searchParams.set('nonce', 'attacker-chosen-nonce-value-0123456789'),
+    );
     const before = userCount();
     const r = await callback({ code, state });
     expect(r.status, r.text).toBe(400);
@@ -136,15 +167,37 @@ describe('sign-in with OpenID Connect', () => {
     // The other client, at the same provider, obtains a signed token carrying Herald's nonce.
     const { verifier, challenge } = pkce();
     const other = new URL(`${peer.issuer}/auth`);
-    for (const [k, v] of Object.entries({ client_id: OTHER.client_id, response_type: 'code', scope: 'openid email', redirect_uri: OTHER_REDIRECT, state: 'other-state-123', nonce: flow.authUrl.searchParams.get('nonce')!, code_challenge: challenge, code_challenge_method: 'S256' })) other.searchParams.set(k, v);
+    for (const [k, v] of Object.entries({
+      client_id: OTHER.client_id,
+      response_type: 'code',
+      scope: 'openid email',
+      redirect_uri: OTHER_REDIRECT,
+      state: 'other-state-123',
+      nonce: flow.authUrl.searchParams.get('nonce')!,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    }))
+      other.searchParams.set(k, v);
     const otherBack = await browse(other.href, OTHER_REDIRECT);
     const otherTokens = await fetch(`${peer.issuer}/token`, {
       method: 'POST',
-      headers: { authorization: `Basic ${Buffer.from(`${OTHER.client_id}:${OTHER.client_secret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'authorization_code', code: otherBack.searchParams.get('code')!, redirect_uri: OTHER_REDIRECT, code_verifier: verifier }),
+      headers: {
+        authorization: `Basic ${Buffer.from(`${OTHER.client_id}:${OTHER.client_secret}`).toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code: otherBack.searchParams.get('code')!,
+        redirect_uri: OTHER_REDIRECT,
+        code_verifier: verifier,
+      }),
     }).then((res) => res.json() as Promise<{ id_token: string }>);
-    expect(JSON.parse(Buffer.from(otherTokens.id_token.split('.')[1]!, 'base64url').toString())).toMatchObject({ aud: OTHER.client_id, email: 'carol@example.test' });
-    peer.rewriteToken = (body, clientId) => (clientId === HERALD.client_id ? { ...body, id_token: otherTokens.id_token } : body);
+    expect(JSON.parse(Buffer.from(otherTokens.id_token.split('.')[1]!, 'base64url').toString())).toMatchObject({
+      aud: OTHER.client_id,
+      email: 'carol@example.test',
+    });
+    peer.rewriteToken = (body, clientId) =>
+      clientId === HERALD.client_id ? { ...body, id_token: otherTokens.id_token } : body;
     try {
       const r = await callback({ code: flow.code, state: flow.state });
       expect(r.status, r.text).toBe(400);
@@ -156,7 +209,7 @@ describe('sign-in with OpenID Connect', () => {
     }
   });
 
-  it('refuses an ID token with the right claims but not signed by the provider\'s key', async () => {
+  it("refuses an ID token with the right claims but not signed by the provider's key", async () => {
     peer.login = 'erin';
     peer.accounts.set('erin', { email: 'erin@example.test', email_verified: true });
     const { code, state } = await authorize();
@@ -190,7 +243,7 @@ describe('sign-in with OpenID Connect', () => {
     expect(t.server.services.users.byEmail('mallory@example.test')).toBeUndefined();
   });
 
-  it('refuses an expired ID token (Herald\'s clock five minutes on, the token lived one)', async () => {
+  it("refuses an expired ID token (Herald's clock five minutes on, the token lived one)", async () => {
     peer.login = 'alice';
     peer.idTokenTtl = 60;
     try {
@@ -217,7 +270,11 @@ describe('sign-in with OpenID Connect', () => {
     const id = { HERALD_IDENTITY_CLIENT_ID: HERALD.client_id };
     const secret = { HERALD_IDENTITY_CLIENT_SECRET: HERALD.client_secret };
     for (const partial of [id, secret, {}]) {
-      const bare = await startServer({ owner: false, scheduler: false, settings: { HERALD_IDENTITY_ISSUER: peer.issuer, ...partial } });
+      const bare = await startServer({
+        owner: false,
+        scheduler: false,
+        settings: { HERALD_IDENTITY_ISSUER: peer.issuer, ...partial },
+      });
       try {
         const calls = peer.requests.length;
         const a = await bare.call('POST', '/auth/oauth/identity/url', { body: { redirectUri: REDIRECT } });
@@ -234,42 +291,69 @@ describe('sign-in with OpenID Connect', () => {
     }
   });
 
-  it('takes the configured redirect URI and loopback ones, nothing else, and tells the provider the one it took', async () => {
-    for (const ok of [CONFIGURED, 'http://[::1]:8123/cb', 'http://localhost:9/cb', 'http://127.0.0.1/cb']) {
-      const r = await t.call('POST', '/auth/oauth/identity/url', { body: { redirectUri: ok } });
-      expect(r.status, `${ok}: ${r.text}`).toBe(200);
-      expect(new URL(r.body.authUrl).searchParams.get('redirect_uri')).toBe(new URL(ok).href);
-    }
-    const calls = peer.requests.length;
-    const users = userCount();
-    for (const uri of [
-      'https://evil.example/cb', 'http://127.0.0.1.evil.example/cb', 'http://127.0.0.1@evil.example/cb', 'http://evil.example/?http://127.0.0.1:1/',
-      'https://127.0.0.1:8080/cb', 'http://127.0.0.2/cb', `${CONFIGURED}/extra`, 'http://herald.example/signin/callback', `${REDIRECT}?next=https://evil.example`,
-      `${REDIRECT}#frag`, 'javascript:alert(1)', 'not a url', '',
-    ]) {
-      const r = await t.call('POST', '/auth/oauth/identity/url', { body: { redirectUri: uri } });
-      expect(r.status, uri).toBe(400);
-      expect(r.body.error).toBe('INVALID_INPUT');
-      expect(r.body.details.map((d: { path: string }) => d.path), uri).toEqual(['body.redirectUri']);
-    }
-    expect(peer.requests.length).toBe(calls);
-    expect(userCount()).toBe(users);
-    // The configured URI carries a whole sign-in: the provider sends the code there.
-    peer.login = 'alice';
-    const start = await t.call('POST', '/auth/oauth/identity/url', { body: { redirectUri: CONFIGURED } });
-    const back = await browse(start.body.authUrl, CONFIGURED);
-    const r = await callback({ code: back.searchParams.get('code'), state: back.searchParams.get('state'), redirectUri: CONFIGURED });
-    expect(r.status, r.text).toBe(200);
-    expect(r.body.user).toMatchObject({ email: 'alice@example.test', isNewUser: false });
-  });
+  it(
+    'takes the configured redirect URI and loopback ones, nothing ' + 'else, and tells the provider the one it took',
+    async () => {
+      for (const ok of [CONFIGURED, 'http://[::1]:8123/cb', 'http://localhost:9/cb', 'http://127.0.0.1/cb']) {
+        const r = await t.call('POST', '/auth/oauth/identity/url', { body: { redirectUri: ok } });
+        expect(r.status, `${ok}: ${r.text}`).toBe(200);
+        expect(new URL(r.body.authUrl).searchParams.get('redirect_uri')).toBe(new URL(ok).href);
+      }
+      const calls = peer.requests.length;
+      const users = userCount();
+      for (const uri of [
+        'https://evil.example/cb',
+        'http://127.0.0.1.evil.example/cb',
+        'http://127.0.0.1@evil.example/cb',
+        'http://evil.example/?http://127.0.0.1:1/',
+        'https://127.0.0.1:8080/cb',
+        'http://127.0.0.2/cb',
+        `${CONFIGURED}/extra`,
+        'http://herald.example/signin/callback',
+        `${REDIRECT}?next=https://evil.example`,
+        `${REDIRECT}#frag`,
+        'javascript:alert(1)',
+        'not a url',
+        '',
+      ]) {
+        const r = await t.call('POST', '/auth/oauth/identity/url', { body: { redirectUri: uri } });
+        expect(r.status, uri).toBe(400);
+        expect(r.body.error).toBe('INVALID_INPUT');
+        expect(
+          r.body.details.map((d: { path: string }) => d.path),
+          uri,
+        ).toEqual(['body.redirectUri']);
+      }
+      expect(peer.requests.length).toBe(calls);
+      expect(userCount()).toBe(users);
+      // The configured URI carries a whole sign-in: the provider sends the code there.
+      peer.login = 'alice';
+      const start = await t.call('POST', '/auth/oauth/identity/url', { body: { redirectUri: CONFIGURED } });
+      const back = await browse(start.body.authUrl, CONFIGURED);
+      const r = await callback({
+        code: back.searchParams.get('code'),
+        state: back.searchParams.get('state'),
+        redirectUri: CONFIGURED,
+      });
+      expect(r.status, r.text).toBe(200);
+      expect(r.body.user).toMatchObject({ email: 'alice@example.test', isNewUser: false });
+    },
+  );
 });
 
 describe('a provider that keeps the e-mail out of the ID token (conformIdTokenClaims)', () => {
-  it('reads the e-mail and its verification from userinfo, for the token\'s subject', async () => {
+  it("reads the e-mail and its verification from userinfo, for the token's subject", async () => {
     const strict = await startOidcPeer([HERALD], { conformIdTokenClaims: true });
     strict.accounts.set('dora', { email: 'dora@example.test', email_verified: true });
     strict.login = 'dora';
-    const s = await startServer({ owner: false, settings: { HERALD_IDENTITY_ISSUER: strict.issuer, HERALD_IDENTITY_CLIENT_ID: HERALD.client_id, HERALD_IDENTITY_CLIENT_SECRET: HERALD.client_secret } });
+    const s = await startServer({
+      owner: false,
+      settings: {
+        HERALD_IDENTITY_ISSUER: strict.issuer,
+        HERALD_IDENTITY_CLIENT_ID: HERALD.client_id,
+        HERALD_IDENTITY_CLIENT_SECRET: HERALD.client_secret,
+      },
+    });
     try {
       let idTokenClaims: Record<string, unknown> = {};
       strict.rewriteToken = (body) => {
@@ -278,7 +362,9 @@ describe('a provider that keeps the e-mail out of the ID token (conformIdTokenCl
       };
       const start = await s.call('POST', '/auth/oauth/identity/url', { body: { redirectUri: REDIRECT } });
       const back = await browse(start.body.authUrl, REDIRECT);
-      const r = await s.call('POST', '/auth/oauth/identity/callback', { body: { code: back.searchParams.get('code'), state: back.searchParams.get('state') } });
+      const r = await s.call('POST', '/auth/oauth/identity/callback', {
+        body: { code: back.searchParams.get('code'), state: back.searchParams.get('state') },
+      });
       expect(idTokenClaims).toMatchObject({ sub: 'dora' });
       expect(idTokenClaims.email).toBeUndefined();
       expect(r.status, r.text).toBe(200);

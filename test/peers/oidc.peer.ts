@@ -1,11 +1,10 @@
 /**
  * A real OpenID provider in-process (oidc-provider 9, docs/decisions.md §21): authorization
  * code with PKCE required, an auto-login interaction (the account named by `login`), auto
- * consent (asked of native clients each time). It listens behind a tiny front server that is the issuer's address: the front
- * counts token-endpoint requests (so tests can prove a refused state reached no token call)
- * and can rewrite a token answer (to hand Herald a genuine ID token minted for another client).
- * `browse` plays the person's browser: manual redirects and a cookie jar, stopping at the
- * redirect URI, which is never fetched.
+ * consent (asked of native clients each time). It listens behind a tiny front server that is the issuer's address: the
+ * front counts token-endpoint requests (so tests can prove a refused state reached no token call) and can rewrite a
+ * token answer (to hand Herald a genuine ID token minted for another client). `browse` plays the person's browser:
+ * manual redirects and a cookie jar, stopping at the redirect URI, which is never fetched.
  */
 import crypto from 'node:crypto';
 import http from 'node:http';
@@ -43,9 +42,15 @@ export interface OidcPeer {
 }
 
 const listen = (server: http.Server) =>
-  new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
+  new Promise<number>((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)),
+  );
 
-const close = (server: http.Server) => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); });
+const close = (server: http.Server) =>
+  new Promise<void>((resolve) => {
+    server.closeAllConnections();
+    server.close(() => resolve());
+  });
 
 function clientOfTokenRequest(headers: http.IncomingHttpHeaders, body: Buffer): string {
   const basic = /^Basic (.+)$/i.exec(headers.authorization ?? '');
@@ -53,7 +58,10 @@ function clientOfTokenRequest(headers: http.IncomingHttpHeaders, body: Buffer): 
   return new URLSearchParams(body.toString()).get('client_id') ?? '';
 }
 
-export async function startOidcPeer(clients: OidcClientReg[], opts: { conformIdTokenClaims?: boolean } = {}): Promise<OidcPeer> {
+export async function startOidcPeer(
+  clients: OidcClientReg[],
+  opts: { conformIdTokenClaims?: boolean } = {},
+): Promise<OidcPeer> {
   const front = http.createServer();
   const back = http.createServer();
   const frontPort = await listen(front);
@@ -67,7 +75,10 @@ export async function startOidcPeer(clients: OidcClientReg[], opts: { conformIdT
     idTokenTtl: 3600,
     tokenRequests: [],
     requests: [],
-    close: async () => { await close(front); await close(back); },
+    close: async () => {
+      await close(front);
+      await close(back);
+    },
   };
 
   const key = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' });
@@ -79,7 +90,14 @@ export async function startOidcPeer(clients: OidcClientReg[], opts: { conformIdT
     features: { devInteractions: { enabled: false } },
     cookies: { keys: [crypto.randomBytes(16).toString('hex')] },
     jwks: { keys: [{ ...key, kid: 'test-key', alg: 'RS256', use: 'sig' } as never] },
-    ttl: { AccessToken: 3600, AuthorizationCode: 60, Grant: 3600, Interaction: 600, Session: 3600, IdToken: () => peer.idTokenTtl },
+    ttl: {
+      AccessToken: 3600,
+      AuthorizationCode: 60,
+      Grant: 3600,
+      Interaction: 600,
+      Session: 3600,
+      IdToken: () => peer.idTokenTtl,
+    },
     findAccount: (_ctx, id) => {
       const account = peer.accounts.get(id);
       return account && { accountId: id, claims: async () => ({ sub: id, ...account }) };
@@ -104,15 +122,30 @@ export async function startOidcPeer(clients: OidcClientReg[], opts: { conformIdT
       void (async () => {
         const details = await provider.interactionDetails(req, res);
         if (details.prompt.name === 'login') {
-          await provider.interactionFinished(req, res, { login: { accountId: peer.login } }, { mergeWithLastSubmission: false });
+          await provider.interactionFinished(
+            req,
+            res,
+            { login: { accountId: peer.login } },
+            { mergeWithLastSubmission: false },
+          );
           return;
         }
         // A native client (loopback redirect) is asked to consent every time: the person agrees.
         if (details.prompt.name !== 'consent') throw new Error(`unexpected prompt ${details.prompt.name}`);
-        const grant = details.grantId ? (await provider.Grant.find(details.grantId))! : new provider.Grant({ clientId: details.params.client_id as string, accountId: details.session!.accountId });
+        const grant = details.grantId
+          ? (await provider.Grant.find(details.grantId))!
+          : new provider.Grant({ clientId: details.params.client_id as string, accountId: details.session!.accountId });
         grant.addOIDCScope('openid email profile');
-        await provider.interactionFinished(req, res, { consent: { grantId: await grant.save() } }, { mergeWithLastSubmission: true });
-      })().catch((err) => { res.statusCode = 500; res.end(String(err)); });
+        await provider.interactionFinished(
+          req,
+          res,
+          { consent: { grantId: await grant.save() } },
+          { mergeWithLastSubmission: true },
+        );
+      })().catch((err) => {
+        res.statusCode = 500;
+        res.end(String(err));
+      });
       return;
     }
     handle(req, res);
@@ -125,24 +158,31 @@ export async function startOidcPeer(clients: OidcClientReg[], opts: { conformIdT
       const body = Buffer.concat(chunks);
       const path = new URL(req.url ?? '/', issuer).pathname;
       peer.requests.push(`${req.method} ${path}`);
-      const tokenClient = req.method === 'POST' && path === '/token' ? clientOfTokenRequest(req.headers, body) : undefined;
+      const tokenClient =
+        req.method === 'POST' && path === '/token' ? clientOfTokenRequest(req.headers, body) : undefined;
       if (tokenClient !== undefined) peer.tokenRequests.push(tokenClient);
-      const up = http.request({ host: '127.0.0.1', port: backPort, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-        const parts: Buffer[] = [];
-        answer.on('data', (c: Buffer) => parts.push(c));
-        answer.on('end', () => {
-          let out = Buffer.concat(parts);
-          const headers = { ...answer.headers };
-          if (tokenClient !== undefined && peer.rewriteToken && answer.statusCode === 200) {
-            out = Buffer.from(JSON.stringify(peer.rewriteToken(JSON.parse(out.toString()), tokenClient)));
-          }
-          delete headers['transfer-encoding'];
-          headers['content-length'] = String(out.length);
-          res.writeHead(answer.statusCode ?? 502, headers);
-          res.end(out);
-        });
+      const up = http.request(
+        { host: '127.0.0.1', port: backPort, method: req.method, path: req.url, headers: req.headers },
+        (answer) => {
+          const parts: Buffer[] = [];
+          answer.on('data', (c: Buffer) => parts.push(c));
+          answer.on('end', () => {
+            let out = Buffer.concat(parts);
+            const headers = { ...answer.headers };
+            if (tokenClient !== undefined && peer.rewriteToken && answer.statusCode === 200) {
+              out = Buffer.from(JSON.stringify(peer.rewriteToken(JSON.parse(out.toString()), tokenClient)));
+            }
+            delete headers['transfer-encoding'];
+            headers['content-length'] = String(out.length);
+            res.writeHead(answer.statusCode ?? 502, headers);
+            res.end(out);
+          });
+        },
+      );
+      up.on('error', (err) => {
+        res.statusCode = 502;
+        res.end(String(err));
       });
-      up.on('error', (err) => { res.statusCode = 502; res.end(String(err)); });
       up.end(body);
     });
   });
@@ -166,7 +206,8 @@ export async function browse(authUrl: string, redirectUri: string): Promise<URL>
     }
     const location = res.headers.get('location');
     const text = await res.text();
-    if (res.status < 300 || res.status > 399 || !location) throw new Error(`the provider answered ${res.status} at ${url}: ${text.slice(0, 300)}`);
+    if (res.status < 300 || res.status > 399 || !location)
+      throw new Error(`the provider answered ${res.status} at ${url}: ${text.slice(0, 300)}`);
     const next = new URL(location, url);
     if (next.href.startsWith(redirectUri) && new URL(redirectUri).origin === next.origin) return next;
     url = next.href;

@@ -77,7 +77,11 @@ type PlcModule = typeof import('@did-plc/server');
 export const pdsModule = (): PdsModule => require('@atproto/pds') as PdsModule;
 
 export class XrpcFailure extends Error {
-  constructor(readonly status: number, readonly error: string, message: string) {
+  constructor(
+    readonly status: number,
+    readonly error: string,
+    message: string,
+  ) {
     super(`${status} ${error}: ${message}`);
   }
 }
@@ -137,14 +141,19 @@ export async function startPds(opts: PdsOptions = {}): Promise<PdsPeer> {
   if (opts.faultProxy) proxy = await startFaultProxy(`http://127.0.0.1:${cfg.service.port}`, { port });
   const url = `http://localhost:${port}`;
 
-  const xrpc = async <T,>(method: string, opts: XrpcCall = {}): Promise<T> => {
+  const xrpc = async <T>(method: string, opts: XrpcCall = {}): Promise<T> => {
     const u = new URL(`/xrpc/${method}`, url);
     for (const [k, v] of Object.entries(opts.params ?? {})) u.searchParams.set(k, v);
     const headers: Record<string, string> = {};
     if (opts.token) headers.authorization = `Bearer ${opts.token}`;
     let body: BodyInit | undefined;
-    if (opts.raw) { body = new Blob([opts.raw as Uint8Array<ArrayBuffer>]); headers['content-type'] = opts.contentType ?? 'application/octet-stream'; }
-    else if (opts.body !== undefined) { body = JSON.stringify(opts.body); headers['content-type'] = 'application/json'; }
+    if (opts.raw) {
+      body = new Blob([opts.raw as Uint8Array<ArrayBuffer>]);
+      headers['content-type'] = opts.contentType ?? 'application/octet-stream';
+    } else if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers['content-type'] = 'application/json';
+    }
     const res = await fetch(u, { method: body || opts.post ? 'POST' : 'GET', headers, body });
     const text = await res.text();
     const parsed = text ? JSON.parse(text) : {};
@@ -158,19 +167,33 @@ export async function startPds(opts: PdsOptions = {}): Promise<PdsPeer> {
     const handle = `${name}.test`;
     const email = `${name}-${counter}@example.test`;
     const password = `main-password-${name}-${counter}`;
-    const session = await xrpc<{ did: string; accessJwt: string; refreshJwt: string }>('com.atproto.server.createAccount', {
-      body: { email, handle, password },
-    });
+    const session = await xrpc<{ did: string; accessJwt: string; refreshJwt: string }>(
+      'com.atproto.server.createAccount',
+      {
+        body: { email, handle, password },
+      },
+    );
     const app = await xrpc<{ password: string }>('com.atproto.server.createAppPassword', {
-      body: { name: `herald-${counter}` }, token: session.accessJwt,
+      body: { name: `herald-${counter}` },
+      token: session.accessJwt,
     });
-    return { did: session.did, handle, email, password, appPassword: app.password, accessJwt: session.accessJwt, refreshJwt: session.refreshJwt };
+    return {
+      did: session.did,
+      handle,
+      email,
+      password,
+      appPassword: app.password,
+      accessJwt: session.accessJwt,
+      refreshJwt: session.refreshJwt,
+    };
   };
 
   const getRecord = (uri: string) => {
     const m = /^at:\/\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(uri);
     if (!m) throw new Error(`not an at-uri: ${uri}`);
-    return xrpc<{ uri: string; cid: string; value: any }>('com.atproto.repo.getRecord', { params: { repo: m[1], collection: m[2], rkey: m[3] } });
+    return xrpc<{ uri: string; cid: string; value: any }>('com.atproto.repo.getRecord', {
+      params: { repo: m[1], collection: m[2], rkey: m[3] },
+    });
   };
 
   const listPosts = async (did: string) => {
@@ -196,5 +219,16 @@ export async function startPds(opts: PdsOptions = {}): Promise<PdsPeer> {
     fs.rmSync(dir, { recursive: true, force: true });
   };
 
-  return { url, plcUrl, startMs: Date.now() - started, createAccount, xrpc, expired, getRecord, listPosts, proxy, close };
+  return {
+    url,
+    plcUrl,
+    startMs: Date.now() - started,
+    createAccount,
+    xrpc,
+    expired,
+    getRecord,
+    listPosts,
+    proxy,
+    close,
+  };
 }

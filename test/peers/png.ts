@@ -15,7 +15,11 @@ function chunk(type: string, data: Buffer): Buffer {
  * An RGB PNG of `width` × `height`. `noise` fills it with random pixels (incompressible, for
  * size-limit tests); otherwise it is a solid colour.
  */
-export function makePng(width: number, height: number, opts: { rgb?: [number, number, number]; noise?: boolean } = {}): Buffer {
+export function makePng(
+  width: number,
+  height: number,
+  opts: { rgb?: [number, number, number]; noise?: boolean } = {},
+): Buffer {
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);
@@ -29,7 +33,9 @@ export function makePng(width: number, height: number, opts: { rgb?: [number, nu
     if (opts.noise) continue;
     for (let x = 0; x < width; x++) {
       const o = y * row + 1 + x * 3;
-      raw[o] = r; raw[o + 1] = g; raw[o + 2] = b;
+      raw[o] = r;
+      raw[o + 1] = g;
+      raw[o + 2] = b;
     }
   }
   return Buffer.concat([

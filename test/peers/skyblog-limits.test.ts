@@ -25,8 +25,12 @@ afterAll(async () => {
   await pds?.close();
 });
 
-it('a 429 from the PDS becomes RATE_LIMITED with the network\'s reset time', async () => {
-  const connect = () => t.call('POST', '/skyblog/auth', { key, body: { identifier: erin.handle, appPassword: erin.appPassword, service: pds.url } });
+it("a 429 from the PDS becomes RATE_LIMITED with the network's reset time", async () => {
+  const connect = () =>
+    t.call('POST', '/skyblog/auth', {
+      key,
+      body: { identifier: erin.handle, appPassword: erin.appPassword, service: pds.url },
+    });
   for (let i = 0; i < 30; i++) {
     const r = await connect();
     expect(r.status, r.text).toBe(200);
@@ -37,7 +41,9 @@ it('a 429 from the PDS becomes RATE_LIMITED with the network\'s reset time', asy
 
   // What the PDS itself says about the window.
   const probe = await fetch(`${pds.url}/xrpc/com.atproto.server.createSession`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ identifier: erin.handle, password: erin.appPassword }),
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ identifier: erin.handle, password: erin.appPassword }),
   });
   expect(probe.status).toBe(429);
   const resetSeconds = Number(probe.headers.get('ratelimit-reset'));
@@ -45,7 +51,12 @@ it('a 429 from the PDS becomes RATE_LIMITED with the network\'s reset time', asy
   const retryAfter = Number(limited.headers.get('retry-after'));
   expect(Math.abs(Date.now() / 1000 + retryAfter - resetSeconds)).toBeLessThanOrEqual(3);
 
-  const err = await t.server.deps.platforms.get('skyblog').passwordLogin!({ identifier: erin.handle, password: erin.appPassword, service: pds.url, network: t.server.config.networks.skyblog }).catch((e) => e);
+  const err = await t.server.deps.platforms.get('skyblog').passwordLogin!({
+    identifier: erin.handle,
+    password: erin.appPassword,
+    service: pds.url,
+    network: t.server.config.networks.skyblog,
+  }).catch((e) => e);
   expect(err).toBeInstanceOf(PlatformError);
   expect(err.kind).toBe('rate_limited');
   expect(err.resetAt).toBe(resetSeconds * 1000);

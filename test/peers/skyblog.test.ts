@@ -29,11 +29,21 @@ let mediaDir: string;
 
 const adapter = () => t.server.deps.platforms.get('skyblog');
 const rowOf = (id: string) => t.server.db.select().from(accounts).where(eq(accounts.id, id)).get()!;
-const post = (text: string, extra: Partial<PostInput> = {}): PostInput => ({ text, media: [], options: {}, idempotencyKey: `k-${text}`, ...extra });
-const publish = (id: string, input: PostInput) => t.server.services.credentials.withCredentials(rowOf(id), (ctx) => adapter().publishPost(ctx, input));
+const post = (text: string, extra: Partial<PostInput> = {}): PostInput => ({
+  text,
+  media: [],
+  options: {},
+  idempotencyKey: `k-${text}`,
+  ...extra,
+});
+const publish = (id: string, input: PostInput) =>
+  t.server.services.credentials.withCredentials(rowOf(id), (ctx) => adapter().publishPost(ctx, input));
 
 async function connect(account: PdsAccount, service = pds.url) {
-  return t.call('POST', '/skyblog/auth', { key, body: { identifier: account.handle, appPassword: account.appPassword, service } });
+  return t.call('POST', '/skyblog/auth', {
+    key,
+    body: { identifier: account.handle, appPassword: account.appPassword, service },
+  });
 }
 
 beforeAll(async () => {
@@ -62,35 +72,65 @@ describe('connecting with an app password (POST /skyblog/auth)', () => {
     expect(r.body.success).toBe(true);
     const account = r.body.account;
     aliceId = account.uuid;
-    expect(account).toMatchObject({ platform: 'skyblog', username: 'alice.test', platform_user_id: alice.did, status: 'active', followers_count: 0, following_count: 0 });
+    expect(account).toMatchObject({
+      platform: 'skyblog',
+      username: 'alice.test',
+      platform_user_id: alice.did,
+      status: 'active',
+      followers_count: 0,
+      following_count: 0,
+    });
 
     const list = await t.call('GET', '/accounts', { key });
     expect(list.body.accounts.map((a: { uuid: string }) => a.uuid)).toContain(aliceId);
     const sets = await t.call('GET', '/social-sets', { key });
     const def = sets.body.socialSets.find((s: { isDefault: boolean }) => s.isDefault);
     expect(def.name).toBe('Default');
-    expect(def.accounts).toEqual(expect.arrayContaining([{ accountId: aliceId, platform: 'skyblog', username: 'alice.test' }]));
+    expect(def.accounts).toEqual(
+      expect.arrayContaining([{ accountId: aliceId, platform: 'skyblog', username: 'alice.test' }]),
+    );
 
     const creds = await t.server.services.credentials.load(aliceId);
-    expect(creds?.extra).toMatchObject({ did: alice.did, service: pds.url, identifier: 'alice.test', appPassword: alice.appPassword });
+    expect(creds?.extra).toMatchObject({
+      did: alice.did,
+      service: pds.url,
+      identifier: 'alice.test',
+      appPassword: alice.appPassword,
+    });
     expect(creds?.accessToken.split('.')).toHaveLength(3);
     expect(creds?.refreshToken).not.toBe(creds?.accessToken);
     expect(rowOf(aliceId).serverUrl).toBe(pds.url);
   });
 
-  it('re-reads the profile (identify): without an appview the repo\'s own profile record names the account', async () => {
-    await pds.xrpc('com.atproto.repo.putRecord', {
-      token: alice.accessJwt,
-      body: { repo: alice.did, collection: 'app.bsky.actor.profile', rkey: 'self', record: { $type: 'app.bsky.actor.profile', displayName: 'Alice Liddell' } },
-    });
-    await t.server.services.connections.refreshProfile(rowOf(aliceId).userId, aliceId);
-    const r = await t.call('GET', `/accounts/${aliceId}`, { key });
-    expect(r.body.account).toMatchObject({ display_name: 'Alice Liddell', followers_count: 0, following_count: 0, status: 'active' });
-  });
+  it(
+    're-reads the profile (identify): without an appview the ' + "repo's own profile record names the account",
+    async () => {
+      await pds.xrpc('com.atproto.repo.putRecord', {
+        token: alice.accessJwt,
+        body: {
+          repo: alice.did,
+          collection: 'app.bsky.actor.profile',
+          rkey: 'self',
+          record: { $type: 'app.bsky.actor.profile', displayName: 'Alice Liddell' },
+        },
+      });
+      await t.server.services.connections.refreshProfile(rowOf(aliceId).userId, aliceId);
+      const r = await t.call('GET', `/accounts/${aliceId}`, { key });
+      expect(r.body.account).toMatchObject({
+        display_name: 'Alice Liddell',
+        followers_count: 0,
+        following_count: 0,
+        status: 'active',
+      });
+    },
+  );
 
   it('refuses a wrong app password with a message that says what to do, and adds no account', async () => {
     const before = (await t.call('GET', '/accounts', { key })).body.accounts.length;
-    const r = await t.call('POST', '/skyblog/auth', { key, body: { identifier: bob.handle, appPassword: 'aaaa-bbbb-cccc-dddd', service: pds.url } });
+    const r = await t.call('POST', '/skyblog/auth', {
+      key,
+      body: { identifier: bob.handle, appPassword: 'aaaa-bbbb-cccc-dddd', service: pds.url },
+    });
     // The person's input to fix (issue #21 "Bad input"): a 4xx naming the field, not a 502.
     expect(r.status).toBe(400);
     expect(r.body.error).toBe('INVALID_INPUT');
@@ -102,7 +142,10 @@ describe('connecting with an app password (POST /skyblog/auth)', () => {
 
   it('a handle that does not resolve is a 400 naming the handle and what to check; no account', async () => {
     const before = (await t.call('GET', '/accounts', { key })).body.accounts.length;
-    const r = await t.call('POST', '/skyblog/auth', { key, body: { identifier: 'nobody-here.test', appPassword: 'aaaa-bbbb-cccc-dddd', service: pds.url } });
+    const r = await t.call('POST', '/skyblog/auth', {
+      key,
+      body: { identifier: 'nobody-here.test', appPassword: 'aaaa-bbbb-cccc-dddd', service: pds.url },
+    });
     expect(r.status, r.text).toBe(400);
     expect(r.body.error).toBe('INVALID_INPUT');
     expect(r.body.message).toMatch(/nobody-here\.test/);
@@ -126,9 +169,25 @@ describe('publishing through the adapter, read back from the PDS', () => {
 
   it('publishes a 3-post thread as a reply chain: root = first, parent = previous (uri + cid)', async () => {
     const sent: number[] = [];
-    const refs = await t.server.services.credentials.withCredentials(rowOf(aliceId), (ctx) => publishThread(adapter(), ctx,
-      ['Thread 1/3', 'Thread 2/3', 'Thread 3/3'].map((text) => ({ text, media: [], options: {}, idempotencyKey: text })),
-      [], { beforeSend: () => undefined, afterSend: (i) => { sent.push(i); } }));
+    const refs = await t.server.services.credentials.withCredentials(rowOf(aliceId), (ctx) =>
+      publishThread(
+        adapter(),
+        ctx,
+        ['Thread 1/3', 'Thread 2/3', 'Thread 3/3'].map((text) => ({
+          text,
+          media: [],
+          options: {},
+          idempotencyKey: text,
+        })),
+        [],
+        {
+          beforeSend: () => undefined,
+          afterSend: (i) => {
+            sent.push(i);
+          },
+        },
+      ),
+    );
     expect(refs).toHaveLength(3);
     expect(sent).toEqual([0, 1, 2]);
     const recs = await Promise.all(refs.map((r) => pds.getRecord(r.id)));
@@ -140,12 +199,15 @@ describe('publishing through the adapter, read back from the PDS', () => {
     expect(recs[2].value.reply).toEqual({ root: strong(refs[0]), parent: strong(refs[1]) });
   });
 
-  it('answers someone else\'s reply with the thread\'s own root when only the parent is given', async () => {
+  it("answers someone else's reply with the thread's own root when only the parent is given", async () => {
     const root = await publish(aliceId, post('Root for a foreign reply'));
     const child = await publish(aliceId, post('Child', { replyTo: root, root }));
     const answer = await publish(aliceId, post('Answer', { replyTo: { id: child.id, url: child.url } }));
     const rec = await pds.getRecord(answer.id);
-    expect(rec.value.reply).toEqual({ root: { uri: root.id, cid: root.cid }, parent: { uri: child.id, cid: child.cid } });
+    expect(rec.value.reply).toEqual({
+      root: { uri: root.id, cid: root.cid },
+      parent: { uri: child.id, cid: child.cid },
+    });
   });
 
   it('publishes two images with alt text and aspect ratios, the blobs byte for byte', async () => {
@@ -155,7 +217,15 @@ describe('publishing through the adapter, read back from the PDS', () => {
     fs.writeFileSync(files[0], wide);
     fs.writeFileSync(files[1], tall);
     const media: MediaItem[] = [
-      { path: files[0], mime: 'image/png', size: wide.length, kind: 'image', width: 64, height: 32, altText: 'A blue banner' },
+      {
+        path: files[0],
+        mime: 'image/png',
+        size: wide.length,
+        kind: 'image',
+        width: 64,
+        height: 32,
+        altText: 'A blue banner',
+      },
       // No dimensions recorded: the adapter reads them from the PNG header.
       { path: files[1], mime: 'image/png', size: tall.length, kind: 'image', altText: 'A yellow column' },
     ];
@@ -165,7 +235,10 @@ describe('publishing through the adapter, read back from the PDS', () => {
     expect(embed.$type).toBe('app.bsky.embed.images');
     expect(embed.images).toHaveLength(2);
     expect(embed.images.map((i: { alt: string }) => i.alt)).toEqual(['A blue banner', 'A yellow column']);
-    expect(embed.images.map((i: { aspectRatio: unknown }) => i.aspectRatio)).toEqual([{ width: 64, height: 32 }, { width: 24, height: 48 }]);
+    expect(embed.images.map((i: { aspectRatio: unknown }) => i.aspectRatio)).toEqual([
+      { width: 64, height: 32 },
+      { width: 24, height: 48 },
+    ]);
     for (const [i, bytes] of [wide, tall].entries()) {
       const image = embed.images[i].image;
       expect(image).toMatchObject({ $type: 'blob', mimeType: 'image/png', size: bytes.length });
@@ -180,7 +253,14 @@ describe('publishing through the adapter, read back from the PDS', () => {
     expect(big.length).toBeGreaterThan(SKYBLOG_IMAGE_MAX_BYTES);
     const file = path.join(mediaDir, 'big.png');
     fs.writeFileSync(file, big);
-    const ref = await publish(aliceId, post('Made smaller', { media: [{ path: file, mime: 'image/png', size: big.length, kind: 'image', width: 600, height: 600, altText: 'noise' }] }));
+    const ref = await publish(
+      aliceId,
+      post('Made smaller', {
+        media: [
+          { path: file, mime: 'image/png', size: big.length, kind: 'image', width: 600, height: 600, altText: 'noise' },
+        ],
+      }),
+    );
     const [img] = (await pds.getRecord(ref.id)).value.embed.images;
     expect(img.alt).toBe('noise');
     expect(img.image.mimeType).toBe('image/jpeg');
@@ -194,7 +274,10 @@ describe('publishing through the adapter, read back from the PDS', () => {
     const file = path.join(mediaDir, 'big.gif');
     fs.writeFileSync(file, gif);
     const before = (await pds.listPosts(alice.did)).length;
-    const err = await publish(aliceId, post('Too big', { media: [{ path: file, mime: 'image/gif', size: gif.length, kind: 'gif', altText: 'moving' }] })).catch((e) => e);
+    const err = await publish(
+      aliceId,
+      post('Too big', { media: [{ path: file, mime: 'image/gif', size: gif.length, kind: 'gif', altText: 'moving' }] }),
+    ).catch((e) => e);
     expect(err).toBeInstanceOf(PlatformError);
     expect(err.kind).toBe('permanent');
     expect(err.message).toContain(String(SKYBLOG_IMAGE_MAX_BYTES));
@@ -210,10 +293,19 @@ describe('publishing through the adapter, read back from the PDS', () => {
     const png = makePng(10, 10);
     const file = path.join(mediaDir, 'q.png');
     fs.writeFileSync(file, png);
-    const both = await publish(aliceId, post('Quote with picture', { quote: quoted, media: [{ path: file, mime: 'image/png', size: png.length, kind: 'image', altText: 'red dot' }] }));
+    const both = await publish(
+      aliceId,
+      post('Quote with picture', {
+        quote: quoted,
+        media: [{ path: file, mime: 'image/png', size: png.length, kind: 'image', altText: 'red dot' }],
+      }),
+    );
     const rec2 = await pds.getRecord(both.id);
     expect(rec2.value.embed.$type).toBe('app.bsky.embed.recordWithMedia');
-    expect(rec2.value.embed.record).toEqual({ $type: 'app.bsky.embed.record', record: { uri: quoted.id, cid: quoted.cid } });
+    expect(rec2.value.embed.record).toEqual({
+      $type: 'app.bsky.embed.record',
+      record: { uri: quoted.id, cid: quoted.cid },
+    });
     expect(rec2.value.embed.media.$type).toBe('app.bsky.embed.images');
     expect(rec2.value.embed.media.images[0]).toMatchObject({ alt: 'red dot', aspectRatio: { width: 10, height: 10 } });
   });
@@ -225,8 +317,9 @@ describe('publishing through the adapter, read back from the PDS', () => {
     const rec = await pds.getRecord(ref.id);
     expect(rec.value.text).toBe(text);
     const bytes = Buffer.from(text, 'utf8');
-    const spans = (rec.value.facets as { index: { byteStart: number; byteEnd: number }; features: any[] }[])
-      .map((f) => ({ slice: bytes.subarray(f.index.byteStart, f.index.byteEnd).toString('utf8'), feature: f.features[0] }));
+    const spans = (rec.value.facets as { index: { byteStart: number; byteEnd: number }; features: any[] }[]).map(
+      (f) => ({ slice: bytes.subarray(f.index.byteStart, f.index.byteEnd).toString('utf8'), feature: f.features[0] }),
+    );
     expect(spans).toEqual([
       { slice: link, feature: { $type: 'app.bsky.richtext.facet#link', uri: link } },
       { slice: `@${bob.handle}`, feature: { $type: 'app.bsky.richtext.facet#mention', did: bob.did } },
@@ -241,7 +334,9 @@ describe('tokens', () => {
     const creds = (await t.server.services.credentials.load(aliceId))!;
     await t.server.services.credentials.save(aliceId, { ...creds, accessToken: pds.expired(creds.accessToken) });
     // The PDS itself says the token expired.
-    const probe = await fetch(`${pds.url}/xrpc/com.atproto.server.getSession`, { headers: { authorization: `Bearer ${pds.expired(creds.accessToken)}` } });
+    const probe = await fetch(`${pds.url}/xrpc/com.atproto.server.getSession`, {
+      headers: { authorization: `Bearer ${pds.expired(creds.accessToken)}` },
+    });
     expect(await probe.json()).toMatchObject({ error: 'ExpiredToken' });
 
     const before = t.server.services.credentials.refreshCalls;
@@ -269,7 +364,10 @@ describe('tokens', () => {
     const creds = (await t.server.services.credentials.load(id))!;
     // Revoke the session Herald holds (refresh token included), and expire its access token.
     await pds.xrpc('com.atproto.server.deleteSession', { token: creds.refreshToken, post: true });
-    const dead = await fetch(`${pds.url}/xrpc/com.atproto.server.refreshSession`, { method: 'POST', headers: { authorization: `Bearer ${creds.refreshToken}` } });
+    const dead = await fetch(`${pds.url}/xrpc/com.atproto.server.refreshSession`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${creds.refreshToken}` },
+    });
     expect(dead.status).toBe(400);
     await t.server.services.credentials.save(id, { ...creds, accessToken: pds.expired(creds.accessToken) });
     const ref = await publish(id, post('After a fresh sign-in'));
@@ -277,29 +375,37 @@ describe('tokens', () => {
     expect(rowOf(id).status).toBe('active');
   });
 
-  it('a refused refresh (app password revoked) makes the account needs_reauth and the error TOKEN_EXPIRED', async () => {
-    const carol = await pds.createAccount('carol');
-    const r = await connect(carol);
-    expect(r.status, r.text).toBe(200);
-    const id = r.body.account.uuid;
-    const creds = (await t.server.services.credentials.load(id))!;
-    // The user revokes the app password on Bluesky: its sessions die and it no longer signs in.
-    const main = await pds.xrpc<{ accessJwt: string }>('com.atproto.server.createSession', { body: { identifier: carol.handle, password: carol.password } });
-    const names = await pds.xrpc<{ passwords: { name: string }[] }>('com.atproto.server.listAppPasswords', { token: main.accessJwt });
-    for (const p of names.passwords) await pds.xrpc('com.atproto.server.revokeAppPassword', { token: main.accessJwt, body: { name: p.name } });
-    await t.server.services.credentials.save(id, { ...creds, accessToken: pds.expired(creds.accessToken) });
+  it(
+    'a refused refresh (app password revoked) makes the ' + 'account needs_reauth and the error TOKEN_EXPIRED',
+    async () => {
+      const carol = await pds.createAccount('carol');
+      const r = await connect(carol);
+      expect(r.status, r.text).toBe(200);
+      const id = r.body.account.uuid;
+      const creds = (await t.server.services.credentials.load(id))!;
+      // The user revokes the app password on Bluesky: its sessions die and it no longer signs in.
+      const main = await pds.xrpc<{ accessJwt: string }>('com.atproto.server.createSession', {
+        body: { identifier: carol.handle, password: carol.password },
+      });
+      const names = await pds.xrpc<{ passwords: { name: string }[] }>('com.atproto.server.listAppPasswords', {
+        token: main.accessJwt,
+      });
+      for (const p of names.passwords)
+        await pds.xrpc('com.atproto.server.revokeAppPassword', { token: main.accessJwt, body: { name: p.name } });
+      await t.server.services.credentials.save(id, { ...creds, accessToken: pds.expired(creds.accessToken) });
 
-    const before = t.server.services.credentials.refreshCalls;
-    const err = await publish(id, post('never')).catch((e) => e);
-    expect(err).toBeInstanceOf(HeraldError);
-    expect(err.code).toBe('TOKEN_EXPIRED');
-    expect(err.message).toMatch(/carol\.test/);
-    expect(t.server.services.credentials.refreshCalls - before).toBe(1);
-    expect(rowOf(id).status).toBe('needs_reauth');
-    const api = await t.call('GET', `/accounts/${id}`, { key });
-    expect(api.body.account.status).toBe('needs_reauth');
-    expect((await pds.listPosts(carol.did)).length).toBe(0);
-  });
+      const before = t.server.services.credentials.refreshCalls;
+      const err = await publish(id, post('never')).catch((e) => e);
+      expect(err).toBeInstanceOf(HeraldError);
+      expect(err.code).toBe('TOKEN_EXPIRED');
+      expect(err.message).toMatch(/carol\.test/);
+      expect(t.server.services.credentials.refreshCalls - before).toBe(1);
+      expect(rowOf(id).status).toBe('needs_reauth');
+      const api = await t.call('GET', `/accounts/${id}`, { key });
+      expect(api.body.account.status).toBe('needs_reauth');
+      expect((await pds.listPosts(carol.did)).length).toBe(0);
+    },
+  );
 });
 
 describe('reconciliation and failures', () => {
@@ -308,7 +414,9 @@ describe('reconciliation and failures', () => {
     const root = await publish(aliceId, post('Did this go out?'));
     const reply = await publish(aliceId, post('Did this go out?', { replyTo: root, root }));
     const find = (q: { text: string; replyTo?: PostRef; since: number }) =>
-      t.server.services.credentials.withCredentials(rowOf(aliceId), (ctx) => adapter().findRecentPost(ctx, { ...q, idempotencyKey: 'x' }));
+      t.server.services.credentials.withCredentials(rowOf(aliceId), (ctx) =>
+        adapter().findRecentPost(ctx, { ...q, idempotencyKey: 'x' }),
+      );
     expect(await find({ text: 'Did this go out?', since })).toEqual(root);
     expect(await find({ text: 'Did this go out?', replyTo: root, since })).toEqual(reply);
     expect(await find({ text: 'This never went out', since })).toBeNull();
@@ -318,23 +426,40 @@ describe('reconciliation and failures', () => {
   it('a PDS that drops the connection during createRecord makes the post ambiguous; before it, transient', async () => {
     // A loopback port with nothing listening: the connection is refused.
     const closed = await new Promise<number>((resolve) => {
-      const srv = net.createServer().listen(0, '127.0.0.1', () => { const p = (srv.address() as net.AddressInfo).port; srv.close(() => resolve(p)); });
+      const srv = net.createServer().listen(0, '127.0.0.1', () => {
+        const p = (srv.address() as net.AddressInfo).port;
+        srv.close(() => resolve(p));
+      });
     });
     const creds = (await t.server.services.credentials.load(aliceId))!;
     const ctx: CallContext = {
-      account: { id: aliceId, platform: 'skyblog', platformUserId: alice.did, username: 'alice.test', serverUrl: `http://127.0.0.1:${closed}`, meta: {} },
+      account: {
+        id: aliceId,
+        platform: 'skyblog',
+        platformUserId: alice.did,
+        username: 'alice.test',
+        serverUrl: `http://127.0.0.1:${closed}`,
+        meta: {},
+      },
       credentials: { ...creds, extra: { ...creds.extra, service: `http://127.0.0.1:${closed}` } },
       network: t.server.config.networks.skyblog,
     };
-    const write = await adapter().publishPost(ctx, post('lost')).catch((e) => e);
+    const write = await adapter()
+      .publishPost(ctx, post('lost'))
+      .catch((e) => e);
     expect(write).toBeInstanceOf(PlatformError);
     expect(write.kind).toBe('ambiguous');
-    const read = await adapter().findRecentPost(ctx, { text: 'lost', since: Date.now(), idempotencyKey: 'x' }).catch((e) => e);
+    const read = await adapter()
+      .findRecentPost(ctx, { text: 'lost', since: Date.now(), idempotencyKey: 'x' })
+      .catch((e) => e);
     expect(read.kind).toBe('transient');
   });
 
-  it('a record the PDS refuses is permanent, with the server\'s message', async () => {
-    const err = await publish(aliceId, post('bad quote', { quote: { id: `at://${alice.did}/app.bsky.feed.post/nope`, url: 'x' } })).catch((e) => e);
+  it("a record the PDS refuses is permanent, with the server's message", async () => {
+    const err = await publish(
+      aliceId,
+      post('bad quote', { quote: { id: `at://${alice.did}/app.bsky.feed.post/nope`, url: 'x' } }),
+    ).catch((e) => e);
     expect(err).toBeInstanceOf(PlatformError);
     expect(err.kind).toBe('permanent');
     expect(err.message).toMatch(/Could not locate record/i);

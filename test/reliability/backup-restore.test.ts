@@ -37,23 +37,43 @@ const figure = { seconds: 0, mb: 0, during: 0, apiSeconds: 0 };
 function herald(args: string[]): Promise<{ code: number; out: string; err: string }> {
   return new Promise((resolve, reject) => {
     const proc = spawn(process.execPath, [path.join(repoRoot, 'bin', 'herald.mjs'), ...args], {
-      cwd: repoRoot, env: { ...process.env, NO_COLOR: '1', XDG_CONFIG_HOME: dataDir }, stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: repoRoot,
+      env: { ...process.env, NO_COLOR: '1', XDG_CONFIG_HOME: dataDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
     let err = '';
-    proc.stdout.setEncoding('utf8').on('data', (c: string) => { out += c; });
-    proc.stderr.setEncoding('utf8').on('data', (c: string) => { err += c; });
+    proc.stdout.setEncoding('utf8').on('data', (c: string) => {
+      out += c;
+    });
+    proc.stderr.setEncoding('utf8').on('data', (c: string) => {
+      err += c;
+    });
     proc.on('error', reject);
     proc.on('close', (code) => resolve({ code: code ?? -1, out, err }));
   });
 }
 
 const sha = (file: string) => crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
-const baks = () => fs.readdirSync(dataDir).filter((f) => f.endsWith('.bak')).sort();
-const waitForAcks = async (n: number) => { const target = load.acked.size + n; while (load.acked.size < target && load.unexpected.length === 0) await new Promise<void>((r) => { load.onAck = r; }); };
+const baks = () =>
+  fs
+    .readdirSync(dataDir)
+    .filter((f) => f.endsWith('.bak'))
+    .sort();
+const waitForAcks = async (n: number) => {
+  const target = load.acked.size + n;
+  while (load.acked.size < target && load.unexpected.length === 0)
+    await new Promise<void>((r) => {
+      load.onAck = r;
+    });
+};
 const seededPosts = (file: string) => {
   const db = new Database(file, { readonly: true });
-  try { return (db.prepare("SELECT COUNT(*) AS n FROM tweets WHERE plain_text LIKE 'seeded %'").get() as { n: number }).n; } finally { db.close(); }
+  try {
+    return (db.prepare("SELECT COUNT(*) AS n FROM tweets WHERE plain_text LIKE 'seeded %'").get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
 };
 
 beforeAll(async () => {
@@ -65,8 +85,14 @@ beforeAll(async () => {
   key = await t.login();
   expect((await t.call('POST', '/social-sets', { key, body: { name: 'All', isDefault: true } })).status).toBe(200);
   const db = t.server.sqlite;
-  const user = (db.prepare('SELECT id, (SELECT id FROM social_sets LIMIT 1) AS setId FROM users LIMIT 1').get() as { id: string; setId: string });
-  const draft = db.prepare("INSERT INTO drafts (id, user_id, title, status, social_set_id, created_at, updated_at) VALUES (?, ?, ?, 'draft', ?, ?, ?)");
+  const user = db.prepare('SELECT id, (SELECT id FROM social_sets LIMIT 1) AS setId FROM users LIMIT 1').get() as {
+    id: string;
+    setId: string;
+  };
+  const draft = db.prepare(
+    'INSERT INTO drafts (id, user_id, title, status, social_set_id, created_at, updated_at) VALUES (?, ?, ?, ' +
+      "'draft', ?, ?, ?)",
+  );
   const tweet = db.prepare('INSERT INTO tweets (id, draft_id, position, content, plain_text) VALUES (?, ?, ?, ?, ?)');
   db.transaction(() => {
     const now = new Date().toISOString();
@@ -74,7 +100,9 @@ beforeAll(async () => {
       const id = `seed-${d}`;
       draft.run(id, user.id, `Seeded draft ${d}`, user.setId, now, now);
       for (let p = 0; p < POSTS_EACH; p++) {
-        const text = `seeded ${d}.${p} — a post of ordinary length, with some words in it to make the rows look like real ones`;
+        const text =
+          `seeded ${d}.${p} — a post of ordinary length, with some words in it to make the rows look like real ` +
+          `ones`;
         tweet.run(`${id}-${p}`, id, p, `<p>${text}</p>`, text);
       }
     }
@@ -92,37 +120,47 @@ afterAll(async () => {
   load?.close();
   await child?.kill();
   for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
-  reportFigure('Backup', `herald backup of ${SEEDED_DRAFTS * POSTS_EACH} posts (${figure.mb.toFixed(1)} MB) in ${figure.seconds.toFixed(2)} s while writes went on (${figure.during} acknowledged while the command ran); POST /backup ${figure.apiSeconds.toFixed(2)} s; copies pass integrity_check, acknowledged writes missing 0; restore refused while running, .bak kept`);
+  reportFigure(
+    'Backup',
+    `herald backup of ${SEEDED_DRAFTS * POSTS_EACH} posts (${figure.mb.toFixed(1)} MB) in ` +
+      `${figure.seconds.toFixed(2)} s while writes went on (${figure.during} acknowledged while the command ` +
+      `ran); POST /backup ${figure.apiSeconds.toFixed(2)} s; copies pass integrity_check, acknowledged writes ` +
+      `missing 0; restore refused while running, .bak kept`,
+  );
 });
 
 describe('backup under write load', () => {
-  it('herald backup copies 100,000 posts while writes go on, and the copy holds every write acknowledged before it', async () => {
-    const target = path.join(dataDir, 'cli-backup.db');
-    const before = performance.now();
-    const acksBefore = load.acked.size;
-    const r = await herald(['backup', target, '--data-dir', dataDir, '-o', 'json']);
-    const after = performance.now();
-    expect(r.code, r.err).toBe(0);
-    const reported = JSON.parse(r.out) as { file: string; bytes: number; seconds: number; verified: boolean };
-    expect(reported).toMatchObject({ file: target, verified: true });
-    expect(fs.statSync(target).mode & 0o777, 'a backup is readable by its owner only').toBe(0o600);
-    // One self-contained file (rollback journal), nothing left beside it.
-    expect([...fs.readFileSync(target).subarray(18, 20)]).toEqual([1, 1]);
-    expect(fs.readdirSync(dataDir).filter((f) => f.startsWith('cli-backup.db'))).toEqual(['cli-backup.db']);
-    await waitForAcks(20);
-    // Writers were not held up: writes were acknowledged while the backup ran.
-    const during = [...load.acked.values()].filter((w) => w.ackedAt > before && w.ackedAt < after).length;
-    expect(during).toBeGreaterThan(0);
-    const copy = readBack(target);
-    expect(copy.integrity).toBe('ok');
-    expect(load.missing(copy, before)).toEqual([]);
-    expect(tornDrafts(copy)).toBe(0);
-    expect(seededPosts(target)).toBe(SEEDED_DRAFTS * POSTS_EACH);
-    expect(copy.templates.size + copy.drafts.size).toBeGreaterThanOrEqual(acksBefore);
-    figure.seconds = reported.seconds;
-    figure.mb = reported.bytes / 1e6;
-    figure.during = during;
-  }, 120_000);
+  it(
+    'herald backup copies 100,000 posts while writes go on, and the copy holds every write acknowledged before ' + 'it',
+    async () => {
+      const target = path.join(dataDir, 'cli-backup.db');
+      const before = performance.now();
+      const acksBefore = load.acked.size;
+      const r = await herald(['backup', target, '--data-dir', dataDir, '-o', 'json']);
+      const after = performance.now();
+      expect(r.code, r.err).toBe(0);
+      const reported = JSON.parse(r.out) as { file: string; bytes: number; seconds: number; verified: boolean };
+      expect(reported).toMatchObject({ file: target, verified: true });
+      expect(fs.statSync(target).mode & 0o777, 'a backup is readable by its owner only').toBe(0o600);
+      // One self-contained file (rollback journal), nothing left beside it.
+      expect([...fs.readFileSync(target).subarray(18, 20)]).toEqual([1, 1]);
+      expect(fs.readdirSync(dataDir).filter((f) => f.startsWith('cli-backup.db'))).toEqual(['cli-backup.db']);
+      await waitForAcks(20);
+      // Writers were not held up: writes were acknowledged while the backup ran.
+      const during = [...load.acked.values()].filter((w) => w.ackedAt > before && w.ackedAt < after).length;
+      expect(during).toBeGreaterThan(0);
+      const copy = readBack(target);
+      expect(copy.integrity).toBe('ok');
+      expect(load.missing(copy, before)).toEqual([]);
+      expect(tornDrafts(copy)).toBe(0);
+      expect(seededPosts(target)).toBe(SEEDED_DRAFTS * POSTS_EACH);
+      expect(copy.templates.size + copy.drafts.size).toBeGreaterThanOrEqual(acksBefore);
+      figure.seconds = reported.seconds;
+      figure.mb = reported.bytes / 1e6;
+      figure.during = during;
+    },
+    120_000,
+  );
 
   it('POST /backup makes the same consistent copy from inside the running server', async () => {
     const before = performance.now();
@@ -165,7 +203,10 @@ describe('herald restore', () => {
     const newer = path.join(scratch, 'newer.db');
     fs.copyFileSync(path.join(dataDir, 'cli-backup.db'), newer);
     const n = new Database(newer);
-    n.prepare('INSERT INTO __drizzle_migrations (hash, created_at) VALUES (?, ?)').run('f'.repeat(64), 4_102_444_800_000);
+    n.prepare('INSERT INTO __drizzle_migrations (hash, created_at) VALUES (?, ?)').run(
+      'f'.repeat(64),
+      4_102_444_800_000,
+    );
     n.close();
     const damaged = path.join(scratch, 'damaged.db');
     const whole = fs.readFileSync(path.join(dataDir, 'cli-backup.db'));
@@ -176,19 +217,33 @@ describe('herald restore', () => {
 
     const target = path.join(scratch, 'herald.db');
     const t = openDatabase(target);
-    t.sqlite.exec("INSERT INTO users (id, email, created_at) VALUES ('keep-me', 'keep@example.test', '2026-11-01T00:00:00Z')");
+    t.sqlite.exec(
+      "INSERT INTO users (id, email, created_at) VALUES ('keep-me', 'keep@example.test', '2026-11-01T00:00:00Z')",
+    );
     t.close();
     const before = sha(target);
     const cases: [string, RestoreError['reason']][] = [
-      [path.join(scratch, 'missing.db'), 'not_found'], [text, 'not_sqlite'], [foreign, 'not_herald'], [newer, 'too_new'], [damaged, 'damaged'], [target, 'same_file'],
+      [path.join(scratch, 'missing.db'), 'not_found'],
+      [text, 'not_sqlite'],
+      [foreign, 'not_herald'],
+      [newer, 'too_new'],
+      [damaged, 'damaged'],
+      [target, 'same_file'],
     ];
     for (const [file, reason] of cases) {
       let thrown: unknown;
-      try { restoreDatabase(file, target); } catch (err) { thrown = err; }
+      try {
+        restoreDatabase(file, target);
+      } catch (err) {
+        thrown = err;
+      }
       expect(thrown, file).toBeInstanceOf(RestoreError);
       expect((thrown as RestoreError).reason, file).toBe(reason);
       expect(sha(target), `${file} changed the database`).toBe(before);
-      expect(fs.readdirSync(scratch).filter((x) => x.endsWith('.bak') || x.includes('.restore-')), file).toEqual([]);
+      expect(
+        fs.readdirSync(scratch).filter((x) => x.endsWith('.bak') || x.includes('.restore-')),
+        file,
+      ).toEqual([]);
     }
   });
 
@@ -235,7 +290,10 @@ describe('herald restore', () => {
     expect(got.status).toBe(200);
     expect((JSON.parse(got.text) as { draft: { title: string } }).draft.title).toBe(sample[0]);
     const gone = [...load.acked.entries()].find(([m, w]) => w.kind === 'draft' && !backup.drafts.has(m));
-    if (gone) expect((await request(load.agent, `${child.apiUrl}/microblog/drafts/${gone[1].id}`, undefined, key)).status).toBe(404);
+    if (gone)
+      expect((await request(load.agent, `${child.apiUrl}/microblog/drafts/${gone[1].id}`, undefined, key)).status).toBe(
+        404,
+      );
   }, 120_000);
 
   it('restores a backup of the first released schema, migrating it forward', async () => {
@@ -243,14 +301,21 @@ describe('herald restore', () => {
     dirs.push(scratch);
     // A database as release 0000 wrote it, with its user's data (see migrations.test.ts).
     const folder = migrationsFolder();
-    const journal = JSON.parse(fs.readFileSync(path.join(folder, 'meta', '_journal.json'), 'utf8')) as { entries: { tag: string }[] };
+    const journal = JSON.parse(fs.readFileSync(path.join(folder, 'meta', '_journal.json'), 'utf8')) as {
+      entries: { tag: string }[];
+    };
     const old = path.join(scratch, 'release');
     fs.mkdirSync(path.join(old, 'meta'), { recursive: true });
-    fs.writeFileSync(path.join(old, 'meta', '_journal.json'), JSON.stringify({ ...journal, entries: journal.entries.slice(0, 1) }));
+    fs.writeFileSync(
+      path.join(old, 'meta', '_journal.json'),
+      JSON.stringify({ ...journal, entries: journal.entries.slice(0, 1) }),
+    );
     fs.copyFileSync(path.join(folder, '0000_init.sql'), path.join(old, '0000_init.sql'));
     const backupFile = path.join(scratch, 'release-0000-backup.db');
     const b = openDatabase(backupFile, old);
-    b.sqlite.exec(fs.readFileSync(path.join(repoRoot, 'test', 'reliability', 'fixtures', 'release-0000.data.sql'), 'utf8'));
+    b.sqlite.exec(
+      fs.readFileSync(path.join(repoRoot, 'test', 'reliability', 'fixtures', 'release-0000.data.sql'), 'utf8'),
+    );
     b.close();
 
     const restoreDir = path.join(scratch, 'data');
@@ -259,7 +324,9 @@ describe('herald restore', () => {
     expect(result.migrated).toBe(journal.entries.length - 1);
     const t = await startServer({ dataDir: restoreDir, owner: false, scheduler: false });
     try {
-      const login = await t.call('POST', '/auth/login', { body: { email: 'release0@example.test', password: 'release zero passphrase' } });
+      const login = await t.call('POST', '/auth/login', {
+        body: { email: 'release0@example.test', password: 'release zero passphrase' },
+      });
       expect(login.status).toBe(200);
       const drafts = await t.call('GET', '/microblog/drafts', { key: 'hk_' + 'R0'.repeat(20) });
       expect(drafts.body.drafts).toHaveLength(3);

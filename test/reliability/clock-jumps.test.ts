@@ -43,11 +43,20 @@ function setOffset(seconds: number): void {
 /** Moves Herald's wall clock so that it reads `at` now. */
 const setFakeTime = (at: number) => setOffset(Math.round((at - Date.now()) / 1000));
 
-interface Fired { status: string; fireAt: number; starts: number[]; error: string | null }
+interface Fired {
+  status: string;
+  fireAt: number;
+  starts: number[];
+  error: string | null;
+}
 function entry(draftId: string): Fired {
   return readDb(dataDir, (db) => {
-    const e = db.prepare('SELECT status, fire_at AS fireAt, last_error AS error FROM schedule_entries WHERE draft_id = ?').get(draftId) as { status: string; fireAt: number; error: string | null };
-    const starts = (db.prepare('SELECT created_at AS at FROM publications WHERE draft_id = ?').all(draftId) as { at: string }[]).map((r) => Date.parse(r.at));
+    const e = db
+      .prepare('SELECT status, fire_at AS fireAt, last_error AS error FROM schedule_entries WHERE draft_id = ?')
+      .get(draftId) as { status: string; fireAt: number; error: string | null };
+    const starts = (
+      db.prepare('SELECT created_at AS at FROM publications WHERE draft_id = ?').all(draftId) as { at: string }[]
+    ).map((r) => Date.parse(r.at));
     return { ...e, starts };
   });
 }
@@ -60,7 +69,12 @@ async function scheduleAt(label: string, at: string | number): Promise<string> {
   const [draftId] = await createDrafts(child, key, [[label]]);
   texts.set(draftId, label);
   const scheduledFor = typeof at === 'number' ? new Date(at).toISOString() : at;
-  await schedule(child, key, { draftId, scheduledFor, applyJitter: false, targetAccounts: [{ accountId: ids.fedblog, platform: 'fedblog' }] });
+  await schedule(child, key, {
+    draftId,
+    scheduledFor,
+    applyJitter: false,
+    targetAccounts: [{ accountId: ids.fedblog, platform: 'fedblog' }],
+  });
   return draftId;
 }
 
@@ -106,50 +120,68 @@ afterAll(async () => {
   await nets?.close();
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   const worst = errors.reduce((w, e) => (e.ms > w.ms ? e : w), { label: '-', ms: 0 });
-  reportFigure('Clock jumps', `double fires ${doubleFires}; largest firing error ${worst.ms} ms (${worst.label}); ${errors.length} posts fired across +2 h, −1 h, DST fall-back and spring-forward (America/New_York), default sweep`);
+  reportFigure(
+    'Clock jumps',
+    `double fires ${doubleFires}; largest firing error ${worst.ms} ms (${worst.label}); ${errors.length} ` +
+      `posts fired across +2 h, −1 h, DST fall-back and spring-forward (America/New_York), default sweep`,
+  );
 });
 
-describe('Herald\'s wall clock jumps while it runs', () => {
+describe("Herald's wall clock jumps while it runs", () => {
   const done: string[] = [];
 
-  it('+2 h: the skipped post past the grace is missed, the one within it publishes at once, later ones on time', async () => {
-    const f0 = fakeNow();
-    const skipped = await scheduleAt('Clock +2h: due in the skipped hours', f0 + HOUR);
-    const inGrace = await scheduleAt('Clock +2h: due 5 minutes before the landing', f0 + 2 * HOUR - 5 * 60_000);
-    const after1 = await scheduleAt('Clock +2h: due 5 s after the landing', f0 + 2 * HOUR + 5_000);
-    const after2 = await scheduleAt('Clock +2h: due 10 s after the landing', f0 + 2 * HOUR + 10_000);
-    await new Promise((r) => setTimeout(r, 500));
-    setOffset(offset + Math.round((f0 + 2 * HOUR - fakeNow()) / 1000));
-    await firedOnce(after1, '+2 h, 5 s after');
-    await firedOnce(after2, '+2 h, 10 s after');
-    await until('the skipped and in-grace posts to settle', () => (entry(skipped).status !== 'pending' && entry(inGrace).status !== 'pending') || undefined, 30_000, 200);
-    expect(entry(skipped)).toMatchObject({ status: 'missed', starts: [] });
-    expect(entry(skipped).error).toMatch(/^Missed/);
-    expect(await onNetwork(skipped)).toBe(0);
-    const g = entry(inGrace);
-    expect(g.status).toBe('done');
-    expect(g.starts).toHaveLength(1);
-    expect(await onNetwork(inGrace)).toBe(1);
-    done.push(inGrace, after1, after2);
-  }, 120_000);
+  it(
+    '+2 h: the skipped post past the grace is missed, the one ' + 'within it publishes at once, later ones on time',
+    async () => {
+      const f0 = fakeNow();
+      const skipped = await scheduleAt('Clock +2h: due in the skipped hours', f0 + HOUR);
+      const inGrace = await scheduleAt('Clock +2h: due 5 minutes before the landing', f0 + 2 * HOUR - 5 * 60_000);
+      const after1 = await scheduleAt('Clock +2h: due 5 s after the landing', f0 + 2 * HOUR + 5_000);
+      const after2 = await scheduleAt('Clock +2h: due 10 s after the landing', f0 + 2 * HOUR + 10_000);
+      await new Promise((r) => setTimeout(r, 500));
+      setOffset(offset + Math.round((f0 + 2 * HOUR - fakeNow()) / 1000));
+      await firedOnce(after1, '+2 h, 5 s after');
+      await firedOnce(after2, '+2 h, 10 s after');
+      await until(
+        'the skipped and in-grace posts to settle',
+        () => (entry(skipped).status !== 'pending' && entry(inGrace).status !== 'pending') || undefined,
+        30_000,
+        200,
+      );
+      expect(entry(skipped)).toMatchObject({ status: 'missed', starts: [] });
+      expect(entry(skipped).error).toMatch(/^Missed/);
+      expect(await onNetwork(skipped)).toBe(0);
+      const g = entry(inGrace);
+      expect(g.status).toBe('done');
+      expect(g.starts).toHaveLength(1);
+      expect(await onNetwork(inGrace)).toBe(1);
+      done.push(inGrace, after1, after2);
+    },
+    120_000,
+  );
 
-  it('−1 h: nothing fires before its instant, and published posts do not fire again when the clock passes them twice', async () => {
-    const due = await scheduleAt('Clock −1h: due 6 s after scheduling', fakeNow() + 6_000);
-    const realDue = Date.now() + 6_000;
-    setOffset(offset - 3600);
-    // Past the moment the post's timer was armed for: the wall clock now reads an hour earlier.
-    await new Promise((r) => setTimeout(r, Math.max(0, realDue - Date.now()) + 3_000));
-    expect(entry(due)).toMatchObject({ status: 'pending', starts: [] });
-    expect(await onNetwork(due)).toBe(0);
-    // The clock comes back: the post is due (a few seconds ago) and fires once; the ones
-    // published before the jump, whose instants the clock passed again, stay once.
-    setOffset(offset + 3600);
-    await until('the post to publish', () => entry(due).status === 'done' || undefined, 90_000, 200);
-    expect(entry(due).starts).toHaveLength(1);
-    expect(await onNetwork(due)).toBe(1);
-    await stillOnce([...done, due]);
-    done.push(due);
-  }, 120_000);
+  it(
+    '−1 h: nothing fires before its instant, and published posts do not fire again when the clock passes them ' +
+      'twice',
+    async () => {
+      const due = await scheduleAt('Clock −1h: due 6 s after scheduling', fakeNow() + 6_000);
+      const realDue = Date.now() + 6_000;
+      setOffset(offset - 3600);
+      // Past the moment the post's timer was armed for: the wall clock now reads an hour earlier.
+      await new Promise((r) => setTimeout(r, Math.max(0, realDue - Date.now()) + 3_000));
+      expect(entry(due)).toMatchObject({ status: 'pending', starts: [] });
+      expect(await onNetwork(due)).toBe(0);
+      // The clock comes back: the post is due (a few seconds ago) and fires once; the ones
+      // published before the jump, whose instants the clock passed again, stay once.
+      setOffset(offset + 3600);
+      await until('the post to publish', () => entry(due).status === 'done' || undefined, 90_000, 200);
+      expect(entry(due).starts).toHaveLength(1);
+      expect(await onNetwork(due)).toBe(1);
+      await stillOnce([...done, due]);
+      done.push(due);
+    },
+    120_000,
+  );
 
   it('DST fall-back: 01:30 EDT and 01:30 EST are two instants an hour apart, each fired once', async () => {
     setFakeTime(Date.parse('2026-11-01T05:29:54Z')); // 01:29:54 EDT

@@ -18,8 +18,17 @@ export { PLATFORMS };
  * a post handed to it would be published by the instance, not fired by Herald
  * (test/integration/hand-off.test.ts covers the hand-off with one shared clock).
  */
-export function childEnv(nets: Networks, extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
-  return { ...nets.settings, HERALD_MONTHLY_CREDITS: '100000', HERALD_SWEEP_SECONDS: '1', HERALD_FEDBLOG_HAND_OFF: '0', ...extra };
+export function childEnv(
+  nets: Networks,
+  extra: Record<string, string | undefined> = {},
+): Record<string, string | undefined> {
+  return {
+    ...nets.settings,
+    HERALD_MONTHLY_CREDITS: '100000',
+    HERALD_SWEEP_SECONDS: '1',
+    HERALD_FEDBLOG_HAND_OFF: '0',
+    ...extra,
+  };
 }
 
 export interface Connected {
@@ -41,7 +50,12 @@ export async function createDrafts(child: ChildServer, key: string, posts: strin
   const ids: string[] = [];
   for (let i = 0; i < posts.length; i += 100) {
     const r = await child.call('POST', '/microblog/drafts/batch', {
-      key, body: { drafts: posts.slice(i, i + 100).map((texts) => ({ title: texts[0].slice(0, 60), tweets: texts.map((content) => ({ content })) })) },
+      key,
+      body: {
+        drafts: posts
+          .slice(i, i + 100)
+          .map((texts) => ({ title: texts[0].slice(0, 60), tweets: texts.map((content) => ({ content })) })),
+      },
     });
     if (r.status !== 200) throw new Error(`creating drafts answered ${r.status}: ${r.text}`);
     ids.push(...r.body.drafts.map((d: { id: string }) => d.id));
@@ -75,10 +89,24 @@ export function readDb<T>(dataDir: string, fn: (db: Database.Database) => T): T 
 }
 
 export function entryCounts(dataDir: string): Record<string, number> {
-  return readDb(dataDir, (db) => Object.fromEntries((db.prepare('SELECT status, COUNT(*) AS n FROM schedule_entries GROUP BY status').all() as { status: string; n: number }[]).map((r) => [r.status, r.n])));
+  return readDb(dataDir, (db) =>
+    Object.fromEntries(
+      (
+        db.prepare('SELECT status, COUNT(*) AS n FROM schedule_entries GROUP BY status').all() as {
+          status: string;
+          n: number;
+        }[]
+      ).map((r) => [r.status, r.n]),
+    ),
+  );
 }
 
-export async function until<T>(what: string, fn: () => T | undefined | false | Promise<T | undefined | false>, ms = 60_000, every = 100): Promise<T> {
+export async function until<T>(
+  what: string,
+  fn: () => T | undefined | false | Promise<T | undefined | false>,
+  ms = 60_000,
+  every = 100,
+): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const v = await fn();

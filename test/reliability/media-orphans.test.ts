@@ -29,21 +29,36 @@ async function child(dataDir: string): Promise<ChildServer> {
 }
 
 const mediaFiles = (dataDir: string) => {
-  try { return fs.readdirSync(path.join(dataDir, 'media')).sort(); } catch { return []; }
+  try {
+    return fs.readdirSync(path.join(dataDir, 'media')).sort();
+  } catch {
+    return [];
+  }
 };
-const rowFiles = (dataDir: string) => readDb(dataDir, (db) => (db.prepare('SELECT file_name AS f FROM media').all() as { f: string }[]).map((r) => r.f).sort());
+const rowFiles = (dataDir: string) =>
+  readDb(dataDir, (db) =>
+    (db.prepare('SELECT file_name AS f FROM media').all() as { f: string }[]).map((r) => r.f).sort(),
+  );
 
 /** Starts a multipart upload whose file part never ends; answers the stream to write more into. */
 function endlessUpload(base: string, key: string): PassThrough {
   const body = new PassThrough();
   const boundary = '----heraldorphan';
   const req = http.request(`${base}/microblog/media/upload`, {
-    method: 'POST', agent: false,
-    headers: { 'svc-key': key, 'content-type': `multipart/form-data; boundary=${boundary}`, 'transfer-encoding': 'chunked' },
+    method: 'POST',
+    agent: false,
+    headers: {
+      'svc-key': key,
+      'content-type': `multipart/form-data; boundary=${boundary}`,
+      'transfer-encoding': 'chunked',
+    },
   });
   req.on('error', () => {}); // the server is killed mid-request
   body.pipe(req);
-  body.write(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="big.png"\r\nContent-Type: image/png\r\n\r\n`);
+  body.write(
+    `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="big.png"\r\nContent-Type: ` +
+      `image/png\r\n\r\n`,
+  );
   body.write(endlessHeader('png').header);
   return body;
 }
@@ -63,10 +78,15 @@ describe('media files a killed upload left behind', () => {
     const zeros = Buffer.alloc(64 * 1024);
     for (let i = 0; i < 8; i++) body.write(zeros);
     // The partial file is on disk, growing; its row is not (it would be inserted once the file ended).
-    const partial = await until('the upload to reach the media folder', () => {
-      const extra = mediaFiles(dataDir).filter((f) => !rowFiles(dataDir).includes(f));
-      return extra.length === 1 && fs.statSync(path.join(dataDir, 'media', extra[0])).size > 0 ? extra[0] : undefined;
-    }, 20_000, 50);
+    const partial = await until(
+      'the upload to reach the media folder',
+      () => {
+        const extra = mediaFiles(dataDir).filter((f) => !rowFiles(dataDir).includes(f));
+        return extra.length === 1 && fs.statSync(path.join(dataDir, 'media', extra[0])).size > 0 ? extra[0] : undefined;
+      },
+      20_000,
+      50,
+    );
     expect((await first.kill('SIGKILL')).signal).toBe('SIGKILL');
     body.destroy();
     expect(mediaFiles(dataDir)).toContain(partial);
@@ -83,26 +103,35 @@ describe('media files a killed upload left behind', () => {
     await second.kill('SIGTERM');
   }, 90_000);
 
-  it('while another Herald serves the same folder, a file it may be writing stays; one untouched for hours goes', async () => {
-    const dataDir = tempDir('herald-orphans-two-');
-    dirs.push(dataDir);
-    const first = await child(dataDir);
-    await until('the first Herald to hold the scheduler lock', () => fs.existsSync(path.join(dataDir, 'scheduler.lock')) || undefined, 10_000, 50);
-    const media = path.join(dataDir, 'media');
-    fs.mkdirSync(media, { recursive: true });
-    // What the first Herald's upload in progress looks like: a fresh file with no row yet.
-    const writing = `${'w'.repeat(22)}.png`;
-    fs.writeFileSync(path.join(media, writing), endlessHeader('png').header);
-    const stale = `${'s'.repeat(22)}.png`;
-    fs.writeFileSync(path.join(media, stale), Buffer.alloc(0));
-    const hoursAgo = new Date(Date.now() - 3 * 3600_000);
-    fs.utimesSync(path.join(media, stale), hoursAgo, hoursAgo);
+  it(
+    'while another Herald serves the same folder, a file it may ' + 'be writing stays; one untouched for hours goes',
+    async () => {
+      const dataDir = tempDir('herald-orphans-two-');
+      dirs.push(dataDir);
+      const first = await child(dataDir);
+      await until(
+        'the first Herald to hold the scheduler lock',
+        () => fs.existsSync(path.join(dataDir, 'scheduler.lock')) || undefined,
+        10_000,
+        50,
+      );
+      const media = path.join(dataDir, 'media');
+      fs.mkdirSync(media, { recursive: true });
+      // What the first Herald's upload in progress looks like: a fresh file with no row yet.
+      const writing = `${'w'.repeat(22)}.png`;
+      fs.writeFileSync(path.join(media, writing), endlessHeader('png').header);
+      const stale = `${'s'.repeat(22)}.png`;
+      fs.writeFileSync(path.join(media, stale), Buffer.alloc(0));
+      const hoursAgo = new Date(Date.now() - 3 * 3600_000);
+      fs.utimesSync(path.join(media, stale), hoursAgo, hoursAgo);
 
-    const second = await child(dataDir);
-    expect(first.alive()).toBe(true);
-    expect(mediaFiles(dataDir)).toContain(writing);
-    expect(mediaFiles(dataDir)).not.toContain(stale);
-    await second.kill('SIGTERM');
-    await first.kill('SIGTERM');
-  }, 90_000);
+      const second = await child(dataDir);
+      expect(first.alive()).toBe(true);
+      expect(mediaFiles(dataDir)).toContain(writing);
+      expect(mediaFiles(dataDir)).not.toContain(stale);
+      await second.kill('SIGTERM');
+      await first.kill('SIGTERM');
+    },
+    90_000,
+  );
 });

@@ -25,8 +25,12 @@ const lines: string[] = [];
 const log: Logger = {
   info: () => {},
   debug: () => {},
-  warn: (msg: string) => { lines.push(msg); },
-  error: (msg: string) => { lines.push(msg); },
+  warn: (msg: string) => {
+    lines.push(msg);
+  },
+  error: (msg: string) => {
+    lines.push(msg);
+  },
 } as unknown as Logger;
 
 let nets: Networks;
@@ -38,7 +42,12 @@ const outcomes: { ending: string; silent: string[] }[] = [];
 
 beforeAll(async () => {
   nets = await startNetworks();
-  t = await startServer({ clock, log, settings: { ...nets.settings, HERALD_MONTHLY_CREDITS: '1000' }, scheduler: { waker: new ManualWaker(), sweepMs: 3_600_000 } });
+  t = await startServer({
+    clock,
+    log,
+    settings: { ...nets.settings, HERALD_MONTHLY_CREDITS: '1000' },
+    scheduler: { waker: new ManualWaker(), sweepMs: 3_600_000 },
+  });
   useFastPolling(t);
   key = await t.login();
   ids = (await connectAll(t, key, nets)) as Record<Platform, string>;
@@ -55,12 +64,23 @@ async function schedule(platform: Platform, text: string, inMs = 60_000): Promis
   const d = await t.call('POST', '/microblog/drafts', { key, body: { title: text, tweets: [{ content: text }] } });
   expect(d.status, d.text).toBe(200);
   const draftId = d.body.draft.id as string;
-  const r = await t.call('POST', '/microblog/schedule', { key, body: { draftId, scheduledFor: new Date(clock.now() + inMs).toISOString(), applyJitter: false, targetAccounts: [{ accountId: ids[platform], platform }] } });
+  const r = await t.call('POST', '/microblog/schedule', {
+    key,
+    body: {
+      draftId,
+      scheduledFor: new Date(clock.now() + inMs).toISOString(),
+      applyJitter: false,
+      targetAccounts: [{ accountId: ids[platform], platform }],
+    },
+  });
   expect(r.status, r.text).toBe(200);
   return draftId;
 }
 
-const entry = (draftId: string) => t.server.sqlite.prepare('SELECT status, next_attempt_at AS nextAttemptAt FROM schedule_entries WHERE draft_id = ?').get(draftId) as { status: string; nextAttemptAt: number | null };
+const entry = (draftId: string) =>
+  t.server.sqlite
+    .prepare('SELECT status, next_attempt_at AS nextAttemptAt FROM schedule_entries WHERE draft_id = ?')
+    .get(draftId) as { status: string; nextAttemptAt: number | null };
 
 /** Fires the draft's entry, and its retries, until it ends; returns the log lines it wrote. */
 async function fireUntilEnded(draftId: string): Promise<string[]> {
@@ -78,7 +98,13 @@ async function fireUntilEnded(draftId: string): Promise<string[]> {
  * What a person sees: the draft's progress entry and its history row both name the status, the
  * reason and a next step; the log has a line for it. Returns what is missing (empty: not silent).
  */
-async function visible(draftId: string, status: string, reason: RegExp, next: RegExp, logLines: string[]): Promise<string[]> {
+async function visible(
+  draftId: string,
+  status: string,
+  reason: RegExp,
+  next: RegExp,
+  logLines: string[],
+): Promise<string[]> {
   const missing: string[] = [];
   const p = await t.call('GET', `/microblog/publish/progress?draftId=${draftId}`, { key });
   const pe = p.body.entries?.[0];
@@ -96,33 +122,66 @@ async function visible(draftId: string, status: string, reason: RegExp, next: Re
 }
 
 describe('every ending of a scheduled post is visible, explained and logged', () => {
-  it('credits short when it fires: failed with INSUFFICIENT_CREDITS, in progress and history with Retry, and logged', async () => {
-    const draftId = await schedule('problog', `Never silent: credits ${clock.now()}`);
-    // Spend the month's credits down to nothing before it fires.
-    const { balance } = (await t.call('POST', '/credits', { key })).body;
-    const warn = (await t.call('POST', '/credits', { key })).body;
-    expect(warn.scheduled.posts).toBeGreaterThanOrEqual(1);
-    t.server.sqlite.prepare(`INSERT INTO credit_ledger (user_id, trans_no, trans_type, credits, source_detail, created_at) VALUES (?, ?, 'adjustment', ?, 'test: spend it all', ?)`)
-      .run(t.server.sqlite.prepare('SELECT id FROM users LIMIT 1').pluck().get(), `T-drain-${clock.now()}`, -balance, new Date(clock.now()).toISOString());
-    const short = (await t.call('POST', '/credits', { key })).body;
-    expect(short.warning).toMatch(/^Credits for 0 more posts; \d+ scheduled/);
-    const logged = await fireUntilEnded(draftId);
-    const missing = await visible(draftId, 'failed', /credits/, /add credits.*Retry/, logged);
-    const h = await t.call('GET', '/publish/history?status=failed&limit=500', { key });
-    const row = (h.body.publications as any[]).find((x) => x.draftId === draftId);
-    expect(row).toMatchObject({ errorCode: 'INSUFFICIENT_CREDITS', canRetry: true, nextAttemptAt: null, platform: 'problog' });
-    outcomes.push({ ending: 'credits short', silent: missing });
-    expect(missing).toEqual([]);
-    t.server.sqlite.prepare(`INSERT INTO credit_ledger (user_id, trans_no, trans_type, credits, source_detail, created_at) VALUES (?, ?, 'adjustment', ?, 'test: give it back', ?)`)
-      .run(t.server.sqlite.prepare('SELECT id FROM users LIMIT 1').pluck().get(), `T-back-${clock.now()}`, balance, new Date(clock.now()).toISOString());
-  });
+  it(
+    'credits short when it fires: failed with INSUFFICIENT_CREDITS, in progress and history with Retry, and ' +
+      'logged',
+    async () => {
+      const draftId = await schedule('problog', `Never silent: credits ${clock.now()}`);
+      // Spend the month's credits down to nothing before it fires.
+      const { balance } = (await t.call('POST', '/credits', { key })).body;
+      const warn = (await t.call('POST', '/credits', { key })).body;
+      expect(warn.scheduled.posts).toBeGreaterThanOrEqual(1);
+      t.server.sqlite
+        .prepare(
+          `INSERT INTO credit_ledger (user_id, trans_no, trans_type, credits, source_detail, created_at) VALUES (?, ?,
+                    'adjustment', ?, 'test: spend it all', ?)`,
+        )
+        .run(
+          t.server.sqlite.prepare('SELECT id FROM users LIMIT 1').pluck().get(),
+          `T-drain-${clock.now()}`,
+          -balance,
+          new Date(clock.now()).toISOString(),
+        );
+      const short = (await t.call('POST', '/credits', { key })).body;
+      expect(short.warning).toMatch(/^Credits for 0 more posts; \d+ scheduled/);
+      const logged = await fireUntilEnded(draftId);
+      const missing = await visible(draftId, 'failed', /credits/, /add credits.*Retry/, logged);
+      const h = await t.call('GET', '/publish/history?status=failed&limit=500', { key });
+      const row = (h.body.publications as any[]).find((x) => x.draftId === draftId);
+      expect(row).toMatchObject({
+        errorCode: 'INSUFFICIENT_CREDITS',
+        canRetry: true,
+        nextAttemptAt: null,
+        platform: 'problog',
+      });
+      outcomes.push({ ending: 'credits short', silent: missing });
+      expect(missing).toEqual([]);
+      t.server.sqlite
+        .prepare(
+          `INSERT INTO credit_ledger (user_id, trans_no, trans_type, credits, source_detail, created_at) VALUES (?, ?,
+                    'adjustment', ?, 'test: give it back', ?)`,
+        )
+        .run(
+          t.server.sqlite.prepare('SELECT id FROM users LIMIT 1').pluck().get(),
+          `T-back-${clock.now()}`,
+          balance,
+          new Date(clock.now()).toISOString(),
+        );
+    },
+  );
 
   it('token expired and the account revoked Herald: failed, reconnect named as the next step, logged', async () => {
     const draftId = await schedule('fedblog', `Never silent: token ${clock.now()}`);
     nets.masto.faults.next({ kind: 'expired-token' }, { route: /statuses$/, times: 5 });
     const logged = await fireUntilEnded(draftId);
     nets.masto.faults.clear();
-    const missing = await visible(draftId, 'failed', /connected again|no longer accepts/, /connect the account again/, logged);
+    const missing = await visible(
+      draftId,
+      'failed',
+      /connected again|no longer accepts/,
+      /connect the account again/,
+      logged,
+    );
     outcomes.push({ ending: 'token expired', silent: missing });
     expect(missing).toEqual([]);
   });
@@ -135,11 +194,22 @@ describe('every ending of a scheduled post is visible, explained and logged', ()
     await t.server.scheduler!.tick();
     const h = await t.call('GET', '/publish/history?limit=500', { key });
     const waiting = (h.body.publications as any[]).find((x) => x.draftId === draftId);
-    expect(waiting).toMatchObject({ status: 'failed', canRetry: false, nextAttemptAt: expect.any(String), statusText: expect.stringContaining('Herald tries again at') });
+    expect(waiting).toMatchObject({
+      status: 'failed',
+      canRetry: false,
+      nextAttemptAt: expect.any(String),
+      statusText: expect.stringContaining('Herald tries again at'),
+    });
     const logged = [...lines.filter((l) => l.includes(draftId)), ...(await fireUntilEnded(draftId))];
     nets.x.faults.clear();
     expect(logged.filter((l) => /tries again at/.test(l))).toHaveLength(2);
-    const missing = await visible(draftId, 'failed', /server problem/, /Not tried again automatically/, logged.slice(-1));
+    const missing = await visible(
+      draftId,
+      'failed',
+      /server problem/,
+      /Not tried again automatically/,
+      logged.slice(-1),
+    );
     outcomes.push({ ending: 'retries exhausted', silent: missing });
     expect(missing).toEqual([]);
   });

@@ -14,9 +14,17 @@ import path from 'node:path';
 import type { Reporter, TestModule, Vitest } from 'vitest/node';
 import { QUALITY_PREFIX } from './quality.js';
 
-interface Row { section: 'Reliability' | 'Security'; row: string; figure: string; file?: string }
+interface Row {
+  section: 'Reliability' | 'Security';
+  row: string;
+  figure: string;
+  file?: string;
+}
 
-const FIGURE_FOLDERS = [`${path.sep}test${path.sep}reliability${path.sep}`, `${path.sep}test${path.sep}security${path.sep}`];
+const FIGURE_FOLDERS = [
+  `${path.sep}test${path.sep}reliability${path.sep}`,
+  `${path.sep}test${path.sep}security${path.sep}`,
+];
 /** Figure lines other tests print in their own words. */
 const ALSO_FIGURES = [/^Ambiguous failures\b/];
 
@@ -34,7 +42,9 @@ export function parseFigure(line: string, fromFigureFolder: boolean): { row: str
   if (line.startsWith(QUALITY_PREFIX)) {
     const rest = line.slice(QUALITY_PREFIX.length);
     const colon = rest.indexOf(': ');
-    return colon < 0 ? { row: 'quality', figure: rest.trim() } : { row: rest.slice(0, colon).trim(), figure: rest.slice(colon + 2).trim() };
+    return colon < 0
+      ? { row: 'quality', figure: rest.trim() }
+      : { row: rest.slice(0, colon).trim(), figure: rest.slice(colon + 2).trim() };
   }
   if (!fromFigureFolder && !ALSO_FIGURES.some((re) => re.test(line))) return undefined;
   const tagged = /^\[([A-Za-z][\w -]{0,40})\] (.+)$/.exec(line);
@@ -83,6 +93,8 @@ export default class QualityReporter implements Reporter {
     const table = `${out.join('\n')}\n\n`;
     // Printed as vitest exits, after every other reporter's last words (the JSON reporter logs
     // where it wrote its file after this hook): scripts/test.mjs then prints its final line.
-    process.once('exit', () => { process.stdout.write(table); });
+    process.once('exit', () => {
+      process.stdout.write(table);
+    });
   }
 }

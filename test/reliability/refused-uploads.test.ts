@@ -42,18 +42,43 @@ const overCap = (() => {
   return Buffer.concat([header, Buffer.alloc(MEDIA_TYPES.png.maxBytes + MiB - header.length)]);
 })();
 
-interface Kind { name: string; status: number; reason: RegExp; files: () => { name: string; data: Buffer }[] }
+interface Kind {
+  name: string;
+  status: number;
+  reason: RegExp;
+  files: () => { name: string; data: Buffer }[];
+}
 const KINDS: Kind[] = [
-  { name: 'five files', status: 400, reason: /At most 4 files/, files: () => [1, 2, 3, 4].map((n) => ({ name: `${n}.png`, data: image() })).concat({ name: '5.png', data: notImage }) },
-  { name: 'not an image', status: 415, reason: /file type is not accepted/, files: () => [{ name: 'page.png', data: notImage }] },
-  { name: 'over the cap', status: 413, reason: /limit|MB|large|over/i, files: () => [{ name: 'huge.png', data: overCap }] },
+  {
+    name: 'five files',
+    status: 400,
+    reason: /At most 4 files/,
+    files: () =>
+      [1, 2, 3, 4].map((n) => ({ name: `${n}.png`, data: image() })).concat({ name: '5.png', data: notImage }),
+  },
+  {
+    name: 'not an image',
+    status: 415,
+    reason: /file type is not accepted/,
+    files: () => [{ name: 'page.png', data: notImage }],
+  },
+  {
+    name: 'over the cap',
+    status: 413,
+    reason: /limit|MB|large|over/i,
+    files: () => [{ name: 'huge.png', data: overCap }],
+  },
 ];
 
-const mediaFiles = () => (fs.existsSync(path.join(t.dataDir, 'media')) ? fs.readdirSync(path.join(t.dataDir, 'media')) : []);
+const mediaFiles = () =>
+  fs.existsSync(path.join(t.dataDir, 'media')) ? fs.readdirSync(path.join(t.dataDir, 'media')) : [];
 
 beforeAll(async () => {
   // Six thousand uploads and more from one key: past the default tier's hourly limit.
-  t = await startServer({ scheduler: false, settings: { HERALD_DEFAULT_TIER: 'enterprise', HERALD_ENTERPRISE_LIMIT: '1000000' } });
+  t = await startServer({
+    scheduler: false,
+    settings: { HERALD_DEFAULT_TIER: 'enterprise', HERALD_ENTERPRISE_LIMIT: '1000000' },
+  });
   key = await t.login();
   addAccount(t, userIdOf(t, OWNER.email), 'skyblog');
   client = new HeraldClient({ baseUrl: t.base, apiKey: key });
@@ -70,8 +95,12 @@ async function viaFetch(files: { name: string; data: Buffer }[]): Promise<Outcom
   const form = new FormData();
   for (const f of files) form.append('files', new Blob([new Uint8Array(f.data)]), f.name);
   try {
-    const r = await fetch(`${t.base}/microblog/media/upload`, { method: 'POST', headers: { 'svc-key': key }, body: form });
-    const body = await r.json() as { error?: string; message?: string };
+    const r = await fetch(`${t.base}/microblog/media/upload`, {
+      method: 'POST',
+      headers: { 'svc-key': key },
+      body: form,
+    });
+    const body = (await r.json()) as { error?: string; message?: string };
     return { status: r.status, code: body.error, message: body.message };
   } catch (err) {
     return { error: `${(err as Error).message} ${String((err as { cause?: unknown }).cause ?? '')}` };
@@ -83,7 +112,8 @@ async function viaClient(files: { name: string; data: Buffer }[]): Promise<Outco
     await client.uploadMedia(files.map((f) => ({ name: f.name, data: new Blob([new Uint8Array(f.data)]) })));
     return { status: 200 };
   } catch (err) {
-    if (err instanceof HeraldError && err.status > 0) return { status: err.status, code: err.code, message: err.message };
+    if (err instanceof HeraldError && err.status > 0)
+      return { status: err.status, code: err.code, message: err.message };
     return { error: `${(err as Error).message} ${String((err as { cause?: unknown }).cause ?? '')}` };
   }
 }
@@ -98,7 +128,8 @@ async function hammer(kind: Kind, send: (files: { name: string; data: Buffer }[]
     for (let i = next++; i < COUNT; i = next++) {
       const r = await send(kind.files());
       if ('error' in r) errors.push(r.error);
-      else if (r.status !== kind.status || r.code !== 'INVALID_INPUT' || !kind.reason.test(r.message ?? '')) wrong.push(JSON.stringify(r));
+      else if (r.status !== kind.status || r.code !== 'INVALID_INPUT' || !kind.reason.test(r.message ?? ''))
+        wrong.push(JSON.stringify(r));
       if (i % 50 === 49) {
         const ok = await send([{ name: 'ok.png', data: image() }]);
         if (!('status' in ok) || ok.status !== 200) wrong.push(`accepted upload: ${JSON.stringify(ok)}`);
@@ -112,26 +143,44 @@ async function hammer(kind: Kind, send: (files: { name: string; data: Buffer }[]
 
 describe(`refused uploads are read by their clients (${COUNT} of each kind from each client)`, () => {
   for (const kind of KINDS.filter((k) => !process.env.KIND || k.name === process.env.KIND)) {
-    for (const [via, send] of [['fetch', viaFetch], ['client library', viaClient]] as const) {
-      it(`${kind.name} from ${via}: every one reads Herald's ${kind.status} with its reason, 0 connection errors`, async () => {
-        const started = Date.now();
-        const { errors, wrong, accepted } = await hammer(kind, send);
-        reportFigure(`refused upload (${kind.name}, ${via})`, `${COUNT - errors.length - wrong.length}/${COUNT} read the ${kind.status}; connection errors ${errors.length} (goal 0)`);
-        expect(errors.slice(0, 3), `${errors.length} connection errors`).toEqual([]);
-        expect(wrong.slice(0, 3), `${wrong.length} other answers`).toEqual([]);
-        expect(accepted).toBe(Math.floor(COUNT / 50));
-        // Only the accepted uploads are kept.
-        expect(mediaFiles()).toHaveLength(t.server.sqlite.prepare('SELECT COUNT(*) FROM media').pluck().get() as number);
-        console.log(`${kind.name} via ${via}: ${COUNT} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-      });
+    for (const [via, send] of [
+      ['fetch', viaFetch],
+      ['client library', viaClient],
+    ] as const) {
+      it(
+        `${kind.name} from ${via}: every one reads Herald's ` + `${kind.status} with its reason, 0 connection errors`,
+        async () => {
+          const started = Date.now();
+          const { errors, wrong, accepted } = await hammer(kind, send);
+          reportFigure(
+            `refused upload (${kind.name}, ${via})`,
+            `${COUNT - errors.length - wrong.length}/${COUNT} read the ${kind.status}; connection errors ` +
+              `${errors.length} (goal 0)`,
+          );
+          expect(errors.slice(0, 3), `${errors.length} connection errors`).toEqual([]);
+          expect(wrong.slice(0, 3), `${wrong.length} other answers`).toEqual([]);
+          expect(accepted).toBe(Math.floor(COUNT / 50));
+          // Only the accepted uploads are kept.
+          expect(mediaFiles()).toHaveLength(
+            t.server.sqlite.prepare('SELECT COUNT(*) FROM media').pluck().get() as number,
+          );
+          console.log(`${kind.name} via ${via}: ${COUNT} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+        },
+      );
     }
   }
 
-  it('`herald draft import` shows Herald\'s reason for a refused media file', async () => {
+  it("`herald draft import` shows Herald's reason for a refused media file", async () => {
     const env = cliEnv(home, { HERALD_API_KEY: key, HERALD_BASE_URL: t.base });
-    for (const [file, data, reason] of [['page.png', notImage, /INVALID_INPUT/], ['huge.png', overCap, /INVALID_INPUT: .*(limit|MB)/]] as const) {
+    for (const [file, data, reason] of [
+      ['page.png', notImage, /INVALID_INPUT/],
+      ['huge.png', overCap, /INVALID_INPUT: .*(limit|MB)/],
+    ] as const) {
       fs.writeFileSync(path.join(home, file), data);
-      fs.writeFileSync(path.join(home, 'post.md'), `---\nnetworks: [skyblog]\nmedia:\n  - post: 1\n    path: ${file}\n---\nWith media\n`);
+      fs.writeFileSync(
+        path.join(home, 'post.md'),
+        `---\nnetworks: [skyblog]\nmedia:\n  - post: 1\n    path: ${file}\n---\nWith media\n`,
+      );
       for (let i = 0; i < 3; i++) {
         const r = await herald(['draft', 'import', path.join(home, 'post.md')], { env });
         expect(r.code, r.err).not.toBe(0);

@@ -48,11 +48,18 @@ describe('SQLite durability', () => {
     dirs.push(dataDir);
     const dbFile = path.join(dataDir, 'herald.db');
     // The headless app (server/main.ts) as `npm run serve` runs it; the owner's key is unlimited.
-    const start = () => startChild({ dataDir, env: { HERALD_DEFAULT_TIER: 'enterprise', HERALD_ENTERPRISE_LIMIT: '10000000' }, readyMs: 60_000 });
+    const start = () =>
+      startChild({
+        dataDir,
+        env: { HERALD_DEFAULT_TIER: 'enterprise', HERALD_ENTERPRISE_LIMIT: '10000000' },
+        readyMs: 60_000,
+      });
     child = await start();
     const key = await child.login();
     const load = new WriteLoad(() => child!.apiUrl, key);
-    expect((await request(load.agent, `${child.apiUrl}/social-sets`, { name: 'All', isDefault: true }, key)).status).toBe(200);
+    expect(
+      (await request(load.agent, `${child.apiUrl}/social-sets`, { name: 'All', isDefault: true }, key)).status,
+    ).toBe(200);
 
     const check = (label: string) => {
       const file = readBack(dbFile);
@@ -66,11 +73,16 @@ describe('SQLite durability', () => {
     let longestRestart = 0;
     const writers = load.run(() => load.acked.size >= WRITES);
     for (const [i, at] of kills.entries()) {
-      while (load.acked.size < at && load.unexpected.length === 0) await new Promise<void>((r) => { load.onAck = r; });
+      while (load.acked.size < at && load.unexpected.length === 0)
+        await new Promise<void>((r) => {
+          load.onAck = r;
+        });
       // A random moment inside the write stream, not just on an acknowledgement.
       await new Promise((r) => setTimeout(r, Math.floor(random() * 4)));
       let release!: () => void;
-      load.gate = new Promise((r) => { release = r; });
+      load.gate = new Promise((r) => {
+        release = r;
+      });
       await child.kill();
       const t0 = Date.now();
       child = await start();
@@ -78,7 +90,10 @@ describe('SQLite durability', () => {
       check(`after kill ${i + 1} at ${load.acked.size} acknowledged writes`);
       // The restarted server serves what the file holds.
       const sample = [...load.acked.values()].filter((w) => w.kind === 'draft').at(-1);
-      if (sample) expect((await request(load.agent, `${child.apiUrl}/microblog/drafts/${sample.id}`, undefined, key)).status).toBe(200);
+      if (sample)
+        expect(
+          (await request(load.agent, `${child.apiUrl}/microblog/drafts/${sample.id}`, undefined, key)).status,
+        ).toBe(200);
       release();
     }
     await writers;
@@ -89,6 +104,11 @@ describe('SQLite durability', () => {
     await child.kill('SIGTERM');
     child = undefined;
     load.close();
-    reportFigure('SQLite', `acked but lost 0 of ${load.acked.size} acknowledged writes; ${KILLS} kills (seed ${SEED}); ${load.unanswered.size} unanswered at a kill (${committedUnanswered} of them committed); torn drafts 0; integrity_check ok ×${KILLS + 1}; longest restart ${longestRestart} ms`);
+    reportFigure(
+      'SQLite',
+      `acked but lost 0 of ${load.acked.size} acknowledged writes; ${KILLS} kills (seed ${SEED}); ` +
+        `${load.unanswered.size} unanswered at a kill (${committedUnanswered} of them committed); torn drafts ` +
+        `0; integrity_check ok ×${KILLS + 1}; longest restart ${longestRestart} ms`,
+    );
   }, 600_000);
 });

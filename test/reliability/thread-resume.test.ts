@@ -42,7 +42,10 @@ beforeAll(async () => {
   proxies.fedblog = await startFaultProxy(nets.masto.url);
   proxies.threadblog = await startFaultProxy(nets.threads.url);
   dataDir = tempDir('herald-thread-resume-');
-  env = childEnv(nets, { HERALD_MICROBLOG_API_URL: proxies.microblog.url, HERALD_THREADBLOG_API_URL: proxies.threadblog.url });
+  env = childEnv(nets, {
+    HERALD_MICROBLOG_API_URL: proxies.microblog.url,
+    HERALD_THREADBLOG_API_URL: proxies.threadblog.url,
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -58,7 +61,11 @@ describe('a thread that failed at part 3, killed during part 4 on retry', () => 
     children.push(child);
     const key = await child.login();
     const ids = {} as Record<ThreadNet, string>;
-    for (const [p, body] of [['microblog', {}], ['fedblog', { instanceUrl: proxies.fedblog.url }], ['threadblog', {}]] as const) {
+    for (const [p, body] of [
+      ['microblog', {}],
+      ['fedblog', { instanceUrl: proxies.fedblog.url }],
+      ['threadblog', {}],
+    ] as const) {
       const r = await connectOAuth(child, key, p, body);
       expect(r.status, JSON.stringify(r.body)).toBe(200);
       ids[p] = r.body.accountUuid as string;
@@ -71,7 +78,11 @@ describe('a thread that failed at part 3, killed during part 4 on retry', () => 
     const first = await child.call('POST', '/publish/multi-platform', { key, body: targets });
     expect(first.status, first.text).toBe(200);
     for (const r of first.body.results) expect(r, r.platform).toMatchObject({ success: false, status: 'failed' });
-    for (const p of NETS) expect((await postsOn(nets, p)).map((x) => x.text), p).toEqual(PARTS.slice(0, 2));
+    for (const p of NETS)
+      expect(
+        (await postsOn(nets, p)).map((x) => x.text),
+        p,
+      ).toEqual(PARTS.slice(0, 2));
 
     // 2. Publish again; part 3 goes out, part 4 is held; the process is killed meanwhile.
     const held: Record<ThreadNet, Held> = {
@@ -92,10 +103,19 @@ describe('a thread that failed at part 3, killed during part 4 on retry', () => 
     // 3. A new process on the same folder resumes the interrupted publications.
     child = await startChild({ dataDir, env });
     children.push(child);
-    await until('the resumed threads to finish', () => {
-      const rows = readDb(dataDir, (db) => db.prepare('SELECT status FROM publications WHERE draft_id = ? ORDER BY created_at DESC LIMIT 3').all(draftId)) as { status: string }[];
-      return rows.length === 3 && rows.every((r) => r.status !== 'publishing') ? rows : undefined;
-    }, 60_000, 200);
+    await until(
+      'the resumed threads to finish',
+      () => {
+        const rows = readDb(dataDir, (db) =>
+          db
+            .prepare('SELECT status FROM publications WHERE draft_id = ? ORDER BY created_at DESC LIMIT 3')
+            .all(draftId),
+        ) as { status: string }[];
+        return rows.length === 3 && rows.every((r) => r.status !== 'publishing') ? rows : undefined;
+      },
+      60_000,
+      200,
+    );
     const progress = await child.call('GET', `/microblog/publish/progress?draftId=${draftId}`, { key });
     for (const e of progress.body.entries) expect(e, e.platform).toMatchObject({ status: 'published' });
 
@@ -107,11 +127,18 @@ describe('a thread that failed at part 3, killed during part 4 on retry', () => 
       duplicates += texts.length - new Set(texts).size;
       expect(texts.sort(), p).toEqual([...PARTS].sort());
       const chain = PARTS.map((text) => posts.find((x) => x.text === text)!);
-      chain.forEach((post, i) => { if (post.parent !== (i === 0 ? undefined : chain[i - 1].id)) orderErrors += 1; });
+      chain.forEach((post, i) => {
+        if (post.parent !== (i === 0 ? undefined : chain[i - 1].id)) orderErrors += 1;
+      });
     }
     expect(duplicates).toBe(0);
     expect(orderErrors).toBe(0);
-    reportFigure('Thread resume', `5-post thread on X, Mastodon, Threads: failed at part 3, killed during part 4 on retry (committed on X and Threads, not on Mastodon), resumed after restart; duplicates ${duplicates}, order errors ${orderErrors}`);
+    reportFigure(
+      'Thread resume',
+      `5-post thread on X, Mastodon, Threads: failed at part 3, killed during part 4 on retry (committed on ` +
+        `X and Threads, not on Mastodon), resumed after restart; duplicates ${duplicates}, order errors ` +
+        `${orderErrors}`,
+    );
     await child.kill('SIGTERM');
   }, 180_000);
 });

@@ -15,7 +15,9 @@ export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)
  * recovery, not the disk's fsync latency (which would make them minutes long on CI machines).
  */
 export function scratchDir(prefix: string): string {
-  return fs.existsSync('/dev/shm') ? fs.mkdtempSync(`/dev/shm/${prefix}`) : fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  return fs.existsSync('/dev/shm')
+    ? fs.mkdtempSync(`/dev/shm/${prefix}`)
+    : fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
 /** A seeded PRNG (mulberry32), so a failing random run can be repeated with its seed. */

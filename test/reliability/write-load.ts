@@ -7,16 +7,37 @@ import http from 'node:http';
 import Database from 'better-sqlite3';
 
 /** One request over a keep-alive agent (lighter than fetch, so the server gets the CPU). */
-export function request(agent: http.Agent, url: string, body?: unknown, key?: string): Promise<{ status: number; text: string }> {
+export function request(
+  agent: http.Agent,
+  url: string,
+  body?: unknown,
+  key?: string,
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
-    const req = http.request(url, {
-      agent, method: payload === undefined ? 'GET' : 'POST',
-      headers: { ...(payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }), ...(key ? { 'svc-key': key } : {}) },
-    }, (res) => {
-      let text = '';
-      res.setEncoding('utf8').on('data', (c: string) => { text += c; }).on('end', () => resolve({ status: res.statusCode ?? 0, text })).on('error', reject);
-    });
+    const req = http.request(
+      url,
+      {
+        agent,
+        method: payload === undefined ? 'GET' : 'POST',
+        headers: {
+          ...(payload === undefined
+            ? {}
+            : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
+          ...(key ? { 'svc-key': key } : {}),
+        },
+      },
+      (res) => {
+        let text = '';
+        res
+          .setEncoding('utf8')
+          .on('data', (c: string) => {
+            text += c;
+          })
+          .on('end', () => resolve({ status: res.statusCode ?? 0, text }))
+          .on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(payload);
   });
@@ -52,7 +73,11 @@ export class WriteLoad {
   private stopped = false;
   readonly agent: http.Agent;
 
-  constructor(private readonly apiUrl: () => string, private readonly key: string, readonly clients = 8) {
+  constructor(
+    private readonly apiUrl: () => string,
+    private readonly key: string,
+    readonly clients = 8,
+  ) {
     this.agent = new http.Agent({ keepAlive: true, maxSockets: clients });
   }
 
@@ -67,9 +92,20 @@ export class WriteLoad {
         const marker = `m${n}`;
         const kind = n % 4 === 0 ? 'draft' : 'template';
         try {
-          const res = kind === 'draft'
-            ? await request(this.agent, `${base}/microblog/drafts`, { title: marker, tweets: [{ content: `${marker} first` }, { content: `${marker} second` }] }, this.key)
-            : await request(this.agent, `${base}/templates`, { name: marker, tailContentPlain: `— ${marker}` }, this.key);
+          const res =
+            kind === 'draft'
+              ? await request(
+                  this.agent,
+                  `${base}/microblog/drafts`,
+                  { title: marker, tweets: [{ content: `${marker} first` }, { content: `${marker} second` }] },
+                  this.key,
+                )
+              : await request(
+                  this.agent,
+                  `${base}/templates`,
+                  { name: marker, tailContentPlain: `— ${marker}` },
+                  this.key,
+                );
           if (res.status === 200) {
             const body = JSON.parse(res.text) as { draft?: { id: string }; template?: { uuid: string } };
             this.acked.set(marker, { kind, id: body.draft?.id ?? body.template!.uuid, ackedAt: performance.now() });
@@ -111,8 +147,18 @@ export function readBack(dbFile: string): FileContents {
   const db = new Database(dbFile, { readonly: true, fileMustExist: true });
   try {
     const integrity = String(db.pragma('integrity_check', { simple: true }));
-    const templates = new Map((db.prepare('SELECT id, name FROM templates').all() as { id: string; name: string }[]).map((r) => [r.name, r.id]));
-    const drafts = new Map((db.prepare(`SELECT d.id, d.title, (SELECT COUNT(*) FROM tweets t WHERE t.draft_id = d.id) AS posts FROM drafts d`).all() as { id: string; title: string; posts: number }[]).map((r) => [r.title, { id: r.id, posts: r.posts }]));
+    const templates = new Map(
+      (db.prepare('SELECT id, name FROM templates').all() as { id: string; name: string }[]).map((r) => [r.name, r.id]),
+    );
+    const drafts = new Map(
+      (
+        db
+          .prepare(
+            `SELECT d.id, d.title, (SELECT COUNT(*) FROM tweets t WHERE t.draft_id = d.id) AS posts FROM drafts d`,
+          )
+          .all() as { id: string; title: string; posts: number }[]
+      ).map((r) => [r.title, { id: r.id, posts: r.posts }]),
+    );
     return { integrity, templates, drafts };
   } finally {
     db.close();
@@ -120,4 +166,5 @@ export function readBack(dbFile: string): FileContents {
 }
 
 /** Drafts in the file that exist in part (a torn transaction). */
-export const tornDrafts = (file: FileContents, postsEach = 2) => [...file.drafts.entries()].filter(([title, d]) => /^m\d+$/.test(title) && d.posts !== postsEach).length;
+export const tornDrafts = (file: FileContents, postsEach = 2) =>
+  [...file.drafts.entries()].filter(([title, d]) => /^m\d+$/.test(title) && d.posts !== postsEach).length;

@@ -54,7 +54,9 @@ async function connect(name = 'Herald Tester') {
   const back = new URL(res.headers.get('location')!);
   expect(back.searchParams.get('state')).toBe('st8');
   const token = await auth.exchangeAuthCodeForAccessToken(back.searchParams.get('code')!);
-  const info = (await restli().get({ resourcePath: '/userinfo', accessToken: token.access_token })).data as { sub: string };
+  const info = (await restli().get({ resourcePath: '/userinfo', accessToken: token.access_token })).data as {
+    sub: string;
+  };
   return { auth, token, author: `urn:li:person:${info.sub}` };
 }
 
@@ -80,7 +82,10 @@ describe('LinkedIn simulator with linkedin-api-client', () => {
     expect(token.access_token).toMatch(/^canary-linkedin-access-/);
     expect(token.expires_in).toBe(5_184_000);
     expect(token).not.toHaveProperty('refresh_token');
-    const info = (await restli().get({ resourcePath: '/userinfo', accessToken: token.access_token })).data as Record<string, unknown>;
+    const info = (await restli().get({ resourcePath: '/userinfo', accessToken: token.access_token })).data as Record<
+      string,
+      unknown
+    >;
     expect(info).toMatchObject({ name: 'Herald Tester', given_name: 'Herald', email: 'herald@example.test' });
     expect(author).toBe(`urn:li:person:${info.sub}`);
   });
@@ -88,50 +93,103 @@ describe('LinkedIn simulator with linkedin-api-client', () => {
   it('creates a post: 201, empty body, id in x-restli-id; finder by author lists it', async () => {
     const { token, author } = await connect('Second Member');
     const c = restli();
-    const res = await c.create({ resourcePath: '/posts', entity: post(author, 'Hello LinkedIn'), versionString: VERSION, accessToken: token.access_token });
+    const res = await c.create({
+      resourcePath: '/posts',
+      entity: post(author, 'Hello LinkedIn'),
+      versionString: VERSION,
+      accessToken: token.access_token,
+    });
     expect(res.status).toBe(201);
     expect(res.data).toBe('');
     expect(res.createdEntityId).toMatch(/^urn:li:share:\d+$/);
     expect(res.headers['x-restli-id']).toBe(res.createdEntityId);
-    const found = await c.finder({ resourcePath: '/posts', finderName: 'author', queryParams: { author, count: 10 }, versionString: VERSION, accessToken: token.access_token });
+    const found = await c.finder({
+      resourcePath: '/posts',
+      finderName: 'author',
+      queryParams: { author, count: 10 },
+      versionString: VERSION,
+      accessToken: token.access_token,
+    });
     expect(found.data.elements.map((e) => e.id)).toEqual([res.createdEntityId]);
-    expect(sim.postsBy('Second Member')[0]).toMatchObject({ commentary: 'Hello LinkedIn', visibility: 'PUBLIC', truncated: false });
+    expect(sim.postsBy('Second Member')[0]).toMatchObject({
+      commentary: 'Hello LinkedIn',
+      visibility: 'PUBLIC',
+      truncated: false,
+    });
   });
 
   it('refuses /rest calls without LinkedIn-Version or with an old one', async () => {
     const { token, author } = await connect();
     const plain = await fetch(`${sim.restBase}/posts`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${token.access_token}`, 'content-type': 'application/json', 'x-restli-protocol-version': '2.0.0' },
+      headers: {
+        authorization: `Bearer ${token.access_token}`,
+        'content-type': 'application/json',
+        'x-restli-protocol-version': '2.0.0',
+      },
       body: JSON.stringify(post(author, 'no version')),
     });
     expect(plain.status).toBe(400);
     expect(await plain.json()).toMatchObject({ status: 400, code: 'VERSION_MISSING' });
     const noRestli = await fetch(`${sim.restBase}/posts`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${token.access_token}`, 'content-type': 'application/json', 'linkedin-version': VERSION },
+      headers: {
+        authorization: `Bearer ${token.access_token}`,
+        'content-type': 'application/json',
+        'linkedin-version': VERSION,
+      },
       body: JSON.stringify(post(author, 'no restli')),
     });
     expect(noRestli.status).toBe(400);
-    const err = await failure(restli().create({ resourcePath: '/posts', entity: post(author, 'old'), versionString: '202201', accessToken: token.access_token }));
+    const err = await failure(
+      restli().create({
+        resourcePath: '/posts',
+        entity: post(author, 'old'),
+        versionString: '202201',
+        accessToken: token.access_token,
+      }),
+    );
     expect(err.response!.status).toBe(426);
     expect(sim.countPosts('Herald Tester', 'no version') + sim.countPosts('Herald Tester', 'old')).toBe(0);
   });
 
   it('lists missing required fields with 422 and rejects a foreign author', async () => {
     const { token, author } = await connect();
-    const err = await failure(restli().create({ resourcePath: '/posts', entity: { author, commentary: 'x' }, versionString: VERSION, accessToken: token.access_token }));
+    const err = await failure(
+      restli().create({
+        resourcePath: '/posts',
+        entity: { author, commentary: 'x' },
+        versionString: VERSION,
+        accessToken: token.access_token,
+      }),
+    );
     expect(err.response!.status).toBe(422);
     expect(err.response!.data.message).toContain('ERROR :: /visibility :: field is required but not found');
     expect(err.response!.data.message).toContain('/lifecycleState');
-    const foreign = await failure(restli().create({ resourcePath: '/posts', entity: post('urn:li:person:someoneElse', 'x'), versionString: VERSION, accessToken: token.access_token }));
+    const foreign = await failure(
+      restli().create({
+        resourcePath: '/posts',
+        entity: post('urn:li:person:someoneElse', 'x'),
+        versionString: VERSION,
+        accessToken: token.access_token,
+      }),
+    );
     expect(foreign.response!.status).toBe(403);
   });
 
   it('cuts commentary at the first unescaped reserved character, keeps escapes and markup', async () => {
-    expect(applyLittleText('a \\(b\\) #tag @[Ann](urn:li:person:abc) end')).toEqual({ kept: 'a \\(b\\) #tag @[Ann](urn:li:person:abc) end', truncated: false, visible: 'a (b) #tag @[Ann](urn:li:person:abc) end' });
+    expect(applyLittleText('a \\(b\\) #tag @[Ann](urn:li:person:abc) end')).toEqual({
+      kept: 'a \\(b\\) #tag @[Ann](urn:li:person:abc) end',
+      truncated: false,
+      visible: 'a (b) #tag @[Ann](urn:li:person:abc) end',
+    });
     const { token, author } = await connect();
-    await restli().create({ resourcePath: '/posts', entity: post(author, 'Price (USD) is 5'), versionString: VERSION, accessToken: token.access_token });
+    await restli().create({
+      resourcePath: '/posts',
+      entity: post(author, 'Price (USD) is 5'),
+      versionString: VERSION,
+      accessToken: token.access_token,
+    });
     const stored = sim.postsBy('Herald Tester').find((p) => p.commentary === 'Price (USD) is 5')!;
     expect(stored).toMatchObject({ keptCommentary: 'Price ', truncated: true });
   });
@@ -140,19 +198,44 @@ describe('LinkedIn simulator with linkedin-api-client', () => {
     const { token, author } = await connect();
     const c = restli();
     const upload = async (bytes: string) => {
-      const init = await c.action({ resourcePath: '/images', actionName: 'initializeUpload', data: { initializeUploadRequest: { owner: author } }, versionString: VERSION, accessToken: token.access_token });
+      const init = await c.action({
+        resourcePath: '/images',
+        actionName: 'initializeUpload',
+        data: { initializeUploadRequest: { owner: author } },
+        versionString: VERSION,
+        accessToken: token.access_token,
+      });
       const { uploadUrl, image } = init.data.value as { uploadUrl: string; image: string };
       expect(uploadUrl.startsWith(sim.url)).toBe(true);
-      const put = await fetch(uploadUrl, { method: 'PUT', body: bytes, headers: { authorization: `Bearer ${token.access_token}` } });
+      const put = await fetch(uploadUrl, {
+        method: 'PUT',
+        body: bytes,
+        headers: { authorization: `Bearer ${token.access_token}` },
+      });
       expect(put.status).toBe(201);
       return image;
     };
     const one = await upload('img-1');
-    const status = await c.get({ resourcePath: '/images/{id}', pathKeys: { id: one }, versionString: VERSION, accessToken: token.access_token });
+    const status = await c.get({
+      resourcePath: '/images/{id}',
+      pathKeys: { id: one },
+      versionString: VERSION,
+      accessToken: token.access_token,
+    });
     expect(status.data).toMatchObject({ id: one, status: 'PROCESSING' });
-    const single = await c.create({ resourcePath: '/posts', entity: post(author, 'one image', { content: { media: { id: one, altText: 'alt' } } }), versionString: VERSION, accessToken: token.access_token });
+    const single = await c.create({
+      resourcePath: '/posts',
+      entity: post(author, 'one image', { content: { media: { id: one, altText: 'alt' } } }),
+      versionString: VERSION,
+      accessToken: token.access_token,
+    });
     const two = await upload('img-2');
-    const multi = await c.create({ resourcePath: '/posts', entity: post(author, 'two images', { content: { multiImage: { images: [{ id: one }, { id: two }] } } }), versionString: VERSION, accessToken: token.access_token });
+    const multi = await c.create({
+      resourcePath: '/posts',
+      entity: post(author, 'two images', { content: { multiImage: { images: [{ id: one }, { id: two }] } } }),
+      versionString: VERSION,
+      accessToken: token.access_token,
+    });
     const posts = sim.state.posts;
     expect(posts.find((p) => p.urn === single.createdEntityId)!.imageUrns).toEqual([one]);
     expect(posts.find((p) => p.urn === multi.createdEntityId)!.imageUrns).toEqual([one, two]);
@@ -162,8 +245,20 @@ describe('LinkedIn simulator with linkedin-api-client', () => {
   it('rejects duplicates with 422 and answers 401 in LinkedIn shape for expired tokens', async () => {
     const { token, author } = await connect();
     const c = restli();
-    await c.create({ resourcePath: '/posts', entity: post(author, 'dup?'), versionString: VERSION, accessToken: token.access_token });
-    const dup = await failure(c.create({ resourcePath: '/posts', entity: post(author, 'dup?'), versionString: VERSION, accessToken: token.access_token }));
+    await c.create({
+      resourcePath: '/posts',
+      entity: post(author, 'dup?'),
+      versionString: VERSION,
+      accessToken: token.access_token,
+    });
+    const dup = await failure(
+      c.create({
+        resourcePath: '/posts',
+        entity: post(author, 'dup?'),
+        versionString: VERSION,
+        accessToken: token.access_token,
+      }),
+    );
     expect(dup.response!.status).toBe(422);
     expect(sim.countPosts('Herald Tester', 'dup?')).toBe(1);
     sim.expireAccessTokens();
@@ -198,12 +293,26 @@ describe('LinkedIn simulator faults', () => {
     const { token, author } = await connect();
     const c = restli();
     sim.faults.next({ kind: '429' }, { route: 'POST /rest/posts' });
-    const limited = await failure(c.create({ resourcePath: '/posts', entity: post(author, 'limited'), versionString: VERSION, accessToken: token.access_token }));
+    const limited = await failure(
+      c.create({
+        resourcePath: '/posts',
+        entity: post(author, 'limited'),
+        versionString: VERSION,
+        accessToken: token.access_token,
+      }),
+    );
     expect(limited.response!.status).toBe(429);
     expect(limited.response!.headers['x-rate-limit-reset']).toBeUndefined();
     expect(limited.response!.data).toMatchObject({ status: 429, code: 'TOO_MANY_REQUESTS' });
     sim.faults.next({ kind: 'commit-then-drop' }, { route: 'POST /rest/posts' });
-    const dropped = await failure(c.create({ resourcePath: '/posts', entity: post(author, 'dropped'), versionString: VERSION, accessToken: token.access_token }));
+    const dropped = await failure(
+      c.create({
+        resourcePath: '/posts',
+        entity: post(author, 'dropped'),
+        versionString: VERSION,
+        accessToken: token.access_token,
+      }),
+    );
     expect(dropped.response).toBeUndefined();
     expect(dropped.code).toMatch(/ECONNRESET|ERR_BAD_RESPONSE|socket hang up/);
     expect(sim.countPosts('Herald Tester', 'dropped')).toBe(1);

@@ -115,7 +115,8 @@ export async function startLinkedInSimulator(opts: LinkedInSimulatorOptions = {}
   let currentUser: string | undefined;
   const codes = new Map<string, { sub: string; redirectUri: string; scopes: string[] }>();
 
-  const unauthorized = () => li(401, 'The token used in the request has expired', { serviceErrorCode: 65602, code: 'EXPIRED_ACCESS_TOKEN' });
+  const unauthorized = () =>
+    li(401, 'The token used in the request has expired', { serviceErrorCode: 65602, code: 'EXPIRED_ACCESS_TOKEN' });
   const auth = (req: SimRequest): { sub: string; urn: string } | SimReply => {
     const t = req.bearer ? state.tokens.get(req.bearer) : undefined;
     if (!t) return li(401, 'Invalid access token', { serviceErrorCode: 65600, code: 'INVALID_ACCESS_TOKEN' });
@@ -125,11 +126,17 @@ export async function startLinkedInSimulator(opts: LinkedInSimulatorOptions = {}
   /** Checks the versioned-API headers, then the token. */
   const rest = (req: SimRequest): { sub: string; urn: string } | SimReply => {
     const version = String(req.headers['linkedin-version'] ?? '');
-    if (!version) return li(400, 'A version must be present. Please specify a version by adding the LinkedIn-Version header.', { code: 'VERSION_MISSING' });
+    if (!version)
+      return li(400, 'A version must be present. Please specify a version by adding the LinkedIn-Version header.', {
+        code: 'VERSION_MISSING',
+      });
     if (!/^\d{6}(\.\d{2})?$/.test(version)) return li(400, `Invalid version ${version}`, { code: 'INVALID_VERSION' });
-    if (version.slice(0, 6) < oldest) return li(426, `Requested version ${version} is not active`, { code: 'NONEXISTENT_VERSION' });
+    if (version.slice(0, 6) < oldest)
+      return li(426, `Requested version ${version} is not active`, { code: 'NONEXISTENT_VERSION' });
     if (req.headers['x-restli-protocol-version'] !== '2.0.0') {
-      return li(400, 'Rest.li protocol version 2.0.0 is required (X-Restli-Protocol-Version header)', { code: 'ILLEGAL_ARGUMENT' });
+      return li(400, 'Rest.li protocol version 2.0.0 is required (X-Restli-Protocol-Version header)', {
+        code: 'ILLEGAL_ARGUMENT',
+      });
     }
     return auth(req);
   };
@@ -140,17 +147,31 @@ export async function startLinkedInSimulator(opts: LinkedInSimulatorOptions = {}
   router.on('GET', '/oauth/v2/authorization', (req) => {
     const q = req.query;
     const redirectUri = q.get('redirect_uri');
-    if (q.get('client_id') !== clientId || !redirectUri) return { status: 400, raw: '<h1>Bummer, something went wrong.</h1>', headers: { 'content-type': 'text/html' } };
-    if (opts.redirectUris && !opts.redirectUris.includes(redirectUri)) return { status: 400, raw: '<h1>Bummer, something went wrong.</h1><p>The redirect_uri does not match the registered value</p>', headers: { 'content-type': 'text/html' } };
-    const back = (p: Record<string, string | undefined>) => redirect(withQuery(redirectUri, { ...p, state: q.get('state') ?? undefined }));
+    if (q.get('client_id') !== clientId || !redirectUri)
+      return { status: 400, raw: '<h1>Bummer, something went wrong.</h1>', headers: { 'content-type': 'text/html' } };
+    if (opts.redirectUris && !opts.redirectUris.includes(redirectUri))
+      return {
+        status: 400,
+        raw: '<h1>Bummer, something went wrong.</h1><p>The redirect_uri does not match the registered value</p>',
+        headers: { 'content-type': 'text/html' },
+      };
+    const back = (p: Record<string, string | undefined>) =>
+      redirect(withQuery(redirectUri, { ...p, state: q.get('state') ?? undefined }));
     if (state.cancelNext) {
       state.cancelNext = false;
       return back({ error: 'user_cancelled_authorize', error_description: 'The user cancelled the authorization' });
     }
-    if (q.get('response_type') !== 'code') return back({ error: 'invalid_request', error_description: 'response_type must be code' });
+    if (q.get('response_type') !== 'code')
+      return back({ error: 'invalid_request', error_description: 'response_type must be code' });
     const scopes = (q.get('scope') ?? '').split(/[\s,]+/).filter(Boolean);
     const allowed = ['openid', 'profile', 'email', 'w_member_social', 'r_basicprofile'];
-    if (!scopes.length || !scopes.every((s) => allowed.includes(s))) return back({ error: 'unauthorized_scope_error', error_description: `Scope "${scopes.find((s) => !allowed.includes(s)) ?? ''}" is not authorized for your application` });
+    if (!scopes.length || !scopes.every((s) => allowed.includes(s))) {
+      const refused = scopes.find((s) => !allowed.includes(s)) ?? '';
+      return back({
+        error: 'unauthorized_scope_error',
+        error_description: `Scope "${refused}" is not authorized for your application`,
+      });
+    }
     const m = state.members.find((x) => x.name === currentUser) ?? state.members[0]!;
     const code = canaryToken('linkedin', 'code');
     codes.set(code, { sub: m.sub, redirectUri, scopes });
@@ -160,10 +181,18 @@ export async function startLinkedInSimulator(opts: LinkedInSimulatorOptions = {}
     const token = canaryToken('linkedin', 'access');
     state.tokens.set(token, { sub, scopes, expiresAt: Date.now() + 5_184_000_000 });
     state.issuedTokens.push(token);
-    const body: Record<string, unknown> = { access_token: token, expires_in: 5_184_000, scope: scopes.join(','), token_type: 'Bearer' };
+    const body: Record<string, unknown> = {
+      access_token: token,
+      expires_in: 5_184_000,
+      scope: scopes.join(','),
+      token_type: 'Bearer',
+    };
     if (scopes.includes('openid')) {
       const enc = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
-      body.id_token = `${enc({ alg: 'RS256', typ: 'JWT' })}.${enc({ iss: 'https://www.linkedin.com/oauth', aud: clientId, sub, iat: Math.floor(Date.now() / 1000) })}.${randomId(32)}`;
+      body.id_token =
+        `${enc({ alg: 'RS256', typ: 'JWT' })}.` +
+        `${enc({ iss: 'https://www.linkedin.com/oauth', aud: clientId, sub, iat: Math.floor(Date.now() / 1000) })}.` +
+        `${randomId(32)}`;
     }
     if (opts.programmaticRefresh) {
       const rt = refresh ?? canaryToken('linkedin', 'refresh');
@@ -177,12 +206,24 @@ export async function startLinkedInSimulator(opts: LinkedInSimulatorOptions = {}
   };
   router.on('POST', '/oauth/v2/accessToken', (req) => {
     const oauthErr = (status: number, error: string, d: string) => ({ status, body: { error, error_description: d } });
-    if (req.bodyKind !== 'form') return oauthErr(400, 'invalid_request', 'Unable to retrieve access token: content type must be application/x-www-form-urlencoded');
+    if (req.bodyKind !== 'form')
+      return oauthErr(
+        400,
+        'invalid_request',
+        'Unable to retrieve access token: content type must be application/x-www-form-urlencoded',
+      );
     const b = req.body;
-    if (str(b.client_id) !== clientId || str(b.client_secret) !== clientSecret) return oauthErr(401, 'invalid_client', 'Client authentication failed');
+    if (str(b.client_id) !== clientId || str(b.client_secret) !== clientSecret)
+      return oauthErr(401, 'invalid_client', 'Client authentication failed');
     if (str(b.grant_type) === 'authorization_code') {
       const c = codes.get(str(b.code) ?? '');
-      if (!c || c.redirectUri !== str(b.redirect_uri)) return oauthErr(400, 'invalid_request', 'Unable to retrieve access token: appid/redirect uri/code verifier does not match authorization code. Or authorization code expired. Or external member binding exists');
+      if (!c || c.redirectUri !== str(b.redirect_uri))
+        return oauthErr(
+          400,
+          'invalid_request',
+          'Unable to retrieve access token: appid/redirect uri/code verifier does not match authorization ' +
+            'code. Or authorization code expired. Or external member binding exists',
+        );
       codes.delete(str(b.code)!);
       return issue(c.sub, c.scopes);
     }
@@ -190,7 +231,8 @@ export async function startLinkedInSimulator(opts: LinkedInSimulatorOptions = {}
       state.refreshCalls += 1;
       const rt = state.refreshTokens.get(str(b.refresh_token) ?? '');
       if (rt) state.refreshCallsByUser.set(rt.sub, (state.refreshCallsByUser.get(rt.sub) ?? 0) + 1);
-      if (!opts.programmaticRefresh || !rt) return oauthErr(400, 'invalid_request', 'The provided refresh token is invalid');
+      if (!opts.programmaticRefresh || !rt)
+        return oauthErr(400, 'invalid_request', 'The provided refresh token is invalid');
       return issue(rt.sub, rt.scopes, str(b.refresh_token));
     }
     return oauthErr(400, 'unsupported_grant_type', 'grant_type is not supported');
@@ -201,7 +243,16 @@ export async function startLinkedInSimulator(opts: LinkedInSimulatorOptions = {}
     const m = state.members.find((x) => x.sub === a.sub)!;
     return {
       status: 200,
-      body: { sub: m.sub, email_verified: true, name: m.name, locale: { country: 'US', language: 'en' }, given_name: m.givenName, family_name: m.familyName, email: m.email, picture: `${base}/media/${m.sub}.jpg` },
+      body: {
+        sub: m.sub,
+        email_verified: true,
+        name: m.name,
+        locale: { country: 'US', language: 'en' },
+        given_name: m.givenName,
+        family_name: m.familyName,
+        email: m.email,
+        picture: `${base}/media/${m.sub}.jpg`,
+      },
     };
   });
 
@@ -222,13 +273,27 @@ export async function startLinkedInSimulator(opts: LinkedInSimulatorOptions = {}
   router.on('POST', '/rest/posts', (req) => {
     const a = rest(req);
     if (!('sub' in a)) return a;
-    if (req.bodyKind !== 'json' || typeof req.body !== 'object' || Array.isArray(req.body)) return li(400, 'Request body could not be converted to data map', { code: 'ILLEGAL_ARGUMENT' });
+    if (req.bodyKind !== 'json' || typeof req.body !== 'object' || Array.isArray(req.body))
+      return li(400, 'Request body could not be converted to data map', { code: 'ILLEGAL_ARGUMENT' });
     const b = req.body as Record<string, any>;
-    const missing = ['author', 'commentary', 'visibility', 'distribution', 'lifecycleState'].filter((f) => b[f] === undefined);
-    if (missing.length) return li(422, missing.map((f) => `ERROR :: /${f} :: field is required but not found and has no default value`).join('\n'));
-    if (!['PUBLIC', 'CONNECTIONS', 'LOGGED_IN', 'CONTAINER'].includes(b.visibility)) return li(422, `ERROR :: /visibility :: "${b.visibility}" is not an enum symbol`);
-    if (!['PUBLISHED', 'DRAFT'].includes(b.lifecycleState)) return li(422, `ERROR :: /lifecycleState :: "${b.lifecycleState}" is not an enum symbol`);
-    if (b.author !== a.urn) return li(403, `Not enough permissions to access: partnerApiPostsExternal.CREATE.${String(req.headers['linkedin-version'])}`, { serviceErrorCode: 100, code: 'ACCESS_DENIED' });
+    const missing = ['author', 'commentary', 'visibility', 'distribution', 'lifecycleState'].filter(
+      (f) => b[f] === undefined,
+    );
+    if (missing.length)
+      return li(
+        422,
+        missing.map((f) => `ERROR :: /${f} :: field is required but not found and has no default value`).join('\n'),
+      );
+    if (!['PUBLIC', 'CONNECTIONS', 'LOGGED_IN', 'CONTAINER'].includes(b.visibility))
+      return li(422, `ERROR :: /visibility :: "${b.visibility}" is not an enum symbol`);
+    if (!['PUBLISHED', 'DRAFT'].includes(b.lifecycleState))
+      return li(422, `ERROR :: /lifecycleState :: "${b.lifecycleState}" is not an enum symbol`);
+    if (b.author !== a.urn)
+      return li(
+        403,
+        `Not enough permissions to access: partnerApiPostsExternal.CREATE.${String(req.headers['linkedin-version'])}`,
+        { serviceErrorCode: 100, code: 'ACCESS_DENIED' },
+      );
     const text = String(b.commentary);
     const little = applyLittleText(text);
     if (little.visible.length > 3000) return li(422, 'ERROR :: /commentary :: length exceeds 3000 characters');
@@ -236,32 +301,51 @@ export async function startLinkedInSimulator(opts: LinkedInSimulatorOptions = {}
     if (b.content?.media?.id) imageUrns.push(String(b.content.media.id));
     if (b.content?.multiImage) {
       const imgs = b.content.multiImage.images;
-      if (!Array.isArray(imgs) || imgs.length < 2 || imgs.length > 20) return li(422, 'ERROR :: /content/multiImage/images :: multiImage requires 2 to 20 images');
+      if (!Array.isArray(imgs) || imgs.length < 2 || imgs.length > 20)
+        return li(422, 'ERROR :: /content/multiImage/images :: multiImage requires 2 to 20 images');
       for (const i of imgs) imageUrns.push(String(i?.id));
     }
     if (b.content !== undefined) {
       const kinds = Object.keys(b.content ?? {});
-      if (kinds.length !== 1 || !['media', 'multiImage', 'article', 'poll', 'carousel'].includes(kinds[0])) return li(422, `ERROR :: /content :: content must be exactly one of media, multiImage, article, poll (got ${kinds.join(', ') || 'none'})`);
+      if (kinds.length !== 1 || !['media', 'multiImage', 'article', 'poll', 'carousel'].includes(kinds[0]))
+        return li(
+          422,
+          `ERROR :: /content :: content must be exactly one of media, multiImage, article, poll (got ` +
+            `${kinds.join(', ') || 'none'})`,
+        );
     }
     if (b.content?.article) {
-      // The Posts API's Article: source and title required; description and thumbnail (an image URN of the author) optional.
+      // The Posts API's Article: source and title required; description and thumbnail (an image URN of the author)
+      // optional.
       const art = b.content.article;
-      const unknown = Object.keys(art).filter((k) => !['source', 'title', 'description', 'thumbnail', 'thumbnailAltText'].includes(k));
-      if (unknown.length) return li(422, `ERROR :: /content/article/${unknown[0]} :: unrecognized field found but type is schemaless`);
-      if (typeof art.source !== 'string' || !/^https?:\/\/\S+$/.test(art.source)) return li(422, 'ERROR :: /content/article/source :: field is required but not found and has no default value');
-      if (typeof art.title !== 'string' || !art.title) return li(422, 'ERROR :: /content/article/title :: field is required but not found and has no default value');
-      if (art.description !== undefined && typeof art.description !== 'string') return li(422, 'ERROR :: /content/article/description :: not a string');
+      const unknown = Object.keys(art).filter(
+        (k) => !['source', 'title', 'description', 'thumbnail', 'thumbnailAltText'].includes(k),
+      );
+      if (unknown.length)
+        return li(422, `ERROR :: /content/article/${unknown[0]} :: unrecognized field found but type is schemaless`);
+      if (typeof art.source !== 'string' || !/^https?:\/\/\S+$/.test(art.source))
+        return li(422, 'ERROR :: /content/article/source :: field is required but not found and has no default value');
+      if (typeof art.title !== 'string' || !art.title)
+        return li(422, 'ERROR :: /content/article/title :: field is required but not found and has no default value');
+      if (art.description !== undefined && typeof art.description !== 'string')
+        return li(422, 'ERROR :: /content/article/description :: not a string');
       if (art.thumbnail !== undefined) {
-        if (typeof art.thumbnail !== 'string' || !art.thumbnail.startsWith('urn:li:image:')) return li(422, 'ERROR :: /content/article/thumbnail :: not an image URN');
+        if (typeof art.thumbnail !== 'string' || !art.thumbnail.startsWith('urn:li:image:'))
+          return li(422, 'ERROR :: /content/article/thumbnail :: not an image URN');
         imageUrns.push(art.thumbnail);
       }
     }
     for (const urn of imageUrns) {
       const img = state.images.get(urn);
       if (!img || !img.bytes) return li(400, `Invalid content: ${urn} is not available`, { code: 'INVALID_CONTENT' });
-      if (img.owner !== a.urn) return li(422, 'Content(s) you provided must be owned by post author', { code: 'INVALID_CONTENT_OWNERSHIP' });
+      if (img.owner !== a.urn)
+        return li(422, 'Content(s) you provided must be owned by post author', { code: 'INVALID_CONTENT_OWNERSHIP' });
     }
-    if ((opts.rejectDuplicates ?? true) && text && state.posts.some((p) => p.author === a.urn && p.commentary === text)) {
+    if (
+      (opts.rejectDuplicates ?? true) &&
+      text &&
+      state.posts.some((p) => p.author === a.urn && p.commentary === text)
+    ) {
       const dup = state.posts.find((p) => p.author === a.urn && p.commentary === text)!;
       return li(422, `Content is a duplicate of ${dup.urn}`, { code: 'DUPLICATE_POST' });
     }
@@ -280,18 +364,32 @@ export async function startLinkedInSimulator(opts: LinkedInSimulatorOptions = {}
     };
     state.posts.push(post);
     state.counter.add(a.urn, text);
-    return { status: 201, headers: { 'x-restli-id': post.urn, 'x-linkedin-id': post.urn, 'x-restli-protocol-version': '2.0.0' } };
+    return {
+      status: 201,
+      headers: { 'x-restli-id': post.urn, 'x-linkedin-id': post.urn, 'x-restli-protocol-version': '2.0.0' },
+    };
   });
   router.on('GET', '/rest/posts', (req) => {
     const a = rest(req);
     if (!('sub' in a)) return a;
-    if (req.query.get('q') !== 'author') return li(400, 'Invalid query parameters passed to request', { code: 'ILLEGAL_ARGUMENT' });
+    if (req.query.get('q') !== 'author')
+      return li(400, 'Invalid query parameters passed to request', { code: 'ILLEGAL_ARGUMENT' });
     const author = req.query.get('author') ?? '';
-    if (author !== a.urn) return li(403, 'Not enough permissions to access: partnerApiPostsExternal.FINDER-author', { serviceErrorCode: 100, code: 'ACCESS_DENIED' });
+    if (author !== a.urn)
+      return li(403, 'Not enough permissions to access: partnerApiPostsExternal.FINDER-author', {
+        serviceErrorCode: 100,
+        code: 'ACCESS_DENIED',
+      });
     const start = Number(req.query.get('start') ?? 0);
     const count = Math.min(100, Number(req.query.get('count') ?? 10));
     const mine = state.posts.filter((p) => p.author === author).sort((x, y) => y.seq - x.seq);
-    return { status: 200, body: { paging: { start, count, links: [], total: mine.length }, elements: mine.slice(start, start + count).map(view) } };
+    return {
+      status: 200,
+      body: {
+        paging: { start, count, links: [], total: mine.length },
+        elements: mine.slice(start, start + count).map(view),
+      },
+    };
   });
   router.on('GET', '/rest/posts/:urn', (req) => {
     const a = rest(req);
@@ -306,12 +404,25 @@ export async function startLinkedInSimulator(opts: LinkedInSimulatorOptions = {}
     if (!('sub' in a)) return a;
     if (req.query.get('action') !== 'initializeUpload') return li(400, 'Unknown action', { code: 'ILLEGAL_ARGUMENT' });
     const owner = req.body?.initializeUploadRequest?.owner;
-    if (!owner) return li(422, 'ERROR :: /initializeUploadRequest/owner :: field is required but not found and has no default value');
-    if (owner !== a.urn) return li(403, 'Not enough permissions to access: partnerApiImages.ACTION.initializeUpload', { serviceErrorCode: 100, code: 'ACCESS_DENIED' });
+    if (!owner)
+      return li(
+        422,
+        'ERROR :: /initializeUploadRequest/owner :: field is required but not found and has no default value',
+      );
+    if (owner !== a.urn)
+      return li(403, 'Not enough permissions to access: partnerApiImages.ACTION.initializeUpload', {
+        serviceErrorCode: 100,
+        code: 'ACCESS_DENIED',
+      });
     const uploadId = randomId(12);
     const urn = `urn:li:image:C4E10AQ${uploadId}`;
     state.images.set(urn, { urn, owner, uploadId, processingLeft: 1 });
-    return { status: 200, body: { value: { uploadUrlExpiresAt: Date.now() + 3600_000, uploadUrl: `${base}/dms-uploads/${uploadId}`, image: urn } } };
+    return {
+      status: 200,
+      body: {
+        value: { uploadUrlExpiresAt: Date.now() + 3600_000, uploadUrl: `${base}/dms-uploads/${uploadId}`, image: urn },
+      },
+    };
   });
   router.on('PUT', '/dms-uploads/:id', (req) => {
     const a = auth(req);
@@ -332,12 +443,25 @@ export async function startLinkedInSimulator(opts: LinkedInSimulatorOptions = {}
       status = img.processingLeft > 0 ? 'PROCESSING' : 'AVAILABLE';
       if (img.processingLeft > 0) img.processingLeft -= 1;
     }
-    return { status: 200, body: { id: img.urn, owner: img.owner, status, ...(status === 'AVAILABLE' ? { downloadUrl: `${base}/dms-downloads/${img.uploadId}` } : {}) } };
+    return {
+      status: 200,
+      body: {
+        id: img.urn,
+        owner: img.owner,
+        status,
+        ...(status === 'AVAILABLE' ? { downloadUrl: `${base}/dms-downloads/${img.uploadId}` } : {}),
+      },
+    };
   });
 
   const server = await startSimServer(router, {
-    rateLimited: () => li(429, 'Resource level throttle APPLICATION DAY limit for calls to this resource is reached.', { serviceErrorCode: 101, code: 'TOO_MANY_REQUESTS' }),
-    serverError: (status) => li(status, status === 503 ? 'Service Unavailable' : 'Internal Server Error', { code: 'INTERNAL_SERVER_ERROR' }),
+    rateLimited: () =>
+      li(429, 'Resource level throttle APPLICATION DAY limit for calls to this resource is reached.', {
+        serviceErrorCode: 101,
+        code: 'TOO_MANY_REQUESTS',
+      }),
+    serverError: (status) =>
+      li(status, status === 503 ? 'Service Unavailable' : 'Internal Server Error', { code: 'INTERNAL_SERVER_ERROR' }),
     expiredToken: unauthorized,
     notFound: (req) => li(404, `No virtual resource found for ${req.path}`, { code: 'NOT_FOUND' }),
   });
@@ -346,7 +470,13 @@ export async function startLinkedInSimulator(opts: LinkedInSimulatorOptions = {}
 
   const addMember = (m: { name: string; email?: string }): LinkedInMember => {
     const [given, ...rest2] = m.name.split(' ');
-    const member: LinkedInMember = { sub: randomId(6), name: m.name, givenName: given ?? m.name, familyName: rest2.join(' '), email: m.email ?? `${(given ?? 'user').toLowerCase()}@example.test` };
+    const member: LinkedInMember = {
+      sub: randomId(6),
+      name: m.name,
+      givenName: given ?? m.name,
+      familyName: rest2.join(' '),
+      email: m.email ?? `${(given ?? 'user').toLowerCase()}@example.test`,
+    };
     state.members.push(member);
     return member;
   };

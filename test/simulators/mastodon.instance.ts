@@ -15,7 +15,15 @@ export function registerMastodonInstance(router: Router, info: InstanceInfo): vo
     accounts: { max_featured_tags: 10, max_pinned_statuses: 5 },
     statuses: { max_characters: maxChars, max_media_attachments: 4, characters_reserved_per_url: 23 },
     media_attachments: {
-      supported_mime_types: ['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'video/mp4', 'video/webm', 'audio/mpeg'],
+      supported_mime_types: [
+        'image/jpeg',
+        'image/png',
+        'image/gif',
+        'image/webp',
+        'video/mp4',
+        'video/webm',
+        'audio/mpeg',
+      ],
       image_size_limit: 16_777_216,
       image_matrix_limit: 33_177_600,
       video_size_limit: 103_809_024,
@@ -46,6 +54,12 @@ export function registerMastodonInstance(router: Router, info: InstanceInfo): vo
   }));
   router.on('GET', '/api/v1/instance', () => ({
     status: 200,
-    body: { uri: domain ?? '127.0.0.1', title: 'Herald simulator', version: '4.3.0', configuration: configuration(), max_toot_chars: maxChars },
+    body: {
+      uri: domain ?? '127.0.0.1',
+      title: 'Herald simulator',
+      version: '4.3.0',
+      configuration: configuration(),
+      max_toot_chars: maxChars,
+    },
   }));
 }

@@ -63,17 +63,24 @@ export function registerScheduledStatuses(router: Router, ctx: Ctx) {
         application_id: 1,
         with_rate_limit: false,
       },
-      media_attachments: strList(p.media_ids).map((m) => state.media.get(m)).filter((m): m is MastodonMedia => !!m).map(ctx.mediaView),
+      media_attachments: strList(p.media_ids)
+        .map((m) => state.media.get(m))
+        .filter((m): m is MastodonMedia => !!m)
+        .map(ctx.mediaView),
     };
   };
 
   /** The account's limits: 300 scheduled in all, 25 on one (UTC) day. */
   const overLimit = (accountId: string, at: number, except?: string): SimReply | undefined => {
     const mine = [...state.scheduled.values()].filter((s) => s.accountId === accountId && s.id !== except);
-    if (mine.length >= TOTAL_LIMIT) return err(422, `Validation failed: Scheduled at You have exceeded the limit of ${TOTAL_LIMIT} scheduled posts`);
+    if (mine.length >= TOTAL_LIMIT)
+      return err(422, `Validation failed: Scheduled at You have exceeded the limit of ${TOTAL_LIMIT} scheduled posts`);
     const day = iso(at).slice(0, 10);
     if (mine.filter((s) => iso(s.scheduledAt).slice(0, 10) === day).length >= DAILY_LIMIT) {
-      return err(422, `Validation failed: Scheduled at You have exceeded the limit of ${DAILY_LIMIT} scheduled posts for today`);
+      return err(
+        422,
+        `Validation failed: Scheduled at You have exceeded the limit of ${DAILY_LIMIT} scheduled posts for today`,
+      );
     }
     return undefined;
   };
@@ -85,7 +92,11 @@ export function registerScheduledStatuses(router: Router, ctx: Ctx) {
   };
 
   /** POST /api/v1/statuses with scheduled_at: a ScheduledStatus, a status (time past) or an error. */
-  const create = (accountId: string, body: Record<string, unknown>, idempotencyKey?: string): MastodonScheduled | MastodonStatus | SimReply => {
+  const create = (
+    accountId: string,
+    body: Record<string, unknown>,
+    idempotencyKey?: string,
+  ): MastodonScheduled | MastodonStatus | SimReply => {
     const at = parseAt(body.scheduled_at);
     if (at === undefined) return err(422, 'Validation failed: Scheduled at is invalid');
     // PostStatusService: a time already past is no schedule, the status is posted now.
@@ -94,7 +105,9 @@ export function registerScheduledStatuses(router: Router, ctx: Ctx) {
     const text = str(body.status) ?? '';
     const mediaIds = strList(body.media_ids);
     if (!text.trim() && !mediaIds.length) return err(422, "Validation failed: Text can't be blank");
-    for (const m of mediaIds) if (state.media.get(m)?.accountId !== accountId) return err(422, 'Validation failed: Media attachments are invalid');
+    for (const m of mediaIds)
+      if (state.media.get(m)?.accountId !== accountId)
+        return err(422, 'Validation failed: Media attachments are invalid');
     const limited = overLimit(accountId, at);
     if (limited) return limited;
     const s: MastodonScheduled = { id: ctx.nextId(), accountId, scheduledAt: at, params: { ...body }, idempotencyKey };
@@ -105,7 +118,9 @@ export function registerScheduledStatuses(router: Router, ctx: Ctx) {
   /** Publishes every scheduled status whose time has come (the instance's scheduler). */
   const publishDue = (): number => {
     let n = 0;
-    const due = [...state.scheduled.values()].filter((s) => s.scheduledAt <= ctx.now()).sort((a, b) => a.scheduledAt - b.scheduledAt);
+    const due = [...state.scheduled.values()]
+      .filter((s) => s.scheduledAt <= ctx.now())
+      .sort((a, b) => a.scheduledAt - b.scheduledAt);
     for (const s of due) {
       // Mastodon's worker destroys the ScheduledStatus, then posts from its params.
       state.scheduled.delete(s.id);
@@ -119,7 +134,9 @@ export function registerScheduledStatuses(router: Router, ctx: Ctx) {
     return n;
   };
 
-  const mine = (req: SimRequest): { accountId: string; headers: Record<string, string>; s?: MastodonScheduled } | SimReply => {
+  const mine = (
+    req: SimRequest,
+  ): { accountId: string; headers: Record<string, string>; s?: MastodonScheduled } | SimReply => {
     const a = ctx.auth(req, req.method === 'GET' ? 'read:statuses' : 'write:statuses');
     if (!('accountId' in a)) return a;
     publishDue();
@@ -131,7 +148,9 @@ export function registerScheduledStatuses(router: Router, ctx: Ctx) {
     const a = ctx.auth(req, 'read:statuses');
     if (!('accountId' in a)) return a;
     publishDue();
-    const list = [...state.scheduled.values()].filter((s) => s.accountId === a.accountId).sort((x, y) => x.scheduledAt - y.scheduledAt);
+    const list = [...state.scheduled.values()]
+      .filter((s) => s.accountId === a.accountId)
+      .sort((x, y) => x.scheduledAt - y.scheduledAt);
     return { status: 200, body: list.map((s) => view(s.id)), headers: a.headers };
   });
   router.on('GET', '/api/v1/scheduled_statuses/:id', (req) => {

@@ -11,9 +11,19 @@ const redirectUri = 'http://127.0.0.1:4998/callback';
 async function connect(username = 'herald') {
   sim.setCurrentUser(username);
   const anon = createRestAPIClient({ url: sim.url });
-  const app = await anon.v1.apps.create({ clientName: 'Herald', redirectUris: [redirectUri], scopes: 'write:statuses write:media profile read:statuses' });
+  const app = await anon.v1.apps.create({
+    clientName: 'Herald',
+    redirectUris: [redirectUri],
+    scopes: 'write:statuses write:media profile read:statuses',
+  });
   const auth = new URL(sim.authorizeUrl);
-  auth.search = new URLSearchParams({ response_type: 'code', client_id: app.clientId!, redirect_uri: redirectUri, scope: 'write:statuses write:media profile', state: 's1' }).toString();
+  auth.search = new URLSearchParams({
+    response_type: 'code',
+    client_id: app.clientId!,
+    redirect_uri: redirectUri,
+    scope: 'write:statuses write:media profile',
+    state: 's1',
+  }).toString();
   const res = await fetch(auth, { redirect: 'manual' });
   expect(res.status).toBe(302);
   const back = new URL(res.headers.get('location')!);
@@ -49,9 +59,27 @@ describe('Mastodon simulator with masto', () => {
   it('supports PKCE S256 on the token endpoint', async () => {
     const app = sim.registerApp([redirectUri], 'profile');
     const verifier = 'v'.repeat(64);
-    const q = new URLSearchParams({ response_type: 'code', client_id: app.clientId, redirect_uri: redirectUri, scope: 'profile', code_challenge: s256(verifier), code_challenge_method: 'S256' });
-    const code = async () => new URL((await fetch(`${sim.authorizeUrl}?${q}`, { redirect: 'manual' })).headers.get('location')!).searchParams.get('code')!;
-    const form = (c: string, v: string) => new URLSearchParams({ grant_type: 'authorization_code', code: c, client_id: app.clientId, client_secret: app.clientSecret, redirect_uri: redirectUri, code_verifier: v });
+    const q = new URLSearchParams({
+      response_type: 'code',
+      client_id: app.clientId,
+      redirect_uri: redirectUri,
+      scope: 'profile',
+      code_challenge: s256(verifier),
+      code_challenge_method: 'S256',
+    });
+    const code = async () =>
+      new URL(
+        (await fetch(`${sim.authorizeUrl}?${q}`, { redirect: 'manual' })).headers.get('location')!,
+      ).searchParams.get('code')!;
+    const form = (c: string, v: string) =>
+      new URLSearchParams({
+        grant_type: 'authorization_code',
+        code: c,
+        client_id: app.clientId,
+        client_secret: app.clientSecret,
+        redirect_uri: redirectUri,
+        code_verifier: v,
+      });
     const bad = await fetch(sim.tokenUrl, { method: 'POST', body: form(await code(), 'w'.repeat(64)) });
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ error: 'invalid_grant' });
@@ -97,14 +125,19 @@ describe('Mastodon simulator with masto', () => {
     const b = await client.v1.statuses.create({ status: 'idempotent hello' }, meta);
     expect(b.id).toBe(a.id);
     expect(sim.countPosts('herald', 'idempotent hello')).toBe(1);
-    const c = await client.v1.statuses.create({ status: 'idempotent hello' }, { requestInit: { headers: { 'Idempotency-Key': randomUUID() } } });
+    const c = await client.v1.statuses.create(
+      { status: 'idempotent hello' },
+      { requestInit: { headers: { 'Idempotency-Key': randomUUID() } } },
+    );
     expect(c.id).not.toBe(a.id);
     expect(sim.countPosts('herald', 'idempotent hello')).toBe(2);
   });
 
   it('enforces the character limit and blank text with 422 {error}', async () => {
     const { client } = await connect();
-    const err = (await client.v1.statuses.create({ status: 'a'.repeat(501) }).catch((e: unknown) => e)) as MastoHttpError;
+    const err = (await client.v1.statuses
+      .create({ status: 'a'.repeat(501) })
+      .catch((e: unknown) => e)) as MastoHttpError;
     expect(err).toBeInstanceOf(MastoHttpError);
     expect(err.statusCode).toBe(422);
     expect(err.message).toBe('Validation failed: Text character limit of 500 exceeded');
@@ -114,7 +147,10 @@ describe('Mastodon simulator with masto', () => {
 
   it('uploads media (image 200, video 202 then polled), sets alt text and attaches it', async () => {
     const { client } = await connect();
-    const img = await client.v2.media.create({ file: new Blob([Buffer.from('png')], { type: 'image/png' }), description: 'alt one' });
+    const img = await client.v2.media.create({
+      file: new Blob([Buffer.from('png')], { type: 'image/png' }),
+      description: 'alt one',
+    });
     expect(img.url).toBe(`${sim.url}/system/media_attachments/${img.id}`);
     const raw = await fetch(img.url!);
     expect(await raw.text()).toBe('png');
@@ -132,9 +168,14 @@ describe('Mastodon simulator with masto', () => {
 
   it('refuses media still processing with the documented 422', async () => {
     const { client } = await connect();
-    const vid = await client.v2.media.create({ file: new Blob([Buffer.alloc(10)], { type: 'video/mp4' }), skipPolling: true });
+    const vid = await client.v2.media.create({
+      file: new Blob([Buffer.alloc(10)], { type: 'video/mp4' }),
+      skipPolling: true,
+    });
     expect(vid.url).toBeNull();
-    const err = (await client.v1.statuses.create({ status: 'early', mediaIds: [vid.id] }).catch((e: unknown) => e)) as MastoHttpError;
+    const err = (await client.v1.statuses
+      .create({ status: 'early', mediaIds: [vid.id] })
+      .catch((e: unknown) => e)) as MastoHttpError;
     expect(err.statusCode).toBe(422);
     expect(err.message).toMatch(/not finished processing/);
   });
@@ -152,7 +193,11 @@ describe('Mastodon simulator faults', () => {
   it('429 carries an ISO 8601 X-RateLimit-Reset', async () => {
     const { token } = await connect();
     sim.faults.next({ kind: '429', resetInSeconds: 300 }, { route: 'POST /api/v1/statuses' });
-    const res = await fetch(`${sim.url}/api/v1/statuses`, { method: 'POST', headers: { authorization: `Bearer ${token.accessToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ status: 'limited' }) });
+    const res = await fetch(`${sim.url}/api/v1/statuses`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token.accessToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ status: 'limited' }),
+    });
     expect(res.status).toBe(429);
     expect(await res.json()).toEqual({ error: 'Too many requests' });
     const reset = res.headers.get('x-ratelimit-reset')!;
@@ -163,7 +208,9 @@ describe('Mastodon simulator faults', () => {
 
   it('successful responses carry ISO rate-limit headers', async () => {
     const { token } = await connect();
-    const res = await fetch(`${sim.url}/api/v1/accounts/verify_credentials`, { headers: { authorization: `Bearer ${token.accessToken}` } });
+    const res = await fetch(`${sim.url}/api/v1/accounts/verify_credentials`, {
+      headers: { authorization: `Bearer ${token.accessToken}` },
+    });
     expect(res.headers.get('x-ratelimit-limit')).toBe('300');
     expect(Number(res.headers.get('x-ratelimit-remaining'))).toBeLessThan(300);
     expect(res.headers.get('x-ratelimit-reset')).toMatch(/Z$/);

@@ -94,7 +94,11 @@ export interface MastodonSimulator {
   publishDue(): number;
 }
 
-const err = (status: number, error: string, headers?: Record<string, string>): SimReply => ({ status, body: { error }, headers });
+const err = (status: number, error: string, headers?: Record<string, string>): SimReply => ({
+  status,
+  body: { error },
+  headers,
+});
 
 export async function startMastodonSimulator(opts: MastodonSimulatorOptions = {}): Promise<MastodonSimulator> {
   const maxChars = opts.maxCharacters ?? 500;
@@ -116,7 +120,10 @@ export async function startMastodonSimulator(opts: MastodonSimulatorOptions = {}
   let idSeq = 113_000_000_000_000_000n;
   const nextId = () => String((idSeq += 65_537n));
   let currentUser: string | undefined;
-  const codes = new Map<string, { accountId: string; clientId: string; redirectUri: string; scopes: string[]; challenge?: string }>();
+  const codes = new Map<
+    string,
+    { accountId: string; clientId: string; redirectUri: string; scopes: string[]; challenge?: string }
+  >();
   const idem = new Map<string, { statusId: string; scheduledId?: string; at: number }>();
   const rl = new Map<string, { reset: number; used: number }>();
 
@@ -127,14 +134,20 @@ export async function startMastodonSimulator(opts: MastodonSimulatorOptions = {}
     w.used += 1;
     // ISO 8601 with microseconds, as Mastodon sends it.
     const iso = new Date(w.reset).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
-    return { 'X-RateLimit-Limit': String(limit), 'X-RateLimit-Remaining': String(Math.max(0, limit - w.used)), 'X-RateLimit-Reset': iso };
+    return {
+      'X-RateLimit-Limit': String(limit),
+      'X-RateLimit-Remaining': String(Math.max(0, limit - w.used)),
+      'X-RateLimit-Reset': iso,
+    };
   };
 
   const auth = (req: SimRequest, scope: string): { accountId: string; headers: Record<string, string> } | SimReply => {
     const t = req.bearer ? state.tokens.get(req.bearer) : undefined;
     if (!t) return err(401, 'The access token is invalid');
     const [family] = scope.split(':');
-    const ok = t.scopes.some((s) => s === scope || s === family || (scope === 'profile' && (s === 'read' || s === 'read:accounts')));
+    const ok = t.scopes.some(
+      (s) => s === scope || s === family || (scope === 'profile' && (s === 'read' || s === 'read:accounts')),
+    );
     if (!ok) return err(403, 'This action is outside the authorized scopes');
     return { accountId: t.accountId, headers: rateHeaders(`token:${req.bearer}`, 300, 300) };
   };
@@ -157,7 +170,9 @@ export async function startMastodonSimulator(opts: MastodonSimulatorOptions = {}
   };
   router.on('POST', '/api/v1/apps', (req) => {
     const name = str(req.body.client_name);
-    const uris = strList(req.body.redirect_uris).flatMap((u) => u.split(/\s+/)).filter(Boolean);
+    const uris = strList(req.body.redirect_uris)
+      .flatMap((u) => u.split(/\s+/))
+      .filter(Boolean);
     if (!name) return err(422, "Validation failed: Application name can't be blank");
     if (!uris.length) return err(422, "Validation failed: Redirect URI can't be blank");
     const app = registerApp(uris, str(req.body.scopes) ?? 'read');
@@ -183,12 +198,18 @@ export async function startMastodonSimulator(opts: MastodonSimulatorOptions = {}
     const app = state.apps.find((a) => a.clientId === q.get('client_id'));
     const redirectUri = q.get('redirect_uri') ?? '';
     if (!app || !app.redirectUris.includes(redirectUri)) {
-      return { status: 400, raw: '<p>The redirect uri included is not valid.</p>', headers: { 'content-type': 'text/html' } };
+      return {
+        status: 400,
+        raw: '<p>The redirect uri included is not valid.</p>',
+        headers: { 'content-type': 'text/html' },
+      };
     }
-    const back = (p: Record<string, string | undefined>) => redirect(withQuery(redirectUri, { ...p, state: q.get('state') ?? undefined }));
+    const back = (p: Record<string, string | undefined>) =>
+      redirect(withQuery(redirectUri, { ...p, state: q.get('state') ?? undefined }));
     if (q.get('response_type') !== 'code') return back({ error: 'unsupported_response_type' });
     const scopes = (q.get('scope') ?? 'read').split(/[\s+]+/).filter(Boolean);
-    if (!scopes.every((s) => app.scopes.includes(s) || app.scopes.includes(s.split(':')[0]!))) return back({ error: 'invalid_scope' });
+    if (!scopes.every((s) => app.scopes.includes(s) || app.scopes.includes(s.split(':')[0]!)))
+      return back({ error: 'invalid_scope' });
     const challenge = q.get('code_challenge') ?? undefined;
     if (challenge && q.get('code_challenge_method') !== 'S256') return back({ error: 'invalid_request' });
     const acct = state.accounts.find((a) => a.username === currentUser) ?? state.accounts[0]!;
@@ -200,16 +221,40 @@ export async function startMastodonSimulator(opts: MastodonSimulatorOptions = {}
     const b = req.body;
     const app = state.apps.find((a) => a.clientId === str(b.client_id));
     if (!app || app.clientSecret !== str(b.client_secret)) {
-      return { status: 401, body: { error: 'invalid_client', error_description: 'Client authentication failed due to unknown client, no client authentication included, or unsupported authentication method.' } };
+      return {
+        status: 401,
+        body: {
+          error: 'invalid_client',
+          error_description:
+            'Client authentication failed due to unknown client, no client authentication included, or ' +
+            'unsupported authentication method.',
+        },
+      };
     }
     const grant = str(b.grant_type);
     const issue = (accountId: string, scopes: string[]) => {
       const token = canaryToken('mastodon', 'access');
       state.tokens.set(token, { accountId, scopes, clientId: app.clientId });
       state.issuedTokens.push(token);
-      return { status: 200, body: { access_token: token, token_type: 'Bearer', scope: scopes.join(' '), created_at: Math.floor(Date.now() / 1000) } };
+      return {
+        status: 200,
+        body: {
+          access_token: token,
+          token_type: 'Bearer',
+          scope: scopes.join(' '),
+          created_at: Math.floor(Date.now() / 1000),
+        },
+      };
     };
-    const invalidGrant = { status: 400, body: { error: 'invalid_grant', error_description: 'The provided authorization grant is invalid, expired, revoked, does not match the redirection URI used in the authorization request, or was issued to another client.' } };
+    const invalidGrant = {
+      status: 400,
+      body: {
+        error: 'invalid_grant',
+        error_description:
+          'The provided authorization grant is invalid, expired, revoked, does not match the redirection URI ' +
+          'used in the authorization request, or was issued to another client.',
+      },
+    };
     if (grant === 'authorization_code') {
       const c = codes.get(str(b.code) ?? '');
       if (!c || c.clientId !== app.clientId || c.redirectUri !== str(b.redirect_uri)) return invalidGrant;
@@ -218,7 +263,13 @@ export async function startMastodonSimulator(opts: MastodonSimulatorOptions = {}
       return issue(c.accountId, c.scopes);
     }
     if (grant === 'client_credentials') return issue('', (str(b.scope) ?? 'read').split(/\s+/));
-    return { status: 400, body: { error: 'unsupported_grant_type', error_description: 'The authorization grant type is not supported by the authorization server.' } };
+    return {
+      status: 400,
+      body: {
+        error: 'unsupported_grant_type',
+        error_description: 'The authorization grant type is not supported by the authorization server.',
+      },
+    };
   });
   router.on('POST', '/oauth/revoke', (req) => {
     state.tokens.delete(str(req.body.token) ?? '');
@@ -231,16 +282,31 @@ export async function startMastodonSimulator(opts: MastodonSimulatorOptions = {}
     if (!('accountId' in a)) return a;
     const acct = state.accounts.find((x) => x.id === a.accountId);
     if (!acct) return err(422, 'This method requires an authenticated user');
-    return { status: 200, body: { ...accountView(acct), source: { privacy: 'public', sensitive: false, language: null, note: '', fields: [] } }, headers: a.headers };
+    return {
+      status: 200,
+      body: {
+        ...accountView(acct),
+        source: { privacy: 'public', sensitive: false, language: null, note: '', fields: [] },
+      },
+      headers: a.headers,
+    };
   });
-  registerMastodonInstance(router, { base: () => base, maxChars, domain: opts.domain, accountCount: () => state.accounts.length });
+  registerMastodonInstance(router, {
+    base: () => base,
+    maxChars,
+    domain: opts.domain,
+    accountCount: () => state.accounts.length,
+  });
   router.on('GET', '/api/v1/accounts/:id/statuses', (req) => {
     scheduled.publishDue();
     const a = auth(req, 'read:statuses');
     const acct = state.accounts.find((x) => x.id === req.params.id);
     if (!acct) return err(404, 'Record not found');
     const limit = Math.min(40, Number(req.query.get('limit') ?? 20));
-    const list = state.statuses.filter((s) => s.accountId === acct.id).sort((x, y) => y.seq - x.seq).slice(0, limit);
+    const list = state.statuses
+      .filter((s) => s.accountId === acct.id)
+      .sort((x, y) => y.seq - x.seq)
+      .slice(0, limit);
     return { status: 200, body: list.map(statusView), headers: 'accountId' in a ? a.headers : {} };
   });
 
@@ -251,11 +317,29 @@ export async function startMastodonSimulator(opts: MastodonSimulatorOptions = {}
     const file = req.files.find((f) => f.name === 'file');
     if (!file || !file.contentType) return err(422, 'Validation failed: File content type is invalid, File is invalid');
     const mime = file.contentType;
-    const type: MastodonMedia['type'] = mime.startsWith('image/') ? (mime === 'image/gif' ? 'gifv' : 'image') : mime.startsWith('video/') ? 'video' : mime.startsWith('audio/') ? 'audio' : 'unknown';
+    const type: MastodonMedia['type'] = mime.startsWith('image/')
+      ? mime === 'image/gif'
+        ? 'gifv'
+        : 'image'
+      : mime.startsWith('video/')
+        ? 'video'
+        : mime.startsWith('audio/')
+          ? 'audio'
+          : 'unknown';
     if (type === 'unknown') return err(422, 'Validation failed: File content type is invalid, File is invalid');
     const description = str(req.body.description) ?? null;
-    if (description && description.length > 1500) return err(422, 'Validation failed: Description is too long (maximum is 1500 characters)');
-    const m: MastodonMedia = { id: nextId(), accountId: a.accountId, type, mime, bytes: file.data, description, pollsLeft: type === 'image' ? 0 : opts.processingPolls ?? 1, failed: false };
+    if (description && description.length > 1500)
+      return err(422, 'Validation failed: Description is too long (maximum is 1500 characters)');
+    const m: MastodonMedia = {
+      id: nextId(),
+      accountId: a.accountId,
+      type,
+      mime,
+      bytes: file.data,
+      description,
+      pollsLeft: type === 'image' ? 0 : (opts.processingPolls ?? 1),
+      failed: false,
+    };
     state.media.set(m.id, m);
     const headers = { ...a.headers, ...rateHeaders(`media:${a.accountId}`, 30, 1800) };
     return { status: m.pollsLeft > 0 ? 202 : 200, body: mediaView(m), headers };
@@ -291,22 +375,30 @@ export async function startMastodonSimulator(opts: MastodonSimulatorOptions = {}
    * Checks and creates a status from POST /api/v1/statuses' fields (also what a scheduled status
    * publishes at its time): the status, or the error reply the instance gives.
    */
-  const createStatus = (accountId: string, b: Record<string, unknown>, idempotencyKey?: string): MastodonStatus | SimReply => {
+  const createStatus = (
+    accountId: string,
+    b: Record<string, unknown>,
+    idempotencyKey?: string,
+  ): MastodonStatus | SimReply => {
     const text = str(b.status) ?? '';
     const mediaIds = strList(b.media_ids);
     if (!text.trim() && !mediaIds.length) return err(422, "Validation failed: Text can't be blank");
-    const counted = [...new Intl.Segmenter().segment(text.replace(/https?:\/\/\S+/g, 'x'.repeat(23)))].length + (str(b.spoiler_text) ?? '').length;
+    const counted =
+      [...new Intl.Segmenter().segment(text.replace(/https?:\/\/\S+/g, 'x'.repeat(23)))].length +
+      (str(b.spoiler_text) ?? '').length;
     if (counted > maxChars) return err(422, `Validation failed: Text character limit of ${maxChars} exceeded`);
     if (mediaIds.length > 4) return err(422, 'Validation failed: Media attachments exceed the limit of 4');
     for (const id of mediaIds) {
       const m = state.media.get(id);
       if (!m || m.accountId !== accountId) return err(422, 'Validation failed: Media attachments are invalid');
-      if (m.pollsLeft > 0) return err(422, 'Cannot attach files that have not finished processing. Try again in a moment!');
+      if (m.pollsLeft > 0)
+        return err(422, 'Cannot attach files that have not finished processing. Try again in a moment!');
     }
     const inReplyToId = str(b.in_reply_to_id) ?? null;
     if (inReplyToId && !state.statuses.some((s) => s.id === inReplyToId)) return err(404, 'Record not found');
     const visibility = str(b.visibility) ?? 'public';
-    if (!['public', 'unlisted', 'private', 'direct'].includes(visibility)) return err(422, 'Validation failed: Visibility is not included in the list');
+    if (!['public', 'unlisted', 'private', 'direct'].includes(visibility))
+      return err(422, 'Validation failed: Visibility is not included in the list');
     const s: MastodonStatus = {
       id: nextId(),
       accountId,
@@ -339,14 +431,19 @@ export async function startMastodonSimulator(opts: MastodonSimulatorOptions = {}
     const hit = key ? idem.get(key) : undefined;
     if (hit && Date.now() - hit.at < windowMs) {
       state.idempotentReplays += 1;
-      const again = hit.scheduledId ? scheduled.view(hit.scheduledId) : statusView(state.statuses.find((s) => s.id === hit.statusId)!);
+      const again = hit.scheduledId
+        ? scheduled.view(hit.scheduledId)
+        : statusView(state.statuses.find((s) => s.id === hit.statusId)!);
       if (again) return { status: 200, body: again, headers };
     }
     // With scheduled_at (at least 5 minutes ahead): a ScheduledStatus instead of a status.
-    const r = str(req.body.scheduled_at) ? scheduled.create(a.accountId, req.body as Record<string, unknown>, given) : createStatus(a.accountId, req.body as Record<string, unknown>, given);
+    const r = str(req.body.scheduled_at)
+      ? scheduled.create(a.accountId, req.body as Record<string, unknown>, given)
+      : createStatus(a.accountId, req.body as Record<string, unknown>, given);
     if ('status' in r) return r;
     const isScheduled = state.scheduled.has(r.id);
-    if (key) idem.set(key, { statusId: isScheduled ? '' : r.id, scheduledId: isScheduled ? r.id : undefined, at: Date.now() });
+    if (key)
+      idem.set(key, { statusId: isScheduled ? '' : r.id, scheduledId: isScheduled ? r.id : undefined, at: Date.now() });
     return { status: 200, body: isScheduled ? scheduled.view(r.id) : statusView(r as MastodonStatus), headers };
   });
   router.on('GET', '/api/v1/statuses/:id', (req) => {
@@ -357,20 +454,33 @@ export async function startMastodonSimulator(opts: MastodonSimulatorOptions = {}
   });
 
   const server = await startSimServer(router, {
-    rateLimited: (reset) => err(429, 'Too many requests', {
-      'X-RateLimit-Limit': '300',
-      'X-RateLimit-Remaining': '0',
-      'X-RateLimit-Reset': new Date(reset * 1000).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z'),
-    }),
-    serverError: (status) => err(status, status === 503 ? 'Service Unavailable' : 'We\'re sorry, but something went wrong on our end.'),
+    rateLimited: (reset) =>
+      err(429, 'Too many requests', {
+        'X-RateLimit-Limit': '300',
+        'X-RateLimit-Remaining': '0',
+        'X-RateLimit-Reset': new Date(reset * 1000).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z'),
+      }),
+    serverError: (status) =>
+      err(status, status === 503 ? 'Service Unavailable' : "We're sorry, but something went wrong on our end."),
     expiredToken: () => err(401, 'The access token is invalid'),
     notFound: () => err(404, 'Record not found'),
   });
   server.faults.latencyMs = opts.latencyMs ?? 0;
   base = server.url;
 
-  const addAccount = (a: { username: string; displayName?: string; followers?: number; following?: number }): MastodonAccount => {
-    const acct: MastodonAccount = { id: String(109_000 + state.accounts.length + 1), username: a.username, displayName: a.displayName ?? a.username, followers: a.followers ?? 0, following: a.following ?? 0 };
+  const addAccount = (a: {
+    username: string;
+    displayName?: string;
+    followers?: number;
+    following?: number;
+  }): MastodonAccount => {
+    const acct: MastodonAccount = {
+      id: String(109_000 + state.accounts.length + 1),
+      username: a.username,
+      displayName: a.displayName ?? a.username,
+      followers: a.followers ?? 0,
+      following: a.following ?? 0,
+    };
     state.accounts.push(acct);
     return acct;
   };

@@ -35,7 +35,8 @@ export function mastodonViews(base: () => string, state: MastodonState) {
       blurhash: null,
     };
   };
-  const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  const escapeHtml = (s: string) =>
+    s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
   const statusView = (s: MastodonStatus) => {
     const acct = state.accounts.find((a) => a.id === s.accountId)!;
     const inReplyTo = s.inReplyToId ? state.statuses.find((x) => x.id === s.inReplyToId) : undefined;

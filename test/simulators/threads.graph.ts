@@ -16,7 +16,14 @@ export interface GraphErrorFields {
 export function graphError(status: number, e: GraphErrorFields): SimReply {
   return {
     status,
-    body: { error: { type: 'OAuthException', is_transient: false, ...e, fbtrace_id: `A${randomBytes(11).toString('base64url')}` } },
+    body: {
+      error: {
+        type: 'OAuthException',
+        is_transient: false,
+        ...e,
+        fbtrace_id: `A${randomBytes(11).toString('base64url')}`,
+      },
+    },
     headers: e.code === 190 ? { 'www-authenticate': `OAuth "Facebook Platform" "invalid_token" "${e.message}"` } : {},
   };
 }
@@ -24,7 +31,11 @@ export function graphError(status: number, e: GraphErrorFields): SimReply {
 export const errors = {
   invalidToken: () => graphError(400, { message: 'Invalid OAuth access token - Cannot parse access token', code: 190 }),
   expiredToken: () =>
-    graphError(400, { message: `Error validating access token: Session has expired on ${new Date().toUTCString()}.`, code: 190, error_subcode: 463 }),
+    graphError(400, {
+      message: `Error validating access token: Session has expired on ${new Date().toUTCString()}.`,
+      code: 190,
+      error_subcode: 463,
+    }),
   mediaNotFound: (id: string) =>
     graphError(400, {
       message: 'The requested resource does not exist',
@@ -38,14 +49,20 @@ export const errors = {
   param: (message: string) => graphError(400, { message: `(#100) ${message}`, type: 'THApiException', code: 100 }),
   unknownObject: (id: string) =>
     graphError(400, {
-      message: `Unsupported get request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+      message:
+        `Unsupported get request. Object with ID '${id}' does not exist, cannot be loaded due to missing ` +
+        `permissions, or does not support this operation.`,
       type: 'GraphMethodException',
       code: 100,
       error_subcode: 33,
     }),
   rateLimited: () => graphError(400, { message: 'Application request limit reached', code: 4, is_transient: true }),
   server: (status: number) =>
-    graphError(status, { message: 'An unexpected error has occurred. Please retry your request later.', code: 2, is_transient: true }),
+    graphError(status, {
+      message: 'An unexpected error has occurred. Please retry your request later.',
+      code: 2,
+      is_transient: true,
+    }),
 };
 
 /** Graph endpoints read parameters from the query string and from a form/JSON body alike. */
@@ -70,8 +87,17 @@ export function graphTime(ms: number): string {
   return new Date(ms).toISOString().replace(/\.\d{3}Z$/, '+0000');
 }
 
-export function pick(obj: Record<string, unknown>, fields: string | undefined, fallback: string[]): Record<string, unknown> {
-  const wanted = fields ? fields.split(',').map((f) => f.trim()).filter(Boolean) : fallback;
+export function pick(
+  obj: Record<string, unknown>,
+  fields: string | undefined,
+  fallback: string[],
+): Record<string, unknown> {
+  const wanted = fields
+    ? fields
+        .split(',')
+        .map((f) => f.trim())
+        .filter(Boolean)
+    : fallback;
   const out: Record<string, unknown> = { id: obj.id };
   for (const f of wanted) if (obj[f] !== undefined) out[f] = obj[f];
   return out;

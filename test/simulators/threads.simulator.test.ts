@@ -15,7 +15,11 @@ interface GraphError {
   error: { message: string; type: string; code: number; error_subcode?: number; fbtrace_id: string };
 }
 
-async function graph<T = Record<string, unknown>>(method: 'GET' | 'POST', path: string, q: Record<string, string>): Promise<{ status: number; body: T }> {
+async function graph<T = Record<string, unknown>>(
+  method: 'GET' | 'POST',
+  path: string,
+  q: Record<string, string>,
+): Promise<{ status: number; body: T }> {
   const url = new URL(`${sim.graphBase}${path}`);
   let body: URLSearchParams | undefined;
   if (method === 'GET') url.search = new URLSearchParams(q).toString();
@@ -27,7 +31,13 @@ async function graph<T = Record<string, unknown>>(method: 'GET' | 'POST', path: 
 async function connect(username = 'herald.tester') {
   sim.setCurrentUser(username);
   const auth = new URL(sim.authorizeUrl);
-  auth.search = new URLSearchParams({ client_id: sim.clientId, redirect_uri: redirectUri, scope: 'threads_basic,threads_content_publish,threads_manage_replies', response_type: 'code', state: 'abc' }).toString();
+  auth.search = new URLSearchParams({
+    client_id: sim.clientId,
+    redirect_uri: redirectUri,
+    scope: 'threads_basic,threads_content_publish,threads_manage_replies',
+    response_type: 'code',
+    state: 'abc',
+  }).toString();
   const res = await fetch(auth, { redirect: 'manual' });
   expect(res.status).toBe(302);
   const location = res.headers.get('location')!;
@@ -37,12 +47,23 @@ async function connect(username = 'herald.tester') {
   const code = back.searchParams.get('code')!;
   const short = await fetch(sim.tokenUrl, {
     method: 'POST',
-    body: new URLSearchParams({ client_id: sim.clientId, client_secret: sim.clientSecret, code, grant_type: 'authorization_code', redirect_uri: redirectUri }),
+    body: new URLSearchParams({
+      client_id: sim.clientId,
+      client_secret: sim.clientSecret,
+      code,
+      grant_type: 'authorization_code',
+      redirect_uri: redirectUri,
+    }),
   });
   expect(short.status).toBe(200);
   const rawShort = await short.text();
   const s = JSON.parse(rawShort) as { access_token: string; user_id: number };
-  const long = await fetch(`${sim.url}/access_token?${new URLSearchParams({ grant_type: 'th_exchange_token', client_secret: sim.clientSecret, access_token: s.access_token })}`);
+  const exchange = new URLSearchParams({
+    grant_type: 'th_exchange_token',
+    client_secret: sim.clientSecret,
+    access_token: s.access_token,
+  });
+  const long = await fetch(`${sim.url}/access_token?${exchange}`);
   const l = (await long.json()) as { access_token: string; token_type: string; expires_in: number };
   return { short: s, rawShort, long: l, token: l.access_token };
 }
@@ -57,9 +78,17 @@ async function waitFinished(id: string, token: string): Promise<Record<string, u
 }
 
 async function publishText(token: string, userId: string, text: string, extra: Record<string, string> = {}) {
-  const c = await graph<{ id: string }>('POST', `/${userId}/threads`, { media_type: 'TEXT', text, access_token: token, ...extra });
+  const c = await graph<{ id: string }>('POST', `/${userId}/threads`, {
+    media_type: 'TEXT',
+    text,
+    access_token: token,
+    ...extra,
+  });
   await waitFinished(c.body.id, token);
-  const p = await graph<{ id: string }>('POST', `/${userId}/threads_publish`, { creation_id: c.body.id, access_token: token });
+  const p = await graph<{ id: string }>('POST', `/${userId}/threads_publish`, {
+    creation_id: c.body.id,
+    access_token: token,
+  });
   expect(p.status).toBe(200);
   return p.body.id;
 }
@@ -86,7 +115,10 @@ describe('Threads simulator over documented Graph calls', () => {
     expect(typeof short.user_id).toBe('number');
     expect(long).toMatchObject({ token_type: 'bearer', expires_in: 5_183_944 });
     expect(token).toMatch(/^canary-threads-long-/);
-    const me = await graph('GET', '/me', { fields: 'id,username,name,threads_profile_picture_url', access_token: token });
+    const me = await graph('GET', '/me', {
+      fields: 'id,username,name,threads_profile_picture_url',
+      access_token: token,
+    });
     expect(me.body).toMatchObject({ username: 'herald.tester', name: 'Herald Tester' });
     // The exact id is in the raw JSON; JSON.parse rounds it, as with the real API.
     expect(rawShort).toContain(`"user_id":${String(me.body.id)}}`);
@@ -110,24 +142,55 @@ describe('Threads simulator over documented Graph calls', () => {
   it('refuses to publish a container before FINISHED with code 24 / 4279009', async () => {
     const { token } = await connect();
     const me = (await graph('GET', '/me', { access_token: token })).body.id as string;
-    const c = await graph<{ id: string }>('POST', `/${me}/threads`, { media_type: 'TEXT', text: 'too soon', access_token: token });
-    const early = await graph<GraphError>('POST', `/${me}/threads_publish`, { creation_id: c.body.id, access_token: token });
+    const c = await graph<{ id: string }>('POST', `/${me}/threads`, {
+      media_type: 'TEXT',
+      text: 'too soon',
+      access_token: token,
+    });
+    const early = await graph<GraphError>('POST', `/${me}/threads_publish`, {
+      creation_id: c.body.id,
+      access_token: token,
+    });
     expect(early.status).toBe(400);
-    expect(early.body.error).toMatchObject({ type: 'OAuthException', code: 24, error_subcode: 4279009, message: 'The requested resource does not exist' });
+    expect(early.body.error).toMatchObject({
+      type: 'OAuthException',
+      code: 24,
+      error_subcode: 4279009,
+      message: 'The requested resource does not exist',
+    });
     expect(early.body.error.fbtrace_id).toBeTruthy();
     expect(await waitFinished(c.body.id, token)).toMatchObject({ status: 'FINISHED' });
-    const ok = await graph<{ id: string }>('POST', `/${me}/threads_publish`, { creation_id: c.body.id, access_token: token });
+    const ok = await graph<{ id: string }>('POST', `/${me}/threads_publish`, {
+      creation_id: c.body.id,
+      access_token: token,
+    });
     expect(ok.body.id).not.toBe(c.body.id);
-    expect((await graph('GET', `/${c.body.id}`, { fields: 'status', access_token: token })).body.status).toBe('PUBLISHED');
+    expect((await graph('GET', `/${c.body.id}`, { fields: 'status', access_token: token })).body.status).toBe(
+      'PUBLISHED',
+    );
     expect(sim.countPosts('herald.tester', 'too soon')).toBe(1);
 
     // The race Threads is known for: FINISHED, yet publish still answers Media Not Found once.
-    const raced = await graph<{ id: string }>('POST', `/${me}/threads`, { media_type: 'TEXT', text: 'raced', access_token: token });
+    const raced = await graph<{ id: string }>('POST', `/${me}/threads`, {
+      media_type: 'TEXT',
+      text: 'raced',
+      access_token: token,
+    });
     expect(await waitFinished(raced.body.id, token)).toMatchObject({ status: 'FINISHED' });
     sim.state.publishRaces = 1;
-    const lost = await graph<GraphError>('POST', `/${me}/threads_publish`, { creation_id: raced.body.id, access_token: token });
+    const lost = await graph<GraphError>('POST', `/${me}/threads_publish`, {
+      creation_id: raced.body.id,
+      access_token: token,
+    });
     expect(lost.body.error).toMatchObject({ code: 24, error_subcode: 4279009 });
-    expect((await graph<{ id: string }>('POST', `/${me}/threads_publish`, { creation_id: raced.body.id, access_token: token })).status).toBe(200);
+    expect(
+      (
+        await graph<{ id: string }>('POST', `/${me}/threads_publish`, {
+          creation_id: raced.body.id,
+          access_token: token,
+        })
+      ).status,
+    ).toBe(200);
     expect(sim.countPosts('herald.tester', 'raced')).toBe(1);
   });
 
@@ -137,9 +200,16 @@ describe('Threads simulator over documented Graph calls', () => {
     const first = await publishText(token, me, 'part 1', { reply_control: 'accounts_you_follow' });
     const second = await publishText(token, me, 'part 2', { reply_to_id: first });
     const posts = sim.postsBy('second.user');
-    expect(posts.map((p) => [p.text, p.replyToId])).toEqual([['part 1', undefined], ['part 2', first]]);
+    expect(posts.map((p) => [p.text, p.replyToId])).toEqual([
+      ['part 1', undefined],
+      ['part 2', first],
+    ]);
     expect(posts[0]!.replyControl).toBe('accounts_you_follow');
-    const list = await graph<{ data: { id: string; text: string }[] }>('GET', `/${me}/threads`, { fields: 'id,text,timestamp,permalink', limit: '10', access_token: token });
+    const list = await graph<{ data: { id: string; text: string }[] }>('GET', `/${me}/threads`, {
+      fields: 'id,text,timestamp,permalink',
+      limit: '10',
+      access_token: token,
+    });
     expect(list.body.data.map((d) => d.id)).toEqual([second, first]);
     const one = await graph('GET', `/${second}`, { fields: 'permalink,shortcode,timestamp', access_token: token });
     expect(one.body.permalink).toBe(`https://www.threads.net/@second.user/post/${one.body.shortcode}`);
@@ -151,11 +221,21 @@ describe('Threads simulator over documented Graph calls', () => {
   it('fetches image_url itself; a bad URL ends the container in ERROR', async () => {
     const { token } = await connect();
     const me = (await graph('GET', '/me', { access_token: token })).body.id as string;
-    const good = await graph<{ id: string }>('POST', `/${me}/threads`, { media_type: 'IMAGE', image_url: `${mediaUrl}/img.png`, text: 'pic', alt_text: 'A picture', access_token: token });
+    const good = await graph<{ id: string }>('POST', `/${me}/threads`, {
+      media_type: 'IMAGE',
+      image_url: `${mediaUrl}/img.png`,
+      text: 'pic',
+      alt_text: 'A picture',
+      access_token: token,
+    });
     expect(await waitFinished(good.body.id, token)).toMatchObject({ status: 'FINISHED' });
     expect(sim.state.containers.get(good.body.id)!.fetched?.bytes.toString()).toBe('png-bytes');
     expect(sim.state.containers.get(good.body.id)!.altText).toBe('A picture');
-    const bad = await graph<{ id: string }>('POST', `/${me}/threads`, { media_type: 'IMAGE', image_url: `${mediaUrl}/missing.png`, access_token: token });
+    const bad = await graph<{ id: string }>('POST', `/${me}/threads`, {
+      media_type: 'IMAGE',
+      image_url: `${mediaUrl}/missing.png`,
+      access_token: token,
+    });
     expect(await waitFinished(bad.body.id, token)).toMatchObject({ status: 'ERROR', error_message: 'UNKNOWN' });
   });
 
@@ -164,17 +244,40 @@ describe('Threads simulator over documented Graph calls', () => {
     const me = (await graph('GET', '/me', { access_token: token })).body.id as string;
     const kids: string[] = [];
     for (let i = 0; i < 2; i++) {
-      const k = await graph<{ id: string }>('POST', `/${me}/threads`, { media_type: 'IMAGE', image_url: `${mediaUrl}/img.png`, is_carousel_item: 'true', access_token: token });
+      const k = await graph<{ id: string }>('POST', `/${me}/threads`, {
+        media_type: 'IMAGE',
+        image_url: `${mediaUrl}/img.png`,
+        is_carousel_item: 'true',
+        access_token: token,
+      });
       kids.push(k.body.id);
     }
-    const early = await graph<GraphError>('POST', `/${me}/threads`, { media_type: 'CAROUSEL', children: kids.join(','), access_token: token });
+    const early = await graph<GraphError>('POST', `/${me}/threads`, {
+      media_type: 'CAROUSEL',
+      children: kids.join(','),
+      access_token: token,
+    });
     expect(early.status).toBe(400);
     for (const k of kids) await waitFinished(k, token);
-    const car = await graph<{ id: string }>('POST', `/${me}/threads`, { media_type: 'CAROUSEL', children: kids.join(','), text: 'album', access_token: token });
+    const car = await graph<{ id: string }>('POST', `/${me}/threads`, {
+      media_type: 'CAROUSEL',
+      children: kids.join(','),
+      text: 'album',
+      access_token: token,
+    });
     await waitFinished(car.body.id, token);
-    const pub = await graph<{ id: string }>('POST', `/${me}/threads_publish`, { creation_id: car.body.id, access_token: token });
-    expect(sim.state.posts.find((p) => p.id === pub.body.id)).toMatchObject({ mediaType: 'CAROUSEL_ALBUM', children: kids });
-    const quota = await graph<{ data: { quota_usage: number }[] }>('GET', `/${me}/threads_publishing_limit`, { fields: 'quota_usage,config', access_token: token });
+    const pub = await graph<{ id: string }>('POST', `/${me}/threads_publish`, {
+      creation_id: car.body.id,
+      access_token: token,
+    });
+    expect(sim.state.posts.find((p) => p.id === pub.body.id)).toMatchObject({
+      mediaType: 'CAROUSEL_ALBUM',
+      children: kids,
+    });
+    const quota = await graph<{ data: { quota_usage: number }[] }>('GET', `/${me}/threads_publishing_limit`, {
+      fields: 'quota_usage,config',
+      access_token: token,
+    });
     expect(quota.body.data[0]!.quota_usage).toBeGreaterThanOrEqual(1);
   });
 
@@ -191,12 +294,21 @@ describe('Threads simulator faults', () => {
   it('commit-then-drop on threads_publish: the post exists, the client gets a socket error', async () => {
     const { token } = await connect();
     const me = (await graph('GET', '/me', { access_token: token })).body.id as string;
-    const c = await graph<{ id: string }>('POST', `/${me}/threads`, { media_type: 'TEXT', text: 'dropped', access_token: token });
+    const c = await graph<{ id: string }>('POST', `/${me}/threads`, {
+      media_type: 'TEXT',
+      text: 'dropped',
+      access_token: token,
+    });
     await waitFinished(c.body.id, token);
     sim.faults.next({ kind: 'commit-then-drop' }, { route: /threads_publish$/ });
-    await expect(graph('POST', `/${me}/threads_publish`, { creation_id: c.body.id, access_token: token })).rejects.toThrow(TypeError);
+    await expect(
+      graph('POST', `/${me}/threads_publish`, { creation_id: c.body.id, access_token: token }),
+    ).rejects.toThrow(TypeError);
     expect(sim.countPosts('herald.tester', 'dropped')).toBe(1);
-    const recent = await graph<{ data: { text: string }[] }>('GET', `/${me}/threads`, { fields: 'id,text', access_token: token });
+    const recent = await graph<{ data: { text: string }[] }>('GET', `/${me}/threads`, {
+      fields: 'id,text',
+      access_token: token,
+    });
     expect(recent.body.data[0]!.text).toBe('dropped');
   });
 

@@ -5,10 +5,31 @@ import { Router, startSimServer, canaryToken, randomId, redirect, withQuery, Pos
 import type { SimReply, SimRequest, Faults } from './common.js';
 import { errors, params, accessToken, graphTime, pick } from './threads.graph.js';
 
-import type { ThreadsUser, ThreadsContainer, ThreadsPost, ThreadsSimulatorOptions, Token, ThreadsState, ThreadsSimulator } from './threads.types.js';
-export type { ThreadsUser, ThreadsContainer, ThreadsPost, ThreadsSimulatorOptions, ThreadsState, ThreadsSimulator } from './threads.types.js';
+import type {
+  ThreadsUser,
+  ThreadsContainer,
+  ThreadsPost,
+  ThreadsSimulatorOptions,
+  Token,
+  ThreadsState,
+  ThreadsSimulator,
+} from './threads.types.js';
+export type {
+  ThreadsUser,
+  ThreadsContainer,
+  ThreadsPost,
+  ThreadsSimulatorOptions,
+  ThreadsState,
+  ThreadsSimulator,
+} from './threads.types.js';
 
-const REPLY_CONTROLS = ['everyone', 'accounts_you_follow', 'mentioned_only', 'parent_post_author_only', 'followers_only'];
+const REPLY_CONTROLS = [
+  'everyone',
+  'accounts_you_follow',
+  'mentioned_only',
+  'parent_post_author_only',
+  'followers_only',
+];
 
 export async function startThreadsSimulator(opts: ThreadsSimulatorOptions = {}): Promise<ThreadsSimulator> {
   const clientId = opts.clientId ?? '1234567890123456';
@@ -65,15 +86,31 @@ export async function startThreadsSimulator(opts: ThreadsSimulatorOptions = {}):
     const q = req.query;
     const redirectUri = q.get('redirect_uri');
     if (q.get('client_id') !== clientId || !redirectUri) return errors.param('Invalid platform app');
-    const blocked = (why: string): SimReply => ({ status: 400, raw: `<h1>URL blocked</h1><p>${why}</p>`, headers: { 'content-type': 'text/html' } });
-    if (opts.httpsRedirectsOnly && !redirectUri.startsWith('https://')) return blocked('Insecure redirect URI: redirect URIs must use HTTPS.');
-    if (opts.redirectUris && !opts.redirectUris.includes(redirectUri)) return blocked('This redirect failed because the redirect URI is not whitelisted in the app\'s client OAuth settings.');
+    const blocked = (why: string): SimReply => ({
+      status: 400,
+      raw: `<h1>URL blocked</h1><p>${why}</p>`,
+      headers: { 'content-type': 'text/html' },
+    });
+    if (opts.httpsRedirectsOnly && !redirectUri.startsWith('https://'))
+      return blocked('Insecure redirect URI: redirect URIs must use HTTPS.');
+    if (opts.redirectUris && !opts.redirectUris.includes(redirectUri))
+      return blocked(
+        "This redirect failed because the redirect URI is not whitelisted in the app's client OAuth settings.",
+      );
     if (q.get('deny') === '1' || state.denyNext) {
       state.denyNext = false;
-      return redirect(`${withQuery(redirectUri, { error: 'access_denied', error_reason: 'user_denied', error_description: 'Permissions error', state: q.get('state') ?? undefined })}#_`);
+      const denied = { error: 'access_denied', error_reason: 'user_denied', error_description: 'Permissions error' };
+      return redirect(`${withQuery(redirectUri, { ...denied, state: q.get('state') ?? undefined })}#_`);
     }
     const scopes = (q.get('scope') ?? '').split(',').filter(Boolean);
-    if (!scopes.includes('threads_basic')) return redirect(withQuery(redirectUri, { error: 'invalid_scope', error_reason: 'threads_basic is required', state: q.get('state') ?? undefined }));
+    if (!scopes.includes('threads_basic'))
+      return redirect(
+        withQuery(redirectUri, {
+          error: 'invalid_scope',
+          error_reason: 'threads_basic is required',
+          state: q.get('state') ?? undefined,
+        }),
+      );
     const u = state.users.find((x) => x.username === currentUser) ?? state.users[0]!;
     const code = canaryToken('threads', 'code');
     codes.set(code, { userId: u.id, redirectUri });
@@ -87,12 +124,20 @@ export async function startThreadsSimulator(opts: ThreadsSimulatorOptions = {}):
     if (p.grant_type !== 'authorization_code') return errors.param('Unsupported grant_type');
     const c = codes.get(p.code ?? '');
     if (!c) return errors.param('Invalid verification code format.');
-    if (c.redirectUri !== p.redirect_uri) return errors.param('Error validating verification code. Please make sure your redirect_uri is identical to the one you used in the OAuth dialog request');
+    if (c.redirectUri !== p.redirect_uri)
+      return errors.param(
+        'Error validating verification code. Please make sure your redirect_uri is identical to the one you ' +
+          'used in the OAuth dialog request',
+      );
     codes.delete(p.code!);
     const { token } = issue(c.userId, 'short');
     // user_id is a bare JSON number with every digit; above 2^53 a JSON.parse client loses
     // precision (a real pitfall: take the id from /me instead).
-    return { status: 200, raw: `{"access_token":${JSON.stringify(token)},"user_id":${c.userId}}`, headers: { 'content-type': 'application/json; charset=UTF-8' } };
+    return {
+      status: 200,
+      raw: `{"access_token":${JSON.stringify(token)},"user_id":${c.userId}}`,
+      headers: { 'content-type': 'application/json; charset=UTF-8' },
+    };
   });
   router.on('GET', '/access_token', (req) => {
     state.exchangeCalls += 1;
@@ -113,13 +158,20 @@ export async function startThreadsSimulator(opts: ThreadsSimulatorOptions = {}):
     const tok = state.tokens.get(a.token)!;
     state.refreshCallsByUser.set(a.userId, (state.refreshCallsByUser.get(a.userId) ?? 0) + 1);
     if (tok.kind !== 'long') return errors.param('Only long-lived tokens can be refreshed');
-    if (Date.now() - tok.issuedAt < minRefreshAge) return errors.param('Token must be at least 24 hours old to be refreshed');
+    if (Date.now() - tok.issuedAt < minRefreshAge)
+      return errors.param('Token must be at least 24 hours old to be refreshed');
     const { token, ttl } = issue(a.userId, 'long');
     return { status: 200, body: { access_token: token, token_type: 'bearer', expires_in: ttl } };
   });
 
   // --- Graph -------------------------------------------------------------------------------
-  const userView = (u: ThreadsUser) => ({ id: u.id, username: u.username, name: u.name, threads_profile_picture_url: `https://scontent.example/${u.id}.jpg`, threads_biography: '' });
+  const userView = (u: ThreadsUser) => ({
+    id: u.id,
+    username: u.username,
+    name: u.name,
+    threads_profile_picture_url: `https://scontent.example/${u.id}.jpg`,
+    threads_biography: '',
+  });
   const postView = (p: ThreadsPost) => {
     const u = state.users.find((x) => x.id === p.userId)!;
     return {
@@ -171,7 +223,16 @@ export async function startThreadsSimulator(opts: ThreadsSimulatorOptions = {}):
       const day = QUOTA.windowMs / 1000;
       return {
         status: 200,
-        body: { data: [{ quota_usage: u.posts, config: { quota_total: QUOTA.posts, quota_duration: day }, reply_quota_usage: u.replies, reply_config: { quota_total: QUOTA.replies, quota_duration: day } }] },
+        body: {
+          data: [
+            {
+              quota_usage: u.posts,
+              config: { quota_total: QUOTA.posts, quota_duration: day },
+              reply_quota_usage: u.replies,
+              reply_config: { quota_total: QUOTA.replies, quota_duration: day },
+            },
+          ],
+        },
       };
     });
     router.on('POST', `${v}/:userId/threads`, async (req) => {
@@ -180,11 +241,16 @@ export async function startThreadsSimulator(opts: ThreadsSimulatorOptions = {}):
       if (req.params.userId !== a.userId && req.params.userId !== 'me') return errors.unknownObject(req.params.userId!);
       const p = params(req);
       const type = (p.media_type ?? '').toUpperCase();
-      if (!['TEXT', 'IMAGE', 'VIDEO', 'CAROUSEL'].includes(type)) return errors.param('The parameter media_type is required and must be TEXT, IMAGE, VIDEO or CAROUSEL');
+      if (!['TEXT', 'IMAGE', 'VIDEO', 'CAROUSEL'].includes(type))
+        return errors.param('The parameter media_type is required and must be TEXT, IMAGE, VIDEO or CAROUSEL');
       const text = p.text ?? '';
       if ([...text].length > 500) return errors.param('Param text must be at most 500 characters long.');
       if (type === 'TEXT' && !text) return errors.param('The parameter text is required');
-      if (p.reply_control && !REPLY_CONTROLS.includes(p.reply_control)) return errors.param('Param reply_control must be one of {EVERYONE, ACCOUNTS_YOU_FOLLOW, MENTIONED_ONLY, PARENT_POST_AUTHOR_ONLY, FOLLOWERS_ONLY}');
+      if (p.reply_control && !REPLY_CONTROLS.includes(p.reply_control))
+        return errors.param(
+          'Param reply_control must be one of {EVERYONE, ACCOUNTS_YOU_FOLLOW, MENTIONED_ONLY, ' +
+            'PARENT_POST_AUTHOR_ONLY, FOLLOWERS_ONLY}',
+        );
       if (p.reply_to_id && !state.posts.some((x) => x.id === p.reply_to_id)) return errors.mediaNotFound(p.reply_to_id);
       const c: ThreadsContainer = {
         id: nextId(),
@@ -200,12 +266,17 @@ export async function startThreadsSimulator(opts: ThreadsSimulatorOptions = {}):
       };
       if (type === 'IMAGE' || type === 'VIDEO') {
         c.mediaUrl = type === 'IMAGE' ? p.image_url : p.video_url;
-        if (!c.mediaUrl) return errors.param(`The parameter ${type === 'IMAGE' ? 'image_url' : 'video_url'} is required`);
+        if (!c.mediaUrl)
+          return errors.param(`The parameter ${type === 'IMAGE' ? 'image_url' : 'video_url'} is required`);
         if (p.alt_text !== undefined) c.altText = p.alt_text;
       }
       if (type === 'CAROUSEL') {
-        const kids = (p.children ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-        if (kids.length < 2 || kids.length > 20) return errors.param('The parameter children must contain between 2 and 20 items');
+        const kids = (p.children ?? '')
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
+        if (kids.length < 2 || kids.length > 20)
+          return errors.param('The parameter children must contain between 2 and 20 items');
         for (const k of kids) {
           const child = state.containers.get(k);
           if (!child || child.userId !== a.userId || !child.isCarouselItem) return errors.mediaNotFound(k);
@@ -266,10 +337,16 @@ export async function startThreadsSimulator(opts: ThreadsSimulatorOptions = {}):
       if (!('userId' in a)) return a;
       const uid = req.params.userId === 'me' ? a.userId : req.params.userId;
       const limit = Math.min(100, Number(req.query.get('limit') ?? 25));
-      const mine = state.posts.filter((p) => p.userId === uid && only(p)).sort((x, y) => y.seq - x.seq).slice(0, limit);
+      const mine = state.posts
+        .filter((p) => p.userId === uid && only(p))
+        .sort((x, y) => y.seq - x.seq)
+        .slice(0, limit);
       const data = mine.map((p) => pick(postView(p), req.query.get('fields') ?? undefined, ['id']));
       const cursor = (p?: ThreadsPost) => (p ? Buffer.from(p.id).toString('base64url') : undefined);
-      return { status: 200, body: { data, paging: { cursors: { before: cursor(mine[0]), after: cursor(mine[mine.length - 1]) } } } };
+      return {
+        status: 200,
+        body: { data, paging: { cursors: { before: cursor(mine[0]), after: cursor(mine[mine.length - 1]) } } },
+      };
     };
     router.on('GET', `${v}/:userId/threads`, (req) => listPosts(req, () => true));
     // The user's replies (GET /{threads-user-id}/replies), each with `replied_to`.
@@ -307,7 +384,11 @@ export async function startThreadsSimulator(opts: ThreadsSimulatorOptions = {}):
   server.faults.latencyMs = opts.latencyMs ?? 0;
 
   const addUser = (u: { username: string; name?: string }): ThreadsUser => {
-    const user: ThreadsUser = { id: String(25_000_000_000_000_000n + BigInt(state.users.length + 1) * 7n), username: u.username, name: u.name ?? u.username };
+    const user: ThreadsUser = {
+      id: String(25_000_000_000_000_000n + BigInt(state.users.length + 1) * 7n),
+      username: u.username,
+      name: u.name ?? u.username,
+    };
     state.users.push(user);
     return user;
   };
@@ -343,7 +424,17 @@ export async function startThreadsSimulator(opts: ThreadsSimulatorOptions = {}):
       const u = byName(n);
       if (!u) throw new Error(`no Threads user ${n}`);
       for (let i = 0; i < count; i++) {
-        state.posts.push({ id: nextId(), userId: u.id, containerId: '', mediaType: 'TEXT_POST', text: `Posted elsewhere ${i}`, children: [], shortcode: randomId(8), createdAt: at, seq: ++seq });
+        state.posts.push({
+          id: nextId(),
+          userId: u.id,
+          containerId: '',
+          mediaType: 'TEXT_POST',
+          text: `Posted elsewhere ${i}`,
+          children: [],
+          shortcode: randomId(8),
+          createdAt: at,
+          seq: ++seq,
+        });
       }
     },
   };

@@ -81,13 +81,24 @@ export function registerXMedia(router: Router, host: XMediaHost): void {
   };
 
   const finalize = (req: SimRequest, userId: string, m: XMedia | undefined): SimReply => {
-    if (!m || m.ownerId !== userId) return host.problem(400, 'Invalid Request', 'Media id not found.', 'https://api.x.com/2/problems/invalid-request');
+    if (!m || m.ownerId !== userId)
+      return host.problem(
+        400,
+        'Invalid Request',
+        'Media id not found.',
+        'https://api.x.com/2/problems/invalid-request',
+      );
     const indexes = [...m.chunks.keys()].sort((a, b) => a - b);
     m.bytes = Buffer.concat(indexes.map((i) => m.chunks.get(i)!));
     if (m.bytes.length !== m.totalBytes) {
-      return host.problem(400, 'Invalid Request', `File size mismatch: expected ${m.totalBytes}, got ${m.bytes.length}.`);
+      return host.problem(
+        400,
+        'Invalid Request',
+        `File size mismatch: expected ${m.totalBytes}, got ${m.bytes.length}.`,
+      );
     }
-    const needsProcessing = m.category === 'tweet_video' || m.category === 'tweet_gif' || m.mediaType.startsWith('video/');
+    const needsProcessing =
+      m.category === 'tweet_video' || m.category === 'tweet_gif' || m.mediaType.startsWith('video/');
     if (host.failMediaTypes.has(m.mediaType)) m.state = needsProcessing ? 'pending' : 'failed';
     else m.state = needsProcessing && host.processingPolls > 0 ? 'pending' : 'succeeded';
     return host.ok(req, userId, 200, { data: withCheck(m) });
@@ -97,7 +108,8 @@ export function registerXMedia(router: Router, host: XMediaHost): void {
     if (!m || m.ownerId !== userId) return host.problem(400, 'Invalid Request', 'Media id not found.');
     const idx = Number(str(req.body.segment_index));
     const part = req.files.find((f) => f.name === 'media');
-    if (!Number.isInteger(idx) || idx < 0 || idx > 999) return host.invalid('segment_index', 'segment_index must be 0-999');
+    if (!Number.isInteger(idx) || idx < 0 || idx > 999)
+      return host.invalid('segment_index', 'segment_index must be 0-999');
     if (!part) return host.invalid('media', 'media is required');
     m.chunks.set(idx, part.data);
     return host.ok(req, userId, 200, { data: { expires_at: Math.floor(Date.now() / 1000) + 86400 } });
@@ -115,12 +127,19 @@ export function registerXMedia(router: Router, host: XMediaHost): void {
 
   const status = (req: SimRequest, userId: string, id: string | undefined): SimReply => {
     const m = id ? host.media.get(id) : undefined;
-    if (!m || m.ownerId !== userId) return host.problem(404, 'Not Found Error', 'Could not find media.', 'https://api.x.com/2/problems/resource-not-found');
+    if (!m || m.ownerId !== userId)
+      return host.problem(
+        404,
+        'Not Found Error',
+        'Could not find media.',
+        'https://api.x.com/2/problems/resource-not-found',
+      );
     if (m.state === 'pending' || m.state === 'in_progress') {
       if (m.statusPollsLeft <= 0) m.state = host.failMediaTypes.has(m.mediaType) ? 'failed' : 'succeeded';
       else {
         m.statusPollsLeft -= 1;
-        m.state = m.statusPollsLeft === 0 ? (host.failMediaTypes.has(m.mediaType) ? 'failed' : 'succeeded') : 'in_progress';
+        m.state =
+          m.statusPollsLeft === 0 ? (host.failMediaTypes.has(m.mediaType) ? 'failed' : 'succeeded') : 'in_progress';
       }
     }
     return host.ok(req, userId, 200, { data: withCheck(m) });
@@ -172,7 +191,8 @@ export function registerXMedia(router: Router, host: XMediaHost): void {
     const alt = req.body?.metadata?.alt_text?.text;
     const m = id ? host.media.get(id) : undefined;
     if (!m || m.ownerId !== a.userId) return host.problem(400, 'Invalid Request', 'Media id not found.');
-    if (typeof alt !== 'string' || alt.length > 1000) return host.invalid('metadata.alt_text.text', 'alt text must be 1-1000 characters');
+    if (typeof alt !== 'string' || alt.length > 1000)
+      return host.invalid('metadata.alt_text.text', 'alt text must be 1-1000 characters');
     m.altText = alt;
     return host.ok(req, a.userId, 200, { data: { id: m.id, associated_metadata: { alt_text: { text: alt } } } });
   });

@@ -32,7 +32,11 @@ async function connect(username?: string) {
   expect(res.status).toBe(302);
   const back = new URL(res.headers.get('location')!);
   expect(back.searchParams.get('state')).toBe(link.state);
-  const login = await app.loginWithOAuth2({ code: back.searchParams.get('code')!, codeVerifier: link.codeVerifier, redirectUri });
+  const login = await app.loginWithOAuth2({
+    code: back.searchParams.get('code')!,
+    codeVerifier: link.codeVerifier,
+    redirectUri,
+  });
   return { app, ...login };
 }
 
@@ -60,9 +64,13 @@ describe('X simulator with twitter-api-v2', () => {
     const link = app.generateOAuth2AuthLink('http://127.0.0.1:4999/cb', { scope: ['tweet.read', 'users.read'] });
     const res = await fetch(`${sim.authorizeUrl}${new URL(link.url).search}`, { redirect: 'manual' });
     const code = new URL(res.headers.get('location')!).searchParams.get('code')!;
-    await expect(app.loginWithOAuth2({ code, codeVerifier: 'x'.repeat(50), redirectUri: 'http://127.0.0.1:4999/cb' })).rejects.toMatchObject({ code: 400 });
+    await expect(
+      app.loginWithOAuth2({ code, codeVerifier: 'x'.repeat(50), redirectUri: 'http://127.0.0.1:4999/cb' }),
+    ).rejects.toMatchObject({ code: 400 });
     // The code was consumed by the failed attempt.
-    await expect(app.loginWithOAuth2({ code, codeVerifier: link.codeVerifier, redirectUri: 'http://127.0.0.1:4999/cb' })).rejects.toMatchObject({ code: 400 });
+    await expect(
+      app.loginWithOAuth2({ code, codeVerifier: link.codeVerifier, redirectUri: 'http://127.0.0.1:4999/cb' }),
+    ).rejects.toMatchObject({ code: 400 });
   });
 
   it('rotates refresh tokens: the old one stops working', async () => {
@@ -108,7 +116,11 @@ describe('X simulator with twitter-api-v2', () => {
     expect(root.data.id).toMatch(/^[0-9]{19}$/);
     expect((root.data as { edit_history_tweet_ids?: string[] }).edit_history_tweet_ids).toEqual([root.data.id]);
     const reply = await client.v2.reply('part two', root.data.id);
-    const quote = await client.v2.tweet({ text: 'quoting', quote_tweet_id: root.data.id, community_id: '1146654567674912769' });
+    const quote = await client.v2.tweet({
+      text: 'quoting',
+      quote_tweet_id: root.data.id,
+      community_id: '1146654567674912769',
+    });
     const posts = sim.postsBy('second_user');
     expect(posts.map((p) => p.text)).toEqual(['thread root', 'part two', 'quoting']);
     expect(posts[1]!.replyTo).toBe(root.data.id);
@@ -139,7 +151,9 @@ describe('X simulator with twitter-api-v2', () => {
       const made = await client.v2.tweet('not indexed yet');
       expect((await client.v2.userTimeline(me.data.id, { max_results: 5 })).tweets.map((t) => t.id)).toEqual([]);
       await new Promise((r) => setTimeout(r, 450));
-      expect((await client.v2.userTimeline(me.data.id, { max_results: 5 })).tweets.map((t) => t.id)).toEqual([made.data.id]);
+      expect((await client.v2.userTimeline(me.data.id, { max_results: 5 })).tweets.map((t) => t.id)).toEqual([
+        made.data.id,
+      ]);
     } finally {
       sim.state.timelineDelayMs = 0;
     }
@@ -159,7 +173,14 @@ describe('X simulator with twitter-api-v2', () => {
     const form = new FormData();
     form.append('media', new Blob([Buffer.from('png-bytes')], { type: 'image/png' }), 'a.png');
     form.append('media_category', 'tweet_image');
-    const res = await fetch(`${sim.apiBase}media/upload`, { method: 'POST', body: form, headers: { authorization: `Bearer ${(client as unknown as { _requestMaker: { bearerToken: string } })._requestMaker.bearerToken}` } });
+    const res = await fetch(`${sim.apiBase}media/upload`, {
+      method: 'POST',
+      body: form,
+      headers: {
+        authorization:
+          `Bearer ` + `${(client as unknown as { _requestMaker: { bearerToken: string } })._requestMaker.bearerToken}`,
+      },
+    });
     expect(res.status).toBe(200);
     const image = ((await res.json()) as { data: { id: string; media_key: string } }).data;
     expect(image.media_key).toBe(`3_${image.id}`);
@@ -170,12 +191,24 @@ describe('X simulator with twitter-api-v2', () => {
 
   it('refuses media that is still processing', async () => {
     const { client } = await connect();
-    const init = await client.v2.post('media/upload/initialize', { media_type: 'video/mp4', total_bytes: 4, media_category: 'tweet_video' });
+    const init = await client.v2.post('media/upload/initialize', {
+      media_type: 'video/mp4',
+      total_bytes: 4,
+      media_category: 'tweet_video',
+    });
     const id = (init as { data: { id: string } }).data.id;
-    await client.v2.post(`media/upload/${id}/append`, { segment_index: 0, media: Buffer.from('abcd') }, { forceBodyMode: 'form-data' });
-    const fin = (await client.v2.post(`media/upload/${id}/finalize`)) as { data: { processing_info?: { state: string } } };
+    await client.v2.post(
+      `media/upload/${id}/append`,
+      { segment_index: 0, media: Buffer.from('abcd') },
+      { forceBodyMode: 'form-data' },
+    );
+    const fin = (await client.v2.post(`media/upload/${id}/finalize`)) as {
+      data: { processing_info?: { state: string } };
+    };
     expect(fin.data.processing_info?.state).toBe('pending');
-    const err = (await client.v2.tweet({ text: 'too early', media: { media_ids: [id] } }).catch((e: unknown) => e)) as ApiResponseError;
+    const err = (await client.v2
+      .tweet({ text: 'too early', media: { media_ids: [id] } })
+      .catch((e: unknown) => e)) as ApiResponseError;
     expect(err.code).toBe(400);
   });
 

@@ -1,7 +1,18 @@
 // X (api.x.com v2) simulator: OAuth 2.0 + PKCE with rotating refresh tokens, users/me, tweets,
 // user timeline, media upload v2, follow. Problem-JSON errors and x-rate-limit-* headers.
 import twitterText from 'twitter-text';
-import { Router, startSimServer, canaryToken, s256, str, strList, redirect, withQuery, basicAuth, PostCounter } from './common.js';
+import {
+  Router,
+  startSimServer,
+  canaryToken,
+  s256,
+  str,
+  strList,
+  redirect,
+  withQuery,
+  basicAuth,
+  PostCounter,
+} from './common.js';
 import type { SimReply, SimRequest, Faults } from './common.js';
 import { registerXMedia, type XMedia } from './x.media.js';
 
@@ -28,7 +39,10 @@ export async function startXSimulator(opts: XSimulatorOptions = {}): Promise<XSi
     timelineDelayMs: opts.timelineDelayMs ?? 0,
     rejectDuplicates: opts.rejectDuplicates ?? true,
   };
-  const codes = new Map<string, { userId: string; clientId: string; redirectUri: string; challenge: string; scopes: string[]; exp: number }>();
+  const codes = new Map<
+    string,
+    { userId: string; clientId: string; redirectUri: string; challenge: string; scopes: string[]; exp: number }
+  >();
   let idSeq = 1_860_000_000_000_000_000n;
   const nextId = () => String((idSeq += 7919n));
   let postSeq = 0;
@@ -49,10 +63,31 @@ export async function startXSimulator(opts: XSimulatorOptions = {}): Promise<XSi
       type: `${PROBLEM}invalid-request`,
     },
   });
-  const limits: Record<string, number> = { tweets: opts.tweetLimit ?? 100, me: 75, media: 500, follow: 50, timeline: 900, token: 1000 };
+  const limits: Record<string, number> = {
+    tweets: opts.tweetLimit ?? 100,
+    me: 75,
+    media: 500,
+    follow: 50,
+    timeline: 900,
+    token: 1000,
+  };
   const family = (req: SimRequest) =>
-    req.path === '/2/tweets' ? 'tweets' : req.path === '/2/users/me' ? 'me' : req.path.startsWith('/2/media') ? 'media' : req.path.endsWith('/following') ? 'follow' : req.path.includes('/oauth2/') ? 'token' : 'timeline';
-  const rateHeaders = (req: SimRequest, who: string, consume: boolean): { headers: Record<string, string>; exhausted: boolean } => {
+    req.path === '/2/tweets'
+      ? 'tweets'
+      : req.path === '/2/users/me'
+        ? 'me'
+        : req.path.startsWith('/2/media')
+          ? 'media'
+          : req.path.endsWith('/following')
+            ? 'follow'
+            : req.path.includes('/oauth2/')
+              ? 'token'
+              : 'timeline';
+  const rateHeaders = (
+    req: SimRequest,
+    who: string,
+    consume: boolean,
+  ): { headers: Record<string, string>; exhausted: boolean } => {
     const fam = family(req);
     const key = `${who}|${fam}`;
     const now = Math.floor(Date.now() / 1000);
@@ -83,7 +118,12 @@ export async function startXSimulator(opts: XSimulatorOptions = {}): Promise<XSi
       return problem(403, 'Forbidden', 'You are not permitted to perform this action.', `${PROBLEM}client-forbidden`);
     }
     const rl = rateHeaders(req, tok.userId, true);
-    if (rl.exhausted) return { status: 429, body: { title: 'Too Many Requests', detail: 'Too Many Requests', type: 'about:blank', status: 429 }, headers: rl.headers };
+    if (rl.exhausted)
+      return {
+        status: 429,
+        body: { title: 'Too Many Requests', detail: 'Too Many Requests', type: 'about:blank', status: 429 },
+        headers: rl.headers,
+      };
     return { userId: tok.userId };
   };
 
@@ -96,22 +136,35 @@ export async function startXSimulator(opts: XSimulatorOptions = {}): Promise<XSi
   });
   router.on('GET', '/i/oauth2/authorize', (req) => {
     const q = req.query;
-    if (q.get('client_id') !== clientId) return { status: 400, raw: 'Something went wrong: invalid client_id', headers: { 'content-type': 'text/plain' } };
+    if (q.get('client_id') !== clientId)
+      return { status: 400, raw: 'Something went wrong: invalid client_id', headers: { 'content-type': 'text/plain' } };
     const redirectUri = q.get('redirect_uri');
     if (redirectUri && opts.redirectUris && !opts.redirectUris.includes(redirectUri)) {
-      return { status: 400, raw: 'Something went wrong: redirect_uri is not registered', headers: { 'content-type': 'text/plain' } };
+      return {
+        status: 400,
+        raw: 'Something went wrong: redirect_uri is not registered',
+        headers: { 'content-type': 'text/plain' },
+      };
     }
     if (!redirectUri) return { status: 400, raw: 'missing redirect_uri', headers: { 'content-type': 'text/plain' } };
     const fail = (error: string) => redirect(withQuery(redirectUri, { error, state: q.get('state') ?? undefined }));
     if (q.get('response_type') !== 'code') return fail('unsupported_response_type');
     // X accepts the method case-insensitively (twitter-api-v2 sends 's256').
-    if ((q.get('code_challenge_method') ?? '').toUpperCase() !== 'S256' || !q.get('code_challenge')) return fail('invalid_request');
+    if ((q.get('code_challenge_method') ?? '').toUpperCase() !== 'S256' || !q.get('code_challenge'))
+      return fail('invalid_request');
     const scopes = (q.get('scope') ?? '').split(/\s+/).filter(Boolean);
     if (!scopes.length) return fail('invalid_scope');
     const user = state.users.find((u) => u.username === currentUser) ?? state.users[0];
     if (!user) return fail('access_denied');
     const code = canaryToken('x', 'code');
-    codes.set(code, { userId: user.id, clientId, redirectUri, challenge: q.get('code_challenge')!, scopes, exp: Date.now() + 30_000 });
+    codes.set(code, {
+      userId: user.id,
+      clientId,
+      redirectUri,
+      challenge: q.get('code_challenge')!,
+      scopes,
+      exp: Date.now() + 30_000,
+    });
     return redirect(withQuery(redirectUri, { state: q.get('state') ?? undefined, code }));
   });
 
@@ -119,7 +172,12 @@ export async function startXSimulator(opts: XSimulatorOptions = {}): Promise<XSi
     const access = canaryToken('x', 'access');
     state.accessTokens.set(access, { userId, scopes, chain, expiresAt: Date.now() + ttl * 1000 });
     state.issuedTokens.push(access);
-    const body: Record<string, unknown> = { token_type: 'bearer', expires_in: ttl, access_token: access, scope: scopes.join(' ') };
+    const body: Record<string, unknown> = {
+      token_type: 'bearer',
+      expires_in: ttl,
+      access_token: access,
+      scope: scopes.join(' '),
+    };
     if (scopes.includes('offline.access')) {
       const refresh = canaryToken('x', 'refresh');
       state.refreshTokens.set(refresh, { userId, scopes, used: false, chain });
@@ -130,23 +188,36 @@ export async function startXSimulator(opts: XSimulatorOptions = {}): Promise<XSi
   };
 
   router.on('POST', '/2/oauth2/token', (req) => {
-    if (req.bodyKind !== 'form') return oauthError(400, 'invalid_request', 'Content-Type must be application/x-www-form-urlencoded.');
+    if (req.bodyKind !== 'form')
+      return oauthError(400, 'invalid_request', 'Content-Type must be application/x-www-form-urlencoded.');
     const b = req.body as Record<string, string>;
     const basic = basicAuth(req);
     const cid = basic?.id ?? str(b.client_id);
     if (cid !== clientId) return oauthError(401, 'unauthorized_client', 'Missing valid authorization header');
     if (opts.clientSecret !== undefined) {
       const secret = basic?.secret ?? str(b.client_secret);
-      if (secret !== opts.clientSecret) return oauthError(401, 'unauthorized_client', 'Missing valid authorization header');
+      if (secret !== opts.clientSecret)
+        return oauthError(401, 'unauthorized_client', 'Missing valid authorization header');
     }
     const grant = str(b.grant_type);
     if (grant === 'authorization_code') {
       const c = codes.get(str(b.code) ?? '');
-      if (!c || c.exp < Date.now()) return oauthError(400, 'invalid_request', 'Value passed for the authorization code was invalid.');
+      if (!c || c.exp < Date.now())
+        return oauthError(400, 'invalid_request', 'Value passed for the authorization code was invalid.');
       codes.delete(str(b.code)!);
-      if (c.redirectUri !== str(b.redirect_uri)) return oauthError(400, 'invalid_request', 'Value passed for the redirect uri did not match the uri of the authorization code.');
+      if (c.redirectUri !== str(b.redirect_uri))
+        return oauthError(
+          400,
+          'invalid_request',
+          'Value passed for the redirect uri did not match the uri of the authorization code.',
+        );
       const verifier = str(b.code_verifier) ?? '';
-      if (s256(verifier) !== c.challenge) return oauthError(400, 'invalid_request', 'Value passed for the code verifier did not match the code challenge.');
+      if (s256(verifier) !== c.challenge)
+        return oauthError(
+          400,
+          'invalid_request',
+          'Value passed for the code verifier did not match the code challenge.',
+        );
       return { status: 200, body: issue(c.userId, c.scopes) };
     }
     if (grant === 'refresh_token') {
@@ -174,7 +245,13 @@ export async function startXSimulator(opts: XSimulatorOptions = {}): Promise<XSi
   const userView = (u: XUser, fields: string[]) => {
     const v: Record<string, unknown> = { id: u.id, name: u.name, username: u.username };
     if (fields.includes('public_metrics')) {
-      v.public_metrics = { followers_count: u.followers, following_count: u.following, tweet_count: state.posts.filter((p) => p.authorId === u.id).length, listed_count: 0, like_count: 0 };
+      v.public_metrics = {
+        followers_count: u.followers,
+        following_count: u.following,
+        tweet_count: state.posts.filter((p) => p.authorId === u.id).length,
+        listed_count: 0,
+        like_count: 0,
+      };
     }
     if (fields.includes('created_at')) v.created_at = '2020-01-01T00:00:00.000Z';
     return v;
@@ -188,11 +265,27 @@ export async function startXSimulator(opts: XSimulatorOptions = {}): Promise<XSi
 
   // --- Tweets ------------------------------------------------------------------------------
   const tweetView = (p: XPost) => ({ id: p.id, text: p.text, edit_history_tweet_ids: [p.id] });
-  const KNOWN = new Set(['text', 'media', 'reply', 'quote_tweet_id', 'community_id', 'reply_settings', 'poll', 'for_super_followers_only', 'nullcast', 'geo', 'made_with_ai', 'paid_partnership', 'direct_message_deep_link', 'card_uri']);
+  const KNOWN = new Set([
+    'text',
+    'media',
+    'reply',
+    'quote_tweet_id',
+    'community_id',
+    'reply_settings',
+    'poll',
+    'for_super_followers_only',
+    'nullcast',
+    'geo',
+    'made_with_ai',
+    'paid_partnership',
+    'direct_message_deep_link',
+    'card_uri',
+  ]);
   router.on('POST', '/2/tweets', (req) => {
     const a = auth(req, 'tweet.read tweet.write users.read');
     if (!('userId' in a)) return a;
-    if (req.bodyKind !== 'json' || typeof req.body !== 'object' || req.body === null) return invalid('body', 'Expected a JSON object.');
+    if (req.bodyKind !== 'json' || typeof req.body !== 'object' || req.body === null)
+      return invalid('body', 'Expected a JSON object.');
     const b = req.body as Record<string, any>;
     for (const k of Object.keys(b)) if (!KNOWN.has(k)) return invalid(k, `The property '${k}' is not defined.`);
     const text = typeof b.text === 'string' ? b.text : '';
@@ -202,14 +295,16 @@ export async function startXSimulator(opts: XSimulatorOptions = {}): Promise<XSi
     for (const id of mediaIds) {
       const m = state.media.get(id);
       if (!m || m.ownerId !== a.userId) return invalid('media.media_ids', `Your media IDs are invalid.`);
-      if (m.state !== 'succeeded') return invalid('media.media_ids', 'Your media IDs are invalid: media is still processing.');
+      if (m.state !== 'succeeded')
+        return invalid('media.media_ids', 'Your media IDs are invalid: media is still processing.');
     }
     const replyTo = b.reply?.in_reply_to_tweet_id !== undefined ? String(b.reply.in_reply_to_tweet_id) : undefined;
     if (replyTo && !state.posts.some((p) => p.id === replyTo)) {
       return problem(403, 'Forbidden', 'You attempted to reply to a Tweet that is deleted or not visible to you.');
     }
     const quoteOf = b.quote_tweet_id !== undefined ? String(b.quote_tweet_id) : undefined;
-    if (quoteOf && !state.posts.some((p) => p.id === quoteOf)) return problem(403, 'Forbidden', 'You are not permitted to perform this action.');
+    if (quoteOf && !state.posts.some((p) => p.id === quoteOf))
+      return problem(403, 'Forbidden', 'You are not permitted to perform this action.');
     const max = opts.maxWeightedLength ?? 280;
     if (text && twitterText.parseTweet(text).weightedLength > max) {
       return problem(403, 'Forbidden', 'You are not permitted to perform this action.');
@@ -233,21 +328,30 @@ export async function startXSimulator(opts: XSimulatorOptions = {}): Promise<XSi
     state.counter.add(a.userId, text);
     const { headers } = rateHeaders(req, a.userId, false);
     const day = Math.floor(Date.now() / 1000) + 86400;
-    Object.assign(headers, { 'x-user-limit-24hour-limit': '10000', 'x-user-limit-24hour-remaining': String(10000 - state.posts.length), 'x-user-limit-24hour-reset': String(day) });
+    Object.assign(headers, {
+      'x-user-limit-24hour-limit': '10000',
+      'x-user-limit-24hour-remaining': String(10000 - state.posts.length),
+      'x-user-limit-24hour-reset': String(day),
+    });
     return { status: 201, body: { data: tweetView(post) }, headers };
   });
   router.on('GET', '/2/users/:id/tweets', (req) => {
     const a = auth(req, 'tweet.read users.read');
     if (!('userId' in a)) return a;
-    if (!state.users.some((u) => u.id === req.params.id)) return problem(404, 'Not Found Error', 'Could not find user.', `${PROBLEM}resource-not-found`);
+    if (!state.users.some((u) => u.id === req.params.id))
+      return problem(404, 'Not Found Error', 'Could not find user.', `${PROBLEM}resource-not-found`);
     const max = Math.min(100, Math.max(5, Number(req.query.get('max_results') ?? 10)));
     const visibleBefore = Date.now() - state.timelineDelayMs;
-    const mine = state.posts.filter((p) => p.authorId === req.params.id && Date.parse(p.createdAt) <= visibleBefore).sort((x, y) => y.seq - x.seq).slice(0, max);
+    const mine = state.posts
+      .filter((p) => p.authorId === req.params.id && Date.parse(p.createdAt) <= visibleBefore)
+      .sort((x, y) => y.seq - x.seq)
+      .slice(0, max);
     const fields = (req.query.get('tweet.fields') ?? '').split(',');
     const data = mine.map((p) => {
       const v: Record<string, unknown> = tweetView(p);
       if (fields.includes('created_at')) v.created_at = p.createdAt;
-      if (fields.includes('referenced_tweets') && p.replyTo) v.referenced_tweets = [{ type: 'replied_to', id: p.replyTo }];
+      if (fields.includes('referenced_tweets') && p.replyTo)
+        v.referenced_tweets = [{ type: 'replied_to', id: p.replyTo }];
       if (fields.includes('conversation_id')) v.conversation_id = p.id;
       return v;
     });
@@ -283,14 +387,26 @@ export async function startXSimulator(opts: XSimulatorOptions = {}): Promise<XSi
       body: { title: 'Too Many Requests', detail: 'Too Many Requests', type: 'about:blank', status: 429 },
       headers: { 'x-rate-limit-limit': '100', 'x-rate-limit-remaining': '0', 'x-rate-limit-reset': String(reset) },
     }),
-    serverError: (status) => problem(status, status === 503 ? 'Service Unavailable' : 'Internal Server Error', 'Internal error, please try again later.'),
+    serverError: (status) =>
+      problem(
+        status,
+        status === 503 ? 'Service Unavailable' : 'Internal Server Error',
+        'Internal error, please try again later.',
+      ),
     expiredToken: unauthorized,
-    notFound: () => problem(404, 'Not Found Error', 'The requested resource does not exist.', `${PROBLEM}resource-not-found`),
+    notFound: () =>
+      problem(404, 'Not Found Error', 'The requested resource does not exist.', `${PROBLEM}resource-not-found`),
   });
   server.faults.latencyMs = opts.latencyMs ?? 0;
 
   const addUser = (u: { username: string; name?: string; followers?: number; following?: number }): XUser => {
-    const user: XUser = { id: nextId(), username: u.username, name: u.name ?? u.username, followers: u.followers ?? 0, following: u.following ?? 0 };
+    const user: XUser = {
+      id: nextId(),
+      username: u.username,
+      name: u.name ?? u.username,
+      followers: u.followers ?? 0,
+      following: u.following ?? 0,
+    };
     state.users.push(user);
     return user;
   };

@@ -31,7 +31,10 @@ export interface XSimulatorOptions {
   accessTokenTtlSec?: number;
   /** Rate-limit window budget per user per endpoint family (default 100 for tweets). */
   tweetLimit?: number;
-  /** Reject identical text from the same user with X's duplicate 403 (default true); settable later through `state.rejectDuplicates`. */
+  /**
+   * Reject identical text from the same user with X's duplicate 403 (default true); settable later through
+   * `state.rejectDuplicates`.
+   */
   rejectDuplicates?: boolean;
   /** STATUS polls before processing succeeds for video/GIF (default 1). */
   processingPolls?: number;

@@ -15,6 +15,9 @@ it('a LinkedIn member by name, a Bluesky account by its @handle', () => {
   const li = accountHealth({ platform: 'problog', username: 'Jane Writer', status: 'active', meta: expiring }, now);
   expect(li.message).toMatch(/The LinkedIn sign-in of Jane Writer expires in 3 days/);
   expect(li.message).not.toContain('@');
-  const revoked = accountHealth({ platform: 'skyblog', username: 'ada.bsky.social', status: 'needs_reauth', meta: '{}' }, now);
+  const revoked = accountHealth(
+    { platform: 'skyblog', username: 'ada.bsky.social', status: 'needs_reauth', meta: '{}' },
+    now,
+  );
   expect(revoked.message).toContain('@ada.bsky.social');
 });

@@ -23,7 +23,7 @@ describe('days of a view', () => {
     expect(weekday(days[0])).toBe(1);
   });
 
-  it('every day of the anchor\'s month is in its month view', () => {
+  it("every day of the anchor's month is in its month view", () => {
     for (const anchor of ['2026-02-14', '2027-02-01', '2026-08-31', '2028-02-29']) {
       const days = new Set(daysOf(anchor, 'month'));
       const first = `${anchor.slice(0, 7)}-01`;
@@ -42,71 +42,243 @@ describe('days of a view', () => {
 describe('items', () => {
   const kolkata = 'Asia/Kolkata';
   const at = (zone: string, date: string, time: string) => new Date(instantOf(zone, date, time)).toISOString();
-  const names = new Map([['x1', 'xuser'], ['m1', 'muser']]);
+  const names = new Map([
+    ['x1', 'xuser'],
+    ['m1', 'muser'],
+  ]);
 
   it('one item per draft, day and hour in the zone, with its networks; published apart', () => {
-    const items = buildItems(kolkata, [
-      { id: 'e1', draftId: 'd1', draftTitle: 'Launch', scheduledFor: at(kolkata, '2026-12-10', '10:31'), platform: 'microblog', accountUuid: 'x1' },
-      { id: 'e2', draftId: 'd1', draftTitle: 'Launch', scheduledFor: at(kolkata, '2026-12-10', '10:29'), platform: 'fedblog', accountUuid: 'm1' },
-      { id: 'e3', draftId: 'd1', draftTitle: 'Launch', scheduledFor: at(kolkata, '2026-12-11', '08:00'), platform: 'problog', accountUuid: 'l1' },
-      { id: 'e4', draftId: 'd2', draftTitle: '', scheduledFor: at(kolkata, '2026-12-10', '10:45'), platform: 'skyblog', accountUuid: 'b1' },
-    ], [
-      { id: 'p1', draftId: 'd1', draftTitle: 'Launch', accountId: 'x1', username: null, platform: 'microblog', status: 'published', url: 'https://x.example/1', publishedAt: at(kolkata, '2026-12-01', '09:00') },
-      { id: 'p2', draftId: 'd3', draftTitle: 'Failed', accountId: 'x1', username: 'xuser', platform: 'microblog', status: 'failed', url: null, publishedAt: null },
-    ], names);
-    expect(items.map((i) => ({ kind: i.kind, date: i.date, time: i.time, title: i.title, nets: i.targets.map((t) => t.platform) }))).toEqual([
+    const items = buildItems(
+      kolkata,
+      [
+        {
+          id: 'e1',
+          draftId: 'd1',
+          draftTitle: 'Launch',
+          scheduledFor: at(kolkata, '2026-12-10', '10:31'),
+          platform: 'microblog',
+          accountUuid: 'x1',
+        },
+        {
+          id: 'e2',
+          draftId: 'd1',
+          draftTitle: 'Launch',
+          scheduledFor: at(kolkata, '2026-12-10', '10:29'),
+          platform: 'fedblog',
+          accountUuid: 'm1',
+        },
+        {
+          id: 'e3',
+          draftId: 'd1',
+          draftTitle: 'Launch',
+          scheduledFor: at(kolkata, '2026-12-11', '08:00'),
+          platform: 'problog',
+          accountUuid: 'l1',
+        },
+        {
+          id: 'e4',
+          draftId: 'd2',
+          draftTitle: '',
+          scheduledFor: at(kolkata, '2026-12-10', '10:45'),
+          platform: 'skyblog',
+          accountUuid: 'b1',
+        },
+      ],
+      [
+        {
+          id: 'p1',
+          draftId: 'd1',
+          draftTitle: 'Launch',
+          accountId: 'x1',
+          username: null,
+          platform: 'microblog',
+          status: 'published',
+          url: 'https://x.example/1',
+          publishedAt: at(kolkata, '2026-12-01', '09:00'),
+        },
+        {
+          id: 'p2',
+          draftId: 'd3',
+          draftTitle: 'Failed',
+          accountId: 'x1',
+          username: 'xuser',
+          platform: 'microblog',
+          status: 'failed',
+          url: null,
+          publishedAt: null,
+        },
+      ],
+      names,
+    );
+    expect(
+      items.map((i) => ({
+        kind: i.kind,
+        date: i.date,
+        time: i.time,
+        title: i.title,
+        nets: i.targets.map((t) => t.platform),
+      })),
+    ).toEqual([
       { kind: 'published', date: '2026-12-01', time: '09:00', title: 'Launch', nets: ['microblog'] },
-      { kind: 'scheduled', date: '2026-12-10', time: '10:29', title: 'Launch', nets: ['fedblog', 'microblog'] }, // in time order
+      // in time order
+      { kind: 'scheduled', date: '2026-12-10', time: '10:29', title: 'Launch', nets: ['fedblog', 'microblog'] },
       { kind: 'scheduled', date: '2026-12-10', time: '10:45', title: 'Untitled', nets: ['skyblog'] },
       { kind: 'scheduled', date: '2026-12-11', time: '08:00', title: 'Launch', nets: ['problog'] },
     ]);
     expect(items[0].targets[0]).toMatchObject({ username: 'xuser', url: 'https://x.example/1' });
   });
 
-  it('posts that did not go out: one item per draft on the day it happened, each network with its status and reason', () => {
-    const pub = (id: string, platform: string, status: string, updatedAt: string, error: string | null = null) =>
-      ({ id, draftId: 'd9', draftTitle: 'Sale', accountId: platform === 'microblog' ? 'x1' : 'm1', username: null, platform, status, url: null, publishedAt: null, updatedAt, error });
-    const items = buildItems(kolkata, [], [
-      pub('f1', 'microblog', 'failed', at(kolkata, '2026-12-05', '09:10'), 'X refused the post'),
-      pub('m1', 'fedblog', 'missed', at(kolkata, '2026-12-05', '09:40')),
-      pub('r1', 'skyblog', 'needs_review', at(kolkata, '2026-12-06', '23:59')),
-      pub('c1', 'problog', 'cancelled', at(kolkata, '2026-12-05', '09:00')),
-      pub('q1', 'threadblog', 'pending', at(kolkata, '2026-12-05', '09:00')),
-      pub('g1', 'threadblog', 'publishing', at(kolkata, '2026-12-05', '09:00')),
-    ], names);
-    expect(items.map((i) => ({ kind: i.kind, date: i.date, time: i.time, nets: i.targets.map((t) => `${t.platform}:${t.status}`) }))).toEqual([
-      { kind: 'problem', date: '2026-12-05', time: '09:10', nets: ['microblog:failed', 'fedblog:missed'] },
-      { kind: 'problem', date: '2026-12-06', time: '23:59', nets: ['skyblog:needs_review'] },
-    ]);
-    expect(items[0].targets[0]).toMatchObject({ username: 'xuser', error: 'X refused the post' });
-  });
+  it(
+    'posts that did not go out: one item per draft on the day it happened, each network with its status and ' +
+      'reason',
+    () => {
+      const pub = (id: string, platform: string, status: string, updatedAt: string, error: string | null = null) => ({
+        id,
+        draftId: 'd9',
+        draftTitle: 'Sale',
+        accountId: platform === 'microblog' ? 'x1' : 'm1',
+        username: null,
+        platform,
+        status,
+        url: null,
+        publishedAt: null,
+        updatedAt,
+        error,
+      });
+      const items = buildItems(
+        kolkata,
+        [],
+        [
+          pub('f1', 'microblog', 'failed', at(kolkata, '2026-12-05', '09:10'), 'X refused the post'),
+          pub('m1', 'fedblog', 'missed', at(kolkata, '2026-12-05', '09:40')),
+          pub('r1', 'skyblog', 'needs_review', at(kolkata, '2026-12-06', '23:59')),
+          pub('c1', 'problog', 'cancelled', at(kolkata, '2026-12-05', '09:00')),
+          pub('q1', 'threadblog', 'pending', at(kolkata, '2026-12-05', '09:00')),
+          pub('g1', 'threadblog', 'publishing', at(kolkata, '2026-12-05', '09:00')),
+        ],
+        names,
+      );
+      expect(
+        items.map((i) => ({
+          kind: i.kind,
+          date: i.date,
+          time: i.time,
+          nets: i.targets.map((t) => `${t.platform}:${t.status}`),
+        })),
+      ).toEqual([
+        { kind: 'problem', date: '2026-12-05', time: '09:10', nets: ['microblog:failed', 'fedblog:missed'] },
+        { kind: 'problem', date: '2026-12-06', time: '23:59', nets: ['skyblog:needs_review'] },
+      ]);
+      expect(items[0].targets[0]).toMatchObject({ username: 'xuser', error: 'X refused the post' });
+    },
+  );
 
-  it('a queue slot\'s networks, jittered minutes apart across the hour, are one card; the same draft hours later is another', () => {
-    const items = buildItems(kolkata, [
-      { id: 'j1', draftId: 'q1', draftTitle: 'Slot post', scheduledFor: at(kolkata, '2026-12-10', '08:58'), platform: 'microblog', accountUuid: 'x1' },
-      { id: 'j2', draftId: 'q1', draftTitle: 'Slot post', scheduledFor: at(kolkata, '2026-12-10', '09:01'), platform: 'fedblog', accountUuid: 'm1' },
-      { id: 'j3', draftId: 'q1', draftTitle: 'Slot post', scheduledFor: at(kolkata, '2026-12-10', '09:03'), platform: 'skyblog', accountUuid: 'b1' },
-      { id: 'j4', draftId: 'q1', draftTitle: 'Slot post', scheduledFor: at(kolkata, '2026-12-10', '17:00'), platform: 'problog', accountUuid: 'l1' },
-    ], [
-      { id: 'g1', draftId: 'q2', draftTitle: 'Went out', accountId: 'x1', username: null, platform: 'microblog', status: 'published', url: null, publishedAt: at(kolkata, '2026-12-09', '11:59') },
-      { id: 'g2', draftId: 'q2', draftTitle: 'Went out', accountId: 'm1', username: null, platform: 'fedblog', status: 'published', url: null, publishedAt: at(kolkata, '2026-12-09', '12:02') },
-    ], names);
-    expect(items.map((i) => ({ kind: i.kind, date: i.date, time: i.time, hour: i.hour, nets: i.targets.map((t) => t.platform) }))).toEqual([
-      { kind: 'published', date: '2026-12-09', time: '11:59', hour: 11, nets: ['microblog', 'fedblog'] },
-      { kind: 'scheduled', date: '2026-12-10', time: '08:58', hour: 8, nets: ['microblog', 'fedblog', 'skyblog'] },
-      { kind: 'scheduled', date: '2026-12-10', time: '17:00', hour: 17, nets: ['problog'] },
-    ]);
-    expect(new Set(items.map((i) => i.key)).size).toBe(items.length);
-  });
+  it(
+    "a queue slot's networks, jittered minutes apart across the hour, are one card; the same draft hours later " +
+      'is another',
+    () => {
+      const items = buildItems(
+        kolkata,
+        [
+          {
+            id: 'j1',
+            draftId: 'q1',
+            draftTitle: 'Slot post',
+            scheduledFor: at(kolkata, '2026-12-10', '08:58'),
+            platform: 'microblog',
+            accountUuid: 'x1',
+          },
+          {
+            id: 'j2',
+            draftId: 'q1',
+            draftTitle: 'Slot post',
+            scheduledFor: at(kolkata, '2026-12-10', '09:01'),
+            platform: 'fedblog',
+            accountUuid: 'm1',
+          },
+          {
+            id: 'j3',
+            draftId: 'q1',
+            draftTitle: 'Slot post',
+            scheduledFor: at(kolkata, '2026-12-10', '09:03'),
+            platform: 'skyblog',
+            accountUuid: 'b1',
+          },
+          {
+            id: 'j4',
+            draftId: 'q1',
+            draftTitle: 'Slot post',
+            scheduledFor: at(kolkata, '2026-12-10', '17:00'),
+            platform: 'problog',
+            accountUuid: 'l1',
+          },
+        ],
+        [
+          {
+            id: 'g1',
+            draftId: 'q2',
+            draftTitle: 'Went out',
+            accountId: 'x1',
+            username: null,
+            platform: 'microblog',
+            status: 'published',
+            url: null,
+            publishedAt: at(kolkata, '2026-12-09', '11:59'),
+          },
+          {
+            id: 'g2',
+            draftId: 'q2',
+            draftTitle: 'Went out',
+            accountId: 'm1',
+            username: null,
+            platform: 'fedblog',
+            status: 'published',
+            url: null,
+            publishedAt: at(kolkata, '2026-12-09', '12:02'),
+          },
+        ],
+        names,
+      );
+      expect(
+        items.map((i) => ({
+          kind: i.kind,
+          date: i.date,
+          time: i.time,
+          hour: i.hour,
+          nets: i.targets.map((t) => t.platform),
+        })),
+      ).toEqual([
+        { kind: 'published', date: '2026-12-09', time: '11:59', hour: 11, nets: ['microblog', 'fedblog'] },
+        { kind: 'scheduled', date: '2026-12-10', time: '08:58', hour: 8, nets: ['microblog', 'fedblog', 'skyblog'] },
+        { kind: 'scheduled', date: '2026-12-10', time: '17:00', hour: 17, nets: ['problog'] },
+      ]);
+      expect(new Set(items.map((i) => i.key)).size).toBe(items.length);
+    },
+  );
 
   it('the zone decides the day: 20:00 UTC is the next day in Kolkata', () => {
-    const items = buildItems(kolkata, [{ id: 'e', draftId: 'd', draftTitle: 'Late', scheduledFor: '2026-12-10T20:00:00.000Z', platform: 'microblog', accountUuid: 'x1' }], [], names);
+    const items = buildItems(
+      kolkata,
+      [
+        {
+          id: 'e',
+          draftId: 'd',
+          draftTitle: 'Late',
+          scheduledFor: '2026-12-10T20:00:00.000Z',
+          platform: 'microblog',
+          accountUuid: 'x1',
+        },
+      ],
+      [],
+      names,
+    );
     expect([items[0].date, items[0].time, items[0].hour]).toEqual(['2026-12-11', '01:30', 1]);
   });
 
   it('on a DST day the wall time survives the round trip (New York, 2026-03-08)', () => {
     const ny = 'America/New_York';
-    for (const time of ['01:30', '03:30', '12:00']) expect(wallOf(ny, instantOf(ny, '2026-03-08', time))).toEqual({ date: '2026-03-08', time });
+    for (const time of ['01:30', '03:30', '12:00'])
+      expect(wallOf(ny, instantOf(ny, '2026-03-08', time))).toEqual({ date: '2026-03-08', time });
     // 02:30 does not exist that day: it moves forward by the gap.
     expect(wallOf(ny, instantOf(ny, '2026-03-08', '02:30'))).toEqual({ date: '2026-03-08', time: '03:30' });
     expect(Number.isNaN(instantOf(ny, '2026-03-08', '25:00'))).toBe(true);

@@ -22,7 +22,7 @@ const put = (rel: string, data: string | Buffer) => {
   return p;
 };
 
-it('matches what the simulators hand out, like the suite\'s own pattern', () => {
+it("matches what the simulators hand out, like the suite's own pattern", () => {
   expect((CANARY as RegExp).source).toBe(CANARY_PATTERN.source);
   for (const network of ['x', 'mastodon', 'threads', 'linkedin']) {
     for (const kind of ['access', 'refresh', 'code']) expect(canaryToken(network, kind)).toMatch(CANARY as RegExp);
@@ -33,7 +33,10 @@ it('finds canaries anywhere outside the secret stores, and only there', () => {
   const token = canaryToken('x', 'access');
   put('clean/herald.db', Buffer.concat([Buffer.alloc(4096), Buffer.from('no secrets here: canary-bird')]));
   const log = put('data-1/server.log', `GET /callback?code=${canaryToken('threads', 'code')} 200\n`);
-  const wal = put('data-2/herald.db-wal', Buffer.concat([Buffer.alloc(100, 1), Buffer.from(token), Buffer.alloc(100, 2)]));
+  const wal = put(
+    'data-2/herald.db-wal',
+    Buffer.concat([Buffer.alloc(100, 1), Buffer.from(token), Buffer.alloc(100, 2)]),
+  );
   const utf16 = put('data-3/herald.db', Buffer.from(`x${canaryToken('linkedin', 'refresh')}y`, 'utf16le'));
   put('share/keyrings/login.keyring', token);
   put('data-4/secrets.json', JSON.stringify({ a: token }));

@@ -27,7 +27,7 @@ function setup() {
   db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT NOT NULL UNIQUE)');
   open.push({ db, dir });
   const commits = new Commits(db);
-  const rows = () => (db.prepare('SELECT v FROM t ORDER BY id').pluck().all() as string[]);
+  const rows = () => db.prepare('SELECT v FROM t ORDER BY id').pluck().all() as string[];
   const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
   return { db, commits, rows, insert };
 }
@@ -36,26 +36,45 @@ describe('group commit', () => {
   it('commits the durable writes of one turn together and resumes each caller only once they are in', async () => {
     const { commits, rows, insert } = setup();
     const seen: string[][] = [];
-    const writes = ['a', 'b', 'c'].map((v) => commits.durable(() => { insert.run(v); }).then(() => seen.push(rows())));
+    const writes = ['a', 'b', 'c'].map((v) =>
+      commits
+        .durable(() => {
+          insert.run(v);
+        })
+        .then(() => seen.push(rows())),
+    );
     // Nothing is written before the turn ends.
     expect(rows()).toEqual([]);
     await Promise.all(writes);
     expect(rows()).toEqual(['a', 'b', 'c']);
     // Every caller resumed after all three were committed, by one transaction.
-    expect(seen).toEqual([['a', 'b', 'c'], ['a', 'b', 'c'], ['a', 'b', 'c']]);
+    expect(seen).toEqual([
+      ['a', 'b', 'c'],
+      ['a', 'b', 'c'],
+      ['a', 'b', 'c'],
+    ]);
     expect(commits.groups).toBe(1);
     expect(commits.grouped).toBe(3);
     // The next turn's writes are the next group.
-    await commits.durable(() => { insert.run('d'); });
+    await commits.durable(() => {
+      insert.run('d');
+    });
     expect(commits.groups).toBe(2);
   });
 
   it('refuses a failing write alone: the others of its group are committed', async () => {
     const { commits, rows, insert } = setup();
     const results = await Promise.allSettled([
-      commits.durable(() => { insert.run('x'); }),
-      commits.durable(() => { insert.run('y'); insert.run('x'); }), // UNIQUE: its own 'y' is undone too
-      commits.durable(() => { insert.run('z'); }),
+      commits.durable(() => {
+        insert.run('x');
+      }),
+      commits.durable(() => {
+        insert.run('y');
+        insert.run('x');
+      }), // UNIQUE: its own 'y' is undone too
+      commits.durable(() => {
+        insert.run('z');
+      }),
     ]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(rows()).toEqual(['x', 'z']);
@@ -68,26 +87,45 @@ describe('relaxed transactions', () => {
     const level = () => db.pragma('synchronous', { simple: true });
     expect(level()).toBe(2);
     let inside: unknown;
-    commits.relaxed(() => { inside = level(); insert.run('kept'); });
+    commits.relaxed(() => {
+      inside = level();
+      insert.run('kept');
+    });
     expect(inside).toBe(1);
     expect(level()).toBe(2);
-    expect(() => commits.relaxed(() => { insert.run('undone'); throw new Error('refused'); })).toThrow('refused');
+    expect(() =>
+      commits.relaxed(() => {
+        insert.run('undone');
+        throw new Error('refused');
+      }),
+    ).toThrow('refused');
     expect(level()).toBe(2);
     expect(db.inTransaction).toBe(false);
     expect(rows()).toEqual(['kept']);
   });
 
-  it('join a caller\'s transaction as a savepoint: their rollback undoes them', () => {
+  it("join a caller's transaction as a savepoint: their rollback undoes them", () => {
     const { db, commits, rows, insert } = setup();
-    expect(() => db.transaction(() => {
-      commits.relaxed(() => { insert.run('inner'); });
-      throw new Error('outer refused');
-    })()).toThrow('outer refused');
+    expect(() =>
+      db.transaction(() => {
+        commits.relaxed(() => {
+          insert.run('inner');
+        });
+        throw new Error('outer refused');
+      })(),
+    ).toThrow('outer refused');
     expect(rows()).toEqual([]);
     // A relaxed one that throws inside a caller's transaction undoes only its own writes.
     db.transaction(() => {
       insert.run('outer');
-      try { commits.relaxed(() => { insert.run('inner'); throw new Error('inner refused'); }); } catch { /* the caller goes on */ }
+      try {
+        commits.relaxed(() => {
+          insert.run('inner');
+          throw new Error('inner refused');
+        });
+      } catch {
+        /* the caller goes on */
+      }
     })();
     expect(rows()).toEqual(['outer']);
   });

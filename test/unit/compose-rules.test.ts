@@ -13,7 +13,13 @@ import type { NetworkPreview } from '../../renderer/src/pages/compose/Previews.j
 import { networkRules, type Platform } from '../../text/index.js';
 
 const KB = 1024;
-const media = (type: MediaRef['type'], size: number | undefined, n: number): MediaRef => ({ mediaId: `m${n}`, altText: 'alt', type, url: `/media/m${n}`, size });
+const media = (type: MediaRef['type'], size: number | undefined, n: number): MediaRef => ({
+  mediaId: `m${n}`,
+  altText: 'alt',
+  type,
+  url: `/media/m${n}`,
+  size,
+});
 const preview = (platform: Platform, posts: Post[]): NetworkPreview => ({
   platform,
   posts: posts.map((p) => ({ text: p.text, media: p.media })) as NetworkPreview['posts'],
@@ -24,7 +30,9 @@ const preview = (platform: Platform, posts: Post[]): NetworkPreview => ({
 });
 const sizeIssues = (platform: Platform, m: MediaRef[]) => {
   const posts: Post[] = [{ key: 1, text: 'hello', media: m }];
-  return ruleIssues([preview(platform, posts)], posts).filter((i) => i.kind === 'size').map((i) => i.text);
+  return ruleIssues([preview(platform, posts)], posts)
+    .filter((i) => i.kind === 'size')
+    .map((i) => i.text);
 };
 
 describe('image sizes before publishing', () => {
@@ -33,7 +41,8 @@ describe('image sizes before publishing', () => {
     expect(cap).toBe(976_560);
     expect(sizeIssues('skyblog', [media('image', 3 * 1024 * KB, 1)])).toEqual([]);
     expect(sizeIssues('skyblog', [media('image', 100 * KB, 1), media('gif', 2.5 * 1024 * KB, 2)])).toEqual([
-      "Media 2 of post 1, a GIF of 2.5 MB, is over Bluesky's 954 KB per image; Herald makes photos smaller, not animated GIFs.",
+      "Media 2 of post 1, a GIF of 2.5 MB, is over Bluesky's 954 KB per image; Herald makes photos smaller, " +
+        'not animated GIFs.',
     ]);
     expect(sizeIssues('skyblog', [media('gif', cap, 1)])).toEqual([]);
   });
@@ -42,10 +51,14 @@ describe('image sizes before publishing', () => {
     expect(sizeIssues('threadblog', [media('image', 9 * 1024 * KB, 1), media('image', 2 * 1024 * KB, 2)])).toEqual([
       'Image 1 of post 1 is 9 MB; Threads takes images up to 8 MB.',
     ]);
-    expect(sizeIssues('microblog', [media('image', 6 * 1024 * KB, 1)])).toEqual(['Image 1 of post 1 is 6 MB; X takes images up to 5 MB.']);
+    expect(sizeIssues('microblog', [media('image', 6 * 1024 * KB, 1)])).toEqual([
+      'Image 1 of post 1 is 6 MB; X takes images up to 5 MB.',
+    ]);
     expect(sizeIssues('microblog', [media('video', 600 * 1024 * KB, 1), media('image', undefined, 2)])).toEqual([]);
     // X takes an animated GIF up to 15 MB, three times its cap for a photo.
     expect(sizeIssues('microblog', [media('gif', 12 * 1024 * KB, 1)])).toEqual([]);
-    expect(sizeIssues('microblog', [media('gif', 16 * 1024 * KB, 1)])).toEqual(["Media 1 of post 1, a GIF of 16 MB, is over X's 15 MB per GIF."]);
+    expect(sizeIssues('microblog', [media('gif', 16 * 1024 * KB, 1)])).toEqual([
+      "Media 1 of post 1, a GIF of 16 MB, is over X's 15 MB per GIF.",
+    ]);
   });
 });

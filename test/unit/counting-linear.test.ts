@@ -36,21 +36,64 @@ describe('linear on texts that made twitter-text quadratic', () => {
 });
 
 describe('same answers as twitter-text', () => {
-  const pieces = ['a', 'a.', '.', ' ', '\n', '_', '-', '/', ':', '?', '(', ')', '!', '@', '#', 'é', 'e\u0301', '<\u0338', '中', 'ש', 'م',
-    '👍🏽', '👨‍👩‍👧‍👦', '🇫🇷', '\u200d', '\u200b', '\ufeff', 'com', '.com', 'example.com', 'https://', 'https://x.org/p?q=1', 'xn--p1ai', '.рф', 't.co/abc',
-    'www.', 'co.uk', '1.2.3.4', 'a'.repeat(300)];
+  const pieces = [
+    'a',
+    'a.',
+    '.',
+    ' ',
+    '\n',
+    '_',
+    '-',
+    '/',
+    ':',
+    '?',
+    '(',
+    ')',
+    '!',
+    '@',
+    '#',
+    'é',
+    'e\u0301',
+    '<\u0338',
+    '中',
+    'ש',
+    'م',
+    '👍🏽',
+    '👨‍👩‍👧‍👦',
+    '🇫🇷',
+    '\u200d',
+    '\u200b',
+    '\ufeff',
+    'com',
+    '.com',
+    'example.com',
+    'https://',
+    'https://x.org/p?q=1',
+    'xn--p1ai',
+    '.рф',
+    't.co/abc',
+    'www.',
+    'co.uk',
+    '1.2.3.4',
+    'a'.repeat(300),
+  ];
   const compare = (s: string) => {
     const want = twitterText.parseTweet(s);
     const got = weightedLength(s, twitterText.configs.defaults);
     expect(got.weightedLength, JSON.stringify(s)).toBe(want.weightedLength);
     expect(got.valid, JSON.stringify(s)).toBe(want.valid);
     expect(extractUrls(s), JSON.stringify(s)).toEqual(twitterText.extractUrlsWithIndices(s));
-    expect(extractUrls(s, { extractUrlsWithoutProtocol: false }), JSON.stringify(s)).toEqual(twitterText.extractUrlsWithIndices(s, { extractUrlsWithoutProtocol: false }));
+    expect(extractUrls(s, { extractUrlsWithoutProtocol: false }), JSON.stringify(s)).toEqual(
+      twitterText.extractUrlsWithIndices(s, { extractUrlsWithoutProtocol: false }),
+    );
   };
 
   it('on 3000 random mixes of pieces that stress the cuts (some past the 256-character merge)', () => {
     let seed = Number(process.env.COUNTING_SEED ?? 7);
-    const rand = () => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed / 0x7fffffff; };
+    const rand = () => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed / 0x7fffffff;
+    };
     for (let i = 0; i < 3000; i++) {
       let s = '';
       const n = Math.floor(rand() * 80);

@@ -6,7 +6,14 @@
 import twitterText from 'twitter-text';
 import { describe, expect, it } from 'vitest';
 import {
-  checkMedia, countOptionsFromMeta, countText, graphemeBoundaries, graphemeCount, strictest, validatePost, type Platform,
+  checkMedia,
+  countOptionsFromMeta,
+  countText,
+  graphemeBoundaries,
+  graphemeCount,
+  strictest,
+  validatePost,
+  type Platform,
 } from '../../text/index.js';
 import { HARD_TEXT, withScheme } from '../helpers/hard-text.js';
 
@@ -26,9 +33,13 @@ describe.each(HARD_TEXT)('%s', (_name, text, counts) => {
 describe('X limit', () => {
   it('280 weighted is valid, 281 is not', () => {
     const cases: [string, boolean][] = [
-      ['a'.repeat(280), true], ['a'.repeat(281), false],
-      ['日'.repeat(140), true], ['日'.repeat(140) + 'a', false], ['日'.repeat(139) + 'ab', true],
-      ['👍🏽'.repeat(140), true], ['👍🏽'.repeat(140) + 'a', false],
+      ['a'.repeat(280), true],
+      ['a'.repeat(281), false],
+      ['日'.repeat(140), true],
+      ['日'.repeat(140) + 'a', false],
+      ['日'.repeat(139) + 'ab', true],
+      ['👍🏽'.repeat(140), true],
+      ['👍🏽'.repeat(140) + 'a', false],
       [Array.from({ length: 12 }, (_, i) => `https://example.com/${i}`).join(' '), true], // 12×23 + 11 = 287
     ];
     for (const [text, valid] of cases) {
@@ -44,13 +55,43 @@ describe('X limit', () => {
   });
 
   it('a longer limit (premium) comes from the account', () => {
-    expect(countText('microblog', 'a'.repeat(1000), countOptionsFromMeta('microblog', { max_characters: 25000 }))).toEqual({ count: 1000, limit: 25000, valid: true });
+    expect(
+      countText('microblog', 'a'.repeat(1000), countOptionsFromMeta('microblog', { max_characters: 25000 })),
+    ).toEqual({ count: 1000, limit: 25000, valid: true });
   });
 
   it('agrees with parseTweet on 2000 random mixes of hard pieces', () => {
-    const pieces = ['a', ' ', '\n', '\r\n', 'é', 'e\u0301', '日', '한', 'ש', 'م', '👍🏽', '👨‍👩‍👧‍👦', '🇫🇷', '🏳️‍🌈', 'example.com', 'https://x.org/p?q=1', '@alice', '#tag', '.', '\u200d', '\ufe0f', 'Ω', '€', '–'];
+    const pieces = [
+      'a',
+      ' ',
+      '\n',
+      '\r\n',
+      'é',
+      'e\u0301',
+      '日',
+      '한',
+      'ש',
+      'م',
+      '👍🏽',
+      '👨‍👩‍👧‍👦',
+      '🇫🇷',
+      '🏳️‍🌈',
+      'example.com',
+      'https://x.org/p?q=1',
+      '@alice',
+      '#tag',
+      '.',
+      '\u200d',
+      '\ufe0f',
+      'Ω',
+      '€',
+      '–',
+    ];
     let seed = 42;
-    const rand = () => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed / 0x7fffffff; };
+    const rand = () => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed / 0x7fffffff;
+    };
     for (let i = 0; i < 2000; i++) {
       let s = '';
       const n = Math.floor(rand() * 120);
@@ -102,7 +143,8 @@ describe('other limits', () => {
 
   it('graphemeCount agrees with Intl.Segmenter on ASCII fast path edge cases', () => {
     const seg = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-    for (const s of ['', 'a', '\r\n', '\r\r\n\n', 'a\r\nb\rc\n', '\r\n\r\n']) expect(graphemeCount(s)).toBe([...seg.segment(s)].length);
+    for (const s of ['', 'a', '\r\n', '\r\r\n\n', 'a\r\nb\rc\n', '\r\n\r\n'])
+      expect(graphemeCount(s)).toBe([...seg.segment(s)].length);
   });
 });
 
@@ -111,9 +153,25 @@ describe('long text', () => {
     const seg = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
     // Regional indicators pair up across windows; a Prepend character joins what follows; one
     // cluster of 3,000 combining marks is longer than a window.
-    const pieces = ['a', 'e\u0301', '🇫🇷', '🇩', '👨‍👩‍👧‍👦', '\r\n', '\r', '\n', '日', `Z${'\u0351'.repeat(3000)}`, '\u0600', ' '];
+    const pieces = [
+      'a',
+      'e\u0301',
+      '🇫🇷',
+      '🇩',
+      '👨‍👩‍👧‍👦',
+      '\r\n',
+      '\r',
+      '\n',
+      '日',
+      `Z${'\u0351'.repeat(3000)}`,
+      '\u0600',
+      ' ',
+    ];
     let seed = 3;
-    const rand = () => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed / 0x7fffffff; };
+    const rand = () => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed / 0x7fffffff;
+    };
     for (let k = 0; k < 20; k++) {
       let s = '';
       while (s.length < 9000) s += pieces[Math.floor(rand() * pieces.length)];
@@ -132,7 +190,8 @@ describe('long text', () => {
   });
   it('counts 100,000 characters in linear time', () => {
     const t0 = performance.now();
-    for (const p of ['microblog', 'skyblog', 'fedblog', 'threadblog', 'problog'] as const) expect(countText(p, '日本語の文章です👍🏽'.repeat(10_000)).valid).toBe(false);
+    for (const p of ['microblog', 'skyblog', 'fedblog', 'threadblog', 'problog'] as const)
+      expect(countText(p, '日本語の文章です👍🏽'.repeat(10_000)).valid).toBe(false);
     // One pass of Intl.Segmenter over the whole text took many seconds.
     expect(performance.now() - t0).toBeLessThan(5000);
   });
@@ -141,11 +200,26 @@ describe('long text', () => {
 describe('media per network (spec Limits table)', () => {
   const img = (n: number) => Array.from({ length: n }, () => 'image' as const);
   it.each([
-    ['microblog', img(4), true], ['microblog', img(5), false], ['microblog', ['video'], true], ['microblog', ['video', 'image'], false], ['microblog', ['gif'], true], ['microblog', ['gif', 'image'], false],
-    ['skyblog', img(4), true], ['skyblog', img(5), false], ['skyblog', ['video'], false],
-    ['fedblog', img(4), true], ['fedblog', img(5), false], ['fedblog', ['video'], true], ['fedblog', ['video', 'video'], false],
-    ['threadblog', img(10), true], ['threadblog', img(11), false], ['threadblog', ['video'], true], ['threadblog', ['video', 'image'], false],
-    ['problog', img(20), true], ['problog', img(21), false], ['problog', ['video'], false],
+    ['microblog', img(4), true],
+    ['microblog', img(5), false],
+    ['microblog', ['video'], true],
+    ['microblog', ['video', 'image'], false],
+    ['microblog', ['gif'], true],
+    ['microblog', ['gif', 'image'], false],
+    ['skyblog', img(4), true],
+    ['skyblog', img(5), false],
+    ['skyblog', ['video'], false],
+    ['fedblog', img(4), true],
+    ['fedblog', img(5), false],
+    ['fedblog', ['video'], true],
+    ['fedblog', ['video', 'video'], false],
+    ['threadblog', img(10), true],
+    ['threadblog', img(11), false],
+    ['threadblog', ['video'], true],
+    ['threadblog', ['video', 'image'], false],
+    ['problog', img(20), true],
+    ['problog', img(21), false],
+    ['problog', ['video'], false],
   ] as [Platform, ('image' | 'gif' | 'video')[], boolean][])('%s %j → %s', (platform, media, ok) => {
     expect(checkMedia(platform, media) === undefined).toBe(ok);
     expect(validatePost(platform, 'text', media).valid).toBe(ok);
@@ -157,7 +231,17 @@ describe('media per network (spec Limits table)', () => {
 
 describe('strictest', () => {
   it('picks an invalid verdict first, else the one with least room', () => {
-    expect(strictest([{ count: 10, limit: 500, valid: true }, { count: 10, limit: 100, valid: true }]).limit).toBe(100);
-    expect(strictest([{ count: 10, limit: 100, valid: true }, { count: 600, limit: 500, valid: false }]).valid).toBe(false);
+    expect(
+      strictest([
+        { count: 10, limit: 500, valid: true },
+        { count: 10, limit: 100, valid: true },
+      ]).limit,
+    ).toBe(100);
+    expect(
+      strictest([
+        { count: 10, limit: 100, valid: true },
+        { count: 600, limit: 500, valid: false },
+      ]).valid,
+    ).toBe(false);
   });
 });

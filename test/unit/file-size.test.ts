@@ -29,7 +29,10 @@ describe('source files', () => {
   it(`stay at ${MAX_LINES} lines or fewer`, () => {
     const files = FOLDERS.flatMap((f) => sourceFiles(f));
     expect(files.length).toBeGreaterThan(200);
-    const over = files.map((f) => ({ f, n: linesOf(f) })).filter(({ n }) => n > MAX_LINES).map(({ f, n }) => `${f}: ${n} lines`);
+    const over = files
+      .map((f) => ({ f, n: linesOf(f) }))
+      .filter(({ n }) => n > MAX_LINES)
+      .map(({ f, n }) => `${f}: ${n} lines`);
     expect(over).toEqual([]);
   });
 

@@ -38,33 +38,77 @@ function layerOf(p: string): string {
   return p.split('/')[0];
 }
 
-interface Rule { from: RegExp; to: RegExp; why: string }
+interface Rule {
+  from: RegExp;
+  to: RegExp;
+  why: string;
+}
 
 const RULES: Rule[] = [
   { from: /^server\/domain$/, to: /^server\/http$/, why: 'domain never imports http' },
   { from: /^server\/db$/, to: /^server\/domain$/, why: 'db never imports domain' },
   { from: /^server\/platforms$/, to: /^server\/(domain|db)$/, why: 'platforms never import domain or db' },
-  { from: /^server\/http$/, to: /^server\/(db|platforms)$/, why: 'http reaches db and platforms only through domain services' },
-  { from: /^server\/jobs$/, to: /^server\/(db|platforms)$/, why: 'jobs only wake, claim and call the publishing service' },
-  { from: /^server\/(domain|platforms|secrets|db|core)$/, to: /^server:(root|top)$/, why: 'lower layers use server/core, never the composition root or top-level grab-bags' },
+  {
+    from: /^server\/http$/,
+    to: /^server\/(db|platforms)$/,
+    why: 'http reaches db and platforms only through domain services',
+  },
+  {
+    from: /^server\/jobs$/,
+    to: /^server\/(db|platforms)$/,
+    why: 'jobs only wake, claim and call the publishing service',
+  },
+  {
+    from: /^server\/(domain|platforms|secrets|db|core)$/,
+    to: /^server:(root|top)$/,
+    why: 'lower layers use server/core, never the composition root or top-level grab-bags',
+  },
   { from: /^server\/core$/, to: /^server\/(?!core$)/, why: 'core is a leaf' },
-  { from: /^server\/net$/, to: /^server\/(?!core$)|^server:/, why: 'net (the address guard and the guarded fetch every service uses) stands on core alone' },
+  {
+    from: /^server\/net$/,
+    to: /^server\/(?!core$)|^server:/,
+    why: 'net (the address guard and the guarded fetch every service uses) stands on core alone',
+  },
   { from: /^text$/, to: /./, why: 'text imports nothing else in the repository' },
   { from: /^time$/, to: /./, why: 'time imports nothing else in the repository' },
-  { from: /^renderer$/, to: /^server(\/|:)/, why: 'the renderer depends on client, text and time, never on anything under server/' },
-  { from: /^cli$/, to: /^server\/(?!contracts$)|^server:/, why: 'the cli depends on client, contracts, text and time, never on server internals' },
+  {
+    from: /^renderer$/,
+    to: /^server(\/|:)/,
+    why: 'the renderer depends on client, text and time, never on anything under server/',
+  },
+  {
+    from: /^cli$/,
+    to: /^server\/(?!contracts$)|^server:/,
+    why: 'the cli depends on client, contracts, text and time, never on server internals',
+  },
   { from: /^client$/, to: /^server\/(?!contracts$)|^server:/, why: 'client never imports server internals' },
-  { from: /^(server\/.*|server:.*)$/, to: /^(main|cli|client|renderer)$/, why: 'server imports neither main, the CLI, the client nor the UI' },
+  {
+    from: /^(server\/.*|server:.*)$/,
+    to: /^(main|cli|client|renderer)$/,
+    why: 'server imports neither main, the CLI, the client nor the UI',
+  },
 ];
 /** Edges inside one layer that the layer rules cannot see. */
 const FILE_RULES: Rule[] = [
-  { from: /^renderer\/src\/(pages|components)\//, to: /^renderer\/src\/App(\.tsx?|\.js)?$/, why: 'pages use the router module, never the app shell (App.tsx imports every page)' },
+  {
+    from: /^renderer\/src\/(pages|components)\//,
+    to: /^renderer\/src\/App(\.tsx?|\.js)?$/,
+    why: 'pages use the router module, never the app shell (App.tsx imports every page)',
+  },
 ];
 const PACKAGE_RULES: { from: RegExp; pkg: RegExp; why: string }[] = [
   { from: /^(server\/.*|server:.*)$/, pkg: /^electron(\/|$)/, why: 'server never imports electron' },
   { from: /^time$/, pkg: /./, why: 'time imports no package (it runs in browsers and the server alike)' },
-  { from: /^text$/, pkg: /^(?!twitter-text$|twemoji-parser\/dist\/lib\/regex\.js$)/, why: 'text imports only twitter-text and the emoji pattern twitter-text itself uses (it runs in browsers too)' },
-  { from: /^server\/jobs$/, pkg: /^(better-sqlite3|drizzle-orm)(\/|$)/, why: 'jobs reach the database by no path: not even SQLite itself' },
+  {
+    from: /^text$/,
+    pkg: /^(?!twitter-text$|twemoji-parser\/dist\/lib\/regex\.js$)/,
+    why: 'text imports only twitter-text and the emoji pattern twitter-text itself uses (it runs in browsers too)',
+  },
+  {
+    from: /^server\/jobs$/,
+    pkg: /^(better-sqlite3|drizzle-orm)(\/|$)/,
+    why: 'jobs reach the database by no path: not even SQLite itself',
+  },
 ];
 /**
  * Reaching another service's repositories through it (`this.publishing.repos.handOff…`): a
@@ -80,7 +124,8 @@ const STATIC_IMPORT = /(?:^|[\s;])((?:import|export)\s[^'"]*?from\s*['"]([^'"]+)
 /** The repository path a relative specifier names, if it is one of `files`. */
 function resolve(files: Map<string, string>, from: string, spec: string): string | undefined {
   const base = path.posix.normalize(path.posix.join(path.posix.dirname(from), spec)).replace(/\.(js|mjs|jsx)$/, '');
-  for (const c of [`${base}.ts`, `${base}.tsx`, `${base}/index.ts`, `${base}/index.tsx`, base]) if (files.has(c)) return c;
+  for (const c of [`${base}.ts`, `${base}.tsx`, `${base}/index.ts`, `${base}/index.tsx`, base])
+    if (files.has(c)) return c;
   return undefined;
 }
 
@@ -120,7 +165,11 @@ export function circles(files: Map<string, string>): string[] {
     if (low.get(v) !== idx.get(v)) return;
     const comp: string[] = [];
     let w: string;
-    do { w = stack.pop()!; on.delete(w); comp.push(w); } while (w !== v);
+    do {
+      w = stack.pop()!;
+      on.delete(w);
+      comp.push(w);
+    } while (w !== v);
     const inComp = new Set(comp);
     if (comp.length === 1 && !(edges.get(v) ?? []).includes(v)) return;
     // A path around the circle, from its first file back to it.
@@ -142,7 +191,23 @@ export function circles(files: Map<string, string>): string[] {
   return found;
 }
 
-const SPECIFIER = /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|(?:^|[\s;])import\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|require\(\s*['"]([^'"]+)['"]\s*\)/g;
+const SPECIFIER = new RegExp(
+  [
+    String.raw`(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]`,
+    String.raw`(?:^|[\s;])import\s*['"]([^'"]+)['"]`,
+    String.raw`import\(\s*['"]([^'"]+)['"]\s*\)`,
+    String.raw`require\(\s*['"]([^'"]+)['"]\s*\)`,
+  ].join('|'),
+  'g',
+);
+const TEXT_SPECIFIER = new RegExp(
+  [
+    String.raw`(?:import|export)[^'"]*?from\s*['"]([^'"]+)['"]`,
+    String.raw`import\(\s*['"]([^'"]+)['"]\s*\)`,
+    String.raw`require\(\s*['"]([^'"]+)['"]\s*\)`,
+  ].join('|'),
+  'g',
+);
 
 /** Every forbidden edge in `files` (repository path → source text). */
 export function violations(files: Map<string, string>): string[] {
@@ -151,21 +216,25 @@ export function violations(files: Map<string, string>): string[] {
     const from = layerOf(file);
     const code = src.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
     if (file.startsWith('server/') && !FACADE_OWNERS.test(file)) {
-      for (const m of code.matchAll(FACADE)) out.push(`${file} reaches ${m[0]} (no service reaches another's repositories through it)`);
+      for (const m of code.matchAll(FACADE))
+        out.push(`${file} reaches ${m[0]} (no service reaches another's repositories through it)`);
     }
     for (const m of code.matchAll(SPECIFIER)) {
       const spec = m[1] ?? m[2] ?? m[3] ?? m[4];
       if (spec.startsWith('.')) {
         const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), spec));
-        for (const r of FILE_RULES) if (r.from.test(file) && r.to.test(target)) out.push(`${file} imports ${spec} (${r.why})`);
+        for (const r of FILE_RULES)
+          if (r.from.test(file) && r.to.test(target)) out.push(`${file} imports ${spec} (${r.why})`);
         const to = layerOf(target);
         if (to === from) continue;
         for (const r of RULES) if (r.from.test(from) && r.to.test(to)) out.push(`${file} imports ${spec} (${r.why})`);
       } else {
         const pkg = spec.startsWith('node:') ? null : spec;
-        if (spec.startsWith('node:') && (from === 'text' || from === 'time')) out.push(`${file} imports ${spec} (${from} runs in browsers: no Node built-ins)`);
+        if (spec.startsWith('node:') && (from === 'text' || from === 'time'))
+          out.push(`${file} imports ${spec} (${from} runs in browsers: no Node built-ins)`);
         if (!pkg) continue;
-        for (const r of PACKAGE_RULES) if (r.from.test(from) && r.pkg.test(pkg)) out.push(`${file} imports ${spec} (${r.why})`);
+        for (const r of PACKAGE_RULES)
+          if (r.from.test(from) && r.pkg.test(pkg)) out.push(`${file} imports ${spec} (${r.why})`);
       }
     }
   }
@@ -176,10 +245,17 @@ function sources(): Map<string, string> {
   const files = new Map<string, string>();
   const walk = (dir: string) => {
     let entries: fs.Dirent[];
-    try { entries = fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }); } catch { return; }
+    try {
+      entries = fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true });
+    } catch {
+      return;
+    }
     for (const e of entries) {
       const p = `${dir}/${e.name}`;
-      if (e.isDirectory()) { if (e.name !== 'node_modules' && e.name !== 'dist') walk(p); } else if (/\.(ts|tsx|mts|cts)$/.test(e.name) && !e.name.endsWith('.d.ts')) files.set(p, fs.readFileSync(path.join(ROOT, p), 'utf8'));
+      if (e.isDirectory()) {
+        if (e.name !== 'node_modules' && e.name !== 'dist') walk(p);
+      } else if (/\.(ts|tsx|mts|cts)$/.test(e.name) && !e.name.endsWith('.d.ts'))
+        files.set(p, fs.readFileSync(path.join(ROOT, p), 'utf8'));
     }
   };
   for (const f of FOLDERS) walk(f);
@@ -235,15 +311,25 @@ describe('import rules (architecture.md)', () => {
     // Allowed edges stay quiet.
     const allowed: [string, string][] = [
       ['server/http/routes/a.routes.ts', "import { s } from '../../domain/drafts/drafts.service.js';"],
-      ['server/domain/x/a.service.ts', "import { r } from '../../db/repos/drafts.repo.js';\nimport { c } from '../../core/clock.js';\nimport { t } from '../../../text/counting.js';"],
-      ['cli/a.command.ts', "import { c } from '../client/index.js';\nimport type { D } from '../server/contracts/drafts.js';"],
+      [
+        'server/domain/x/a.service.ts',
+        "import { r } from '../../db/repos/drafts.repo.js';\nimport { c } from '../../core/clock.js';\n" +
+          "import { t } from '../../../text/counting.js';",
+      ],
+      [
+        'cli/a.command.ts',
+        "import { c } from '../client/index.js';\nimport type { D } from '../server/contracts/drafts.js';",
+      ],
       ['text/a.ts', "import twitter from 'twitter-text';\nimport { u } from './urls.js';"],
       ['renderer/src/pages/A.tsx', "import { navigate } from '../router';\nimport { client } from '../api';"],
       ['renderer/src/main.tsx', "import { App } from './App';"],
       ['renderer/src/components/A.tsx', "import { formatTime } from '../../../time/index';"],
       ['server/domain/x/a.service.ts', "import { slotInstants } from '../../../time/index.js';"],
       ['time/a.ts', "import { offsetAt } from './zones.js';"],
-      ['server/domain/publishing/scheduled-runner.ts', 'const { schedule } = this.repos;\nthis.repos.commits.relaxed(fn);'],
+      [
+        'server/domain/publishing/scheduled-runner.ts',
+        'const { schedule } = this.repos;\nthis.repos.commits.relaxed(fn);',
+      ],
       ['server/domain/services.ts', 'const repos = createRepos(sqlite, deps);\nrepos.tx.run(fn);'],
     ];
     for (const [file, src] of allowed) expect(violations(new Map([[file, src]])), `${file}: ${src}`).toEqual([]);
@@ -256,13 +342,23 @@ describe('import rules (architecture.md)', () => {
       ['server/domain/publishing/runner.ts', "import { xRequestCostUsd } from './x-spend.js';"],
       ['server/domain/publishing/x-spend.ts', "import { loadDraft, partsFor } from './plan.js';"],
     ]);
-    expect(circles(circle)).toEqual(['import circle: server/domain/publishing/plan.ts → server/domain/publishing/runner.ts → server/domain/publishing/x-spend.ts → server/domain/publishing/plan.ts']);
+    expect(circles(circle)).toEqual([
+      'import circle: server/domain/publishing/plan.ts → server/domain/publishing/runner.ts → ' +
+        'server/domain/publishing/x-spend.ts → server/domain/publishing/plan.ts',
+    ]);
     const typeOnly = new Map(circle);
     typeOnly.set('server/domain/publishing/plan.ts', "import type { MediaRef } from './runner.js';");
     expect(circles(typeOnly)).toEqual([]);
     typeOnly.set('server/domain/publishing/plan.ts', "import { type MediaRef } from './runner.js';");
     expect(circles(typeOnly)).toEqual([]);
-    expect(circles(new Map([['text/a.ts', "export { b } from './b.js';"], ['text/b.ts', "import { a } from './a.js';"]]))).toHaveLength(1);
+    expect(
+      circles(
+        new Map([
+          ['text/a.ts', "export { b } from './b.js';"],
+          ['text/b.ts', "import { a } from './a.js';"],
+        ]),
+      ),
+    ).toHaveLength(1);
   });
 });
 
@@ -275,8 +371,11 @@ describe('text/ imports', () => {
     expect(files.length).toBeGreaterThanOrEqual(4);
     for (const f of files) {
       const src = fs.readFileSync(path.join(textDir, f), 'utf8');
-      const specifiers = [...src.matchAll(/(?:import|export)[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|require\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1] ?? m[2] ?? m[3]);
-      for (const s of specifiers) expect(s === 'twitter-text' || s === TWEMOJI_REGEX || /^\.\/[a-z-]+\.js$/.test(s), `${f} imports ${s}`).toBe(true);
+      const specifiers = [...src.matchAll(TEXT_SPECIFIER)].map((m) => m[1] ?? m[2] ?? m[3]);
+      for (const s of specifiers)
+        expect(s === 'twitter-text' || s === TWEMOJI_REGEX || /^\.\/[a-z-]+\.js$/.test(s), `${f} imports ${s}`).toBe(
+          true,
+        );
       expect(src).not.toMatch(/\bprocess\.|\bBuffer\b|__dirname/);
     }
   });

@@ -27,15 +27,36 @@ describe('shouldKeepAwake', () => {
   });
 });
 
-const item = (title: string, lateMs: number) => ({ draftId: title, title, platform: 'microblog', dueAt: now - lateMs, lateMs, error: null });
-const report = (r: Partial<WakeReport>): WakeReport => ({ since: now - 60 * MIN, wokeAt: now, late: [], missed: [], failed: [], handedOff: [], ...r });
+const item = (title: string, lateMs: number) => ({
+  draftId: title,
+  title,
+  platform: 'microblog',
+  dueAt: now - lateMs,
+  lateMs,
+  error: null,
+});
+const report = (r: Partial<WakeReport>): WakeReport => ({
+  since: now - 60 * MIN,
+  wokeAt: now,
+  late: [],
+  missed: [],
+  failed: [],
+  handedOff: [],
+  ...r,
+});
 
 describe('wakeSummary', () => {
   it('says nothing when nothing fell due', () => {
     expect(wakeSummary(report({}))).toBeNull();
   });
   it('tells what went out late and what was missed, naming them', () => {
-    const s = wakeSummary(report({ late: [item('Late one', 9 * MIN)], missed: [item('Missed one', 40 * MIN)], handedOff: [item('Handed', 50 * MIN)] }))!;
+    const s = wakeSummary(
+      report({
+        late: [item('Late one', 9 * MIN)],
+        missed: [item('Missed one', 40 * MIN)],
+        handedOff: [item('Handed', 50 * MIN)],
+      }),
+    )!;
     expect(s.title).toBe('While the computer slept, 3 scheduled posts were due');
     expect(s.body).toContain('1 went out late (up to 9 min)');
     expect(s.body).toContain('1 missed (not sent, not charged: schedule it again)');
@@ -51,12 +72,20 @@ function fakes() {
   const notes: { title: string; body: string }[] = [];
   const e = {
     powerSaveBlocker: {
-      start: (type: string) => { expect(type).toBe('prevent-app-suspension'); started.add(next); return next++; },
-      stop: (id: number) => { started.delete(id); },
+      start: (type: string) => {
+        expect(type).toBe('prevent-app-suspension');
+        started.add(next);
+        return next++;
+      },
+      stop: (id: number) => {
+        started.delete(id);
+      },
       isStarted: (id: number) => started.has(id),
     },
     powerMonitor: monitor,
-    notify: (title: string, body: string) => { notes.push({ title, body }); },
+    notify: (title: string, body: string) => {
+      notes.push({ title, body });
+    },
   };
   return { e, started, monitor, notes };
 }
@@ -64,9 +93,18 @@ function fakes() {
 describe('wireKeepAwake', () => {
   it('blocks suspension from 2 minutes before the next post until it is sent', () => {
     const { e, started } = fakes();
-    const clock = { t: now, now() { return this.t; } };
+    const clock = {
+      t: now,
+      now() {
+        return this.t;
+      },
+    };
     let due: number | null = now + 10 * MIN;
-    const k = wireKeepAwake(e, { clock, scheduler: { nextLocalDue: () => due, afterWake: async () => report({}) } }, { checkMs: 3_600_000 });
+    const k = wireKeepAwake(
+      e,
+      { clock, scheduler: { nextLocalDue: () => due, afterWake: async () => report({}) } },
+      { checkMs: 3_600_000 },
+    );
     expect(k.blocking()).toBe(false);
     clock.t = now + 8 * MIN + 1;
     k.check();
@@ -83,14 +121,29 @@ describe('wireKeepAwake', () => {
     k.stop();
   });
 
-  it('on resume runs the scheduler\'s wake hook from the suspend time and notifies', async () => {
+  it("on resume runs the scheduler's wake hook from the suspend time and notifies", async () => {
     const { e, monitor, notes } = fakes();
-    const clock = { t: now, now() { return this.t; } };
+    const clock = {
+      t: now,
+      now() {
+        return this.t;
+      },
+    };
     const calls: number[] = [];
-    const k = wireKeepAwake(e, {
-      clock,
-      scheduler: { nextLocalDue: () => null, afterWake: async (since) => { calls.push(since); return report({ missed: [item('Gone by', 30 * MIN)] }); } },
-    }, { checkMs: 3_600_000 });
+    const k = wireKeepAwake(
+      e,
+      {
+        clock,
+        scheduler: {
+          nextLocalDue: () => null,
+          afterWake: async (since) => {
+            calls.push(since);
+            return report({ missed: [item('Gone by', 30 * MIN)] });
+          },
+        },
+      },
+      { checkMs: 3_600_000 },
+    );
     monitor.emit('suspend');
     clock.t = now + 90 * MIN;
     const r = await k.resumed();

@@ -24,12 +24,14 @@ function problems(targets: { account: AccountRow; text: string }[]): string[] {
 describe('checkParts', () => {
   it('judges each account by its own limits when several share a network', () => {
     const text = 'a'.repeat(700);
-    expect(problems([
-      { account: account('small', 'fedblog', { max_characters: 500 }), text },
-      { account: account('big', 'fedblog', { max_characters: 1000 }), text },
-      { account: account('small2', 'fedblog', { max_characters: 500 }), text },
-      { account: account('default', 'fedblog', {}), text },
-    ])).toEqual([
+    expect(
+      problems([
+        { account: account('small', 'fedblog', { max_characters: 500 }), text },
+        { account: account('big', 'fedblog', { max_characters: 1000 }), text },
+        { account: account('small2', 'fedblog', { max_characters: 500 }), text },
+        { account: account('default', 'fedblog', {}), text },
+      ]),
+    ).toEqual([
       'Mastodon @small: the post does not fit (700 of 500 characters on this Mastodon instance)',
       'Mastodon @small2: the post does not fit (700 of 500 characters on this Mastodon instance)',
       'Mastodon @default: the post does not fit (700 of 500 characters on this Mastodon instance)',
@@ -38,12 +40,14 @@ describe('checkParts', () => {
 
   it('judges each network by its own rules for the same text', () => {
     const text = 'b'.repeat(301);
-    expect(problems([
-      { account: account('x', 'microblog', {}), text },
-      { account: account('x-premium', 'microblog', { max_characters: 25_000 }), text },
-      { account: account('m', 'fedblog', {}), text },
-      { account: account('bsky', 'skyblog', {}), text },
-    ])).toEqual([
+    expect(
+      problems([
+        { account: account('x', 'microblog', {}), text },
+        { account: account('x-premium', 'microblog', { max_characters: 25_000 }), text },
+        { account: account('m', 'fedblog', {}), text },
+        { account: account('bsky', 'skyblog', {}), text },
+      ]),
+    ).toEqual([
       'X @x: the post does not fit (301 of 280 weighted characters on X)',
       expect.stringMatching(/^Bluesky @bsky: the post does not fit \(301 of 300 /),
     ]);

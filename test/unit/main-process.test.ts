@@ -30,16 +30,27 @@ function serverOptions(dir: string) {
   return {
     env: {},
     overrides: {
-      HERALD_DATA_DIR: dir, HERALD_PORT: '0', HERALD_LOG_LEVEL: 'silent', HERALD_SECRET_STORE: 'file',
-      HERALD_MICROBLOG_API_URL: x.url, HERALD_MICROBLOG_AUTHORIZE_URL: x.authorizeUrl, HERALD_MICROBLOG_TOKEN_URL: x.tokenUrl,
-      HERALD_MICROBLOG_CLIENT_ID: X.clientId, HERALD_MICROBLOG_CLIENT_SECRET: X.clientSecret,
+      HERALD_DATA_DIR: dir,
+      HERALD_PORT: '0',
+      HERALD_LOG_LEVEL: 'silent',
+      HERALD_SECRET_STORE: 'file',
+      HERALD_MICROBLOG_API_URL: x.url,
+      HERALD_MICROBLOG_AUTHORIZE_URL: x.authorizeUrl,
+      HERALD_MICROBLOG_TOKEN_URL: x.tokenUrl,
+      HERALD_MICROBLOG_CLIENT_ID: X.clientId,
+      HERALD_MICROBLOG_CLIENT_SECRET: X.clientSecret,
     },
     announce: false,
   };
 }
 
 async function boot(f: ReturnType<typeof fakeElectron>, dir: string) {
-  return startDesktop(f.modules, { here: MAIN_DIR, env: { HERALD_DATA_DIR: dir }, server: serverOptions(dir), trayRefreshMs: 3_600_000 });
+  return startDesktop(f.modules, {
+    here: MAIN_DIR,
+    env: { HERALD_DATA_DIR: dir },
+    server: serverOptions(dir),
+    trayRefreshMs: 3_600_000,
+  });
 }
 
 /** The server as the test helpers see it, for API calls. */
@@ -94,12 +105,16 @@ describe('start-up', () => {
 
   it('every response gets the CSP; every permission request is refused', async () => {
     let headers: any;
-    fake.session.headers!({ responseHeaders: { 'content-type': ['text/html'] } }, (r) => { headers = r.responseHeaders; });
+    fake.session.headers!({ responseHeaders: { 'content-type': ['text/html'] } }, (r) => {
+      headers = r.responseHeaders;
+    });
     expect(headers['Content-Security-Policy']).toEqual([contentSecurityPolicy(origin)]);
     expect(headers['content-type']).toEqual(['text/html']);
     for (const permission of ['media', 'geolocation', 'notifications', 'clipboard-read', 'openExternal']) {
       let granted: boolean | undefined;
-      fake.session.permissionRequest!({}, permission, (ok) => { granted = ok; });
+      fake.session.permissionRequest!({}, permission, (ok) => {
+        granted = ok;
+      });
       expect(granted).toBe(false);
     }
     expect(fake.session.permissionCheck!()).toBe(false);
@@ -107,9 +122,11 @@ describe('start-up', () => {
 });
 
 describe('navigation, new windows and external links, over the URL table', () => {
-  it('has at least 25 URLs', () => { expect(urlTable('http://127.0.0.1:1').length).toBeGreaterThanOrEqual(25); });
+  it('has at least 25 URLs', () => {
+    expect(urlTable('http://127.0.0.1:1').length).toBeGreaterThanOrEqual(25);
+  });
 
-  it('will-navigate and will-redirect are prevented unless the URL is the app\'s own', () => {
+  it("will-navigate and will-redirect are prevented unless the URL is the app's own", () => {
     for (const [url, want] of urlTable(origin)) {
       expect(win.webContents.fire('will-navigate', url), url).toBe(!want.navigate);
       expect(win.webContents.fire('will-redirect', url), url).toBe(!want.navigate);
@@ -119,7 +136,11 @@ describe('navigation, new windows and external links, over the URL table', () =>
   it('new windows are always denied; only safe https links go to the system browser', () => {
     fake.opened.length = 0;
     for (const [url] of urlTable(origin)) expect(win.webContents.openHandler!({ url })).toEqual({ action: 'deny' });
-    expect(fake.opened).toEqual(urlTable(origin).filter(([, w]) => w.external).map(([u]) => u));
+    expect(fake.opened).toEqual(
+      urlTable(origin)
+        .filter(([, w]) => w.external)
+        .map(([u]) => u),
+    );
   });
 
   it('webviews are refused, also in any other web contents the app creates', async () => {
@@ -142,34 +163,61 @@ describe('IPC', () => {
     { id: win.webContents.id, url: `http://localhost:${new URL(origin).port}/` },
   ];
 
-  it('every handler refuses a sender that is not the app\'s own main frame', async () => {
+  it("every handler refuses a sender that is not the app's own main frame", async () => {
     const channels = fake.channels();
-    expect(channels.sort()).toEqual(['herald:config', 'herald:get-start-at-login', 'herald:notify', 'herald:open-external', 'herald:refresh-key', 'herald:set-start-at-login']);
+    expect(channels.sort()).toEqual([
+      'herald:config',
+      'herald:get-start-at-login',
+      'herald:notify',
+      'herald:open-external',
+      'herald:refresh-key',
+      'herald:set-start-at-login',
+    ]);
     for (const s of strangers()) {
       expect(fake.sendSync('herald:config', s)).toEqual({ baseUrl: '', apiKey: '' });
       for (const ch of channels.filter((c) => c !== 'herald:config')) {
-        await expect(fake.invoke(ch, s, 'https://example.com/'), `${ch} from ${JSON.stringify(s)}`).rejects.toThrow('refused');
+        await expect(fake.invoke(ch, s, 'https://example.com/'), `${ch} from ${JSON.stringify(s)}`).rejects.toThrow(
+          'refused',
+        );
       }
     }
     expect(fake.opened.includes('https://example.com/') && fake.notifications.length).toBeFalsy();
   });
 
-  it('before the owner exists the UI gets the base URL and no key; after onboarding, refresh-key gives a working key', async () => {
-    expect(fake.sendSync('herald:config', appSender())).toEqual({ baseUrl: `${desk.server.url}/api/v1`, apiKey: '' });
-    const setup = await api().call('POST', '/auth/setup', { body: { email: 'owner@example.test', password: 'desktop password' } });
-    expect(setup.status, setup.text).toBe(200);
-    const key = await fake.invoke('herald:refresh-key', appSender()) as string;
-    expect(key).toMatch(/\S{20,}/);
-    expect((await api().call('GET', '/me', { key })).status).toBe(200);
-    expect(fake.sendSync('herald:config', appSender())).toEqual({ baseUrl: `${desk.server.url}/api/v1`, apiKey: key });
-    // Asking again keeps the same key.
-    expect(await fake.invoke('herald:refresh-key', appSender())).toBe(key);
-  });
+  it(
+    'before the owner exists the UI gets the base URL and no key; after onboarding, refresh-key gives a ' +
+      'working key',
+    async () => {
+      expect(fake.sendSync('herald:config', appSender())).toEqual({ baseUrl: `${desk.server.url}/api/v1`, apiKey: '' });
+      const setup = await api().call('POST', '/auth/setup', {
+        body: { email: 'owner@example.test', password: 'desktop password' },
+      });
+      expect(setup.status, setup.text).toBe(200);
+      const key = (await fake.invoke('herald:refresh-key', appSender())) as string;
+      expect(key).toMatch(/\S{20,}/);
+      expect((await api().call('GET', '/me', { key })).status).toBe(200);
+      expect(fake.sendSync('herald:config', appSender())).toEqual({
+        baseUrl: `${desk.server.url}/api/v1`,
+        apiKey: key,
+      });
+      // Asking again keeps the same key.
+      expect(await fake.invoke('herald:refresh-key', appSender())).toBe(key);
+    },
+  );
 
   it('open-external opens only safe https URLs (OAuth pages included), nothing else', async () => {
     fake.opened.length = 0;
-    expect(await fake.invoke('herald:open-external', appSender(), 'https://x.com/i/oauth2/authorize?client_id=a')).toBe(true);
-    for (const bad of ['http://x.com/', 'javascript:alert(1)', 'file:///etc/passwd', 'https://127.0.0.1/', 42, { toString: () => 'https://x.com/' }]) {
+    expect(await fake.invoke('herald:open-external', appSender(), 'https://x.com/i/oauth2/authorize?client_id=a')).toBe(
+      true,
+    );
+    for (const bad of [
+      'http://x.com/',
+      'javascript:alert(1)',
+      'file:///etc/passwd',
+      'https://127.0.0.1/',
+      42,
+      { toString: () => 'https://x.com/' },
+    ]) {
       expect(await fake.invoke('herald:open-external', appSender(), bad)).toBe(false);
     }
     expect(fake.opened).toEqual(['https://x.com/i/oauth2/authorize?client_id=a']);
@@ -198,10 +246,20 @@ describe('tray, notifications and quitting', () => {
     const c = await connectOAuth({ call: api().call } as TestServer, key, 'microblog');
     expect(c.status).toBe(200);
     fake.notifications.length = 0;
-    const draft = (await api().call('POST', '/microblog/drafts', { key, body: { title: 'From the desktop', tweets: [{ content: 'Hello from the tray' }] } })).body.draft.id;
+    const draft = (
+      await api().call('POST', '/microblog/drafts', {
+        key,
+        body: { title: 'From the desktop', tweets: [{ content: 'Hello from the tray' }] },
+      })
+    ).body.draft.id;
     expect((await api().call('POST', '/microblog/publish', { key, body: { draftId: draft } })).status).toBe(200);
     x.faults.next({ kind: '503' }, { route: 'POST /2/tweets', times: 1 });
-    const failing = (await api().call('POST', '/microblog/drafts', { key, body: { title: 'Will fail', tweets: [{ content: 'This one fails' }] } })).body.draft.id;
+    const failing = (
+      await api().call('POST', '/microblog/drafts', {
+        key,
+        body: { title: 'Will fail', tweets: [{ content: 'This one fails' }] },
+      })
+    ).body.draft.id;
     await api().call('POST', '/microblog/publish', { key, body: { draftId: failing } });
     // From the event stream (main/notifications.ts), as the UI's: the published one carries its URL.
     await expect.poll(() => fake.notifications.length).toBe(2);
@@ -212,27 +270,54 @@ describe('tray, notifications and quitting', () => {
   });
 
   it('a kind switched off in settings shows no notification; switched on again, it does', async () => {
-    expect((await api().call('PUT', '/settings', { key, body: { notifications: { published: false } } })).status).toBe(200);
+    expect((await api().call('PUT', '/settings', { key, body: { notifications: { published: false } } })).status).toBe(
+      200,
+    );
     fake.notifications.length = 0;
-    const quiet = (await api().call('POST', '/microblog/drafts', { key, body: { title: 'Quiet', tweets: [{ content: 'No notification for this one' }] } })).body.draft.id;
+    const quiet = (
+      await api().call('POST', '/microblog/drafts', {
+        key,
+        body: { title: 'Quiet', tweets: [{ content: 'No notification for this one' }] },
+      })
+    ).body.draft.id;
     expect((await api().call('POST', '/microblog/publish', { key, body: { draftId: quiet } })).status).toBe(200);
     x.faults.next({ kind: '503' }, { route: 'POST /2/tweets', times: 1 });
-    const failing = (await api().call('POST', '/microblog/drafts', { key, body: { title: 'Still told', tweets: [{ content: 'Failures are still told' }] } })).body.draft.id;
+    const failing = (
+      await api().call('POST', '/microblog/drafts', {
+        key,
+        body: { title: 'Still told', tweets: [{ content: 'Failures are still told' }] },
+      })
+    ).body.draft.id;
     await api().call('POST', '/microblog/publish', { key, body: { draftId: failing } });
     await expect.poll(() => fake.notifications.length).toBe(1);
     expect(fake.notifications[0].title).toBe('Publishing to X failed');
-    expect((await api().call('PUT', '/settings', { key, body: { notifications: { published: true } } })).status).toBe(200);
+    expect((await api().call('PUT', '/settings', { key, body: { notifications: { published: true } } })).status).toBe(
+      200,
+    );
   });
 
   it('the tray menu shows the next scheduled post and the queue size', async () => {
     fake.tray.menus.length = 0;
     desk.refreshTray();
-    expect(fake.tray.menus.at(-1)!.map((i) => i.label)).toEqual(['No posts scheduled', 'Queue empty', 'Open Herald', 'Quit Herald (scheduled posts stop firing)']);
+    expect(fake.tray.menus.at(-1)!.map((i) => i.label)).toEqual([
+      'No posts scheduled',
+      'Queue empty',
+      'Open Herald',
+      'Quit Herald (scheduled posts stop firing)',
+    ]);
     const when = new Date(Date.now() + 2 * 86_400_000);
     for (const title of ['Later post', 'Next post']) {
-      const id = (await api().call('POST', '/microblog/drafts', { key, body: { title, tweets: [{ content: title }] } })).body.draft.id;
+      const id = (await api().call('POST', '/microblog/drafts', { key, body: { title, tweets: [{ content: title }] } }))
+        .body.draft.id;
       const at = title === 'Next post' ? when : new Date(when.getTime() + 86_400_000);
-      expect((await api().call('POST', '/microblog/schedule', { key, body: { draftId: id, scheduledFor: at.toISOString(), applyJitter: false } })).status).toBe(200);
+      expect(
+        (
+          await api().call('POST', '/microblog/schedule', {
+            key,
+            body: { draftId: id, scheduledFor: at.toISOString(), applyJitter: false },
+          })
+        ).status,
+      ).toBe(200);
     }
     desk.refreshTray();
     const labels = fake.tray.menus.at(-1)!.map((i) => i.label);

@@ -5,7 +5,13 @@
  */
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { allowNavigation, allowOpenExternal, contentSecurityPolicy, trustedSender, webPreferences } from '../../main/security.js';
+import {
+  allowNavigation,
+  allowOpenExternal,
+  contentSecurityPolicy,
+  trustedSender,
+  webPreferences,
+} from '../../main/security.js';
 import { onWindowClose, trayMenu } from '../../main/tray.js';
 import { urlTable } from '../helpers/main-urls.js';
 
@@ -18,13 +24,24 @@ describe('navigation and external links', () => {
     expect(allowNavigation(url, APP)).toBe(expected.navigate);
     expect(allowOpenExternal(url)).toBe(expected.external);
   });
-  it('covers at least 25 URLs', () => { expect(urls.length).toBeGreaterThanOrEqual(25); });
+  it('covers at least 25 URLs', () => {
+    expect(urls.length).toBeGreaterThanOrEqual(25);
+  });
 });
 
 describe('window', () => {
   it('is isolated, sandboxed, without Node or webviews', () => {
     const prefs = webPreferences('/app/main/preload.cjs');
-    expect(prefs).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, nodeIntegrationInWorker: false, nodeIntegrationInSubFrames: false, webviewTag: false, webSecurity: true, allowRunningInsecureContent: false });
+    expect(prefs).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webviewTag: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+    });
   });
 
   it('has a CSP without unsafe-inline or unsafe-eval, connecting only to the local API', () => {
@@ -52,12 +69,18 @@ describe('IPC sender checks', () => {
     ['the app main frame', { frameUrl: `${APP}/compose`, isMainFrame: true, webContentsId: 7 }, true],
     ['a subframe of the app', { frameUrl: `${APP}/embed`, isMainFrame: false, webContentsId: 7 }, false],
     ['another webContents', { frameUrl: `${APP}/`, isMainFrame: true, webContentsId: 8 }, false],
-    ['a foreign page in the app window', { frameUrl: 'https://evil.example/', isMainFrame: true, webContentsId: 7 }, false],
+    [
+      'a foreign page in the app window',
+      { frameUrl: 'https://evil.example/', isMainFrame: true, webContentsId: 7 },
+      false,
+    ],
     ['another port', { frameUrl: 'http://127.0.0.1:9999/', isMainFrame: true, webContentsId: 7 }, false],
     ['no frame', { frameUrl: undefined, isMainFrame: true, webContentsId: 7 }, false],
     ['a data: URL', { frameUrl: 'data:text/html,hi', isMainFrame: true, webContentsId: 7 }, false],
   ];
-  it.each(cases)('%s', (_name, sender, ok) => { expect(trustedSender(sender, APP, ids)).toBe(ok); });
+  it.each(cases)('%s', (_name, sender, ok) => {
+    expect(trustedSender(sender, APP, ids)).toBe(ok);
+  });
 });
 
 describe('tray keep-alive', () => {
@@ -67,7 +90,11 @@ describe('tray keep-alive', () => {
     expect(onWindowClose({ quitting: false, hasTray: false })).toBe('close');
   });
   it('shows the next post and the queue size', () => {
-    const items = trayMenu({ draftTitle: 'Launch day', scheduledFor: '2026-12-01T09:00:00.000Z', platform: 'skyblog' }, 3, (iso) => iso.slice(0, 16));
+    const items = trayMenu(
+      { draftTitle: 'Launch day', scheduledFor: '2026-12-01T09:00:00.000Z', platform: 'skyblog' },
+      3,
+      (iso) => iso.slice(0, 16),
+    );
     expect(items[0]).toEqual({ label: 'Next: Launch day — 2026-12-01T09:00 (skyblog)', enabled: false });
     expect(items[1].label).toBe('3 posts scheduled');
     expect(items.map((i) => i.action).filter(Boolean)).toEqual(['open', 'quit']);

@@ -19,16 +19,26 @@ const dir = tempDir('herald-migrations-');
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 const FOLDER = migrationsFolder();
-const journal = JSON.parse(fs.readFileSync(path.join(FOLDER, 'meta/_journal.json'), 'utf8')) as { entries: { tag: string }[] };
+const journal = JSON.parse(fs.readFileSync(path.join(FOLDER, 'meta/_journal.json'), 'utf8')) as {
+  entries: { tag: string }[];
+};
 
-/** Tables, indexes and triggers with their SQL, and the migration rows (ids aside: SERIAL is not autoincrement in SQLite). */
+/**
+ * Tables, indexes and triggers with their SQL, and the migration rows (ids aside: SERIAL is not autoincrement in
+ * SQLite).
+ */
 function snapshot(file: string) {
   const db = new Database(file, { readonly: true });
   try {
     return {
       // Whitespace aside: drizzle's CREATE of its own table is indented.
-      schema: (db.prepare("SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name").all() as { name: string; sql: string | null }[])
-        .map((r) => ({ ...r, sql: r.sql?.replace(/\s+/g, ' ').replace(/\( /g, '(').replace(/ \)/g, ')') })),
+      schema: (
+        db
+          .prepare(
+            "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name",
+          )
+          .all() as { name: string; sql: string | null }[]
+      ).map((r) => ({ ...r, sql: r.sql?.replace(/\s+/g, ' ').replace(/\( /g, '(').replace(/ \)/g, ')') })),
       applied: db.prepare('SELECT hash, created_at FROM __drizzle_migrations ORDER BY created_at').all(),
     };
   } finally {
@@ -49,7 +59,7 @@ function withHerald(file: string): void {
 }
 
 describe('applyMigrations', () => {
-  it('leaves what drizzle\'s migrator leaves, from an empty file and from an older release\'s file', () => {
+  it("leaves what drizzle's migrator leaves, from an empty file and from an older release's file", () => {
     expect(journal.entries.length).toBeGreaterThan(3);
     withDrizzle(path.join(dir, 'drizzle.db'));
     const expected = snapshot(path.join(dir, 'drizzle.db'));

@@ -10,7 +10,13 @@ import { LinkCard } from '../../renderer/src/pages/compose/preview/LinkCard';
 import { PreviewPost } from '../../renderer/src/pages/compose/preview/PreviewPost';
 import { countText, type Platform } from '../../text/index.js';
 
-const card = { url: 'https://example.com/post', title: 'A local-first publisher', description: 'Write once, publish everywhere.', imageUrl: 'data:image/png;base64,iVBORw0KGgo=', siteName: 'Example' };
+const card = {
+  url: 'https://example.com/post',
+  title: 'A local-first publisher',
+  description: 'Write once, publish everywhere.',
+  imageUrl: 'data:image/png;base64,iVBORw0KGgo=',
+  siteName: 'Example',
+};
 
 describe('link card', () => {
   it('renders title, site and description as each network shows them; nothing without a card', () => {
@@ -26,18 +32,38 @@ describe('link card', () => {
     expect(x).not.toContain('Write once');
     expect(renderToStaticMarkup(createElement(LinkCard, { platform: 'skyblog', card: undefined }))).toBe('');
     // A remote image is not drawn (img-src 'self' data: blob:).
-    expect(renderToStaticMarkup(createElement(LinkCard, { platform: 'skyblog', card: { ...card, imageUrl: 'https://cdn.example/x.png' } }))).not.toContain('<img');
+    expect(
+      renderToStaticMarkup(
+        createElement(LinkCard, { platform: 'skyblog', card: { ...card, imageUrl: 'https://cdn.example/x.png' } }),
+      ),
+    ).not.toContain('<img');
   });
 
   it('a post with a card shows it, a post with images shows the images instead', () => {
-    const base = { identity: { name: 'Ada', handle: 'ada' }, text: 'Read https://example.com/post', mediaKey: '', opts: {}, index: 0, total: 1 };
+    const base = {
+      identity: { name: 'Ada', handle: 'ada' },
+      text: 'Read https://example.com/post',
+      mediaKey: '',
+      opts: {},
+      index: 0,
+      total: 1,
+    };
     for (const platform of ['microblog', 'skyblog', 'fedblog', 'threadblog', 'problog'] as Platform[]) {
       const verdict = countText(platform, base.text);
       const html = renderToStaticMarkup(createElement(PreviewPost, { ...base, platform, verdict, media: [], card }));
       expect(html, platform).toContain('data-link-card');
       const none = renderToStaticMarkup(createElement(PreviewPost, { ...base, platform, verdict, media: [] }));
       expect(none, platform).not.toContain('data-link-card');
-      const withImage = renderToStaticMarkup(createElement(PreviewPost, { ...base, platform, verdict, media: [{ mediaId: 'm1', altText: '', type: 'image', url: 'data:image/png;base64,x' }], mediaKey: 'm1', card }));
+      const withImage = renderToStaticMarkup(
+        createElement(PreviewPost, {
+          ...base,
+          platform,
+          verdict,
+          media: [{ mediaId: 'm1', altText: '', type: 'image', url: 'data:image/png;base64,x' }],
+          mediaKey: 'm1',
+          card,
+        }),
+      );
       expect(withImage, platform).not.toContain('data-link-card');
     }
   });

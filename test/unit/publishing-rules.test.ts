@@ -29,7 +29,11 @@ describe('missed', () => {
 
   it.each([
     [0, T + 20 * MIN, 'Missed: Herald was not running at 2026-11-20T09:00:00.000Z (20 min late)'],
-    [1, T + 90 * MIN + 29_000, 'Missed: Herald was not running at 2026-11-20T09:00:00.000Z for attempt 2 (90 min late)'],
+    [
+      1,
+      T + 90 * MIN + 29_000,
+      'Missed: Herald was not running at 2026-11-20T09:00:00.000Z for attempt 2 (90 min late)',
+    ],
     [2, T + 30_000, 'Missed: Herald was not running at 2026-11-20T09:00:00.000Z for attempt 3 (1 min late)'],
   ])('reason after %i attempts', (attempts, claimedAt, text) => {
     expect(missedReason(T, attempts, claimedAt)).toBe(text);
@@ -54,7 +58,13 @@ describe('retry', () => {
     expect(nextAttemptAt(2, T, {}, [10])).toBe(T + 10);
   });
 
-  it.each([[1, 5_000], [2, 10_000], [3, 20_000], [4, 30_000], [9, 30_000]])('a full disk, try %i: waits %i ms', (tries, wait) => {
+  it.each([
+    [1, 5_000],
+    [2, 10_000],
+    [3, 20_000],
+    [4, 30_000],
+    [9, 30_000],
+  ])('a full disk, try %i: waits %i ms', (tries, wait) => {
     expect(storageRetryAt(tries, T)).toBe(T + wait);
   });
 
@@ -70,7 +80,11 @@ describe('retry', () => {
 });
 
 describe('draft status', () => {
-  it.each([[3, 3, 'published'], [1, 3, 'partially_published'], [0, 3, 'failed']] as const)('%i of %i published: %s', (published, targets, status) => {
+  it.each([
+    [3, 3, 'published'],
+    [1, 3, 'partially_published'],
+    [0, 3, 'failed'],
+  ] as const)('%i of %i published: %s', (published, targets, status) => {
     expect(draftStatusOf(published, targets)).toBe(status);
   });
 
@@ -81,10 +95,31 @@ describe('draft status', () => {
     ['all published', m({ a: 'published', b: 'published' }), [], 'published'],
     ['some published', m({ a: 'published', b: 'failed' }), [], 'partially_published'],
     ['none published', m({ a: 'failed', b: 'needs_review' }), [], 'failed'],
-    ['all missed, none begun: back to draft', m({}), [{ accountId: 'a', status: 'missed' }, { accountId: 'b', status: 'missed' }], 'draft'],
-    ['missed and refused, none begun', m({}), [{ accountId: 'a', status: 'missed' }, { accountId: 'b', status: 'failed' }], 'failed'],
+    [
+      'all missed, none begun: back to draft',
+      m({}),
+      [
+        { accountId: 'a', status: 'missed' },
+        { accountId: 'b', status: 'missed' },
+      ],
+      'draft',
+    ],
+    [
+      'missed and refused, none begun',
+      m({}),
+      [
+        { accountId: 'a', status: 'missed' },
+        { accountId: 'b', status: 'failed' },
+      ],
+      'failed',
+    ],
     ['one published, one missed', m({ a: 'published' }), [{ accountId: 'b', status: 'missed' }], 'partially_published'],
-    ['missed, then published at once meanwhile', m({ a: 'published' }), [{ accountId: 'a', status: 'missed' }], 'published'],
+    [
+      'missed, then published at once meanwhile',
+      m({ a: 'published' }),
+      [{ accountId: 'a', status: 'missed' }],
+      'published',
+    ],
   ];
   it.each(rows)('%s', (_name, latest, unsent, status) => {
     expect(settledDraftStatus(latest, unsent)).toBe(status);

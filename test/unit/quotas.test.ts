@@ -11,16 +11,28 @@ const DAY = 86_400_000;
 
 describe('posting caps', () => {
   it('Threads: 250 posts and 1,000 replies per rolling 24 h per account', () => {
-    expect(quotaWindows('threadblog').map((w) => [w.limit, w.windowMs, w.counts, w.scope])).toEqual([[250, DAY, 'post', 'account'], [1000, DAY, 'reply', 'account']]);
+    expect(quotaWindows('threadblog').map((w) => [w.limit, w.windowMs, w.counts, w.scope])).toEqual([
+      [250, DAY, 'post', 'account'],
+      [1000, DAY, 'reply', 'account'],
+    ]);
   });
   it('X by tier, per account and per app', () => {
     expect(X_TIERS).toEqual(['pay_per_use', 'free', 'basic', 'pro']);
-    expect(quotaWindows('microblog').map((w) => [w.limit, w.windowMs, w.scope])).toEqual([[100, 15 * 60_000, 'account'], [10_000, DAY, 'network']]);
+    expect(quotaWindows('microblog').map((w) => [w.limit, w.windowMs, w.scope])).toEqual([
+      [100, 15 * 60_000, 'account'],
+      [10_000, DAY, 'network'],
+    ]);
     expect(quotaWindows('microblog', 'free').map((w) => w.limit)).toEqual([17, 17]);
-    expect(quotaWindows('microblog', 'basic').map((w) => [w.limit, w.windowMs])).toEqual([[100, DAY], [1_667, DAY]]);
+    expect(quotaWindows('microblog', 'basic').map((w) => [w.limit, w.windowMs])).toEqual([
+      [100, DAY],
+      [1_667, DAY],
+    ]);
   });
   it('Bluesky in write points (3 a post), Mastodon per 3 h, LinkedIn none published', () => {
-    expect(quotaWindows('skyblog').map((w) => [w.limit, w.windowMs, w.weight])).toEqual([[5_000, 3_600_000, 3], [35_000, DAY, 3]]);
+    expect(quotaWindows('skyblog').map((w) => [w.limit, w.windowMs, w.weight])).toEqual([
+      [5_000, 3_600_000, 3],
+      [35_000, DAY, 3],
+    ]);
     expect(quotaWindows('fedblog').map((w) => [w.limit, w.windowMs])).toEqual([[300, 3 * 3_600_000]]);
     expect(quotaWindows('problog')).toEqual([]);
   });
@@ -35,11 +47,21 @@ describe('X price function', () => {
     ['no url in 3.14 or e.g. this', 0.015],
   ])('%s', (text, usd) => expect(xRequestCostUsd(text, prices)).toBe(usd));
   it('a thread costs one request per post, rounded to a tenth of a cent', () => {
-    expect(xPostsCostUsd([{ text: 'one' }, { text: 'two https://x.example.org' }, { text: 'three' }], prices)).toBe(0.23);
+    expect(xPostsCostUsd([{ text: 'one' }, { text: 'two https://x.example.org' }, { text: 'three' }], prices)).toBe(
+      0.23,
+    );
   });
   it('each image with alt text is a Media Metadata request of its own; blank alt text is none', () => {
     const withAlt = { ...prices, mediaMetadataPriceUsd: 0.005 };
     const media = [{ altText: 'a red square' }, { altText: '  ' }, {}, { altText: 'a chart' }];
-    expect(xPostsCostUsd([{ text: 'pictures', media }, { text: 'more', media: [{ altText: 'x' }] }], withAlt)).toBe(0.045);
+    expect(
+      xPostsCostUsd(
+        [
+          { text: 'pictures', media },
+          { text: 'more', media: [{ altText: 'x' }] },
+        ],
+        withAlt,
+      ),
+    ).toBe(0.045);
   });
 });

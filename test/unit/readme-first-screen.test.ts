@@ -8,7 +8,11 @@ import { expect, it } from 'vitest';
 import { loadConfig } from '../../server/core/config.js';
 
 it('says what to run and which address to open, before any scrolling', () => {
-  const first = fs.readFileSync(new URL('../../README.md', import.meta.url), 'utf8').split('\n').slice(0, 20).join('\n');
+  const first = fs
+    .readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
+    .split('\n')
+    .slice(0, 20)
+    .join('\n');
   const port = loadConfig({}, { HERALD_DATA_DIR: '/nonexistent/herald-readme-check' }).port;
   expect(first).toMatch(/^npm install$/m);
   expect(first).toMatch(/^npm start$/m);

@@ -25,12 +25,17 @@ describe('repo statements', () => {
       const groups: [string, Record<string, unknown>][] = [];
       for (const [repoName, repo] of Object.entries(repos)) {
         for (const [field, value] of Object.entries(repo as object)) {
-          if (value && typeof value === 'object' && (value as Record<symbol, unknown>)[STATEMENTS]) groups.push([`${repoName}.${field}`, value as Record<string, unknown>]);
+          if (value && typeof value === 'object' && (value as Record<symbol, unknown>)[STATEMENTS])
+            groups.push([`${repoName}.${field}`, value as Record<string, unknown>]);
         }
       }
       const names = groups.flatMap(([g, s]) => Object.keys(s).map((k) => `${g}.${k}`));
       expect(names.length).toBeGreaterThan(140);
-      const preparedEarly = groups.flatMap(([g, s]) => Object.keys(s).filter((k) => !Object.getOwnPropertyDescriptor(s, k)!.get).map((k) => `${g}.${k}`));
+      const preparedEarly = groups.flatMap(([g, s]) =>
+        Object.keys(s)
+          .filter((k) => !Object.getOwnPropertyDescriptor(s, k)!.get)
+          .map((k) => `${g}.${k}`),
+      );
       expect(preparedEarly, 'prepared while the repos were built').toEqual([]);
 
       const failed: string[] = [];
@@ -52,7 +57,7 @@ describe('repo statements', () => {
     }
   });
 
-  it('name each table\'s columns in one list: no column list is copied between repos', () => {
+  it("name each table's columns in one list: no column list is copied between repos", () => {
     const dir = path.resolve('server/db/repos');
     // A column list: a constant of several `snake AS camel` columns (repos/columns.ts holds the shared ones).
     const LIST = /const\s+\w+\s*=\s*[`'](?![^`']*\b(?:SELECT|FROM)\b)([^`']*\bAS\b[^`']*)[`']/g;

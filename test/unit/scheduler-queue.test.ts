@@ -11,18 +11,29 @@ import { startServer, TestClock, type TestServer } from '../helpers/server.js';
 class ManualWaker implements Waker {
   at: number | undefined;
   arms = 0;
-  arm(at: number) { this.at = at; this.arms += 1; }
-  cancel() { this.at = undefined; }
+  arm(at: number) {
+    this.at = at;
+    this.arms += 1;
+  }
+  cancel() {
+    this.at = undefined;
+  }
 }
 
 const servers: TestServer[] = [];
-afterEach(async () => { while (servers.length) await servers.pop()!.close(); });
+afterEach(async () => {
+  while (servers.length) await servers.pop()!.close();
+});
 
 async function setup(randoms: number[] = [0.5]) {
   const clock = new TestClock(Date.parse('2026-11-15T12:00:00Z'));
   const waker = new ManualWaker();
   let i = 0;
-  const t = await startServer({ clock, random: () => randoms[i++ % randoms.length], scheduler: { waker, sweepMs: 3_600_000 } });
+  const t = await startServer({
+    clock,
+    random: () => randoms[i++ % randoms.length],
+    scheduler: { waker, sweepMs: 3_600_000 },
+  });
   servers.push(t);
   const key = await t.login();
   const user = ownerId(t);
@@ -37,14 +48,29 @@ describe('scheduling', () => {
     const c = insertAccount(t, user, 'threadblog');
     const draftId = insertDraft(t, user, ['hello']);
     const at = new Date(clock.now() + 3_600_000).toISOString();
-    const r = await t.call('POST', '/microblog/schedule', { key, body: { draftId, scheduledFor: at, targetAccounts: [{ accountId: a, platform: 'fedblog' }, { accountId: b, platform: 'skyblog' }, { accountId: c, platform: 'threadblog' }] } });
+    const r = await t.call('POST', '/microblog/schedule', {
+      key,
+      body: {
+        draftId,
+        scheduledFor: at,
+        targetAccounts: [
+          { accountId: a, platform: 'fedblog' },
+          { accountId: b, platform: 'skyblog' },
+          { accountId: c, platform: 'threadblog' },
+        ],
+      },
+    });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ success: true, scheduledFor: at, accountCount: 3 });
     expect(r.body.queueIds).toHaveLength(3);
     const list = await t.call('GET', '/microblog/schedule', { key });
-    const offsets = list.body.schedules.map((s: any) => Date.parse(s.scheduledFor) - Date.parse(at)).sort((x: number, y: number) => x - y);
+    const offsets = list.body.schedules
+      .map((s: any) => Date.parse(s.scheduledFor) - Date.parse(at))
+      .sort((x: number, y: number) => x - y);
     expect(offsets).toEqual([-180_000, -90_000, 180_000]);
-    const draft = t.server.sqlite.prepare('SELECT status, scheduled_for AS s FROM drafts WHERE id = ?').get(draftId) as any;
+    const draft = t.server.sqlite
+      .prepare('SELECT status, scheduled_for AS s FROM drafts WHERE id = ?')
+      .get(draftId) as any;
     expect(draft).toEqual({ status: 'scheduled', s: at });
   });
 
@@ -53,36 +79,69 @@ describe('scheduling', () => {
     const a = insertAccount(t, user, 'fedblog');
     const draftId = insertDraft(t, user, ['soon']);
     const soon = new Date(clock.now() + 30_000).toISOString();
-    await t.call('POST', '/microblog/schedule', { key, body: { draftId, scheduledFor: soon, accountUuid: a, platform: 'fedblog' } });
+    await t.call('POST', '/microblog/schedule', {
+      key,
+      body: { draftId, scheduledFor: soon, accountUuid: a, platform: 'fedblog' },
+    });
     const [entry] = (await t.call('GET', '/microblog/schedule', { key })).body.schedules;
     expect(Date.parse(entry.scheduledFor)).toBeGreaterThan(clock.now());
-    const past = await t.call('POST', '/microblog/schedule', { key, body: { draftId, scheduledFor: new Date(clock.now() - 1000).toISOString(), accountUuid: a, platform: 'fedblog' } });
+    const past = await t.call('POST', '/microblog/schedule', {
+      key,
+      body: { draftId, scheduledFor: new Date(clock.now() - 1000).toISOString(), accountUuid: a, platform: 'fedblog' },
+    });
     expect(past.status).toBe(400);
     expect(past.body.error).toBe('INVALID_INPUT');
   });
 
-  // §10 "Times" (wave 2) replaced the earlier reading of a zone-less time as UTC: a scheduledFor
+  // docs/decisions.md §13 replaced the earlier reading of a zone-less time as UTC: a scheduledFor
   // must now carry Z or an offset, and one without is refused rather than guessed.
-  it('refuses a scheduledFor without a zone designator, and reads an offset as the instant it names, whatever the machine\'s time zone', async () => {
-    const { t, key, user } = await setup();
-    const a = insertAccount(t, user, 'fedblog');
-    const draftId = insertDraft(t, user, ['zone-less']);
-    const tz = process.env.TZ;
-    process.env.TZ = 'America/New_York';
-    try {
-      const r = await t.call('POST', '/microblog/schedule', { key, body: { draftId, scheduledFor: '2026-11-15T14:00:00', accountUuid: a, platform: 'fedblog', applyJitter: false } });
-      expect(r.status, r.text).toBe(400);
-      expect(r.body.details.map((d: any) => d.path)).toEqual(['body.scheduledFor']);
-      expect((await t.call('GET', '/microblog/schedule', { key })).body.schedules).toEqual([]);
-      // An explicit offset counts.
-      await t.call('POST', '/microblog/schedule', { key, body: { draftId, scheduledFor: '2026-11-15T09:30:00-05:00', accountUuid: a, platform: 'fedblog', applyJitter: false } });
-      expect((await t.call('GET', '/microblog/schedule', { key })).body.schedules[0].scheduledFor).toBe('2026-11-15T14:30:00.000Z');
-      const draft = t.server.sqlite.prepare('SELECT scheduled_for AS s FROM drafts WHERE id = ?').get(draftId) as { s: string };
-      expect(draft.s).toBe('2026-11-15T14:30:00.000Z');
-    } finally {
-      if (tz === undefined) delete process.env.TZ; else process.env.TZ = tz;
-    }
-  });
+  it(
+    'refuses a scheduledFor without a zone designator, and reads an offset as the instant it names, whatever ' +
+      "the machine's time zone",
+    async () => {
+      const { t, key, user } = await setup();
+      const a = insertAccount(t, user, 'fedblog');
+      const draftId = insertDraft(t, user, ['zone-less']);
+      const tz = process.env.TZ;
+      process.env.TZ = 'America/New_York';
+      try {
+        const r = await t.call('POST', '/microblog/schedule', {
+          key,
+          body: {
+            draftId,
+            scheduledFor: '2026-11-15T14:00:00',
+            accountUuid: a,
+            platform: 'fedblog',
+            applyJitter: false,
+          },
+        });
+        expect(r.status, r.text).toBe(400);
+        expect(r.body.details.map((d: any) => d.path)).toEqual(['body.scheduledFor']);
+        expect((await t.call('GET', '/microblog/schedule', { key })).body.schedules).toEqual([]);
+        // An explicit offset counts.
+        await t.call('POST', '/microblog/schedule', {
+          key,
+          body: {
+            draftId,
+            scheduledFor: '2026-11-15T09:30:00-05:00',
+            accountUuid: a,
+            platform: 'fedblog',
+            applyJitter: false,
+          },
+        });
+        expect((await t.call('GET', '/microblog/schedule', { key })).body.schedules[0].scheduledFor).toBe(
+          '2026-11-15T14:30:00.000Z',
+        );
+        const draft = t.server.sqlite.prepare('SELECT scheduled_for AS s FROM drafts WHERE id = ?').get(draftId) as {
+          s: string;
+        };
+        expect(draft.s).toBe('2026-11-15T14:30:00.000Z');
+      } finally {
+        if (tz === undefined) delete process.env.TZ;
+        else process.env.TZ = tz;
+      }
+    },
+  );
 
   it('keeps one pending entry per draft and account: scheduling again moves it', async () => {
     const { t, key, user, clock } = await setup();
@@ -90,8 +149,14 @@ describe('scheduling', () => {
     const draftId = insertDraft(t, user, ['move me']);
     const first = new Date(clock.now() + 3_600_000).toISOString();
     const second = new Date(clock.now() + 7_200_000).toISOString();
-    await t.call('POST', '/microblog/schedule', { key, body: { draftId, scheduledFor: first, accountUuid: a, platform: 'fedblog', applyJitter: false } });
-    await t.call('POST', '/microblog/schedule', { key, body: { draftId, scheduledFor: second, accountUuid: a, platform: 'fedblog', applyJitter: false } });
+    await t.call('POST', '/microblog/schedule', {
+      key,
+      body: { draftId, scheduledFor: first, accountUuid: a, platform: 'fedblog', applyJitter: false },
+    });
+    await t.call('POST', '/microblog/schedule', {
+      key,
+      body: { draftId, scheduledFor: second, accountUuid: a, platform: 'fedblog', applyJitter: false },
+    });
     const list = (await t.call('GET', '/microblog/schedule', { key })).body.schedules;
     expect(list).toHaveLength(1);
     expect(list[0].scheduledFor).toBe(second);
@@ -104,40 +169,87 @@ describe('scheduling', () => {
     const other = insertDraft(t, user, ['other draft, same account']);
     const draftId = insertDraft(t, user, ['partly scheduled']);
     const at = (ms: number) => new Date(clock.now() + ms).toISOString();
-    await t.call('POST', '/microblog/schedule', { key, body: { draftId: other, scheduledFor: at(1_800_000), accountUuid: a, platform: 'fedblog', applyJitter: false } });
-    await t.call('POST', '/microblog/schedule', { key, body: { draftId, scheduledFor: at(3_600_000), accountUuid: a, platform: 'fedblog', applyJitter: false } });
-    const r = await t.call('POST', '/microblog/schedule', { key, body: { draftId, scheduledFor: at(7_200_000), targetAccounts: [{ accountId: a, platform: 'fedblog' }, { accountId: b, platform: 'skyblog' }], applyJitter: false } });
+    await t.call('POST', '/microblog/schedule', {
+      key,
+      body: { draftId: other, scheduledFor: at(1_800_000), accountUuid: a, platform: 'fedblog', applyJitter: false },
+    });
+    await t.call('POST', '/microblog/schedule', {
+      key,
+      body: { draftId, scheduledFor: at(3_600_000), accountUuid: a, platform: 'fedblog', applyJitter: false },
+    });
+    const r = await t.call('POST', '/microblog/schedule', {
+      key,
+      body: {
+        draftId,
+        scheduledFor: at(7_200_000),
+        targetAccounts: [
+          { accountId: a, platform: 'fedblog' },
+          { accountId: b, platform: 'skyblog' },
+        ],
+        applyJitter: false,
+      },
+    });
     expect(r.status, r.text).toBe(200);
     expect(r.body).toMatchObject({ success: true, message: 'Scheduled for 2 account(s)', accountCount: 2 });
     const list = (await t.call('GET', '/microblog/schedule', { key })).body.schedules;
-    expect(list.map((s: any) => `${s.draftId === draftId ? 'draft' : 'other'} ${s.accountUuid === a ? 'a' : 'b'} ${s.scheduledFor}`).sort()).toEqual([
-      `draft a ${at(7_200_000)}`, `draft b ${at(7_200_000)}`, `other a ${at(1_800_000)}`,
-    ]);
-    expect(list.filter((s: any) => s.draftId === draftId).map((s: any) => s.id).sort()).toEqual([...r.body.queueIds].sort());
+    expect(
+      list
+        .map(
+          (s: any) =>
+            `${s.draftId === draftId ? 'draft' : 'other'} ${s.accountUuid === a ? 'a' : 'b'} ${s.scheduledFor}`,
+        )
+        .sort(),
+    ).toEqual([`draft a ${at(7_200_000)}`, `draft b ${at(7_200_000)}`, `other a ${at(1_800_000)}`]);
+    expect(
+      list
+        .filter((s: any) => s.draftId === draftId)
+        .map((s: any) => s.id)
+        .sort(),
+    ).toEqual([...r.body.queueIds].sort());
   });
 
   it('writes nothing when a publish of the draft began between the checks and the commit', async () => {
     const { t, user, clock } = await setup();
     const a = insertAccount(t, user, 'fedblog');
     const draftId = insertDraft(t, user, ['racing a publish']);
-    const pending = t.server.services.scheduling.schedule(user, { draftId, scheduledFor: new Date(clock.now() + 3_600_000).toISOString(), accountUuid: a, platform: 'fedblog' });
+    const pending = t.server.services.scheduling.schedule(user, {
+      draftId,
+      scheduledFor: new Date(clock.now() + 3_600_000).toISOString(),
+      accountUuid: a,
+      platform: 'fedblog',
+    });
     // The checks ran; the entries wait for the next group commit. A publish starts now.
     t.server.sqlite.prepare("UPDATE drafts SET status = 'publishing' WHERE id = ?").run(draftId);
-    await expect(pending).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(/being published/) });
-    expect(t.server.sqlite.prepare('SELECT COUNT(*) AS n FROM schedule_entries WHERE draft_id = ?').get(draftId)).toEqual({ n: 0 });
-    expect(t.server.sqlite.prepare('SELECT status FROM drafts WHERE id = ?').get(draftId)).toEqual({ status: 'publishing' });
+    await expect(pending).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringMatching(/being published/),
+    });
+    expect(
+      t.server.sqlite.prepare('SELECT COUNT(*) AS n FROM schedule_entries WHERE draft_id = ?').get(draftId),
+    ).toEqual({ n: 0 });
+    expect(t.server.sqlite.prepare('SELECT status FROM drafts WHERE id = ?').get(draftId)).toEqual({
+      status: 'publishing',
+    });
   });
 
-  it('answers NOT_FOUND, not a database error, when the draft is deleted between the checks and the commit', async () => {
-    const { t, user, clock } = await setup();
-    const a = insertAccount(t, user, 'fedblog');
-    const draftId = insertDraft(t, user, ['deleted meanwhile']);
-    const pending = t.server.services.scheduling.schedule(user, { draftId, scheduledFor: new Date(clock.now() + 3_600_000).toISOString(), accountUuid: a, platform: 'fedblog' });
-    // Deleted before the next turn of the event loop, where the group commit writes.
-    t.server.sqlite.prepare('DELETE FROM drafts WHERE id = ?').run(draftId);
-    await expect(pending).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'Draft not found' });
-    expect(t.server.sqlite.prepare('SELECT COUNT(*) AS n FROM schedule_entries').get()).toEqual({ n: 0 });
-  });
+  it(
+    'answers NOT_FOUND, not a database error, when the draft ' + 'is deleted between the checks and the commit',
+    async () => {
+      const { t, user, clock } = await setup();
+      const a = insertAccount(t, user, 'fedblog');
+      const draftId = insertDraft(t, user, ['deleted meanwhile']);
+      const pending = t.server.services.scheduling.schedule(user, {
+        draftId,
+        scheduledFor: new Date(clock.now() + 3_600_000).toISOString(),
+        accountUuid: a,
+        platform: 'fedblog',
+      });
+      // Deleted before the next turn of the event loop, where the group commit writes.
+      t.server.sqlite.prepare('DELETE FROM drafts WHERE id = ?').run(draftId);
+      await expect(pending).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'Draft not found' });
+      expect(t.server.sqlite.prepare('SELECT COUNT(*) AS n FROM schedule_entries').get()).toEqual({ n: 0 });
+    },
+  );
 
   it('lists soonest first with the spec fields, and arms the waker for the earliest entry', async () => {
     const { t, key, user, clock, waker } = await setup();
@@ -145,37 +257,81 @@ describe('scheduling', () => {
     const later = insertDraft(t, user, ['later'], { title: 'Later' });
     const sooner = insertDraft(t, user, ['sooner'], { title: 'Sooner' });
     const at = (ms: number) => new Date(clock.now() + ms).toISOString();
-    await t.call('POST', '/microblog/schedule', { key, body: { draftId: later, scheduledFor: at(7_200_000), accountUuid: a, platform: 'fedblog', applyJitter: false, priority: 5 } });
-    await t.call('POST', '/microblog/schedule', { key, body: { draftId: sooner, scheduledFor: at(3_600_000), accountUuid: a, platform: 'fedblog', applyJitter: false } });
+    await t.call('POST', '/microblog/schedule', {
+      key,
+      body: {
+        draftId: later,
+        scheduledFor: at(7_200_000),
+        accountUuid: a,
+        platform: 'fedblog',
+        applyJitter: false,
+        priority: 5,
+      },
+    });
+    await t.call('POST', '/microblog/schedule', {
+      key,
+      body: { draftId: sooner, scheduledFor: at(3_600_000), accountUuid: a, platform: 'fedblog', applyJitter: false },
+    });
     const list = (await t.call('GET', '/microblog/schedule', { key })).body.schedules;
     expect(list.map((s: any) => s.draftTitle)).toEqual(['Sooner', 'Later']);
-    expect(Object.keys(list[0]).sort()).toEqual(['accountUuid', 'attempts', 'createdAt', 'draftId', 'draftTitle', 'id', 'platform', 'priority', 'scheduledFor', 'networkScheduledId', 'handedOffTo', 'handOffNote', 'timeZone'].sort());
+    expect(Object.keys(list[0]).sort()).toEqual(
+      [
+        'accountUuid',
+        'attempts',
+        'createdAt',
+        'draftId',
+        'draftTitle',
+        'id',
+        'platform',
+        'priority',
+        'scheduledFor',
+        'networkScheduledId',
+        'handedOffTo',
+        'handOffNote',
+        'timeZone',
+      ].sort(),
+    );
     expect(list[1].priority).toBe(5);
     expect(waker.at).toBe(clock.now() + 3_600_000);
   });
 
-  it('cancels a draft\'s pending entries and returns the draft to draft status', async () => {
+  it("cancels a draft's pending entries and returns the draft to draft status", async () => {
     const { t, key, user, clock, waker } = await setup();
     const a = insertAccount(t, user, 'fedblog');
     const b = insertAccount(t, user, 'problog');
     const draftId = insertDraft(t, user, ['cancel me']);
-    await t.call('POST', '/microblog/schedule', { key, body: { draftId, scheduledFor: new Date(clock.now() + 3_600_000).toISOString() } });
+    await t.call('POST', '/microblog/schedule', {
+      key,
+      body: { draftId, scheduledFor: new Date(clock.now() + 3_600_000).toISOString() },
+    });
     expect((await t.call('GET', '/microblog/schedule', { key })).body.schedules).toHaveLength(2);
     const r = await t.call('DELETE', `/microblog/schedule?draftId=${draftId}`, { key });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ success: true, cancelled: 2 });
     expect((await t.call('GET', '/microblog/schedule', { key })).body.schedules).toHaveLength(0);
-    const draft = t.server.sqlite.prepare('SELECT status, scheduled_for AS s FROM drafts WHERE id = ?').get(draftId) as any;
+    const draft = t.server.sqlite
+      .prepare('SELECT status, scheduled_for AS s FROM drafts WHERE id = ?')
+      .get(draftId) as any;
     expect(draft).toEqual({ status: 'draft', s: null });
     expect(waker.at).toBeUndefined();
-    void a; void b;
+    void a;
+    void b;
   });
 
   it('marks a post missed when it is later than the grace period, without charging', async () => {
     const { t, key, user, clock } = await setup();
     const a = insertAccount(t, user, 'fedblog');
     const draftId = insertDraft(t, user, ['while closed']);
-    await t.call('POST', '/microblog/schedule', { key, body: { draftId, scheduledFor: new Date(clock.now() + 60_000).toISOString(), accountUuid: a, platform: 'fedblog', applyJitter: false } });
+    await t.call('POST', '/microblog/schedule', {
+      key,
+      body: {
+        draftId,
+        scheduledFor: new Date(clock.now() + 60_000).toISOString(),
+        accountUuid: a,
+        platform: 'fedblog',
+        applyJitter: false,
+      },
+    });
     const before = (await t.call('POST', '/credits', { key })).body.balance;
     clock.advance(60_000 + 16 * 60_000); // 16 minutes late: past the 15-minute grace
     await t.server.scheduler!.tick();
@@ -192,18 +348,32 @@ describe('scheduling', () => {
     const { t, key, user, clock } = await setup();
     const a = insertAccount(t, user, 'fedblog');
     const draftId = insertDraft(t, user, ['missed, then again']);
-    await t.call('POST', '/microblog/schedule', { key, body: { draftId, scheduledFor: new Date(clock.now() + 60_000).toISOString(), accountUuid: a, platform: 'fedblog', applyJitter: false } });
+    await t.call('POST', '/microblog/schedule', {
+      key,
+      body: {
+        draftId,
+        scheduledFor: new Date(clock.now() + 60_000).toISOString(),
+        accountUuid: a,
+        platform: 'fedblog',
+        applyJitter: false,
+      },
+    });
     clock.advance(60_000 + 16 * 60_000);
     await t.server.scheduler!.tick();
     const progress = async () => (await t.call('GET', `/microblog/publish/progress?draftId=${draftId}`, { key })).body;
     expect((await progress()).entries.map((e: any) => e.status)).toEqual(['missed']);
     const again = new Date(clock.now() + 3_600_000).toISOString();
-    const r = await t.call('POST', '/microblog/schedule', { key, body: { draftId, scheduledFor: again, accountUuid: a, platform: 'fedblog', applyJitter: false } });
+    const r = await t.call('POST', '/microblog/schedule', {
+      key,
+      body: { draftId, scheduledFor: again, accountUuid: a, platform: 'fedblog', applyJitter: false },
+    });
     expect(r.status, r.text).toBe(200);
     const p = await progress();
     expect(p.entries).toEqual([expect.objectContaining({ status: 'pending', scheduledFor: again, accountUuid: a })]);
     expect(p.summary).toMatchObject({ total: 1, pending: 1, failed: 0 });
-    const draft = t.server.sqlite.prepare('SELECT status, scheduled_for AS s FROM drafts WHERE id = ?').get(draftId) as any;
+    const draft = t.server.sqlite
+      .prepare('SELECT status, scheduled_for AS s FROM drafts WHERE id = ?')
+      .get(draftId) as any;
     expect(draft).toEqual({ status: 'scheduled', s: again });
   });
 
@@ -213,7 +383,18 @@ describe('scheduling', () => {
     const b = insertAccount(t, user, 'skyblog');
     const draftId = insertDraft(t, user, ['across a restart']);
     const at = clock.now() + 3_600_000;
-    await t.call('POST', '/microblog/schedule', { key, body: { draftId, scheduledFor: new Date(at).toISOString(), targetAccounts: [{ accountId: a, platform: 'fedblog' }, { accountId: b, platform: 'skyblog' }], applyJitter: false } });
+    await t.call('POST', '/microblog/schedule', {
+      key,
+      body: {
+        draftId,
+        scheduledFor: new Date(at).toISOString(),
+        targetAccounts: [
+          { accountId: a, platform: 'fedblog' },
+          { accountId: b, platform: 'skyblog' },
+        ],
+        applyJitter: false,
+      },
+    });
     await t.server.close();
     const lines: string[] = [];
     const waker = new ManualWaker();
@@ -222,31 +403,57 @@ describe('scheduling', () => {
     servers.push(again);
     expect(waker.at).toBe(at);
     expect(lines.filter((l) => l.startsWith('Scheduler:'))).toEqual([
-      expect.stringMatching(new RegExp(`^Scheduler: 2 pending, next wake-up ${new Date(at).toISOString().replaceAll('.', '\\.')} \\(armed in \\d+\\.\\d ms\\)$`)),
+      expect.stringMatching(
+        new RegExp(
+          `^Scheduler: 2 pending, next wake-up ${new Date(at).toISOString().replaceAll('.', '\\.')} \\(armed ` +
+            `in \\d+\\.\\d ms\\)$`,
+        ),
+      ),
     ]);
   });
 
-  it('looks a user\'s monthly grant up once per batch, outside the batch\'s transaction, so it is remembered', async () => {
-    const { t, key, user, clock } = await setup();
-    const a = insertAccount(t, user, 'fedblog');
-    const b = insertAccount(t, user, 'skyblog');
-    const at = clock.now() + 60_000;
-    for (const text of ['one', 'two', 'three']) {
-      const draftId = insertDraft(t, user, [text]);
-      await t.call('POST', '/microblog/schedule', { key, body: { draftId, scheduledFor: new Date(at).toISOString(), targetAccounts: [{ accountId: a, platform: 'fedblog' }, { accountId: b, platform: 'skyblog' }], applyJitter: false } });
-    }
-    const credits = t.server.services.credits;
-    const calls: boolean[] = [];
-    const ensureGrant = credits.ensureGrant.bind(credits);
-    credits.ensureGrant = (userId) => { calls.push(t.server.sqlite.inTransaction); return ensureGrant(userId); };
-    clock.advance(60_000);
-    await t.server.scheduler!.tick();
-    // Six posts begun in one batch: the first look is on its own (and so remembered); the ones
-    // inside the batch's transaction find it remembered.
-    expect(calls.length).toBeGreaterThanOrEqual(7);
-    expect(calls[0]).toBe(false);
-    expect(t.server.sqlite.prepare("SELECT COUNT(*) AS n FROM credit_ledger WHERE user_id = ? AND trans_type = 'grant'").get(user)).toEqual({ n: 1 });
-  });
+  it(
+    "looks a user's monthly grant up once per batch, outside " + "the batch's transaction, so it is remembered",
+    async () => {
+      const { t, key, user, clock } = await setup();
+      const a = insertAccount(t, user, 'fedblog');
+      const b = insertAccount(t, user, 'skyblog');
+      const at = clock.now() + 60_000;
+      for (const text of ['one', 'two', 'three']) {
+        const draftId = insertDraft(t, user, [text]);
+        await t.call('POST', '/microblog/schedule', {
+          key,
+          body: {
+            draftId,
+            scheduledFor: new Date(at).toISOString(),
+            targetAccounts: [
+              { accountId: a, platform: 'fedblog' },
+              { accountId: b, platform: 'skyblog' },
+            ],
+            applyJitter: false,
+          },
+        });
+      }
+      const credits = t.server.services.credits;
+      const calls: boolean[] = [];
+      const ensureGrant = credits.ensureGrant.bind(credits);
+      credits.ensureGrant = (userId) => {
+        calls.push(t.server.sqlite.inTransaction);
+        return ensureGrant(userId);
+      };
+      clock.advance(60_000);
+      await t.server.scheduler!.tick();
+      // Six posts begun in one batch: the first look is on its own (and so remembered); the ones
+      // inside the batch's transaction find it remembered.
+      expect(calls.length).toBeGreaterThanOrEqual(7);
+      expect(calls[0]).toBe(false);
+      expect(
+        t.server.sqlite
+          .prepare("SELECT COUNT(*) AS n FROM credit_ledger WHERE user_id = ? AND trans_type = 'grant'")
+          .get(user),
+      ).toEqual({ n: 1 });
+    },
+  );
 
   it('runs one scheduler per data folder: a second server on the same folder fires nothing', async () => {
     const { t, key, user, clock } = await setup();
@@ -256,7 +463,16 @@ describe('scheduling', () => {
     expect(second.server.scheduler!.active).toBe(false);
     const a = insertAccount(t, user, 'fedblog');
     const draftId = insertDraft(t, user, ['only once']);
-    await second.call('POST', '/microblog/schedule', { key, body: { draftId, scheduledFor: new Date(clock.now() + 60_000).toISOString(), accountUuid: a, platform: 'fedblog', applyJitter: false } });
+    await second.call('POST', '/microblog/schedule', {
+      key,
+      body: {
+        draftId,
+        scheduledFor: new Date(clock.now() + 60_000).toISOString(),
+        accountUuid: a,
+        platform: 'fedblog',
+        applyJitter: false,
+      },
+    });
     clock.advance(60_000 + 20 * 60_000);
     await second.server.scheduler!.tick();
     const entry = t.server.sqlite.prepare('SELECT status FROM schedule_entries WHERE draft_id = ?').get(draftId) as any;

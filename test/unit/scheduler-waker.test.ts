@@ -13,15 +13,21 @@ describe('node-schedule wake-ups', () => {
       const waker = nodeScheduleWaker({ now: () => Date.now() });
       const at = Date.now() + 60 * 86_400_000;
       let firedAt: number | undefined;
-      waker.arm(at, () => { firedAt = Date.now(); });
+      waker.arm(at, () => {
+        firedAt = Date.now();
+      });
       vi.advanceTimersByTime(60 * 86_400_000 - 1000);
       expect(firedAt).toBeUndefined();
       vi.advanceTimersByTime(1000);
       expect(firedAt).toBe(at);
       // Re-arming replaces the wake-up rather than adding one.
       let count = 0;
-      waker.arm(Date.now() + 1000, () => { count += 1; });
-      waker.arm(Date.now() + 2000, () => { count += 1; });
+      waker.arm(Date.now() + 1000, () => {
+        count += 1;
+      });
+      waker.arm(Date.now() + 2000, () => {
+        count += 1;
+      });
       vi.advanceTimersByTime(3000);
       expect(count).toBe(1);
     } finally {

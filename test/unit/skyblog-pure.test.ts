@@ -19,12 +19,16 @@ describe('facets', () => {
   });
 
   it('links bare domains with common endings only', async () => {
-    expect(await slices('visit example.com/docs today')).toEqual([['example.com/docs', { $type: 'app.bsky.richtext.facet#link', uri: 'https://example.com/docs' }]]);
+    expect(await slices('visit example.com/docs today')).toEqual([
+      ['example.com/docs', { $type: 'app.bsky.richtext.facet#link', uri: 'https://example.com/docs' }],
+    ]);
     expect(await slices('open notes.txt please')).toEqual([]);
   });
 
   it('gives a mention a DID, or no facet when the handle does not resolve', async () => {
-    expect(await slices('hi @known.test and @unknown.test.')).toEqual([['@known.test', { $type: 'app.bsky.richtext.facet#mention', did: 'did:plc:known' }]]);
+    expect(await slices('hi @known.test and @unknown.test.')).toEqual([
+      ['@known.test', { $type: 'app.bsky.richtext.facet#mention', did: 'did:plc:known' }],
+    ]);
   });
 
   it('finds hashtags after spaces, not inside URLs, not all digits, with full-width ＃', async () => {
@@ -49,13 +53,17 @@ describe('images', () => {
 
   it('reads JPEG dimensions from the start-of-frame segment', () => {
     // SOI, an APP0 segment, then SOF0 with height 300 and width 200.
-    const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x04, 0x00, 0x00, 0xff, 0xc0, 0x00, 0x11, 0x08, 0x01, 0x2c, 0x00, 0xc8, 0x03, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    const jpeg = Buffer.from([
+      0xff, 0xd8, 0xff, 0xe0, 0x00, 0x04, 0x00, 0x00, 0xff, 0xc0, 0x00, 0x11, 0x08, 0x01, 0x2c, 0x00, 0xc8, 0x03, 0, 0,
+      0, 0, 0, 0, 0, 0, 0,
+    ]);
     expect(imageSize(jpeg)).toEqual({ width: 200, height: 300 });
   });
 });
 
 describe('errors', () => {
-  const err = (status: number, body: object, headers: Record<string, string> = {}) => xrpcError(status, new Headers(headers), body, 'publish the post', 'pds.example');
+  const err = (status: number, body: object, headers: Record<string, string> = {}) =>
+    xrpcError(status, new Headers(headers), body, 'publish the post', 'pds.example');
 
   it('maps XRPC errors to kinds', () => {
     expect(err(400, { error: 'ExpiredToken', message: 'Token has expired' }).kind).toBe('token_expired');
@@ -67,7 +75,11 @@ describe('errors', () => {
   });
 
   it('takes the reset of a 429 from RateLimit-Reset (Unix seconds)', () => {
-    const e = err(429, { error: 'RateLimitExceeded', message: 'Rate Limit Exceeded' }, { 'RateLimit-Reset': '1795000000' });
+    const e = err(
+      429,
+      { error: 'RateLimitExceeded', message: 'Rate Limit Exceeded' },
+      { 'RateLimit-Reset': '1795000000' },
+    );
     expect(e.kind).toBe('rate_limited');
     expect(e.resetAt).toBe(1_795_000_000_000);
   });
@@ -75,9 +87,17 @@ describe('errors', () => {
 
 describe('sessions', () => {
   it('takes the PDS from the #atproto_pds service entry of the DID document', () => {
-    const doc = { id: 'did:plc:x', service: [{ id: '#other', type: 'X', serviceEndpoint: 'https://other.example' }, { id: '#atproto_pds', type: 'AtprotoPersonalDataServer', serviceEndpoint: 'https://pds.example/' }] };
+    const doc = {
+      id: 'did:plc:x',
+      service: [
+        { id: '#other', type: 'X', serviceEndpoint: 'https://other.example' },
+        { id: '#atproto_pds', type: 'AtprotoPersonalDataServer', serviceEndpoint: 'https://pds.example/' },
+      ],
+    };
     expect(pdsFromDidDoc(doc)).toBe('https://pds.example');
-    expect(pdsFromDidDoc({ service: [{ id: '#atproto_pds', serviceEndpoint: 'javascript:alert(1)' }] })).toBeUndefined();
+    expect(
+      pdsFromDidDoc({ service: [{ id: '#atproto_pds', serviceEndpoint: 'javascript:alert(1)' }] }),
+    ).toBeUndefined();
     expect(pdsFromDidDoc(undefined)).toBeUndefined();
   });
 

@@ -6,7 +6,14 @@
 import twitterText from 'twitter-text';
 import { describe, expect, it } from 'vitest';
 import {
-  PLATFORMS, countText, graphemeBoundaries, joinThreadText, splitForPlatform, splitThreadText, type CountOptions, type Platform,
+  PLATFORMS,
+  countText,
+  graphemeBoundaries,
+  joinThreadText,
+  splitForPlatform,
+  splitThreadText,
+  type CountOptions,
+  type Platform,
 } from '../../text/index.js';
 
 /** Offsets of each part in `text`, asserting the read-back invariant on the way. */
@@ -29,7 +36,11 @@ function readBack(text: string, parts: string[]): [number, number][] {
 function protectedSpans(text: string): [number, number][] {
   return [
     ...twitterText.extractUrlsWithIndices(text).map((u) => u.indices),
-    ...[...text.matchAll(/(?<![\p{L}\p{N}_])@[\p{L}\p{N}_]+(?:[.-][\p{L}\p{N}_]+)*(?:@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+)?/gu)].map((m) => [m.index, m.index + m[0].length] as [number, number]),
+    ...[
+      ...text.matchAll(
+        /(?<![\p{L}\p{N}_])@[\p{L}\p{N}_]+(?:[.-][\p{L}\p{N}_]+)*(?:@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+)?/gu,
+      ),
+    ].map((m) => [m.index, m.index + m[0].length] as [number, number]),
   ];
 }
 
@@ -53,10 +64,41 @@ function check(text: string, platform: Platform, opts: CountOptions = {}) {
 }
 
 let seed = 7;
-const rand = () => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed / 0x7fffffff; };
+const rand = () => {
+  seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+  return seed / 0x7fffffff;
+};
 const pick = <T>(a: T[]) => a[Math.floor(rand() * a.length)];
 
-const WORDS = ['the', 'quick', 'brown', 'fox', 'jumps', 'over', 'lazy', 'dogs', 'déjà', 'vu', 'naïve', 'e\u0301te\u0301', '日本語', 'テキスト', '한국어', 'שלום', 'مرحبا', '👍🏽', '👨‍👩‍👧‍👦', '🇫🇷', 'https://example.com/path?q=1&r=2', 'example.org/a/b', '@alice', '@bob@mastodon.social', '@carol.bsky.social', '#hashtag', 'antidisestablishmentarianism'];
+const WORDS = [
+  'the',
+  'quick',
+  'brown',
+  'fox',
+  'jumps',
+  'over',
+  'lazy',
+  'dogs',
+  'déjà',
+  'vu',
+  'naïve',
+  'e\u0301te\u0301',
+  '日本語',
+  'テキスト',
+  '한국어',
+  'שלום',
+  'مرحبا',
+  '👍🏽',
+  '👨‍👩‍👧‍👦',
+  '🇫🇷',
+  'https://example.com/path?q=1&r=2',
+  'example.org/a/b',
+  '@alice',
+  '@bob@mastodon.social',
+  '@carol.bsky.social',
+  '#hashtag',
+  'antidisestablishmentarianism',
+];
 const ENDS = ['', '', '', '.', ',', '!', '?', '\n', '\n\n'];
 
 function randomText(words: number): string {
@@ -68,7 +110,10 @@ function randomText(words: number): string {
   return s;
 }
 
-const ESSAY = Array.from({ length: 40 }, (_, i) => `Sentence number ${i} talks about https://example.com/path/${i}?q=${i}&lang=en with @alice and #tag${i}.`).join(' ');
+const ESSAY = Array.from(
+  { length: 40 },
+  (_, i) => `Sentence number ${i} talks about https://example.com/path/${i}?q=${i}&lang=en with @alice and #tag${i}.`,
+).join(' ');
 
 describe.each(PLATFORMS.map((p) => [p]))('%s', (platform) => {
   it('keeps text that fits as one post', () => {
@@ -93,10 +138,20 @@ describe.each(PLATFORMS.map((p) => [p]))('%s', (platform) => {
     check('🇫🇷🇩🇪'.repeat(1000), platform);
   });
   it('never cuts a URL or mention even where only grapheme breaks exist', () => {
-    const tokens = ['https://example.com/path/to/page?query=1&x=2', '@alice_handle', '@bob@mastodon.social', 'example.org/a?b=c'];
+    const tokens = [
+      'https://example.com/path/to/page?query=1&x=2',
+      '@alice_handle',
+      '@bob@mastodon.social',
+      'example.org/a?b=c',
+    ];
     for (let i = 0; i < 30; i++) {
       let text = '';
-      for (let j = 0; j < 40; j++) text += '日本語のテキスト'.slice(0, 1 + Math.floor(rand() * 8)).repeat(1 + Math.floor(rand() * 20)) + '、' + pick(tokens) + '、';
+      for (let j = 0; j < 40; j++)
+        text +=
+          '日本語のテキスト'.slice(0, 1 + Math.floor(rand() * 8)).repeat(1 + Math.floor(rand() * 20)) +
+          '、' +
+          pick(tokens) +
+          '、';
       expect(protectedSpans(text).length).toBeGreaterThan(20);
       check(text, platform);
     }

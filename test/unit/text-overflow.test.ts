@@ -1,9 +1,12 @@
-/** Where a post crosses a network's limit, and what each network links when it shows a post (text/overflow.ts, text/entities.ts). */
+/**
+ * Where a post crosses a network's limit, and what each network links when it shows a post (text/overflow.ts,
+ * text/entities.ts).
+ */
 import { describe, expect, it } from 'vitest';
 import { countText, displayUrl, entitiesFor, networkRules, overflowAt } from '../../text/index.js';
 
 describe('overflowAt', () => {
-  it('is the first character past the limit, by each network\'s own count', () => {
+  it("is the first character past the limit, by each network's own count", () => {
     expect(overflowAt('microblog', 'a'.repeat(280) + 'bcd')).toBe(280);
     expect(overflowAt('microblog', 'a'.repeat(280))).toBeUndefined();
     // A whole grapheme cluster either fits or crosses.
@@ -30,10 +33,15 @@ describe('overflowAt', () => {
 
 describe('entitiesFor and displayUrl', () => {
   it('links what each network links', () => {
-    const kinds = (p: Parameters<typeof entitiesFor>[0], t: string) => entitiesFor(p, t).map((e) => `${e.kind}:${e.text}`);
+    const kinds = (p: Parameters<typeof entitiesFor>[0], t: string) =>
+      entitiesFor(p, t).map((e) => `${e.kind}:${e.text}`);
     const t = 'hi @bob.x #tag example.com https://a.io/x';
     expect(kinds('microblog', t)).toEqual(['mention:@bob', 'hashtag:#tag', 'url:example.com', 'url:https://a.io/x']);
-    expect(kinds('fedblog', 'hi @bob@mastodon.social #tag example.com https://a.io/x')).toEqual(['mention:@bob@mastodon.social', 'hashtag:#tag', 'url:https://a.io/x']);
+    expect(kinds('fedblog', 'hi @bob@mastodon.social #tag example.com https://a.io/x')).toEqual([
+      'mention:@bob@mastodon.social',
+      'hashtag:#tag',
+      'url:https://a.io/x',
+    ]);
     expect(kinds('skyblog', 'hi @bob and @alice.bsky.social')).toEqual(['mention:@alice.bsky.social']);
     expect(kinds('threadblog', '#one #two')).toEqual(['hashtag:#one']);
     expect(kinds('problog', '@bob #tag https://a.io')).toEqual(['hashtag:#tag', 'url:https://a.io']);

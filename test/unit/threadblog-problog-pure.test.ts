@@ -41,13 +41,19 @@ describe('Threads Graph errors', () => {
   const graph = (error: Record<string, unknown>) => ({ error: { type: 'OAuthException', fbtrace_id: 'x', ...error } });
 
   it('code 190 means the token is no good', () => {
-    const e = graphError(400, graph({ code: 190, message: 'Error validating access token: Session has expired' }), 'publish the post');
+    const e = graphError(
+      400,
+      graph({ code: 190, message: 'Error validating access token: Session has expired' }),
+      'publish the post',
+    );
     expect(e.kind).toBe('token_expired');
     expect(e.message).toContain('Session has expired');
   });
 
   it.each([4, 17, 32, 613])('code %i is a rate limit', (code) => {
-    expect(graphError(400, graph({ code, message: 'Application request limit reached' }), 'publish').kind).toBe('rate_limited');
+    expect(graphError(400, graph({ code, message: 'Application request limit reached' }), 'publish').kind).toBe(
+      'rate_limited',
+    );
   });
 
   it('HTTP 429 is a rate limit whatever the body', () => {
@@ -55,7 +61,16 @@ describe('Threads Graph errors', () => {
   });
 
   it('Media Not Found (24/4279009) is transient and marked for the publish retry', () => {
-    const e = graphError(400, graph({ code: 24, error_subcode: 4279009, message: 'The requested resource does not exist', error_user_title: 'Media Not Found' }), 'publish the post');
+    const e = graphError(
+      400,
+      graph({
+        code: 24,
+        error_subcode: 4279009,
+        message: 'The requested resource does not exist',
+        error_user_title: 'Media Not Found',
+      }),
+      'publish the post',
+    );
     expect(e.kind).toBe('transient');
     expect(e.opts.code).toBe(MEDIA_NOT_FOUND);
   });
@@ -72,10 +87,21 @@ describe('Threads Graph errors', () => {
     expect(graphError(500, graph({ code: 100, message: 'boom' }), 'x').kind).toBe('transient');
   });
 
-  it('anything else is permanent, in Threads\' words', () => {
-    const e = graphError(400, graph({ code: 100, error_subcode: 2207051, message: 'We restrict certain activity to protect our community', error_user_title: 'Action blocked' }), 'publish the post');
+  it("anything else is permanent, in Threads' words", () => {
+    const e = graphError(
+      400,
+      graph({
+        code: 100,
+        error_subcode: 2207051,
+        message: 'We restrict certain activity to protect our community',
+        error_user_title: 'Action blocked',
+      }),
+      'publish the post',
+    );
     expect(e.kind).toBe('permanent');
-    expect(e.message).toBe('Threads refused to publish the post: Action blocked: We restrict certain activity to protect our community');
+    expect(e.message).toBe(
+      'Threads refused to publish the post: Action blocked: We restrict certain activity to protect our community',
+    );
     expect(e.status).toBe(400);
   });
 
@@ -89,14 +115,24 @@ describe('LinkedIn errors', () => {
   const now = Date.parse('2026-11-22T23:10:00Z');
 
   it('401 means reconnect, whatever the service code', () => {
-    const e = linkedinError(401, { status: 401, serviceErrorCode: 65601, message: 'The token used in the request has been revoked by the user' }, 'publish the post', now);
+    const e = linkedinError(
+      401,
+      { status: 401, serviceErrorCode: 65601, message: 'The token used in the request has been revoked by the user' },
+      'publish the post',
+      now,
+    );
     expect(e.kind).toBe('token_expired');
     expect(e.opts.code).toBe('65601');
     expect(e.message).toContain('revoked by the user');
   });
 
   it('429 waits until the next midnight UTC', () => {
-    const e = linkedinError(429, { status: 429, message: 'Resource level throttle limit for calls to this resource is reached' }, 'publish the post', now);
+    const e = linkedinError(
+      429,
+      { status: 429, message: 'Resource level throttle limit for calls to this resource is reached' },
+      'publish the post',
+      now,
+    );
     expect(e.kind).toBe('rate_limited');
     expect(e.resetAt).toBe(Date.parse('2026-11-23T00:00:00Z'));
   });
@@ -106,12 +142,27 @@ describe('LinkedIn errors', () => {
     expect(nextUtcMidnight(Date.parse('2026-12-31T23:59:59.999Z'))).toBe(Date.parse('2027-01-01T00:00:00Z'));
   });
 
-  it('5xx is transient; 4xx is permanent with LinkedIn\'s message', () => {
+  it("5xx is transient; 4xx is permanent with LinkedIn's message", () => {
     expect(linkedinError(503, 'Service Unavailable', 'x', now).kind).toBe('transient');
-    const e = linkedinError(422, { status: 422, message: 'ERROR :: /commentary :: field is required but not found and has no default value' }, 'publish the post', now);
+    const e = linkedinError(
+      422,
+      { status: 422, message: 'ERROR :: /commentary :: field is required but not found and has no default value' },
+      'publish the post',
+      now,
+    );
     expect(e.kind).toBe('permanent');
-    expect(e.message).toBe('LinkedIn refused to publish the post: ERROR :: /commentary :: field is required but not found and has no default value');
-    expect(linkedinError(400, { error: 'invalid_grant', error_description: 'The provided authorization grant is invalid' }, 'x', now).message).toContain('authorization grant is invalid');
+    expect(e.message).toBe(
+      'LinkedIn refused to publish the post: ERROR :: /commentary :: field is required but not found and has ' +
+        'no default value',
+    );
+    expect(
+      linkedinError(
+        400,
+        { error: 'invalid_grant', error_description: 'The provided authorization grant is invalid' },
+        'x',
+        now,
+      ).message,
+    ).toContain('authorization grant is invalid');
   });
 
   it('sends the token only to LinkedIn hosts or the configured API host', () => {

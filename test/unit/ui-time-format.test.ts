@@ -15,9 +15,18 @@ const FORMATTER = 'components/time.tsx';
 
 const PATTERNS: [RegExp, string][] = [
   [/\.toLocale(?:Date|Time)String\(/, 'a Date formatted by its own locale method'],
-  [/\.toLocaleString\(\s*(?:\)|undefined\b|\[\]|\{)/, 'toLocaleString with the default locale (a Date shown in the browser\'s zone and format)'],
-  [/\bIntl\s*\.\s*DateTimeFormat\b/, 'an Intl.DateTimeFormat outside the formatter (or its defaults: the machine\'s zone)'],
-  [/\.(?:get|set)(?:FullYear|Month|Date|Day|Hours|Minutes|Seconds)\(|\.getTimezoneOffset\(/, 'a Date read in the machine\'s zone'],
+  [
+    /\.toLocaleString\(\s*(?:\)|undefined\b|\[\]|\{)/,
+    "toLocaleString with the default locale (a Date shown in the browser's zone and format)",
+  ],
+  [
+    /\bIntl\s*\.\s*DateTimeFormat\b/,
+    "an Intl.DateTimeFormat outside the formatter (or its defaults: the machine's zone)",
+  ],
+  [
+    /\.(?:get|set)(?:FullYear|Month|Date|Day|Hours|Minutes|Seconds)\(|\.getTimezoneOffset\(/,
+    "a Date read in the machine's zone",
+  ],
 ];
 
 /** Each stray use in `files` (path → source) as "path:line: why". */

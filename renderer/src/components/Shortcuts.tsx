@@ -13,27 +13,47 @@ export const SHORTCUTS: [string, string][] = [
   ['Esc', 'Close a dialog or this list'],
 ];
 
-const typing = (t: EventTarget | null) => t instanceof HTMLElement && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName));
+const typing = (t: EventTarget | null) =>
+  t instanceof HTMLElement && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName));
 
 /** Opens on "?" (or when `open` is set by a button); one instance, mounted by the app. */
 export function ShortcutsHelp() {
   const [open, setOpen] = useState(false);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === '?' && !e.ctrlKey && !e.metaKey && !e.altKey && !typing(e.target)) { e.preventDefault(); setOpen(true); }
+      if (e.key === '?' && !e.ctrlKey && !e.metaKey && !e.altKey && !typing(e.target)) {
+        e.preventDefault();
+        setOpen(true);
+      }
     };
     const onAsk = () => setOpen(true);
     window.addEventListener('keydown', onKey);
     window.addEventListener('herald:shortcuts', onAsk);
-    return () => { window.removeEventListener('keydown', onKey); window.removeEventListener('herald:shortcuts', onAsk); };
+    return () => {
+      window.removeEventListener('keydown', onKey);
+      window.removeEventListener('herald:shortcuts', onAsk);
+    };
   }, []);
   if (!open) return null;
   return (
     <Overlay title="Keyboard shortcuts" name="shortcuts" onClose={() => setOpen(false)}>
       <table className="shortcuts">
-        <tbody>{SHORTCUTS.map(([k, what]) => <tr key={k}><td><kbd>{k}</kbd></td><td>{what}</td></tr>)}</tbody>
+        <tbody>
+          {SHORTCUTS.map(([k, what]) => (
+            <tr key={k}>
+              <td>
+                <kbd>{k}</kbd>
+              </td>
+              <td>{what}</td>
+            </tr>
+          ))}
+        </tbody>
       </table>
-      <div className="row" style={{ justifyContent: 'flex-end', marginTop: 12 }}><button type="button" data-autofocus onClick={() => setOpen(false)}>Close</button></div>
+      <div className="row" style={{ justifyContent: 'flex-end', marginTop: 12 }}>
+        <button type="button" data-autofocus onClick={() => setOpen(false)}>
+          Close
+        </button>
+      </div>
     </Overlay>
   );
 }

@@ -11,7 +11,9 @@ import { formatIn, formatScheduled, formatTime, type TimeView } from '../../../t
 let userZone: string | undefined;
 let asked: Promise<void> | undefined;
 const listeners = new Set<() => void>();
-const notify = () => { for (const l of listeners) l(); };
+const notify = () => {
+  for (const l of listeners) l();
+};
 
 /** The reader's locales: the browser's own list, so the clock is the one the reader is used to. */
 const locale = (): readonly string[] =>
@@ -19,7 +21,15 @@ const locale = (): readonly string[] =>
 
 function ask(): void {
   if (asked) return;
-  asked = client.me().then((me) => { userZone = me.timezone; notify(); }, () => { asked = undefined; });
+  asked = client.me().then(
+    (me) => {
+      userZone = me.timezone;
+      notify();
+    },
+    () => {
+      asked = undefined;
+    },
+  );
 }
 
 /** After Settings or the wizard change the zone: every shown time follows at once. */
@@ -37,7 +47,9 @@ function subscribe(l: () => void) {
 /** The user's zone and the locale, once GET /me has answered (undefined before). */
 export function useTimeView(): TimeView | undefined {
   const zone = useSyncExternalStore(subscribe, () => userZone);
-  useEffect(() => { if (!zone) ask(); }, [zone]);
+  useEffect(() => {
+    if (!zone) ask();
+  }, [zone]);
   return zone ? { userZone: zone, locale: locale() } : undefined;
 }
 
@@ -51,7 +63,7 @@ export function useTimes() {
     at: (iso: string | number | null | undefined) => (view ? formatTime(iso, view) : ''),
     /** A scheduled item in its set's zone (the user's when it has no set). */
     scheduled: (iso: string | number | null | undefined, zone?: string | null) =>
-      (view ? formatScheduled(iso, zone || view.userZone, view) : ''),
+      view ? formatScheduled(iso, zone || view.userZone, view) : '',
     /** The clock time alone ("09:00", "9:00 AM") in a zone. */
     clock: (iso: string | number, zone: string) => formatIn(iso, zone, view?.locale ?? locale(), 'time'),
     /** A wall date ("2026-12-01") as the reader's locale writes it; `o` picks the parts. */
@@ -69,7 +81,12 @@ export function wallDate(date: string, o: Intl.DateTimeFormatOptions): string {
  * One shown time: `zone` is the set's for a scheduled item (leave it out for anything else). The
  * element carries the instant and the zone it is shown in, so tests can check every one.
  */
-export function Time({ at, zone, fallback = '', clock }: {
+export function Time({
+  at,
+  zone,
+  fallback = '',
+  clock,
+}: {
   at: string | number | null | undefined;
   zone?: string | null;
   fallback?: string;
@@ -80,7 +97,14 @@ export function Time({ at, zone, fallback = '', clock }: {
   if (at === null || at === undefined || at === '' || !view) return <>{fallback}</>;
   const shownIn = zone || view.userZone;
   const iso = new Date(typeof at === 'number' ? at : Date.parse(at)).toISOString();
-  const text = clock ? formatIn(at, shownIn, view.locale, 'time')
-    : zone ? formatScheduled(at, zone, view) : formatTime(at, view);
-  return <time dateTime={iso} data-zone={shownIn}>{text}</time>;
+  const text = clock
+    ? formatIn(at, shownIn, view.locale, 'time')
+    : zone
+      ? formatScheduled(at, zone, view)
+      : formatTime(at, view);
+  return (
+    <time dateTime={iso} data-zone={shownIn}>
+      {text}
+    </time>
+  );
 }

@@ -24,23 +24,43 @@ export function useScrollIntoView<T extends HTMLElement>(key: unknown) {
 
 export function ErrorText({ error }: { error?: string }) {
   const ref = useScrollIntoView<HTMLParagraphElement>(error);
-  return error ? <p className="error" role="alert" ref={ref}>{error}</p> : null;
+  return error ? (
+    <p className="error" role="alert" ref={ref}>
+      {error}
+    </p>
+  ) : null;
 }
 
 /** A result or notice, scrolled into view when it appears. */
-export function Notice({ children, className = 'muted', ...rest }: { children?: ReactNode; className?: string } & HTMLAttributes<HTMLParagraphElement>) {
+export function Notice({
+  children,
+  className = 'muted',
+  ...rest
+}: { children?: ReactNode; className?: string } & HTMLAttributes<HTMLParagraphElement>) {
   const ref = useScrollIntoView<HTMLParagraphElement>(children);
-  return children ? <p {...rest} className={className} role="status" ref={ref}>{children}</p> : null;
+  return children ? (
+    <p {...rest} className={className} role="status" ref={ref}>
+      {children}
+    </p>
+  ) : null;
 }
 
 /** Shown while a page's data is on its way. */
 export function Loading({ what = 'Loading' }: { what?: string }) {
-  return <p className="muted loading" role="status" aria-busy="true" data-loading>{what}…</p>;
+  return (
+    <p className="muted loading" role="status" aria-busy="true" data-loading>
+      {what}…
+    </p>
+  );
 }
 
 /** Nothing to show yet, and what to do about it. */
 export function Empty({ children }: { children: ReactNode }) {
-  return <div className="empty muted" data-empty>{children}</div>;
+  return (
+    <div className="empty muted" data-empty>
+      {children}
+    </div>
+  );
 }
 
 export const networkName = (p: string) => (NETWORK_LABELS as Record<string, string>)[p] ?? p;
@@ -49,14 +69,32 @@ export const networkName = (p: string) => (NETWORK_LABELS as Record<string, stri
 export const hasHandle = (platform: string) => platform !== 'problog';
 /** How a person knows the account: "@ada.bsky.social", or a LinkedIn member's name. */
 export const accountLabel = (a: { platform: string; username: string; display_name?: string }) =>
-  (hasHandle(a.platform) ? `@${a.username}` : a.display_name || a.username);
+  hasHandle(a.platform) ? `@${a.username}` : a.display_name || a.username;
 
 export function NetworkChips({ platforms }: { platforms: string[] }) {
-  return <span className="net-chips">{platforms.map((p, i) => <span key={`${p}${i}`} className={`chip net net-${p}`} data-network={p}>{networkName(p)}</span>)}</span>;
+  return (
+    <span className="net-chips">
+      {platforms.map((p, i) => (
+        <span key={`${p}${i}`} className={`chip net net-${p}`} data-network={p}>
+          {networkName(p)}
+        </span>
+      ))}
+    </span>
+  );
 }
 
 export function StatusChip({ status }: { status: string }) {
-  const tone = status === 'published' || status === 'active' ? 'ok' : ['failed', 'missed', 'needs_reauth', 'needs_review'].includes(status) ? 'bad' : status === 'partially_published' ? 'warn' : '';
-  return <span className={`chip ${tone}`} data-status={status}>{status.replace(/_/g, ' ')}</span>;
+  const tone =
+    status === 'published' || status === 'active'
+      ? 'ok'
+      : ['failed', 'missed', 'needs_reauth', 'needs_review'].includes(status)
+        ? 'bad'
+        : status === 'partially_published'
+          ? 'warn'
+          : '';
+  return (
+    <span className={`chip ${tone}`} data-status={status}>
+      {status.replace(/_/g, ' ')}
+    </span>
+  );
 }
-

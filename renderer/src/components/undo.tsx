@@ -23,21 +23,35 @@ interface Held {
   sending?: boolean;
 }
 
-interface Toast { id: number; text: string; tone: 'ok' | 'bad' }
+interface Toast {
+  id: number;
+  text: string;
+  tone: 'ok' | 'bad';
+}
 
 let held: Held[] = [];
 let toasts: Toast[] = [];
 let nextToast = 1;
 const listeners = new Set<() => void>();
-const emit = () => { for (const l of listeners) l(); };
-const subscribe = (l: () => void) => { listeners.add(l); return () => { listeners.delete(l); }; };
+const emit = () => {
+  for (const l of listeners) l();
+};
+const subscribe = (l: () => void) => {
+  listeners.add(l);
+  return () => {
+    listeners.delete(l);
+  };
+};
 
 /** A short message at the bottom of the window, gone after 6 s. */
 export function toast(text: string, tone: 'ok' | 'bad' = 'ok'): void {
   const id = nextToast++;
   toasts = [...toasts, { id, text, tone }];
   emit();
-  setTimeout(() => { toasts = toasts.filter((t) => t.id !== id); emit(); }, 6_000);
+  setTimeout(() => {
+    toasts = toasts.filter((t) => t.id !== id);
+    emit();
+  }, 6_000);
 }
 
 async function commitNow(h: Held): Promise<void> {
@@ -63,9 +77,19 @@ async function commitNow(h: Held): Promise<void> {
  * it meanwhile); `done` runs after the commit (or its failure), e.g. to reload a list.
  */
 export function withUndo(opts: {
-  key: string; text: string; commit: () => Promise<unknown>; done?: () => unknown; undone?: () => unknown;
+  key: string;
+  text: string;
+  commit: () => Promise<unknown>;
+  done?: () => unknown;
+  undone?: () => unknown;
 }): void {
-  const h: Held = { ...opts, until: Date.now() + UNDO_MS, timer: setTimeout(() => { void commitNow(h); }, UNDO_MS) };
+  const h: Held = {
+    ...opts,
+    until: Date.now() + UNDO_MS,
+    timer: setTimeout(() => {
+      void commitNow(h);
+    }, UNDO_MS),
+  };
   held = [...held, h];
   emit();
 }
@@ -92,7 +116,10 @@ export function offerUndo(key: string, text: string, undoIt: () => unknown): voi
 }
 
 // Closing or reloading the window: what was not undone is sent now (the page may not see the answer).
-if (typeof window !== 'undefined') window.addEventListener('pagehide', () => { for (const h of held) void commitNow(h); });
+if (typeof window !== 'undefined')
+  window.addEventListener('pagehide', () => {
+    for (const h of held) void commitNow(h);
+  });
 
 /** Whether an item is held back for undo (and so should not be shown). */
 export function useHeld(): (key: string) => boolean {
@@ -107,7 +134,10 @@ export function confirmAction(question: string): boolean {
 
 function Countdown({ until }: { until: number }) {
   const [now, setNow] = useState(Date.now());
-  useEffect(() => { const t = setInterval(() => setNow(Date.now()), 500); return () => clearInterval(t); }, []);
+  useEffect(() => {
+    const t = setInterval(() => setNow(Date.now()), 500);
+    return () => clearInterval(t);
+  }, []);
   return <span className="muted small">{Math.max(0, Math.ceil((until - now) / 1000))} s</span>;
 }
 
@@ -118,14 +148,22 @@ export function Toasts() {
   if (!h.some((x) => !x.sending) && t.length === 0) return null;
   return (
     <div className="toasts" role="status" aria-live="polite">
-      {h.filter((x) => !x.sending).map((x) => (
-        <div className="toast-item" key={x.key} data-undo={x.key}>
-          <span className="grow">{x.text}</span>
-          <Countdown until={x.until} />
-          <button type="button" onClick={() => undo(x.key)}>Undo</button>
+      {h
+        .filter((x) => !x.sending)
+        .map((x) => (
+          <div className="toast-item" key={x.key} data-undo={x.key}>
+            <span className="grow">{x.text}</span>
+            <Countdown until={x.until} />
+            <button type="button" onClick={() => undo(x.key)}>
+              Undo
+            </button>
+          </div>
+        ))}
+      {t.map((x) => (
+        <div className={`toast-item ${x.tone}`} key={x.id}>
+          {x.text}
         </div>
       ))}
-      {t.map((x) => <div className={`toast-item ${x.tone}`} key={x.id}>{x.text}</div>)}
     </div>
   );
 }

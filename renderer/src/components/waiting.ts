@@ -6,10 +6,15 @@ const WAITING: Record<string, string> = {
   reconnect: 'waiting: reconnect the account',
 };
 
-export function waitingText(e: { waitingFor?: string | null; nextAttemptAt?: string | null; error?: string | null }, when: (iso: string) => string): string | undefined {
+export function waitingText(
+  e: { waitingFor?: string | null; nextAttemptAt?: string | null; error?: string | null },
+  when: (iso: string) => string,
+): string | undefined {
   if (!e.waitingFor) return undefined;
   // "reconnect" also covers the locked secret store: the person must give Herald its access back.
   const locked = e.waitingFor === 'reconnect' && /secret store locked/.test(e.error ?? '');
-  const what = locked ? 'waiting: Herald is locked — enter your passphrase' : WAITING[e.waitingFor] ?? `waiting: ${e.waitingFor}`;
+  const what = locked
+    ? 'waiting: Herald is locked — enter your passphrase'
+    : (WAITING[e.waitingFor] ?? `waiting: ${e.waitingFor}`);
   return e.nextAttemptAt ? `${what}, next try at ${when(e.nextAttemptAt)}` : what;
 }

@@ -26,29 +26,50 @@ export function useViewZone() {
       const stored = localStorage.getItem(KEY);
       setZoneState(list.some((z) => z.zone === stored) ? stored! : list[0].zone);
     };
-    void client.listSocialSets().then((r) => {
-      if (!live) return;
-      const sets = [...r.socialSets].sort((a, b) => Number(b.isDefault) - Number(a.isDefault));
-      const seen = new Map<string, string>();
-      for (const s of sets) seen.set(s.timeZone, seen.has(s.timeZone) ? `${seen.get(s.timeZone)}, ${s.name}` : s.name);
-      const label = (z: string, names: string) => `${z} (${z === userZone ? 'your zone, ' : ''}${names})`;
-      const list = [...seen].map(([z, names]) => ({ zone: z, label: label(z, names) }));
-      if (list.length === 0) list.push({ zone: userZone, label: `${userZone} (your zone)` });
-      choose(list);
-    }, () => { if (live) choose([{ zone: userZone, label: `${userZone} (your zone)` }]); });
-    return () => { live = false; };
+    void client.listSocialSets().then(
+      (r) => {
+        if (!live) return;
+        const sets = [...r.socialSets].sort((a, b) => Number(b.isDefault) - Number(a.isDefault));
+        const seen = new Map<string, string>();
+        for (const s of sets)
+          seen.set(s.timeZone, seen.has(s.timeZone) ? `${seen.get(s.timeZone)}, ${s.name}` : s.name);
+        const label = (z: string, names: string) => `${z} (${z === userZone ? 'your zone, ' : ''}${names})`;
+        const list = [...seen].map(([z, names]) => ({ zone: z, label: label(z, names) }));
+        if (list.length === 0) list.push({ zone: userZone, label: `${userZone} (your zone)` });
+        choose(list);
+      },
+      () => {
+        if (live) choose([{ zone: userZone, label: `${userZone} (your zone)` }]);
+      },
+    );
+    return () => {
+      live = false;
+    };
   }, [userZone]);
-  const setZone = (z: string) => { localStorage.setItem(KEY, z); setZoneState(z); };
+  const setZone = (z: string) => {
+    localStorage.setItem(KEY, z);
+    setZoneState(z);
+  };
   return { zone, zones, setZone };
 }
 
 export function ZonePicker({ zone, zones, setZone }: ReturnType<typeof useViewZone>) {
   if (!zone) return null;
-  if (zones.length <= 1) return <span className="muted small" data-zone={zone}>Times in {zone}</span>;
+  if (zones.length <= 1)
+    return (
+      <span className="muted small" data-zone={zone}>
+        Times in {zone}
+      </span>
+    );
   return (
-    <label className="row small zone-pick" data-zone={zone}>Times in
+    <label className="row small zone-pick" data-zone={zone}>
+      Times in
       <select aria-label="Time zone" value={zone} onChange={(e) => setZone(e.target.value)}>
-        {zones.map((z) => <option key={z.zone} value={z.zone}>{z.label}</option>)}
+        {zones.map((z) => (
+          <option key={z.zone} value={z.zone}>
+            {z.label}
+          </option>
+        ))}
       </select>
     </label>
   );

@@ -1,8 +1,8 @@
 /**
  * The calendar: scheduled and published posts by month or week, in a social set's time zone,
  * each item with its networks and title; posts that did not go out (failed, missed, held for
- * review) on the day that happened, marked, with a link to them in History (where Retry is). A scheduled item is moved by dragging it onto a day
- * (month) or an hour (week), or with its Move button from the keyboard; either way a dialog
+ * review) on the day that happened, marked, with a link to them in History (where Retry is). A scheduled item is moved
+ * by dragging it onto a day (month) or an hour (week), or with its Move button from the keyboard; either way a dialog
  * confirms the new times before anything changes.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
@@ -11,7 +11,17 @@ import { Empty, ErrorText, Loading, NetworkChips, Notice, Page, networkName } fr
 import { instantOf, todayIn, useViewZone, ZonePicker } from '../components/zone';
 import { Time, useTimes } from '../components/time';
 import { useLoad } from '../hooks';
-import { addDays, addMonths, buildItems, dayLabel, daysOf, PROBLEM_LABELS, PROBLEM_STATUSES, title, type CalItem } from './calendar/model';
+import {
+  addDays,
+  addMonths,
+  buildItems,
+  dayLabel,
+  daysOf,
+  PROBLEM_LABELS,
+  PROBLEM_STATUSES,
+  title,
+  type CalItem,
+} from './calendar/model';
 import { MoveDialog, type Move } from './calendar/MoveDialog';
 
 const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
@@ -35,7 +45,9 @@ export function Calendar({ params }: { params: URLSearchParams }) {
   const [anchor, setAnchor] = useState<string | undefined>(params.get('date') ?? undefined);
   // A link to another date (#/calendar?date=…) while the calendar is open moves it there.
   const linked = params.get('date');
-  useEffect(() => { if (linked) setAnchor(linked); }, [linked]);
+  useEffect(() => {
+    if (linked) setAnchor(linked);
+  }, [linked]);
   const [dragging, setDragging] = useState<CalItem>();
   const [over, setOver] = useState<string>();
   const [move, setMove] = useState<Move>();
@@ -45,16 +57,31 @@ export function Calendar({ params }: { params: URLSearchParams }) {
   const days = zone ? daysOf(at, view) : [];
   // Published posts, and posts that did not go out, of the days shown (whole days in the zone);
   // every pending entry.
-  const range = zone && days.length ? { from: new Date(instantOf(zone, days[0], '00:00')).toISOString(), to: new Date(instantOf(zone, addDays(days[days.length - 1], 1), '00:00')).toISOString() } : undefined;
+  const range =
+    zone && days.length
+      ? {
+          from: new Date(instantOf(zone, days[0], '00:00')).toISOString(),
+          to: new Date(instantOf(zone, addDays(days[days.length - 1], 1), '00:00')).toISOString(),
+        }
+      : undefined;
   const data = useLoad(async () => {
     if (!range) return undefined;
     const [s, h, a, ...problems] = await Promise.all([
-      client.listSchedules(), client.publishHistory({ limit: 500, status: 'published', ...range }), client.listAccounts(),
+      client.listSchedules(),
+      client.publishHistory({ limit: 500, status: 'published', ...range }),
+      client.listAccounts(),
       ...PROBLEM_STATUSES.map((status) => client.publishHistory({ limit: 200, status, ...range })),
     ]);
-    return { schedules: s.schedules, published: [...h.publications, ...problems.flatMap((p) => p.publications)], usernames: new Map(a.accounts.map((x) => [x.uuid, x.username])) };
+    return {
+      schedules: s.schedules,
+      published: [...h.publications, ...problems.flatMap((p) => p.publications)],
+      usernames: new Map(a.accounts.map((x) => [x.uuid, x.username])),
+    };
   }, [range?.from, range?.to]);
-  const items = useMemo(() => (zone && data.data ? buildItems(zone, data.data.schedules, data.data.published, data.data.usernames) : []), [zone, data.data]);
+  const items = useMemo(
+    () => (zone && data.data ? buildItems(zone, data.data.schedules, data.data.published, data.data.usernames) : []),
+    [zone, data.data],
+  );
   const byDay = useMemo(() => {
     const m = new Map<string, CalItem[]>();
     for (const i of items) m.set(i.date, [...(m.get(i.date) ?? []), i]);
@@ -74,51 +101,176 @@ export function Calendar({ params }: { params: URLSearchParams }) {
 
   const step = (n: number) => setAnchor(view === 'month' ? addMonths(at, n) : addDays(at, 7 * n));
   const drop = (cell: string, date: string, hour?: number) => ({
-    onDragOver: (e: React.DragEvent) => { if (dragging) { e.preventDefault(); e.dataTransfer.dropEffect = 'move'; setOver(cell); } },
+    onDragOver: (e: React.DragEvent) => {
+      if (dragging) {
+        e.preventDefault();
+        e.dataTransfer.dropEffect = 'move';
+        setOver(cell);
+      }
+    },
     onDragLeave: () => setOver((o) => (o === cell ? undefined : o)),
-    onDrop: (e: React.DragEvent) => { e.preventDefault(); setOver(undefined); if (dragging) setMove({ item: dragging, date, hour }); setDragging(undefined); },
+    onDrop: (e: React.DragEvent) => {
+      e.preventDefault();
+      setOver(undefined);
+      if (dragging) setMove({ item: dragging, date, hour });
+      setDragging(undefined);
+    },
   });
 
   const entry = (i: CalItem) => (
-    <div key={i.key} className={`cal-item ${i.kind}`} data-item={i.draftId ?? i.key} data-kind={i.kind}
-      title={`${i.title} — ${i.targets.map((t) => `${networkName(t.platform)} ${times.clock(t.at, zone!)}${t.status ? ` ${PROBLEM_LABELS[t.status].toLowerCase()}${t.error ? `: ${t.error}` : ''}` : ''}`).join(', ')}`}
+    <div
+      key={i.key}
+      className={`cal-item ${i.kind}`}
+      data-item={i.draftId ?? i.key}
+      data-kind={i.kind}
+      title={
+        `${i.title} — ` +
+        i.targets
+          .map((t) => {
+            const problem = t.status
+              ? ` ${PROBLEM_LABELS[t.status].toLowerCase()}${t.error ? `: ${t.error}` : ''}`
+              : '';
+            return `${networkName(t.platform)} ${times.clock(t.at, zone!)}${problem}`;
+          })
+          .join(', ')
+      }
       draggable={i.kind === 'scheduled'}
-      onDragStart={(e) => { e.dataTransfer.setData('text/plain', i.key); e.dataTransfer.effectAllowed = 'move'; setDragging(i); }}
-      onDragEnd={() => { setDragging(undefined); setOver(undefined); }}>
-      <div className="cal-line"><span className="cal-time"><Time at={i.at} zone={zone} clock /></span>{i.kind === 'published' && <span className="ok" aria-label="published"> ✓</span>}{i.kind === 'problem' && <span className="bad" aria-label="did not go out"> ✗</span>}</div>
+      onDragStart={(e) => {
+        e.dataTransfer.setData('text/plain', i.key);
+        e.dataTransfer.effectAllowed = 'move';
+        setDragging(i);
+      }}
+      onDragEnd={() => {
+        setDragging(undefined);
+        setOver(undefined);
+      }}
+    >
+      <div className="cal-line">
+        <span className="cal-time">
+          <Time at={i.at} zone={zone} clock />
+        </span>
+        {i.kind === 'published' && (
+          <span className="ok" aria-label="published">
+            {' '}
+            ✓
+          </span>
+        )}
+        {i.kind === 'problem' && (
+          <span className="bad" aria-label="did not go out">
+            {' '}
+            ✗
+          </span>
+        )}
+      </div>
       <div className="cal-title">{i.draftId ? <a href={`#/compose?draft=${i.draftId}`}>{i.title}</a> : i.title}</div>
       <NetworkChips platforms={i.targets.map((t) => t.platform)} />
-      {i.kind === 'published' && i.targets.some((t) => t.url) && <div className="cal-links">{i.targets.filter((t) => t.url).map((t) => (
-        <a key={t.accountId} className="small" href={t.url!} onClick={(e) => { e.preventDefault(); openExternal(t.url!); }}>{networkName(t.platform)} ↗</a>
-      ))}</div>}
-      {i.kind === 'problem' && <div className="cal-problem small bad">{i.targets.map((t) => `${networkName(t.platform)} ${PROBLEM_LABELS[t.status!].toLowerCase()}`).join(' · ')}</div>}
-      {i.kind === 'problem' && <a className="small cal-history" href={historyLink(i)}>{i.targets.some((t) => t.status !== 'needs_review') ? 'Retry in History' : 'Settle in History'}</a>}
-      {i.kind === 'scheduled' && <button type="button" className="link-button small" aria-label={`Move ${i.title}`} onClick={() => setMove({ item: i, date: i.date })}>Move…</button>}
+      {i.kind === 'published' && i.targets.some((t) => t.url) && (
+        <div className="cal-links">
+          {i.targets
+            .filter((t) => t.url)
+            .map((t) => (
+              <a
+                key={t.accountId}
+                className="small"
+                href={t.url!}
+                onClick={(e) => {
+                  e.preventDefault();
+                  openExternal(t.url!);
+                }}
+              >
+                {networkName(t.platform)} ↗
+              </a>
+            ))}
+        </div>
+      )}
+      {i.kind === 'problem' && (
+        <div className="cal-problem small bad">
+          {i.targets.map((t) => `${networkName(t.platform)} ${PROBLEM_LABELS[t.status!].toLowerCase()}`).join(' · ')}
+        </div>
+      )}
+      {i.kind === 'problem' && (
+        <a className="small cal-history" href={historyLink(i)}>
+          {i.targets.some((t) => t.status !== 'needs_review') ? 'Retry in History' : 'Settle in History'}
+        </a>
+      )}
+      {i.kind === 'scheduled' && (
+        <button
+          type="button"
+          className="link-button small"
+          aria-label={`Move ${i.title}`}
+          onClick={() => setMove({ item: i, date: i.date })}
+        >
+          Move…
+        </button>
+      )}
     </div>
   );
 
   return (
-    <Page title="Calendar" actions={
-      <div className="row" role="tablist" aria-label="Calendar view">
-        {(['month', 'week'] as const).map((v) => <button key={v} type="button" role="tab" aria-selected={view === v} className={view === v ? 'primary' : ''} onClick={() => setView(v)}>{v === 'month' ? 'Month' : 'Week'}</button>)}
-      </div>}>
+    <Page
+      title="Calendar"
+      actions={
+        <div className="row" role="tablist" aria-label="Calendar view">
+          {(['month', 'week'] as const).map((v) => (
+            <button
+              key={v}
+              type="button"
+              role="tab"
+              aria-selected={view === v}
+              className={view === v ? 'primary' : ''}
+              onClick={() => setView(v)}
+            >
+              {v === 'month' ? 'Month' : 'Week'}
+            </button>
+          ))}
+        </div>
+      }
+    >
       <ErrorText error={data.error} />
       <Notice className="ok">{note}</Notice>
       <div className="panel">
         <div className="row cal-nav">
-          <button type="button" onClick={() => step(-1)} aria-label={view === 'month' ? 'Previous month' : 'Previous week'}>‹</button>
-          <b className="grow cal-title-bar" data-cal-title>{zone ? title(at, view, locale) : ''}</b>
-          <button type="button" onClick={() => setAnchor(undefined)}>Today</button>
-          <button type="button" onClick={() => step(1)} aria-label={view === 'month' ? 'Next month' : 'Next week'}>›</button>
+          <button
+            type="button"
+            onClick={() => step(-1)}
+            aria-label={view === 'month' ? 'Previous month' : 'Previous week'}
+          >
+            ‹
+          </button>
+          <b className="grow cal-title-bar" data-cal-title>
+            {zone ? title(at, view, locale) : ''}
+          </b>
+          <button type="button" onClick={() => setAnchor(undefined)}>
+            Today
+          </button>
+          <button type="button" onClick={() => step(1)} aria-label={view === 'month' ? 'Next month' : 'Next week'}>
+            ›
+          </button>
           <ZonePicker {...zoneState} />
         </div>
         {(!zone || (data.loading && !data.data)) && <Loading what="Loading the calendar" />}
-        {zone && data.data && items.length === 0 && <Empty>Nothing scheduled, published or failed on these days. Schedule a post from <a href="#/compose">Compose</a>.</Empty>}
+        {zone && data.data && items.length === 0 && (
+          <Empty>
+            Nothing scheduled, published or failed on these days. Schedule a post from <a href="#/compose">Compose</a>.
+          </Empty>
+        )}
         {zone && data.data && view === 'month' && (
           <div className="calendar month" data-testid="calendar" data-view="month" aria-busy={data.loading}>
-            {WEEKDAYS.map((d) => <div key={d} className="cal-head muted small">{d}</div>)}
+            {WEEKDAYS.map((d) => (
+              <div key={d} className="cal-head muted small">
+                {d}
+              </div>
+            ))}
             {days.map((d) => (
-              <div key={d} data-day={d} className={`day${d === today ? ' today' : ''}${d.slice(0, 7) !== at.slice(0, 7) ? ' other' : ''}${over === d ? ' over' : ''}`} {...drop(d, d)}>
+              <div
+                key={d}
+                data-day={d}
+                className={
+                  `day${d === today ? ' today' : ''}${d.slice(0, 7) !== at.slice(0, 7) ? ' other' : ''}` +
+                  `${over === d ? ' over' : ''}`
+                }
+                {...drop(d, d)}
+              >
                 <div className="muted small">{Number(d.slice(8))}</div>
                 {(byDay.get(d) ?? []).map(entry)}
               </div>
@@ -128,13 +280,25 @@ export function Calendar({ params }: { params: URLSearchParams }) {
         {zone && data.data && view === 'week' && (
           <div className="calendar week" data-testid="calendar" data-view="week" aria-busy={data.loading}>
             <div className="cal-head" />
-            {days.map((d) => <div key={d} className={`cal-head small${d === today ? ' today' : ''}`}>{dayLabel(d, locale)}</div>)}
+            {days.map((d) => (
+              <div key={d} className={`cal-head small${d === today ? ' today' : ''}`}>
+                {dayLabel(d, locale)}
+              </div>
+            ))}
             {HOURS.map((h) => [
-              <div key={`h${h}`} className="cal-hour muted small">{String(h).padStart(2, '0')}</div>,
+              <div key={`h${h}`} className="cal-hour muted small">
+                {String(h).padStart(2, '0')}
+              </div>,
               ...days.map((d) => {
                 const cell = `${d}T${h}`;
                 return (
-                  <div key={cell} data-day={d} data-hour={h} className={`slot-cell${over === cell ? ' over' : ''}`} {...drop(cell, d, h)}>
+                  <div
+                    key={cell}
+                    data-day={d}
+                    data-hour={h}
+                    className={`slot-cell${over === cell ? ' over' : ''}`}
+                    {...drop(cell, d, h)}
+                  >
                     {(byDay.get(d) ?? []).filter((i) => i.hour === h).map(entry)}
                   </div>
                 );
@@ -142,14 +306,37 @@ export function Calendar({ params }: { params: URLSearchParams }) {
             ])}
           </div>
         )}
-        {zone && data.data && <ul className="cal-agenda" aria-label="Posts in this view">
-          {days.filter((d) => view === 'week' || d.slice(0, 7) === at.slice(0, 7)).flatMap((d) => (byDay.get(d) ?? []).map((i) => (
-            <li key={`a${i.key}`}><span className="small muted">{dayLabel(d, locale)}</span>{entry(i)}</li>
-          )))}
-        </ul>}
-        <p className="muted small">Drag a scheduled post onto another {view === 'month' ? 'day' : 'hour'} (or use Move…) to reschedule it; you confirm the new time first.</p>
+        {zone && data.data && (
+          <ul className="cal-agenda" aria-label="Posts in this view">
+            {days
+              .filter((d) => view === 'week' || d.slice(0, 7) === at.slice(0, 7))
+              .flatMap((d) =>
+                (byDay.get(d) ?? []).map((i) => (
+                  <li key={`a${i.key}`}>
+                    <span className="small muted">{dayLabel(d, locale)}</span>
+                    {entry(i)}
+                  </li>
+                )),
+              )}
+          </ul>
+        )}
+        <p className="muted small">
+          Drag a scheduled post onto another {view === 'month' ? 'day' : 'hour'} (or use Move…) to reschedule it; you
+          confirm the new time first.
+        </p>
       </div>
-      {move && zone && <MoveDialog move={move} zone={zone} onClose={() => setMove(undefined)} onMoved={(text) => { setMove(undefined); setNote(text); void data.reload(); }} />}
+      {move && zone && (
+        <MoveDialog
+          move={move}
+          zone={zone}
+          onClose={() => setMove(undefined)}
+          onMoved={(text) => {
+            setMove(undefined);
+            setNote(text);
+            void data.reload();
+          }}
+        />
+      )}
     </Page>
   );
 }

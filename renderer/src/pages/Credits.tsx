@@ -12,7 +12,7 @@ const signed = (v: number) => `${v > 0 ? '+' : ''}${grouped.format(v)}`;
 
 /** Who a ledger row came from: a network, the owner, or a change of the monthly grant. */
 const sourceName = (source: string) =>
-  (source === 'owner' ? 'you' : source === 'grant_change' ? 'monthly grant' : networkName(source));
+  source === 'owner' ? 'you' : source === 'grant_change' ? 'monthly grant' : networkName(source);
 
 /** The meter explained, adding or removing credits, a chart of spending per day (last 30 days), and the usage table. */
 export function Credits() {
@@ -36,30 +36,72 @@ export function Credits() {
     <Page title="Credits">
       <ErrorText error={balance.error ?? usage.error} />
       <CreditMeter credits={balance.data} />
-      <AdjustCredits balance={balance.data?.balance} onDone={() => { void balance.reload(); void usage.reload(); }} />
+      <AdjustCredits
+        balance={balance.data?.balance}
+        onDone={() => {
+          void balance.reload();
+          void usage.reload();
+        }}
+      />
       <div className="panel">
         <h2>Spending, last 30 days</h2>
         {spend.loading && !spend.data && <Loading />}
         {spend.data?.length === 0 && <Empty>Nothing spent yet.</Empty>}
         {spend.data?.map(([day, v]) => (
-          <div className="row nowrap spend-row" key={day} data-spend={day}><span className="small muted" style={{ width: 90, flex: 'none' }}>{day}</span><div className="bar" style={{ width: `${(v / max) * 70}%` }} /><span className="small">{v}</span></div>
+          <div className="row nowrap spend-row" key={day} data-spend={day}>
+            <span className="small muted" style={{ width: 90, flex: 'none' }}>
+              {day}
+            </span>
+            <div className="bar" style={{ width: `${(v / max) * 70}%` }} />
+            <span className="small">{v}</span>
+          </div>
         ))}
       </div>
       <div className="panel">
         {usage.loading && !usage.data && <Loading what="Loading usage" />}
         {usage.data?.records.length === 0 && <Empty>No credit movements yet.</Empty>}
-        {!!usage.data?.records.length && <table>
-          <thead><tr><th>Date</th><th>Type</th><th>Credits</th><th>Source</th><th>Detail</th></tr></thead>
-          <tbody>
-            {usage.data?.records.map((r) => (
-              <tr key={r.id}><td data-label="Date" className="small"><Time at={r.created_at} /></td><td data-label="Type">{r.trans_type}</td><td data-label="Credits" className={r.credits < 0 ? 'error' : 'ok'}>{signed(r.credits)}</td><td data-label="Source">{r.source_type ? r.source_type.split(',').map(sourceName).join(', ') : ''}</td><td data-label="Detail" className="small wrap">{r.source_detail}</td></tr>
-            ))}
-          </tbody>
-        </table>}
+        {!!usage.data?.records.length && (
+          <table>
+            <thead>
+              <tr>
+                <th>Date</th>
+                <th>Type</th>
+                <th>Credits</th>
+                <th>Source</th>
+                <th>Detail</th>
+              </tr>
+            </thead>
+            <tbody>
+              {usage.data?.records.map((r) => (
+                <tr key={r.id}>
+                  <td data-label="Date" className="small">
+                    <Time at={r.created_at} />
+                  </td>
+                  <td data-label="Type">{r.trans_type}</td>
+                  <td data-label="Credits" className={r.credits < 0 ? 'error' : 'ok'}>
+                    {signed(r.credits)}
+                  </td>
+                  <td data-label="Source">
+                    {r.source_type ? r.source_type.split(',').map(sourceName).join(', ') : ''}
+                  </td>
+                  <td data-label="Detail" className="small wrap">
+                    {r.source_detail}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
         <div className="row" style={{ marginTop: 8 }}>
-          <button type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>Newer</button>
-          <span className="muted small">Page {page} of {Math.max(1, Math.ceil((usage.data?.pagination.total ?? 0) / 20))}</span>
-          <button type="button" disabled={!usage.data?.pagination.hasMore} onClick={() => setPage(page + 1)}>Older</button>
+          <button type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+            Newer
+          </button>
+          <span className="muted small">
+            Page {page} of {Math.max(1, Math.ceil((usage.data?.pagination.total ?? 0) / 20))}
+          </span>
+          <button type="button" disabled={!usage.data?.pagination.hasMore} onClick={() => setPage(page + 1)}>
+            Older
+          </button>
         </div>
       </div>
     </Page>

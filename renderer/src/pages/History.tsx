@@ -17,7 +17,16 @@ import { Time } from '../components/time';
 import { useAction, useLoad } from '../hooks';
 import { NETWORK_LABELS } from '../../../text/counting';
 
-const STATUSES: [string, string][] = [['', 'Every status'], ['published', 'Published'], ['failed', 'Failed'], ['needs_review', 'Needs review'], ['missed', 'Missed'], ['publishing', 'Publishing'], ['pending', 'Pending'], ['cancelled', 'Cancelled']];
+const STATUSES: [string, string][] = [
+  ['', 'Every status'],
+  ['published', 'Published'],
+  ['failed', 'Failed'],
+  ['needs_review', 'Needs review'],
+  ['missed', 'Missed'],
+  ['publishing', 'Publishing'],
+  ['pending', 'Pending'],
+  ['cancelled', 'Cancelled'],
+];
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -38,77 +47,216 @@ export function History({ params }: { params?: URLSearchParams }) {
   const link = params?.toString() ?? '';
   useEffect(() => {
     if (!link) return;
-    setStatus(linked.status); setNetwork(linked.network); setFrom(linked.from); setTo(linked.to); setQ(linked.q);
+    setStatus(linked.status);
+    setNetwork(linked.network);
+    setFrom(linked.from);
+    setTo(linked.to);
+    setQ(linked.q);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [link]);
   const zoneState = useViewZone();
   const zone = zoneState.zone;
   // The text filter asks the server once typing pauses.
   const [needle, setNeedle] = useState(linked.q.trim());
-  useEffect(() => { const t = setTimeout(() => setNeedle(q.trim()), 250); return () => clearTimeout(t); }, [q]);
+  useEffect(() => {
+    const t = setTimeout(() => setNeedle(q.trim()), 250);
+    return () => clearTimeout(t);
+  }, [q]);
   const bounds = useMemo(() => {
     if (!zone) return undefined;
     const start = from ? instantOf(zone, from, '00:00') : Number.NaN;
     const end = to ? instantOf(zone, addDays(to, 1), '00:00') : Number.NaN;
-    return { from: Number.isNaN(start) ? undefined : new Date(start).toISOString(), to: Number.isNaN(end) ? undefined : new Date(end).toISOString() };
+    return {
+      from: Number.isNaN(start) ? undefined : new Date(start).toISOString(),
+      to: Number.isNaN(end) ? undefined : new Date(end).toISOString(),
+    };
   }, [zone, from, to]);
-  const list = useLoad(() => (bounds ? client.publishHistory({
-    limit: 500, status: (status || undefined) as PublicationStatus | undefined, platform: (network || undefined) as Platform | undefined,
-    from: bounds.from, to: bounds.to, q: needle || undefined,
-  }).then((r) => r.publications) : Promise.resolve(undefined)), [status, network, bounds, needle]);
+  const list = useLoad(
+    () =>
+      bounds
+        ? client
+            .publishHistory({
+              limit: 500,
+              status: (status || undefined) as PublicationStatus | undefined,
+              platform: (network || undefined) as Platform | undefined,
+              from: bounds.from,
+              to: bounds.to,
+              q: needle || undefined,
+            })
+            .then((r) => r.publications)
+        : Promise.resolve(undefined),
+    [status, network, bounds, needle],
+  );
   const { busy, error, run } = useAction();
   const [note, setNote] = useState<string>();
   const shown = list.data ?? [];
   const filtered = Boolean(network || from || to || q.trim() || status);
-  const clear = () => { setStatus(''); setNetwork(''); setFrom(''); setTo(''); setQ(''); };
-  const act = (text: string, fn: () => Promise<unknown>) => void run(async () => { await fn(); setNote(text); await list.reload(); });
+  const clear = () => {
+    setStatus('');
+    setNetwork('');
+    setFrom('');
+    setTo('');
+    setQ('');
+  };
+  const act = (text: string, fn: () => Promise<unknown>) =>
+    void run(async () => {
+      await fn();
+      setNote(text);
+      await list.reload();
+    });
   return (
     <Page title="History" actions={<ZonePicker {...zoneState} />}>
       <form className="panel filters" aria-label="Filter history" onSubmit={(e) => e.preventDefault()}>
-        <input type="search" className="grow" placeholder="Search titles, accounts, links, reasons" aria-label="Search history" value={q} onChange={(e) => setQ(e.target.value)} />
+        <input
+          type="search"
+          className="grow"
+          placeholder="Search titles, accounts, links, reasons"
+          aria-label="Search history"
+          value={q}
+          onChange={(e) => setQ(e.target.value)}
+        />
         <select aria-label="Filter by network" value={network} onChange={(e) => setNetwork(e.target.value)}>
           <option value="">Every network</option>
-          {Object.entries(NETWORK_LABELS).map(([id, label]) => <option key={id} value={id}>{label}</option>)}
+          {Object.entries(NETWORK_LABELS).map(([id, label]) => (
+            <option key={id} value={id}>
+              {label}
+            </option>
+          ))}
         </select>
         <select aria-label="Filter by status" value={status} onChange={(e) => setStatus(e.target.value)}>
-          {STATUSES.map(([v, label]) => <option key={v} value={v}>{label}</option>)}
+          {STATUSES.map(([v, label]) => (
+            <option key={v} value={v}>
+              {label}
+            </option>
+          ))}
         </select>
-        <label className="row small">From<input type="date" aria-label="From date" value={from} onChange={(e) => setFrom(e.target.value)} /></label>
-        <label className="row small">To<input type="date" aria-label="To date" value={to} onChange={(e) => setTo(e.target.value)} /></label>
-        {filtered && <button type="button" onClick={clear}>Clear filters</button>}
+        <label className="row small">
+          From
+          <input type="date" aria-label="From date" value={from} onChange={(e) => setFrom(e.target.value)} />
+        </label>
+        <label className="row small">
+          To
+          <input type="date" aria-label="To date" value={to} onChange={(e) => setTo(e.target.value)} />
+        </label>
+        {filtered && (
+          <button type="button" onClick={clear}>
+            Clear filters
+          </button>
+        )}
       </form>
       <ErrorText error={list.error ?? error} />
       <Notice className="ok">{note}</Notice>
       <div className="panel">
-        {(list.loading && !list.data) || !zone ? <Loading what="Loading the history" /> : shown.length === 0 ? (
+        {(list.loading && !list.data) || !zone ? (
+          <Loading what="Loading the history" />
+        ) : shown.length === 0 ? (
           <Empty>{filtered ? 'Nothing matches these filters.' : 'Nothing published yet.'}</Empty>
-        ) : <>
-          <p className="muted small" data-count>{shown.length === 500 ? 'The newest 500 shown: narrow the filters to see older ones' : `${shown.length} shown`}</p>
-          <table className="history">
-            <thead><tr><th>When</th><th>Draft</th><th>Network</th><th>Status</th><th>Link or reason</th><th /></tr></thead>
-            <tbody>
-              {shown.map((p) => (
-                <tr key={p.id} data-publication={p.id} data-platform={p.platform}>
-                  <td data-label="When" className="small"><Time at={p.publishedAt ?? p.updatedAt} zone={zone} /></td>
-                  <td data-label="Draft" className="wrap">{p.draftTitle ?? <span className="muted">(direct post)</span>}</td>
-                  <td data-label="Network" className="wrap">{networkName(p.platform)} <span className="muted">@{p.username}</span></td>
-                  <td data-label="Status"><StatusChip status={p.status} />{p.attempts > 1 && <span className="muted small"> {p.attempts} attempts</span>}</td>
-                  <td data-label="Result" className="small wrap">{p.url
-                    ? <a href={p.url} data-link={p.platform} onClick={(e) => { e.preventDefault(); openExternal(p.url!); }}>Open on {networkName(p.platform)} ↗<span className="muted url"> {p.url}</span></a>
-                    : <span className="error" data-status-text>{p.statusText}</span>}</td>
-                  <td><div className="row actions">
-                    {p.canRetry && p.draftId && <button type="button" disabled={busy} onClick={() => act(`Retried on ${networkName(p.platform)}.`, () => client.publish(p.draftId!, { accountIds: [p.accountId] }))}>Retry</button>}
-                    {p.status === 'needs_review' && <>
-                      <button type="button" disabled={busy} onClick={() => act('Marked as published.', () => client.resolveReview({ publicationId: p.id, outcome: 'published' }))}>It went out</button>
-                      <button type="button" disabled={busy} onClick={() => act('Marked as not published.', () => client.resolveReview({ publicationId: p.id, outcome: 'not_published' }))}>It did not</button>
-                    </>}
-                    {p.draftId && <button type="button" onClick={() => navigate('compose', { draft: p.draftId! })}>Open</button>}
-                  </div></td>
+        ) : (
+          <>
+            <p className="muted small" data-count>
+              {shown.length === 500
+                ? 'The newest 500 shown: narrow the filters to see older ones'
+                : `${shown.length} shown`}
+            </p>
+            <table className="history">
+              <thead>
+                <tr>
+                  <th>When</th>
+                  <th>Draft</th>
+                  <th>Network</th>
+                  <th>Status</th>
+                  <th>Link or reason</th>
+                  <th />
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </>}
+              </thead>
+              <tbody>
+                {shown.map((p) => (
+                  <tr key={p.id} data-publication={p.id} data-platform={p.platform}>
+                    <td data-label="When" className="small">
+                      <Time at={p.publishedAt ?? p.updatedAt} zone={zone} />
+                    </td>
+                    <td data-label="Draft" className="wrap">
+                      {p.draftTitle ?? <span className="muted">(direct post)</span>}
+                    </td>
+                    <td data-label="Network" className="wrap">
+                      {networkName(p.platform)} <span className="muted">@{p.username}</span>
+                    </td>
+                    <td data-label="Status">
+                      <StatusChip status={p.status} />
+                      {p.attempts > 1 && <span className="muted small"> {p.attempts} attempts</span>}
+                    </td>
+                    <td data-label="Result" className="small wrap">
+                      {p.url ? (
+                        <a
+                          href={p.url}
+                          data-link={p.platform}
+                          onClick={(e) => {
+                            e.preventDefault();
+                            openExternal(p.url!);
+                          }}
+                        >
+                          Open on {networkName(p.platform)} ↗<span className="muted url"> {p.url}</span>
+                        </a>
+                      ) : (
+                        <span className="error" data-status-text>
+                          {p.statusText}
+                        </span>
+                      )}
+                    </td>
+                    <td>
+                      <div className="row actions">
+                        {p.canRetry && p.draftId && (
+                          <button
+                            type="button"
+                            disabled={busy}
+                            onClick={() =>
+                              act(`Retried on ${networkName(p.platform)}.`, () =>
+                                client.publish(p.draftId!, { accountIds: [p.accountId] }),
+                              )
+                            }
+                          >
+                            Retry
+                          </button>
+                        )}
+                        {p.status === 'needs_review' && (
+                          <>
+                            <button
+                              type="button"
+                              disabled={busy}
+                              onClick={() =>
+                                act('Marked as published.', () =>
+                                  client.resolveReview({ publicationId: p.id, outcome: 'published' }),
+                                )
+                              }
+                            >
+                              It went out
+                            </button>
+                            <button
+                              type="button"
+                              disabled={busy}
+                              onClick={() =>
+                                act('Marked as not published.', () =>
+                                  client.resolveReview({ publicationId: p.id, outcome: 'not_published' }),
+                                )
+                              }
+                            >
+                              It did not
+                            </button>
+                          </>
+                        )}
+                        {p.draftId && (
+                          <button type="button" onClick={() => navigate('compose', { draft: p.draftId! })}>
+                            Open
+                          </button>
+                        )}
+                      </div>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </>
+        )}
       </div>
     </Page>
   );

@@ -13,7 +13,12 @@ import { SlotQueue } from './queue/SlotQueue';
 import { SpendMeter } from '../components/SpendMeter';
 
 type Entry = Awaited<ReturnType<typeof client.listSchedules>>['schedules'][number];
-interface Group { draftId: string; title: string; first: string; entries: Entry[] }
+interface Group {
+  draftId: string;
+  title: string;
+  first: string;
+  entries: Entry[];
+}
 
 export function Queue() {
   const list = useLoad(async () => {
@@ -27,68 +32,161 @@ export function Queue() {
   const groups = useMemo(() => {
     const m = new Map<string, Group>();
     for (const e of list.data?.schedules ?? []) {
-      const g = m.get(e.draftId) ?? { draftId: e.draftId, title: e.draftTitle || 'Untitled', first: e.scheduledFor, entries: [] };
+      const g = m.get(e.draftId) ?? {
+        draftId: e.draftId,
+        title: e.draftTitle || 'Untitled',
+        first: e.scheduledFor,
+        entries: [],
+      };
       g.entries.push(e);
       if (e.scheduledFor < g.first) g.first = e.scheduledFor;
       m.set(e.draftId, g);
     }
     return [...m.values()].sort((a, b) => a.first.localeCompare(b.first));
   }, [list.data]);
-  const who = (e: Entry) => `${networkName(e.platform)}${list.data?.usernames.get(e.accountUuid) ? ` @${list.data.usernames.get(e.accountUuid)}` : ''}`;
+  const who = (e: Entry) =>
+    `${networkName(e.platform)}` +
+    `${list.data?.usernames.get(e.accountUuid) ? ` @${list.data.usernames.get(e.accountUuid)}` : ''}`;
 
   const cancelOne = (g: Group, e: Entry) => {
     const others = g.entries.length - 1;
-    if (!confirmAction(`Cancel “${g.title}” on ${who(e)}?${others ? ` It stays scheduled on ${others} other network${others === 1 ? '' : 's'}.` : ' Nothing else of it is scheduled: it becomes a draft again.'}`)) return;
-    void run(async () => { await client.cancelSchedule(g.draftId, e.accountUuid); setNote(`Cancelled “${g.title}” on ${who(e)}.`); await list.reload(); });
+    if (
+      !confirmAction(
+        `Cancel “${g.title}” on ${who(e)}?` +
+          (others
+            ? ` It stays scheduled on ${others} other network${others === 1 ? '' : 's'}.`
+            : ' Nothing else of it is scheduled: it becomes a draft again.'),
+      )
+    )
+      return;
+    void run(async () => {
+      await client.cancelSchedule(g.draftId, e.accountUuid);
+      setNote(`Cancelled “${g.title}” on ${who(e)}.`);
+      await list.reload();
+    });
   };
   const cancelAll = (g: Group) => {
-    if (!confirmAction(`Cancel “${g.title}” on all ${g.entries.length} network${g.entries.length === 1 ? '' : 's'}? It becomes a draft again.`)) return;
-    void run(async () => { await client.cancelSchedule(g.draftId); setNote(`Cancelled “${g.title}” everywhere.`); await list.reload(); });
+    if (
+      !confirmAction(
+        `Cancel “${g.title}” on all ${g.entries.length} network${g.entries.length === 1 ? '' : 's'}? It ` +
+          `becomes a draft again.`,
+      )
+    )
+      return;
+    void run(async () => {
+      await client.cancelSchedule(g.draftId);
+      setNote(`Cancelled “${g.title}” everywhere.`);
+      await list.reload();
+    });
   };
 
   return (
-    <Page title="Queue" actions={<div className="row">
-      <div className="row" role="tablist" aria-label="Queue view">
-        {(['list', 'slots'] as const).map((v) => <button key={v} type="button" role="tab" aria-selected={view === v} className={view === v ? 'primary' : ''} onClick={() => setView(v)}>{v === 'list' ? 'List' : 'Slots'}</button>)}
-      </div>
-      <a href="#/calendar">Calendar</a>
-    </div>}>
+    <Page
+      title="Queue"
+      actions={
+        <div className="row">
+          <div className="row" role="tablist" aria-label="Queue view">
+            {(['list', 'slots'] as const).map((v) => (
+              <button
+                key={v}
+                type="button"
+                role="tab"
+                aria-selected={view === v}
+                className={view === v ? 'primary' : ''}
+                onClick={() => setView(v)}
+              >
+                {v === 'list' ? 'List' : 'Slots'}
+              </button>
+            ))}
+          </div>
+          <a href="#/calendar">Calendar</a>
+        </div>
+      }
+    >
       <ErrorText error={list.error ?? error} />
       <Notice className="ok">{note}</Notice>
-      {credits.data?.warning && <p className="error" role="alert" data-credits-warning>{credits.data.warning}</p>}
+      {credits.data?.warning && (
+        <p className="error" role="alert" data-credits-warning>
+          {credits.data.warning}
+        </p>
+      )}
       <SpendMeter spend={credits.data?.xSpend} balance={credits.data?.balance} />
       {view === 'slots' && <SlotQueue />}
       {view === 'list' && (
         <div className="panel">
-          <div className="row" style={{ marginBottom: 8 }}><span className="grow muted small">{groups.length ? `${groups.length} scheduled draft${groups.length === 1 ? '' : 's'}` : ''}</span></div>
-          {list.loading && !list.data ? <Loading what="Loading the queue" /> : groups.length === 0 ? (
-            <Empty>Nothing scheduled. Schedule a post from <a href="#/compose">Compose</a>, or add drafts to a set's <a href="#/sets">slots</a>.</Empty>
+          <div className="row" style={{ marginBottom: 8 }}>
+            <span className="grow muted small">
+              {groups.length ? `${groups.length} scheduled draft${groups.length === 1 ? '' : 's'}` : ''}
+            </span>
+          </div>
+          {list.loading && !list.data ? (
+            <Loading what="Loading the queue" />
+          ) : groups.length === 0 ? (
+            <Empty>
+              Nothing scheduled. Schedule a post from <a href="#/compose">Compose</a>, or add drafts to a set's{' '}
+              <a href="#/sets">slots</a>.
+            </Empty>
           ) : (
             <ul className="queue-list" aria-label="Scheduled drafts">
               {groups.map((g) => (
                 <li key={g.draftId} className="queue-draft" data-draft={g.draftId}>
                   <div className="row queue-head">
-                    <div className="grow queue-title"><a href={`#/compose?draft=${g.draftId}`}><b>{g.title}</b></a></div>
+                    <div className="grow queue-title">
+                      <a href={`#/compose?draft=${g.draftId}`}>
+                        <b>{g.title}</b>
+                      </a>
+                    </div>
                     <NetworkChips platforms={g.entries.map((e) => e.platform)} />
                   </div>
                   <table className="queue-targets">
-                    <thead><tr><th>Network</th><th>Fires at</th><th>Attempts</th><th /></tr></thead>
+                    <thead>
+                      <tr>
+                        <th>Network</th>
+                        <th>Fires at</th>
+                        <th>Attempts</th>
+                        <th />
+                      </tr>
+                    </thead>
                     <tbody>
                       {g.entries.map((e) => (
                         <tr key={e.id} data-entry={e.id} data-platform={e.platform}>
                           <td data-label="Network">
                             {who(e)}
-                            {e.handedOffTo && <div className="muted small" data-handed-off>Handed to {e.handedOffTo}, goes out at <Time at={e.scheduledFor} zone={e.timeZone} /></div>}
-                            {!e.handedOffTo && e.handOffNote && <div className="muted small" data-hand-off-note>{e.handOffNote}</div>}
+                            {e.handedOffTo && (
+                              <div className="muted small" data-handed-off>
+                                Handed to {e.handedOffTo}, goes out at <Time at={e.scheduledFor} zone={e.timeZone} />
+                              </div>
+                            )}
+                            {!e.handedOffTo && e.handOffNote && (
+                              <div className="muted small" data-hand-off-note>
+                                {e.handOffNote}
+                              </div>
+                            )}
                           </td>
-                          <td data-label="Fires at"><Time at={e.scheduledFor} zone={e.timeZone} /></td>
+                          <td data-label="Fires at">
+                            <Time at={e.scheduledFor} zone={e.timeZone} />
+                          </td>
                           <td data-label="Attempts">{e.attempts}</td>
-                          <td><button type="button" className="danger" disabled={busy} aria-label={`Cancel on ${who(e)}`} onClick={() => cancelOne(g, e)}>Cancel</button></td>
+                          <td>
+                            <button
+                              type="button"
+                              className="danger"
+                              disabled={busy}
+                              aria-label={`Cancel on ${who(e)}`}
+                              onClick={() => cancelOne(g, e)}
+                            >
+                              Cancel
+                            </button>
+                          </td>
                         </tr>
                       ))}
                     </tbody>
                   </table>
-                  {g.entries.length > 1 && <button type="button" className="danger small" disabled={busy} onClick={() => cancelAll(g)}>Cancel on all {g.entries.length} networks</button>}
+                  {g.entries.length > 1 && (
+                    <button type="button" className="danger small" disabled={busy} onClick={() => cancelAll(g)}>
+                      Cancel on all {g.entries.length} networks
+                    </button>
+                  )}
                 </li>
               ))}
             </ul>

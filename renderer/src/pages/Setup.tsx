@@ -8,13 +8,22 @@ import { setUserZone } from '../components/time';
 import { machineTimeZone } from '../../../time/index';
 
 export type Step = 'owner' | 'secrets' | 'defaults' | 'networks';
-const STEPS: readonly [Step, string][] = [['owner', 'Owner'], ['secrets', 'Secrets'], ['defaults', 'Time zone and language'], ['networks', 'Networks']];
+const STEPS: readonly [Step, string][] = [
+  ['owner', 'Owner'],
+  ['secrets', 'Secrets'],
+  ['defaults', 'Time zone and language'],
+  ['networks', 'Networks'],
+];
 
 function Steps({ at }: { at: Step }) {
   const i = STEPS.findIndex(([s]) => s === at);
   return (
     <ol className="steps" aria-label="Setup steps">
-      {STEPS.map(([s, label], n) => <li key={s} className={n === i ? 'current' : n < i ? 'done' : ''} aria-current={n === i ? 'step' : undefined}>{label}</li>)}
+      {STEPS.map(([s, label], n) => (
+        <li key={s} className={n === i ? 'current' : n < i ? 'done' : ''} aria-current={n === i ? 'step' : undefined}>
+          {label}
+        </li>
+      ))}
     </ol>
   );
 }
@@ -30,19 +39,37 @@ export function Setup({ start = 'owner', onDone }: { start?: Step; onDone: (key?
   const [key, setOwnKey] = useState<string | undefined>();
   const { error, run } = useAction();
   /** Moves on once the server has the step: a reload from here resumes there. */
-  const go = (next: Exclude<Step, 'owner'> | null, then?: () => void) => void run(async () => {
-    await client.setWizardStep({ step: next });
-    if (next) setStep(next);
-    then?.();
-  });
+  const go = (next: Exclude<Step, 'owner'> | null, then?: () => void) =>
+    void run(async () => {
+      await client.setWizardStep({ step: next });
+      if (next) setStep(next);
+      then?.();
+    });
   return (
     <div className="center panel wizard">
       <h1>Welcome to Herald</h1>
       <Steps at={step} />
-      {step === 'owner' && <OwnerStep onNext={(k) => { setKey(k); setOwnKey(k); setStep('secrets'); }} />}
+      {step === 'owner' && (
+        <OwnerStep
+          onNext={(k) => {
+            setKey(k);
+            setOwnKey(k);
+            setStep('secrets');
+          }}
+        />
+      )}
       {step === 'secrets' && <SecretsStep onNext={() => go('defaults')} />}
       {step === 'defaults' && <DefaultsStep onNext={() => go('networks')} />}
-      {step === 'networks' && <NetworksStep onDone={(hash) => go(null, () => { onDone(key); window.location.hash = hash; })} />}
+      {step === 'networks' && (
+        <NetworksStep
+          onDone={(hash) =>
+            go(null, () => {
+              onDone(key);
+              window.location.hash = hash;
+            })
+          }
+        />
+      )}
       <ErrorText error={error} />
     </div>
   );
@@ -64,18 +91,48 @@ function OwnerStep({ onNext }: { onNext: (key: string) => void }) {
   const short = password.length > 0 && password.length < 8;
   return (
     <form onSubmit={submit} aria-label="Create your Herald account">
-      <p className="muted">Write once, publish to X, Bluesky, Mastodon, Threads and LinkedIn. Everything stays on this computer. Create the owner of this install to start.</p>
-      <label className="field">E-mail<input type="email" required autoComplete="username" value={email} onChange={(e) => setEmail(e.target.value)} autoFocus /></label>
-      <label className="field">Password
-        <input type={show ? 'text' : 'password'} required minLength={8} autoComplete="new-password" aria-describedby={hint}
-          value={password} onChange={(e) => setPassword(e.target.value)} />
+      <p className="muted">
+        Write once, publish to X, Bluesky, Mastodon, Threads and LinkedIn. Everything stays on this computer. Create the
+        owner of this install to start.
+      </p>
+      <label className="field">
+        E-mail
+        <input
+          type="email"
+          required
+          autoComplete="username"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          autoFocus
+        />
+      </label>
+      <label className="field">
+        Password
+        <input
+          type={show ? 'text' : 'password'}
+          required
+          minLength={8}
+          autoComplete="new-password"
+          aria-describedby={hint}
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
       </label>
       <p id={hint} className={`small ${short ? 'warn-text' : 'muted'}`} data-password-hint>
         At least 8 characters{short ? ` (${8 - password.length} more)` : ''}.
       </p>
-      <button type="button" className="link-button small show-password" aria-pressed={show} onClick={() => setShow((v) => !v)}>Show password</button>
+      <button
+        type="button"
+        className="link-button small show-password"
+        aria-pressed={show}
+        onClick={() => setShow((v) => !v)}
+      >
+        Show password
+      </button>
       <ErrorText error={error} />
-      <button className="primary" type="submit" disabled={busy}>Create and continue</button>
+      <button className="primary" type="submit" disabled={busy}>
+        Create and continue
+      </button>
     </form>
   );
 }
@@ -86,8 +143,17 @@ function SecretsStep({ onNext }: { onNext: () => void }) {
     return (
       <div aria-label="No secret store" role="region">
         <h2>Nowhere to keep accounts yet</h2>
-        <p className="warn-text" role="status" data-declined>{declined}</p>
-        <div className="row"><button type="button" onClick={() => setDeclined(undefined)}>Choose a store</button><button className="primary" type="button" onClick={onNext}>Continue without</button></div>
+        <p className="warn-text" role="status" data-declined>
+          {declined}
+        </p>
+        <div className="row">
+          <button type="button" onClick={() => setDeclined(undefined)}>
+            Choose a store
+          </button>
+          <button className="primary" type="button" onClick={onNext}>
+            Continue without
+          </button>
+        </div>
       </div>
     );
   }
@@ -100,7 +166,12 @@ function DefaultsStep({ onNext }: { onNext: () => void }) {
   const [language, setLanguage] = useState('');
   const { busy, error, run } = useAction();
   const s = settings.data;
-  useEffect(() => { if (s) { setZone(s.timeZone); setLanguage(s.defaultLanguage); } }, [s]);
+  useEffect(() => {
+    if (s) {
+      setZone(s.timeZone);
+      setLanguage(s.defaultLanguage);
+    }
+  }, [s]);
   const browserZone = machineTimeZone();
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
@@ -114,12 +185,26 @@ function DefaultsStep({ onNext }: { onNext: () => void }) {
     <form onSubmit={submit} aria-label="Time zone and language">
       <h2>Time zone and post language</h2>
       <ErrorText error={settings.error} />
-      {s && <p className="muted small" data-detected>Detected on this computer: {s.detected.timeZone}, {s.detected.defaultLanguage}{browserZone !== s.detected.timeZone ? ` (this browser says ${browserZone})` : ''}.</p>}
-      <ZoneField label="Time zone for schedules and shown times (new social sets start in it)" value={zone} onChange={setZone}
-        extra={s ? [s.detected.timeZone, browserZone] : []} />
-      <label className="field">Language of new posts (e.g. en, de, pt-BR)<input required value={language} onChange={(e) => setLanguage(e.target.value)} /></label>
+      {s && (
+        <p className="muted small" data-detected>
+          Detected on this computer: {s.detected.timeZone}, {s.detected.defaultLanguage}
+          {browserZone !== s.detected.timeZone ? ` (this browser says ${browserZone})` : ''}.
+        </p>
+      )}
+      <ZoneField
+        label="Time zone for schedules and shown times (new social sets start in it)"
+        value={zone}
+        onChange={setZone}
+        extra={s ? [s.detected.timeZone, browserZone] : []}
+      />
+      <label className="field">
+        Language of new posts (e.g. en, de, pt-BR)
+        <input required value={language} onChange={(e) => setLanguage(e.target.value)} />
+      </label>
       <ErrorText error={error} />
-      <button className="primary" type="submit" disabled={busy || !s}>Continue</button>
+      <button className="primary" type="submit" disabled={busy || !s}>
+        Continue
+      </button>
     </form>
   );
 }
@@ -129,13 +214,25 @@ function NetworksStep({ onDone }: { onDone: (hash: string) => void }) {
     <div role="region" aria-label="Connect networks">
       <h2>Connect your networks</h2>
       <ul className="plain">
-        <li><b>Bluesky</b> and <b>Mastodon</b> connect straight away on the Accounts page (Bluesky with an app password: bsky.app → Settings → Privacy and security → App passwords).</li>
-        <li><b>X</b>, <b>Threads</b> and <b>LinkedIn</b> need an app of yours first: register one at the network and paste its client id and secret on the <b>Networks</b> page (in the menu).</li>
+        <li>
+          <b>Bluesky</b> and <b>Mastodon</b> connect straight away on the Accounts page (Bluesky with an app password:
+          bsky.app → Settings → Privacy and security → App passwords).
+        </li>
+        <li>
+          <b>X</b>, <b>Threads</b> and <b>LinkedIn</b> need an app of yours first: register one at the network and paste
+          its client id and secret on the <b>Networks</b> page (in the menu).
+        </li>
       </ul>
       <div className="row">
-        <button className="primary" type="button" data-go="accounts" onClick={() => onDone('#/accounts')}>Connect accounts</button>
-        <button type="button" data-go="networks" onClick={() => onDone('#/networks')}>Set up network apps</button>
-        <button type="button" data-go="compose" onClick={() => onDone('#/compose')}>Later</button>
+        <button className="primary" type="button" data-go="accounts" onClick={() => onDone('#/accounts')}>
+          Connect accounts
+        </button>
+        <button type="button" data-go="networks" onClick={() => onDone('#/networks')}>
+          Set up network apps
+        </button>
+        <button type="button" data-go="compose" onClick={() => onDone('#/compose')}>
+          Later
+        </button>
       </div>
     </div>
   );

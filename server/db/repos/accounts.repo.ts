@@ -10,7 +10,10 @@ import { lazyStatements } from './statements.js';
 export type AccountRow = typeof accounts.$inferSelect;
 
 /** What a network tells about an account, written on connect and on every reconnect. */
-export type AccountProfile = Pick<AccountRow, 'username' | 'displayName' | 'avatar' | 'status' | 'followersCount' | 'followingCount' | 'serverUrl' | 'meta'>;
+export type AccountProfile = Pick<
+  AccountRow,
+  'username' | 'displayName' | 'avatar' | 'status' | 'followersCount' | 'followingCount' | 'serverUrl' | 'meta'
+>;
 
 /** The columns of an AccountRow, for every statement that answers whole accounts. */
 
@@ -23,20 +26,44 @@ export class AccountsRepo {
       own: () => sqlite.prepare(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE id = ? AND user_id = ?`),
       byId: () => sqlite.prepare(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE id = ?`),
       // Lists of ids go in as one JSON parameter (json_each): one statement for any number of them.
-      ownMany: () => sqlite.prepare(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE user_id = ? AND id IN (SELECT value FROM json_each(?))`),
-      ownIds: () => sqlite.prepare('SELECT id FROM accounts WHERE user_id = ? AND id IN (SELECT value FROM json_each(?))').pluck(),
-      find: () => sqlite.prepare(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE user_id = ? AND platform = ? AND platform_user_id = ?`),
-      firstOwner: () => sqlite.prepare('SELECT user_id FROM accounts WHERE platform = ? AND platform_user_id = ? ORDER BY created_at, id LIMIT 1').pluck(),
-      insert: () => sqlite.prepare(`INSERT INTO accounts (id, user_id, platform, platform_user_id, username, display_name, avatar, status, followers_count,
-        following_count, server_url, meta, created_at) VALUES (@id, @userId, @platform, @platformUserId, @username, @displayName, @avatar, @status,
+      ownMany: () =>
+        sqlite.prepare(
+          `SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE user_id = ? AND id IN (SELECT value FROM json_each(?))`,
+        ),
+      ownIds: () =>
+        sqlite.prepare('SELECT id FROM accounts WHERE user_id = ? AND id IN (SELECT value FROM json_each(?))').pluck(),
+      find: () =>
+        sqlite.prepare(
+          `SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE user_id = ? AND platform = ? AND platform_user_id = ?`,
+        ),
+      firstOwner: () =>
+        sqlite
+          .prepare(
+            'SELECT user_id FROM accounts WHERE platform = ? AND platform_user_id = ? ORDER BY created_at, id LIMIT 1',
+          )
+          .pluck(),
+      insert: () =>
+        sqlite.prepare(`INSERT INTO accounts (id, user_id, platform, platform_user_id, username, display_name, avatar,
+                status, followers_count,
+        following_count, server_url, meta, created_at) VALUES (@id, @userId, @platform, @platformUserId, @username,
+                @displayName, @avatar, @status,
         @followersCount, @followingCount, @serverUrl, @meta, @createdAt)`),
-      setProfile: () => sqlite.prepare(`UPDATE accounts SET username = @username, display_name = @displayName, avatar = @avatar, status = @status,
-        followers_count = @followersCount, following_count = @followingCount, server_url = @serverUrl, meta = @meta WHERE id = @id`),
-      setCounts: () => sqlite.prepare(`UPDATE accounts SET followers_count = @followersCount, following_count = @followingCount, display_name = @displayName,
+      setProfile: () =>
+        sqlite.prepare(`UPDATE accounts SET username = @username, display_name = @displayName, avatar = @avatar, status
+                = @status,
+        followers_count = @followersCount, following_count = @followingCount, server_url = @serverUrl, meta = @meta
+                WHERE id = @id`),
+      setCounts: () =>
+        sqlite.prepare(`UPDATE accounts SET followers_count = @followersCount, following_count = @followingCount,
+                display_name = @displayName,
         avatar = @avatar WHERE id = @id`),
       setStatus: () => sqlite.prepare('UPDATE accounts SET status = ? WHERE id = ?'),
       all: () => sqlite.prepare(`SELECT ${ACCOUNT_COLUMNS} FROM accounts ORDER BY created_at, id`),
-      setMetaKey: () => sqlite.prepare("UPDATE accounts SET meta = json_set(CASE WHEN json_valid(meta) THEN meta ELSE '{}' END, '$.' || @key, json(@value)) WHERE id = @id"),
+      setMetaKey: () =>
+        sqlite.prepare(
+          "UPDATE accounts SET meta = json_set(CASE WHEN json_valid(meta) THEN meta ELSE '{}' END, '$.' || " +
+            '@key, json(@value)) WHERE id = @id',
+        ),
       delete: () => sqlite.prepare('DELETE FROM accounts WHERE id = ?'),
     });
   }
@@ -83,7 +110,13 @@ export class AccountsRepo {
   }
 
   setCounts(id: string, c: Pick<AccountRow, 'followersCount' | 'followingCount' | 'displayName' | 'avatar'>): void {
-    this.s.setCounts.run({ followersCount: c.followersCount, followingCount: c.followingCount, displayName: c.displayName, avatar: c.avatar, id });
+    this.s.setCounts.run({
+      followersCount: c.followersCount,
+      followingCount: c.followingCount,
+      displayName: c.displayName,
+      avatar: c.avatar,
+      id,
+    });
   }
 
   setStatus(id: string, status: string): void {
@@ -112,9 +145,18 @@ export class OAuthStatesRepo {
 
   constructor(sqlite: Sqlite) {
     this.s = lazyStatements({
-      insert: () => sqlite.prepare('INSERT INTO oauth_states (state_hash, purpose, data, expires_at, created_at) VALUES (?, ?, ?, ?, ?)'),
+      insert: () =>
+        sqlite.prepare(
+          'INSERT INTO oauth_states (state_hash, purpose, data, expires_at, created_at) VALUES (?, ?, ?, ?, ?)',
+        ),
       // One statement checks and burns the state, so two callbacks with it cannot both pass.
-      consume: () => sqlite.prepare('UPDATE oauth_states SET used_at = ? WHERE state_hash = ? AND purpose = ? AND used_at IS NULL AND expires_at > ? RETURNING data').pluck(),
+      consume: () =>
+        sqlite
+          .prepare(
+            'UPDATE oauth_states SET used_at = ? WHERE state_hash = ? AND purpose = ? AND used_at IS NULL ' +
+              'AND expires_at > ? RETURNING data',
+          )
+          .pluck(),
       purge: () => sqlite.prepare('DELETE FROM oauth_states WHERE expires_at < ?'),
     });
   }

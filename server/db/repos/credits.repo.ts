@@ -20,7 +20,8 @@ export interface LedgerFilter {
   to?: string;
 }
 
-const COLUMNS = `id, user_id AS userId, trans_no AS transNo, trans_type AS transType, credits, order_no AS orderNo, source_type AS sourceType,
+const COLUMNS = `id, user_id AS userId, trans_no AS transNo, trans_type AS transType, credits, order_no AS orderNo,
+    source_type AS sourceType,
   source_detail AS sourceDetail, period, expired_at AS expiredAt, created_at AS createdAt`;
 
 export class CreditsRepo {
@@ -30,26 +31,56 @@ export class CreditsRepo {
 
   constructor(private readonly sqlite: Sqlite) {
     this.s = lazyStatements({
-      fullSum: () => sqlite.prepare('SELECT COALESCE(SUM(credits), 0) AS total, COALESCE(MAX(id), 0) AS upto FROM credit_ledger WHERE user_id = ?'),
+      fullSum: () =>
+        sqlite.prepare(
+          'SELECT COALESCE(SUM(credits), 0) AS total, COALESCE(MAX(id), 0) AS upto FROM credit_ledger WHERE ' +
+            'user_id = ?',
+        ),
       // `+user_id`: the id range, not a user index (which would visit every row of the user's).
-      tailSum: () => sqlite.prepare('SELECT COALESCE(SUM(credits), 0) AS total, MAX(id) AS upto, COUNT(*) AS n FROM credit_ledger WHERE id > ? AND +user_id = ?'),
-      insert: () => sqlite.prepare(`INSERT INTO credit_ledger (user_id, trans_no, trans_type, credits, order_no, source_type, source_detail, period, expired_at, created_at)
-        VALUES (@userId, @transNo, @transType, @credits, @orderNo, @sourceType, @sourceDetail, @period, @expiredAt, @createdAt) RETURNING ${COLUMNS}`),
-      grant: () => sqlite.prepare(`SELECT ${COLUMNS} FROM credit_ledger WHERE user_id = ? AND trans_type = 'grant' AND period = ?`),
-      lastGrant: () => sqlite.prepare(`SELECT ${COLUMNS} FROM credit_ledger WHERE user_id = ? AND trans_type = 'grant' ORDER BY id DESC`),
+      tailSum: () =>
+        sqlite.prepare(
+          'SELECT COALESCE(SUM(credits), 0) AS total, MAX(id) AS upto, COUNT(*) AS n FROM credit_ledger ' +
+            'WHERE id > ? AND +user_id = ?',
+        ),
+      insert: () =>
+        sqlite.prepare(`INSERT INTO credit_ledger (user_id, trans_no, trans_type, credits, order_no, source_type,
+                source_detail, period, expired_at, created_at)
+        VALUES (@userId, @transNo, @transType, @credits, @orderNo, @sourceType, @sourceDetail, @period, @expiredAt,
+                @createdAt) RETURNING ${COLUMNS}`),
+      grant: () =>
+        sqlite.prepare(
+          `SELECT ${COLUMNS} FROM credit_ledger WHERE user_id = ? AND trans_type = 'grant' AND period = ?`,
+        ),
+      lastGrant: () =>
+        sqlite.prepare(
+          `SELECT ${COLUMNS} FROM credit_ledger WHERE user_id = ? AND trans_type = 'grant' ORDER BY id DESC`,
+        ),
       // The schedule's pending entries, each a charge to come (read for the credit outlook).
-      scheduled: () => sqlite.prepare("SELECT COUNT(*) FROM schedule_entries WHERE user_id = ? AND status IN ('pending', 'claimed')").pluck(),
+      scheduled: () =>
+        sqlite
+          .prepare("SELECT COUNT(*) FROM schedule_entries WHERE user_id = ? AND status IN ('pending', 'claimed')")
+          .pluck(),
       // `except`: a draft scheduled again replaces its own entries, so they are not counted twice.
-      scheduledBefore: () => sqlite.prepare(`SELECT COUNT(*) FROM schedule_entries
+      scheduledBefore: () =>
+        sqlite
+          .prepare(
+            `SELECT COUNT(*) FROM schedule_entries
         WHERE user_id = @userId AND status IN ('pending', 'claimed') AND fire_at >= @from AND fire_at < @to
-        AND draft_id IS NOT @except`).pluck(),
+        AND draft_id IS NOT @except`,
+          )
+          .pluck(),
       // A grant's changes name it in order_no (a period on them would collide with the one-per-period index).
       // The largest rowid: at least as many as the entries there are now, found without a count.
       entriesBound: () => sqlite.prepare('SELECT COALESCE(MAX(rowid), 0) FROM schedule_entries').pluck(),
-      grantChanges: () => sqlite.prepare(`SELECT COALESCE(SUM(credits), 0) FROM credit_ledger
-        WHERE user_id = ? AND order_no = ? AND trans_type = 'adjustment' AND source_type = '${GRANT_CHANGE}'`).pluck(),
-      grantedUsers: () => sqlite.prepare("SELECT user_id FROM credit_ledger WHERE trans_type = 'grant' AND period = ?")
-        .pluck(),
+      grantChanges: () =>
+        sqlite
+          .prepare(
+            `SELECT COALESCE(SUM(credits), 0) FROM credit_ledger
+        WHERE user_id = ? AND order_no = ? AND trans_type = 'adjustment' AND source_type = '${GRANT_CHANGE}'`,
+          )
+          .pluck(),
+      grantedUsers: () =>
+        sqlite.prepare("SELECT user_id FROM credit_ledger WHERE trans_type = 'grant' AND period = ?").pluck(),
     });
   }
 
@@ -112,7 +143,10 @@ export class CreditsRepo {
     if (!stmts) {
       stmts = {
         count: this.sqlite.prepare(`SELECT COUNT(*) FROM credit_ledger WHERE ${where}`).pluck(),
-        page: this.sqlite.prepare(`SELECT ${COLUMNS} FROM credit_ledger WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT @limit OFFSET @offset`),
+        page: this.sqlite.prepare(
+          `SELECT ${COLUMNS} FROM credit_ledger WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT @limit OFFSET
+                        @offset`,
+        ),
       };
       this.pages.set(where, stmts);
     }
@@ -120,6 +154,9 @@ export class CreditsRepo {
     if (f.transType !== undefined) params.transType = f.transType;
     if (f.from !== undefined) params.from = f.from;
     if (f.to !== undefined) params.to = f.to;
-    return { total: stmts.count.get(params) as number, rows: stmts.page.all({ ...params, limit, offset }) as LedgerRow[] };
+    return {
+      total: stmts.count.get(params) as number,
+      rows: stmts.page.all({ ...params, limit, offset }) as LedgerRow[],
+    };
   }
 }

@@ -17,21 +17,40 @@ export class DraftStatusRepo {
     this.s = lazyStatements({
       set: () => db.prepare('UPDATE drafts SET status = ?, updated_at = ? WHERE id = ?'),
       publishing: () => db.prepare("UPDATE drafts SET status = 'publishing', updated_at = ? WHERE id = ?"),
-      rescheduled: () => db.prepare("UPDATE drafts SET status = 'scheduled', updated_at = ? WHERE id = ? AND status = 'publishing'"),
-      scheduled: () => db.prepare("UPDATE drafts SET status = 'scheduled', scheduled_for = ?, updated_at = ? WHERE id = ? AND user_id = ? AND status != 'publishing'"),
-      finalAfterSchedule: () => db.prepare("UPDATE drafts SET status = ?, updated_at = ? WHERE id = ? AND status IN ('scheduled', 'publishing', 'published', 'partially_published', 'failed')"),
-      backToDraft: () => db.prepare("UPDATE drafts SET status = 'draft', scheduled_for = NULL, updated_at = ? WHERE id = ? AND status = 'scheduled'"),
+      rescheduled: () =>
+        db.prepare("UPDATE drafts SET status = 'scheduled', updated_at = ? WHERE id = ? AND status = 'publishing'"),
+      scheduled: () =>
+        db.prepare(
+          "UPDATE drafts SET status = 'scheduled', scheduled_for = ?, updated_at = ? WHERE id = ? AND " +
+            "user_id = ? AND status != 'publishing'",
+        ),
+      finalAfterSchedule: () =>
+        db.prepare(
+          "UPDATE drafts SET status = ?, updated_at = ? WHERE id = ? AND status IN ('scheduled', " +
+            "'publishing', 'published', 'partially_published', 'failed')",
+        ),
+      backToDraft: () =>
+        db.prepare(
+          "UPDATE drafts SET status = 'draft', scheduled_for = NULL, updated_at = ? WHERE id = ? AND status " +
+            "= 'scheduled'",
+        ),
     });
   }
 
   /** A publish-now's outcome, whatever the draft said before. */
-  setSettled(draftId: string, status: SettledDraftStatus, at: string): void { this.s.set.run(status, at, draftId); }
+  setSettled(draftId: string, status: SettledDraftStatus, at: string): void {
+    this.s.set.run(status, at, draftId);
+  }
 
   /** A publish of the draft has begun. */
-  setPublishing(draftId: string, at: string): void { this.s.publishing.run(at, draftId); }
+  setPublishing(draftId: string, at: string): void {
+    this.s.publishing.run(at, draftId);
+  }
 
   /** Back from `publishing` to `scheduled`: its post (or another of its entries) is still to come. */
-  setRescheduled(draftId: string, at: string): void { this.s.rescheduled.run(at, draftId); }
+  setRescheduled(draftId: string, at: string): void {
+    this.s.rescheduled.run(at, draftId);
+  }
 
   /** Scheduled for `scheduledFor`, unless it is being published; false when nothing changed (or the draft is gone). */
   setScheduled(draftId: string, userId: string, scheduledFor: string, at: string): boolean {
@@ -39,8 +58,12 @@ export class DraftStatusRepo {
   }
 
   /** The outcome once the last schedule entry ended (not over a draft edited back meanwhile). */
-  setSettledAfterSchedule(draftId: string, status: SettledDraftStatus, at: string): void { this.s.finalAfterSchedule.run(status, at, draftId); }
+  setSettledAfterSchedule(draftId: string, status: SettledDraftStatus, at: string): void {
+    this.s.finalAfterSchedule.run(status, at, draftId);
+  }
 
   /** Back to `draft` (nothing scheduled any more, nothing went out). */
-  setBackToDraft(draftId: string, at: string): void { this.s.backToDraft.run(at, draftId); }
+  setBackToDraft(draftId: string, at: string): void {
+    this.s.backToDraft.run(at, draftId);
+  }
 }

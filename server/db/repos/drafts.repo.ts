@@ -18,8 +18,10 @@ export type TweetRow = typeof tweets.$inferSelect;
 export type PlatformRow = typeof platformContents.$inferSelect;
 export type { AccountRow };
 
-const DRAFT_COLUMNS = `id, user_id AS userId, title, status, scheduled_for AS scheduledFor, social_set_id AS socialSetId,
-  selected_account_ids AS selectedAccountIds, template_id AS templateId, created_at AS createdAt, updated_at AS updatedAt,
+const DRAFT_COLUMNS = `id, user_id AS userId, title, status, scheduled_for AS scheduledFor, social_set_id AS
+    socialSetId,
+  selected_account_ids AS selectedAccountIds, template_id AS templateId, created_at AS createdAt, updated_at AS
+    updatedAt,
   language, link_card AS linkCard`;
 const PLATFORM_COLUMNS = 'id, draft_id AS draftId, platform, content, created_at AS createdAt, updated_at AS updatedAt';
 
@@ -42,24 +44,39 @@ export class DraftsRepo {
     const s = this.sqlite;
     return lazyStatements({
       draft: () => s.prepare(`SELECT ${DRAFT_COLUMNS} FROM drafts WHERE id = ? AND user_id = ?`),
-      tweets: () => s.prepare(`SELECT id, draft_id AS draftId, position, content, plain_text AS plainText, media FROM tweets
+      tweets: () =>
+        s.prepare(`SELECT id, draft_id AS draftId, position, content, plain_text AS plainText, media FROM tweets
         WHERE draft_id IN (SELECT value FROM json_each(?)) ORDER BY draft_id, position`),
       accounts: () => s.prepare(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE user_id = ?`),
-      members: () => s.prepare(`SELECT social_set_id AS socialSetId, account_id AS accountId FROM social_set_accounts
+      members: () =>
+        s.prepare(`SELECT social_set_id AS socialSetId, account_id AS accountId FROM social_set_accounts
         WHERE social_set_id IN (SELECT value FROM json_each(?)) ORDER BY position`),
       media: () => s.prepare('SELECT id, type FROM media WHERE user_id = ? AND id IN (SELECT value FROM json_each(?))'),
-      insert: () => s.prepare(`INSERT INTO drafts (id, user_id, title, status, scheduled_for, social_set_id, selected_account_ids, template_id, created_at, updated_at, language, link_card)
-        VALUES (@id, @userId, @title, @status, @scheduledFor, @socialSetId, @selectedAccountIds, @templateId, @createdAt, @updatedAt, @language, @linkCard)`),
-      update: () => s.prepare(`UPDATE drafts SET title = @title, status = @status, scheduled_for = @scheduledFor, social_set_id = @socialSetId,
-        selected_account_ids = @selectedAccountIds, template_id = @templateId, updated_at = @updatedAt, language = @language, link_card = @linkCard WHERE id = @id`),
+      insert: () =>
+        s.prepare(`INSERT INTO drafts (id, user_id, title, status, scheduled_for, social_set_id, selected_account_ids,
+                template_id, created_at, updated_at, language, link_card)
+        VALUES (@id, @userId, @title, @status, @scheduledFor, @socialSetId, @selectedAccountIds, @templateId,
+                @createdAt, @updatedAt, @language, @linkCard)`),
+      update: () =>
+        s.prepare(`UPDATE drafts SET title = @title, status = @status, scheduled_for = @scheduledFor, social_set_id =
+                @socialSetId,
+        selected_account_ids = @selectedAccountIds, template_id = @templateId, updated_at = @updatedAt, language =
+                @language, link_card = @linkCard WHERE id = @id`),
       touch: () => s.prepare('UPDATE drafts SET updated_at = ? WHERE id = ?'),
       delete: () => s.prepare('DELETE FROM drafts WHERE id = ?'),
       clearTweets: () => s.prepare('DELETE FROM tweets WHERE draft_id = ?'),
-      insertTweet: () => s.prepare('INSERT INTO tweets (id, draft_id, position, content, plain_text, media) VALUES (@id, @draftId, @position, @content, @plainText, @media)'),
+      insertTweet: () =>
+        s.prepare(
+          'INSERT INTO tweets (id, draft_id, position, content, plain_text, media) VALUES (@id, @draftId, ' +
+            '@position, @content, @plainText, @media)',
+        ),
       platforms: () => s.prepare(`SELECT ${PLATFORM_COLUMNS} FROM platform_contents WHERE draft_id = ? ORDER BY id`),
       posts: () => s.prepare('SELECT plain_text AS plainText, media FROM tweets WHERE draft_id = ? ORDER BY position'),
       platformId: () => s.prepare('SELECT id FROM platform_contents WHERE draft_id = ? AND platform = ?').pluck(),
-      insertPlatform: () => s.prepare('INSERT INTO platform_contents (draft_id, platform, content, created_at, updated_at) VALUES (?, ?, ?, ?, ?)'),
+      insertPlatform: () =>
+        s.prepare(
+          'INSERT INTO platform_contents (draft_id, platform, content, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
+        ),
       updatePlatform: () => s.prepare('UPDATE platform_contents SET content = ?, updated_at = ? WHERE id = ?'),
       deletePlatform: () => s.prepare('DELETE FROM platform_contents WHERE draft_id = ? AND platform = ?'),
     });
@@ -79,13 +96,20 @@ export class DraftsRepo {
     if (f.socialSetId !== undefined) terms.push('social_set_id = @setId');
     if (f.status !== undefined) terms.push('status = @status');
     if (f.after) terms.push('(created_at < @afterAt OR (created_at = @afterAt AND id < @afterId))');
-    const sql = `SELECT ${DRAFT_COLUMNS} FROM drafts WHERE ${terms.join(' AND ')} ORDER BY created_at DESC, id DESC${f.limit ? ' LIMIT @limit' : ''}`;
+    const sql = `SELECT ${DRAFT_COLUMNS} FROM drafts WHERE ${terms.join(' AND ')} ORDER BY created_at DESC, id
+            DESC${f.limit ? ' LIMIT @limit' : ''}`;
     let stmt = this.listStmts.get(sql);
-    if (!stmt) { stmt = this.sqlite.prepare(sql); this.listStmts.set(sql, stmt); }
+    if (!stmt) {
+      stmt = this.sqlite.prepare(sql);
+      this.listStmts.set(sql, stmt);
+    }
     const params: Record<string, unknown> = { userId };
     if (f.socialSetId !== undefined) params.setId = f.socialSetId;
     if (f.status !== undefined) params.status = f.status;
-    if (f.after) { params.afterAt = f.after[0]; params.afterId = f.after[1]; }
+    if (f.after) {
+      params.afterAt = f.after[0];
+      params.afterId = f.after[1];
+    }
     if (f.limit) params.limit = f.limit;
     return stmt.all(params) as DraftRow[];
   }

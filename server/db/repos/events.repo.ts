@@ -20,7 +20,11 @@ export class EventsRepo {
   constructor(sqlite: Sqlite) {
     this.s = lazyStatements({
       insert: () => sqlite.prepare('INSERT INTO events (user_id, type, data, created_at) VALUES (?, ?, ?, ?)'),
-      after: () => sqlite.prepare('SELECT id, user_id AS userId, type, data, created_at AS createdAt FROM events WHERE user_id = ? AND id > ? ORDER BY id LIMIT ?'),
+      after: () =>
+        sqlite.prepare(
+          'SELECT id, user_id AS userId, type, data, created_at AS createdAt FROM events WHERE user_id = ? ' +
+            'AND id > ? ORDER BY id LIMIT ?',
+        ),
       maxId: () => sqlite.prepare('SELECT COALESCE(MAX(id), 0) FROM events').pluck(),
       userMaxId: () => sqlite.prepare('SELECT COALESCE(MAX(id), 0) FROM events WHERE user_id = ?').pluck(),
       purge: () => sqlite.prepare('DELETE FROM events WHERE created_at < ?'),

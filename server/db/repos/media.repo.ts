@@ -6,7 +6,6 @@ import { lazyStatements } from './statements.js';
 
 export type MediaRow = typeof media.$inferSelect;
 
-
 export class MediaRepo {
   private readonly s;
 
@@ -15,7 +14,9 @@ export class MediaRepo {
       own: () => sqlite.prepare(`SELECT ${COLUMNS} FROM media WHERE id = ? AND user_id = ?`),
       byId: () => sqlite.prepare(`SELECT ${COLUMNS} FROM media WHERE id = ?`),
       fileNames: () => sqlite.prepare('SELECT file_name FROM media').pluck(),
-      insert: () => sqlite.prepare(`INSERT INTO media (id, user_id, file_name, type, mime, size, width, height, alt_text, created_at)
+      insert: () =>
+        sqlite.prepare(`INSERT INTO media (id, user_id, file_name, type, mime, size, width, height, alt_text,
+                created_at)
         VALUES (@id, @userId, @fileName, @type, @mime, @size, @width, @height, @altText, @createdAt)`),
       setAltText: () => sqlite.prepare('UPDATE media SET alt_text = ? WHERE id = ? AND user_id = ?'),
       delete: () => sqlite.prepare('DELETE FROM media WHERE id = ?'),
@@ -37,7 +38,9 @@ export class MediaRepo {
 
   /** All or nothing. */
   insertAll(rows: MediaRow[]): void {
-    this.sqlite.transaction(() => { for (const r of rows) this.s.insert.run(r); })();
+    this.sqlite.transaction(() => {
+      for (const r of rows) this.s.insert.run(r);
+    })();
   }
 
   setAltText(userId: string, id: string, altText: string): void {

@@ -14,19 +14,28 @@ export type AccountRow = typeof accounts.$inferSelect;
 export type MediaRow = typeof media.$inferSelect;
 
 /** The draft as the publisher reads it: the drafts repo's row (one reader for the API and the publisher). */
-export type DraftSourceRow = Pick<DraftRow,
-  'id' | 'userId' | 'title' | 'status' | 'socialSetId' | 'selectedAccountIds' | 'language' | 'linkCard'>;
+export type DraftSourceRow = Pick<
+  DraftRow,
+  'id' | 'userId' | 'title' | 'status' | 'socialSetId' | 'selectedAccountIds' | 'language' | 'linkCard'
+>;
 
 export class PublishInputsRepo {
   private readonly s;
 
   /** `drafts`: the one reader of drafts, their posts and per-network text (the API's too). */
-  constructor(sqlite: Sqlite, private readonly drafts: DraftsRepo) {
+  constructor(
+    sqlite: Sqlite,
+    private readonly drafts: DraftsRepo,
+  ) {
     this.s = lazyStatements({
       // One statement for every target (a schedule request may name dozens of accounts).
-      accounts: () => sqlite.prepare(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE user_id = ? AND id IN (SELECT value FROM json_each(?))`),
+      accounts: () =>
+        sqlite.prepare(
+          `SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE user_id = ? AND id IN (SELECT value FROM json_each(?))`,
+        ),
       accountById: () => sqlite.prepare(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE id = ?`),
-      mediaKinds: () => sqlite.prepare('SELECT id, type, size FROM media WHERE user_id = ? AND id IN (SELECT value FROM json_each(?))'),
+      mediaKinds: () =>
+        sqlite.prepare('SELECT id, type, size FROM media WHERE user_id = ? AND id IN (SELECT value FROM json_each(?))'),
       mediaById: () => sqlite.prepare(`SELECT ${MEDIA_COLUMNS} FROM media WHERE id = ?`),
     });
   }

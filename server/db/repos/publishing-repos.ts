@@ -17,7 +17,10 @@ import { UsageRepo } from './usage.repo.js';
 
 /** `drafts`: the store's drafts repo, the one reader of drafts (the publisher reads through it). */
 export function createPublishingRepos(
-  sqlite: Sqlite, core: { clock: Clock; ids: Ids }, tx: Transactions, drafts: DraftsRepo,
+  sqlite: Sqlite,
+  core: { clock: Clock; ids: Ids },
+  tx: Transactions,
+  drafts: DraftsRepo,
 ) {
   return {
     /** Transactions spanning several of these repos (the same as the store repos'). */

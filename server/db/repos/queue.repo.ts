@@ -6,22 +6,49 @@
 import type { Sqlite } from '../connection.js';
 import { lazyStatements } from './statements.js';
 
-export interface QueuedDraft { draftId: string; title: string; slotAt: number }
+export interface QueuedDraft {
+  draftId: string;
+  title: string;
+  slotAt: number;
+}
 
 export class QueueRepo {
   private readonly s;
 
   constructor(sqlite: Sqlite) {
     this.s = lazyStatements({
-      taken: () => sqlite.prepare("SELECT DISTINCT requested_at FROM schedule_entries WHERE queue_set_id = ? AND status = 'pending' AND requested_at > ?").pluck(),
-      queued: () => sqlite.prepare(`SELECT e.draft_id AS draftId, d.title AS title, e.requested_at AS slotAt FROM schedule_entries e JOIN drafts d ON d.id = e.draft_id
+      taken: () =>
+        sqlite
+          .prepare(
+            'SELECT DISTINCT requested_at FROM schedule_entries WHERE queue_set_id = ? AND status = ' +
+              "'pending' AND requested_at > ?",
+          )
+          .pluck(),
+      queued: () =>
+        sqlite.prepare(`SELECT e.draft_id AS draftId, d.title AS title, e.requested_at AS slotAt FROM schedule_entries e
+                JOIN drafts d ON d.id = e.draft_id
         WHERE e.queue_set_id = ? AND e.user_id = ? AND e.status = 'pending' AND e.requested_at > ?
         GROUP BY e.draft_id, e.requested_at ORDER BY e.requested_at, e.draft_id`),
-      slotOf: () => sqlite.prepare("SELECT MIN(requested_at) FROM schedule_entries WHERE draft_id = ? AND queue_set_id = ? AND status = 'pending'").pluck(),
-      at: () => sqlite.prepare("SELECT DISTINCT draft_id FROM schedule_entries WHERE queue_set_id = ? AND status = 'pending' AND requested_at = ?").pluck(),
+      slotOf: () =>
+        sqlite
+          .prepare(
+            'SELECT MIN(requested_at) FROM schedule_entries WHERE draft_id = ? AND queue_set_id = ? AND ' +
+              "status = 'pending'",
+          )
+          .pluck(),
+      at: () =>
+        sqlite
+          .prepare(
+            "SELECT DISTINCT draft_id FROM schedule_entries WHERE queue_set_id = ? AND status = 'pending' " +
+              'AND requested_at = ?',
+          )
+          .pluck(),
       // Each entry keeps its own jitter (fire_at - requested_at) around the new slot, never in the past.
-      move: () => sqlite.prepare(`UPDATE schedule_entries SET fire_at = MAX(@earliest, @to + fire_at - requested_at), due_at = MAX(@earliest, @to + fire_at - requested_at),
-          requested_at = @to, next_attempt_at = NULL WHERE draft_id = @draftId AND queue_set_id = @setId AND status = 'pending'`),
+      move: () =>
+        sqlite.prepare(`UPDATE schedule_entries SET fire_at = MAX(@earliest, @to + fire_at - requested_at), due_at =
+                    MAX(@earliest, @to + fire_at - requested_at),
+          requested_at = @to, next_attempt_at = NULL WHERE draft_id = @draftId AND queue_set_id = @setId AND status =
+                    'pending'`),
     });
   }
 

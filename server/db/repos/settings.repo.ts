@@ -14,7 +14,9 @@ export class SettingsRepo {
     try {
       const saved = JSON.parse(fs.readFileSync(file, 'utf8')) as unknown;
       return saved && typeof saved === 'object' && !Array.isArray(saved) ? (saved as Record<string, unknown>) : {};
-    } catch { return {}; }
+    } catch {
+      return {};
+    }
   }
 
   /** Merges `values` into the settings file, written whole beside it and renamed (0600). */

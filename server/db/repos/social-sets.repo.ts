@@ -12,10 +12,12 @@ export interface SetMember {
   username: string;
 }
 
-const SET_COLUMNS = 'id, user_id AS userId, name, is_default AS isDefault, created_at AS createdAt, time_zone AS timeZone, slots';
+const SET_COLUMNS =
+  'id, user_id AS userId, name, is_default AS isDefault, created_at AS createdAt, time_zone AS timeZone, slots';
 
 /** SQLite stores is_default as 0 or 1; rows answer it as a boolean. */
-const toRow = (r: unknown): SetRow | undefined => (r ? { ...(r as SetRow), isDefault: (r as { isDefault: number }).isDefault === 1 } : undefined);
+const toRow = (r: unknown): SetRow | undefined =>
+  r ? { ...(r as SetRow), isDefault: (r as { isDefault: number }).isDefault === 1 } : undefined;
 
 export class SocialSetsRepo {
   private readonly s;
@@ -26,10 +28,17 @@ export class SocialSetsRepo {
       own: () => sqlite.prepare(`SELECT ${SET_COLUMNS} FROM social_sets WHERE id = ? AND user_id = ?`),
       defaultOf: () => sqlite.prepare(`SELECT ${SET_COLUMNS} FROM social_sets WHERE user_id = ? AND is_default = 1`),
       anyOf: () => sqlite.prepare('SELECT id FROM social_sets WHERE user_id = ? LIMIT 1').pluck(),
-      members: () => sqlite.prepare(`SELECT m.social_set_id AS setId, a.id AS accountId, a.platform, a.username FROM social_set_accounts m
-        JOIN accounts a ON a.id = m.account_id WHERE m.social_set_id IN (SELECT value FROM json_each(?)) ORDER BY m.position`),
+      members: () =>
+        sqlite.prepare(`SELECT m.social_set_id AS setId, a.id AS accountId, a.platform, a.username FROM
+                social_set_accounts m
+        JOIN accounts a ON a.id = m.account_id WHERE m.social_set_id IN (SELECT value FROM json_each(?)) ORDER BY
+                m.position`),
       memberIds: () => sqlite.prepare('SELECT account_id FROM social_set_accounts WHERE social_set_id = ?').pluck(),
-      insert: () => sqlite.prepare('INSERT INTO social_sets (id, user_id, name, is_default, created_at, time_zone, slots) VALUES (@id, @userId, @name, @isDefault, @createdAt, @timeZone, @slots)'),
+      insert: () =>
+        sqlite.prepare(
+          'INSERT INTO social_sets (id, user_id, name, is_default, created_at, time_zone, slots) VALUES ' +
+            '(@id, @userId, @name, @isDefault, @createdAt, @timeZone, @slots)',
+        ),
       setTimeZone: () => sqlite.prepare('UPDATE social_sets SET time_zone = ? WHERE id = ?'),
       setSlots: () => sqlite.prepare('UPDATE social_sets SET slots = ? WHERE id = ?'),
       rename: () => sqlite.prepare('UPDATE social_sets SET name = ? WHERE id = ?'),
@@ -37,7 +46,8 @@ export class SocialSetsRepo {
       markDefault: () => sqlite.prepare('UPDATE social_sets SET is_default = 1 WHERE id = ?'),
       delete: () => sqlite.prepare('DELETE FROM social_sets WHERE id = ?'),
       clearMembers: () => sqlite.prepare('DELETE FROM social_set_accounts WHERE social_set_id = ?'),
-      addMember: () => sqlite.prepare('INSERT INTO social_set_accounts (social_set_id, account_id, position) VALUES (?, ?, ?)'),
+      addMember: () =>
+        sqlite.prepare('INSERT INTO social_set_accounts (social_set_id, account_id, position) VALUES (?, ?, ?)'),
     });
   }
 

@@ -1,6 +1,6 @@
 /**
- * A repo's prepared statements, each prepared when first used. Preparing all ~150 of them took a
- * few ms of every start-up, though a start runs a dozen; the first use pays a few µs instead. The
+ * A repo's prepared statements, each prepared when first used. Preparing all of them cost every
+ * start-up, though a start runs a dozen; the first use pays for one instead (README, Performance). The
  * object has one property per statement: a getter that prepares it and then stands as a plain
  * value. test/unit/repo-statements.test.ts prepares every one of them against the migrated
  * schema, so a statement that no longer matches the tables still fails a test, not a user.

@@ -1,4 +1,7 @@
-/** Repositories of the stored things: users and keys, accounts and connections, social sets, drafts and posts, templates, media, credits, settings, idempotency keys. */
+/**
+ * Repositories of the stored things: users and keys, accounts and connections, social sets, drafts and posts,
+ * templates, media, credits, settings, idempotency keys.
+ */
 import type { Sqlite } from '../connection.js';
 import { AccountsRepo, OAuthStatesRepo } from './accounts.repo.js';
 import { CreditsRepo } from './credits.repo.js';

@@ -6,7 +6,15 @@
 import type { Sqlite } from '../connection.js';
 import { lazyStatements } from './statements.js';
 
-export interface UsageRow { userId: string; accountId: string; platform: string; partId: string | null; kind: 'post' | 'reply'; costUsd: number; at: number }
+export interface UsageRow {
+  userId: string;
+  accountId: string;
+  platform: string;
+  partId: string | null;
+  kind: 'post' | 'reply';
+  costUsd: number;
+  at: number;
+}
 
 export class UsageRepo {
   private readonly s;
@@ -14,15 +22,28 @@ export class UsageRepo {
   constructor(sqlite: Sqlite) {
     const db = sqlite;
     this.s = lazyStatements({
-      insert: () => db.prepare(`INSERT INTO post_usage (user_id, account_id, platform, part_id, kind, cost_usd, at)
+      insert: () =>
+        db.prepare(`INSERT INTO post_usage (user_id, account_id, platform, part_id, kind, cost_usd, at)
         VALUES (@userId, @accountId, @platform, @partId, @kind, @costUsd, @at)`),
       // The gate counts a window (an index range) and, only when it is full, reads the times in
       // it: reading 10,000 times of X's per-app day before every post cost the scheduler dearly.
-      accountCount: () => db.prepare('SELECT COUNT(*) FROM post_usage WHERE account_id = ? AND at > ? AND (? IS NULL OR kind = ?)').pluck(),
+      accountCount: () =>
+        db
+          .prepare('SELECT COUNT(*) FROM post_usage WHERE account_id = ? AND at > ? AND (? IS NULL OR kind = ?)')
+          .pluck(),
       platformCount: () => db.prepare('SELECT COUNT(*) FROM post_usage WHERE platform = ? AND at > ?').pluck(),
-      accountTimes: () => db.prepare('SELECT at FROM post_usage WHERE account_id = ? AND at > ? AND (? IS NULL OR kind = ?) ORDER BY at').pluck(),
+      accountTimes: () =>
+        db
+          .prepare('SELECT at FROM post_usage WHERE account_id = ? AND at > ? AND (? IS NULL OR kind = ?) ORDER BY at')
+          .pluck(),
       platformTimes: () => db.prepare('SELECT at FROM post_usage WHERE platform = ? AND at > ? ORDER BY at').pluck(),
-      spend: () => db.prepare('SELECT COALESCE(SUM(cost_usd), 0) AS usd FROM post_usage WHERE user_id = ? AND platform = ? AND at >= ? AND at < ?').pluck(),
+      spend: () =>
+        db
+          .prepare(
+            'SELECT COALESCE(SUM(cost_usd), 0) AS usd FROM post_usage WHERE user_id = ? AND platform = ? AND ' +
+              'at >= ? AND at < ?',
+          )
+          .pluck(),
     });
   }
 

@@ -20,9 +20,11 @@ export type KeyLookupRow = UserRow & {
 };
 
 /** The columns of a UserRow (`u` is the users table's alias). */
-const USER_COLUMNS = `u.id, u.email, u.password_hash AS passwordHash, u.nickname, u.avatar_url AS avatarUrl, u.timezone, u.locale,
+const USER_COLUMNS = `u.id, u.email, u.password_hash AS passwordHash, u.nickname, u.avatar_url AS avatarUrl, u.timezone,
+    u.locale,
   u.provider, u.default_tier AS defaultTier, u.created_at AS createdAt`;
-const KEY_COLUMNS = `id, user_id AS userId, name, key_hash AS keyHash, preview, status, tier, last_used AS lastUsed, created_at AS createdAt,
+const KEY_COLUMNS = `id, user_id AS userId, name, key_hash AS keyHash, preview, status, tier, last_used AS lastUsed,
+    created_at AS createdAt,
   expires_at AS expiresAt, sliding`;
 
 export class UsersRepo {
@@ -36,8 +38,11 @@ export class UsersRepo {
       owner: () => sqlite.prepare('SELECT id FROM users ORDER BY created_at, id LIMIT 1').pluck(),
       timezone: () => sqlite.prepare('SELECT timezone FROM users WHERE id = ?').pluck(),
       setTimezoneAll: () => sqlite.prepare('UPDATE users SET timezone = ?'),
-      insert: () => sqlite.prepare(`INSERT INTO users (id, email, password_hash, nickname, avatar_url, timezone, locale, provider, default_tier, created_at)
-        VALUES (@id, @email, @passwordHash, @nickname, @avatarUrl, @timezone, @locale, @provider, @defaultTier, @createdAt)`),
+      insert: () =>
+        sqlite.prepare(`INSERT INTO users (id, email, password_hash, nickname, avatar_url, timezone, locale, provider,
+                default_tier, created_at)
+        VALUES (@id, @email, @passwordHash, @nickname, @avatarUrl, @timezone, @locale, @provider, @defaultTier,
+                @createdAt)`),
       rehash: () => sqlite.prepare('UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?'),
     });
   }
@@ -85,13 +90,20 @@ export class KeysRepo {
   constructor(sqlite: Sqlite) {
     this.s = lazyStatements({
       // The key and its user in one statement.
-      lookup: () => sqlite.prepare(`SELECT k.id AS keyId, k.tier AS tier, k.status AS status, k.last_used AS lastUsed, k.expires_at AS expiresAt,
+      lookup: () =>
+        sqlite.prepare(`SELECT k.id AS keyId, k.tier AS tier, k.status AS status, k.last_used AS lastUsed, k.expires_at
+                AS expiresAt,
         k.sliding AS sliding, ${USER_COLUMNS} FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = ?`),
       touch: () => sqlite.prepare("UPDATE api_keys SET last_used = ?, status = 'active' WHERE id = ?"),
       extend: () => sqlite.prepare('UPDATE api_keys SET expires_at = ? WHERE id = ?'),
-      insert: () => sqlite.prepare(`INSERT INTO api_keys (id, user_id, name, key_hash, preview, status, tier, last_used, created_at, expires_at, sliding)
+      insert: () =>
+        sqlite.prepare(`INSERT INTO api_keys (id, user_id, name, key_hash, preview, status, tier, last_used, created_at,
+                expires_at, sliding)
         VALUES (@id, @userId, @name, @keyHash, @preview, @status, @tier, @lastUsed, @createdAt, @expiresAt, @sliding)`),
-      dropExpiredSessions: () => sqlite.prepare('DELETE FROM api_keys WHERE user_id = ? AND sliding = 1 AND expires_at IS NOT NULL AND expires_at <= ?'),
+      dropExpiredSessions: () =>
+        sqlite.prepare(
+          'DELETE FROM api_keys WHERE user_id = ? AND sliding = 1 AND expires_at IS NOT NULL AND expires_at <= ?',
+        ),
       countLasting: () => sqlite.prepare('SELECT COUNT(*) FROM api_keys WHERE user_id = ? AND sliding = 0').pluck(),
       listOf: () => sqlite.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE user_id = ? ORDER BY created_at DESC`),
       delete: () => sqlite.prepare('DELETE FROM api_keys WHERE id = ? AND user_id = ?'),
@@ -126,7 +138,10 @@ export class KeysRepo {
 
   /** Newest first. */
   listOf(userId: string): KeyRow[] {
-    return (this.s.listOf.all(userId) as (Omit<KeyRow, 'sliding'> & { sliding: number })[]).map((k) => ({ ...k, sliding: k.sliding === 1 }));
+    return (this.s.listOf.all(userId) as (Omit<KeyRow, 'sliding'> & { sliding: number })[]).map((k) => ({
+      ...k,
+      sliding: k.sliding === 1,
+    }));
   }
 
   /** Answers whether a key was deleted. */

@@ -11,7 +11,11 @@ export type { AccountRow };
 /** Counting options the account's meta holds (undefined ones left out). */
 function accountLimits(r: AccountRow): Account['limits'] {
   let meta: Record<string, unknown> = {};
-  try { meta = JSON.parse(r.meta || '{}') as Record<string, unknown>; } catch { /* unreadable meta: no limits */ }
+  try {
+    meta = JSON.parse(r.meta || '{}') as Record<string, unknown>;
+  } catch {
+    /* unreadable meta: no limits */
+  }
   const o = countOptionsFromMeta(r.platform as Platform, meta && typeof meta === 'object' ? meta : {});
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 }
@@ -35,7 +39,10 @@ export function toAccountDto(r: AccountRow, now: number): Account {
 }
 
 export class AccountsService {
-  constructor(private readonly deps: Deps, private readonly repo: AccountsRepo) {}
+  constructor(
+    private readonly deps: Deps,
+    private readonly repo: AccountsRepo,
+  ) {}
 
   list(userId: string): Account[] {
     const now = this.deps.clock.now();

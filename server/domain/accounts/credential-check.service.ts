@@ -11,20 +11,36 @@ import type { Deps } from '../deps.js';
 import type { CredentialsService } from './credentials.service.js';
 import { accountHealth, EXPIRING_WINDOW_MS, type TokenFacts } from './health.js';
 
-export interface CheckReport { refreshed: string[]; failed: { accountId: string; message: string }[]; attention: { accountId: string; state: string; message: string }[] }
+export interface CheckReport {
+  refreshed: string[];
+  failed: { accountId: string; message: string }[];
+  attention: { accountId: string; state: string; message: string }[];
+}
 
 export class CredentialCheckService {
-  constructor(private readonly deps: Deps, private readonly accounts: AccountsRepo, private readonly creds: CredentialsService) {}
+  constructor(
+    private readonly deps: Deps,
+    private readonly accounts: AccountsRepo,
+    private readonly creds: CredentialsService,
+  ) {}
 
   async run(): Promise<CheckReport> {
     const report: CheckReport = { refreshed: [], failed: [], attention: [] };
     if (this.deps.secrets.kind === 'unavailable' || this.deps.secrets.locked) return report;
     for (const row of this.accounts.all()) {
       let facts: TokenFacts | undefined;
-      try { facts = (JSON.parse(row.meta) as { token?: TokenFacts }).token; } catch { /* none */ }
+      try {
+        facts = (JSON.parse(row.meta) as { token?: TokenFacts }).token;
+      } catch {
+        /* none */
+      }
       const now = this.deps.clock.now();
-      const due = row.status === 'active' && facts?.expiresAt !== undefined && facts.refresh !== 'none' && facts.expiresAt - now <= EXPIRING_WINDOW_MS
-        && !(facts.refresh === 'before_expiry' && facts.expiresAt <= now);
+      const due =
+        row.status === 'active' &&
+        facts?.expiresAt !== undefined &&
+        facts.refresh !== 'none' &&
+        facts.expiresAt - now <= EXPIRING_WINDOW_MS &&
+        !(facts.refresh === 'before_expiry' && facts.expiresAt <= now);
       if (due && this.deps.platforms.get(row.platform as Platform).refresh) {
         try {
           const current = await this.creds.load(row.id);

@@ -23,8 +23,19 @@ const REFRESH_EARLY_MS = 60_000;
 
 export function accountInfo(row: AccountRow): AccountInfo {
   let meta: Record<string, unknown> = {};
-  try { meta = JSON.parse(row.meta) as Record<string, unknown>; } catch { /* keep empty */ }
-  return { id: row.id, platform: row.platform as Platform, platformUserId: row.platformUserId, username: row.username, serverUrl: row.serverUrl, meta };
+  try {
+    meta = JSON.parse(row.meta) as Record<string, unknown>;
+  } catch {
+    /* keep empty */
+  }
+  return {
+    id: row.id,
+    platform: row.platform as Platform,
+    platformUserId: row.platformUserId,
+    username: row.username,
+    serverUrl: row.serverUrl,
+    meta,
+  };
 }
 
 export class CredentialsService {
@@ -32,7 +43,13 @@ export class CredentialsService {
   /** How many refresh calls went to networks (tests and figures read it). */
   refreshCalls = 0;
 
-  constructor(private readonly deps: Deps, private readonly accounts: AccountsRepo, private readonly apps: NetworkAppsService, private readonly events: EventsService, private readonly tx: Transactions) {}
+  constructor(
+    private readonly deps: Deps,
+    private readonly accounts: AccountsRepo,
+    private readonly apps: NetworkAppsService,
+    private readonly events: EventsService,
+    private readonly tx: Transactions,
+  ) {}
 
   async load(accountId: string): Promise<Credentials | null> {
     const raw = await this.deps.secrets.get(accountSecretName(accountId));
@@ -43,7 +60,12 @@ export class CredentialsService {
   async save(accountId: string, creds: Credentials): Promise<void> {
     await this.deps.secrets.set(accountSecretName(accountId), JSON.stringify(creds));
     const row = this.accounts.byId(accountId);
-    if (row) this.accounts.setMetaFact(accountId, 'token', tokenFacts(this.deps.platforms.get(row.platform as Platform), creds));
+    if (row)
+      this.accounts.setMetaFact(
+        accountId,
+        'token',
+        tokenFacts(this.deps.platforms.get(row.platform as Platform), creds),
+      );
   }
 
   /** Marks the account to be connected again; the first time, with its event. */
@@ -57,7 +79,11 @@ export class CredentialsService {
   }
 
   private reauthError(row: AccountRow, why?: string): HeraldError {
-    return new HeraldError('TOKEN_EXPIRED', `The ${NETWORK_NAMES[row.platform as Platform]} account @${row.username} must be connected again${why ? ` (${why})` : ''}`);
+    return new HeraldError(
+      'TOKEN_EXPIRED',
+      `The ${NETWORK_NAMES[row.platform as Platform]} account @${row.username} must be connected again` +
+        `${why ? ` (${why})` : ''}`,
+    );
   }
 
   /** One refresh per account at a time; callers that raced share its result. */
@@ -76,7 +102,11 @@ export class CredentialsService {
       }
       this.refreshCalls += 1;
       try {
-        const next = await adapter.refresh({ account: accountInfo(row), credentials: current, network: this.apps.network(row.platform as Platform) });
+        const next = await adapter.refresh({
+          account: accountInfo(row),
+          credentials: current,
+          network: this.apps.network(row.platform as Platform),
+        });
         crashPoint('refresh');
         await this.save(row.id, next);
         return next;
@@ -89,7 +119,10 @@ export class CredentialsService {
       }
     })();
     this.inflight.set(row.id, job);
-    job.then(() => this.inflight.delete(row.id), () => this.inflight.delete(row.id));
+    job.then(
+      () => this.inflight.delete(row.id),
+      () => this.inflight.delete(row.id),
+    );
     return job;
   }
 
@@ -101,14 +134,19 @@ export class CredentialsService {
     }
     const network = this.apps.network(row.platform as Platform);
     const info = accountInfo(row);
-    if (creds.expiresAt !== undefined && creds.expiresAt - this.deps.clock.now() < REFRESH_EARLY_MS && creds.refreshToken) {
+    if (
+      creds.expiresAt !== undefined &&
+      creds.expiresAt - this.deps.clock.now() < REFRESH_EARLY_MS &&
+      creds.refreshToken
+    ) {
       creds = await this.refreshOnce(row, creds);
     }
     try {
       return await fn({ account: info, credentials: creds, network, signal });
     } catch (err) {
       // The reset the network gave, for the account's health (rate_limited until then).
-      if (err instanceof PlatformError && err.kind === 'rate_limited' && err.resetAt) this.accounts.setMetaFact(row.id, 'rateLimitedUntil', err.resetAt);
+      if (err instanceof PlatformError && err.kind === 'rate_limited' && err.resetAt)
+        this.accounts.setMetaFact(row.id, 'rateLimitedUntil', err.resetAt);
       if (!(err instanceof PlatformError) || err.kind !== 'token_expired') throw err;
       const fresh = await this.refreshOnce(row, creds);
       try {

@@ -98,18 +98,26 @@ export class AuthService {
    * AttemptThrottle), and an unknown e-mail, or a user with no password, costs one hash like a
    * wrong password does. A good password stored at an older cost is rehashed at today's.
    */
-  async login(email: string, password: string, client = 'local', opts: { session?: boolean } = {}): Promise<{ user: UserRow; key: IssuedKey }> {
+  async login(
+    email: string,
+    password: string,
+    client = 'local',
+    opts: { session?: boolean } = {},
+  ): Promise<{ user: UserRow; key: IssuedKey }> {
     const id = normaliseEmail(email);
     // The e-mail first: a success clears its record and only takes this attempt off the client's.
     const attempt = this.loginThrottle.reserve({ email: id, client });
     if (!attempt.ok) {
-      throw new HeraldError('RATE_LIMITED', `Too many failed sign-ins; try again in ${attempt.retryAfter} s`, { retryAfter: attempt.retryAfter });
+      throw new HeraldError('RATE_LIMITED', `Too many failed sign-ins; try again in ${attempt.retryAfter} s`, {
+        retryAfter: attempt.retryAfter,
+      });
     }
     const user = this.users.byEmail(id);
     const stored = user?.passwordHash ?? (await dummyPasswordHash(this.cost));
     const ok = await verifyPassword(password, stored);
     if (!user) throw new HeraldError('USER_NOT_FOUND', 'No user has this e-mail address');
-    if (!ok || user.passwordHash === null) throw new HeraldError('INVALID_CREDENTIALS', 'The e-mail or password is wrong');
+    if (!ok || user.passwordHash === null)
+      throw new HeraldError('INVALID_CREDENTIALS', 'The e-mail or password is wrong');
     attempt.settle(true);
     if (needsRehash(user.passwordHash, this.cost)) {
       const rehashed = await hashPassword(password, this.cost);
@@ -142,7 +150,17 @@ export class AuthService {
       if (opts.session) this.repos.keys.dropExpiredSessions(userId, createdAt);
       this.repos.keys.insert(row);
     });
-    return { id: row.id, key, keyPreview: row.preview, name, tier, status: 'created', createdAt, lastUsed: null, expiresAt };
+    return {
+      id: row.id,
+      key,
+      keyPreview: row.preview,
+      name,
+      tier,
+      status: 'created',
+      createdAt,
+      lastUsed: null,
+      expiresAt,
+    };
   }
 
   /**
@@ -152,19 +170,29 @@ export class AuthService {
    */
   createKey(caller: AuthContext, name: string, tier?: Tier, expiresAt?: string): IssuedKey {
     const own = TIER_RANK[caller.tier] ?? 0;
-    const wanted = tier ?? ((TIER_RANK[caller.user.defaultTier as Tier] ?? 0) <= own ? (caller.user.defaultTier as Tier) : caller.tier);
+    const wanted =
+      tier ??
+      ((TIER_RANK[caller.user.defaultTier as Tier] ?? 0) <= own ? (caller.user.defaultTier as Tier) : caller.tier);
     if (TIER_RANK[wanted] > own) {
-      throw new HeraldError('UNAUTHORIZED', `This key is ${caller.tier} tier; it can create keys of its own tier or lower only`);
+      throw new HeraldError(
+        'UNAUTHORIZED',
+        `This key is ${caller.tier} tier; it can create keys of its own tier or lower only`,
+      );
     }
     const now = this.deps.clock.now();
     let expiry = expiresAt === undefined ? null : new Date(Date.parse(expiresAt)).toISOString();
     if (expiry !== null && Date.parse(expiry) <= now) {
-      throw new HeraldError('INVALID_INPUT', 'expiresAt must be in the future', { details: [{ path: 'body.expiresAt', message: 'must be in the future' }] });
+      throw new HeraldError('INVALID_INPUT', 'expiresAt must be in the future', {
+        details: [{ path: 'body.expiresAt', message: 'must be in the future' }],
+      });
     }
     if (caller.expiresAt && !caller.sliding) {
       if (expiry === null) expiry = caller.expiresAt;
       else if (Date.parse(expiry) > Date.parse(caller.expiresAt)) {
-        throw new HeraldError('UNAUTHORIZED', `This key expires at ${caller.expiresAt}; it cannot create a key that outlives it`);
+        throw new HeraldError(
+          'UNAUTHORIZED',
+          `This key expires at ${caller.expiresAt}; it cannot create a key that outlives it`,
+        );
       }
     }
     const held = this.repos.keys.countLasting(caller.user.id);
@@ -177,8 +205,16 @@ export class AuthService {
   /** `currentKeyId`: the caller's own key, marked so the UI can say which sign-in is this browser. */
   listKeys(userId: string, currentKeyId?: string) {
     return this.repos.keys.listOf(userId).map((k) => ({
-      id: k.id, key: k.preview, name: k.name, status: k.status as 'created' | 'active', tier: k.tier as Tier,
-      lastUsed: k.lastUsed, createdAt: k.createdAt, expiresAt: k.expiresAt, session: k.sliding, current: k.id === currentKeyId,
+      id: k.id,
+      key: k.preview,
+      name: k.name,
+      status: k.status as 'created' | 'active',
+      tier: k.tier as Tier,
+      lastUsed: k.lastUsed,
+      createdAt: k.createdAt,
+      expiresAt: k.expiresAt,
+      session: k.sliding,
+      current: k.id === currentKeyId,
     }));
   }
 
@@ -219,7 +255,10 @@ export class AuthService {
     if (!row) return undefined;
     const now = this.deps.clock.now();
     if (row.expiresAt !== null && Date.parse(row.expiresAt) <= now) {
-      throw new HeraldError('TOKEN_EXPIRED', `This API key expired at ${row.expiresAt}; sign in again or create a new key`);
+      throw new HeraldError(
+        'TOKEN_EXPIRED',
+        `This API key expired at ${row.expiresAt}; sign in again or create a new key`,
+      );
     }
     this.noteUse(row, now);
     const { keyId, tier, status: _status, lastUsed: _lastUsed, expiresAt, sliding, ...user } = row;

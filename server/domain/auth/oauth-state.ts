@@ -10,7 +10,9 @@ import type { OAuthStatesRepo } from '../../db/repos/accounts.repo.js';
 import { HeraldError } from '../../core/errors.js';
 
 const TTL_MS = 10 * 60_000;
-const NONCE = 16, TS = 8, MAC = 16;
+const NONCE = 16,
+  TS = 8,
+  MAC = 16;
 
 const sha256 = (s: string) => crypto.createHash('sha256').update(s).digest('hex');
 
@@ -24,7 +26,10 @@ export class OAuthStates {
     return (this.keyBytes ??= crypto.randomBytes(32));
   }
 
-  constructor(private readonly deps: Deps, private readonly repo: OAuthStatesRepo) {}
+  constructor(
+    private readonly deps: Deps,
+    private readonly repo: OAuthStatesRepo,
+  ) {}
 
   private mac(purpose: string, body: Buffer): Buffer {
     return crypto.createHmac('sha256', this.key).update(purpose).update('\0').update(body).digest().subarray(0, MAC);
@@ -37,18 +42,28 @@ export class OAuthStates {
     body.writeBigUInt64BE(BigInt(now), NONCE);
     const state = Buffer.concat([body, this.mac(purpose, body)]).toString('base64url');
     this.repo.purge(new Date(now - 86_400_000).toISOString());
-    this.repo.insert({ stateHash: sha256(state), purpose, data: JSON.stringify(data), expiresAt: new Date(now + TTL_MS).toISOString(), createdAt: nowIso(this.deps.clock) });
+    this.repo.insert({
+      stateHash: sha256(state),
+      purpose,
+      data: JSON.stringify(data),
+      expiresAt: new Date(now + TTL_MS).toISOString(),
+      createdAt: nowIso(this.deps.clock),
+    });
     return state;
   }
 
   /** Returns the flow's data and burns the state, or throws INVALID_INPUT. */
   consume<T = Record<string, unknown>>(purpose: string, state: unknown): T {
-    const bad = (why: string) => new HeraldError('INVALID_INPUT', `This sign-in link is not valid (${why}); start again`, { details: [{ path: 'state', message: why }] });
+    const bad = (why: string) =>
+      new HeraldError('INVALID_INPUT', `This sign-in link is not valid (${why}); start again`, {
+        details: [{ path: 'state', message: why }],
+      });
     if (typeof state !== 'string' || state.length > 200) throw bad('malformed state');
     const raw = Buffer.from(state, 'base64url');
     if (raw.length !== NONCE + TS + MAC || raw.toString('base64url') !== state) throw bad('malformed state');
     const body = raw.subarray(0, NONCE + TS);
-    if (!crypto.timingSafeEqual(raw.subarray(NONCE + TS), this.mac(purpose, body))) throw bad('state was not issued for this flow');
+    if (!crypto.timingSafeEqual(raw.subarray(NONCE + TS), this.mac(purpose, body)))
+      throw bad('state was not issued for this flow');
     const now = this.deps.clock.now();
     const issued = Number(body.readBigUInt64BE(NONCE));
     if (now - issued > TTL_MS || issued - now > 60_000) throw bad('state expired');

@@ -43,17 +43,23 @@ interface Settings {
 const describe = (err: unknown): string => {
   const e = err as { message?: string; cause?: { message?: string } };
   const inner = e?.cause?.message;
-  return (inner && inner !== e.message ? `${e.message}: ${inner}` : e?.message ?? String(err)).slice(0, 300);
+  return (inner && inner !== e.message ? `${e.message}: ${inner}` : (e?.message ?? String(err))).slice(0, 300);
 };
 
 const unreachable = (what: string, err: unknown) =>
-  new HeraldError('PLATFORM_ERROR', `The identity provider could not ${what} (${describe(err)}); try again later`, { cause: err });
+  new HeraldError('PLATFORM_ERROR', `The identity provider could not ${what} (${describe(err)}); try again later`, {
+    cause: err,
+  });
 
 const untrusted = (err: unknown) =>
-  new HeraldError('INVALID_INPUT', `Herald refused the identity provider's answer: ${describe(err)}; start signing in again`, {
-    cause: err,
-    details: [{ path: 'body.code', message: 'the ID token failed validation' }],
-  });
+  new HeraldError(
+    'INVALID_INPUT',
+    `Herald refused the identity provider's answer: ${describe(err)}; start signing in again`,
+    {
+      cause: err,
+      details: [{ path: 'body.code', message: 'the ID token failed validation' }],
+    },
+  );
 
 /** Codes of openid-client errors that mean "the answer arrived but cannot be trusted". */
 const VALIDATION_CODES = new Set([
@@ -69,19 +75,33 @@ export class OidcClient {
   private discovered?: { issuer: string; metadata: oidc.ServerMetadata; until: number };
 
   /** `identity`: the provider settings in force (the environment, or the app saved in Settings → Networks). */
-  constructor(private readonly deps: Deps, private readonly identity: () => Deps['config']['identity'] = () => deps.config.identity) {}
+  constructor(
+    private readonly deps: Deps,
+    private readonly identity: () => Deps['config']['identity'] = () => deps.config.identity,
+  ) {}
 
   /** Throws 501 unless the client id and secret are set and the issuer is usable. */
   settings(): Settings {
     const { issuer, clientId, clientSecret } = this.identity();
     if (!clientId || !clientSecret) {
-      throw new HeraldError('OAUTH_NOT_CONFIGURED', 'Sign-in with an identity provider is not configured: set HERALD_IDENTITY_CLIENT_ID and HERALD_IDENTITY_CLIENT_SECRET');
+      throw new HeraldError(
+        'OAUTH_NOT_CONFIGURED',
+        'Sign-in with an identity provider is not configured: set HERALD_IDENTITY_CLIENT_ID and ' +
+          'HERALD_IDENTITY_CLIENT_SECRET',
+      );
     }
     let url: URL;
-    try { url = new URL(issuer); } catch { throw new HeraldError('OAUTH_NOT_CONFIGURED', 'HERALD_IDENTITY_ISSUER is not a valid URL'); }
+    try {
+      url = new URL(issuer);
+    } catch {
+      throw new HeraldError('OAUTH_NOT_CONFIGURED', 'HERALD_IDENTITY_ISSUER is not a valid URL');
+    }
     const insecure = url.protocol === 'http:' && LOOPBACK.has(url.hostname);
     if (url.protocol !== 'https:' && !insecure) {
-      throw new HeraldError('OAUTH_NOT_CONFIGURED', 'HERALD_IDENTITY_ISSUER must be an https URL (http only for a provider on this machine)');
+      throw new HeraldError(
+        'OAUTH_NOT_CONFIGURED',
+        'HERALD_IDENTITY_ISSUER must be an https URL (http only for a provider on this machine)',
+      );
     }
     return { issuer: url, clientId, clientSecret, insecure };
   }
@@ -94,17 +114,35 @@ export class OidcClient {
     if (!cached || cached.issuer !== s.issuer.href || cached.until < now) {
       let found: oidc.Configuration;
       try {
-        found = await oidc.discovery(s.issuer, s.clientId, s.clientSecret, undefined, s.insecure ? { execute: [oidc.allowInsecureRequests], timeout: TIMEOUT_S } : { timeout: TIMEOUT_S });
+        found = await oidc.discovery(
+          s.issuer,
+          s.clientId,
+          s.clientSecret,
+          undefined,
+          s.insecure ? { execute: [oidc.allowInsecureRequests], timeout: TIMEOUT_S } : { timeout: TIMEOUT_S },
+        );
       } catch (err) {
         throw unreachable('be discovered at HERALD_IDENTITY_ISSUER', err);
       }
-      cached = this.discovered = { issuer: s.issuer.href, metadata: found.serverMetadata(), until: now + DISCOVERY_TTL_MS };
+      cached = this.discovered = {
+        issuer: s.issuer.href,
+        metadata: found.serverMetadata(),
+        until: now + DISCOVERY_TTL_MS,
+      };
     }
     const methods = cached.metadata.token_endpoint_auth_methods_supported;
     // client_secret_basic is the OAuth default every provider must accept unless it says otherwise.
-    const auth = !methods || methods.includes('client_secret_basic') ? oidc.ClientSecretBasic(s.clientSecret) : oidc.ClientSecretPost(s.clientSecret);
+    const auth =
+      !methods || methods.includes('client_secret_basic')
+        ? oidc.ClientSecretBasic(s.clientSecret)
+        : oidc.ClientSecretPost(s.clientSecret);
     const skew = Math.round((now - Date.now()) / 1000);
-    const config = new oidc.Configuration(cached.metadata, s.clientId, { client_secret: s.clientSecret, [oidc.clockSkew]: skew }, auth);
+    const config = new oidc.Configuration(
+      cached.metadata,
+      s.clientId,
+      { client_secret: s.clientSecret, [oidc.clockSkew]: skew },
+      auth,
+    );
     if (s.insecure) oidc.allowInsecureRequests(config);
     // openid-client trusts an ID token from the token endpoint by TLS alone unless told to check
     // its signature against the provider's JWKS; Herald checks it (one JWKS fetch per sign-in).
@@ -113,7 +151,12 @@ export class OidcClient {
     return config;
   }
 
-  async authorizationUrl(req: { redirectUri: string; state: string; nonce: string; codeChallenge: string }): Promise<string> {
+  async authorizationUrl(req: {
+    redirectUri: string;
+    state: string;
+    nonce: string;
+    codeChallenge: string;
+  }): Promise<string> {
     const config = await this.configuration(this.settings());
     const oidc = await openidClient();
     return oidc.buildAuthorizationUrl(config, {
@@ -131,7 +174,14 @@ export class OidcClient {
    * authorization response's issuer (RFC 9207) when the caller has it; Herald talks to one
    * provider only, so without it the discovered issuer stands in.
    */
-  async exchange(req: { redirectUri: string; code: string; state: string; iss?: string; nonce: string; verifier: string }): Promise<IdentityClaims> {
+  async exchange(req: {
+    redirectUri: string;
+    code: string;
+    state: string;
+    iss?: string;
+    nonce: string;
+    verifier: string;
+  }): Promise<IdentityClaims> {
     const config = await this.configuration(this.settings());
     const oidc = await openidClient();
     const current = new URL(req.redirectUri);
@@ -140,12 +190,26 @@ export class OidcClient {
     current.searchParams.set('iss', req.iss ?? config.serverMetadata().issuer);
     let tokens: Awaited<ReturnType<typeof oidc.authorizationCodeGrant>>;
     try {
-      tokens = await oidc.authorizationCodeGrant(config, current, { pkceCodeVerifier: req.verifier, expectedState: req.state, expectedNonce: req.nonce, idTokenExpected: true });
+      tokens = await oidc.authorizationCodeGrant(config, current, {
+        pkceCodeVerifier: req.verifier,
+        expectedState: req.state,
+        expectedNonce: req.nonce,
+        idTokenExpected: true,
+      });
     } catch (err) {
       if (err instanceof oidc.ResponseBodyError) {
-        throw new HeraldError('PLATFORM_ERROR', `The identity provider refused the sign-in (${err.error}${err.error_description ? `: ${err.error_description}` : ''}); start signing in again`, { cause: err });
+        throw new HeraldError(
+          'PLATFORM_ERROR',
+          `The identity provider refused the sign-in (${err.error}` +
+            `${err.error_description ? `: ${err.error_description}` : ''}); start signing in again`,
+          { cause: err },
+        );
       }
-      if (err instanceof oidc.AuthorizationResponseError || (err instanceof oidc.ClientError && VALIDATION_CODES.has(err.code ?? ''))) throw untrusted(err);
+      if (
+        err instanceof oidc.AuthorizationResponseError ||
+        (err instanceof oidc.ClientError && VALIDATION_CODES.has(err.code ?? ''))
+      )
+        throw untrusted(err);
       throw unreachable('finish the sign-in', err);
     }
     const idToken = tokens.claims();

@@ -13,7 +13,9 @@ const scrypt = (pw: string, salt: Buffer, len: number, opts: crypto.ScryptOption
 
 /** OWASP Password Storage Cheat Sheet's minimum for scrypt: N=2^17, r=8, p=1. */
 export const OWASP_COST_LOG2 = 17;
-const R = 8, P = 1, LEN = 32;
+const R = 8,
+  P = 1,
+  LEN = 32;
 /**
  * A hash read from the database is trusted only this far: a row edited to ask for N=2^30 would
  * otherwise make every sign-in allocate gigabytes.
@@ -42,7 +44,7 @@ export async function hashPassword(password: string, cost: PasswordCost = { log2
 const dummies = new Map<number, Promise<string>>();
 export function dummyPasswordHash(cost: PasswordCost = { log2N: OWASP_COST_LOG2 }): Promise<string> {
   let d = dummies.get(cost.log2N);
-  if (!d) dummies.set(cost.log2N, d = hashPassword(crypto.randomBytes(12).toString('hex'), cost));
+  if (!d) dummies.set(cost.log2N, (d = hashPassword(crypto.randomBytes(12).toString('hex'), cost)));
   return d;
 }
 
@@ -51,14 +53,20 @@ function parse(stored: string) {
   if (parts.length !== 6 || parts[0] !== 'scrypt') return undefined;
   const [n, r, p] = parts.slice(1, 4).map(Number);
   const log2N = Math.log2(n);
-  if (!Number.isInteger(log2N) || log2N < 1 || log2N > MAX_COST_LOG2 || !(r >= 1 && r <= 32) || !(p >= 1 && p <= 16)) return undefined;
+  if (!Number.isInteger(log2N) || log2N < 1 || log2N > MAX_COST_LOG2 || !(r >= 1 && r <= 32) || !(p >= 1 && p <= 16))
+    return undefined;
   return { n, r, p, salt: Buffer.from(parts[4], 'base64'), hash: Buffer.from(parts[5], 'base64') };
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const h = parse(stored);
   if (!h || h.hash.length === 0) return false;
-  const actual = await scrypt(password.normalize('NFKC'), h.salt, h.hash.length, { N: h.n, r: h.r, p: h.p, maxmem: maxmem(h.n, h.r, h.p) });
+  const actual = await scrypt(password.normalize('NFKC'), h.salt, h.hash.length, {
+    N: h.n,
+    r: h.r,
+    p: h.p,
+    maxmem: maxmem(h.n, h.r, h.p),
+  });
   return crypto.timingSafeEqual(actual, h.hash);
 }
 

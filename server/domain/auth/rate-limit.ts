@@ -20,7 +20,10 @@ export interface RateDecision {
 export class RateLimiter {
   private readonly windows = new Map<string, { start: number; count: number }>();
 
-  constructor(private readonly clock: Clock, private readonly limits: Record<Tier, number>) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly limits: Record<Tier, number>,
+  ) {}
 
   limitFor(tier: Tier): number {
     return this.limits[tier] ?? this.limits.free;
@@ -64,7 +67,10 @@ export class RateLimiter {
 export class FailureThrottle {
   private readonly failures = new Map<string, { count: number; last: number }>();
 
-  constructor(private readonly clock: Clock, private readonly opts = { free: 3, baseMs: 250, maxMs: 8000, forgetMs: 15 * 60_000 }) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly opts = { free: 3, baseMs: 250, maxMs: 8000, forgetMs: 15 * 60_000 },
+  ) {}
 
   /** Milliseconds to wait before answering an attempt for `id`. */
   delayFor(id: string): number {
@@ -114,7 +120,10 @@ export type Reservation = { ok: true; settle(succeeded: boolean): void } | { ok:
 export class AttemptThrottle {
   private readonly records = new Map<string, { count: number; last: number; nextAt: number }>();
 
-  constructor(private readonly clock: Clock, private readonly limits: Record<string, AttemptLimits>) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly limits: Record<string, AttemptLimits>,
+  ) {}
 
   /** `ids` maps a limits name to the identity counted under it (e.g. `{email: 'a@b', client: '127.0.0.1'}`). */
   reserve(ids: Record<string, string>): Reservation {

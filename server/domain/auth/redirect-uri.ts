@@ -36,9 +36,13 @@ export function acceptRedirectUri(value: string, configured: string | undefined)
   if (!url) throw refuse('is not a valid absolute URL');
   // The code and state arrive as query parameters; a URI with its own query or fragment would
   // not come back byte for byte to the token request.
-  if (url.search || url.hash || value.includes('#') || value.includes('?')) throw refuse('must not have a query or fragment');
+  if (url.search || url.hash || value.includes('#') || value.includes('?'))
+    throw refuse('must not have a query or fragment');
   if (isLoopbackRedirect(url)) return url.href;
   const mine = configured ? parse(configured) : undefined;
   if (mine && mine.href === url.href) return url.href;
-  throw refuse('must be a loopback address (http://127.0.0.1:<port>/…, http://[::1]:<port>/… or http://localhost:<port>/…) or the configured redirect URI');
+  throw refuse(
+    'must be a loopback address (http://127.0.0.1:<port>/…, http://[::1]:<port>/… or ' +
+      'http://localhost:<port>/…) or the configured redirect URI',
+  );
 }

@@ -93,11 +93,26 @@ export class SignInService {
    * would let it start. `identityProvider` names the provider (Google, or the issuer's host).
    */
   available(): { identity: boolean; identityProvider: string; microblog: boolean } {
-    const works = (start: () => unknown) => { try { start(); return true; } catch { return false; } };
+    const works = (start: () => unknown) => {
+      try {
+        start();
+        return true;
+      } catch {
+        return false;
+      }
+    };
     let host = '';
-    try { host = new URL(this.deps.config.identity.issuer).hostname; } catch { /* named below */ }
+    try {
+      host = new URL(this.deps.config.identity.issuer).hostname;
+    } catch {
+      /* named below */
+    }
     const identityProvider = host === 'accounts.google.com' ? 'Google' : host || 'your identity provider';
-    return { identity: works(() => this.oidc.settings()), identityProvider, microblog: works(() => this.microblogApp()) };
+    return {
+      identity: works(() => this.oidc.settings()),
+      identityProvider,
+      microblog: works(() => this.microblogApp()),
+    };
   }
 
   // --- OpenID Connect ------------------------------------------------------------------------
@@ -116,12 +131,27 @@ export class SignInService {
   async identityCallback(input: CallbackInput): Promise<SignInResult> {
     this.oidc.settings();
     const flow = this.consume<IdentityFlow>('identity', input);
-    const claims = await this.oidc.exchange({ redirectUri: flow.redirectUri, code: input.code, state: input.state, iss: input.iss, nonce: flow.nonce, verifier: flow.verifier });
+    const claims = await this.oidc.exchange({
+      redirectUri: flow.redirectUri,
+      code: input.code,
+      state: input.state,
+      iss: input.iss,
+      nonce: flow.nonce,
+      verifier: flow.verifier,
+    });
     if (!claims.email) {
-      throw invalid('body.code', 'The identity provider did not share an e-mail address; allow Herald to see it and sign in again', 'no e-mail in the ID token or userinfo');
+      throw invalid(
+        'body.code',
+        'The identity provider did not share an e-mail address; allow Herald to see it and sign in again',
+        'no e-mail in the ID token or userinfo',
+      );
     }
     if (!claims.emailVerified) {
-      throw invalid('body.code', 'The identity provider has not verified this e-mail address; verify it there and sign in again', 'email_verified is not true');
+      throw invalid(
+        'body.code',
+        'The identity provider has not verified this e-mail address; verify it there and sign in again',
+        'email_verified is not true',
+      );
     }
     const { user, isNewUser } = await this.findOrCreate(claims.email, { provider: 'identity', nickname: claims.name });
     return { user, provider: 'identity', isNewUser, key: this.newKey(user, input.session) };
@@ -132,19 +162,27 @@ export class SignInService {
   private microblogApp() {
     const network = this.apps.network('microblog');
     if (!network.clientId || !network.clientSecret) {
-      throw new HeraldError('OAUTH_NOT_CONFIGURED', 'Sign-in with X is not configured: set HERALD_MICROBLOG_CLIENT_ID and HERALD_MICROBLOG_CLIENT_SECRET');
+      throw new HeraldError(
+        'OAUTH_NOT_CONFIGURED',
+        'Sign-in with X is not configured: set HERALD_MICROBLOG_CLIENT_ID and HERALD_MICROBLOG_CLIENT_SECRET',
+      );
     }
     return { network, app: { clientId: network.clientId, clientSecret: network.clientSecret } };
   }
 
   async microblogUrl(redirectUri: string): Promise<{ authUrl: string; state: string }> {
     const { network, app } = this.microblogApp();
-    const uri = acceptRedirectUri(redirectUri, this.deps.config.microblogRedirectUri ?? this.apps.customRedirectUri('microblog'));
+    const uri = acceptRedirectUri(
+      redirectUri,
+      this.deps.config.microblogRedirectUri ?? this.apps.customRedirectUri('microblog'),
+    );
     const { verifier, challenge } = pkcePair();
     const flow: MicroblogFlow = { verifier, redirectUri: uri };
     const state = this.states.create(SIGNIN_PURPOSE.microblog, { ...flow });
     try {
-      const { url } = await this.deps.platforms.get('microblog').oauth!.authorizeUrl({ state, codeChallenge: challenge, redirectUri: uri, network, app });
+      const { url } = await this.deps.platforms
+        .get('microblog')
+        .oauth!.authorizeUrl({ state, codeChallenge: challenge, redirectUri: uri, network, app });
       return { authUrl: url, state };
     } catch (err) {
       throw toHeraldError(err);
@@ -158,7 +196,13 @@ export class SignInService {
     let credentials: Credentials;
     let identity: Identity;
     try {
-      credentials = await adapter.oauth!.exchangeCode({ code: input.code, codeVerifier: flow.verifier, redirectUri: flow.redirectUri, network, app });
+      credentials = await adapter.oauth!.exchangeCode({
+        code: input.code,
+        codeVerifier: flow.verifier,
+        redirectUri: flow.redirectUri,
+        network,
+        app,
+      });
       identity = await adapter.identify({ credentials, network });
     } catch (err) {
       throw toHeraldError(err);
@@ -183,12 +227,19 @@ export class SignInService {
   private consume<T extends { redirectUri: string }>(provider: SignInProvider, input: CallbackInput): T {
     const flow = this.states.consume<T>(SIGNIN_PURPOSE[provider], input.state);
     if (input.redirectUri !== undefined && !sameUri(input.redirectUri, flow.redirectUri)) {
-      throw invalid('body.redirectUri', 'redirectUri is not the one this sign-in started with; start again', 'does not match the state');
+      throw invalid(
+        'body.redirectUri',
+        'redirectUri is not the one this sign-in started with; start again',
+        'does not match the state',
+      );
     }
     return flow;
   }
 
-  private async findOrCreate(email: string, info: { provider: SignInProvider; nickname?: string }): Promise<{ user: UserRow; isNewUser: boolean }> {
+  private async findOrCreate(
+    email: string,
+    info: { provider: SignInProvider; nickname?: string },
+  ): Promise<{ user: UserRow; isNewUser: boolean }> {
     const existing = this.users.byEmail(email);
     if (existing) return { user: existing, isNewUser: false };
     try {

@@ -10,7 +10,13 @@ import { HeraldError } from '../../core/errors.js';
 import { NETWORK_NAMES, PlatformError } from '../../platforms/errors.js';
 import { toHeraldError } from '../platform-errors.js';
 
-const hostOf = (url: string) => { try { return new URL(url).host; } catch { return url; } };
+const hostOf = (url: string) => {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+};
 const reasonOf = (err: PlatformError) => err.message.replace(/[.\s]+$/, '').slice(0, 200);
 
 /**
@@ -20,11 +26,16 @@ const reasonOf = (err: PlatformError) => err.message.replace(/[.\s]+$/, '').slic
 export function serverRefusal(err: unknown, serverUrl: string, field: string): unknown {
   if (!(err instanceof PlatformError) || err.kind === 'rate_limited') return toHeraldError(err);
   const host = hostOf(serverUrl);
-  const check = 'Check the address (the part after the second @ of your Mastodon handle, e.g. mastodon.social) and connect again';
-  const message = err.kind === 'transient' || err.kind === 'ambiguous'
-    ? `${host} does not answer (${reasonOf(err)}). ${check}, or later if the instance is down.`
-    : `${host} is not a Mastodon instance: it did not answer Mastodon's app registration (${err.status ? `HTTP ${err.status}` : reasonOf(err)}). ${check}.`;
-  return new HeraldError('INVALID_INPUT', message, { details: [{ path: field, message: err.kind === 'transient' ? 'does not answer' : 'not a Mastodon instance' }] });
+  const check =
+    'Check the address (the part after the second @ of your Mastodon handle, e.g. mastodon.social) and connect again';
+  const message =
+    err.kind === 'transient' || err.kind === 'ambiguous'
+      ? `${host} does not answer (${reasonOf(err)}). ${check}, or later if the instance is down.`
+      : `${host} is not a Mastodon instance: it did not answer Mastodon's app registration (` +
+        `${err.status ? `HTTP ${err.status}` : reasonOf(err)}). ${check}.`;
+  return new HeraldError('INVALID_INPUT', message, {
+    details: [{ path: field, message: err.kind === 'transient' ? 'does not answer' : 'not a Mastodon instance' }],
+  });
 }
 
 /**
@@ -32,13 +43,31 @@ export function serverRefusal(err: unknown, serverUrl: string, field: string): u
  * secret, or the redirect URI registered for it) is not what the network has. Nothing was saved.
  */
 export function exchangeRefusal(err: unknown, platform: Platform, redirectUri: string, fromEnv: boolean): unknown {
-  if (!(err instanceof PlatformError) || err.kind === 'rate_limited' || err.kind === 'transient' || err.kind === 'ambiguous') return toHeraldError(err);
+  if (
+    !(err instanceof PlatformError) ||
+    err.kind === 'rate_limited' ||
+    err.kind === 'transient' ||
+    err.kind === 'ambiguous'
+  )
+    return toHeraldError(err);
   const net = NETWORK_NAMES[platform];
   if (platform === 'fedblog') {
-    return new HeraldError('INVALID_INPUT', `${net} refused to finish the sign-in (${reasonOf(err)}): nothing was connected. Connect again; if it keeps failing, the instance may have dropped Herald's registration.`);
+    return new HeraldError(
+      'INVALID_INPUT',
+      `${net} refused to finish the sign-in (${reasonOf(err)}): nothing was connected. Connect again; if it ` +
+        `keeps failing, the instance may have dropped Herald's registration.`,
+    );
   }
-  const where = fromEnv ? `the environment variables HERALD_${platform.toUpperCase()}_CLIENT_ID and _CLIENT_SECRET (they win over the Networks page)` : `the Networks page → ${net} (or \`herald network set ${platform}\`)`;
-  return new HeraldError('INVALID_INPUT', `${net} refused Herald's app when finishing the sign-in: nothing was connected. Check the app's client id and secret, and that ${net}'s developer portal lists the redirect URI ${redirectUri}, in ${where}; use Test, then connect again.`);
+  const where = fromEnv
+    ? `the environment variables HERALD_${platform.toUpperCase()}_CLIENT_ID and _CLIENT_SECRET (they win over ` +
+      `the Networks page)`
+    : `the Networks page → ${net} (or \`herald network set ${platform}\`)`;
+  return new HeraldError(
+    'INVALID_INPUT',
+    `${net} refused Herald's app when finishing the sign-in: nothing was connected. Check the app's client ` +
+      `id and secret, and that ${net}'s developer portal lists the redirect URI ${redirectUri}, in ${where}; ` +
+      `use Test, then connect again.`,
+  );
 }
 
 /**
@@ -49,8 +78,15 @@ export function exchangeRefusal(err: unknown, platform: Platform, redirectUri: s
 export function blueskyRefusal(err: unknown, ownService: boolean): unknown {
   if (!(err instanceof PlatformError) || err.kind === 'rate_limited') return toHeraldError(err);
   if (err.kind === 'permanent' || err.kind === 'token_expired') {
-    return new HeraldError('INVALID_INPUT', `${reasonOf(err)}. Nothing was connected.`, { details: [{ path: 'appPassword', message: 'refused by the server' }] });
+    return new HeraldError('INVALID_INPUT', `${reasonOf(err)}. Nothing was connected.`, {
+      details: [{ path: 'appPassword', message: 'refused by the server' }],
+    });
   }
   if (!ownService) return toHeraldError(err);
-  return new HeraldError('INVALID_INPUT', `The Bluesky server does not answer (${reasonOf(err)}). Check its address, or leave it empty for bsky.social, and connect again.`, { details: [{ path: 'service', message: 'does not answer' }] });
+  return new HeraldError(
+    'INVALID_INPUT',
+    `The Bluesky server does not answer (${reasonOf(err)}). Check its address, or leave it empty for ` +
+      `bsky.social, and connect again.`,
+    { details: [{ path: 'service', message: 'does not answer' }] },
+  );
 }

@@ -9,7 +9,14 @@ import { HeraldError } from '../../core/errors.js';
 
 export type ConnectOutcome =
   | { status: 'waiting' }
-  | { status: 'connected'; accountUuid: string; socialSetId: string; alreadyConnected: boolean; reconnected: boolean; message: string }
+  | {
+      status: 'connected';
+      accountUuid: string;
+      socialSetId: string;
+      alreadyConnected: boolean;
+      reconnected: boolean;
+      message: string;
+    }
   | { status: 'failed'; error: { code: string; message: string } };
 
 const KEEP_MS = 15 * 60_000;
@@ -22,7 +29,9 @@ export class ConnectOutcomes {
 
   private prune(): void {
     const cutoff = this.now() - KEEP_MS;
-    for (const [id, o] of this.map) if (o.at < cutoff || this.map.size > MAX) this.map.delete(id); else break;
+    for (const [id, o] of this.map)
+      if (o.at < cutoff || this.map.size > MAX) this.map.delete(id);
+      else break;
   }
 
   started(userId: string, sessionId: string): void {
@@ -40,7 +49,11 @@ export class ConnectOutcomes {
   of(userId: string, sessionId: string): ConnectOutcome {
     const o = this.map.get(sessionId);
     if (!o || o.userId !== userId || o.at < this.now() - KEEP_MS) {
-      throw new HeraldError('NOT_FOUND', 'No connection flow with that session is known (it ended over 15 minutes ago, or Herald restarted): start connecting again');
+      throw new HeraldError(
+        'NOT_FOUND',
+        'No connection flow with that session is known (it ended over 15 minutes ago, or Herald restarted): ' +
+          'start connecting again',
+      );
     }
     return o.outcome;
   }

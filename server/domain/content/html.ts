@@ -16,12 +16,32 @@ const sanitizeHtml = (html: string, options: SanitizeHtml.IOptions): string =>
 const ALLOWED_TAGS = ['p', 'br', 'a', 'strong', 'b', 'em', 'i', 'ul', 'ol', 'li'];
 
 // Content of these is dropped entirely, not unwrapped into text.
-const NON_TEXT_TAGS = ['script', 'style', 'textarea', 'option', 'noscript', 'iframe', 'object', 'embed', 'svg', 'math', 'template', 'title', 'xmp', 'noembed', 'noframes', 'plaintext'];
+const NON_TEXT_TAGS = [
+  'script',
+  'style',
+  'textarea',
+  'option',
+  'noscript',
+  'iframe',
+  'object',
+  'embed',
+  'svg',
+  'math',
+  'template',
+  'title',
+  'xmp',
+  'noembed',
+  'noframes',
+  'plaintext',
+];
 
 // A tag whose name is no element name (`<scr<script>`) is an obfuscation attempt: its content is
 // dropped like a script's instead of being unwrapped into text.
 const ELEMENT_NAME = /^[a-z][a-z0-9-]*(?::[a-z][a-z0-9-]*)?$/;
-const guardName = (tagName: string, attribs: SanitizeHtml.Attributes) => ({ tagName: ELEMENT_NAME.test(tagName) ? tagName : 'script', attribs });
+const guardName = (tagName: string, attribs: SanitizeHtml.Attributes) => ({
+  tagName: ELEMENT_NAME.test(tagName) ? tagName : 'script',
+  attribs,
+});
 
 const SANITIZE_OPTIONS: SanitizeHtml.IOptions = {
   allowedTags: ALLOWED_TAGS,
@@ -46,7 +66,9 @@ function textOf(html: string): string {
   let out = '';
   const parser = new Parser(
     {
-      ontext(text) { out += text; },
+      ontext(text) {
+        out += text;
+      },
       onopentag(name) {
         if (name === 'br') out += '\n';
         else if (BLOCKS.has(name) && out.length > 0 && !out.endsWith('\n')) out += '\n';
@@ -101,7 +123,11 @@ export function normaliseContent(input: string): { content: string; plainText: s
   // the sanitiser still checks its scheme. One holding an entity (`&quot;`…) is left a malformed
   // tag, dropped: decoded, it could be anything.
   const content = looksLikeHtml
-    ? sanitizeContentHtml(input.replace(URL_AUTOLINK, (whole, url: string) => (ENTITY.test(url) ? whole : `<a href="${url}">${url}</a>`)).replace(EMAIL_AUTOLINK, '$1'))
+    ? sanitizeContentHtml(
+        input
+          .replace(URL_AUTOLINK, (whole, url: string) => (ENTITY.test(url) ? whole : `<a href="${url}">${url}</a>`))
+          .replace(EMAIL_AUTOLINK, '$1'),
+      )
     : plainToHtml(plain);
   return { content, plainText: htmlToPlain(content) };
 }

@@ -42,7 +42,11 @@ export class CreditsService {
    */
   private readonly granted = new Map<string, { period: string; expiresAt: string }>();
 
-  constructor(private readonly deps: Deps, private readonly repos: { credits: CreditsRepo; users: UsersRepo; tx: Transactions }, private readonly events: EventsService) {
+  constructor(
+    private readonly deps: Deps,
+    private readonly repos: { credits: CreditsRepo; users: UsersRepo; tx: Transactions },
+    private readonly events: EventsService,
+  ) {
     this.ledger = repos.credits;
     this.tx = repos.tx;
     this.sums = repos.tx.untilChanged(10_000);
@@ -59,8 +63,13 @@ export class CreditsService {
     // What the posts due before the month ends will take from this balance (later ones are paid from later grants).
     const reserved = this.ledger.scheduledBetween(userId, 0, Date.parse(expiresAt)) * PUBLISH_COST;
     return {
-      balance, expiresAt, timeZone: this.zone(), monthlyCredits: this.deps.config.monthlyCredits, reserved,
-      scheduled: { posts: n, credits: n * PUBLISH_COST }, covers,
+      balance,
+      expiresAt,
+      timeZone: this.zone(),
+      monthlyCredits: this.deps.config.monthlyCredits,
+      reserved,
+      scheduled: { posts: n, credits: n * PUBLISH_COST },
+      covers,
       warning: creditsWarningText({ balance, costPerPost: PUBLISH_COST, scheduledPosts: n }),
     };
   }
@@ -112,7 +121,8 @@ export class CreditsService {
       const reserved = current ? reservedNow() : reservedIn(m.startsAt, m.endsAt);
       const available = current ? balance : this.deps.config.monthlyCredits + carry();
       if (available - reserved >= need) continue;
-      const month = current ? 'this month'
+      const month = current
+        ? 'this month'
         : new Intl.DateTimeFormat('en-US', { timeZone: zone, month: 'long', year: 'numeric' }).format(m.startsAt);
       return creditsShortText({ posts: m.posts, need, available, reserved, month });
     }
@@ -127,9 +137,9 @@ export class CreditsService {
    * The ledger's sum for a user. The ledger is append-only and its ids only grow (AUTOINCREMENT,
    * one writer at a time), so the sum of the rows up to a committed id never changes: it is kept
    * per user and only the rows after it are added up, by id range. Without it every charge (and,
-   * while publishing writes, every GET /me) summed the user's whole history: ~1 ms at 15,000 rows,
-   * twice per scheduled post. The kept part is taken only outside a transaction, so a rollback
-   * cannot leave rows in it that are not there.
+   * while publishing writes, every GET /me) summed the user's whole history, twice per scheduled
+   * post, growing with the ledger (figures: README, Performance). The kept part is taken only
+   * outside a transaction, so a rollback cannot leave rows in it that are not there.
    */
   private ledgerSum(userId: string): number {
     const base = this.bases.get(userId);
@@ -139,21 +149,36 @@ export class CreditsService {
       return full.total;
     }
     const tail = this.ledger.tailSum(userId, base.upto);
-    if (tail.n >= 64 && tail.upto !== null && !this.tx.active) this.bases.set(userId, { total: base.total + tail.total, upto: tail.upto });
+    if (tail.n >= 64 && tail.upto !== null && !this.tx.active)
+      this.bases.set(userId, { total: base.total + tail.total, upto: tail.upto });
     return base.total + tail.total;
   }
 
-  private insert(row: Omit<Row, 'id' | 'createdAt' | 'transNo' | 'period' | 'expiredAt' | 'orderNo' | 'sourceType' | 'sourceDetail'> & Partial<Row>): Row {
+  private insert(
+    row: Omit<
+      Row,
+      'id' | 'createdAt' | 'transNo' | 'period' | 'expiredAt' | 'orderNo' | 'sourceType' | 'sourceDetail'
+    > &
+      Partial<Row>,
+  ): Row {
     const full = {
       transNo: row.transNo ?? `T${this.deps.clock.now()}${this.deps.ids.token(6)}`,
       createdAt: nowIso(this.deps.clock),
-      orderNo: null, sourceType: null, sourceDetail: '', period: null, expiredAt: null,
+      orderNo: null,
+      sourceType: null,
+      sourceDetail: '',
+      period: null,
+      expiredAt: null,
       ...row,
     };
     // Every ledger row moves the balance: its event goes in the same transaction as the row.
     return this.tx.run(() => {
       const inserted = this.ledger.insert(full);
-      this.events.record(row.userId, 'credits.changed', { balance: this.ledgerSum(row.userId), change: row.credits, reason: row.transType });
+      this.events.record(row.userId, 'credits.changed', {
+        balance: this.ledgerSum(row.userId),
+        change: row.credits,
+        reason: row.transType,
+      });
       return inserted;
     });
   }
@@ -178,12 +203,24 @@ export class CreditsService {
         const granted = previous.credits + this.ledger.grantChanges(userId, previous.transNo);
         const left = Math.min(this.sum(userId), granted);
         if (left > 0) {
-          this.insert({ userId, transType: 'adjustment', credits: -left, transNo: `EXP-${previous.transNo}`, orderNo: previous.transNo, sourceDetail: `Unused credits of ${previous.period} expired` });
+          this.insert({
+            userId,
+            transType: 'adjustment',
+            credits: -left,
+            transNo: `EXP-${previous.transNo}`,
+            orderNo: previous.transNo,
+            sourceDetail: `Unused credits of ${previous.period} expired`,
+          });
         }
       }
       this.insert({
-        userId, transType: 'grant', credits: this.deps.config.monthlyCredits, transNo: `G-${userId.slice(0, 8)}-${period}`,
-        period, expiredAt: expiresAt, sourceDetail: `Monthly credits for ${period}`,
+        userId,
+        transType: 'grant',
+        credits: this.deps.config.monthlyCredits,
+        transNo: `G-${userId.slice(0, 8)}-${period}`,
+        period,
+        expiredAt: expiresAt,
+        sourceDetail: `Monthly credits for ${period}`,
       });
     });
     // Inside a caller's transaction the grant may still be rolled back with it: remember the
@@ -209,7 +246,11 @@ export class CreditsService {
         const diff = Math.max(to - granted, -this.sum(userId));
         if (diff === 0) continue;
         this.insert({
-          userId, transType: 'adjustment', credits: diff, orderNo: grant.transNo, sourceType: GRANT_CHANGE,
+          userId,
+          transType: 'adjustment',
+          credits: diff,
+          orderNo: grant.transNo,
+          sourceType: GRANT_CHANGE,
           sourceDetail: `Monthly grant changed from ${from} to ${to} credits`,
         });
       }
@@ -228,15 +269,21 @@ export class CreditsService {
     this.tx.run(() => {
       const balance = this.sum(userId);
       if (balance + amount < 0) {
-        const why = `Removing ${-amount} credits would leave ${balance + amount}; `
-          + `the balance is ${balance} and cannot go below 0`;
+        const why =
+          `Removing ${-amount} credits would leave ${balance + amount}; ` +
+          `the balance is ${balance} and cannot go below 0`;
         throw new HeraldError('INVALID_INPUT', why, {
           details: [{ path: 'body.amount', message: `at least ${-balance}` }],
         });
       }
       const detail = note?.trim() || (amount >= 0 ? 'Added by the owner' : 'Removed by the owner');
-      this.insert({ userId, transType: 'adjustment', credits: amount, sourceType: 'owner',
-        sourceDetail: detail.slice(0, 300) });
+      this.insert({
+        userId,
+        transType: 'adjustment',
+        credits: amount,
+        sourceType: 'owner',
+        sourceDetail: detail.slice(0, 300),
+      });
     });
     return this.outlook(userId);
   }
@@ -250,7 +297,11 @@ export class CreditsService {
    * Reserves `amount` in one transaction, or throws INSUFFICIENT_CREDITS and writes nothing.
    * Call inside the caller's transaction when the reservation goes with other writes.
    */
-  charge(userId: string, amount: number, info: { orderNo?: string; sourceType?: string; sourceDetail?: string; transType?: TransType } = {}): Row {
+  charge(
+    userId: string,
+    amount: number,
+    info: { orderNo?: string; sourceType?: string; sourceDetail?: string; transType?: TransType } = {},
+  ): Row {
     this.ensureGrant(userId);
     // A savepoint inside the caller's transaction, if any.
     return this.tx.run(() => {
@@ -258,12 +309,30 @@ export class CreditsService {
       if (balance < amount) {
         throw new HeraldError('INSUFFICIENT_CREDITS', `This needs ${amount} credits and ${balance} are left`);
       }
-      return this.insert({ userId, transType: info.transType ?? 'publish', credits: -amount, orderNo: info.orderNo ?? null, sourceType: info.sourceType ?? null, sourceDetail: info.sourceDetail ?? '' });
+      return this.insert({
+        userId,
+        transType: info.transType ?? 'publish',
+        credits: -amount,
+        orderNo: info.orderNo ?? null,
+        sourceType: info.sourceType ?? null,
+        sourceDetail: info.sourceDetail ?? '',
+      });
     });
   }
 
-  refund(userId: string, amount: number, info: { orderNo?: string; sourceType?: string; sourceDetail?: string } = {}): Row {
-    return this.insert({ userId, transType: 'refund', credits: amount, orderNo: info.orderNo ?? null, sourceType: info.sourceType ?? null, sourceDetail: info.sourceDetail ?? '' });
+  refund(
+    userId: string,
+    amount: number,
+    info: { orderNo?: string; sourceType?: string; sourceDetail?: string } = {},
+  ): Row {
+    return this.insert({
+      userId,
+      transType: 'refund',
+      credits: amount,
+      orderNo: info.orderNo ?? null,
+      sourceType: info.sourceType ?? null,
+      sourceDetail: info.sourceDetail ?? '',
+    });
   }
 
   adjust(userId: string, amount: number, detail: string): Row {
@@ -277,14 +346,23 @@ export class CreditsService {
     if (f.start_date) filter.from = new Date(f.start_date).toISOString();
     if (f.end_date) {
       // A bare date means "through the end of that day".
-      const end = /^\d{4}-\d{2}-\d{2}$/.test(f.end_date) ? Date.parse(f.end_date) + 86_400_000 : Date.parse(f.end_date) + 1;
+      const end = /^\d{4}-\d{2}-\d{2}$/.test(f.end_date)
+        ? Date.parse(f.end_date) + 86_400_000
+        : Date.parse(f.end_date) + 1;
       filter.to = new Date(end).toISOString();
     }
     const { total, rows } = this.ledger.page(userId, filter, f.limit, (f.page - 1) * f.limit);
     return {
       records: rows.map((r) => ({
-        id: r.id, trans_no: r.transNo, trans_type: r.transType as TransType, credits: r.credits, order_no: r.orderNo,
-        source_type: r.sourceType, source_detail: r.sourceDetail, expired_at: r.expiredAt, created_at: r.createdAt,
+        id: r.id,
+        trans_no: r.transNo,
+        trans_type: r.transType as TransType,
+        credits: r.credits,
+        order_no: r.orderNo,
+        source_type: r.sourceType,
+        source_detail: r.sourceDetail,
+        expired_at: r.expiredAt,
+        created_at: r.createdAt,
       })),
       pagination: { total, page: f.page, limit: f.limit, hasMore: f.page * f.limit < total },
     };

@@ -6,7 +6,13 @@ import { validLanguage } from '../../core/config.js';
 import { HeraldError } from '../../core/errors.js';
 import type { DraftRow } from '../../db/repos/drafts.repo.js';
 
-export const parseJson = <T>(s: string, fallback: T): T => { try { return JSON.parse(s) as T; } catch { return fallback; } };
+export const parseJson = <T>(s: string, fallback: T): T => {
+  try {
+    return JSON.parse(s) as T;
+  } catch {
+    return fallback;
+  }
+};
 
 export function encodeCursor(row: Pick<DraftRow, 'createdAt' | 'id'>): string {
   return Buffer.from(JSON.stringify([row.createdAt, row.id])).toString('base64url');
@@ -15,7 +21,9 @@ export function encodeCursor(row: Pick<DraftRow, 'createdAt' | 'id'>): string {
 export function decodeCursor(cursor: string): [string, string] {
   const v = parseJson<unknown>(Buffer.from(cursor, 'base64url').toString('utf8'), null);
   if (!Array.isArray(v) || v.length !== 2 || typeof v[0] !== 'string' || typeof v[1] !== 'string') {
-    throw new HeraldError('INVALID_INPUT', 'cursor is not one this server gave out', { details: [{ path: 'query.cursor', message: 'use nextCursor from the previous page' }] });
+    throw new HeraldError('INVALID_INPUT', 'cursor is not one this server gave out', {
+      details: [{ path: 'query.cursor', message: 'use nextCursor from the previous page' }],
+    });
   }
   return [v[0], v[1]];
 }
@@ -27,7 +35,10 @@ export type LinkCardChoice = false | { url: string } | null;
 export function languageIn(tag: string | null | undefined, path = 'language'): string | null {
   if (tag === null || tag === undefined || tag === '') return null;
   const canonical = validLanguage(tag);
-  if (!canonical) throw new HeraldError('INVALID_INPUT', `"${tag}" is not a language tag (BCP 47, e.g. en, de, pt-BR)`, { details: [{ path, message: 'not BCP 47' }] });
+  if (!canonical)
+    throw new HeraldError('INVALID_INPUT', `"${tag}" is not a language tag (BCP 47, e.g. en, de, pt-BR)`, {
+      details: [{ path, message: 'not BCP 47' }],
+    });
   return canonical;
 }
 

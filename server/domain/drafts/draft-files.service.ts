@@ -4,7 +4,7 @@
  * this service resolves what a file names (networks, media) and writes through DraftsService.
  *
  * Decisions:
- * - A CSV row with a time is scheduled at it (decisions §11: the CSV is bulk scheduling), one
+ * - A CSV row with a time is scheduled at it (docs/decisions.md §22: the CSV is bulk scheduling), one
  *   entry per target account as POST /microblog/schedule makes, unless `schedule=false`. A
  *   Markdown or JSON file's time stays on the draft unless `schedule=true`. Scheduling is checked
  *   inside the import's transaction (a row that cannot be scheduled is a row error) and written
@@ -26,14 +26,26 @@ import type { Transactions } from '../../db/repos/transactions.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
 import type { Deps } from '../deps.js';
 import { isValidTimeZone } from '../../../time/index.js';
-import { draftToFile, fileToInput, fromCsv, fromJson, fromMarkdown, isNetworkName, toJson, toMarkdown } from './draft-files.js';
+import {
+  draftToFile,
+  fileToInput,
+  fromCsv,
+  fromJson,
+  fromMarkdown,
+  isNetworkName,
+  toJson,
+  toMarkdown,
+} from './draft-files.js';
 import type { DraftsService } from './drafts.service.js';
 import type { ScheduleService } from '../scheduling/schedule.service.js';
 
 type Planned = Exclude<ReturnType<ScheduleService['prepare']>, { dryRun: true }>;
 
 /** Whether and how an import schedules the drafts that carry a time. */
-export interface ImportScheduling { schedule: boolean; applyJitter: boolean }
+export interface ImportScheduling {
+  schedule: boolean;
+  applyJitter: boolean;
+}
 
 /** Thrown inside a transaction to roll it back on purpose (dry runs, a wrong row). */
 class Rollback extends Error {}
@@ -58,7 +70,12 @@ export class DraftFilesService {
   ) {}
 
   /** Checks that the draft can be scheduled at its time (inside the caller's transaction). */
-  private plan(userId: string, draftId: string, scheduledFor: string | null | undefined, how: ImportScheduling): Planned | null {
+  private plan(
+    userId: string,
+    draftId: string,
+    scheduledFor: string | null | undefined,
+    how: ImportScheduling,
+  ): Planned | null {
     if (!how.schedule || !scheduledFor) return null;
     const plan = this.scheduling.prepare(userId, { draftId, scheduledFor, applyJitter: how.applyJitter });
     return 'dryRun' in plan ? null : plan;
@@ -73,14 +90,22 @@ export class DraftFilesService {
     const draft = this.drafts.get(userId, id);
     const platforms = this.drafts.platforms(userId, id).map((p) => ({ platform: p.platform, content: p.content }));
     if (timeZone !== undefined && !isValidTimeZone(timeZone)) {
-      throw new HeraldError('INVALID_INPUT', `"${timeZone}" is not an IANA time zone`, { details: [{ path: 'query.timeZone', message: 'not an IANA time zone (like Europe/Paris)' }] });
+      throw new HeraldError('INVALID_INPUT', `"${timeZone}" is not an IANA time zone`, {
+        details: [{ path: 'query.timeZone', message: 'not an IANA time zone (like Europe/Paris)' }],
+      });
     }
     const file = draftToFile(draft, platforms, { timeZone, html: format === 'json' });
     return format === 'md' ? toMarkdown(file) : toJson(file);
   }
 
   /** Markdown (one draft) or JSON (one or many); all or nothing. A dry run creates nothing and answers `parsed`. */
-  async import(userId: string, source: string, type: 'markdown' | 'json', dryRun: boolean, how: ImportScheduling = { schedule: false, applyJitter: false }) {
+  async import(
+    userId: string,
+    source: string,
+    type: 'markdown' | 'json',
+    dryRun: boolean,
+    how: ImportScheduling = { schedule: false, applyJitter: false },
+  ) {
     const files = type === 'markdown' ? [fromMarkdown(source)] : fromJson(source);
     const where = (i: number) => (files.length === 1 ? 'body' : `body.drafts.${i}`);
     let ids: string[] = [];
@@ -90,7 +115,14 @@ export class DraftFilesService {
         const accounts = this.accounts.list(userId);
         // A dry run reads files for the CLI before it uploads the media they name by path, so
         // those entries are left out of its check (a real import refuses them).
-        ids = files.map((f, i) => this.insert(userId, dryRun ? { ...f, media: f.media?.filter((m) => m.id !== undefined) } : f, accounts, where(i)));
+        ids = files.map((f, i) =>
+          this.insert(
+            userId,
+            dryRun ? { ...f, media: f.media?.filter((m) => m.id !== undefined) } : f,
+            accounts,
+            where(i),
+          ),
+        );
         plans = ids.map((id) => this.plan(userId, id, this.drafts.get(userId, id).scheduledFor, how));
         if (dryRun) throw new Rollback();
       });
@@ -124,13 +156,22 @@ export class DraftFilesService {
               const input = this.input(userId, file, accounts, 'row');
               const at = input.scheduledFor ? Date.parse(input.scheduledFor) : undefined;
               if (at !== undefined && at <= now) throw rowError('scheduledFor', `${file.scheduledFor} is in the past`);
-              if (at !== undefined && at > latest) throw rowError('scheduledFor', `${file.scheduledFor} is more than two years ahead`);
+              if (at !== undefined && at > latest)
+                throw rowError('scheduledFor', `${file.scheduledFor} is more than two years ahead`);
               const id = this.drafts.insertWithin(userId, input);
-              return { id, scheduledFor: input.scheduledFor ?? null, plan: this.plan(userId, id, input.scheduledFor, opts) };
+              return {
+                id,
+                scheduledFor: input.scheduledFor ?? null,
+                plan: this.plan(userId, id, input.scheduledFor, opts),
+              };
             });
             created.push({ row, ...made });
           } catch (err) {
-            if (!(err instanceof HeraldError) || !['INVALID_INPUT', 'NOT_FOUND', 'NO_SOCIAL_SET', 'SPEND_CAP_REACHED'].includes(err.code)) throw err;
+            if (
+              !(err instanceof HeraldError) ||
+              !['INVALID_INPUT', 'NOT_FOUND', 'NO_SOCIAL_SET', 'SPEND_CAP_REACHED'].includes(err.code)
+            )
+              throw err;
             errors.push(...toRowErrors(row, err));
           }
         }
@@ -142,8 +183,17 @@ export class DraftFilesService {
     errors.sort((a, b) => a.row - b.row);
     // What is (or, in a dry run, would be) imported: nothing when a row is wrong, unless partial.
     const kept = errors.length > 0 && !opts.partial ? [] : created;
-    const queueIds = opts.dryRun ? kept.map(() => []) : await this.writeAll(userId, kept.map((c) => c.plan));
-    const drafts = kept.map(({ plan: _plan, ...c }, i) => ({ ...c, id: opts.dryRun ? null : c.id, queueIds: queueIds[i] }));
+    const queueIds = opts.dryRun
+      ? kept.map(() => [])
+      : await this.writeAll(
+          userId,
+          kept.map((c) => c.plan),
+        );
+    const drafts = kept.map(({ plan: _plan, ...c }, i) => ({
+      ...c,
+      id: opts.dryRun ? null : c.id,
+      queueIds: queueIds[i],
+    }));
     return { dryRun: opts.dryRun, imported: drafts.length, drafts, errors };
   }
 
@@ -157,13 +207,19 @@ export class DraftFilesService {
     const selectedAccountIds = resolveNetworks(file.networks ?? [], accounts, `${where}.networks`);
     const parsed = createDraftBody.safeParse({ ...base, selectedAccountIds });
     if (!parsed.success) {
-      const details = parsed.error.issues.map((i) => ({ path: [where, ...i.path.map(String)].join('.'), message: i.message }));
-      throw new HeraldError('INVALID_INPUT', `Invalid draft: ${details.map((d) => `${d.path} ${d.message}`).join('; ')}`.slice(0, 500), { details });
+      const details = parsed.error.issues.map((i) => ({
+        path: [where, ...i.path.map(String)].join('.'),
+        message: i.message,
+      }));
+      throw new HeraldError(
+        'INVALID_INPUT',
+        `Invalid draft: ${details.map((d) => `${d.path} ${d.message}`).join('; ')}`.slice(0, 500),
+        { details },
+      );
     }
     return parsed.data;
   }
 }
-
 
 /** Network names become every account of that network; anything else must be an account id. */
 function resolveNetworks(networks: string[], accounts: Account[], path: string): string[] {
@@ -175,13 +231,18 @@ function resolveNetworks(networks: string[], accounts: Account[], path: string):
       if (of.length === 0) details.push({ path, message: `no ${n} account is connected` });
       ids.push(...of.map((a) => a.uuid));
     } else if (accounts.some((a) => a.uuid === n)) ids.push(n);
-    else details.push({ path, message: `no account ${n} (give an account id or a network: microblog, skyblog, fedblog, threadblog, problog)` });
+    else
+      details.push({
+        path,
+        message: `no account ${n} (give an account id or a network: microblog, skyblog, fedblog, threadblog, problog)`,
+      });
   }
   if (details.length > 0) throw new HeraldError('INVALID_INPUT', details.map((d) => d.message).join('; '), { details });
   return [...new Set(ids)];
 }
 
-const rowError = (column: string, message: string) => new HeraldError('INVALID_INPUT', message, { details: [{ path: column, message }] });
+const rowError = (column: string, message: string) =>
+  new HeraldError('INVALID_INPUT', message, { details: [{ path: column, message }] });
 
 function toRowErrors(row: number, err: HeraldError): RowError[] {
   const details = err.details && err.details.length > 0 ? err.details : [{ path: '', message: err.message }];

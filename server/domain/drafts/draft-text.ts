@@ -3,8 +3,14 @@
  * head and tail) and as checked (each target network's count and limit, docs/decisions.md §4).
  */
 import {
-  countOptionsFromMeta, strictest, TextFacts, validatePost,
-  type CountOptions, type MediaKind, type Platform, type Verdict,
+  countOptionsFromMeta,
+  strictest,
+  TextFacts,
+  validatePost,
+  type CountOptions,
+  type MediaKind,
+  type Platform,
+  type Verdict,
 } from '../../../text/index.js';
 import { createHash } from 'node:crypto';
 import type { AccountRow } from '../../db/repos/accounts.repo.js';
@@ -38,7 +44,7 @@ export interface TemplateParts {
 /** The rules a draft is checked against: one set of counting options per target account. */
 export type TargetRules = Map<Platform, CountOptions[]>;
 
-const sideHtml = (html: string, plain: string) => html.trim() !== '' ? html : plainToHtml(plain);
+const sideHtml = (html: string, plain: string) => (html.trim() !== '' ? html : plainToHtml(plain));
 
 /**
  * Sanitises each post, orders the posts by the positions given (stable; a post without one keeps
@@ -50,7 +56,11 @@ export function prepareTweets(input: TweetInput[], template?: TemplateParts): Pr
     .map((t, i) => ({ t, key: t.position ?? i, i }))
     .sort((a, b) => a.key - b.key || a.i - b.i)
     .map(({ t }) => t);
-  const out = ordered.map((t, position) => ({ position, ...normaliseContent(t.content), media: (t.media ?? []).map(copyRef) }));
+  const out = ordered.map((t, position) => ({
+    position,
+    ...normaliseContent(t.content),
+    media: (t.media ?? []).map(copyRef),
+  }));
   if (template && out.length > 0) {
     const head = sideHtml(template.headHtml, template.headPlain);
     const tail = sideHtml(template.tailHtml, template.tailPlain);
@@ -68,7 +78,8 @@ export function prepareTweets(input: TweetInput[], template?: TemplateParts): Pr
   return out;
 }
 
-const copyRef = (m: MediaRef): MediaRef => (m.altText === undefined ? { mediaId: m.mediaId } : { mediaId: m.mediaId, altText: m.altText });
+const copyRef = (m: MediaRef): MediaRef =>
+  m.altText === undefined ? { mediaId: m.mediaId } : { mediaId: m.mediaId, altText: m.altText };
 
 const parseMeta = (meta: string): Record<string, unknown> => {
   try {
@@ -93,7 +104,13 @@ export function rulesFor(targets: AccountRow[]): TargetRules {
 }
 
 /** The binding verdict for one network among its accounts' options. */
-export function verdictFor(platform: Platform, text: string, media: MediaKind[], options: CountOptions[] = [{}], facts?: TextFacts): Verdict {
+export function verdictFor(
+  platform: Platform,
+  text: string,
+  media: MediaKind[],
+  options: CountOptions[] = [{}],
+  facts?: TextFacts,
+): Verdict {
   return strictest((options.length ? options : [{}]).map((o) => validatePost(platform, text, media, o, facts)));
 }
 
@@ -120,12 +137,16 @@ const CACHE_TEXT_MAX = 4000;
 const cache = new Map<string, Map<string, TweetCheck>>();
 let cached = 0;
 
-const textKey = (text: string) => (text.length > CACHE_TEXT_MAX ? `\u0001sha256:${createHash('sha256').update(text).digest('base64')}` : text);
+const textKey = (text: string) =>
+  text.length > CACHE_TEXT_MAX ? `\u0001sha256:${createHash('sha256').update(text).digest('base64')}` : text;
 
 /** checkTweet, remembered by (rules, media kinds, text). Callers must not mutate the result. */
 export function checkTweetCached(plainText: string, media: MediaKind[], rules: TargetRules, key: string): TweetCheck {
   let byText = cache.get(key);
-  if (!byText) { byText = new Map(); cache.set(key, byText); }
+  if (!byText) {
+    byText = new Map();
+    cache.set(key, byText);
+  }
   const k = media.length === 0 ? textKey(plainText) : `${media.join(',')}\u0000${textKey(plainText)}`;
   const hit = byText.get(k);
   if (hit) return hit;
@@ -135,7 +156,10 @@ export function checkTweetCached(plainText: string, media: MediaKind[], rules: T
     const [oldestKey, oldest] = cache.entries().next().value!;
     cached -= oldest.size;
     cache.delete(oldestKey);
-    if (oldestKey === key) { byText = new Map(); cache.set(key, byText); }
+    if (oldestKey === key) {
+      byText = new Map();
+      cache.set(key, byText);
+    }
   }
   byText.set(k, result);
   cached += 1;

@@ -10,4 +10,5 @@ let yaml: typeof Yaml | undefined;
 let csv: typeof CsvSync | undefined;
 
 export const yamlLib = (): typeof Yaml => (yaml ??= createRequire(import.meta.url)('yaml') as typeof Yaml);
-export const csvParser = (): typeof CsvSync.parse => (csv ??= createRequire(import.meta.url)('csv-parse/sync') as typeof CsvSync).parse;
+export const csvParser = (): typeof CsvSync.parse =>
+  (csv ??= createRequire(import.meta.url)('csv-parse/sync') as typeof CsvSync).parse;

@@ -16,12 +16,25 @@ import type { EventRow, EventsRepo } from '../../db/repos/events.repo.js';
 import type { Transactions } from '../../db/repos/transactions.js';
 import type { Deps } from '../deps.js';
 
-export const EVENT_TYPES = ['post.scheduled', 'post.sending', 'post.published', 'post.failed', 'post.missed', 'post.cancelled', 'account.needs_reauth', 'credits.changed'] as const;
+export const EVENT_TYPES = [
+  'post.scheduled',
+  'post.sending',
+  'post.published',
+  'post.failed',
+  'post.missed',
+  'post.cancelled',
+  'account.needs_reauth',
+  'credits.changed',
+] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 export type PostEventType = Extract<EventType, `post.${string}`>;
 
 /** What every post event carries, plus its own fields (url, error, nextAttemptAt, scheduledFor). */
-export interface PostRef { draftId: string | null; accountId: string; platform: Platform | string }
+export interface PostRef {
+  draftId: string | null;
+  accountId: string;
+  platform: Platform | string;
+}
 
 export const KEEP_MS = 7 * 24 * 60 * 60_000;
 const PURGE_EVERY_MS = 60 * 60_000;
@@ -49,7 +62,11 @@ export class EventsService {
   private seenMax = 0;
   private watch: NodeJS.Timeout | undefined;
 
-  constructor(private readonly deps: Deps, private readonly repo: EventsRepo, private readonly tx: Transactions) {}
+  constructor(
+    private readonly deps: Deps,
+    private readonly repo: EventsRepo,
+    private readonly tx: Transactions,
+  ) {}
 
   /** Appends one event; call inside the transaction of the change it tells of. */
   record(userId: string, type: EventType, data: Record<string, unknown>): void {

@@ -80,7 +80,10 @@ export class IdempotencyService {
   private readonly owner = `${process.pid}:${this.instance}`;
   private lastPurge = -Infinity;
 
-  constructor(private readonly deps: Deps, private readonly repo: IdempotencyRepo) {
+  constructor(
+    private readonly deps: Deps,
+    private readonly repo: IdempotencyRepo,
+  ) {
     liveInstances.add(this.instance);
   }
 
@@ -94,7 +97,9 @@ export class IdempotencyService {
     if (value === undefined) return undefined;
     if (typeof value !== 'string' || !KEY_PATTERN.test(value)) {
       const message = `The ${IDEMPOTENCY_HEADER} header must be 1-255 visible ASCII characters (no spaces), sent once`;
-      throw new HeraldError('INVALID_INPUT', message, { details: [{ path: `headers.${IDEMPOTENCY_HEADER.toLowerCase()}`, message }] });
+      throw new HeraldError('INVALID_INPUT', message, {
+        details: [{ path: `headers.${IDEMPOTENCY_HEADER.toLowerCase()}`, message }],
+      });
     }
     return value;
   }
@@ -113,16 +118,28 @@ export class IdempotencyService {
     }
     const ticket: IdempotencyTicket = { userId, key, owner: this.owner, createdAt: now };
     const claim = { fingerprint, owner: this.owner, createdAt: now, expiresAt: now + IDEMPOTENCY_TTL_MS };
-    return this.repo.claim(userId, key, (row): { replace?: boolean; insert?: typeof claim; result: IdempotencyStart } => {
-      if (!row) return { insert: claim, result: { run: ticket } };
-      if (row.expiresAt <= now) return { replace: true, insert: claim, result: { run: ticket } };
-      if (row.fingerprint !== fingerprint) {
-        throw new HeraldError('IDEMPOTENCY_KEY_REUSED', `This ${IDEMPOTENCY_HEADER} was used for another request (method, path or body differ) in the last 24 hours; use a new key for a new request`);
-      }
-      if (row.state === 'done') return { result: { replay: { status: row.status!, contentType: row.contentType, body: row.body ?? '' } } };
-      if (this.abandoned(row, now)) return { replace: true, insert: claim, result: { run: ticket } };
-      throw new HeraldError('IDEMPOTENCY_KEY_IN_USE', `A request with this ${IDEMPOTENCY_HEADER} is still running; try again when it has answered`);
-    });
+    return this.repo.claim(
+      userId,
+      key,
+      (row): { replace?: boolean; insert?: typeof claim; result: IdempotencyStart } => {
+        if (!row) return { insert: claim, result: { run: ticket } };
+        if (row.expiresAt <= now) return { replace: true, insert: claim, result: { run: ticket } };
+        if (row.fingerprint !== fingerprint) {
+          throw new HeraldError(
+            'IDEMPOTENCY_KEY_REUSED',
+            `This ${IDEMPOTENCY_HEADER} was used for another request (method, path or body differ) in the ` +
+              `last 24 hours; use a new key for a new request`,
+          );
+        }
+        if (row.state === 'done')
+          return { result: { replay: { status: row.status!, contentType: row.contentType, body: row.body ?? '' } } };
+        if (this.abandoned(row, now)) return { replace: true, insert: claim, result: { run: ticket } };
+        throw new HeraldError(
+          'IDEMPOTENCY_KEY_IN_USE',
+          `A request with this ${IDEMPOTENCY_HEADER} is still running; try again when it has answered`,
+        );
+      },
+    );
   }
 
   /** The request answered: keeps the answer for replay if storable, else frees the key. */

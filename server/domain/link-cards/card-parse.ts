@@ -41,28 +41,43 @@ export class CardParser {
   private readonly parser: InstanceType<typeof Parser>;
 
   /** `cardUrl`: the link as the post has it; `pageUrl`: where the page was read (after redirects). */
-  constructor(private readonly cardUrl: string, private readonly pageUrl: string = cardUrl) {
+  constructor(
+    private readonly cardUrl: string,
+    private readonly pageUrl: string = cardUrl,
+  ) {
     this.base = pageUrl;
-    this.parser = new Parser({
-      onopentag: (name, attrs) => {
-        if (this.done) return;
-        if (name === 'body') { this.done = true; return; }
-        if (name === 'title') this.inTitle = true;
-        if (name === 'base' && attrs.href) {
-          try { this.base = new URL(attrs.href, this.pageUrl).href; } catch { /* a broken base changes nothing */ }
-        }
-        if (name === 'meta') {
-          const key = (attrs.property ?? attrs.name ?? '').trim().toLowerCase();
-          const value = attrs.content;
-          if (key && typeof value === 'string' && !this.meta.has(key)) this.meta.set(key, value);
-        }
+    this.parser = new Parser(
+      {
+        onopentag: (name, attrs) => {
+          if (this.done) return;
+          if (name === 'body') {
+            this.done = true;
+            return;
+          }
+          if (name === 'title') this.inTitle = true;
+          if (name === 'base' && attrs.href) {
+            try {
+              this.base = new URL(attrs.href, this.pageUrl).href;
+            } catch {
+              /* a broken base changes nothing */
+            }
+          }
+          if (name === 'meta') {
+            const key = (attrs.property ?? attrs.name ?? '').trim().toLowerCase();
+            const value = attrs.content;
+            if (key && typeof value === 'string' && !this.meta.has(key)) this.meta.set(key, value);
+          }
+        },
+        ontext: (text) => {
+          if (this.inTitle && !this.done) this.title += text;
+        },
+        onclosetag: (name) => {
+          if (name === 'title') this.inTitle = false;
+          if (name === 'head') this.done = true;
+        },
       },
-      ontext: (text) => { if (this.inTitle && !this.done) this.title += text; },
-      onclosetag: (name) => {
-        if (name === 'title') this.inTitle = false;
-        if (name === 'head') this.done = true;
-      },
-    }, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
+      { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+    );
   }
 
   write(chunk: string): void {
@@ -88,7 +103,9 @@ export class CardParser {
       try {
         const u = new URL(image, this.base);
         if (u.protocol === 'https:' || u.protocol === 'http:') imageUrl = u.href;
-      } catch { /* an image address that does not parse is no image */ }
+      } catch {
+        /* an image address that does not parse is no image */
+      }
     }
     const siteName = this.first(KEYS.siteName);
     if (!title && !description && !imageUrl) return null;

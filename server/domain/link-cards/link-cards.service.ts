@@ -47,7 +47,11 @@ function charsetOf(contentType: string | undefined): string {
 /** Reads chunks into the parser until the head is over or the cap is reached. */
 async function readHead(body: http.IncomingMessage, parser: CardParser): Promise<void> {
   let decoder: TextDecoder;
-  try { decoder = new TextDecoder(charsetOf(body.headers['content-type'])); } catch { decoder = new TextDecoder('utf-8'); }
+  try {
+    decoder = new TextDecoder(charsetOf(body.headers['content-type']));
+  } catch {
+    decoder = new TextDecoder('utf-8');
+  }
   let read = 0;
   for await (const chunk of body as AsyncIterable<Buffer>) {
     const room = PAGE_MAX_BYTES - read;
@@ -69,9 +73,15 @@ async function readCapped(body: http.IncomingMessage, max: number): Promise<Buff
   return Buffer.concat(chunks);
 }
 
-const refused = () => new HeraldError('INVALID_INPUT', 'Herald makes link cards only of pages at public http(s) addresses (HERALD_ALLOW_PRIVATE_ADDRESSES lets loopback and private ones through)', {
-  details: [{ path: 'query.url', message: 'not a public http(s) address' }],
-});
+const refused = () =>
+  new HeraldError(
+    'INVALID_INPUT',
+    'Herald makes link cards only of pages at public http(s) addresses (HERALD_ALLOW_PRIVATE_ADDRESSES lets ' +
+      'loopback and private ones through)',
+    {
+      details: [{ path: 'query.url', message: 'not a public http(s) address' }],
+    },
+  );
 
 export class LinkCardsService {
   /** The fetcher for pages and thumbnails; replaceable (tests shorten its time cap). */
@@ -83,13 +93,23 @@ export class LinkCardsService {
   /** Pages actually fetched (not answered from the cache), for tests and diagnostics. */
   fetches = 0;
 
-  constructor(private readonly deps: Deps, fetcher?: GuardedFetcher) {
-    this.fetcher = fetcher ?? new GuardedFetcher({ allowPrivate: deps.config.allowPrivateAddresses, timeoutMs: TIMEOUT_MS });
+  constructor(
+    private readonly deps: Deps,
+    fetcher?: GuardedFetcher,
+  ) {
+    this.fetcher =
+      fetcher ?? new GuardedFetcher({ allowPrivate: deps.config.allowPrivateAddresses, timeoutMs: TIMEOUT_MS });
   }
 
   private key(raw: string): string {
     let url: URL;
-    try { url = new URL(raw); } catch { throw new HeraldError('INVALID_INPUT', 'url must be an absolute http(s) URL', { details: [{ path: 'query.url', message: 'not a URL' }] }); }
+    try {
+      url = new URL(raw);
+    } catch {
+      throw new HeraldError('INVALID_INPUT', 'url must be an absolute http(s) URL', {
+        details: [{ path: 'query.url', message: 'not a URL' }],
+      });
+    }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw refused();
     url.hash = '';
     return url.href;
@@ -100,7 +120,10 @@ export class LinkCardsService {
     const key = this.key(raw);
     const hit = this.cache.get(key);
     if (!hit) return undefined;
-    if (hit.until <= this.deps.clock.now()) { this.cache.delete(key); return undefined; }
+    if (hit.until <= this.deps.clock.now()) {
+      this.cache.delete(key);
+      return undefined;
+    }
     // Most recently used last: the oldest is the first to go.
     this.cache.delete(key);
     this.cache.set(key, hit);
@@ -129,12 +152,20 @@ export class LinkCardsService {
   private async load(key: string): Promise<LinkCard | null> {
     this.fetches += 1;
     try {
-      const card = await this.fetcher.fetch(key, async (body, finalUrl) => {
-        if (!HTML_TYPES.test(String(body.headers['content-type'] ?? ''))) return null;
-        const parser = new CardParser(key, finalUrl.href);
-        await readHead(body, parser);
-        return parser.card();
-      }, { accept: 'text/html, application/xhtml+xml;q=0.9, */*;q=0.1', maxLength: Number.POSITIVE_INFINITY, what: 'a link card' });
+      const card = await this.fetcher.fetch(
+        key,
+        async (body, finalUrl) => {
+          if (!HTML_TYPES.test(String(body.headers['content-type'] ?? ''))) return null;
+          const parser = new CardParser(key, finalUrl.href);
+          await readHead(body, parser);
+          return parser.card();
+        },
+        {
+          accept: 'text/html, application/xhtml+xml;q=0.9, */*;q=0.1',
+          maxLength: Number.POSITIVE_INFINITY,
+          what: 'a link card',
+        },
+      );
       this.remember(key, card);
       return card;
     } catch (err) {
@@ -172,7 +203,11 @@ export class LinkCardsService {
 
   private async readThumbnail(imageUrl: string): Promise<{ bytes: Buffer; mime: string } | null> {
     try {
-      const bytes = await this.fetcher.fetch(imageUrl, (body) => readCapped(body, THUMB_MAX_BYTES), { accept: 'image/*', maxLength: THUMB_MAX_BYTES, what: 'a link card image' });
+      const bytes = await this.fetcher.fetch(imageUrl, (body) => readCapped(body, THUMB_MAX_BYTES), {
+        accept: 'image/*',
+        maxLength: THUMB_MAX_BYTES,
+        what: 'a link card image',
+      });
       if (!bytes || bytes.byteLength === 0) return null;
       const info = await sniffType(bytes.subarray(0, 16 * 1024));
       return info.kind === 'video' ? null : { bytes, mime: info.mime };
@@ -187,7 +222,11 @@ export class LinkCardsService {
    */
   async forPublish(url: string): Promise<CardWithThumb | null> {
     let card: LinkCard | null;
-    try { card = await this.preview(url); } catch { return null; }
+    try {
+      card = await this.preview(url);
+    } catch {
+      return null;
+    }
     if (!card) return null;
     const thumb = card.imageUrl ? await this.thumbnail(card.imageUrl) : null;
     return { url: card.url, title: card.title, description: card.description, ...(thumb ? { thumb } : {}) };

@@ -57,7 +57,9 @@ export async function storeStream(src: Readable | AsyncIterable<Buffer>, opts: S
   let headLen = 0;
   let size = 0;
   let released = 0;
-  let started: { check: StructureCheck; ws: fs.WriteStream; file: string; info: Awaited<ReturnType<typeof sniffType>> } | undefined;
+  let started:
+    | { check: StructureCheck; ws: fs.WriteStream; file: string; info: Awaited<ReturnType<typeof sniffType>> }
+    | undefined;
 
   const write = async (chunk: Buffer) => {
     const s = started!;
@@ -85,13 +87,19 @@ export async function storeStream(src: Readable | AsyncIterable<Buffer>, opts: S
     // Write errors surface through once()/finished(); this listener only keeps them from being unhandled.
     ws.on('error', () => {});
     started = { check, ws, file, info };
-    opts.onOpening?.(once(ws, 'open').then(() => undefined, () => undefined));
+    opts.onOpening?.(
+      once(ws, 'open').then(
+        () => undefined,
+        () => undefined,
+      ),
+    );
     if (!ws.write(first)) await once(ws, 'drain');
   };
 
   // On failure the source is left to the caller (not destroyed with an AbortError): multer would
   // take that error for its own and answer before this function has cleaned up.
-  const chunks = 'iterator' in src && typeof src.iterator === 'function' ? src.iterator({ destroyOnReturn: false }) : src;
+  const chunks =
+    'iterator' in src && typeof src.iterator === 'function' ? src.iterator({ destroyOnReturn: false }) : src;
   try {
     for await (const c of chunks) {
       const chunk = Buffer.isBuffer(c) ? c : Buffer.from(c as Uint8Array);
@@ -111,15 +119,25 @@ export async function storeStream(src: Readable | AsyncIterable<Buffer>, opts: S
     s.ws.end();
     await finished(s.ws);
     return {
-      fileName: path.basename(s.file), path: s.file, format: s.info.format, kind: s.info.kind, mime: s.info.mime,
-      size, width: dims.width, height: dims.height,
+      fileName: path.basename(s.file),
+      path: s.file,
+      format: s.info.format,
+      kind: s.info.kind,
+      mime: s.info.mime,
+      size,
+      width: dims.width,
+      height: dims.height,
     };
   } catch (err) {
     if (started) {
       // The file may still be opening: wait for the stream to close, or the open would re-create
       // the file after its removal.
       const { ws } = started;
-      if (!ws.closed) await new Promise<void>((resolve) => { ws.once('close', () => resolve()); ws.destroy(); });
+      if (!ws.closed)
+        await new Promise<void>((resolve) => {
+          ws.once('close', () => resolve());
+          ws.destroy();
+        });
       await fs.promises.rm(started.file, { force: true });
     }
     throw err;

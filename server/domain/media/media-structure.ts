@@ -76,7 +76,8 @@ function* jpegWalker(): Walker {
     if (code === 0xda) {
       if (!dims) throw malformed('jpeg', 'scan before frame header');
       const tail = yield { rest: true };
-      if (!tail || tail.length < 2 || tail[0] !== 0xff || tail[1] !== 0xd9) throw malformed('jpeg', 'it must end with its end-of-image marker');
+      if (!tail || tail.length < 2 || tail[0] !== 0xff || tail[1] !== 0xd9)
+        throw malformed('jpeg', 'it must end with its end-of-image marker');
       return dims;
     }
   }
@@ -106,7 +107,8 @@ function* gifWalker(): Walker {
     }
     if (tag === 0x2c) {
       frames += 1;
-      if (frames > MAX_GIF_FRAMES) throw new HeraldError('INVALID_INPUT', `The GIF has more than ${MAX_GIF_FRAMES} frames`);
+      if (frames > MAX_GIF_FRAMES)
+        throw new HeraldError('INVALID_INPUT', `The GIF has more than ${MAX_GIF_FRAMES} frames`);
       const d = (yield { read: 9 })!;
       if (d[8] & 0x80) yield { skip: 3 * 2 ** ((d[8] & 7) + 1) };
       yield { read: 1 };
@@ -122,7 +124,8 @@ function* gifWalker(): Walker {
 
 function* webpWalker(): Walker {
   const h = (yield { read: 20 })!;
-  if (h.toString('latin1', 0, 4) !== 'RIFF' || h.toString('latin1', 8, 12) !== 'WEBP') throw malformed('webp', 'bad header');
+  if (h.toString('latin1', 0, 4) !== 'RIFF' || h.toString('latin1', 8, 12) !== 'WEBP')
+    throw malformed('webp', 'bad header');
   const riffSize = h.readUInt32LE(4);
   const fourcc = h.toString('latin1', 12, 16);
   let width: number;
@@ -216,8 +219,12 @@ function* isoWalker(format: 'mp4' | 'mov'): Walker {
 }
 
 const WALKERS: Record<MediaFormat, () => Walker> = {
-  png: pngWalker, jpeg: jpegWalker, gif: gifWalker, webp: webpWalker,
-  mp4: () => isoWalker('mp4'), mov: () => isoWalker('mov'),
+  png: pngWalker,
+  jpeg: jpegWalker,
+  gif: gifWalker,
+  webp: webpWalker,
+  mp4: () => isoWalker('mp4'),
+  mov: () => isoWalker('mov'),
 };
 
 /** Feeds chunks to a format's walker; `end()` says whether the file ended where it should. */

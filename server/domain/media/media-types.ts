@@ -58,7 +58,11 @@ const FROM_SNIFF: Record<string, MediaFormat> = {
 const MARKUP = /<(?:script|html|svg|iframe|object|embed|body|!doctype|\?xml)[\s>/]/i;
 
 export const tooLarge = (info: MediaTypeInfo) =>
-  new HeraldError('INVALID_INPUT', `The ${info.format.toUpperCase()} file is over its ${Math.round(info.maxBytes / MB)} MB limit`, { status: 413 });
+  new HeraldError(
+    'INVALID_INPUT',
+    `The ${info.format.toUpperCase()} file is over its ${Math.round(info.maxBytes / MB)} MB limit`,
+    { status: 413 },
+  );
 
 export const malformed = (format: string, why: string) =>
   new HeraldError('INVALID_INPUT', `Not a valid ${format.toUpperCase()} file: ${why}`);
@@ -67,7 +71,7 @@ export const unsupported = (what = 'This file type') =>
   new HeraldError('INVALID_INPUT', `${what} is not accepted; send PNG, JPEG, WebP, GIF, MP4 or MOV`, { status: 415 });
 
 /** Decides the type from the first bytes of a file. */
-/** file-type (with its token readers, ~20 ms of CPU to load) is loaded by the first upload, not at start-up. */
+/** file-type (with its token readers; its load time: README, Performance) is loaded by the first upload. */
 let fileType: Promise<typeof import('file-type')> | undefined;
 
 export async function sniffType(head: Buffer): Promise<MediaTypeInfo> {
@@ -84,6 +88,10 @@ export async function sniffType(head: Buffer): Promise<MediaTypeInfo> {
 export function checkPixels(format: string, width: number, height: number): void {
   if (!(width > 0 && height > 0)) throw malformed(format, 'width and height must be positive');
   if (width > MAX_SIDE || height > MAX_SIDE || width * height > MAX_PIXELS) {
-    throw new HeraldError('INVALID_INPUT', `The image is ${width}×${height} pixels; the limit is ${MAX_SIDE} per side and ${MAX_PIXELS / 1_000_000} megapixels`);
+    throw new HeraldError(
+      'INVALID_INPUT',
+      `The image is ${width}×${height} pixels; the limit is ${MAX_SIDE} per side and ` +
+        `${MAX_PIXELS / 1_000_000} megapixels`,
+    );
   }
 }

@@ -36,7 +36,11 @@ export class MediaService {
   /** The fetcher for remote media URLs; replaceable (e.g. with an injected resolver in tests). */
   fetcher: GuardedFetcher;
 
-  constructor(private readonly deps: Deps, private readonly repo: MediaRepo, fetcher?: GuardedFetcher) {
+  constructor(
+    private readonly deps: Deps,
+    private readonly repo: MediaRepo,
+    fetcher?: GuardedFetcher,
+  ) {
     this.fetcher = fetcher ?? new GuardedFetcher({ allowPrivate: deps.config.allowPrivateAddresses });
   }
 
@@ -55,7 +59,15 @@ export class MediaService {
   }
 
   view(row: MediaRow): MediaView {
-    return { mediaId: row.id, url: this.url(row.id), type: row.type, altText: row.altText, width: row.width, height: row.height, size: row.size };
+    return {
+      mediaId: row.id,
+      url: this.url(row.id),
+      type: row.type,
+      altText: row.altText,
+      width: row.width,
+      height: row.height,
+      size: row.size,
+    };
   }
 
   /** Records files already in the media folder; all or nothing (files are removed on failure). */
@@ -63,8 +75,16 @@ export class MediaService {
     const now = nowIso(this.deps.clock);
     try {
       const rows = stored.map((f): MediaRow => ({
-        id: path.parse(f.fileName).name, userId, fileName: f.fileName, type: f.kind, mime: f.mime, size: f.size,
-        width: f.width ?? null, height: f.height ?? null, altText: '', createdAt: now,
+        id: path.parse(f.fileName).name,
+        userId,
+        fileName: f.fileName,
+        type: f.kind,
+        mime: f.mime,
+        size: f.size,
+        width: f.width ?? null,
+        height: f.height ?? null,
+        altText: '',
+        createdAt: now,
       }));
       this.repo.insertAll(rows);
       return rows;
@@ -126,7 +146,9 @@ export class MediaService {
         if (fs.statSync(file).mtimeMs >= writtenBefore) continue;
         fs.rmSync(file, { force: true });
         removed += 1;
-      } catch { /* removed meanwhile */ }
+      } catch {
+        /* removed meanwhile */
+      }
     }
     return removed;
   }
@@ -152,11 +174,17 @@ export class MediaService {
    * A dry run passes `fetch: false`: this server's media are still resolved to their ids, and a
    * remote URL that a real publish would fetch stays `{url}` (its kind guessed from its name).
    */
-  async refsFromUrls(userId: string, platform: Platform, urls: string[], opts: { fetch?: boolean } = {}): Promise<MediaRef[]> {
+  async refsFromUrls(
+    userId: string,
+    platform: Platform,
+    urls: string[],
+    opts: { fetch?: boolean } = {},
+  ): Promise<MediaRef[]> {
     const refs: MediaRef[] = [];
     const fetched: MediaRow[] = [];
     try {
-      for (const [i, raw] of urls.entries()) refs.push(await this.refFromUrl(userId, platform, raw, `mediaUrls[${i}]`, fetched, opts.fetch ?? true));
+      for (const [i, raw] of urls.entries())
+        refs.push(await this.refFromUrl(userId, platform, raw, `mediaUrls[${i}]`, fetched, opts.fetch ?? true));
     } catch (err) {
       // All or nothing: media fetched for the earlier URLs of this request go too.
       for (const row of fetched) this.remove(userId, row.id);
@@ -165,8 +193,16 @@ export class MediaService {
     return refs;
   }
 
-  private async refFromUrl(userId: string, platform: Platform, raw: string, at: string, fetched: MediaRow[], fetch: boolean): Promise<MediaRef> {
-    const refuse = (message: string, detail: string) => new HeraldError('INVALID_INPUT', message, { details: [{ path: at, message: detail }] });
+  private async refFromUrl(
+    userId: string,
+    platform: Platform,
+    raw: string,
+    at: string,
+    fetched: MediaRow[],
+    fetch: boolean,
+  ): Promise<MediaRef> {
+    const refuse = (message: string, detail: string) =>
+      new HeraldError('INVALID_INPUT', message, { details: [{ path: at, message: detail }] });
     let url: URL;
     try {
       url = new URL(raw);
@@ -176,16 +212,29 @@ export class MediaService {
     const localId = this.localMediaId(url);
     if (localId) {
       if (platform === 'threadblog') {
-        throw refuse('Threads fetches media from a public URL itself, so media stored in Herald cannot be sent to Threads by URL; use a public https URL', 'local media cannot go to Threads by URL');
+        throw refuse(
+          'Threads fetches media from a public URL itself, so media stored in Herald cannot be sent to ' +
+            'Threads by URL; use a public https URL',
+          'local media cannot go to Threads by URL',
+        );
       }
       return { mediaId: this.own(userId, localId).id };
     }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw refuse('Media URLs must be http(s)', 'http(s) only');
-    if (url.username || url.password) throw refuse('Media URLs must not carry a user name or password', 'credentials in URL');
+    if (url.protocol !== 'https:' && url.protocol !== 'http:')
+      throw refuse('Media URLs must be http(s)', 'http(s) only');
+    if (url.username || url.password)
+      throw refuse('Media URLs must not carry a user name or password', 'credentials in URL');
     if (platform === 'threadblog') {
       const literal = ipLiteral(url.hostname);
-      const local = url.hostname === 'localhost' || url.hostname.endsWith('.localhost') || (literal !== undefined && blockedReason(literal) !== undefined);
-      if (local) throw refuse('Threads fetches media itself, so the URL must be public; this one points to a private or loopback address', 'not a public address');
+      const local =
+        url.hostname === 'localhost' ||
+        url.hostname.endsWith('.localhost') ||
+        (literal !== undefined && blockedReason(literal) !== undefined);
+      if (local)
+        throw refuse(
+          'Threads fetches media itself, so the URL must be public; this one points to a private or loopback address',
+          'not a public address',
+        );
       return { url: url.href };
     }
     if (!fetch) return { url: url.href };
@@ -195,7 +244,10 @@ export class MediaService {
       return { mediaId: row.id };
     } catch (err) {
       if (err instanceof UrlRefused || err instanceof HeraldError) {
-        throw new HeraldError('INVALID_INPUT', `${at}: ${err.message}`, { status: err.status, details: [{ path: at, message: err.message }] });
+        throw new HeraldError('INVALID_INPUT', `${at}: ${err.message}`, {
+          status: err.status,
+          details: [{ path: at, message: err.message }],
+        });
       }
       throw err;
     }

@@ -47,7 +47,12 @@ export interface NetworkAppView {
 
 const secretName = (p: AppPlatform) => `network-app:${p}`;
 const label = (p: AppPlatform) => (p === 'identity' ? 'The identity provider' : NETWORK_NAMES[p]);
-const ENV_NAME: Record<AppPlatform, string> = { microblog: 'MICROBLOG', threadblog: 'THREADBLOG', problog: 'PROBLOG', identity: 'IDENTITY' };
+const ENV_NAME: Record<AppPlatform, string> = {
+  microblog: 'MICROBLOG',
+  threadblog: 'THREADBLOG',
+  problog: 'PROBLOG',
+  identity: 'IDENTITY',
+};
 
 export function isAppPlatform(p: string): p is AppPlatform {
   return (APP_PLATFORMS as readonly string[]).includes(p);
@@ -60,7 +65,10 @@ function invalid(path: string, message: string): HeraldError {
 export class NetworkAppsService {
   private readonly stored = new Map<AppPlatform, StoredApp>();
 
-  constructor(private readonly deps: Deps, private readonly users: UsersService) {}
+  constructor(
+    private readonly deps: Deps,
+    private readonly users: UsersService,
+  ) {}
 
   /** Reads the stored apps once at start; afterwards the cache follows every set and remove. */
   async load(): Promise<void> {
@@ -101,7 +109,12 @@ export class NetworkAppsService {
     const base = this.deps.config.identity;
     const app = this.stored.get('identity');
     if (this.source('identity') !== 'app' || !app) return base;
-    return { ...base, clientId: app.clientId, clientSecret: app.clientSecret, redirectUri: app.redirectUri ?? base.redirectUri };
+    return {
+      ...base,
+      clientId: app.clientId,
+      clientSecret: app.clientSecret,
+      redirectUri: app.redirectUri ?? base.redirectUri,
+    };
   }
 
   /** A non-loopback redirect URI the person set (sign-in flows accept it besides loopback ones). */
@@ -124,34 +137,66 @@ export class NetworkAppsService {
 
   view(p: AppPlatform): NetworkAppView {
     const source = this.source(p);
-    const clientId = source === 'env' ? this.envApp(p).clientId! : source === 'app' ? this.stored.get(p)!.clientId : null;
+    const clientId =
+      source === 'env' ? this.envApp(p).clientId! : source === 'app' ? this.stored.get(p)!.clientId : null;
     const configured = source === 'env' ? !!this.envApp(p).clientSecret : source === 'app';
     const label = p === 'identity' ? IDENTITY_LABEL : NETWORK_NAMES[p];
-    return { platform: p, label, scopes: [...APP_SCOPES[p]], configured, source, redirectUri: this.redirectUri(p), clientId };
+    return {
+      platform: p,
+      label,
+      scopes: [...APP_SCOPES[p]],
+      configured,
+      source,
+      redirectUri: this.redirectUri(p),
+      clientId,
+    };
   }
 
   private ownerOnly(userId: string): void {
-    if (!this.users.isOwner(userId)) throw new HeraldError('UNAUTHORIZED', "Only the owner of this install can change or test the install's network apps");
+    if (!this.users.isOwner(userId))
+      throw new HeraldError(
+        'UNAUTHORIZED',
+        "Only the owner of this install can change or test the install's network apps",
+      );
   }
 
   async set(userId: string, p: AppPlatform, input: NetworkAppInput): Promise<NetworkAppView> {
     this.ownerOnly(userId);
     const clientId = input.clientId.trim();
     const clientSecret = input.clientSecret.trim();
-    if (!clientId) throw invalid('body.clientId', 'clientId is empty: paste the client id from the network\'s developer portal');
-    if (!clientSecret) throw invalid('body.clientSecret', 'clientSecret is empty: paste the client secret from the network\'s developer portal');
-    if (/\s/.test(clientId) || /\s/.test(clientSecret)) throw invalid(/\s/.test(clientId) ? 'body.clientId' : 'body.clientSecret', 'The client id and secret have no spaces or line breaks: copy them again');
+    if (!clientId)
+      throw invalid('body.clientId', "clientId is empty: paste the client id from the network's developer portal");
+    if (!clientSecret)
+      throw invalid(
+        'body.clientSecret',
+        "clientSecret is empty: paste the client secret from the network's developer portal",
+      );
+    if (/\s/.test(clientId) || /\s/.test(clientSecret))
+      throw invalid(
+        /\s/.test(clientId) ? 'body.clientId' : 'body.clientSecret',
+        'The client id and secret have no spaces or line breaks: copy them again',
+      );
     let redirectUri: string | undefined;
     if (input.redirectUri !== undefined && input.redirectUri.trim() !== '') {
       let url: URL;
-      try { url = new URL(input.redirectUri.trim()); } catch { throw invalid('body.redirectUri', 'redirectUri is not an absolute URL'); }
-      if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalid('body.redirectUri', 'redirectUri must be an http(s) URL');
-      if (url.search || url.hash || url.username || url.password) throw invalid('body.redirectUri', 'redirectUri must not have a query, a fragment or credentials');
-      if (p === 'threadblog' && url.protocol !== 'https:') throw invalid('body.redirectUri', 'Threads only accepts HTTPS redirect URIs');
+      try {
+        url = new URL(input.redirectUri.trim());
+      } catch {
+        throw invalid('body.redirectUri', 'redirectUri is not an absolute URL');
+      }
+      if (url.protocol !== 'https:' && url.protocol !== 'http:')
+        throw invalid('body.redirectUri', 'redirectUri must be an http(s) URL');
+      if (url.search || url.hash || url.username || url.password)
+        throw invalid('body.redirectUri', 'redirectUri must not have a query, a fragment or credentials');
+      if (p === 'threadblog' && url.protocol !== 'https:')
+        throw invalid('body.redirectUri', 'Threads only accepts HTTPS redirect URIs');
       redirectUri = url.href;
     }
     if (this.deps.secrets.kind === 'unavailable') {
-      throw new HeraldError('INVALID_INPUT', `Herald cannot keep the secret: ${this.deps.secrets.problem ?? 'no secret store is available'}`);
+      throw new HeraldError(
+        'INVALID_INPUT',
+        `Herald cannot keep the secret: ${this.deps.secrets.problem ?? 'no secret store is available'}`,
+      );
     }
     const app: StoredApp = { clientId, clientSecret, ...(redirectUri ? { redirectUri } : {}) };
     await this.deps.secrets.set(secretName(p), JSON.stringify(app));
@@ -170,8 +215,18 @@ export class NetworkAppsService {
   async test(userId: string, p: AppPlatform): Promise<{ ok: boolean; message: string }> {
     this.ownerOnly(userId);
     const source = this.source(p);
-    if (source === null) return { ok: false, message: `${label(p)} has no app set up: create one on its developer portal, then save its client id and secret here (or set HERALD_${ENV_NAME[p]}_CLIENT_ID and HERALD_${ENV_NAME[p]}_CLIENT_SECRET)` };
-    if (!this.view(p).configured) return { ok: false, message: `HERALD_${ENV_NAME[p]}_CLIENT_ID is set but HERALD_${ENV_NAME[p]}_CLIENT_SECRET is not` };
+    if (source === null)
+      return {
+        ok: false,
+        message:
+          `${label(p)} has no app set up: create one on its developer portal, then save its client id and ` +
+          `secret here (or set HERALD_${ENV_NAME[p]}_CLIENT_ID and HERALD_${ENV_NAME[p]}_CLIENT_SECRET)`,
+      };
+    if (!this.view(p).configured)
+      return {
+        ok: false,
+        message: `HERALD_${ENV_NAME[p]}_CLIENT_ID is set but HERALD_${ENV_NAME[p]}_CLIENT_SECRET is not`,
+      };
     const from = source === 'env' ? ' (from the environment)' : '';
     try {
       if (p === 'identity') {

@@ -29,7 +29,12 @@ export class PublishCharge {
    * Plans and charges: one transaction that either reserves every target's credits and lays out
    * its parts, or changes nothing.
    */
-  prepare<T extends PlannedTarget>(userId: string, draftId: string | null, targets: T[], f: { jobId: string | null; force: boolean; origin: string; cost?: number }) {
+  prepare<T extends PlannedTarget>(
+    userId: string,
+    draftId: string | null,
+    targets: T[],
+    f: { jobId: string | null; force: boolean; origin: string; cost?: number },
+  ) {
     const { outbox } = this.repos;
     // The month's grant is written (and remembered) outside the reservation, so a refused
     // reservation cannot roll back a grant the credits service believes is there.
@@ -44,7 +49,8 @@ export class PublishCharge {
       for (const t of targets) {
         const latest = draftId ? outbox.latest(userId, draftId, t.account.id) : undefined;
         if (latest && (this.running.has(latest.id) || latest.status === 'publishing')) {
-          if (this.running.has(latest.id)) throw new HeraldError('INVALID_INPUT', `The draft is already being published to @${t.account.username}`);
+          if (this.running.has(latest.id))
+            throw new HeraldError('INVALID_INPUT', `The draft is already being published to @${t.account.username}`);
         }
         if (latest?.status === 'published' && !f.force) {
           skipped.push({ target: t, pub: latest });
@@ -52,10 +58,24 @@ export class PublishCharge {
         }
         // needs_review stays on hold until the user decides: only `force` starts it over.
         if (latest?.status === 'needs_review' && !f.force) {
-          throw new HeraldError('INVALID_INPUT', `Publishing to @${t.account.username} is waiting for you to confirm whether an earlier post went out; check the account, then publish with force`);
+          throw new HeraldError(
+            'INVALID_INPUT',
+            `Publishing to @${t.account.username} is waiting for you to confirm whether an earlier post went ` +
+              `out; check the account, then publish with force`,
+          );
         }
         const reuse = latest && latest.status !== 'published' && !(f.force && latest.status === 'needs_review');
-        const pubId = reuse ? latest.id : outbox.create({ userId, draftId, accountId: t.account.id, platform: t.account.platform, jobId: f.jobId, options: '{}', origin: f.origin });
+        const pubId = reuse
+          ? latest.id
+          : outbox.create({
+              userId,
+              draftId,
+              accountId: t.account.id,
+              platform: t.account.platform,
+              jobId: f.jobId,
+              options: '{}',
+              origin: f.origin,
+            });
         // A publication left `publishing` by a crash was paid for when it started.
         if (!(reuse && latest.status === 'publishing')) charged.push({ account: t.account, pubId });
         outbox.start(pubId, f.jobId, JSON.stringify(t.options));
@@ -69,7 +89,11 @@ export class PublishCharge {
         const each = f.cost ?? PUBLISH_COST;
         this.assertCredits(userId, charged.length, each);
         for (const c of charged) {
-          this.credits.charge(userId, each, { orderNo: f.jobId ?? c.pubId, sourceType: c.account.platform, sourceDetail: `Publish to @${c.account.username}`.slice(0, 300) });
+          this.credits.charge(userId, each, {
+            orderNo: f.jobId ?? c.pubId,
+            sourceType: c.account.platform,
+            sourceDetail: `Publish to @${c.account.username}`.slice(0, 300),
+          });
         }
       }
       // X's spend cap (x-spend.ts): over it, refused here (nothing charged or sent) or warned of.
@@ -87,7 +111,11 @@ export class PublishCharge {
   assertCredits(userId: string, targets: number, cost = PUBLISH_COST): void {
     const { balance } = this.credits.balance(userId);
     if (balance < cost * targets) {
-      throw new HeraldError('INSUFFICIENT_CREDITS', `Publishing to ${targets === 1 ? '1 account' : `${targets} accounts`} needs ${cost * targets} credits and ${balance} are left; nothing was sent`);
+      throw new HeraldError(
+        'INSUFFICIENT_CREDITS',
+        `Publishing to ${targets === 1 ? '1 account' : `${targets} accounts`} needs ${cost * targets} ` +
+          `credits and ${balance} are left; nothing was sent`,
+      );
     }
   }
 }

@@ -19,7 +19,10 @@ import { settledDraftStatus } from './rules/draft-status.js';
 type Repos = Pick<PublishingRepos, 'publications' | 'schedule' | 'draftStatus' | 'commits'>;
 
 export class DraftStatusWriter {
-  constructor(private readonly clock: Clock, private readonly repos: Repos) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly repos: Repos,
+  ) {}
 
   /** A publish of the draft has begun (inside the charge's transaction). */
   begun(draftId: string): void {

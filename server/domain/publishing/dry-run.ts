@@ -13,26 +13,51 @@ import type { PartPlan, PublicationOptions } from './model.js';
 import { roundUsd, type XPart } from './x-spend.js';
 
 /** A card's facts Herald already holds (LinkCardsService.cached): undefined when not read yet. */
-export type CardFacts = (url: string) => { title: string; description: string; imageUrl: string | null; siteName: string | null } | null | undefined;
+export type CardFacts = (
+  url: string,
+) => { title: string; description: string; imageUrl: string | null; siteName: string | null } | null | undefined;
 
-export interface DryRunTarget { account: AccountRow; parts: PartPlan[]; options?: PublicationOptions; credits: number; skipped?: boolean }
+export interface DryRunTarget {
+  account: AccountRow;
+  parts: PartPlan[];
+  options?: PublicationOptions;
+  credits: number;
+  skipped?: boolean;
+}
 
 function cardOf(t: DryRunTarget, position: number, facts?: CardFacts) {
   const planned = t.options?.linkCard;
   if (!planned || planned.position !== position) return null;
   let known: ReturnType<CardFacts>;
-  try { known = facts?.(planned.url); } catch { known = undefined; }
+  try {
+    known = facts?.(planned.url);
+  } catch {
+    known = undefined;
+  }
   return { url: planned.url, ...(known ?? {}) };
 }
 
 /** `xCost`: USD of a target's posts on X (XSpend.postsCostUsd, the one price function). */
-export function dryRunAnswer(targets: DryRunTarget[], balance: number, xCost: (parts: XPart[]) => number, facts?: CardFacts) {
+export function dryRunAnswer(
+  targets: DryRunTarget[],
+  balance: number,
+  xCost: (parts: XPart[]) => number,
+  facts?: CardFacts,
+) {
   let usd = 0;
   const plan = targets.map((t) => {
     if (t.account.platform === 'microblog' && !t.skipped) usd += xCost(t.parts);
     return {
-      accountId: t.account.id, platform: t.account.platform,
-      posts: t.skipped ? [] : t.parts.map((p, i) => ({ text: p.text, media: p.media, linkCard: cardOf(t, i, facts), language: t.options?.langs?.[0] ?? null })),
+      accountId: t.account.id,
+      platform: t.account.platform,
+      posts: t.skipped
+        ? []
+        : t.parts.map((p, i) => ({
+            text: p.text,
+            media: p.media,
+            linkCard: cardOf(t, i, facts),
+            language: t.options?.langs?.[0] ?? null,
+          })),
       credits: t.credits,
       ...(t.skipped ? { skipped: true } : {}),
     };

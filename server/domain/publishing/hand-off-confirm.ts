@@ -24,9 +24,20 @@ export function confirmingAdapter(adapter: PlatformAdapter, handedOff: HandedOff
   return {
     ...adapter,
     publishPost: async (ctx, post) => {
-      const found = await adapter.findRecentPost(ctx, { text: post.text, since: handedOff.at, idempotencyKey: post.idempotencyKey });
+      const found = await adapter.findRecentPost(ctx, {
+        text: post.text,
+        since: handedOff.at,
+        idempotencyKey: post.idempotencyKey,
+      });
       if (found) return found;
-      throw new PlatformError(adapter.platform, 'transient', `${NETWORK_NAMES[adapter.platform]} was to publish this post itself at ${new Date(handedOff.at).toISOString()} (scheduled post ${handedOff.id}) and does not show it yet; Herald looks again`, { code: 'hand_off_unconfirmed' });
+      throw new PlatformError(
+        adapter.platform,
+        'transient',
+        `${NETWORK_NAMES[adapter.platform]} was to publish this post itself at ` +
+          `${new Date(handedOff.at).toISOString()} (scheduled post ${handedOff.id}) and does not show it yet; ` +
+          `Herald looks again`,
+        { code: 'hand_off_unconfirmed' },
+      );
     },
   };
 }

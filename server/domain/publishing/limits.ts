@@ -27,7 +27,8 @@ function metaOf(account: AccountRow): Record<string, unknown> {
 /** A media reference's kind: from the media row (loadDraft, publishDirect), else a URL's ending. */
 function kindOf(ref: PartPlan['media'][number]): MediaKind | undefined {
   if (ref.kind) return ref.kind;
-  if (!ref.mediaId && ref.url) return /\.(mp4|mov)(\?|$)/i.test(ref.url) ? 'video' : /\.gif(\?|$)/i.test(ref.url) ? 'gif' : 'image';
+  if (!ref.mediaId && ref.url)
+    return /\.(mp4|mov)(\?|$)/i.test(ref.url) ? 'video' : /\.gif(\?|$)/i.test(ref.url) ? 'gif' : 'image';
   return undefined;
 }
 
@@ -45,18 +46,34 @@ function partProblems(account: AccountRow, parts: PartPlan[], verdicts: Map<stri
     const list: MediaKind[] = [];
     // Threads downloads media from a public URL itself; files kept by Herald have none.
     if (platform === 'threadblog' && part.media.some((ref) => ref.mediaId)) {
-      details.push({ path: `${at(i)}.media`, message: `${who}: Threads downloads images and videos from a public URL itself, so media stored in Herald cannot go there; leave Threads out of this publish, or post to it with public mediaUrls` });
+      details.push({
+        path: `${at(i)}.media`,
+        message:
+          `${who}: Threads downloads images and videos from a public URL itself, so media stored in Herald ` +
+          `cannot go there; leave Threads out of this publish, or post to it with public mediaUrls`,
+      });
     }
     for (const ref of part.media) {
       const kind = kindOf(ref);
       if (!kind) {
-        details.push({ path: `${at(i)}.media`, message: `${who}: ${label(i)} refers to media ${ref.mediaId ?? ''} that no longer exists; remove it or upload it again` });
+        details.push({
+          path: `${at(i)}.media`,
+          message:
+            `${who}: ${label(i)} refers to media ${ref.mediaId ?? ''} that no longer exists; remove it or ` +
+            `upload it again`,
+        });
         continue;
       }
       // Bluesky's PDS takes images under about 1 MB, less than Herald accepts (5 MB). Still images
       // over it are re-encoded smaller when sent; an animated GIF cannot be.
       if (platform === 'skyblog' && kind === 'gif' && ref.size !== undefined && ref.size > SKYBLOG_IMAGE_MAX_BYTES) {
-        details.push({ path: `${at(i)}.media`, message: `${who}: ${label(i)} has a GIF of ${(ref.size / 1000).toFixed(0)} KB, over Bluesky's limit of ${SKYBLOG_IMAGE_MAX_BYTES} bytes per image, and a GIF cannot be made smaller without losing its animation; use a smaller GIF` });
+        details.push({
+          path: `${at(i)}.media`,
+          message:
+            `${who}: ${label(i)} has a GIF of ${(ref.size / 1000).toFixed(0)} KB, over Bluesky's limit of ` +
+            `${SKYBLOG_IMAGE_MAX_BYTES} bytes per image, and a GIF cannot be made smaller without losing its ` +
+            `animation; use a smaller GIF`,
+        });
       }
       list.push(kind);
     }
@@ -74,7 +91,12 @@ function partProblems(account: AccountRow, parts: PartPlan[], verdicts: Map<stri
   verdict.posts.forEach((v, i) => {
     if (v.valid) return;
     const why = v.reason ?? `${v.count} of ${v.limit} characters`;
-    const message = v.count > v.limit || /bytes/.test(why) ? `${label(i)} does not fit (${why})` : v.reason === 'the post is empty' ? `${label(i)} is empty` : `${label(i)} cannot go as it is: ${why}`;
+    const message =
+      v.count > v.limit || /bytes/.test(why)
+        ? `${label(i)} does not fit (${why})`
+        : v.reason === 'the post is empty'
+          ? `${label(i)} is empty`
+          : `${label(i)} cannot go as it is: ${why}`;
     details.push({ path: at(i), message: `${who}: ${message}` });
   });
   return details;
@@ -84,7 +106,10 @@ export function checkParts(targets: { account: AccountRow; parts: PartPlan[] }[]
   const verdicts = new Map<string, NetworkVerdict>();
   const details = targets.flatMap(({ account, parts }) => partProblems(account, parts, verdicts));
   if (details.length > 0) {
-    const shown = details.slice(0, 5).map((d) => d.message).join('; ');
+    const shown = details
+      .slice(0, 5)
+      .map((d) => d.message)
+      .join('; ');
     const more = details.length > 5 ? `; and ${details.length - 5} more` : '';
     throw new HeraldError('INVALID_INPUT', `Nothing was sent or charged: ${shown}${more}`, { details });
   }

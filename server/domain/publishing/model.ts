@@ -29,7 +29,12 @@ export interface PublicationOptions extends PostOptions {
 }
 
 /** A link card's facts as read from its page. */
-export interface LinkCardFacts { title: string; description: string; imageUrl: string | null; siteName: string | null }
+export interface LinkCardFacts {
+  title: string;
+  description: string;
+  imageUrl: string | null;
+  siteName: string | null;
+}
 
 /** Where the runner gets a card's facts and thumbnail (LinkCardsService.forPublish). */
 export interface CardSource {
@@ -76,7 +81,11 @@ export interface TargetResult {
   retry?: { after?: number };
 }
 
-export interface PlannedTarget { account: AccountRow; parts: PartPlan[]; options: PublicationOptions }
+export interface PlannedTarget {
+  account: AccountRow;
+  parts: PartPlan[];
+  options: PublicationOptions;
+}
 
 export interface PublishRequest {
   draftId: string;
@@ -90,7 +99,10 @@ export interface PublishRequest {
 }
 
 /** Media a direct publish names by URL, and how to turn them into references (MediaService.refsFromUrls). */
-export interface MediaByUrl { urls: string[]; load: (urls: string[]) => Promise<MediaRef[]> }
+export interface MediaByUrl {
+  urls: string[];
+  load: (urls: string[]) => Promise<MediaRef[]>;
+}
 
 export interface PublishOutcome {
   success: boolean;

@@ -22,9 +22,16 @@ export function loadDraft(inputs: PublishInputsRepo, userId: string, draftId: st
     overrides[pc.platform as Platform] = pc.content;
   }
   return {
-    id: row.id, userId: row.userId, title: row.title, status: row.status, socialSetId: row.socialSetId,
-    selectedAccountIds: JSON.parse(row.selectedAccountIds) as string[], posts, overrides,
-    language: row.language, linkCard: storedCard(row.linkCard),
+    id: row.id,
+    userId: row.userId,
+    title: row.title,
+    status: row.status,
+    socialSetId: row.socialSetId,
+    selectedAccountIds: JSON.parse(row.selectedAccountIds) as string[],
+    posts,
+    overrides,
+    language: row.language,
+    linkCard: storedCard(row.linkCard),
   };
 }
 
@@ -44,7 +51,11 @@ function storedCard(stored: string | null): DraftForPublishing['linkCard'] {
  * from the client: the chosen page (else the first link of the first post), under the first post
  * that holds it (else the first post); none when that post carries media (images win).
  */
-export function planCard(choice: DraftForPublishing['linkCard'], firstText: string, parts: PartPlan[]): { url: string; position: number } | undefined {
+export function planCard(
+  choice: DraftForPublishing['linkCard'],
+  firstText: string,
+  parts: PartPlan[],
+): { url: string; position: number } | undefined {
   if (choice === false || parts.length === 0) return undefined;
   const url = choice?.url ?? firstLink(firstText);
   if (!url) return undefined;
@@ -97,14 +108,25 @@ export function partsFromTexts(platform: Platform, texts: string[], media: Media
 }
 
 /** Targets: explicit list, else account ids, else the draft's selection, else its set. */
-export function resolveTargets(inputs: PublishInputsRepo, sets: SocialSetsService, userId: string, draft: { selectedAccountIds: string[]; socialSetId: string | null }, req: { accountIds?: string[]; targetAccounts?: TargetRequest[] }): { account: AccountRow; communityId?: string }[] {
+export function resolveTargets(
+  inputs: PublishInputsRepo,
+  sets: SocialSetsService,
+  userId: string,
+  draft: { selectedAccountIds: string[]; socialSetId: string | null },
+  req: { accountIds?: string[]; targetAccounts?: TargetRequest[] },
+): { account: AccountRow; communityId?: string }[] {
   let wanted: TargetRequest[];
   if (req.targetAccounts?.length) wanted = req.targetAccounts;
   else if (req.accountIds?.length) wanted = req.accountIds.map((accountId) => ({ accountId }));
   else if (draft.selectedAccountIds.length) wanted = draft.selectedAccountIds.map((accountId) => ({ accountId }));
-  else if (draft.socialSetId) wanted = sets.get(userId, draft.socialSetId).accounts.map((a) => ({ accountId: a.accountId }));
+  else if (draft.socialSetId)
+    wanted = sets.get(userId, draft.socialSetId).accounts.map((a) => ({ accountId: a.accountId }));
   else wanted = [];
-  if (wanted.length === 0) throw new HeraldError('INVALID_INPUT', 'No target accounts: pass accountIds or targetAccounts, or put accounts in the draft\'s social set');
+  if (wanted.length === 0)
+    throw new HeraldError(
+      'INVALID_INPUT',
+      "No target accounts: pass accountIds or targetAccounts, or put accounts in the draft's social set",
+    );
   const byId = new Map<string, TargetRequest>();
   for (const w of wanted) if (!byId.has(w.accountId)) byId.set(w.accountId, w);
   const rows = new Map(inputs.accountsOf(userId, [...byId.keys()]).map((r) => [r.id, r]));
@@ -113,7 +135,9 @@ export function resolveTargets(inputs: PublishInputsRepo, sets: SocialSetsServic
     const row = rows.get(id);
     if (!row) throw new HeraldError('NOT_FOUND', `Account ${id} not found`);
     if (w.platform && w.platform !== row.platform) {
-      throw new HeraldError('INVALID_INPUT', `Account ${id} is a ${row.platform} account, not ${w.platform}`, { details: [{ path: 'targetAccounts', message: 'platform does not match the account' }] });
+      throw new HeraldError('INVALID_INPUT', `Account ${id} is a ${row.platform} account, not ${w.platform}`, {
+        details: [{ path: 'targetAccounts', message: 'platform does not match the account' }],
+      });
     }
     return { account: row, communityId: w.communityId };
   });

@@ -29,16 +29,26 @@ export interface QuotaHold {
 }
 
 /** Requests a post makes: its first post and its replies (each later post of a thread). */
-export interface QuotaNeed { posts: number; replies: number }
+export interface QuotaNeed {
+  posts: number;
+  replies: number;
+}
 
-const unitsOf = (need: QuotaNeed, counts: 'post' | 'reply' | undefined) => (counts === 'post' ? need.posts : counts === 'reply' ? need.replies : need.posts + need.replies);
+const unitsOf = (need: QuotaNeed, counts: 'post' | 'reply' | undefined) =>
+  counts === 'post' ? need.posts : counts === 'reply' ? need.replies : need.posts + need.replies;
 
 /**
  * When `units` more fit in a window holding requests made at `times` (oldest first, each `weight`
  * units) plus `unknown` units of unknown time: null when they fit now or never can; else the
  * instant enough known requests have left it (at most `now + RECHECK_MS` when unknown ones count).
  */
-export function windowFreesAt(w: { limit: number; windowMs: number; weight?: number }, times: readonly number[], units: number, now: number, unknown = 0): number | null {
+export function windowFreesAt(
+  w: { limit: number; windowMs: number; weight?: number },
+  times: readonly number[],
+  units: number,
+  now: number,
+  unknown = 0,
+): number | null {
   const weight = w.weight ?? 1;
   const over = times.length * weight + unknown + units - w.limit;
   if (over <= 0 || units > w.limit) return null;
@@ -49,7 +59,11 @@ export function windowFreesAt(w: { limit: number; windowMs: number; weight?: num
 }
 
 export class QuotaGate {
-  constructor(private readonly deps: Deps, private readonly repos: PublishingRepos, private readonly credentials: CredentialsService) {}
+  constructor(
+    private readonly deps: Deps,
+    private readonly repos: PublishingRepos,
+    private readonly credentials: CredentialsService,
+  ) {}
 
   /** The caps that apply to a network now (X's by the tier in settings). */
   windows(platform: Platform): QuotaWindow[] {
@@ -62,16 +76,19 @@ export class QuotaGate {
     const name = NETWORK_NAMES[platform];
     let hold: QuotaHold | null = null;
     const later = (until: number | null, label: string) => {
-      if (until !== null && (!hold || until > hold.until)) hold = { until, reason: `Held back: ${name} allows ${label}` };
+      if (until !== null && (!hold || until > hold.until))
+        hold = { until, reason: `Held back: ${name} allows ${label}` };
     };
     for (const w of this.windows(platform)) {
       const units = unitsOf(need, w.counts) * (w.weight ?? 1);
       if (units === 0) continue;
       const since = now - w.windowMs;
       const { usage } = this.repos;
-      const count = w.scope === 'account' ? usage.accountCount(accountId, since, w.counts) : usage.platformCount(platform, since);
+      const count =
+        w.scope === 'account' ? usage.accountCount(accountId, since, w.counts) : usage.platformCount(platform, since);
       if (count * (w.weight ?? 1) + units <= w.limit) continue;
-      const times = w.scope === 'account' ? usage.accountTimes(accountId, since, w.counts) : usage.platformTimes(platform, since);
+      const times =
+        w.scope === 'account' ? usage.accountTimes(accountId, since, w.counts) : usage.platformTimes(platform, since);
       later(windowFreesAt(w, times, units, now), w.label);
     }
     for (const q of await this.networkCount(accountId, platform)) {
@@ -79,16 +96,34 @@ export class QuotaGate {
       if (units === 0 || q.used + units <= q.limit) continue;
       const times = this.repos.usage.accountTimes(accountId, now - q.windowMs, q.counts);
       const unknown = Math.max(0, q.used - times.length);
-      const label = `${q.limit.toLocaleString('en-US')} ${q.counts === 'reply' ? 'replies' : 'posts'} per ${Math.round(q.windowMs / 3_600_000)} hours (${q.used} used)`;
-      later(windowFreesAt({ limit: q.limit, windowMs: q.windowMs }, times.slice(-Math.min(times.length, q.used)), units, now, unknown), label);
+      const label =
+        `${q.limit.toLocaleString('en-US')} ${q.counts === 'reply' ? 'replies' : 'posts'} per ` +
+        `${Math.round(q.windowMs / 3_600_000)} hours (${q.used} used)`;
+      later(
+        windowFreesAt(
+          { limit: q.limit, windowMs: q.windowMs },
+          times.slice(-Math.min(times.length, q.used)),
+          units,
+          now,
+          unknown,
+        ),
+        label,
+      );
     }
     return hold;
   }
 
-  /** The network's own count, where its adapter reports one; nothing when it cannot say now (the post then goes, and a refusal is retried). */
+  /**
+   * The network's own count, where its adapter reports one; nothing when it cannot say now (the post then goes, and a
+   * refusal is retried).
+   */
   private async networkCount(accountId: string, platform: Platform): Promise<NetworkQuota[]> {
     let adapter;
-    try { adapter = this.deps.platforms.get(platform); } catch { return []; }
+    try {
+      adapter = this.deps.platforms.get(platform);
+    } catch {
+      return [];
+    }
     if (!adapter.publishingQuota || !this.deps.config.postingCaps) return [];
     const row = this.repos.publishInputs.accountRow(accountId);
     if (!row) return [];
@@ -97,7 +132,10 @@ export class QuotaGate {
     } catch (err) {
       // The network unreachable, the account needing a new connection, ...: firing says so itself.
       const why = err instanceof Error ? err.message : String(err);
-      this.deps.log.warn(`Herald could not read ${NETWORK_NAMES[platform]}'s posting quota (${why}); the post goes and a refusal is retried`);
+      this.deps.log.warn(
+        `Herald could not read ${NETWORK_NAMES[platform]}'s posting quota (${why}); the post goes and a ` +
+          `refusal is retried`,
+      );
       return [];
     }
   }

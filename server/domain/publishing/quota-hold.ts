@@ -25,7 +25,9 @@ export class QuotaHolds {
     let asksNetwork = false;
     try {
       asksNetwork = this.deps.platforms.get(platform).publishingQuota !== undefined;
-    } catch { /* no adapter: firing says so */ }
+    } catch {
+      /* no adapter: firing says so */
+    }
     if (this.gate.windows(platform).length === 0 && !asksNetwork) return null;
     const need = this.needOf(started, planned);
     if (!need) return null;
@@ -41,7 +43,10 @@ export class QuotaHolds {
 
   private needOf(started: Started | undefined, planned: Planned | undefined): QuotaNeed | null {
     const need: QuotaNeed = { posts: 0, replies: 0 };
-    const add = (position: number) => { if (position === 0) need.posts += 1; else need.replies += 1; };
+    const add = (position: number) => {
+      if (position === 0) need.posts += 1;
+      else need.replies += 1;
+    };
     if (started) {
       for (const r of started.toRun) {
         for (const p of this.outbox.parts(r.pubId)) if (p.status !== 'sent') add(p.position);

@@ -14,13 +14,32 @@ import { loadDraft } from './plan.js';
 import type { StorageWaits } from './storage-waits.js';
 
 export interface ProgressEntry {
-  id: string; draftId: string | null; status: PublicationStatus | 'handed_off'; platform: Platform; accountUuid: string; scheduledFor: string | null;
-  publishedAt: string | null; url: string | null; error: string | null; attempts: number; errorCode: string | null; statusText?: string;
-  waitingFor: WaitingFor | null; nextAttemptAt: string | null;
-  networkScheduledId?: string | null; handedOffTo?: string | null; handOffNote?: string | null;
+  id: string;
+  draftId: string | null;
+  status: PublicationStatus | 'handed_off';
+  platform: Platform;
+  accountUuid: string;
+  scheduledFor: string | null;
+  publishedAt: string | null;
+  url: string | null;
+  error: string | null;
+  attempts: number;
+  errorCode: string | null;
+  statusText?: string;
+  waitingFor: WaitingFor | null;
+  nextAttemptAt: string | null;
+  networkScheduledId?: string | null;
+  handedOffTo?: string | null;
+  handOffNote?: string | null;
 }
 
-const hostOf = (url: string | null | undefined) => { try { return url ? new URL(url).host : null; } catch { return null; } };
+const hostOf = (url: string | null | undefined) => {
+  try {
+    return url ? new URL(url).host : null;
+  } catch {
+    return null;
+  }
+};
 
 /** The spec's code of a failure recorded with one (recordRefusal keeps it in `data`). */
 function errorCodeOf(p: { status: string; data: string | null }): string | null {
@@ -34,7 +53,11 @@ function errorCodeOf(p: { status: string; data: string | null }): string | null 
 }
 
 export class PublishReports {
-  constructor(private readonly deps: Deps, private readonly repos: PublishingRepos, private readonly storageWaits: StorageWaits) {}
+  constructor(
+    private readonly deps: Deps,
+    private readonly repos: PublishingRepos,
+    private readonly storageWaits: StorageWaits,
+  ) {}
 
   /** Progress of a draft or job: the latest publication per account, plus pending schedule entries. */
   progress(userId: string, q: { draftId?: string; jobId?: string }) {
@@ -44,9 +67,18 @@ export class PublishReports {
     const latest = new Map<string, PublicationRow>();
     for (const p of pubs) latest.set(`${p.draftId}:${p.accountId}`, p);
     const entries: ProgressEntry[] = [...latest.values()].map((p) => ({
-      id: p.id, draftId: p.draftId, status: p.status, platform: p.platform as Platform, accountUuid: p.accountId,
-      scheduledFor: p.scheduledFor, publishedAt: p.publishedAt, url: p.url, error: p.error, attempts: p.attempts,
-      waitingFor: null as WaitingFor | null, nextAttemptAt: null as string | null,
+      id: p.id,
+      draftId: p.draftId,
+      status: p.status,
+      platform: p.platform as Platform,
+      accountUuid: p.accountId,
+      scheduledFor: p.scheduledFor,
+      publishedAt: p.publishedAt,
+      url: p.url,
+      error: p.error,
+      attempts: p.attempts,
+      waitingFor: null as WaitingFor | null,
+      nextAttemptAt: null as string | null,
       errorCode: errorCodeOf(p),
     }));
     const retryAt = new Map<string, number>();
@@ -63,32 +95,55 @@ export class PublishReports {
         // refused before it began, or its account gone.
         if ((e.status === 'failed' || e.status === 'needs_review') && pub) continue;
         // Handed off (docs/decisions.md §14): the network holds it until its time; firing it confirms it.
-        const status = e.status === 'claimed' ? 'pending' : e.status === 'pending' && e.networkScheduledId ? 'handed_off' : e.status;
+        const status =
+          e.status === 'claimed' ? 'pending' : e.status === 'pending' && e.networkScheduledId ? 'handed_off' : e.status;
         const wait = status === 'pending' ? this.waitOf(e, now) : undefined;
         if (wait) retryAt.set(key, wait.nextAttemptAt);
         const entry: ProgressEntry = {
-          id: e.id, draftId: e.draftId, status, platform: e.platform, accountUuid: e.accountId, scheduledFor: new Date(e.fireAt).toISOString(),
-          publishedAt: null, url: null, error: e.lastError, attempts: e.attempts, errorCode: null,
-          waitingFor: wait?.waitingFor ?? null, nextAttemptAt: wait ? new Date(wait.nextAttemptAt).toISOString() : null,
-          networkScheduledId: e.networkScheduledId, handOffNote: e.handOffNote,
+          id: e.id,
+          draftId: e.draftId,
+          status,
+          platform: e.platform,
+          accountUuid: e.accountId,
+          scheduledFor: new Date(e.fireAt).toISOString(),
+          publishedAt: null,
+          url: null,
+          error: e.lastError,
+          attempts: e.attempts,
+          errorCode: null,
+          waitingFor: wait?.waitingFor ?? null,
+          nextAttemptAt: wait ? new Date(wait.nextAttemptAt).toISOString() : null,
+          networkScheduledId: e.networkScheduledId,
+          handOffNote: e.handOffNote,
           handedOffTo: e.networkScheduledId ? hostOf(this.repos.publishInputs.account(e.accountId)?.serverUrl) : null,
         };
         const at = entries.findIndex((x) => `${x.draftId}:${x.accountUuid}` === key);
-        if (at >= 0) entries[at] = entry; else entries.push(entry);
+        if (at >= 0) entries[at] = entry;
+        else entries.push(entry);
       }
     }
     for (const e of entries) {
       const at = retryAt.get(`${e.draftId}:${e.accountUuid}`);
       e.statusText = targetStatusText({
-        status: e.status, network: NETWORK_NAMES[e.platform], reason: e.error, errorCode: e.errorCode,
-        nextAttemptAt: at === undefined ? null : new Date(at).toISOString(), scheduledFor: e.status === 'pending' || e.status === 'handed_off' ? e.scheduledFor : null,
-        instance: e.handedOffTo, notice: e.handOffNote,
+        status: e.status,
+        network: NETWORK_NAMES[e.platform],
+        reason: e.error,
+        errorCode: e.errorCode,
+        nextAttemptAt: at === undefined ? null : new Date(at).toISOString(),
+        scheduledFor: e.status === 'pending' || e.status === 'handed_off' ? e.scheduledFor : null,
+        instance: e.handedOffTo,
+        notice: e.handOffNote,
       }).text;
     }
     const count = (...st: string[]) => entries.filter((e) => st.includes(e.status)).length;
     return {
       entries,
-      summary: { total: entries.length, completed: count('published'), failed: count('failed', 'missed', 'needs_review'), pending: count('pending', 'handed_off', 'publishing') },
+      summary: {
+        total: entries.length,
+        completed: count('published'),
+        failed: count('failed', 'missed', 'needs_review'),
+        pending: count('pending', 'handed_off', 'publishing'),
+      },
     };
   }
 
@@ -97,7 +152,10 @@ export class PublishReports {
    * been able to record yet), else what the scheduler recorded; a retry recorded before the
    * column existed waited for the network.
    */
-  private waitOf(e: { id: string; dueAt: number; attempts: number; nextAttemptAt: number | null; waitingFor: WaitingFor | null }, now: number) {
+  private waitOf(
+    e: { id: string; dueAt: number; attempts: number; nextAttemptAt: number | null; waitingFor: WaitingFor | null },
+    now: number,
+  ) {
     const mem = this.storageWaits.of(e.id, e.dueAt, now);
     if (mem) return mem;
     if (e.nextAttemptAt === null) return undefined;
@@ -117,7 +175,13 @@ export class PublishReports {
     return rows.map(({ data, nextAttemptAt, ...r }) => {
       const errorCode = errorCodeOf({ status: r.status, data });
       const next = nextAttemptAt === null ? null : new Date(nextAttemptAt).toISOString();
-      const s = targetStatusText({ status: r.status, network: NETWORK_NAMES[r.platform as Platform], reason: r.error, errorCode, nextAttemptAt: next });
+      const s = targetStatusText({
+        status: r.status,
+        network: NETWORK_NAMES[r.platform as Platform],
+        reason: r.error,
+        errorCode,
+        nextAttemptAt: next,
+      });
       return { ...r, errorCode, nextAttemptAt: next, statusText: s.text, canRetry: s.canRetry && r.draftId !== null };
     });
   }

@@ -35,7 +35,14 @@ const RECONCILE_WINDOW_MS = 60 * 60_000;
 const LAGGING_LOOKUPS_MS = [1_000, 2_000, 4_000, 8_000];
 
 export class PublicationRunner {
-  constructor(private readonly deps: Deps, private readonly outbox: OutboxRepo, private readonly inputs: PublishInputsRepo, private readonly credentials: CredentialsService, private readonly usage: UsageRepo, private readonly cards?: CardSource) {}
+  constructor(
+    private readonly deps: Deps,
+    private readonly outbox: OutboxRepo,
+    private readonly inputs: PublishInputsRepo,
+    private readonly credentials: CredentialsService,
+    private readonly usage: UsageRepo,
+    private readonly cards?: CardSource,
+  ) {}
 
   /** The planned card, built now, for networks that take one from the client; never fails a post. */
   private async cardFor(adapter: PlatformAdapter, options: PublicationOptions): Promise<PostLinkCard | null> {
@@ -49,12 +56,21 @@ export class PublicationRunner {
    * included.
    */
   private sent(pub: PublicationRow, part: PartRow, ref: PostRef): void {
-    const cost = pub.platform === 'microblog'
-      ? xPartCostUsd({ text: part.text, media: this.altTexts(pub.userId, part) }, this.deps.config.x) : 0;
-    this.outbox.partSent(part.id, ref, () => this.usage.record({
-      userId: pub.userId, accountId: pub.accountId, platform: pub.platform, partId: part.id,
-      kind: part.position === 0 ? 'post' : 'reply', costUsd: cost, at: this.deps.clock.now(),
-    }));
+    const cost =
+      pub.platform === 'microblog'
+        ? xPartCostUsd({ text: part.text, media: this.altTexts(pub.userId, part) }, this.deps.config.x)
+        : 0;
+    this.outbox.partSent(part.id, ref, () =>
+      this.usage.record({
+        userId: pub.userId,
+        accountId: pub.accountId,
+        platform: pub.platform,
+        partId: part.id,
+        kind: part.position === 0 ? 'post' : 'reply',
+        costUsd: cost,
+        at: this.deps.clock.now(),
+      }),
+    );
   }
 
   /** The alt text each media item of a part went with (the post's, else the media row's). */
@@ -71,10 +87,18 @@ export class PublicationRunner {
     return refs.map((ref) => {
       if (!ref.mediaId && ref.url) {
         const video = /\.(mp4|mov)(\?|$)/i.test(ref.url);
-        return { path: '', mime: video ? 'video/mp4' : 'image/jpeg', size: 0, kind: video ? 'video' : 'image', altText: ref.altText ?? '', publicUrl: ref.url };
+        return {
+          path: '',
+          mime: video ? 'video/mp4' : 'image/jpeg',
+          size: 0,
+          kind: video ? 'video' : 'image',
+          altText: ref.altText ?? '',
+          publicUrl: ref.url,
+        };
       }
       const row = this.inputs.mediaRow(ref.mediaId ?? '');
-      if (!row || row.userId !== userId) throw new PlatformError('microblog', 'permanent', `Media ${ref.mediaId} no longer exists`);
+      if (!row || row.userId !== userId)
+        throw new PlatformError('microblog', 'permanent', `Media ${ref.mediaId} no longer exists`);
       return {
         path: path.join(this.deps.config.dataDir, 'media', row.fileName),
         mime: row.mime,
@@ -92,7 +116,14 @@ export class PublicationRunner {
     const platform = pub.platform as Platform;
     const account = this.inputs.account(pub.accountId);
     if (!account || account.userId !== pub.userId) {
-      return { status: 'failed', error: new PlatformError(platform, 'permanent', `The ${NETWORK_NAMES[platform]} account was removed from Herald`) };
+      return {
+        status: 'failed',
+        error: new PlatformError(
+          platform,
+          'permanent',
+          `The ${NETWORK_NAMES[platform]} account was removed from Herald`,
+        ),
+      };
     }
     let adapter: PlatformAdapter;
     try {
@@ -110,9 +141,18 @@ export class PublicationRunner {
         const media = this.resolveMedia(pub.userId, JSON.parse(p.media) as MediaRef[]);
         // Images win over a card (docs/decisions.md §16).
         const linkCard = card && p.position === options.linkCard?.position && media.length === 0 ? card : undefined;
-        return { text: p.text, media, quote: p.position === 0 ? options.quote : undefined, options, idempotencyKey: p.idempotencyKey, ...(linkCard ? { linkCard } : {}) };
+        return {
+          text: p.text,
+          media,
+          quote: p.position === 0 ? options.quote : undefined,
+          options,
+          idempotencyKey: p.idempotencyKey,
+          ...(linkCard ? { linkCard } : {}),
+        };
       });
-      const refs = await this.credentials.withCredentials(account, (ctx) => this.sendAll(adapter, ctx, pub, plans, since));
+      const refs = await this.credentials.withCredentials(account, (ctx) =>
+        this.sendAll(adapter, ctx, pub, plans, since),
+      );
       return { status: 'published', refs };
     } catch (err) {
       if (err instanceof NeedsReview) return { status: 'needs_review', reason: err.message };
@@ -120,7 +160,13 @@ export class PublicationRunner {
     }
   }
 
-  private async sendAll(adapter: PlatformAdapter, ctx: CallContext, pub: PublicationRow, plans: Parameters<typeof publishThread>[2], since: number): Promise<PostRef[]> {
+  private async sendAll(
+    adapter: PlatformAdapter,
+    ctx: CallContext,
+    pub: PublicationRow,
+    plans: Parameters<typeof publishThread>[2],
+    since: number,
+  ): Promise<PostRef[]> {
     // Parts whose answer was lost in this run: the network may hold them.
     const unsure = new Set<string>();
     for (let round = 0; round < 3; round++) {
@@ -142,7 +188,13 @@ export class PublicationRunner {
         // with that key (the adapter's own repeat): more rounds here only kept the post
         // "publishing" for minutes (2 calls of a minute each per round). The attempt ends,
         // retryable, with the part still `sending`, so the next one settles it with the same key.
-        if (err instanceof PlatformError && err.kind === 'ambiguous' && adapter.idempotentWrites && err.opts.code === 'timeout' && sending) {
+        if (
+          err instanceof PlatformError &&
+          err.kind === 'ambiguous' &&
+          adapter.idempotentWrites &&
+          err.opts.code === 'timeout' &&
+          sending
+        ) {
           throw new PlatformError(err.platform, 'transient', err.message, { code: 'unconfirmed', cause: err });
         }
         // The next round settles an ambiguous part by asking the network.
@@ -159,12 +211,20 @@ export class PublicationRunner {
         // duplicate: its timeline lagged the first copy (X's does). Asked again a little later it
         // shows the post, which is then the part's.
         if (err instanceof PlatformError && err.opts.code === 'duplicate' && sending && wasSending.has(sending.id)) {
-          const found = await this.findOnceVisible(adapter, ctx, { text: plans[sending.position].text, replyTo: prefix.at(-1), since, idempotencyKey: sending.idempotencyKey });
+          const found = await this.findOnceVisible(adapter, ctx, {
+            text: plans[sending.position].text,
+            replyTo: prefix.at(-1),
+            since,
+            idempotencyKey: sending.idempotencyKey,
+          });
           if (found) {
             this.sent(pub, sending, found);
             continue;
           }
-          throw new NeedsReview(`${NETWORK_NAMES[adapter.platform]} says post ${sending.position + 1} is already published, but Herald cannot find it on the account; look at the account, then confirm or retry`);
+          throw new NeedsReview(
+            `${NETWORK_NAMES[adapter.platform]} says post ${sending.position + 1} is already published, but ` +
+              `Herald cannot find it on the account; look at the account, then confirm or retry`,
+          );
         }
         // A local write failed (a full disk), not the network: whether a `sending` part went out
         // is unknown, so it stays `sending` and the next run asks the network, never resends blindly.
@@ -177,11 +237,18 @@ export class PublicationRunner {
         throw err;
       }
     }
-    throw new NeedsReview(`${NETWORK_NAMES[pub.platform as Platform]} kept failing after taking a post; check the account and confirm before retrying`);
+    throw new NeedsReview(
+      `${NETWORK_NAMES[pub.platform as Platform]} kept failing after taking a post; check the account and ` +
+        `confirm before retrying`,
+    );
   }
 
   /** Asks the network for a post it says it has, while its timeline catches up (about 15 s). */
-  private async findOnceVisible(adapter: PlatformAdapter, ctx: CallContext, query: Parameters<PlatformAdapter['findRecentPost']>[1]): Promise<PostRef | null> {
+  private async findOnceVisible(
+    adapter: PlatformAdapter,
+    ctx: CallContext,
+    query: Parameters<PlatformAdapter['findRecentPost']>[1],
+  ): Promise<PostRef | null> {
     for (const wait of LAGGING_LOOKUPS_MS) {
       await new Promise((r) => setTimeout(r, wait));
       const found = await adapter.findRecentPost(ctx, query).catch((err: unknown) => {
@@ -194,7 +261,14 @@ export class PublicationRunner {
   }
 
   /** Sent parts, plus a `sending` part once the network confirms it exists. */
-  private async settledPrefix(adapter: PlatformAdapter, ctx: CallContext, pub: PublicationRow, parts: PartRow[], plans: { text: string; idempotencyKey: string }[], since: number): Promise<PostRef[]> {
+  private async settledPrefix(
+    adapter: PlatformAdapter,
+    ctx: CallContext,
+    pub: PublicationRow,
+    parts: PartRow[],
+    plans: { text: string; idempotencyKey: string }[],
+    since: number,
+  ): Promise<PostRef[]> {
     const prefix: PostRef[] = [];
     for (const part of parts) {
       if (part.status === 'sent') {
@@ -205,12 +279,20 @@ export class PublicationRunner {
       if (adapter.idempotentWrites) break; // the same request again is safe: the network dedupes it
       let found: PostRef | null;
       try {
-        found = await adapter.findRecentPost(ctx, { text: plans[part.position].text, replyTo: prefix.at(-1), since, idempotencyKey: part.idempotencyKey });
+        found = await adapter.findRecentPost(ctx, {
+          text: plans[part.position].text,
+          replyTo: prefix.at(-1),
+          since,
+          idempotencyKey: part.idempotencyKey,
+        });
       } catch (err) {
         // An expired token is renewed by withCredentials, which then asks again.
         if (err instanceof PlatformError && err.kind === 'token_expired') throw err;
         const name = NETWORK_NAMES[adapter.platform];
-        throw new NeedsReview(`${name} may have published post ${part.position + 1} without confirming it, and Herald could not check (${(err as Error).message}); look at the account, then confirm or retry`);
+        throw new NeedsReview(
+          `${name} may have published post ${part.position + 1} without confirming it, and Herald could not ` +
+            `check (${(err as Error).message}); look at the account, then confirm or retry`,
+        );
       }
       if (!found) break; // the network says it is not there: sending it is not a duplicate
       this.sent(pub, part, found);

@@ -29,15 +29,22 @@ const PER_NETWORK_CONCURRENCY = 8;
 export function resultData(platform: Platform, refs: PostRef[]): Record<string, unknown> {
   const first = refs[0];
   switch (platform) {
-    case 'microblog': return { tweetId: first.id, url: first.url, tweetIds: refs.map((r) => r.id) };
-    case 'skyblog': return { uri: first.id, cid: first.cid, url: first.url, uris: refs.map((r) => r.id) };
-    default: return { id: first.id, url: first.url, ids: refs.map((r) => r.id) };
+    case 'microblog':
+      return { tweetId: first.id, url: first.url, tweetIds: refs.map((r) => r.id) };
+    case 'skyblog':
+      return { uri: first.id, cid: first.cid, url: first.url, uris: refs.map((r) => r.id) };
+    default:
+      return { id: first.id, url: first.url, ids: refs.map((r) => r.id) };
   }
 }
 
 function errorBody(err: unknown): { code: string; message: string } {
   // A local write failed, not the network: the scheduler keeps such a post waiting (storage-waits.ts).
-  if (isStorageFull(err)) return { code: 'STORAGE_FULL', message: 'Waiting: the disk that holds Herald\'s data folder is full; nothing was sent' };
+  if (isStorageFull(err))
+    return {
+      code: 'STORAGE_FULL',
+      message: "Waiting: the disk that holds Herald's data folder is full; nothing was sent",
+    };
   const mapped = toHeraldError(err);
   if (mapped instanceof HeraldError) return { code: mapped.code, message: mapped.message };
   if (err instanceof PlatformError) return { code: 'PLATFORM_ERROR', message: err.message };
@@ -51,7 +58,9 @@ class Semaphore {
   async run<T>(fn: () => Promise<T>): Promise<T> {
     if (this.active >= this.size) await new Promise<void>((r) => this.waiting.push(r));
     this.active += 1;
-    try { return await fn(); } finally {
+    try {
+      return await fn();
+    } finally {
       this.active -= 1;
       this.waiting.shift()?.();
     }
@@ -64,7 +73,16 @@ export class PublishSender {
   readonly events = new EventEmitter();
   private readonly gates = new Map<Platform, Semaphore>();
 
-  constructor(private readonly deps: Deps, private readonly repos: PublishingRepos, credentials: CredentialsService, private readonly credits: CreditsService, private readonly running: Set<string>, private readonly stream: EventsService, private readonly draftStatus: DraftStatusWriter, cards?: CardSource) {
+  constructor(
+    private readonly deps: Deps,
+    private readonly repos: PublishingRepos,
+    credentials: CredentialsService,
+    private readonly credits: CreditsService,
+    private readonly running: Set<string>,
+    private readonly stream: EventsService,
+    private readonly draftStatus: DraftStatusWriter,
+    cards?: CardSource,
+  ) {
     this.runner = new PublicationRunner(deps, repos.outbox, repos.publishInputs, credentials, repos.usage, cards);
   }
 
@@ -79,19 +97,29 @@ export class PublishSender {
    * runner tells of failures itself (it knows the next attempt), so they get no event here, and
    * it writes the draft's status with the entry's outcome (draft-status-writer.ts).
    */
-  async execute(userId: string, draftId: string | null, toRun: { target: { account: AccountRow }; pubId: string }[], scheduled = false, cost = PUBLISH_COST): Promise<TargetResult[]> {
-    const results = await Promise.all(toRun.map(async ({ target, pubId }) => {
-      this.running.add(pubId);
-      try {
-        const pub = this.repos.outbox.get(pubId)!;
-        const outcome: TargetOutcome = await this.gate(target.account.platform as Platform).run(() => this.runner.run(pub));
-        const result = this.settle(userId, target.account, pub, outcome, cost, !scheduled);
-        this.events.emit('target', result);
-        return result;
-      } finally {
-        this.running.delete(pubId);
-      }
-    }));
+  async execute(
+    userId: string,
+    draftId: string | null,
+    toRun: { target: { account: AccountRow }; pubId: string }[],
+    scheduled = false,
+    cost = PUBLISH_COST,
+  ): Promise<TargetResult[]> {
+    const results = await Promise.all(
+      toRun.map(async ({ target, pubId }) => {
+        this.running.add(pubId);
+        try {
+          const pub = this.repos.outbox.get(pubId)!;
+          const outcome: TargetOutcome = await this.gate(target.account.platform as Platform).run(() =>
+            this.runner.run(pub),
+          );
+          const result = this.settle(userId, target.account, pub, outcome, cost, !scheduled);
+          this.events.emit('target', result);
+          return result;
+        } finally {
+          this.running.delete(pubId);
+        }
+      }),
+    );
     if (draftId && !scheduled) this.draftStatus.afterPublish(draftId);
     return results;
   }
@@ -102,7 +130,14 @@ export class PublishSender {
    * its part `sending` or `sent`, which the next start resumes by asking the network, never by
    * sending blindly (runner.ts). A kill keeps it.
    */
-  private settle(userId: string, account: AccountRow, pub: PublicationRow, outcome: TargetOutcome, cost: number, tellFailure: boolean): TargetResult {
+  private settle(
+    userId: string,
+    account: AccountRow,
+    pub: PublicationRow,
+    outcome: TargetOutcome,
+    cost: number,
+    tellFailure: boolean,
+  ): TargetResult {
     const platform = account.platform as Platform;
     const { outbox, commits } = this.repos;
     const pubId = pub.id;
@@ -118,17 +153,37 @@ export class PublishSender {
     } else if (outcome.status === 'needs_review') {
       commits.relaxed(() => {
         outbox.finish(pubId, 'needs_review', { error: outcome.reason });
-        if (tellFailure) this.stream.post(userId, 'post.failed', ref, { error: outcome.reason, errorCode: 'NEEDS_REVIEW', nextAttemptAt: null });
+        if (tellFailure)
+          this.stream.post(userId, 'post.failed', ref, {
+            error: outcome.reason,
+            errorCode: 'NEEDS_REVIEW',
+            nextAttemptAt: null,
+          });
       });
-      result = { accountId: account.id, platform, success: false, status: 'needs_review', error: { code: 'PLATFORM_ERROR', message: outcome.reason } };
+      result = {
+        accountId: account.id,
+        platform,
+        success: false,
+        status: 'needs_review',
+        error: { code: 'PLATFORM_ERROR', message: outcome.reason },
+      };
     } else {
       const error = errorBody(outcome.error);
       if (error.code === 'INTERNAL_ERROR') this.deps.log.error('Herald publishing failed', outcome.error);
       const retry = retryHint(outcome.error);
       commits.relaxed(() => {
         outbox.finish(pubId, 'failed', { error: error.message, data: { error } });
-        this.credits.refund(userId, cost, { orderNo: pubId, sourceType: platform, sourceDetail: `Refund: ${error.message}`.slice(0, 300) });
-        if (tellFailure) this.stream.post(userId, 'post.failed', ref, { error: error.message, errorCode: error.code, nextAttemptAt: null });
+        this.credits.refund(userId, cost, {
+          orderNo: pubId,
+          sourceType: platform,
+          sourceDetail: `Refund: ${error.message}`.slice(0, 300),
+        });
+        if (tellFailure)
+          this.stream.post(userId, 'post.failed', ref, {
+            error: error.message,
+            errorCode: error.code,
+            nextAttemptAt: null,
+          });
       });
       result = { accountId: account.id, platform, success: false, status: 'failed', error, retry };
     }
@@ -173,7 +228,11 @@ export class PublishSender {
     if (outbox.parts(pub.id).some((p) => p.status === 'sent' || p.status === 'sending')) return false;
     const draftId = pub.draftId;
     this.repos.tx.run(() => {
-      this.credits.refund(pub.userId, PUBLISH_COST, { orderNo: pub.id, sourceType: pub.platform, sourceDetail: 'Refund: stopped before anything was sent; its schedule fires it again' });
+      this.credits.refund(pub.userId, PUBLISH_COST, {
+        orderNo: pub.id,
+        sourceType: pub.platform,
+        sourceDetail: 'Refund: stopped before anything was sent; its schedule fires it again',
+      });
       // A first attempt leaves no trace (as if it had not fallen due yet); a retry keeps its history.
       if (pub.attempts <= 1) this.repos.publications.delete(pub.id);
       else outbox.finish(pub.id, 'failed', { error: 'Stopped before anything was sent; its schedule fires it again' });

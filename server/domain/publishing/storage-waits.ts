@@ -16,7 +16,8 @@ export class StorageWaits {
   of(entryId: string, dueAt: number, now: number): { waitingFor: 'storage'; nextAttemptAt: number } | undefined {
     const at = this.entries.get(entryId);
     if (at !== undefined) return { waitingFor: 'storage', nextAttemptAt: at };
-    if (this.claimsBlockedUntil !== null && dueAt <= now) return { waitingFor: 'storage', nextAttemptAt: this.claimsBlockedUntil };
+    if (this.claimsBlockedUntil !== null && dueAt <= now)
+      return { waitingFor: 'storage', nextAttemptAt: this.claimsBlockedUntil };
     return undefined;
   }
 }

@@ -15,12 +15,21 @@ import { localMidnight, monthOf, monthPeriod, safeTimeZone } from '../credits/mo
 import { extractUrls } from '../../../text/urls.js';
 import { loadDraft, partsFor } from './plan.js';
 
-export interface XPrices { priceUsd: number; priceWithUrlUsd: number; mediaMetadataPriceUsd?: number }
+export interface XPrices {
+  priceUsd: number;
+  priceWithUrlUsd: number;
+  mediaMetadataPriceUsd?: number;
+}
 
 /** One post of a thread as X is sent it: its text and its media, whose alt text is a request of its own. */
-export interface XPart { text: string; media?: readonly { altText?: string | null; mediaId?: string }[] }
+export interface XPart {
+  text: string;
+  media?: readonly { altText?: string | null; mediaId?: string }[];
+}
 
-/** USD one X post request costs: the price with a URL when the text holds one (as X finds URLs: twitter-text's rules). */
+/**
+ * USD one X post request costs: the price with a URL when the text holds one (as X finds URLs: twitter-text's rules).
+ */
 export function xRequestCostUsd(text: string, prices: XPrices): number {
   return extractUrls(text).length > 0 ? prices.priceWithUrlUsd : prices.priceUsd;
 }
@@ -43,9 +52,14 @@ export const roundUsd = (usd: number) => Math.round(usd * 1000) / 1000;
 const money = (usd: number) => `$${usd.toFixed(Math.abs(usd * 100 - Math.round(usd * 100)) < 1e-9 ? 2 : 3)}`;
 
 export class XSpend {
-  constructor(private readonly deps: Deps, private readonly repos: PublishingRepos & { users: { timezone(id: string): string | undefined } }) {}
+  constructor(
+    private readonly deps: Deps,
+    private readonly repos: PublishingRepos & { users: { timezone(id: string): string | undefined } },
+  ) {}
 
-  get prices(): XPrices { return this.deps.config.x; }
+  get prices(): XPrices {
+    return this.deps.config.x;
+  }
 
   /** The user's zone (the setting `timeZone`), which the credit month follows too. */
   private zone(): string {
@@ -75,20 +89,35 @@ export class XSpend {
       const row = this.repos.publishInputs.mediaRow(m.mediaId);
       return { altText: row?.userId === userId ? row.altText : null };
     };
-    return xPostsCostUsd(parts.map((p) => ({ text: p.text, media: p.media?.map(stored) })), this.prices);
+    return xPostsCostUsd(
+      parts.map((p) => ({ text: p.text, media: p.media?.map(stored) })),
+      this.prices,
+    );
   }
 
-  /** The month holding `at`: spent (recorded when sent) and scheduled (pending X entries firing in it, `except` a draft's own). */
+  /**
+   * The month holding `at`: spent (recorded when sent) and scheduled (pending X entries firing in it, `except` a
+   * draft's own).
+   */
   figures(userId: string, at = this.deps.clock.now(), except?: string) {
     const { from, to } = this.month(at);
     const monthUsd = roundUsd(this.repos.usage.spend(userId, 'microblog', from, to));
     const costs = new Map<string, number>();
     let scheduled = 0;
-    for (const draftId of this.repos.schedule.pendingDrafts(userId, 'microblog', Math.max(from, this.deps.clock.now() - 86_400_000), to)) {
+    for (const draftId of this.repos.schedule.pendingDrafts(
+      userId,
+      'microblog',
+      Math.max(from, this.deps.clock.now() - 86_400_000),
+      to,
+    )) {
       if (draftId === except) continue;
       let cost = costs.get(draftId);
       if (cost === undefined) {
-        try { cost = this.draftCostUsd(userId, draftId); } catch { cost = 0; }
+        try {
+          cost = this.draftCostUsd(userId, draftId);
+        } catch {
+          cost = 0;
+        }
         costs.set(draftId, cost);
       }
       scheduled += cost;
@@ -107,9 +136,15 @@ export class XSpend {
     const fig = this.figures(userId, f.at ?? this.deps.clock.now(), f.except);
     const total = roundUsd(fig.monthUsd + (f.forecast ? fig.scheduledUsd : 0) + addUsd);
     if (total <= cap) return null;
-    const what = `This X post costs ${money(addUsd)}; with ${money(fig.monthUsd)} spent this month${f.forecast ? ` and ${money(fig.scheduledUsd)} scheduled` : ''} that is ${money(total)}, over the ${money(cap)} monthly cap`;
+    const what =
+      `This X post costs ${money(addUsd)}; with ${money(fig.monthUsd)} spent this month` +
+      `${f.forecast ? ` and ${money(fig.scheduledUsd)} scheduled` : ''} that is ${money(total)}, over the ` +
+      `${money(cap)} monthly cap`;
     if (this.deps.config.x.capAction === 'refuse') {
-      throw new HeraldError('SPEND_CAP_REACHED', `${what}; nothing was sent. Raise the cap or set it to warn in Settings`);
+      throw new HeraldError(
+        'SPEND_CAP_REACHED',
+        `${what}; nothing was sent. Raise the cap or set it to warn in Settings`,
+      );
     }
     return `${what} (the cap is set to warn)`;
   }

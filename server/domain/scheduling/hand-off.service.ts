@@ -46,7 +46,11 @@ export class HandOffService {
   private again = false;
   private readonly media: PublicationRunner;
 
-  constructor(private readonly deps: Deps, private readonly repos: PublishingRepos, private readonly credentials: CredentialsService) {
+  constructor(
+    private readonly deps: Deps,
+    private readonly repos: PublishingRepos,
+    private readonly credentials: CredentialsService,
+  ) {
     this.media = new PublicationRunner(deps, repos.outbox, repos.publishInputs, credentials, repos.usage);
   }
 
@@ -79,14 +83,21 @@ export class HandOffService {
   }
 
   private adapter(platform: Platform): PlatformAdapter | undefined {
-    try { return this.deps.platforms.get(platform); } catch { return undefined; }
+    try {
+      return this.deps.platforms.get(platform);
+    } catch {
+      return undefined;
+    }
   }
 
   /** Runs `fn` with the account's credentials; undefined when the account is gone. */
-  private async call<T>(accountId: string, fn: Parameters<CredentialsService['withCredentials']>[1]): Promise<T | undefined> {
+  private async call<T>(
+    accountId: string,
+    fn: Parameters<CredentialsService['withCredentials']>[1],
+  ): Promise<T | undefined> {
     const account = this.repos.publishInputs.account(accountId);
     if (!account) return undefined;
-    return await this.credentials.withCredentials(account, fn) as T;
+    return (await this.credentials.withCredentials(account, fn)) as T;
   }
 
   /**
@@ -100,7 +111,14 @@ export class HandOffService {
     this.repos.commits.relaxed(() => {
       for (const e of rows) {
         handOff.finishOvertaken(e.id, `Published meanwhile; withdrawn from ${NETWORK_NAMES[e.platform]}`);
-        handOff.addWithdrawal({ id: this.deps.ids.uuid(), userId: e.userId, accountId: e.accountId, platform: e.platform, networkScheduledId: e.networkScheduledId, createdAt: nowIso(this.deps.clock) });
+        handOff.addWithdrawal({
+          id: this.deps.ids.uuid(),
+          userId: e.userId,
+          accountId: e.accountId,
+          platform: e.platform,
+          networkScheduledId: e.networkScheduledId,
+          createdAt: nowIso(this.deps.clock),
+        });
       }
     });
   }
@@ -117,10 +135,16 @@ export class HandOffService {
         }
         await this.call(w.accountId, (ctx) => adapter.unschedulePost!(ctx, w.networkScheduledId));
         handOff.withdrawn(w.id);
-        this.deps.log.info(`Hand-off: withdrew scheduled post ${w.networkScheduledId} from ${NETWORK_NAMES[w.platform]} (cancelled in Herald)`);
+        this.deps.log.info(
+          `Hand-off: withdrew scheduled post ${w.networkScheduledId} from ${NETWORK_NAMES[w.platform]} ` +
+            `(cancelled in Herald)`,
+        );
       } catch (err) {
         handOff.withdrawFailed(w.id, why(err));
-        this.deps.log.warn(`Hand-off: ${NETWORK_NAMES[w.platform]} did not withdraw cancelled post ${w.networkScheduledId} (${why(err)}); Herald tries again at the next sweep`);
+        this.deps.log.warn(
+          `Hand-off: ${NETWORK_NAMES[w.platform]} did not withdraw cancelled post ${w.networkScheduledId} (` +
+            `${why(err)}); Herald tries again at the next sweep`,
+        );
       }
     }
   }
@@ -135,26 +159,38 @@ export class HandOffService {
       const name = NETWORK_NAMES[e.platform];
       if (adapter?.reschedulePost && e.fireAt >= now + HAND_OFF_LEAD_MS) {
         try {
-          const held = await this.call<{ scheduledAt: number }>(e.accountId, (ctx) => adapter.reschedulePost!(ctx, id, e.fireAt));
+          const held = await this.call<{ scheduledAt: number }>(e.accountId, (ctx) =>
+            adapter.reschedulePost!(ctx, id, e.fireAt),
+          );
           if (held && handOff.setHandedOff(e.id, id, e.fireAt)) continue;
           if (held) continue; // cancelled meanwhile: its withdrawal is queued
         } catch (err) {
           // Not held there any more (404): nothing to withdraw; anything else: withdrawn below.
           if (err instanceof PlatformError && err.status === 404) {
-            handOff.keepLocal(e.id, `${name} no longer held the post when it was moved; Herald sends it itself at its time`);
+            handOff.keepLocal(
+              e.id,
+              `${name} no longer held the post when it was moved; Herald sends it itself at its time`,
+            );
             continue;
           }
-          this.deps.log.warn(`Hand-off: ${name} did not move scheduled post ${id} (${why(err)}); withdrawing it to send locally`);
+          this.deps.log.warn(
+            `Hand-off: ${name} did not move scheduled post ${id} (${why(err)}); withdrawing it to send locally`,
+          );
         }
       }
       try {
         if (adapter?.unschedulePost) await this.call(e.accountId, (ctx) => adapter.unschedulePost!(ctx, id));
-        handOff.keepLocal(e.id, e.fireAt < now + HAND_OFF_LEAD_MS
-          ? `Moved to less than 10 minutes ahead: withdrawn from ${name}; Herald sends it itself`
-          : `${name} did not accept the new time: withdrawn from it; Herald sends it itself`);
+        handOff.keepLocal(
+          e.id,
+          e.fireAt < now + HAND_OFF_LEAD_MS
+            ? `Moved to less than 10 minutes ahead: withdrawn from ${name}; Herald sends it itself`
+            : `${name} did not accept the new time: withdrawn from it; Herald sends it itself`,
+        );
       } catch (err) {
         // Still held there for the old time: tried again at the next pass, never sent twice.
-        this.deps.log.warn(`Hand-off: ${name} did not withdraw moved post ${id} (${why(err)}); Herald tries again at the next sweep`);
+        this.deps.log.warn(
+          `Hand-off: ${name} did not withdraw moved post ${id} (${why(err)}); Herald tries again at the next sweep`,
+        );
       }
     }
   }
@@ -172,7 +208,10 @@ export class HandOffService {
         if (note) local.push([e.id, note]);
       }
     } finally {
-      if (local.length) this.repos.commits.relaxed(() => { for (const [id, note] of local) this.repos.handOff.keepLocal(id, note); });
+      if (local.length)
+        this.repos.commits.relaxed(() => {
+          for (const [id, note] of local) this.repos.handOff.keepLocal(id, note);
+        });
     }
   }
 
@@ -184,17 +223,30 @@ export class HandOffService {
     const account = this.repos.publishInputs.account(e.accountId);
     if (!account) return 'Not handed off: the account was removed from Herald';
     // No call that cannot succeed: firing it locally says the same at its time.
-    if (account.status === 'needs_reauth') return `Not handed off: the ${name} account needs connecting again; Herald sends it itself at its time`;
+    if (account.status === 'needs_reauth')
+      return `Not handed off: the ${name} account needs connecting again; Herald sends it itself at its time`;
     let post: PostInput;
     try {
       const draft = loadDraft(this.repos.publishInputs, e.userId, e.draftId);
       const parts = partsFor(e.platform, draft);
-      if (parts.length !== 1) return `A thread: ${name} cannot schedule replies to a post not yet published, so Herald sends it itself at its time`;
+      if (parts.length !== 1)
+        return (
+          `A thread: ${name} cannot schedule replies to a post not yet published, so Herald sends it itself at ` +
+          `its time`
+        );
       // The post's language, as a local send would give it (docs/decisions.md §16: on every path).
       const langs = [draft.language ?? this.deps.config.defaultLanguage];
       // The key names the entry, its text and language: handed off again after an edit, it is a new post.
-      const version = createHash('sha256').update(JSON.stringify([parts[0], langs])).digest('hex').slice(0, 16);
-      post = { text: parts[0].text, media: this.media.resolveMedia(e.userId, parts[0].media), options: { langs }, idempotencyKey: `hand-off-${e.id}-${version}` };
+      const version = createHash('sha256')
+        .update(JSON.stringify([parts[0], langs]))
+        .digest('hex')
+        .slice(0, 16);
+      post = {
+        text: parts[0].text,
+        media: this.media.resolveMedia(e.userId, parts[0].media),
+        options: { langs },
+        idempotencyKey: `hand-off-${e.id}-${version}`,
+      };
     } catch (err) {
       // The draft or its media gone: firing it locally says why at its time.
       return `Not handed off (${why(err)})`;
@@ -213,7 +265,9 @@ export class HandOffService {
       // may hold it, so it is not left to Herald yet; the next pass asks again with that key,
       // which answers the ScheduledStatus it made, if it made one.
       if (err instanceof PlatformError && err.kind === 'ambiguous') {
-        this.deps.log.warn(`Hand-off of draft ${e.draftId}: ${name} did not answer (${why(err)}); Herald asks again at the next pass`);
+        this.deps.log.warn(
+          `Hand-off of draft ${e.draftId}: ${name} did not answer (${why(err)}); Herald asks again at the next pass`,
+        );
         return undefined;
       }
       const published = err instanceof PlatformError && err.opts.code === 'published_now';
@@ -232,13 +286,24 @@ export class HandOffService {
     let recorded = false;
     await this.repos.commits.durable(() => {
       recorded = handOff.setHandedOff(e.id, held.id, e.fireAt);
-      if (!recorded) handOff.addWithdrawal({ id: this.deps.ids.uuid(), userId: e.userId, accountId: e.accountId, platform: e.platform, networkScheduledId: held.id, createdAt: nowIso(this.deps.clock) });
+      if (!recorded)
+        handOff.addWithdrawal({
+          id: this.deps.ids.uuid(),
+          userId: e.userId,
+          accountId: e.accountId,
+          platform: e.platform,
+          networkScheduledId: held.id,
+          createdAt: nowIso(this.deps.clock),
+        });
     });
     if (!recorded) {
       this.again = true;
       return undefined;
     }
-    this.deps.log.info(`Hand-off: draft ${e.draftId} handed to ${name} (scheduled post ${held.id}), goes out at ${new Date(e.fireAt).toISOString()}`);
+    this.deps.log.info(
+      `Hand-off: draft ${e.draftId} handed to ${name} (scheduled post ${held.id}), goes out at ` +
+        `${new Date(e.fireAt).toISOString()}`,
+    );
     return undefined;
   }
 }

@@ -15,7 +15,8 @@ import { zoneOf, type SocialSetsService } from '../social-sets/social-sets.servi
 import { parseUtc, type ScheduleService } from './schedule.service.js';
 import { formatLocal, nextFreeSlot, nextSlots, type Slot } from '../../../time/index.js';
 
-const setError = (message: string) => new HeraldError('INVALID_INPUT', message, { details: [{ path: 'socialSetId', message }] });
+const setError = (message: string) =>
+  new HeraldError('INVALID_INPUT', message, { details: [{ path: 'socialSetId', message }] });
 
 export class QueueService {
   /** One add at a time per set, so two adds never pick the same free slot. */
@@ -33,7 +34,11 @@ export class QueueService {
   }
 
   /** The set asked for, else the draft's, else the default set; with its zone and slots. */
-  private resolveSet(userId: string, socialSetId: string | undefined, draftSetId: string | null): { row: SetRow; zone: string; slots: Slot[] } {
+  private resolveSet(
+    userId: string,
+    socialSetId: string | undefined,
+    draftSetId: string | null,
+  ): { row: SetRow; zone: string; slots: Slot[] } {
     const id = socialSetId ?? draftSetId ?? this.sets.defaultSet(userId)?.id;
     if (!id) throw setError('No social set: pass socialSetId, or create a social set first');
     const row = this.sets.row(userId, id);
@@ -45,15 +50,23 @@ export class QueueService {
     const next = before.then(run, run);
     const settled = next.catch(() => undefined);
     this.chains.set(key, settled);
-    void settled.then(() => { if (this.chains.get(key) === settled) this.chains.delete(key); });
+    void settled.then(() => {
+      if (this.chains.get(key) === settled) this.chains.delete(key);
+    });
     return next;
   }
 
   /** Schedules the draft in the set's next free slot; answers like schedule() plus `slot`. */
-  async add(userId: string, req: { draftId: string; socialSetId?: string; applyJitter?: boolean; dryRun?: boolean; force?: boolean }) {
+  async add(
+    userId: string,
+    req: { draftId: string; socialSetId?: string; applyJitter?: boolean; dryRun?: boolean; force?: boolean },
+  ) {
     const draft = loadDraft(this.repos.publishInputs, userId, req.draftId);
     const set = this.resolveSet(userId, req.socialSetId, draft.socialSetId);
-    if (set.slots.length === 0) throw setError(`The social set "${set.row.name}" has no queue slots: add some with PUT /social-sets/${set.row.id}/slots`);
+    if (set.slots.length === 0)
+      throw setError(
+        `The social set "${set.row.name}" has no queue slots: add some with PUT /social-sets/${set.row.id}/slots`,
+      );
     return this.serial(set.row.id, async () => {
       const now = this.deps.clock.now();
       const taken = this.repos.queue.taken(set.row.id, now);
@@ -62,17 +75,32 @@ export class QueueService {
       const at = nextFreeSlot(set.zone, set.slots, now, taken, latestScheduleTime(now));
       if (at === null) throw setError('The queue is full: every slot in the next two years holds a draft');
       // The draft's own selection, else the accounts of the set whose queue it joins.
-      const targetAccounts = draft.selectedAccountIds.length > 0 ? undefined
-        : this.sets.get(userId, set.row.id).accounts.map((a) => ({ accountId: a.accountId }));
-      if (targetAccounts?.length === 0) throw setError(`The social set "${set.row.name}" has no accounts and the draft selects none`);
-      const result = await this.scheduling.schedule(userId, {
-        draftId: draft.id, scheduledFor: new Date(at).toISOString(), targetAccounts, dryRun: req.dryRun, force: req.force,
-        // A slot is a time the user chose: the post goes out then unless spreading is asked for.
-        applyJitter: req.applyJitter ?? false,
-      }, set.row.id);
+      const targetAccounts =
+        draft.selectedAccountIds.length > 0
+          ? undefined
+          : this.sets.get(userId, set.row.id).accounts.map((a) => ({ accountId: a.accountId }));
+      if (targetAccounts?.length === 0)
+        throw setError(`The social set "${set.row.name}" has no accounts and the draft selects none`);
+      const result = await this.scheduling.schedule(
+        userId,
+        {
+          draftId: draft.id,
+          scheduledFor: new Date(at).toISOString(),
+          targetAccounts,
+          dryRun: req.dryRun,
+          force: req.force,
+          // A slot is a time the user chose: the post goes out then unless spreading is asked for.
+          applyJitter: req.applyJitter ?? false,
+        },
+        set.row.id,
+      );
       // A dry run answers the plan with the slot the draft would take; nothing was scheduled.
       if ('dryRun' in result) return { ...result, slot: this.slotTime(set.zone, at) };
-      return { ...result, message: `Queued for ${formatLocal(set.zone, at).local} ${set.zone} on ${result.accountCount} account(s)`, slot: this.slotTime(set.zone, at) };
+      return {
+        ...result,
+        message: `Queued for ${formatLocal(set.zone, at).local} ${set.zone} on ${result.accountCount} account(s)`,
+        slot: this.slotTime(set.zone, at),
+      };
     });
   }
 
@@ -109,14 +137,20 @@ export class QueueService {
     const set = this.resolveSet(userId, req.socialSetId, draft.socialSetId);
     const from = this.repos.queue.slotOf(draft.id, set.row.id);
     if (from === null) {
-      throw new HeraldError('INVALID_INPUT', `The draft is not in the queue of "${set.row.name}"`, { details: [{ path: 'draftId', message: 'not queued in this social set' }] });
+      throw new HeraldError('INVALID_INPUT', `The draft is not in the queue of "${set.row.name}"`, {
+        details: [{ path: 'draftId', message: 'not queued in this social set' }],
+      });
     }
     const now = this.deps.clock.now();
     const to = parseUtc(req.toSlot);
     const isSlot = to > now && nextSlots(set.zone, set.slots, to - 1, 1, to)[0] === to;
     const others = this.repos.queue.draftsAt(set.row.id, to).filter((d) => d !== draft.id);
     if (!isSlot && others.length === 0) {
-      throw new HeraldError('INVALID_INPUT', 'toSlot is not a coming slot of the set', { details: [{ path: 'toSlot', message: 'not a coming slot of the set (use an item\'s `at` from GET /microblog/queue)' }] });
+      throw new HeraldError('INVALID_INPUT', 'toSlot is not a coming slot of the set', {
+        details: [
+          { path: 'toSlot', message: "not a coming slot of the set (use an item's `at` from GET /microblog/queue)" },
+        ],
+      });
     }
     const at = nowIso(this.deps.clock);
     const earliest = now + 1000;
@@ -129,7 +163,10 @@ export class QueueService {
       }
     });
     this.scheduling.onChange();
-    const moved = [{ draftId: draft.id, slot: this.slotTime(set.zone, to) }, ...others.map((d) => ({ draftId: d, slot: this.slotTime(set.zone, from) }))];
+    const moved = [
+      { draftId: draft.id, slot: this.slotTime(set.zone, to) },
+      ...others.map((d) => ({ draftId: d, slot: this.slotTime(set.zone, from) })),
+    ];
     return { message: others.length > 0 ? 'Moved; the draft in that slot took the old one' : 'Moved', moved };
   }
 }

@@ -24,7 +24,8 @@ import type { XSpend } from '../publishing/x-spend.js';
 
 export const JITTER_MS = 180_000;
 
-const publishingNow = () => new HeraldError('INVALID_INPUT', 'The draft is being published right now; schedule it once that is done');
+const publishingNow = () =>
+  new HeraldError('INVALID_INPUT', 'The draft is being published right now; schedule it once that is done');
 
 export interface ScheduleRequest {
   draftId: string;
@@ -54,7 +55,14 @@ export class ScheduleService {
   /** Called whenever the queue changes, so the scheduler re-arms its wake-up. */
   onChange: () => void = () => {};
 
-  constructor(private readonly deps: Deps, private readonly repos: PublishingRepos, private readonly publishing: PublishService, private readonly events: EventsService, private readonly credits: CreditsService, private readonly xSpend: XSpend) {}
+  constructor(
+    private readonly deps: Deps,
+    private readonly repos: PublishingRepos,
+    private readonly publishing: PublishService,
+    private readonly events: EventsService,
+    private readonly credits: CreditsService,
+    private readonly xSpend: XSpend,
+  ) {}
 
   /** Uniform offset in [-180 s, +180 s]. */
   jitter(): number {
@@ -79,24 +87,42 @@ export class ScheduleService {
     const now = this.deps.clock.now();
     const checkTime = (iso: string, path: string): number => {
       const at = parseUtc(iso);
-      if (!(at > now)) throw new HeraldError('INVALID_INPUT', `${path} must be in the future`, { details: [{ path, message: 'in the past' }] });
-      if (at > latestScheduleTime(now)) throw new HeraldError('INVALID_INPUT', `${path} must be at most two years ahead`, { details: [{ path, message: 'more than two years ahead' }] });
+      if (!(at > now))
+        throw new HeraldError('INVALID_INPUT', `${path} must be in the future`, {
+          details: [{ path, message: 'in the past' }],
+        });
+      if (at > latestScheduleTime(now))
+        throw new HeraldError('INVALID_INPUT', `${path} must be at most two years ahead`, {
+          details: [{ path, message: 'more than two years ahead' }],
+        });
       return at;
     };
     const common = req.scheduledFor === undefined ? undefined : checkTime(req.scheduledFor, 'scheduledFor');
     // Per-network times: each target's own time, else the request's.
     const own = new Map<string, number>();
     req.targetAccounts?.forEach((t, i) => {
-      if (t.scheduledFor !== undefined && !own.has(t.accountId)) own.set(t.accountId, checkTime(t.scheduledFor, `targetAccounts.${i}.scheduledFor`));
+      if (t.scheduledFor !== undefined && !own.has(t.accountId))
+        own.set(t.accountId, checkTime(t.scheduledFor, `targetAccounts.${i}.scheduledFor`));
     });
-    if (common === undefined && !(req.targetAccounts?.length && req.targetAccounts.every((t) => t.scheduledFor !== undefined))) {
-      throw new HeraldError('INVALID_INPUT', 'scheduledFor is required unless every targetAccounts item has its own', { details: [{ path: 'scheduledFor', message: 'required' }] });
+    if (
+      common === undefined &&
+      !(req.targetAccounts?.length && req.targetAccounts.every((t) => t.scheduledFor !== undefined))
+    ) {
+      throw new HeraldError('INVALID_INPUT', 'scheduledFor is required unless every targetAccounts item has its own', {
+        details: [{ path: 'scheduledFor', message: 'required' }],
+      });
     }
     const draft = loadDraft(this.repos.publishInputs, userId, req.draftId);
     if (draft.status === 'publishing') throw publishingNow();
-    const targetAccounts = req.targetAccounts ?? (req.accountUuid ? [{ accountId: req.accountUuid, platform: req.platform ?? 'microblog' }] : undefined);
+    const targetAccounts =
+      req.targetAccounts ??
+      (req.accountUuid ? [{ accountId: req.accountUuid, platform: req.platform ?? 'microblog' }] : undefined);
     const targets = this.publishing.resolveTargets(userId, draft, { targetAccounts });
-    if (!req.force) this.refuseRepeats(draft.id, targets.map((t) => t.account));
+    if (!req.force)
+      this.refuseRepeats(
+        draft.id,
+        targets.map((t) => t.account),
+      );
     const planned = targets.map(({ account }) => ({ account, parts: partsFor(account.platform as Platform, draft) }));
     checkParts(planned);
     const timeOf = (accountId: string) => own.get(accountId) ?? common!;
@@ -105,18 +131,41 @@ export class ScheduleService {
     const onX = planned.filter((p) => p.account.platform === 'microblog');
     const xCost = (parts: readonly XPart[]) => this.xSpend.postsCostUsd(userId, parts);
     const onXCost = onX.reduce((n, p) => n + xCost(p.parts), 0);
-    const warning = onX.length > 0 ? this.xSpend.check(userId, onXCost, { at: Math.min(...onX.map((p) => timeOf(p.account.id))), forecast: true, except: draft.id }) : null;
+    const warning =
+      onX.length > 0
+        ? this.xSpend.check(userId, onXCost, {
+            at: Math.min(...onX.map((p) => timeOf(p.account.id))),
+            forecast: true,
+            except: draft.id,
+          })
+        : null;
     // Credits are charged as each entry fires: a month they will not cover is said now, not then.
-    const short = this.credits.shortfall(userId, targets.map(({ account }) => timeOf(account.id)), draft.id);
+    const short = this.credits.shortfall(
+      userId,
+      targets.map(({ account }) => timeOf(account.id)),
+      draft.id,
+    );
     const said = [warning, short].filter((w): w is string => w !== null);
     const warnings = said.length > 0 ? { warnings: said } : {};
     // Each entry is charged when it fires; the dry run says what that will be.
-    if (req.dryRun) return { ...dryRunAnswer(planned.map((p) => ({ ...p, credits: PUBLISH_COST })), this.credits.balance(userId).balance, xCost), ...warnings };
+    if (req.dryRun)
+      return {
+        ...dryRunAnswer(
+          planned.map((p) => ({ ...p, credits: PUBLISH_COST })),
+          this.credits.balance(userId).balance,
+          xCost,
+        ),
+        ...warnings,
+      };
     return { req, now, draftId: draft.id, accounts: targets.map((t) => t.account), timeOf, earliest, warnings };
   }
 
   /** Writes what prepare() planned, in the next group commit; answers once it is on disk. */
-  async write(userId: string, plan: Exclude<ReturnType<ScheduleService['prepare']>, { dryRun: true }>, queueSetId: string | null = null) {
+  async write(
+    userId: string,
+    plan: Exclude<ReturnType<ScheduleService['prepare']>, { dryRun: true }>,
+    queueSetId: string | null = null,
+  ) {
     const { req, now, draftId, accounts, timeOf, earliest, warnings } = plan;
     const apply = req.applyJitter ?? true;
     const created = nowIso(this.deps.clock);
@@ -139,16 +188,36 @@ export class ScheduleService {
         const id = this.deps.ids.ordered();
         // A post the network holds for the old time stays there: the hand-off moves it (hand-off.service.ts).
         const was = pending.has(account.id) ? schedule.deletePending(draftId, account.id) : undefined;
-        schedule.insert({ id, userId, draftId, accountId: account.id, platform: account.platform, fireAt, requestedAt: requested, priority: req.priority ?? 0, createdAt: created, queueSetId,
-          networkScheduledId: was?.networkScheduledId, handedOffFor: was?.handedOffFor, force: req.force });
-        this.events.post(userId, 'post.scheduled', { draftId, accountId: account.id, platform: account.platform }, { scheduledFor: new Date(fireAt).toISOString() });
+        schedule.insert({
+          id,
+          userId,
+          draftId,
+          accountId: account.id,
+          platform: account.platform,
+          fireAt,
+          requestedAt: requested,
+          priority: req.priority ?? 0,
+          createdAt: created,
+          queueSetId,
+          networkScheduledId: was?.networkScheduledId,
+          handedOffFor: was?.handedOffFor,
+          force: req.force,
+        });
+        this.events.post(
+          userId,
+          'post.scheduled',
+          { draftId, accountId: account.id, platform: account.platform },
+          { scheduledFor: new Date(fireAt).toISOString() },
+        );
         ids.push(id);
       }
     });
     this.onChange();
     return {
       message: `Scheduled for ${ids.length} account(s)`,
-      queueIds: ids, scheduledFor: req.scheduledFor ?? new Date(earliest).toISOString(), accountCount: ids.length,
+      queueIds: ids,
+      scheduledFor: req.scheduledFor ?? new Date(earliest).toISOString(),
+      accountCount: ids.length,
       ...warnings,
     };
   }
@@ -161,24 +230,43 @@ export class ScheduleService {
     const done = accounts.filter((a) => this.repos.publications.latestStatusOf(draftId, a.id) === 'published');
     if (done.length === 0) return;
     const names = done.map((a) => `@${a.username} on ${NETWORK_NAMES[a.platform as Platform] ?? a.platform}`);
-    throw new HeraldError('ALREADY_PUBLISHED', `The draft is already published to ${names.join(', ')}; `
-      + 'schedule it with force: true to post it again, or choose other accounts', {
-      details: done.map((a, i) => ({ path: 'force', message: `already published to ${names[i]} (account ${a.id})` })),
-    });
+    throw new HeraldError(
+      'ALREADY_PUBLISHED',
+      `The draft is already published to ${names.join(', ')}; ` +
+        'schedule it with force: true to post it again, or choose other accounts',
+      {
+        details: done.map((a, i) => ({ path: 'force', message: `already published to ${names[i]} (account ${a.id})` })),
+      },
+    );
   }
 
   /** The next pending post and how many are pending (the desktop's tray; one owner per install). */
   outlook(): { next?: { draftTitle: string; scheduledFor: string; platform: string }; pending: number } {
     const next = this.repos.schedule.nextUp();
-    return { next: next && { draftTitle: next.draftTitle, scheduledFor: new Date(next.fireAt).toISOString(), platform: next.platform }, pending: this.repos.schedule.pendingTotal() };
+    return {
+      next: next && {
+        draftTitle: next.draftTitle,
+        scheduledFor: new Date(next.fireAt).toISOString(),
+        platform: next.platform,
+      },
+      pending: this.repos.schedule.pendingTotal(),
+    };
   }
 
   list(userId: string) {
     const rows = this.repos.schedule.listPending(userId);
     // Handed off (docs/decisions.md §14): the instance that publishes it, by its host.
-    const host = (url: string | null) => { try { return url ? new URL(url).host : null; } catch { return null; } };
+    const host = (url: string | null) => {
+      try {
+        return url ? new URL(url).host : null;
+      } catch {
+        return null;
+      }
+    };
     return rows.map(({ fireAt, serverUrl, setId, timeZone, ...r }) => ({
-      ...r, scheduledFor: new Date(fireAt).toISOString(), handedOffTo: r.networkScheduledId ? host(serverUrl) : null,
+      ...r,
+      scheduledFor: new Date(fireAt).toISOString(),
+      handedOffTo: r.networkScheduledId ? host(serverUrl) : null,
       // The set's zone (a set made before zones existed is in the machine's); null without a set.
       timeZone: setId ? (timeZone ?? machineTimeZone()) : null,
     }));
@@ -192,11 +280,20 @@ export class ScheduleService {
     loadDraft(this.repos.publishInputs, userId, draftId);
     const n = this.repos.tx.run(() => {
       const cancelled = this.repos.schedule.cancelPending(userId, draftId, accountId);
-      if (!this.repos.schedule.hasActive(draftId)) this.repos.draftStatus.setBackToDraft(draftId, nowIso(this.deps.clock));
+      if (!this.repos.schedule.hasActive(draftId))
+        this.repos.draftStatus.setBackToDraft(draftId, nowIso(this.deps.clock));
       for (const { networkScheduledId, ...c } of cancelled) {
         this.events.post(userId, 'post.cancelled', { draftId, ...c });
         // Handed off: withdrawn from the network too (hand-off.service.ts), tried until it answers.
-        if (networkScheduledId) this.repos.handOff.addWithdrawal({ id: this.deps.ids.uuid(), userId, accountId: c.accountId, platform: c.platform as Platform, networkScheduledId, createdAt: nowIso(this.deps.clock) });
+        if (networkScheduledId)
+          this.repos.handOff.addWithdrawal({
+            id: this.deps.ids.uuid(),
+            userId,
+            accountId: c.accountId,
+            platform: c.platform as Platform,
+            networkScheduledId,
+            createdAt: nowIso(this.deps.clock),
+          });
       }
       return cancelled.length;
     });
@@ -211,7 +308,8 @@ export class ScheduleService {
   secretsUnlocked(): number {
     if (this.deps.secrets.locked) return 0;
     const n = this.repos.schedule.wakeUnlocked(LOCKED_WAIT, this.deps.clock.now());
-    if (n > 0) this.deps.log.info(`Herald: the secret store is open; ${n} scheduled post(s) that waited for it are sent now`);
+    if (n > 0)
+      this.deps.log.info(`Herald: the secret store is open; ${n} scheduled post(s) that waited for it are sent now`);
     this.onChange();
     return n;
   }

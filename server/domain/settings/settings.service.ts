@@ -31,13 +31,16 @@ export interface SettingsChange {
 
 export class SettingsService {
   constructor(
-    private readonly deps: Deps, private readonly users: UsersService, private readonly repo: SettingsRepo,
+    private readonly deps: Deps,
+    private readonly users: UsersService,
+    private readonly repo: SettingsRepo,
     /** A new monthly grant applies to the month already granted too (the credits service's adjustment). */
     private readonly grantChanged: (from: number, to: number) => void = () => {},
   ) {}
 
   private requireOwner(userId: string): void {
-    if (!this.users.isOwner(userId)) throw new HeraldError('UNAUTHORIZED', 'Only the owner of this install can do this');
+    if (!this.users.isOwner(userId))
+      throw new HeraldError('UNAUTHORIZED', 'Only the owner of this install can do this');
   }
 
   /**
@@ -52,14 +55,30 @@ export class SettingsService {
   view(userId: string) {
     const c = this.deps.config;
     const shared = {
-      graceMinutes: c.graceMs / 60_000, monthlyCredits: c.monthlyCredits, defaultTier: c.defaultTier,
-      timeZone: c.timeZone, defaultLanguage: c.defaultLanguage, fedblogHandOff: c.fedblogHandOff, detected: { timeZone: machineTimeZone(), defaultLanguage: systemLanguage() },
-      xPriceUsd: c.x.priceUsd, xPriceWithUrlUsd: c.x.priceWithUrlUsd,
-      xMediaMetadataPriceUsd: c.x.mediaMetadataPriceUsd, xReadPriceUsd: c.x.readPriceUsd,
-      xMonthlyCapUsd: c.x.monthlyCapUsd, xCapAction: c.x.capAction, xTier: c.x.tier,
+      graceMinutes: c.graceMs / 60_000,
+      monthlyCredits: c.monthlyCredits,
+      defaultTier: c.defaultTier,
+      timeZone: c.timeZone,
+      defaultLanguage: c.defaultLanguage,
+      fedblogHandOff: c.fedblogHandOff,
+      detected: { timeZone: machineTimeZone(), defaultLanguage: systemLanguage() },
+      xPriceUsd: c.x.priceUsd,
+      xPriceWithUrlUsd: c.x.priceWithUrlUsd,
+      xMediaMetadataPriceUsd: c.x.mediaMetadataPriceUsd,
+      xReadPriceUsd: c.x.readPriceUsd,
+      xMonthlyCapUsd: c.x.monthlyCapUsd,
+      xCapAction: c.x.capAction,
+      xTier: c.x.tier,
       notifications: { ...c.notifications },
     };
-    return this.users.isOwner(userId) ? { ...shared, dataDir: c.dataDir, secretStore: this.deps.secrets.kind, secretStoreLocked: this.deps.secrets.locked } : shared;
+    return this.users.isOwner(userId)
+      ? {
+          ...shared,
+          dataDir: c.dataDir,
+          secretStore: this.deps.secrets.kind,
+          secretStoreLocked: this.deps.secrets.locked,
+        }
+      : shared;
   }
 
   /**
@@ -71,12 +90,21 @@ export class SettingsService {
     const values: Record<string, unknown> = {};
     const zone = change.timeZone === undefined ? undefined : canonicalTimeZone(change.timeZone);
     if (change.timeZone !== undefined && !zone) {
-      throw new HeraldError('INVALID_INPUT', `"${change.timeZone}" is not a time zone this system knows; use an IANA name such as Europe/Berlin`, {
-        details: [{ path: 'body.timeZone', message: 'unknown IANA zone' }],
-      });
+      throw new HeraldError(
+        'INVALID_INPUT',
+        `"${change.timeZone}" is not a time zone this system knows; use an IANA name such as Europe/Berlin`,
+        {
+          details: [{ path: 'body.timeZone', message: 'unknown IANA zone' }],
+        },
+      );
     }
     const language = change.defaultLanguage === undefined ? undefined : validLanguage(change.defaultLanguage);
-    if (change.defaultLanguage !== undefined && !language) throw new HeraldError('INVALID_INPUT', `"${change.defaultLanguage}" is not a language tag (BCP 47, e.g. en, de, pt-BR)`, { details: [{ path: 'body.defaultLanguage', message: 'not BCP 47' }] });
+    if (change.defaultLanguage !== undefined && !language)
+      throw new HeraldError(
+        'INVALID_INPUT',
+        `"${change.defaultLanguage}" is not a language tag (BCP 47, e.g. en, de, pt-BR)`,
+        { details: [{ path: 'body.defaultLanguage', message: 'not BCP 47' }] },
+      );
     // X's checks come first, so a refused change applies nothing.
     this.applyXAndNotifications(change, values);
     if (zone) {
@@ -84,8 +112,14 @@ export class SettingsService {
       this.deps.config.timeZone = zone;
       this.users.followZone(zone);
     }
-    if (language) { values.HERALD_DEFAULT_LANGUAGE = language; this.deps.config.defaultLanguage = language; }
-    if (change.fedblogHandOff !== undefined) { values.HERALD_FEDBLOG_HAND_OFF = change.fedblogHandOff; this.deps.config.fedblogHandOff = change.fedblogHandOff; }
+    if (language) {
+      values.HERALD_DEFAULT_LANGUAGE = language;
+      this.deps.config.defaultLanguage = language;
+    }
+    if (change.fedblogHandOff !== undefined) {
+      values.HERALD_FEDBLOG_HAND_OFF = change.fedblogHandOff;
+      this.deps.config.fedblogHandOff = change.fedblogHandOff;
+    }
     if (change.graceMinutes !== undefined) values.HERALD_GRACE_MINUTES = change.graceMinutes;
     if (change.monthlyCredits !== undefined) values.HERALD_MONTHLY_CREDITS = change.monthlyCredits;
     if (change.defaultTier !== undefined) values.HERALD_DEFAULT_TIER = change.defaultTier;
@@ -97,17 +131,37 @@ export class SettingsService {
       this.grantChanged(before, change.monthlyCredits);
     }
     const { notifications: _n, ...rest } = change;
-    return { ...this.view(userId), ...rest, ...(zone ? { timeZone: zone } : {}), ...(language ? { defaultLanguage: language } : {}) };
+    return {
+      ...this.view(userId),
+      ...rest,
+      ...(zone ? { timeZone: zone } : {}),
+      ...(language ? { defaultLanguage: language } : {}),
+    };
   }
 
   /** X's prices, cap and tier and the notification switches apply at once (they are read at each use). */
   private applyXAndNotifications(change: SettingsChange, values: Record<string, unknown>): void {
     const x = this.deps.config.x;
-    const prices = ['xPriceUsd', 'xPriceWithUrlUsd', 'xMediaMetadataPriceUsd', 'xReadPriceUsd', 'xMonthlyCapUsd'] as const;
+    const prices = [
+      'xPriceUsd',
+      'xPriceWithUrlUsd',
+      'xMediaMetadataPriceUsd',
+      'xReadPriceUsd',
+      'xMonthlyCapUsd',
+    ] as const;
     const negative = prices.find((k) => typeof change[k] === 'number' && !((change[k] as number) >= 0));
-    if (negative) throw new HeraldError('INVALID_INPUT', `${negative} must be zero or more`, { details: [{ path: `body.${negative}`, message: 'below zero' }] });
-    if (change.xPriceUsd !== undefined) { x.priceUsd = change.xPriceUsd; values.HERALD_X_PRICE_USD = change.xPriceUsd; }
-    if (change.xPriceWithUrlUsd !== undefined) { x.priceWithUrlUsd = change.xPriceWithUrlUsd; values.HERALD_X_PRICE_WITH_URL_USD = change.xPriceWithUrlUsd; }
+    if (negative)
+      throw new HeraldError('INVALID_INPUT', `${negative} must be zero or more`, {
+        details: [{ path: `body.${negative}`, message: 'below zero' }],
+      });
+    if (change.xPriceUsd !== undefined) {
+      x.priceUsd = change.xPriceUsd;
+      values.HERALD_X_PRICE_USD = change.xPriceUsd;
+    }
+    if (change.xPriceWithUrlUsd !== undefined) {
+      x.priceWithUrlUsd = change.xPriceWithUrlUsd;
+      values.HERALD_X_PRICE_WITH_URL_USD = change.xPriceWithUrlUsd;
+    }
     if (change.xMediaMetadataPriceUsd !== undefined) {
       x.mediaMetadataPriceUsd = change.xMediaMetadataPriceUsd;
       values.HERALD_X_MEDIA_METADATA_PRICE_USD = change.xMediaMetadataPriceUsd;
@@ -117,10 +171,24 @@ export class SettingsService {
       values.HERALD_X_READ_PRICE_USD = change.xReadPriceUsd;
     }
     // config.json keeps '' for "no cap" (an empty value is no value when it is read back).
-    if (change.xMonthlyCapUsd !== undefined) { x.monthlyCapUsd = change.xMonthlyCapUsd; values.HERALD_X_MONTHLY_CAP_USD = change.xMonthlyCapUsd ?? ''; }
-    if (change.xCapAction !== undefined) { x.capAction = change.xCapAction; values.HERALD_X_CAP_ACTION = change.xCapAction; }
-    if (change.xTier !== undefined) { x.tier = change.xTier; values.HERALD_X_TIER = change.xTier; }
-    const kinds = { published: 'HERALD_NOTIFY_PUBLISHED', failed: 'HERALD_NOTIFY_FAILED', missed: 'HERALD_NOTIFY_MISSED', reconnect: 'HERALD_NOTIFY_RECONNECT' } as const;
+    if (change.xMonthlyCapUsd !== undefined) {
+      x.monthlyCapUsd = change.xMonthlyCapUsd;
+      values.HERALD_X_MONTHLY_CAP_USD = change.xMonthlyCapUsd ?? '';
+    }
+    if (change.xCapAction !== undefined) {
+      x.capAction = change.xCapAction;
+      values.HERALD_X_CAP_ACTION = change.xCapAction;
+    }
+    if (change.xTier !== undefined) {
+      x.tier = change.xTier;
+      values.HERALD_X_TIER = change.xTier;
+    }
+    const kinds = {
+      published: 'HERALD_NOTIFY_PUBLISHED',
+      failed: 'HERALD_NOTIFY_FAILED',
+      missed: 'HERALD_NOTIFY_MISSED',
+      reconnect: 'HERALD_NOTIFY_RECONNECT',
+    } as const;
     for (const [kind, key] of Object.entries(kinds) as [keyof NotificationSettings, string][]) {
       const on = change.notifications?.[kind];
       if (on === undefined) continue;
@@ -135,7 +203,10 @@ export class SettingsService {
     const dir = path.join(this.deps.config.dataDir, 'backups');
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     // A random suffix: two backups in the same millisecond must not write one file.
-    const file = path.join(dir, `herald-${new Date(this.deps.clock.now()).toISOString().replace(/[:.]/g, '-')}-${this.deps.ids.token(4)}.db`);
+    const file = path.join(
+      dir,
+      `herald-${new Date(this.deps.clock.now()).toISOString().replace(/[:.]/g, '-')}-${this.deps.ids.token(4)}.db`,
+    );
     return this.repo.backup(file);
   }
 }

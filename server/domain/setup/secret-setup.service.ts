@@ -11,23 +11,33 @@ import type { Deps } from '../deps.js';
 import { HeraldError } from '../../core/errors.js';
 import type { SettingsRepo } from '../../db/repos/settings.repo.js';
 import {
-  checkKeychain, EncryptedFileSecretStore, FileSecretStore, NO_KEYCHAIN_FIX, secretFiles, UnavailableSecretStore, type SecretStore,
+  checkKeychain,
+  EncryptedFileSecretStore,
+  FileSecretStore,
+  NO_KEYCHAIN_FIX,
+  secretFiles,
+  UnavailableSecretStore,
+  type SecretStore,
 } from '../../secrets/index.js';
 import type { UsersService } from '../users/users.service.js';
 
 export type SecretChoice = 'keychain' | 'encrypted' | 'file' | 'none';
 
-export const DECLINED_MESSAGE = `Herald will not keep any network account until it has somewhere safe for its tokens. ${NO_KEYCHAIN_FIX}`;
+export const DECLINED_MESSAGE =
+  `Herald will not keep any network account until it has ` + `somewhere safe for its tokens. ${NO_KEYCHAIN_FIX}`;
 
 export class SecretSetupService {
   constructor(
-    private readonly deps: Deps, private readonly users: UsersService, private readonly settings: SettingsRepo,
+    private readonly deps: Deps,
+    private readonly users: UsersService,
+    private readonly settings: SettingsRepo,
     /** Re-reads what lives in the store (the saved network apps) once another store is in force. */
     private readonly reload: () => Promise<void>,
   ) {}
 
   private requireOwner(userId: string): void {
-    if (!this.users.isOwner(userId)) throw new HeraldError('UNAUTHORIZED', 'Only the owner of this install chooses where secrets live');
+    if (!this.users.isOwner(userId))
+      throw new HeraldError('UNAUTHORIZED', 'Only the owner of this install chooses where secrets live');
   }
 
   /** The store in force and what this machine offers, the keychain checked by a round trip. */
@@ -40,19 +50,29 @@ export class SecretSetupService {
     return {
       current: { kind: s.kind, locked: s.locked ?? false, problem: s.problem ?? null },
       keychain: {
-        available: check.ok, checked: true,
-        message: check.ok ? 'The OS keychain works here: a test value was written, read back and deleted.' : `${check.message} Herald can keep tokens in a file encrypted with a passphrase instead.`,
+        available: check.ok,
+        checked: true,
+        message: check.ok
+          ? 'The OS keychain works here: a test value was written, read back and deleted.'
+          : `${check.message} Herald can keep tokens in a file encrypted with a passphrase instead.`,
       },
       file: {
         available: true,
         encryptedExists: encrypted.exists(),
-        message: `An encrypted file in the data folder (${path.basename(files.encrypted)}, mode 0600), opened with a passphrase you give each time Herald starts. The passphrase is never stored: if you lose it, connect the accounts again.`,
+        message:
+          `An encrypted file in the data folder (${path.basename(files.encrypted)}, mode 0600), opened with a ` +
+          `passphrase you give each time Herald starts. The passphrase is never stored: if you lose it, ` +
+          `connect the accounts again.`,
       },
     };
   }
 
   /** Makes `choice` the store in force. */
-  async choose(userId: string, choice: SecretChoice, passphrase?: string): Promise<{ kind: SecretStore['kind']; message: string; moved: number }> {
+  async choose(
+    userId: string,
+    choice: SecretChoice,
+    passphrase?: string,
+  ): Promise<{ kind: SecretStore['kind']; message: string; moved: number }> {
     this.requireOwner(userId);
     const files = secretFiles(this.deps.config.dataDir);
     let next: SecretStore;
@@ -60,7 +80,11 @@ export class SecretSetupService {
     // Its secrets could not move across: the accounts would look connected and find no tokens.
     const inForce = this.deps.secrets.inner;
     if (choice !== 'none' && inForce instanceof EncryptedFileSecretStore && inForce.locked && inForce.exists()) {
-      throw new HeraldError('SECRET_STORE_LOCKED', 'Unlock the encrypted secret store first (the banner at the top of the app, or `herald secrets unlock`): its tokens move to the store you choose, and while it is locked they cannot.');
+      throw new HeraldError(
+        'SECRET_STORE_LOCKED',
+        'Unlock the encrypted secret store first (the banner at the top of the app, or `herald secrets ' +
+          'unlock`): its tokens move to the store you choose, and while it is locked they cannot.',
+      );
     }
     if (choice === 'none') {
       if (this.deps.secrets.kind === 'unavailable') return { kind: 'unavailable', message: DECLINED_MESSAGE, moved: 0 };
@@ -71,7 +95,10 @@ export class SecretSetupService {
       next = check.store;
       message = 'Tokens are kept in the OS keychain.';
     } else if (choice === 'encrypted') {
-      if (!passphrase) throw new HeraldError('INVALID_INPUT', 'The encrypted file store needs a passphrase', { details: [{ path: 'body.passphrase', message: 'required' }] });
+      if (!passphrase)
+        throw new HeraldError('INVALID_INPUT', 'The encrypted file store needs a passphrase', {
+          details: [{ path: 'body.passphrase', message: 'required' }],
+        });
       const store = new EncryptedFileSecretStore(files.encrypted);
       await store.unlock(passphrase);
       next = store;
@@ -82,7 +109,9 @@ export class SecretSetupService {
     }
     const moved = await this.moveSecrets(this.deps.secrets.inner, next);
     this.deps.secrets.replace(next);
-    this.settings.saveFile(path.join(this.deps.config.dataDir, 'config.json'), { HERALD_SECRET_STORE: next.kind === 'keychain' ? 'keychain' : next.kind });
+    this.settings.saveFile(path.join(this.deps.config.dataDir, 'config.json'), {
+      HERALD_SECRET_STORE: next.kind === 'keychain' ? 'keychain' : next.kind,
+    });
     await this.reload();
     this.deps.log.info(`Herald: ${message}`);
     return { kind: next.kind, message, moved };
@@ -92,8 +121,17 @@ export class SecretSetupService {
   async unlock(userId: string, passphrase: string) {
     this.requireOwner(userId);
     const store = this.deps.secrets.inner;
-    if (!(store instanceof EncryptedFileSecretStore)) throw new HeraldError('INVALID_INPUT', 'The secret store in force has no passphrase (Settings → Data shows where tokens are kept)');
-    if (!store.exists()) throw new HeraldError('INVALID_INPUT', 'The encrypted secret store has not been created yet: choose it first in Settings → Data (or `herald secrets use encrypted`, POST /setup/secrets)');
+    if (!(store instanceof EncryptedFileSecretStore))
+      throw new HeraldError(
+        'INVALID_INPUT',
+        'The secret store in force has no passphrase (Settings → Data shows where tokens are kept)',
+      );
+    if (!store.exists())
+      throw new HeraldError(
+        'INVALID_INPUT',
+        'The encrypted secret store has not been created yet: choose it first in Settings → Data (or `herald ' +
+          'secrets use encrypted`, POST /setup/secrets)',
+      );
     await store.unlock(passphrase);
     await this.reload();
     return { kind: store.kind, message: 'The secret store is unlocked.' };

@@ -14,9 +14,15 @@ export const WIZARD_STEPS = ['secrets', 'defaults', 'networks'] as const;
 export type WizardStep = (typeof WIZARD_STEPS)[number];
 
 export class WizardService {
-  constructor(private readonly deps: Deps, private readonly users: UsersService, private readonly settings: SettingsRepo) {}
+  constructor(
+    private readonly deps: Deps,
+    private readonly users: UsersService,
+    private readonly settings: SettingsRepo,
+  ) {}
 
-  private get file() { return path.join(this.deps.config.dataDir, 'config.json'); }
+  private get file() {
+    return path.join(this.deps.config.dataDir, 'config.json');
+  }
 
   /** The step the wizard resumes at, or null when there is none to resume. */
   step(): WizardStep | null {
@@ -32,7 +38,8 @@ export class WizardService {
 
   /** Moves the wizard on (or back) to `step`; null finishes it. Owner only. */
   set(userId: string, step: WizardStep | null): WizardStep | null {
-    if (!this.users.isOwner(userId)) throw new HeraldError('UNAUTHORIZED', 'Only the owner of this install goes through the first-run wizard');
+    if (!this.users.isOwner(userId))
+      throw new HeraldError('UNAUTHORIZED', 'Only the owner of this install goes through the first-run wizard');
     this.settings.saveFile(this.file, { wizardStep: step });
     return step;
   }

@@ -15,9 +15,13 @@ function checkZone(zone: string | undefined): string | undefined {
   if (zone === undefined) return undefined;
   const canonical = canonicalTimeZone(zone);
   if (canonical) return canonical;
-  throw new HeraldError('INVALID_INPUT', `Unknown time zone "${zone.slice(0, 64)}": use an IANA name such as Europe/Berlin`, {
-    details: [{ path: 'timeZone', message: 'not an IANA time zone' }],
-  });
+  throw new HeraldError(
+    'INVALID_INPUT',
+    `Unknown time zone "${zone.slice(0, 64)}": use an IANA name such as Europe/Berlin`,
+    {
+      details: [{ path: 'timeZone', message: 'not an IANA time zone' }],
+    },
+  );
 }
 
 function parseSlots(json: string): Slot[] {
@@ -49,7 +53,13 @@ export class SocialSetsService {
       isDefault: r.isDefault,
       createdAt: r.createdAt,
       timeZone: zoneOf(r),
-      accounts: members.filter((m) => m.setId === r.id).map((m) => ({ accountId: m.accountId, platform: m.platform as SocialSet['accounts'][number]['platform'], username: m.username })),
+      accounts: members
+        .filter((m) => m.setId === r.id)
+        .map((m) => ({
+          accountId: m.accountId,
+          platform: m.platform as SocialSet['accounts'][number]['platform'],
+          username: m.username,
+        })),
     }));
   }
 
@@ -86,14 +96,25 @@ export class SocialSetsService {
     return unique;
   }
 
-  create(userId: string, input: { name: string; accountIds?: string[]; isDefault?: boolean; timeZone?: string }): SocialSet {
+  create(
+    userId: string,
+    input: { name: string; accountIds?: string[]; isDefault?: boolean; timeZone?: string },
+  ): SocialSet {
     // A new set starts in the user's zone unless it names its own.
     const zone = checkZone(input.timeZone) ?? this.settings.userZone(userId);
     return this.repos.tx.run(() => {
       const ids = this.checkAccounts(userId, input.accountIds ?? []);
       const id = this.deps.ids.uuid();
       const first = !this.defaultSet(userId);
-      this.sets.insert({ id, userId, name: input.name, isDefault: false, createdAt: nowIso(this.deps.clock), timeZone: zone, slots: '[]' });
+      this.sets.insert({
+        id,
+        userId,
+        name: input.name,
+        isDefault: false,
+        createdAt: nowIso(this.deps.clock),
+        timeZone: zone,
+        slots: '[]',
+      });
       this.sets.setMembers(id, ids);
       // The first set a user makes becomes the default, so drafts have somewhere to go.
       if (first || input.isDefault) this.sets.makeDefault(userId, id);
@@ -101,7 +122,10 @@ export class SocialSetsService {
     });
   }
 
-  update(userId: string, input: { id: string; name?: string; accountIds?: string[]; isDefault?: boolean; timeZone?: string }): SocialSet {
+  update(
+    userId: string,
+    input: { id: string; name?: string; accountIds?: string[]; isDefault?: boolean; timeZone?: string },
+  ): SocialSet {
     const zone = checkZone(input.timeZone);
     return this.repos.tx.run(() => {
       const row = this.row(userId, input.id);
@@ -110,7 +134,9 @@ export class SocialSetsService {
       if (input.accountIds !== undefined) this.sets.setMembers(row.id, this.checkAccounts(userId, input.accountIds));
       if (input.isDefault === true) this.sets.makeDefault(userId, row.id);
       if (input.isDefault === false && row.isDefault) {
-        throw new HeraldError('INVALID_INPUT', 'A default set stays default until another set is made default', { details: [{ path: 'isDefault', message: 'mark another set as default instead' }] });
+        throw new HeraldError('INVALID_INPUT', 'A default set stays default until another set is made default', {
+          details: [{ path: 'isDefault', message: 'mark another set as default instead' }],
+        });
       }
       return this.get(userId, row.id);
     });
@@ -129,9 +155,13 @@ export class SocialSetsService {
   setSlots(userId: string, id: string, slots: Slot[]): { socialSetId: string; timeZone: string; slots: Slot[] } {
     const problems = slotProblems(slots);
     if (problems.length > 0) {
-      throw new HeraldError('INVALID_INPUT', `Invalid slots: ${problems.map((p) => `slots.${p.index}.${p.field} ${p.message}`).join('; ')}`.slice(0, 500), {
-        details: problems.map((p) => ({ path: `slots.${p.index}.${p.field}`, message: p.message })),
-      });
+      throw new HeraldError(
+        'INVALID_INPUT',
+        `Invalid slots: ${problems.map((p) => `slots.${p.index}.${p.field} ${p.message}`).join('; ')}`.slice(0, 500),
+        {
+          details: problems.map((p) => ({ path: `slots.${p.index}.${p.field}`, message: p.message })),
+        },
+      );
     }
     const row = this.row(userId, id);
     const sorted = sortSlots(slots.map((s) => ({ day: s.day, time: s.time })));
@@ -155,7 +185,11 @@ export class SocialSetsService {
    * Adds an account to a set (used when an account is connected): `create_new` makes a set named
    * after the handle; otherwise the given set, else the default set, else a new `Default` set.
    */
-  attachAccount(userId: string, accountId: string, opts: { socialSetId?: string; mode?: 'create_new' | 'add_to_existing'; handle: string }): string {
+  attachAccount(
+    userId: string,
+    accountId: string,
+    opts: { socialSetId?: string; mode?: 'create_new' | 'add_to_existing'; handle: string },
+  ): string {
     return this.repos.tx.run(() => {
       let setId: string;
       if (opts.mode === 'create_new') {

@@ -37,7 +37,10 @@ function side(plain: string | undefined, html: string | undefined): { plain: str
 }
 
 export class TemplatesService {
-  constructor(private readonly deps: Deps, private readonly repo: TemplatesRepo) {}
+  constructor(
+    private readonly deps: Deps,
+    private readonly repo: TemplatesRepo,
+  ) {}
 
   list(userId: string): Template[] {
     return this.repo.listOf(userId).map(toDto);
@@ -58,8 +61,16 @@ export class TemplatesService {
     const head = side(input.headContentPlain, input.headContentHtml) ?? { plain: '', html: '' };
     const tail = side(input.tailContentPlain, input.tailContentHtml) ?? { plain: '', html: '' };
     const row: Row = {
-      id: this.deps.ids.uuid(), userId, name: input.name, description: input.description ?? '',
-      headPlain: head.plain, headHtml: head.html, tailPlain: tail.plain, tailHtml: tail.html, createdAt: now, updatedAt: now,
+      id: this.deps.ids.uuid(),
+      userId,
+      name: input.name,
+      description: input.description ?? '',
+      headPlain: head.plain,
+      headHtml: head.html,
+      tailPlain: tail.plain,
+      tailHtml: tail.html,
+      createdAt: now,
+      updatedAt: now,
     };
     this.repo.insert(row);
     return toDto(row);

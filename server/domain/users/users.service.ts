@@ -12,7 +12,11 @@ export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
 export class UsersService {
-  constructor(private readonly deps: Deps, private readonly repo: UsersRepo, private readonly tx: Transactions) {}
+  constructor(
+    private readonly deps: Deps,
+    private readonly repo: UsersRepo,
+    private readonly tx: Transactions,
+  ) {}
 
   count(): number {
     return this.repo.count();
@@ -50,21 +54,29 @@ export class UsersService {
    * awaited scrypt, and twenty requests may have passed the first check together; only the
    * second, with nothing awaited before the insert, decides.
    */
-  async create(input: { email: string; password?: string; nickname?: string; provider?: string; timezone?: string }, opts: { first?: boolean } = {}): Promise<UserRow> {
+  async create(
+    input: { email: string; password?: string; nickname?: string; provider?: string; timezone?: string },
+    opts: { first?: boolean } = {},
+  ): Promise<UserRow> {
     const email = normaliseEmail(input.email);
-    if (!EMAIL.test(email) || email.length > 320) throw new HeraldError('INVALID_INPUT', 'A valid e-mail address is required');
+    if (!EMAIL.test(email) || email.length > 320)
+      throw new HeraldError('INVALID_INPUT', 'A valid e-mail address is required');
     if (input.password !== undefined && input.password.length < 8) {
       throw new HeraldError('INVALID_INPUT', 'The password must be at least 8 characters long');
     }
     const check = () => {
-      if (opts.first && this.count() > 0) throw new HeraldError('ALREADY_SET_UP', 'Herald already has its owner; sign in instead');
+      if (opts.first && this.count() > 0)
+        throw new HeraldError('ALREADY_SET_UP', 'Herald already has its owner; sign in instead');
       if (this.byEmail(email)) throw new HeraldError('INVALID_INPUT', 'A user with this e-mail already exists');
     };
     check();
     const row: UserRow = {
       id: this.deps.ids.uuid(),
       email,
-      passwordHash: input.password === undefined ? null : await hashPassword(input.password, { log2N: this.deps.config.passwordCostLog2 }),
+      passwordHash:
+        input.password === undefined
+          ? null
+          : await hashPassword(input.password, { log2N: this.deps.config.passwordCostLog2 }),
       nickname: input.nickname ?? email.split('@')[0],
       avatarUrl: '',
       timezone: input.timezone ?? this.deps.config.timeZone,
@@ -89,11 +101,13 @@ export class UsersService {
   async ensureOwner(): Promise<UserRow | undefined> {
     const { ownerEmail, ownerPassword } = this.deps.config;
     if (!ownerEmail || !ownerPassword || this.count() > 0) return undefined;
-    const owner = await this.create({ email: ownerEmail, password: ownerPassword }, { first: true }).catch((err: unknown) => {
-      // Another process made the owner while this one hashed: nothing left to do.
-      if (err instanceof HeraldError && err.code === 'ALREADY_SET_UP') return undefined;
-      throw err;
-    });
+    const owner = await this.create({ email: ownerEmail, password: ownerPassword }, { first: true }).catch(
+      (err: unknown) => {
+        // Another process made the owner while this one hashed: nothing left to do.
+        if (err instanceof HeraldError && err.code === 'ALREADY_SET_UP') return undefined;
+        throw err;
+      },
+    );
     if (!owner) return undefined;
     this.deps.log.info(`Herald created the owner ${owner.email}`);
     return owner;

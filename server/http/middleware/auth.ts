@@ -42,7 +42,13 @@ function admit(auth: AuthService, ctx: AuthContext, req: Request, res: Response,
   res.setHeader('X-RateLimit-Remaining', String(decision.remaining));
   res.setHeader('X-RateLimit-Reset', String(decision.reset));
   if (!decision.allowed) {
-    return next(new HeraldError('RATE_LIMITED', `This key made ${decision.limit} requests this hour; try again in ${decision.retryAfter} s`, { retryAfter: decision.retryAfter }));
+    return next(
+      new HeraldError(
+        'RATE_LIMITED',
+        `This key made ${decision.limit} requests this hour; try again in ${decision.retryAfter} s`,
+        { retryAfter: decision.retryAfter },
+      ),
+    );
   }
   req.auth = ctx;
   next();

@@ -22,7 +22,8 @@ export function toHeraldError(err: unknown): HeraldError | undefined {
   // A full disk is not Herald's fault nor the request's: 507 saying what to free (docs/decisions.md §1).
   if (isStorageFull(err)) return storageFull(err);
   // Express's router throws a URIError when a path parameter is not valid percent-encoding.
-  if (err instanceof URIError) return new HeraldError('INVALID_INPUT', 'The request path is not valid percent-encoding');
+  if (err instanceof URIError)
+    return new HeraldError('INVALID_INPUT', 'The request path is not valid percent-encoding');
   const e = err as BodyParserError;
   switch (e?.type) {
     case 'entity.parse.failed':
@@ -38,7 +39,8 @@ export function toHeraldError(err: unknown): HeraldError | undefined {
       return new HeraldError('INVALID_INPUT', 'The request body could not be read');
     default:
       // Other client errors of the body parser (a gzip body that is not gzip): 400, never a fault.
-      if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && e.expose) return new HeraldError('INVALID_INPUT', 'The request body could not be read');
+      if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && e.expose)
+        return new HeraldError('INVALID_INPUT', 'The request body could not be read');
       return undefined;
   }
 }

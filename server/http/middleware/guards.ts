@@ -14,7 +14,11 @@ const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
 export function allowedHosts(port: number, configuredHost?: string): Set<string> {
   const names = new Set(LOOPBACK_NAMES);
   if (configuredHost && !['0.0.0.0', '::', ''].includes(configuredHost)) {
-    names.add(configuredHost.includes(':') && !configuredHost.startsWith('[') ? `[${configuredHost}]` : configuredHost.toLowerCase());
+    names.add(
+      configuredHost.includes(':') && !configuredHost.startsWith('[')
+        ? `[${configuredHost}]`
+        : configuredHost.toLowerCase(),
+    );
   }
   return new Set([...names].map((n) => `${n}:${port}`));
 }
@@ -33,11 +37,15 @@ function countRawHeader(req: Request, name: string): number {
 export function hostGuard(getHosts: () => Set<string>): RequestHandler {
   return (req, _res, next) => {
     const host = req.headers.host;
-    const ok = typeof host === 'string'
-      && countRawHeader(req, 'host') === 1
-      && req.url.startsWith('/')
-      && getHosts().has(host.toLowerCase());
-    if (!ok) return next(new HeraldError('UNAUTHORIZED', 'This Host is not allowed: Herald answers only on its loopback address'));
+    const ok =
+      typeof host === 'string' &&
+      countRawHeader(req, 'host') === 1 &&
+      req.url.startsWith('/') &&
+      getHosts().has(host.toLowerCase());
+    if (!ok)
+      return next(
+        new HeraldError('UNAUTHORIZED', 'This Host is not allowed: Herald answers only on its loopback address'),
+      );
     next();
   };
 }
@@ -88,7 +96,9 @@ export function requireJson(): RequestHandler {
     if (!hasBody(req)) return next();
     const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
     if (type !== 'application/json') {
-      return next(new HeraldError('INVALID_INPUT', 'This endpoint accepts only Content-Type: application/json', { status: 415 }));
+      return next(
+        new HeraldError('INVALID_INPUT', 'This endpoint accepts only Content-Type: application/json', { status: 415 }),
+      );
     }
     next();
   };
@@ -100,7 +110,11 @@ export function requireTypes(types: string[]): RequestHandler {
     if (!hasBody(req)) return next();
     const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
     if (!types.includes(type)) {
-      return next(new HeraldError('INVALID_INPUT', `This endpoint accepts only Content-Type: ${types.join(' or ')}`, { status: 415 }));
+      return next(
+        new HeraldError('INVALID_INPUT', `This endpoint accepts only Content-Type: ${types.join(' or ')}`, {
+          status: 415,
+        }),
+      );
     }
     next();
   };

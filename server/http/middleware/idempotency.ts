@@ -14,7 +14,12 @@
  */
 import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from '../../core/logger.js';
-import { REPLAYED_HEADER, type IdempotencyService, type IdempotencyTicket, type StoredAnswer } from '../../domain/idempotency/idempotency.service.js';
+import {
+  REPLAYED_HEADER,
+  type IdempotencyService,
+  type IdempotencyTicket,
+  type StoredAnswer,
+} from '../../domain/idempotency/idempotency.service.js';
 
 interface Pending {
   key: string;
@@ -31,7 +36,11 @@ export interface IdempotencyOptions {
 
 const jsonDigest = (req: Request) => JSON.stringify(req.body ?? null) ?? '';
 
-export function idempotency(svc: IdempotencyService, log: Logger, opts: IdempotencyOptions = {}): { check: RequestHandler; claim: RequestHandler } {
+export function idempotency(
+  svc: IdempotencyService,
+  log: Logger,
+  opts: IdempotencyOptions = {},
+): { check: RequestHandler; claim: RequestHandler } {
   const digest = opts.digest ?? jsonDigest;
   const check: RequestHandler = (req, _res, next) => {
     const key = svc.parseKey(req.headers['idempotency-key']);
@@ -74,7 +83,11 @@ type Write = Response['write'];
 function record(res: Response, svc: IdempotencyService, ticket: IdempotencyTicket, log: Logger): void {
   const chunks: Buffer[] = [];
   const toBuffer = (chunk: unknown, encoding: unknown) =>
-    Buffer.isBuffer(chunk) ? chunk : chunk instanceof Uint8Array ? Buffer.from(chunk) : Buffer.from(String(chunk), typeof encoding === 'string' ? encoding as BufferEncoding : 'utf8');
+    Buffer.isBuffer(chunk)
+      ? chunk
+      : chunk instanceof Uint8Array
+        ? Buffer.from(chunk)
+        : Buffer.from(String(chunk), typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
   const write = res.write.bind(res) as (...args: unknown[]) => boolean;
   const end = res.end.bind(res) as (...args: unknown[]) => Response;
   res.write = ((chunk: unknown, ...rest: unknown[]) => {
@@ -88,12 +101,20 @@ function record(res: Response, svc: IdempotencyService, ticket: IdempotencyTicke
       if (chunk !== undefined && chunk !== null && typeof chunk !== 'function') chunks.push(toBuffer(chunk, rest[0]));
       const type = res.getHeader('Content-Type');
       try {
-        svc.finish(ticket, { status: res.statusCode, contentType: type === undefined ? null : String(type), body: Buffer.concat(chunks).toString('utf8') });
+        svc.finish(ticket, {
+          status: res.statusCode,
+          contentType: type === undefined ? null : String(type),
+          body: Buffer.concat(chunks).toString('utf8'),
+        });
       } catch (err) {
         // The answer still goes out; its key is freed so a retry runs instead of waiting on a row
         // that will never be completed (a full disk, for one).
         log.warn(`Herald could not keep an idempotent answer: ${(err as Error).message}`);
-        try { svc.abandon(ticket); } catch { /* the lease frees it */ }
+        try {
+          svc.abandon(ticket);
+        } catch {
+          /* the lease frees it */
+        }
       }
     }
     return end(chunk, ...rest);

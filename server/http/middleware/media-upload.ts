@@ -94,7 +94,12 @@ function refuseBody(req: Request, res: Response, read: number): void {
 function whenSettled(req: Request, then: () => void): void {
   if (req.complete || req.socket.destroyed) return then();
   let called = false;
-  const once = () => { if (!called) { called = true; then(); } };
+  const once = () => {
+    if (!called) {
+      called = true;
+      then();
+    }
+  };
   req.once('end', once);
   req.socket.once('close', once);
 }
@@ -146,7 +151,10 @@ function toHerald(err: unknown): HeraldError {
   // The media folder's disk filled up mid-file: not the form's fault (the partial file is gone).
   if (isStorageFull(err)) return storageFull(err);
   if (multerModule && err instanceof multerModule.MulterError) {
-    if (err.code === 'LIMIT_FILE_SIZE') return new HeraldError('INVALID_INPUT', `A file is over the ${MAX_MEDIA_BYTES / 1024 / 1024} MB limit`, { status: 413 });
+    if (err.code === 'LIMIT_FILE_SIZE')
+      return new HeraldError('INVALID_INPUT', `A file is over the ${MAX_MEDIA_BYTES / 1024 / 1024} MB limit`, {
+        status: 413,
+      });
     return badInput(MULTER_MESSAGES[err.code] ?? 'The multipart form is not acceptable');
   }
   return badInput('The multipart form could not be read');
@@ -155,7 +163,11 @@ function toHerald(err: unknown): HeraldError {
 class MediaStorage implements StorageEngine {
   constructor(private readonly media: MediaService) {}
 
-  _handleFile(req: Request, file: Express.Multer.File, cb: (error?: unknown, info?: Partial<Express.Multer.File>) => void): void {
+  _handleFile(
+    req: Request,
+    file: Express.Multer.File,
+    cb: (error?: unknown, info?: Partial<Express.Multer.File>) => void,
+  ): void {
     const st = states.get(req)!;
     const fail = (err: unknown) => {
       st.finish(err);
@@ -172,12 +184,20 @@ class MediaStorage implements StorageEngine {
     if (st.count > MAX_FILES) return fail(badInput(MULTER_MESSAGES.LIMIT_FILE_COUNT));
     // Files finish storing in any order (a small GIF after a large video); keep the part order.
     const index = st.count - 1;
-    const onChunk = (n: number) => { st.fileBytes += n; };
-    storeStream(file.stream, { dir: this.media.dir, id: this.media.newId(), onPath: (p) => {
-      // A file still being sniffed when another one failed must not appear after the cleanup.
-      if (st.failed) throw badInput('The upload was abandoned');
-      st.paths.add(p);
-    }, onOpening: (opened) => st.opening.push(opened), onChunk }).then((stored) => {
+    const onChunk = (n: number) => {
+      st.fileBytes += n;
+    };
+    storeStream(file.stream, {
+      dir: this.media.dir,
+      id: this.media.newId(),
+      onPath: (p) => {
+        // A file still being sniffed when another one failed must not appear after the cleanup.
+        if (st.failed) throw badInput('The upload was abandoned');
+        st.paths.add(p);
+      },
+      onOpening: (opened) => st.opening.push(opened),
+      onChunk,
+    }).then((stored) => {
       st.stored[index] = stored;
       cb(null, { path: stored.path, size: stored.size, filename: stored.fileName });
     }, fail);
@@ -193,13 +213,22 @@ function createUpload(media: MediaService): RequestHandler {
   return multer({
     storage: new MediaStorage(media),
     // The engine enforces 4 files and the per-type caps; these are multer's own backstops.
-    limits: { fileSize: MAX_MEDIA_BYTES, files: MAX_FILES + 1, fields: 8, fieldSize: 1024, fieldNameSize: 100, parts: MAX_FILES + 9, headerPairs: 50 },
+    limits: {
+      fileSize: MAX_MEDIA_BYTES,
+      files: MAX_FILES + 1,
+      fields: 8,
+      fieldSize: 1024,
+      fieldNameSize: 100,
+      parts: MAX_FILES + 9,
+      headerPairs: 50,
+    },
     streamHandler: (req: Request, busboy: NodeJS.WritableStream) => {
       const st = states.get(req)!;
       req.on('data', (chunk: Buffer) => {
         st.bodyBytes += chunk.length;
         // The engine lags the parser by at most a few buffers, far below the allowance.
-        if (st.bodyBytes - st.fileBytes > MAX_FORM_OVERHEAD) st.finish(new HeraldError('INVALID_INPUT', 'The form carries too much besides its files', { status: 413 }));
+        if (st.bodyBytes - st.fileBytes > MAX_FORM_OVERHEAD)
+          st.finish(new HeraldError('INVALID_INPUT', 'The form carries too much besides its files', { status: 413 }));
       });
       req.pipe(busboy);
     },
@@ -212,7 +241,14 @@ export function mediaUpload(media: MediaService): RequestHandler {
     upload ??= createUpload(media);
     let done = false;
     const st: UploadState = {
-      res, paths: new Set(), failed: false, opening: [], stored: [], count: 0, fileBytes: 0, bodyBytes: 0,
+      res,
+      paths: new Set(),
+      failed: false,
+      opening: [],
+      stored: [],
+      count: 0,
+      fileBytes: 0,
+      bodyBytes: 0,
       finish: (err) => {
         if (done) return;
         done = true;

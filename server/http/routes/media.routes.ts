@@ -12,9 +12,20 @@ const MEDIA_MIMES = Object.values(MEDIA_TYPES).map((t) => t.mime);
 
 export const mediaRoutes = (s: Services): RouteDef[] => [
   defineRoute({
-    method: 'post', idempotent: true, path: '/microblog/media/upload', tag, summary: 'Upload up to 4 media files (multipart part `files`)',
-    description: 'The type is decided from the bytes, never the declared type or name: PNG, JPEG, WebP (5 MB each), GIF (15 MB), MP4 or MOV (512 MB). Images at most 8192 px a side and 40 megapixels; GIFs at most 1000 frames. Over a byte cap: 413; another type (SVG, HTML, scripts, ...): 415; malformed, truncated, trailing data, pixel or frame caps, more than 4 files: 400. All or nothing: nothing is kept when one file fails.',
-    bodyType: 'multipart', before: [mediaUpload(s.media)], response: c.uploadResponse,
+    method: 'post',
+    idempotent: true,
+    path: '/microblog/media/upload',
+    tag,
+    summary: 'Upload up to 4 media files (multipart part `files`)',
+    description:
+      'The type is decided from the bytes, never the declared type or name: PNG, JPEG, WebP (5 MB each), GIF ' +
+      '(15 MB), MP4 or MOV (512 MB). Images at most 8192 px a side and 40 megapixels; GIFs at most 1000 ' +
+      'frames. Over a byte cap: 413; another type (SVG, HTML, scripts, ...): 415; malformed, truncated, ' +
+      'trailing data, pixel or frame caps, more than 4 files: 400. All or nothing: nothing is kept when one ' +
+      'file fails.',
+    bodyType: 'multipart',
+    before: [mediaUpload(s.media)],
+    response: c.uploadResponse,
     errors: ['INVALID_API_KEY', 'INVALID_INPUT', 'RATE_LIMITED'],
     handler: ({ auth, req }) => {
       const stored = uploadedMedia(req);
@@ -22,13 +33,28 @@ export const mediaRoutes = (s: Services): RouteDef[] => [
       const rows = s.media.saveStored(auth.user.id, stored);
       // The Host guard let only this server's own names through: the page's thumbnails load from its own origin.
       const origin = req.headers.host ? `http://${req.headers.host.toLowerCase()}` : undefined;
-      return { code: 0, success: true, data: { uploads: rows.map((r) => ({ mediaId: r.id, url: s.media.url(r.id, origin), type: r.type })) } };
+      return {
+        code: 0,
+        success: true,
+        data: { uploads: rows.map((r) => ({ mediaId: r.id, url: s.media.url(r.id, origin), type: r.type })) },
+      };
     },
   }),
   defineRoute({
-    method: 'get', path: '/media/:mediaId', tag, auth: false, summary: 'The bytes of a media item',
-    description: 'No key needed (an <img> cannot send one): the URL is the capability, its id 128 bits of randomness, given only to the key that uploaded it. Browsers may load it only from Herald\'s own pages: a request another site makes (Sec-Fetch-Site cross-site or same-site) gets the same 404 as an unknown id, before any lookup. Served with the type found when it was stored, nosniff, Cross-Origin-Resource-Policy same-origin and a CSP that allows nothing.',
-    params: c.mediaIdParam, responseType: MEDIA_MIMES, errors: ['NOT_FOUND'],
+    method: 'get',
+    path: '/media/:mediaId',
+    tag,
+    auth: false,
+    summary: 'The bytes of a media item',
+    description:
+      'No key needed (an <img> cannot send one): the URL is the capability, its id 128 bits of randomness, ' +
+      "given only to the key that uploaded it. Browsers may load it only from Herald's own pages: a request " +
+      'another site makes (Sec-Fetch-Site cross-site or same-site) gets the same 404 as an unknown id, ' +
+      'before any lookup. Served with the type found when it was stored, nosniff, ' +
+      'Cross-Origin-Resource-Policy same-origin and a CSP that allows nothing.',
+    params: c.mediaIdParam,
+    responseType: MEDIA_MIMES,
+    errors: ['NOT_FOUND'],
     handler: async ({ params, req, res }) => {
       // Another site's page that learned an id (a leaked draft, a log) cannot show or time it.
       const site = req.headers['sec-fetch-site'];
@@ -56,14 +82,26 @@ export const mediaRoutes = (s: Services): RouteDef[] => [
     },
   }),
   defineRoute({
-    method: 'patch', path: '/microblog/media/:mediaId', tag, summary: 'Set the alt text of a media item (max 1500 characters)',
-    params: c.mediaIdParam, body: c.altTextBody, response: c.mediaResponse,
+    method: 'patch',
+    path: '/microblog/media/:mediaId',
+    tag,
+    summary: 'Set the alt text of a media item (max 1500 characters)',
+    params: c.mediaIdParam,
+    body: c.altTextBody,
+    response: c.mediaResponse,
     errors: ['INVALID_API_KEY', 'INVALID_INPUT', 'NOT_FOUND', 'RATE_LIMITED'],
-    handler: ({ auth, params, body }) => ({ success: true, media: s.media.updateAltText(auth.user.id, params.mediaId, body.altText) }),
+    handler: ({ auth, params, body }) => ({
+      success: true,
+      media: s.media.updateAltText(auth.user.id, params.mediaId, body.altText),
+    }),
   }),
   defineRoute({
-    method: 'delete', path: '/microblog/media/:mediaId', tag, summary: 'Delete a media item and its file',
-    params: c.mediaIdParam, response: c.deletedResponse,
+    method: 'delete',
+    path: '/microblog/media/:mediaId',
+    tag,
+    summary: 'Delete a media item and its file',
+    params: c.mediaIdParam,
+    response: c.deletedResponse,
     errors: ['INVALID_API_KEY', 'NOT_FOUND', 'RATE_LIMITED'],
     handler: ({ auth, params }) => {
       s.media.remove(auth.user.id, params.mediaId);

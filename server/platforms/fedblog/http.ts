@@ -5,7 +5,14 @@
  * until `X-RateLimit-Reset`, an ISO 8601 timestamp (with microseconds), not epoch seconds.
  */
 import { PlatformError } from '../errors.js';
-import { hostOf, networkCall, resetFromIsoDate, type NetworkCallOptions, type NetworkReply, type NetworkRules } from '../http.js';
+import {
+  hostOf,
+  networkCall,
+  resetFromIsoDate,
+  type NetworkCallOptions,
+  type NetworkReply,
+  type NetworkRules,
+} from '../http.js';
 
 export type MastoReply<T> = NetworkReply<T>;
 
@@ -18,7 +25,14 @@ export interface MastoCallOptions extends NetworkCallOptions {
 export const parseIsoReset = resetFromIsoDate;
 
 export function describeMastoError(body: unknown, status: number): string {
-  if (typeof body === 'string') return body.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 300) || `HTTP ${status}`;
+  if (typeof body === 'string')
+    return (
+      body
+        .replace(/<[^>]*>/g, ' ')
+        .replace(/\s+/g, ' ')
+        .trim()
+        .slice(0, 300) || `HTTP ${status}`
+    );
   const b = (body ?? {}) as { error?: unknown; error_description?: unknown };
   const parts = [b.error_description, b.error].filter((x): x is string => typeof x === 'string' && x.length > 0);
   return parts[0] ?? `HTTP ${status}`;
@@ -30,24 +44,52 @@ export const isStillProcessing = (err: unknown) => err instanceof PlatformError 
 export function mastoError(status: number, headers: Headers, body: unknown, what: string, host: string): PlatformError {
   const reason = describeMastoError(body, status);
   if (status === 401) {
-    return new PlatformError('fedblog', 'token_expired', `${host} no longer accepts Herald's access (${reason}); connect the Mastodon account again`, { status });
+    return new PlatformError(
+      'fedblog',
+      'token_expired',
+      `${host} no longer accepts Herald's access (${reason}); connect the Mastodon account again`,
+      { status },
+    );
   }
   if (status === 429) {
     const resetAt = parseIsoReset(headers.get('x-ratelimit-reset'));
     const when = resetAt ? ` until ${new Date(resetAt).toISOString()}` : '';
-    return new PlatformError('fedblog', 'rate_limited', `${host} rate-limited this account; Herald cannot ${what}${when}`, { status, resetAt });
+    return new PlatformError(
+      'fedblog',
+      'rate_limited',
+      `${host} rate-limited this account; Herald cannot ${what}${when}`,
+      { status, resetAt },
+    );
   }
   if (status >= 500) {
-    return new PlatformError('fedblog', 'transient', `${host} had a server problem while Herald tried to ${what} (HTTP ${status}: ${reason})`, { status });
+    return new PlatformError(
+      'fedblog',
+      'transient',
+      `${host} had a server problem while Herald tried to ${what} (HTTP ${status}: ${reason})`,
+      { status },
+    );
   }
   if (status === 422 && /not finished processing/i.test(reason)) {
-    return new PlatformError('fedblog', 'transient', `${host} has not finished processing the media (${reason})`, { status, code: 'media_processing' });
+    return new PlatformError('fedblog', 'transient', `${host} has not finished processing the media (${reason})`, {
+      status,
+      code: 'media_processing',
+    });
   }
   if (status === 403) {
-    return new PlatformError('fedblog', 'permanent', `${host} refused to ${what} (${reason}); connect the account again to grant Herald the permissions it needs`, { status });
+    return new PlatformError(
+      'fedblog',
+      'permanent',
+      `${host} refused to ${what} (${reason}); connect the account again to grant Herald the permissions it needs`,
+      { status },
+    );
   }
   if (status === 404) {
-    return new PlatformError('fedblog', 'permanent', `${host} could not ${what}: ${reason} (the post or account may have been deleted)`, { status });
+    return new PlatformError(
+      'fedblog',
+      'permanent',
+      `${host} could not ${what}: ${reason} (the post or account may have been deleted)`,
+      { status },
+    );
   }
   return new PlatformError('fedblog', 'permanent', `${host} refused to ${what}: ${reason}`, { status });
 }

@@ -17,7 +17,11 @@ export interface InstanceLimits {
 }
 
 export const DEFAULT_LIMITS: InstanceLimits = {
-  max_characters: 500, characters_reserved_per_url: 23, max_media_attachments: 4, description_limit: 1500, api_version: 0,
+  max_characters: 500,
+  characters_reserved_per_url: 23,
+  max_media_attachments: 4,
+  description_limit: 1500,
+  api_version: 0,
 };
 
 const TTL_MS = 60 * 60_000;
@@ -51,10 +55,22 @@ export async function instanceLimits(serverUrl: string, signal?: AbortSignal): P
   if (hit && Date.now() - hit.at < TTL_MS) return hit.limits;
   let doc: InstanceDoc;
   try {
-    doc = (await mastoCall<InstanceDoc>(joinUrl(serverUrl, '/api/v2/instance'), { headers: { accept: 'application/json' } }, { what: 'read the instance limits', signal })).body;
+    doc = (
+      await mastoCall<InstanceDoc>(
+        joinUrl(serverUrl, '/api/v2/instance'),
+        { headers: { accept: 'application/json' } },
+        { what: 'read the instance limits', signal },
+      )
+    ).body;
   } catch (err) {
     if (!(err instanceof PlatformError) || err.status !== 404) throw err;
-    doc = (await mastoCall<InstanceDoc>(joinUrl(serverUrl, '/api/v1/instance'), { headers: { accept: 'application/json' } }, { what: 'read the instance limits', signal })).body;
+    doc = (
+      await mastoCall<InstanceDoc>(
+        joinUrl(serverUrl, '/api/v1/instance'),
+        { headers: { accept: 'application/json' } },
+        { what: 'read the instance limits', signal },
+      )
+    ).body;
   }
   const limits = limitsOf(typeof doc === 'object' && doc ? doc : {});
   cache.set(serverUrl, { at: Date.now(), limits });

@@ -24,12 +24,20 @@ async function waitForProcessing(ctx: CallContext, serverUrl: string, id: string
   let delay = 500;
   for (;;) {
     await sleep(delay, ctx.signal);
-    const reply = await mastoCall<Attachment>(joinUrl(serverUrl, `/api/v1/media/${encodeURIComponent(id)}`), {
-      headers: { ...bearer(ctx.credentials.accessToken), accept: 'application/json' },
-    }, { what: 'check media processing', signal: ctx.signal });
+    const reply = await mastoCall<Attachment>(
+      joinUrl(serverUrl, `/api/v1/media/${encodeURIComponent(id)}`),
+      {
+        headers: { ...bearer(ctx.credentials.accessToken), accept: 'application/json' },
+      },
+      { what: 'check media processing', signal: ctx.signal },
+    );
     if (reply.status === 200 && reply.body.url) return;
     if (Date.now() - started > PROCESSING_MAX_MS) {
-      throw new PlatformError('fedblog', 'transient', 'The Mastodon instance is still processing the media after 10 minutes');
+      throw new PlatformError(
+        'fedblog',
+        'transient',
+        'The Mastodon instance is still processing the media after 10 minutes',
+      );
     }
     // Media polling shares a small rate limit (30 uploads / 30 min): back off gently.
     delay = Math.min(delay * 2, 5000);
@@ -37,16 +45,28 @@ async function waitForProcessing(ctx: CallContext, serverUrl: string, id: string
 }
 
 /** Uploads one file with its description; returns the attachment id once it can be attached. */
-export async function uploadMastoMedia(ctx: CallContext, serverUrl: string, item: MediaItem, descriptionLimit: number): Promise<string> {
+export async function uploadMastoMedia(
+  ctx: CallContext,
+  serverUrl: string,
+  item: MediaItem,
+  descriptionLimit: number,
+): Promise<string> {
   const form = new FormData();
   form.append('file', await fs.openAsBlob(item.path, { type: item.mime }), path.basename(item.path) || 'media');
   const description = item.altText.trim();
   if (description) form.append('description', [...description].slice(0, descriptionLimit).join(''));
-  const reply = await mastoCall<Attachment>(joinUrl(serverUrl, '/api/v2/media'), {
-    method: 'POST', headers: { ...bearer(ctx.credentials.accessToken), accept: 'application/json' }, body: form,
-  }, { what: 'upload the media', signal: ctx.signal, timeoutMs: UPLOAD_TIMEOUT });
+  const reply = await mastoCall<Attachment>(
+    joinUrl(serverUrl, '/api/v2/media'),
+    {
+      method: 'POST',
+      headers: { ...bearer(ctx.credentials.accessToken), accept: 'application/json' },
+      body: form,
+    },
+    { what: 'upload the media', signal: ctx.signal, timeoutMs: UPLOAD_TIMEOUT },
+  );
   const id = reply.body.id;
-  if (!id) throw new PlatformError('fedblog', 'transient', 'The Mastodon instance answered the upload without a media id');
+  if (!id)
+    throw new PlatformError('fedblog', 'transient', 'The Mastodon instance answered the upload without a media id');
   if (reply.status === 202 || !reply.body.url) await waitForProcessing(ctx, serverUrl, String(id));
   return String(id);
 }

@@ -18,18 +18,31 @@ const CLIENT_NAME = 'Herald';
 export type MastoApp = AppCredentials & { redirectUri?: string };
 
 function serverOf(serverUrl: string | undefined): string {
-  if (!serverUrl) throw new PlatformError('fedblog', 'permanent', 'Choose the Mastodon instance (for example mastodon.social) to connect to');
+  if (!serverUrl)
+    throw new PlatformError(
+      'fedblog',
+      'permanent',
+      'Choose the Mastodon instance (for example mastodon.social) to connect to',
+    );
   return serverUrl;
 }
 
 async function registerApp(serverUrl: string, redirectUri: string): Promise<MastoApp> {
-  const { body } = await mastoCall<{ client_id?: string; client_secret?: string }>(joinUrl(serverUrl, '/api/v1/apps'), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json' },
-    body: JSON.stringify({ client_name: CLIENT_NAME, redirect_uris: redirectUri, scopes: MASTODON_SCOPES }),
-  }, { what: 'register Herald as an app' });
+  const { body } = await mastoCall<{ client_id?: string; client_secret?: string }>(
+    joinUrl(serverUrl, '/api/v1/apps'),
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ client_name: CLIENT_NAME, redirect_uris: redirectUri, scopes: MASTODON_SCOPES }),
+    },
+    { what: 'register Herald as an app' },
+  );
   if (!body.client_id || !body.client_secret) {
-    throw new PlatformError('fedblog', 'permanent', `${hostOf(serverUrl)} did not register Herald (no client id in its answer); is this a Mastodon instance?`);
+    throw new PlatformError(
+      'fedblog',
+      'permanent',
+      `${hostOf(serverUrl)} did not register Herald (no client id in its answer); is this a Mastodon instance?`,
+    );
   }
   return { clientId: body.client_id, clientSecret: body.client_secret, redirectUri };
 }
@@ -64,16 +77,30 @@ export const fedblogOAuth: OAuthAdapter = {
     });
     let body: { access_token?: string };
     try {
-      ({ body } = await mastoCall<{ access_token?: string }>(joinUrl(server, '/oauth/token'), {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-        body: form.toString(),
-      }, { what: 'finish connecting the account' }));
+      ({ body } = await mastoCall<{ access_token?: string }>(
+        joinUrl(server, '/oauth/token'),
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+          body: form.toString(),
+        },
+        { what: 'finish connecting the account' },
+      ));
     } catch (err) {
       if (!(err instanceof PlatformError) || err.kind === 'transient' || err.kind === 'rate_limited') throw err;
-      throw new PlatformError('fedblog', 'permanent', `${hostOf(server)} did not accept the sign-in (${err.message}); start connecting again`, { status: err.status, cause: err });
+      throw new PlatformError(
+        'fedblog',
+        'permanent',
+        `${hostOf(server)} did not accept the sign-in (${err.message}); start connecting again`,
+        { status: err.status, cause: err },
+      );
     }
-    if (!body.access_token) throw new PlatformError('fedblog', 'transient', `${hostOf(server)} answered the token request without an access token`);
+    if (!body.access_token)
+      throw new PlatformError(
+        'fedblog',
+        'transient',
+        `${hostOf(server)} answered the token request without an access token`,
+      );
     return { accessToken: body.access_token };
   },
 };

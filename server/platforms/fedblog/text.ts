@@ -9,13 +9,18 @@ import { Parser } from '../../core/html-parser.js';
 export function mastoHtmlToText(html: string): string {
   let out = '';
   let paragraphs = 0;
-  const parser = new Parser({
-    onopentag(name) {
-      if (name === 'br') out += '\n';
-      if (name === 'p' && paragraphs++ > 0) out += '\n\n';
+  const parser = new Parser(
+    {
+      onopentag(name) {
+        if (name === 'br') out += '\n';
+        if (name === 'p' && paragraphs++ > 0) out += '\n\n';
+      },
+      ontext(text) {
+        out += text;
+      },
     },
-    ontext(text) { out += text; },
-  }, { decodeEntities: true });
+    { decodeEntities: true },
+  );
   parser.write(html);
   parser.end();
   return out;

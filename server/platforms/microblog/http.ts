@@ -6,7 +6,13 @@
  * problems and `{errors: [...]}`, become one sentence a person can act on.
  */
 import { PlatformError } from '../errors.js';
-import { networkCall, resetFromEpochSeconds, type NetworkCallOptions, type NetworkReply, type NetworkRules } from '../http.js';
+import {
+  networkCall,
+  resetFromEpochSeconds,
+  type NetworkCallOptions,
+  type NetworkReply,
+  type NetworkRules,
+} from '../http.js';
 
 export const X = 'X';
 
@@ -58,26 +64,58 @@ export function rateLimitReset(headers: Headers): number | undefined {
 /** Turns an X answer that is not 2xx into a PlatformError. */
 export function xError(status: number, headers: Headers, body: unknown, what: string): PlatformError {
   const reason = describeXError(body, status);
-  const problemType = (body && typeof body === 'object' && typeof (body as XProblem).type === 'string') ? (body as XProblem).type! : '';
+  const problemType =
+    body && typeof body === 'object' && typeof (body as XProblem).type === 'string' ? (body as XProblem).type! : '';
   if (status === 401) {
-    return new PlatformError('microblog', 'token_expired', `X did not accept Herald's access (${reason}); the account may need to be connected again`, { status });
+    return new PlatformError(
+      'microblog',
+      'token_expired',
+      `X did not accept Herald's access (${reason}); the account may need to be connected again`,
+      { status },
+    );
   }
   if (status === 429 || /rate-limit-exceeded/.test(problemType)) {
     const resetAt = rateLimitReset(headers);
     const when = resetAt ? ` until ${new Date(resetAt).toISOString()}` : '';
-    return new PlatformError('microblog', 'rate_limited', `X's rate limit for this account is used up; Herald cannot ${what}${when}`, { status, resetAt });
+    return new PlatformError(
+      'microblog',
+      'rate_limited',
+      `X's rate limit for this account is used up; Herald cannot ${what}${when}`,
+      { status, resetAt },
+    );
   }
   if (status >= 500) {
-    return new PlatformError('microblog', 'transient', `X had a server problem while Herald tried to ${what} (HTTP ${status}: ${reason})`, { status });
+    return new PlatformError(
+      'microblog',
+      'transient',
+      `X had a server problem while Herald tried to ${what} (HTTP ${status}: ${reason})`,
+      { status },
+    );
   }
   if (status === 403 && /duplicate content/i.test(reason)) {
-    return new PlatformError('microblog', 'permanent', 'X refused the post because this account already published the same text; change the wording to post it again', { status, code: 'duplicate' });
+    return new PlatformError(
+      'microblog',
+      'permanent',
+      'X refused the post because this account already published the same text; change the wording to post it again',
+      { status, code: 'duplicate' },
+    );
   }
   if (/usage-capped/.test(problemType) || /usage.?cap/i.test(reason)) {
-    return new PlatformError('microblog', 'permanent', `X refused to ${what}: the X developer app has used up its monthly allowance (${reason}); raise the plan or wait for the next cycle`, { status, code: 'usage-capped' });
+    return new PlatformError(
+      'microblog',
+      'permanent',
+      `X refused to ${what}: the X developer app has used up its monthly allowance (${reason}); raise the ` +
+        `plan or wait for the next cycle`,
+      { status, code: 'usage-capped' },
+    );
   }
   if (status === 403) {
-    return new PlatformError('microblog', 'permanent', `X refused to ${what} (${reason}); check the account's permissions, the text length and the media`, { status });
+    return new PlatformError(
+      'microblog',
+      'permanent',
+      `X refused to ${what} (${reason}); check the account's permissions, the text length and the media`,
+      { status },
+    );
   }
   return new PlatformError('microblog', 'permanent', `X refused to ${what}: ${reason}`, { status });
 }
@@ -88,4 +126,5 @@ const X_RULES: NetworkRules = {
 };
 
 /** Performs one request; throws PlatformError for every failure. */
-export const xCall = <T>(url: string, init: RequestInit, opts: XCallOptions): Promise<XReply<T>> => networkCall<T>(X_RULES, url, init, opts);
+export const xCall = <T>(url: string, init: RequestInit, opts: XCallOptions): Promise<XReply<T>> =>
+  networkCall<T>(X_RULES, url, init, opts);

@@ -24,13 +24,21 @@ interface TokenAnswer {
 
 function clientOf(network: NetworkConfig, app?: AppCredentials): AppCredentials {
   const clientId = app?.clientId ?? network.clientId;
-  if (!clientId) throw new PlatformError('microblog', 'permanent', 'X sign-in is not configured: set HERALD_MICROBLOG_CLIENT_ID and HERALD_MICROBLOG_CLIENT_SECRET');
+  if (!clientId)
+    throw new PlatformError(
+      'microblog',
+      'permanent',
+      'X sign-in is not configured: set HERALD_MICROBLOG_CLIENT_ID and HERALD_MICROBLOG_CLIENT_SECRET',
+    );
   return { clientId, clientSecret: app?.clientSecret ?? network.clientSecret };
 }
 
 /** Form body plus client authentication: Basic for a confidential client, client_id otherwise. */
 function tokenRequest(client: AppCredentials, fields: Record<string, string>): RequestInit {
-  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
+  const headers: Record<string, string> = {
+    'content-type': 'application/x-www-form-urlencoded',
+    accept: 'application/json',
+  };
   const form = new URLSearchParams(fields);
   if (client.clientSecret) {
     headers.authorization = `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}`;
@@ -41,7 +49,8 @@ function tokenRequest(client: AppCredentials, fields: Record<string, string>): R
 }
 
 function toCredentials(answer: TokenAnswer, previousRefresh?: string): Credentials {
-  if (!answer.access_token) throw new PlatformError('microblog', 'transient', 'X answered the token request without an access token');
+  if (!answer.access_token)
+    throw new PlatformError('microblog', 'transient', 'X answered the token request without an access token');
   return {
     accessToken: answer.access_token,
     // Rotation: X always sends a new refresh token; keep the old one only if it did not.
@@ -51,20 +60,42 @@ function toCredentials(answer: TokenAnswer, previousRefresh?: string): Credentia
 }
 
 /** The token endpoint's refusals are OAuth errors; say what they mean for the person. */
-async function tokenCall(network: NetworkConfig, init: RequestInit, purpose: 'exchange' | 'refresh'): Promise<TokenAnswer> {
+async function tokenCall(
+  network: NetworkConfig,
+  init: RequestInit,
+  purpose: 'exchange' | 'refresh',
+): Promise<TokenAnswer> {
   try {
-    const { body } = await xCall<TokenAnswer>(network.tokenUrl, init, { what: purpose === 'exchange' ? 'finish connecting the account' : 'refresh the access token' });
+    const { body } = await xCall<TokenAnswer>(network.tokenUrl, init, {
+      what: purpose === 'exchange' ? 'finish connecting the account' : 'refresh the access token',
+    });
     return body;
   } catch (err) {
     if (!(err instanceof PlatformError) || err.kind === 'transient' || err.kind === 'rate_limited') throw err;
     const status = err.status ?? 0;
     if (status === 401 && purpose === 'exchange') {
-      throw new PlatformError('microblog', 'permanent', `X did not accept Herald's client credentials (${err.message}); check HERALD_MICROBLOG_CLIENT_ID and HERALD_MICROBLOG_CLIENT_SECRET`, { status, cause: err });
+      throw new PlatformError(
+        'microblog',
+        'permanent',
+        `X did not accept Herald's client credentials (${err.message}); check HERALD_MICROBLOG_CLIENT_ID and ` +
+          `HERALD_MICROBLOG_CLIENT_SECRET`,
+        { status, cause: err },
+      );
     }
     if (purpose === 'refresh') {
-      throw new PlatformError('microblog', 'token_expired', `X refused to renew the access token (${err.message}); connect the account again`, { status, cause: err });
+      throw new PlatformError(
+        'microblog',
+        'token_expired',
+        `X refused to renew the access token (${err.message}); connect the account again`,
+        { status, cause: err },
+      );
     }
-    throw new PlatformError('microblog', 'permanent', `X did not accept the sign-in (${err.message}); start connecting again`, { status, cause: err });
+    throw new PlatformError(
+      'microblog',
+      'permanent',
+      `X did not accept the sign-in (${err.message}); start connecting again`,
+      { status, cause: err },
+    );
   }
 }
 
@@ -75,15 +106,30 @@ async function tokenCall(network: NetworkConfig, init: RequestInit, purpose: 'ex
  */
 async function checkXApp(req: { network: NetworkConfig }): Promise<AppCheck> {
   let client: AppCredentials;
-  try { client = clientOf(req.network); } catch (err) { return { ok: false, message: (err as Error).message }; }
-  if (!client.clientSecret) return { ok: false, message: 'X needs the OAuth 2.0 Client Secret as well as the Client ID' };
   try {
-    await xCall(req.network.tokenUrl, tokenRequest(client, { grant_type: 'refresh_token', refresh_token: 'herald-credential-check' }), { what: 'check the client id and secret', timeoutMs: 15_000 });
+    client = clientOf(req.network);
+  } catch (err) {
+    return { ok: false, message: (err as Error).message };
+  }
+  if (!client.clientSecret)
+    return { ok: false, message: 'X needs the OAuth 2.0 Client Secret as well as the Client ID' };
+  try {
+    await xCall(
+      req.network.tokenUrl,
+      tokenRequest(client, { grant_type: 'refresh_token', refresh_token: 'herald-credential-check' }),
+      { what: 'check the client id and secret', timeoutMs: 15_000 },
+    );
     return { ok: true, message: 'X accepted the client id and secret' };
   } catch (err) {
     if (!(err instanceof PlatformError)) throw err;
     if (err.status === 401 || err.status === 403) {
-      return { ok: false, message: `X did not accept the client id and secret (${err.message}): copy the OAuth 2.0 Client ID and Client Secret again from the app's "Keys and tokens" page on developer.x.com, and make sure the app's type is "Web App, Automated App or Bot" (a confidential client)` };
+      return {
+        ok: false,
+        message:
+          `X did not accept the client id and secret (${err.message}): copy the OAuth 2.0 Client ID and Client ` +
+          `Secret again from the app's "Keys and tokens" page on developer.x.com, and make sure the app's type ` +
+          `is "Web App, Automated App or Bot" (a confidential client)`,
+      };
     }
     if (err.status === 400) return { ok: true, message: 'X accepted the client id and secret' };
     return { ok: false, message: `Herald could not check the app with X: ${err.message}` };
@@ -109,12 +155,16 @@ export const microblogOAuth: OAuthAdapter = {
 
   async exchangeCode(req) {
     const client = clientOf(req.network, req.app);
-    const answer = await tokenCall(req.network, tokenRequest(client, {
-      code: req.code,
-      grant_type: 'authorization_code',
-      redirect_uri: req.redirectUri,
-      code_verifier: req.codeVerifier,
-    }), 'exchange');
+    const answer = await tokenCall(
+      req.network,
+      tokenRequest(client, {
+        code: req.code,
+        grant_type: 'authorization_code',
+        redirect_uri: req.redirectUri,
+        code_verifier: req.codeVerifier,
+      }),
+      'exchange',
+    );
     return toCredentials(answer);
   },
 };
@@ -122,12 +172,20 @@ export const microblogOAuth: OAuthAdapter = {
 /** Trades the (single-use) refresh token for a new pair. */
 export async function refreshX(network: NetworkConfig, credentials: Credentials): Promise<Credentials> {
   if (!credentials.refreshToken) {
-    throw new PlatformError('microblog', 'token_expired', 'X gave Herald no refresh token for this account; connect it again');
+    throw new PlatformError(
+      'microblog',
+      'token_expired',
+      'X gave Herald no refresh token for this account; connect it again',
+    );
   }
   const client = clientOf(network);
-  const answer = await tokenCall(network, tokenRequest(client, {
-    grant_type: 'refresh_token',
-    refresh_token: credentials.refreshToken,
-  }), 'refresh');
+  const answer = await tokenCall(
+    network,
+    tokenRequest(client, {
+      grant_type: 'refresh_token',
+      refresh_token: credentials.refreshToken,
+    }),
+    'refresh',
+  );
   return toCredentials(answer, credentials.refreshToken);
 }

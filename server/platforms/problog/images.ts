@@ -27,7 +27,11 @@ interface InitializeAnswer {
 /** True for a URL the access token may be sent to. */
 export function trustedUploadUrl(uploadUrl: string, apiUrl: string): boolean {
   let url: URL;
-  try { url = new URL(uploadUrl); } catch { return false; }
+  try {
+    url = new URL(uploadUrl);
+  } catch {
+    return false;
+  }
   if (url.username || url.password) return false;
   const api = new URL(apiUrl);
   if (url.protocol === api.protocol && url.hostname === api.hostname) return true;
@@ -37,15 +41,27 @@ export function trustedUploadUrl(uploadUrl: string, apiUrl: string): boolean {
 async function waitAvailable(ctx: CallContext, urn: string, opts: ImageOptions): Promise<void> {
   const deadline = Date.now() + opts.processingTimeoutMs;
   for (;;) {
-    const { body } = await liCall<{ status?: string }>(joinUrl(ctx.network.apiUrl, `/rest/images/${encodeURIComponent(urn)}`), {
-      headers: restHeaders(ctx.credentials.accessToken, opts.version, false),
-    }, { what: 'check an uploaded image', signal: ctx.signal });
+    const { body } = await liCall<{ status?: string }>(
+      joinUrl(ctx.network.apiUrl, `/rest/images/${encodeURIComponent(urn)}`),
+      {
+        headers: restHeaders(ctx.credentials.accessToken, opts.version, false),
+      },
+      { what: 'check an uploaded image', signal: ctx.signal },
+    );
     if (body.status === 'AVAILABLE') return;
     if (body.status === 'PROCESSING_FAILED') {
-      throw new PlatformError('problog', 'permanent', 'LinkedIn could not process an image of the post; use a JPG, PNG or GIF of ordinary size');
+      throw new PlatformError(
+        'problog',
+        'permanent',
+        'LinkedIn could not process an image of the post; use a JPG, PNG or GIF of ordinary size',
+      );
     }
     if (Date.now() + opts.pollIntervalMs > deadline) {
-      throw new PlatformError('problog', 'transient', `LinkedIn was still processing an image after ${Math.round(opts.processingTimeoutMs / 1000)} s`);
+      throw new PlatformError(
+        'problog',
+        'transient',
+        `LinkedIn was still processing an image after ${Math.round(opts.processingTimeoutMs / 1000)} s`,
+      );
     }
     try {
       await delay(opts.pollIntervalMs, undefined, { signal: ctx.signal });
@@ -56,29 +72,62 @@ async function waitAvailable(ctx: CallContext, urn: string, opts: ImageOptions):
 }
 
 /** Uploads one image for `owner` and answers its URN once LinkedIn can use it. */
-export async function uploadImage(ctx: CallContext, owner: string, item: MediaItem, opts: ImageOptions): Promise<string> {
-  if (item.kind === 'video') throw new PlatformError('problog', 'permanent', 'Herald cannot publish videos to LinkedIn yet; post images only');
-  if (!item.path) throw new PlatformError('problog', 'permanent', 'LinkedIn needs the image file itself; upload the image to Herald first');
+export async function uploadImage(
+  ctx: CallContext,
+  owner: string,
+  item: MediaItem,
+  opts: ImageOptions,
+): Promise<string> {
+  if (item.kind === 'video')
+    throw new PlatformError('problog', 'permanent', 'Herald cannot publish videos to LinkedIn yet; post images only');
+  if (!item.path)
+    throw new PlatformError(
+      'problog',
+      'permanent',
+      'LinkedIn needs the image file itself; upload the image to Herald first',
+    );
   return uploadImageBytes(ctx, owner, await fs.openAsBlob(item.path, { type: item.mime }), item.mime, opts);
 }
 
 /** Uploads image bytes (a file, or a link card's thumbnail) for `owner`; answers the image URN once available. */
-export async function uploadImageBytes(ctx: CallContext, owner: string, bytes: Blob, mime: string, opts: ImageOptions): Promise<string> {
-  const init = await liCall<InitializeAnswer>(joinUrl(ctx.network.apiUrl, '/rest/images?action=initializeUpload'), {
-    method: 'POST',
-    headers: restHeaders(ctx.credentials.accessToken, opts.version),
-    body: JSON.stringify({ initializeUploadRequest: { owner } }),
-  }, { what: 'start an image upload', signal: ctx.signal });
+export async function uploadImageBytes(
+  ctx: CallContext,
+  owner: string,
+  bytes: Blob,
+  mime: string,
+  opts: ImageOptions,
+): Promise<string> {
+  const init = await liCall<InitializeAnswer>(
+    joinUrl(ctx.network.apiUrl, '/rest/images?action=initializeUpload'),
+    {
+      method: 'POST',
+      headers: restHeaders(ctx.credentials.accessToken, opts.version),
+      body: JSON.stringify({ initializeUploadRequest: { owner } }),
+    },
+    { what: 'start an image upload', signal: ctx.signal },
+  );
   const { uploadUrl, image } = init.body.value ?? {};
-  if (!uploadUrl || !image) throw new PlatformError('problog', 'transient', 'LinkedIn answered the image upload request without an upload URL');
+  if (!uploadUrl || !image)
+    throw new PlatformError('problog', 'transient', 'LinkedIn answered the image upload request without an upload URL');
   if (!trustedUploadUrl(uploadUrl, ctx.network.apiUrl)) {
-    throw new PlatformError('problog', 'permanent', 'LinkedIn gave an upload address outside LinkedIn; Herald did not send the image there');
+    throw new PlatformError(
+      'problog',
+      'permanent',
+      'LinkedIn gave an upload address outside LinkedIn; Herald did not send the image there',
+    );
   }
-  await liCall(uploadUrl, {
-    method: 'PUT',
-    headers: { authorization: `Bearer ${ctx.credentials.accessToken}`, 'content-type': mime || 'application/octet-stream' },
-    body: bytes,
-  }, { what: 'upload an image', signal: ctx.signal, timeoutMs: 5 * 60_000 });
+  await liCall(
+    uploadUrl,
+    {
+      method: 'PUT',
+      headers: {
+        authorization: `Bearer ${ctx.credentials.accessToken}`,
+        'content-type': mime || 'application/octet-stream',
+      },
+      body: bytes,
+    },
+    { what: 'upload an image', signal: ctx.signal, timeoutMs: 5 * 60_000 },
+  );
   await waitAvailable(ctx, image, opts);
   return image;
 }

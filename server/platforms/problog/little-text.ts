@@ -9,7 +9,7 @@
 const RESERVED = /[\\|{}@[\]()<>#*_~]/g;
 const LINK = /\bhttps?:\/\/[^\s<>"]+/gi;
 /** Punctuation that usually ends the sentence, not the link. */
-const TRAILING = new Set(['.', ',', ';', ':', '!', '?', '\'', '"']);
+const TRAILING = new Set(['.', ',', ';', ':', '!', '?', "'", '"']);
 
 const count = (s: string, ch: string) => s.split(ch).length - 1;
 

@@ -27,7 +27,11 @@ function clientOf(network: NetworkConfig, app?: AppCredentials): Required<AppCre
   const clientId = app?.clientId ?? network.clientId;
   const clientSecret = app?.clientSecret ?? network.clientSecret;
   if (!clientId || !clientSecret) {
-    throw new PlatformError('problog', 'permanent', 'LinkedIn sign-in is not configured: set HERALD_PROBLOG_CLIENT_ID and HERALD_PROBLOG_CLIENT_SECRET');
+    throw new PlatformError(
+      'problog',
+      'permanent',
+      'LinkedIn sign-in is not configured: set HERALD_PROBLOG_CLIENT_ID and HERALD_PROBLOG_CLIENT_SECRET',
+    );
   }
   return { clientId, clientSecret };
 }
@@ -41,7 +45,8 @@ function form(fields: Record<string, string>): RequestInit {
 }
 
 function toCredentials(answer: TokenAnswer, previousRefresh?: string): Credentials {
-  if (!answer.access_token) throw new PlatformError('problog', 'transient', 'LinkedIn answered the token request without an access token');
+  if (!answer.access_token)
+    throw new PlatformError('problog', 'transient', 'LinkedIn answered the token request without an access token');
   const refreshToken = answer.refresh_token ?? previousRefresh;
   return {
     accessToken: answer.access_token,
@@ -56,20 +61,42 @@ function toCredentials(answer: TokenAnswer, previousRefresh?: string): Credentia
  */
 async function checkLinkedInApp(req: { network: NetworkConfig; redirectUri: string }): Promise<AppCheck> {
   let client: Required<AppCredentials>;
-  try { client = clientOf(req.network); } catch (err) { return { ok: false, message: (err as Error).message }; }
   try {
-    await liCall(req.network.tokenUrl, form({
-      grant_type: 'authorization_code', code: 'herald-credential-check', client_id: client.clientId,
-      client_secret: client.clientSecret, redirect_uri: req.redirectUri,
-    }), { what: 'check the client id and secret', timeoutMs: 15_000 });
+    client = clientOf(req.network);
+  } catch (err) {
+    return { ok: false, message: (err as Error).message };
+  }
+  try {
+    await liCall(
+      req.network.tokenUrl,
+      form({
+        grant_type: 'authorization_code',
+        code: 'herald-credential-check',
+        client_id: client.clientId,
+        client_secret: client.clientSecret,
+        redirect_uri: req.redirectUri,
+      }),
+      { what: 'check the client id and secret', timeoutMs: 15_000 },
+    );
   } catch (err) {
     if (!(err instanceof PlatformError)) throw err;
     if (err.status === 401 || /invalid_client|client authentication/i.test(err.message)) {
-      return { ok: false, message: `LinkedIn did not accept the client id and secret (${err.message}): copy the Client ID and Primary Client Secret again from your app's Auth tab on linkedin.com/developers` };
+      return {
+        ok: false,
+        message:
+          `LinkedIn did not accept the client id and secret (${err.message}): copy the Client ID and Primary ` +
+          `Client Secret again from your app's Auth tab on linkedin.com/developers`,
+      };
     }
-    if (err.status !== 400) return { ok: false, message: `Herald could not check the app with LinkedIn: ${err.message}` };
+    if (err.status !== 400)
+      return { ok: false, message: `Herald could not check the app with LinkedIn: ${err.message}` };
   }
-  return { ok: true, message: `LinkedIn accepted the client id and secret; make sure ${req.redirectUri} is listed under "Authorized redirect URLs for your app"` };
+  return {
+    ok: true,
+    message:
+      `LinkedIn accepted the client id and secret; make sure ${req.redirectUri} is listed under "Authorized ` +
+      `redirect URLs for your app"`,
+  };
 }
 
 export const problogOAuth: OAuthAdapter = {
@@ -90,17 +117,26 @@ export const problogOAuth: OAuthAdapter = {
   async exchangeCode(req) {
     const client = clientOf(req.network, req.app);
     try {
-      const { body } = await liCall<TokenAnswer>(req.network.tokenUrl, form({
-        grant_type: 'authorization_code',
-        code: req.code,
-        client_id: client.clientId,
-        client_secret: client.clientSecret,
-        redirect_uri: req.redirectUri,
-      }), { what: 'finish connecting the account' });
+      const { body } = await liCall<TokenAnswer>(
+        req.network.tokenUrl,
+        form({
+          grant_type: 'authorization_code',
+          code: req.code,
+          client_id: client.clientId,
+          client_secret: client.clientSecret,
+          redirect_uri: req.redirectUri,
+        }),
+        { what: 'finish connecting the account' },
+      );
       return toCredentials(body);
     } catch (err) {
       if (err instanceof PlatformError && (err.kind === 'permanent' || err.kind === 'token_expired')) {
-        throw new PlatformError('problog', 'permanent', `LinkedIn did not accept the sign-in (${err.message}); start connecting again`, { status: err.status, cause: err });
+        throw new PlatformError(
+          'problog',
+          'permanent',
+          `LinkedIn did not accept the sign-in (${err.message}); start connecting again`,
+          { status: err.status, cause: err },
+        );
       }
       throw err;
     }
@@ -108,22 +144,40 @@ export const problogOAuth: OAuthAdapter = {
 };
 
 /** A new access token from the refresh token, where LinkedIn issued one. */
-export async function refreshLinkedIn(network: NetworkConfig, credentials: Credentials, signal?: AbortSignal): Promise<Credentials> {
+export async function refreshLinkedIn(
+  network: NetworkConfig,
+  credentials: Credentials,
+  signal?: AbortSignal,
+): Promise<Credentials> {
   if (!credentials.refreshToken) {
-    throw new PlatformError('problog', 'token_expired', 'LinkedIn gave Herald no refresh token for this account (LinkedIn issues them only to approved apps); connect it again');
+    throw new PlatformError(
+      'problog',
+      'token_expired',
+      'LinkedIn gave Herald no refresh token for this account (LinkedIn issues them only to approved apps); ' +
+        'connect it again',
+    );
   }
   const client = clientOf(network);
   try {
-    const { body } = await liCall<TokenAnswer>(network.tokenUrl, form({
-      grant_type: 'refresh_token',
-      refresh_token: credentials.refreshToken,
-      client_id: client.clientId,
-      client_secret: client.clientSecret,
-    }), { what: 'renew the access token', signal });
+    const { body } = await liCall<TokenAnswer>(
+      network.tokenUrl,
+      form({
+        grant_type: 'refresh_token',
+        refresh_token: credentials.refreshToken,
+        client_id: client.clientId,
+        client_secret: client.clientSecret,
+      }),
+      { what: 'renew the access token', signal },
+    );
     return toCredentials(body, credentials.refreshToken);
   } catch (err) {
     if (err instanceof PlatformError && (err.kind === 'permanent' || err.kind === 'token_expired')) {
-      throw new PlatformError('problog', 'token_expired', `LinkedIn refused to renew the access token (${err.message}); connect the account again`, { status: err.status, cause: err });
+      throw new PlatformError(
+        'problog',
+        'token_expired',
+        `LinkedIn refused to renew the access token (${err.message}); connect the account again`,
+        { status: err.status, cause: err },
+      );
     }
     throw err;
   }

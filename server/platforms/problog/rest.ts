@@ -7,7 +7,13 @@
  * idempotency key.
  */
 import { PlatformError } from '../errors.js';
-import { networkCall, nextUtcMidnight, type NetworkCallOptions, type NetworkReply, type NetworkRules } from '../http.js';
+import {
+  networkCall,
+  nextUtcMidnight,
+  type NetworkCallOptions,
+  type NetworkReply,
+  type NetworkRules,
+} from '../http.js';
 
 /** LinkedIn's daily limits reset at the next midnight UTC. */
 export { nextUtcMidnight };
@@ -36,24 +42,53 @@ function describe(body: unknown, status: number): string {
 /** Turns a LinkedIn answer that is not 2xx into a PlatformError. */
 export function linkedinError(status: number, body: unknown, what: string, now = Date.now()): PlatformError {
   const reason = describe(body, status);
-  const serviceCode = (body && typeof body === 'object' && typeof (body as LinkedInErrorBody).serviceErrorCode === 'number')
-    ? String((body as LinkedInErrorBody).serviceErrorCode) : undefined;
+  const serviceCode =
+    body && typeof body === 'object' && typeof (body as LinkedInErrorBody).serviceErrorCode === 'number'
+      ? String((body as LinkedInErrorBody).serviceErrorCode)
+      : undefined;
   const opts = { status, code: serviceCode };
   if (status === 401) {
-    return new PlatformError('problog', 'token_expired', `LinkedIn did not accept Herald's access (${reason}); the account may need to be connected again`, opts);
+    return new PlatformError(
+      'problog',
+      'token_expired',
+      `LinkedIn did not accept Herald's access (${reason}); the account may need to be connected again`,
+      opts,
+    );
   }
   if (status === 429) {
     const resetAt = nextUtcMidnight(now);
-    return new PlatformError('problog', 'rate_limited', `LinkedIn's daily limit for this account is used up; Herald cannot ${what} until ${new Date(resetAt).toISOString()}`, { ...opts, resetAt });
+    return new PlatformError(
+      'problog',
+      'rate_limited',
+      `LinkedIn's daily limit for this account is used up; Herald cannot ${what} until ` +
+        `${new Date(resetAt).toISOString()}`,
+      { ...opts, resetAt },
+    );
   }
   if (status >= 500) {
-    return new PlatformError('problog', 'transient', `LinkedIn had a server problem while Herald tried to ${what} (HTTP ${status}: ${reason})`, opts);
+    return new PlatformError(
+      'problog',
+      'transient',
+      `LinkedIn had a server problem while Herald tried to ${what} (HTTP ${status}: ${reason})`,
+      opts,
+    );
   }
   if (status === 426) {
-    return new PlatformError('problog', 'permanent', `LinkedIn no longer accepts the API version Herald sent (${reason}); update Herald`, opts);
+    return new PlatformError(
+      'problog',
+      'permanent',
+      `LinkedIn no longer accepts the API version Herald sent (${reason}); update Herald`,
+      opts,
+    );
   }
   if (status === 403) {
-    return new PlatformError('problog', 'permanent', `LinkedIn refused to ${what} (${reason}); check that the LinkedIn app has the "Share on LinkedIn" product and the account granted it`, opts);
+    return new PlatformError(
+      'problog',
+      'permanent',
+      `LinkedIn refused to ${what} (${reason}); check that the LinkedIn app has the "Share on LinkedIn" ` +
+        `product and the account granted it`,
+      opts,
+    );
   }
   return new PlatformError('problog', 'permanent', `LinkedIn refused to ${what}: ${reason}`, opts);
 }
@@ -64,7 +99,8 @@ const LINKEDIN_RULES: NetworkRules = {
 };
 
 /** Performs one request; throws PlatformError for every failure. */
-export const liCall = <T>(url: string, init: RequestInit, opts: LiCallOptions): Promise<LiReply<T>> => networkCall<T>(LINKEDIN_RULES, url, init, opts);
+export const liCall = <T>(url: string, init: RequestInit, opts: LiCallOptions): Promise<LiReply<T>> =>
+  networkCall<T>(LINKEDIN_RULES, url, init, opts);
 
 /** Headers every versioned `/rest/*` call carries. */
 export function restHeaders(token: string, version: string, json = true): Record<string, string> {

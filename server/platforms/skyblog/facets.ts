@@ -31,7 +31,28 @@ const HANDLE = `${LABEL}(?:\\.${LABEL})*\\.[a-zA-Z](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0
 const MENTION_RE = new RegExp(`(^|[\\s(])@(${HANDLE})(?![a-zA-Z0-9-]|\\.[a-zA-Z0-9])`, 'gu');
 const URL_RE = /(^|[\s(])(https?:\/\/[^\s]+)/giu;
 /** Bare domains become links only for these common endings, to avoid "file.txt"-style noise. */
-const BARE_TLDS = new Set(['com', 'org', 'net', 'io', 'dev', 'app', 'social', 'co', 'me', 'info', 'blog', 'xyz', 'edu', 'gov', 'uk', 'de', 'fr', 'jp', 'ca', 'eu']);
+const BARE_TLDS = new Set([
+  'com',
+  'org',
+  'net',
+  'io',
+  'dev',
+  'app',
+  'social',
+  'co',
+  'me',
+  'info',
+  'blog',
+  'xyz',
+  'edu',
+  'gov',
+  'uk',
+  'de',
+  'fr',
+  'jp',
+  'ca',
+  'eu',
+]);
 const BARE_RE = new RegExp(`(^|[\\s(])((?:${LABEL}\\.)+([a-zA-Z]{2,24})(?:/[^\\s]*)?)`, 'gu');
 const TAG_RE = /(^|\s)[#＃]([^\s#＃]+)/gu;
 const TRAILING_PUNCT = /[.,;:!?'"\u2019\u201d]+$/u;
@@ -101,8 +122,10 @@ export async function buildFacets(text: string, resolve: (handle: string) => Pro
   const dids = new Map<string, string | null>();
   for (const span of detectSpans(text)) {
     const index = { byteStart: byteOffset(text, span.start), byteEnd: byteOffset(text, span.end) };
-    if (span.kind === 'link') facets.push({ index, features: [{ $type: 'app.bsky.richtext.facet#link', uri: span.value }] });
-    else if (span.kind === 'tag') facets.push({ index, features: [{ $type: 'app.bsky.richtext.facet#tag', tag: span.value }] });
+    if (span.kind === 'link')
+      facets.push({ index, features: [{ $type: 'app.bsky.richtext.facet#link', uri: span.value }] });
+    else if (span.kind === 'tag')
+      facets.push({ index, features: [{ $type: 'app.bsky.richtext.facet#tag', tag: span.value }] });
     else {
       if (!dids.has(span.value)) dids.set(span.value, await resolve(span.value));
       const did = dids.get(span.value);

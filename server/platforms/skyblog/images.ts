@@ -49,9 +49,15 @@ export function imageSize(bytes: Uint8Array): { width: number; height: number } 
   if (b.length >= 4 && b[0] === 0xff && b[1] === 0xd8) {
     let i = 2;
     while (i + 9 < b.length) {
-      if (b[i] !== 0xff) { i += 1; continue; }
+      if (b[i] !== 0xff) {
+        i += 1;
+        continue;
+      }
       const marker = b[i + 1];
-      if (marker === 0xd8 || marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) { i += 2; continue; }
+      if (marker === 0xd8 || marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
+        i += 2;
+        continue;
+      }
       const len = b.readUInt16BE(i + 2);
       // Start-of-frame markers (all but DHT, JPG and DAC) carry the dimensions.
       if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
@@ -66,11 +72,25 @@ export function imageSize(bytes: Uint8Array): { width: number; height: number } 
 /** Refuses what Bluesky would refuse, before anything is uploaded. */
 export function checkImages(media: MediaItem[]): void {
   if (media.length > SKYBLOG_MAX_IMAGES) {
-    throw new PlatformError('skyblog', 'permanent', `Bluesky allows at most ${SKYBLOG_MAX_IMAGES} images per post; this post has ${media.length}`);
+    throw new PlatformError(
+      'skyblog',
+      'permanent',
+      `Bluesky allows at most ${SKYBLOG_MAX_IMAGES} images per post; this post has ${media.length}`,
+    );
   }
   for (const item of media) {
-    if (item.kind === 'video') throw new PlatformError('skyblog', 'permanent', 'Herald cannot publish video to Bluesky yet; remove the video from this post');
-    if (!IMAGE_TYPES.has(item.mime)) throw new PlatformError('skyblog', 'permanent', `Bluesky does not take ${item.mime} images; use JPEG, PNG, GIF or WebP`);
+    if (item.kind === 'video')
+      throw new PlatformError(
+        'skyblog',
+        'permanent',
+        'Herald cannot publish video to Bluesky yet; remove the video from this post',
+      );
+    if (!IMAGE_TYPES.has(item.mime))
+      throw new PlatformError(
+        'skyblog',
+        'permanent',
+        `Bluesky does not take ${item.mime} images; use JPEG, PNG, GIF or WebP`,
+      );
     if (item.size > SKYBLOG_IMAGE_MAX_BYTES && !canShrink(item)) throw tooBig(item.size);
   }
 }
@@ -79,13 +99,20 @@ export function checkImages(media: MediaItem[]): void {
 const canShrink = (item: MediaItem) => item.kind === 'image' && item.mime !== 'image/gif';
 
 function tooBig(size: number, why?: string): PlatformError {
-  return new PlatformError('skyblog', 'permanent', `An image is ${(size / 1000).toFixed(0)} KB, over Bluesky's limit of ${(SKYBLOG_IMAGE_MAX_BYTES / 1000).toFixed(2)} KB (${SKYBLOG_IMAGE_MAX_BYTES} bytes) per image${why ? `, and ${why}` : ''}; make it smaller and try again`);
+  return new PlatformError(
+    'skyblog',
+    'permanent',
+    `An image is ${(size / 1000).toFixed(0)} KB, over Bluesky's limit of ` +
+      `${(SKYBLOG_IMAGE_MAX_BYTES / 1000).toFixed(2)} KB (${SKYBLOG_IMAGE_MAX_BYTES} bytes) per image` +
+      `${why ? `, and ${why}` : ''}; make it smaller and try again`,
+  );
 }
 
 /** The bytes that go out: the file itself, or a smaller re-encoding when it is over the cap. */
 async function fitted(item: MediaItem): Promise<{ bytes: Buffer; mime: string; width?: number; height?: number }> {
   const bytes = await fs.readFile(item.path);
-  if (bytes.byteLength <= SKYBLOG_IMAGE_MAX_BYTES) return { bytes, mime: item.mime, width: item.width, height: item.height };
+  if (bytes.byteLength <= SKYBLOG_IMAGE_MAX_BYTES)
+    return { bytes, mime: item.mime, width: item.width, height: item.height };
   if (!canShrink(item)) throw tooBig(bytes.byteLength);
   try {
     return await shrinkImage(bytes, SKYBLOG_IMAGE_MAX_BYTES);
@@ -113,9 +140,15 @@ export async function externalEmbed(ctx: CallContext, base: string, card: PostLi
   if (card.thumb) {
     try {
       let { bytes, mime } = card.thumb;
-      if (bytes.byteLength > SKYBLOG_THUMB_MAX_BYTES || !IMAGE_TYPES.has(mime)) ({ bytes, mime } = await shrinkImage(bytes, SKYBLOG_THUMB_MAX_BYTES));
+      if (bytes.byteLength > SKYBLOG_THUMB_MAX_BYTES || !IMAGE_TYPES.has(mime))
+        ({ bytes, mime } = await shrinkImage(bytes, SKYBLOG_THUMB_MAX_BYTES));
       const { blob } = await xrpc<{ blob: BlobRef }>(base, 'com.atproto.repo.uploadBlob', {
-        what: 'upload a link card image', token: ctx.credentials.accessToken, bytes, contentType: mime, signal: ctx.signal, timeoutMs: 60_000,
+        what: 'upload a link card image',
+        token: ctx.credentials.accessToken,
+        bytes,
+        contentType: mime,
+        signal: ctx.signal,
+        timeoutMs: 60_000,
       });
       if (blob?.ref) external.thumb = blob;
     } catch (err) {
@@ -126,7 +159,11 @@ export async function externalEmbed(ctx: CallContext, base: string, card: PostLi
   return { $type: 'app.bsky.embed.external', external };
 }
 
-export async function uploadImages(ctx: CallContext, base: string, media: MediaItem[]): Promise<ImageEmbed | undefined> {
+export async function uploadImages(
+  ctx: CallContext,
+  base: string,
+  media: MediaItem[],
+): Promise<ImageEmbed | undefined> {
   if (media.length === 0) return undefined;
   checkImages(media);
   const images: ImageEmbed['images'] = [];
@@ -136,12 +173,23 @@ export async function uploadImages(ctx: CallContext, base: string, media: MediaI
     const out = await fitted(item);
     const bytes = out.bytes;
     const { blob } = await xrpc<{ blob: BlobRef }>(base, 'com.atproto.repo.uploadBlob', {
-      what: 'upload an image', token: ctx.credentials.accessToken, bytes, contentType: out.mime, signal: ctx.signal, timeoutMs: 120_000,
+      what: 'upload an image',
+      token: ctx.credentials.accessToken,
+      bytes,
+      contentType: out.mime,
+      signal: ctx.signal,
+      timeoutMs: 120_000,
     });
-    if (!blob?.ref) throw new PlatformError('skyblog', 'transient', 'The Bluesky server answered the image upload without a blob reference');
+    if (!blob?.ref)
+      throw new PlatformError(
+        'skyblog',
+        'transient',
+        'The Bluesky server answered the image upload without a blob reference',
+      );
     const size = out.width && out.height ? { width: out.width, height: out.height } : imageSize(bytes);
     const entry: ImageEmbed['images'][number] = { image: blob, alt: item.altText ?? '' };
-    if (size && size.width > 0 && size.height > 0) entry.aspectRatio = { width: Math.round(size.width), height: Math.round(size.height) };
+    if (size && size.width > 0 && size.height > 0)
+      entry.aspectRatio = { width: Math.round(size.width), height: Math.round(size.height) };
     images.push(entry);
   }
   return { $type: 'app.bsky.embed.images', images };

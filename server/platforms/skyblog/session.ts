@@ -31,7 +31,9 @@ export function pdsFromDidDoc(doc: unknown): string | undefined {
     try {
       const url = new URL(s.serviceEndpoint);
       if (url.protocol === 'https:' || url.protocol === 'http:') return url.origin;
-    } catch { /* not a URL: ignore the entry */ }
+    } catch {
+      /* not a URL: ignore the entry */
+    }
   }
   return undefined;
 }
@@ -48,14 +50,26 @@ export function jwtExpiry(jwt: string): number | undefined {
   }
 }
 
-export function createSession(service: string, identifier: string, password: string, signal?: AbortSignal): Promise<SessionReply> {
+export function createSession(
+  service: string,
+  identifier: string,
+  password: string,
+  signal?: AbortSignal,
+): Promise<SessionReply> {
   return xrpc<SessionReply>(service, 'com.atproto.server.createSession', {
-    what: 'sign in', json: { identifier, password }, signal,
+    what: 'sign in',
+    json: { identifier, password },
+    signal,
   });
 }
 
 /** Credentials from a session answer; `service` is where the session was opened. */
-export function sessionCredentials(session: SessionReply, service: string, identifier: string, appPassword: string): Credentials {
+export function sessionCredentials(
+  session: SessionReply,
+  service: string,
+  identifier: string,
+  appPassword: string,
+): Credentials {
   if (!session.did || !session.accessJwt || !session.refreshJwt) {
     throw new PlatformError('skyblog', 'transient', `${hostOf(service)} answered the sign-in without a session`);
   }
@@ -72,23 +86,45 @@ export function sessionCredentials(session: SessionReply, service: string, ident
 export function signInRefusal(err: PlatformError, identifier: string, host: string): string {
   const why = serverMessage(err);
   if (err.opts.code === 'AuthFactorTokenRequired') {
-    return `${host} asks for a sign-in code for ${identifier}; use an app password (Settings → App passwords), which does not need one`;
+    return (
+      `${host} asks for a sign-in code for ${identifier}; use an app password (Settings → App passwords), ` +
+      `which does not need one`
+    );
   }
   if (err.opts.code === 'AccountTakedown') return `${host} has taken down the account ${identifier}`;
-  return `${host} refused the sign-in for ${identifier} (${why}); check the handle and use an app password (Settings → App passwords), not the main password`;
+  return (
+    `${host} refused the sign-in for ${identifier} (${why}); check the handle and use an app password ` +
+    `(Settings → App passwords), not the main password`
+  );
 }
 
 /** New credentials: refreshSession first, a fresh sign-in with the app password when that is refused. */
-export async function refreshCredentials(creds: Credentials, fallbackService: string, handle: string, signal?: AbortSignal): Promise<Credentials> {
+export async function refreshCredentials(
+  creds: Credentials,
+  fallbackService: string,
+  handle: string,
+  signal?: AbortSignal,
+): Promise<Credentials> {
   const extra = creds.extra ?? {};
   const service = extra.service || fallbackService;
   if (creds.refreshToken) {
     try {
       const s = await xrpc<SessionReply>(service, 'com.atproto.server.refreshSession', {
-        what: 'renew the session', token: creds.refreshToken, post: true, signal,
+        what: 'renew the session',
+        token: creds.refreshToken,
+        post: true,
+        signal,
       });
       const next = sessionCredentials(s, service, extra.identifier ?? s.handle, extra.appPassword ?? '');
-      return { ...next, extra: { ...extra, ...next.extra, appPassword: extra.appPassword ?? '', identifier: extra.identifier ?? s.handle } };
+      return {
+        ...next,
+        extra: {
+          ...extra,
+          ...next.extra,
+          appPassword: extra.appPassword ?? '',
+          identifier: extra.identifier ?? s.handle,
+        },
+      };
     } catch (err) {
       // A dead refresh JWT (expired, revoked, rotated away) answers like a dead access token.
       if (!(err instanceof PlatformError) || err.kind !== 'token_expired') throw err;
@@ -96,14 +132,24 @@ export async function refreshCredentials(creds: Credentials, fallbackService: st
   }
   const identifier = extra.identifier || extra.did;
   if (!identifier || !extra.appPassword) {
-    throw new PlatformError('skyblog', 'token_expired', `The Bluesky session of @${handle} ended and Herald has no app password to sign in again; connect the account again`);
+    throw new PlatformError(
+      'skyblog',
+      'token_expired',
+      `The Bluesky session of @${handle} ended and Herald has no app password to sign in again; connect the ` +
+        `account again`,
+    );
   }
   try {
     const s = await createSession(service, identifier, extra.appPassword, signal);
     return sessionCredentials(s, service, identifier, extra.appPassword);
   } catch (err) {
     if (err instanceof PlatformError && (err.kind === 'token_expired' || err.kind === 'permanent')) {
-      throw new PlatformError('skyblog', 'token_expired', `${signInRefusal(err, `@${handle}`, hostOf(service))}; create a new app password and connect the account again`, { status: err.status, code: err.opts.code, cause: err });
+      throw new PlatformError(
+        'skyblog',
+        'token_expired',
+        `${signInRefusal(err, `@${handle}`, hostOf(service))}; create a new app password and connect the account again`,
+        { status: err.status, code: err.opts.code, cause: err },
+      );
     }
     throw err;
   }

@@ -6,7 +6,14 @@
  * server refusing the request, with its own message.
  */
 import { PlatformError } from '../errors.js';
-import { hostOf, joinUrl, networkCall, resetFromEpochSeconds, type NetworkCallOptions, type NetworkRules } from '../http.js';
+import {
+  hostOf,
+  joinUrl,
+  networkCall,
+  resetFromEpochSeconds,
+  type NetworkCallOptions,
+  type NetworkRules,
+} from '../http.js';
 
 /** `write`: a call that creates a post, whose lost answer is `ambiguous`, not `transient`. */
 export interface XrpcOptions extends NetworkCallOptions {
@@ -30,9 +37,16 @@ export interface XrpcErrorBody {
 export const TOKEN_ERRORS = new Set(['ExpiredToken', 'InvalidToken']);
 
 /** The server's message of a normalised XRPC failure. */
-export const serverMessage = (err: PlatformError) => (err.opts.cause as XrpcErrorBody | undefined)?.message ?? err.message;
+export const serverMessage = (err: PlatformError) =>
+  (err.opts.cause as XrpcErrorBody | undefined)?.message ?? err.message;
 
-export function xrpcError(status: number, headers: Headers, body: XrpcErrorBody, what: string, host: string): PlatformError {
+export function xrpcError(
+  status: number,
+  headers: Headers,
+  body: XrpcErrorBody,
+  what: string,
+  host: string,
+): PlatformError {
   const name = typeof body.error === 'string' ? body.error : undefined;
   const reason = (typeof body.message === 'string' && body.message) || name || `HTTP ${status}`;
   // The server's own words travel as the cause, for messages built further up.
@@ -40,13 +54,28 @@ export function xrpcError(status: number, headers: Headers, body: XrpcErrorBody,
   if (status === 429 || name === 'RateLimitExceeded') {
     const resetAt = resetFromEpochSeconds(headers.get('ratelimit-reset'));
     const when = resetAt ? ` until ${new Date(resetAt).toISOString()}` : '';
-    return new PlatformError('skyblog', 'rate_limited', `${host} rate-limited this account (${reason}); Herald cannot ${what}${when}`, { ...opts, resetAt });
+    return new PlatformError(
+      'skyblog',
+      'rate_limited',
+      `${host} rate-limited this account (${reason}); Herald cannot ${what}${when}`,
+      { ...opts, resetAt },
+    );
   }
   if ((name && TOKEN_ERRORS.has(name)) || status === 401) {
-    return new PlatformError('skyblog', 'token_expired', `${host} no longer accepts Herald's session (${reason})`, opts);
+    return new PlatformError(
+      'skyblog',
+      'token_expired',
+      `${host} no longer accepts Herald's session (${reason})`,
+      opts,
+    );
   }
   if (status >= 500) {
-    return new PlatformError('skyblog', 'transient', `${host} had a server problem while Herald tried to ${what} (HTTP ${status}: ${reason})`, opts);
+    return new PlatformError(
+      'skyblog',
+      'transient',
+      `${host} had a server problem while Herald tried to ${what} (HTTP ${status}: ${reason})`,
+      opts,
+    );
   }
   return new PlatformError('skyblog', 'permanent', `${host} refused to ${what}: ${reason}`, opts);
 }
@@ -54,7 +83,8 @@ export function xrpcError(status: number, headers: Headers, body: XrpcErrorBody,
 const XRPC_RULES: NetworkRules = {
   platform: 'skyblog',
   notJson: (text) => ({ message: text.replace(/\s+/g, ' ').trim().slice(0, 300) }),
-  error: ({ status, headers, body, what, url }) => xrpcError(status, headers, (body ?? {}) as XrpcErrorBody, what, hostOf(url)),
+  error: ({ status, headers, body, what, url }) =>
+    xrpcError(status, headers, (body ?? {}) as XrpcErrorBody, what, hostOf(url)),
 };
 
 export const xrpcUrl = (base: string, method: string) => joinUrl(base, `/xrpc/${method}`);

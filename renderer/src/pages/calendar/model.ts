@@ -22,7 +22,11 @@ export interface Target {
 /** Publications the calendar shows as not gone out, on the day they failed, were missed or were held. */
 export const PROBLEM_STATUSES = ['failed', 'missed', 'needs_review'] as const;
 export type ProblemStatus = (typeof PROBLEM_STATUSES)[number];
-export const PROBLEM_LABELS: Record<ProblemStatus, string> = { failed: 'Failed', missed: 'Missed', needs_review: 'Needs review' };
+export const PROBLEM_LABELS: Record<ProblemStatus, string> = {
+  failed: 'Failed',
+  missed: 'Missed',
+  needs_review: 'Needs review',
+};
 
 export interface CalItem {
   key: string;
@@ -37,8 +41,27 @@ export interface CalItem {
   targets: Target[];
 }
 
-interface Scheduled { id: string; draftId: string; draftTitle: string; scheduledFor: string; platform: string; accountUuid: string }
-interface Published { id: string; draftId: string | null; draftTitle: string | null; accountId: string; username: string | null; platform: string; status: string; url: string | null; publishedAt: string | null; updatedAt?: string; error?: string | null }
+interface Scheduled {
+  id: string;
+  draftId: string;
+  draftTitle: string;
+  scheduledFor: string;
+  platform: string;
+  accountUuid: string;
+}
+interface Published {
+  id: string;
+  draftId: string | null;
+  draftTitle: string | null;
+  accountId: string;
+  username: string | null;
+  platform: string;
+  status: string;
+  url: string | null;
+  publishedAt: string | null;
+  updatedAt?: string;
+  error?: string | null;
+}
 
 const isProblem = (status: string): status is ProblemStatus => (PROBLEM_STATUSES as readonly string[]).includes(status);
 
@@ -51,17 +74,33 @@ const SAME_POST_MINUTES = 15;
  * A draft's scheduled or published targets on one day within SAME_POST_MINUTES of each other make one item (one card),
  * even across an hour boundary; the item sits at its earliest time.
  */
-export function buildItems(zone: string, scheduled: Scheduled[], published: Published[], usernames: Map<string, string>): CalItem[] {
+export function buildItems(
+  zone: string,
+  scheduled: Scheduled[],
+  published: Published[],
+  usernames: Map<string, string>,
+): CalItem[] {
   const entries: { kind: CalItem['kind']; groupId: string; draftId: string | null; title: string; t: Target }[] = [];
   for (const s of scheduled) {
-    const t = { accountId: s.accountUuid, platform: s.platform, username: usernames.get(s.accountUuid), at: s.scheduledFor };
+    const t = {
+      accountId: s.accountUuid,
+      platform: s.platform,
+      username: usernames.get(s.accountUuid),
+      at: s.scheduledFor,
+    };
     entries.push({ kind: 'scheduled', groupId: s.draftId, draftId: s.draftId, title: s.draftTitle || 'Untitled', t });
   }
   for (const p of published) {
     const who = { accountId: p.accountId, platform: p.platform, username: p.username ?? usernames.get(p.accountId) };
     const base = { groupId: p.draftId ?? p.id, draftId: p.draftId, title: p.draftTitle ?? '(direct post)' };
-    if (p.status === 'published' && p.publishedAt) entries.push({ ...base, kind: 'published', t: { ...who, at: p.publishedAt, url: p.url } });
-    else if (isProblem(p.status) && p.updatedAt) entries.push({ ...base, kind: 'problem', t: { ...who, at: p.updatedAt, status: p.status, error: p.error ?? null } });
+    if (p.status === 'published' && p.publishedAt)
+      entries.push({ ...base, kind: 'published', t: { ...who, at: p.publishedAt, url: p.url } });
+    else if (isProblem(p.status) && p.updatedAt)
+      entries.push({
+        ...base,
+        kind: 'problem',
+        t: { ...who, at: p.updatedAt, status: p.status, error: p.error ?? null },
+      });
   }
   entries.sort((a, b) => Date.parse(a.t.at) - Date.parse(b.t.at));
   const items: CalItem[] = [];
@@ -79,7 +118,15 @@ export function buildItems(zone: string, scheduled: Scheduled[], published: Publ
       continue;
     }
     const item: CalItem = {
-      key: `${group}|${time}`, kind: e.kind, draftId: e.draftId, title: e.title, date, time, at: e.t.at, hour: Number(time.slice(0, 2)), targets: [e.t],
+      key: `${group}|${time}`,
+      kind: e.kind,
+      draftId: e.draftId,
+      title: e.title,
+      date,
+      time,
+      at: e.t.at,
+      hour: Number(time.slice(0, 2)),
+      targets: [e.t],
     };
     items.push(item);
     open.set(group, { item, last: ms });
@@ -87,12 +134,18 @@ export function buildItems(zone: string, scheduled: Scheduled[], published: Publ
   return items.sort((a, b) => (a.date + a.time).localeCompare(b.date + b.time) || a.title.localeCompare(b.title));
 }
 
-const toUtc = (date: string) => { const [y, m, d] = date.split('-').map(Number); return Date.UTC(y, m - 1, d); };
+const toUtc = (date: string) => {
+  const [y, m, d] = date.split('-').map(Number);
+  return Date.UTC(y, m - 1, d);
+};
 const fromUtc = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 export const addDays = (date: string, n: number) => fromUtc(toUtc(date) + n * 86_400_000);
 
 /** ISO weekday (Monday = 1) of a wall date. */
-export const weekday = (date: string) => { const d = new Date(toUtc(date)).getUTCDay(); return d === 0 ? 7 : d; };
+export const weekday = (date: string) => {
+  const d = new Date(toUtc(date)).getUTCDay();
+  return d === 0 ? 7 : d;
+};
 
 export function addMonths(date: string, n: number): string {
   const [y, m] = date.split('-').map(Number);
@@ -114,12 +167,16 @@ export function daysOf(anchor: string, view: 'week' | 'month'): string[] {
 }
 
 /** A wall date in the reader's locale (noon UTC: the date is the same in UTC whatever the parts). */
-const fmt = (date: string, o: Intl.DateTimeFormatOptions, locale: Locale = 'en-GB') => formatIn(toUtc(date) + 43_200_000, 'UTC', locale, o);
+const fmt = (date: string, o: Intl.DateTimeFormatOptions, locale: Locale = 'en-GB') =>
+  formatIn(toUtc(date) + 43_200_000, 'UTC', locale, o);
 
 export function title(anchor: string, view: 'week' | 'month', locale?: Locale): string {
   if (view === 'month') return fmt(anchor, { month: 'long', year: 'numeric' }, locale);
   const days = daysOf(anchor, 'week');
-  return `${fmt(days[0], { day: 'numeric', month: 'short' }, locale)} – ${fmt(days[6], { day: 'numeric', month: 'short', year: 'numeric' }, locale)}`;
+  return (
+    `${fmt(days[0], { day: 'numeric', month: 'short' }, locale)} – ` +
+    `${fmt(days[6], { day: 'numeric', month: 'short', year: 'numeric' }, locale)}`
+  );
 }
 
 export const dayLabel = (date: string, locale?: Locale) => fmt(date, { weekday: 'short', day: 'numeric' }, locale);

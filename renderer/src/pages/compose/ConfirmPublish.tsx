@@ -3,9 +3,19 @@ import { NETWORK_LABELS, type Platform } from '../../../../text/index';
 import { Overlay } from '../../components/Overlay';
 import type { Issue } from './Rules';
 
-export interface Target { uuid: string; platform: string; username: string }
+export interface Target {
+  uuid: string;
+  platform: string;
+  username: string;
+}
 
-export function ConfirmPublish({ targets, postsOf, issues, onPublish, onClose }: {
+export function ConfirmPublish({
+  targets,
+  postsOf,
+  issues,
+  onPublish,
+  onClose,
+}: {
   targets: Target[];
   postsOf: (platform: Platform) => number;
   issues: Issue[];
@@ -24,16 +34,32 @@ export function ConfirmPublish({ targets, postsOf, issues, onPublish, onClose }:
           return (
             <li key={t.uuid} data-confirm-target={t.platform}>
               {NETWORK_LABELS[t.platform as Platform] ?? t.platform} @{t.username}: {n} post{n === 1 ? '' : 's'}
-              {failing.has(t.platform as Platform) && <span className="error small"> (would fail: its media are not at a public web address)</span>}
+              {failing.has(t.platform as Platform) && (
+                <span className="error small"> (would fail: its media are not at a public web address)</span>
+              )}
             </li>
           );
         })}
       </ul>
       <p className="muted small">Posts go out at once and cannot be unsent from Herald.</p>
       <div className="row" style={{ justifyContent: 'flex-end' }}>
-        <button type="button" onClick={onClose}>Cancel</button>
-        {failing.size > 0 && others.length > 0 && <button type="button" onClick={() => onPublish(others.map((t) => t.uuid))} data-action="publish-others">Publish to the others</button>}
-        <button type="button" className="primary" data-autofocus data-action="confirm-publish" onClick={() => onPublish(targets.map((t) => t.uuid))}>Publish</button>
+        <button type="button" onClick={onClose}>
+          Cancel
+        </button>
+        {failing.size > 0 && others.length > 0 && (
+          <button type="button" onClick={() => onPublish(others.map((t) => t.uuid))} data-action="publish-others">
+            Publish to the others
+          </button>
+        )}
+        <button
+          type="button"
+          className="primary"
+          data-autofocus
+          data-action="confirm-publish"
+          onClick={() => onPublish(targets.map((t) => t.uuid))}
+        >
+          Publish
+        </button>
       </div>
     </Overlay>
   );

@@ -6,13 +6,41 @@
 import { useState } from 'react';
 import { detectLanguage } from '../../../../text/index';
 
-const COMMON = ['en', 'de', 'fr', 'es', 'pt', 'it', 'nl', 'pl', 'sv', 'uk', 'ru', 'tr', 'ja', 'ko', 'zh', 'ar', 'he', 'hi'];
+const COMMON = [
+  'en',
+  'de',
+  'fr',
+  'es',
+  'pt',
+  'it',
+  'nl',
+  'pl',
+  'sv',
+  'uk',
+  'ru',
+  'tr',
+  'ja',
+  'ko',
+  'zh',
+  'ar',
+  'he',
+  'hi',
+];
 
 function nameOf(tag: string): string {
-  try { return new Intl.DisplayNames(['en'], { type: 'language' }).of(tag) ?? tag; } catch { return tag; }
+  try {
+    return new Intl.DisplayNames(['en'], { type: 'language' }).of(tag) ?? tag;
+  } catch {
+    return tag;
+  }
 }
 
-export function LanguagePicker({ language, defaultLanguage, posts, onChange }: {
+export function LanguagePicker({
+  language,
+  defaultLanguage,
+  posts,
+  onChange,
+}: {
   language: string | null;
   defaultLanguage: string | undefined;
   /** The draft's posts, whose text is read for detection (only when asked). */
@@ -23,18 +51,57 @@ export function LanguagePicker({ language, defaultLanguage, posts, onChange }: {
   const options = [...new Set([...(language ? [language] : []), ...COMMON])];
   return (
     <div className="row small" data-language>
-      <label className="row" style={{ gap: 6 }}>Language
-        <select aria-label="Post language" value={language ?? ''} onChange={(e) => { onChange(e.target.value || null); setGuess(undefined); }}>
+      <label className="row" style={{ gap: 6 }}>
+        Language
+        <select
+          aria-label="Post language"
+          value={language ?? ''}
+          onChange={(e) => {
+            onChange(e.target.value || null);
+            setGuess(undefined);
+          }}
+        >
           <option value="">Default{defaultLanguage ? ` (${nameOf(defaultLanguage)}, ${defaultLanguage})` : ''}</option>
-          {options.map((tag) => <option key={tag} value={tag}>{nameOf(tag)} ({tag})</option>)}
+          {options.map((tag) => (
+            <option key={tag} value={tag}>
+              {nameOf(tag)} ({tag})
+            </option>
+          ))}
         </select>
       </label>
-      <button type="button" className="small" disabled={!posts.some((p) => p.text.trim())}
-        onClick={() => setGuess(detectLanguage(posts.map((p) => p.text).join('\n')))}>Detect</button>
-      {guess === null && <span className="muted" data-language-guess="none">Cannot tell from this text.</span>}
-      {guess && (guess.language === language
-        ? <span className="muted" data-language-guess={guess.language}>Looks like {nameOf(guess.language)}, as set.</span>
-        : <span data-language-guess={guess.language}>Looks like {nameOf(guess.language)} ({guess.language}). <button type="button" className="small" onClick={() => { onChange(guess.language); setGuess(undefined); }}>Use {nameOf(guess.language)}</button></span>)}
+      <button
+        type="button"
+        className="small"
+        disabled={!posts.some((p) => p.text.trim())}
+        onClick={() => setGuess(detectLanguage(posts.map((p) => p.text).join('\n')))}
+      >
+        Detect
+      </button>
+      {guess === null && (
+        <span className="muted" data-language-guess="none">
+          Cannot tell from this text.
+        </span>
+      )}
+      {guess &&
+        (guess.language === language ? (
+          <span className="muted" data-language-guess={guess.language}>
+            Looks like {nameOf(guess.language)}, as set.
+          </span>
+        ) : (
+          <span data-language-guess={guess.language}>
+            Looks like {nameOf(guess.language)} ({guess.language}).{' '}
+            <button
+              type="button"
+              className="small"
+              onClick={() => {
+                onChange(guess.language);
+                setGuess(undefined);
+              }}
+            >
+              Use {nameOf(guess.language)}
+            </button>
+          </span>
+        ))}
     </div>
   );
 }

@@ -3,7 +3,15 @@
  * components are in preview/), in the app's light or dark theme, with the network's own text.
  */
 import { useState } from 'react';
-import { joinThreadText, NETWORK_LABELS, postsForNetwork, type CountOptions, type NetworkPost, type Platform, type Verdict } from '../../../../text/index';
+import {
+  joinThreadText,
+  NETWORK_LABELS,
+  postsForNetwork,
+  type CountOptions,
+  type NetworkPost,
+  type Platform,
+  type Verdict,
+} from '../../../../text/index';
 import type { MediaRef } from './model';
 import { PreviewPost } from './preview/PreviewPost';
 import { mediaKeyOf, type Identity, type LinkCardData } from './preview/types';
@@ -26,9 +34,19 @@ export interface NetworkPreview {
 
 /** The thread as `platform` gets it, as a network's own text (a line holding only --- between posts). */
 const threadText = (platform: Platform, thread: readonly { text: string; media: readonly MediaRef[] }[]) =>
-  joinThreadText(postsForNetwork(platform, thread.map((p) => ({ plainText: p.text, media: p.media }))).map((p) => p.text));
+  joinThreadText(
+    postsForNetwork(
+      platform,
+      thread.map((p) => ({ plainText: p.text, media: p.media })),
+    ).map((p) => p.text),
+  );
 
-export function Previews({ previews, overrides, posts: thread, setOverride }: {
+export function Previews({
+  previews,
+  overrides,
+  posts: thread,
+  setOverride,
+}: {
   previews: NetworkPreview[];
   overrides: Partial<Record<Platform, string>>;
   /** The thread: a network's own text starts as it (as that network would get it). */
@@ -41,31 +59,68 @@ export function Previews({ previews, overrides, posts: thread, setOverride }: {
       {previews.map(({ platform, posts, verdicts, valid, identity, opts, cards, warning }) => (
         <div key={platform} className="preview" data-preview={platform}>
           <h3>
-            <span>{NETWORK_LABELS[platform]}{overrides[platform]?.trim() ? ' (custom text)' : ''}</span>
-            <span className={valid ? 'ok' : posts.length ? 'error' : 'muted'}>{valid ? `${posts.length} post${posts.length === 1 ? '' : 's'}` : posts.length ? 'does not fit' : 'empty'}</span>
+            <span>
+              {NETWORK_LABELS[platform]}
+              {overrides[platform]?.trim() ? ' (custom text)' : ''}
+            </span>
+            <span className={valid ? 'ok' : posts.length ? 'error' : 'muted'}>
+              {valid ? `${posts.length} post${posts.length === 1 ? '' : 's'}` : posts.length ? 'does not fit' : 'empty'}
+            </span>
           </h3>
-          {warning && <p className="error small" data-preview-warning>{warning}</p>}
+          {warning && (
+            <p className="error small" data-preview-warning>
+              {warning}
+            </p>
+          )}
           {posts.length > 0 && (
-            <div className={`pv-screen pv-screen-${platform}${posts.length > 6 ? ' pv-many' : ''}`} data-screen={platform}>
+            <div
+              className={`pv-screen pv-screen-${platform}${posts.length > 6 ? ' pv-many' : ''}`}
+              data-screen={platform}
+            >
               {posts.map((p, i) => (
-                <PreviewPost key={i} platform={platform} identity={identity} text={p.text} media={p.media} mediaKey={mediaKeyOf(p.media)}
-                  verdict={verdicts[i]} opts={opts} index={i} total={posts.length} card={cards?.[i]} />
+                <PreviewPost
+                  key={i}
+                  platform={platform}
+                  identity={identity}
+                  text={p.text}
+                  media={p.media}
+                  mediaKey={mediaKeyOf(p.media)}
+                  verdict={verdicts[i]}
+                  opts={opts}
+                  index={i}
+                  total={posts.length}
+                  card={cards?.[i]}
+                />
               ))}
             </div>
           )}
           {posts.length === 0 && <p className="muted small">Nothing to send yet.</p>}
-          <button type="button" className="small" aria-expanded={overOpen === platform} onClick={() => {
-            const opening = overOpen !== platform;
-            setOverOpen(opening ? platform : undefined);
-            // Customising starts from the current text, not from nothing; left unchanged, it is dropped again.
-            const same = threadText(platform, thread);
-            if (opening && !overrides[platform]?.trim() && same.trim()) setOverride(platform, same);
-            if (!opening && overrides[platform] === same) setOverride(platform, '');
-          }}>{overOpen === platform ? 'Close' : `Customise for ${NETWORK_LABELS[platform]}`}</button>
+          <button
+            type="button"
+            className="small"
+            aria-expanded={overOpen === platform}
+            onClick={() => {
+              const opening = overOpen !== platform;
+              setOverOpen(opening ? platform : undefined);
+              // Customising starts from the current text, not from nothing; left unchanged, it is dropped again.
+              const same = threadText(platform, thread);
+              if (opening && !overrides[platform]?.trim() && same.trim()) setOverride(platform, same);
+              if (!opening && overrides[platform] === same) setOverride(platform, '');
+            }}
+          >
+            {overOpen === platform ? 'Close' : `Customise for ${NETWORK_LABELS[platform]}`}
+          </button>
           {overOpen === platform && (
             <div style={{ marginTop: 8 }}>
-              <textarea aria-label={`${NETWORK_LABELS[platform]} text`} rows={5} placeholder={'Own text for this network; a line holding only --- starts the next post. Empty uses the thread.'}
-                value={overrides[platform] ?? ''} onChange={(e) => setOverride(platform, e.target.value)} />
+              <textarea
+                aria-label={`${NETWORK_LABELS[platform]} text`}
+                rows={5}
+                placeholder={
+                  'Own text for this network; a line holding only --- starts the next post. Empty uses the thread.'
+                }
+                value={overrides[platform] ?? ''}
+                onChange={(e) => setOverride(platform, e.target.value)}
+              />
             </div>
           )}
         </div>

@@ -7,9 +7,14 @@ import { NETWORK_LABELS, networkRules, type CountOptions, type Platform } from '
 import type { Post } from './model';
 import type { NetworkPreview } from './Previews';
 
-const mb = (n: number) => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(n % (1024 * 1024) ? 1 : 0)} MB` : `${Math.round(n / 1024)} KB`);
+const mb = (n: number) =>
+  n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(n % (1024 * 1024) ? 1 : 0)} MB` : `${Math.round(n / 1024)} KB`;
 
-export interface Issue { platform: Platform; kind: 'length' | 'images' | 'size' | 'public-media' | 'other'; text: string }
+export interface Issue {
+  platform: Platform;
+  kind: 'length' | 'images' | 'size' | 'public-media' | 'other';
+  text: string;
+}
 
 /** What stops or spoils a post on each network, in words, before anything is sent. */
 export function ruleIssues(previews: NetworkPreview[], posts: Post[]): Issue[] {
@@ -18,31 +23,72 @@ export function ruleIssues(previews: NetworkPreview[], posts: Post[]): Issue[] {
     const r = networkRules(p.platform, p.opts);
     const name = NETWORK_LABELS[p.platform];
     const long = p.verdicts.filter((v) => v.count > v.limit).length;
-    if (long) out.push({ platform: p.platform, kind: 'length', text: r.threads ? `${long} post${long === 1 ? ' is' : 's are'} too long for ${name}.` : `Too long for ${name}, which has no threads: the thread is joined into one post of at most ${r.limit} characters. Shorten it, or give ${name} its own text.` });
+    if (long)
+      out.push({
+        platform: p.platform,
+        kind: 'length',
+        text: r.threads
+          ? `${long} post${long === 1 ? ' is' : 's are'} too long for ${name}.`
+          : `Too long for ${name}, which has no threads: the thread is joined into one post of at most ` +
+            `${r.limit} characters. Shorten it, or give ${name} its own text.`,
+      });
     const crowded = p.posts.map((q, i) => [i, q.media.length] as const).filter(([, n]) => n > r.images);
-    for (const [i, n] of crowded) out.push({ platform: p.platform, kind: 'images', text: `Post ${i + 1} has ${n} media; ${name} takes ${r.images} per post.` });
+    for (const [i, n] of crowded)
+      out.push({
+        platform: p.platform,
+        kind: 'images',
+        text: `Post ${i + 1} has ${n} media; ${name} takes ${r.images} per post.`,
+      });
     if (r.imageBytes) {
-      for (const [i, q] of posts.entries()) for (const [k, m] of q.media.entries()) {
-        const cap = m.type === 'gif' ? (r.gifBytes ?? r.imageBytes) : r.imageBytes;
-        if (m.type === 'video' || !m.size || m.size <= cap) continue;
-        // A photo over the cap is made smaller on the way out; an animated GIF is not.
-        if (r.shrinksStills && m.type !== 'gif') continue;
-        out.push({ platform: p.platform, kind: 'size', text: m.type === 'gif'
-          ? `Media ${k + 1} of post ${i + 1}, a GIF of ${mb(m.size)}, is over ${name}'s ${mb(cap)} per ${r.gifBytes ? 'GIF' : 'image'}${r.shrinksStills ? '; Herald makes photos smaller, not animated GIFs' : ''}.`
-          : `Image ${k + 1} of post ${i + 1} is ${mb(m.size)}; ${name} takes images up to ${mb(r.imageBytes)}.` });
-      }
+      for (const [i, q] of posts.entries())
+        for (const [k, m] of q.media.entries()) {
+          const cap = m.type === 'gif' ? (r.gifBytes ?? r.imageBytes) : r.imageBytes;
+          if (m.type === 'video' || !m.size || m.size <= cap) continue;
+          // A photo over the cap is made smaller on the way out; an animated GIF is not.
+          if (r.shrinksStills && m.type !== 'gif') continue;
+          out.push({
+            platform: p.platform,
+            kind: 'size',
+            text:
+              m.type === 'gif'
+                ? `Media ${k + 1} of post ${i + 1}, a GIF of ${mb(m.size)}, is over ${name}'s ${mb(cap)} per ` +
+                  `${r.gifBytes ? 'GIF' : 'image'}` +
+                  `${r.shrinksStills ? '; Herald makes photos smaller, not animated GIFs' : ''}.`
+                : `Image ${k + 1} of post ${i + 1} is ${mb(m.size)}; ${name} takes images up to ${mb(r.imageBytes)}.`,
+          });
+        }
     }
     if (r.publicMediaOnly && p.posts.some((q) => q.media.length > 0)) {
-      out.push({ platform: p.platform, kind: 'public-media', text: `${name} downloads images and videos from a public web address, and the ones kept in Herald are only on this computer: publishing these posts to ${name} would fail. Remove the media, or leave ${name} out of this post.` });
+      out.push({
+        platform: p.platform,
+        kind: 'public-media',
+        text:
+          `${name} downloads images and videos from a public web address, and the ones kept in Herald are only ` +
+          `on this computer: publishing these posts to ${name} would fail. Remove the media, or leave ${name} ` +
+          `out of this post.`,
+      });
     }
     for (const [i, v] of p.verdicts.entries()) {
-      if (!v.valid && v.count <= v.limit && v.reason && v.reason !== 'the post is empty' && !/ takes at most \d+ images/.test(v.reason)) out.push({ platform: p.platform, kind: 'other', text: `Post ${i + 1}: ${v.reason}.` });
+      if (
+        !v.valid &&
+        v.count <= v.limit &&
+        v.reason &&
+        v.reason !== 'the post is empty' &&
+        !/ takes at most \d+ images/.test(v.reason)
+      )
+        out.push({ platform: p.platform, kind: 'other', text: `Post ${i + 1}: ${v.reason}.` });
     }
   }
   return out;
 }
 
-export function Rules({ previews, posts, issues, onSplitThread, onSplitMedia }: {
+export function Rules({
+  previews,
+  posts,
+  issues,
+  onSplitThread,
+  onSplitMedia,
+}: {
   previews: NetworkPreview[];
   posts: Post[];
   issues: Issue[];
@@ -53,7 +99,15 @@ export function Rules({ previews, posts, issues, onSplitThread, onSplitMedia }: 
   if (!posts.some((p) => p.text.trim() || p.media.length)) return null;
   const line = (platform: Platform, opts: CountOptions, server?: string) => {
     const r = networkRules(platform, opts);
-    return `${r.limit.toLocaleString('en')} characters per post, ${r.links}; up to ${r.images} images per post${r.imageBytes ? ` of ${mb(r.imageBytes)} each${r.shrinksStills ? ' (Herald makes larger photos smaller)' : ''}` : ''}; ${r.threads ? 'threads' : 'no threads'}${r.publicMediaOnly ? '; media only from public URLs' : ''}${r.fromInstance ? ` (the limits of ${server ?? 'this instance'})` : ''}`;
+    return (
+      `${r.limit.toLocaleString('en')} characters per post, ${r.links}; up to ${r.images} images per post` +
+      (r.imageBytes
+        ? ` of ${mb(r.imageBytes)} each${r.shrinksStills ? ' (Herald makes larger photos smaller)' : ''}`
+        : '') +
+      '; ' +
+      `${r.threads ? 'threads' : 'no threads'}${r.publicMediaOnly ? '; media only from public URLs' : ''}` +
+      `${r.fromInstance ? ` (the limits of ${server ?? 'this instance'})` : ''}`
+    );
   };
   return (
     <section className="panel rules" aria-label="Network rules" data-rules-panel>
@@ -61,17 +115,40 @@ export function Rules({ previews, posts, issues, onSplitThread, onSplitMedia }: 
       <ul className="rules-list">
         {previews.map((p) => (
           <li key={p.platform} data-rules={p.platform}>
-            <b>{NETWORK_LABELS[p.platform]}</b> <span className="muted small">{line(p.platform, p.opts, p.identity.server)}</span>
-            {issues.filter((x) => x.platform === p.platform).map((x, k) => (
-              <div key={k} className={x.kind === 'public-media' || x.kind === 'length' ? 'error small' : 'warn-text small'} data-rule-issue={x.kind}>{x.text}
-                {x.kind === 'length' && onSplitThread && networkRules(p.platform).threads && p.identity && (
-                  <> <button type="button" className="small" data-action="split-thread" onClick={() => onSplitThread(p.platform)}>Split into a thread</button></>
-                )}
-                {x.kind === 'images' && onSplitMedia && networkRules(p.platform).threads && (
-                  <> <button type="button" className="small" data-action="split-images" onClick={onSplitMedia}>Split the images into a thread</button></>
-                )}
-              </div>
-            ))}
+            <b>{NETWORK_LABELS[p.platform]}</b>{' '}
+            <span className="muted small">{line(p.platform, p.opts, p.identity.server)}</span>
+            {issues
+              .filter((x) => x.platform === p.platform)
+              .map((x, k) => (
+                <div
+                  key={k}
+                  className={x.kind === 'public-media' || x.kind === 'length' ? 'error small' : 'warn-text small'}
+                  data-rule-issue={x.kind}
+                >
+                  {x.text}
+                  {x.kind === 'length' && onSplitThread && networkRules(p.platform).threads && p.identity && (
+                    <>
+                      {' '}
+                      <button
+                        type="button"
+                        className="small"
+                        data-action="split-thread"
+                        onClick={() => onSplitThread(p.platform)}
+                      >
+                        Split into a thread
+                      </button>
+                    </>
+                  )}
+                  {x.kind === 'images' && onSplitMedia && networkRules(p.platform).threads && (
+                    <>
+                      {' '}
+                      <button type="button" className="small" data-action="split-images" onClick={onSplitMedia}>
+                        Split the images into a thread
+                      </button>
+                    </>
+                  )}
+                </div>
+              ))}
           </li>
         ))}
       </ul>

@@ -10,6 +10,9 @@ import { FireTimes, SendProgress } from './SendProgress';
 import { DstNote, PerNetworkTimes } from './Timing';
 import type { Composer } from './useComposer';
 
+/** The keyboard shortcuts the schedule note names. */
+const KEYS = 'Ctrl+Enter asks to publish, Ctrl+S saves, Ctrl+N starts a new draft;';
+
 export function SendPanel({
   k,
   canSend,
@@ -100,7 +103,7 @@ export function SendPanel({
       </label>
       <p className="muted small" id="tz" style={{ margin: '8px 0 0' }}>
         Times are in {k.setZone}.
-        <DstNote zone={k.setZone} value={k.when} /> Ctrl+Enter asks to publish, Ctrl+S saves, Ctrl+N starts a new draft;{' '}
+        <DstNote zone={k.setZone} value={k.when} /> {KEYS}{' '}
         <button type="button" className="linklike" onClick={showShortcuts} data-action="shortcuts">
           ? all shortcuts
         </button>

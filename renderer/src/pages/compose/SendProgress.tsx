@@ -10,23 +10,46 @@ type Schedule = Awaited<ReturnType<typeof client.listSchedules>>['schedules'][nu
 
 export function SendProgress({ progress, accounts }: { progress: Progress; accounts: Account[] | undefined }) {
   const times = useTimes();
+  const { completed, failed, total } = progress.summary;
   return (
     <div aria-label="Publishing progress" style={{ marginTop: 12 }}>
-      <div className="bar" style={{ width: `${Math.round(((progress.summary.completed + progress.summary.failed) / Math.max(1, progress.summary.total)) * 100)}%` }} />
-      <table><tbody>
-        {progress.entries.map((e) => {
-          const a = accounts?.find((x) => x.uuid === e.accountUuid);
-          return (
-            <tr key={e.id} data-progress={e.platform}>
-              <td>{networkName(e.platform)}{a ? ` @${a.username}` : ''}</td>
-              <td><StatusChip status={e.status} /></td>
-              <td className="small">{e.url ? <a href={e.url} target="_blank" rel="noreferrer noopener">open</a>
-                : waitingText(e, times.at) ? <span className="muted" data-waiting={e.waitingFor}>{waitingText(e, times.at)}</span>
-                : <span className="error">{e.error}</span>}</td>
-            </tr>
-          );
-        })}
-      </tbody></table>
+      <div
+        className="bar"
+        style={{
+          width: `${Math.round((100 * (completed + failed)) / Math.max(1, total))}%`,
+        }}
+      />
+      <table>
+        <tbody>
+          {progress.entries.map((e) => {
+            const a = accounts?.find((x) => x.uuid === e.accountUuid);
+            return (
+              <tr key={e.id} data-progress={e.platform}>
+                <td>
+                  {networkName(e.platform)}
+                  {a ? ` @${a.username}` : ''}
+                </td>
+                <td>
+                  <StatusChip status={e.status} />
+                </td>
+                <td className="small">
+                  {e.url ? (
+                    <a href={e.url} target="_blank" rel="noreferrer noopener">
+                      open
+                    </a>
+                  ) : waitingText(e, times.at) ? (
+                    <span className="muted" data-waiting={e.waitingFor}>
+                      {waitingText(e, times.at)}
+                    </span>
+                  ) : (
+                    <span className="error">{e.error}</span>
+                  )}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
     </div>
   );
 }
@@ -36,16 +59,22 @@ export function FireTimes({ schedules, requested }: { schedules: Schedule[]; req
   if (schedules.length === 0) return null;
   return (
     <div style={{ marginTop: 12 }} aria-label="Scheduled">
-      <b className="small">Fires at (jitter applied{requested ? `, asked for ${times.scheduled(requested, schedules[0].timeZone)}` : ''})</b>
-      <table><tbody>
-        {schedules.map((s) => (
-          <tr key={s.id} data-schedule={s.id}>
-            <td>{networkName(s.platform)}</td>
-            <td><Time at={s.scheduledFor} zone={s.timeZone} /></td>
-            <td className="muted small">{requested ? offsetText(Date.parse(s.scheduledFor) - requested) : ''}</td>
-          </tr>
-        ))}
-      </tbody></table>
+      <b className="small">
+        Fires at (jitter applied{requested ? `, asked for ${times.scheduled(requested, schedules[0].timeZone)}` : ''})
+      </b>
+      <table>
+        <tbody>
+          {schedules.map((s) => (
+            <tr key={s.id} data-schedule={s.id}>
+              <td>{networkName(s.platform)}</td>
+              <td>
+                <Time at={s.scheduledFor} zone={s.timeZone} />
+              </td>
+              <td className="muted small">{requested ? offsetText(Date.parse(s.scheduledFor) - requested) : ''}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
     </div>
   );
 }

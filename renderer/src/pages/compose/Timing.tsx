@@ -24,15 +24,30 @@ export function instantIn(zone: string, value: string): number {
 
 type Target = { uuid: string; platform: string; username: string };
 
-export function PerNetworkTimes({ targets, times, fallback, onChange }: {
-  targets: Target[]; times: Record<string, string>; fallback: string; onChange: (accountId: string, value: string) => void;
+export function PerNetworkTimes({
+  targets,
+  times,
+  fallback,
+  onChange,
+}: {
+  targets: Target[];
+  times: Record<string, string>;
+  fallback: string;
+  onChange: (accountId: string, value: string) => void;
 }) {
   return (
     <div className="per-network" data-per-network style={{ marginTop: 8 }}>
       {targets.map((a) => (
         <label key={a.uuid} className="row small" style={{ gap: 6, marginBottom: 4 }}>
-          <span style={{ minWidth: '16ch' }}>{networkName(a.platform)} @{a.username}</span>
-          <input type="datetime-local" aria-label={`Time for ${networkName(a.platform)} @${a.username}`} value={times[a.uuid] ?? fallback} onChange={(e) => onChange(a.uuid, e.target.value)} />
+          <span style={{ minWidth: '16ch' }}>
+            {networkName(a.platform)} @{a.username}
+          </span>
+          <input
+            type="datetime-local"
+            aria-label={`Time for ${networkName(a.platform)} @${a.username}`}
+            value={times[a.uuid] ?? fallback}
+            onChange={(e) => onChange(a.uuid, e.target.value)}
+          />
         </label>
       ))}
     </div>
@@ -42,5 +57,10 @@ export function PerNetworkTimes({ targets, times, fallback, onChange }: {
 /** The DST rule in words when the typed time does not exist in the zone, or happens twice there. */
 export function DstNote({ zone, value }: { zone: string; value: string }) {
   const words = readLocal(zone, value.slice(0, 16))?.words;
-  return words ? <span className="warn-text" role="status" data-dst-note> {words}.</span> : null;
+  return words ? (
+    <span className="warn-text" role="status" data-dst-note>
+      {' '}
+      {words}.
+    </span>
+  ) : null;
 }

@@ -8,8 +8,15 @@ import { networkName } from '../../components/ui';
 type Target = { platform: string; username: string };
 
 const FIELDS = [
-  'targetAccounts', 'tweets', 'platforms', 'scheduledFor', 'selectedAccountIds',
-  'templateId', 'title', 'language', 'linkCard',
+  'targetAccounts',
+  'tweets',
+  'platforms',
+  'scheduledFor',
+  'selectedAccountIds',
+  'templateId',
+  'title',
+  'language',
+  'linkCard',
 ];
 const PATH = new RegExp(`\\b(?:body\\.)?(?:${FIELDS.join('|')})(?:\\.\\w+)*`, 'g');
 

@@ -6,8 +6,18 @@ import type { MediaKind, Platform } from '../../../../text/index';
 import type { client } from '../../api';
 import { formatLocal, machineTimeZone } from '../../../../time/index';
 
-export interface MediaRef { mediaId: string; altText: string; type: MediaKind; url: string; /** Bytes, when known (files uploaded in this session). */ size?: number }
-export interface Post { key: number; text: string; media: MediaRef[] }
+export interface MediaRef {
+  mediaId: string;
+  altText: string;
+  type: MediaKind;
+  url: string;
+  /** Bytes, when known (files uploaded in this session). */ size?: number;
+}
+export interface Post {
+  key: number;
+  text: string;
+  media: MediaRef[];
+}
 export interface Composition {
   draftId?: string;
   title: string;
@@ -32,7 +42,16 @@ let nextKey = 1;
 /** A fresh React key for a post. */
 export const newKey = () => nextKey++;
 export const blankPost = (text = ''): Post => ({ key: newKey(), text, media: [] });
-export const blank = (): Composition => ({ title: '', posts: [blankPost()], socialSetId: '', selectedAccountIds: [], templateId: '', overrides: {}, language: null, linkCard: null });
+export const blank = (): Composition => ({
+  title: '',
+  posts: [blankPost()],
+  socialSetId: '',
+  selectedAccountIds: [],
+  templateId: '',
+  overrides: {},
+  language: null,
+  linkCard: null,
+});
 
 export type Progress = Awaited<ReturnType<typeof client.publishProgress>>;
 
@@ -56,8 +75,10 @@ export function swapTemplate(posts: Post[], from: Template | undefined, to: Temp
     if (last.text === t) last.text = '';
     else if (last.text.endsWith(`\n\n${t}`)) last.text = last.text.slice(0, -(t.length + 2));
   }
-  if (to?.head_content_plain) first.text = first.text ? `${to.head_content_plain}\n\n${first.text}` : to.head_content_plain;
-  if (to?.tail_content_plain) last.text = last.text ? `${last.text}\n\n${to.tail_content_plain}` : to.tail_content_plain;
+  if (to?.head_content_plain)
+    first.text = first.text ? `${to.head_content_plain}\n\n${first.text}` : to.head_content_plain;
+  if (to?.tail_content_plain)
+    last.text = last.text ? `${last.text}\n\n${to.tail_content_plain}` : to.tail_content_plain;
   return out;
 }
 

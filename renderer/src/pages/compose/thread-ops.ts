@@ -3,7 +3,15 @@
  * text/'s splitter, for every selected network that has threads, strictest first), and move
  * images beyond what a post takes into posts of their own.
  */
-import { joinThreadText, limitFor, networkRules, splitForPlatform, splitThreadText, type CountOptions, type Platform } from '../../../../text/index';
+import {
+  joinThreadText,
+  limitFor,
+  networkRules,
+  splitForPlatform,
+  splitThreadText,
+  type CountOptions,
+  type Platform,
+} from '../../../../text/index';
 import { verdictOf } from './preview/analysis';
 import { blankPost, type Post } from './model';
 
@@ -11,13 +19,18 @@ type Opts = Partial<Record<Platform, CountOptions>>;
 
 /** Networks with threads, the one with the smallest limit first. */
 export function threaded(platforms: readonly Platform[], opts: Opts): Platform[] {
-  return platforms.filter((p) => networkRules(p, opts[p]).threads).sort((a, b) => limitFor(a, opts[a]) - limitFor(b, opts[b]));
+  return platforms
+    .filter((p) => networkRules(p, opts[p]).threads)
+    .sort((a, b) => limitFor(a, opts[a]) - limitFor(b, opts[b]));
 }
 
 /** `text` as posts that fit each of `platforms` (already sorted strictest first). */
 export function splitText(text: string, platforms: readonly Platform[], opts: Opts): string[] {
   let parts = [text];
-  for (const pl of platforms) parts = parts.flatMap((t) => (verdictOf(pl, t, [], opts[pl]).count > limitFor(pl, opts[pl]) ? splitForPlatform(t, pl, opts[pl]) : [t]));
+  for (const pl of platforms)
+    parts = parts.flatMap((t) =>
+      verdictOf(pl, t, [], opts[pl]).count > limitFor(pl, opts[pl]) ? splitForPlatform(t, pl, opts[pl]) : [t],
+    );
   return parts;
 }
 

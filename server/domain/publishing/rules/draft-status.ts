@@ -17,10 +17,15 @@ export function draftStatusOf(published: number, targets: number): SettledStatus
  * `latest`: each account's latest publication status; `unsent`: the draft's entries that ended
  * without going out (empty after a publish-now). Null: leave the draft as it is.
  */
-export function settledDraftStatus(latest: ReadonlyMap<string, string>, unsent: readonly { accountId: string; status: string }[] = []): SettledStatus | 'draft' | null {
+export function settledDraftStatus(
+  latest: ReadonlyMap<string, string>,
+  unsent: readonly { accountId: string; status: string }[] = [],
+): SettledStatus | 'draft' | null {
   if ([...latest.values()].includes('publishing')) return null;
   // An entry whose account's post went out after all (published at once meanwhile) is not unsent.
-  const notOut = new Map(unsent.filter((r) => latest.get(r.accountId) !== 'published').map((r) => [r.accountId, r.status]));
+  const notOut = new Map(
+    unsent.filter((r) => latest.get(r.accountId) !== 'published').map((r) => [r.accountId, r.status]),
+  );
   const accounts = new Set([...latest.keys(), ...notOut.keys()]);
   if (accounts.size === 0) return null;
   if (latest.size === 0 && [...notOut.values()].every((st) => st === 'missed')) return 'draft';

@@ -14,5 +14,8 @@ export function isMissed(dueAt: number, claimedAt: number, graceMs: number): boo
 /** The reason a missed entry keeps, in the words progress and history show. */
 export function missedReason(dueAt: number, attempts: number, claimedAt: number): string {
   const what = attempts === 0 ? '' : ` for attempt ${attempts + 1}`;
-  return `Missed: Herald was not running at ${new Date(dueAt).toISOString()}${what} (${Math.round((claimedAt - dueAt) / 60_000)} min late)`;
+  return (
+    `Missed: Herald was not running at ${new Date(dueAt).toISOString()}${what} (` +
+    `${Math.round((claimedAt - dueAt) / 60_000)} min late)`
+  );
 }

@@ -22,7 +22,12 @@ function step(backoff: readonly number[], index: number): number {
  * not worth retrying (`retry` absent) or the attempts are used up. A network's reset time later
  * than the backoff wins.
  */
-export function nextAttemptAt(attempt: number, now: number, retry: { after?: number } | undefined, backoff: readonly number[] = RETRY_BACKOFF_MS): number | null {
+export function nextAttemptAt(
+  attempt: number,
+  now: number,
+  retry: { after?: number } | undefined,
+  backoff: readonly number[] = RETRY_BACKOFF_MS,
+): number | null {
   if (!retry || attempt >= MAX_ATTEMPTS) return null;
   return Math.max(now + step(backoff, attempt - 1), retry.after ?? 0);
 }

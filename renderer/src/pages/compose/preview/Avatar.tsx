@@ -12,7 +12,10 @@ export function showable(url: string | null | undefined): url is string {
 }
 
 export function initials(name: string): string {
-  const words = name.replace(/^@/, '').split(/[\s._-]+/).filter(Boolean);
+  const words = name
+    .replace(/^@/, '')
+    .split(/[\s._-]+/)
+    .filter(Boolean);
   const first = [...(words[0] ?? '?')][0] ?? '?';
   const second = words.length > 1 ? [...words[words.length - 1]][0] : '';
   return (first + second).toUpperCase();
@@ -26,6 +29,15 @@ function hue(s: string): number {
 
 export function Avatar({ identity, className }: { identity: Identity; className: string }) {
   const [broken, setBroken] = useState(false);
-  if (showable(identity.avatar) && !broken) return <img className={className} src={identity.avatar} alt="" onError={() => setBroken(true)} />;
-  return <span className={`${className} pv-initials`} style={{ backgroundColor: `hsl(${hue(identity.handle)} 45% 45%)` }} aria-hidden="true">{initials(identity.name || identity.handle)}</span>;
+  if (showable(identity.avatar) && !broken)
+    return <img className={className} src={identity.avatar} alt="" onError={() => setBroken(true)} />;
+  return (
+    <span
+      className={`${className} pv-initials`}
+      style={{ backgroundColor: `hsl(${hue(identity.handle)} 45% 45%)` }}
+      aria-hidden="true"
+    >
+      {initials(identity.name || identity.handle)}
+    </span>
+  );
 }

@@ -1,10 +1,19 @@
-/** A link card as the network draws it: X and Threads a picture with the domain, the others a box with title and description. */
+/**
+ * A link card as the network draws it: X and Threads a picture with the domain, the others a box with title and
+ * description.
+ */
 import { memo } from 'react';
 import type { Platform } from '../../../../../text/index';
 import { showable } from './Avatar';
 import type { LinkCardData } from './types';
 
-const host = (url: string) => { try { return new URL(url).hostname.replace(/^www\./, ''); } catch { return url; } };
+const host = (url: string) => {
+  try {
+    return new URL(url).hostname.replace(/^www\./, '');
+  } catch {
+    return url;
+  }
+};
 
 export const LinkCard = memo(function LinkCard({ platform, card }: { platform: Platform; card?: LinkCardData }) {
   if (!card) return null;
@@ -15,7 +24,9 @@ export const LinkCard = memo(function LinkCard({ platform, card }: { platform: P
       <div className="pv-card-body">
         {platform !== 'microblog' && <div className="pv-card-site">{card.siteName || host(card.url)}</div>}
         <div className="pv-card-title">{card.title}</div>
-        {platform !== 'microblog' && platform !== 'threadblog' && card.description && <div className="pv-card-desc">{card.description}</div>}
+        {platform !== 'microblog' && platform !== 'threadblog' && card.description && (
+          <div className="pv-card-desc">{card.description}</div>
+        )}
         {platform === 'microblog' && <div className="pv-card-site">From {host(card.url)}</div>}
       </div>
     </div>

@@ -17,7 +17,10 @@ export function foldAt(text: string): number | undefined {
   let cut = text.length > FOLD_CHARS ? FOLD_CHARS : undefined;
   // The end of the third line.
   let nl = -1;
-  for (let i = 0; i < FOLD_LINES; i++) { nl = text.indexOf('\n', nl + 1); if (nl === -1) break; }
+  for (let i = 0; i < FOLD_LINES; i++) {
+    nl = text.indexOf('\n', nl + 1);
+    if (nl === -1) break;
+  }
   if (nl !== -1 && (cut === undefined || nl < cut)) cut = nl;
   if (cut === undefined || cut >= text.trimEnd().length) return undefined;
   // At a word's end when there is one near, never inside a surrogate pair.
@@ -37,16 +40,28 @@ export function LinkedInPost(p: PreviewPostProps & { overflow?: number }) {
         <div className="pv-who">
           <b className="pv-name">{p.identity.name}</b>
           <span className="pv-dim">@{p.identity.handle}</span>
-          <span className="pv-dim">now · <Icon name="globe" /></span>
+          <span className="pv-dim">
+            now · <Icon name="globe" />
+          </span>
         </div>
       </div>
       <Body {...p}>
-        {fold === undefined
-          ? <RichText platform={p.platform} text={p.text} overflow={p.overflow} />
-          : <div className="pv-fold"><RichText platform={p.platform} text={p.text.slice(0, fold).trimEnd()} /><button type="button" className="pv-see-more" onClick={() => setOpen(true)} data-see-more>…see more</button></div>}
+        {fold === undefined ? (
+          <RichText platform={p.platform} text={p.text} overflow={p.overflow} />
+        ) : (
+          <div className="pv-fold">
+            <RichText platform={p.platform} text={p.text.slice(0, fold).trimEnd()} />
+            <button type="button" className="pv-see-more" onClick={() => setOpen(true)} data-see-more>
+              …see more
+            </button>
+          </div>
+        )}
       </Body>
       <div className="pv-li-bar" aria-hidden="true">
-        <Icon name="like" label="Like" /><Icon name="reply" label="Comment" /><Icon name="repost" label="Repost" /><Icon name="send" label="Send" />
+        <Icon name="like" label="Like" />
+        <Icon name="reply" label="Comment" />
+        <Icon name="repost" label="Repost" />
+        <Icon name="send" label="Send" />
       </div>
     </article>
   );

@@ -10,7 +10,10 @@ export function MastodonPost(p: PreviewPostProps & { overflow?: number }) {
       <Gutter avatar={<Avatar identity={p.identity} className="pv-av" />} more={p.index < p.total - 1} />
       <div className="pv-main">
         <div className="pv-head pv-stack">
-          <span className="pv-who"><b className="pv-name">{p.identity.name}</b><span className="pv-dim">{handle}</span></span>
+          <span className="pv-who">
+            <b className="pv-name">{p.identity.name}</b>
+            <span className="pv-dim">{handle}</span>
+          </span>
           <span className="pv-dim pv-time">now</span>
         </div>
         <Body {...p} />

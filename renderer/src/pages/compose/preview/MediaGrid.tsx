@@ -11,25 +11,58 @@ import { showable } from './Avatar';
 function Tile({ m, more }: { m: MediaRef; more?: number }) {
   return (
     <div className="pv-tile" data-media-tile={m.mediaId}>
-      {showable(m.url)
-        ? m.type === 'video' ? <video src={m.url} muted className="pv-img" /> : <img src={m.url} alt={m.altText} className="pv-img" />
-        : <span className="pv-img pv-missing" />}
-      {m.altText.trim() && <span className="pv-alt" data-alt-badge title={m.altText}>ALT</span>}
-      {more ? <span className="pv-plus" aria-label={`${more} more`}>+{more}</span> : null}
+      {showable(m.url) ? (
+        m.type === 'video' ? (
+          <video src={m.url} muted className="pv-img" />
+        ) : (
+          <img src={m.url} alt={m.altText} className="pv-img" />
+        )
+      ) : (
+        <span className="pv-img pv-missing" />
+      )}
+      {m.altText.trim() && (
+        <span className="pv-alt" data-alt-badge title={m.altText}>
+          ALT
+        </span>
+      )}
+      {more ? (
+        <span className="pv-plus" aria-label={`${more} more`}>
+          +{more}
+        </span>
+      ) : null}
     </div>
   );
 }
 
-export const MediaGrid = memo(function MediaGrid({ platform, media }: { platform: Platform; media: MediaRef[]; mediaKey: string }) {
+export const MediaGrid = memo(function MediaGrid({
+  platform,
+  media,
+}: {
+  platform: Platform;
+  media: MediaRef[];
+  mediaKey: string;
+}) {
   if (media.length === 0) return null;
   if (platform === 'threadblog' && media.length > 1) {
-    return <div className="pv-media pv-carousel" data-grid="carousel" data-count={media.length}>{media.map((m) => <Tile key={m.mediaId} m={m} />)}</div>;
+    return (
+      <div className="pv-media pv-carousel" data-grid="carousel" data-count={media.length}>
+        {media.map((m) => (
+          <Tile key={m.mediaId} m={m} />
+        ))}
+      </div>
+    );
   }
   const shown = platform === 'problog' ? media.slice(0, 5) : media.slice(0, 4);
   const layout = platform === 'problog' ? `li${Math.min(shown.length, 5)}` : `n${shown.length}`;
   return (
     <div className={`pv-media pv-grid pv-${layout}`} data-grid={shown.length} data-count={media.length}>
-      {shown.map((m, i) => <Tile key={m.mediaId} m={m} more={i === shown.length - 1 && media.length > shown.length ? media.length - shown.length : undefined} />)}
+      {shown.map((m, i) => (
+        <Tile
+          key={m.mediaId}
+          m={m}
+          more={i === shown.length - 1 && media.length > shown.length ? media.length - shown.length : undefined}
+        />
+      ))}
     </div>
   );
 });

@@ -12,15 +12,37 @@ import { ThreadsPost } from './ThreadsPost';
 import type { PreviewPostProps } from './types';
 import { XPost } from './XPost';
 
-const BY_NETWORK = { microblog: XPost, skyblog: BlueskyPost, fedblog: MastodonPost, threadblog: ThreadsPost, problog: LinkedInPost } as const;
+const BY_NETWORK = {
+  microblog: XPost,
+  skyblog: BlueskyPost,
+  fedblog: MastodonPost,
+  threadblog: ThreadsPost,
+  problog: LinkedInPost,
+} as const;
 
 function PreviewPostView(p: PreviewPostProps) {
   const Post = BY_NETWORK[p.platform];
   // Only a post that does not fit is searched for where it stops fitting.
-  const overflow = p.verdict.count > p.verdict.limit || (!p.verdict.valid && p.verdict.reason?.includes('bytes')) ? overflowOf(p.platform, p.text, p.opts) : undefined;
+  const overflow =
+    p.verdict.count > p.verdict.limit || (!p.verdict.valid && p.verdict.reason?.includes('bytes'))
+      ? overflowOf(p.platform, p.text, p.opts)
+      : undefined;
   return <Post {...p} overflow={overflow} />;
 }
 
-export const PreviewPost = memo(PreviewPostView, (a, b) => a.platform === b.platform && a.text === b.text && a.mediaKey === b.mediaKey
-  && a.verdict.count === b.verdict.count && a.verdict.limit === b.verdict.limit && a.verdict.valid === b.verdict.valid && a.verdict.reason === b.verdict.reason
-  && optsKey(a.opts) === optsKey(b.opts) && a.index === b.index && a.total === b.total && a.identity === b.identity && a.card === b.card);
+export const PreviewPost = memo(
+  PreviewPostView,
+  (a, b) =>
+    a.platform === b.platform &&
+    a.text === b.text &&
+    a.mediaKey === b.mediaKey &&
+    a.verdict.count === b.verdict.count &&
+    a.verdict.limit === b.verdict.limit &&
+    a.verdict.valid === b.verdict.valid &&
+    a.verdict.reason === b.verdict.reason &&
+    optsKey(a.opts) === optsKey(b.opts) &&
+    a.index === b.index &&
+    a.total === b.total &&
+    a.identity === b.identity &&
+    a.card === b.card,
+);

@@ -10,9 +10,18 @@ import { entitiesOf } from './analysis';
 /** Characters drawn past the overflow point before the rest is summed up. */
 const SHOWN_PAST_LIMIT = 1000;
 
-const shownEnd = (text: string, overflow?: number) => (overflow === undefined ? text.length : Math.min(text.length, overflow + SHOWN_PAST_LIMIT));
+const shownEnd = (text: string, overflow?: number) =>
+  overflow === undefined ? text.length : Math.min(text.length, overflow + SHOWN_PAST_LIMIT);
 
-export const RichText = memo(function RichText({ platform, text, overflow }: { platform: Platform; text: string; overflow?: number }) {
+export const RichText = memo(function RichText({
+  platform,
+  text,
+  overflow,
+}: {
+  platform: Platform;
+  text: string;
+  overflow?: number;
+}) {
   const nodes = useMemo(() => {
     const end = shownEnd(text, overflow);
     const shown = text.slice(0, end);
@@ -24,7 +33,11 @@ export const RichText = memo(function RichText({ platform, text, overflow }: { p
       if (from >= to) return;
       if (overflow !== undefined && overflow < to) {
         if (overflow > from) out.push(shown.slice(from, overflow));
-        out.push(<mark key={k++} className="pv-over" data-overflow>{shown.slice(Math.max(from, overflow), to)}</mark>);
+        out.push(
+          <mark key={k++} className="pv-over" data-overflow>
+            {shown.slice(Math.max(from, overflow), to)}
+          </mark>,
+        );
       } else out.push(shown.slice(from, to));
     };
     // The whole text's entities (found once for every network), those that end in what is shown.
@@ -33,8 +46,20 @@ export const RichText = memo(function RichText({ platform, text, overflow }: { p
       plain(at, e.start);
       const over = overflow !== undefined && e.end > overflow;
       const label = e.kind === 'url' ? displayUrl(platform, e.text) : e.text;
-      const span = <span key={k++} className={`pv-${e.kind}`} title={e.kind === 'url' ? e.text : undefined} data-entity={e.kind}>{label}</span>;
-      out.push(over ? <mark key={k++} className="pv-over" data-overflow>{span}</mark> : span);
+      const span = (
+        <span key={k++} className={`pv-${e.kind}`} title={e.kind === 'url' ? e.text : undefined} data-entity={e.kind}>
+          {label}
+        </span>
+      );
+      out.push(
+        over ? (
+          <mark key={k++} className="pv-over" data-overflow>
+            {span}
+          </mark>
+        ) : (
+          span
+        ),
+      );
       at = e.end;
     }
     plain(at, shown.length);
@@ -46,7 +71,9 @@ export const RichText = memo(function RichText({ platform, text, overflow }: { p
   // and the drawn text (thousands of characters) is not laid out again.
   return (
     <>
-      <div className="pv-text" data-overflow-at={overflow ?? ''}>{nodes}</div>
+      <div className="pv-text" data-overflow-at={overflow ?? ''}>
+        {nodes}
+      </div>
       {rest > 0 && <div className="pv-more" data-overflow-rest>{`… ${rest.toLocaleString('en')} more characters`}</div>}
     </>
   );

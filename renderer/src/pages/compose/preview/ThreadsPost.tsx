@@ -8,7 +8,10 @@ export function ThreadsPost(p: PreviewPostProps & { overflow?: number }) {
     <article className="pv-post pv-threads">
       <Gutter avatar={<Avatar identity={p.identity} className="pv-av" />} more={p.index < p.total - 1} />
       <div className="pv-main">
-        <div className="pv-head"><b className="pv-name">{p.identity.handle}</b> <span className="pv-dim">now</span><span className="pv-dim pv-time">···</span></div>
+        <div className="pv-head">
+          <b className="pv-name">{p.identity.handle}</b> <span className="pv-dim">now</span>
+          <span className="pv-dim pv-time">···</span>
+        </div>
         <Body {...p} />
         <Actions names={['like', 'reply', 'repost', 'send']} />
       </div>

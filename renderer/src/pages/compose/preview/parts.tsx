@@ -8,8 +8,26 @@ import { RichText } from './RichText';
 import type { LinkCardData } from './types';
 
 /** Text, media and card; `data-bubble` marks one post of what the network receives. */
-export function Body({ platform, index, text, media, mediaKey, card, overflow, verdict, children }: {
-  platform: Platform; index: number; text: string; media: MediaRef[]; mediaKey: string; card?: LinkCardData; overflow?: number; verdict: Verdict; children?: ReactNode;
+export function Body({
+  platform,
+  index,
+  text,
+  media,
+  mediaKey,
+  card,
+  overflow,
+  verdict,
+  children,
+}: {
+  platform: Platform;
+  index: number;
+  text: string;
+  media: MediaRef[];
+  mediaKey: string;
+  card?: LinkCardData;
+  overflow?: number;
+  verdict: Verdict;
+  children?: ReactNode;
 }) {
   return (
     <div className="pv-body" data-bubble={index}>
@@ -27,7 +45,8 @@ export function Count({ verdict, media }: { verdict: Verdict; media: MediaRef[] 
   const missingAlt = media.some((m) => !m.altText.trim());
   return (
     <div className={`small pv-count${verdict.valid ? '' : ' pv-count-bad'}`} data-valid={String(verdict.valid)}>
-      {verdict.count}/{verdict.limit}{verdict.reason ? ` · ${verdict.reason}` : ''}
+      {verdict.count}/{verdict.limit}
+      {verdict.reason ? ` · ${verdict.reason}` : ''}
       {media.length > 0 && ` · ${media.length} media${missingAlt ? ' (add alt text)' : ''}`}
     </div>
   );
@@ -35,7 +54,12 @@ export function Count({ verdict, media }: { verdict: Verdict; media: MediaRef[] 
 
 /** The avatar column: the picture and, when another post follows, the line down to it. */
 export function Gutter({ avatar, more }: { avatar: ReactNode; more: boolean }) {
-  return <div className="pv-gutter">{avatar}{more && <span className="pv-line" data-thread-line />}</div>;
+  return (
+    <div className="pv-gutter">
+      {avatar}
+      {more && <span className="pv-line" data-thread-line />}
+    </div>
+  );
 }
 
 const paths: Record<string, string> = {
@@ -53,12 +77,29 @@ const paths: Record<string, string> = {
 export function Icon({ name, label }: { name: keyof typeof paths | string; label?: string }) {
   return (
     <span className="pv-icon" aria-hidden={label ? undefined : true}>
-      <svg viewBox="0 0 24 24" width="18" height="18" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round"><path d={paths[name]} /></svg>
+      <svg
+        viewBox="0 0 24 24"
+        width="18"
+        height="18"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="1.8"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      >
+        <path d={paths[name]} />
+      </svg>
       {label && <span>{label}</span>}
     </span>
   );
 }
 
 export function Actions({ names }: { names: string[] }) {
-  return <div className="pv-actions" aria-hidden="true">{names.map((n) => <Icon key={n} name={n} />)}</div>;
+  return (
+    <div className="pv-actions" aria-hidden="true">
+      {names.map((n) => (
+        <Icon key={n} name={n} />
+      ))}
+    </div>
+  );
 }

@@ -3,10 +3,21 @@ import type { CountOptions, Platform, Verdict } from '../../../../../text/index'
 import type { MediaRef } from '../model';
 
 /** Who the post appears from: the chosen account. */
-export interface Identity { name: string; handle: string; avatar?: string; server?: string }
+export interface Identity {
+  name: string;
+  handle: string;
+  avatar?: string;
+  server?: string;
+}
 
 /** A link card (GET /link-preview's `card`); absent: no card is drawn. */
-export interface LinkCardData { url: string; title: string; description: string; imageUrl?: string | null; siteName?: string | null }
+export interface LinkCardData {
+  url: string;
+  title: string;
+  description: string;
+  imageUrl?: string | null;
+  siteName?: string | null;
+}
 
 /** One post of the thread as one network receives it. */
 export interface PreviewPostProps {
@@ -23,4 +34,5 @@ export interface PreviewPostProps {
   card?: LinkCardData;
 }
 
-export const mediaKeyOf = (media: readonly MediaRef[]) => media.map((m) => `${m.mediaId}:${m.type}:${m.altText}`).join('|');
+export const mediaKeyOf = (media: readonly MediaRef[]) =>
+  media.map((m) => `${m.mediaId}:${m.type}:${m.altText}`).join('|');
