@@ -78,8 +78,13 @@ describe('sign-in and keys', () => {
     expect(list.status).toBe(200);
     expect(keysOf(list.body)).toEqual(['apiKeys', 'success']);
     const item = list.body.apiKeys.find((x: any) => x.id === k.id);
-    expect(keysOf(item)).toEqual(sorted('id', 'key', 'name', 'status', 'lastUsed', 'createdAt', 'tier', 'expiresAt'));
+    // session / current: a key minted for scripts is no browser session, and not the one asking.
+    expect(keysOf(item)).toEqual(
+      sorted('id', 'key', 'name', 'status', 'lastUsed', 'createdAt', 'tier', 'expiresAt', 'session', 'current'),
+    );
     expect(item).toEqual({
+      session: false,
+      current: false,
       id: k.id,
       key: k.keyPreview,
       name: 'ci runner',
