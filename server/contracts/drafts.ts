@@ -5,7 +5,9 @@
 import { z } from 'zod';
 import { built, lazySchema } from './lazy.js';
 import { dateTimeInput, platformSchema, successTrue, timestamp } from './common.js';
-import { DRAFT_TEXT_MAX, POST_TEXT_MAX } from '../../text/draft-limits.js';
+import {
+  ALT_TEXT_MAX, DRAFT_POSTS_MAX, DRAFT_TEXT_MAX, DRAFT_TITLE_MAX, PLATFORM_TEXT_MAX, POST_TEXT_MAX,
+} from '../../text/draft-limits.js';
 
 export const DRAFT_STATUSES = ['draft', 'scheduled', 'publishing', 'published', 'partially_published', 'failed'] as const;
 export const draftStatus = lazySchema(() => z.enum(DRAFT_STATUSES)
@@ -20,7 +22,7 @@ export const verdictSchema = lazySchema(() => z.object({
   reason: z.string().optional().describe('why it is not valid'),
 }));
 
-export const mediaRefInput = lazySchema(() => z.object({ mediaId: id, altText: z.string().max(1500).optional() }));
+export const mediaRefInput = lazySchema(() => z.object({ mediaId: id, altText: z.string().max(ALT_TEXT_MAX).optional() }));
 export const mediaRefSchema = lazySchema(() => z.object({
   mediaId: z.string(),
   altText: z.string().optional(),
@@ -78,12 +80,12 @@ export const tweetInput = lazySchema(() => z.object({
 /** Per-network text: each network at most once; empty content removes that network's own text. */
 const platformTexts = () => z.array(z.object({
   platform: platformSchema,
-  content: z.string().max(100_000).describe('empty removes the override'),
+  content: z.string().max(PLATFORM_TEXT_MAX).describe('empty removes the override'),
 })).max(5).refine((a) => new Set(a.map((p) => p.platform)).size === a.length, 'each platform at most once');
 
 const draftFields = () => ({
-  title: z.string().trim().max(500),
-  tweets: z.array(tweetInput).min(1).max(100).superRefine((tweets, ctx) => {
+  title: z.string().trim().max(DRAFT_TITLE_MAX),
+  tweets: z.array(tweetInput).min(1).max(DRAFT_POSTS_MAX).superRefine((tweets, ctx) => {
     const total = tweets.reduce((n, t) => n + t.content.length, 0);
     if (total > DRAFT_TEXT_MAX) ctx.addIssue({ code: 'custom', message: `at most 1,000,000 characters of text per draft (this one has ${groupDigits(total)})` });
   }).describe('at most 1,000,000 characters of text in all; a body over HERALD_JSON_BODY_LIMIT (1 MiB by default) is refused first with 413'),
