@@ -33,7 +33,6 @@ export interface Outcome {
 }
 
 type Snap = { c: Composition; targets: readonly { uuid: string }[]; setAccounts: readonly { uuid: string }[] };
-/** Why the server would refuse the work as it is (undefined: it would take it). */
 const unsaveable = (s: Snap) => whyUnsaveable(draftBody(s.c, s.targets, s.setAccounts));
 const inAnHour = (z: string) => formatLocal(z, Date.now() + 60 * 60_000).local;
 
@@ -179,11 +178,14 @@ export function useComposer(draftParam: string | undefined, newParam: string | n
   // Autosave: within a second of the last change, one request.
   useEffect(() => {
     if (!dirty || !c.posts.some((p) => p.text.trim() || p.media.length)) return;
-    // Work over the server's limits is not sent on every pause: the page says what to do (Save sends it).
+    // This work's draft: New or another draft can take over before the page shows it (the timer may
+    // fire in between); the work must not go there. Work over the server's limits is not sent on
+    // every pause: the page says what to do (Save sends it).
+    const ses = session.current;
     const timer = setTimeout(() => {
       const why = unsaveable(now.current);
       if (why) setError(`Not saved: ${why}.`);
-      else save().catch((err) => setError(`Not saved: ${humanError(err, now.current.targets)}`));
+      else save(now.current, ses).catch((err) => setError(`Not saved: ${humanError(err, now.current.targets)}`));
     }, AUTOSAVE_MS);
     return () => clearTimeout(timer);
   }, [c, dirty, save]);
@@ -349,9 +351,8 @@ export function useComposer(draftParam: string | undefined, newParam: string | n
       setNotice('Saved.');
     });
   const startNew = () => {
-    // Work the server would refuse could not stay in Drafts: it stays here until it fits.
     const why = now.current.dirty ? unsaveable(now.current) : undefined;
-    if (why) return setError(`Not saved: ${why} before starting a new draft.`);
+    if (why) return setError(`Not saved: ${why} before starting a new draft.`); // else it would be lost
     navigate('compose', { new: String(Date.now()) });
   };
 
