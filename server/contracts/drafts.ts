@@ -22,7 +22,8 @@ export const verdictSchema = lazySchema(() => z.object({
   reason: z.string().optional().describe('why it is not valid'),
 }));
 
-export const mediaRefInput = lazySchema(() => z.object({ mediaId: id, altText: z.string().max(ALT_TEXT_MAX).optional() }));
+export const mediaRefInput = lazySchema(() =>
+  z.object({ mediaId: id, altText: z.string().max(ALT_TEXT_MAX).optional() }));
 export const mediaRefSchema = lazySchema(() => z.object({
   mediaId: z.string(),
   altText: z.string().optional(),

@@ -174,7 +174,8 @@ describe('where tokens live, chosen after the wizard', () => {
     await form.getByRole('radio', { name: 'A plain file', exact: true }).check();
     await form.getByRole('button', { name: 'Keep tokens there' }).click();
     // Leaving the encrypted file rewrites it (a key derivation) and checks the keychain again: slow when loaded.
-    await expect.poll(() => page.locator('[data-store-in-use]').getAttribute('data-store-in-use'), { timeout: 30_000 }).toBe('file');
+    const inUse = () => page.locator('[data-store-in-use]').getAttribute('data-store-in-use');
+    await expect.poll(inUse, { timeout: 30_000 }).toBe('file');
     expect(await page.locator('[data-store-note]').textContent()).toMatch(/[1-9]\d* saved secrets? moved across/);
     const key = (await page.evaluate(() => localStorage.getItem('herald.apiKey')))!;
     const account = (await child.call('GET', '/accounts', { key })).body.accounts[0];
