@@ -7,3 +7,8 @@
  */
 export const POST_TEXT_MAX = 100_000;
 export const DRAFT_TEXT_MAX = 1_000_000;
+/** A draft's title, a network's own text, the posts in one draft, alt text: the server refuses more. */
+export const DRAFT_TITLE_MAX = 500;
+export const PLATFORM_TEXT_MAX = 100_000;
+export const DRAFT_POSTS_MAX = 100;
+export const ALT_TEXT_MAX = 1500;

@@ -33,4 +33,11 @@ export { entitiesFor, displayUrl, scanEntities, type Entity, type EntityKind, ty
 export { networkRules, type NetworkRules } from './rules.js';
 export { linksIn, firstLink } from './links.js';
 export { detectLanguage, type LanguageGuess } from './language.js';
-export { POST_TEXT_MAX, DRAFT_TEXT_MAX } from './draft-limits.js';
+export {
+  POST_TEXT_MAX,
+  DRAFT_TEXT_MAX,
+  DRAFT_TITLE_MAX,
+  PLATFORM_TEXT_MAX,
+  DRAFT_POSTS_MAX,
+  ALT_TEXT_MAX,
+} from './draft-limits.js';

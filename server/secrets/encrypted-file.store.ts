@@ -135,4 +135,21 @@ export class EncryptedFileSecretStore implements SecretStore {
   async names() {
     return Object.keys(this.open());
   }
+  setMany(entries: Record<string, string>) {
+    this.open();
+    return this.exclusive(() => {
+      const d = { ...this.open(), ...entries };
+      this.write(d);
+      this.cache = d;
+    });
+  }
+  deleteMany(names: readonly string[]) {
+    this.open();
+    return this.exclusive(() => {
+      const d = { ...this.open() };
+      for (const name of names) delete d[name];
+      this.write(d);
+      this.cache = d;
+    });
+  }
 }

@@ -16,6 +16,9 @@ export interface SecretStore {
   delete(name: string): Promise<boolean>;
   /** Names currently stored (used by tests and by account clean-up). */
   names(): Promise<string[]>;
+  /** Many at once, where one write is much cheaper than one each (the encrypted file derives a key per write). */
+  setMany?(entries: Record<string, string>): Promise<void>;
+  deleteMany?(names: readonly string[]): Promise<void>;
 }
 
 /** The secret name under which an account's credentials are kept. */

@@ -86,6 +86,27 @@ describe('errors in words', () => {
     await page().locator('[data-saved]').filter({ hasText: 'Saved in Drafts' }).waitFor({ timeout: 10_000 });
     expect(await errorText()).toBe('');
   });
+
+  it('a title over 500 characters is not sent while typing, nor lost by New; the page says why', async () => {
+    await newDraft();
+    const sent: string[] = [];
+    page().on('request', (r) => {
+      if (/\/microblog\/drafts/.test(r.url()) && r.method() !== 'GET') sent.push(r.method());
+    });
+    await post(1).fill('A post whose title was pasted by mistake.');
+    await page().getByLabel('Title').fill('x'.repeat(501));
+    await expect
+      .poll(errorText, { timeout: 5000 })
+      .toContain('Not saved: the title is over 500 characters. Shorten it.');
+    await page().getByRole('button', { name: 'New', exact: true }).click();
+    await expect.poll(errorText).toContain('Shorten it before starting a new draft.');
+    expect(await values()).toEqual(['A post whose title was pasted by mistake.']);
+    expect(sent).toEqual([]);
+    await page().getByLabel('Title').fill('x'.repeat(500));
+    await page().locator('[data-saved]').filter({ hasText: 'Saved in Drafts' }).waitFor({ timeout: 10_000 });
+    expect(sent).toEqual(['POST']);
+    expect(await errorText()).toBe('');
+  });
 });
 
 describe('sending', () => {

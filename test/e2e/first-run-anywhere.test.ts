@@ -196,9 +196,9 @@ describe('where tokens live, chosen after the wizard', () => {
     const form = page.locator('[data-store-chooser="settings"]');
     await form.getByRole('radio', { name: 'A plain file', exact: true }).check();
     await form.getByRole('button', { name: 'Keep tokens there' }).click();
-    await expect
-      .poll(() => page.locator('[data-store-in-use]').getAttribute('data-store-in-use'), { timeout: 15_000 })
-      .toBe('file');
+    // Leaving the encrypted file rewrites it (a key derivation) and checks the keychain again: slow when loaded.
+    const inUse = () => page.locator('[data-store-in-use]').getAttribute('data-store-in-use');
+    await expect.poll(inUse, { timeout: 30_000 }).toBe('file');
     expect(await page.locator('[data-store-note]').textContent()).toMatch(/[1-9]\d* saved secrets? moved across/);
     const key = (await page.evaluate(() => localStorage.getItem('herald.apiKey')))!;
     const account = (await child.call('GET', '/accounts', { key })).body.accounts[0];

@@ -141,11 +141,17 @@ export class SecretSetupService {
   private async moveSecrets(from: SecretStore, to: SecretStore): Promise<number> {
     if (from === to || from instanceof UnavailableSecretStore || from.locked || from.kind === to.kind) return 0;
     const names = await from.names();
+    const values: Record<string, string> = {};
     for (const name of names) {
       const value = await from.get(name);
-      if (value !== null) await to.set(name, value);
+      if (value !== null) values[name] = value;
     }
-    for (const name of names) await from.delete(name).catch(() => false);
+    // One write each way: the encrypted file draws a new salt and derives a key on every write,
+    // which takes seconds per secret on a loaded machine.
+    if (to.setMany) await to.setMany(values);
+    else for (const [name, value] of Object.entries(values)) await to.set(name, value);
+    if (from.deleteMany) await from.deleteMany(names).catch(() => undefined);
+    else for (const name of names) await from.delete(name).catch(() => false);
     return names.length;
   }
 }

@@ -2,8 +2,18 @@
  * A composition to and from the API: the one body a save sends (posts, per-network text and the
  * template together, so a save is one request), and an opened draft as the composer edits it.
  */
-import { plainToHtml, PLATFORMS } from '../../../../text/index';
+import {
+  ALT_TEXT_MAX,
+  DRAFT_POSTS_MAX,
+  DRAFT_TEXT_MAX,
+  DRAFT_TITLE_MAX,
+  PLATFORM_TEXT_MAX,
+  plainToHtml,
+  PLATFORMS,
+  POST_TEXT_MAX,
+} from '../../../../text/index';
 import { client } from '../../api';
+import { networkName } from '../../components/ui';
 import { blank, newKey, slot, type Composition } from './model';
 
 type Account = { uuid: string };
@@ -35,6 +45,35 @@ export function draftBody(c: Composition, targets: readonly Account[], setAccoun
     templateInText: true,
     platforms: PLATFORMS.map((platform) => ({ platform, content: c.overrides[platform] ?? '' })),
   };
+}
+
+const count = (n: number) => n.toLocaleString('en');
+
+/**
+ * Why the server would refuse `body` (the limits its contract checks) and what to do about it; undefined
+ * when it would take it. Such work is not saved on its own (a request that can only fail, again on every
+ * pause): it stays in the window and in localStorage until it fits.
+ */
+export function whyUnsaveable(body: ReturnType<typeof draftBody>): string | undefined {
+  if (body.title.length > DRAFT_TITLE_MAX) return `the title is over ${count(DRAFT_TITLE_MAX)} characters. Shorten it`;
+  const posts = body.tweets;
+  if (posts.length > DRAFT_POSTS_MAX) {
+    return `a draft holds at most ${count(DRAFT_POSTS_MAX)} posts (this one has ${count(posts.length)}). Split it`;
+  }
+  const huge = posts.findIndex((t) => t.content.length > POST_TEXT_MAX);
+  if (huge >= 0) return `post ${huge + 1} is over ${count(POST_TEXT_MAX)} characters. Split it into a thread`;
+  if (posts.reduce((n, t) => n + t.content.length, 0) > DRAFT_TEXT_MAX) {
+    return `the posts are over ${count(DRAFT_TEXT_MAX)} characters in all. Split them into two drafts`;
+  }
+  for (const [i, t] of posts.entries()) {
+    const m = t.media.findIndex((x) => (x.altText ?? '').length > ALT_TEXT_MAX);
+    if (m >= 0) {
+      return `the alt text of post ${i + 1}, media ${m + 1} is over ${count(ALT_TEXT_MAX)} characters. Shorten it`;
+    }
+  }
+  const own = body.platforms.find((p) => p.content.length > PLATFORM_TEXT_MAX);
+  if (own) return `the ${networkName(own.platform)} text is over ${count(PLATFORM_TEXT_MAX)} characters. Shorten it`;
+  return undefined;
 }
 
 /** A saved draft as the composer edits it. */

@@ -8,7 +8,7 @@
  * one at a time, so a new draft is created once.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { PLATFORMS, POST_TEXT_MAX, type Platform } from '../../../../text/index';
+import { PLATFORMS, type Platform } from '../../../../text/index';
 import { publishSummaryText } from '../../../../text/status-text';
 import { client } from '../../api';
 import { networkName } from '../../components/ui';
@@ -19,7 +19,7 @@ import { pickTargets } from './AccountPicker';
 import { humanError } from './errors';
 import { useNetworkFacts } from './facts';
 import { followProgress } from './follow';
-import { draftBody, openDraft, unsavedCopy } from './drafts-io';
+import { draftBody, openDraft, unsavedCopy, whyUnsaveable } from './drafts-io';
 import { mediaSizes, withSizes } from './media-sizes';
 import { blank, newKey, slot, UNSAVED, zone, type Composition, type Progress, type Template } from './model';
 import { formatLocal, instantIn, useTimes } from './Timing';
@@ -32,6 +32,8 @@ export interface Outcome {
   text: string;
 }
 
+type Snap = { c: Composition; targets: readonly { uuid: string }[]; setAccounts: readonly { uuid: string }[] };
+const unsaveable = (s: Snap) => whyUnsaveable(draftBody(s.c, s.targets, s.setAccounts));
 const inAnHour = (z: string) => formatLocal(z, Date.now() + 60 * 60_000).local;
 
 export function useComposer(draftParam: string | undefined, newParam: string | null) {
@@ -168,7 +170,7 @@ export function useComposer(draftParam: string | undefined, newParam: string | n
       session.current = {};
       if (!snap.dirty) return;
       localStorage.setItem(slot(snap.c.draftId), JSON.stringify(snap.c));
-      save(snap, was).catch(() => undefined);
+      if (!unsaveable(snap)) save(snap, was).catch(() => undefined);
     },
     [save],
   );
@@ -176,16 +178,14 @@ export function useComposer(draftParam: string | undefined, newParam: string | n
   // Autosave: within a second of the last change, one request.
   useEffect(() => {
     if (!dirty || !c.posts.some((p) => p.text.trim() || p.media.length)) return;
-    // A post over the server's limit is not sent on every pause: the page says what to do.
-    const huge = c.posts.findIndex((p) => p.text.length > POST_TEXT_MAX);
-    if (huge >= 0) {
-      setError(
-        `Not saved: post ${huge + 1} is over ${POST_TEXT_MAX.toLocaleString('en')} characters. Split it into a thread.`,
-      );
-      return;
-    }
+    // This work's draft: New or another draft can take over before the page shows it (the timer may
+    // fire in between); the work must not go there. Work over the server's limits is not sent on
+    // every pause: the page says what to do (Save sends it).
+    const ses = session.current;
     const timer = setTimeout(() => {
-      save().catch((err) => setError(`Not saved: ${humanError(err, now.current.targets)}`));
+      const why = unsaveable(now.current);
+      if (why) setError(`Not saved: ${why}.`);
+      else save(now.current, ses).catch((err) => setError(`Not saved: ${humanError(err, now.current.targets)}`));
     }, AUTOSAVE_MS);
     return () => clearTimeout(timer);
   }, [c, dirty, save]);
@@ -350,7 +350,11 @@ export function useComposer(draftParam: string | undefined, newParam: string | n
       await save();
       setNotice('Saved.');
     });
-  const startNew = () => navigate('compose', { new: String(Date.now()) });
+  const startNew = () => {
+    const why = now.current.dirty ? unsaveable(now.current) : undefined;
+    if (why) return setError(`Not saved: ${why} before starting a new draft.`); // else it would be lost
+    navigate('compose', { new: String(Date.now()) });
+  };
 
   return {
     c,
