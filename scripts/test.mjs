@@ -14,7 +14,8 @@ import { sweepForCanaries } from './canary-sweep.mjs';
 import { ensureTestPeers } from './test-peers.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const APT_LINE = 'apt-get install -y chromium libsecret-1-dev gnome-keyring dbus dbus-x11 libfaketime faketime';
+const APT_LINE =
+  'apt-get install -y chromium libsecret-1-dev gnome-keyring dbus dbus-x11 libfaketime faketime fonts-noto-color-emoji';
 
 const needs = [
   ['dbus-run-session', 'dbus'],
@@ -23,6 +24,9 @@ const needs = [
   ['faketime', 'faketime'],
 ];
 const missing = needs.filter(([bin]) => spawnSync('sh', ['-c', `command -v ${bin}`]).status !== 0);
+// Without an emoji font Chromium lays emoji out slower and screenshots show boxes: the composer's
+// timings and pictures would not be what users see.
+if (!fs.existsSync('/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf')) missing.push(['', 'fonts-noto-color-emoji']);
 if (missing.length > 0) {
   console.error(`The test suite needs these system packages: ${missing.map(([, pkg]) => pkg).join(', ')}.`);
   console.error(`Install them with: ${APT_LINE}`);
