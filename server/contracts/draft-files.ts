@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { lazySchema } from './lazy.js';
 import { platformSchema, successTrue } from './common.js';
 import { draftSchema, linkCardChoice } from './drafts.js';
+import { ALT_TEXT_MAX } from '../../text/draft-limits.js';
 
 export const FILE_FORMAT = 'herald-draft/1';
 
@@ -25,7 +26,7 @@ export const fileMedia = lazySchema(() =>
           'a file path; only `herald draft import` reads it (it uploads the file and puts its id here); the ' +
             'server refuses a path',
         ),
-      alt: z.string().max(1500).optional(),
+      alt: z.string().max(ALT_TEXT_MAX).optional(),
     })
     .refine((m) => m.id !== undefined || m.path !== undefined, 'give id or path'),
 );

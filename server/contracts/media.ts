@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { lazySchema } from './lazy.js';
 import { successTrue } from './common.js';
+import { ALT_TEXT_MAX } from '../../text/draft-limits.js';
 
 export const mediaType = lazySchema(() =>
   z.enum(['image', 'gif', 'video']).describe('image = PNG, JPEG or WebP; gif; video = MP4 or MOV'),
@@ -19,7 +20,7 @@ export const uploadResponse = lazySchema(() =>
   }),
 );
 
-export const altTextBody = lazySchema(() => z.object({ altText: z.string().max(1500) }));
+export const altTextBody = lazySchema(() => z.object({ altText: z.string().max(ALT_TEXT_MAX) }));
 
 export const mediaItem = lazySchema(() =>
   z.object({

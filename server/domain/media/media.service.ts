@@ -30,8 +30,6 @@ export interface MediaView {
   size: number;
 }
 
-export const MAX_ALT_TEXT = 1500;
-
 export class MediaService {
   /** The fetcher for remote media URLs; replaceable (e.g. with an injected resolver in tests). */
   fetcher: GuardedFetcher;

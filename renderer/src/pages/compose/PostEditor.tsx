@@ -1,6 +1,6 @@
 /** One post of the thread in the editor: its text, per-network counters, media with alt text. */
 import { memo } from 'react';
-import { NETWORK_LABELS, type Platform, type Verdict } from '../../../../text/index';
+import { ALT_TEXT_MAX, NETWORK_LABELS, type Platform, type Verdict } from '../../../../text/index';
 import type { MediaRef, Post } from './model';
 
 export interface PostEditorProps {
@@ -139,7 +139,7 @@ function PostEditorView({
               <input
                 aria-label={`Alt text for media ${k + 1} of post ${i + 1}`}
                 placeholder="Alt text"
-                maxLength={1500}
+                maxLength={ALT_TEXT_MAX}
                 value={m.altText}
                 onChange={(e) =>
                   onMedia(
