@@ -1,0 +1,136 @@
+/**
+ * Drafts per network: the text a draft has for one network in place of its posts, what each
+ * target account's network receives, and splitting text into posts that fit a network.
+ */
+import {
+  checkNetworkPosts,
+  countOptionsFromMeta,
+  postsForNetwork,
+  splitForPlatform,
+  splitThreadText,
+  type Platform,
+} from '../../../text/index.js';
+import { nowIso } from '../../core/clock.js';
+import { type Deps } from '../deps.js';
+import type { AccountRow, DraftRow, PlatformRow } from '../../db/repos/drafts.repo.js';
+import { HeraldError } from '../../core/errors.js';
+import { parseJson } from './draft-fields.js';
+import { rulesFor, verdictFor, type MediaRef, type TargetRules } from './draft-text.js';
+import type { DraftReader } from './draft-reader.js';
+import { locked, type DraftWriter, type DraftsRepos } from './draft-writer.js';
+
+/** Per-network text, previews and splitting for DraftsService. */
+export class DraftNetworks {
+  constructor(
+    private readonly deps: Deps,
+    private readonly repos: DraftsRepos,
+    private readonly reader: DraftReader,
+    private readonly writer: DraftWriter,
+  ) {}
+
+  private platformDtos(userId: string, row: DraftRow, list: PlatformRow[]) {
+    const rules = rulesFor(this.reader.targetsOf(userId, [row]).get(row.id) ?? []);
+    return list.map((p) => {
+      const platform = p.platform as Platform;
+      return {
+        id: p.id,
+        draft_uuid: p.draftId,
+        platform,
+        content: p.content,
+        created_at: p.createdAt,
+        updated_at: p.updatedAt,
+        posts: splitThreadText(p.content).map((text) => ({
+          text,
+          ...verdictFor(platform, text, [], rules.get(platform)),
+        })),
+      };
+    });
+  }
+
+  private platformRows(draftId: string): PlatformRow[] {
+    return this.repos.drafts.platforms(draftId);
+  }
+
+  /** The draft's per-network text, each split into posts checked against its target accounts. */
+  platforms(userId: string, id: string) {
+    const row = this.reader.row(userId, id);
+    return this.platformDtos(userId, row, this.platformRows(row.id));
+  }
+
+  /** Sets (or, with empty text, removes) the draft's text for the given networks. */
+  putPlatforms(userId: string, id: string, input: { platforms: { platform: Platform; content: string }[] }) {
+    return this.repos.tx.run(() => {
+      const row = this.reader.row(userId, id);
+      if (row.status === 'publishing') throw locked();
+      const now = nowIso(this.deps.clock);
+      this.writer.writePlatforms(row.id, input.platforms, now);
+      this.repos.drafts.touch(row.id, now);
+      this.repos.handOff?.draftEdited(row.id, now); // a post handed to a network has the old text
+      return this.platformDtos(userId, row, this.platformRows(row.id));
+    });
+  }
+
+  /**
+   * What each target account's network receives for this draft (its override, else the posts'
+   * plain text; LinkedIn joined into one post) and whether it fits, counted with the account's
+   * own rules. Targets: the given accounts, else the draft's selected accounts, else its social
+   * set's accounts. The publishing engine and the composer's previews read this.
+   */
+  forNetworks(userId: string, id: string, accountIds?: string[]) {
+    const row = this.reader.row(userId, id);
+    let targets: AccountRow[];
+    if (accountIds && accountIds.length > 0) {
+      const ids = this.writer.checkAccounts(userId, accountIds, 'accountIds');
+      const rows = this.repos.accounts.ownMany(userId, ids);
+      targets = ids.map((a) => rows.find((r) => r.id === a)!);
+    } else {
+      targets = this.reader.targetsOf(userId, [row]).get(row.id) ?? [];
+    }
+    const list = this.repos.drafts
+      .tweetsOf([row.id])
+      .map((t) => ({ plainText: t.plainText, media: parseJson<MediaRef[]>(t.media, []) }));
+    const kinds = this.reader.mediaKinds(
+      userId,
+      list.flatMap((t) => t.media.map((m) => m.mediaId)),
+    );
+    const overrides = new Map(this.platformRows(row.id).map((p) => [p.platform, p.content]));
+    return targets.map((account) => {
+      const platform = account.platform as Platform;
+      const posts = postsForNetwork(platform, list, overrides.get(platform));
+      const checked = checkNetworkPosts(
+        platform,
+        posts.map((p) => ({ text: p.text, media: p.media.map((m) => kinds.get(m.mediaId) ?? 'image') })),
+        countOptionsFromMeta(platform, parseJson<Record<string, unknown>>(account.meta, {})),
+      );
+      return {
+        accountId: account.id,
+        platform,
+        username: account.username,
+        valid: checked.valid,
+        posts: posts.map((p, i) => ({ text: p.text, media: p.media, ...checked.posts[i] })),
+      };
+    });
+  }
+
+  /** Splits text into posts that fit one network, counted with an account's rules when given. */
+  split(userId: string, input: { text: string; platform: Platform; accountId?: string }) {
+    let options: TargetRules = rulesFor([]);
+    if (input.accountId) {
+      const account = this.repos.accounts.own(userId, input.accountId);
+      if (!account) throw new HeraldError('NOT_FOUND', 'Account not found');
+      if (account.platform !== input.platform) {
+        throw new HeraldError(
+          'INVALID_INPUT',
+          `Account ${account.id} is a ${account.platform} account, not ${input.platform}`,
+          { details: [{ path: 'accountId', message: 'platform does not match the account' }] },
+        );
+      }
+      options = rulesFor([account]);
+    }
+    const opts = options.get(input.platform)?.[0] ?? {};
+    return splitForPlatform(input.text, input.platform, opts).map((text) => ({
+      text,
+      ...verdictFor(input.platform, text, [], [opts]),
+    }));
+  }
+}
