@@ -510,7 +510,12 @@ describe('static checks', () => {
         if (src[j] === '<') depth++;
         if (src[j] === '>' && --depth === 0) break;
       }
-      generics.push(src.slice(i + 'this.request<'.length, j).replace(/\s+/g, ' ').trim());
+      generics.push(
+        src
+          .slice(i + 'this.request<'.length, j)
+          .replace(/\s+/g, ' ')
+          .trim(),
+      );
     }
     expect(generics.length).toBeGreaterThanOrEqual(60);
     // string: a draft file's text
