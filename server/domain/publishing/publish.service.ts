@@ -4,8 +4,9 @@
  * (strictly in order within a thread, a few at a time per network). Failed targets are
  * refunded; a target already published is skipped unless `force`.
  *
- * The steps live in their own modules: plan (plan.ts, limits.ts), charge (charge.ts), send
- * (send.ts: the runner and the outbox) and report (report.ts); scheduled posts come in through
+ * The steps live in their own modules: plan (planner.ts over plan.ts and limits.ts), charge
+ * (charge.ts), send (send.ts: the runner and the outbox), report (report.ts) and dry runs
+ * (publish-dry-run.ts); scheduled posts come in through
  * scheduled-runner.ts. This service joins them and owns the publications running in this process.
  * Its parts are its own: what others need (X's spend, the storage waits, the draft's status
  * writer) is built by createServices and given to each that needs it.
@@ -21,22 +22,25 @@ import { PUBLISH_COST, type CreditsService } from '../credits/credits.service.js
 import type { SocialSetsService } from '../social-sets/social-sets.service.js';
 import type { EventsService } from '../events/events.service.js';
 import { PublishCharge } from './charge.js';
-import { loadDraft, partsFor, partsFromTexts, planCard, resolveTargets, withKinds } from './plan.js';
 import { PublishReports } from './report.js';
 import { PublishSender } from './send.js';
 import type {
-  CardSource, DirectPublish, MediaByUrl, PartPlan, PublicationOptions, PublishOutcome, PublishRequest, Started,
+  CardSource,
+  DirectPublish,
+  MediaByUrl,
+  PublicationOptions,
+  PublishOutcome,
+  PublishRequest,
+  Started,
   TargetResult,
 } from './model.js';
 import { checkParts } from './limits.js';
 import type { StorageWaits } from './storage-waits.js';
-import { dryRunAnswer, type CardFacts } from './dry-run.js';
 import type { XSpend } from './x-spend.js';
 import type { DraftStatusWriter } from './draft-status-writer.js';
 import type { Planned } from './model.js';
-
-/** Thrown to roll a dry run's transaction back. */
-const ROLLBACK = Symbol('dry run');
+import { PublishPlanner } from './planner.js';
+import { PublishDryRun } from './publish-dry-run.js';
 
 export type { ProgressEntry } from './report.js';
 export { resultData } from './send.js';
@@ -46,9 +50,16 @@ export { resultData } from './send.js';
  * Retry-After until the network's own reset, when it gave one) or PLATFORM_ERROR.
  */
 export function targetError(result: TargetResult, now: number): HeraldError {
-  const code = result.error?.code === 'TOKEN_EXPIRED' || result.error?.code === 'RATE_LIMITED' ? result.error.code : 'PLATFORM_ERROR';
+  const code =
+    result.error?.code === 'TOKEN_EXPIRED' || result.error?.code === 'RATE_LIMITED'
+      ? result.error.code
+      : 'PLATFORM_ERROR';
   const after = code === 'RATE_LIMITED' ? result.retry?.after : undefined;
-  return new HeraldError(code, result.error?.message ?? 'Publishing failed', after ? { retryAfter: Math.max(1, Math.ceil((after - now) / 1000)) } : {});
+  return new HeraldError(
+    code,
+    result.error?.message ?? 'Publishing failed',
+    after ? { retryAfter: Math.max(1, Math.ceil((after - now) / 1000)) } : {},
+  );
 }
 
 /** What the publish service works with besides its repositories (built by createServices). */
@@ -73,25 +84,41 @@ export class PublishService {
   private readonly charge: PublishCharge;
   private readonly sender: PublishSender;
   private readonly reports: PublishReports;
-  private readonly cardFacts?: CardFacts;
+  private readonly planner: PublishPlanner;
+  private readonly dryRuns: PublishDryRun;
   private readonly credits: CreditsService;
-  private readonly sets: SocialSetsService;
-  private readonly xSpend: XSpend;
   private readonly draftStatus: DraftStatusWriter;
 
-  constructor(private readonly deps: Deps, private readonly repos: PublishingRepos, parts: PublishParts) {
+  constructor(
+    private readonly deps: Deps,
+    private readonly repos: PublishingRepos,
+    parts: PublishParts,
+  ) {
     const { credentials, credits, stream, cards } = parts;
-    ({ credits: this.credits, sets: this.sets, xSpend: this.xSpend, draftStatus: this.draftStatus } = parts);
-    this.charge = new PublishCharge(deps, repos, credits, this.running, stream, this.xSpend, this.draftStatus);
+    ({ credits: this.credits, draftStatus: this.draftStatus } = parts);
+    this.charge = new PublishCharge(deps, repos, credits, this.running, stream, parts.xSpend, this.draftStatus);
     this.sender = new PublishSender(deps, repos, credentials, credits, this.running, stream, this.draftStatus, cards);
-    this.cardFacts = cards ? (url) => cards.cached(url) : undefined;
+    this.planner = new PublishPlanner(deps, repos, parts.sets, this.charge);
+    const cardFacts = cards ? (url: string) => cards.cached(url) : undefined;
+    this.dryRuns = new PublishDryRun({
+      repos,
+      planner: this.planner,
+      charge: this.charge,
+      credits,
+      xSpend: parts.xSpend,
+      cardFacts,
+    });
     this.reports = new PublishReports(deps, repos, parts.storageWaits);
     this.events = this.sender.events;
   }
 
   /** Targets: explicit list, else account ids, else the draft's selection, else its set. */
-  resolveTargets(userId: string, draft: { selectedAccountIds: string[]; socialSetId: string | null }, req: Pick<PublishRequest, 'accountIds' | 'targetAccounts'>): { account: AccountRow; communityId?: string }[] {
-    return resolveTargets(this.repos.publishInputs, this.sets, userId, draft, req);
+  resolveTargets(
+    userId: string,
+    draft: { selectedAccountIds: string[]; socialSetId: string | null },
+    req: Pick<PublishRequest, 'accountIds' | 'targetAccounts'>,
+  ): { account: AccountRow; communityId?: string }[] {
+    return this.planner.resolveTargets(userId, draft, req);
   }
 
   /** Throws INSUFFICIENT_CREDITS unless `targets` publishes could be paid now. */
@@ -110,18 +137,39 @@ export class PublishService {
    * reason instead of the entry vanishing. Nothing is charged (nothing was). An account no
    * longer in Herald keeps only its failed schedule entry, which progress shows.
    */
-  recordRefusal(userId: string, draftId: string, accountId: string, platform: Platform, error: { code: string; message: string }): void {
+  recordRefusal(
+    userId: string,
+    draftId: string,
+    accountId: string,
+    platform: Platform,
+    error: { code: string; message: string },
+  ): void {
     const exists = this.repos.publishInputs.accountsOf(userId, [accountId]).length > 0;
     if (!exists) return;
     const { outbox } = this.repos;
     this.repos.commits.relaxed(() => {
-      const id = outbox.create({ userId, draftId, accountId, platform, jobId: null, options: '{}', origin: 'schedule', status: 'failed' });
+      const id = outbox.create({
+        userId,
+        draftId,
+        accountId,
+        platform,
+        jobId: null,
+        options: '{}',
+        origin: 'schedule',
+        status: 'failed',
+      });
       outbox.finish(id, 'failed', { error: error.message, data: { error } });
     });
   }
 
   /** POST /threadblog/publish and /problog/publish with a draftId: one account, single-network answer. */
-  async publishDraftTo(userId: string, draftId: string, accountId: string, platform: Platform, options: PublicationOptions) {
+  async publishDraftTo(
+    userId: string,
+    draftId: string,
+    accountId: string,
+    platform: Platform,
+    options: PublicationOptions,
+  ) {
     const r = await this.publishDraft(userId, { draftId, targetAccounts: [{ accountId, platform }], options });
     const result = r.results[0];
     if (!result.success) throw targetError(result, Date.now());
@@ -144,7 +192,8 @@ export class PublishService {
     const { outbox } = this.repos;
     const pub = outbox.get(publicationId);
     if (!pub || pub.userId !== userId) throw new HeraldError('NOT_FOUND', 'Publication not found');
-    if (pub.status !== 'needs_review') throw new HeraldError('INVALID_INPUT', `This publication is ${pub.status}, not waiting for review`);
+    if (pub.status !== 'needs_review')
+      throw new HeraldError('INVALID_INPUT', `This publication is ${pub.status}, not waiting for review`);
     this.repos.tx.run(() => {
       const parts = outbox.parts(pub.id);
       if (outcome === 'published') {
@@ -153,7 +202,11 @@ export class PublishService {
         for (const p of parts) if (p.status === 'sending') outbox.partPending(p.id);
         outbox.finish(pub.id, 'failed', { error: 'Not published (confirmed by you); publish again to send it' });
         // Like any failed target it is refunded: publishing it again charges it again.
-        this.credits.refund(userId, PUBLISH_COST, { orderNo: pub.id, sourceType: pub.platform, sourceDetail: 'Refund: not published (confirmed by you)' });
+        this.credits.refund(userId, PUBLISH_COST, {
+          orderNo: pub.id,
+          sourceType: pub.platform,
+          sourceDetail: 'Refund: not published (confirmed by you)',
+        });
       }
     });
     if (pub.draftId) this.draftStatus.afterPublish(pub.draftId);
@@ -165,7 +218,13 @@ export class PublishService {
     const started = this.begin(userId, req);
     if (background) {
       this.run(started).catch((err) => this.deps.log.error('Herald background publish failed', err));
-      return { jobId: started.jobId, draftId: started.draftId, results: started.skipped, pending: started.toRun.length, warnings: started.warnings };
+      return {
+        jobId: started.jobId,
+        draftId: started.draftId,
+        results: started.skipped,
+        pending: started.toRun.length,
+        warnings: started.warnings,
+      };
     }
     return this.run(started);
   }
@@ -191,9 +250,17 @@ export class PublishService {
     const { draft, targets } = planned ?? this.plan(userId, req);
     checkParts(targets);
     const jobId = req.jobId ?? this.deps.ids.uuid();
-    const { skipped, toRun, warnings } = this.charge.prepare(userId, draft.id, targets, { jobId, force: req.force ?? false, origin: req.origin ?? 'now' });
+    const { skipped, toRun, warnings } = this.charge.prepare(userId, draft.id, targets, {
+      jobId,
+      force: req.force ?? false,
+      origin: req.origin ?? 'now',
+    });
     const skippedResults: TargetResult[] = skipped.map(({ target, pub }) => ({
-      accountId: target.account.id, platform: target.account.platform as Platform, success: true, skipped: true, status: 'published',
+      accountId: target.account.id,
+      platform: target.account.platform as Platform,
+      success: true,
+      skipped: true,
+      status: 'published',
       data: pub.data ? (JSON.parse(pub.data) as Record<string, unknown>) : undefined,
     }));
     for (const r of toRun) this.running.add(r.pubId);
@@ -218,67 +285,15 @@ export class PublishService {
    * What a real publish would refuse (a limit, an account, short credits) is refused the same way.
    */
   dryRun(userId: string, req: PublishRequest) {
-    return this.rolledBack(userId, () => {
-      const { draft, targets } = this.plan(userId, req);
-      checkParts(targets);
-      const { skipped } = this.charge.prepare(userId, draft.id, targets, { jobId: null, force: req.force ?? false, origin: req.origin ?? 'now' });
-      const done = new Set(skipped.map((s) => s.target.account.id));
-      return dryRunAnswer(targets.map((t) => ({ ...t, credits: done.has(t.account.id) ? 0 : PUBLISH_COST, skipped: done.has(t.account.id) })), 0, (parts) => this.xSpend.postsCostUsd(userId, parts), this.cardFacts);
-    });
+    return this.dryRuns.draft(userId, req);
   }
 
-  /**
-   * A dry run's plan and charge, in a transaction rolled back (its publications, parts, ledger
-   * records and events go with it); the answer carries the balance as it stands after. The
-   * month's grant is written first, outside it, as any look at the balance would.
-   */
-  private rolledBack(userId: string, planAndCharge: () => ReturnType<typeof dryRunAnswer>) {
-    this.credits.ensureGrant(userId);
-    let answer: ReturnType<typeof dryRunAnswer> | undefined;
-    try {
-      this.repos.tx.run(() => {
-        answer = planAndCharge();
-        throw ROLLBACK;
-      });
-    } catch (err) {
-      if (err !== ROLLBACK) throw err;
-    }
-    answer!.credits.balance = this.credits.balance(userId).balance;
-    return answer!;
-  }
-
-  /** What each target of a draft publish gets (plan.ts): the draft's parts per network, and its options. */
+  /** What each target of a draft publish gets (planner.ts): the draft's parts per network, and its options. */
   plan(
-    userId: string, req: Pick<PublishRequest, 'draftId' | 'accountIds' | 'targetAccounts' | 'community' | 'options'>,
+    userId: string,
+    req: Pick<PublishRequest, 'draftId' | 'accountIds' | 'targetAccounts' | 'community' | 'options'>,
   ): Planned {
-    const draft = loadDraft(this.repos.publishInputs, userId, req.draftId);
-    const targets = this.resolveTargets(userId, draft, req).map(({ account, communityId }) => {
-      const platform = account.platform as Platform;
-      const options: PublicationOptions = { ...req.options };
-      if (platform === 'microblog') {
-        const community = communityId ?? req.community?.id;
-        if (community) options.communityId = community;
-      }
-      const parts = partsFor(platform, draft);
-      // The default card is the first link of the first post that network gets (its own text, when it has one).
-      const firstText = draft.overrides[platform]?.trim() ? parts[0]?.text ?? '' : draft.posts[0]?.plainText ?? '';
-      return { account, parts, options: this.withDefaults(platform, options, draft.language, draft.linkCard, firstText, parts) };
-    });
-    return { draft, targets };
-  }
-
-  /**
-   * The options every path shares (drafts, schedules, the single-network endpoints): the post
-   * language (the draft's, else the setting defaultLanguage) and, for networks that take a link
-   * card from the client, the card's page and post.
-   */
-  private withDefaults(platform: Platform, options: PublicationOptions, language: string | null, card: Parameters<typeof planCard>[0], firstText: string, parts: PartPlan[]): PublicationOptions {
-    const out: PublicationOptions = { ...options, langs: options.langs ?? [language ?? this.deps.config.defaultLanguage] };
-    let takesCards = false;
-    try { takesCards = this.deps.platforms.get(platform).linkCards === true; } catch { /* no adapter: refused when sent */ }
-    const linkCard = takesCards ? planCard(card, firstText, parts) : undefined;
-    if (linkCard) out.linkCard = linkCard;
-    return out;
+    return this.planner.plan(userId, req);
   }
 
   /** A begun publish's second half: sends to every target and settles them. */
@@ -287,12 +302,18 @@ export class PublishService {
     this.release(started);
     // Settled meanwhile by something else (begin() keeps that from happening here): start over,
     // so it is planned and charged as it stands now.
-    if (toRun.some((r) => this.repos.outbox.get(r.pubId)?.status !== 'publishing')) return this.run(this.begin(userId, req));
-    const results = [...started.skipped, ...(await this.sender.execute(userId, draftId, toRun, req.origin === 'schedule'))];
+    if (toRun.some((r) => this.repos.outbox.get(r.pubId)?.status !== 'publishing'))
+      return this.run(this.begin(userId, req));
+    const results = [
+      ...started.skipped,
+      ...(await this.sender.execute(userId, draftId, toRun, req.origin === 'schedule')),
+    ];
     const succeeded = results.filter((r) => r.success).length;
     return {
       success: succeeded === results.length,
-      jobId, draftId, results,
+      jobId,
+      draftId,
+      results,
       summary: { total: results.length, succeeded, failed: results.length - succeeded },
       ...(started.warnings.length > 0 ? { warnings: started.warnings } : {}),
     };
@@ -304,7 +325,11 @@ export class PublishService {
    */
   private assertUnlocked(): void {
     if (this.deps.secrets.locked) {
-      throw new HeraldError('SECRET_STORE_LOCKED', 'Herald is locked, so it cannot read the accounts\' tokens: unlock it (the banner at the top of the app, or `herald secrets unlock`) and publish again. Nothing was sent or charged.');
+      throw new HeraldError(
+        'SECRET_STORE_LOCKED',
+        "Herald is locked, so it cannot read the accounts' tokens: unlock it (the banner at the top of the " +
+          'app, or `herald secrets unlock`) and publish again. Nothing was sent or charged.',
+      );
     }
   }
 
@@ -319,7 +344,7 @@ export class PublishService {
    */
   async publishDirect(userId: string, req: DirectPublish, byUrl?: MediaByUrl): Promise<TargetResult> {
     this.assertUnlocked();
-    const target = await this.planDirect(userId, req, byUrl);
+    const target = await this.planner.planDirect(userId, req, byUrl);
     const { toRun } = this.charge.prepare(userId, null, [target], { jobId: null, force: true, origin: 'api' });
     const [result] = await this.sender.execute(userId, null, toRun);
     return result;
@@ -330,28 +355,7 @@ export class PublishService {
    * nothing sent. `byUrl.load` should not fetch (MediaService.refsFromUrls with `fetch: false`):
    * a remote media URL is answered as `{url}`, this server's media by id.
    */
-  async dryRunDirect(userId: string, req: DirectPublish, byUrl?: MediaByUrl) {
-    const target = await this.planDirect(userId, req, byUrl);
-    return this.rolledBack(userId, () => {
-      this.charge.prepare(userId, null, [target], { jobId: null, force: true, origin: 'api' });
-      return dryRunAnswer([{ ...target, credits: PUBLISH_COST }], 0, (parts) => this.xSpend.postsCostUsd(userId, parts), this.cardFacts);
-    });
-  }
-
-  /** A direct publish's one target: the account, its parts (limits checked) and options. */
-  private async planDirect(userId: string, req: DirectPublish, byUrl?: MediaByUrl) {
-    const [{ account }] = this.resolveTargets(userId, { selectedAccountIds: [], socialSetId: null }, { targetAccounts: [{ accountId: req.accountId, platform: req.platform }] });
-    let given = req.media;
-    if (byUrl && byUrl.urls.length > 0) {
-      // The URLs stand for their media (kind guessed from the name) until they are fetched.
-      checkParts([{ account, parts: partsFromTexts(req.platform, req.texts, [...given, ...byUrl.urls.map((url) => ({ url }))]) }]);
-      this.assertCredits(userId, 1);
-      given = [...given, ...(await byUrl.load(byUrl.urls))];
-    }
-    const media = given.map(withKinds(this.repos.publishInputs, userId, given));
-    const parts = partsFromTexts(req.platform, req.texts, media);
-    const target = { account, parts, options: this.withDefaults(req.platform, req.options, null, null, req.texts[0] ?? '', parts) };
-    checkParts([target]);
-    return target;
+  dryRunDirect(userId: string, req: DirectPublish, byUrl?: MediaByUrl) {
+    return this.dryRuns.direct(userId, req, byUrl);
   }
 }

@@ -3,22 +3,20 @@
  * only wakes, claims through here and queues per account). A scheduled post's trip: wake
  * (scheduler.ts) → claim (claim()) → begin (the publish service plans and charges the claimed
  * batch at once, in one relaxed transaction) → send (at its turn in its account's queue, the
- * publish service's run()) → settle (settle(): the entry's outcome, then the draft's status, by
- * its one writer, draft-status-writer.ts). Grace/missed (rules/missed.ts), the retry policy
- * (rules/retry.ts) and the draft's status (rules/draft-status.ts) are decided by their one module
- * each. Its collaborators come from createServices; it never reaches into the publish service.
+ * publish service's run()) → settle (scheduled-outcomes.ts: the entry's outcome, then the
+ * draft's status, by its one writer, draft-status-writer.ts). Grace/missed (rules/missed.ts), the
+ * retry policy (rules/retry.ts) and the draft's status (rules/draft-status.ts) are decided by
+ * their one module each. Its collaborators come from createServices; it never reaches into the
+ * publish service.
  *
  * Outcomes are written together, once per turn of the event loop, without waiting for the disk
- * (see relaxed()). A crash before they reach it leaves the entry claimed; the next start puts it
- * back, and firing it again finds its publication settled (published: skipped, not sent or
- * charged again).
+ * (scheduled-outcomes.ts); an entry that must wait (a full disk, the secret store locked, a
+ * posting cap) goes back to the queue by the rules of scheduled-waits.ts.
  */
 import type { Platform } from '../../core/config.js';
 import { crashPoint } from '../../core/crash.js';
 import { HeraldError, isStorageFull } from '../../core/errors.js';
 import type { EntryRow } from '../../db/repos/schedule.repo.js';
-import { NETWORK_LABELS as NETWORK_NAMES } from '../../../text/counting.js';
-import { targetStatusText, type TargetState } from '../../../text/status-text.js';
 import type { PublishingRepos } from '../../db/repos/publishing-repos.js';
 import type { Deps } from '../deps.js';
 import type { EventsService } from '../events/events.service.js';
@@ -26,9 +24,10 @@ import type { DraftStatusWriter } from './draft-status-writer.js';
 import type { Planned, Started, TargetResult } from './model.js';
 import type { PublishService } from './publish.service.js';
 import { isMissed, missedReason } from './rules/missed.js';
-import { nextAttemptAt, RETRY_BACKOFF_MS, STORAGE_BACKOFF_MS, storageRetryAt } from './rules/retry.js';
-import type { QuotaHold } from './quota-gate.js';
+import { nextAttemptAt, RETRY_BACKOFF_MS, STORAGE_BACKOFF_MS } from './rules/retry.js';
 import type { QuotaHolds } from './quota-hold.js';
+import { ScheduledOutcomes } from './scheduled-outcomes.js';
+import { ScheduledWaits, tell } from './scheduled-waits.js';
 import type { StorageWaits } from './storage-waits.js';
 
 export interface ScheduledRunnerOptions {
@@ -41,8 +40,10 @@ export interface ScheduledRunnerOptions {
 export type { EntryRow } from '../../db/repos/schedule.repo.js';
 
 /** What the scheduled runner asks of the publish service: begin, run, give up, and record a refusal. */
-export type ScheduledPublisher = Pick<PublishService,
-  'ensureGrants' | 'plan' | 'begin' | 'run' | 'release' | 'unbegin' | 'recordRefusal' | 'resumeInterrupted'>;
+export type ScheduledPublisher = Pick<
+  PublishService,
+  'ensureGrants' | 'plan' | 'begin' | 'run' | 'release' | 'unbegin' | 'recordRefusal' | 'resumeInterrupted'
+>;
 
 /** The scheduled runner's collaborators, built by createServices. */
 export interface ScheduledRunnerParts {
@@ -54,38 +55,25 @@ export interface ScheduledRunnerParts {
   draftStatus: DraftStatusWriter;
 }
 
-/**
- * The reason an entry keeps while the encrypted secret store waits for its passphrase (Herald
- * restarted, nobody unlocked it yet). Progress shows it with `waitingFor: "reconnect"`: of the
- * values docs/decisions.md §6 allows, the one that says the person must give Herald its access to the
- * account back; "storage" would send them to free disk space, "network" and "quota" blame others.
- */
-export const LOCKED_WAIT = 'Waiting: secret store locked: unlock Herald to send. Nothing was sent or charged; it goes out as soon as Herald is unlocked';
-/** How often a post waiting for the passphrase is looked at again; unlocking wakes it at once. */
-export const LOCKED_RECHECK_MS = 5 * 60_000;
-
-const STORAGE_WAIT = 'Waiting: the disk that holds Herald\'s data folder is full; nothing was sent or charged. Free some space and it is sent.';
-
 export class ScheduledRunner {
   private readonly backoff: readonly number[];
-  private readonly storageBackoff: readonly number[];
-  /** Tries so far of each entry a full disk stopped (the backoff grows with them). */
-  private readonly storageTries = new Map<string, number>();
-  /** Outcomes waiting to be written (see later()), and the drafts whose status follows them. */
-  private readonly outcomes: (() => void)[] = [];
-  private readonly drafts = new Set<string>();
-  private flushing: NodeJS.Immediate | undefined;
+  private readonly outcomes: ScheduledOutcomes;
+  private readonly waits: ScheduledWaits;
   private readonly repos: ScheduledRunnerParts['repos'];
   private readonly publishing: ScheduledPublisher;
   private readonly storageWaits: StorageWaits;
   private readonly stream: EventsService;
 
   constructor(
-    private readonly deps: Deps, private readonly parts: ScheduledRunnerParts, opts: ScheduledRunnerOptions = {},
+    private readonly deps: Deps,
+    private readonly parts: ScheduledRunnerParts,
+    opts: ScheduledRunnerOptions = {},
   ) {
     ({ repos: this.repos, publishing: this.publishing, storageWaits: this.storageWaits, stream: this.stream } = parts);
     this.backoff = opts.backoffMs ?? RETRY_BACKOFF_MS;
-    this.storageBackoff = opts.storageBackoffMs ?? STORAGE_BACKOFF_MS;
+    this.outcomes = new ScheduledOutcomes(deps, this.repos, parts.draftStatus);
+    const storageBackoff = opts.storageBackoffMs ?? STORAGE_BACKOFF_MS;
+    this.waits = new ScheduledWaits(deps, { ...parts, outcomes: this.outcomes, storageBackoff });
   }
 
   /**
@@ -107,13 +95,19 @@ export class ScheduledRunner {
     return earliest === null ? null : Math.max(earliest, blocked ?? earliest);
   }
 
-  pendingCount(): number { return this.repos.schedule.pendingCount(); }
+  pendingCount(): number {
+    return this.repos.schedule.pendingCount();
+  }
 
   /** When Herald itself must next send a post (handed-off posts excluded; 0 while one is being sent). */
-  nextLocalDue(): number | null { return this.repos.handOff.nextLocalDue(); }
+  nextLocalDue(): number | null {
+    return this.repos.handOff.nextLocalDue();
+  }
 
   /** Entries that fell due between two instants and have ended (the scheduler's wake report). */
-  settledBetween(since: number, until: number) { return this.repos.handOff.settledBetween(since, until); }
+  settledBetween(since: number, until: number) {
+    return this.repos.handOff.settledBetween(since, until);
+  }
 
   /**
    * Entries a killed process had claimed were never settled by it: the outbox says what went
@@ -138,14 +132,26 @@ export class ScheduledRunner {
   /** Claiming failed for a full disk: claims wait until `until` (progress shows the wait). */
   claimsRefused(until: number): void {
     const waits = this.storageWaits;
-    if (waits.claimsBlockedUntil === null) this.deps.log.warn('Herald cannot fire due scheduled posts: the disk that holds its data folder is full. They wait, uncharged, and fire once there is room.');
+    if (waits.claimsBlockedUntil === null)
+      this.deps.log.warn(
+        'Herald cannot fire due scheduled posts: the disk that holds its data folder is full. They wait, ' +
+          'uncharged, and fire once there is room.',
+      );
     waits.claimsBlockedUntil = until;
   }
 
   private request(e: EntryRow) {
     // Handed off: the network publishes it itself; the run confirms it (hand-off-confirm.ts).
-    const options = e.networkScheduledId ? { handedOff: { id: e.networkScheduledId, at: e.handedOffFor ?? e.fireAt } } : undefined;
-    return { draftId: e.draftId, targetAccounts: [{ accountId: e.accountId, platform: e.platform }], origin: 'schedule' as const, options, force: this.forced(e) };
+    const options = e.networkScheduledId
+      ? { handedOff: { id: e.networkScheduledId, at: e.handedOffFor ?? e.fireAt } }
+      : undefined;
+    return {
+      draftId: e.draftId,
+      targetAccounts: [{ accountId: e.accountId, platform: e.platform }],
+      origin: 'schedule' as const,
+      options,
+      force: this.forced(e),
+    };
   }
 
   /**
@@ -193,7 +199,9 @@ export class ScheduledRunner {
     } catch (err) {
       // Not committed (the database busy or failing): each entry is begun at its turn instead.
       for (const s of started.values()) this.publishing.release(s);
-      this.deps.log.warn(`Herald could not start a batch of due posts at once; they start one by one (${(err as Error).message})`);
+      this.deps.log.warn(
+        `Herald could not start a batch of due posts at once; they start one by one (${(err as Error).message})`,
+      );
       return new Map();
     }
     return started;
@@ -212,12 +220,12 @@ export class ScheduledRunner {
       // Its post went out already (a crash after it was published, before its entry said so; or
       // published at once meanwhile): nothing was missed, and firing it would only skip it.
       if (!this.forced(e) && publications.latestStatusOf(e.draftId, e.accountId) === 'published') {
-        this.settle(e, 'done', null);
+        this.outcomes.settle(e, 'done', null);
         return;
       }
       const why = missedReason(e.dueAt, e.attempts, claimedAt);
-      this.tell(e, { status: 'missed', reason: why });
-      this.later(e.draftId, () => {
+      tell(this.deps.log, e, { status: 'missed', reason: why });
+      this.outcomes.later(e.draftId, () => {
         schedule.missed(e.id, why);
         this.stream.post(e.userId, 'post.missed', e, { error: why });
       });
@@ -225,20 +233,24 @@ export class ScheduledRunner {
     }
     if (this.deps.secrets.locked) {
       if (started) this.publishing.release(started);
-      this.waitForUnlock(e, this.deps.clock.now());
+      this.waits.forUnlock(e, this.deps.clock.now());
       return;
     }
     // Not begun with its batch: planned once here, for the quota and for its begin below.
     let planned: Planned | undefined;
     let refused: { why: unknown } | undefined;
     if (!started) {
-      try { planned = this.publishing.plan(e.userId, this.request(e)); } catch (why) { refused = { why }; }
+      try {
+        planned = this.publishing.plan(e.userId, this.request(e));
+      } catch (why) {
+        refused = { why };
+      }
     }
     // The network's posting cap (quota-gate.ts): over it, the entry waits, pending and uncharged.
     const hold = await this.parts.quotaHolds.check(e, started, planned);
     if (hold) {
       if (started) this.publishing.unbegin(started);
-      this.waitForQuota(e, hold);
+      this.waits.forQuota(e, hold);
       return;
     }
     let result: TargetResult | undefined;
@@ -250,7 +262,8 @@ export class ScheduledRunner {
       const r = await this.publishing.run(started ?? this.publishing.begin(e.userId, this.request(e), planned));
       result = r.results[0];
       // Over X's spend cap set to warn: it went, and the log says so.
-      for (const w of ('warnings' in r ? r.warnings ?? [] : [])) this.deps.log.warn(`Scheduled post of draft ${e.draftId}: ${w}`);
+      for (const w of 'warnings' in r ? (r.warnings ?? []) : [])
+        this.deps.log.warn(`Scheduled post of draft ${e.draftId}: ${w}`);
       full = result?.error?.code === 'STORAGE_FULL';
     } catch (err) {
       // Refused before anything was sent (credits, validation, account gone): not retried, but
@@ -262,108 +275,58 @@ export class ScheduledRunner {
       // A full disk and a locked secret store are waited out (below), not refusals.
       if (!full && code !== 'SECRET_STORE_LOCKED') {
         try {
-          this.publishing.recordRefusal(e.userId, e.draftId, e.accountId, e.platform as Platform, { code, message: error });
+          this.publishing.recordRefusal(e.userId, e.draftId, e.accountId, e.platform as Platform, {
+            code,
+            message: error,
+          });
         } catch (recordErr) {
-          this.deps.log.error('Herald could not record a refused scheduled post; its schedule entry keeps the reason', recordErr);
+          this.deps.log.error(
+            'Herald could not record a refused scheduled post; its schedule entry keeps the reason',
+            recordErr,
+          );
         }
       }
     }
     const now = this.deps.clock.now();
     if (full) {
-      this.waitForStorage(e, now);
+      this.waits.forStorage(e, now);
       return;
     }
     // Locked while it ran (its failure was refunded): it waits like one found locked at its turn.
     if ((errorCode ?? result?.error?.code) === 'SECRET_STORE_LOCKED') {
-      this.waitForUnlock(e, now);
+      this.waits.forUnlock(e, now);
       return;
     }
-    this.storageTries.delete(e.id);
-    this.storageWaits.entries.delete(e.id);
+    this.waits.clearStorage(e);
     if (result?.success) {
-      this.settle(e, 'done', null);
+      this.outcomes.settle(e, 'done', null);
       return;
     }
     const failure = error ?? result?.error?.message ?? 'Publishing failed';
     const at = nextAttemptAt(e.attempts + 1, now, result?.retry, this.backoff);
     if (at !== null) {
-      this.tell(e, { status: 'failed', reason: failure, nextAttemptAt: new Date(at).toISOString() });
-      this.later(e.draftId, () => {
+      tell(this.deps.log, e, { status: 'failed', reason: failure, nextAttemptAt: new Date(at).toISOString() });
+      this.outcomes.later(e.draftId, () => {
         // Scheduled again while this attempt ran: the new entry stands instead of the retry.
         const retried = schedule.retry(e.id, failure, at);
         if (!retried) schedule.finish(e.id, 'cancelled', `${failure}; scheduled again meanwhile`);
-        this.stream.post(e.userId, 'post.failed', e, { error: failure, errorCode: errorCode ?? result?.error?.code ?? null, nextAttemptAt: retried ? new Date(at).toISOString() : null });
+        this.stream.post(e.userId, 'post.failed', e, {
+          error: failure,
+          errorCode: errorCode ?? result?.error?.code ?? null,
+          nextAttemptAt: retried ? new Date(at).toISOString() : null,
+        });
       });
       return;
     }
     const status = result?.status === 'needs_review' ? 'needs_review' : 'failed';
-    this.tell(e, { status, reason: failure, errorCode: errorCode ?? result?.error?.code });
-    this.settle(e, status, failure, () => this.stream.post(e.userId, 'post.failed', e, { error: failure, errorCode: errorCode ?? result?.error?.code ?? null, nextAttemptAt: null }));
-  }
-
-  /**
-   * The one log line of a scheduled post that did not go out as planned, in the words progress
-   * and history use (text/status-text.ts).
-   */
-  private tell(e: EntryRow, state: Omit<TargetState, 'network'>): void {
-    const network = NETWORK_NAMES[e.platform as Platform] ?? e.platform;
-    this.deps.log.warn(`Scheduled post of draft ${e.draftId} to ${network} (account ${e.accountId}): ${targetStatusText({ ...state, network }).text}`);
-  }
-
-  /**
-   * A local write failed for a full disk while the entry fired (its plan and charge rolled back,
-   * or its failure refunded): it goes back to the queue as it was, no attempt counted, waiting for
-   * storage. Until that can be written the entry stays claimed, and progress learns of the wait
-   * from memory; a kill meanwhile returns claimed entries to the queue at the next start.
-   */
-  private waitForStorage(e: EntryRow, now: number): void {
-    const tries = (this.storageTries.get(e.id) ?? 0) + 1;
-    this.storageTries.set(e.id, tries);
-    const at = storageRetryAt(tries, now, this.storageBackoff);
-    this.storageWaits.entries.set(e.id, at);
-    if (tries === 1) this.deps.log.warn(`Herald: a scheduled post waits for disk space (entry ${e.id}); next try at ${new Date(at).toISOString()}`);
-    this.later(e.draftId, () => {
-      if (!this.repos.schedule.waitForStorage(e.id, STORAGE_WAIT, at)) this.repos.schedule.finish(e.id, 'cancelled', 'Scheduled again while it waited for disk space');
-    });
-  }
-
-  /**
-   * The secret store is locked, so the account's tokens cannot be read: the entry goes back to the
-   * queue as it was, no attempt counted, nothing charged, waiting for the passphrase. Unlocking
-   * makes it due at once (ScheduleService.secretsUnlocked); until then it is looked at again every
-   * few minutes. The missed rule still applies to its first due time, as for any entry.
-   */
-  private waitForUnlock(e: EntryRow, now: number): void {
-    const at = now + LOCKED_RECHECK_MS;
-    if (e.lastError !== LOCKED_WAIT) this.tell(e, { status: 'pending', reason: 'the secret store is locked; it is sent once Herald is unlocked', nextAttemptAt: new Date(at).toISOString() });
-    this.later(e.draftId, () => {
-      if (!this.repos.schedule.waitForUnlock(e.id, LOCKED_WAIT, at)) this.repos.schedule.finish(e.id, 'cancelled', 'Scheduled again while it waited for the secret store to be unlocked');
-    });
-  }
-
-  /** Held back by a posting cap: back to the queue, no attempt counted, until the window frees; progress and the event stream say when. */
-  private waitForQuota(e: EntryRow, hold: QuotaHold): void {
-    const at = new Date(hold.until).toISOString();
-    this.deps.log.warn(`Scheduled post of draft ${e.draftId} (account ${e.accountId}): ${hold.reason}; it goes at ${at}`);
-    this.later(e.draftId, () => {
-      if (!this.repos.schedule.waitForQuota(e.id, hold.reason, hold.until)) this.repos.schedule.finish(e.id, 'cancelled', 'Scheduled again while it waited for the quota');
-      else this.stream.post(e.userId, 'post.scheduled', e, { scheduledFor: at, waitingFor: 'quota', nextAttemptAt: at, reason: hold.reason });
-    });
-  }
-
-  /** Writes the entry's outcome (and `alsoWrite`, its event, in the same transaction). */
-  private settle(e: EntryRow, status: string, error: string | null, alsoWrite?: () => void): void {
-    this.later(e.draftId, () => {
-      this.repos.schedule.finish(e.id, status, error);
-      alsoWrite?.();
-    });
-  }
-
-  /** Queues an entry's outcome; its draft's status is written after it, in the same flush. */
-  private later(draftId: string, write: () => void): void {
-    this.outcomes.push(write);
-    this.drafts.add(draftId);
-    this.flushing ??= setImmediate(() => this.flush());
+    tell(this.deps.log, e, { status, reason: failure, errorCode: errorCode ?? result?.error?.code });
+    this.outcomes.settle(e, status, failure, () =>
+      this.stream.post(e.userId, 'post.failed', e, {
+        error: failure,
+        errorCode: errorCode ?? result?.error?.code ?? null,
+        nextAttemptAt: null,
+      }),
+    );
   }
 
   /**
@@ -371,26 +334,6 @@ export class ScheduledRunner {
    * writer (the scheduler calls it once its work has settled).
    */
   flush(): void {
-    if (this.flushing) clearImmediate(this.flushing);
-    this.flushing = undefined;
-    const writes = this.outcomes.splice(0);
-    const drafts = [...this.drafts];
-    this.drafts.clear();
-    if (writes.length === 0) return;
-    try {
-      this.relaxed(() => {
-        for (const w of writes) w();
-        for (const d of drafts) this.parts.draftStatus.afterEntry(d);
-      });
-      crashPoint('done');
-    } catch (err) {
-      // Rolled back whole: written again at the next sweep's flush, once the disk has room.
-      if (isStorageFull(err)) {
-        this.outcomes.unshift(...writes);
-        for (const d of drafts) this.drafts.add(d);
-        return;
-      }
-      this.deps.log.error('Herald could not record scheduled posts\' outcomes; they fire again at the next start and find their posts settled', err);
-    }
+    this.outcomes.flush();
   }
 }

@@ -18,7 +18,7 @@ import type { EventsService } from '../events/events.service.js';
 import { PUBLISH_COST } from '../credits/credits.service.js';
 import type { CreditsService } from '../credits/credits.service.js';
 import { dryRunAnswer } from '../publishing/dry-run.js';
-import { LOCKED_WAIT } from '../publishing/scheduled-runner.js';
+import { LOCKED_WAIT } from '../publishing/scheduled-waits.js';
 import { NETWORK_NAMES } from '../../platforms/errors.js';
 import type { XSpend } from '../publishing/x-spend.js';
 
