@@ -14,8 +14,8 @@ it('says what to run and which address to open, before any scrolling', () => {
     .slice(0, 20)
     .join('\n');
   const port = loadConfig({}, { HERALD_DATA_DIR: '/nonexistent/herald-readme-check' }).port;
-  expect(first).toMatch(/^npm install$/m);
-  expect(first).toMatch(/^npm start$/m);
+  expect(first).toMatch(/^npm install && npm start\b/m);
+  expect(first).toMatch(/^npm test\b/m);
   expect(first).toContain(`open **http://127.0.0.1:${port}/**`);
   expect(first).toContain(`Herald UI at http://127.0.0.1:${port}/`);
   expect(first).toMatch(/Node\.js 22\.12 or newer/);
