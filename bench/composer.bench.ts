@@ -60,10 +60,12 @@ const prose = (n: number) => {
 const TYPED = ' and then we typed a few more words, one key at a time, to see it';
 
 // Frames as soon as there is something to draw (not at a 60 Hz tick): the figure is the page's
-// work, not where in the vsync interval the key happened to fall.
+// work, not where in the vsync interval the key happened to fall. Headless Chromium still draws at
+// its own 60 Hz tick unless every compositor stage runs before the draw: without that flag a bare
+// textarea reads p50 15-16 ms (the tick), with it 3 ms.
 const app = await startUiApp({
   context: { reducedMotion: 'reduce' },
-  browserArgs: ['--disable-frame-rate-limit', '--disable-gpu-vsync'],
+  browserArgs: ['--disable-frame-rate-limit', '--disable-gpu-vsync', '--run-all-compositor-stages-before-draw'],
 });
 let missed = 0;
 try {
