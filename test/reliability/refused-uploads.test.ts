@@ -8,9 +8,9 @@
  * uploads go through between the refused ones (on the same kept-alive connections) unaffected,
  * and nothing refused is kept.
  *
- * The over-cap file is the cap + 1 MiB, more than the server reads after refusing (DRAIN_BYTES),
- * so the path where Herald stops reading and lets the client give up is the one measured; the
- * bytes a hostile upload can make it read stay bounded (test/security/upload.exploit.test.ts).
+ * The over-cap file is the cap + 1 MiB: after refusing, the server reads it to its end (DRAIN_BYTES)
+ * and answers on a connection that stays open; what a hostile upload far over the cap can make it
+ * read stays bounded, and its connection is closed (test/security/upload.exploit.test.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
