@@ -115,3 +115,6 @@ export function unsavedCopy(draftId: string | undefined): Composition | null {
     return null; // a broken copy is ignored
   }
 }
+
+/** A composition with nothing in it (a fresh New): no copy of it is kept in localStorage. */
+export const isBlank = (c: Composition) => !c.title && c.posts.every((p) => !p.text && p.media.length === 0);
