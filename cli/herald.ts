@@ -84,7 +84,25 @@ export function allCommands(root: Command): Command[] {
   return root.commands.flatMap((c) => [c, ...allCommands(c)]);
 }
 
+let pipeWatched = false;
+
+/**
+ * A reader that stops early (`herald draft --help | head -1`) closes the pipe: the command then ends
+ * quietly with 0, as Unix tools do, instead of dying of an unhandled EPIPE with a stack trace.
+ */
+function endQuietlyOnClosedPipe(): void {
+  if (pipeWatched) return;
+  pipeWatched = true;
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE') throw err;
+      process.exit(EXIT.ok);
+    });
+  }
+}
+
 export async function run(argv: string[]): Promise<number> {
+  endQuietlyOnClosedPipe();
   const program = buildProgram();
   // Commander errors (unknown option, bad choice, missing argument) at any depth are usage errors.
   for (const c of [program, ...allCommands(program)]) c.exitOverride();

@@ -302,6 +302,31 @@ describe('herald serve', () => {
   );
 });
 
+describe('pipes', () => {
+  it('a reader that stops early (`| head -1`) ends the command quietly with 0, no EPIPE stack', async () => {
+    // The reader takes one chunk and closes its end, as `head -1` does, while herald is still writing.
+    const r = await run(
+      () =>
+        new Promise<{ code: number | null; err: string; first: string }>((resolve) => {
+          const child = spawn(process.execPath, [BIN, 'draft', '--help'], { env: env() as NodeJS.ProcessEnv });
+          let err = '';
+          let first = '';
+          child.stderr.on('data', (c) => {
+            err += c;
+          });
+          child.stdout.once('data', (c) => {
+            first = String(c).split('\n')[0];
+            child.stdout.destroy();
+          });
+          child.on('close', (code) => resolve({ code, err, first }));
+        }),
+    );
+    expect(r.first).toBe('Usage: herald draft [options] [command]');
+    expect(r.err).not.toMatch(/EPIPE|Unhandled/);
+    expect(r.code).toBe(0);
+  });
+});
+
 describe('installing', () => {
   it('package.json names bin/herald.mjs, which runs through a global-install symlink and through npx', async () => {
     const pkg = JSON.parse(fs.readFileSync('package.json', 'utf8'));
