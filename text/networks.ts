@@ -13,3 +13,20 @@ export const NETWORK_LABELS: Record<Platform, string> = {
   threadblog: 'Threads',
   problog: 'LinkedIn',
 };
+
+// The words people write for each network in a file or a spreadsheet, beside the API's own.
+const NAMES_PEOPLE_USE: Record<string, Platform> = {
+  x: 'microblog',
+  twitter: 'microblog',
+  bluesky: 'skyblog',
+  bsky: 'skyblog',
+  mastodon: 'fedblog',
+  threads: 'threadblog',
+  linkedin: 'problog',
+};
+
+/** The network a word names, in any case: the API's word (microblog) or the name (X, Twitter, Bluesky...). */
+export function platformNamed(word: string): Platform | undefined {
+  const w = word.trim().toLowerCase();
+  return (PLATFORMS as readonly string[]).includes(w) ? (w as Platform) : NAMES_PEOPLE_USE[w];
+}

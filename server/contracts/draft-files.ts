@@ -52,8 +52,9 @@ export const draftFile = lazySchema(() =>
       .max(100)
       .optional()
       .describe(
-        'target accounts: account ids, or network names (microblog, skyblog, fedblog, threadblog, problog) ' +
-          "for every account of that network; none: the social set's accounts",
+        'target accounts: a network (X, Bluesky, Mastodon, Threads, LinkedIn in any case, or the API words ' +
+          "microblog, skyblog...) for every account of that network, an account's @username or its id; none: " +
+          "the social set's accounts",
       ),
     platforms: z
       .partialRecord(platformSchema, z.string().max(100_000))

@@ -138,7 +138,7 @@ describe('bad input', () => {
     });
     const n = await md('---\nnetworks: [problog]\n---\nHello\n');
     expect(n.status).toBe(400);
-    expect(n.body.message).toMatch(/no problog account/);
+    expect(n.body.message).toMatch(/no LinkedIn account is connected/);
     const wrong = await t.call('POST', '/microblog/drafts/import-csv', {
       key,
       raw: 'text\nx\n',
@@ -187,6 +187,31 @@ describe('CSV import', () => {
       media: [{ mediaId: media, type: 'image' }],
     });
     expect(r.body.drafts[999].row).toBe(1001);
+  });
+
+  it('networks as people write them: names in any case, the API words, an account by @name', async () => {
+    const fedName = (await t.call('GET', `/accounts/${fed}`, { key })).body.account.username;
+    const r = await csv(
+      [
+        header,
+        '"Names",Bluesky MASTODON,,,',
+        '"API words",skyblog,,,',
+        `"By name",@${fedName},,,`,
+        '"Nope",Myspace,,,',
+      ].join('\n'),
+      '?partial=true',
+    );
+    expect(r.status, r.text.slice(0, 300)).toBe(200);
+    expect(r.body.errors).toEqual([
+      { row: 5, column: 'networks', message: expect.stringMatching(/no account Myspace \(give a network: X, Bluesky/) },
+    ]);
+    const targets = await Promise.all(
+      r.body.drafts.map(
+        async (d: { id: string }) =>
+          (await t.call('GET', `/microblog/drafts/${d.id}`, { key })).body.draft.selectedAccountIds,
+      ),
+    );
+    expect(targets).toEqual([[sky, fed], [sky], [fed]]);
   });
 
   it('a bad time names row and column; nothing is imported unless partial=true; dry run previews', async () => {

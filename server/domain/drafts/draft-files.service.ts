@@ -26,13 +26,14 @@ import type { Transactions } from '../../db/repos/transactions.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
 import type { Deps } from '../deps.js';
 import { isValidTimeZone } from '../../../time/index.js';
+import { NETWORK_LABELS, type Platform } from '../../../text/networks.js';
 import {
   draftToFile,
   fileToInput,
   fromCsv,
   fromJson,
   fromMarkdown,
-  isNetworkName,
+  networkNamed,
   toJson,
   toMarkdown,
 } from './draft-files.js';
@@ -221,20 +222,29 @@ export class DraftFilesService {
   }
 }
 
-/** Network names become every account of that network; anything else must be an account id. */
+/**
+ * A network's name (X, Bluesky, mastodon, the API's fedblog...) becomes every account of that
+ * network; otherwise an account id, or an account's @username when only one account has it.
+ */
 function resolveNetworks(networks: string[], accounts: Account[], path: string): string[] {
   const ids: string[] = [];
   const details: ErrorDetail[] = [];
   for (const n of networks) {
-    if (isNetworkName(n)) {
-      const of = accounts.filter((a) => a.platform === n);
-      if (of.length === 0) details.push({ path, message: `no ${n} account is connected` });
+    const platform = networkNamed(n);
+    const byName = accounts.filter((a) => a.username.toLowerCase() === n.replace(/^@/, '').toLowerCase());
+    if (platform) {
+      const of = accounts.filter((a) => a.platform === platform);
+      if (of.length === 0) details.push({ path, message: `no ${NETWORK_LABELS[platform]} account is connected` });
       ids.push(...of.map((a) => a.uuid));
     } else if (accounts.some((a) => a.uuid === n)) ids.push(n);
+    else if (byName.length === 1) ids.push(byName[0].uuid);
     else
       details.push({
         path,
-        message: `no account ${n} (give an account id or a network: microblog, skyblog, fedblog, threadblog, problog)`,
+        message:
+          byName.length > 1
+            ? `${n} is the name of ${byName.length} accounts (on ${byName.map((a) => NETWORK_LABELS[a.platform as Platform]).join(', ')}): give the account id`
+            : `no account ${n} (give a network: X, Bluesky, Mastodon, Threads, LinkedIn; an account's @name or id)`,
       });
   }
   if (details.length > 0) throw new HeraldError('INVALID_INPUT', details.map((d) => d.message).join('; '), { details });

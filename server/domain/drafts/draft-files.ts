@@ -11,7 +11,7 @@ import type { CreateDraftInput, Draft } from '../../contracts/drafts.js';
 import type { ErrorDetail } from '../../core/errors.js';
 import { plainToHtml } from '../../../text/html.js';
 import type { Platform } from '../../../text/index.js';
-import { PLATFORMS as NETWORKS } from '../../../text/networks.js';
+import { platformNamed } from '../../../text/networks.js';
 import { checkFile, invalid } from './draft-file-check.js';
 import { instantInZone, instantOf } from './draft-file-time.js';
 
@@ -45,8 +45,8 @@ export function fromJson(source: string): DraftFile[] {
   return list.map((d, i) => checkFile(d, single ? 'body' : `body.drafts.${i}`));
 }
 
-/** Whether a `networks` entry names a network rather than an account id. */
-export const isNetworkName = (s: string) => (NETWORKS as readonly string[]).includes(s);
+/** The network a `networks` entry names (X, bluesky, fedblog...), or undefined for an account. */
+export const networkNamed = (s: string) => platformNamed(s);
 
 // ---- drafts <-> files ------------------------------------------------------------------------
 
