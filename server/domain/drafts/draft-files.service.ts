@@ -243,13 +243,15 @@ function resolveNetworks(networks: string[], accounts: Account[], path: string):
         path,
         message:
           byName.length > 1
-            ? `${n} is the name of ${byName.length} accounts (on ${byName.map((a) => NETWORK_LABELS[a.platform as Platform]).join(', ')}): give the account id`
+            ? `${n} is the name of ${byName.length} accounts (on ${labels(byName)}): give the account id`
             : `no account ${n} (give a network: X, Bluesky, Mastodon, Threads, LinkedIn; an account's @name or id)`,
       });
   }
   if (details.length > 0) throw new HeraldError('INVALID_INPUT', details.map((d) => d.message).join('; '), { details });
   return [...new Set(ids)];
 }
+
+const labels = (list: Account[]) => list.map((a) => NETWORK_LABELS[a.platform as Platform]).join(', ');
 
 const rowError = (column: string, message: string) =>
   new HeraldError('INVALID_INPUT', message, { details: [{ path: column, message }] });
