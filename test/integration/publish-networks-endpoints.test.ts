@@ -283,6 +283,9 @@ describe('single-network endpoints validate their bodies and send nothing when r
       expect(li.status, li.text).toBe(400);
       expect(li.body).toMatchObject({ success: false, error: 'INVALID_INPUT' });
       expect(li.body.message).toMatch(/LinkedIn .*does not fit \(\d+ of 3000/);
+      // A LinkedIn member has no handle: named as LinkedIn shows them, never "@Jane Writer".
+      expect(li.body.message).toMatch(/: LinkedIn [^@]/);
+      expect(th.body.message).toMatch(/: Threads @/);
       expect(requestCounts(nets)).toEqual(counts);
       expect(await balance()).toBe(before);
       expect(await draftStatus(draftId)).toBe('draft');

@@ -18,6 +18,7 @@ import type { AccountRow } from './accounts.service.js';
 import type { NetworkAppsService } from '../networks/network-apps.service.js';
 import type { EventsService } from '../events/events.service.js';
 import { tokenFacts } from './health.js';
+import { accountHandle } from '../../core/handles.js';
 
 const REFRESH_EARLY_MS = 60_000;
 
@@ -81,7 +82,7 @@ export class CredentialsService {
   private reauthError(row: AccountRow, why?: string): HeraldError {
     return new HeraldError(
       'TOKEN_EXPIRED',
-      `The ${NETWORK_NAMES[row.platform as Platform]} account @${row.username} must be connected again` +
+      `The ${NETWORK_NAMES[row.platform as Platform]} account ${accountHandle(row.platform, row.username)} must be connected again` +
         `${why ? ` (${why})` : ''}`,
     );
   }

@@ -70,9 +70,9 @@ export class ConnectAccounts {
     if (target && target.platformUserId !== id.platformUserId) {
       throw new HeraldError(
         'INVALID_INPUT',
-        `You signed in to ${net} as @${id.username}, but the account to reconnect is @${target.username}. ` +
-          `Nothing was changed: sign in to ${net} as @${target.username} and reconnect again, or use Connect ` +
-          `to add @${id.username} as another account.`,
+        `You signed in to ${net} as ${accountHandle(platform, id.username)}, but the account to reconnect is ${accountHandle(platform, target.username)}. ` +
+          `Nothing was changed: sign in to ${net} as ${accountHandle(platform, target.username)} and reconnect again, or use Connect ` +
+          `to add ${accountHandle(platform, id.username)} as another account.`,
       );
     }
     const existing = target ?? this.accounts.find(userId, platform, id.platformUserId);

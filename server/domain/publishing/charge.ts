@@ -12,6 +12,7 @@ import type { EventsService } from '../events/events.service.js';
 import type { DraftStatusWriter } from './draft-status-writer.js';
 import type { PlannedTarget } from './model.js';
 import type { XSpend } from './x-spend.js';
+import { accountHandle } from '../../core/handles.js';
 
 export class PublishCharge {
   constructor(
@@ -50,7 +51,10 @@ export class PublishCharge {
         const latest = draftId ? outbox.latest(userId, draftId, t.account.id) : undefined;
         if (latest && (this.running.has(latest.id) || latest.status === 'publishing')) {
           if (this.running.has(latest.id))
-            throw new HeraldError('INVALID_INPUT', `The draft is already being published to @${t.account.username}`);
+            throw new HeraldError(
+              'INVALID_INPUT',
+              `The draft is already being published to ${accountHandle(t.account.platform, t.account.username)}`,
+            );
         }
         if (latest?.status === 'published' && !f.force) {
           skipped.push({ target: t, pub: latest });
@@ -60,7 +64,7 @@ export class PublishCharge {
         if (latest?.status === 'needs_review' && !f.force) {
           throw new HeraldError(
             'INVALID_INPUT',
-            `Publishing to @${t.account.username} is waiting for you to confirm whether an earlier post went ` +
+            `Publishing to ${accountHandle(t.account.platform, t.account.username)} is waiting for you to confirm whether an earlier post went ` +
               `out; check the account, then publish with force`,
           );
         }
@@ -92,7 +96,7 @@ export class PublishCharge {
           this.credits.charge(userId, each, {
             orderNo: f.jobId ?? c.pubId,
             sourceType: c.account.platform,
-            sourceDetail: `Publish to @${c.account.username}`.slice(0, 300),
+            sourceDetail: `Publish to ${accountHandle(c.account.platform, c.account.username)}`.slice(0, 300),
           });
         }
       }

@@ -12,6 +12,7 @@ import { NETWORK_NAMES } from '../../platforms/errors.js';
 import { SKYBLOG_IMAGE_MAX_BYTES } from '../../platforms/skyblog/images.js';
 import type { AccountRow } from '../accounts/accounts.service.js';
 import type { PartPlan } from './model.js';
+import { accountHandle } from '../../core/handles.js';
 
 type NetworkVerdict = ReturnType<typeof checkNetworkPosts>;
 
@@ -36,7 +37,7 @@ function kindOf(ref: PartPlan['media'][number]): MediaKind | undefined {
 function partProblems(account: AccountRow, parts: PartPlan[], verdicts: Map<string, NetworkVerdict>): ErrorDetail[] {
   const platform = account.platform as Platform;
   const name = NETWORK_NAMES[platform];
-  const who = `${name} @${account.username}`;
+  const who = `${name} ${accountHandle(platform, account.username)}`;
   const at = (i?: number) => `targets.${account.id}${i === undefined ? '' : `.posts.${i}`}`;
   if (parts.length === 0) return [{ path: at(), message: `${who}: nothing to publish` }];
   const details: ErrorDetail[] = [];

@@ -21,6 +21,7 @@ import { dryRunAnswer } from '../publishing/dry-run.js';
 import { LOCKED_WAIT } from '../publishing/scheduled-waits.js';
 import { NETWORK_NAMES } from '../../platforms/errors.js';
 import type { XSpend } from '../publishing/x-spend.js';
+import { accountHandle } from '../../core/handles.js';
 
 export const JITTER_MS = 180_000;
 
@@ -229,7 +230,9 @@ export class ScheduleService {
   private refuseRepeats(draftId: string, accounts: { id: string; platform: string; username: string }[]): void {
     const done = accounts.filter((a) => this.repos.publications.latestStatusOf(draftId, a.id) === 'published');
     if (done.length === 0) return;
-    const names = done.map((a) => `@${a.username} on ${NETWORK_NAMES[a.platform as Platform] ?? a.platform}`);
+    const names = done.map(
+      (a) => `${accountHandle(a.platform, a.username)} on ${NETWORK_NAMES[a.platform as Platform] ?? a.platform}`,
+    );
     throw new HeraldError(
       'ALREADY_PUBLISHED',
       `The draft is already published to ${names.join(', ')}; ` +
