@@ -28,7 +28,7 @@ export {
 export { splitForPlatform, splitThreadText, joinThreadText } from './split.js';
 export { postsForNetwork, checkNetworkPosts, type NetworkPost } from './network.js';
 export { plainToHtml } from './html.js';
-export { overflowAt } from './overflow.js';
+export { overflowAt, overflowSearch } from './overflow.js';
 export { entitiesFor, displayUrl, scanEntities, type Entity, type EntityKind, type EntityScan } from './entities.js';
 export { networkRules, type NetworkRules } from './rules.js';
 export { linksIn, firstLink } from './links.js';

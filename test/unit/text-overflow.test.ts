@@ -3,7 +3,7 @@
  * text/entities.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { countText, displayUrl, entitiesFor, networkRules, overflowAt } from '../../text/index.js';
+import { countText, displayUrl, entitiesFor, networkRules, overflowAt, overflowSearch } from '../../text/index.js';
 
 describe('overflowAt', () => {
   it("is the first character past the limit, by each network's own count", () => {
@@ -28,6 +28,22 @@ describe('overflowAt', () => {
     const t0 = performance.now();
     expect(overflowAt('microblog', 'x'.repeat(100_000))).toBe(280);
     expect(performance.now() - t0).toBeLessThan(200);
+  });
+
+  it('reads a post a little over the limit only near the point, so typing on at its end is not searched again', () => {
+    // A thread's part: 400 characters with a link (23 on X), over X's 280 a little past them.
+    const part =
+      'Part 13: Herald keeps drafts on your computer; read https://example.com/notes/12/why-local-first-matters ' +
+      'with @friend12 and #herald12. ' +
+      'Each network counts differently, so every preview counts on its own rules. '.repeat(4);
+    for (const platform of ['microblog', 'skyblog'] as const) {
+      const { at, reach } = overflowSearch(platform, part);
+      expect(at).toBe(overflowAt(platform, part));
+      expect(reach, platform).toBeLessThan(part.length);
+      expect(part.slice(0, reach).length).toBeGreaterThan(at!);
+      // What comes after `reach` leaves the point where it was (preview/analysis.ts relies on it).
+      expect(overflowAt(platform, part + ' and then we typed a few more words')).toBe(at);
+    }
   });
 });
 

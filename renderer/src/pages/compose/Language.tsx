@@ -27,12 +27,20 @@ const COMMON = [
   'hi',
 ];
 
+// The page draws about twenty names on every keystroke: a DisplayNames costs far more than a lookup.
+const names = new Map<string, string>();
+let display: Intl.DisplayNames | undefined;
 function nameOf(tag: string): string {
-  try {
-    return new Intl.DisplayNames(['en'], { type: 'language' }).of(tag) ?? tag;
-  } catch {
-    return tag;
+  let name = names.get(tag);
+  if (name === undefined) {
+    try {
+      name = (display ??= new Intl.DisplayNames(['en'], { type: 'language' })).of(tag) ?? tag;
+    } catch {
+      name = tag;
+    }
+    names.set(tag, name);
   }
+  return name;
 }
 
 export function LanguagePicker({

@@ -1,5 +1,5 @@
 /** One post of the thread in the editor: its text, per-network counters, media with alt text. */
-import { memo } from 'react';
+import { memo, useLayoutEffect, useRef } from 'react';
 import { ALT_TEXT_MAX, NETWORK_LABELS, type Platform, type Verdict } from '../../../../text/index';
 import type { MediaRef, Post } from './model';
 
@@ -39,6 +39,13 @@ function PostEditorView({
   setDragOver,
 }: PostEditorProps) {
   const over = verdicts.some((x) => x.v.count > x.v.limit);
+  // The text box is left to the browser and given the text only when it differs (a split, a
+  // template, another draft): a controlled one has React copy every keystroke's text into the
+  // element's default value too, rebuilding its DOM text, which costs in proportion to the text.
+  const box = useRef<HTMLTextAreaElement>(null);
+  useLayoutEffect(() => {
+    if (box.current && box.current.value !== p.text) box.current.value = p.text;
+  }, [p.text]);
   return (
     <div className="post" data-post={i}>
       <div className="post-head">
@@ -74,7 +81,8 @@ function PostEditorView({
       <textarea
         aria-label={`Post ${i + 1}`}
         rows={4}
-        value={p.text}
+        ref={box}
+        defaultValue={p.text}
         placeholder={
           i === 0 ? 'What do you want to say? Paste text with --- lines to make a thread.' : 'Continue the thread…'
         }

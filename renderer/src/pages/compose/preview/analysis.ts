@@ -7,8 +7,7 @@
 import {
   entitiesFor,
   linksIn,
-  limitFor,
-  overflowAt,
+  overflowSearch,
   scanEntities,
   TextFacts,
   validatePost,
@@ -106,10 +105,8 @@ export function overflowOf(platform: Platform, text: string, opts: CountOptions 
     ) {
       return last.at;
     }
-    const at = overflowAt(platform, text, opts);
-    // overflowAt probes prefixes galloping from the limit: none past twice the point plus a step.
-    if (at !== undefined)
-      lastOverflow.set(k, { text, at, reach: 2 * at + 2 * Math.max(16, limitFor(platform, opts)) + 128 });
+    const { at, reach } = overflowSearch(platform, text, opts);
+    if (at !== undefined) lastOverflow.set(k, { text, at, reach });
     return at;
   });
 }
