@@ -13,6 +13,15 @@ import { SKYBLOG_IMAGE_MAX_BYTES } from '../../platforms/skyblog/images.js';
 import type { AccountRow } from '../accounts/accounts.service.js';
 import type { PartPlan } from './model.js';
 
+/** What the checks need beyond the parts: whether a media relay is set up (Threads with uploaded media). */
+export interface CheckFacts {
+  relay?: boolean;
+}
+
+/** Threads' verdict on uploaded media without a relay (docs/decisions.md §11). */
+export const THREADS_NEEDS_RELAY =
+  'Threads takes media from a public address: set up a media relay in Settings';
+
 type NetworkVerdict = ReturnType<typeof checkNetworkPosts>;
 
 function metaOf(account: AccountRow): Record<string, unknown> {
@@ -33,7 +42,12 @@ function kindOf(ref: PartPlan['media'][number]): MediaKind | undefined {
 }
 
 /** What is wrong with one target's parts, as details naming the account and the post. */
-function partProblems(account: AccountRow, parts: PartPlan[], verdicts: Map<string, NetworkVerdict>): ErrorDetail[] {
+function partProblems(
+  account: AccountRow,
+  parts: PartPlan[],
+  verdicts: Map<string, NetworkVerdict>,
+  facts: CheckFacts,
+): ErrorDetail[] {
   const platform = account.platform as Platform;
   const name = NETWORK_NAMES[platform];
   const who = `${name} @${account.username}`;
@@ -44,14 +58,9 @@ function partProblems(account: AccountRow, parts: PartPlan[], verdicts: Map<stri
   const kinds: MediaKind[][] = [];
   parts.forEach((part, i) => {
     const list: MediaKind[] = [];
-    // Threads downloads media from a public URL itself; files kept by Herald have none.
-    if (platform === 'threadblog' && part.media.some((ref) => ref.mediaId)) {
-      details.push({
-        path: `${at(i)}.media`,
-        message:
-          `${who}: Threads downloads images and videos from a public URL itself, so media stored in Herald ` +
-          `cannot go there; leave Threads out of this publish, or post to it with public mediaUrls`,
-      });
+    // Threads downloads media from a public URL itself: files kept by Herald go through the relay.
+    if (platform === 'threadblog' && !facts.relay && part.media.some((ref) => ref.mediaId)) {
+      details.push({ path: `${at(i)}.media`, message: `${who}: ${THREADS_NEEDS_RELAY}` });
     }
     for (const ref of part.media) {
       const kind = kindOf(ref);
@@ -102,9 +111,9 @@ function partProblems(account: AccountRow, parts: PartPlan[], verdicts: Map<stri
   return details;
 }
 
-export function checkParts(targets: { account: AccountRow; parts: PartPlan[] }[]): void {
+export function checkParts(targets: { account: AccountRow; parts: PartPlan[] }[], facts: CheckFacts = {}): void {
   const verdicts = new Map<string, NetworkVerdict>();
-  const details = targets.flatMap(({ account, parts }) => partProblems(account, parts, verdicts));
+  const details = targets.flatMap(({ account, parts }) => partProblems(account, parts, verdicts, facts));
   if (details.length > 0) {
     const shown = details
       .slice(0, 5)

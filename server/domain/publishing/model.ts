@@ -6,7 +6,7 @@
 import type { Platform } from '../../core/config.js';
 import type { PublicationStatus } from '../../db/repos/outbox.repo.js';
 import type { AccountRow } from '../../db/repos/publish-inputs.repo.js';
-import type { PostLinkCard, PostOptions, PostRef } from '../../platforms/adapter.js';
+import type { MediaRelay, PostLinkCard, PostOptions, PostRef } from '../../platforms/adapter.js';
 import type { HandedOff } from './hand-off-confirm.js';
 
 /** A post's media: this server's media item, or (Threads only) a public URL the network fetches. */
@@ -37,6 +37,12 @@ export interface LinkCardFacts {
 }
 
 /** Where the runner gets a card's facts and thumbnail (LinkCardsService.forPublish). */
+/** The media relay as publishing sees it (domain/media-relay): whether one is set up, and the relay itself. */
+export interface RelaySource {
+  ready(): boolean;
+  relay(): MediaRelay | undefined;
+}
+
 export interface CardSource {
   forPublish(url: string): Promise<PostLinkCard | null>;
   /** The facts already read for `url` (dry runs show them; they never fetch). */

@@ -124,7 +124,7 @@ export class ScheduleService {
         targets.map((t) => t.account),
       );
     const planned = targets.map(({ account }) => ({ account, parts: partsFor(account.platform as Platform, draft) }));
-    checkParts(planned);
+    checkParts(planned, this.publishing.checkFacts());
     const timeOf = (accountId: string) => own.get(accountId) ?? common!;
     const earliest = Math.min(...targets.map(({ account }) => timeOf(account.id)));
     // X's spend cap, counting what is already scheduled in the month the post fires (x-spend.ts).
