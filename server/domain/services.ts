@@ -71,7 +71,7 @@ export function createServices(deps: Deps, sqlite: Sqlite) {
   const auth = new AuthService(deps, users, repos);
   const connections = new ConnectionsService(deps, credentials, socialSets, repos, networkApps);
   const accounts = new AccountsService(deps, repos.accounts);
-  const drafts = new DraftsService(deps, templates, repos);
+  const drafts = new DraftsService(deps, templates, repos, () => mediaRelay.ready());
   const scheduling = new ScheduleService(deps, repos, publishing, events, credits, xSpend);
   return {
     deps,
