@@ -91,17 +91,20 @@ export class DraftNetworks {
     const list = this.repos.drafts
       .tweetsOf([row.id])
       .map((t) => ({ plainText: t.plainText, media: parseJson<MediaRef[]>(t.media, []) }));
-    const kinds = this.reader.mediaKinds(
-      userId,
-      list.flatMap((t) => t.media.map((m) => m.mediaId)),
-    );
+    const mediaIds = list.flatMap((t) => t.media.map((m) => m.mediaId));
+    const kinds = this.reader.mediaKinds(userId, mediaIds);
+    const alts = this.reader.mediaAlts(userId, mediaIds);
     const overrides = new Map(this.platformRows(row.id).map((p) => [p.platform, p.content]));
     return targets.map((account) => {
       const platform = account.platform as Platform;
       const posts = postsForNetwork(platform, list, overrides.get(platform));
       const checked = checkNetworkPosts(
         platform,
-        posts.map((p) => ({ text: p.text, media: p.media.map((m) => kinds.get(m.mediaId) ?? 'image') })),
+        posts.map((p) => ({
+          text: p.text,
+          media: p.media.map((m) => kinds.get(m.mediaId) ?? 'image'),
+          alts: p.media.map((m) => m.altText ?? alts.get(m.mediaId)),
+        })),
         countOptionsFromMeta(platform, parseJson<Record<string, unknown>>(account.meta, {})),
       );
       // Threads downloads media itself: files kept by Herald need the relay (docs/decisions.md §11).

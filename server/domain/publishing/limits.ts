@@ -88,7 +88,11 @@ function partProblems(
     }
     kinds.push(list);
   });
-  const posts = parts.map((p, i) => ({ text: p.text, media: kinds[i] }));
+  const posts = parts.map((p, i) => ({
+    text: p.text,
+    media: kinds[i],
+    alts: p.media.filter((ref) => kindOf(ref)).map((ref) => ref.altText ?? ref.rowAltText),
+  }));
   const options = countOptionsFromMeta(platform, metaOf(account));
   // Accounts of one network with the same limits get the same verdict: counted once per request.
   const key = JSON.stringify([platform, options, posts]);

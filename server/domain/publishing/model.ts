@@ -18,6 +18,8 @@ export interface MediaRef {
   kind?: 'image' | 'gif' | 'video';
   /** The media row's size in bytes, filled in with `kind`. */
   size?: number;
+  /** The media row's own alt text, filled in with `kind` (the post's `altText` wins over it). */
+  rowAltText?: string;
 }
 
 export interface PublicationOptions extends PostOptions {

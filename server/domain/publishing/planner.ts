@@ -11,6 +11,7 @@ import type { AccountRow } from '../../db/repos/publish-inputs.repo.js';
 import type { SocialSetsService } from '../social-sets/social-sets.service.js';
 import type { PublishCharge } from './charge.js';
 import { checkParts, type CheckFacts } from './limits.js';
+import { checkAltTexts } from './alt-required.js';
 import { loadDraft, partsFor, partsFromTexts, planCard, resolveTargets, withKinds } from './plan.js';
 import type {
   DirectPublish,
@@ -52,6 +53,7 @@ export class PublishPlanner {
     req: Pick<PublishRequest, 'draftId' | 'accountIds' | 'targetAccounts' | 'community' | 'options'>,
   ): Planned {
     const draft = loadDraft(this.repos.publishInputs, userId, req.draftId);
+    checkAltTexts(draft.posts, this.deps.config.requireAltText);
     const targets = this.resolveTargets(userId, draft, req).map(({ account, communityId }) => {
       const platform = account.platform as Platform;
       const options: PublicationOptions = { ...req.options };
