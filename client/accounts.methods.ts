@@ -8,6 +8,7 @@ import type * as connections from '../server/contracts/connections.js';
 import type * as settings from '../server/contracts/settings.js';
 import type * as setupContracts from '../server/contracts/setup.js';
 import type * as networks from '../server/contracts/networks.js';
+import type * as relay from '../server/contracts/media-relay.js';
 import type * as signin from '../server/contracts/signin.js';
 import type * as sets from '../server/contracts/social-sets.js';
 import type * as users from '../server/contracts/users.js';
@@ -159,6 +160,20 @@ export class AccountsMethods extends ClientCore {
   }
   testNetwork(platform: In<typeof networks.appPlatform>) {
     return this.request<Out<typeof networks.networkTestResponse>>('POST', `/networks/${platform}/test`);
+  }
+  // The media relay (Settings → Media relay): where Threads fetches uploaded media from
+  getMediaRelay() {
+    return this.request<Out<typeof relay.mediaRelayResponse>>('GET', '/media-relay');
+  }
+  setMediaRelay(body: In<typeof relay.setMediaRelayBody>) {
+    return this.request<Out<typeof relay.mediaRelayResponse>>('PUT', '/media-relay', { body });
+  }
+  removeMediaRelay() {
+    return this.request<Out<typeof relay.mediaRelayResponse>>('DELETE', '/media-relay');
+  }
+  /** Puts, fetches back and deletes a small file; `message` names a failed step. */
+  testMediaRelay() {
+    return this.request<Out<typeof relay.mediaRelayTestResponse>>('POST', '/media-relay/test');
   }
 
   /** Where secrets live and whether the OS keychain works here (owner only). */

@@ -189,6 +189,7 @@ export async function createServer(options: ServerOptions = {}): Promise<HeraldS
     };
     const services = createServices(deps, database.sqlite);
     await services.networkApps.load();
+    await services.mediaRelay.load();
     await services.users.ensureOwner();
     schedulerLock = options.scheduler === false ? undefined : new SchedulerLock(config.dataDir);
     removeOrphanMedia(services, config.dataDir, startedAt, log, schedulerLock);

@@ -31,6 +31,8 @@ export interface CountOptions {
   charactersReservedPerUrl?: number;
   /** Mastodon: attachments allowed per post (default 4). */
   maxMediaAttachments?: number;
+  /** Mastodon: the instance's `description_limit` for alt text (default 1,500). */
+  altTextLimit?: number;
 }
 
 /** The verdict on one post for one network, as tweets carry it in `validation`. */
@@ -60,7 +62,7 @@ export const MEDIA_LIMITS: Record<
   microblog: { images: 4, video: 1, gifAlone: true, videoAllowed: true },
   skyblog: { images: 4, video: 0, gifAlone: false, videoAllowed: false },
   fedblog: { images: 4, video: 1, gifAlone: true, videoAllowed: true },
-  threadblog: { images: 10, video: 1, gifAlone: false, videoAllowed: true },
+  threadblog: { images: 20, video: 1, gifAlone: false, videoAllowed: true },
   problog: { images: 20, video: 0, gifAlone: false, videoAllowed: false },
 };
 
@@ -297,6 +299,7 @@ export function countOptionsFromMeta(platform: Platform, meta: Record<string, un
       maxCharacters: num(meta.max_characters),
       charactersReservedPerUrl: num(meta.characters_reserved_per_url),
       maxMediaAttachments: num(meta.max_media_attachments),
+      altTextLimit: num(meta.description_limit),
     };
   }
   if (platform === 'microblog') return { maxCharacters: num(meta.max_characters) };

@@ -40,4 +40,6 @@ export {
   PLATFORM_TEXT_MAX,
   DRAFT_POSTS_MAX,
   ALT_TEXT_MAX,
+  ALT_TEXT_LIMITS,
 } from './draft-limits.js';
+export { altTextLimit, altTextCount, altTextProblem } from './alt-text.js';

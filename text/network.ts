@@ -6,6 +6,7 @@
  */
 import { validatePost, type CountOptions, type MediaKind, type Platform, type Verdict } from './counting.js';
 import { splitThreadText } from './split.js';
+import { altTextProblem } from './alt-text.js';
 
 export interface NetworkPost<M> {
   text: string;
@@ -30,12 +31,19 @@ export function postsForNetwork<M>(
   return parts;
 }
 
-/** Each post's verdict for the network, and whether the whole thread may be sent. */
+/**
+ * Each post's verdict for the network, and whether the whole thread may be sent. `alts`: each
+ * item's alt text, checked against the network's alt-text limit (alt-text.ts).
+ */
 export function checkNetworkPosts(
   platform: Platform,
-  posts: readonly { text: string; media: readonly MediaKind[] }[],
+  posts: readonly { text: string; media: readonly MediaKind[]; alts?: readonly (string | null | undefined)[] }[],
   opts: CountOptions = {},
 ): { valid: boolean; posts: Verdict[] } {
-  const verdicts = posts.map((p) => validatePost(platform, p.text, p.media, opts));
+  const verdicts = posts.map((p) => {
+    const v = validatePost(platform, p.text, p.media, opts);
+    const alt = v.valid && p.alts ? altTextProblem(platform, p.alts, p.media, opts) : undefined;
+    return alt ? { ...v, valid: false, reason: alt } : v;
+  });
   return { valid: posts.length > 0 && verdicts.every((v) => v.valid), posts: verdicts };
 }

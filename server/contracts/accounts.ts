@@ -20,6 +20,7 @@ export const accountSchema = lazySchema(() =>
         maxCharacters: z.number().int().optional(),
         charactersReservedPerUrl: z.number().int().optional(),
         maxMediaAttachments: z.number().int().optional(),
+        altTextLimit: z.number().int().optional().describe("Mastodon: the instance's description_limit for alt text"),
       })
       .describe(
         "What the account's own server says about its posts (a Mastodon instance's max_characters, " +

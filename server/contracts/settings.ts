@@ -103,6 +103,9 @@ export const settingsSchema = lazySchema(() =>
         'Mastodon hand-off: a post due 10 minutes or more ahead is scheduled on the instance, which ' +
           'publishes it even with Herald closed',
       ),
+    requireAltText: z
+      .boolean()
+      .describe('A post with an image, GIF or video without alt text cannot be published, scheduled or queued'),
   }),
 );
 export const settingsResponse = lazySchema(() => z.object({ success: successTrue, settings: settingsSchema }));
@@ -151,6 +154,7 @@ export const updateSettingsBody = lazySchema(() =>
       .boolean()
       .optional()
       .describe('Mastodon hand-off on or off; applies at once to posts not yet handed off'),
+    requireAltText: z.boolean().optional().describe('Require alt text on every image, GIF and video; applies at once'),
   }),
 );
 export const updateSettingsResponse = lazySchema(() =>

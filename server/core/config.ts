@@ -114,6 +114,8 @@ export interface HeraldConfig {
    * instance.
    */
   fedblogHandOff: boolean;
+  /** A post with an image, GIF or video without alt text cannot be published, scheduled or queued (§11). */
+  requireAltText: boolean;
   microblogFollowUserId?: string;
   /** A non-loopback redirect URI that sign-in with X may also use. */
   microblogRedirectUri?: string;
@@ -197,6 +199,7 @@ const rawSchema = z.object({
   HERALD_NOTIFY_RECONNECT: z.enum(['0', '1', 'true', 'false']).default('1'),
   /** Mastodon hand-off (docs/decisions.md §14 `fedblogHandOff`), on by default. */
   HERALD_FEDBLOG_HAND_OFF: z.union([z.boolean(), z.enum(['0', '1', 'true', 'false'])]).default('1'),
+  HERALD_REQUIRE_ALT_TEXT: z.union([z.boolean(), z.enum(['0', '1', 'true', 'false'])]).default('0'),
 });
 
 const on = (v: string) => v === '1' || v === 'true';
@@ -358,6 +361,8 @@ export function loadConfig(
       missed: on(raw.HERALD_NOTIFY_MISSED),
       reconnect: on(raw.HERALD_NOTIFY_RECONNECT),
     },
+    requireAltText:
+      raw.HERALD_REQUIRE_ALT_TEXT === true || raw.HERALD_REQUIRE_ALT_TEXT === '1' || raw.HERALD_REQUIRE_ALT_TEXT === 'true',
     fedblogHandOff:
       raw.HERALD_FEDBLOG_HAND_OFF === true ||
       raw.HERALD_FEDBLOG_HAND_OFF === '1' ||

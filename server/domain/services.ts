@@ -28,6 +28,7 @@ import { SocialSetsService } from './social-sets/social-sets.service.js';
 import { TemplatesService } from './templates/templates.service.js';
 import { UsersService } from './users/users.service.js';
 import { NetworkAppsService } from './networks/network-apps.service.js';
+import { MediaRelayService } from './media-relay/media-relay.service.js';
 import { SecretSetupService } from './setup/secret-setup.service.js';
 import { WizardService } from './setup/wizard.service.js';
 import { CredentialCheckService } from './accounts/credential-check.service.js';
@@ -46,6 +47,7 @@ export function createServices(deps: Deps, sqlite: Sqlite) {
   const settings = new SettingsService(deps, users, repos.settings, (from, to) => credits.grantChanged(from, to));
   const socialSets = new SocialSetsService(deps, repos, settings);
   const networkApps = new NetworkAppsService(deps, users);
+  const mediaRelay = new MediaRelayService(deps, users);
   const credentials = new CredentialsService(deps, repos.accounts, networkApps, events, repos.tx);
   const credits = new CreditsService(deps, repos, events);
   const linkCards = new LinkCardsService(deps);
@@ -62,13 +64,14 @@ export function createServices(deps: Deps, sqlite: Sqlite) {
     storageWaits,
     draftStatus,
     cards: linkCards,
+    relay: mediaRelay,
   });
   const quotaHolds = new QuotaHolds(deps, new QuotaGate(deps, repos, credentials), repos.outbox);
   const templates = new TemplatesService(deps, repos.templates);
   const auth = new AuthService(deps, users, repos);
   const connections = new ConnectionsService(deps, credentials, socialSets, repos, networkApps);
   const accounts = new AccountsService(deps, repos.accounts);
-  const drafts = new DraftsService(deps, templates, repos);
+  const drafts = new DraftsService(deps, templates, repos, () => mediaRelay.ready());
   const scheduling = new ScheduleService(deps, repos, publishing, events, credits, xSpend);
   return {
     deps,
@@ -77,6 +80,7 @@ export function createServices(deps: Deps, sqlite: Sqlite) {
     auth,
     signIn: new SignInService(deps, users, auth, connections, repos.accounts, networkApps),
     networkApps,
+    mediaRelay,
     socialSets,
     credentials,
     connections,
@@ -112,6 +116,7 @@ export function createServices(deps: Deps, sqlite: Sqlite) {
     wizard: new WizardService(deps, users, repos.settings),
     secretSetup: new SecretSetupService(deps, users, repos.settings, async () => {
       await networkApps.load();
+      await mediaRelay.load();
       scheduling.secretsUnlocked();
     }),
   };

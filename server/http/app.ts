@@ -37,6 +37,7 @@ import { scheduleRoutes } from './routes/schedule.routes.js';
 import { queueRoutes } from './routes/queue.routes.js';
 import { secretSetupRoutes, setupRoutes } from './routes/setup.routes.js';
 import { networkRoutes } from './routes/networks.routes.js';
+import { mediaRelayRoutes } from './routes/media-relay.routes.js';
 import { settingsRoutes } from './routes/settings.routes.js';
 import { signInRoutes } from './routes/signin.routes.js';
 import { VERSION } from './version.js';
@@ -79,6 +80,7 @@ export function allRoutes(s: Services, extra: RouteDef[] = []): RouteDef[] {
     ...queueRoutes(s),
     ...settingsRoutes(s),
     ...networkRoutes(s),
+    ...mediaRelayRoutes(s),
     ...eventRoutes(s),
     ...extra,
   ];

@@ -60,6 +60,24 @@ export interface MediaItem {
   publicUrl?: string;
 }
 
+/** A file of this computer copied where a network can fetch it (the media relay). */
+export interface RelayedMedia {
+  key: string;
+  /** The address the network is given (presigned GET, or the bucket's public address). */
+  url: string;
+}
+
+/**
+ * The media relay (the user's S3-compatible bucket), for networks that only take media by URL
+ * (Threads). The adapter uploads each file just before it needs it and removes every object it
+ * uploaded once the network has fetched it or the post ends, succeeded or not.
+ */
+export interface MediaRelay {
+  upload(item: MediaItem, signal?: AbortSignal): Promise<RelayedMedia>;
+  /** Never throws: a failed delete is logged, not a failed post. */
+  remove(media: RelayedMedia): Promise<void>;
+}
+
 /** A published post as later calls need it. */
 export interface PostRef {
   id: string;
@@ -116,6 +134,8 @@ export interface CallContext {
   network: NetworkConfig;
   /** Aborts long calls (uploads, processing waits). */
   signal?: AbortSignal;
+  /** The media relay, when one is set up (Settings → Media relay). */
+  mediaRelay?: MediaRelay;
 }
 
 /** The app's own client credentials at the network (configured, or registered per Mastodon instance). */

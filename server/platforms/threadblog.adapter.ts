@@ -3,12 +3,14 @@
  * token, GET /me, and publishing in two steps: a container (TEXT, IMAGE/VIDEO with alt text, or
  * a CAROUSEL of item containers) is created, polled until FINISHED, then published with
  * threads_publish, whose answer is the media id later replies need. Threads fetches media
- * itself, so every item needs a public URL; there is no byte upload. Publishing too early
+ * itself, so every item needs a public URL; there is no byte upload: files of this computer go
+ * through the media relay (threadblog/relayed-media.ts). Publishing too early
  * answers "Media Not Found" (code 24 / 4279009), which is retried a few times; a
  * threads_publish without an answer is `ambiguous`, never retried here.
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import type { CallContext, Identity, MediaItem, PlatformAdapter, PostInput, PostRef } from './adapter.js';
+import { inOrder, RelayedUploads, RELAY_UPLOADS_AT_ONCE } from './threadblog/relayed-media.js';
 import { PlatformError } from './errors.js';
 import type { NetworkQuota } from './quotas.js';
 import { formPost, graphCall, graphUrl, MEDIA_NOT_FOUND } from './threadblog/graph.js';
@@ -61,8 +63,8 @@ async function wait(ms: number, signal?: AbortSignal): Promise<void> {
   }
 }
 
-/** Every item must be a public URL Threads can download; local files cannot go there. */
-function checkMedia(media: MediaItem[]): void {
+/** Every item needs a public URL Threads can download, or the media relay to give it one. */
+function checkMedia(media: MediaItem[], relay: CallContext['mediaRelay']): void {
   if (media.length > CAROUSEL_MAX) {
     throw new PlatformError(
       'threadblog',
@@ -70,23 +72,14 @@ function checkMedia(media: MediaItem[]): void {
       `A Threads post can carry at most ${CAROUSEL_MAX} images or videos (this one has ${media.length})`,
     );
   }
-  for (const item of media) {
-    if (!item.publicUrl) {
-      throw new PlatformError(
-        'threadblog',
-        'permanent',
-        'Threads needs a public URL for every image or video: it downloads media itself and cannot read ' +
-          'files on this computer. Use a public image URL for Threads',
-      );
-    }
-  }
+  RelayedUploads.check(media, relay);
 }
 
-function mediaParams(item: MediaItem): Record<string, string | undefined> {
+function mediaParams(item: MediaItem, url: string): Record<string, string | undefined> {
   const video = item.kind === 'video';
   return {
     media_type: video ? 'VIDEO' : 'IMAGE',
-    [video ? 'video_url' : 'image_url']: item.publicUrl,
+    [video ? 'video_url' : 'image_url']: url,
     alt_text: item.altText || undefined,
   };
 }
@@ -126,7 +119,7 @@ export function createThreadblogAdapter(options: ThreadblogOptions = {}): Platfo
   }
 
   /** Polls a container until Threads has fetched and checked its content. */
-  async function waitUntilReady(ctx: CallContext, containerId: string): Promise<void> {
+  async function waitUntilReady(ctx: CallContext, containerId: string, relayed = false): Promise<void> {
     const deadline = Date.now() + opts.processingTimeoutMs;
     for (;;) {
       const c = await call<{ status?: string; error_message?: string }>(
@@ -136,6 +129,14 @@ export function createThreadblogAdapter(options: ThreadblogOptions = {}): Platfo
         'check that the post is ready',
       );
       if (c.status === 'FINISHED' || c.status === 'PUBLISHED') return;
+      if (c.status === 'ERROR' && relayed) {
+        throw new PlatformError(
+          'threadblog',
+          'permanent',
+          `Threads could not fetch the file from the media relay (${c.error_message || 'no reason given'}): ` +
+            `its address must be reachable from the internet; check the relay's endpoint or publicBaseUrl`,
+        );
+      }
       if (c.status === 'ERROR') {
         throw new PlatformError(
           'threadblog',
@@ -202,42 +203,56 @@ export function createThreadblogAdapter(options: ThreadblogOptions = {}): Platfo
     return threadsProfileUrl(ctx.account.username);
   }
 
-  async function publishPost(ctx: CallContext, post: PostInput): Promise<PostRef> {
-    checkMedia(post.media);
-    if (!post.text.trim() && post.media.length === 0)
-      throw new PlatformError('threadblog', 'permanent', 'A Threads post needs text or media');
+  /** The post's container: text alone, one item, or a carousel of up to 20 (uploads overlapped). */
+  async function prepare(ctx: CallContext, post: PostInput, uploads: RelayedUploads): Promise<string> {
     const common: Record<string, string | undefined> = {
       text: post.text || undefined,
       reply_to_id: post.replyTo?.id,
       reply_control: post.options.replyControl,
       quote_post_id: post.quote?.id,
     };
+    if (post.media.length === 0)
+      return createContainer(ctx, { media_type: 'TEXT', ...common }, 'prepare the post');
+    if (post.media.length === 1) {
+      const item = post.media[0];
+      const { url, object } = await uploads.urlFor(item);
+      const id = await createContainer(ctx, { ...mediaParams(item, url), ...common }, 'prepare the post with its media');
+      await waitUntilReady(ctx, id, uploads.relayed(item));
+      await uploads.release(object);
+      return id;
+    }
+    // Each item's container is made as soon as its upload ends, so Threads fetches one file
+    // while the next ones upload.
+    const children = await inOrder(post.media, RELAY_UPLOADS_AT_ONCE, async (item) => {
+      const { url, object } = await uploads.urlFor(item);
+      const id = await createContainer(
+        ctx,
+        { ...mediaParams(item, url), is_carousel_item: 'true' },
+        'prepare an image of the post',
+      );
+      return { id, object, relayed: uploads.relayed(item) };
+    });
+    for (const child of children) {
+      await waitUntilReady(ctx, child.id, child.relayed);
+      await uploads.release(child.object);
+    }
+    return createContainer(
+      ctx,
+      { media_type: 'CAROUSEL', children: children.map((c) => c.id).join(','), ...common },
+      'prepare the post',
+    );
+  }
+
+  async function publishPost(ctx: CallContext, post: PostInput): Promise<PostRef> {
+    checkMedia(post.media, ctx.mediaRelay);
+    if (!post.text.trim() && post.media.length === 0)
+      throw new PlatformError('threadblog', 'permanent', 'A Threads post needs text or media');
+    const uploads = new RelayedUploads(ctx.mediaRelay, ctx.signal);
     let containerId: string;
-    if (post.media.length === 0) {
-      containerId = await createContainer(ctx, { media_type: 'TEXT', ...common }, 'prepare the post');
-    } else if (post.media.length === 1) {
-      containerId = await createContainer(
-        ctx,
-        { ...mediaParams(post.media[0]), ...common },
-        'prepare the post with its media',
-      );
-    } else {
-      const children: string[] = [];
-      for (const item of post.media) {
-        children.push(
-          await createContainer(
-            ctx,
-            { ...mediaParams(item), is_carousel_item: 'true' },
-            'prepare an image of the post',
-          ),
-        );
-      }
-      for (const child of children) await waitUntilReady(ctx, child);
-      containerId = await createContainer(
-        ctx,
-        { media_type: 'CAROUSEL', children: children.join(','), ...common },
-        'prepare the post',
-      );
+    try {
+      containerId = await prepare(ctx, post, uploads);
+    } finally {
+      await uploads.releaseAll();
     }
     await waitUntilReady(ctx, containerId);
     const mediaId = await publishContainer(ctx, containerId);

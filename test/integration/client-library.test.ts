@@ -288,6 +288,18 @@ describe('HeraldClient covers the API', () => {
         setNetwork: () => c.setNetwork('problog', { clientId: 'li-client', clientSecret: 'li-client-secret' }),
         testNetwork: () => c.testNetwork('identity'),
         removeNetwork: () => c.removeNetwork('problog'),
+        getMediaRelay: () => c.getMediaRelay(),
+        setMediaRelay: () =>
+          c.setMediaRelay({
+            kind: 's3',
+            endpoint: 'http://127.0.0.1:9',
+            region: 'us-east-1',
+            bucket: 'client-bucket',
+            accessKeyId: 'client-id',
+            secretAccessKey: 'client-secret',
+          }),
+        testMediaRelay: () => c.testMediaRelay(),
+        removeMediaRelay: () => c.removeMediaRelay(),
         finishConnectPasted: () =>
           Promise.all(
             (['microblog', 'threadblog', 'problog'] as const).map((n) =>

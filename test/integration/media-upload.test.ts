@@ -126,7 +126,7 @@ describe('serve, alt text, delete', () => {
     expect((await fetch(`${t.base}/media/AAAAAAAAAAAAAAAAAAAAAA`)).status).toBe(404);
   });
 
-  it('sets alt text (max 1500), owner only', async () => {
+  it('sets alt text (max 5,000), owner only', async () => {
     const r = await t.call('PATCH', `/microblog/media/${id}`, { key, body: { altText: 'A red square' } });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
@@ -141,7 +141,7 @@ describe('serve, alt text, delete', () => {
         size: bytes.length,
       },
     });
-    expect((await t.call('PATCH', `/microblog/media/${id}`, { key, body: { altText: 'x'.repeat(1501) } })).status).toBe(
+    expect((await t.call('PATCH', `/microblog/media/${id}`, { key, body: { altText: 'x'.repeat(5001) } })).status).toBe(
       400,
     );
     const other = await addUser(t, 'other@example.test');

@@ -123,6 +123,12 @@ describe('every route answers as the served document says', () => {
     await ok('PUT', '/networks/threadblog', { body: { clientId: 'contract-id', clientSecret: 'contract-secret' } });
     await call('POST', '/networks/threadblog/test');
     await ok('DELETE', '/networks/threadblog');
+    await ok('GET', '/media-relay');
+    const relay = { kind: 's3', endpoint: 'http://127.0.0.1:9', region: 'us-east-1', bucket: 'contract-bucket' };
+    await ok('PUT', '/media-relay', { body: { ...relay, accessKeyId: 'contract-id', secretAccessKey: 'contract-key' } });
+    await ok('GET', '/media-relay');
+    await ok('POST', '/media-relay/test');
+    await ok('DELETE', '/media-relay');
     await ok('GET', '/accounts');
     await ok('GET', `/accounts/${ids.microblog}`);
     const set = await ok('POST', '/social-sets', {

@@ -4,7 +4,7 @@
  * alt text: X (one-shot images with metadata alt text, chunked video with STATUS polling),
  * Mastodon (v2 media with descriptions, video processing), Bluesky (blobs on a real PDS, alt in
  * the embed), LinkedIn (Images API, altText in the post). Networks whose limits refuse a post's
- * media (video on Bluesky and LinkedIn, Herald's files on Threads, too many images, an animated
+ * media (video on Bluesky and LinkedIn, Herald's files on Threads without a media relay, too many images, an animated
  * GIF over Bluesky's cap, a deleted item) get a clear INVALID_INPUT before anything is sent or
  * charged; a still image over Bluesky's cap is re-encoded under it (sharp) for Bluesky only.
  */
@@ -135,9 +135,7 @@ describe('a draft with two images (alt text) and a video', () => {
         expect.arrayContaining([
           'Bluesky @herald.test: post 2 of 3 cannot go as it is: Bluesky takes images only here, not video',
           'LinkedIn @Herald Tester: the post cannot go as it is: LinkedIn takes images only here, not video',
-          expect.stringMatching(
-            /^Threads @herald\.tester: Threads downloads images and videos from a public URL itself/,
-          ),
+          'Threads @herald.tester: Threads takes media from a public address: set up a media relay in Settings',
         ]),
       );
       expect(messages.some((m) => m.startsWith('X ') || m.startsWith('Mastodon '))).toBe(false);

@@ -195,15 +195,21 @@ export async function startThreadsSimulator(opts: ThreadsSimulatorOptions = {}):
     if (c.mediaUrl && !c.fetched && c.errorMessage === undefined) return; // still downloading
     c.status = c.errorMessage === undefined ? 'FINISHED' : 'ERROR';
   };
+  // Meta downloads the media itself, once, when the container is made; a failed download fails
+  // the container (status ERROR with Threads' own error_message codes).
   const fetchMedia = async (c: ThreadsContainer) => {
+    const seen = { url: c.mediaUrl!, status: 0, ok: false };
+    (state.fetches ??= []).push(seen);
     try {
       const res = await fetch(c.mediaUrl!);
+      seen.status = res.status;
       const type = res.headers.get('content-type') ?? '';
       const want = c.mediaType === 'VIDEO' ? 'video/' : 'image/';
       if (!res.ok || !type.startsWith(want)) throw new Error(`HTTP ${res.status} ${type}`);
       c.fetched = { contentType: type, bytes: Buffer.from(await res.arrayBuffer()) };
+      seen.ok = true;
     } catch {
-      c.errorMessage = 'UNKNOWN';
+      c.errorMessage = c.mediaType === 'VIDEO' ? 'FAILED_DOWNLOADING_VIDEO' : 'UNKNOWN';
     }
   };
 

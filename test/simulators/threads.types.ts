@@ -92,6 +92,8 @@ export interface ThreadsState {
    * the container already says FINISHED: Threads' race between its status and publish endpoints.
    */
   publishRaces: number;
+  /** Every media download the simulator made (as Meta does when a container is made), in order. */
+  fetches?: { url: string; status: number; ok: boolean }[];
 }
 
 export interface ThreadsSimulator {

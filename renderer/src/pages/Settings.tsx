@@ -7,6 +7,7 @@ import { NotificationSettings, XSpendSettings } from './settings/SpendAndNotific
 import { ZoneField } from '../components/zone-field';
 import { setUserZone } from '../components/time';
 import { SecretStoreChooser } from '../components/SecretStoreChooser';
+import { MediaRelaySettings } from './settings/MediaRelay';
 
 export function Settings() {
   const settings = useLoad(() => client.settings().then((r) => r.settings));
@@ -17,6 +18,7 @@ export function Settings() {
     defaultTier: 'pro' as 'free' | 'pro' | 'enterprise',
     defaultLanguage: '',
     fedblogHandOff: true,
+    requireAltText: false,
     timeZone: '',
   });
   const [theme, setTheme] = useState(localStorage.getItem('herald.theme') ?? 'system');
@@ -32,6 +34,7 @@ export function Settings() {
         defaultTier: settings.data.defaultTier,
         defaultLanguage: settings.data.defaultLanguage,
         fedblogHandOff: settings.data.fedblogHandOff,
+        requireAltText: settings.data.requireAltText,
         timeZone: settings.data.timeZone,
       });
       setLoaded(true);
@@ -135,6 +138,18 @@ export function Settings() {
               closed (applies at once)
             </span>
           </label>
+          <label className="row" style={{ marginBottom: 12 }}>
+            <input
+              type="checkbox"
+              checked={form.requireAltText}
+              onChange={(e) => setForm({ ...form, requireAltText: e.target.checked })}
+              data-require-alt-text
+            />
+            <span className="grow">
+              Require alt text: a post with an image, GIF or video without a description cannot be published,
+              scheduled or queued (applies at once)
+            </span>
+          </label>
         </fieldset>
         <button className="primary" type="submit" disabled={busy || !loaded}>
           Save
@@ -153,6 +168,7 @@ export function Settings() {
           Open the Networks page
         </a>
       </div>
+      <MediaRelaySettings />
       <div className="panel">
         <h2>Data</h2>
         {settings.data?.dataDir === undefined ? (

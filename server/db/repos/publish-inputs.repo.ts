@@ -35,7 +35,9 @@ export class PublishInputsRepo {
         ),
       accountById: () => sqlite.prepare(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE id = ?`),
       mediaKinds: () =>
-        sqlite.prepare('SELECT id, type, size FROM media WHERE user_id = ? AND id IN (SELECT value FROM json_each(?))'),
+        sqlite.prepare(
+          'SELECT id, type, size, alt_text AS altText FROM media WHERE user_id = ? AND id IN (SELECT value FROM json_each(?))',
+        ),
       mediaById: () => sqlite.prepare(`SELECT ${MEDIA_COLUMNS} FROM media WHERE id = ?`),
     });
   }
@@ -69,9 +71,14 @@ export class PublishInputsRepo {
   }
 
   /** Type and size of this user's media items among `ids`. */
-  mediaKinds(userId: string, ids: string[]): { id: string; type: string; size: number }[] {
+  mediaKinds(userId: string, ids: string[]): { id: string; type: string; size: number; altText: string }[] {
     if (ids.length === 0) return [];
-    return this.s.mediaKinds.all(userId, JSON.stringify(ids)) as { id: string; type: string; size: number }[];
+    return this.s.mediaKinds.all(userId, JSON.stringify(ids)) as {
+      id: string;
+      type: string;
+      size: number;
+      altText: string;
+    }[];
   }
 
   mediaRow(id: string): MediaRow | undefined {

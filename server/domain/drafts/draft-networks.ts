@@ -14,6 +14,7 @@ import { nowIso } from '../../core/clock.js';
 import { type Deps } from '../deps.js';
 import type { AccountRow, DraftRow, PlatformRow } from '../../db/repos/drafts.repo.js';
 import { HeraldError } from '../../core/errors.js';
+import { THREADS_NEEDS_RELAY } from '../publishing/limits.js';
 import { parseJson } from './draft-fields.js';
 import { rulesFor, verdictFor, type MediaRef, type TargetRules } from './draft-text.js';
 import type { DraftReader } from './draft-reader.js';
@@ -26,6 +27,7 @@ export class DraftNetworks {
     private readonly repos: DraftsRepos,
     private readonly reader: DraftReader,
     private readonly writer: DraftWriter,
+    private readonly relayReady: () => boolean = () => false,
   ) {}
 
   private platformDtos(userId: string, row: DraftRow, list: PlatformRow[]) {
@@ -89,25 +91,36 @@ export class DraftNetworks {
     const list = this.repos.drafts
       .tweetsOf([row.id])
       .map((t) => ({ plainText: t.plainText, media: parseJson<MediaRef[]>(t.media, []) }));
-    const kinds = this.reader.mediaKinds(
-      userId,
-      list.flatMap((t) => t.media.map((m) => m.mediaId)),
-    );
+    const mediaIds = list.flatMap((t) => t.media.map((m) => m.mediaId));
+    const kinds = this.reader.mediaKinds(userId, mediaIds);
+    const alts = this.reader.mediaAlts(userId, mediaIds);
     const overrides = new Map(this.platformRows(row.id).map((p) => [p.platform, p.content]));
     return targets.map((account) => {
       const platform = account.platform as Platform;
       const posts = postsForNetwork(platform, list, overrides.get(platform));
       const checked = checkNetworkPosts(
         platform,
-        posts.map((p) => ({ text: p.text, media: p.media.map((m) => kinds.get(m.mediaId) ?? 'image') })),
+        posts.map((p) => ({
+          text: p.text,
+          media: p.media.map((m) => kinds.get(m.mediaId) ?? 'image'),
+          alts: p.media.map((m) => m.altText ?? alts.get(m.mediaId)),
+        })),
         countOptionsFromMeta(platform, parseJson<Record<string, unknown>>(account.meta, {})),
+      );
+      // Threads downloads media itself: files kept by Herald need the relay (docs/decisions.md §11).
+      const needsRelay = (p: (typeof posts)[number]) =>
+        platform === 'threadblog' && p.media.length > 0 && !this.relayReady();
+      const verdicts = posts.map((p, i) =>
+        checked.posts[i].valid && needsRelay(p)
+          ? { ...checked.posts[i], valid: false, reason: THREADS_NEEDS_RELAY }
+          : checked.posts[i],
       );
       return {
         accountId: account.id,
         platform,
         username: account.username,
-        valid: checked.valid,
-        posts: posts.map((p, i) => ({ text: p.text, media: p.media, ...checked.posts[i] })),
+        valid: checked.valid && verdicts.every((v) => v.valid),
+        posts: posts.map((p, i) => ({ text: p.text, media: p.media, ...verdicts[i] })),
       };
     });
   }

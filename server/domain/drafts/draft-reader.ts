@@ -115,6 +115,12 @@ export class DraftReader {
     return kinds;
   }
 
+  /** The alt text kept on each of the caller's media items (a post's own alt text wins over it). */
+  mediaAlts(userId: string, ids: string[]): Map<string, string> {
+    if (ids.length === 0) return new Map();
+    return new Map(this.repo.mediaTypes(userId, [...new Set(ids)]).map((m) => [m.id, m.altText]));
+  }
+
   /** Draft rows as the API answers them, read with a few queries for all of them together. */
   toDtos(userId: string, rows: DraftRow[]): Draft[] {
     if (rows.length === 0) return [];

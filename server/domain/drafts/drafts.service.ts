@@ -24,10 +24,11 @@ export class DraftsService {
   private readonly writer: DraftWriter;
   private readonly networks: DraftNetworks;
 
-  constructor(deps: Deps, templates: TemplatesService, repos: DraftsRepos) {
+  /** `relayReady`: whether a media relay is set up (Threads verdicts on uploaded media). */
+  constructor(deps: Deps, templates: TemplatesService, repos: DraftsRepos, relayReady: () => boolean = () => false) {
     this.reader = new DraftReader(repos.drafts, repos.tx.changeToken());
     this.writer = new DraftWriter(deps, templates, repos, this.reader);
-    this.networks = new DraftNetworks(deps, repos, this.reader, this.writer);
+    this.networks = new DraftNetworks(deps, repos, this.reader, this.writer, relayReady);
   }
 
   // ---- reading -------------------------------------------------------------------------------

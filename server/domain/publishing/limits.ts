@@ -14,6 +14,15 @@ import type { AccountRow } from '../accounts/accounts.service.js';
 import type { PartPlan } from './model.js';
 import { accountHandle } from '../../core/handles.js';
 
+/** What the checks need beyond the parts: whether a media relay is set up (Threads with uploaded media). */
+export interface CheckFacts {
+  relay?: boolean;
+}
+
+/** Threads' verdict on uploaded media without a relay (docs/decisions.md §11). */
+export const THREADS_NEEDS_RELAY =
+  'Threads takes media from a public address: set up a media relay in Settings';
+
 type NetworkVerdict = ReturnType<typeof checkNetworkPosts>;
 
 function metaOf(account: AccountRow): Record<string, unknown> {
@@ -34,7 +43,12 @@ function kindOf(ref: PartPlan['media'][number]): MediaKind | undefined {
 }
 
 /** What is wrong with one target's parts, as details naming the account and the post. */
-function partProblems(account: AccountRow, parts: PartPlan[], verdicts: Map<string, NetworkVerdict>): ErrorDetail[] {
+function partProblems(
+  account: AccountRow,
+  parts: PartPlan[],
+  verdicts: Map<string, NetworkVerdict>,
+  facts: CheckFacts,
+): ErrorDetail[] {
   const platform = account.platform as Platform;
   const name = NETWORK_NAMES[platform];
   const who = `${name} ${accountHandle(platform, account.username)}`;
@@ -45,14 +59,9 @@ function partProblems(account: AccountRow, parts: PartPlan[], verdicts: Map<stri
   const kinds: MediaKind[][] = [];
   parts.forEach((part, i) => {
     const list: MediaKind[] = [];
-    // Threads downloads media from a public URL itself; files kept by Herald have none.
-    if (platform === 'threadblog' && part.media.some((ref) => ref.mediaId)) {
-      details.push({
-        path: `${at(i)}.media`,
-        message:
-          `${who}: Threads downloads images and videos from a public URL itself, so media stored in Herald ` +
-          `cannot go there; leave Threads out of this publish, or post to it with public mediaUrls`,
-      });
+    // Threads downloads media from a public URL itself: files kept by Herald go through the relay.
+    if (platform === 'threadblog' && !facts.relay && part.media.some((ref) => ref.mediaId)) {
+      details.push({ path: `${at(i)}.media`, message: `${who}: ${THREADS_NEEDS_RELAY}` });
     }
     for (const ref of part.media) {
       const kind = kindOf(ref);
@@ -80,7 +89,11 @@ function partProblems(account: AccountRow, parts: PartPlan[], verdicts: Map<stri
     }
     kinds.push(list);
   });
-  const posts = parts.map((p, i) => ({ text: p.text, media: kinds[i] }));
+  const posts = parts.map((p, i) => ({
+    text: p.text,
+    media: kinds[i],
+    alts: p.media.filter((ref) => kindOf(ref)).map((ref) => ref.altText ?? ref.rowAltText),
+  }));
   const options = countOptionsFromMeta(platform, metaOf(account));
   // Accounts of one network with the same limits get the same verdict: counted once per request.
   const key = JSON.stringify([platform, options, posts]);
@@ -103,9 +116,9 @@ function partProblems(account: AccountRow, parts: PartPlan[], verdicts: Map<stri
   return details;
 }
 
-export function checkParts(targets: { account: AccountRow; parts: PartPlan[] }[]): void {
+export function checkParts(targets: { account: AccountRow; parts: PartPlan[] }[], facts: CheckFacts = {}): void {
   const verdicts = new Map<string, NetworkVerdict>();
-  const details = targets.flatMap(({ account, parts }) => partProblems(account, parts, verdicts));
+  const details = targets.flatMap(({ account, parts }) => partProblems(account, parts, verdicts, facts));
   if (details.length > 0) {
     const shown = details
       .slice(0, 5)

@@ -6,7 +6,7 @@
 import type { Platform } from '../../core/config.js';
 import type { PublicationStatus } from '../../db/repos/outbox.repo.js';
 import type { AccountRow } from '../../db/repos/publish-inputs.repo.js';
-import type { PostLinkCard, PostOptions, PostRef } from '../../platforms/adapter.js';
+import type { MediaRelay, PostLinkCard, PostOptions, PostRef } from '../../platforms/adapter.js';
 import type { HandedOff } from './hand-off-confirm.js';
 
 /** A post's media: this server's media item, or (Threads only) a public URL the network fetches. */
@@ -18,6 +18,8 @@ export interface MediaRef {
   kind?: 'image' | 'gif' | 'video';
   /** The media row's size in bytes, filled in with `kind`. */
   size?: number;
+  /** The media row's own alt text, filled in with `kind` (the post's `altText` wins over it). */
+  rowAltText?: string;
 }
 
 export interface PublicationOptions extends PostOptions {
@@ -37,6 +39,12 @@ export interface LinkCardFacts {
 }
 
 /** Where the runner gets a card's facts and thumbnail (LinkCardsService.forPublish). */
+/** The media relay as publishing sees it (domain/media-relay): whether one is set up, and the relay itself. */
+export interface RelaySource {
+  ready(): boolean;
+  relay(): MediaRelay | undefined;
+}
+
 export interface CardSource {
   forPublish(url: string): Promise<PostLinkCard | null>;
   /** The facts already read for `url` (dry runs show them; they never fetch). */

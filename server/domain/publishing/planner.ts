@@ -10,9 +10,18 @@ import type { PublishingRepos } from '../../db/repos/publishing-repos.js';
 import type { AccountRow } from '../../db/repos/publish-inputs.repo.js';
 import type { SocialSetsService } from '../social-sets/social-sets.service.js';
 import type { PublishCharge } from './charge.js';
-import { checkParts } from './limits.js';
+import { checkParts, type CheckFacts } from './limits.js';
+import { checkAltTexts } from './alt-required.js';
 import { loadDraft, partsFor, partsFromTexts, planCard, resolveTargets, withKinds } from './plan.js';
-import type { DirectPublish, MediaByUrl, PartPlan, Planned, PublicationOptions, PublishRequest } from './model.js';
+import type {
+  DirectPublish,
+  MediaByUrl,
+  PartPlan,
+  Planned,
+  PublicationOptions,
+  PublishRequest,
+  RelaySource,
+} from './model.js';
 
 /** Plans publishes for the publish service (plan.ts and limits.ts hold the rules it applies). */
 export class PublishPlanner {
@@ -21,7 +30,13 @@ export class PublishPlanner {
     private readonly repos: Pick<PublishingRepos, 'publishInputs'>,
     private readonly sets: SocialSetsService,
     private readonly charge: PublishCharge,
+    private readonly relay?: RelaySource,
   ) {}
+
+  /** What the limit checks need besides the parts (limits.ts). */
+  checkFacts(): CheckFacts {
+    return { relay: this.relay?.ready() ?? false };
+  }
 
   /** Targets: explicit list, else account ids, else the draft's selection, else its set. */
   resolveTargets(
@@ -38,6 +53,7 @@ export class PublishPlanner {
     req: Pick<PublishRequest, 'draftId' | 'accountIds' | 'targetAccounts' | 'community' | 'options'>,
   ): Planned {
     const draft = loadDraft(this.repos.publishInputs, userId, req.draftId);
+    checkAltTexts(draft.posts, this.deps.config.requireAltText);
     const targets = this.resolveTargets(userId, draft, req).map(({ account, communityId }) => {
       const platform = account.platform as Platform;
       const options: PublicationOptions = { ...req.options };
@@ -71,9 +87,10 @@ export class PublishPlanner {
     let given = req.media;
     if (byUrl && byUrl.urls.length > 0) {
       // The URLs stand for their media (kind guessed from the name) until they are fetched.
-      checkParts([
-        { account, parts: partsFromTexts(req.platform, req.texts, [...given, ...byUrl.urls.map((url) => ({ url }))]) },
-      ]);
+      checkParts(
+        [{ account, parts: partsFromTexts(req.platform, req.texts, [...given, ...byUrl.urls.map((url) => ({ url }))]) }],
+        this.checkFacts(),
+      );
       this.charge.assertCredits(userId, 1);
       given = [...given, ...(await byUrl.load(byUrl.urls))];
     }
@@ -84,7 +101,7 @@ export class PublishPlanner {
       parts,
       options: this.withDefaults(req.platform, req.options, null, null, req.texts[0] ?? '', parts),
     };
-    checkParts([target]);
+    checkParts([target], this.checkFacts());
     return target;
   }
 

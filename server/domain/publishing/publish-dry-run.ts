@@ -35,7 +35,7 @@ export class PublishDryRun {
     const { planner, charge } = this.parts;
     return this.rolledBack(userId, () => {
       const { draft, targets } = planner.plan(userId, req);
-      checkParts(targets);
+      checkParts(targets, planner.checkFacts());
       const { skipped } = charge.prepare(userId, draft.id, targets, {
         jobId: null,
         force: req.force ?? false,

@@ -26,6 +26,7 @@ import { PublishReports } from './report.js';
 import { PublishSender } from './send.js';
 import type {
   CardSource,
+  RelaySource,
   DirectPublish,
   MediaByUrl,
   PublicationOptions,
@@ -34,7 +35,7 @@ import type {
   Started,
   TargetResult,
 } from './model.js';
-import { checkParts } from './limits.js';
+import { checkParts, type CheckFacts } from './limits.js';
 import type { StorageWaits } from './storage-waits.js';
 import type { XSpend } from './x-spend.js';
 import type { DraftStatusWriter } from './draft-status-writer.js';
@@ -74,6 +75,8 @@ export interface PublishParts {
   storageWaits: StorageWaits;
   draftStatus: DraftStatusWriter;
   cards?: CardSource;
+  /** The media relay (Threads with uploaded media). */
+  relay?: RelaySource;
 }
 
 export class PublishService {
@@ -97,8 +100,11 @@ export class PublishService {
     const { credentials, credits, stream, cards } = parts;
     ({ credits: this.credits, draftStatus: this.draftStatus } = parts);
     this.charge = new PublishCharge(deps, repos, credits, this.running, stream, parts.xSpend, this.draftStatus);
-    this.sender = new PublishSender(deps, repos, credentials, credits, this.running, stream, this.draftStatus, cards);
-    this.planner = new PublishPlanner(deps, repos, parts.sets, this.charge);
+    this.sender = new PublishSender(deps, repos, credentials, credits, this.running, stream, this.draftStatus, {
+      cards,
+      relay: parts.relay,
+    });
+    this.planner = new PublishPlanner(deps, repos, parts.sets, this.charge, parts.relay);
     const cardFacts = cards ? (url: string) => cards.cached(url) : undefined;
     this.dryRuns = new PublishDryRun({
       repos,
@@ -110,6 +116,11 @@ export class PublishService {
     });
     this.reports = new PublishReports(deps, repos, parts.storageWaits);
     this.events = this.sender.events;
+  }
+
+  /** What the limit checks need besides the parts (limits.ts). */
+  checkFacts(): CheckFacts {
+    return this.planner.checkFacts();
   }
 
   /** Targets: explicit list, else account ids, else the draft's selection, else its set. */
@@ -248,7 +259,7 @@ export class PublishService {
    */
   begin(userId: string, req: PublishRequest, planned?: Planned): Started {
     const { draft, targets } = planned ?? this.plan(userId, req);
-    checkParts(targets);
+    checkParts(targets, this.planner.checkFacts());
     const jobId = req.jobId ?? this.deps.ids.uuid();
     const { skipped, toRun, warnings } = this.charge.prepare(userId, draft.id, targets, {
       jobId,

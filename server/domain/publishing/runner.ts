@@ -20,7 +20,7 @@ import type { PublishInputsRepo } from '../../db/repos/publish-inputs.repo.js';
 import type { UsageRepo } from '../../db/repos/usage.repo.js';
 import { xPartCostUsd } from './x-spend.js';
 import { confirmingAdapter } from './hand-off-confirm.js';
-import type { CardSource, MediaRef, PublicationOptions } from './model.js';
+import type { CardSource, MediaRef, PublicationOptions, RelaySource } from './model.js';
 
 export type TargetOutcome =
   | { status: 'published'; refs: PostRef[] }
@@ -41,8 +41,14 @@ export class PublicationRunner {
     private readonly inputs: PublishInputsRepo,
     private readonly credentials: CredentialsService,
     private readonly usage: UsageRepo,
-    private readonly cards?: CardSource,
-  ) {}
+    sources: { cards?: CardSource; relay?: RelaySource } = {},
+  ) {
+    this.cards = sources.cards;
+    this.relay = sources.relay;
+  }
+
+  private readonly cards?: CardSource;
+  private readonly relay?: RelaySource;
 
   /** The planned card, built now, for networks that take one from the client; never fails a post. */
   private async cardFor(adapter: PlatformAdapter, options: PublicationOptions): Promise<PostLinkCard | null> {
@@ -150,8 +156,9 @@ export class PublicationRunner {
           ...(linkCard ? { linkCard } : {}),
         };
       });
+      const mediaRelay = this.relay?.relay();
       const refs = await this.credentials.withCredentials(account, (ctx) =>
-        this.sendAll(adapter, ctx, pub, plans, since),
+        this.sendAll(adapter, mediaRelay ? { ...ctx, mediaRelay } : ctx, pub, plans, since),
       );
       return { status: 'published', refs };
     } catch (err) {

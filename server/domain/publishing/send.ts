@@ -20,7 +20,7 @@ import type { Deps } from '../deps.js';
 import type { EventsService } from '../events/events.service.js';
 import type { DraftStatusWriter } from './draft-status-writer.js';
 import { retryHint } from './rules/retry.js';
-import type { CardSource, TargetResult } from './model.js';
+import type { CardSource, RelaySource, TargetResult } from './model.js';
 import { PublicationRunner, type TargetOutcome } from './runner.js';
 
 const PER_NETWORK_CONCURRENCY = 8;
@@ -81,9 +81,9 @@ export class PublishSender {
     private readonly running: Set<string>,
     private readonly stream: EventsService,
     private readonly draftStatus: DraftStatusWriter,
-    cards?: CardSource,
+    sources: { cards?: CardSource; relay?: RelaySource } = {},
   ) {
-    this.runner = new PublicationRunner(deps, repos.outbox, repos.publishInputs, credentials, repos.usage, cards);
+    this.runner = new PublicationRunner(deps, repos.outbox, repos.publishInputs, credentials, repos.usage, sources);
   }
 
   private gate(platform: Platform): Semaphore {

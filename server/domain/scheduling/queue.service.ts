@@ -11,6 +11,7 @@ import type { PublishingRepos } from '../../db/repos/publishing-repos.js';
 import type { SetRow } from '../../db/repos/social-sets.repo.js';
 import type { Deps } from '../deps.js';
 import { loadDraft } from '../publishing/plan.js';
+import { checkAltTexts } from '../publishing/alt-required.js';
 import { zoneOf, type SocialSetsService } from '../social-sets/social-sets.service.js';
 import { parseUtc, type ScheduleService } from './schedule.service.js';
 import { formatLocal, nextFreeSlot, nextSlots, type Slot } from '../../../time/index.js';
@@ -62,6 +63,7 @@ export class QueueService {
     req: { draftId: string; socialSetId?: string; applyJitter?: boolean; dryRun?: boolean; force?: boolean },
   ) {
     const draft = loadDraft(this.repos.publishInputs, userId, req.draftId);
+    checkAltTexts(draft.posts, this.deps.config.requireAltText);
     const set = this.resolveSet(userId, req.socialSetId, draft.socialSetId);
     if (set.slots.length === 0)
       throw setError(

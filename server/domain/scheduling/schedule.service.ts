@@ -11,6 +11,7 @@ import { type Deps } from '../deps.js';
 import type { PublishingRepos } from '../../db/repos/publishing-repos.js';
 import { HeraldError } from '../../core/errors.js';
 import { checkParts } from '../publishing/limits.js';
+import { checkAltTexts } from '../publishing/alt-required.js';
 import { loadDraft, partsFor } from '../publishing/plan.js';
 import type { XPart } from '../publishing/x-spend.js';
 import type { PublishService } from '../publishing/publish.service.js';
@@ -115,6 +116,7 @@ export class ScheduleService {
     }
     const draft = loadDraft(this.repos.publishInputs, userId, req.draftId);
     if (draft.status === 'publishing') throw publishingNow();
+    checkAltTexts(draft.posts, this.deps.config.requireAltText);
     const targetAccounts =
       req.targetAccounts ??
       (req.accountUuid ? [{ accountId: req.accountUuid, platform: req.platform ?? 'microblog' }] : undefined);
@@ -125,7 +127,7 @@ export class ScheduleService {
         targets.map((t) => t.account),
       );
     const planned = targets.map(({ account }) => ({ account, parts: partsFor(account.platform as Platform, draft) }));
-    checkParts(planned);
+    checkParts(planned, this.publishing.checkFacts());
     const timeOf = (accountId: string) => own.get(accountId) ?? common!;
     const earliest = Math.min(...targets.map(({ account }) => timeOf(account.id)));
     // X's spend cap, counting what is already scheduled in the month the post fires (x-spend.ts).

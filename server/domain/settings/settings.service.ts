@@ -27,6 +27,7 @@ export interface SettingsChange {
   xTier?: XSettings['tier'];
   notifications?: Partial<NotificationSettings>;
   fedblogHandOff?: boolean;
+  requireAltText?: boolean;
 }
 
 export class SettingsService {
@@ -61,6 +62,7 @@ export class SettingsService {
       timeZone: c.timeZone,
       defaultLanguage: c.defaultLanguage,
       fedblogHandOff: c.fedblogHandOff,
+      requireAltText: c.requireAltText,
       detected: { timeZone: machineTimeZone(), defaultLanguage: systemLanguage() },
       xPriceUsd: c.x.priceUsd,
       xPriceWithUrlUsd: c.x.priceWithUrlUsd,
@@ -115,6 +117,10 @@ export class SettingsService {
     if (language) {
       values.HERALD_DEFAULT_LANGUAGE = language;
       this.deps.config.defaultLanguage = language;
+    }
+    if (change.requireAltText !== undefined) {
+      values.HERALD_REQUIRE_ALT_TEXT = change.requireAltText;
+      this.deps.config.requireAltText = change.requireAltText;
     }
     if (change.fedblogHandOff !== undefined) {
       values.HERALD_FEDBLOG_HAND_OFF = change.fedblogHandOff;

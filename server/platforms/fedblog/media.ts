@@ -51,10 +51,18 @@ export async function uploadMastoMedia(
   item: MediaItem,
   descriptionLimit: number,
 ): Promise<string> {
+  const description = item.altText.trim();
+  // Never cut (docs/decisions.md §11): publishing checks the instance's limit first.
+  const count = [...description].length;
+  if (count > descriptionLimit)
+    throw new PlatformError(
+      'fedblog',
+      'permanent',
+      `The alt text has ${count} characters, over this Mastodon instance's limit of ${descriptionLimit}; shorten it`,
+    );
   const form = new FormData();
   form.append('file', await fs.openAsBlob(item.path, { type: item.mime }), path.basename(item.path) || 'media');
-  const description = item.altText.trim();
-  if (description) form.append('description', [...description].slice(0, descriptionLimit).join(''));
+  if (description) form.append('description', description);
   const reply = await mastoCall<Attachment>(
     joinUrl(serverUrl, '/api/v2/media'),
     {

@@ -10,6 +10,7 @@ import type { CallContext, MediaItem } from '../adapter.js';
 import { PlatformError } from '../errors.js';
 import { bearer, joinUrl, sleep } from '../http.js';
 import { xCall } from './http.js';
+import { altTextCount, altTextLimit } from '../../../text/alt-text.js';
 
 const ONE_SHOT_MAX = 5 * 1024 * 1024;
 const SEGMENT = 1024 * 1024;
@@ -144,7 +145,7 @@ async function setAltText(ctx: CallContext, id: string, altText: string): Promis
     {
       method: 'POST',
       headers: { ...bearer(ctx.credentials.accessToken), 'content-type': 'application/json' },
-      body: JSON.stringify({ id, metadata: { alt_text: { text: altText.slice(0, 1000) } } }),
+      body: JSON.stringify({ id, metadata: { alt_text: { text: altText } } }),
     },
     { what: 'set the image description (alt text)', signal: ctx.signal },
   );
@@ -154,6 +155,14 @@ const fileName = (item: MediaItem) => path.basename(item.path) || 'media';
 
 /** Uploads one file and returns the media id to attach. */
 export async function uploadXMedia(ctx: CallContext, item: MediaItem): Promise<string> {
+  // Alt text is never cut (docs/decisions.md §11): publishing checks it first; this guards the adapter's own callers.
+  const count = altTextCount('microblog', item.altText.trim());
+  if (count > altTextLimit('microblog'))
+    throw new PlatformError(
+      'microblog',
+      'permanent',
+      `The alt text has ${count} characters, over X's limit of ${altTextLimit('microblog')}; shorten it`,
+    );
   const small = item.kind === 'image' && item.mime !== 'image/gif' && item.size <= ONE_SHOT_MAX;
   const id = small ? await oneShot(ctx, item) : await chunked(ctx, item);
   if (item.altText.trim()) await setAltText(ctx, id, item.altText.trim());

@@ -2,6 +2,7 @@
 import { memo, useLayoutEffect, useRef } from 'react';
 import { ALT_TEXT_MAX, NETWORK_LABELS, type Platform, type Verdict } from '../../../../text/index';
 import type { MediaRef, Post } from './model';
+import { AltTextCounter } from './AltTextCounter';
 
 export interface PostEditorProps {
   i: number;
@@ -156,6 +157,11 @@ function PostEditorView({
                   )
                 }
                 onBlur={(e) => onAltSaved(m, e.target.value)}
+              />
+              <AltTextCounter
+                alt={m.altText}
+                platforms={verdicts.map((x) => x.pl)}
+                label={`media ${k + 1} of post ${i + 1}`}
               />
               <button
                 type="button"
