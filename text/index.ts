@@ -41,3 +41,24 @@ export {
   DRAFT_POSTS_MAX,
   ALT_TEXT_MAX,
 } from './draft-limits.js';
+export {
+  REPLY_CONTROLS,
+  QUOTE_CONTROLS,
+  VISIBILITIES,
+  SELF_LABELS,
+  POLL_LIMITS,
+  CONTENT_WARNING_MAX,
+  TOPIC_TAG_MAX,
+  CAPABILITIES,
+  THREADS_MAX_LINKS,
+  optionsVerdict,
+  hasOptions,
+  linkedInPollDays,
+  pollAsText,
+  type PostOptionsValue,
+  type PollOption,
+  type DroppedOption,
+  type OptionsVerdict,
+  type NetworkPollLimits,
+} from './post-options.js';
+export { parseQuoteUrl, type QuotedPost } from './quote-url.js';

@@ -16,7 +16,7 @@ export type MediaRow = typeof media.$inferSelect;
 /** The draft as the publisher reads it: the drafts repo's row (one reader for the API and the publisher). */
 export type DraftSourceRow = Pick<
   DraftRow,
-  'id' | 'userId' | 'title' | 'status' | 'socialSetId' | 'selectedAccountIds' | 'language' | 'linkCard'
+  'id' | 'userId' | 'title' | 'status' | 'socialSetId' | 'selectedAccountIds' | 'language' | 'linkCard' | 'options'
 >;
 
 export class PublishInputsRepo {

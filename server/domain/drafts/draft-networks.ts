@@ -5,6 +5,7 @@
 import {
   checkNetworkPosts,
   countOptionsFromMeta,
+  optionsVerdict,
   postsForNetwork,
   splitForPlatform,
   splitThreadText,
@@ -14,7 +15,8 @@ import { nowIso } from '../../core/clock.js';
 import { type Deps } from '../deps.js';
 import type { AccountRow, DraftRow, PlatformRow } from '../../db/repos/drafts.repo.js';
 import { HeraldError } from '../../core/errors.js';
-import { parseJson } from './draft-fields.js';
+import { optionsOut, parseJson } from './draft-fields.js';
+import { pollLimitsFromMeta } from './draft-options.js';
 import { rulesFor, verdictFor, type MediaRef, type TargetRules } from './draft-text.js';
 import type { DraftReader } from './draft-reader.js';
 import { locked, type DraftWriter, type DraftsRepos } from './draft-writer.js';
@@ -94,19 +96,28 @@ export class DraftNetworks {
       list.flatMap((t) => t.media.map((m) => m.mediaId)),
     );
     const overrides = new Map(this.platformRows(row.id).map((p) => [p.platform, p.content]));
+    const options = optionsOut(row.options);
     return targets.map((account) => {
       const platform = account.platform as Platform;
+      const meta = parseJson<Record<string, unknown>>(account.meta, {});
       const posts = postsForNetwork(platform, list, overrides.get(platform));
       const checked = checkNetworkPosts(
         platform,
         posts.map((p) => ({ text: p.text, media: p.media.map((m) => kinds.get(m.mediaId) ?? 'image') })),
-        countOptionsFromMeta(platform, parseJson<Record<string, unknown>>(account.meta, {})),
+        countOptionsFromMeta(platform, meta),
       );
+      const { dropped, problems } = optionsVerdict(platform, options, {
+        texts: posts.map((p) => p.text),
+        firstMedia: posts[0]?.media.length ?? 0,
+        pollLimits: pollLimitsFromMeta(platform, meta),
+      });
       return {
         accountId: account.id,
         platform,
         username: account.username,
-        valid: checked.valid,
+        valid: checked.valid && problems.length === 0,
+        dropped,
+        problems,
         posts: posts.map((p, i) => ({ text: p.text, media: p.media, ...checked.posts[i] })),
       };
     });
