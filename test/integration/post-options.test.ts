@@ -202,3 +202,52 @@ describe('what each network takes', () => {
     expect(accountIds.threadblog).toBeTruthy();
   });
 });
+
+describe('dry runs and publishing', () => {
+  it("a dry run's plan lists each network's dropped options; the fallback's lines are in Bluesky's text", async () => {
+    const poll = { choices: ['Tea', 'Coffee'], durationMinutes: 1440 };
+    const id = (await create({ poll, pollFallback: 'text', topicTag: 'Drinks' }, 'Morning?')).body.draft.id;
+    const dry = await post('/microblog/publish', {
+      draftId: id,
+      dryRun: true,
+      accountIds: [accountIds.skyblog, accountIds.threadblog, accountIds.microblog],
+    });
+    expect(dry.status, dry.text).toBe(200);
+    const plan = Object.fromEntries(dry.body.plan.map((p: any) => [p.platform, p]));
+    expect(plan.skyblog.posts[0].text).toBe('Morning?\n\n1. Tea\n2. Coffee');
+    expect(plan.skyblog.dropped.map((d: any) => d.option)).toEqual(['poll', 'topicTag']);
+    expect(plan.threadblog.dropped).toBeUndefined();
+    expect(plan.microblog.dropped).toEqual([{ option: 'topicTag', reason: 'topic tags are a Threads feature' }]);
+    const sched = await post('/microblog/schedule', {
+      draftId: id,
+      dryRun: true,
+      scheduledFor: new Date(Date.now() + 86_400_000).toISOString(),
+      targetAccounts: [{ accountId: accountIds.skyblog, platform: 'skyblog' }],
+    });
+    expect(sched.status, sched.text).toBe(200);
+    expect(sched.body.plan[0].dropped.map((d: any) => d.option)).toEqual(['poll', 'topicTag']);
+  });
+
+  it('a network that cannot take the options stops the publish before anything is sent or charged', async () => {
+    const id = (await create({ poll: { choices: ['Yes', 'No'], durationMinutes: 1440 } })).body.draft.id;
+    const before = (await post('/credits', {})).body.balance;
+    for (const body of [
+      { draftId: id, accountIds: [accountIds.microblog, accountIds.skyblog] },
+      { draftId: id, dryRun: true, accountIds: [accountIds.skyblog] },
+    ]) {
+      const r = await post('/microblog/publish', body);
+      expect(r.status, r.text).toBe(400);
+      expect(r.body.error).toBe('INVALID_INPUT');
+      expect(r.body.details.map((d: any) => d.path)).toEqual([`targets.${accountIds.skyblog}.options.poll`]);
+      expect(r.body.message).toMatch(/Bluesky has no polls/);
+    }
+    const sched = await post('/microblog/schedule', {
+      draftId: id,
+      scheduledFor: new Date(Date.now() + 86_400_000).toISOString(),
+      targetAccounts: [{ accountId: accountIds.skyblog, platform: 'skyblog' }],
+    });
+    expect(sched.status, sched.text).toBe(400);
+    expect((await post('/credits', {})).body.balance).toBe(before);
+    expect((await get(`/microblog/drafts/${id}`)).body.draft.status).toBe('draft');
+  });
+});

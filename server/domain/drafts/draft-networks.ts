@@ -16,7 +16,7 @@ import { type Deps } from '../deps.js';
 import type { AccountRow, DraftRow, PlatformRow } from '../../db/repos/drafts.repo.js';
 import { HeraldError } from '../../core/errors.js';
 import { optionsOut, parseJson } from './draft-fields.js';
-import { pollLimitsFromMeta } from './draft-options.js';
+import { pollLimitsFromMeta, withPollText } from './draft-options.js';
 import { rulesFor, verdictFor, type MediaRef, type TargetRules } from './draft-text.js';
 import type { DraftReader } from './draft-reader.js';
 import { locked, type DraftWriter, type DraftsRepos } from './draft-writer.js';
@@ -100,7 +100,7 @@ export class DraftNetworks {
     return targets.map((account) => {
       const platform = account.platform as Platform;
       const meta = parseJson<Record<string, unknown>>(account.meta, {});
-      const posts = postsForNetwork(platform, list, overrides.get(platform));
+      const posts = withPollText(platform, options, postsForNetwork(platform, list, overrides.get(platform)));
       const checked = checkNetworkPosts(
         platform,
         posts.map((p) => ({ text: p.text, media: p.media.map((m) => kinds.get(m.mediaId) ?? 'image') })),

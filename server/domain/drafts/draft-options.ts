@@ -2,7 +2,7 @@
  * The facts a draft's options are checked with that live on an account: a Mastodon instance's
  * poll limits, kept on the account's meta when it was identified (seconds there, minutes here).
  */
-import type { NetworkPollLimits, Platform } from '../../../text/index.js';
+import { pollAsText, type NetworkPollLimits, type Platform, type PostOptionsValue } from '../../../text/index.js';
 
 export function pollLimitsFromMeta(
   platform: Platform,
@@ -20,4 +20,15 @@ export function pollLimitsFromMeta(
   if (min) out.minMinutes = Math.ceil(min / 60);
   if (max) out.maxMinutes = Math.floor(max / 60);
   return out;
+}
+
+/** Bluesky's poll fallback as the preview shows it: the choices as numbered lines of the first post. */
+export function withPollText<P extends { text: string }>(
+  platform: Platform,
+  options: PostOptionsValue | null,
+  posts: P[],
+): P[] {
+  const poll = options?.poll;
+  if (platform !== 'skyblog' || !poll || options?.pollFallback !== 'text' || !posts[0]) return posts;
+  return [{ ...posts[0], text: pollAsText(posts[0].text, poll) }, ...posts.slice(1)];
 }

@@ -8,6 +8,7 @@ import type { PublicationStatus } from '../../db/repos/outbox.repo.js';
 import type { AccountRow } from '../../db/repos/publish-inputs.repo.js';
 import type { PostLinkCard, PostOptions, PostRef } from '../../platforms/adapter.js';
 import type { HandedOff } from './hand-off-confirm.js';
+import type { PostOptionsValue } from '../../../text/post-options.js';
 
 /** A post's media: this server's media item, or (Threads only) a public URL the network fetches. */
 export interface MediaRef {
@@ -24,6 +25,8 @@ export interface PublicationOptions extends PostOptions {
   quote?: PostRef;
   /** The link card chosen when the publish was planned: the page and the post (position) it goes under. */
   linkCard?: { url: string; position: number };
+  /** The draft's post options (docs/decisions.md §11); each adapter maps what its network takes. */
+  post?: PostOptionsValue | null;
   /** Handed off to the network, which publishes it itself: the run confirms it (hand-off-confirm.ts). */
   handedOff?: HandedOff;
 }
@@ -61,6 +64,8 @@ export interface DraftForPublishing {
   language: string | null;
   /** null: the first link of the first post; false: none; {url}: that page. */
   linkCard: false | { url: string } | null;
+  /** Post options (docs/decisions.md §11); null: none. */
+  options: PostOptionsValue | null;
 }
 
 export interface TargetRequest {

@@ -40,7 +40,7 @@ export class PublishPlanner {
     const draft = loadDraft(this.repos.publishInputs, userId, req.draftId);
     const targets = this.resolveTargets(userId, draft, req).map(({ account, communityId }) => {
       const platform = account.platform as Platform;
-      const options: PublicationOptions = { ...req.options };
+      const options: PublicationOptions = { ...req.options, post: draft.options };
       if (platform === 'microblog') {
         const community = communityId ?? req.community?.id;
         if (community) options.communityId = community;
