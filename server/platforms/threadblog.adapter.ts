@@ -10,6 +10,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { CallContext, Identity, MediaItem, PlatformAdapter, PostInput, PostRef } from './adapter.js';
 import { PlatformError } from './errors.js';
+import { threadsOptionParams } from './threadblog/options.js';
 import type { NetworkQuota } from './quotas.js';
 import { formPost, graphCall, graphUrl, MEDIA_NOT_FOUND } from './threadblog/graph.js';
 import { refreshThreads, threadblogOAuth } from './threadblog/oauth.js';
@@ -202,6 +203,18 @@ export function createThreadblogAdapter(options: ThreadblogOptions = {}): Platfo
     return threadsProfileUrl(ctx.account.username);
   }
 
+  /** One of this account's posts by the code in its link (a quote's URL names no id). */
+  async function ownPostByCode(ctx: CallContext, code: string): Promise<string | null> {
+    const answer = await call<{ data?: ThreadsPost[] }>(
+      ctx,
+      `/${encodeURIComponent(ctx.account.platformUserId)}/threads`,
+      { params: { fields: 'id,permalink', limit: '100' } },
+      'find the quoted post',
+    );
+    const hit = (answer.data ?? []).find((p) => p.permalink?.split('/').filter(Boolean).pop() === code);
+    return hit ? String(hit.id) : null;
+  }
+
   async function publishPost(ctx: CallContext, post: PostInput): Promise<PostRef> {
     checkMedia(post.media);
     if (!post.text.trim() && post.media.length === 0)
@@ -209,8 +222,8 @@ export function createThreadblogAdapter(options: ThreadblogOptions = {}): Platfo
     const common: Record<string, string | undefined> = {
       text: post.text || undefined,
       reply_to_id: post.replyTo?.id,
-      reply_control: post.options.replyControl,
       quote_post_id: post.quote?.id,
+      ...(await threadsOptionParams(post, (code) => ownPostByCode(ctx, code))),
     };
     let containerId: string;
     if (post.media.length === 0) {

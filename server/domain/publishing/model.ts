@@ -25,8 +25,6 @@ export interface PublicationOptions extends PostOptions {
   quote?: PostRef;
   /** The link card chosen when the publish was planned: the page and the post (position) it goes under. */
   linkCard?: { url: string; position: number };
-  /** The draft's post options (docs/decisions.md §11); each adapter maps what its network takes. */
-  post?: PostOptionsValue | null;
   /** Handed off to the network, which publishes it itself: the run confirms it (hand-off-confirm.ts). */
   handedOff?: HandedOff;
 }
