@@ -43,3 +43,24 @@ export {
   ALT_TEXT_LIMITS,
 } from './draft-limits.js';
 export { altTextLimit, altTextCount, altTextProblem } from './alt-text.js';
+export {
+  REPLY_CONTROLS,
+  QUOTE_CONTROLS,
+  VISIBILITIES,
+  SELF_LABELS,
+  POLL_LIMITS,
+  CONTENT_WARNING_MAX,
+  TOPIC_TAG_MAX,
+  CAPABILITIES,
+  THREADS_MAX_LINKS,
+  optionsVerdict,
+  hasOptions,
+  linkedInPollDays,
+  pollAsText,
+  type PostOptionsValue,
+  type PollOption,
+  type DroppedOption,
+  type OptionsVerdict,
+  type NetworkPollLimits,
+} from './post-options.js';
+export { parseQuoteUrl, type QuotedPost } from './quote-url.js';

@@ -42,7 +42,7 @@ export function overflowSearch(
   // From the limit, small steps first: text just past the limit (typing on past it) is then
   // searched without reading to its end, so the answer holds while the end changes.
   const limit = Math.max(16, limitFor(platform, opts));
-  for (let step = limit; ; ) {
+  for (let step = limit; ;) {
     const probe = snap(text, Math.min(text.length, lo + step));
     if (probe >= hi) {
       reach = Infinity; // stopped by the text's end

@@ -13,6 +13,7 @@ import {
   PLATFORM_TEXT_MAX,
   POST_TEXT_MAX,
 } from '../../text/draft-limits.js';
+import { droppedSchema, postOptionsSchema } from './post-options.js';
 
 export const DRAFT_STATUSES = [
   'draft',
@@ -120,6 +121,7 @@ export const draftSchema = lazySchema(() =>
     linkCard: linkCardChoice.describe(
       'null: a card for the first URL of the first post; false: no card; {url}: a card for that URL',
     ),
+    options: postOptionsSchema.nullable().describe('post options (docs/decisions.md §11); null: none'),
     tweets: z.array(tweetSchema),
     createdAt: timestamp,
     updatedAt: timestamp,
@@ -206,6 +208,10 @@ const draftFields = () => ({
       'per-network text, written with the rest in one transaction (as PUT .../platforms: networks not named ' +
         'keep theirs)',
     ),
+  options: postOptionsSchema
+    .nullable()
+    .optional()
+    .describe('post options; null clears them; on update, given options replace the whole set'),
   templateInText: z
     .boolean()
     .optional()
@@ -246,7 +252,16 @@ export const listQuery = lazySchema(() =>
 
 export const draftListItem = lazySchema(() =>
   built(draftSchema)
-    .pick({ id: true, title: true, status: true, tweets: true, createdAt: true, language: true, linkCard: true })
+    .pick({
+      id: true,
+      title: true,
+      status: true,
+      tweets: true,
+      createdAt: true,
+      language: true,
+      linkCard: true,
+      options: true,
+    })
     .extend({ scheduledFor: timestamp.nullable(), socialSetId: z.string().nullable(), updatedAt: timestamp }),
 );
 
@@ -320,7 +335,9 @@ export const networksResponse = lazySchema(() =>
         accountId: z.string(),
         platform: platformSchema,
         username: z.string(),
-        valid: z.boolean().describe('every post fits and there is something to send'),
+        valid: z.boolean().describe('every post fits, the options can be sent, and there is something to send'),
+        dropped: droppedSchema,
+        problems: droppedSchema.describe('options that make the post invalid for this network, each with the reason'),
         posts: z.array(
           z.object({ text: z.string(), media: z.array(mediaRefInput) }).extend(built(verdictSchema).shape),
         ),

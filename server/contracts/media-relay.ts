@@ -9,7 +9,7 @@ const fields = {
     z
       .string()
       .max(2048)
-      .describe('The storage\'s S3 address, e.g. https://s3.eu-central-1.amazonaws.com or http://192.168.1.5:9000'),
+      .describe("The storage's S3 address, e.g. https://s3.eu-central-1.amazonaws.com or http://192.168.1.5:9000"),
   region: () => z.string().max(64).describe('us-east-1 for MinIO; auto for Cloudflare R2'),
   bucket: () => z.string().max(63).describe('The bucket Herald puts files in (and deletes them from)'),
   prefix: () => z.string().max(200).describe('A folder inside the bucket, e.g. herald/ (may be empty)'),
@@ -65,7 +65,7 @@ export const setMediaRelayBody = lazySchema(() =>
         .max(2048)
         .nullable()
         .optional()
-        .describe('Optional: the public address of the bucket\'s objects (a CDN or public bucket)'),
+        .describe("Optional: the public address of the bucket's objects (a CDN or public bucket)"),
       urlTtlSeconds: fields.urlTtlSeconds().default(3600),
     })
     .strict(),

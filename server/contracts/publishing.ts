@@ -335,6 +335,10 @@ export const dryRunResponse = lazySchema(() =>
             language: z.string().nullable().describe('the BCP 47 tag sent (Bluesky langs, Mastodon language)'),
           }),
         ),
+        dropped: z
+          .array(z.object({ option: z.string(), reason: z.string() }))
+          .optional()
+          .describe("the draft's post options this network does not take, each with the reason; absent: none"),
         credits: z.number().int(),
         skipped: z.boolean().optional().describe('already published: not sent again unless force'),
       }),

@@ -362,7 +362,9 @@ export function loadConfig(
       reconnect: on(raw.HERALD_NOTIFY_RECONNECT),
     },
     requireAltText:
-      raw.HERALD_REQUIRE_ALT_TEXT === true || raw.HERALD_REQUIRE_ALT_TEXT === '1' || raw.HERALD_REQUIRE_ALT_TEXT === 'true',
+      raw.HERALD_REQUIRE_ALT_TEXT === true ||
+      raw.HERALD_REQUIRE_ALT_TEXT === '1' ||
+      raw.HERALD_REQUIRE_ALT_TEXT === 'true',
     fedblogHandOff:
       raw.HERALD_FEDBLOG_HAND_OFF === true ||
       raw.HERALD_FEDBLOG_HAND_OFF === '1' ||

@@ -148,7 +148,8 @@ export class S3Relay {
   /** GETs a URL (as the network would), without signing: the presigned or public address. */
   async fetchBack(url: string): Promise<Buffer> {
     const a = await this.request('fetch', 'GET', new URL(url), {}, undefined);
-    if (a.status < 200 || a.status > 299) throw new RelayError('fetch', explain('fetch', this.config.bucket, a), a.status);
+    if (a.status < 200 || a.status > 299)
+      throw new RelayError('fetch', explain('fetch', this.config.bucket, a), a.status);
     return a.body;
   }
 

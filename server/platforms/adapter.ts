@@ -11,6 +11,7 @@
  */
 import type { NetworkConfig, Platform } from '../core/config.js';
 import type { NetworkQuota } from './quotas.js';
+import type { PostOptionsValue } from '../../text/post-options.js';
 
 export type RefreshMode = 'any_time' | 'before_expiry' | 'none';
 
@@ -87,6 +88,11 @@ export interface PostRef {
 }
 
 export interface PostOptions {
+  /**
+   * The draft's post options (docs/decisions.md §11). Each adapter maps what its network takes in
+   * its own `options.ts`; a poll, a quote and a gate go with the first post of a thread only.
+   */
+  post?: PostOptionsValue | null;
   communityId?: string;
   replyControl?: 'everyone' | 'accounts_you_follow' | 'mentioned_only';
   visibility?: 'PUBLIC' | 'CONNECTIONS' | 'LOGGED_IN';

@@ -15,6 +15,7 @@ import type {
   PostRef,
 } from './adapter.js';
 import { PlatformError } from './errors.js';
+import { mastoOptionFields } from './fedblog/options.js';
 import { bearer, hostOf, joinUrl, sleep } from './http.js';
 import { isStillProcessing, mastoCall } from './fedblog/http.js';
 import { instanceLimits, limitsFromMeta, type InstanceLimits } from './fedblog/instance.js';
@@ -186,11 +187,13 @@ async function statusBody(ctx: CallContext, server: string, post: PostInput): Pr
   for (const item of post.media) mediaIds.push(await uploadMastoMedia(ctx, server, item, limits.description_limit));
 
   let text = post.text;
-  const body: Record<string, unknown> = { visibility: 'public' };
-  if (post.quote) {
+  const mapped = mastoOptionFields(post, server, limits.api_version);
+  const body: Record<string, unknown> = { visibility: 'public', ...mapped.fields };
+  const quote = post.quote ?? (mapped.quoteId ? { id: mapped.quoteId, url: post.options.post!.quoteUrl! } : undefined);
+  if (quote) {
     // Quote posts exist from API version 7 (Mastodon 4.5); elsewhere the link stands in.
-    if (limits.api_version >= 7) body.quoted_status_id = post.quote.id;
-    else text = text ? `${text}\n\n${post.quote.url}` : post.quote.url;
+    if (limits.api_version >= 7) body.quoted_status_id = quote.id;
+    else text = text ? `${text}\n\n${quote.url}` : quote.url;
   }
   if (text) body.status = text;
   if (mediaIds.length) body.media_ids = mediaIds;

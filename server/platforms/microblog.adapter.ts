@@ -11,6 +11,7 @@ import { bearer, joinUrl } from './http.js';
 import { xCall } from './microblog/http.js';
 import { checkXMediaMix, uploadXMedia } from './microblog/media.js';
 import { microblogOAuth, refreshX } from './microblog/oauth.js';
+import { xOptionFields } from './microblog/options.js';
 
 interface XUser {
   id: string;
@@ -40,8 +41,6 @@ function communityIdOf(value: string): string {
     throw new PlatformError('microblog', 'permanent', `"${value}" is not an X community id or community link`);
   return last;
 }
-
-const REPLY_SETTINGS = { accounts_you_follow: 'following', mentioned_only: 'mentionedUsers' } as const;
 
 /** What X will echo back for a text: entities decoded, links (t.co-wrapped) and spacing folded. */
 function comparable(text: string): string {
@@ -101,8 +100,7 @@ async function publishPost(ctx: CallContext, post: PostInput): Promise<PostRef> 
   if (post.replyTo) body.reply = { in_reply_to_tweet_id: post.replyTo.id };
   if (post.quote) body.quote_tweet_id = post.quote.id;
   if (post.options.communityId) body.community_id = communityIdOf(post.options.communityId);
-  const control = post.options.replyControl;
-  if (control && control !== 'everyone') body.reply_settings = REPLY_SETTINGS[control];
+  Object.assign(body, xOptionFields(post));
 
   const { body: answer } = await xCall<{ data?: { id?: string } }>(
     joinUrl(ctx.network.apiUrl, '/2/tweets'),

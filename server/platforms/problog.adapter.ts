@@ -8,6 +8,7 @@
  */
 import type { CallContext, Identity, PlatformAdapter, PostInput, PostLinkCard, PostRef } from './adapter.js';
 import { PlatformError } from './errors.js';
+import { linkedInOptionFields } from './problog/options.js';
 import { uploadImage, uploadImageBytes, type ImageOptions } from './problog/images.js';
 import { escapeLittleText, unescapeLittleText } from './problog/little-text.js';
 import { problogOAuth, refreshLinkedIn } from './problog/oauth.js';
@@ -144,6 +145,7 @@ export function createProblogAdapter(options: ProblogOptions = {}): PlatformAdap
     // A link card is an article share (docs/decisions.md §19.5); images win over it.
     if (uploaded.length === 0 && post.linkCard) body.content = { article: await article(ctx, author, post.linkCard) };
     if (post.quote) body.reshareContext = { parent: post.quote.id };
+    Object.assign(body, linkedInOptionFields(post));
 
     const res = await liCall(
       joinUrl(ctx.network.apiUrl, '/rest/posts'),

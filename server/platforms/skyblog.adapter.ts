@@ -14,6 +14,7 @@ import { checkImages, externalEmbed, uploadImages, type ExternalEmbed, type Imag
 import { createSession, refreshCredentials, sessionCredentials, signInRefusal } from './skyblog/session.js';
 import { hostOf } from './http.js';
 import { xrpc } from './skyblog/xrpc.js';
+import { gatesFor, newTid, quoteOf, selfLabels } from './skyblog/options.js';
 
 const POST = 'app.bsky.feed.post';
 /** The public web app where post URLs point (not an API base). */
@@ -251,7 +252,8 @@ async function publishPost(ctx: CallContext, post: PostInput): Promise<PostRef> 
 
   const facets = await buildFacets(post.text, (handle) => resolveHandle(base, handle, ctx.signal));
   const reply = await replyRefs(base, post, ctx.signal);
-  const quote = post.quote ? await strongRef(base, post.quote, ctx.signal) : undefined;
+  const quoted = await quoteOf(post, (handle) => resolveHandle(base, handle, ctx.signal));
+  const quote = quoted ? await strongRef(base, quoted, ctx.signal) : undefined;
   // Blobs last: an unreferenced blob is collected, so upload right before the record.
   const images = await uploadImages(ctx, base, post.media);
   const card = !images && post.linkCard ? await externalEmbed(ctx, base, post.linkCard) : undefined;
@@ -263,14 +265,10 @@ async function publishPost(ctx: CallContext, post: PostInput): Promise<PostRef> 
   if (facets.length) record.facets = facets;
   if (reply) record.reply = reply;
   if (embed) record.embed = embed;
+  const labels = selfLabels(post);
+  if (labels) record.labels = labels;
 
-  const created = await xrpc<{ uri?: string; cid?: string }>(base, 'com.atproto.repo.createRecord', {
-    what: 'publish the post',
-    write: true,
-    token: ctx.credentials.accessToken,
-    json: { repo: did, collection: POST, record },
-    signal: ctx.signal,
-  });
+  const created = await createPost(ctx, base, did, post, record);
   if (!created?.uri || !created.cid) {
     throw new PlatformError(
       'skyblog',
@@ -279,6 +277,43 @@ async function publishPost(ctx: CallContext, post: PostInput): Promise<PostRef> 
     );
   }
   return { id: created.uri, cid: created.cid, url: postUrl(ctx.account.username || did, created.uri) };
+}
+
+/** The post record, with its thread and quote gates in the same commit when the options ask for them. */
+async function createPost(
+  ctx: CallContext,
+  base: string,
+  did: string,
+  post: PostInput,
+  record: Record<string, unknown>,
+): Promise<{ uri?: string; cid?: string }> {
+  const rkey = newTid();
+  const gates = gatesFor(post, `at://${did}/${POST}/${rkey}`, String(record.createdAt));
+  if (Object.keys(gates).length === 0)
+    return xrpc(base, 'com.atproto.repo.createRecord', {
+      what: 'publish the post',
+      write: true,
+      token: ctx.credentials.accessToken,
+      json: { repo: did, collection: POST, record },
+      signal: ctx.signal,
+    });
+  const create = (collection: string, value: Record<string, unknown>) => ({
+    $type: 'com.atproto.repo.applyWrites#create',
+    collection,
+    rkey,
+    value,
+  });
+  const answer = await xrpc<{ results?: { uri?: string; cid?: string }[] }>(base, 'com.atproto.repo.applyWrites', {
+    what: 'publish the post with who may reply or quote',
+    write: true,
+    token: ctx.credentials.accessToken,
+    json: {
+      repo: did,
+      writes: [create(POST, record), ...Object.entries(gates).map(([c, v]) => create(c, v))],
+    },
+    signal: ctx.signal,
+  });
+  return answer?.results?.[0] ?? {};
 }
 
 /** Clock skew allowed between Herald and the createdAt it wrote. */

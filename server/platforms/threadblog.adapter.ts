@@ -12,6 +12,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { CallContext, Identity, MediaItem, PlatformAdapter, PostInput, PostRef } from './adapter.js';
 import { inOrder, RelayedUploads, RELAY_UPLOADS_AT_ONCE } from './threadblog/relayed-media.js';
 import { PlatformError } from './errors.js';
+import { threadsOptionParams } from './threadblog/options.js';
 import type { NetworkQuota } from './quotas.js';
 import { formPost, graphCall, graphUrl, MEDIA_NOT_FOUND } from './threadblog/graph.js';
 import { refreshThreads, threadblogOAuth } from './threadblog/oauth.js';
@@ -203,20 +204,35 @@ export function createThreadblogAdapter(options: ThreadblogOptions = {}): Platfo
     return threadsProfileUrl(ctx.account.username);
   }
 
+  /** One of this account's posts by the code in its link (a quote's URL names no id). */
+  async function ownPostByCode(ctx: CallContext, code: string): Promise<string | null> {
+    const answer = await call<{ data?: ThreadsPost[] }>(
+      ctx,
+      `/${encodeURIComponent(ctx.account.platformUserId)}/threads`,
+      { params: { fields: 'id,permalink', limit: '100' } },
+      'find the quoted post',
+    );
+    const hit = (answer.data ?? []).find((p) => p.permalink?.split('/').filter(Boolean).pop() === code);
+    return hit ? String(hit.id) : null;
+  }
+
   /** The post's container: text alone, one item, or a carousel of up to 20 (uploads overlapped). */
   async function prepare(ctx: CallContext, post: PostInput, uploads: RelayedUploads): Promise<string> {
     const common: Record<string, string | undefined> = {
       text: post.text || undefined,
       reply_to_id: post.replyTo?.id,
-      reply_control: post.options.replyControl,
       quote_post_id: post.quote?.id,
+      ...(await threadsOptionParams(post, (code) => ownPostByCode(ctx, code))),
     };
-    if (post.media.length === 0)
-      return createContainer(ctx, { media_type: 'TEXT', ...common }, 'prepare the post');
+    if (post.media.length === 0) return createContainer(ctx, { media_type: 'TEXT', ...common }, 'prepare the post');
     if (post.media.length === 1) {
       const item = post.media[0];
       const { url, object } = await uploads.urlFor(item);
-      const id = await createContainer(ctx, { ...mediaParams(item, url), ...common }, 'prepare the post with its media');
+      const id = await createContainer(
+        ctx,
+        { ...mediaParams(item, url), ...common },
+        'prepare the post with its media',
+      );
       await waitUntilReady(ctx, id, uploads.relayed(item));
       await uploads.release(object);
       return id;

@@ -78,7 +78,9 @@ describe('Settings', () => {
     await relay.getByLabel(/^Access key id/).fill(s3.accessKeyId);
     await relay.getByLabel(/^Secret access key/).fill(s3.secretAccessKey);
     await relay.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(async () => (await app.t.call('GET', '/media-relay', { key })).body.relay?.bucket).toBe(s3.bucket);
+    await expect
+      .poll(async () => (await app.t.call('GET', '/media-relay', { key })).body.relay?.bucket)
+      .toBe(s3.bucket);
     await relay.getByRole('button', { name: 'Test' }).click();
     const result = page().locator('[data-relay-test-result]');
     await expect.poll(() => result.textContent()).toMatch(/✓ Herald put a file in "herald-relay"/);

@@ -125,7 +125,9 @@ describe('every route answers as the served document says', () => {
     await ok('DELETE', '/networks/threadblog');
     await ok('GET', '/media-relay');
     const relay = { kind: 's3', endpoint: 'http://127.0.0.1:9', region: 'us-east-1', bucket: 'contract-bucket' };
-    await ok('PUT', '/media-relay', { body: { ...relay, accessKeyId: 'contract-id', secretAccessKey: 'contract-key' } });
+    await ok('PUT', '/media-relay', {
+      body: { ...relay, accessKeyId: 'contract-id', secretAccessKey: 'contract-key' },
+    });
     await ok('GET', '/media-relay');
     await ok('POST', '/media-relay/test');
     await ok('DELETE', '/media-relay');

@@ -41,7 +41,10 @@ async function uploadPngs(n: number): Promise<{ mediaId: string; bytes: Buffer }
 }
 
 async function draftWith(text: string, media: { mediaId: string; altText?: string }[]): Promise<string> {
-  const r = await t.call('POST', '/microblog/drafts', { key, body: { title: text, tweets: [{ content: text, media }] } });
+  const r = await t.call('POST', '/microblog/drafts', {
+    key,
+    body: { title: text, tweets: [{ content: text, media }] },
+  });
   expect(r.status, r.text).toBe(200);
   return r.body.draft.id as string;
 }
@@ -73,10 +76,13 @@ function heldPost(text: string) {
   const post = nets.threads.state.posts.find((p) => p.text === text);
   if (!post) return undefined;
   const container = nets.threads.state.containers.get(post.containerId)!;
-  const items = (container.children.length ? container.children : [container.id]).map(
-    (id) => nets.threads.state.containers.get(id)!,
+  const items = (container.children.length ? container.children : [container.id]).map((id) =>
+    nets.threads.state.containers.get(id)!,
   );
-  return { post, items: items.map((c) => ({ sha: c.fetched && sha(c.fetched.bytes), alt: c.altText, url: c.mediaUrl })) };
+  return {
+    post,
+    items: items.map((c) => ({ sha: c.fetched && sha(c.fetched.bytes), alt: c.altText, url: c.mediaUrl })),
+  };
 }
 
 beforeAll(async () => {

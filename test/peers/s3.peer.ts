@@ -142,7 +142,13 @@ export async function startS3(
     region,
   };
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-s3-'));
-  const s3 = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: [{ name: bucket }] });
+  const s3 = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory,
+    configureBuckets: [{ name: bucket }],
+  });
   const inner = (await s3.run()) as AddressInfo;
   const innerUrl = `http://127.0.0.1:${inner.port}`;
   const log: S3Peer['log'] = [];

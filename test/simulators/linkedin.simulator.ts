@@ -1,5 +1,6 @@
 // LinkedIn simulator: 3-legged OAuth (no PKCE), OpenID userinfo, versioned /rest/posts with
 // x-restli-id, little-text truncation, Images API with a loopback upload URL, author finder.
+import { checkLinkedInOptions } from './linkedin.options.js';
 import { Router, startSimServer, canaryToken, randomId, str, redirect, withQuery, PostCounter } from './common.js';
 import type { SimReply, SimRequest, Faults } from './common.js';
 import { applyLittleText } from './linkedin.text.js';
@@ -26,6 +27,9 @@ export interface LinkedInPost {
   imageUrns: string[];
   createdAt: number;
   seq: number;
+  /** reshareContext.parent as sent (linkedin.options.ts). */
+  reshareParent?: string;
+  isReshareDisabledByAuthor?: boolean;
 }
 
 export interface LinkedInImage {
@@ -335,6 +339,8 @@ export async function startLinkedInSimulator(opts: LinkedInSimulatorOptions = {}
         imageUrns.push(art.thumbnail);
       }
     }
+    const checked = checkLinkedInOptions(b, (urn) => state.posts.some((x) => x.urn === urn));
+    if ('refused' in checked) return li(...checked.refused);
     for (const urn of imageUrns) {
       const img = state.images.get(urn);
       if (!img || !img.bytes) return li(400, `Invalid content: ${urn} is not available`, { code: 'INVALID_CONTENT' });
@@ -361,6 +367,7 @@ export async function startLinkedInSimulator(opts: LinkedInSimulatorOptions = {}
       imageUrns,
       createdAt: Date.now(),
       seq: ++seq,
+      ...checked.kept,
     };
     state.posts.push(post);
     state.counter.add(a.urn, text);

@@ -39,7 +39,7 @@ export function registerMastodonInstance(router: Router, info: InstanceInfo): vo
     body: {
       domain: domain ?? '127.0.0.1',
       title: 'Herald simulator',
-      version: '4.3.0',
+      version: '4.5.0',
       source_url: 'https://github.com/mastodon/mastodon',
       description: 'Loopback Mastodon simulator',
       usage: { users: { active_month: info.accountCount() } },
@@ -47,7 +47,7 @@ export function registerMastodonInstance(router: Router, info: InstanceInfo): vo
       languages: ['en'],
       configuration: configuration(),
       registrations: { enabled: false, approval_required: false, message: null },
-      api_versions: { mastodon: 2 },
+      api_versions: { mastodon: 7 },
       contact: { email: '', account: null },
       rules: [],
     },

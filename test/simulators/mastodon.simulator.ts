@@ -1,5 +1,6 @@
 // Mastodon simulator: app registration, OAuth (PKCE optional), verify_credentials, instance v1/v2,
 // media v2 with async processing, statuses with Idempotency-Key, account statuses.
+import { checkMastoOptions, type MastoStatusOptions } from './mastodon.options.js';
 import { Router, startSimServer, canaryToken, s256, str, strList, redirect, withQuery, PostCounter } from './common.js';
 import type { SimReply, SimRequest, Faults } from './common.js';
 import { registerMastodonInstance } from './mastodon.instance.js';
@@ -35,6 +36,9 @@ export interface MastodonStatus {
   language: string | null;
   spoilerText: string;
   sensitive: boolean;
+  poll?: MastoStatusOptions['poll'];
+  quotedStatusId?: string;
+  quoteApprovalPolicy?: string;
   idempotencyKey?: string;
   createdAt: string;
   seq: number;
@@ -396,6 +400,8 @@ export async function startMastodonSimulator(opts: MastodonSimulatorOptions = {}
     }
     const inReplyToId = str(b.in_reply_to_id) ?? null;
     if (inReplyToId && !state.statuses.some((s) => s.id === inReplyToId)) return err(404, 'Record not found');
+    const checked = checkMastoOptions(b, mediaIds.length > 0, (id) => state.statuses.some((x) => x.id === id));
+    if ('refused' in checked) return err(422, checked.refused);
     const visibility = str(b.visibility) ?? 'public';
     if (!['public', 'unlisted', 'private', 'direct'].includes(visibility))
       return err(422, 'Validation failed: Visibility is not included in the list');
@@ -411,6 +417,7 @@ export async function startMastodonSimulator(opts: MastodonSimulatorOptions = {}
       language: /^[a-z]{2,3}$/.test(str(b.language) ?? '') ? str(b.language)! : null,
       spoilerText: str(b.spoiler_text) ?? '',
       sensitive: str(b.sensitive) === 'true',
+      ...checked.kept,
       idempotencyKey,
       createdAt: new Date(now()).toISOString(),
       seq: ++seq,

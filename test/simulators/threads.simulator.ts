@@ -1,6 +1,7 @@
 // Threads (graph.threads.net) simulator: OAuth code → short-lived → long-lived token, refresh,
 // /me, containers (TEXT/IMAGE/VIDEO/CAROUSEL, fetched from their URLs), status polling,
 // threads_publish with the "Media Not Found" race, recent threads, permalinks.
+import { checkThreadsOptions } from './threads.options.js';
 import { Router, startSimServer, canaryToken, randomId, redirect, withQuery, PostCounter } from './common.js';
 import type { SimReply, SimRequest, Faults } from './common.js';
 import { errors, params, accessToken, graphTime, pick } from './threads.graph.js';
@@ -258,7 +259,10 @@ export async function startThreadsSimulator(opts: ThreadsSimulatorOptions = {}):
             'PARENT_POST_AUTHOR_ONLY, FOLLOWERS_ONLY}',
         );
       if (p.reply_to_id && !state.posts.some((x) => x.id === p.reply_to_id)) return errors.mediaNotFound(p.reply_to_id);
+      const checked = checkThreadsOptions(p, type, text, (id) => state.posts.some((x) => x.id === id));
+      if ('refused' in checked) return errors.param(checked.refused);
       const c: ThreadsContainer = {
+        options: checked.kept,
         id: nextId(),
         userId: a.userId,
         mediaType: type as ThreadsContainer['mediaType'],

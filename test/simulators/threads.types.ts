@@ -1,4 +1,5 @@
 // The shapes of the Threads simulator (threads.simulator.ts): its users, posts, options, state and handle.
+import type { ThreadsOptions } from './threads.options.js';
 import type { Faults, PostCounter } from './common.js';
 
 export interface ThreadsUser {
@@ -20,6 +21,8 @@ export interface ThreadsContainer {
   children: string[];
   replyToId?: string;
   replyControl?: string;
+  /** Poll, topic tag, spoilers and quote as sent (threads.options.ts). */
+  options?: ThreadsOptions;
   status: 'IN_PROGRESS' | 'FINISHED' | 'PUBLISHED' | 'ERROR' | 'EXPIRED';
   errorMessage?: string;
   readyAt: number;

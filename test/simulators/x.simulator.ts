@@ -1,5 +1,6 @@
 // X (api.x.com v2) simulator: OAuth 2.0 + PKCE with rotating refresh tokens, users/me, tweets,
 // user timeline, media upload v2, follow. Problem-JSON errors and x-rate-limit-* headers.
+import { checkXOptions } from './x.options.js';
 import twitterText from 'twitter-text';
 import {
   Router,
@@ -305,6 +306,8 @@ export async function startXSimulator(opts: XSimulatorOptions = {}): Promise<XSi
     const quoteOf = b.quote_tweet_id !== undefined ? String(b.quote_tweet_id) : undefined;
     if (quoteOf && !state.posts.some((p) => p.id === quoteOf))
       return problem(403, 'Forbidden', 'You are not permitted to perform this action.');
+    const checked = checkXOptions(b, mediaIds.length > 0, quoteOf !== undefined);
+    if ('refused' in checked) return invalid(...checked.refused);
     const max = opts.maxWeightedLength ?? 280;
     if (text && twitterText.parseTweet(text).weightedLength > max) {
       return problem(403, 'Forbidden', 'You are not permitted to perform this action.');
@@ -323,6 +326,7 @@ export async function startXSimulator(opts: XSimulatorOptions = {}): Promise<XSi
       mediaIds,
       createdAt: new Date().toISOString(),
       seq: ++postSeq,
+      options: checked.kept,
     };
     state.posts.push(post);
     state.counter.add(a.userId, text);

@@ -1,6 +1,7 @@
 // The shapes of the X simulator (x.simulator.ts): its users, posts, options, state and handle.
 import type { Faults, PostCounter } from './common.js';
 import type { XMedia } from './x.media.js';
+import type { XPostOptions } from './x.options.js';
 
 export interface XUser {
   id: string;
@@ -20,6 +21,8 @@ export interface XPost {
   mediaIds: string[];
   createdAt: string;
   seq: number;
+  /** Poll, reply_settings and disclosure flags as sent (x.options.ts). */
+  options?: XPostOptions;
 }
 
 export interface XSimulatorOptions {

@@ -146,8 +146,8 @@ export function Settings() {
               data-require-alt-text
             />
             <span className="grow">
-              Require alt text: a post with an image, GIF or video without a description cannot be published,
-              scheduled or queued (applies at once)
+              Require alt text: a post with an image, GIF or video without a description cannot be published, scheduled
+              or queued (applies at once)
             </span>
           </label>
         </fieldset>

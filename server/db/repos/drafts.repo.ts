@@ -22,7 +22,7 @@ const DRAFT_COLUMNS = `id, user_id AS userId, title, status, scheduled_for AS sc
     socialSetId,
   selected_account_ids AS selectedAccountIds, template_id AS templateId, created_at AS createdAt, updated_at AS
     updatedAt,
-  language, link_card AS linkCard`;
+  language, link_card AS linkCard, options`;
 const PLATFORM_COLUMNS = 'id, draft_id AS draftId, platform, content, created_at AS createdAt, updated_at AS updatedAt';
 
 export interface ListFilter {
@@ -53,18 +53,19 @@ export class DraftsRepo {
         WHERE social_set_id IN (SELECT value FROM json_each(?)) ORDER BY position`),
       media: () =>
         s.prepare(
-          'SELECT id, type, alt_text AS altText FROM media WHERE user_id = ? AND id IN (SELECT value FROM json_each(?))',
+          'SELECT id, type, alt_text AS altText FROM media WHERE user_id = ? AND id IN (SELECT value FROM ' +
+            'json_each(?))',
         ),
       insert: () =>
         s.prepare(`INSERT INTO drafts (id, user_id, title, status, scheduled_for, social_set_id, selected_account_ids,
-                template_id, created_at, updated_at, language, link_card)
+                template_id, created_at, updated_at, language, link_card, options)
         VALUES (@id, @userId, @title, @status, @scheduledFor, @socialSetId, @selectedAccountIds, @templateId,
-                @createdAt, @updatedAt, @language, @linkCard)`),
+                @createdAt, @updatedAt, @language, @linkCard, @options)`),
       update: () =>
         s.prepare(`UPDATE drafts SET title = @title, status = @status, scheduled_for = @scheduledFor, social_set_id =
                 @socialSetId,
         selected_account_ids = @selectedAccountIds, template_id = @templateId, updated_at = @updatedAt, language =
-                @language, link_card = @linkCard WHERE id = @id`),
+                @language, link_card = @linkCard, options = @options WHERE id = @id`),
       touch: () => s.prepare('UPDATE drafts SET updated_at = ? WHERE id = ?'),
       delete: () => s.prepare('DELETE FROM drafts WHERE id = ?'),
       clearTweets: () => s.prepare('DELETE FROM tweets WHERE draft_id = ?'),

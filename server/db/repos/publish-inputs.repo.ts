@@ -16,7 +16,7 @@ export type MediaRow = typeof media.$inferSelect;
 /** The draft as the publisher reads it: the drafts repo's row (one reader for the API and the publisher). */
 export type DraftSourceRow = Pick<
   DraftRow,
-  'id' | 'userId' | 'title' | 'status' | 'socialSetId' | 'selectedAccountIds' | 'language' | 'linkCard'
+  'id' | 'userId' | 'title' | 'status' | 'socialSetId' | 'selectedAccountIds' | 'language' | 'linkCard' | 'options'
 >;
 
 export class PublishInputsRepo {
@@ -36,7 +36,8 @@ export class PublishInputsRepo {
       accountById: () => sqlite.prepare(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE id = ?`),
       mediaKinds: () =>
         sqlite.prepare(
-          'SELECT id, type, size, alt_text AS altText FROM media WHERE user_id = ? AND id IN (SELECT value FROM json_each(?))',
+          'SELECT id, type, size, alt_text AS altText FROM media WHERE user_id = ? AND id IN (SELECT value ' +
+            'FROM json_each(?))',
         ),
       mediaById: () => sqlite.prepare(`SELECT ${MEDIA_COLUMNS} FROM media WHERE id = ?`),
     });

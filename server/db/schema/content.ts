@@ -43,6 +43,8 @@ export const drafts = sqliteTable(
     language: text('language'),
     /** The link card: null = the first URL of the first post, 'false' = none, else JSON `{url}`. */
     linkCard: text('link_card'),
+    /** Post options as JSON (docs/decisions.md §11); null = none. */
+    options: text('options'),
   },
   (t) => [index('drafts_user_created_idx').on(t.userId, t.createdAt)],
 );

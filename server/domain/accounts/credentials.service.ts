@@ -82,7 +82,8 @@ export class CredentialsService {
   private reauthError(row: AccountRow, why?: string): HeraldError {
     return new HeraldError(
       'TOKEN_EXPIRED',
-      `The ${NETWORK_NAMES[row.platform as Platform]} account ${accountHandle(row.platform, row.username)} must be connected again` +
+      `The ${NETWORK_NAMES[row.platform as Platform]} account ${accountHandle(row.platform, row.username)} ` +
+        `must be connected again` +
         `${why ? ` (${why})` : ''}`,
     );
   }

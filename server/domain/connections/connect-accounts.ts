@@ -70,8 +70,10 @@ export class ConnectAccounts {
     if (target && target.platformUserId !== id.platformUserId) {
       throw new HeraldError(
         'INVALID_INPUT',
-        `You signed in to ${net} as ${accountHandle(platform, id.username)}, but the account to reconnect is ${accountHandle(platform, target.username)}. ` +
-          `Nothing was changed: sign in to ${net} as ${accountHandle(platform, target.username)} and reconnect again, or use Connect ` +
+        `You signed in to ${net} as ${accountHandle(platform, id.username)}, but the account to reconnect is ` +
+          `${accountHandle(platform, target.username)}. ` +
+          `Nothing was changed: sign in to ${net} as ${accountHandle(platform, target.username)} and ` +
+          `reconnect again, or use Connect ` +
           `to add ${accountHandle(platform, id.username)} as another account.`,
       );
     }

@@ -5,6 +5,7 @@
 import { validLanguage } from '../../core/config.js';
 import { HeraldError } from '../../core/errors.js';
 import type { DraftRow } from '../../db/repos/drafts.repo.js';
+import type { PostOptionsValue } from '../../../text/post-options.js';
 
 export const parseJson = <T>(s: string, fallback: T): T => {
   try {
@@ -53,4 +54,17 @@ export function linkCardOut(stored: string | null): LinkCardChoice {
   if (stored === 'false') return false;
   const v = parseJson<{ url?: unknown } | null>(stored, null);
   return v && typeof v.url === 'string' ? { url: v.url } : null;
+}
+
+/** Options as stored: only the ones set (null and absent mean the network's default); none at all is null. */
+export function optionsIn(options: PostOptionsValue | null | undefined): string | null {
+  if (!options) return null;
+  const kept = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== null && v !== undefined));
+  return Object.keys(kept).length > 0 ? JSON.stringify(kept) : null;
+}
+
+export function optionsOut(stored: string | null): PostOptionsValue | null {
+  if (!stored) return null;
+  const v = parseJson<PostOptionsValue | null>(stored, null);
+  return v && typeof v === 'object' ? v : null;
 }

@@ -5,6 +5,7 @@
 import {
   checkNetworkPosts,
   countOptionsFromMeta,
+  optionsVerdict,
   postsForNetwork,
   splitForPlatform,
   splitThreadText,
@@ -15,7 +16,8 @@ import { type Deps } from '../deps.js';
 import type { AccountRow, DraftRow, PlatformRow } from '../../db/repos/drafts.repo.js';
 import { HeraldError } from '../../core/errors.js';
 import { THREADS_NEEDS_RELAY } from '../publishing/limits.js';
-import { parseJson } from './draft-fields.js';
+import { optionsOut, parseJson } from './draft-fields.js';
+import { pollLimitsFromMeta, withPollText } from './draft-options.js';
 import { rulesFor, verdictFor, type MediaRef, type TargetRules } from './draft-text.js';
 import type { DraftReader } from './draft-reader.js';
 import { locked, type DraftWriter, type DraftsRepos } from './draft-writer.js';
@@ -95,9 +97,11 @@ export class DraftNetworks {
     const kinds = this.reader.mediaKinds(userId, mediaIds);
     const alts = this.reader.mediaAlts(userId, mediaIds);
     const overrides = new Map(this.platformRows(row.id).map((p) => [p.platform, p.content]));
+    const options = optionsOut(row.options);
     return targets.map((account) => {
       const platform = account.platform as Platform;
-      const posts = postsForNetwork(platform, list, overrides.get(platform));
+      const meta = parseJson<Record<string, unknown>>(account.meta, {});
+      const posts = withPollText(platform, options, postsForNetwork(platform, list, overrides.get(platform)));
       const checked = checkNetworkPosts(
         platform,
         posts.map((p) => ({
@@ -105,7 +109,7 @@ export class DraftNetworks {
           media: p.media.map((m) => kinds.get(m.mediaId) ?? 'image'),
           alts: p.media.map((m) => m.altText ?? alts.get(m.mediaId)),
         })),
-        countOptionsFromMeta(platform, parseJson<Record<string, unknown>>(account.meta, {})),
+        countOptionsFromMeta(platform, meta),
       );
       // Threads downloads media itself: files kept by Herald need the relay (docs/decisions.md §11).
       const needsRelay = (p: (typeof posts)[number]) =>
@@ -115,11 +119,18 @@ export class DraftNetworks {
           ? { ...checked.posts[i], valid: false, reason: THREADS_NEEDS_RELAY }
           : checked.posts[i],
       );
+      const { dropped, problems } = optionsVerdict(platform, options, {
+        texts: posts.map((p) => p.text),
+        firstMedia: posts[0]?.media.length ?? 0,
+        pollLimits: pollLimitsFromMeta(platform, meta),
+      });
       return {
         accountId: account.id,
         platform,
         username: account.username,
-        valid: checked.valid && verdicts.every((v) => v.valid),
+        valid: checked.valid && verdicts.every((v) => v.valid) && problems.length === 0,
+        dropped,
+        problems,
         posts: posts.map((p, i) => ({ text: p.text, media: p.media, ...verdicts[i] })),
       };
     });

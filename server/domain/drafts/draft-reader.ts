@@ -8,7 +8,7 @@ import type { Draft, Tweet } from '../../contracts/drafts.js';
 import type { ChangeToken } from '../../db/change-token.js';
 import type { AccountRow, DraftRow, DraftsRepo, TweetRow } from '../../db/repos/drafts.repo.js';
 import { HeraldError } from '../../core/errors.js';
-import { decodeCursor, encodeCursor, linkCardOut, parseJson } from './draft-fields.js';
+import { decodeCursor, encodeCursor, linkCardOut, optionsOut, parseJson } from './draft-fields.js';
 import { checkTweetCached, rulesFor, rulesKey, type MediaRef, type TargetRules } from './draft-text.js';
 
 /** Filters and paging of the drafts list. */
@@ -181,6 +181,7 @@ export class DraftReader {
         updatedAt: r.updatedAt,
         language: r.language,
         linkCard: linkCardOut(r.linkCard),
+        options: optionsOut(r.options),
       };
     });
   }

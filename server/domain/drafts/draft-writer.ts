@@ -15,7 +15,7 @@ import type { HandOffRepo } from '../../db/repos/hand-off.repo.js';
 import type { Transactions } from '../../db/repos/transactions.js';
 import { HeraldError, type ErrorDetail } from '../../core/errors.js';
 import type { TemplatesService } from '../templates/templates.service.js';
-import { languageIn, linkCardIn } from './draft-fields.js';
+import { languageIn, linkCardIn, optionsIn } from './draft-fields.js';
 import { prepareTweets, type PreparedTweet } from './draft-text.js';
 import type { DraftReader } from './draft-reader.js';
 
@@ -153,6 +153,7 @@ export class DraftWriter {
       updatedAt: now,
       language: languageIn(input.language, `${path}language`),
       linkCard: linkCardIn(input.linkCard),
+      options: optionsIn(input.options),
     });
     this.writeTweets(id, list);
     if (input.platforms) this.writePlatforms(id, input.platforms, now);
@@ -237,6 +238,7 @@ export class DraftWriter {
       if (input.templateId !== undefined) next.templateId = template?.id ?? null;
       if (input.language !== undefined) next.language = languageIn(input.language);
       if (input.linkCard !== undefined) next.linkCard = linkCardIn(input.linkCard);
+      if (input.options !== undefined) next.options = optionsIn(input.options);
       if (input.tweets !== undefined) {
         // A template given with new posts frames them, as at creation (unless they hold it already).
         const list = prepareTweets(input.tweets, input.templateInText ? undefined : template?.parts);

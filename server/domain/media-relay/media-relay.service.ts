@@ -147,7 +147,8 @@ export class MediaRelayService {
   /** The Test button: put, fetch back and delete a small object; the message names a failed step. */
   async test(userId: string): Promise<{ ok: boolean; message: string }> {
     this.ownerOnly(userId);
-    if (!this.stored) return { ok: false, message: 'No media relay is set up: save its endpoint, bucket and keys first' };
+    if (!this.stored)
+      return { ok: false, message: 'No media relay is set up: save its endpoint, bucket and keys first' };
     const s3 = new S3Relay(this.stored, this.guard);
     return s3.selfTest(`${this.stored.prefix}herald-test-${this.deps.ids.uuid()}.txt`);
   }

@@ -64,7 +64,8 @@ export class PublishCharge {
         if (latest?.status === 'needs_review' && !f.force) {
           throw new HeraldError(
             'INVALID_INPUT',
-            `Publishing to ${accountHandle(t.account.platform, t.account.username)} is waiting for you to confirm whether an earlier post went ` +
+            `Publishing to ${accountHandle(t.account.platform, t.account.username)} is waiting for you to ` +
+              `confirm whether an earlier post went ` +
               `out; check the account, then publish with force`,
           );
         }

@@ -11,6 +11,7 @@
 import type { AccountRow } from '../../db/repos/publish-inputs.repo.js';
 import type { PartPlan, PublicationOptions } from './model.js';
 import { roundUsd, type XPart } from './x-spend.js';
+import { optionsCheck } from './limits.js';
 
 /** A card's facts Herald already holds (LinkCardsService.cached): undefined when not read yet. */
 export type CardFacts = (
@@ -46,6 +47,7 @@ export function dryRunAnswer(
 ) {
   let usd = 0;
   const plan = targets.map((t) => {
+    const { dropped } = optionsCheck(t.account, t.parts, t.options);
     if (t.account.platform === 'microblog' && !t.skipped) usd += xCost(t.parts);
     return {
       accountId: t.account.id,
@@ -58,6 +60,7 @@ export function dryRunAnswer(
             linkCard: cardOf(t, i, facts),
             language: t.options?.langs?.[0] ?? null,
           })),
+      ...(dropped.length > 0 ? { dropped } : {}),
       credits: t.credits,
       ...(t.skipped ? { skipped: true } : {}),
     };

@@ -5,13 +5,14 @@
  * (text/), the same rules the composer and the draft's `validation` show, with the
  * account's own limits (a Mastodon instance's `max_characters`, an X premium limit).
  */
-import { checkNetworkPosts, countOptionsFromMeta, type MediaKind } from '../../../text/index.js';
+import { checkNetworkPosts, countOptionsFromMeta, optionsVerdict, type MediaKind } from '../../../text/index.js';
+import { pollLimitsFromMeta } from '../drafts/draft-options.js';
 import type { Platform } from '../../core/config.js';
 import { HeraldError, type ErrorDetail } from '../../core/errors.js';
 import { NETWORK_NAMES } from '../../platforms/errors.js';
 import { SKYBLOG_IMAGE_MAX_BYTES } from '../../platforms/skyblog/images.js';
 import type { AccountRow } from '../accounts/accounts.service.js';
-import type { PartPlan } from './model.js';
+import type { PartPlan, PublicationOptions } from './model.js';
 import { accountHandle } from '../../core/handles.js';
 
 /** What the checks need beyond the parts: whether a media relay is set up (Threads with uploaded media). */
@@ -20,8 +21,7 @@ export interface CheckFacts {
 }
 
 /** Threads' verdict on uploaded media without a relay (docs/decisions.md §11). */
-export const THREADS_NEEDS_RELAY =
-  'Threads takes media from a public address: set up a media relay in Settings';
+export const THREADS_NEEDS_RELAY = 'Threads takes media from a public address: set up a media relay in Settings';
 
 type NetworkVerdict = ReturnType<typeof checkNetworkPosts>;
 
@@ -48,6 +48,7 @@ function partProblems(
   parts: PartPlan[],
   verdicts: Map<string, NetworkVerdict>,
   facts: CheckFacts,
+  publication?: PublicationOptions,
 ): ErrorDetail[] {
   const platform = account.platform as Platform;
   const name = NETWORK_NAMES[platform];
@@ -113,12 +114,29 @@ function partProblems(
           : `${label(i)} cannot go as it is: ${why}`;
     details.push({ path: at(i), message: `${who}: ${message}` });
   });
+  for (const p of optionsCheck(account, parts, publication).problems)
+    details.push({ path: `${at()}.options.${p.option}`, message: `${who}: ${p.reason}` });
   return details;
 }
 
-export function checkParts(targets: { account: AccountRow; parts: PartPlan[] }[], facts: CheckFacts = {}): void {
+/** What a target's network drops of the draft's options and what it cannot take (text/post-options.ts). */
+export function optionsCheck(account: AccountRow, parts: PartPlan[], options?: PublicationOptions) {
+  const platform = account.platform as Platform;
+  return optionsVerdict(platform, options?.post, {
+    texts: parts.map((p) => p.text),
+    firstMedia: parts[0]?.media.length ?? 0,
+    pollLimits: pollLimitsFromMeta(platform, metaOf(account)),
+  });
+}
+
+export function checkParts(
+  targets: { account: AccountRow; parts: PartPlan[]; options?: PublicationOptions }[],
+  facts: CheckFacts = {},
+): void {
   const verdicts = new Map<string, NetworkVerdict>();
-  const details = targets.flatMap(({ account, parts }) => partProblems(account, parts, verdicts, facts));
+  const details = targets.flatMap(({ account, parts, options }) =>
+    partProblems(account, parts, verdicts, facts, options),
+  );
   if (details.length > 0) {
     const shown = details
       .slice(0, 5)

@@ -8,6 +8,7 @@ import type { PublicationStatus } from '../../db/repos/outbox.repo.js';
 import type { AccountRow } from '../../db/repos/publish-inputs.repo.js';
 import type { MediaRelay, PostLinkCard, PostOptions, PostRef } from '../../platforms/adapter.js';
 import type { HandedOff } from './hand-off-confirm.js';
+import type { PostOptionsValue } from '../../../text/post-options.js';
 
 /** A post's media: this server's media item, or (Threads only) a public URL the network fetches. */
 export interface MediaRef {
@@ -69,6 +70,8 @@ export interface DraftForPublishing {
   language: string | null;
   /** null: the first link of the first post; false: none; {url}: that page. */
   linkCard: false | { url: string } | null;
+  /** Post options (docs/decisions.md §11); null: none. */
+  options: PostOptionsValue | null;
 }
 
 export interface TargetRequest {

@@ -3,7 +3,7 @@
  * holding only `---` separates posts), else the posts' plain text; LinkedIn has no threads, so
  * its posts are joined with a blank line.
  */
-import { firstLink, splitThreadText } from '../../../text/index.js';
+import { firstLink, pollAsText, splitThreadText } from '../../../text/index.js';
 import type { Platform } from '../../core/config.js';
 import { HeraldError } from '../../core/errors.js';
 import type { AccountRow, PublishInputsRepo } from '../../db/repos/publish-inputs.repo.js';
@@ -32,7 +32,18 @@ export function loadDraft(inputs: PublishInputsRepo, userId: string, draftId: st
     overrides,
     language: row.language,
     linkCard: storedCard(row.linkCard),
+    options: storedOptions(row.options),
   };
+}
+
+function storedOptions(stored: string | null): DraftForPublishing['options'] {
+  if (!stored) return null;
+  try {
+    const v = JSON.parse(stored) as unknown;
+    return v && typeof v === 'object' ? (v as DraftForPublishing['options']) : null;
+  } catch {
+    return null;
+  }
 }
 
 function storedCard(stored: string | null): DraftForPublishing['linkCard'] {
@@ -86,7 +97,19 @@ export function splitOverride(text: string): string[] {
   return splitThreadText(text);
 }
 
-export function partsFor(platform: Platform, draft: Pick<DraftForPublishing, 'posts' | 'overrides'>): PartPlan[] {
+export function partsFor(
+  platform: Platform,
+  draft: Pick<DraftForPublishing, 'posts' | 'overrides'> & { options?: DraftForPublishing['options'] },
+): PartPlan[] {
+  const parts = networkParts(platform, draft);
+  // Bluesky has no polls: with the text fallback the choices go as numbered lines of the first post.
+  const poll = draft.options?.poll;
+  if (platform === 'skyblog' && poll && draft.options?.pollFallback === 'text' && parts[0])
+    parts[0] = { ...parts[0], text: pollAsText(parts[0].text, poll) };
+  return parts;
+}
+
+function networkParts(platform: Platform, draft: Pick<DraftForPublishing, 'posts' | 'overrides'>): PartPlan[] {
   const override = draft.overrides[platform];
   let parts: PartPlan[];
   if (override !== undefined && override.trim() !== '') {

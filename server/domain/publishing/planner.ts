@@ -56,7 +56,7 @@ export class PublishPlanner {
     checkAltTexts(draft.posts, this.deps.config.requireAltText);
     const targets = this.resolveTargets(userId, draft, req).map(({ account, communityId }) => {
       const platform = account.platform as Platform;
-      const options: PublicationOptions = { ...req.options };
+      const options: PublicationOptions = { ...req.options, post: draft.options };
       if (platform === 'microblog') {
         const community = communityId ?? req.community?.id;
         if (community) options.communityId = community;
@@ -88,7 +88,12 @@ export class PublishPlanner {
     if (byUrl && byUrl.urls.length > 0) {
       // The URLs stand for their media (kind guessed from the name) until they are fetched.
       checkParts(
-        [{ account, parts: partsFromTexts(req.platform, req.texts, [...given, ...byUrl.urls.map((url) => ({ url }))]) }],
+        [
+          {
+            account,
+            parts: partsFromTexts(req.platform, req.texts, [...given, ...byUrl.urls.map((url) => ({ url }))]),
+          },
+        ],
         this.checkFacts(),
       );
       this.charge.assertCredits(userId, 1);

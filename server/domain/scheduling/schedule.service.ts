@@ -126,7 +126,11 @@ export class ScheduleService {
         draft.id,
         targets.map((t) => t.account),
       );
-    const planned = targets.map(({ account }) => ({ account, parts: partsFor(account.platform as Platform, draft) }));
+    const planned = targets.map(({ account }) => ({
+      account,
+      parts: partsFor(account.platform as Platform, draft),
+      options: { post: draft.options },
+    }));
     checkParts(planned, this.publishing.checkFacts());
     const timeOf = (accountId: string) => own.get(accountId) ?? common!;
     const earliest = Math.min(...targets.map(({ account }) => timeOf(account.id)));

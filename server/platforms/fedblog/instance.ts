@@ -14,6 +14,11 @@ export interface InstanceLimits {
   description_limit: number;
   /** `api_versions.mastodon`; 7 and up take quoted_status_id. */
   api_version: number;
+  /** `configuration.polls` (expirations in seconds), read by the drafts' option checks from the account's meta. */
+  poll_max_options: number;
+  poll_max_characters_per_option: number;
+  poll_min_expiration: number;
+  poll_max_expiration: number;
 }
 
 export const DEFAULT_LIMITS: InstanceLimits = {
@@ -22,6 +27,10 @@ export const DEFAULT_LIMITS: InstanceLimits = {
   max_media_attachments: 4,
   description_limit: 1500,
   api_version: 0,
+  poll_max_options: 4,
+  poll_max_characters_per_option: 50,
+  poll_min_expiration: 300,
+  poll_max_expiration: 2_629_746,
 };
 
 const TTL_MS = 60 * 60_000;
@@ -31,6 +40,12 @@ interface InstanceDoc {
   configuration?: {
     statuses?: { max_characters?: number; max_media_attachments?: number; characters_reserved_per_url?: number };
     media_attachments?: { description_limit?: number };
+    polls?: {
+      max_options?: number;
+      max_characters_per_option?: number;
+      min_expiration?: number;
+      max_expiration?: number;
+    };
   };
   api_versions?: { mastodon?: number };
   max_toot_chars?: number;
@@ -46,6 +61,17 @@ function limitsOf(doc: InstanceDoc): InstanceLimits {
     max_media_attachments: num(s.max_media_attachments, DEFAULT_LIMITS.max_media_attachments),
     description_limit: num(doc.configuration?.media_attachments?.description_limit, DEFAULT_LIMITS.description_limit),
     api_version: num(doc.api_versions?.mastodon, 0),
+    ...pollsOf(doc.configuration?.polls ?? {}),
+  };
+}
+
+function pollsOf(p: NonNullable<NonNullable<InstanceDoc['configuration']>['polls']>) {
+  const d = DEFAULT_LIMITS;
+  return {
+    poll_max_options: num(p.max_options, d.poll_max_options),
+    poll_max_characters_per_option: num(p.max_characters_per_option, d.poll_max_characters_per_option),
+    poll_min_expiration: num(p.min_expiration, d.poll_min_expiration),
+    poll_max_expiration: num(p.max_expiration, d.poll_max_expiration),
   };
 }
 
@@ -85,5 +111,11 @@ export function limitsFromMeta(meta: Record<string, unknown>): InstanceLimits {
     max_media_attachments: num(meta.max_media_attachments, DEFAULT_LIMITS.max_media_attachments),
     description_limit: num(meta.description_limit, DEFAULT_LIMITS.description_limit),
     api_version: num(meta.api_version, 0),
+    ...pollsOf({
+      max_options: meta.poll_max_options as number,
+      max_characters_per_option: meta.poll_max_characters_per_option as number,
+      min_expiration: meta.poll_min_expiration as number,
+      max_expiration: meta.poll_max_expiration as number,
+    }),
   };
 }

@@ -145,14 +145,14 @@ function threadsOnly(world: () => World<Sim>): void {
     expect(w.sim.state.posts.at(-1)!.id).toBe(ref.id);
   });
 
-  it('refuses media without a public URL before anything is sent', async () => {
+  it('refuses media without a public URL and no relay before anything is sent', async () => {
     const w = world();
     const before = w.sim.requests.length;
     const local: MediaItem = { path: '/tmp/x.png', mime: 'image/png', size: 1, kind: 'image', altText: '' };
     const err = await w.publish(w.post('local file', { media: [local] })).catch((e) => e);
     expect(err).toBeInstanceOf(PlatformError);
     expect(err.kind).toBe('permanent');
-    expect(err.message).toMatch(/public URL/);
+    expect(err.message).toMatch(/public address: set up a media relay in Settings/);
     expect(w.sim.requests.length).toBe(before);
   });
 

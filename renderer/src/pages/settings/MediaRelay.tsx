@@ -48,8 +48,8 @@ export function MediaRelaySettings() {
       <h2>Media relay (Threads)</h2>
       <p className="muted">
         Threads downloads images and videos from a public address. Herald puts each file in a bucket you own (AWS S3,
-        Cloudflare R2, Backblaze B2, MinIO) just before the post, gives Threads a short-lived link, and deletes the
-        file once Threads has it. {saved ? `Set up: bucket "${saved.bucket}".` : 'Not set up yet.'}
+        Cloudflare R2, Backblaze B2, MinIO) just before the post, gives Threads a short-lived link, and deletes the file
+        once Threads has it. {saved ? `Set up: bucket "${saved.bucket}".` : 'Not set up yet.'}
       </p>
       <form
         aria-label="Media relay settings"
@@ -104,7 +104,9 @@ export function MediaRelaySettings() {
               className="danger"
               disabled={busy}
               onClick={() => {
-                if (confirmAction('Remove the media relay? Threads posts with uploaded media cannot go out without it.'))
+                if (
+                  confirmAction('Remove the media relay? Threads posts with uploaded media cannot go out without it.')
+                )
                   void run(async () => {
                     await client.removeMediaRelay();
                     void relay.reload();
