@@ -14,6 +14,7 @@ import { registerInit } from './init.command.js';
 import { registerMcp } from './mcp.command.js';
 import { registerNetwork } from './network.command.js';
 import { registerPublish } from './publish.command.js';
+import { registerPost } from './post.command.js';
 import { registerSchedule } from './schedule.command.js';
 import { registerSecrets } from './secrets.command.js';
 import { registerQueue } from './queue.command.js';
@@ -63,6 +64,7 @@ export function buildProgram(): Command {
   registerAuth(program);
   registerDraft(program);
   registerPublish(program);
+  registerPost(program);
   registerSchedule(program);
   registerEvents(program);
   registerQueue(program);

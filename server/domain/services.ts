@@ -30,6 +30,7 @@ import { UsersService } from './users/users.service.js';
 import { NetworkAppsService } from './networks/network-apps.service.js';
 import { SecretSetupService } from './setup/secret-setup.service.js';
 import { WizardService } from './setup/wizard.service.js';
+import { PublicationsService } from './after-publish/publications.service.js';
 import { CredentialCheckService } from './accounts/credential-check.service.js';
 
 /**
@@ -88,6 +89,7 @@ export function createServices(deps: Deps, sqlite: Sqlite) {
     media: new MediaService(deps, repos.media),
     linkCards,
     publishing,
+    publications: new PublicationsService(deps, repos, credentials),
     xSpend,
     /** The publishing side of scheduled posts, for the scheduler (jobs/scheduler.ts), with its retry waits. */
     scheduledRunner: (opts: ScheduledRunnerOptions = {}) =>

@@ -33,6 +33,7 @@ import { mediaRoutes } from './routes/media.routes.js';
 import { linkCardRoutes } from './routes/link-cards.routes.js';
 import { meRoutes } from './routes/me.routes.js';
 import { publishingRoutes } from './routes/publishing.routes.js';
+import { publicationRoutes } from './routes/publications.routes.js';
 import { scheduleRoutes } from './routes/schedule.routes.js';
 import { queueRoutes } from './routes/queue.routes.js';
 import { secretSetupRoutes, setupRoutes } from './routes/setup.routes.js';
@@ -75,6 +76,7 @@ export function allRoutes(s: Services, extra: RouteDef[] = []): RouteDef[] {
     ...mediaRoutes(s),
     ...creditRoutes(s),
     ...publishingRoutes(s),
+    ...publicationRoutes(s),
     ...scheduleRoutes(s),
     ...queueRoutes(s),
     ...settingsRoutes(s),

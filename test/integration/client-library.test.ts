@@ -245,6 +245,9 @@ describe('HeraldClient covers the API', () => {
         publishThreadblogDryRun: () => c.publishThreadblogDryRun({ accountId: threads, text: 'Hello, dry' }),
         publishProblogDryRun: () => c.publishProblogDryRun({ accountId: li, draftId: s.draft.draft.id }),
         publishHistory: () => c.publishHistory({ limit: 10, status: 'failed' }),
+        publications: () => c.publications({ limit: 10 }),
+        deletePublication: () => settle(c.deletePublication('no-such-publication')),
+        editPublication: () => settle(c.editPublication('no-such-publication', { text: 'new words' })),
         resolveReview: () =>
           settle(c.resolveReview({ publicationId: 'no-such-publication', outcome: 'not_published' })),
         schedule: async () => {

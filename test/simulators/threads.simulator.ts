@@ -1,6 +1,7 @@
 // Threads (graph.threads.net) simulator: OAuth code → short-lived → long-lived token, refresh,
 // /me, containers (TEXT/IMAGE/VIDEO/CAROUSEL, fetched from their URLs), status polling,
 // threads_publish with the "Media Not Found" race, recent threads, permalinks.
+import { registerThreadsAfterPublish } from './threads.after-publish.js';
 import { Router, startSimServer, canaryToken, randomId, redirect, withQuery, PostCounter } from './common.js';
 import type { SimReply, SimRequest, Faults } from './common.js';
 import { errors, params, accessToken, graphTime, pick } from './threads.graph.js';
@@ -374,6 +375,8 @@ export async function startThreadsSimulator(opts: ThreadsSimulatorOptions = {}):
       return errors.unknownObject(id);
     });
   }
+
+  registerThreadsAfterPublish(router, { posts: state.posts, auth });
 
   const server = await startSimServer(router, {
     rateLimited: () => errors.rateLimited(),

@@ -1,0 +1,31 @@
+/**
+ * After publishing: published posts listed, deleted and edited on their network, and their
+ * metrics over time. Types only from the contracts, so it stays browser-safe.
+ */
+import type * as after from '../server/contracts/after-publish.js';
+import type * as publishing from '../server/contracts/publishing.js';
+import { ClientCore, type In, type Out, type Query, type QueryOf } from './client-core.js';
+
+export class AfterPublishMethods extends ClientCore {
+  /** The history's rows with ids, `deletedAt` and `editedAt`. */
+  publications(query: QueryOf<typeof publishing.historyQuery> = {}) {
+    return this.request<Out<typeof publishing.historyResponse>>('GET', '/microblog/publications', {
+      query: query as Query,
+    });
+  }
+  /** Deletes a published post on its network (and the later parts of its thread Herald sent). */
+  deletePublication(id: string) {
+    return this.request<Out<typeof after.deletePublicationResponse>>(
+      'DELETE',
+      `/microblog/publications/${encodeURIComponent(id)}`,
+    );
+  }
+  /** Edits a published post's text where the network allows it; else NOT_SUPPORTED. */
+  editPublication(id: string, body: In<typeof after.editPublicationBody>) {
+    return this.request<Out<typeof after.editPublicationResponse>>(
+      'PUT',
+      `/microblog/publications/${encodeURIComponent(id)}`,
+      { body },
+    );
+  }
+}
