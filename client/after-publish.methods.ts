@@ -28,4 +28,19 @@ export class AfterPublishMethods extends ClientCore {
       { body },
     );
   }
+  /** Published posts with their latest counts (null where the network does not say). */
+  analyticsPosts(query: QueryOf<typeof after.analyticsQuery> = {}) {
+    return this.request<Out<typeof after.analyticsPostsResponse>>('GET', '/analytics/posts', { query: query as Query });
+  }
+  /** One published post's counts with every read of them. */
+  analyticsPost(publicationId: string) {
+    return this.request<Out<typeof after.analyticsPostResponse>>(
+      'GET',
+      `/analytics/posts/${encodeURIComponent(publicationId)}`,
+    );
+  }
+  /** Reads the counts again now (202): all published posts, or the ones named. */
+  refreshAnalytics(body: In<typeof after.refreshBody> = {}) {
+    return this.request<Out<typeof after.refreshResponse>>('POST', '/analytics/refresh', { body });
+  }
 }

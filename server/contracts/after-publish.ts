@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { built, lazySchema } from './lazy.js';
 import { dateTimeInput, platformSchema, successTrue, timestamp } from './common.js';
 
+export const analyticsParams = lazySchema(() => z.object({ publicationId: z.string().min(1).max(200) }));
 export const publicationParams = lazySchema(() => z.object({ id: z.string().min(1).max(200) }));
 
 export const deletePublicationResponse = lazySchema(() =>

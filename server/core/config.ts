@@ -114,6 +114,8 @@ export interface HeraldConfig {
    * instance.
    */
   fedblogHandOff: boolean;
+  /** Reading X posts' counts for Analytics, each read priced at `x.readPriceUsd` (off by default: X charges reads). */
+  xMetrics: boolean;
   microblogFollowUserId?: string;
   /** A non-loopback redirect URI that sign-in with X may also use. */
   microblogRedirectUri?: string;
@@ -197,6 +199,8 @@ const rawSchema = z.object({
   HERALD_NOTIFY_RECONNECT: z.enum(['0', '1', 'true', 'false']).default('1'),
   /** Mastodon hand-off (docs/decisions.md §14 `fedblogHandOff`), on by default. */
   HERALD_FEDBLOG_HAND_OFF: z.union([z.boolean(), z.enum(['0', '1', 'true', 'false'])]).default('1'),
+  /** X metrics reads (setting `xMetrics`), off by default. */
+  HERALD_X_METRICS: z.union([z.boolean(), z.enum(['0', '1', 'true', 'false'])]).default('0'),
 });
 
 const on = (v: string) => v === '1' || v === 'true';
@@ -362,6 +366,7 @@ export function loadConfig(
       raw.HERALD_FEDBLOG_HAND_OFF === true ||
       raw.HERALD_FEDBLOG_HAND_OFF === '1' ||
       raw.HERALD_FEDBLOG_HAND_OFF === 'true',
+    xMetrics: raw.HERALD_X_METRICS === true || raw.HERALD_X_METRICS === '1' || raw.HERALD_X_METRICS === 'true',
     microblogFollowUserId: raw.HERALD_MICROBLOG_FOLLOW_USER_ID,
     microblogRedirectUri: raw.HERALD_MICROBLOG_REDIRECT_URI,
   };

@@ -31,6 +31,8 @@ import { NetworkAppsService } from './networks/network-apps.service.js';
 import { SecretSetupService } from './setup/secret-setup.service.js';
 import { WizardService } from './setup/wizard.service.js';
 import { PublicationsService } from './after-publish/publications.service.js';
+import { MetricsCollector } from './after-publish/metrics-collector.js';
+import { AnalyticsService } from './after-publish/analytics.service.js';
 import { CredentialCheckService } from './accounts/credential-check.service.js';
 
 /**
@@ -70,6 +72,7 @@ export function createServices(deps: Deps, sqlite: Sqlite) {
   const connections = new ConnectionsService(deps, credentials, socialSets, repos, networkApps);
   const accounts = new AccountsService(deps, repos.accounts);
   const drafts = new DraftsService(deps, templates, repos);
+  const metricsCollector = new MetricsCollector(deps, repos, credentials);
   const scheduling = new ScheduleService(deps, repos, publishing, events, credits, xSpend);
   return {
     deps,
@@ -90,6 +93,11 @@ export function createServices(deps: Deps, sqlite: Sqlite) {
     linkCards,
     publishing,
     publications: new PublicationsService(deps, repos, credentials),
+    /** Reads published posts' counts (woken by jobs/metrics.job.ts and by a refresh). */
+    metricsCollector,
+    analytics: new AnalyticsService(deps, repos, () => {
+      metricsCollector.run().catch((err: unknown) => deps.log.warn(`Metrics reads failed: ${(err as Error).message}`));
+    }),
     xSpend,
     /** The publishing side of scheduled posts, for the scheduler (jobs/scheduler.ts), with its retry waits. */
     scheduledRunner: (opts: ScheduledRunnerOptions = {}) =>

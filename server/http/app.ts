@@ -34,6 +34,7 @@ import { linkCardRoutes } from './routes/link-cards.routes.js';
 import { meRoutes } from './routes/me.routes.js';
 import { publishingRoutes } from './routes/publishing.routes.js';
 import { publicationRoutes } from './routes/publications.routes.js';
+import { analyticsRoutes } from './routes/analytics.routes.js';
 import { scheduleRoutes } from './routes/schedule.routes.js';
 import { queueRoutes } from './routes/queue.routes.js';
 import { secretSetupRoutes, setupRoutes } from './routes/setup.routes.js';
@@ -77,6 +78,7 @@ export function allRoutes(s: Services, extra: RouteDef[] = []): RouteDef[] {
     ...creditRoutes(s),
     ...publishingRoutes(s),
     ...publicationRoutes(s),
+    ...analyticsRoutes(s),
     ...scheduleRoutes(s),
     ...queueRoutes(s),
     ...settingsRoutes(s),

@@ -27,6 +27,7 @@ export interface SettingsChange {
   xTier?: XSettings['tier'];
   notifications?: Partial<NotificationSettings>;
   fedblogHandOff?: boolean;
+  xMetrics?: boolean;
 }
 
 export class SettingsService {
@@ -61,6 +62,7 @@ export class SettingsService {
       timeZone: c.timeZone,
       defaultLanguage: c.defaultLanguage,
       fedblogHandOff: c.fedblogHandOff,
+      xMetrics: c.xMetrics,
       detected: { timeZone: machineTimeZone(), defaultLanguage: systemLanguage() },
       xPriceUsd: c.x.priceUsd,
       xPriceWithUrlUsd: c.x.priceWithUrlUsd,
@@ -119,6 +121,10 @@ export class SettingsService {
     if (change.fedblogHandOff !== undefined) {
       values.HERALD_FEDBLOG_HAND_OFF = change.fedblogHandOff;
       this.deps.config.fedblogHandOff = change.fedblogHandOff;
+    }
+    if (change.xMetrics !== undefined) {
+      values.HERALD_X_METRICS = change.xMetrics;
+      this.deps.config.xMetrics = change.xMetrics;
     }
     if (change.graceMinutes !== undefined) values.HERALD_GRACE_MINUTES = change.graceMinutes;
     if (change.monthlyCredits !== undefined) values.HERALD_MONTHLY_CREDITS = change.monthlyCredits;
