@@ -15,6 +15,7 @@ import { registerMcp } from './mcp.command.js';
 import { registerNetwork } from './network.command.js';
 import { registerPublish } from './publish.command.js';
 import { registerPost } from './post.command.js';
+import { registerStats } from './stats.command.js';
 import { registerSchedule } from './schedule.command.js';
 import { registerSecrets } from './secrets.command.js';
 import { registerQueue } from './queue.command.js';
@@ -65,6 +66,7 @@ export function buildProgram(): Command {
   registerDraft(program);
   registerPublish(program);
   registerPost(program);
+  registerStats(program);
   registerSchedule(program);
   registerEvents(program);
   registerQueue(program);

@@ -39,6 +39,10 @@ export class AfterPublishMethods extends ClientCore {
       `/analytics/posts/${encodeURIComponent(publicationId)}`,
     );
   }
+  /** The metrics as CSV text: one row per post, or per read with `history: 'true'`. */
+  analyticsCsv(query: QueryOf<typeof after.analyticsCsvQuery> = {}) {
+    return this.request<string>('GET', '/analytics/export', { query: query as Query, asText: true });
+  }
   /** Reads the counts again now (202): all published posts, or the ones named. */
   refreshAnalytics(body: In<typeof after.refreshBody> = {}) {
     return this.request<Out<typeof after.refreshResponse>>('POST', '/analytics/refresh', { body });

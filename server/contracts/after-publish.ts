@@ -65,6 +65,15 @@ const analyticsPost = lazySchema(() =>
   }),
 );
 
+export const analyticsCsvQuery = lazySchema(() =>
+  built(analyticsQuery).extend({
+    history: z
+      .enum(['true', 'false'])
+      .optional()
+      .describe('true: one row per read (the time series); default: one row per post, its latest counts'),
+  }),
+);
+
 export const analyticsPostsResponse = lazySchema(() => z.object({ success: successTrue, posts: z.array(analyticsPost) }));
 
 export const analyticsPostResponse = lazySchema(() =>

@@ -176,3 +176,40 @@ describe('metrics collection', () => {
     expect((await post(m.id)).fetchedAt).not.toBeNull();
   });
 });
+
+describe('export and the CLI', () => {
+  it('GET /analytics/export: one row per read with history=true, empty where unsaid, formulas defused', async () => {
+    const m = await publishOne('skyblog');
+    clock.advance(HOUR + 60_000);
+    await collect();
+    const r = await fetch(`${t.base}/analytics/export?history=true&platform=skyblog`, { headers: { 'svc-key': key } });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toMatch(/^text\/csv/);
+    const lines = (await r.text()).trim().split('\r\n');
+    expect(lines[0]).toBe(
+      'publicationId,platform,account,url,publishedAt,deletedAt,title,at,likes,reposts,replies,quotes,impressions',
+    );
+    const mine = lines.filter((l) => l.startsWith(`${m.id},`));
+    expect(mine).toHaveLength(1);
+    expect(mine[0]!.endsWith(',0,0,0,0,')).toBe(true);
+  });
+
+  it('herald stats --csv and herald post delete --yes', async () => {
+    const { herald, cliEnv } = await import('../helpers/cli.js');
+    const { tempDir } = await import('../helpers/server.js');
+    const env = cliEnv(tempDir('herald-cli-'), { HERALD_BASE_URL: t.base, HERALD_API_KEY: key });
+    const stats = await herald(['stats', '--network', 'fedblog', '--csv'], { env, timeoutMs: 60_000 });
+    expect(stats.code, stats.err).toBe(0);
+    expect(stats.out.split('\r\n')[0]).toMatch(/^publicationId,platform/);
+    const m = await publishOne('fedblog');
+    const del = await herald(['post', 'delete', m.id, '--yes'], { env, timeoutMs: 60_000 });
+    expect(del.code, del.err).toBe(0);
+    expect(del.out).toMatch(/Deleted the post from Mastodon/);
+    expect((await postsOn(nets, 'fedblog')).some((p) => p.text === m.text)).toBe(false);
+    // Without a terminal and without --yes nothing is deleted.
+    const other = await publishOne('fedblog');
+    const refused = await herald(['post', 'delete', other.id], { env, timeoutMs: 60_000 });
+    expect(refused.code).toBe(2);
+    expect((await postsOn(nets, 'fedblog')).some((p) => p.text === other.text)).toBe(true);
+  });
+});

@@ -247,6 +247,7 @@ describe('HeraldClient covers the API', () => {
         publishHistory: () => c.publishHistory({ limit: 10, status: 'failed' }),
         publications: () => c.publications({ limit: 10 }),
         analyticsPosts: () => c.analyticsPosts({ platform: 'fedblog' }),
+        analyticsCsv: () => c.analyticsCsv({ history: 'true' }),
         analyticsPost: () => settle(c.analyticsPost('no-such-publication')),
         refreshAnalytics: () => c.refreshAnalytics({ publicationIds: ['no-such-publication'] }),
         deletePublication: () => settle(c.deletePublication('no-such-publication')),

@@ -267,6 +267,7 @@ describe('every route answers as the served document says', () => {
     const onLinkedIn = pubs.find((p) => p.platform === 'problog' && p.status === 'published')!;
     await ok('PUT', `/microblog/publications/${onLinkedIn.id}`, { body: { text: 'Contract on LinkedIn, edited' } });
     await ok('GET', '/analytics/posts?limit=10');
+    await ok('GET', '/analytics/export');
     await ok('GET', `/analytics/posts/${onLinkedIn.id}`);
     await ok('POST', '/analytics/refresh', { body: { publicationIds: [onLinkedIn.id] } });
     await ok('DELETE', `/microblog/publications/${onLinkedIn.id}`);

@@ -7,6 +7,7 @@ import { HeraldError } from '../../core/errors.js';
 import type { Repos } from '../../db/repos/index.js';
 import type { AnalyticsFilter, AnalyticsRow, MetricValues } from '../../db/repos/metrics.repo.js';
 import type { Deps } from '../deps.js';
+import { metricsCsv } from './analytics-csv.js';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 const values = (r: MetricValues): MetricValues => ({
@@ -53,6 +54,17 @@ export class AnalyticsService {
     if (!row) throw new HeraldError('NOT_FOUND', `No published post ${id}`);
     const history = this.repos.metrics.history(id).map((h) => ({ at: new Date(h.at).toISOString(), metrics: values(h) }));
     return { success: true as const, ...view(row), history };
+  }
+
+  /** CSV of the posts' latest counts, or of every read with `history`. */
+  csv(userId: string, f: AnalyticsFilter, history: boolean): string {
+    const { posts } = this.posts(userId, f);
+    if (!history) return metricsCsv(posts.map((p) => ({ post: p, at: p.fetchedAt, metrics: p.metrics })));
+    return metricsCsv(
+      posts.flatMap((p) =>
+        this.repos.metrics.history(p.publicationId).map((h) => ({ post: p, at: iso(h.at), metrics: values(h) })),
+      ),
+    );
   }
 
   refresh(userId: string, ids?: string[]) {

@@ -20,6 +20,23 @@ export const analyticsRoutes = (s: Services): RouteDef[] => [
   }),
   defineRoute({
     method: 'get',
+    path: '/analytics/export',
+    tag,
+    summary: 'The metrics as CSV (one row per post, or per read with history=true)',
+    description: 'Columns: publicationId, platform, account, url, publishedAt, deletedAt, title, at, likes, ' +
+      'reposts, replies, quotes, impressions; an empty count is one the network does not report.',
+    query: c.analyticsCsvQuery,
+    responseType: 'text/csv',
+    handler: ({ auth, query, res }) => {
+      const { history, ...filter } = query;
+      const text = s.analytics.csv(auth.user.id, filter, history === 'true');
+      res.setHeader('Content-Type', 'text/csv; charset=utf-8');
+      res.setHeader('Content-Disposition', 'attachment; filename="herald-metrics.csv"');
+      res.end(text);
+    },
+  }),
+  defineRoute({
+    method: 'get',
     path: '/analytics/posts/:publicationId',
     tag,
     summary: "One published post's counts and every read of them (history)",
