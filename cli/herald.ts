@@ -14,6 +14,8 @@ import { registerInit } from './init.command.js';
 import { registerMcp } from './mcp.command.js';
 import { registerNetwork } from './network.command.js';
 import { registerPublish } from './publish.command.js';
+import { registerPost } from './post.command.js';
+import { registerStats } from './stats.command.js';
 import { registerSchedule } from './schedule.command.js';
 import { registerSecrets } from './secrets.command.js';
 import { registerQueue } from './queue.command.js';
@@ -63,6 +65,8 @@ export function buildProgram(): Command {
   registerAuth(program);
   registerDraft(program);
   registerPublish(program);
+  registerPost(program);
+  registerStats(program);
   registerSchedule(program);
   registerEvents(program);
   registerQueue(program);

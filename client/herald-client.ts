@@ -8,6 +8,7 @@
  * method its own, as before the split (callers and `Object.getOwnPropertyNames` see no change).
  */
 import { AccountsMethods } from './accounts.methods.js';
+import { AfterPublishMethods } from './after-publish.methods.js';
 import { ClientCore } from './client-core.js';
 import { DraftsMethods } from './drafts.methods.js';
 import { PublishingMethods } from './publishing.methods.js';
@@ -24,13 +25,13 @@ export {
 export { parseEventStream, type HeraldEvent } from './event-stream.js';
 
 /** Merged with the class below: its type carries every area's methods, which the loop puts on it. */
-export interface HeraldClient extends AccountsMethods, DraftsMethods, PublishingMethods {}
+export interface HeraldClient extends AccountsMethods, DraftsMethods, PublishingMethods, AfterPublishMethods {}
 
 /** The typed Herald client: every endpoint of /api/v1 (see the area classes for each method). */
 export class HeraldClient extends ClientCore {}
 
 // `request` too, so the prototype's own methods are the same list as when this was one class.
-for (const area of [ClientCore, AccountsMethods, DraftsMethods, PublishingMethods]) {
+for (const area of [ClientCore, AccountsMethods, DraftsMethods, PublishingMethods, AfterPublishMethods]) {
   for (const name of Object.getOwnPropertyNames(area.prototype)) {
     if (name === 'constructor') continue;
     Object.defineProperty(HeraldClient.prototype, name, Object.getOwnPropertyDescriptor(area.prototype, name)!);

@@ -28,6 +28,7 @@ import type { ScheduledRunnerOptions } from './domain/publishing/scheduled-runne
 import { SchedulerLock } from './db/scheduler-lock.js';
 import { armCrashPoints } from './core/crash.js';
 import { startCredentialCheck } from './jobs/credential-check.job.js';
+import { startMetricsJob } from './jobs/metrics.job.js';
 
 export interface ServerOptions {
   config?: HeraldConfig;
@@ -54,6 +55,8 @@ export interface ServerOptions {
   scheduler?: (Omit<SchedulerOptions, 'lock'> & ScheduledRunnerOptions) | false;
   /** The daily credential check's timers; `false` runs none (tests call services.credentialCheck.run()). */
   credentialCheck?: { firstMs?: number; everyMs?: number } | false;
+  /** The metrics reads' timers and pace; `false` runs no timers (a refresh still reads at once). */
+  metrics?: { firstMs?: number; everyMs?: number; spacingMs?: number } | false;
 }
 
 export interface HeraldServer {
@@ -249,6 +252,12 @@ export async function createServer(options: ServerOptions = {}): Promise<HeraldS
       options.credentialCheck === false || options.scheduler === false
         ? undefined
         : startCredentialCheck(services.credentialCheck, log, options.credentialCheck);
+    if (options.metrics && options.metrics.spacingMs !== undefined)
+      services.metricsCollector.opts.spacingMs = options.metrics.spacingMs;
+    const metricsJob =
+      options.metrics === false || options.scheduler === false
+        ? undefined
+        : startMetricsJob(services.metricsCollector, log, options.metrics);
     // Started a moment after the API answers, so its thread's start-up does not compete with the
     // first requests; until it runs, the main connection checkpoints as SQLite always does.
     const backgroundDelayMs = options.checkpointDelayMs ?? 1_000;
@@ -264,6 +273,7 @@ export async function createServer(options: ServerOptions = {}): Promise<HeraldS
         force.unref();
         clearTimeout(prepareAuth);
         credentialCheck?.stop();
+        metricsJob?.stop();
         const stopScheduler = scheduler?.stop() ?? Promise.resolve();
         // Open event streams never end on their own: ended here, so the server can close.
         services.events.shutdown();

@@ -11,30 +11,12 @@
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { z } from 'zod';
-import { HeraldError, type HeraldClient } from '../../client/index.js';
+import type { HeraldClient } from '../../client/index.js';
 import { plainToHtml } from '../../text/html.js';
 import { PLATFORMS as NETWORKS } from '../../text/networks.js';
+import { registerAfterPublishTools } from './after-publish.tools.js';
 
-type ToolResult = { content: { type: 'text'; text: string }[]; isError?: boolean };
-
-const text = (value: unknown): ToolResult => ({
-  content: [{ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value, null, 2) }],
-});
-const refuse = (message: string): ToolResult => ({ content: [{ type: 'text', text: message }], isError: true });
-
-/** Runs one client call; an API error is the tool's error, with its code and message. */
-const call = (fn: () => Promise<unknown>) => async (): Promise<ToolResult> => {
-  try {
-    return text(await fn());
-  } catch (err) {
-    if (err instanceof HeraldError)
-      return refuse(
-        `${err.code} (${err.status}): ${err.message}` +
-          `${err.details?.length ? `\n${err.details.map((d) => `- ${d.path}: ${d.message}`).join('\n')}` : ''}`,
-      );
-    throw err;
-  }
-};
+import { call, refuse } from './tool-result.js';
 
 const posts = z
   .array(z.string().max(100_000))
@@ -223,6 +205,8 @@ export function buildMcpServer(client: HeraldClient, version: string): McpServer
     { description: 'The credit balance and what scheduled posts will use.' },
     call(() => client.credits()),
   );
+
+  registerAfterPublishTools(server, client);
 
   server.registerResource(
     'draft',

@@ -10,6 +10,7 @@ import { Queue } from './pages/Queue';
 import { Calendar } from './pages/Calendar';
 import { Toasts } from './components/undo';
 import { History } from './pages/History';
+import { Analytics } from './pages/Analytics';
 import { Accounts } from './pages/Accounts';
 import { SocialSets } from './pages/SocialSets';
 import { Templates } from './pages/Templates';
@@ -28,6 +29,7 @@ const PAGES: readonly (readonly [PageId, string, ComponentType<{ params: URLSear
   ['queue', 'Queue', Queue],
   ['calendar', 'Calendar', Calendar],
   ['history', 'History', History],
+  ['analytics', 'Analytics', Analytics],
   ['accounts', 'Accounts', Accounts],
   ['sets', 'Social sets', SocialSets],
   ['templates', 'Templates', Templates],

@@ -8,6 +8,7 @@ export const PAGE_IDS = [
   'queue',
   'calendar',
   'history',
+  'analytics',
   'accounts',
   'sets',
   'templates',

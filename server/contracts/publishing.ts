@@ -294,6 +294,10 @@ export const historyResponse = lazySchema(() =>
         statusText: z.string(),
         /** Whether a person's Retry makes sense: failed or missed, no automatic retry queued. */
         canRetry: z.boolean(),
+        /** Taken down on its network through Herald. */
+        deletedAt: timestamp.nullable(),
+        /** Last edited on its network through Herald. */
+        editedAt: timestamp.nullable(),
       }),
     ),
   }),

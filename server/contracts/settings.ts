@@ -97,6 +97,7 @@ export const settingsSchema = lazySchema(() =>
     ),
     xTier: xTier.describe('the X API tier whose posting caps apply (pay_per_use by default)'),
     notifications: notifications.describe('which notifications the UI and the desktop app show; all on by default'),
+    xMetrics: z.boolean().describe('whether Analytics reads X posts’ counts (each read is priced: xReadPriceUsd)'),
     fedblogHandOff: z
       .boolean()
       .describe(
@@ -150,6 +151,7 @@ export const updateSettingsBody = lazySchema(() =>
       .strict()
       .optional()
       .describe('only the kinds given change; applies at once'),
+    xMetrics: z.boolean().optional().describe('X metrics reads on or off (each read costs xReadPriceUsd)'),
     fedblogHandOff: z
       .boolean()
       .optional()

@@ -116,6 +116,8 @@ export interface HeraldConfig {
   fedblogHandOff: boolean;
   /** A post with an image, GIF or video without alt text cannot be published, scheduled or queued (§11). */
   requireAltText: boolean;
+  /** Reading X posts' counts for Analytics, each read priced at `x.readPriceUsd` (off by default: X charges reads). */
+  xMetrics: boolean;
   microblogFollowUserId?: string;
   /** A non-loopback redirect URI that sign-in with X may also use. */
   microblogRedirectUri?: string;
@@ -200,9 +202,13 @@ const rawSchema = z.object({
   /** Mastodon hand-off (docs/decisions.md §14 `fedblogHandOff`), on by default. */
   HERALD_FEDBLOG_HAND_OFF: z.union([z.boolean(), z.enum(['0', '1', 'true', 'false'])]).default('1'),
   HERALD_REQUIRE_ALT_TEXT: z.union([z.boolean(), z.enum(['0', '1', 'true', 'false'])]).default('0'),
+  /** X metrics reads (setting `xMetrics`), off by default. */
+  HERALD_X_METRICS: z.union([z.boolean(), z.enum(['0', '1', 'true', 'false'])]).default('0'),
 });
 
 const on = (v: string) => v === '1' || v === 'true';
+/** A switch given as a boolean (a settings file) or as an environment word. */
+const flag = (v: boolean | string) => v === true || on(String(v));
 
 /** Keys that may appear in the environment or config.json. */
 export const CONFIG_KEYS = [
@@ -361,14 +367,9 @@ export function loadConfig(
       missed: on(raw.HERALD_NOTIFY_MISSED),
       reconnect: on(raw.HERALD_NOTIFY_RECONNECT),
     },
-    requireAltText:
-      raw.HERALD_REQUIRE_ALT_TEXT === true ||
-      raw.HERALD_REQUIRE_ALT_TEXT === '1' ||
-      raw.HERALD_REQUIRE_ALT_TEXT === 'true',
-    fedblogHandOff:
-      raw.HERALD_FEDBLOG_HAND_OFF === true ||
-      raw.HERALD_FEDBLOG_HAND_OFF === '1' ||
-      raw.HERALD_FEDBLOG_HAND_OFF === 'true',
+    requireAltText: flag(raw.HERALD_REQUIRE_ALT_TEXT),
+    fedblogHandOff: flag(raw.HERALD_FEDBLOG_HAND_OFF),
+    xMetrics: flag(raw.HERALD_X_METRICS),
     microblogFollowUserId: raw.HERALD_MICROBLOG_FOLLOW_USER_ID,
     microblogRedirectUri: raw.HERALD_MICROBLOG_REDIRECT_URI,
   };

@@ -31,6 +31,9 @@ import { NetworkAppsService } from './networks/network-apps.service.js';
 import { MediaRelayService } from './media-relay/media-relay.service.js';
 import { SecretSetupService } from './setup/secret-setup.service.js';
 import { WizardService } from './setup/wizard.service.js';
+import { PublicationsService } from './after-publish/publications.service.js';
+import { MetricsCollector } from './after-publish/metrics-collector.js';
+import { AnalyticsService } from './after-publish/analytics.service.js';
 import { CredentialCheckService } from './accounts/credential-check.service.js';
 
 /**
@@ -72,6 +75,7 @@ export function createServices(deps: Deps, sqlite: Sqlite) {
   const connections = new ConnectionsService(deps, credentials, socialSets, repos, networkApps);
   const accounts = new AccountsService(deps, repos.accounts);
   const drafts = new DraftsService(deps, templates, repos, () => mediaRelay.ready());
+  const metricsCollector = new MetricsCollector(deps, repos, credentials);
   const scheduling = new ScheduleService(deps, repos, publishing, events, credits, xSpend);
   return {
     deps,
@@ -92,6 +96,12 @@ export function createServices(deps: Deps, sqlite: Sqlite) {
     media: new MediaService(deps, repos.media),
     linkCards,
     publishing,
+    publications: new PublicationsService(deps, repos, credentials),
+    /** Reads published posts' counts (woken by jobs/metrics.job.ts and by a refresh). */
+    metricsCollector,
+    analytics: new AnalyticsService(deps, repos, () => {
+      metricsCollector.run().catch((err: unknown) => deps.log.warn(`Metrics reads failed: ${(err as Error).message}`));
+    }),
     xSpend,
     /** The publishing side of scheduled posts, for the scheduler (jobs/scheduler.ts), with its retry waits. */
     scheduledRunner: (opts: ScheduledRunnerOptions = {}) =>

@@ -33,6 +33,8 @@ import { mediaRoutes } from './routes/media.routes.js';
 import { linkCardRoutes } from './routes/link-cards.routes.js';
 import { meRoutes } from './routes/me.routes.js';
 import { publishingRoutes } from './routes/publishing.routes.js';
+import { publicationRoutes } from './routes/publications.routes.js';
+import { analyticsRoutes } from './routes/analytics.routes.js';
 import { scheduleRoutes } from './routes/schedule.routes.js';
 import { queueRoutes } from './routes/queue.routes.js';
 import { secretSetupRoutes, setupRoutes } from './routes/setup.routes.js';
@@ -76,6 +78,8 @@ export function allRoutes(s: Services, extra: RouteDef[] = []): RouteDef[] {
     ...mediaRoutes(s),
     ...creditRoutes(s),
     ...publishingRoutes(s),
+    ...publicationRoutes(s),
+    ...analyticsRoutes(s),
     ...scheduleRoutes(s),
     ...queueRoutes(s),
     ...settingsRoutes(s),

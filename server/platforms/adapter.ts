@@ -12,6 +12,7 @@
 import type { NetworkConfig, Platform } from '../core/config.js';
 import type { NetworkQuota } from './quotas.js';
 import type { PostOptionsValue } from '../../text/post-options.js';
+import type { DeleteOutcome, MetricsRead, PartRef } from './after-publish.js';
 
 export type RefreshMode = 'any_time' | 'before_expiry' | 'none';
 
@@ -260,4 +261,22 @@ export interface PlatformAdapter {
   unschedulePost?(ctx: CallContext, id: string): Promise<void>;
   /** Follows another account (X's followOnPlatform). */
   follow?(ctx: CallContext, targetUserId: string): Promise<void>;
+  /**
+   * Takes a published post (or a later part of its thread) down. Resolves `gone` when the network
+   * says it no longer holds it (deleted elsewhere): that is an outcome, not a failure.
+   */
+  deletePost?(ctx: CallContext, ref: PartRef): Promise<DeleteOutcome>;
+  /** Replaces a published post's text on the network (throws PlatformError status 404 when it is gone). */
+  editPost?(ctx: CallContext, ref: PartRef, text: string): Promise<void>;
+  /** Without `editPost`: what the network allows instead, for the NOT_SUPPORTED answer. */
+  readonly editNote?: string;
+  /**
+   * The counts of these posts, by `PostRef.id`: `gone` for a post the network no longer holds.
+   * A post missing from the answer was not read (try later). At most `metricsBatch` refs a call.
+   */
+  readMetrics?(ctx: CallContext, refs: PostRef[]): Promise<MetricsRead>;
+  /** How many posts one `readMetrics` call takes (Bluesky's getPosts: 25); default 1. */
+  readonly metricsBatch?: number;
+  /** Per-post price of a read, in USD, when the network charges for reads (X). */
+  readonly metricsReadPriceKey?: 'xReadPriceUsd';
 }

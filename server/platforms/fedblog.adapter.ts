@@ -5,6 +5,7 @@
  * same on every retry. That key makes a lost answer safe to repeat: the instance returns the
  * status it already created instead of a second one, so the adapter repeats it once itself.
  */
+import { deleteMastodonPost, editMastodonPost, readMastodonMetrics } from './fedblog/after-publish.js';
 import type {
   AccountInfo,
   CallContext,
@@ -354,6 +355,9 @@ export function createFedblogAdapter(opts: { statusTimeoutMs?: number } = {}): P
     schedulePost: (ctx, post, at) => schedulePost(ctx, post, at, statusTimeoutMs),
     reschedulePost,
     unschedulePost,
+    deletePost: deleteMastodonPost,
+    editPost: editMastodonPost,
+    readMetrics: readMastodonMetrics,
   };
 }
 

@@ -9,6 +9,7 @@ import type { CallContext, Identity, PlatformAdapter, PostInput, PostRef } from 
 import { PlatformError } from './errors.js';
 import { bearer, joinUrl } from './http.js';
 import { xCall } from './microblog/http.js';
+import { deleteXPost, readXMetrics } from './microblog/after-publish.js';
 import { checkXMediaMix, uploadXMedia } from './microblog/media.js';
 import { microblogOAuth, refreshX } from './microblog/oauth.js';
 import { xOptionFields } from './microblog/options.js';
@@ -179,4 +180,9 @@ export const microblogAdapter: PlatformAdapter = {
   publishPost,
   findRecentPost,
   follow,
+  deletePost: deleteXPost,
+  editNote: "X's API cannot edit a published post; X allows deleting it (and posting the new text)",
+  readMetrics: readXMetrics,
+  metricsBatch: 100,
+  metricsReadPriceKey: 'xReadPriceUsd',
 };

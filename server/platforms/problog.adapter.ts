@@ -6,6 +6,7 @@
  * header. LinkedIn has no threads: the engine joins a thread's posts into one, and a reply is
  * refused here. A POST /rest/posts without an answer is `ambiguous`, never retried here.
  */
+import { deleteLinkedinPost, editLinkedinPost, readLinkedinMetrics } from './problog/after-publish.js';
 import type { CallContext, Identity, PlatformAdapter, PostInput, PostLinkCard, PostRef } from './adapter.js';
 import { PlatformError } from './errors.js';
 import { linkedInOptionFields } from './problog/options.js';
@@ -205,6 +206,9 @@ export function createProblogAdapter(options: ProblogOptions = {}): PlatformAdap
     refresh: (ctx) => refreshLinkedIn(ctx.network, ctx.credentials, ctx.signal),
     publishPost,
     findRecentPost,
+    deletePost: (ctx, ref) => deleteLinkedinPost(ctx, ref, version),
+    editPost: (ctx, ref, text) => editLinkedinPost(ctx, ref, text, version),
+    readMetrics: (ctx, refs) => readLinkedinMetrics(ctx, refs, version),
   };
 }
 

@@ -4,7 +4,14 @@
  * Networks (the UI keeps no copy). A leaf, so the endpoint loads no OAuth client to answer.
  */
 export const X_SCOPES = ['tweet.read', 'tweet.write', 'users.read', 'media.write', 'offline.access', 'follows.write'];
-export const THREADS_SCOPES = ['threads_basic', 'threads_content_publish', 'threads_manage_replies'];
+export const THREADS_SCOPES = [
+  'threads_basic',
+  'threads_content_publish',
+  'threads_manage_replies',
+  // After publishing: reading a post's insights and deleting it (docs/decisions.md, Analytics).
+  'threads_manage_insights',
+  'threads_delete',
+];
 export const LINKEDIN_SCOPES = ['openid', 'profile', 'w_member_social'];
 /** OpenID Connect sign-in (Google by default). */
 export const IDENTITY_SCOPES = ['openid', 'email', 'profile'];

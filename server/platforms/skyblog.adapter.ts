@@ -13,6 +13,7 @@ import { buildFacets, textProblem } from './skyblog/facets.js';
 import { checkImages, externalEmbed, uploadImages, type ExternalEmbed, type ImageEmbed } from './skyblog/images.js';
 import { createSession, refreshCredentials, sessionCredentials, signInRefusal } from './skyblog/session.js';
 import { hostOf } from './http.js';
+import { deleteBlueskyPost, GET_POSTS_MAX, readBlueskyMetrics } from './skyblog/after-publish.js';
 import { xrpc } from './skyblog/xrpc.js';
 import { gatesFor, newTid, quoteOf, selfLabels } from './skyblog/options.js';
 
@@ -364,4 +365,8 @@ export const skyblogAdapter: PlatformAdapter = {
   refresh,
   publishPost,
   findRecentPost,
+  deletePost: (ctx, ref) => deleteBlueskyPost(ctx, { base: baseOf(ctx), did: didOf(ctx) }, ref),
+  editNote: 'Bluesky posts cannot be edited; Bluesky allows deleting the post (and posting the new text)',
+  readMetrics: (ctx, refs) => readBlueskyMetrics(ctx, { base: baseOf(ctx), did: didOf(ctx) }, refs),
+  metricsBatch: GET_POSTS_MAX,
 };

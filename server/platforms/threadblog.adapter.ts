@@ -8,6 +8,7 @@
  * answers "Media Not Found" (code 24 / 4279009), which is retried a few times; a
  * threads_publish without an answer is `ambiguous`, never retried here.
  */
+import { deleteThreadsPost, readThreadsMetrics } from './threadblog/after-publish.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { CallContext, Identity, MediaItem, PlatformAdapter, PostInput, PostRef } from './adapter.js';
 import { inOrder, RelayedUploads, RELAY_UPLOADS_AT_ONCE } from './threadblog/relayed-media.js';
@@ -367,6 +368,9 @@ export function createThreadblogAdapter(options: ThreadblogOptions = {}): Platfo
     refreshMode: () => 'before_expiry',
     publishPost,
     findRecentPost,
+    deletePost: deleteThreadsPost,
+    editNote: 'Threads cannot edit a post through its API; Threads allows deleting it (and posting the new text)',
+    readMetrics: readThreadsMetrics,
   };
 }
 

@@ -4,6 +4,7 @@
  * at them, accounts connected through Herald's own HTTP flows, and what each network holds, read
  * back from the simulator's state or the PDS's repo (never from Herald).
  */
+import { startAppView, type AppView } from '../peers/appview.js';
 import type { Platform } from '../../server/core/config.js';
 import { createProblogAdapter } from '../../server/platforms/problog.adapter.js';
 import { createThreadblogAdapter } from '../../server/platforms/threadblog.adapter.js';
@@ -24,6 +25,8 @@ export interface Networks {
   threads: ThreadsSimulator;
   li: LinkedInSimulator;
   pds?: PdsPeer;
+  /** The AppView the PDS proxies Bluesky reads (getPosts) to (with `pds`). */
+  appView?: AppView;
   /** The PDS account Herald connects (with `pds`). */
   sky?: PdsAccount;
   /** HERALD_* settings pointing Herald at the simulators. */
@@ -87,8 +90,10 @@ export async function startNetworks(
   ]);
   let pds: PdsPeer | undefined;
   let sky: PdsAccount | undefined;
+  let appView: AppView | undefined;
   if (opts.pds) {
-    pds = await startPds({ faultProxy: true });
+    appView = await startAppView();
+    pds = await startPds({ faultProxy: true, appView });
     sky = await pds.createAccount('herald');
   }
   const settings = simulatorSettings(x, threads, li, X_CLIENT);
@@ -100,10 +105,12 @@ export async function startNetworks(
     li,
     pds,
     sky,
+    appView,
     settings,
     close: async () => {
       await Promise.all([x.close(), masto.close(), threads.close(), li.close()]);
       await pds?.close();
+      await appView?.close();
     },
   };
 }

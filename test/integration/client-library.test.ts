@@ -245,6 +245,13 @@ describe('HeraldClient covers the API', () => {
         publishThreadblogDryRun: () => c.publishThreadblogDryRun({ accountId: threads, text: 'Hello, dry' }),
         publishProblogDryRun: () => c.publishProblogDryRun({ accountId: li, draftId: s.draft.draft.id }),
         publishHistory: () => c.publishHistory({ limit: 10, status: 'failed' }),
+        publications: () => c.publications({ limit: 10 }),
+        analyticsPosts: () => c.analyticsPosts({ platform: 'fedblog' }),
+        analyticsCsv: () => c.analyticsCsv({ history: 'true' }),
+        analyticsPost: () => settle(c.analyticsPost('no-such-publication')),
+        refreshAnalytics: () => c.refreshAnalytics({ publicationIds: ['no-such-publication'] }),
+        deletePublication: () => settle(c.deletePublication('no-such-publication')),
+        editPublication: () => settle(c.editPublication('no-such-publication', { text: 'new words' })),
         resolveReview: () =>
           settle(c.resolveReview({ publicationId: 'no-such-publication', outcome: 'not_published' })),
         schedule: async () => {

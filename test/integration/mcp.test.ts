@@ -60,10 +60,13 @@ describe('herald mcp', () => {
       [
         'cancel_schedule',
         'create_draft',
+        'delete_publication',
+        'edit_publication',
         'get_credits',
         'get_draft',
         'list_accounts',
         'list_drafts',
+        'list_publications',
         'list_schedule',
         'preview',
         'publish',

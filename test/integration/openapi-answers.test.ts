@@ -267,6 +267,18 @@ describe('every route answers as the served document says', () => {
     await ok('POST', '/microblog/quote', {
       body: { content: 'Contract quote', quoteTweetId: tweet, accountId: ids.microblog },
     });
+    const pubs = (await ok('GET', '/microblog/publications?limit=50')).publications as {
+      id: string;
+      platform: string;
+      status: string;
+    }[];
+    const onLinkedIn = pubs.find((p) => p.platform === 'problog' && p.status === 'published')!;
+    await ok('PUT', `/microblog/publications/${onLinkedIn.id}`, { body: { text: 'Contract on LinkedIn, edited' } });
+    await ok('GET', '/analytics/posts?limit=10');
+    await ok('GET', '/analytics/export');
+    await ok('GET', `/analytics/posts/${onLinkedIn.id}`);
+    await ok('POST', '/analytics/refresh', { body: { publicationIds: [onLinkedIn.id] } });
+    await ok('DELETE', `/microblog/publications/${onLinkedIn.id}`);
     await ok('POST', '/credits');
     await ok('POST', '/credits/adjust', { body: { amount: 100, note: 'contract' } });
     await ok('GET', '/credits');

@@ -14,6 +14,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { Secp256k1Keypair } from '@atproto/crypto';
 import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy.js';
+import type { AppView } from './appview.js';
 
 export interface XrpcCall {
   params?: Record<string, string>;
@@ -95,6 +96,8 @@ export interface PdsOptions {
    * follow the DID document) can be counted, held and dropped after the PDS committed them.
    */
   faultProxy?: boolean;
+  /** The AppView the PDS proxies `app.bsky.*` reads to (appview.ts); without it those reads fail. */
+  appView?: AppView;
 }
 
 const JWT_SECRET = 'jwt-secret-for-herald-tests';
@@ -128,8 +131,8 @@ export async function startPds(opts: PdsOptions = {}): Promise<PdsPeer> {
     serviceHandleDomains: ['.test'],
     inviteRequired: false,
     disableSsrfProtection: true,
-    bskyAppViewUrl: 'https://appview.invalid',
-    bskyAppViewDid: 'did:example:invalid',
+    bskyAppViewUrl: opts.appView?.url ?? 'https://appview.invalid',
+    bskyAppViewDid: opts.appView?.did ?? 'did:example:invalid',
     modServiceUrl: 'https://moderator.invalid',
     modServiceDid: 'did:example:invalid',
   };
@@ -140,6 +143,7 @@ export async function startPds(opts: PdsOptions = {}): Promise<PdsPeer> {
   await server.start();
   if (opts.faultProxy) proxy = await startFaultProxy(`http://127.0.0.1:${cfg.service.port}`, { port });
   const url = `http://localhost:${port}`;
+  if (opts.appView) opts.appView.pdsUrl = `http://127.0.0.1:${cfg.service.port}`;
 
   const xrpc = async <T>(method: string, opts: XrpcCall = {}): Promise<T> => {
     const u = new URL(`/xrpc/${method}`, url);

@@ -1,6 +1,7 @@
 // LinkedIn simulator: 3-legged OAuth (no PKCE), OpenID userinfo, versioned /rest/posts with
 // x-restli-id, little-text truncation, Images API with a loopback upload URL, author finder.
 import { checkLinkedInOptions } from './linkedin.options.js';
+import { registerLinkedInAfterPublish } from './linkedin.after-publish.js';
 import { Router, startSimServer, canaryToken, randomId, str, redirect, withQuery, PostCounter } from './common.js';
 import type { SimReply, SimRequest, Faults } from './common.js';
 import { applyLittleText } from './linkedin.text.js';
@@ -68,6 +69,8 @@ export interface LinkedInState {
   /** Refresh calls per user (LinkedIn: member sub; Threads: user id). */
   refreshCallsByUser: Map<string, number>;
   counter: PostCounter;
+  /** The app lacks the Community Management API product: r_member_postAnalytics is refused at sign-in. */
+  noAnalyticsProduct?: boolean;
 }
 
 export interface LinkedInSimulator {
@@ -169,6 +172,8 @@ export async function startLinkedInSimulator(opts: LinkedInSimulatorOptions = {}
       return back({ error: 'invalid_request', error_description: 'response_type must be code' });
     const scopes = (q.get('scope') ?? '').split(/[\s,]+/).filter(Boolean);
     const allowed = ['openid', 'profile', 'email', 'w_member_social', 'r_basicprofile'];
+    // Member post analytics come with the Community Management API product, which an app may lack.
+    if (!state.noAnalyticsProduct) allowed.push('r_member_postAnalytics');
     if (!scopes.length || !scopes.every((s) => allowed.includes(s))) {
       const refused = scopes.find((s) => !allowed.includes(s)) ?? '';
       return back({
@@ -404,6 +409,8 @@ export async function startLinkedInSimulator(opts: LinkedInSimulatorOptions = {}
     const p = state.posts.find((x) => x.urn === req.params.urn);
     return p ? { status: 200, body: view(p) } : li(404, `Not Found: ${req.params.urn}`, { code: 'NOT_FOUND' });
   });
+
+  registerLinkedInAfterPublish(router, { state, rest, li });
 
   // --- Images ------------------------------------------------------------------------------
   router.on('POST', '/rest/images', (req) => {

@@ -6,6 +6,7 @@ import type { SimReply, SimRequest, Faults } from './common.js';
 import { registerMastodonInstance } from './mastodon.instance.js';
 import { mastodonViews } from './mastodon.views.js';
 import { registerScheduledStatuses, type MastodonScheduled } from './mastodon.scheduled.js';
+import { registerMastodonAfterPublish } from './mastodon.after-publish.js';
 
 export interface MastodonAccount {
   id: string;
@@ -459,6 +460,8 @@ export async function startMastodonSimulator(opts: MastodonSimulatorOptions = {}
     if (!s || (s.visibility === 'direct' && !req.bearer)) return err(404, 'Record not found');
     return { status: 200, body: statusView(s) };
   });
+
+  registerMastodonAfterPublish(router, { state, auth, err, statusView, maxCharacters: maxChars });
 
   const server = await startSimServer(router, {
     rateLimited: (reset) =>

@@ -1,4 +1,5 @@
 // Entity views (Account, MediaAttachment, Status) for the Mastodon simulator.
+import { engagementOf } from './engagement.js';
 import type { MastodonAccount, MastodonMedia, MastodonState, MastodonStatus } from './mastodon.simulator.js';
 
 export function mastodonViews(base: () => string, state: MastodonState) {
@@ -51,9 +52,11 @@ export function mastodonViews(base: () => string, state: MastodonState) {
       language: s.language,
       uri: `${base()}/users/${acct.username}/statuses/${s.id}`,
       url: `${base()}/@${acct.username}/${s.id}`,
-      replies_count: 0,
-      reblogs_count: 0,
-      favourites_count: 0,
+      replies_count: engagementOf(s).replies,
+      reblogs_count: engagementOf(s).reposts,
+      favourites_count: engagementOf(s).likes,
+      quotes_count: engagementOf(s).quotes,
+      edited_at: (s as { editedAt?: string }).editedAt ?? null,
       content: s.text ? `<p>${escapeHtml(s.text).replace(/\n/g, '<br />')}</p>` : '',
       reblog: null,
       account: accountView(acct),

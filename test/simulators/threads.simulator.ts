@@ -2,6 +2,7 @@
 // /me, containers (TEXT/IMAGE/VIDEO/CAROUSEL, fetched from their URLs), status polling,
 // threads_publish with the "Media Not Found" race, recent threads, permalinks.
 import { checkThreadsOptions } from './threads.options.js';
+import { registerThreadsAfterPublish } from './threads.after-publish.js';
 import { Router, startSimServer, canaryToken, randomId, redirect, withQuery, PostCounter } from './common.js';
 import type { SimReply, SimRequest, Faults } from './common.js';
 import { errors, params, accessToken, graphTime, pick } from './threads.graph.js';
@@ -384,6 +385,8 @@ export async function startThreadsSimulator(opts: ThreadsSimulatorOptions = {}):
       return errors.unknownObject(id);
     });
   }
+
+  registerThreadsAfterPublish(router, { posts: state.posts, auth });
 
   const server = await startSimServer(router, {
     rateLimited: () => errors.rateLimited(),

@@ -16,6 +16,7 @@ import {
 } from './common.js';
 import type { SimReply, SimRequest, Faults } from './common.js';
 import { registerXMedia, type XMedia } from './x.media.js';
+import { registerXAfterPublish } from './x.after-publish.js';
 
 import type { XUser, XPost, XSimulatorOptions, XState, XSimulator } from './x.types.js';
 export type { XUser, XPost, XSimulatorOptions, XState, XSimulator } from './x.types.js';
@@ -373,6 +374,7 @@ export async function startXSimulator(opts: XSimulatorOptions = {}): Promise<XSi
     return ok(req, a.userId, 200, { data: { following: true, pending_follow: false } });
   });
 
+  const afterPublish = registerXAfterPublish(router, { posts: state.posts, auth, ok, problem });
   registerXMedia(router, {
     media: state.media,
     nextId,
@@ -424,6 +426,7 @@ export async function startXSimulator(opts: XSimulatorOptions = {}): Promise<XSi
     faults: server.faults,
     requests: server.requests,
     state,
+    metricReads: afterPublish.reads,
     clientId,
     clientSecret: opts.clientSecret,
     authorizeUrl: `${server.url}/i/oauth2/authorize`,

@@ -85,6 +85,8 @@ export interface XSimulator {
   close(): Promise<void>;
   faults: Faults;
   state: XState;
+  /** The ids of each GET /2/tweets?ids= read, in order. */
+  metricReads: string[][];
   requests: string[];
   clientId: string;
   clientSecret?: string;

@@ -4,6 +4,8 @@ import type { Ids } from '../../core/ids.js';
 import { commitsFor } from '../commits.js';
 import type { Sqlite } from '../connection.js';
 import type { Transactions } from './transactions.js';
+import { AfterPublishRepo } from './after-publish.repo.js';
+import { MetricsRepo } from './metrics.repo.js';
 import { DraftStatusRepo } from './draft-status.repo.js';
 import type { DraftsRepo } from './drafts.repo.js';
 import { EventsRepo } from './events.repo.js';
@@ -39,6 +41,9 @@ export function createPublishingRepos(
     events: new EventsRepo(sqlite),
     /** Requests made on the networks: quota windows and X's spend. */
     usage: new UsageRepo(sqlite),
+    /** Deletes and edits of published posts, and their metrics over time. */
+    afterPublish: new AfterPublishRepo(sqlite),
+    metrics: new MetricsRepo(sqlite),
   };
 }
 

@@ -11,7 +11,8 @@ export interface UsageRow {
   accountId: string;
   platform: string;
   partId: string | null;
-  kind: 'post' | 'reply';
+  /** `read`: an X metrics read (priced, in the spend; never counted against posting caps). */
+  kind: 'post' | 'reply' | 'read';
   costUsd: number;
   at: number;
 }
@@ -29,14 +30,22 @@ export class UsageRepo {
       // it: reading 10,000 times of X's per-app day before every post cost the scheduler dearly.
       accountCount: () =>
         db
-          .prepare('SELECT COUNT(*) FROM post_usage WHERE account_id = ? AND at > ? AND (? IS NULL OR kind = ?)')
+          .prepare(
+            "SELECT COUNT(*) FROM post_usage WHERE account_id = ? AND at > ? AND kind != 'read' AND (? IS " +
+              'NULL OR kind = ?)',
+          )
           .pluck(),
-      platformCount: () => db.prepare('SELECT COUNT(*) FROM post_usage WHERE platform = ? AND at > ?').pluck(),
+      platformCount: () =>
+        db.prepare("SELECT COUNT(*) FROM post_usage WHERE platform = ? AND at > ? AND kind != 'read'").pluck(),
       accountTimes: () =>
         db
-          .prepare('SELECT at FROM post_usage WHERE account_id = ? AND at > ? AND (? IS NULL OR kind = ?) ORDER BY at')
+          .prepare(
+            "SELECT at FROM post_usage WHERE account_id = ? AND at > ? AND kind != 'read' AND (? IS NULL OR " +
+              'kind = ?) ORDER BY at',
+          )
           .pluck(),
-      platformTimes: () => db.prepare('SELECT at FROM post_usage WHERE platform = ? AND at > ? ORDER BY at').pluck(),
+      platformTimes: () =>
+        db.prepare("SELECT at FROM post_usage WHERE platform = ? AND at > ? AND kind != 'read' ORDER BY at").pluck(),
       spend: () =>
         db
           .prepare(

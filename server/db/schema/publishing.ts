@@ -30,6 +30,10 @@ export const publications = sqliteTable(
     origin: text('origin').notNull().default('now'),
     scheduledFor: text('scheduled_for'),
     publishedAt: text('published_at'),
+    /** Taken down on its network through Herald (DELETE /microblog/publications/:id). */
+    deletedAt: text('deleted_at'),
+    /** Last edited on its network through Herald (PUT /microblog/publications/:id). */
+    editedAt: text('edited_at'),
     createdAt: text('created_at').notNull(),
     updatedAt: text('updated_at').notNull(),
   },

@@ -28,6 +28,7 @@ export interface SettingsChange {
   notifications?: Partial<NotificationSettings>;
   fedblogHandOff?: boolean;
   requireAltText?: boolean;
+  xMetrics?: boolean;
 }
 
 export class SettingsService {
@@ -63,6 +64,7 @@ export class SettingsService {
       defaultLanguage: c.defaultLanguage,
       fedblogHandOff: c.fedblogHandOff,
       requireAltText: c.requireAltText,
+      xMetrics: c.xMetrics,
       detected: { timeZone: machineTimeZone(), defaultLanguage: systemLanguage() },
       xPriceUsd: c.x.priceUsd,
       xPriceWithUrlUsd: c.x.priceWithUrlUsd,
@@ -125,6 +127,10 @@ export class SettingsService {
     if (change.fedblogHandOff !== undefined) {
       values.HERALD_FEDBLOG_HAND_OFF = change.fedblogHandOff;
       this.deps.config.fedblogHandOff = change.fedblogHandOff;
+    }
+    if (change.xMetrics !== undefined) {
+      values.HERALD_X_METRICS = change.xMetrics;
+      this.deps.config.xMetrics = change.xMetrics;
     }
     if (change.graceMinutes !== undefined) values.HERALD_GRACE_MINUTES = change.graceMinutes;
     if (change.monthlyCredits !== undefined) values.HERALD_MONTHLY_CREDITS = change.monthlyCredits;

@@ -18,7 +18,8 @@ import {
 /** `write`: a call that creates a post, whose lost answer is `ambiguous`, not `transient`. */
 export interface XrpcOptions extends NetworkCallOptions {
   token?: string;
-  params?: Record<string, string | undefined>;
+  /** A list repeats the parameter (`uris=a&uris=b`). */
+  params?: Record<string, string | string[] | undefined>;
   /** JSON body (POST). */
   json?: unknown;
   /** Raw body (POST), e.g. blob bytes. */
@@ -92,7 +93,10 @@ export const xrpcUrl = (base: string, method: string) => joinUrl(base, `/xrpc/${
 /** Performs one XRPC request; throws a PlatformError for every failure. */
 export async function xrpc<T>(base: string, method: string, opts: XrpcOptions): Promise<T> {
   const url = new URL(xrpcUrl(base, method));
-  for (const [k, v] of Object.entries(opts.params ?? {})) if (v !== undefined) url.searchParams.set(k, v);
+  for (const [k, v] of Object.entries(opts.params ?? {})) {
+    if (Array.isArray(v)) for (const one of v) url.searchParams.append(k, one);
+    else if (v !== undefined) url.searchParams.set(k, v);
+  }
   const headers: Record<string, string> = { accept: 'application/json' };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   let body: BodyInit | undefined;

@@ -75,7 +75,9 @@ export const threadblog: Network<Sim> = {
   adapter: () => createThreadblogAdapter({ pollIntervalMs: 20, retryDelayMs: 20 }),
   async connected(w, result) {
     const scope = new URL(result.authUrl).searchParams.get('scope');
-    expect(scope).toBe('threads_basic,threads_content_publish,threads_manage_replies');
+    expect(scope).toBe(
+      'threads_basic,threads_content_publish,threads_manage_replies,threads_manage_insights,threads_delete',
+    );
     expect(w.sim.state.exchangeCalls).toBe(1);
     const list = await w.t.call('GET', '/accounts', { key: w.key });
     expect(list.body.accounts.find((a: any) => a.uuid === w.accountId)).toMatchObject({ username: 'herald.tester' });

@@ -39,7 +39,8 @@ export const GUIDES: Guide[] = [
     portal: { label: 'developers.facebook.com → My Apps', url: 'https://developers.facebook.com/apps/' },
     steps: [
       'Create an app with the "Access the Threads API" use case.',
-      "In the use case's settings, add threads_basic, threads_content_publish and threads_manage_replies.",
+      "In the use case's settings, add threads_basic, threads_content_publish, threads_manage_replies, " +
+        'threads_manage_insights (post metrics) and threads_delete (deleting posts from Herald).',
       'Threads only accepts HTTPS redirect URIs, which Herald on this computer cannot offer: put an HTTPS ' +
         'address you own (any page; nothing needs to run there) under "Redirect Callback URLs", and enter the ' +
         'same address below. When you connect, your browser ends on that address: copy it from the address bar ' +
