@@ -24,6 +24,7 @@ import { limitSockets, serverTimeouts } from './http/sockets.js';
 import { allAdapters, createPlatformRegistry } from './platforms/index.js';
 import { ManagedSecretStore, openSecretStore, type SecretStore } from './secrets/index.js';
 import { Scheduler, type SchedulerOptions } from './jobs/scheduler.js';
+import type { AlertDispatcher, DispatcherOptions } from './domain/alerts/alert-dispatcher.js';
 import type { ScheduledRunnerOptions } from './domain/publishing/scheduled-runner.js';
 import { SchedulerLock } from './db/scheduler-lock.js';
 import { armCrashPoints } from './core/crash.js';
@@ -54,6 +55,8 @@ export interface ServerOptions {
   scheduler?: (Omit<SchedulerOptions, 'lock'> & ScheduledRunnerOptions) | false;
   /** The daily credential check's timers; `false` runs none (tests call services.credentialCheck.run()). */
   credentialCheck?: { firstMs?: number; everyMs?: number } | false;
+  /** Alert sending's backoff and timers; `false` sends none. */
+  alerts?: DispatcherOptions | false;
 }
 
 export interface HeraldServer {
@@ -71,6 +74,8 @@ export interface HeraldServer {
   app: Express;
   http: http.Server;
   scheduler?: Scheduler;
+  /** Sends alerts (domain/alerts/alert-dispatcher.ts); tests await its pump(). */
+  alerts?: AlertDispatcher;
   /** WAL checkpoints off the main thread (server/db/checkpointer.ts). */
   checkpointer: Checkpointer;
   close(): Promise<void>;
@@ -244,6 +249,9 @@ export async function createServer(options: ServerOptions = {}): Promise<HeraldS
     const scheduler =
       scheduling && new Scheduler(deps, services.scheduledRunner(scheduling), services.scheduling, scheduling);
     await scheduler?.start();
+    // In every process, not only the scheduler's: deliveries are claimed row by row (each sent once).
+    const alerts = options.alerts === false ? undefined : services.alertDispatcher(options.alerts);
+    alerts?.start();
     const credentialCheck =
       options.credentialCheck === false || options.scheduler === false
         ? undefined
@@ -263,7 +271,7 @@ export async function createServer(options: ServerOptions = {}): Promise<HeraldS
         force.unref();
         clearTimeout(prepareAuth);
         credentialCheck?.stop();
-        const stopScheduler = scheduler?.stop() ?? Promise.resolve();
+        const stopScheduler = Promise.all([scheduler?.stop(), alerts?.stop()]);
         // Open event streams never end on their own: ended here, so the server can close.
         services.events.shutdown();
         v6?.close();
@@ -292,6 +300,7 @@ export async function createServer(options: ServerOptions = {}): Promise<HeraldS
       app,
       http: server,
       scheduler,
+      alerts,
       checkpointer,
       close,
     };

@@ -114,6 +114,8 @@ export interface HeraldConfig {
    * instance.
    */
   fedblogHandOff: boolean;
+  /** Where alerts reach Telegram's bot API and Discord's webhooks (fixed hosts, replaceable for tests and proxies). */
+  alertApis: { telegram: string; discord: string };
   microblogFollowUserId?: string;
   /** A non-loopback redirect URI that sign-in with X may also use. */
   microblogRedirectUri?: string;
@@ -197,6 +199,8 @@ const rawSchema = z.object({
   HERALD_NOTIFY_RECONNECT: z.enum(['0', '1', 'true', 'false']).default('1'),
   /** Mastodon hand-off (docs/decisions.md §14 `fedblogHandOff`), on by default. */
   HERALD_FEDBLOG_HAND_OFF: z.union([z.boolean(), z.enum(['0', '1', 'true', 'false'])]).default('1'),
+  HERALD_TELEGRAM_API_URL: z.string().url().default('https://api.telegram.org'),
+  HERALD_DISCORD_API_URL: z.string().url().default('https://discord.com'),
 });
 
 const on = (v: string) => v === '1' || v === 'true';
@@ -362,6 +366,7 @@ export function loadConfig(
       raw.HERALD_FEDBLOG_HAND_OFF === true ||
       raw.HERALD_FEDBLOG_HAND_OFF === '1' ||
       raw.HERALD_FEDBLOG_HAND_OFF === 'true',
+    alertApis: { telegram: raw.HERALD_TELEGRAM_API_URL, discord: raw.HERALD_DISCORD_API_URL },
     microblogFollowUserId: raw.HERALD_MICROBLOG_FOLLOW_USER_ID,
     microblogRedirectUri: raw.HERALD_MICROBLOG_REDIRECT_URI,
   };

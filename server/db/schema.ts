@@ -13,3 +13,4 @@ export { accounts, apiKeys, socialSetAccounts, socialSets, users } from './schem
 export { drafts, media, platformContents, templates, tweets } from './schema/content.js';
 export { networkWithdrawals, postUsage, publicationParts, publications, scheduleEntries } from './schema/publishing.js';
 export { creditLedger, events, idempotencyKeys, oauthStates } from './schema/records.js';
+export { alertDeliveries, alertNotices, alerts } from './schema/alerts.js';

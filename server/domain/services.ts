@@ -31,6 +31,8 @@ import { NetworkAppsService } from './networks/network-apps.service.js';
 import { SecretSetupService } from './setup/secret-setup.service.js';
 import { WizardService } from './setup/wizard.service.js';
 import { CredentialCheckService } from './accounts/credential-check.service.js';
+import { AlertsService } from './alerts/alerts.service.js';
+import { AlertDispatcher, type DispatcherOptions } from './alerts/alert-dispatcher.js';
 
 /**
  * Every domain service, built once per server from the same dependencies. The repositories are
@@ -70,6 +72,7 @@ export function createServices(deps: Deps, sqlite: Sqlite) {
   const accounts = new AccountsService(deps, repos.accounts);
   const drafts = new DraftsService(deps, templates, repos);
   const scheduling = new ScheduleService(deps, repos, publishing, events, credits, xSpend);
+  const alerts = new AlertsService(deps, repos.alerts, events);
   return {
     deps,
     events,
@@ -104,6 +107,9 @@ export function createServices(deps: Deps, sqlite: Sqlite) {
         opts,
       ),
     scheduling,
+    alerts,
+    /** Sends alerts from the event stream (started by the server, docs/decisions.md Alerts). */
+    alertDispatcher: (opts: DispatcherOptions = {}) => new AlertDispatcher(deps, repos.alerts, events, alerts, opts),
     queue: new QueueService(deps, repos, socialSets, scheduling),
     handOff: new HandOffService(deps, repos, credentials),
     settings,

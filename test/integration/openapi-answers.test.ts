@@ -14,7 +14,7 @@ import { png, upload } from '../helpers/media-files.js';
 import { connectAll, startNetworks, useFastPolling, type Networks } from '../helpers/networks.js';
 import { authorizeAtNetwork } from '../helpers/oauth-connect.js';
 import { OpenApiCheck } from '../helpers/openapi-check.js';
-import { OWNER, startServer, type TestServer } from '../helpers/server.js';
+import { closedPort, OWNER, startServer, type TestServer } from '../helpers/server.js';
 
 /** Operations this file does not drive to a success, and why. */
 const NOT_REACHED: Record<string, string> = {
@@ -287,6 +287,15 @@ describe('every route answers as the served document says', () => {
     const free = list.find((i) => i.draft === null && i.at !== added.slot.at)!;
     await ok('POST', '/microblog/queue/move', { body: { draftId: q, toSlot: free.at, socialSetId: setId } });
     await ok('DELETE', `/microblog/drafts/${q}`);
+  });
+
+  it('alerts', async () => {
+    const url = `generic+http://127.0.0.1:${await closedPort()}/hook`;
+    const { alert } = await ok('POST', '/alerts', { body: { url, events: ['post.failed'], secret: 's' } });
+    await ok('GET', '/alerts');
+    await ok('POST', `/alerts/${alert.id}/test`);
+    await call('POST', '/alerts', { body: { url: 'ntfy://host-only', events: ['post.failed'] } });
+    await ok('DELETE', `/alerts/${alert.id}`);
   });
 
   it('the event stream answers as an event stream', async () => {
