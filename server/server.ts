@@ -256,6 +256,11 @@ export async function createServer(options: ServerOptions = {}): Promise<HeraldS
       options.credentialCheck === false || options.scheduler === false
         ? undefined
         : startCredentialCheck(services.credentialCheck, log, options.credentialCheck);
+    // The upkeep watches (domain/alerts/upkeep.ts) look every 15 minutes; each notice is told once.
+    const upkeep =
+      options.credentialCheck === false || options.scheduler === false
+        ? undefined
+        : startCredentialCheck({ run: async () => services.upkeep.run() }, log, { firstMs: 30_000, everyMs: 900_000 });
     // Started a moment after the API answers, so its thread's start-up does not compete with the
     // first requests; until it runs, the main connection checkpoints as SQLite always does.
     const backgroundDelayMs = options.checkpointDelayMs ?? 1_000;
@@ -271,6 +276,7 @@ export async function createServer(options: ServerOptions = {}): Promise<HeraldS
         force.unref();
         clearTimeout(prepareAuth);
         credentialCheck?.stop();
+        upkeep?.stop();
         const stopScheduler = Promise.all([scheduler?.stop(), alerts?.stop()]);
         // Open event streams never end on their own: ended here, so the server can close.
         services.events.shutdown();

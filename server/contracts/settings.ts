@@ -103,6 +103,9 @@ export const settingsSchema = lazySchema(() =>
         'Mastodon hand-off: a post due 10 minutes or more ahead is scheduled on the instance, which ' +
           'publishes it even with Herald closed',
       ),
+    linkedinVersion: z
+      .string()
+      .describe('the LinkedIn API version (YYYYMM) Herald speaks; each ends a year after its month'),
   }),
 );
 export const settingsResponse = lazySchema(() => z.object({ success: successTrue, settings: settingsSchema }));
@@ -151,6 +154,11 @@ export const updateSettingsBody = lazySchema(() =>
       .boolean()
       .optional()
       .describe('Mastodon hand-off on or off; applies at once to posts not yet handed off'),
+    linkedinVersion: z
+      .string()
+      .regex(/^\d{4}(0[1-9]|1[0-2])$/, 'YYYYMM')
+      .optional()
+      .describe('move to another LinkedIn API version (YYYYMM); applies at once'),
   }),
 );
 export const updateSettingsResponse = lazySchema(() =>

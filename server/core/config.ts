@@ -39,6 +39,8 @@ export interface NetworkConfig {
   apiUrl: string;
   authorizeUrl: string;
   tokenUrl: string;
+  /** LinkedIn only: the `LinkedIn-Version` to speak (the setting linkedinVersion); default the adapter's. */
+  version?: string;
 }
 
 export interface HeraldConfig {
@@ -199,6 +201,7 @@ const rawSchema = z.object({
   HERALD_NOTIFY_RECONNECT: z.enum(['0', '1', 'true', 'false']).default('1'),
   /** Mastodon hand-off (docs/decisions.md §14 `fedblogHandOff`), on by default. */
   HERALD_FEDBLOG_HAND_OFF: z.union([z.boolean(), z.enum(['0', '1', 'true', 'false'])]).default('1'),
+  HERALD_LINKEDIN_VERSION: z.string().regex(/^\d{4}(0[1-9]|1[0-2])$/).optional(),
   HERALD_TELEGRAM_API_URL: z.string().url().default('https://api.telegram.org'),
   HERALD_DISCORD_API_URL: z.string().url().default('https://discord.com'),
 });
@@ -302,6 +305,7 @@ export function loadConfig(
       apiUrl: k('API_URL') ?? NETWORK_DEFAULTS[p].api,
       authorizeUrl: k('AUTHORIZE_URL') ?? NETWORK_DEFAULTS[p].authorize,
       tokenUrl: k('TOKEN_URL') ?? NETWORK_DEFAULTS[p].token,
+      ...(p === 'problog' && raw.HERALD_LINKEDIN_VERSION ? { version: raw.HERALD_LINKEDIN_VERSION } : {}),
     };
   }
   const config: HeraldConfig = {

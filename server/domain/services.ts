@@ -33,6 +33,7 @@ import { WizardService } from './setup/wizard.service.js';
 import { CredentialCheckService } from './accounts/credential-check.service.js';
 import { AlertsService } from './alerts/alerts.service.js';
 import { AlertDispatcher, type DispatcherOptions } from './alerts/alert-dispatcher.js';
+import { UpkeepService } from './alerts/upkeep.js';
 
 /**
  * Every domain service, built once per server from the same dependencies. The repositories are
@@ -109,6 +110,7 @@ export function createServices(deps: Deps, sqlite: Sqlite) {
     scheduling,
     alerts,
     /** Sends alerts from the event stream (started by the server, docs/decisions.md Alerts). */
+    upkeep: new UpkeepService(deps, { ...repos, events, credits, xSpend }),
     alertDispatcher: (opts: DispatcherOptions = {}) => new AlertDispatcher(deps, repos.alerts, events, alerts, opts),
     queue: new QueueService(deps, repos, socialSets, scheduling),
     handOff: new HandOffService(deps, repos, credentials),

@@ -30,7 +30,12 @@ vi.setConfig({ testTimeout: 60_000 });
 
 const TG = { token: '123456:AAH-secret-bot-token', chats: ['4242', '-1001'] };
 const DISCORD = { webhookId: '998877', token: 'discord-secret-webhook-token' };
-const MATRIX = { user: 'herald', password: 'matrix-secret-pw', server: 'matrix.test', rooms: { '!ops:matrix.test': ['#ops:matrix.test'] } };
+const MATRIX = {
+  user: 'herald',
+  password: 'matrix-secret-pw',
+  server: 'matrix.test',
+  rooms: { '!ops:matrix.test': ['#ops:matrix.test'] },
+};
 const HMAC = 'hmac-secret-key-123';
 const MIN = 60_000;
 
@@ -127,7 +132,12 @@ describe('each service', () => {
   const cases = () => [
     { name: 'ntfy', url: `ntfy://me:ntfy-secret-pw@${host(ntfy.url)}/herald-alerts`, sim: ntfy, to: 'herald-alerts' },
     { name: 'gotify', url: `gotify://${host(gotify.url)}/gotify-secret-app-token?tls=no`, sim: gotify, to: 'app' },
-    { name: 'telegram', url: `telegram://${TG.token}@telegram?chats=${TG.chats.join(',')}`, sim: telegram, to: '-1001' },
+    {
+      name: 'telegram',
+      url: `telegram://${TG.token}@telegram?chats=${TG.chats.join(',')}`,
+      sim: telegram,
+      to: '-1001',
+    },
     { name: 'discord', url: `discord://${DISCORD.token}@${DISCORD.webhookId}`, sim: discord, to: DISCORD.webhookId },
     {
       name: 'matrix',
@@ -148,7 +158,10 @@ describe('each service', () => {
       expect(r.body.alert.lastDelivery, c.name).toMatchObject({ event: 'test', status: 'sent', error: null });
       const got = c.sim.received.slice(before);
       expect(got.length, c.name).toBeGreaterThan(0);
-      expect(got.map((g) => g.to), c.name).toContain(c.to);
+      expect(
+        got.map((g) => g.to),
+        c.name,
+      ).toContain(c.to);
       expect(got.map((g) => `${g.title ?? ''}\n${g.text}`).join(), c.name).toContain('Herald test alert');
     }
     expect(telegram.received.filter((g) => g.text.includes('Herald test alert')).map((g) => g.to)).toEqual(TG.chats);
@@ -172,7 +185,10 @@ describe('each service', () => {
       body: { title: 'Alert me', tweets: [{ content: 'This one fails' }] },
     });
     masto.faults.next({ kind: '503' }, { route: 'POST /api/v1/statuses' });
-    const r = await t.call('POST', '/microblog/publish', { key, body: { draftId: d.body.draft.id, accountIds: [mastoId] } });
+    const r = await t.call('POST', '/microblog/publish', {
+      key,
+      body: { draftId: d.body.draft.id, accountIds: [mastoId] },
+    });
     expect(r.body.results[0].success).toBe(false);
     const grew = () => cases().every((c, i) => c.sim.received.length > before[i]);
     await pumpUntil(grew);
@@ -211,9 +227,15 @@ describe('a destination that is down', () => {
     try {
       t.server.services.events.record(owner, 'credits.low', { balance: 12 });
       const pumping = t.server.alerts!.pump();
-      const d = await t.call('POST', '/microblog/drafts', { key, body: { title: 'x', tweets: [{ content: 'Goes out' }] } });
+      const d = await t.call('POST', '/microblog/drafts', {
+        key,
+        body: { title: 'x', tweets: [{ content: 'Goes out' }] },
+      });
       const started = performance.now();
-      const r = await t.call('POST', '/microblog/publish', { key, body: { draftId: d.body.draft.id, accountIds: [mastoId] } });
+      const r = await t.call('POST', '/microblog/publish', {
+        key,
+        body: { draftId: d.body.draft.id, accountIds: [mastoId] },
+      });
       expect(r.body.results[0].success, r.text).toBe(true);
       expect(performance.now() - started).toBeLessThan(2_000);
       await pumping;
@@ -221,7 +243,10 @@ describe('a destination that is down', () => {
       expect(a.lastDelivery).toMatchObject({ event: 'credits.low', status: 'retrying', attempts: 1 });
       expect(a.lastDelivery.error).toMatch(/could not be reached/);
       expect(a.pending).toBe(1);
-      expect((await alertById(back.id)).lastDelivery).toMatchObject({ status: 'retrying', error: expect.stringContaining('503') });
+      expect((await alertById(back.id)).lastDelivery).toMatchObject({
+        status: 'retrying',
+        error: expect.stringContaining('503'),
+      });
       // Not yet due: nothing is tried again.
       await t.server.alerts!.pump();
       expect((await alertById(down.id)).lastDelivery.attempts).toBe(1);
@@ -252,9 +277,14 @@ describe('two servers on one data folder', () => {
       await addAlert(`generic+${sink.url}/hook`, ['account.expiring']);
       const N = 30;
       for (let i = 0; i < N; i++)
-        t.server.services.events.record(owner, 'account.expiring', { platform: 'fedblog', seq: i, expiresAt: '2027-01-01' });
+        t.server.services.events.record(owner, 'account.expiring', {
+          platform: 'fedblog',
+          seq: i,
+          expiresAt: '2027-01-01',
+        });
       // Both collect and send at once, twice over.
-      for (let round = 0; round < 3; round++) await Promise.all([t.server.alerts!.pump(), second.server.alerts!.pump()]);
+      for (let round = 0; round < 3; round++)
+        await Promise.all([t.server.alerts!.pump(), second.server.alerts!.pump()]);
       const seqs = sink.received.map((r) => r.body.data.seq).sort((a: number, b: number) => a - b);
       expect(seqs).toEqual(Array.from({ length: N }, (_, i) => i));
     } finally {

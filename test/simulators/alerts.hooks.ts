@@ -98,15 +98,23 @@ export async function startWebhookSimulator(opts: { secret?: string } = {}): Pro
     const signature = req.headers['x-herald-signature'] as string | undefined;
     if (opts.secret) {
       const want = `sha256=${crypto.createHmac('sha256', opts.secret).update(req.raw).digest('hex')}`;
-      const ok = !!signature && signature.length === want.length &&
+      const ok =
+        !!signature &&
+        signature.length === want.length &&
         crypto.timingSafeEqual(Buffer.from(signature), Buffer.from(want));
       if (!ok) {
         sim.refused++;
         return { status: 401, body: { error: 'bad signature' } };
       }
     }
-    sim.received.push({ title: req.body?.title, text: req.body?.text, to: 'hook', headers: req.headers,
-      body: req.body, signature });
+    sim.received.push({
+      title: req.body?.title,
+      text: req.body?.text,
+      to: 'hook',
+      headers: req.headers,
+      body: req.body,
+      signature,
+    });
     return { status: 200, body: { ok: true } };
   });
   return sim;

@@ -52,7 +52,14 @@ export async function startNtfySimulator(opts: { auth?: { user: string; password
     const id = `msg${sim.received.length}`;
     return {
       status: 200,
-      body: { id, time: Math.floor(Date.now() / 1000), event: 'message', topic: req.params.topic, message: text, title },
+      body: {
+        id,
+        time: Math.floor(Date.now() / 1000),
+        event: 'message',
+        topic: req.params.topic,
+        message: text,
+        title,
+      },
     };
   });
   return sim;
@@ -66,14 +73,29 @@ export async function startGotifySimulator(opts: { appToken: string }) {
   router.on('POST', '/message', (req) => {
     const token = (req.headers['x-gotify-key'] as string | undefined) ?? req.query.get('token');
     if (token !== opts.appToken)
-      return { status: 401, body: { ...gotifyError(401, 'Unauthorized'), errorDescription: 'you need to provide a valid access token or user credentials to access this api' } };
+      return {
+        status: 401,
+        body: {
+          ...gotifyError(401, 'Unauthorized'),
+          errorDescription: 'you need to provide a valid access token or user credentials to access this api',
+        },
+      };
     if (req.bodyKind !== 'json' || typeof req.body.message !== 'string' || !req.body.message)
-      return { status: 400, body: { ...gotifyError(400, 'Bad Request'), errorDescription: "Field 'message' is required" } };
+      return {
+        status: 400,
+        body: { ...gotifyError(400, 'Bad Request'), errorDescription: "Field 'message' is required" },
+      };
     sim.received.push({ title: req.body.title, text: req.body.message, to: 'app', headers: req.headers });
     return {
       status: 200,
-      body: { id: sim.received.length, appid: 1, message: req.body.message, title: req.body.title ?? '',
-        priority: req.body.priority ?? 0, date: new Date().toISOString() },
+      body: {
+        id: sim.received.length,
+        appid: 1,
+        message: req.body.message,
+        title: req.body.title ?? '',
+        priority: req.body.priority ?? 0,
+        date: new Date().toISOString(),
+      },
     };
   });
   return sim;
@@ -92,8 +114,15 @@ export async function startTelegramSimulator(opts: { token: string; chats: strin
     sim.received.push({ text: req.body.text, to: chat, headers: req.headers });
     return {
       status: 200,
-      body: { ok: true, result: { message_id: sim.received.length, chat: { id: Number(chat) || chat },
-        date: Math.floor(Date.now() / 1000), text: req.body.text } },
+      body: {
+        ok: true,
+        result: {
+          message_id: sim.received.length,
+          chat: { id: Number(chat) || chat },
+          date: Math.floor(Date.now() / 1000),
+          text: req.body.text,
+        },
+      },
     };
   });
   return sim;
@@ -106,12 +135,12 @@ export async function startDiscordSimulator(opts: { webhookId: string; token: st
   const sim = await start(router, dError);
   router.on('POST', '/api/webhooks/:id/:token', (req) => {
     if (req.params.id !== opts.webhookId) return { status: 404, body: { message: 'Unknown Webhook', code: 10015 } };
-    if (req.params.token !== opts.token) return { status: 401, body: { message: 'Invalid Webhook Token', code: 50027 } };
+    if (req.params.token !== opts.token)
+      return { status: 401, body: { message: 'Invalid Webhook Token', code: 50027 } };
     const content = req.body?.content;
     if (typeof content !== 'string' || !content)
       return { status: 400, body: { message: 'Cannot send an empty message', code: 50006 } };
-    if (content.length > 2000)
-      return { status: 400, body: { message: 'Invalid Form Body', code: 50035 } };
+    if (content.length > 2000) return { status: 400, body: { message: 'Invalid Form Body', code: 50035 } };
     sim.received.push({ text: content, to: req.params.id, headers: req.headers });
     if (req.query.get('wait') === 'true') return { status: 200, body: { id: String(sim.received.length), content } };
     return { status: 204 };

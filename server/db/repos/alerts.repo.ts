@@ -63,8 +63,7 @@ export class AlertsRepo {
           `SELECT ${DELIVERY_COLS} FROM alert_deliveries WHERE status = 'pending' AND next_at <= ? ` +
             'AND (claimed_until IS NULL OR claimed_until <= ?) ORDER BY next_at, id LIMIT ?',
         ),
-      nextDue: () =>
-        sqlite.prepare("SELECT MIN(next_at) FROM alert_deliveries WHERE status = 'pending'").pluck(),
+      nextDue: () => sqlite.prepare("SELECT MIN(next_at) FROM alert_deliveries WHERE status = 'pending'").pluck(),
       claim: () =>
         sqlite.prepare(
           "UPDATE alert_deliveries SET claimed_until = ? WHERE id = ? AND status = 'pending' " +
@@ -87,8 +86,8 @@ export class AlertsRepo {
         ),
       pendingCount: () =>
         sqlite.prepare("SELECT COUNT(*) FROM alert_deliveries WHERE alert_id = ? AND status = 'pending'").pluck(),
-      deliveries: () =>
-        sqlite.prepare(`SELECT ${DELIVERY_COLS} FROM alert_deliveries WHERE alert_id = ? ORDER BY id`),
+      deliveries: () => sqlite.prepare(`SELECT ${DELIVERY_COLS} FROM alert_deliveries WHERE alert_id = ? ORDER BY id`),
+      userIds: () => sqlite.prepare('SELECT id FROM users ORDER BY id').pluck(),
       notice: () => sqlite.prepare('INSERT OR IGNORE INTO alert_notices (user_id, key, created_at) VALUES (?, ?, ?)'),
     });
   }
@@ -159,6 +158,11 @@ export class AlertsRepo {
 
   deliveries(alertId: string): DeliveryRow[] {
     return this.s.deliveries.all(alertId) as DeliveryRow[];
+  }
+
+  /** Every user (the upkeep watches look at each). */
+  userIds(): string[] {
+    return this.s.userIds.all() as string[];
   }
 
   /** True the first time this user's notice `key` is told. */

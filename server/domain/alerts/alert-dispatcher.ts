@@ -32,6 +32,7 @@ export class AlertDispatcher {
   private running: Promise<void> | undefined;
   private again = false;
   private timer: NodeJS.Timeout | undefined;
+  private kick: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
 
   constructor(
@@ -47,15 +48,26 @@ export class AlertDispatcher {
   }
 
   start(): void {
-    this.unsubscribe = this.events.onAppend(() => void this.pump());
+    this.unsubscribe = this.events.onAppend(() => this.soon());
     this.timer = setInterval(() => void this.pump(), this.pollMs);
     this.timer.unref();
     void this.pump();
   }
 
+  /** A moment after appends, so a burst of them (and the streams they wake) go first and cost one round. */
+  private soon(): void {
+    if (this.kick) return;
+    this.kick = setTimeout(() => {
+      this.kick = undefined;
+      void this.pump();
+    }, 50);
+    this.kick.unref();
+  }
+
   /** Stops waking; a send under way finishes. */
   async stop(): Promise<void> {
     this.unsubscribe?.();
+    clearTimeout(this.kick);
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     await this.running;

@@ -20,17 +20,19 @@ const day = (v: unknown) => str(v).slice(0, 10);
 
 function words(event: string, d: Record<string, unknown>): { title: string; text: string } {
   switch (event) {
-    case 'post.failed':
-      return {
-        title: `A post to ${net(d)} failed`,
-        text: `${str(d.error) || 'The network refused it.'}${d.nextAttemptAt ? ` Herald tries again at ${str(d.nextAttemptAt)}.` : ''}`,
-      };
+    case 'post.failed': {
+      const again = d.nextAttemptAt ? ` Herald tries again at ${str(d.nextAttemptAt)}.` : '';
+      return { title: `A post to ${net(d)} failed`, text: `${str(d.error) || 'The network refused it.'}${again}` };
+    }
     case 'post.missed':
       return { title: `A post to ${net(d)} was missed`, text: str(d.error) || 'It was not sent in time.' };
     case 'account.needs_reauth':
       return { title: `Your ${net(d)} account needs connecting again`, text: 'Posts to it wait until you connect it.' };
     case 'account.expiring':
-      return { title: `Your ${net(d)} account's sign-in expires on ${day(d.expiresAt)}`, text: 'Connect it again before then.' };
+      return {
+        title: `Your ${net(d)} account's sign-in expires on ${day(d.expiresAt)}`,
+        text: 'Connect it again before then.',
+      };
     case 'credits.low':
       return { title: 'Herald credits are running low', text: `${str(d.balance)} credits left this month.` };
     case 'xspend.near_cap':

@@ -3,6 +3,8 @@
  * is shown to all; where the data and the secrets live is the owner's business only, like the
  * backup that writes there, and only the owner (the first user) changes settings.
  */
+import { DEFAULT_LINKEDIN_VERSION } from '../../platforms/problog/rest.js';
+import { checkLinkedinVersion } from '../alerts/upkeep.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Deps } from '../deps.js';
@@ -27,6 +29,7 @@ export interface SettingsChange {
   xTier?: XSettings['tier'];
   notifications?: Partial<NotificationSettings>;
   fedblogHandOff?: boolean;
+  linkedinVersion?: string;
 }
 
 export class SettingsService {
@@ -61,6 +64,7 @@ export class SettingsService {
       timeZone: c.timeZone,
       defaultLanguage: c.defaultLanguage,
       fedblogHandOff: c.fedblogHandOff,
+      linkedinVersion: c.networks.problog.version ?? DEFAULT_LINKEDIN_VERSION,
       detected: { timeZone: machineTimeZone(), defaultLanguage: systemLanguage() },
       xPriceUsd: c.x.priceUsd,
       xPriceWithUrlUsd: c.x.priceWithUrlUsd,
@@ -105,6 +109,7 @@ export class SettingsService {
         `"${change.defaultLanguage}" is not a language tag (BCP 47, e.g. en, de, pt-BR)`,
         { details: [{ path: 'body.defaultLanguage', message: 'not BCP 47' }] },
       );
+    if (change.linkedinVersion !== undefined) checkLinkedinVersion(change.linkedinVersion, this.deps.clock.now());
     // X's checks come first, so a refused change applies nothing.
     this.applyXAndNotifications(change, values);
     if (zone) {
@@ -119,6 +124,11 @@ export class SettingsService {
     if (change.fedblogHandOff !== undefined) {
       values.HERALD_FEDBLOG_HAND_OFF = change.fedblogHandOff;
       this.deps.config.fedblogHandOff = change.fedblogHandOff;
+    }
+    if (change.linkedinVersion !== undefined) {
+      // Applies at once: every LinkedIn call reads the network's settings when it is made.
+      values.HERALD_LINKEDIN_VERSION = change.linkedinVersion;
+      this.deps.config.networks.problog.version = change.linkedinVersion;
     }
     if (change.graceMinutes !== undefined) values.HERALD_GRACE_MINUTES = change.graceMinutes;
     if (change.monthlyCredits !== undefined) values.HERALD_MONTHLY_CREDITS = change.monthlyCredits;

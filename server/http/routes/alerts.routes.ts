@@ -47,7 +47,7 @@ export const alertRoutes = (s: Services) => [
     path: '/alerts/:id/test',
     tag,
     summary: 'Send a test message now',
-    description: "Answers the alert with the test as its last delivery (status `sent`, or `failed` with the reason).",
+    description: 'Answers the alert with the test as its last delivery (status `sent`, or `failed` with the reason).',
     params: idParam,
     bodyType: 'none',
     response: c.alertResponse,

@@ -5,6 +5,10 @@ export const sendDiscord: Sender<{ kind: 'discord'; webhookId: string; token: st
   const base = ctx.discordApi.replace(/\/+$/, '');
   const url = `${base}/api/webhooks/${encodeURIComponent(d.webhookId)}/${encodeURIComponent(d.token)}`;
   // No mentions: an alert's text (a network's error) must never ping anyone.
-  await request('Discord', url, json({ content: `**${msg.title}**\n${msg.text}`.slice(0, 2000),
-    allowed_mentions: { parse: [] } }), ctx);
+  await request(
+    'Discord',
+    url,
+    json({ content: `**${msg.title}**\n${msg.text}`.slice(0, 2000), allowed_mentions: { parse: [] } }),
+    ctx,
+  );
 };

@@ -14,12 +14,17 @@ async function login(d: MatrixDest, ctx: SendContext): Promise<string> {
   const key = `${d.base} ${d.user}`;
   const known = tokens.get(key);
   if (known) return known;
-  const res = (await request('Matrix', `${d.base}${C}/login`, json({
-    type: 'm.login.password',
-    identifier: { type: 'm.id.user', user: d.user },
-    password: d.password,
-    initial_device_display_name: 'Herald alerts',
-  }), ctx)) as { access_token?: string } | undefined;
+  const res = (await request(
+    'Matrix',
+    `${d.base}${C}/login`,
+    json({
+      type: 'm.login.password',
+      identifier: { type: 'm.id.user', user: d.user },
+      password: d.password,
+      initial_device_display_name: 'Herald alerts',
+    }),
+    ctx,
+  )) as { access_token?: string } | undefined;
   if (!res?.access_token) throw new DeliveryFailed('Matrix answered the login without an access token');
   tokens.set(key, res.access_token);
   return res.access_token;
@@ -28,12 +33,20 @@ async function login(d: MatrixDest, ctx: SendContext): Promise<string> {
 async function sendAll(d: MatrixDest, token: string, text: string, txn: string, ctx: SendContext): Promise<void> {
   const auth = { authorization: `Bearer ${token}` };
   for (const room of d.rooms) {
-    const joined = (await request('Matrix', `${d.base}${C}/join/${encodeURIComponent(room)}`,
-      { headers: { ...auth, 'content-type': 'application/json' }, body: '{}' }, ctx)) as { room_id?: string };
+    const joined = (await request(
+      'Matrix',
+      `${d.base}${C}/join/${encodeURIComponent(room)}`,
+      { headers: { ...auth, 'content-type': 'application/json' }, body: '{}' },
+      ctx,
+    )) as { room_id?: string };
     const roomId = joined?.room_id ?? room;
     const body = json({ msgtype: 'm.text', body: text });
-    await request('Matrix', `${d.base}${C}/rooms/${encodeURIComponent(roomId)}/send/m.room.message/` +
-      encodeURIComponent(txn), { method: 'PUT', headers: { ...auth, ...body.headers }, body: body.body }, ctx);
+    await request(
+      'Matrix',
+      `${d.base}${C}/rooms/${encodeURIComponent(roomId)}/send/m.room.message/` + encodeURIComponent(txn),
+      { method: 'PUT', headers: { ...auth, ...body.headers }, body: body.body },
+      ctx,
+    );
   }
 }
 

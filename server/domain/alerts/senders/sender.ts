@@ -24,7 +24,11 @@ export interface SendContext {
   timeoutMs: number;
 }
 
-export type Sender<D extends Destination = Destination> = (dest: D, msg: AlertMessage, ctx: SendContext) => Promise<void>;
+export type Sender<D extends Destination = Destination> = (
+  dest: D,
+  msg: AlertMessage,
+  ctx: SendContext,
+) => Promise<void>;
 
 export class DeliveryFailed extends Error {}
 
@@ -37,8 +41,13 @@ export async function request(
 ): Promise<unknown> {
   let res: Response;
   try {
-    res = await fetch(url, { method: init.method ?? 'POST', headers: init.headers, body: init.body, redirect: 'error',
-      signal: AbortSignal.timeout(ctx.timeoutMs) });
+    res = await fetch(url, {
+      method: init.method ?? 'POST',
+      headers: init.headers,
+      body: init.body,
+      redirect: 'error',
+      signal: AbortSignal.timeout(ctx.timeoutMs),
+    });
   } catch (err) {
     const e = err as Error & { cause?: { code?: string; message?: string } };
     const why = e.name === 'TimeoutError' ? `no answer in ${ctx.timeoutMs / 1000} s` : (e.cause?.code ?? e.message);
