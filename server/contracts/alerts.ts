@@ -22,7 +22,8 @@ export const alertBody = lazySchema(() =>
       .max(2000)
       .describe(
         'ntfy://host/topic (HTTP), ntfys://host/topic (HTTPS), gotify://host/token, ' +
-          'telegram://token@telegram?chats=, discord://token@webhookId, matrix://user:password@host/?rooms=, generic+https://... ' +
+          'telegram://token@telegram?chats=, discord://token@webhookId, matrix://user:password@host/?rooms=, ' +
+          'generic+https://... ' +
           '(gotify and matrix use HTTPS unless ?tls=no)',
       ),
     events: z.array(z.enum(ALERT_EVENTS)).min(1).describe('which events this destination gets'),
