@@ -256,11 +256,16 @@ export async function createServer(options: ServerOptions = {}): Promise<HeraldS
       options.credentialCheck === false || options.scheduler === false
         ? undefined
         : startCredentialCheck(services.credentialCheck, log, options.credentialCheck);
-    // The upkeep watches (domain/alerts/upkeep.ts) look every 15 minutes; each notice is told once.
+    // The upkeep watches (domain/alerts/upkeep.ts) look every 15 minutes, each notice told once, and
+    // the queue's free slots of the next 24 h take due evergreen drafts (the scheduler fires them).
     const upkeep =
       options.credentialCheck === false || options.scheduler === false
         ? undefined
-        : startCredentialCheck({ run: async () => services.upkeep.run() }, log, { firstMs: 30_000, everyMs: 900_000 });
+        : startCredentialCheck(
+            { run: async () => [services.upkeep.run(), await services.queue.fillEvergreen()] },
+            log,
+            { firstMs: 30_000, everyMs: 900_000 },
+          );
     // Started a moment after the API answers, so its thread's start-up does not compete with the
     // first requests; until it runs, the main connection checkpoints as SQLite always does.
     const backgroundDelayMs = options.checkpointDelayMs ?? 1_000;

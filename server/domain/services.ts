@@ -34,6 +34,7 @@ import { CredentialCheckService } from './accounts/credential-check.service.js';
 import { AlertsService } from './alerts/alerts.service.js';
 import { AlertDispatcher, type DispatcherOptions } from './alerts/alert-dispatcher.js';
 import { UpkeepService } from './alerts/upkeep.js';
+import { EvergreenService } from './scheduling/evergreen.service.js';
 
 /**
  * Every domain service, built once per server from the same dependencies. The repositories are
@@ -74,6 +75,7 @@ export function createServices(deps: Deps, sqlite: Sqlite) {
   const drafts = new DraftsService(deps, templates, repos);
   const scheduling = new ScheduleService(deps, repos, publishing, events, credits, xSpend);
   const alerts = new AlertsService(deps, repos.alerts, events);
+  const evergreen = new EvergreenService(deps, repos, socialSets, scheduling);
   return {
     deps,
     events,
@@ -112,7 +114,15 @@ export function createServices(deps: Deps, sqlite: Sqlite) {
     /** Sends alerts from the event stream (started by the server, docs/decisions.md Alerts). */
     upkeep: new UpkeepService(deps, { ...repos, events, credits, xSpend }),
     alertDispatcher: (opts: DispatcherOptions = {}) => new AlertDispatcher(deps, repos.alerts, events, alerts, opts),
-    queue: new QueueService(deps, repos, socialSets, scheduling),
+    evergreen,
+    queue: new QueueService(
+      deps,
+      repos,
+      socialSets,
+      scheduling,
+      (setId) => evergreen.fillsOf(setId),
+      () => evergreen.fill(),
+    ),
     handOff: new HandOffService(deps, repos, credentials),
     settings,
     idempotency: new IdempotencyService(deps, repos.idempotency),

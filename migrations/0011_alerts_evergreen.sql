@@ -36,4 +36,33 @@ CREATE TABLE `alerts` (
 	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint
-CREATE INDEX `alerts_user_idx` ON `alerts` (`user_id`);
+CREATE INDEX `alerts_user_idx` ON `alerts` (`user_id`);--> statement-breakpoint
+CREATE TABLE `evergreen_drafts` (
+	`draft_id` text PRIMARY KEY NOT NULL,
+	`user_id` text NOT NULL,
+	`enabled` integer DEFAULT true NOT NULL,
+	`min_days_between` integer DEFAULT 30 NOT NULL,
+	`max_repeats` integer,
+	`variants` text DEFAULT '[]' NOT NULL,
+	`stalled` text,
+	`updated_at` text NOT NULL,
+	FOREIGN KEY (`draft_id`) REFERENCES `drafts`(`id`) ON UPDATE no action ON DELETE cascade,
+	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE INDEX `evergreen_drafts_user_idx` ON `evergreen_drafts` (`user_id`);--> statement-breakpoint
+CREATE TABLE `evergreen_fills` (
+	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`user_id` text NOT NULL,
+	`draft_id` text NOT NULL,
+	`set_id` text NOT NULL,
+	`slot_at` integer NOT NULL,
+	`status` text DEFAULT 'queued' NOT NULL,
+	`skipped` text DEFAULT '[]' NOT NULL,
+	`created_at` integer NOT NULL,
+	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade,
+	FOREIGN KEY (`draft_id`) REFERENCES `drafts`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `evergreen_fills_slot_unique` ON `evergreen_fills` (`set_id`,`slot_at`);--> statement-breakpoint
+CREATE INDEX `evergreen_fills_draft_idx` ON `evergreen_fills` (`draft_id`);
