@@ -12,6 +12,7 @@ import { AfterPublishMethods } from './after-publish.methods.js';
 import { ClientCore } from './client-core.js';
 import { DraftsMethods } from './drafts.methods.js';
 import { PublishingMethods } from './publishing.methods.js';
+import { UpkeepMethods } from './upkeep.methods.js';
 
 export {
   DEFAULT_BASE_URL,
@@ -25,13 +26,21 @@ export {
 export { parseEventStream, type HeraldEvent } from './event-stream.js';
 
 /** Merged with the class below: its type carries every area's methods, which the loop puts on it. */
-export interface HeraldClient extends AccountsMethods, DraftsMethods, PublishingMethods, AfterPublishMethods {}
+export interface HeraldClient
+  extends AccountsMethods, DraftsMethods, PublishingMethods, AfterPublishMethods, UpkeepMethods {}
 
 /** The typed Herald client: every endpoint of /api/v1 (see the area classes for each method). */
 export class HeraldClient extends ClientCore {}
 
 // `request` too, so the prototype's own methods are the same list as when this was one class.
-for (const area of [ClientCore, AccountsMethods, DraftsMethods, PublishingMethods, AfterPublishMethods]) {
+for (const area of [
+  ClientCore,
+  AccountsMethods,
+  DraftsMethods,
+  PublishingMethods,
+  AfterPublishMethods,
+  UpkeepMethods,
+]) {
   for (const name of Object.getOwnPropertyNames(area.prototype)) {
     if (name === 'constructor') continue;
     Object.defineProperty(HeraldClient.prototype, name, Object.getOwnPropertyDescriptor(area.prototype, name)!);

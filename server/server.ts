@@ -24,6 +24,7 @@ import { limitSockets, serverTimeouts } from './http/sockets.js';
 import { allAdapters, createPlatformRegistry } from './platforms/index.js';
 import { ManagedSecretStore, openSecretStore, type SecretStore } from './secrets/index.js';
 import { Scheduler, type SchedulerOptions } from './jobs/scheduler.js';
+import type { AlertDispatcher, DispatcherOptions } from './domain/alerts/alert-dispatcher.js';
 import type { ScheduledRunnerOptions } from './domain/publishing/scheduled-runner.js';
 import { SchedulerLock } from './db/scheduler-lock.js';
 import { armCrashPoints } from './core/crash.js';
@@ -57,6 +58,8 @@ export interface ServerOptions {
   credentialCheck?: { firstMs?: number; everyMs?: number } | false;
   /** The metrics reads' timers and pace; `false` runs no timers (a refresh still reads at once). */
   metrics?: { firstMs?: number; everyMs?: number; spacingMs?: number } | false;
+  /** Alert sending's backoff and timers; `false` sends none. */
+  alerts?: DispatcherOptions | false;
 }
 
 export interface HeraldServer {
@@ -74,6 +77,8 @@ export interface HeraldServer {
   app: Express;
   http: http.Server;
   scheduler?: Scheduler;
+  /** Sends alerts (domain/alerts/alert-dispatcher.ts); tests await its pump(). */
+  alerts?: AlertDispatcher;
   /** WAL checkpoints off the main thread (server/db/checkpointer.ts). */
   checkpointer: Checkpointer;
   close(): Promise<void>;
@@ -248,6 +253,9 @@ export async function createServer(options: ServerOptions = {}): Promise<HeraldS
     const scheduler =
       scheduling && new Scheduler(deps, services.scheduledRunner(scheduling), services.scheduling, scheduling);
     await scheduler?.start();
+    // In every process, not only the scheduler's: deliveries are claimed row by row (each sent once).
+    const alerts = options.alerts === false ? undefined : services.alertDispatcher(options.alerts);
+    alerts?.start();
     const credentialCheck =
       options.credentialCheck === false || options.scheduler === false
         ? undefined
@@ -258,6 +266,16 @@ export async function createServer(options: ServerOptions = {}): Promise<HeraldS
       options.metrics === false || options.scheduler === false
         ? undefined
         : startMetricsJob(services.metricsCollector, log, options.metrics);
+    // The upkeep watches (domain/alerts/upkeep.ts) look every 15 minutes, each notice told once, and
+    // the queue's free slots of the next 24 h take due evergreen drafts (the scheduler fires them).
+    const upkeep =
+      options.credentialCheck === false || options.scheduler === false
+        ? undefined
+        : startCredentialCheck(
+            { run: async () => [services.upkeep.run(), await services.queue.fillEvergreen()] },
+            log,
+            { firstMs: 30_000, everyMs: 900_000 },
+          );
     // Started a moment after the API answers, so its thread's start-up does not compete with the
     // first requests; until it runs, the main connection checkpoints as SQLite always does.
     const backgroundDelayMs = options.checkpointDelayMs ?? 1_000;
@@ -274,7 +292,8 @@ export async function createServer(options: ServerOptions = {}): Promise<HeraldS
         clearTimeout(prepareAuth);
         credentialCheck?.stop();
         metricsJob?.stop();
-        const stopScheduler = scheduler?.stop() ?? Promise.resolve();
+        upkeep?.stop();
+        const stopScheduler = Promise.all([scheduler?.stop(), alerts?.stop()]);
         // Open event streams never end on their own: ended here, so the server can close.
         services.events.shutdown();
         v6?.close();
@@ -303,6 +322,7 @@ export async function createServer(options: ServerOptions = {}): Promise<HeraldS
       app,
       http: server,
       scheduler,
+      alerts,
       checkpointer,
       close,
     };

@@ -22,6 +22,11 @@ export const eventData = lazySchema(() =>
         "post.scheduled: held back by a network's posting cap; scheduledFor and nextAttemptAt say when it goes",
       ),
     reason: z.string().optional().describe('post.scheduled with waitingFor: the cap, in words'),
-    balance: z.number().optional().describe('credits.changed'),
+    balance: z.number().optional().describe('credits.changed, credits.low'),
+    expiresAt: z.string().nullable().optional().describe('account.expiring: when the sign-in ends'),
+    monthUsd: z.number().optional().describe("xspend.near_cap: this month's X spend"),
+    capUsd: z.number().optional().describe('xspend.near_cap: the cap'),
+    version: z.string().optional().describe('network.version_expiring: the LinkedIn API version (YYYYMM)'),
+    endsAt: z.string().optional().describe('network.version_expiring: when that version ends'),
   }),
 );

@@ -60,6 +60,9 @@ export const queueItem = lazySchema(() =>
       .nullable()
       .describe('the draft in the slot, or null when free'),
     inSlots: z.boolean().describe("false for a draft queued at a time that is no longer one of the set's slots"),
+    evergreen: z
+      .boolean()
+      .describe('an evergreen repeat filled this slot (DELETE /microblog/queue/evergreen empties it)'),
   }),
 );
 

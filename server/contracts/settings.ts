@@ -107,6 +107,9 @@ export const settingsSchema = lazySchema(() =>
     requireAltText: z
       .boolean()
       .describe('A post with an image, GIF or video without alt text cannot be published, scheduled or queued'),
+    linkedinVersion: z
+      .string()
+      .describe('the LinkedIn API version (YYYYMM) Herald speaks; each ends a year after its month'),
   }),
 );
 export const settingsResponse = lazySchema(() => z.object({ success: successTrue, settings: settingsSchema }));
@@ -157,6 +160,11 @@ export const updateSettingsBody = lazySchema(() =>
       .optional()
       .describe('Mastodon hand-off on or off; applies at once to posts not yet handed off'),
     requireAltText: z.boolean().optional().describe('Require alt text on every image, GIF and video; applies at once'),
+    linkedinVersion: z
+      .string()
+      .regex(/^\d{4}(0[1-9]|1[0-2])$/, 'YYYYMM')
+      .optional()
+      .describe('move to another LinkedIn API version (YYYYMM); applies at once'),
   }),
 );
 export const updateSettingsResponse = lazySchema(() =>

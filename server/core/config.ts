@@ -8,9 +8,11 @@ import path from 'node:path';
 import { z } from 'zod';
 import { canonicalTimeZone, machineTimeZone } from '../../time/zones.js';
 import { PLATFORMS, type Platform } from '../../text/networks.js';
+import { systemLanguage, validLanguage } from './language.js';
 
 // The network list has one home (text/networks.ts); server code keeps importing it from here.
 export { PLATFORMS, type Platform };
+export { systemLanguage, validLanguage };
 
 /** The real networks' endpoints; each can be overridden (tests point them at simulators). */
 const NETWORK_DEFAULTS: Record<Platform, { api: string; authorize: string; token: string }> = {
@@ -39,6 +41,8 @@ export interface NetworkConfig {
   apiUrl: string;
   authorizeUrl: string;
   tokenUrl: string;
+  /** LinkedIn only: the `LinkedIn-Version` to speak (the setting linkedinVersion); default the adapter's. */
+  version?: string;
 }
 
 export interface HeraldConfig {
@@ -118,6 +122,8 @@ export interface HeraldConfig {
   requireAltText: boolean;
   /** Reading X posts' counts for Analytics, each read priced at `x.readPriceUsd` (off by default: X charges reads). */
   xMetrics: boolean;
+  /** Where alerts reach Telegram's bot API and Discord's webhooks (fixed hosts, replaceable for tests and proxies). */
+  alertApis: { telegram: string; discord: string };
   microblogFollowUserId?: string;
   /** A non-loopback redirect URI that sign-in with X may also use. */
   microblogRedirectUri?: string;
@@ -204,6 +210,12 @@ const rawSchema = z.object({
   HERALD_REQUIRE_ALT_TEXT: z.union([z.boolean(), z.enum(['0', '1', 'true', 'false'])]).default('0'),
   /** X metrics reads (setting `xMetrics`), off by default. */
   HERALD_X_METRICS: z.union([z.boolean(), z.enum(['0', '1', 'true', 'false'])]).default('0'),
+  HERALD_LINKEDIN_VERSION: z
+    .string()
+    .regex(/^\d{4}(0[1-9]|1[0-2])$/)
+    .optional(),
+  HERALD_TELEGRAM_API_URL: z.string().url().default('https://api.telegram.org'),
+  HERALD_DISCORD_API_URL: z.string().url().default('https://discord.com'),
 });
 
 const on = (v: string) => v === '1' || v === 'true';
@@ -221,26 +233,6 @@ export const CONFIG_KEYS = [
 ];
 
 export class ConfigError extends Error {}
-
-/** The tag in canonical form if it is well-formed BCP 47 ("en-gb" → "en-GB"), else undefined. */
-export function validLanguage(tag: string | undefined): string | undefined {
-  if (!tag) return undefined;
-  try {
-    return Intl.getCanonicalLocales(tag)[0];
-  } catch {
-    return undefined;
-  }
-}
-
-/** The system locale: LC_ALL / LC_MESSAGES / LANG ("de_DE.UTF-8" → "de-DE"), else Intl's default. */
-export function systemLanguage(env: NodeJS.ProcessEnv = process.env): string {
-  for (const v of [env.LC_ALL, env.LC_MESSAGES, env.LANG]) {
-    const tag =
-      v && v !== 'C' && v !== 'POSIX' ? validLanguage(v.split('.')[0].split('@')[0].replace('_', '-')) : undefined;
-    if (tag) return tag;
-  }
-  return validLanguage(Intl.DateTimeFormat().resolvedOptions().locale) ?? 'en';
-}
 
 function passwordCost(value: string | undefined): number {
   // OWASP Password Storage Cheat Sheet's minimum for scrypt: N=2^17 (r=8, p=1).
@@ -307,6 +299,7 @@ export function loadConfig(
       apiUrl: k('API_URL') ?? NETWORK_DEFAULTS[p].api,
       authorizeUrl: k('AUTHORIZE_URL') ?? NETWORK_DEFAULTS[p].authorize,
       tokenUrl: k('TOKEN_URL') ?? NETWORK_DEFAULTS[p].token,
+      ...(p === 'problog' && raw.HERALD_LINKEDIN_VERSION ? { version: raw.HERALD_LINKEDIN_VERSION } : {}),
     };
   }
   const config: HeraldConfig = {
@@ -370,6 +363,7 @@ export function loadConfig(
     requireAltText: flag(raw.HERALD_REQUIRE_ALT_TEXT),
     fedblogHandOff: flag(raw.HERALD_FEDBLOG_HAND_OFF),
     xMetrics: flag(raw.HERALD_X_METRICS),
+    alertApis: { telegram: raw.HERALD_TELEGRAM_API_URL, discord: raw.HERALD_DISCORD_API_URL },
     microblogFollowUserId: raw.HERALD_MICROBLOG_FOLLOW_USER_ID,
     microblogRedirectUri: raw.HERALD_MICROBLOG_REDIRECT_URI,
   };

@@ -14,3 +14,5 @@ export { drafts, media, platformContents, templates, tweets } from './schema/con
 export { networkWithdrawals, postUsage, publicationParts, publications, scheduleEntries } from './schema/publishing.js';
 export { creditLedger, events, idempotencyKeys, oauthStates } from './schema/records.js';
 export { metricTracks, postMetrics } from './schema/metrics.js';
+export { alertDeliveries, alertNotices, alerts } from './schema/alerts.js';
+export { evergreenDrafts, evergreenFills } from './schema/evergreen.js';

@@ -35,6 +35,10 @@ import { PublicationsService } from './after-publish/publications.service.js';
 import { MetricsCollector } from './after-publish/metrics-collector.js';
 import { AnalyticsService } from './after-publish/analytics.service.js';
 import { CredentialCheckService } from './accounts/credential-check.service.js';
+import { AlertsService } from './alerts/alerts.service.js';
+import { AlertDispatcher, type DispatcherOptions } from './alerts/alert-dispatcher.js';
+import { UpkeepService } from './alerts/upkeep.js';
+import { EvergreenService } from './scheduling/evergreen.service.js';
 
 /**
  * Every domain service, built once per server from the same dependencies. The repositories are
@@ -77,6 +81,8 @@ export function createServices(deps: Deps, sqlite: Sqlite) {
   const drafts = new DraftsService(deps, templates, repos, () => mediaRelay.ready());
   const metricsCollector = new MetricsCollector(deps, repos, credentials);
   const scheduling = new ScheduleService(deps, repos, publishing, events, credits, xSpend);
+  const alerts = new AlertsService(deps, repos.alerts, events);
+  const evergreen = new EvergreenService(deps, repos, socialSets, scheduling);
   return {
     deps,
     events,
@@ -118,7 +124,19 @@ export function createServices(deps: Deps, sqlite: Sqlite) {
         opts,
       ),
     scheduling,
-    queue: new QueueService(deps, repos, socialSets, scheduling),
+    alerts,
+    /** Sends alerts from the event stream (started by the server, docs/decisions.md Alerts). */
+    upkeep: new UpkeepService(deps, { ...repos, events, credits, xSpend }),
+    alertDispatcher: (opts: DispatcherOptions = {}) => new AlertDispatcher(deps, repos.alerts, events, alerts, opts),
+    evergreen,
+    queue: new QueueService(
+      deps,
+      repos,
+      socialSets,
+      scheduling,
+      (setId) => evergreen.fillsOf(setId),
+      () => evergreen.fill(),
+    ),
     handOff: new HandOffService(deps, repos, credentials),
     settings,
     idempotency: new IdempotencyService(deps, repos.idempotency),

@@ -26,6 +26,8 @@ import { accountRoutes } from './routes/accounts.routes.js';
 import { authRoutes } from './routes/auth.routes.js';
 import { connectionRoutes } from './routes/connections.routes.js';
 import { creditRoutes } from './routes/credits.routes.js';
+import { alertRoutes } from './routes/alerts.routes.js';
+import { evergreenRoutes } from './routes/evergreen.routes.js';
 import { draftFileRoutes } from './routes/draft-files.routes.js';
 import { draftRoutes } from './routes/drafts.routes.js';
 import { eventRoutes } from './routes/events.routes.js';
@@ -77,6 +79,8 @@ export function allRoutes(s: Services, extra: RouteDef[] = []): RouteDef[] {
     ...linkCardRoutes(s),
     ...mediaRoutes(s),
     ...creditRoutes(s),
+    ...alertRoutes(s),
+    ...evergreenRoutes(s),
     ...publishingRoutes(s),
     ...publicationRoutes(s),
     ...analyticsRoutes(s),

@@ -152,7 +152,10 @@ export function createProblogAdapter(options: ProblogOptions = {}): PlatformAdap
       joinUrl(ctx.network.apiUrl, '/rest/posts'),
       {
         method: 'POST',
-        headers: { ...restHeaders(ctx.credentials.accessToken, version), 'x-restli-method': 'CREATE' },
+        headers: {
+          ...restHeaders(ctx.credentials.accessToken, ctx.network.version ?? version),
+          'x-restli-method': 'CREATE',
+        },
         body: JSON.stringify(body),
       },
       { what: 'publish the post', write: true, signal: ctx.signal },
@@ -182,7 +185,7 @@ export function createProblogAdapter(options: ProblogOptions = {}): PlatformAdap
     const { body } = await liCall<{ elements?: LinkedInPost[] }>(
       url.toString(),
       {
-        headers: restHeaders(ctx.credentials.accessToken, version, false),
+        headers: restHeaders(ctx.credentials.accessToken, ctx.network.version ?? version, false),
       },
       { what: 'look up recent posts', signal: ctx.signal },
     );

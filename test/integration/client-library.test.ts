@@ -313,6 +313,17 @@ describe('HeraldClient covers the API', () => {
               settle(c.finishConnectPasted(n, `https://example.test/${n}?code=c&state=not-a-state`)),
             ),
           ),
+        addAlert: async () => {
+          s.alert = await c.addAlert({ url: 'ntfy://127.0.0.1:9/herald', events: ['post.failed'] });
+          return s.alert;
+        },
+        alerts: () => c.alerts(),
+        testAlert: () => settle(c.testAlert(s.alert.alert.id)),
+        deleteAlert: () => c.deleteAlert(s.alert.alert.id),
+        setEvergreen: () => settle(c.setEvergreen(s.draft.draft.id, { enabled: true })),
+        evergreen: () => settle(c.evergreen(s.draft.draft.id)),
+        fillEvergreen: () => c.fillEvergreen(),
+        clearEvergreenFill: () => settle(c.clearEvergreenFill('no-set', new Date().toISOString())),
         // The stream from the start: what the calls above did, as events (none parse as a JSON answer).
         events: async () => {
           const ac = new AbortController();

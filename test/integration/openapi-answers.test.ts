@@ -14,7 +14,7 @@ import { png, upload } from '../helpers/media-files.js';
 import { connectAll, startNetworks, useFastPolling, type Networks } from '../helpers/networks.js';
 import { authorizeAtNetwork } from '../helpers/oauth-connect.js';
 import { OpenApiCheck } from '../helpers/openapi-check.js';
-import { OWNER, startServer, type TestServer } from '../helpers/server.js';
+import { closedPort, OWNER, startServer, type TestServer } from '../helpers/server.js';
 
 /** Operations this file does not drive to a success, and why. */
 const NOT_REACHED: Record<string, string> = {
@@ -28,6 +28,8 @@ const NOT_REACHED: Record<string, string> = {
     'needs the encrypted file store locked at start (a restart): test/integration/secret-setup.test.ts',
   'GET /events': 'an endless Server-Sent Events stream (text/event-stream), checked for its content type only below',
   'POST /auth/setup': 'the owner exists once the server is up (answered 409 ALREADY_SET_UP, which is validated)',
+  'DELETE /microblog/queue/evergreen':
+    'needs an evergreen fill, which needs a draft published days ago: test/integration/evergreen-fill.test.ts',
   'POST /publish/review':
     'needs a publication held for review (an ambiguous send): test/integration/publish-networks-ambiguous.test.ts',
 };
@@ -306,7 +308,20 @@ describe('every route answers as the served document says', () => {
     }[];
     const free = list.find((i) => i.draft === null && i.at !== added.slot.at)!;
     await ok('POST', '/microblog/queue/move', { body: { draftId: q, toSlot: free.at, socialSetId: setId } });
+    await ok('PUT', `/microblog/drafts/${q}/evergreen`, { body: { enabled: true, variants: ['Again'] } });
+    await ok('GET', `/microblog/drafts/${q}/evergreen`);
+    await ok('POST', '/microblog/queue/evergreen/fill');
+    await call('DELETE', `/microblog/queue/evergreen?socialSetId=${setId}&slot=${free.at}`);
     await ok('DELETE', `/microblog/drafts/${q}`);
+  });
+
+  it('alerts', async () => {
+    const url = `generic+http://127.0.0.1:${await closedPort()}/hook`;
+    const { alert } = await ok('POST', '/alerts', { body: { url, events: ['post.failed'], secret: 's' } });
+    await ok('GET', '/alerts');
+    await ok('POST', `/alerts/${alert.id}/test`);
+    await call('POST', '/alerts', { body: { url: 'ntfy://host-only', events: ['post.failed'] } });
+    await ok('DELETE', `/alerts/${alert.id}`);
   });
 
   it('the event stream answers as an event stream', async () => {

@@ -4,6 +4,7 @@ import { applyTheme } from '../theme';
 import { ErrorText, Loading, Notice, Page } from '../components/ui';
 import { useAction, useLoad } from '../hooks';
 import { NotificationSettings, XSpendSettings } from './settings/SpendAndNotifications';
+import { AlertsPanel } from './settings/Alerts';
 import { ZoneField } from '../components/zone-field';
 import { setUserZone } from '../components/time';
 import { SecretStoreChooser } from '../components/SecretStoreChooser';
@@ -158,6 +159,7 @@ export function Settings() {
       </form>
       <XSpendSettings current={settings.data} onSaved={() => void settings.reload()} />
       <NotificationSettings current={settings.data?.notifications} />
+      <AlertsPanel />
       <div className="panel">
         <h2>Networks</h2>
         <p className="muted">

@@ -4,6 +4,8 @@
  */
 import type { Sqlite } from '../connection.js';
 import { AccountsRepo, OAuthStatesRepo } from './accounts.repo.js';
+import { AlertsRepo } from './alerts.repo.js';
+import { EvergreenRepo } from './evergreen.repo.js';
 import { CreditsRepo } from './credits.repo.js';
 import { DraftsRepo } from './drafts.repo.js';
 import { IdempotencyRepo } from './idempotency.repo.js';
@@ -29,5 +31,7 @@ export function createStoreRepos(sqlite: Sqlite, tx: Transactions) {
     credits: new CreditsRepo(sqlite),
     settings: new SettingsRepo(sqlite),
     idempotency: new IdempotencyRepo(sqlite),
+    alerts: new AlertsRepo(sqlite),
+    evergreen: new EvergreenRepo(sqlite),
   };
 }

@@ -25,6 +25,11 @@ export const EVENT_TYPES = [
   'post.cancelled',
   'account.needs_reauth',
   'credits.changed',
+  // Upkeep notices (domain/alerts/upkeep.ts), told once each.
+  'account.expiring',
+  'credits.low',
+  'xspend.near_cap',
+  'network.version_expiring',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 export type PostEventType = Extract<EventType, `post.${string}`>;
@@ -57,6 +62,8 @@ export class EventsService {
   /** Streams dropped for not reading (tests and figures read it). */
   dropped = 0;
   private readonly listeners = new Map<() => void, () => void>();
+  /** In-process readers that are not streams (the alerts); not counted in `streams`. */
+  private readonly appendWatchers = new Set<() => void>();
   private wakeQueued = false;
   private lastPurge = Number.NEGATIVE_INFINITY;
   private seenMax = 0;
@@ -110,6 +117,12 @@ export class EventsService {
     };
   }
 
+  /** Calls `fn` (once per turn) after this process appended events; returns the unsubscribe. */
+  onAppend(fn: () => void): () => void {
+    this.appendWatchers.add(fn);
+    return () => this.appendWatchers.delete(fn);
+  }
+
   /** Open streams. */
   get streams(): number {
     return this.listeners.size;
@@ -145,6 +158,7 @@ export class EventsService {
 
   private wake(): void {
     for (const l of [...this.listeners.keys()]) l();
+    for (const w of [...this.appendWatchers]) w();
   }
 
   /** Ends every open stream (the server is closing). */

@@ -28,7 +28,16 @@ export class QueueService {
     private readonly repos: Pick<PublishingRepos, 'queue' | 'publishInputs' | 'draftStatus' | 'tx'>,
     private readonly sets: SocialSetsService,
     private readonly scheduling: ScheduleService,
+    /** The set's evergreen fills by slot (evergreen.service.ts), so the queue shows them. */
+    private readonly fills: (setId: string) => Map<number, { draftId: string }> = () => new Map(),
+    /** Fills free slots of the next 24 h with due evergreen drafts. */
+    private readonly evergreenFill: () => Promise<unknown[]> = async () => [],
   ) {}
+
+  /** Free slots of the next 24 hours take the due evergreen drafts (evergreen-rule.ts). */
+  fillEvergreen(): Promise<unknown[]> {
+    return this.evergreenFill();
+  }
 
   private slotTime(zone: string, at: number) {
     return { at: new Date(at).toISOString(), ...formatLocal(zone, at), timeZone: zone };
@@ -126,9 +135,15 @@ export class QueueService {
       byAt.set(q.slotAt, list);
     }
     const times = [...new Set([...slots, ...byAt.keys()])].sort((a, b) => a - b);
+    const fills = this.fills(set.row.id);
     const items = times.flatMap((at) => {
       const drafts = byAt.get(at) ?? [null];
-      return drafts.map((draft) => ({ ...this.slotTime(set.zone, at), draft, inSlots: slotSet.has(at) }));
+      return drafts.map((draft) => ({
+        ...this.slotTime(set.zone, at),
+        draft,
+        inSlots: slotSet.has(at),
+        evergreen: !!draft && fills.get(at)?.draftId === draft.id,
+      }));
     });
     return { socialSetId: set.row.id, timeZone: set.zone, items };
   }

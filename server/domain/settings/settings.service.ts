@@ -3,6 +3,8 @@
  * is shown to all; where the data and the secrets live is the owner's business only, like the
  * backup that writes there, and only the owner (the first user) changes settings.
  */
+import { DEFAULT_LINKEDIN_VERSION } from '../../platforms/problog/rest.js';
+import { checkLinkedinVersion } from '../alerts/upkeep.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Deps } from '../deps.js';
@@ -29,6 +31,7 @@ export interface SettingsChange {
   fedblogHandOff?: boolean;
   requireAltText?: boolean;
   xMetrics?: boolean;
+  linkedinVersion?: string;
 }
 
 export class SettingsService {
@@ -65,6 +68,7 @@ export class SettingsService {
       fedblogHandOff: c.fedblogHandOff,
       requireAltText: c.requireAltText,
       xMetrics: c.xMetrics,
+      linkedinVersion: c.networks.problog.version ?? DEFAULT_LINKEDIN_VERSION,
       detected: { timeZone: machineTimeZone(), defaultLanguage: systemLanguage() },
       xPriceUsd: c.x.priceUsd,
       xPriceWithUrlUsd: c.x.priceWithUrlUsd,
@@ -109,6 +113,7 @@ export class SettingsService {
         `"${change.defaultLanguage}" is not a language tag (BCP 47, e.g. en, de, pt-BR)`,
         { details: [{ path: 'body.defaultLanguage', message: 'not BCP 47' }] },
       );
+    if (change.linkedinVersion !== undefined) checkLinkedinVersion(change.linkedinVersion, this.deps.clock.now());
     // X's checks come first, so a refused change applies nothing.
     this.applyXAndNotifications(change, values);
     if (zone) {
@@ -131,6 +136,11 @@ export class SettingsService {
     if (change.xMetrics !== undefined) {
       values.HERALD_X_METRICS = change.xMetrics;
       this.deps.config.xMetrics = change.xMetrics;
+    }
+    if (change.linkedinVersion !== undefined) {
+      // Applies at once: every LinkedIn call reads the network's settings when it is made.
+      values.HERALD_LINKEDIN_VERSION = change.linkedinVersion;
+      this.deps.config.networks.problog.version = change.linkedinVersion;
     }
     if (change.graceMinutes !== undefined) values.HERALD_GRACE_MINUTES = change.graceMinutes;
     if (change.monthlyCredits !== undefined) values.HERALD_MONTHLY_CREDITS = change.monthlyCredits;

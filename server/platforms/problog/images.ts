@@ -44,7 +44,7 @@ async function waitAvailable(ctx: CallContext, urn: string, opts: ImageOptions):
     const { body } = await liCall<{ status?: string }>(
       joinUrl(ctx.network.apiUrl, `/rest/images/${encodeURIComponent(urn)}`),
       {
-        headers: restHeaders(ctx.credentials.accessToken, opts.version, false),
+        headers: restHeaders(ctx.credentials.accessToken, ctx.network.version ?? opts.version, false),
       },
       { what: 'check an uploaded image', signal: ctx.signal },
     );
@@ -101,7 +101,7 @@ export async function uploadImageBytes(
     joinUrl(ctx.network.apiUrl, '/rest/images?action=initializeUpload'),
     {
       method: 'POST',
-      headers: restHeaders(ctx.credentials.accessToken, opts.version),
+      headers: restHeaders(ctx.credentials.accessToken, ctx.network.version ?? opts.version),
       body: JSON.stringify({ initializeUploadRequest: { owner } }),
     },
     { what: 'start an image upload', signal: ctx.signal },

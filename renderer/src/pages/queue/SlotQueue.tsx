@@ -8,6 +8,7 @@ import { client } from '../../api';
 import { ErrorText, Loading } from '../../components/ui';
 import { Time } from '../../components/time';
 import { useAction, useLoad } from '../../hooks';
+import { EmptySlot } from './EmptySlot';
 
 type Item = Awaited<ReturnType<typeof client.listQueue>>['items'][number];
 
@@ -93,6 +94,14 @@ export function SlotQueue() {
                     off-slot
                   </span>
                 )}
+                {item.evergreen && (
+                  <>
+                    {' '}
+                    <span className="evergreen-chip" data-evergreen-fill>
+                      Evergreen repeat
+                    </span>
+                  </>
+                )}
               </span>
               {item.draft ? (
                 <span
@@ -119,6 +128,9 @@ export function SlotQueue() {
               )}
               {item.draft && (
                 <span className="row nowrap" style={{ gap: 4 }}>
+                  {item.evergreen && setId && (
+                    <EmptySlot setId={setId} at={item.at} busy={busy} run={run} reload={queue.reload} />
+                  )}
                   <button
                     type="button"
                     aria-label={`Move ${item.draft.title} up`}

@@ -1,0 +1,223 @@
+/**
+ * Evergreen (docs/decisions.md, Evergreen): a draft's repeat settings, and the fill the queue
+ * service runs: each free slot of a social set in the next 24 hours takes the due evergreen draft
+ * published longest ago (evergreen-rule.ts), scheduled like a queued draft with `force` (each
+ * repeat a new publication, in history like any other). The scheduler fires it as it fires every
+ * entry. An X account that was sent every text the draft has is left out with the reason; a draft
+ * with no network left is marked stalled (shown) and not picked again until its settings change.
+ */
+import { HeraldError } from '../../core/errors.js';
+import type { EvergreenRepo, EvergreenRow } from '../../db/repos/evergreen.repo.js';
+import type { QueueRepo } from '../../db/repos/queue.repo.js';
+import type { PublishInputsRepo } from '../../db/repos/publish-inputs.repo.js';
+import type { ScheduleRepo } from '../../db/repos/schedule.repo.js';
+import type { Deps } from '../deps.js';
+import { loadDraft } from '../publishing/plan.js';
+import { zoneOf, type SocialSetsService } from '../social-sets/social-sets.service.js';
+import type { ScheduleService } from './schedule.service.js';
+import { DAY_MS, pickForSlot, pickVariant, type EvergreenCandidate } from './evergreen-rule.js';
+import { nextSlots } from '../../../time/index.js';
+
+export interface EvergreenSettings {
+  enabled: boolean;
+  minDaysBetween: number;
+  maxRepeats: number | null;
+  variants: string[];
+}
+
+export interface EvergreenView extends EvergreenSettings {
+  repeats: number;
+  lastPublishedAt: string | null;
+  /** Why no network is left for it (shown, not looped), else null. */
+  stalled: string | null;
+}
+
+interface Skip {
+  accountId: string;
+  platform: string;
+  reason: string;
+}
+
+export interface EvergreenParts {
+  evergreen: EvergreenRepo;
+  queue: QueueRepo;
+  publishInputs: PublishInputsRepo;
+  schedule: ScheduleRepo;
+}
+
+export class EvergreenService {
+  constructor(
+    private readonly deps: Deps,
+    private readonly repos: EvergreenParts,
+    private readonly sets: SocialSetsService,
+    private readonly scheduling: ScheduleService,
+  ) {}
+
+  get(userId: string, draftId: string): EvergreenView {
+    loadDraft(this.repos.publishInputs, userId, draftId);
+    return this.view(draftId, this.repos.evergreen.get(userId, draftId));
+  }
+
+  put(userId: string, draftId: string, body: Partial<EvergreenSettings> & { enabled: boolean }): EvergreenView {
+    loadDraft(this.repos.publishInputs, userId, draftId);
+    const old = this.repos.evergreen.get(userId, draftId);
+    const variants = body.variants ?? (old ? (JSON.parse(old.variants) as string[]) : []);
+    this.repos.evergreen.upsert({
+      draftId,
+      userId,
+      enabled: body.enabled ? 1 : 0,
+      minDaysBetween: body.minDaysBetween ?? old?.minDaysBetween ?? 30,
+      maxRepeats: body.maxRepeats === undefined ? (old?.maxRepeats ?? null) : body.maxRepeats,
+      variants: JSON.stringify(variants.map((v) => v.trim()).filter(Boolean)),
+      updatedAt: new Date(this.deps.clock.now()).toISOString(),
+    });
+    return this.get(userId, draftId);
+  }
+
+  private view(draftId: string, row: EvergreenRow | undefined): EvergreenView {
+    const last = this.repos.evergreen.lastPublishedAt(draftId);
+    return {
+      enabled: row ? row.enabled === 1 : false,
+      minDaysBetween: row?.minDaysBetween ?? 30,
+      maxRepeats: row?.maxRepeats ?? null,
+      variants: row ? (JSON.parse(row.variants) as string[]) : [],
+      repeats: this.repos.evergreen.repeats(draftId),
+      lastPublishedAt: last === null ? null : new Date(last).toISOString(),
+      stalled: row?.stalled ?? null,
+    };
+  }
+
+  /** The set's fills after now by slot instant (the queue marks them). */
+  fillsOf(setId: string): Map<number, { draftId: string; skipped: Skip[] }> {
+    const out = new Map<number, { draftId: string; skipped: Skip[] }>();
+    for (const f of this.repos.evergreen.fills(setId, this.deps.clock.now()))
+      if (f.status === 'queued') out.set(f.slotAt, { draftId: f.draftId, skipped: JSON.parse(f.skipped) as Skip[] });
+    return out;
+  }
+
+  /** Turns a fill back into an empty slot: its entries are cancelled, and the slot is not filled again. */
+  clear(userId: string, setId: string, slotAt: number): { draftId: string } {
+    const draftId = this.repos.evergreen.clear(userId, setId, slotAt);
+    if (!draftId)
+      throw new HeraldError('NOT_FOUND', 'No evergreen fill holds that slot', {
+        details: [{ path: 'slot', message: 'not an evergreen fill of the set' }],
+      });
+    if (this.repos.queue.slotOf(draftId, setId) === slotAt) this.scheduling.cancel(userId, draftId);
+    return { draftId };
+  }
+
+  /** Fills every free slot of the next 24 hours; answers what it filled. */
+  async fill(): Promise<{ draftId: string; setId: string; at: string; skipped: Skip[] }[]> {
+    const done: { draftId: string; setId: string; at: string; skipped: Skip[] }[] = [];
+    for (const userId of this.repos.evergreen.users()) {
+      const rows = this.repos.evergreen.enabledOf(userId);
+      for (const set of this.sets.list(userId)) {
+        const slots = this.sets.slots(userId, set.id).slots;
+        if (slots.length === 0) continue;
+        const now = this.deps.clock.now();
+        const taken = this.repos.queue.taken(set.id, now);
+        for (const f of this.repos.evergreen.fills(set.id, now)) taken.add(f.slotAt);
+        const free = nextSlots(zoneOf(this.sets.row(userId, set.id)), slots, now, 100, now + DAY_MS).filter(
+          (at) => !taken.has(at),
+        );
+        for (const at of free) {
+          const filled = await this.fillSlot(userId, set, rows, at);
+          if (filled) done.push({ ...filled, setId: set.id, at: new Date(at).toISOString() });
+        }
+      }
+    }
+    return done;
+  }
+
+  private async fillSlot(
+    userId: string,
+    set: { id: string; isDefault: boolean; accounts: { accountId: string; platform: string }[] },
+    rows: EvergreenRow[],
+    at: number,
+  ): Promise<{ draftId: string; skipped: Skip[] } | null> {
+    const plans = new Map<string, { targets: string[]; skipped: Skip[] }>();
+    const candidates: EvergreenCandidate[] = [];
+    for (const r of rows) {
+      const draft = loadDraft(this.repos.publishInputs, userId, r.draftId);
+      if (draft.socialSetId ? draft.socialSetId !== set.id : !set.isDefault) continue;
+      const plan = this.targets(draft, set, JSON.parse(r.variants) as string[]);
+      plans.set(r.draftId, plan);
+      candidates.push({
+        draftId: r.draftId,
+        enabled: true,
+        minDaysBetween: r.minDaysBetween,
+        maxRepeats: r.maxRepeats,
+        lastPublishedAt: this.repos.evergreen.lastPublishedAt(r.draftId),
+        repeats: this.repos.evergreen.repeats(r.draftId),
+        queued: this.repos.schedule.hasActive(r.draftId),
+        networksLeft: plan.targets.length,
+      });
+      const stalled =
+        plan.targets.length === 0
+          ? `No network left that takes it: ${plan.skipped.map((s) => s.reason).join('; ') || 'no accounts'}`
+          : null;
+      if (stalled !== r.stalled) this.repos.evergreen.setStalled(r.draftId, stalled);
+    }
+    const pick = pickForSlot(candidates, at);
+    if (!pick) return null;
+    const plan = plans.get(pick.draftId)!;
+    // The slot is claimed first: a second server filling at once finds it taken.
+    if (
+      !this.repos.evergreen.addFill(
+        userId,
+        pick.draftId,
+        set.id,
+        at,
+        JSON.stringify(plan.skipped),
+        this.deps.clock.now(),
+      )
+    )
+      return null;
+    await this.scheduling.schedule(
+      userId,
+      {
+        draftId: pick.draftId,
+        scheduledFor: new Date(at).toISOString(),
+        targetAccounts: plan.targets.map((accountId) => ({ accountId })),
+        force: true,
+        applyJitter: false,
+      },
+      set.id,
+    );
+    return { draftId: pick.draftId, skipped: plan.skipped };
+  }
+
+  /** The accounts a repeat goes to, and those left out with why (X takes no text it was sent before). */
+  private targets(
+    draft: ReturnType<typeof loadDraft>,
+    set: { accounts: { accountId: string; platform: string }[] },
+    variants: string[],
+  ): { targets: string[]; skipped: Skip[] } {
+    const accounts =
+      draft.selectedAccountIds.length > 0
+        ? set.accounts.filter((a) => draft.selectedAccountIds.includes(a.accountId))
+        : set.accounts;
+    const targets: string[] = [];
+    const skipped: Skip[] = [];
+    for (const a of accounts) {
+      if (a.platform !== 'microblog') {
+        targets.push(a.accountId);
+        continue;
+      }
+      const own = draft.overrides.microblog?.split(/\n---\n/)[0] ?? draft.posts[0]?.plainText ?? '';
+      const sent = this.repos.evergreen.sentTexts(a.accountId);
+      const next = pickVariant([own, ...variants], sent);
+      if (next === own) targets.push(a.accountId);
+      else
+        skipped.push({
+          accountId: a.accountId,
+          platform: a.platform,
+          reason:
+            next === null
+              ? 'X refuses a text it was sent before, and every text of this draft was sent to this account'
+              : 'X refuses a text it was sent before; the next variant waits until variants can be sent',
+        });
+    }
+    return { targets, skipped };
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * In real Chromium against a real Herald: Settings → Alerts (a webhook added through the service
+ * helper, its Test button and last delivery, a destination that is down shown failing, delete
+ * after a confirmation), and the queue showing evergreen fills with the one click that empties a
+ * slot (a Mastodon simulator post published 31 days earlier by the injected clock). Screenshots
+ * at 390 and 1280 px of both.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectOAuth } from '../helpers/oauth-connect.js';
+import { closedPort, TestClock } from '../helpers/server.js';
+import { shotPath } from '../helpers/browser.js';
+import { signIn, startUiApp, type UiApp } from '../helpers/ui-app.js';
+import { startWebhookSimulator, type WebhookSimulator } from '../simulators/alerts.hooks.js';
+import { startMastodonSimulator, type MastodonSimulator } from '../simulators/mastodon.simulator.js';
+
+const DAY = 86_400_000;
+const clock = new TestClock(Date.now());
+let app: UiApp;
+let key: string;
+let hook: WebhookSimulator;
+let masto: MastodonSimulator;
+const page = () => app.page;
+const call = (method: string, p: string, body?: unknown) => app.t.call(method, p, { key, body });
+
+async function shots(name: string, selector: string) {
+  for (const width of [390, 1280]) {
+    await page().setViewportSize({ width, height: 900 });
+    await page()
+      .locator(selector)
+      .screenshot({ path: shotPath(`${name}-${width}`) });
+  }
+  await page().setViewportSize({ width: 1280, height: 800 });
+}
+
+beforeAll(async () => {
+  [hook, masto] = await Promise.all([startWebhookSimulator(), startMastodonSimulator()]);
+  app = await startUiApp({ server: { clock, scheduler: false, alerts: { pollMs: 3_600_000 } } });
+  key = await signIn(app, '#/settings');
+}, 120_000);
+
+afterAll(async () => {
+  await app?.close();
+  await Promise.all([hook?.close(), masto?.close()]);
+});
+
+describe('Settings → Alerts', () => {
+  it('adds a webhook through the helper, tests it, shows a failing one, deletes after asking', async () => {
+    const down = await call('POST', '/alerts', {
+      url: `ntfy://127.0.0.1:${await closedPort()}/herald`,
+      events: ['post.failed', 'credits.low'],
+    });
+    expect(down.status, down.text).toBe(200);
+    await call('POST', `/alerts/${down.body.alert.id}/test`);
+    await page().reload();
+    const panel = page().locator('[data-alerts]');
+    await panel.getByLabel('Service').selectOption('generic');
+    await panel.getByLabel('https:// URL').fill(`${hook.url}/hook`);
+    await panel.getByLabel('Signing key').fill('ui-secret');
+    await panel.getByLabel('Credits are running low').check();
+    await panel.getByRole('button', { name: 'Add alert' }).click();
+    const row = panel.locator('[data-alert="generic"]');
+    await expect.poll(() => row.count()).toBe(1);
+    await row.getByRole('button', { name: 'Test' }).click();
+    await expect.poll(() => row.locator('[data-last-delivery]').textContent()).toContain('sent');
+    expect(hook.received).toHaveLength(1);
+    expect(hook.received[0].signature).toMatch(/^sha256=/);
+    await expect
+      .poll(() => panel.locator('[data-alert="ntfy"] [data-last-delivery]').textContent())
+      .toMatch(/failed — ntfy could not be reached/);
+    expect(await panel.textContent()).not.toContain('ui-secret');
+    await shots('settings-alerts', '[data-alerts]');
+    await panel.locator('[data-alert="ntfy"]').getByRole('button', { name: 'Delete…' }).click();
+    await panel.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(() => panel.locator('[data-alert="ntfy"]').count()).toBe(0);
+    expect((await call('GET', '/alerts')).body.alerts).toHaveLength(1);
+    expect(app.problems).toEqual([]);
+  });
+});
+
+describe('the queue', () => {
+  it('shows evergreen fills, and one click empties a slot', async () => {
+    const mastoId = (await connectOAuth(app.t, key, 'fedblog', { instanceUrl: masto.url })).body.accountUuid;
+    const sets = (await call('GET', '/social-sets')).body.socialSets;
+    const setId = sets.find((s: any) => s.isDefault).id;
+    const slots = [1, 2, 3, 4, 5, 6, 7].flatMap((day) => [
+      { day, time: '09:00' },
+      { day, time: '17:30' },
+    ]);
+    expect((await call('PUT', `/social-sets/${setId}/slots`, { slots })).status).toBe(200);
+    for (const title of ['The long guide to slots', 'Ten tips for threads']) {
+      const d = (await call('POST', '/microblog/drafts', { title, tweets: [{ content: title }] })).body.draft.id;
+      expect((await call('POST', '/microblog/publish', { draftId: d, accountIds: [mastoId] })).status).toBe(200);
+      await call('PUT', `/microblog/drafts/${d}/evergreen`, { enabled: true, minDaysBetween: 30 });
+    }
+    clock.advance(31 * DAY);
+    const filled = (await call('POST', '/microblog/queue/evergreen/fill')).body.filled;
+    expect(filled.length).toBe(2);
+    await page().goto(`${app.origin}/#/queue`);
+    await page().reload();
+    await page().getByRole('tab', { name: 'Slots' }).click();
+    const chips = page().locator('[data-evergreen-fill]');
+    await expect.poll(() => chips.count()).toBe(2);
+    await shots('queue-evergreen', '[data-testid="slot-queue"]');
+    await page().locator('[data-empty-slot]').first().click();
+    await expect.poll(() => chips.count()).toBe(1);
+    expect(app.problems).toEqual([]);
+  });
+});
