@@ -51,7 +51,11 @@ export class DraftsRepo {
       members: () =>
         s.prepare(`SELECT social_set_id AS socialSetId, account_id AS accountId FROM social_set_accounts
         WHERE social_set_id IN (SELECT value FROM json_each(?)) ORDER BY position`),
-      media: () => s.prepare('SELECT id, type FROM media WHERE user_id = ? AND id IN (SELECT value FROM json_each(?))'),
+      media: () =>
+        s.prepare(
+          `SELECT id, type, size, duration_ms AS durationMs FROM media
+           WHERE user_id = ? AND id IN (SELECT value FROM json_each(?))`,
+        ),
       insert: () =>
         s.prepare(`INSERT INTO drafts (id, user_id, title, status, scheduled_for, social_set_id, selected_account_ids,
                 template_id, created_at, updated_at, language, link_card)
@@ -133,8 +137,13 @@ export class DraftsRepo {
     return this.stmts.members.all(JSON.stringify(setIds)) as { socialSetId: string; accountId: string }[];
   }
 
-  mediaTypes(userId: string, ids: string[]): { id: string; type: string }[] {
-    return this.stmts.media.all(userId, JSON.stringify(ids)) as { id: string; type: string }[];
+  mediaTypes(userId: string, ids: string[]): { id: string; type: string; size: number; durationMs: number | null }[] {
+    return this.stmts.media.all(userId, JSON.stringify(ids)) as {
+      id: string;
+      type: string;
+      size: number;
+      durationMs: number | null;
+    }[];
   }
 
   // ---- writing (call inside a transaction when several go together) ---------------------------

@@ -12,6 +12,7 @@ import { lazyStatements } from './statements.js';
 
 export type AccountRow = typeof accounts.$inferSelect;
 export type MediaRow = typeof media.$inferSelect;
+export type MediaFacts = { id: string; type: string; size: number; durationMs: number | null };
 
 /** The draft as the publisher reads it: the drafts repo's row (one reader for the API and the publisher). */
 export type DraftSourceRow = Pick<
@@ -35,7 +36,10 @@ export class PublishInputsRepo {
         ),
       accountById: () => sqlite.prepare(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE id = ?`),
       mediaKinds: () =>
-        sqlite.prepare('SELECT id, type, size FROM media WHERE user_id = ? AND id IN (SELECT value FROM json_each(?))'),
+        sqlite.prepare(
+          `SELECT id, type, size, duration_ms AS durationMs FROM media
+           WHERE user_id = ? AND id IN (SELECT value FROM json_each(?))`,
+        ),
       mediaById: () => sqlite.prepare(`SELECT ${MEDIA_COLUMNS} FROM media WHERE id = ?`),
     });
   }
@@ -69,9 +73,9 @@ export class PublishInputsRepo {
   }
 
   /** Type and size of this user's media items among `ids`. */
-  mediaKinds(userId: string, ids: string[]): { id: string; type: string; size: number }[] {
+  mediaKinds(userId: string, ids: string[]): MediaFacts[] {
     if (ids.length === 0) return [];
-    return this.s.mediaKinds.all(userId, JSON.stringify(ids)) as { id: string; type: string; size: number }[];
+    return this.s.mediaKinds.all(userId, JSON.stringify(ids)) as MediaFacts[];
   }
 
   mediaRow(id: string): MediaRow | undefined {

@@ -15,6 +15,7 @@ import { type Deps } from '../deps.js';
 import type { AccountRow, DraftRow, PlatformRow } from '../../db/repos/drafts.repo.js';
 import { HeraldError } from '../../core/errors.js';
 import { parseJson } from './draft-fields.js';
+import { withVideoLimits } from '../media/video-verdicts.js';
 import { rulesFor, verdictFor, type MediaRef, type TargetRules } from './draft-text.js';
 import type { DraftReader } from './draft-reader.js';
 import { locked, type DraftWriter, type DraftsRepos } from './draft-writer.js';
@@ -93,14 +94,24 @@ export class DraftNetworks {
       userId,
       list.flatMap((t) => t.media.map((m) => m.mediaId)),
     );
+    const facts = new Map(
+      this.repos.drafts.mediaTypes(userId, [...kinds.keys()]).map((f) => [f.id, f] as const),
+    );
     const overrides = new Map(this.platformRows(row.id).map((p) => [p.platform, p.content]));
     return targets.map((account) => {
       const platform = account.platform as Platform;
       const posts = postsForNetwork(platform, list, overrides.get(platform));
-      const checked = checkNetworkPosts(
+      const meta = parseJson<Record<string, unknown>>(account.meta, {});
+      const checked = withVideoLimits(
         platform,
-        posts.map((p) => ({ text: p.text, media: p.media.map((m) => kinds.get(m.mediaId) ?? 'image') })),
-        countOptionsFromMeta(platform, parseJson<Record<string, unknown>>(account.meta, {})),
+        meta,
+        posts,
+        facts,
+        checkNetworkPosts(
+          platform,
+          posts.map((p) => ({ text: p.text, media: p.media.map((m) => kinds.get(m.mediaId) ?? 'image') })),
+          countOptionsFromMeta(platform, meta),
+        ),
       );
       return {
         accountId: account.id,

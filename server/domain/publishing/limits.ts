@@ -12,6 +12,7 @@ import { NETWORK_NAMES } from '../../platforms/errors.js';
 import { SKYBLOG_IMAGE_MAX_BYTES } from '../../platforms/skyblog/images.js';
 import type { AccountRow } from '../accounts/accounts.service.js';
 import type { PartPlan } from './model.js';
+import { videoProblem } from '../media/video-limits.js';
 
 type NetworkVerdict = ReturnType<typeof checkNetworkPosts>;
 
@@ -74,6 +75,10 @@ function partProblems(account: AccountRow, parts: PartPlan[], verdicts: Map<stri
             `${SKYBLOG_IMAGE_MAX_BYTES} bytes per image, and a GIF cannot be made smaller without losing its ` +
             `animation; use a smaller GIF`,
         });
+      }
+      if (kind === 'video') {
+        const why = videoProblem(platform, ref, metaOf(account));
+        if (why) details.push({ path: `${at(i)}.media`, message: `${who}: ${label(i)} cannot go as it is: ${why}` });
       }
       list.push(kind);
     }

@@ -71,9 +71,11 @@ export function planCard(
 export function withKinds(inputs: PublishInputsRepo, userId: string, refs: MediaRef[]): (ref: MediaRef) => MediaRef {
   const ids = [...new Set(refs.map((r) => r.mediaId).filter((id): id is string => !!id))];
   const rows = inputs.mediaKinds(userId, ids);
-  const found = new Map(rows.map((r) => [r.id, { kind: r.type as NonNullable<MediaRef['kind']>, size: r.size }]));
+  const found = new Map(
+    rows.map((r) => [r.id, { kind: r.type as NonNullable<MediaRef['kind']>, size: r.size, durationMs: r.durationMs }]),
+  );
   return (ref) => {
-    const { kind: _kind, size: _size, ...rest } = ref;
+    const { kind: _kind, size: _size, durationMs: _d, ...rest } = ref;
     const row = ref.mediaId ? found.get(ref.mediaId) : undefined;
     return row ? { ...rest, ...row } : rest;
   };
