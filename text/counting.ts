@@ -58,7 +58,7 @@ export const MEDIA_LIMITS: Record<
   { images: number; video: number; gifAlone: boolean; videoAllowed: boolean }
 > = {
   microblog: { images: 4, video: 1, gifAlone: true, videoAllowed: true },
-  skyblog: { images: 4, video: 0, gifAlone: false, videoAllowed: false },
+  skyblog: { images: 4, video: 1, gifAlone: false, videoAllowed: true },
   fedblog: { images: 4, video: 1, gifAlone: true, videoAllowed: true },
   threadblog: { images: 10, video: 1, gifAlone: false, videoAllowed: true },
   problog: { images: 20, video: 0, gifAlone: false, videoAllowed: false },

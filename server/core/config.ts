@@ -39,6 +39,9 @@ export interface NetworkConfig {
   apiUrl: string;
   authorizeUrl: string;
   tokenUrl: string;
+  /** Bluesky's video service; how long a network may process a video, and how often it is asked. */
+  videoUrl?: string;
+  processing?: { timeoutMs: number; pollMs: number };
 }
 
 export interface HeraldConfig {
@@ -195,6 +198,9 @@ const rawSchema = z.object({
   HERALD_NOTIFY_FAILED: z.enum(['0', '1', 'true', 'false']).default('1'),
   HERALD_NOTIFY_MISSED: z.enum(['0', '1', 'true', 'false']).default('1'),
   HERALD_NOTIFY_RECONNECT: z.enum(['0', '1', 'true', 'false']).default('1'),
+  HERALD_SKYBLOG_VIDEO_URL: z.string().url().default('https://video.bsky.app'),
+  HERALD_MEDIA_PROCESSING_TIMEOUT_SECONDS: z.coerce.number().min(0.01).max(86_400).default(900),
+  HERALD_MEDIA_POLL_SECONDS: z.coerce.number().min(0.001).max(600).default(2),
   /** Mastodon hand-off (docs/decisions.md §14 `fedblogHandOff`), on by default. */
   HERALD_FEDBLOG_HAND_OFF: z.union([z.boolean(), z.enum(['0', '1', 'true', 'false'])]).default('1'),
 });
@@ -290,6 +296,7 @@ export function loadConfig(
   }
   const raw = parsed.data;
   const networks = {} as Record<Platform, NetworkConfig>;
+  const [waitMs, pollMs] = [raw.HERALD_MEDIA_PROCESSING_TIMEOUT_SECONDS * 1e3, raw.HERALD_MEDIA_POLL_SECONDS * 1e3];
   for (const p of PLATFORMS) {
     const k = (name: string) => merged[`HERALD_${p.toUpperCase()}_${name}`] as string | undefined;
     networks[p] = {
@@ -298,8 +305,10 @@ export function loadConfig(
       apiUrl: k('API_URL') ?? NETWORK_DEFAULTS[p].api,
       authorizeUrl: k('AUTHORIZE_URL') ?? NETWORK_DEFAULTS[p].authorize,
       tokenUrl: k('TOKEN_URL') ?? NETWORK_DEFAULTS[p].token,
+      processing: { timeoutMs: waitMs, pollMs },
     };
   }
+  networks.skyblog.videoUrl = raw.HERALD_SKYBLOG_VIDEO_URL;
   const config: HeraldConfig = {
     dataDir,
     dbPath: path.join(dataDir, 'herald.db'),

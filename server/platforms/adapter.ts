@@ -52,10 +52,14 @@ export interface MediaItem {
   path: string;
   mime: string;
   size: number;
-  kind: 'image' | 'gif' | 'video';
+  kind: 'image' | 'gif' | 'video' | 'document';
   width?: number;
   height?: number;
   altText: string;
+  /** Shown by LinkedIn for documents and videos. */
+  title?: string;
+  /** WebVTT captions of a video, one per language. */
+  captions?: { lang: string; vtt: string }[];
   /** A public http(s) URL of the same bytes, for networks that fetch media themselves (Threads). */
   publicUrl?: string;
 }

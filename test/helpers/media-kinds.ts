@@ -63,7 +63,8 @@ export function pdf(pages: number, opts: { objectStreams?: boolean; eof?: boolea
 export function vtt(cues = 2, words = 'Hello there'): string {
   const lines = ['WEBVTT', ''];
   for (let i = 0; i < cues; i += 1) {
-    const ts = (s: number) => `00:${String(Math.floor(s / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}.000`;
+    const ts = (s: number) =>
+      `00:${String(Math.floor(s / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}.000`;
     lines.push(`${ts(i)} --> ${ts(i + 1)}`, `${words} ${i}`, '');
   }
   return lines.join('\n');

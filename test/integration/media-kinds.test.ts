@@ -32,7 +32,9 @@ describe('documents (PDF)', () => {
     const r = await uploadOne(pdf(12), 'Quarterly deck.pdf');
     expect(r.status).toBe(200);
     expect(r.body.data.uploads[0]).toMatchObject({ type: 'document', title: 'Quarterly deck.pdf' });
-    const row = t.server.sqlite.prepare('select mime, pages, title from media where id = ?').get(r.body.data.uploads[0].mediaId);
+    const row = t.server.sqlite
+      .prepare('select mime, pages, title from media where id = ?')
+      .get(r.body.data.uploads[0].mediaId);
     expect(row).toEqual({ mime: 'application/pdf', pages: 12, title: 'Quarterly deck.pdf' });
   });
 
@@ -109,10 +111,18 @@ describe('title, alt text and captions', () => {
       if (typeof path === 'string') expect(r.body.details.map((d: any) => d.path)).toContain(path);
     };
     await bad([{ lang: 'en', vtt: '1\n00:00:01,000 --> 00:00:02,000\nSRT, not WebVTT\n' }], 'captions.0.vtt', /WEBVTT/);
-    await bad([{ lang: 'en', vtt: 'WEBVTT\n\n00:00:01,000 --> 00:00:02,000\nA comma\n' }], 'captions.0.vtt', /cue timing/);
+    await bad(
+      [{ lang: 'en', vtt: 'WEBVTT\n\n00:00:01,000 --> 00:00:02,000\nA comma\n' }],
+      'captions.0.vtt',
+      /cue timing/,
+    );
     await bad([{ lang: 'en', vtt: vtt(1) + 'x'.repeat(20_000) }], 'captions.0.vtt', /over the limit of 20000/);
     await bad([{ lang: 'english!', vtt: vtt(1) }], 'captions.0.lang', /BCP 47/);
-    await bad(Array.from({ length: 21 }, () => ({ lang: 'en', vtt: vtt(1) })), /captions/, /20/);
+    await bad(
+      Array.from({ length: 21 }, () => ({ lang: 'en', vtt: vtt(1) })),
+      /captions/,
+      /20/,
+    );
     // Nothing was changed by the refusals.
     const r = await call('PUT', `/microblog/media/${videoId}`, {});
     expect(r.body.media.captions.map((c: any) => c.lang)).toEqual(['en', 'pt-BR']);

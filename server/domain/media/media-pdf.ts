@@ -95,7 +95,10 @@ export class PdfPages {
 
   private checkCount(): void {
     if (this.pages > MAX_PDF_PAGES)
-      throw new HeraldError('INVALID_INPUT', `The PDF has more than ${MAX_PDF_PAGES} pages; the limit is ${MAX_PDF_PAGES}`);
+      throw new HeraldError(
+        'INVALID_INPUT',
+        `The PDF has more than ${MAX_PDF_PAGES} pages; the limit is ${MAX_PDF_PAGES}`,
+      );
   }
 
   /** The page count once the file has ended. */

@@ -70,7 +70,9 @@ export const malformed = (format: string, why: string) =>
   new HeraldError('INVALID_INPUT', `Not a valid ${format.toUpperCase()} file: ${why}`);
 
 export const unsupported = (what = 'This file type') =>
-  new HeraldError('INVALID_INPUT', `${what} is not accepted; send PNG, JPEG, WebP, GIF, MP4, MOV or PDF`, { status: 415 });
+  new HeraldError('INVALID_INPUT', `${what} is not accepted; send PNG, JPEG, WebP, GIF, MP4, MOV or PDF`, {
+    status: 415,
+  });
 
 /** Decides the type from the first bytes of a file. */
 /** file-type (with its token readers; its load time: README, Performance) is loaded by the first upload. */
@@ -83,7 +85,8 @@ export async function sniffType(head: Buffer): Promise<MediaTypeInfo> {
   const format = found ? FROM_SNIFF[`${found.ext}|${found.mime}`] : undefined;
   if (!format) throw unsupported(found ? `${found.mime}` : 'This file type');
   // A PDF's own syntax may name markup types in its metadata; it is served as a download, never run.
-  if (format !== 'pdf' && MARKUP.test(head.toString('latin1'))) throw unsupported('A file with HTML, SVG or script markup inside');
+  if (format !== 'pdf' && MARKUP.test(head.toString('latin1')))
+    throw unsupported('A file with HTML, SVG or script markup inside');
   return MEDIA_TYPES[format];
 }
 
