@@ -61,7 +61,7 @@ export const MEDIA_LIMITS: Record<
   skyblog: { images: 4, video: 1, gifAlone: false, videoAllowed: true },
   fedblog: { images: 4, video: 1, gifAlone: true, videoAllowed: true },
   threadblog: { images: 10, video: 1, gifAlone: false, videoAllowed: true },
-  problog: { images: 20, video: 0, gifAlone: false, videoAllowed: false },
+  problog: { images: 20, video: 1, gifAlone: false, videoAllowed: true },
 };
 
 let segmenter: Intl.Segmenter | undefined;

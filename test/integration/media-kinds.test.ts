@@ -161,11 +161,13 @@ describe("each network's verdict on videos and documents", () => {
     expect(mixed.problog).toMatchObject({ valid: false, reason: expect.stringMatching(/alone in its post/) });
   });
 
-  it("a 150 s video is over X's 140 s but fits Threads; 2 s fits X", async () => {
+  it("a 150 s video is over X's 140 s but fits Threads and LinkedIn; 2 s is under LinkedIn's 3 s", async () => {
     const long = await verdicts([await idOf(timedVideo(150_000), 'long.mp4')]);
     expect(long.microblog).toMatchObject({ valid: false, reason: expect.stringMatching(/2.5 min|150 s.*140 s/) });
     expect(long.threadblog.valid).toBe(true);
+    expect(long.problog.valid).toBe(true);
     const short = await verdicts([await idOf(timedVideo(2_000), 'short.mp4')]);
+    expect(short.problog).toMatchObject({ valid: false, reason: expect.stringMatching(/at least 3 s/) });
     expect(short.microblog.valid).toBe(true);
   });
 

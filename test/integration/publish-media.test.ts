@@ -122,7 +122,7 @@ describe('a draft with two images (alt text) and a video', () => {
   });
 
   it(
-    'is refused before anything is sent where the network cannot take it: video on LinkedIn, ' +
+    'is refused before anything is sent where the network cannot take it: a video with images on LinkedIn, ' +
       'Herald files on Threads',
     async () => {
       const counts = requestCounts(nets);
@@ -133,7 +133,8 @@ describe('a draft with two images (alt text) and a video', () => {
       const messages = (r.body.details as { path: string; message: string }[]).map((d) => d.message);
       expect(messages).toEqual(
         expect.arrayContaining([
-          'LinkedIn @Herald Tester: the post cannot go as it is: LinkedIn takes images only here, not video',
+          // LinkedIn has no threads: the three posts become one, with two images and a video.
+          'LinkedIn @Herald Tester: the post cannot go as it is: LinkedIn takes one video per post, alone',
           expect.stringMatching(
             /^Threads @herald\.tester: Threads downloads images and videos from a public URL itself/,
           ),

@@ -3,6 +3,7 @@
 import { Router, startSimServer, canaryToken, randomId, str, redirect, withQuery, PostCounter } from './common.js';
 import type { SimReply, SimRequest, Faults } from './common.js';
 import { applyLittleText } from './linkedin.text.js';
+import { linkedinMedia, type LinkedInMediaState } from './linkedin.media.js';
 
 export interface LinkedInMember {
   sub: string;
@@ -77,6 +78,8 @@ export interface LinkedInSimulator {
   clientSecret: string;
   authorizeUrl: string;
   tokenUrl: string;
+  /** Videos and documents (linkedin.media.ts). */
+  media: LinkedInMediaState;
   /** Versioned REST base: `${url}/rest`. */
   restBase: string;
   /** Non-versioned base: `${url}/v2`. */
@@ -142,6 +145,7 @@ export async function startLinkedInSimulator(opts: LinkedInSimulatorOptions = {}
   };
 
   const router = new Router();
+  const media = linkedinMedia(router, { rest, auth, li, base: () => base });
 
   // --- OAuth -------------------------------------------------------------------------------
   router.on('GET', '/oauth/v2/authorization', (req) => {
@@ -335,6 +339,12 @@ export async function startLinkedInSimulator(opts: LinkedInSimulatorOptions = {}
         imageUrns.push(art.thumbnail);
       }
     }
+    const mediaUrn = String(b.content?.media?.id ?? '');
+    if (/^urn:li:(video|document):/.test(mediaUrn)) {
+      const refused = media.refuse(mediaUrn, a.urn, b.content.media.title);
+      if (refused) return refused;
+      imageUrns.pop();
+    }
     for (const urn of imageUrns) {
       const img = state.images.get(urn);
       if (!img || !img.bytes) return li(400, `Invalid content: ${urn} is not available`, { code: 'INVALID_CONTENT' });
@@ -494,6 +504,7 @@ export async function startLinkedInSimulator(opts: LinkedInSimulatorOptions = {}
     clientSecret,
     authorizeUrl: `${server.url}/oauth/v2/authorization`,
     tokenUrl: `${server.url}/oauth/v2/accessToken`,
+    media: media.state,
     restBase: `${server.url}/rest`,
     v2Base: `${server.url}/v2`,
     addMember,
