@@ -120,6 +120,8 @@ export interface CallContext {
   network: NetworkConfig;
   /** Aborts long calls (uploads, processing waits). */
   signal?: AbortSignal;
+  /** Told while the network processes a video (progress: `waitingFor: "processing"`). */
+  onProcessing?: (processing: boolean) => void;
 }
 
 /** The app's own client credentials at the network (configured, or registered per Mastodon instance). */

@@ -135,7 +135,7 @@ export function createProblogAdapter(options: ProblogOptions = {}): PlatformAdap
       if (item.kind === 'video' || item.kind === 'document') {
         const id =
           item.kind === 'video'
-            ? await uploadVideo(ctx, author, item, version)
+            ? await uploadVideo(ctx, author, item, version, ctx.onProcessing)
             : await uploadDocument(ctx, author, item, version);
         uploaded.push({ id, title: item.title || (item.kind === 'document' ? 'Document' : undefined) });
         continue;

@@ -259,7 +259,7 @@ async function publishPost(ctx: CallContext, post: PostInput): Promise<PostRef> 
   const quote = post.quote ? await strongRef(base, post.quote, ctx.signal) : undefined;
   // Blobs last: an unreferenced blob is collected, so upload right before the record.
   const video = post.media.find((m) => m.kind === 'video');
-  const images = video ? await videoEmbed(ctx, base, did, video) : await uploadImages(ctx, base, post.media);
+  const images = video ? await videoEmbed(ctx, base, did, video, ctx.onProcessing) : await uploadImages(ctx, base, post.media);
   const card = !images && post.linkCard ? await externalEmbed(ctx, base, post.linkCard) : undefined;
   const embed = embedOf(images, card, quote);
 

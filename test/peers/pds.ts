@@ -95,6 +95,8 @@ export interface PdsOptions {
    * follow the DID document) can be counted, held and dropped after the PDS committed them.
    */
   faultProxy?: boolean;
+  /** Bytes one uploadBlob may carry (the PDS's default is 5 MB; Bluesky's hosts take 100 MB videos). */
+  blobUploadLimit?: number;
 }
 
 const JWT_SECRET = 'jwt-secret-for-herald-tests';
@@ -125,6 +127,7 @@ export async function startPds(opts: PdsOptions = {}): Promise<PdsPeer> {
     jwtSecret: JWT_SECRET,
     enableDidDocWithSession: true,
     rateLimitsEnabled: opts.rateLimits ?? false,
+    ...(opts.blobUploadLimit ? { blobUploadLimit: opts.blobUploadLimit } : {}),
     serviceHandleDomains: ['.test'],
     inviteRequired: false,
     disableSsrfProtection: true,

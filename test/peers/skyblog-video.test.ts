@@ -26,9 +26,11 @@ const call = (method: string, p: string, body?: unknown) => t.call(method, p, { 
 const balance = async () => (await call('POST', '/credits')).body.balance as number;
 const sha = (b: Uint8Array) => crypto.createHash('sha256').update(b).digest('hex');
 
+let lastDraft = '';
 async function publishVideo(text: string, mediaId = clipId) {
   const d = await call('POST', '/microblog/drafts', { title: text, tweets: [{ content: text, media: [{ mediaId }] }] });
   expect(d.status, d.text).toBe(200);
+  lastDraft = d.body.draft.id;
   return call('POST', '/publish/multi-platform', {
     draftId: d.body.draft.id,
     targetAccounts: [{ accountId, platform: 'skyblog' }],
@@ -127,10 +129,24 @@ describe('a video to Bluesky through the video service', () => {
     await failsWith('A video without a job', /did not start a job.*Video too complex/);
   });
 
-  it('fails the target after the bounded wait when processing never ends', async () => {
+  it('fails the target after the bounded wait when processing never ends; progress says "processing"', async () => {
     sim.outcomes.push('never');
     const started = Date.now();
+    const seen = new Set<string | null>();
+    let done = false;
+    const watching = (async () => {
+      while (!done) {
+        if (lastDraft) {
+          const p = await call('GET', `/microblog/publish/progress?draftId=${lastDraft}`);
+          for (const e of p.body.entries ?? []) if (e.status === 'publishing') seen.add(e.waitingFor);
+        }
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    })();
     await failsWith('A video that never finishes', /still processing the video after 1.5 s/);
+    done = true;
+    await watching;
+    expect(seen).toContain('processing');
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 

@@ -16,6 +16,7 @@ import { NETWORK_NAMES, PlatformError } from '../../platforms/errors.js';
 import { publishThread } from '../../platforms/thread.js';
 import type { CredentialsService } from '../accounts/credentials.service.js';
 import { parseCaptions } from '../media/captions.js';
+import { processingListener } from './processing-waits.js';
 import type { OutboxRepo, PartRow, PublicationRow } from '../../db/repos/outbox.repo.js';
 import type { PublishInputsRepo } from '../../db/repos/publish-inputs.repo.js';
 import type { UsageRepo } from '../../db/repos/usage.repo.js';
@@ -153,8 +154,9 @@ export class PublicationRunner {
           ...(linkCard ? { linkCard } : {}),
         };
       });
+      const onProcessing = processingListener(pub.id);
       const refs = await this.credentials.withCredentials(account, (ctx) =>
-        this.sendAll(adapter, ctx, pub, plans, since),
+        this.sendAll(adapter, { ...ctx, onProcessing }, pub, plans, since),
       );
       return { status: 'published', refs };
     } catch (err) {
