@@ -25,7 +25,16 @@ export const uploadResponse = lazySchema(() =>
     code: z.literal(0),
     success: successTrue,
     data: z.object({
-      uploads: z.array(z.object({ mediaId: z.string(), url: z.string(), type: mediaType, title: z.string() })),
+      uploads: z.array(
+        z.object({
+          mediaId: z.string(),
+          url: z.string(),
+          type: mediaType,
+          title: z.string(),
+          durationMs: z.number().int().nullable(),
+          pages: z.number().int().nullable(),
+        }),
+      ),
     }),
   }),
 );

@@ -1,7 +1,7 @@
 /** Adds each network's video limits to a draft's per-network verdicts (the composer's and the API's). */
 import type { Platform } from '../../core/config.js';
 import type { MediaFacts } from '../../db/repos/publish-inputs.repo.js';
-import { videoProblem } from './video-limits.js';
+import { videoProblem } from '../../../text/video-limits.js';
 
 interface Checked {
   valid: boolean;

@@ -12,7 +12,7 @@ import { NETWORK_NAMES } from '../../platforms/errors.js';
 import { SKYBLOG_IMAGE_MAX_BYTES } from '../../platforms/skyblog/images.js';
 import type { AccountRow } from '../accounts/accounts.service.js';
 import type { PartPlan } from './model.js';
-import { videoProblem } from '../media/video-limits.js';
+import { videoProblem } from '../../../text/video-limits.js';
 
 type NetworkVerdict = ReturnType<typeof checkNetworkPosts>;
 

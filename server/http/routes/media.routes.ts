@@ -45,7 +45,14 @@ export const mediaRoutes = (s: Services): RouteDef[] => [
         code: 0,
         success: true,
         data: {
-          uploads: rows.map((r) => ({ mediaId: r.id, url: s.media.url(r.id, origin), type: r.type, title: r.title })),
+          uploads: rows.map((r) => ({
+            mediaId: r.id,
+            url: s.media.url(r.id, origin),
+            type: r.type,
+            title: r.title,
+            durationMs: r.durationMs,
+            pages: r.pages,
+          })),
         },
       };
     },

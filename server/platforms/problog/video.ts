@@ -7,11 +7,10 @@
  * first caption goes, turned from WebVTT into SRT. A document (PDF): initializeUpload, one PUT,
  * polled until AVAILABLE. Either goes into the post as `content.media {id, title}`.
  */
-import fs from 'node:fs';
-import { Readable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { CallContext, MediaItem } from '../adapter.js';
 import { PlatformError } from '../errors.js';
+import { fileBody } from '../file-body.js';
 import { joinUrl } from '../http.js';
 import { trustedUploadUrl } from './images.js';
 import { liCall, restHeaders } from './rest.js';
@@ -48,7 +47,10 @@ export function vttToSrt(vtt: string): string {
     const at = lines.findIndex((l) => CUE.test(l));
     if (at === -1) continue;
     const m = CUE.exec(lines[at])!;
-    const text = lines.slice(at + 1).join('\n').trimEnd();
+    const text = lines
+      .slice(at + 1)
+      .join('\n')
+      .trimEnd();
     out.push(`${out.length + 1}\n${hms(m[1])},${m[2]} --> ${hms(m[3])},${m[4]}\n${text}`);
   }
   return out.join('\n\n') + '\n';
@@ -114,8 +116,7 @@ const put = (ctx: CallContext, url: string, body: BodyInit, type: string, length
     { what, signal: ctx.signal, timeoutMs: 30 * 60_000 },
   );
 
-const slice = (file: string, start: number, end: number) =>
-  Readable.toWeb(fs.createReadStream(file, { start, end })) as ReadableStream<Uint8Array>;
+const slice = (file: string, start: number, end: number) => fileBody(file, start, end);
 
 /** Uploads a video for `owner`; answers its URN once LinkedIn says it is AVAILABLE. */
 export async function uploadVideo(

@@ -5,12 +5,11 @@
  * (never whole in memory), then the job polled until the service has stored the processed blob on
  * the account's PDS. The embed carries alt text, aspect ratio and captions (each caption a blob).
  */
-import fs from 'node:fs';
-import { Readable } from 'node:stream';
 import type { CallContext, MediaItem } from '../adapter.js';
-import { PlatformError } from '../errors.js';
-import { hostOf, networkCall } from '../http.js';
-import { xrpc, XRPC_RULES, xrpcUrl, type XrpcErrorBody } from './xrpc.js';
+import { networkFailure, PlatformError } from '../errors.js';
+import { streamUpload } from '../stream-upload.js';
+import { hostOf } from '../http.js';
+import { xrpc, xrpcError, xrpcUrl, type XrpcErrorBody } from './xrpc.js';
 import type { BlobRef } from './images.js';
 
 export const DEFAULT_VIDEO_URL = 'https://video.bsky.app';
@@ -119,29 +118,38 @@ export async function videoEmbed(
   const url = new URL(xrpcUrl(service, 'app.bsky.video.uploadVideo'));
   url.searchParams.set('did', did);
   url.searchParams.set('name', `${Date.now().toString(36)}.mp4`);
-  const body = Readable.toWeb(fs.createReadStream(item.path)) as ReadableStream<Uint8Array>;
-  const answer = await networkCall<{ jobStatus?: JobStatus } & JobStatus>(
-    XRPC_RULES,
-    url,
-    {
-      method: 'POST',
-      headers: {
+  let reply;
+  try {
+    reply = await streamUpload(
+      url,
+      {
         authorization: `Bearer ${uploadToken}`,
         'content-type': item.mime,
         'content-length': String(item.size),
         accept: 'application/json',
       },
-      body,
-      duplex: 'half',
-    } as RequestInit,
-    { what: 'upload the video', signal: ctx.signal, timeoutMs: 60 * 60_000 },
-  );
+      item.path,
+      { signal: ctx.signal, timeoutMs: 60 * 60_000 },
+    );
+  } catch (err) {
+    throw networkFailure('skyblog', err, { write: false });
+  }
+  let parsed: { jobStatus?: JobStatus } & JobStatus & XrpcErrorBody = {};
+  try {
+    parsed = reply.text ? JSON.parse(reply.text) : {};
+  } catch {
+    parsed = { message: reply.text.slice(0, 300) };
+  }
+  if (reply.status < 200 || reply.status > 299)
+    throw xrpcError(reply.status, reply.headers, parsed, 'upload the video', hostOf(service));
+  const answer = { body: parsed };
   let job: JobStatus = answer.body.jobStatus ?? answer.body;
   if (!job?.jobId)
     throw new PlatformError(
       'skyblog',
       'permanent',
-      `Bluesky's video service did not start a job for the video: ${job?.message || job?.error || 'no jobId in its answer'}`,
+      "Bluesky's video service did not start a job for the video: " +
+        (job?.message || job?.error || 'no jobId in its answer'),
     );
   const jobId = job.jobId;
   const deadline = Date.now() + timeoutMs;

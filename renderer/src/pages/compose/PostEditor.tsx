@@ -2,6 +2,7 @@
 import { memo } from 'react';
 import { ALT_TEXT_MAX, NETWORK_LABELS, type Platform, type Verdict } from '../../../../text/index';
 import type { MediaRef, Post } from './model';
+import { MediaKindInfo } from './MediaKindInfo';
 
 export interface PostEditorProps {
   i: number;
@@ -118,7 +119,7 @@ function PostEditorView({
             type="file"
             multiple
             className="visually-hidden"
-            accept="image/png,image/jpeg,image/webp,image/gif,video/mp4,video/quicktime"
+            accept="image/png,image/jpeg,image/webp,image/gif,video/mp4,video/quicktime,application/pdf"
             aria-label={`Add media to post ${i + 1}`}
             onChange={(e) => {
               onFiles(i, [...(e.target.files ?? [])]);
@@ -133,6 +134,8 @@ function PostEditorView({
             <div className="thumb" key={m.mediaId} data-media={m.mediaId}>
               {m.type === 'video' ? (
                 <video src={m.url} muted className="thumb-media" />
+              ) : m.type === 'document' ? (
+                <div className="thumb-media thumb-doc">PDF</div>
               ) : (
                 <img src={m.url} alt={m.altText || 'attached media'} className="thumb-media" />
               )}
@@ -148,6 +151,12 @@ function PostEditorView({
                   )
                 }
                 onBlur={(e) => onAltSaved(m, e.target.value)}
+              />
+              <MediaKindInfo
+                m={m}
+                label={`media ${k + 1} of post ${i + 1}`}
+                platforms={verdicts.map((v) => v.pl)}
+                onChange={(x) => onMedia(i, p.media.map((y, j) => (j === k ? x : y)))}
               />
               <button
                 type="button"

@@ -2,9 +2,9 @@
  * Each network's limits on one video (decisions §11, Clarifications): length from the file's movie
  * header, size in bytes. Over a limit the post is not valid for that network, named in its
  * verdict; nothing is sent or charged. Bluesky's service may allow less on the day
- * (getUploadLimits, asked when publishing).
+ * (getUploadLimits, asked when publishing). Shared by the server's verdicts and the composer.
  */
-import type { Platform } from '../../core/config.js';
+import { NETWORK_LABELS, type Platform } from './networks.js';
 
 const MB = 1024 * 1024;
 
@@ -24,16 +24,9 @@ export const VIDEO_LIMITS: Record<Platform, VideoLimit> = {
   problog: { minMs: 3_000, maxMs: 1_800_000, maxBytes: 500 * MB },
 };
 
-const LABEL: Record<Platform, string> = {
-  microblog: 'X',
-  skyblog: 'Bluesky',
-  fedblog: 'Mastodon',
-  threadblog: 'Threads',
-  problog: 'LinkedIn',
-};
-
 const seconds = (ms: number) => (ms % 60_000 === 0 && ms >= 60_000 ? `${ms / 60_000} min` : `${ms / 1000} s`);
-const megabytes = (b: number) => `${Math.round(b / 1_000_000)} MB`;
+/** Limits set in decimal megabytes read as such, those set in binary ones (512 MiB) as "512 MB". */
+export const megabytes = (b: number) => `${Math.round(b % 1_000_000 === 0 ? b / 1_000_000 : b / (1024 * 1024))} MB`;
 
 export function videoLimitFor(platform: Platform, meta: Record<string, unknown> = {}): VideoLimit {
   const limit = VIDEO_LIMITS[platform];
@@ -49,7 +42,7 @@ export function videoProblem(
   meta: Record<string, unknown> = {},
 ): string | undefined {
   const limit = videoLimitFor(platform, meta);
-  const net = LABEL[platform];
+  const net = NETWORK_LABELS[platform];
   const what = video.name ? `the video "${video.name}"` : 'the video';
   if (video.size !== undefined && video.size > limit.maxBytes)
     return `${what} is ${megabytes(video.size)}; ${net} takes videos up to ${megabytes(limit.maxBytes)}`;
