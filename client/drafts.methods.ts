@@ -139,6 +139,16 @@ export class DraftsMethods extends ClientCore {
       body: { altText },
     });
   }
+  /** The title (LinkedIn shows it for documents and videos) and/or the alt text. */
+  updateMedia(mediaId: string, change: { title?: string; altText?: string }) {
+    const path = `/microblog/media/${encodeURIComponent(mediaId)}`;
+    return this.request<Out<typeof media.mediaResponse>>('PUT', path, { body: change });
+  }
+  /** WebVTT captions, one per language (Bluesky and LinkedIn videos carry them). */
+  setMediaCaptions(mediaId: string, captions: { lang: string; vtt: string }[]) {
+    const path = `/microblog/media/${encodeURIComponent(mediaId)}/captions`;
+    return this.request<Out<typeof media.mediaResponse>>('PUT', path, { body: { captions } });
+  }
   deleteMedia(mediaId: string) {
     return this.request<Out<typeof media.deletedResponse>>('DELETE', `/microblog/media/${encodeURIComponent(mediaId)}`);
   }

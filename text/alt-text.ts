@@ -23,7 +23,7 @@ export function altTextCount(platform: Platform, alt: string): number {
   return n;
 }
 
-const KIND_WORD: Record<MediaKind, string> = { image: 'image', gif: 'GIF', video: 'video' };
+const KIND_WORD: Record<MediaKind, string> = { image: 'image', gif: 'GIF', video: 'video', document: 'document' };
 
 /**
  * Why a post's alt texts do not fit `platform`, or undefined. `alts[i]` belongs to the post's

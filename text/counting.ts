@@ -21,7 +21,7 @@ import { NETWORK_LABELS, type Platform } from './networks.js';
 
 export { PLATFORMS, NETWORK_LABELS, type Platform } from './networks.js';
 
-export type MediaKind = 'image' | 'gif' | 'video';
+export type MediaKind = 'image' | 'gif' | 'video' | 'document';
 
 /** Per-account facts that change the rules (Mastodon instance limits, a longer X limit). */
 export interface CountOptions {
@@ -60,10 +60,10 @@ export const MEDIA_LIMITS: Record<
   { images: number; video: number; gifAlone: boolean; videoAllowed: boolean }
 > = {
   microblog: { images: 4, video: 1, gifAlone: true, videoAllowed: true },
-  skyblog: { images: 4, video: 0, gifAlone: false, videoAllowed: false },
+  skyblog: { images: 4, video: 1, gifAlone: false, videoAllowed: true },
   fedblog: { images: 4, video: 1, gifAlone: true, videoAllowed: true },
   threadblog: { images: 20, video: 1, gifAlone: false, videoAllowed: true },
-  problog: { images: 20, video: 0, gifAlone: false, videoAllowed: false },
+  problog: { images: 20, video: 1, gifAlone: false, videoAllowed: true },
 };
 
 let segmenter: Intl.Segmenter | undefined;
@@ -256,6 +256,11 @@ export function checkMedia(
   if (media.length === 0) return undefined;
   const rule = MEDIA_LIMITS[platform];
   const name = NETWORK_LABELS[platform];
+  if (media.includes('document')) {
+    if (platform !== 'problog') return `${name} does not take documents (PDF): documents are LinkedIn only`;
+    if (media.length > 1) return 'A document (PDF) goes alone in its post, without other media';
+    return undefined;
+  }
   const videos = media.filter((m) => m === 'video').length;
   const gifs = media.filter((m) => m === 'gif').length;
   if (videos > 0 && !rule.videoAllowed) return `${name} takes images only here, not video`;

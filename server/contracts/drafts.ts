@@ -56,7 +56,10 @@ export const mediaRefSchema = lazySchema(() =>
   z.object({
     mediaId: z.string(),
     altText: z.string().optional(),
-    type: z.enum(['image', 'gif', 'video']).optional().describe('absent when the media item was deleted since'),
+    type: z
+      .enum(['image', 'gif', 'video', 'document'])
+      .optional()
+      .describe('absent when the media item was deleted since'),
   }),
 );
 

@@ -118,13 +118,14 @@ export const progressEntry = lazySchema(() =>
     error: z.string().nullable(),
     attempts: z.number().int(),
     waitingFor: z
-      .enum(['storage', 'quota', 'network', 'reconnect'])
+      .enum(['storage', 'quota', 'network', 'reconnect', 'processing'])
       .nullable()
       .describe(
         'what a pending entry waits for before its next attempt: storage (the disk is full), quota, network, ' +
           'reconnect (the person must give Herald its access to the account back: reconnect it, or unlock the ' +
           'encrypted secret store after a restart, when `error` says "secret store locked: unlock Herald to ' +
-          'send"; it is then sent at once, uncharged until then); null when nothing',
+          'send"; it is then sent at once, uncharged until then); processing (being sent: the network is still ' +
+          'processing its video); null when nothing',
       ),
     nextAttemptAt: timestamp.nullable().describe('when a waiting entry is tried again'),
     /** The spec's code when the failure has one (INSUFFICIENT_CREDITS, TOKEN_EXPIRED, ...). */

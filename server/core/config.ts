@@ -9,31 +9,11 @@ import { z } from 'zod';
 import { canonicalTimeZone, machineTimeZone } from '../../time/zones.js';
 import { PLATFORMS, type Platform } from '../../text/networks.js';
 import { systemLanguage, validLanguage } from './language.js';
+import { NETWORK_DEFAULTS } from './network-defaults.js';
 
 // The network list has one home (text/networks.ts); server code keeps importing it from here.
 export { PLATFORMS, type Platform };
 export { systemLanguage, validLanguage };
-
-/** The real networks' endpoints; each can be overridden (tests point them at simulators). */
-const NETWORK_DEFAULTS: Record<Platform, { api: string; authorize: string; token: string }> = {
-  microblog: {
-    api: 'https://api.x.com',
-    authorize: 'https://x.com/i/oauth2/authorize',
-    token: 'https://api.x.com/2/oauth2/token',
-  },
-  skyblog: { api: 'https://bsky.social', authorize: '', token: '' },
-  fedblog: { api: '', authorize: '', token: '' },
-  threadblog: {
-    api: 'https://graph.threads.net',
-    authorize: 'https://threads.net/oauth/authorize',
-    token: 'https://graph.threads.net/oauth/access_token',
-  },
-  problog: {
-    api: 'https://api.linkedin.com',
-    authorize: 'https://www.linkedin.com/oauth/v2/authorization',
-    token: 'https://www.linkedin.com/oauth/v2/accessToken',
-  },
-};
 
 export interface NetworkConfig {
   clientId?: string;
@@ -43,6 +23,9 @@ export interface NetworkConfig {
   tokenUrl: string;
   /** LinkedIn only: the `LinkedIn-Version` to speak (the setting linkedinVersion); default the adapter's. */
   version?: string;
+  /** Bluesky's video service; how long a network may process a video, and how often it is asked. */
+  videoUrl?: string;
+  processing?: { timeoutMs: number; pollMs: number };
 }
 
 export interface HeraldConfig {
@@ -205,6 +188,9 @@ const rawSchema = z.object({
   HERALD_NOTIFY_FAILED: z.enum(['0', '1', 'true', 'false']).default('1'),
   HERALD_NOTIFY_MISSED: z.enum(['0', '1', 'true', 'false']).default('1'),
   HERALD_NOTIFY_RECONNECT: z.enum(['0', '1', 'true', 'false']).default('1'),
+  HERALD_SKYBLOG_VIDEO_URL: z.string().url().default('https://video.bsky.app'),
+  HERALD_MEDIA_PROCESSING_TIMEOUT_SECONDS: z.coerce.number().min(0.01).max(86_400).default(900),
+  HERALD_MEDIA_POLL_SECONDS: z.coerce.number().min(0.001).max(600).default(2),
   /** Mastodon hand-off (docs/decisions.md §14 `fedblogHandOff`), on by default. */
   HERALD_FEDBLOG_HAND_OFF: z.union([z.boolean(), z.enum(['0', '1', 'true', 'false'])]).default('1'),
   HERALD_REQUIRE_ALT_TEXT: z.union([z.boolean(), z.enum(['0', '1', 'true', 'false'])]).default('0'),
@@ -291,6 +277,7 @@ export function loadConfig(
   }
   const raw = parsed.data;
   const networks = {} as Record<Platform, NetworkConfig>;
+  const [waitMs, pollMs] = [raw.HERALD_MEDIA_PROCESSING_TIMEOUT_SECONDS * 1e3, raw.HERALD_MEDIA_POLL_SECONDS * 1e3];
   for (const p of PLATFORMS) {
     const k = (name: string) => merged[`HERALD_${p.toUpperCase()}_${name}`] as string | undefined;
     networks[p] = {
@@ -300,8 +287,10 @@ export function loadConfig(
       authorizeUrl: k('AUTHORIZE_URL') ?? NETWORK_DEFAULTS[p].authorize,
       tokenUrl: k('TOKEN_URL') ?? NETWORK_DEFAULTS[p].token,
       ...(p === 'problog' && raw.HERALD_LINKEDIN_VERSION ? { version: raw.HERALD_LINKEDIN_VERSION } : {}),
+      processing: { timeoutMs: waitMs, pollMs },
     };
   }
+  networks.skyblog.videoUrl = raw.HERALD_SKYBLOG_VIDEO_URL;
   const config: HeraldConfig = {
     dataDir,
     dbPath: path.join(dataDir, 'herald.db'),

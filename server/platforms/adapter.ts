@@ -54,10 +54,14 @@ export interface MediaItem {
   path: string;
   mime: string;
   size: number;
-  kind: 'image' | 'gif' | 'video';
+  kind: 'image' | 'gif' | 'video' | 'document';
   width?: number;
   height?: number;
   altText: string;
+  /** Shown by LinkedIn for documents and videos. */
+  title?: string;
+  /** WebVTT captions of a video, one per language. */
+  captions?: { lang: string; vtt: string }[];
   /** A public http(s) URL of the same bytes, for networks that fetch media themselves (Threads). */
   publicUrl?: string;
 }
@@ -143,6 +147,8 @@ export interface CallContext {
   signal?: AbortSignal;
   /** The media relay, when one is set up (Settings → Media relay). */
   mediaRelay?: MediaRelay;
+  /** Told while the network processes a video (progress: `waitingFor: "processing"`). */
+  onProcessing?: (processing: boolean) => void;
 }
 
 /** The app's own client credentials at the network (configured, or registered per Mastodon instance). */

@@ -11,6 +11,7 @@ import type { CallContext, Identity, PlatformAdapter, PostInput, PostLinkCard, P
 import { PlatformError } from './errors.js';
 import { linkedInOptionFields } from './problog/options.js';
 import { uploadImage, uploadImageBytes, type ImageOptions } from './problog/images.js';
+import { uploadDocument, uploadVideo } from './problog/video.js';
 import { escapeLittleText, unescapeLittleText } from './problog/little-text.js';
 import { problogOAuth, refreshLinkedIn } from './problog/oauth.js';
 import { joinUrl } from './http.js';
@@ -128,8 +129,19 @@ export function createProblogAdapter(options: ProblogOptions = {}): PlatformAdap
     if (!post.text.trim() && post.media.length === 0)
       throw new PlatformError('problog', 'permanent', 'A LinkedIn post needs text or images');
     const author = authorOf(ctx);
-    const uploaded: { id: string; altText?: string }[] = [];
+    const uploaded: { id: string; altText?: string; title?: string }[] = [];
+    const single = post.media.find((m) => m.kind === 'video' || m.kind === 'document');
+    if (single && post.media.length > 1)
+      throw new PlatformError('problog', 'permanent', `A LinkedIn ${single.kind} goes alone in its post`);
     for (const item of post.media) {
+      if (item.kind === 'video' || item.kind === 'document') {
+        const id =
+          item.kind === 'video'
+            ? await uploadVideo(ctx, author, item, version, ctx.onProcessing)
+            : await uploadDocument(ctx, author, item, version);
+        uploaded.push({ id, title: item.title || (item.kind === 'document' ? 'Document' : undefined) });
+        continue;
+      }
       const id = await uploadImage(ctx, author, item, images);
       uploaded.push(item.altText ? { id, altText: item.altText } : { id });
     }

@@ -10,6 +10,7 @@
 import type { CallContext, Credentials, Identity, PlatformAdapter, PostInput, PostRef } from './adapter.js';
 import { PlatformError } from './errors.js';
 import { buildFacets, textProblem } from './skyblog/facets.js';
+import { videoEmbed, type VideoEmbed } from './skyblog/video.js';
 import { checkImages, externalEmbed, uploadImages, type ExternalEmbed, type ImageEmbed } from './skyblog/images.js';
 import { createSession, refreshCredentials, sessionCredentials, signInRefusal } from './skyblog/session.js';
 import { hostOf } from './http.js';
@@ -228,8 +229,12 @@ async function replyRefs(base: string, post: PostInput, signal?: AbortSignal) {
   return { root: { uri: root.uri, cid: root.cid }, parent: { uri: parent.uri, cid: parent.cid } };
 }
 
-/** One embed per post: images win over a link card; a quote carries either as its media. */
-function embedOf(images: ImageEmbed | undefined, card: ExternalEmbed | undefined, quote: StrongRef | undefined) {
+/** One embed per post: images (or a video) win over a link card; a quote carries either as its media. */
+function embedOf(
+  images: ImageEmbed | VideoEmbed | undefined,
+  card: ExternalEmbed | undefined,
+  quote: StrongRef | undefined,
+) {
   const media = images ?? card;
   if (quote && media) {
     return {
@@ -256,7 +261,10 @@ async function publishPost(ctx: CallContext, post: PostInput): Promise<PostRef> 
   const quoted = await quoteOf(post, (handle) => resolveHandle(base, handle, ctx.signal));
   const quote = quoted ? await strongRef(base, quoted, ctx.signal) : undefined;
   // Blobs last: an unreferenced blob is collected, so upload right before the record.
-  const images = await uploadImages(ctx, base, post.media);
+  const video = post.media.find((m) => m.kind === 'video');
+  const images = video
+    ? await videoEmbed(ctx, base, did, video, ctx.onProcessing)
+    : await uploadImages(ctx, base, post.media);
   const card = !images && post.linkCard ? await externalEmbed(ctx, base, post.linkCard) : undefined;
   const embed = embedOf(images, card, quote);
 

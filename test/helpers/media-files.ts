@@ -156,7 +156,7 @@ export function video(kind: 'mp4' | 'mov', mdatBytes = 256): Buffer {
  * The start of a file of `format` whose declared sizes leave room for a gigabyte of payload, so
  * the zeros that follow (GIF: 255-byte sub-blocks of zeros) keep the structure valid.
  */
-export function endlessHeader(format: 'png' | 'jpeg' | 'webp' | 'gif' | 'mp4' | 'mov'): {
+export function endlessHeader(format: 'png' | 'jpeg' | 'webp' | 'gif' | 'mp4' | 'mov' | 'pdf'): {
   header: Buffer;
   pattern?: Buffer;
 } {
@@ -191,6 +191,8 @@ export function endlessHeader(format: 'png' | 'jpeg' | 'webp' | 'gif' | 'mp4' | 
       pattern[0] = 255;
       return { header: Buffer.concat([head, frame]), pattern };
     }
+    case 'pdf':
+      return { header: Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n', 'latin1') };
     default:
       return { header: videoHeader(format, 0xfffffff0 - 8) };
   }

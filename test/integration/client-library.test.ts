@@ -200,6 +200,11 @@ describe('HeraldClient covers the API', () => {
           return s.media;
         },
         setMediaAltText: () => c.setMediaAltText(s.media.data.uploads[0].mediaId, 'A red square'),
+        updateMedia: () => c.updateMedia(s.media.data.uploads[0].mediaId, { title: 'Red' }),
+        setMediaCaptions: () =>
+          c.setMediaCaptions(s.media.data.uploads[0].mediaId, [
+            { lang: 'en', vtt: 'WEBVTT\n\n00:00:00.000 --> 00:00:01.000\nRed\n' },
+          ]),
         getMedia: async () => {
           const blob = await c.getMedia(s.media.data.uploads[0].mediaId);
           expect(Buffer.from(await blob.arrayBuffer())).toEqual(pngBytes(4, 4, [200, 10, 10]));

@@ -139,6 +139,10 @@ describe('serve, alt text, delete', () => {
         width: 20,
         height: 10,
         size: bytes.length,
+        title: 'x.html',
+        captions: [],
+        durationMs: null,
+        pages: null,
       },
     });
     expect((await t.call('PATCH', `/microblog/media/${id}`, { key, body: { altText: 'x'.repeat(5001) } })).status).toBe(

@@ -227,6 +227,10 @@ describe('every route answers as the served document says', () => {
     });
     const mediaId = up.body.data.uploads[0].mediaId;
     await ok('PATCH', `/microblog/media/${mediaId}`, { body: { altText: 'A dot' } });
+    await ok('PUT', `/microblog/media/${mediaId}`, { body: { title: 'A dot', altText: 'A dot' } });
+    await ok('PUT', `/microblog/media/${mediaId}/captions`, {
+      body: { captions: [{ lang: 'en', vtt: 'WEBVTT\n\n00:00:00.000 --> 00:00:01.000\nHi\n' }] },
+    });
     const bytes = await call('GET', `/media/${mediaId}`, { auth: false });
     expect(bytes.status).toBe(200);
     await ok('DELETE', `/microblog/media/${mediaId}`);

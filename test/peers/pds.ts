@@ -98,6 +98,8 @@ export interface PdsOptions {
   faultProxy?: boolean;
   /** The AppView the PDS proxies `app.bsky.*` reads to (appview.ts); without it those reads fail. */
   appView?: AppView;
+  /** Bytes one uploadBlob may carry (the PDS's default is 5 MB; Bluesky's hosts take 100 MB videos). */
+  blobUploadLimit?: number;
 }
 
 const JWT_SECRET = 'jwt-secret-for-herald-tests';
@@ -128,6 +130,7 @@ export async function startPds(opts: PdsOptions = {}): Promise<PdsPeer> {
     jwtSecret: JWT_SECRET,
     enableDidDocWithSession: true,
     rateLimitsEnabled: opts.rateLimits ?? false,
+    ...(opts.blobUploadLimit ? { blobUploadLimit: opts.blobUploadLimit } : {}),
     serviceHandleDomains: ['.test'],
     inviteRequired: false,
     disableSsrfProtection: true,

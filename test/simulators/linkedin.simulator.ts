@@ -5,6 +5,7 @@ import { registerLinkedInAfterPublish } from './linkedin.after-publish.js';
 import { Router, startSimServer, canaryToken, randomId, str, redirect, withQuery, PostCounter } from './common.js';
 import type { SimReply, SimRequest, Faults } from './common.js';
 import { applyLittleText } from './linkedin.text.js';
+import { linkedinMedia, type LinkedInMediaState } from './linkedin.media.js';
 
 export interface LinkedInMember {
   sub: string;
@@ -84,6 +85,8 @@ export interface LinkedInSimulator {
   clientSecret: string;
   authorizeUrl: string;
   tokenUrl: string;
+  /** Videos and documents (linkedin.media.ts). */
+  media: LinkedInMediaState;
   /** Versioned REST base: `${url}/rest`. */
   restBase: string;
   /** Non-versioned base: `${url}/v2`. */
@@ -149,6 +152,7 @@ export async function startLinkedInSimulator(opts: LinkedInSimulatorOptions = {}
   };
 
   const router = new Router();
+  const media = linkedinMedia(router, { rest, auth, li, base: () => base });
 
   // --- OAuth -------------------------------------------------------------------------------
   router.on('GET', '/oauth/v2/authorization', (req) => {
@@ -346,6 +350,12 @@ export async function startLinkedInSimulator(opts: LinkedInSimulatorOptions = {}
     }
     const checked = checkLinkedInOptions(b, (urn) => state.posts.some((x) => x.urn === urn));
     if ('refused' in checked) return li(...checked.refused);
+    const mediaUrn = String(b.content?.media?.id ?? '');
+    if (/^urn:li:(video|document):/.test(mediaUrn)) {
+      const refused = media.refuse(mediaUrn, a.urn, b.content.media.title);
+      if (refused) return refused;
+      imageUrns.pop();
+    }
     for (const urn of imageUrns) {
       const img = state.images.get(urn);
       if (!img || !img.bytes) return li(400, `Invalid content: ${urn} is not available`, { code: 'INVALID_CONTENT' });
@@ -508,6 +518,7 @@ export async function startLinkedInSimulator(opts: LinkedInSimulatorOptions = {}
     clientSecret,
     authorizeUrl: `${server.url}/oauth/v2/authorization`,
     tokenUrl: `${server.url}/oauth/v2/accessToken`,
+    media: media.state,
     restBase: `${server.url}/rest`,
     v2Base: `${server.url}/v2`,
     addMember,

@@ -208,7 +208,8 @@ describe('media per network (spec Limits table)', () => {
     ['microblog', ['gif', 'image'], false],
     ['skyblog', img(4), true],
     ['skyblog', img(5), false],
-    ['skyblog', ['video'], false],
+    ['skyblog', ['video'], true],
+    ['skyblog', ['video', 'image'], false],
     ['fedblog', img(4), true],
     ['fedblog', img(5), false],
     ['fedblog', ['video'], true],
@@ -219,7 +220,8 @@ describe('media per network (spec Limits table)', () => {
     ['threadblog', ['video', 'image'], false],
     ['problog', img(20), true],
     ['problog', img(21), false],
-    ['problog', ['video'], false],
+    ['problog', ['video'], true],
+    ['problog', ['video', 'image'], false],
   ] as [Platform, ('image' | 'gif' | 'video')[], boolean][])('%s %j → %s', (platform, media, ok) => {
     expect(checkMedia(platform, media) === undefined).toBe(ok);
     expect(validatePost(platform, 'text', media).valid).toBe(ok);

@@ -4,6 +4,7 @@ const WAITING: Record<string, string> = {
   quota: 'waiting: network quota',
   network: 'waiting: network trouble',
   reconnect: 'waiting: reconnect the account',
+  processing: 'the network is processing the video',
 };
 
 export function waitingText(

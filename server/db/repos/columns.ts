@@ -10,7 +10,7 @@ export const ACCOUNT_COLUMNS = `id, user_id AS userId, platform, platform_user_i
 
 /** media → MediaRow. */
 export const MEDIA_COLUMNS = `id, user_id AS userId, file_name AS fileName, type, mime, size, width, height,
-  alt_text AS altText, created_at AS createdAt`;
+  alt_text AS altText, created_at AS createdAt, title, captions, duration_ms AS durationMs, pages`;
 
 /** schedule_entries → EntryRow (the schedule and its hand-off side). */
 export const ENTRY_COLUMNS = `id, user_id AS userId, draft_id AS draftId, account_id AS accountId, platform,

@@ -53,8 +53,8 @@ export class DraftsRepo {
         WHERE social_set_id IN (SELECT value FROM json_each(?)) ORDER BY position`),
       media: () =>
         s.prepare(
-          'SELECT id, type, alt_text AS altText FROM media WHERE user_id = ? AND id IN (SELECT value FROM ' +
-            'json_each(?))',
+          `SELECT id, type, size, duration_ms AS durationMs, alt_text AS altText FROM media
+           WHERE user_id = ? AND id IN (SELECT value FROM json_each(?))`,
         ),
       insert: () =>
         s.prepare(`INSERT INTO drafts (id, user_id, title, status, scheduled_for, social_set_id, selected_account_ids,
@@ -137,8 +137,17 @@ export class DraftsRepo {
     return this.stmts.members.all(JSON.stringify(setIds)) as { socialSetId: string; accountId: string }[];
   }
 
-  mediaTypes(userId: string, ids: string[]): { id: string; type: string; altText: string }[] {
-    return this.stmts.media.all(userId, JSON.stringify(ids)) as { id: string; type: string; altText: string }[];
+  mediaTypes(
+    userId: string,
+    ids: string[],
+  ): { id: string; type: string; size: number; durationMs: number | null; altText: string }[] {
+    return this.stmts.media.all(userId, JSON.stringify(ids)) as {
+      id: string;
+      type: string;
+      size: number;
+      durationMs: number | null;
+      altText: string;
+    }[];
   }
 
   // ---- writing (call inside a transaction when several go together) ---------------------------

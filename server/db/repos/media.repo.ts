@@ -16,9 +16,12 @@ export class MediaRepo {
       fileNames: () => sqlite.prepare('SELECT file_name FROM media').pluck(),
       insert: () =>
         sqlite.prepare(`INSERT INTO media (id, user_id, file_name, type, mime, size, width, height, alt_text,
-                created_at)
-        VALUES (@id, @userId, @fileName, @type, @mime, @size, @width, @height, @altText, @createdAt)`),
+                created_at, title, captions, duration_ms, pages)
+        VALUES (@id, @userId, @fileName, @type, @mime, @size, @width, @height, @altText, @createdAt, @title,
+                @captions, @durationMs, @pages)`),
       setAltText: () => sqlite.prepare('UPDATE media SET alt_text = ? WHERE id = ? AND user_id = ?'),
+      setTitle: () => sqlite.prepare('UPDATE media SET title = ? WHERE id = ? AND user_id = ?'),
+      setCaptions: () => sqlite.prepare('UPDATE media SET captions = ? WHERE id = ? AND user_id = ?'),
       delete: () => sqlite.prepare('DELETE FROM media WHERE id = ?'),
     });
   }
@@ -45,6 +48,15 @@ export class MediaRepo {
 
   setAltText(userId: string, id: string, altText: string): void {
     this.s.setAltText.run(altText, id, userId);
+  }
+
+  setTitle(userId: string, id: string, title: string): void {
+    this.s.setTitle.run(title, id, userId);
+  }
+
+  /** `captions`: the JSON array as stored. */
+  setCaptions(userId: string, id: string, captions: string): void {
+    this.s.setCaptions.run(captions, id, userId);
   }
 
   delete(id: string): void {

@@ -12,6 +12,7 @@ import { lazyStatements } from './statements.js';
 
 export type AccountRow = typeof accounts.$inferSelect;
 export type MediaRow = typeof media.$inferSelect;
+export type MediaFacts = { id: string; type: string; size: number; durationMs: number | null; altText: string };
 
 /** The draft as the publisher reads it: the drafts repo's row (one reader for the API and the publisher). */
 export type DraftSourceRow = Pick<
@@ -36,8 +37,8 @@ export class PublishInputsRepo {
       accountById: () => sqlite.prepare(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE id = ?`),
       mediaKinds: () =>
         sqlite.prepare(
-          'SELECT id, type, size, alt_text AS altText FROM media WHERE user_id = ? AND id IN (SELECT value ' +
-            'FROM json_each(?))',
+          `SELECT id, type, size, duration_ms AS durationMs, alt_text AS altText FROM media
+           WHERE user_id = ? AND id IN (SELECT value FROM json_each(?))`,
         ),
       mediaById: () => sqlite.prepare(`SELECT ${MEDIA_COLUMNS} FROM media WHERE id = ?`),
     });
@@ -72,14 +73,9 @@ export class PublishInputsRepo {
   }
 
   /** Type and size of this user's media items among `ids`. */
-  mediaKinds(userId: string, ids: string[]): { id: string; type: string; size: number; altText: string }[] {
+  mediaKinds(userId: string, ids: string[]): MediaFacts[] {
     if (ids.length === 0) return [];
-    return this.s.mediaKinds.all(userId, JSON.stringify(ids)) as {
-      id: string;
-      type: string;
-      size: number;
-      altText: string;
-    }[];
+    return this.s.mediaKinds.all(userId, JSON.stringify(ids)) as MediaFacts[];
   }
 
   mediaRow(id: string): MediaRow | undefined {

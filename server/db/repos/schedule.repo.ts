@@ -41,7 +41,7 @@ export interface WithdrawalRow {
   networkScheduledId: string;
 }
 
-export type WaitingFor = 'storage' | 'quota' | 'network' | 'reconnect';
+export type WaitingFor = 'storage' | 'quota' | 'network' | 'reconnect' | 'processing';
 
 /** An entry as progress shows it (claimed entries included: being fired, or held by a full disk). */
 export interface ProgressEntryRow {

@@ -95,6 +95,14 @@ export const media = sqliteTable(
     height: integer('height'),
     altText: text('alt_text').notNull().default(''),
     createdAt: text('created_at').notNull(),
+    /** Shown by LinkedIn for documents and videos; the uploaded file's name unless given. */
+    title: text('title').notNull().default(''),
+    /** JSON array of {lang, vtt}. */
+    captions: text('captions').notNull().default('[]'),
+    /** Videos: the movie header's duration. */
+    durationMs: integer('duration_ms'),
+    /** Documents: the PDF's page count. */
+    pages: integer('pages'),
   },
   (t) => [index('media_user_idx').on(t.userId)],
 );

@@ -18,6 +18,7 @@ import { HeraldError } from '../../core/errors.js';
 import { THREADS_NEEDS_RELAY } from '../publishing/limits.js';
 import { optionsOut, parseJson } from './draft-fields.js';
 import { pollLimitsFromMeta, withPollText } from './draft-options.js';
+import { withVideoLimits } from '../media/video-verdicts.js';
 import { rulesFor, verdictFor, type MediaRef, type TargetRules } from './draft-text.js';
 import type { DraftReader } from './draft-reader.js';
 import { locked, type DraftWriter, type DraftsRepos } from './draft-writer.js';
@@ -96,20 +97,27 @@ export class DraftNetworks {
     const mediaIds = list.flatMap((t) => t.media.map((m) => m.mediaId));
     const kinds = this.reader.mediaKinds(userId, mediaIds);
     const alts = this.reader.mediaAlts(userId, mediaIds);
+    const facts = new Map(this.repos.drafts.mediaTypes(userId, [...kinds.keys()]).map((f) => [f.id, f] as const));
     const overrides = new Map(this.platformRows(row.id).map((p) => [p.platform, p.content]));
     const options = optionsOut(row.options);
     return targets.map((account) => {
       const platform = account.platform as Platform;
       const meta = parseJson<Record<string, unknown>>(account.meta, {});
       const posts = withPollText(platform, options, postsForNetwork(platform, list, overrides.get(platform)));
-      const checked = checkNetworkPosts(
+      const checked = withVideoLimits(
         platform,
-        posts.map((p) => ({
-          text: p.text,
-          media: p.media.map((m) => kinds.get(m.mediaId) ?? 'image'),
-          alts: p.media.map((m) => m.altText ?? alts.get(m.mediaId)),
-        })),
-        countOptionsFromMeta(platform, meta),
+        meta,
+        posts,
+        facts,
+        checkNetworkPosts(
+          platform,
+          posts.map((p) => ({
+            text: p.text,
+            media: p.media.map((m) => kinds.get(m.mediaId) ?? 'image'),
+            alts: p.media.map((m) => m.altText ?? alts.get(m.mediaId)),
+          })),
+          countOptionsFromMeta(platform, meta),
+        ),
       );
       // Threads downloads media itself: files kept by Herald need the relay (docs/decisions.md §11).
       const needsRelay = (p: (typeof posts)[number]) =>

@@ -110,7 +110,7 @@ export class DraftReader {
     const kinds = new Map<string, MediaKind>();
     if (ids.length === 0) return kinds;
     for (const m of this.repo.mediaTypes(userId, [...new Set(ids)])) {
-      kinds.set(m.id, m.type === 'video' || m.type === 'gif' ? m.type : 'image');
+      kinds.set(m.id, m.type === 'video' || m.type === 'gif' || m.type === 'document' ? m.type : 'image');
     }
     return kinds;
   }

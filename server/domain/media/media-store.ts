@@ -24,6 +24,10 @@ export interface StoredMedia {
   size: number;
   width?: number;
   height?: number;
+  durationMs?: number;
+  pages?: number;
+  /** The name the file was sent with (multipart filename), for its default title. */
+  originalName?: string;
 }
 
 export interface StoreOptions {
@@ -127,6 +131,8 @@ export async function storeStream(src: Readable | AsyncIterable<Buffer>, opts: S
       size,
       width: dims.width,
       height: dims.height,
+      durationMs: dims.durationMs,
+      pages: dims.pages,
     };
   } catch (err) {
     if (started) {

@@ -10,11 +10,16 @@
  */
 import { checkPixels, malformed, MAX_GIF_FRAMES, type MediaFormat } from './media-types.js';
 import { HeraldError } from '../../core/errors.js';
+import { PdfPages } from './media-pdf.js';
 
 export interface StructureResult {
   width?: number;
   height?: number;
   frames?: number;
+  /** Videos: the movie header's duration. */
+  durationMs?: number;
+  /** PDFs: the page count. */
+  pages?: number;
 }
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -169,8 +174,26 @@ function* isoChildren(buf: Buffer): Generator<[string, Buffer]> {
   }
 }
 
-/** Width and height of the first track with a picture (tkhd, 16.16 fixed point). */
+/** The movie header's duration (mvhd: version 1 has 64-bit times), in ms. */
+function movieDuration(mvhd: Buffer): number | undefined {
+  const v1 = mvhd[0] === 1;
+  if (mvhd.length < (v1 ? 32 : 20)) return undefined;
+  const scale = mvhd.readUInt32BE(v1 ? 20 : 12);
+  const units = v1 ? Number(mvhd.readBigUInt64BE(24)) : mvhd.readUInt32BE(16);
+  // All ones: "unknown" in the format.
+  if (!scale || units === 0xffffffff || !Number.isSafeInteger(units)) return undefined;
+  return Math.round((units * 1000) / scale);
+}
+
+/** Width and height of the first track with a picture (tkhd, 16.16 fixed point), and the duration. */
 function videoDims(moov: Buffer): StructureResult {
+  let durationMs: number | undefined;
+  for (const [type, box] of isoChildren(moov)) if (type === 'mvhd') durationMs = movieDuration(box);
+  const dims = trackDims(moov);
+  return durationMs === undefined ? dims : { ...dims, durationMs };
+}
+
+function trackDims(moov: Buffer): StructureResult {
   for (const [type, trak] of isoChildren(moov)) {
     if (type !== 'trak') continue;
     for (const [t, tkhd] of isoChildren(trak)) {
@@ -225,6 +248,10 @@ const WALKERS: Record<MediaFormat, () => Walker> = {
   webp: webpWalker,
   mp4: () => isoWalker('mp4'),
   mov: () => isoWalker('mov'),
+  pdf: function* () {
+    yield { rest: true };
+    return {};
+  },
 };
 
 /** Feeds chunks to a format's walker; `end()` says whether the file ended where it should. */
@@ -235,10 +262,12 @@ export class StructureCheck {
   private parts: Buffer[] = [];
   private have = 0;
   private tail = Buffer.alloc(0);
+  private readonly pdf: PdfPages | undefined;
 
   constructor(private readonly format: MediaFormat) {
     this.gen = WALKERS[format]();
     this.advance(null);
+    if (format === 'pdf') this.pdf = new PdfPages();
   }
 
   private advance(input: Buffer | null): void {
@@ -253,6 +282,7 @@ export class StructureCheck {
   }
 
   push(chunk: Buffer): void {
+    if (this.pdf) return this.pdf.push(chunk);
     let off = 0;
     while (off < chunk.length) {
       const need = this.need;
@@ -282,6 +312,7 @@ export class StructureCheck {
   }
 
   end(): StructureResult {
+    if (this.pdf) return { pages: this.pdf.end() };
     const need = this.need;
     if (need && 'rest' in need) this.advance(this.tail);
     else if (need && 'read' in need && need.eofOk && this.have === 0) this.advance(null);

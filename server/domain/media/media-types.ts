@@ -7,8 +7,8 @@
  */
 import { HeraldError } from '../../core/errors.js';
 
-export type MediaKind = 'image' | 'gif' | 'video';
-export type MediaFormat = 'png' | 'jpeg' | 'webp' | 'gif' | 'mp4' | 'mov';
+export type MediaKind = 'image' | 'gif' | 'video' | 'document';
+export type MediaFormat = 'png' | 'jpeg' | 'webp' | 'gif' | 'mp4' | 'mov' | 'pdf';
 
 export interface MediaTypeInfo {
   format: MediaFormat;
@@ -28,6 +28,7 @@ export const MEDIA_TYPES: Record<MediaFormat, MediaTypeInfo> = {
   gif: { format: 'gif', kind: 'gif', mime: 'image/gif', ext: 'gif', maxBytes: 15 * MB },
   mp4: { format: 'mp4', kind: 'video', mime: 'video/mp4', ext: 'mp4', maxBytes: 512 * MB },
   mov: { format: 'mov', kind: 'video', mime: 'video/quicktime', ext: 'mov', maxBytes: 512 * MB },
+  pdf: { format: 'pdf', kind: 'document', mime: 'application/pdf', ext: 'pdf', maxBytes: 100 * MB },
 };
 
 /** The largest cap of any type: the whole-file limit handed to multer as well. */
@@ -49,6 +50,7 @@ const FROM_SNIFF: Record<string, MediaFormat> = {
   'gif|image/gif': 'gif',
   'mp4|video/mp4': 'mp4',
   'mov|video/quicktime': 'mov',
+  'pdf|application/pdf': 'pdf',
 };
 
 /**
@@ -68,7 +70,9 @@ export const malformed = (format: string, why: string) =>
   new HeraldError('INVALID_INPUT', `Not a valid ${format.toUpperCase()} file: ${why}`);
 
 export const unsupported = (what = 'This file type') =>
-  new HeraldError('INVALID_INPUT', `${what} is not accepted; send PNG, JPEG, WebP, GIF, MP4 or MOV`, { status: 415 });
+  new HeraldError('INVALID_INPUT', `${what} is not accepted; send PNG, JPEG, WebP, GIF, MP4, MOV or PDF`, {
+    status: 415,
+  });
 
 /** Decides the type from the first bytes of a file. */
 /** file-type (with its token readers; its load time: README, Performance) is loaded by the first upload. */
@@ -80,7 +84,9 @@ export async function sniffType(head: Buffer): Promise<MediaTypeInfo> {
   const found = await fileTypeFromBuffer(head);
   const format = found ? FROM_SNIFF[`${found.ext}|${found.mime}`] : undefined;
   if (!format) throw unsupported(found ? `${found.mime}` : 'This file type');
-  if (MARKUP.test(head.toString('latin1'))) throw unsupported('A file with HTML, SVG or script markup inside');
+  // A PDF's own syntax may name markup types in its metadata; it is served as a download, never run.
+  if (format !== 'pdf' && MARKUP.test(head.toString('latin1')))
+    throw unsupported('A file with HTML, SVG or script markup inside');
   return MEDIA_TYPES[format];
 }
 

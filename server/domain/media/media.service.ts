@@ -17,6 +17,7 @@ import { blockedReason, ipLiteral } from '../../net/address-policy.js';
 import { GuardedFetcher, UrlRefused } from '../../net/guarded-fetch.js';
 import { mediaPath, storeStream, type StoredMedia } from './media-store.js';
 import { MAX_MEDIA_BYTES } from './media-types.js';
+import { checkCaptions, parseCaptions, type Caption } from './captions.js';
 
 export type { MediaRow };
 
@@ -28,7 +29,14 @@ export interface MediaView {
   width: number | null;
   height: number | null;
   size: number;
+  title: string;
+  captions: Caption[];
+  durationMs: number | null;
+  pages: number | null;
 }
+
+/** LinkedIn's own cap on a media title. */
+export const TITLE_MAX = 400;
 
 export class MediaService {
   /** The fetcher for remote media URLs; replaceable (e.g. with an injected resolver in tests). */
@@ -65,14 +73,18 @@ export class MediaService {
       width: row.width,
       height: row.height,
       size: row.size,
+      title: row.title,
+      captions: parseCaptions(row.captions),
+      durationMs: row.durationMs,
+      pages: row.pages,
     };
   }
 
   /** Records files already in the media folder; all or nothing (files are removed on failure). */
-  saveStored(userId: string, stored: StoredMedia[]): MediaRow[] {
+  saveStored(userId: string, stored: StoredMedia[], titles: string[] = []): MediaRow[] {
     const now = nowIso(this.deps.clock);
     try {
-      const rows = stored.map((f): MediaRow => ({
+      const rows = stored.map((f, i): MediaRow => ({
         id: path.parse(f.fileName).name,
         userId,
         fileName: f.fileName,
@@ -83,6 +95,10 @@ export class MediaService {
         height: f.height ?? null,
         altText: '',
         createdAt: now,
+        title: (titles[i] ?? f.originalName ?? '').slice(0, TITLE_MAX),
+        captions: '[]',
+        durationMs: f.durationMs ?? null,
+        pages: f.pages ?? null,
       }));
       this.repo.insertAll(rows);
       return rows;
@@ -101,6 +117,21 @@ export class MediaService {
   updateAltText(userId: string, mediaId: string, altText: string): MediaView {
     this.own(userId, mediaId);
     this.repo.setAltText(userId, mediaId, altText);
+    return this.view(this.own(userId, mediaId));
+  }
+
+  /** PUT /microblog/media/:id: the title and/or the alt text. */
+  update(userId: string, mediaId: string, change: { title?: string; altText?: string }): MediaView {
+    this.own(userId, mediaId);
+    if (change.title !== undefined) this.repo.setTitle(userId, mediaId, change.title);
+    if (change.altText !== undefined) this.repo.setAltText(userId, mediaId, change.altText);
+    return this.view(this.own(userId, mediaId));
+  }
+
+  setCaptions(userId: string, mediaId: string, captions: Caption[]): MediaView {
+    this.own(userId, mediaId);
+    checkCaptions(captions);
+    this.repo.setCaptions(userId, mediaId, JSON.stringify(captions));
     return this.view(this.own(userId, mediaId));
   }
 

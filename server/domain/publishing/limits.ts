@@ -14,6 +14,7 @@ import { SKYBLOG_IMAGE_MAX_BYTES } from '../../platforms/skyblog/images.js';
 import type { AccountRow } from '../accounts/accounts.service.js';
 import type { PartPlan, PublicationOptions } from './model.js';
 import { accountHandle } from '../../core/handles.js';
+import { videoProblem } from '../../../text/video-limits.js';
 
 /** What the checks need beyond the parts: whether a media relay is set up (Threads with uploaded media). */
 export interface CheckFacts {
@@ -85,6 +86,10 @@ function partProblems(
             `${SKYBLOG_IMAGE_MAX_BYTES} bytes per image, and a GIF cannot be made smaller without losing its ` +
             `animation; use a smaller GIF`,
         });
+      }
+      if (kind === 'video') {
+        const why = videoProblem(platform, ref, metaOf(account));
+        if (why) details.push({ path: `${at(i)}.media`, message: `${who}: ${label(i)} cannot go as it is: ${why}` });
       }
       list.push(kind);
     }

@@ -16,11 +16,13 @@ export interface MediaRef {
   url?: string;
   altText?: string;
   /** The media row's type, filled in when the publish is planned (absent: the item is gone). */
-  kind?: 'image' | 'gif' | 'video';
+  kind?: 'image' | 'gif' | 'video' | 'document';
   /** The media row's size in bytes, filled in with `kind`. */
   size?: number;
   /** The media row's own alt text, filled in with `kind` (the post's `altText` wins over it). */
   rowAltText?: string;
+  /** A video's length, filled in with `kind`. */
+  durationMs?: number | null;
 }
 
 export interface PublicationOptions extends PostOptions {

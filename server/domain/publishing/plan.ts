@@ -83,10 +83,13 @@ export function withKinds(inputs: PublishInputsRepo, userId: string, refs: Media
   const ids = [...new Set(refs.map((r) => r.mediaId).filter((id): id is string => !!id))];
   const rows = inputs.mediaKinds(userId, ids);
   const found = new Map(
-    rows.map((r) => [r.id, { kind: r.type as NonNullable<MediaRef['kind']>, size: r.size, rowAltText: r.altText }]),
+    rows.map((r) => [
+      r.id,
+      { kind: r.type as NonNullable<MediaRef['kind']>, size: r.size, rowAltText: r.altText, durationMs: r.durationMs },
+    ]),
   );
   return (ref) => {
-    const { kind: _kind, size: _size, rowAltText: _alt, ...rest } = ref;
+    const { kind: _kind, size: _size, rowAltText: _alt, durationMs: _d, ...rest } = ref;
     const row = ref.mediaId ? found.get(ref.mediaId) : undefined;
     return row ? { ...rest, ...row } : rest;
   };

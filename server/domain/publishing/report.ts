@@ -2,6 +2,7 @@
  * Report: where each target of a draft (or job) stands, and the history of publications, each
  * with what went wrong and what happens next in the words of text/status-text.ts.
  */
+import { isProcessing } from './processing-waits.js';
 import type { Platform } from '../../core/config.js';
 import type { PublicationRow, PublicationStatus } from '../../db/repos/outbox.repo.js';
 import type { PublishingRepos } from '../../db/repos/publishing-repos.js';
@@ -77,7 +78,8 @@ export class PublishReports {
       url: p.url,
       error: p.error,
       attempts: p.attempts,
-      waitingFor: null as WaitingFor | null,
+      // Being sent while the network processes its video.
+      waitingFor: (p.status === 'publishing' && isProcessing(p.id) ? 'processing' : null) as WaitingFor | null,
       nextAttemptAt: null as string | null,
       errorCode: errorCodeOf(p),
     }));

@@ -15,6 +15,8 @@ import type { CallContext, MediaItem, PlatformAdapter, PostLinkCard, PostRef } f
 import { NETWORK_NAMES, PlatformError } from '../../platforms/errors.js';
 import { publishThread } from '../../platforms/thread.js';
 import type { CredentialsService } from '../accounts/credentials.service.js';
+import { parseCaptions } from '../media/captions.js';
+import { processingListener } from './processing-waits.js';
 import type { OutboxRepo, PartRow, PublicationRow } from '../../db/repos/outbox.repo.js';
 import type { PublishInputsRepo } from '../../db/repos/publish-inputs.repo.js';
 import type { UsageRepo } from '../../db/repos/usage.repo.js';
@@ -113,6 +115,8 @@ export class PublicationRunner {
         width: row.width ?? undefined,
         height: row.height ?? undefined,
         altText: ref.altText ?? row.altText,
+        title: row.title,
+        captions: parseCaptions(row.captions),
         publicUrl: publicBase ? `${publicBase}/api/v1/media/${row.id}` : undefined,
       };
     });
@@ -157,8 +161,9 @@ export class PublicationRunner {
         };
       });
       const mediaRelay = this.relay?.relay();
+      const onProcessing = processingListener(pub.id);
       const refs = await this.credentials.withCredentials(account, (ctx) =>
-        this.sendAll(adapter, mediaRelay ? { ...ctx, mediaRelay } : ctx, pub, plans, since),
+        this.sendAll(adapter, { ...ctx, onProcessing, ...(mediaRelay ? { mediaRelay } : {}) }, pub, plans, since),
       );
       return { status: 'published', refs };
     } catch (err) {

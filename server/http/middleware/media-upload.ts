@@ -204,6 +204,7 @@ class MediaStorage implements StorageEngine {
       onOpening: (opened) => st.opening.push(opened),
       onChunk,
     }).then((stored) => {
+      stored.originalName = file.originalname;
       st.stored[index] = stored;
       cb(null, { path: stored.path, size: stored.size, filename: stored.fileName });
     }, fail);

@@ -7,6 +7,12 @@ import { mediaUpload, uploadedMedia } from '../middleware/media-upload.js';
 import { defineRoute, type RouteDef } from '../route.js';
 
 const tag = 'Media';
+
+/** The form's `title` fields, in order (multer gives one as a string, several as an array). */
+const formTitles = (body: unknown): string[] => {
+  const t = (body as { title?: unknown } | undefined)?.title;
+  return (Array.isArray(t) ? t : [t]).filter((x): x is string => typeof x === 'string');
+};
 /** A media item is served with the type found when it was stored. */
 const MEDIA_MIMES = Object.values(MEDIA_TYPES).map((t) => t.mime);
 
@@ -22,7 +28,9 @@ export const mediaRoutes = (s: Services): RouteDef[] => [
       '(15 MB), MP4 or MOV (512 MB). Images at most 8192 px a side and 40 megapixels; GIFs at most 1000 ' +
       'frames. Over a byte cap: 413; another type (SVG, HTML, scripts, ...): 415; malformed, truncated, ' +
       'trailing data, pixel or frame caps, more than 4 files: 400. All or nothing: nothing is kept when one ' +
-      'file fails.',
+      'file fails. PDF documents (LinkedIn only): at most 100 MB and 300 pages; a broken PDF or one over 300 ' +
+      'pages is 400. Form field `title` (repeat it for several files, in order): the title LinkedIn shows for ' +
+      'a document or video; default: the file name.',
     bodyType: 'multipart',
     before: [mediaUpload(s.media)],
     response: c.uploadResponse,
@@ -30,13 +38,22 @@ export const mediaRoutes = (s: Services): RouteDef[] => [
     handler: ({ auth, req }) => {
       const stored = uploadedMedia(req);
       if (stored.length === 0) throw new HeraldError('INVALID_INPUT', 'No file found in the part named "files"');
-      const rows = s.media.saveStored(auth.user.id, stored);
+      const rows = s.media.saveStored(auth.user.id, stored, formTitles(req.body));
       // The Host guard let only this server's own names through: the page's thumbnails load from its own origin.
       const origin = req.headers.host ? `http://${req.headers.host.toLowerCase()}` : undefined;
       return {
         code: 0,
         success: true,
-        data: { uploads: rows.map((r) => ({ mediaId: r.id, url: s.media.url(r.id, origin), type: r.type })) },
+        data: {
+          uploads: rows.map((r) => ({
+            mediaId: r.id,
+            url: s.media.url(r.id, origin),
+            type: r.type,
+            title: r.title,
+            durationMs: r.durationMs,
+            pages: r.pages,
+          })),
+        },
       };
     },
   }),
@@ -93,6 +110,34 @@ export const mediaRoutes = (s: Services): RouteDef[] => [
     handler: ({ auth, params, body }) => ({
       success: true,
       media: s.media.updateAltText(auth.user.id, params.mediaId, body.altText),
+    }),
+  }),
+  defineRoute({
+    method: 'put',
+    path: '/microblog/media/:mediaId',
+    tag,
+    summary: 'Set the title and/or the alt text of a media item',
+    params: c.mediaIdParam,
+    body: c.mediaUpdateBody,
+    response: c.mediaResponse,
+    errors: ['INVALID_API_KEY', 'INVALID_INPUT', 'NOT_FOUND', 'RATE_LIMITED'],
+    handler: ({ auth, params, body }) => ({ success: true, media: s.media.update(auth.user.id, params.mediaId, body) }),
+  }),
+  defineRoute({
+    method: 'put',
+    path: '/microblog/media/:mediaId/captions',
+    tag,
+    summary: 'Set the captions of a video (WebVTT, one per language)',
+    description:
+      'Replaces every caption of the item. Each is WebVTT (the signature and every cue timing checked), at ' +
+      'most 20,000 bytes, with a BCP 47 `lang`; at most 20. Bluesky and LinkedIn videos carry them.',
+    params: c.mediaIdParam,
+    body: c.captionsBody,
+    response: c.mediaResponse,
+    errors: ['INVALID_API_KEY', 'INVALID_INPUT', 'NOT_FOUND', 'RATE_LIMITED'],
+    handler: ({ auth, params, body }) => ({
+      success: true,
+      media: s.media.setCaptions(auth.user.id, params.mediaId, body.captions),
     }),
   }),
   defineRoute({

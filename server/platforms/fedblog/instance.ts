@@ -12,6 +12,8 @@ export interface InstanceLimits {
   characters_reserved_per_url: number;
   max_media_attachments: number;
   description_limit: number;
+  /** Bytes; `configuration.media_attachments.video_size_limit`. */
+  video_size_limit: number;
   /** `api_versions.mastodon`; 7 and up take quoted_status_id. */
   api_version: number;
   /** `configuration.polls` (expirations in seconds), read by the drafts' option checks from the account's meta. */
@@ -26,6 +28,8 @@ export const DEFAULT_LIMITS: InstanceLimits = {
   characters_reserved_per_url: 23,
   max_media_attachments: 4,
   description_limit: 1500,
+  // Mastodon's own default (99 MiB) when the instance does not say.
+  video_size_limit: 99 * 1024 * 1024,
   api_version: 0,
   poll_max_options: 4,
   poll_max_characters_per_option: 50,
@@ -39,7 +43,7 @@ const cache = new Map<string, { at: number; limits: InstanceLimits }>();
 interface InstanceDoc {
   configuration?: {
     statuses?: { max_characters?: number; max_media_attachments?: number; characters_reserved_per_url?: number };
-    media_attachments?: { description_limit?: number };
+    media_attachments?: { description_limit?: number; video_size_limit?: number };
     polls?: {
       max_options?: number;
       max_characters_per_option?: number;
@@ -60,6 +64,7 @@ function limitsOf(doc: InstanceDoc): InstanceLimits {
     characters_reserved_per_url: num(s.characters_reserved_per_url, DEFAULT_LIMITS.characters_reserved_per_url),
     max_media_attachments: num(s.max_media_attachments, DEFAULT_LIMITS.max_media_attachments),
     description_limit: num(doc.configuration?.media_attachments?.description_limit, DEFAULT_LIMITS.description_limit),
+    video_size_limit: num(doc.configuration?.media_attachments?.video_size_limit, DEFAULT_LIMITS.video_size_limit),
     api_version: num(doc.api_versions?.mastodon, 0),
     ...pollsOf(doc.configuration?.polls ?? {}),
   };
@@ -110,6 +115,7 @@ export function limitsFromMeta(meta: Record<string, unknown>): InstanceLimits {
     characters_reserved_per_url: num(meta.characters_reserved_per_url, DEFAULT_LIMITS.characters_reserved_per_url),
     max_media_attachments: num(meta.max_media_attachments, DEFAULT_LIMITS.max_media_attachments),
     description_limit: num(meta.description_limit, DEFAULT_LIMITS.description_limit),
+    video_size_limit: num(meta.video_size_limit, DEFAULT_LIMITS.video_size_limit),
     api_version: num(meta.api_version, 0),
     ...pollsOf({
       max_options: meta.poll_max_options as number,

@@ -78,8 +78,6 @@ export async function uploadImage(
   item: MediaItem,
   opts: ImageOptions,
 ): Promise<string> {
-  if (item.kind === 'video')
-    throw new PlatformError('problog', 'permanent', 'Herald cannot publish videos to LinkedIn yet; post images only');
   if (!item.path)
     throw new PlatformError(
       'problog',

@@ -78,13 +78,13 @@ export function checkImages(media: MediaItem[]): void {
       `Bluesky allows at most ${SKYBLOG_MAX_IMAGES} images per post; this post has ${media.length}`,
     );
   }
+  if (media.some((m) => m.kind === 'video')) {
+    if (media.length > 1) throw new PlatformError('skyblog', 'permanent', 'Bluesky takes one video per post, alone');
+    return;
+  }
   for (const item of media) {
-    if (item.kind === 'video')
-      throw new PlatformError(
-        'skyblog',
-        'permanent',
-        'Herald cannot publish video to Bluesky yet; remove the video from this post',
-      );
+    if (item.kind === 'document')
+      throw new PlatformError('skyblog', 'permanent', 'Bluesky does not take documents (PDF): LinkedIn only');
     if (!IMAGE_TYPES.has(item.mime))
       throw new PlatformError(
         'skyblog',
@@ -164,7 +164,7 @@ export async function uploadImages(
   base: string,
   media: MediaItem[],
 ): Promise<ImageEmbed | undefined> {
-  if (media.length === 0) return undefined;
+  if (media.length === 0 || media.some((m) => m.kind === 'video')) return undefined;
   checkImages(media);
   const images: ImageEmbed['images'] = [];
   for (const item of media) {

@@ -81,7 +81,7 @@ export function xrpcError(
   return new PlatformError('skyblog', 'permanent', `${host} refused to ${what}: ${reason}`, opts);
 }
 
-const XRPC_RULES: NetworkRules = {
+export const XRPC_RULES: NetworkRules = {
   platform: 'skyblog',
   notJson: (text) => ({ message: text.replace(/\s+/g, ' ').trim().slice(0, 300) }),
   error: ({ status, headers, body, what, url }) =>

@@ -3,6 +3,7 @@ import { memo, useLayoutEffect, useRef } from 'react';
 import { ALT_TEXT_MAX, NETWORK_LABELS, type Platform, type Verdict } from '../../../../text/index';
 import type { MediaRef, Post } from './model';
 import { AltTextCounter } from './AltTextCounter';
+import { MediaKindInfo } from './MediaKindInfo';
 
 export interface PostEditorProps {
   i: number;
@@ -127,7 +128,7 @@ function PostEditorView({
             type="file"
             multiple
             className="visually-hidden"
-            accept="image/png,image/jpeg,image/webp,image/gif,video/mp4,video/quicktime"
+            accept="image/png,image/jpeg,image/webp,image/gif,video/mp4,video/quicktime,application/pdf"
             aria-label={`Add media to post ${i + 1}`}
             onChange={(e) => {
               onFiles(i, [...(e.target.files ?? [])]);
@@ -142,6 +143,8 @@ function PostEditorView({
             <div className="thumb" key={m.mediaId} data-media={m.mediaId}>
               {m.type === 'video' ? (
                 <video src={m.url} muted className="thumb-media" />
+              ) : m.type === 'document' ? (
+                <div className="thumb-media thumb-doc">PDF</div>
               ) : (
                 <img src={m.url} alt={m.altText || 'attached media'} className="thumb-media" />
               )}
@@ -162,6 +165,17 @@ function PostEditorView({
                 alt={m.altText}
                 platforms={verdicts.map((x) => x.pl)}
                 label={`media ${k + 1} of post ${i + 1}`}
+              />
+              <MediaKindInfo
+                m={m}
+                label={`media ${k + 1} of post ${i + 1}`}
+                platforms={verdicts.map((v) => v.pl)}
+                onChange={(x) =>
+                  onMedia(
+                    i,
+                    p.media.map((y, j) => (j === k ? x : y)),
+                  )
+                }
               />
               <button
                 type="button"

@@ -48,6 +48,9 @@ export function useEditorCalls(k: Composer, withThreads: Platform[]) {
               type: u.type,
               url: u.url,
               size: batch[j]?.size,
+              title: u.title,
+              durationMs: u.durationMs,
+              pages: u.pages,
             })),
           );
         }

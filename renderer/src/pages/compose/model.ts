@@ -12,6 +12,10 @@ export interface MediaRef {
   type: MediaKind;
   url: string;
   /** Bytes, when known (files uploaded in this session). */ size?: number;
+  /** Videos and documents: what LinkedIn shows; a video's length; a document's pages (known after upload). */
+  title?: string;
+  durationMs?: number | null;
+  pages?: number | null;
 }
 export interface Post {
   key: number;
