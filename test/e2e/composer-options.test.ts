@@ -60,6 +60,15 @@ describe('Post options in the composer', () => {
     await preview('fedblog').scrollIntoViewIfNeeded();
     await page().screenshot({ path: shotPath('composer-options-390-previews') });
 
+    // Threads takes at most 5 distinct links a post, counted as the server counts them.
+    const post1 = page().getByRole('textbox', { name: 'Post 1', exact: true });
+    await post1.fill(`Which? ${[1, 2, 3, 4, 5, 6].map((i) => `https://example.com/${i}`).join(' ')}`);
+    await expect
+      .poll(() => preview('threadblog').locator('[data-options-problem="links"]').textContent())
+      .toBe('the post has 6 links; Threads takes at most 5');
+    await post1.fill('Which should we build next?');
+    await expect.poll(() => preview('threadblog').locator('[data-options-problem]').count()).toBe(0);
+
     // The fallback makes Bluesky's post valid; the draft keeps the options.
     await panel.getByLabel(/On Bluesky \(no polls\)/).check();
     await expect.poll(() => preview('skyblog').locator('[data-options-problem]').count()).toBe(0);

@@ -9,12 +9,13 @@ type Posts = readonly { text: string; media: readonly unknown[] }[];
 const verdictOf = (platform: Platform, options: PostOptionsValue | null | undefined, posts: Posts) =>
   optionsVerdict(platform, options, { texts: posts.map((p) => p.text), firstMedia: posts[0]?.media.length ?? 0 });
 
-/** Previews marked invalid where the options stop the post (a poll Bluesky cannot take), as the server does. */
+/** Previews marked invalid where the options (or Threads' 5 links) stop the post, as the server does. */
 export function withOptions<P extends { platform: Platform; posts: Posts; valid: boolean }>(
   previews: P[],
   options: PostOptionsValue | null | undefined,
 ): P[] {
-  if (!options) return previews;
+  // Threads' link count applies without options too.
+  if (!options && !previews.some((p) => p.platform === 'threadblog')) return previews;
   return previews.map((p) =>
     p.valid && verdictOf(p.platform, options, p.posts).problems.length > 0 ? { ...p, valid: false } : p,
   );
