@@ -6,6 +6,7 @@ import { PLATFORMS } from '../text/networks.js';
 import { action, examples, idList, int } from './action.js';
 import { clientFor, globals, readStdin, UsageError, writeOptions } from './context.js';
 import { registerDraftFiles } from './draft-files.command.js';
+import { optionsFromFlags, postOptionFlags, type OptionFlags } from './draft-options.js';
 import { keyValues, print, safe } from './output.js';
 import { networkChoices, networkName, networkParser } from './names.js';
 
@@ -186,17 +187,19 @@ export function registerDraft(program: Command): void {
       }),
     );
 
-  contentOptions(
-    draft
-      .command('create')
-      .description('Create a draft from text')
-      .option('--title <title>', 'title (default: the first line of the text)')
-      .option('--set <id>', 'social set (default: your default set)')
-      .option('--accounts <ids>', "comma-separated account ids to publish to (default: the set's accounts)", idList)
-      .option('--template <id>', 'template whose head and tail frame the thread')
-      .option('--language <tag>', 'BCP 47 language of the posts (default: the setting defaultLanguage)')
-      .option('--link-card <url>', 'make the link card of this page')
-      .option('--no-link-card', 'send no link card (default: a card for the first link of the first post)'),
+  postOptionFlags(
+    contentOptions(
+      draft
+        .command('create')
+        .description('Create a draft from text')
+        .option('--title <title>', 'title (default: the first line of the text)')
+        .option('--set <id>', 'social set (default: your default set)')
+        .option('--accounts <ids>', "comma-separated account ids to publish to (default: the set's accounts)", idList)
+        .option('--template <id>', 'template whose head and tail frame the thread')
+        .option('--language <tag>', 'BCP 47 language of the posts (default: the setting defaultLanguage)')
+        .option('--link-card <url>', 'make the link card of this page')
+        .option('--no-link-card', 'send no link card (default: a card for the first link of the first post)'),
+    ),
   )
     .addHelpText(
       'after',
@@ -204,12 +207,15 @@ export function registerDraft(program: Command): void {
         'herald draft create --content "Hello world"',
         'herald draft create --file thread.txt --split x',
         'cat notes.md | herald draft create --stdin --title Notes',
+        'herald draft create --content "Which?" --poll "A,B,C" --poll-minutes 1440 --reply-control following',
       ),
     )
     .action(
       action(
         async (
-          opts: ContentOptions & CardOptions & { title?: string; set?: string; accounts?: string[]; template?: string },
+          opts: ContentOptions &
+            CardOptions &
+            OptionFlags & { title?: string; set?: string; accounts?: string[]; template?: string },
           cmd: Command,
         ) => {
           const posts = await readPosts(opts, templateFrame(cmd, opts.template));
@@ -223,6 +229,7 @@ export function registerDraft(program: Command): void {
               templateId: opts.template,
               language: opts.language,
               linkCard: cardChoice(opts),
+              options: optionsFromFlags(opts),
             },
             writeOptions(cmd),
           );
@@ -272,17 +279,20 @@ export function registerDraft(program: Command): void {
       }),
     );
 
-  contentOptions(
-    draft
-      .command('update <id>')
-      .description('Change a draft (new text replaces every post)')
-      .option('--title <title>', 'new title')
-      .option('--set <id>', 'move it to this social set')
-      .option('--accounts <ids>', 'comma-separated account ids to publish to', idList)
-      .option('--template <id>', 'template whose head and tail frame the thread ("none" removes it)')
-      .option('--language <tag>', 'BCP 47 language of the posts ("default": the setting defaultLanguage)')
-      .option('--link-card <url>', 'make the link card of this page ("first": the first link of the first post)')
-      .option('--no-link-card', 'send no link card'),
+  postOptionFlags(
+    contentOptions(
+      draft
+        .command('update <id>')
+        .description('Change a draft (new text replaces every post)')
+        .option('--title <title>', 'new title')
+        .option('--set <id>', 'move it to this social set')
+        .option('--accounts <ids>', 'comma-separated account ids to publish to', idList)
+        .option('--template <id>', 'template whose head and tail frame the thread ("none" removes it)')
+        .option('--language <tag>', 'BCP 47 language of the posts ("default": the setting defaultLanguage)')
+        .option('--link-card <url>', 'make the link card of this page ("first": the first link of the first post)')
+        .option('--no-link-card', 'send no link card')
+        .option('--no-options', 'clear every post option'),
+    ),
   )
     .addHelpText(
       'after',
@@ -296,7 +306,9 @@ export function registerDraft(program: Command): void {
       action(
         async (
           id: string,
-          opts: ContentOptions & CardOptions & { title?: string; set?: string; accounts?: string[]; template?: string },
+          opts: ContentOptions &
+            CardOptions &
+            OptionFlags & { title?: string; set?: string; accounts?: string[]; template?: string; options?: boolean },
           cmd: Command,
         ) => {
           const posts = await readPosts(opts, opts.template === 'none' ? undefined : templateFrame(cmd, opts.template));
@@ -308,11 +320,12 @@ export function registerDraft(program: Command): void {
             templateId: opts.template === 'none' ? null : opts.template,
             language: opts.language === 'default' ? null : opts.language,
             linkCard: opts.linkCard === 'first' ? null : cardChoice(opts),
+            options: opts.options === false ? null : optionsFromFlags(opts),
           };
           if (Object.values(body).every((v) => v === undefined))
             throw new UsageError(
               'Nothing to change: give --title, --content/--file/--stdin, --set, --accounts, --template, ' +
-                '--language or --link-card',
+                '--language, --link-card or a post option (--poll, --cw, ...)',
             );
           const r = await clientFor(cmd).updateDraft(id, body);
           const g = globals(cmd);

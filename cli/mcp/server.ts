@@ -15,6 +15,7 @@ import type { HeraldClient } from '../../client/index.js';
 import { plainToHtml } from '../../text/html.js';
 import { PLATFORMS as NETWORKS } from '../../text/networks.js';
 import { registerAfterPublishTools } from './after-publish.tools.js';
+import type { PostOptionsValue as DraftOptions } from '../../text/post-options.js';
 
 import { call, refuse } from './tool-result.js';
 
@@ -65,7 +66,18 @@ export function buildMcpServer(client: HeraldClient, version: string): McpServer
       .describe(
         'null: a link card of the first link of the first post (Bluesky, LinkedIn); false: none; {url}: that page',
       ),
+    options: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .optional()
+      .describe(
+        'post options, checked by the server: poll {choices (2-4), durationMinutes, multiple?, question?}, ' +
+          'pollFallback "text", replyControl, quoteControl, contentWarning, sensitiveMedia, selfLabels, ' +
+          'visibility, topicTag, quoteUrl, aiGenerated, paidPartnership; null clears them',
+      ),
   };
+  // The server validates options and names a wrong field; the tool passes them on as given.
+  const asOptions = (o: Record<string, unknown> | null | undefined) => o as DraftOptions | null | undefined;
   server.registerTool(
     'create_draft',
     {
@@ -94,6 +106,7 @@ export function buildMcpServer(client: HeraldClient, version: string): McpServer
           scheduledFor: a.scheduledFor,
           language: a.language,
           linkCard: a.linkCard,
+          options: asOptions(a.options),
         });
         if (a.perNetwork && Object.keys(a.perNetwork).length > 0) {
           await client.setDraftPlatforms(r.draft.id, {
@@ -122,13 +135,15 @@ export function buildMcpServer(client: HeraldClient, version: string): McpServer
     },
     (a) =>
       call(async () => {
-        if (a.posts || a.title !== undefined || a.accountIds || a.language !== undefined || a.linkCard !== undefined) {
+        const changes = [a.title, a.language, a.linkCard, a.options].some((v) => v !== undefined);
+        if (a.posts || a.accountIds || changes) {
           await client.updateDraft(a.id, {
             title: a.title,
             tweets: a.posts && asContent(a.posts),
             selectedAccountIds: a.accountIds,
             language: a.language,
             linkCard: a.linkCard,
+            options: asOptions(a.options),
           });
         }
         if (a.perNetwork)

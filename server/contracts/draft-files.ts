@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { lazySchema } from './lazy.js';
 import { platformSchema, successTrue } from './common.js';
 import { draftSchema, linkCardChoice } from './drafts.js';
+import { postOptionsSchema } from './post-options.js';
 import { ALT_TEXT_MAX } from '../../text/draft-limits.js';
 
 export const FILE_FORMAT = 'herald-draft/1';
@@ -84,6 +85,10 @@ export const draftFile = lazySchema(() =>
     linkCard: linkCardChoice
       .optional()
       .describe('false: no link card; {url}: a card for that page; none: the first link of the first post'),
+    options: postOptionsSchema
+      .nullable()
+      .optional()
+      .describe('post options (poll, replyControl, contentWarning, ...), as on the draft'),
     socialSetId: z.string().max(200).nullable().optional(),
     media: z.array(fileMedia).max(400).optional(),
     posts: z.array(filePost).min(1).max(100),

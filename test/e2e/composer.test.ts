@@ -419,7 +419,7 @@ describe('keyboard', () => {
     await post(1).fill('Something to publish.');
     await page().getByLabel('Title').focus();
     const order: string[] = [];
-    for (let i = 0; i < 11; i++) {
+    for (let i = 0; i < 12; i++) {
       order.push(
         await page().evaluate(() => {
           const el = document.activeElement as HTMLElement;
@@ -442,6 +442,7 @@ describe('keyboard', () => {
         'Mastodon @herald',
         'Post language',
         'Detect',
+        'Post options',
         'Post 1',
         'Add media to post 1',
         'Add post to thread',

@@ -15,6 +15,8 @@ import { SpendMeter } from '../components/SpendMeter';
 import { ConfirmPublish } from './compose/ConfirmPublish';
 import { cardLinkOf, derive } from './compose/derive';
 import { Details } from './compose/Details';
+import { OptionsPanel } from './compose/OptionsPanel';
+import { withOptions } from './compose/OptionsPreview';
 import { useEditorCalls } from './compose/editor-calls';
 import { LinkCard, useLinkCard } from './compose/LinkCard';
 import { PostEditor } from './compose/PostEditor';
@@ -43,6 +45,7 @@ export function Compose({ params }: { params: URLSearchParams }) {
       }),
     [c.posts, c.overrides, c.linkCard, k.platforms, k.facts, cardState, k.targets.length],
   );
+  const previews = useMemo(() => withOptions(d.previews, c.options), [d.previews, c.options]);
   const canSend = d.canSend && !k.busy;
   const calls = useEditorCalls(k, d.withThreads);
   const setDrag = useCallback((i: number | undefined) => setDragOver(i), []);
@@ -101,6 +104,7 @@ export function Compose({ params }: { params: URLSearchParams }) {
       <div className="compose-grid">
         <section aria-label="Editor" className={`compose-editor${c.posts.length > 6 ? ' editor-many' : ''}`}>
           <Details k={k} pickTemplate={calls.pickTemplate} />
+          <OptionsPanel options={c.options} onChange={(options) => k.edit((s) => ({ ...s, options }))} />
           <div className="compose-posts">
             {c.posts.map((p, i) => (
               <Fragment key={p.key}>
@@ -138,7 +142,13 @@ export function Compose({ params }: { params: URLSearchParams }) {
             onSplitThread={calls.splitThread}
             onSplitMedia={d.withThreads.length ? calls.splitImages : undefined}
           />
-          <Previews previews={d.previews} overrides={c.overrides} posts={c.posts} setOverride={calls.setOverride} />
+          <Previews
+            previews={previews}
+            overrides={c.overrides}
+            posts={c.posts}
+            setOverride={calls.setOverride}
+            options={c.options}
+          />
         </div>
       </div>
       {confirming && (

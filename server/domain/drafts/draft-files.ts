@@ -57,7 +57,7 @@ export const networkNamed = (s: string) => platformNamed(s);
  */
 export function draftToFile(
   draft: Pick<Draft, 'title' | 'scheduledFor' | 'socialSetId' | 'selectedAccountIds' | 'tweets'> &
-    Partial<Pick<Draft, 'language' | 'linkCard'>>,
+    Partial<Pick<Draft, 'language' | 'linkCard' | 'options'>>,
   platforms: { platform: Platform; content: string }[],
   opts: { timeZone?: string; html?: boolean } = {},
 ): DraftFile {
@@ -77,6 +77,7 @@ export function draftToFile(
   if (draft.socialSetId) file.socialSetId = draft.socialSetId;
   if (draft.language) file.language = draft.language;
   if (draft.linkCard !== undefined && draft.linkCard !== null) file.linkCard = draft.linkCard;
+  if (draft.options) file.options = draft.options;
   if (media.length > 0) file.media = media;
   return file;
 }
@@ -122,5 +123,6 @@ export function fileToInput(file: DraftFile, where: string): Omit<CreateDraftInp
     ...(file.socialSetId ? { socialSetId: file.socialSetId } : {}),
     ...(file.language ? { language: file.language } : {}),
     ...(file.linkCard !== undefined && file.linkCard !== null ? { linkCard: file.linkCard } : {}),
+    ...(file.options ? { options: file.options } : {}),
   };
 }

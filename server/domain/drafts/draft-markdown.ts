@@ -56,6 +56,7 @@ function frontMatter(file: DraftFile): Record<string, unknown> {
   if (file.timeZone) out.timeZone = file.timeZone;
   if (file.language) out.language = file.language;
   if (file.linkCard !== undefined && file.linkCard !== null) out.linkCard = file.linkCard;
+  if (file.options) out.options = file.options;
   if (file.socialSetId) out.socialSetId = file.socialSetId;
   if (file.media && file.media.length > 0) out.media = file.media.map((m) => ({ ...m }));
   return out;

@@ -13,6 +13,8 @@ import {
   type Verdict,
 } from '../../../../text/index';
 import type { MediaRef } from './model';
+import { OptionsPreview } from './OptionsPreview';
+import type { PostOptionsValue } from '../../../../text/post-options';
 import { PreviewPost } from './preview/PreviewPost';
 import { mediaKeyOf, type Identity, type LinkCardData } from './preview/types';
 import './preview/previews.css';
@@ -46,8 +48,11 @@ export function Previews({
   overrides,
   posts: thread,
   setOverride,
+  options,
 }: {
   previews: NetworkPreview[];
+  /** The draft's post options: each preview shows what its network takes of them. */
+  options?: PostOptionsValue | null;
   overrides: Partial<Record<Platform, string>>;
   /** The thread: a network's own text starts as it (as that network would get it). */
   posts: readonly { text: string; media: readonly MediaRef[] }[];
@@ -72,6 +77,7 @@ export function Previews({
               {warning}
             </p>
           )}
+          <OptionsPreview platform={platform} options={options} posts={posts} />
           {posts.length > 0 && (
             <div
               className={`pv-screen pv-screen-${platform}${posts.length > 6 ? ' pv-many' : ''}`}

@@ -40,6 +40,7 @@ export function draftBody(c: Composition, targets: readonly Account[], setAccoun
         : targets.map((a) => a.uuid),
     language: c.language,
     linkCard: c.linkCard,
+    options: c.options ?? null,
     // What the editor shows is what is sent: the template is in the posts already.
     templateId: c.templateId || null,
     templateInText: true,
@@ -101,6 +102,7 @@ export async function openDraft(id: string) {
     status: draft.status,
     language: draft.language,
     linkCard: draft.linkCard,
+    options: draft.options,
   };
   return { draft, composition };
 }

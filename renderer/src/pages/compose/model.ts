@@ -2,6 +2,7 @@
  * What the composer edits, kept apart from how it is drawn: the composition, unsaved-work slots,
  * the template swap (what the editor shows is what is sent), and the time helpers.
  */
+import type { PostOptionsValue } from '../../../../text/post-options';
 import type { MediaKind, Platform } from '../../../../text/index';
 import type { client } from '../../api';
 import { formatLocal, machineTimeZone } from '../../../../time/index';
@@ -35,6 +36,8 @@ export interface Composition {
   language: string | null;
   /** null: a card for the first link of the first post; false: none; {url}: that page. */
   linkCard: false | { url: string } | null;
+  /** Post options (poll, who may reply, content warning, ...); null: none. */
+  options?: PostOptionsValue | null;
 }
 
 export type Template = { uuid: string; name: string; head_content_plain: string; tail_content_plain: string };

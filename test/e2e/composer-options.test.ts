@@ -1,0 +1,90 @@
+/**
+ * The composer's "Post options" panel in real Chromium (issue #36): a poll, a content warning and
+ * who may reply, written once; each network's preview draws the poll and the warning where the
+ * network takes them, lists what it drops with the reason, and says where the post cannot go
+ * (a poll on Bluesky without the text fallback); the draft keeps the options. Screenshots at
+ * 1280 and 390 px wide go to test-results/screenshots.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { shotPath } from '../helpers/browser.js';
+import { addAccount, userIdOf } from '../helpers/drafts.js';
+import { OWNER } from '../helpers/server.js';
+import { signIn, startUiApp, type UiApp } from '../helpers/ui-app.js';
+
+let app: UiApp;
+const page = () => app.page;
+const preview = (p: string) => page().locator(`[data-preview="${p}"]`);
+
+beforeAll(async () => {
+  app = await startUiApp({ context: { reducedMotion: 'reduce' } });
+  await app.t.login();
+  const owner = userIdOf(app.t, OWNER.email);
+  for (const p of ['microblog', 'skyblog', 'fedblog', 'threadblog', 'problog']) addAccount(app.t, owner, p);
+  await signIn(app);
+}, 60_000);
+afterAll(async () => {
+  await app?.close();
+});
+
+describe('Post options in the composer', () => {
+  it('writes a poll, a content warning and a reply control once; previews show what each network takes', async () => {
+    await page().setViewportSize({ width: 1280, height: 1400 });
+    await page().keyboard.press('Control+n');
+    await page().getByRole('heading', { name: 'New draft' }).waitFor();
+    await page().getByRole('textbox', { name: 'Post 1', exact: true }).fill('Which should we build next?');
+    const panel = page().locator('[data-options-panel]');
+    await panel.locator('summary').click();
+    await panel.getByLabel('Poll', { exact: true }).check();
+    await panel.getByLabel('Choice 1').fill('Polls');
+    await panel.getByLabel('Choice 2').fill('Quotes');
+    await panel.getByRole('button', { name: 'Add choice' }).click();
+    await panel.getByLabel('Choice 3').fill('Threads to LinkedIn');
+    await panel.getByLabel('Content warning').fill('product talk');
+    await panel.getByLabel('Who may reply').selectOption('followers');
+
+    await expect.poll(() => preview('fedblog').locator('[data-preview-poll] li').count()).toBe(4);
+    expect(await preview('fedblog').locator('[data-preview-cw]').textContent()).toBe('CW: product talk');
+    const xDropped = await preview('microblog').locator('[data-options-dropped]').textContent();
+    expect(xDropped).toMatch(/contentWarning \(X has no content warning for a post\)/);
+    expect(xDropped).toMatch(/replyControl \(X has no "followers may reply" setting\)/);
+    expect(await preview('skyblog').locator('h3').textContent()).toMatch(/cannot go|does not fit/);
+    expect(await preview('skyblog').locator('[data-options-problem="poll"]').textContent()).toMatch(
+      /Bluesky has no polls/,
+    );
+    expect(await preview('threadblog').locator('[data-preview-cw]').count()).toBe(1);
+    await page().screenshot({ path: shotPath('composer-options-1280'), fullPage: true });
+
+    await page().setViewportSize({ width: 390, height: 900 });
+    await panel.scrollIntoViewIfNeeded();
+    await page().screenshot({ path: shotPath('composer-options-390'), fullPage: true });
+    await preview('fedblog').scrollIntoViewIfNeeded();
+    await page().screenshot({ path: shotPath('composer-options-390-previews') });
+
+    // Threads takes at most 5 distinct links a post, counted as the server counts them.
+    const post1 = page().getByRole('textbox', { name: 'Post 1', exact: true });
+    await post1.fill(`Which? ${[1, 2, 3, 4, 5, 6].map((i) => `https://example.com/${i}`).join(' ')}`);
+    await expect
+      .poll(() => preview('threadblog').locator('[data-options-problem="links"]').textContent())
+      .toBe('the post has 6 links; Threads takes at most 5');
+    await post1.fill('Which should we build next?');
+    await expect.poll(() => preview('threadblog').locator('[data-options-problem]').count()).toBe(0);
+
+    // The fallback makes Bluesky's post valid; the draft keeps the options.
+    await panel.getByLabel(/On Bluesky \(no polls\)/).check();
+    await expect.poll(() => preview('skyblog').locator('[data-options-problem]').count()).toBe(0);
+    await expect
+      .poll(
+        async () => {
+          const r = await app.t.call('GET', '/microblog/drafts', { key: await app.t.login() });
+          return r.body.drafts[0]?.options ?? null;
+        },
+        { timeout: 15_000 },
+      )
+      .toMatchObject({
+        poll: { choices: ['Polls', 'Quotes', 'Threads to LinkedIn'], durationMinutes: 1440 },
+        pollFallback: 'text',
+        contentWarning: 'product talk',
+        replyControl: 'followers',
+      });
+  });
+});
