@@ -91,6 +91,13 @@ const table: Row[] = [
     canSend: true,
   },
   {
+    name: 'Threads and media kept in Herald with a media relay: no issue',
+    in: input([post('look', [image])], { relayReady: true }),
+    previews: { threadblog: 1, microblog: 1 },
+    issues: [],
+    canSend: true,
+  },
+  {
     name: 'no link in the first post: no card by default, every link offered',
     in: input([post('intro'), post('see https://example.com/a and https://example.org/b')], {
       linkCard: null,

@@ -29,6 +29,8 @@ export interface DeriveInput {
   card?: { url: string; card?: LinkCardData | null };
   /** How many accounts it would go to. */
   targets: number;
+  /** A media relay is set up: Threads takes the media kept in Herald (relay-ready.ts). */
+  relayReady?: boolean;
 }
 
 export interface Derived {
@@ -118,7 +120,7 @@ export function derive(input: DeriveInput): Derived {
   const loaded = input.card?.url === cardLink ? input.card?.card : undefined;
   const card = loaded ? { ...loaded, imageUrl: null } : undefined;
   const built = PLATFORMS.filter((p) => platforms.includes(p)).map((pl) => previewOf(pl, input, card, cardLink));
-  const issues = ruleIssues(built, posts);
+  const issues = ruleIssues(built, posts, input.relayReady);
   // A network's warning is one of its issues; a preview is copied only when it has one.
   const previews = built.map((p) => {
     const warning = issues.find((x) => x.platform === p.platform && x.kind === 'public-media')?.text;
