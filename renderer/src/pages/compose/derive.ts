@@ -7,7 +7,14 @@
  * network's preview is kept as it was when nothing it is made from changed, so the memoised
  * components below redraw only what the key changed.
  */
-import { PLATFORMS, postsForNetwork, type CountOptions, type Platform, type Verdict } from '../../../../text/index';
+import {
+  altTextProblem,
+  PLATFORMS,
+  postsForNetwork,
+  type CountOptions,
+  type Platform,
+  type Verdict,
+} from '../../../../text/index';
 import type { MediaRef, Post } from './model';
 import type { NetworkFacts } from './facts';
 import type { NetworkPreview } from './Previews';
@@ -95,7 +102,20 @@ function previewOf(
     input.posts.map((p) => ({ plainText: p.text, media: p.media })),
     override,
   );
-  const verdicts = posts.map((p) => verdictOf(platform, p.text, kinds(p.media), opts));
+  const verdicts = posts.map((p) => {
+    const v = verdictOf(platform, p.text, kinds(p.media), opts);
+    // Alt text over this network's limit makes the post invalid there, as the server judges it.
+    const alt =
+      v.valid && p.media.length > 0
+        ? altTextProblem(
+            platform,
+            p.media.map((m) => m.altText),
+            kinds(p.media),
+            opts,
+          )
+        : undefined;
+    return alt ? { ...v, valid: false, reason: alt } : v;
+  });
   const at = card && cardLink ? posts.findIndex((p) => p.text.includes(cardLink)) : -1;
   const preview: NetworkPreview = {
     platform,
