@@ -125,7 +125,7 @@ export function createThreadblogAdapter(options: ThreadblogOptions = {}): Platfo
     const deadline = Date.now() + opts.processingTimeoutMs;
     for (let tries = 0; ; tries++) {
       // Short waits first (an image is often ready within a second), then Threads' pace.
-      const pause = Math.min(opts.pollIntervalMs, 100 * 2 ** tries);
+      const pause = Math.min(opts.pollIntervalMs, 100 * (tries + 1));
       const c = await call<{ status?: string; error_message?: string }>(
         ctx,
         `/${encodeURIComponent(containerId)}`,
