@@ -11,7 +11,7 @@
 import { deleteThreadsPost, readThreadsMetrics } from './threadblog/after-publish.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { CallContext, Identity, MediaItem, PlatformAdapter, PostInput, PostRef } from './adapter.js';
-import { inOrder, RelayedUploads, RELAY_UPLOADS_AT_ONCE } from './threadblog/relayed-media.js';
+import { inOrder, RelayedUploads } from './threadblog/relayed-media.js';
 import { PlatformError } from './errors.js';
 import { threadsOptionParams } from './threadblog/options.js';
 import type { NetworkQuota } from './quotas.js';
@@ -123,7 +123,9 @@ export function createThreadblogAdapter(options: ThreadblogOptions = {}): Platfo
   /** Polls a container until Threads has fetched and checked its content. */
   async function waitUntilReady(ctx: CallContext, containerId: string, relayed = false): Promise<void> {
     const deadline = Date.now() + opts.processingTimeoutMs;
-    for (;;) {
+    for (let tries = 0; ; tries++) {
+      // Short waits first (an image is often ready within a second), then Threads' pace.
+      const pause = Math.min(opts.pollIntervalMs, 100 * (tries + 1));
       const c = await call<{ status?: string; error_message?: string }>(
         ctx,
         `/${encodeURIComponent(containerId)}`,
@@ -149,14 +151,14 @@ export function createThreadblogAdapter(options: ThreadblogOptions = {}): Platfo
       }
       if (c.status === 'EXPIRED')
         throw new PlatformError('threadblog', 'transient', 'The prepared Threads post expired before it was published');
-      if (Date.now() + opts.pollIntervalMs > deadline) {
+      if (Date.now() + pause > deadline) {
         throw new PlatformError(
           'threadblog',
           'transient',
           `Threads was still processing the post after ${Math.round(opts.processingTimeoutMs / 1000)} s`,
         );
       }
-      await wait(opts.pollIntervalMs, ctx.signal);
+      await wait(pause, ctx.signal);
     }
   }
 
@@ -238,24 +240,23 @@ export function createThreadblogAdapter(options: ThreadblogOptions = {}): Platfo
       await uploads.release(object);
       return id;
     }
-    // Each item's container is made as soon as its upload ends, so Threads fetches one file
-    // while the next ones upload.
-    const children = await inOrder(post.media, RELAY_UPLOADS_AT_ONCE, async (item) => {
+    // Each item's container is made as soon as its upload ends (RelayedUploads runs a few at a
+    // time), and waited for there, so Threads fetches one file while the next ones upload; its
+    // object goes once Threads has it.
+    const children = await inOrder(post.media, CAROUSEL_MAX, async (item) => {
       const { url, object } = await uploads.urlFor(item);
       const id = await createContainer(
         ctx,
         { ...mediaParams(item, url), is_carousel_item: 'true' },
         'prepare an image of the post',
       );
-      return { id, object, relayed: uploads.relayed(item) };
+      await waitUntilReady(ctx, id, uploads.relayed(item));
+      await uploads.release(object);
+      return id;
     });
-    for (const child of children) {
-      await waitUntilReady(ctx, child.id, child.relayed);
-      await uploads.release(child.object);
-    }
     return createContainer(
       ctx,
-      { media_type: 'CAROUSEL', children: children.map((c) => c.id).join(','), ...common },
+      { media_type: 'CAROUSEL', children: children.join(','), ...common },
       'prepare the post',
     );
   }

@@ -342,12 +342,12 @@ describe('network rules before publishing', () => {
       await expect(rules('fedblog').locator('[data-rule-issue="images"]').textContent()).resolves.toContain(
         'Post 1 has 3 media; Mastodon takes 2 per post.',
       );
-      // Threads cannot take images kept in Herald: said before publishing, not after.
+      // Threads cannot take images kept in Herald without a media relay: said before publishing, not after.
       await expect(rules('threadblog').locator('[data-rule-issue="public-media"]').textContent()).resolves.toContain(
-        'public web address',
+        'set up a media relay in Settings',
       );
       await expect(preview('threadblog').locator('[data-preview-warning]').textContent()).resolves.toContain(
-        'public web address',
+        'set up a media relay in Settings',
       );
       await expect(preview('fedblog').locator('[data-preview-warning]').count()).resolves.toBe(0);
       await rules('fedblog').getByRole('button', { name: 'Split the images into a thread' }).click();

@@ -15,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { SignatureV4 } from '@smithy/signature-v4';
+import { Transform, type Readable } from 'node:stream';
 import S3rver from 's3rver';
 
 export interface S3Peer {
@@ -131,9 +132,33 @@ async function refusal(
   return undefined;
 }
 
+/**
+ * A shared uplink of `rate` bytes a second: every request body, whichever connection it comes on,
+ * waits its turn (the bench's home connection; tests leave it unset).
+ */
+function uplink(rate: number): (body: http.IncomingMessage) => Readable {
+  let free = 0;
+  return (body) =>
+    body.pipe(
+      new Transform({
+        transform(chunk: Buffer, _enc, done) {
+          free = Math.max(free, performance.now()) + (chunk.length / rate) * 1000;
+          setTimeout(() => done(null, chunk), Math.max(0, free - performance.now()));
+        },
+      }),
+    );
+}
+
 export async function startS3(
-  opts: { bucket?: string; region?: string; accessKeyId?: string; secretAccessKey?: string } = {},
+  opts: {
+    bucket?: string;
+    region?: string;
+    accessKeyId?: string;
+    secretAccessKey?: string;
+    uploadBytesPerSecond?: number;
+  } = {},
 ): Promise<S3Peer> {
+  const throttle = opts.uploadBytesPerSecond ? uplink(opts.uploadBytesPerSecond) : undefined;
   const bucket = opts.bucket ?? 'herald-relay';
   const region = opts.region ?? 'us-east-1';
   const keys = {
@@ -176,7 +201,7 @@ export async function startS3(
         answer.pipe(res);
       });
       fwd.on('error', (err) => s3Error(res, 502, 'InternalError', err.message));
-      req.pipe(fwd);
+      (throttle ? throttle(req) : req).pipe(fwd);
     })().catch((err: Error) => s3Error(res, 500, 'InternalError', err.message));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

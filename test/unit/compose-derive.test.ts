@@ -91,6 +91,22 @@ const table: Row[] = [
     canSend: true,
   },
   {
+    name: 'alt text over the 1,000 characters of X: X invalid, named; Bluesky and LinkedIn take it',
+    in: input([post('look', [{ ...image, altText: 'a'.repeat(1001) }])], {
+      platforms: ['microblog', 'skyblog', 'problog'],
+    }),
+    previews: { microblog: 'invalid', skyblog: 1, problog: 1 },
+    issues: ['microblog:other'],
+    canSend: false,
+  },
+  {
+    name: 'Threads and media kept in Herald with a media relay: no issue',
+    in: input([post('look', [image])], { relayReady: true }),
+    previews: { threadblog: 1, microblog: 1 },
+    issues: [],
+    canSend: true,
+  },
+  {
     name: 'no link in the first post: no card by default, every link offered',
     in: input([post('intro'), post('see https://example.com/a and https://example.org/b')], {
       linkCard: null,

@@ -20,6 +20,7 @@ import { withOptions } from './compose/OptionsPreview';
 import { useEditorCalls } from './compose/editor-calls';
 import { LinkCard, useLinkCard } from './compose/LinkCard';
 import { PostEditor } from './compose/PostEditor';
+import { useRelayReady } from './compose/relay-ready';
 import { Previews } from './compose/Previews';
 import { Rules } from './compose/Rules';
 import { SendPanel } from './compose/SendPanel';
@@ -32,6 +33,7 @@ export function Compose({ params }: { params: URLSearchParams }) {
   const [confirming, setConfirming] = useState(false);
 
   const cardState = useLinkCard(cardLinkOf(c.posts, c.linkCard));
+  const relayReady = useRelayReady();
   const d = useMemo(
     () =>
       derive({
@@ -42,8 +44,9 @@ export function Compose({ params }: { params: URLSearchParams }) {
         facts: k.facts,
         card: cardState,
         targets: k.targets.length,
+        relayReady,
       }),
-    [c.posts, c.overrides, c.linkCard, k.platforms, k.facts, cardState, k.targets.length],
+    [c.posts, c.overrides, c.linkCard, k.platforms, k.facts, cardState, k.targets.length, relayReady],
   );
   const previews = useMemo(() => withOptions(d.previews, c.options), [d.previews, c.options]);
   const canSend = d.canSend && !k.busy;

@@ -15,6 +15,9 @@ export const RELAY_UPLOADS_AT_ONCE = 4;
 
 export class RelayedUploads {
   private readonly live = new Set<RelayedMedia>();
+  /** Uploads running, and those waiting for a turn (RELAY_UPLOADS_AT_ONCE at a time). */
+  private running = 0;
+  private readonly queue: (() => void)[] = [];
 
   constructor(
     private readonly relay: MediaRelay | undefined,
@@ -36,6 +39,8 @@ export class RelayedUploads {
     if (item.publicUrl) return { url: item.publicUrl };
     if (!this.relay) throw new PlatformError('threadblog', 'permanent', NEEDS_RELAY);
     let object: RelayedMedia;
+    if (this.running >= RELAY_UPLOADS_AT_ONCE) await new Promise<void>((go) => this.queue.push(go));
+    this.running += 1;
     try {
       object = await this.relay.upload(item, this.signal);
     } catch (err) {
@@ -45,6 +50,9 @@ export class RelayedUploads {
         `Herald could not put the file on the media relay: ${(err as Error).message}`,
         { cause: err },
       );
+    } finally {
+      this.running -= 1;
+      this.queue.shift()?.();
     }
     this.live.add(object);
     return { url: object.url, object };

@@ -35,7 +35,7 @@ export function ConfirmPublish({
             <li key={t.uuid} data-confirm-target={t.platform}>
               {NETWORK_LABELS[t.platform as Platform] ?? t.platform} @{t.username}: {n} post{n === 1 ? '' : 's'}
               {failing.has(t.platform as Platform) && (
-                <span className="error small"> (would fail: its media are not at a public web address)</span>
+                <span className="error small"> (would fail: its media need a media relay, set up in Settings)</span>
               )}
             </li>
           );

@@ -17,7 +17,7 @@ export interface Issue {
 }
 
 /** What stops or spoils a post on each network, in words, before anything is sent. */
-export function ruleIssues(previews: NetworkPreview[], posts: Post[]): Issue[] {
+export function ruleIssues(previews: NetworkPreview[], posts: Post[], relayReady = false): Issue[] {
   const out: Issue[] = [];
   for (const p of previews) {
     const r = networkRules(p.platform, p.opts);
@@ -58,13 +58,12 @@ export function ruleIssues(previews: NetworkPreview[], posts: Post[]): Issue[] {
           });
         }
     }
-    if (r.publicMediaOnly && p.posts.some((q) => q.media.length > 0)) {
+    if (r.publicMediaOnly && !relayReady && p.posts.some((q) => q.media.length > 0)) {
       out.push({
         platform: p.platform,
         kind: 'public-media',
         text:
-          `${name} downloads images and videos from a public web address, and the ones kept in Herald are only ` +
-          `on this computer: publishing these posts to ${name} would fail. Remove the media, or leave ${name} ` +
+          `${name} takes media from a public address: set up a media relay in Settings, or leave ${name} ` +
           `out of this post.`,
       });
     }

@@ -7,7 +7,14 @@
  * network's preview is kept as it was when nothing it is made from changed, so the memoised
  * components below redraw only what the key changed.
  */
-import { PLATFORMS, postsForNetwork, type CountOptions, type Platform, type Verdict } from '../../../../text/index';
+import {
+  altTextProblem,
+  PLATFORMS,
+  postsForNetwork,
+  type CountOptions,
+  type Platform,
+  type Verdict,
+} from '../../../../text/index';
 import type { MediaRef, Post } from './model';
 import type { NetworkFacts } from './facts';
 import type { NetworkPreview } from './Previews';
@@ -29,6 +36,8 @@ export interface DeriveInput {
   card?: { url: string; card?: LinkCardData | null };
   /** How many accounts it would go to. */
   targets: number;
+  /** A media relay is set up: Threads takes the media kept in Herald (relay-ready.ts). */
+  relayReady?: boolean;
 }
 
 export interface Derived {
@@ -93,7 +102,20 @@ function previewOf(
     input.posts.map((p) => ({ plainText: p.text, media: p.media })),
     override,
   );
-  const verdicts = posts.map((p) => verdictOf(platform, p.text, kinds(p.media), opts));
+  const verdicts = posts.map((p) => {
+    const v = verdictOf(platform, p.text, kinds(p.media), opts);
+    // Alt text over this network's limit makes the post invalid there, as the server judges it.
+    const alt =
+      v.valid && p.media.length > 0
+        ? altTextProblem(
+            platform,
+            p.media.map((m) => m.altText),
+            kinds(p.media),
+            opts,
+          )
+        : undefined;
+    return alt ? { ...v, valid: false, reason: alt } : v;
+  });
   const at = card && cardLink ? posts.findIndex((p) => p.text.includes(cardLink)) : -1;
   const preview: NetworkPreview = {
     platform,
@@ -118,7 +140,7 @@ export function derive(input: DeriveInput): Derived {
   const loaded = input.card?.url === cardLink ? input.card?.card : undefined;
   const card = loaded ? { ...loaded, imageUrl: null } : undefined;
   const built = PLATFORMS.filter((p) => platforms.includes(p)).map((pl) => previewOf(pl, input, card, cardLink));
-  const issues = ruleIssues(built, posts);
+  const issues = ruleIssues(built, posts, input.relayReady);
   // A network's warning is one of its issues; a preview is copied only when it has one.
   const previews = built.map((p) => {
     const warning = issues.find((x) => x.platform === p.platform && x.kind === 'public-media')?.text;
