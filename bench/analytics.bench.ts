@@ -52,7 +52,12 @@ async function collectionPass(): Promise<string[][]> {
       const before = appView.calls.length;
       const pass = await collector.run();
       loop.disable();
-      return { pass, ms: performance.now() - started, maxBlockMs: loop.max / 1e6, calls: appView.calls.length - before };
+      return {
+        pass,
+        ms: performance.now() - started,
+        maxBlockMs: loop.max / 1e6,
+        calls: appView.calls.length - before,
+      };
     };
     // The first pass also pays the PDS's own first-proxy costs (same process); the second, after a
     // refresh of all 10,000, is the steady state the goal is about.
@@ -115,7 +120,11 @@ async function pageRender(): Promise<string[][]> {
     return [
       ['figure', 'value', 'goal'],
       ['posts on the page', String(shown), String(POSTS)],
-      ['render, median of 5 (ms)', fmt(median, 0), `≤ 500${goal('Analytics page with 10,000 posts ≤ 500 ms', median <= 500)}`],
+      [
+        'render, median of 5 (ms)',
+        fmt(median, 0),
+        `≤ 500${goal('Analytics page with 10,000 posts ≤ 500 ms', median <= 500)}`,
+      ],
       ['render, each run (ms)', runs.map((r) => fmt(r, 0)).join(', '), ''],
     ];
   } finally {
