@@ -185,8 +185,8 @@ export function OptionsPanel({
           </label>
         ))}
         <label className="check small">
-          <input type="checkbox" checked={!!o.aiGenerated} onChange={(e) => set({ aiGenerated: e.target.checked })} />{' '}
-          Made with AI
+          <input type="checkbox" checked={!!o.aiGenerated} onChange={(e) => set({ aiGenerated: e.target.checked })} />
+          <span> Made with AI</span>
         </label>
         <label className="check small">
           <input
