@@ -8,6 +8,7 @@ import { registerBackup } from './backup.command.js';
 import { examples } from './action.js';
 import { EXIT } from './context.js';
 import { registerCredits } from './credits.command.js';
+import { registerAlert } from './alert.command.js';
 import { registerDraft } from './draft.command.js';
 import { registerEvents } from './events.command.js';
 import { registerInit } from './init.command.js';
@@ -74,6 +75,7 @@ export function buildProgram(): Command {
   registerAccount(program);
   registerTemplate(program);
   registerCredits(program);
+  registerAlert(program);
   registerInit(program);
   registerNetwork(program);
   registerSecrets(program);

@@ -220,6 +220,27 @@ export function buildMcpServer(client: HeraldClient, version: string): McpServer
     { description: 'The credit balance and what scheduled posts will use.' },
     call(() => client.credits()),
   );
+  server.registerTool(
+    'set_evergreen',
+    {
+      description:
+        'Mark a published draft evergreen (free queue slots take it again every minDaysBetween days, default 30; ' +
+        'maxRepeats null: no end; variants: texts X gets in turn), or enabled: false to stop.',
+      inputSchema: {
+        id: z.string(),
+        enabled: z.boolean(),
+        minDaysBetween: z.number().int().min(1).optional(),
+        maxRepeats: z.number().int().min(1).nullable().optional(),
+        variants: z.array(z.string()).optional(),
+      },
+    },
+    ({ id, ...body }) => call(() => client.setEvergreen(id, body))(),
+  );
+  server.registerTool(
+    'list_alerts',
+    { description: "The alert destinations (URLs masked), the events each gets and each one's last delivery." },
+    call(() => client.alerts()),
+  );
 
   registerAfterPublishTools(server, client);
 

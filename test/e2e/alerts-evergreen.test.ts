@@ -106,3 +106,20 @@ describe('the queue', () => {
     expect(app.problems).toEqual([]);
   });
 });
+
+describe('the composer', () => {
+  it('turns a saved draft evergreen', async () => {
+    const d = (await call('POST', '/microblog/drafts', { title: 'Keep me', tweets: [{ content: 'Keep me' }] })).body
+      .draft.id;
+    await page().goto(`${app.origin}/#/compose?draft=${d}`);
+    const panel = page().locator('[data-evergreen]');
+    await panel.locator('summary').click();
+    await panel.getByLabel('Days between repeats').fill('45');
+    await panel.getByLabel('Repeat in free queue slots').check();
+    await expect
+      .poll(async () => (await call('GET', `/microblog/drafts/${d}/evergreen`)).body.evergreen.enabled)
+      .toBe(true);
+    expect((await call('GET', `/microblog/drafts/${d}/evergreen`)).body.evergreen.minDaysBetween).toBe(45);
+    expect(app.problems).toEqual([]);
+  });
+});

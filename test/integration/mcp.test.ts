@@ -63,6 +63,8 @@ describe('herald mcp', () => {
         'delete_publication',
         'edit_publication',
         'get_credits',
+        'list_alerts',
+        'set_evergreen',
         'get_draft',
         'list_accounts',
         'list_drafts',
@@ -132,6 +134,9 @@ describe('herald mcp', () => {
     expect(textOf(await tool('list_schedule'))).toContain(id);
     expect((await tool('cancel_schedule', { id })).isError).toBeFalsy();
     expect(JSON.parse(textOf(await tool('get_credits'))).success).toBe(true);
+    const ever = JSON.parse(textOf(await tool('set_evergreen', { id, enabled: true, minDaysBetween: 60 })));
+    expect(ever.evergreen).toMatchObject({ enabled: true, minDaysBetween: 60, maxRepeats: null });
+    expect(JSON.parse(textOf(await tool('list_alerts'))).alerts).toEqual([]);
     const missing = await tool('get_draft', { id: 'no-such-draft' });
     expect(missing.isError).toBe(true);
     expect(textOf(missing)).toMatch(/^NOT_FOUND \(404\)/);

@@ -17,6 +17,7 @@ import { cardLinkOf, derive } from './compose/derive';
 import { Details } from './compose/Details';
 import { OptionsPanel } from './compose/OptionsPanel';
 import { withOptions } from './compose/OptionsPreview';
+import { EvergreenToggle } from './compose/EvergreenToggle';
 import { useEditorCalls } from './compose/editor-calls';
 import { LinkCard, useLinkCard } from './compose/LinkCard';
 import { PostEditor } from './compose/PostEditor';
@@ -135,6 +136,7 @@ export function Compose({ params }: { params: URLSearchParams }) {
             </button>
           </div>
           <SendPanel k={k} canSend={canSend} tooLong={d.tooLong} onPublish={confirm} />
+          <EvergreenToggle draftId={c.draftId} />
         </section>
 
         <div className="compose-side">
