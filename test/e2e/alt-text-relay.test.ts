@@ -67,7 +67,7 @@ describe('Settings', () => {
     await require.waitFor();
     await expect.poll(() => require.isEnabled()).toBe(true);
     await require.check();
-    await page().getByRole('button', { name: 'Save' }).first().click();
+    await page().getByRole('button', { name: 'Save', exact: true }).click();
     await expect
       .poll(async () => (await app.t.call('GET', '/settings', { key })).body.settings.requireAltText)
       .toBe(true);
@@ -77,7 +77,7 @@ describe('Settings', () => {
     await relay.getByLabel(/^Bucket/).fill(s3.bucket);
     await relay.getByLabel(/^Access key id/).fill(s3.accessKeyId);
     await relay.getByLabel(/^Secret access key/).fill(s3.secretAccessKey);
-    await relay.getByRole('button', { name: 'Save' }).click();
+    await relay.getByRole('button', { name: 'Save relay' }).click();
     await expect
       .poll(async () => (await app.t.call('GET', '/media-relay', { key })).body.relay?.bucket)
       .toBe(s3.bucket);

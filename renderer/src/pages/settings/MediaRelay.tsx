@@ -89,7 +89,7 @@ export function MediaRelaySettings() {
         {field('urlTtlSeconds', 'How long a presigned link stays valid (seconds)', { type: 'number', min: 60 })}
         <div className="row">
           <button className="primary" type="submit" disabled={busy}>
-            Save
+            Save relay
           </button>
           <button
             type="button"
