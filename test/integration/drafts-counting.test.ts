@@ -154,8 +154,9 @@ describe('with accounts', () => {
     expect(five.validation.threadblog.valid).toBe(true);
     expect(five.validation.problog.valid).toBe(true);
     expect(video.validation.microblog.valid).toBe(true);
-    expect(video.validation.skyblog.valid).toBe(false);
-    expect(video.validation.problog.valid).toBe(false);
+    // Bluesky (video service) and LinkedIn (Videos API) take one video alone (issue #35).
+    expect(video.validation.skyblog.valid).toBe(true);
+    expect(video.validation.problog.valid).toBe(true);
     expect(onlyMedia.isValid).toBe(true);
   });
 

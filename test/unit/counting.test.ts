@@ -222,7 +222,10 @@ describe('media per network (spec Limits table)', () => {
     ['problog', img(21), false],
     ['problog', ['video'], true],
     ['problog', ['video', 'image'], false],
-  ] as [Platform, ('image' | 'gif' | 'video')[], boolean][])('%s %j → %s', (platform, media, ok) => {
+    ['problog', ['document'], true],
+    ['problog', ['document', 'image'], false],
+    ['skyblog', ['document'], false],
+  ] as [Platform, ('image' | 'gif' | 'video' | 'document')[], boolean][])('%s %j → %s', (platform, media, ok) => {
     expect(checkMedia(platform, media) === undefined).toBe(ok);
     expect(validatePost(platform, 'text', media).valid).toBe(ok);
   });
