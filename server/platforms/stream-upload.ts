@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import { pipeline } from 'node:stream/promises';
+import { RELEASE_EVERY_BYTES, releaseSpentBuffers } from '../core/memory.js';
 
 export interface StreamReply {
   status: number;
@@ -18,14 +19,14 @@ export function streamUpload(
   url: URL,
   headers: Record<string, string>,
   file: string,
-  opts: { signal?: AbortSignal; timeoutMs: number },
+  opts: { signal?: AbortSignal; timeoutMs: number; method?: 'POST' | 'PUT'; start?: number; end?: number },
 ): Promise<StreamReply> {
   const mod = url.protocol === 'https:' ? https : http;
   const signal = opts.signal
     ? AbortSignal.any([opts.signal, AbortSignal.timeout(opts.timeoutMs)])
     : AbortSignal.timeout(opts.timeoutMs);
   return new Promise((resolve, reject) => {
-    const req = mod.request(url, { method: 'POST', headers, signal }, (res) => {
+    const req = mod.request(url, { method: opts.method ?? 'POST', headers, signal }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('error', reject);
@@ -36,6 +37,16 @@ export function streamUpload(
       });
     });
     req.on('error', reject);
-    pipeline(fs.createReadStream(file, { highWaterMark: 256 * 1024 }), req).catch(reject);
+    const src = fs.createReadStream(file, { highWaterMark: 256 * 1024, start: opts.start, end: opts.end });
+    // Spent chunks are freed as the upload goes, not when V8 next collects (core/memory.ts).
+    let sent = 0;
+    src.on('data', (c) => {
+      sent += c.length;
+      if (sent >= RELEASE_EVERY_BYTES) {
+        sent = 0;
+        releaseSpentBuffers();
+      }
+    });
+    pipeline(src, req).catch(reject);
   });
 }

@@ -10,10 +10,11 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { CallContext, MediaItem } from '../adapter.js';
 import { PlatformError } from '../errors.js';
-import { fileBody } from '../file-body.js';
+import { networkFailure } from '../errors.js';
+import { streamUpload } from '../stream-upload.js';
 import { joinUrl } from '../http.js';
 import { trustedUploadUrl } from './images.js';
-import { liCall, restHeaders } from './rest.js';
+import { liCall, linkedinError, restHeaders } from './rest.js';
 
 const FIFTEEN_MINUTES = 15 * 60_000;
 
@@ -116,7 +117,34 @@ const put = (ctx: CallContext, url: string, body: BodyInit, type: string, length
     { what, signal: ctx.signal, timeoutMs: 30 * 60_000 },
   );
 
-const slice = (file: string, start: number, end: number) => fileBody(file, start, end);
+/** PUTs bytes `start`..`end` of the file, streamed with the socket's backpressure; answers the reply's headers. */
+async function putSlice(ctx: CallContext, url: string, file: string, start: number, end: number, what: string) {
+  let reply;
+  try {
+    reply = await streamUpload(
+      new URL(url),
+      {
+        authorization: `Bearer ${ctx.credentials.accessToken}`,
+        'content-type': 'application/octet-stream',
+        'content-length': String(end - start + 1),
+      },
+      file,
+      { signal: ctx.signal, timeoutMs: 30 * 60_000, method: 'PUT', start, end },
+    );
+  } catch (err) {
+    throw networkFailure('problog', err, { write: false });
+  }
+  if (reply.status < 200 || reply.status > 299) {
+    let body: unknown = reply.text;
+    try {
+      body = JSON.parse(reply.text);
+    } catch {
+      /* not JSON */
+    }
+    throw linkedinError(reply.status, body, what);
+  }
+  return reply;
+}
 
 /** Uploads a video for `owner`; answers its URN once LinkedIn says it is AVAILABLE. */
 export async function uploadVideo(
@@ -145,14 +173,7 @@ export async function uploadVideo(
   for (const part of uploadInstructions) {
     const { uploadUrl, firstByte = 0, lastByte = item.size - 1 } = part;
     if (!uploadUrl || !trustedUploadUrl(uploadUrl, ctx.network.apiUrl)) throw refuseUrl();
-    const res = await put(
-      ctx,
-      uploadUrl,
-      slice(item.path, firstByte, lastByte),
-      'application/octet-stream',
-      lastByte - firstByte + 1,
-      'upload a part of the video',
-    );
+    const res = await putSlice(ctx, uploadUrl, item.path, firstByte, lastByte, 'upload a part of the video');
     const etag = res.headers.get('etag');
     if (!etag) throw new PlatformError('problog', 'transient', 'LinkedIn answered a video part without its ETag');
     etags.push(etag);
@@ -194,7 +215,7 @@ export async function uploadDocument(ctx: CallContext, owner: string, item: Medi
       'LinkedIn answered the document upload request without an upload URL',
     );
   if (!trustedUploadUrl(uploadUrl, ctx.network.apiUrl)) throw refuseUrl();
-  await put(ctx, uploadUrl, slice(item.path, 0, item.size - 1), 'application/pdf', item.size, 'upload the document');
+  await putSlice(ctx, uploadUrl, item.path, 0, item.size - 1, 'upload the document');
   await waitAvailable(ctx, version, `/rest/documents/${encodeURIComponent(document)}`, 'document');
   return document;
 }
