@@ -20,13 +20,20 @@ async function confirmed(question: string): Promise<boolean> {
 }
 
 export function registerPost(program: Command): void {
-  const post = program.command('post').description('Published posts: list, delete on their network, edit');
+  const post = program
+    .command('post')
+    .description('Published posts: list, delete on their network, edit')
+    .addHelpText(
+      'after',
+      examples('herald post list', 'herald post delete 4f2a…', 'herald post edit 4f2a… "Fixed text"'),
+    );
 
   post
     .command('list')
     .description('Published posts and other publications, newest first (with ids for delete and edit)')
     .option('--limit <n>', 'at most this many', int(1, 500), 50)
     .option('--status <status>', 'only this status (published, failed, ...)')
+    .addHelpText('after', examples('herald post list', 'herald post list --status published -o json'))
     .action(
       action(async (opts: { limit: number; status?: string }, cmd: Command) => {
         const r = await clientFor(cmd).publications({ limit: opts.limit, status: opts.status as never });
@@ -80,6 +87,7 @@ export function registerPost(program: Command): void {
   post
     .command('edit <publication-id> <text>')
     .description("Replace a published post's text on its network (Mastodon, LinkedIn)")
+    .addHelpText('after', examples('herald post edit 4f2a… "The corrected text"'))
     .action(
       action(async (id: string, text: string, _opts: unknown, cmd: Command) => {
         const r = await clientFor(cmd).editPublication(id, { text });

@@ -20,7 +20,7 @@ import { allowedHosts, allowedOrigins } from './http/middleware/guards.js';
 import { API_PREFIX, createApp } from './http/app.js';
 import { defaultUiDir, uiHandlers } from './http/ui.js';
 import type { RouteDef } from './http/route.js';
-import { limitSockets, serverTimeouts } from './http/sockets.js';
+import { answerParserErrors, limitSockets, serverTimeouts } from './http/sockets.js';
 import { allAdapters, createPlatformRegistry } from './platforms/index.js';
 import { ManagedSecretStore, openSecretStore, type SecretStore } from './secrets/index.js';
 import { Scheduler, type SchedulerOptions } from './jobs/scheduler.js';
@@ -222,6 +222,7 @@ export async function createServer(options: ServerOptions = {}): Promise<HeraldS
       app.dispatch,
     );
     limitSockets(server, config.http);
+    answerParserErrors(server);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(config.port, config.host, () => {

@@ -64,3 +64,39 @@ export function limitSockets(server: http.Server, l: SocketLimits): void {
     });
   });
 }
+
+const PARSER_REFUSALS: Record<string, [number, string, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large', 'The request line or its headers are over 16 KB'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout', 'The request did not arrive in time'],
+};
+
+/**
+ * Requests Node's parser refuses before Herald sees them (a URL or headers over 16 KB, broken
+ * syntax, a request too slow to arrive) are answered in the error envelope like every other
+ * refusal, so a script reads one shape whatever went wrong; then the connection closes.
+ */
+export function answerParserErrors(server: http.Server): void {
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
+    const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    const [status, reason, message] = PARSER_REFUSALS[err.code ?? ''] ?? [
+      400,
+      'Bad Request',
+      'The request is not valid HTTP/1.1',
+    ];
+    const body = JSON.stringify({ success: false, error: 'INVALID_INPUT', message });
+    const answer =
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+    // A stalled client is cut at once (the point of the timeout); others get a moment to read the
+    // answer before the socket goes, however they stall afterwards.
+    if (status === 408) socket.write(answer, () => socket.destroy());
+    else {
+      socket.end(answer);
+      setTimeout(() => socket.destroy(), 1000).unref();
+    }
+  });
+}

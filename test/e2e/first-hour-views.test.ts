@@ -231,7 +231,7 @@ describe('navigation', () => {
     await menu.click();
     expect(await menu.getAttribute('aria-expanded')).toBe('true');
     const links = nav.locator('a.nav-item');
-    expect(await links.count()).toBe(12);
+    expect(await links.count()).toBe(13);
     for (const box of await links.evaluateAll((as) => as.map((a) => a.getBoundingClientRect().toJSON() as DOMRect))) {
       expect(box.right).toBeLessThanOrEqual(390);
       expect(box.height).toBeGreaterThanOrEqual(40);
