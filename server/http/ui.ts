@@ -15,6 +15,8 @@ export function uiContentSecurityPolicy(apiOrigin: string): string {
     "script-src 'self'",
     "style-src 'self'",
     "img-src 'self' data: blob:",
+    // Video thumbnails in the composer and previews play the uploaded file from this server.
+    "media-src 'self' blob:",
     "font-src 'self'",
     `connect-src ${apiOrigin}`,
     "base-uri 'none'",
