@@ -164,6 +164,35 @@ describe('a video to Bluesky through the video service', () => {
     }
   });
 
+  it('holds a scheduled video for the quota when the service says canUpload: false', async () => {
+    sim.limits = { canUpload: false, message: 'You have reached your daily upload limit' };
+    const uploads = sim.uploadedBytes.length;
+    try {
+      const d = await call('POST', '/microblog/drafts', {
+        title: 'Held video',
+        tweets: [{ content: 'Held video', media: [{ mediaId: clipId }] }],
+      });
+      const due = Date.now() + 1500;
+      const s = await call('POST', '/microblog/schedule', {
+        draftId: d.body.draft.id,
+        scheduledFor: new Date(due).toISOString(),
+        targetAccounts: [{ accountId, platform: 'skyblog' }],
+        applyJitter: false,
+      });
+      expect(s.status, s.text).toBe(200);
+      const before = await balance();
+      await new Promise((r) => setTimeout(r, Math.max(0, due - Date.now() + 50)));
+      await t.server.scheduler!.tick();
+      const entry = (await call('GET', `/microblog/publish/progress?draftId=${d.body.draft.id}`)).body.entries[0];
+      expect(entry).toMatchObject({ status: 'pending', waitingFor: 'quota' });
+      expect(entry.statusText).toMatch(/daily upload limit/);
+      expect(sim.uploadedBytes.length).toBe(uploads);
+      expect(await balance()).toBe(before);
+    } finally {
+      sim.limits = { canUpload: true };
+    }
+  });
+
   it("refuses a video over Bluesky's 3 minutes before anything is sent", async () => {
     const up = await upload(t.base, key, [{ filename: 'long.mp4', data: timedVideo(181_000, 1000) }]);
     const requests = sim.requests.length;

@@ -92,6 +92,8 @@ export interface TargetResult {
   error?: { code: string; message: string };
   /** Set on failures worth another attempt later (network trouble, 5xx, 429). */
   retry?: { after?: number };
+  /** Refused for a network's own quota before anything was sent: a scheduled post waits for it. */
+  hold?: { until: number; reason: string };
 }
 
 export interface PlannedTarget {

@@ -298,6 +298,10 @@ export class ScheduledRunner {
       return;
     }
     this.waits.clearStorage(e);
+    if (result?.hold) {
+      this.waits.forQuota(e, result.hold);
+      return;
+    }
     if (result?.success) {
       this.outcomes.settle(e, 'done', null);
       return;

@@ -19,7 +19,7 @@ import { PUBLISH_COST, type CreditsService } from '../credits/credits.service.js
 import type { Deps } from '../deps.js';
 import type { EventsService } from '../events/events.service.js';
 import type { DraftStatusWriter } from './draft-status-writer.js';
-import { retryHint } from './rules/retry.js';
+import { quotaHoldOf, retryHint } from './rules/retry.js';
 import type { CardSource, RelaySource, TargetResult } from './model.js';
 import { PublicationRunner, type TargetOutcome } from './runner.js';
 
@@ -171,6 +171,7 @@ export class PublishSender {
       const error = errorBody(outcome.error);
       if (error.code === 'INTERNAL_ERROR') this.deps.log.error('Herald publishing failed', outcome.error);
       const retry = retryHint(outcome.error);
+      const hold = quotaHoldOf(outcome.error);
       commits.relaxed(() => {
         outbox.finish(pubId, 'failed', { error: error.message, data: { error } });
         this.credits.refund(userId, cost, {
@@ -185,7 +186,7 @@ export class PublishSender {
             nextAttemptAt: null,
           });
       });
-      result = { accountId: account.id, platform, success: false, status: 'failed', error, retry };
+      result = { accountId: account.id, platform, success: false, status: 'failed', error, retry, hold };
     }
     crashPoint('finish');
     return result;

@@ -42,3 +42,12 @@ export function retryHint(error: unknown): { after?: number } | undefined {
   const pe = error instanceof PlatformError ? error : undefined;
   return pe?.retryable ? { after: pe.resetAt } : undefined;
 }
+
+/**
+ * A network that says it takes no more of this account's media for now (Bluesky's video service,
+ * `canUpload: false`): the post is held for the quota, not failed, with the service's words as the reason.
+ */
+export function quotaHoldOf(error: unknown): { until: number; reason: string } | undefined {
+  if (!(error instanceof PlatformError) || error.opts.code !== 'video_quota' || !error.resetAt) return undefined;
+  return { until: error.resetAt, reason: error.message };
+}
