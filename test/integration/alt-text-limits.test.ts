@@ -129,6 +129,26 @@ describe('requireAltText', () => {
     expect(q.body.details).toEqual([missing]);
   });
 
+  it('refuses a single-network publish of media without alt text, naming the URL, before fetching it', async () => {
+    const up = await upload(t.base, key, [{ filename: 'bare.png', data: pngBytes(4, 4, [200, 10, 10]) }]);
+    const bare = up.body.data.uploads[0].mediaId;
+    const sent = nets.masto.requests.length;
+    const start = (await t.call('POST', '/credits', { key })).body.balance;
+    const imageUrls = ['https://cdn.invalid/pic.png', `${t.base}/media/${bare}`];
+    const r = await t.call('POST', '/fedblog/publish', {
+      key,
+      body: { accountUuid: ids.masto, type: 'single', text: 'Undescribed', imageUrls },
+    });
+    expect(r.status, r.text).toBe(400);
+    expect(r.body.error).toBe('INVALID_INPUT');
+    expect(r.body.details).toEqual([
+      { path: 'imageUrls.0', message: 'image 1 has no alt text' },
+      { path: 'imageUrls.1', message: 'image 2 has no alt text' },
+    ]);
+    expect(nets.masto.requests.length).toBe(sent);
+    expect((await t.call('POST', '/credits', { key })).body.balance).toBe(start);
+  });
+
   it('takes the alt text kept on the media item', async () => {
     expect((await t.call('PATCH', `/microblog/media/${image}`, { key, body: { altText: 'A green dot' } })).status).toBe(
       200,

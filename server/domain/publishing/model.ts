@@ -116,6 +116,10 @@ export interface PublishRequest {
 /** Media a direct publish names by URL, and how to turn them into references (MediaService.refsFromUrls). */
 export interface MediaByUrl {
   urls: string[];
+  /** The body field that gave the URLs, for error details (default mediaUrls). */
+  field?: string;
+  /** The URLs as media references without fetching any (this server's media resolved to their items). */
+  peek?: (urls: string[]) => Promise<MediaRef[]>;
   load: (urls: string[]) => Promise<MediaRef[]>;
 }
 

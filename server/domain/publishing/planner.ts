@@ -11,7 +11,7 @@ import type { AccountRow } from '../../db/repos/publish-inputs.repo.js';
 import type { SocialSetsService } from '../social-sets/social-sets.service.js';
 import type { PublishCharge } from './charge.js';
 import { checkParts, type CheckFacts } from './limits.js';
-import { checkAltTexts } from './alt-required.js';
+import { checkAltTexts, checkDirectAltTexts } from './alt-required.js';
 import { loadDraft, partsFor, partsFromTexts, planCard, resolveTargets, withKinds } from './plan.js';
 import type {
   DirectPublish,
@@ -85,6 +85,7 @@ export class PublishPlanner {
       { targetAccounts: [{ accountId: req.accountId, platform: req.platform }] },
     );
     let given = req.media;
+    const field = byUrl?.field ?? 'mediaUrls';
     if (byUrl && byUrl.urls.length > 0) {
       // The URLs stand for their media (kind guessed from the name) until they are fetched.
       checkParts(
@@ -97,9 +98,15 @@ export class PublishPlanner {
         this.checkFacts(),
       );
       this.charge.assertCredits(userId, 1);
+      // Refused for missing alt text before anything is fetched.
+      if (this.deps.config.requireAltText && byUrl.peek) {
+        const peeked = [...given, ...(await byUrl.peek(byUrl.urls))];
+        checkDirectAltTexts(peeked.map(withKinds(this.repos.publishInputs, userId, peeked)), true, field);
+      }
       given = [...given, ...(await byUrl.load(byUrl.urls))];
     }
     const media = given.map(withKinds(this.repos.publishInputs, userId, given));
+    checkDirectAltTexts(media, this.deps.config.requireAltText, field);
     const parts = partsFromTexts(req.platform, req.texts, media);
     const target = {
       account,

@@ -16,6 +16,9 @@ const publishErrors = [
   'SECRET_STORE_LOCKED',
 ] as const;
 
+/** Bluesky's and Mastodon's endpoints name their media imageUrls, the others mediaUrls. */
+const urlField = (platform: Platform) => (platform === 'skyblog' || platform === 'fedblog' ? 'imageUrls' : 'mediaUrls');
+
 export const publishingRoutes = (s: Services): RouteDef[] => {
   /**
    * The single-network endpoints and quotes (text given directly). With dryRun: true the same
@@ -33,7 +36,12 @@ export const publishingRoutes = (s: Services): RouteDef[] => {
       .publishDirect(
         auth.user.id,
         { platform, accountId, texts, media: [], options },
-        { urls: urls ?? [], load: (list) => s.media.refsFromUrls(auth.user.id, platform, list) },
+        {
+          urls: urls ?? [],
+          field: urlField(platform),
+          load: (list) => s.media.refsFromUrls(auth.user.id, platform, list),
+          peek: (list) => s.media.refsFromUrls(auth.user.id, platform, list, { fetch: false }),
+        },
       )
       .then((r) => {
         if (!r.success) throw targetError(r, Date.now());
@@ -50,7 +58,11 @@ export const publishingRoutes = (s: Services): RouteDef[] => {
     s.publishing.dryRunDirect(
       auth.user.id,
       { platform, accountId, texts, media: [], options },
-      { urls: urls ?? [], load: (list) => s.media.refsFromUrls(auth.user.id, platform, list, { fetch: false }) },
+      {
+        urls: urls ?? [],
+        field: urlField(platform),
+        load: (list) => s.media.refsFromUrls(auth.user.id, platform, list, { fetch: false }),
+      },
     );
 
   /**
