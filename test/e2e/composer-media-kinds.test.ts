@@ -49,6 +49,27 @@ describe('a video and a document in the composer', () => {
     await expect
       .poll(() => app.t.server.sqlite.prepare("select title from media where type = 'document'").pluck().get())
       .toBe('Ten lessons from a year of posting');
+    // The document is a tile with its pages and title in LinkedIn's preview, never an image (nor a broken one).
+    const docTiles = page().locator('[data-doc-tile]');
+    await expect.poll(() => docTiles.count()).toBeGreaterThan(0);
+    await expect
+      .poll(() => docTiles.first().innerText())
+      .toMatch(/PDF · 12 pages\s*Ten lessons from a year of posting/);
+    const images = await page().$$eval('img', (list) =>
+      list.map((img) => ({ src: img.getAttribute('src') ?? '', broken: img.complete && img.naturalWidth === 0 })),
+    );
+    const docId = app.t.server.sqlite.prepare("select id from media where type = 'document'").pluck().get() as string;
+    expect(images.filter((i) => i.broken || i.src.includes(docId))).toEqual([]);
+    // Alt text is for images, GIFs and videos: no alt field nor "no alt text" warning under the document.
+    const docThumb = page().locator('.thumb').nth(1);
+    expect(await docThumb.locator('[data-alt-missing]').count()).toBe(0);
+    expect(await docThumb.getByLabel('Alt text for media 2 of post 1').count()).toBe(0);
+    expect(await page().locator('.thumb').nth(0).locator('[data-alt-missing]').count()).toBe(1);
+    // Only the video lacks alt text: once it has some, no preview asks for more.
+    await page().getByLabel('Alt text for media 1 of post 1').fill('A launch video');
+    await expect
+      .poll(() => page().locator('.pv-count').allInnerTexts())
+      .not.toContainEqual(expect.stringMatching(/add alt/));
     for (const width of [1280, 390]) {
       await page().setViewportSize({ width, height: 900 });
       await app.shot(`composer-media-kinds-${width}`);

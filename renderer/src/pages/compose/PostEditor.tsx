@@ -148,24 +148,29 @@ function PostEditorView({
               ) : (
                 <img src={m.url} alt={m.altText || 'attached media'} className="thumb-media" />
               )}
-              <input
-                aria-label={`Alt text for media ${k + 1} of post ${i + 1}`}
-                placeholder="Alt text"
-                maxLength={ALT_TEXT_MAX}
-                value={m.altText}
-                onChange={(e) =>
-                  onMedia(
-                    i,
-                    p.media.map((x, j) => (j === k ? { ...x, altText: e.target.value } : x)),
-                  )
-                }
-                onBlur={(e) => onAltSaved(m, e.target.value)}
-              />
-              <AltTextCounter
-                alt={m.altText}
-                platforms={verdicts.map((x) => x.pl)}
-                label={`media ${k + 1} of post ${i + 1}`}
-              />
+              {/* Alt text is for images, GIFs and videos; a document has its title. */}
+              {m.type !== 'document' && (
+                <>
+                  <input
+                    aria-label={`Alt text for media ${k + 1} of post ${i + 1}`}
+                    placeholder="Alt text"
+                    maxLength={ALT_TEXT_MAX}
+                    value={m.altText}
+                    onChange={(e) =>
+                      onMedia(
+                        i,
+                        p.media.map((x, j) => (j === k ? { ...x, altText: e.target.value } : x)),
+                      )
+                    }
+                    onBlur={(e) => onAltSaved(m, e.target.value)}
+                  />
+                  <AltTextCounter
+                    alt={m.altText}
+                    platforms={verdicts.map((x) => x.pl)}
+                    label={`media ${k + 1} of post ${i + 1}`}
+                  />
+                </>
+              )}
               <MediaKindInfo
                 m={m}
                 label={`media ${k + 1} of post ${i + 1}`}

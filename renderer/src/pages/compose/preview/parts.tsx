@@ -42,7 +42,8 @@ export function Body({
 
 /** The network's count for this post (what Herald checks before sending), and missing alt text. */
 export function Count({ verdict, media }: { verdict: Verdict; media: MediaRef[] }) {
-  const missingAlt = media.some((m) => !m.altText.trim());
+  // Documents take a title, not alt text.
+  const missingAlt = media.some((m) => m.type !== 'document' && !m.altText.trim());
   return (
     <div className={`small pv-count${verdict.valid ? '' : ' pv-count-bad'}`} data-valid={String(verdict.valid)}>
       {verdict.count}/{verdict.limit}

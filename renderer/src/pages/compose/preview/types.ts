@@ -35,4 +35,4 @@ export interface PreviewPostProps {
 }
 
 export const mediaKeyOf = (media: readonly MediaRef[]) =>
-  media.map((m) => `${m.mediaId}:${m.type}:${m.altText}`).join('|');
+  media.map((m) => `${m.mediaId}:${m.type}:${m.altText}:${m.title ?? ''}:${m.pages ?? ''}`).join('|');
