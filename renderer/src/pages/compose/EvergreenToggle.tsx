@@ -16,10 +16,13 @@ export function EvergreenToggle({ draftId }: { draftId?: string }) {
   const { busy, error, run } = useAction();
   const [days, setDays] = useState('30');
   const [variants, setVariants] = useState('');
+  // The switch moves at the click; the server's answer confirms it (or puts it back on a failure).
+  const [on, setOn] = useState<boolean | undefined>();
   useEffect(() => {
     if (!current.data) return;
     setDays(String(current.data.minDaysBetween));
     setVariants(current.data.variants.join('\n---\n'));
+    setOn(current.data.enabled);
   }, [current.data]);
   if (!draftId) return null;
   const e = current.data;
@@ -34,6 +37,9 @@ export function EvergreenToggle({ draftId }: { draftId?: string }) {
           .filter(Boolean),
       });
       current.setData(r.evergreen);
+      return r;
+    }).then((r) => {
+      if (!r) setOn(e?.enabled);
     });
   return (
     <details className="panel" data-evergreen>
@@ -42,9 +48,12 @@ export function EvergreenToggle({ draftId }: { draftId?: string }) {
       <label className="check">
         <input
           type="checkbox"
-          checked={!!e?.enabled}
+          checked={on ?? !!e?.enabled}
           disabled={busy || !e}
-          onChange={(x) => void save(x.target.checked)}
+          onChange={(x) => {
+            setOn(x.target.checked);
+            void save(x.target.checked);
+          }}
         />{' '}
         Repeat in free queue slots
       </label>
@@ -67,7 +76,7 @@ export function EvergreenToggle({ draftId }: { draftId?: string }) {
           {e.repeats} repeat(s) so far{e.stalled ? ` · ${e.stalled}` : ''}
         </p>
       )}
-      <button type="button" disabled={busy || !e} onClick={() => void save(!!e?.enabled)}>
+      <button type="button" disabled={busy || !e} onClick={() => void save(on ?? !!e?.enabled)}>
         Save evergreen
       </button>
     </details>
