@@ -186,48 +186,43 @@ export const textPublishBody = lazySchema(() =>
     }),
 );
 
+/** The fields a single-network body shares on the networks that take media by URL (Threads, LinkedIn). */
+const byUrlFields = (textMax: number, mediaMax: number) => ({
+  accountId: id,
+  draftId: id.optional(),
+  text: z.string().min(1).max(textMax).optional(),
+  mediaUrls: z.array(z.string().url()).max(mediaMax).optional(),
+});
+const byUrlDryRun = () =>
+  z
+    .boolean()
+    .optional()
+    .describe(
+      'answer the plan (of the draft, or of text and mediaUrls; media URLs are checked, not fetched); ' +
+        'nothing is sent, charged or stored',
+    );
+const hasByUrlContent = (b: { draftId?: string; text?: string; mediaUrls?: string[] }) =>
+  Boolean(b.draftId || b.text || b.mediaUrls?.length);
+const BY_URL_CONTENT = { message: 'draftId, text or mediaUrls is required', path: ['text'] };
+
 export const threadblogPublishBody = lazySchema(() =>
   z
     .object({
-      accountId: id,
-      draftId: id.optional(),
-      text: z.string().min(1).max(500).optional(),
-      mediaUrls: z.array(z.string().url()).max(10).optional(),
+      ...byUrlFields(500, 10),
       replyControl: z.enum(['everyone', 'accounts_you_follow', 'mentioned_only']).optional(),
-      dryRun: z
-        .boolean()
-        .optional()
-        .describe(
-          'answer the plan (of the draft, or of text and mediaUrls; media URLs are checked, not fetched); ' +
-            'nothing is sent, charged or stored',
-        ),
+      dryRun: byUrlDryRun(),
     })
-    .refine((b) => b.draftId || b.text || b.mediaUrls?.length, {
-      message: 'draftId, text or mediaUrls is required',
-      path: ['text'],
-    }),
+    .refine(hasByUrlContent, BY_URL_CONTENT),
 );
 
 export const problogPublishBody = lazySchema(() =>
   z
     .object({
-      accountId: id,
-      draftId: id.optional(),
-      text: z.string().min(1).max(3000).optional(),
-      mediaUrls: z.array(z.string().url()).max(20).optional(),
+      ...byUrlFields(3000, 20),
       visibility: z.enum(['PUBLIC', 'CONNECTIONS', 'LOGGED_IN']).optional(),
-      dryRun: z
-        .boolean()
-        .optional()
-        .describe(
-          'answer the plan (of the draft, or of text and mediaUrls; media URLs are checked, not fetched); ' +
-            'nothing is sent, charged or stored',
-        ),
+      dryRun: byUrlDryRun(),
     })
-    .refine((b) => b.draftId || b.text || b.mediaUrls?.length, {
-      message: 'draftId, text or mediaUrls is required',
-      path: ['text'],
-    }),
+    .refine(hasByUrlContent, BY_URL_CONTENT),
 );
 
 export const singlePublishResponse = lazySchema(() =>
