@@ -98,3 +98,33 @@ export function StatusChip({ status }: { status: string }) {
     </span>
   );
 }
+
+/** A page's view switch (Month/Week, List/Slots): tabs, the chosen one marked. */
+export function ViewTabs<V extends string>({
+  label,
+  views,
+  value,
+  onChange,
+}: {
+  label: string;
+  views: readonly (readonly [V, string])[];
+  value: V;
+  onChange: (v: V) => void;
+}) {
+  return (
+    <div className="row" role="tablist" aria-label={label}>
+      {views.map(([v, name]) => (
+        <button
+          key={v}
+          type="button"
+          role="tab"
+          aria-selected={value === v}
+          className={value === v ? 'primary' : ''}
+          onClick={() => onChange(v)}
+        >
+          {name}
+        </button>
+      ))}
+    </div>
+  );
+}

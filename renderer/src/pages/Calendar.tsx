@@ -7,7 +7,7 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { client, openExternal } from '../api';
-import { Empty, ErrorText, Loading, NetworkChips, Notice, Page, networkName } from '../components/ui';
+import { Empty, ErrorText, Loading, NetworkChips, Notice, Page, ViewTabs, networkName } from '../components/ui';
 import { instantOf, todayIn, useViewZone, ZonePicker } from '../components/zone';
 import { Time, useTimes } from '../components/time';
 import { useLoad } from '../hooks';
@@ -210,20 +210,15 @@ export function Calendar({ params }: { params: URLSearchParams }) {
     <Page
       title="Calendar"
       actions={
-        <div className="row" role="tablist" aria-label="Calendar view">
-          {(['month', 'week'] as const).map((v) => (
-            <button
-              key={v}
-              type="button"
-              role="tab"
-              aria-selected={view === v}
-              className={view === v ? 'primary' : ''}
-              onClick={() => setView(v)}
-            >
-              {v === 'month' ? 'Month' : 'Week'}
-            </button>
-          ))}
-        </div>
+        <ViewTabs
+          label="Calendar view"
+          views={[
+            ['month', 'Month'],
+            ['week', 'Week'],
+          ]}
+          value={view}
+          onChange={setView}
+        />
       }
     >
       <ErrorText error={data.error} />

@@ -5,7 +5,7 @@
  */
 import { useMemo, useState } from 'react';
 import { client } from '../api';
-import { Empty, ErrorText, Loading, NetworkChips, Notice, Page, networkName } from '../components/ui';
+import { Empty, ErrorText, Loading, NetworkChips, Notice, Page, ViewTabs, networkName } from '../components/ui';
 import { confirmAction } from '../components/undo';
 import { Time } from '../components/time';
 import { useAction, useLoad } from '../hooks';
@@ -85,20 +85,15 @@ export function Queue() {
       title="Queue"
       actions={
         <div className="row">
-          <div className="row" role="tablist" aria-label="Queue view">
-            {(['list', 'slots'] as const).map((v) => (
-              <button
-                key={v}
-                type="button"
-                role="tab"
-                aria-selected={view === v}
-                className={view === v ? 'primary' : ''}
-                onClick={() => setView(v)}
-              >
-                {v === 'list' ? 'List' : 'Slots'}
-              </button>
-            ))}
-          </div>
+          <ViewTabs
+            label="Queue view"
+            views={[
+              ['list', 'List'],
+              ['slots', 'Slots'],
+            ]}
+            value={view}
+            onChange={setView}
+          />
           <a href="#/calendar">Calendar</a>
         </div>
       }
