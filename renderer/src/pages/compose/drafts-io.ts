@@ -120,3 +120,8 @@ export function unsavedCopy(draftId: string | undefined): Composition | null {
 
 /** A composition with nothing in it (a fresh New): no copy of it is kept in localStorage. */
 export const isBlank = (c: Composition) => !c.title && c.posts.every((p) => !p.text && p.media.length === 0);
+
+/** Keeps a copy until the server has it; checked when it runs, since New may have blanked it meanwhile. */
+export function keepCopy(c: Composition): void {
+  if (!isBlank(c)) localStorage.setItem(slot(c.draftId), JSON.stringify(c));
+}

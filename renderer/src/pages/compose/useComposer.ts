@@ -19,7 +19,7 @@ import { pickTargets } from './AccountPicker';
 import { humanError } from './errors';
 import { useNetworkFacts } from './facts';
 import { followProgress } from './follow';
-import { draftBody, isBlank, openDraft, unsavedCopy, whyUnsaveable } from './drafts-io';
+import { draftBody, isBlank, keepCopy, openDraft, unsavedCopy, whyUnsaveable } from './drafts-io';
 import { mediaSizes, withSizes } from './media-sizes';
 import { blank, newKey, slot, UNSAVED, zone, type Composition, type Progress, type Template } from './model';
 import { formatLocal, instantIn, useTimes } from './Timing';
@@ -194,7 +194,7 @@ export function useComposer(draftParam: string | undefined, newParam: string | n
   // leaving, and inside Electron such a handler would silently stop the window from closing).
   useEffect(() => {
     if (!dirty || isBlank(c)) return;
-    const write = () => localStorage.setItem(slot(now.current.c.draftId), JSON.stringify(now.current.c));
+    const write = () => keepCopy(now.current.c);
     const timer = setTimeout(write, 150);
     window.addEventListener('pagehide', write);
     return () => {
