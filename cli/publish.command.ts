@@ -5,7 +5,7 @@ import { clientFor, EXIT, globals, paint, useColor, writeOptions } from './conte
 import { print, safe } from './output.js';
 import { accountHandle, accountsById, networkName, resolveAccounts, withNames } from './names.js';
 
-const DONE = new Set(['published', 'failed', 'needs_review', 'missed', 'cancelled']);
+const DONE = new Set(['published', 'failed', 'needs_review', 'missed', 'cancelled', 'skipped']);
 /** Only for a server without GET /events (older Herald): progress is then polled. */
 const POLL_MS = 300;
 

@@ -294,7 +294,7 @@ export async function createServer(options: ServerOptions = {}): Promise<HeraldS
         credentialCheck?.stop();
         metricsJob?.stop();
         upkeep?.stop();
-        const stopScheduler = Promise.all([scheduler?.stop(), alerts?.stop()]);
+        const stopScheduler = Promise.all([scheduler?.stop(), alerts?.stop(), services.metricsCollector.stop()]);
         // Open event streams never end on their own: ended here, so the server can close.
         services.events.shutdown();
         v6?.close();

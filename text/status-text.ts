@@ -7,7 +7,7 @@
  */
 
 export type PostState =
-  'pending' | 'handed_off' | 'publishing' | 'published' | 'failed' | 'needs_review' | 'missed' | 'cancelled';
+  'pending' | 'handed_off' | 'publishing' | 'published' | 'failed' | 'needs_review' | 'missed' | 'cancelled' | 'skipped';
 
 /** One account's post as it stands. */
 export interface TargetState {
@@ -107,6 +107,9 @@ export function targetStatusText(t: TargetState, time: TimeFormat = utc): Status
       );
     case 'cancelled':
       return make(`Cancelled${on}${why}`, '', false);
+    case 'skipped':
+      // An evergreen repeat left this network out (it refuses a text it was sent before).
+      return make(`Skipped${on}${why}`, '', false);
   }
 }
 

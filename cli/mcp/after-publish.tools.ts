@@ -15,7 +15,7 @@ export function registerAfterPublishTools(server: McpServer, client: HeraldClien
         'Published posts and other publications, newest first: id, network, account, status, url, deletedAt, editedAt.',
       inputSchema: {
         status: z
-          .enum(['pending', 'publishing', 'published', 'failed', 'needs_review', 'missed', 'cancelled'])
+          .enum(['pending', 'publishing', 'published', 'failed', 'needs_review', 'missed', 'cancelled', 'skipped'])
           .optional(),
         limit: z.number().int().min(1).max(500).optional(),
       },

@@ -35,6 +35,12 @@ export const accountSchema = lazySchema(() =>
         message: z.string().describe('What it means and what to do, for a person'),
       })
       .describe("Credential health from the token's real life"),
+    analytics: z
+      .object({
+        available: z.boolean(),
+        reason: z.string().optional().describe('Why not, and what to do (X metrics off, a scope not granted)'),
+      })
+      .describe("Whether Herald can read the metrics of this account's posts"),
   }),
 );
 export type Account = z.infer<typeof accountSchema>;

@@ -108,7 +108,14 @@ export const connectStatusResponse = lazySchema(() =>
     reconnected: z.boolean().optional(),
     message: z.string().optional(),
     error: z
-      .object({ code: z.string(), message: z.string() })
+      .object({
+        code: z.string(),
+        message: z.string(),
+        details: z
+          .array(z.object({ path: z.string(), message: z.string() }))
+          .optional()
+          .describe('path `analyticsScope`: LinkedIn refused the analytics scope; connecting without it is offered'),
+      })
       .optional()
       .describe('failed: the code and message the callback answered (cancelled at the network, wrong app, ...)'),
   }),

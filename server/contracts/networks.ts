@@ -27,6 +27,10 @@ export const networkAppSchema = lazySchema(() =>
       ),
     redirectUri: z.string().describe('The redirect URI to register at the network'),
     clientId: z.string().nullable().describe('The client id in force (the secret is never shown)'),
+    analyticsScope: z
+      .boolean()
+      .optional()
+      .describe('LinkedIn only: whether sign-in asks for r_member_postAnalytics (post analytics)'),
   }),
 );
 
@@ -41,13 +45,28 @@ export const setNetworkBody = lazySchema(() =>
       clientId: z
         .string()
         .max(500)
-        .describe('The client id (X: OAuth 2.0 Client ID; Threads: Threads App ID; LinkedIn: Client ID)'),
-      clientSecret: z.string().max(1000).describe('The client secret; kept in the secret store, never shown again'),
+        .optional()
+        .describe(
+          'The client id (X: OAuth 2.0 Client ID; Threads: Threads App ID; LinkedIn: Client ID); required with ' +
+            'the secret unless only analyticsScope is set',
+        ),
+      clientSecret: z
+        .string()
+        .max(1000)
+        .optional()
+        .describe('The client secret; kept in the secret store, never shown again'),
       redirectUri: z
         .string()
         .max(2048)
         .optional()
         .describe('An own redirect URI (HTTPS for Threads); the connect flow then finishes with a pasted redirect'),
+      analyticsScope: z
+        .boolean()
+        .optional()
+        .describe(
+          'LinkedIn only: ask for r_member_postAnalytics at sign-in (default true); false when the app lacks ' +
+            'the Community Management API product. Alone, it changes only this',
+        ),
     })
     .strict(),
 );

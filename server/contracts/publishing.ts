@@ -95,8 +95,14 @@ export const progressEntry = lazySchema(() =>
     id: z.string(),
     draftId: z.string().nullable(),
     status: z
-      .enum(['pending', 'handed_off', 'publishing', 'published', 'failed', 'needs_review', 'missed', 'cancelled'])
-      .describe('handed_off: the network holds the post and publishes it itself at scheduledFor (Mastodon hand-off)'),
+      .enum([
+        ...['pending', 'handed_off', 'publishing', 'published', 'failed', 'needs_review', 'missed', 'cancelled'],
+        'skipped',
+      ] as const)
+      .describe(
+        'handed_off: the network holds the post and publishes it itself at scheduledFor (Mastodon hand-off); ' +
+          'skipped: an evergreen repeat left this network out, `error` says why',
+      ),
     platform: platformSchema,
     accountUuid: z.string(),
     networkScheduledId: z
@@ -252,7 +258,9 @@ export const quoteResponse = lazySchema(() =>
 export const historyQuery = lazySchema(() =>
   z.object({
     limit: z.coerce.number().int().min(1).max(500).default(100),
-    status: z.enum(['pending', 'publishing', 'published', 'failed', 'needs_review', 'missed', 'cancelled']).optional(),
+    status: z
+      .enum(['pending', 'publishing', 'published', 'failed', 'needs_review', 'missed', 'cancelled', 'skipped'])
+      .optional(),
     platform: platformSchema.optional().describe('only this network'),
     from: dateTimeInput
       .optional()

@@ -23,6 +23,8 @@ export interface NetworkConfig {
   tokenUrl: string;
   /** LinkedIn only: the `LinkedIn-Version` to speak (the setting linkedinVersion); default the adapter's. */
   version?: string;
+  /** LinkedIn only: whether sign-in asks for member post analytics (off when the app lacks the product). */
+  analyticsScope?: boolean;
   /** Bluesky's video service; how long a network may process a video, and how often it is asked. */
   videoUrl?: string;
   processing?: { timeoutMs: number; pollMs: number };
@@ -196,6 +198,7 @@ const rawSchema = z.object({
   HERALD_REQUIRE_ALT_TEXT: z.union([z.boolean(), z.enum(['0', '1', 'true', 'false'])]).default('0'),
   /** X metrics reads (setting `xMetrics`), off by default. */
   HERALD_X_METRICS: z.union([z.boolean(), z.enum(['0', '1', 'true', 'false'])]).default('0'),
+  HERALD_PROBLOG_ANALYTICS_SCOPE: z.union([z.boolean(), z.enum(['0', '1', 'true', 'false'])]).default('1'),
   HERALD_LINKEDIN_VERSION: z
     .string()
     .regex(/^\d{4}(0[1-9]|1[0-2])$/)
@@ -287,6 +290,7 @@ export function loadConfig(
       authorizeUrl: k('AUTHORIZE_URL') ?? NETWORK_DEFAULTS[p].authorize,
       tokenUrl: k('TOKEN_URL') ?? NETWORK_DEFAULTS[p].token,
       ...(p === 'problog' && raw.HERALD_LINKEDIN_VERSION ? { version: raw.HERALD_LINKEDIN_VERSION } : {}),
+      ...(p === 'problog' ? { analyticsScope: flag(raw.HERALD_PROBLOG_ANALYTICS_SCOPE) } : {}),
       processing: { timeoutMs: waitMs, pollMs },
     };
   }

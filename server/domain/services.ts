@@ -53,7 +53,7 @@ export function createServices(deps: Deps, sqlite: Sqlite) {
   // The user's zone is read through settings (new sets start in it).
   const settings = new SettingsService(deps, users, repos.settings, (from, to) => credits.grantChanged(from, to));
   const socialSets = new SocialSetsService(deps, repos, settings);
-  const networkApps = new NetworkAppsService(deps, users);
+  const networkApps = new NetworkAppsService(deps, users, repos.settings);
   const mediaRelay = new MediaRelayService(deps, users);
   const credentials = new CredentialsService(deps, repos.accounts, networkApps, events, repos.tx);
   const credits = new CreditsService(deps, repos, events);

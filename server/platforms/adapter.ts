@@ -24,6 +24,8 @@ export interface Credentials {
   expiresAt?: number;
   /** Network-specific secrets (Bluesky app password, Mastodon app client secret, ...). */
   extra?: Record<string, string>;
+  /** The scopes the network granted, where its token answer lists them (LinkedIn). */
+  scopes?: string[];
 }
 
 /** What an adapter knows about the account it acts for (never secrets). */

@@ -13,6 +13,11 @@ export const THREADS_SCOPES = [
   'threads_delete',
 ];
 export const LINKEDIN_SCOPES = ['openid', 'profile', 'w_member_social'];
+/** Member post analytics: LinkedIn grants it only to apps with the Community Management API product. */
+export const LINKEDIN_ANALYTICS_SCOPE = 'r_member_postAnalytics';
+/** What LinkedIn is asked for: analytics too unless the app is set up without (`analyticsScope: false`). */
+export const linkedinScopes = (analytics = true) =>
+  analytics ? [...LINKEDIN_SCOPES, LINKEDIN_ANALYTICS_SCOPE] : [...LINKEDIN_SCOPES];
 /** OpenID Connect sign-in (Google by default). */
 export const IDENTITY_SCOPES = ['openid', 'email', 'profile'];
 
@@ -20,6 +25,6 @@ export const IDENTITY_SCOPES = ['openid', 'email', 'profile'];
 export const APP_SCOPES = {
   microblog: X_SCOPES,
   threadblog: THREADS_SCOPES,
-  problog: LINKEDIN_SCOPES,
+  problog: linkedinScopes(),
   identity: IDENTITY_SCOPES,
 } as const;

@@ -120,6 +120,7 @@ describe('draft status', () => {
       [{ accountId: 'a', status: 'missed' }],
       'published',
     ],
+    ['an evergreen repeat skipped one network on purpose', m({ a: 'published', b: 'skipped' }), [], 'published'],
   ];
   it.each(rows)('%s', (_name, latest, unsent, status) => {
     expect(settledDraftStatus(latest, unsent)).toBe(status);

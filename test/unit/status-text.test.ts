@@ -99,6 +99,11 @@ describe('one account', () => {
     ],
     ['cancelled', { status: 'cancelled' }, { text: 'Cancelled.', canRetry: false }],
     [
+      'skipped by an evergreen repeat',
+      { status: 'skipped', network: 'X', reason: 'X refuses a text it was sent before.' },
+      { text: 'Skipped on X: X refuses a text it was sent before.', canRetry: false },
+    ],
+    [
       'handed off to the instance',
       { status: 'handed_off', network: 'Mastodon', instance: 'mastodon.social', scheduledFor: AT },
       {

@@ -5,6 +5,7 @@ import { Time } from '../components/time';
 import { confirmAction } from '../components/undo';
 import { useAction, useLoad } from '../hooks';
 import { HealthChip } from '../components/attention';
+import { AnalyticsNote, analyticsScopeRefused, WithoutAnalyticsOffer } from './accounts/WithoutAnalytics';
 
 /** Bluesky app passwords look like xxxx-xxxx-xxxx-xxxx; anything else is probably the main password. */
 const APP_PASSWORD = /^[a-z0-9]{4}(-[a-z0-9]{4}){3}$/i;
@@ -41,6 +42,8 @@ export function Accounts() {
   const [bskyFor, setBskyFor] = useState<string | undefined>();
   /** Set by "Stop waiting": the flow's poll gives up at its next turn. */
   const stop = useRef(false);
+  /** LinkedIn refused its analytics scope: connecting without it is offered (for this account, if reconnecting). */
+  const [noAnalytics, setNoAnalytics] = useState<{ reconnect?: string } | undefined>();
 
   /**
    * Opens the network's sign-in page and follows the flow until the browser comes back: the
@@ -54,6 +57,7 @@ export function Accounts() {
   ) =>
     run(async () => {
       setNotice(undefined);
+      setNoAnalytics(undefined);
       const start =
         platform === 'microblog'
           ? await client.connectMicroblog({ reconnect })
@@ -75,7 +79,10 @@ export function Accounts() {
           if (stop.current) return;
           const s = await client.connectionStatus(start.sessionId);
           if (s.status === 'waiting') continue;
-          if (s.status === 'failed') throw new Error(s.error?.message ?? `${networkName(platform)} was not connected`);
+          if (s.status === 'failed') {
+            if (analyticsScopeRefused(s.error)) setNoAnalytics({ reconnect });
+            throw new Error(s.error?.message ?? `${networkName(platform)} was not connected`);
+          }
           setNotice(s.message);
           await accounts.reload();
           return;
@@ -160,6 +167,7 @@ export function Accounts() {
                   <td data-label="Health">
                     <HealthChip account={a} />
                     <div className="muted small">{a.health.state === 'ok' ? '' : a.health.message}</div>
+                    <AnalyticsNote analytics={a.analytics} />
                   </td>
                   <td data-label="Followers">
                     {FOLLOWERS_UNKNOWN[a.platform] ? (
@@ -208,6 +216,18 @@ export function Accounts() {
       <div className="panel">
         <h2>Connect</h2>
         <ErrorText error={error} />
+        {noAnalytics && error && (
+          <WithoutAnalyticsOffer
+            busy={busy}
+            onConnect={() =>
+              void run(async () => {
+                await client.setNetwork('problog', { analyticsScope: false });
+                await networks.reload();
+                return true;
+              }).then((ok) => (ok ? oauth('problog', noAnalytics.reconnect) : undefined))
+            }
+          />
+        )}
         {notice && !error && (
           <p className="ok-text" role="status" data-connect-notice>
             {notice}

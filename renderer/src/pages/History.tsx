@@ -26,6 +26,7 @@ const STATUSES: [string, string][] = [
   ['publishing', 'Publishing'],
   ['pending', 'Pending'],
   ['cancelled', 'Cancelled'],
+  ['skipped', 'Skipped'],
 ];
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;

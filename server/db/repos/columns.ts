@@ -16,4 +16,4 @@ export const MEDIA_COLUMNS = `id, user_id AS userId, file_name AS fileName, type
 export const ENTRY_COLUMNS = `id, user_id AS userId, draft_id AS draftId, account_id AS accountId, platform,
   fire_at AS fireAt, due_at AS dueAt, requested_at AS requestedAt, priority, attempts, status,
   next_attempt_at AS nextAttemptAt, last_error AS lastError, created_at AS createdAt,
-  network_scheduled_id AS networkScheduledId, handed_off_for AS handedOffFor, force`;
+  network_scheduled_id AS networkScheduledId, handed_off_for AS handedOffFor, force, first_text AS firstText`;

@@ -60,8 +60,10 @@ export class EvergreenRepo {
       clear: () =>
         sqlite.prepare(
           "UPDATE evergreen_fills SET status = 'cleared' WHERE user_id = ? AND set_id = ? AND slot_at = ? " +
-            "AND status = 'queued' RETURNING draft_id",
+            "AND status = 'queued' RETURNING draft_id AS draftId, skipped",
         ),
+      setSkipped: () => sqlite.prepare('UPDATE evergreen_fills SET skipped = ? WHERE set_id = ? AND slot_at = ?'),
+      dropSkipped: () => sqlite.prepare("DELETE FROM publications WHERE id = ? AND status = 'skipped'"),
       sentTexts: () =>
         sqlite
           .prepare(
@@ -113,9 +115,18 @@ export class EvergreenRepo {
     return this.s.insertFill.run(userId, draftId, setId, slotAt, skipped, now).changes > 0;
   }
 
-  /** Marks the fill cleared; answers its draft, or undefined when the slot held no fill. */
-  clear(userId: string, setId: string, slotAt: number): string | undefined {
-    return this.s.clear.pluck().get(userId, setId, slotAt) as string | undefined;
+  /** Marks the fill cleared; answers its draft and skips, or undefined when the slot held no fill. */
+  clear(userId: string, setId: string, slotAt: number): { draftId: string; skipped: string } | undefined {
+    return this.s.clear.get(userId, setId, slotAt) as { draftId: string; skipped: string } | undefined;
+  }
+
+  setSkipped(setId: string, slotAt: number, skipped: string): void {
+    this.s.setSkipped.run(skipped, setId, slotAt);
+  }
+
+  /** Removes the `skipped` publications of a fill turned back into an empty slot. */
+  dropSkipped(publicationIds: string[]): void {
+    for (const id of publicationIds) this.s.dropSkipped.run(id);
   }
 
   /** The first-post texts already published to an account. */

@@ -13,7 +13,7 @@ import type { Sqlite } from '../connection.js';
 import { lazyStatements } from './statements.js';
 
 export type PublicationStatus =
-  'pending' | 'publishing' | 'published' | 'failed' | 'needs_review' | 'missed' | 'cancelled';
+  'pending' | 'publishing' | 'published' | 'failed' | 'needs_review' | 'missed' | 'cancelled' | 'skipped';
 export type PartStatus = 'pending' | 'sending' | 'sent' | 'failed';
 
 export interface PublicationRow {

@@ -30,6 +30,8 @@ export interface EntryRow {
   handedOffFor: number | null;
   /** Posts again where the draft was already published (scheduled with `force`); SQLite's 0 or 1. */
   force: number;
+  /** The first post's text instead of the draft's (an evergreen variant), else null. */
+  firstText: string | null;
 }
 
 /** A post scheduled on a network whose entry went away in Herald: to be withdrawn there. */
@@ -135,8 +137,8 @@ export class ScheduleRepo {
       insert: () =>
         db.prepare(`INSERT INTO schedule_entries (id, user_id, draft_id, account_id, platform, fire_at, due_at,
                     requested_at, priority, attempts, status, created_at, queue_set_id,
-          network_scheduled_id, handed_off_for, force)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 'pending', ?, ?, ?, ?, ?)`),
+          network_scheduled_id, handed_off_for, force, first_text)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 'pending', ?, ?, ?, ?, ?, ?)`),
       list: () =>
         db.prepare(`SELECT e.id, e.draft_id AS draftId, d.title AS draftTitle, e.fire_at AS fireAt, e.priority,
                     e.attempts,
@@ -278,6 +280,7 @@ export class ScheduleRepo {
     networkScheduledId?: string | null;
     handedOffFor?: number | null;
     force?: boolean;
+    firstText?: string | null;
   }): void {
     this.s.insert.run(
       e.id,
@@ -294,6 +297,7 @@ export class ScheduleRepo {
       e.networkScheduledId ?? null,
       e.handedOffFor ?? null,
       e.force ? 1 : 0,
+      e.firstText ?? null,
     );
   }
 

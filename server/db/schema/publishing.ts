@@ -112,6 +112,8 @@ export const scheduleEntries = sqliteTable(
      * published to.
      */
     force: integer('force', { mode: 'boolean' }).notNull().default(false),
+    /** The first post's text instead of the draft's (an evergreen repeat's variant for X, which refuses a repeat). */
+    firstText: text('first_text'),
     createdAt: text('created_at').notNull(),
   },
   (t) => [

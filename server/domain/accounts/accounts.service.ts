@@ -4,6 +4,7 @@ import type { AccountRow, AccountsRepo } from '../../db/repos/accounts.repo.js';
 import { HeraldError } from '../../core/errors.js';
 import { accountSecretName } from '../../secrets/secret-store.js';
 import { accountHealth } from './health.js';
+import { accountAnalytics } from './analytics-availability.js';
 import { countOptionsFromMeta, type Platform } from '../../../text/counting.js';
 
 export type { AccountRow };
@@ -20,7 +21,7 @@ function accountLimits(r: AccountRow): Account['limits'] {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 }
 
-export function toAccountDto(r: AccountRow, now: number): Account {
+export function toAccountDto(r: AccountRow, now: number, config: Parameters<typeof accountAnalytics>[1]): Account {
   return {
     uuid: r.id,
     platform: r.platform as Account['platform'],
@@ -35,6 +36,7 @@ export function toAccountDto(r: AccountRow, now: number): Account {
     server_url: r.serverUrl ?? null,
     limits: accountLimits(r),
     health: accountHealth(r, now),
+    analytics: accountAnalytics(r, config),
   };
 }
 
@@ -46,7 +48,7 @@ export class AccountsService {
 
   list(userId: string): Account[] {
     const now = this.deps.clock.now();
-    return this.repo.listOf(userId).map((r) => toAccountDto(r, now));
+    return this.repo.listOf(userId).map((r) => toAccountDto(r, now, this.deps.config));
   }
 
   row(userId: string, id: string): AccountRow {
@@ -56,7 +58,7 @@ export class AccountsService {
   }
 
   get(userId: string, id: string): Account {
-    return toAccountDto(this.row(userId, id), this.deps.clock.now());
+    return toAccountDto(this.row(userId, id), this.deps.clock.now(), this.deps.config);
   }
 
   /** Unbinds the account: gone from every social set (foreign keys) and its tokens from the secret store. */

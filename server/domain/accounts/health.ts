@@ -22,6 +22,8 @@ export interface Health {
 export interface TokenFacts {
   expiresAt?: number;
   refresh: RefreshMode;
+  /** The scopes granted, where the network lists them (what the account may do, e.g. read analytics). */
+  scopes?: string[];
 }
 
 /** How these credentials can be renewed: the adapter says, else a refresh token means any time. */
@@ -34,6 +36,7 @@ export function refreshModeOf(adapter: Pick<Adapter, 'refresh' | 'refreshMode'>,
 export const tokenFacts = (adapter: Pick<Adapter, 'refresh' | 'refreshMode'>, creds: Credentials): TokenFacts => ({
   ...(creds.expiresAt !== undefined ? { expiresAt: creds.expiresAt } : {}),
   refresh: refreshModeOf(adapter, creds),
+  ...(creds.scopes ? { scopes: creds.scopes } : {}),
 });
 
 const days = (ms: number) => Math.max(1, Math.ceil(ms / DAY_MS));

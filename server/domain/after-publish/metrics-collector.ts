@@ -36,6 +36,9 @@ export interface PassReport {
 export class MetricsCollector {
   private running: Promise<PassReport> | null = null;
   private again = false;
+  /** Set at shutdown: a pass ends before its next request and writes nothing more. */
+  private stopped = false;
+  private readonly abort = new AbortController();
 
   constructor(
     private readonly deps: Deps,
@@ -45,8 +48,23 @@ export class MetricsCollector {
     readonly opts: CollectorOptions = {},
   ) {}
 
+  /**
+   * Ends the collector for good (the server is closing): the request in flight is cancelled, the pass
+   * stops before writing its answer, and no pass starts again. Resolves once the pass has let go of
+   * the database, so the caller may close it then.
+   */
+  stop(): Promise<void> {
+    this.stopped = true;
+    this.abort.abort();
+    return (this.running ?? Promise.resolve()).then(
+      () => undefined,
+      () => undefined,
+    );
+  }
+
   /** One pass over every due post; a call while a pass runs makes that pass go round once more. */
   run(): Promise<PassReport> {
+    if (this.stopped) return Promise.resolve({ read: 0, requests: 0, gone: 0, failed: 0 });
     if (this.running) {
       this.again = true;
       return this.running;
@@ -57,7 +75,7 @@ export class MetricsCollector {
         this.again = false;
         const r = await this.pass();
         for (const k of Object.keys(total) as (keyof PassReport)[]) total[k] += r[k];
-      } while (this.again);
+      } while (this.again && !this.stopped);
       return total;
     })().finally(() => {
       this.running = null;
@@ -68,14 +86,17 @@ export class MetricsCollector {
   private async pass(): Promise<PassReport> {
     const report: PassReport = { read: 0, requests: 0, gone: 0, failed: 0 };
     const chunk = this.opts.chunk ?? 200;
-    while (this.repos.metrics.adopt(HOUR_MS, chunk) > 0) await yieldToLoop();
+    while (!this.stopped && this.repos.metrics.adopt(HOUR_MS, chunk) > 0) await yieldToLoop();
     const now = this.deps.clock.now();
-    for (;;) {
+    while (!this.stopped) {
       const due = this.repos.metrics.due(now, chunk);
       if (!due.length) break;
       const byAccount = new Map<string, DueTrack[]>();
       for (const d of due) byAccount.set(d.accountId, [...(byAccount.get(d.accountId) ?? []), d]);
-      for (const tracks of byAccount.values()) await this.readAccount(tracks, report);
+      for (const tracks of byAccount.values()) {
+        if (this.stopped) break;
+        await this.readAccount(tracks, report);
+      }
     }
     return report;
   }
@@ -93,18 +114,25 @@ export class MetricsCollector {
     if (adapter.metricsReadPriceKey && !this.deps.config.xMetrics)
       return stopAll(`${network} counts are off: turn on X metrics in Settings (each read costs money)`);
     const size = Math.max(1, adapter.metricsBatch ?? 1);
-    for (let i = 0; i < tracks.length; i += size) {
+    for (let i = 0; i < tracks.length && !this.stopped; i += size) {
       const batch = tracks.slice(i, i + size);
       const refs = batch.map((t) => this.refOf(t)).filter((r): r is PostRef & { track: DueTrack } => r !== null);
       if (!refs.length) continue;
       const calls = adapter.metricsBatch ? 1 : refs.length;
       try {
-        const read = await this.credentials.withCredentials(account, (ctx) => adapter.readMetrics!(ctx, refs));
+        const read = await this.credentials.withCredentials(
+          account,
+          (ctx) => adapter.readMetrics!(ctx, refs),
+          this.abort.signal,
+        );
         report.requests += calls;
+        // Closing meanwhile: the answer is dropped (the database may be closing); the next start reads again.
+        if (this.stopped) return;
         this.store(refs, read, report);
         if (adapter.metricsReadPriceKey) this.charge(account, refs.length, adapter.metricsReadPriceKey);
       } catch (err) {
         report.requests += 1;
+        if (this.stopped) return;
         if (this.failed(tracks.slice(i), err, report) === 'stop-account') return;
       }
       await yieldToLoop();

@@ -90,3 +90,20 @@ export function blueskyRefusal(err: unknown, ownService: boolean): unknown {
     { details: [{ path: 'service', message: 'does not answer' }] },
   );
 }
+
+/**
+ * LinkedIn refuses the whole sign-in when the app may not ask for a scope: the analytics one needs
+ * a product many apps lack. The answer names the scope and offers connecting without analytics:
+ * `details[].path` `analyticsScope` is what a client looks for to offer it (PUT /networks/problog
+ * `{analyticsScope: false}`, then connect again).
+ */
+export function analyticsScopeRefused(description?: string): HeraldError {
+  const why = description ? ` (${description.slice(0, 200)})` : '';
+  return new HeraldError(
+    'INVALID_INPUT',
+    `LinkedIn refused the analytics permission r_member_postAnalytics${why}: the LinkedIn app lacks the ` +
+      'Community Management API product, so nothing was connected. Connect without analytics (Herald then ' +
+      "publishes to LinkedIn but cannot read its posts' numbers), or add the product to the app and connect again.",
+    { details: [{ path: 'analyticsScope', message: 'LinkedIn refused r_member_postAnalytics for this app' }] },
+  );
+}

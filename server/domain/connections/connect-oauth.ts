@@ -18,7 +18,7 @@ import type { SocialSetsService } from '../social-sets/social-sets.service.js';
 import type { NetworkAppsService } from '../networks/network-apps.service.js';
 import { callbackQueryOf } from './pasted-redirect.js';
 import type { ConnectOutcomes } from './connect-outcomes.js';
-import { exchangeRefusal, serverRefusal } from './connect-errors.js';
+import { analyticsScopeRefused, exchangeRefusal, serverRefusal } from './connect-errors.js';
 import { publicServerUrl } from './server-url.js';
 import type { ConnectAccounts, ConnectOptions } from './connect-accounts.js';
 import { assertWritable } from '../../secrets/index.js';
@@ -189,6 +189,7 @@ export class ConnectOAuth {
         error: {
           code: e?.code ?? 'INTERNAL_ERROR',
           message: e?.message ?? 'Herald failed while connecting the account',
+          ...(e?.details ? { details: e.details } : {}),
         },
       });
       throw err;
@@ -196,6 +197,8 @@ export class ConnectOAuth {
   }
 
   private async completeFlow(platform: OAuthPlatform, flow: FlowData, query: CallbackQuery) {
+    if (query.error === 'unauthorized_scope_error' && platform === 'problog' && this.asksAnalytics())
+      throw analyticsScopeRefused(query.error_description);
     if (query.error) throw consentRefused(NETWORK_NAMES[platform], query.error, query.error_description);
     if (!query.code)
       throw new HeraldError('INVALID_INPUT', 'The callback has no code', {
@@ -234,6 +237,10 @@ export class ConnectOAuth {
     } catch (err) {
       throw toHeraldError(err);
     }
+  }
+
+  private asksAnalytics(): boolean {
+    return this.p.apps.network('problog').analyticsScope !== false;
   }
 
   private async followOwnAccount(accountId: string, userId: string): Promise<void> {

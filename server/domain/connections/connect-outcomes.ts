@@ -17,7 +17,7 @@ export type ConnectOutcome =
       reconnected: boolean;
       message: string;
     }
-  | { status: 'failed'; error: { code: string; message: string } };
+  | { status: 'failed'; error: { code: string; message: string; details?: { path: string; message: string }[] } };
 
 const KEEP_MS = 15 * 60_000;
 const MAX = 1_000;

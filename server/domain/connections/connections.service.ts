@@ -123,7 +123,7 @@ export class ConnectionsService {
         network: this.deps.config.networks.skyblog,
       });
       const { accountId, ...saved } = await this.saver.save(userId, 'skyblog', identity, credentials, input);
-      return { account: toAccountDto(this.repos.accounts.byId(accountId)!, this.deps.clock.now()), ...saved };
+      return { account: this.accountDto(accountId), ...saved };
     } catch (err) {
       throw blueskyRefusal(err, input.service !== undefined);
     }
@@ -141,7 +141,7 @@ export class ConnectionsService {
     opts: ConnectOptions = {},
   ) {
     const { accountId, ...saved } = await this.saver.save(userId, platform, identity, credentials, opts);
-    return { account: toAccountDto(this.repos.accounts.byId(accountId)!, this.deps.clock.now()), ...saved };
+    return { account: this.accountDto(accountId), ...saved };
   }
 
   /** Re-reads follower counts and profile facts from the network. */
@@ -158,5 +158,9 @@ export class ConnectionsService {
     } catch (err) {
       throw toHeraldError(err);
     }
+  }
+
+  private accountDto(accountId: string) {
+    return toAccountDto(this.repos.accounts.byId(accountId)!, this.deps.clock.now(), this.deps.config);
   }
 }

@@ -6,12 +6,14 @@
  * them, and `source` says which is in force. Services ask `network(platform)` at call time, so a
  * PUT takes effect at the next call without a restart.
  */
+import path from 'node:path';
 import type { HeraldConfig, NetworkConfig, Platform } from '../../core/config.js';
 import { HeraldError } from '../../core/errors.js';
 import type { Deps } from '../deps.js';
 import type { UsersService } from '../users/users.service.js';
 import { NETWORK_NAMES, PlatformError } from '../../platforms/errors.js';
-import { APP_SCOPES } from '../../platforms/scopes.js';
+import { APP_SCOPES, linkedinScopes } from '../../platforms/scopes.js';
+import type { SettingsRepo } from '../../db/repos/settings.repo.js';
 import { checkIdentityApp } from './identity-check.js';
 
 export const APP_PLATFORMS = ['microblog', 'threadblog', 'problog', 'identity'] as const;
@@ -21,9 +23,11 @@ export type AppSource = 'app' | 'env' | null;
 const IDENTITY_LABEL = 'Sign-in provider (Google or OpenID Connect)';
 
 export interface NetworkAppInput {
-  clientId: string;
-  clientSecret: string;
+  clientId?: string;
+  clientSecret?: string;
   redirectUri?: string;
+  /** LinkedIn only: ask for member post analytics at sign-in (kept in config.json). */
+  analyticsScope?: boolean;
 }
 
 interface StoredApp {
@@ -43,6 +47,8 @@ export interface NetworkAppView {
   redirectUri: string;
   /** The client id in force (not a secret; shown so the person can tell which app it is). */
   clientId: string | null;
+  /** LinkedIn only: whether sign-in asks for analytics. */
+  analyticsScope?: boolean;
 }
 
 const secretName = (p: AppPlatform) => `network-app:${p}`;
@@ -68,6 +74,7 @@ export class NetworkAppsService {
   constructor(
     private readonly deps: Deps,
     private readonly users: UsersService,
+    private readonly settings?: SettingsRepo,
   ) {}
 
   /** Reads the stored apps once at start; afterwards the cache follows every set and remove. */
@@ -141,14 +148,16 @@ export class NetworkAppsService {
       source === 'env' ? this.envApp(p).clientId! : source === 'app' ? this.stored.get(p)!.clientId : null;
     const configured = source === 'env' ? !!this.envApp(p).clientSecret : source === 'app';
     const label = p === 'identity' ? IDENTITY_LABEL : NETWORK_NAMES[p];
+    const analyticsScope = p === 'problog' ? this.deps.config.networks.problog.analyticsScope !== false : undefined;
     return {
       platform: p,
       label,
-      scopes: [...APP_SCOPES[p]],
+      scopes: analyticsScope === undefined ? [...APP_SCOPES[p]] : linkedinScopes(analyticsScope),
       configured,
       source,
       redirectUri: this.redirectUri(p),
       clientId,
+      ...(analyticsScope === undefined ? {} : { analyticsScope }),
     };
   }
 
@@ -160,10 +169,22 @@ export class NetworkAppsService {
       );
   }
 
+  /** LinkedIn's analytics scope on or off: applies to the next sign-in (an app of either source keeps it). */
+  private setAnalyticsScope(p: AppPlatform, on: boolean): void {
+    if (p !== 'problog') throw invalid('body.analyticsScope', 'analyticsScope is a LinkedIn setting only');
+    this.settings?.saveFile(path.join(this.deps.config.dataDir, 'config.json'), { HERALD_PROBLOG_ANALYTICS_SCOPE: on });
+    this.deps.config.networks.problog.analyticsScope = on;
+  }
+
   async set(userId: string, p: AppPlatform, input: NetworkAppInput): Promise<NetworkAppView> {
     this.ownerOnly(userId);
-    const clientId = input.clientId.trim();
-    const clientSecret = input.clientSecret.trim();
+    const appGiven = [input.clientId, input.clientSecret, input.redirectUri].some((v) => v !== undefined);
+    if (input.analyticsScope !== undefined) {
+      this.setAnalyticsScope(p, input.analyticsScope);
+      if (!appGiven) return this.view(p);
+    }
+    const clientId = (input.clientId ?? '').trim();
+    const clientSecret = (input.clientSecret ?? '').trim();
     if (!clientId)
       throw invalid('body.clientId', "clientId is empty: paste the client id from the network's developer portal");
     if (!clientSecret)

@@ -111,6 +111,8 @@ export interface PublishRequest {
   force?: boolean;
   options?: PublicationOptions;
   origin?: 'now' | 'schedule';
+  /** The first post's text instead of the draft's (a scheduled evergreen variant). */
+  firstText?: string;
 }
 
 /** Media a direct publish names by URL, and how to turn them into references (MediaService.refsFromUrls). */

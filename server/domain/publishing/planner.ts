@@ -50,7 +50,7 @@ export class PublishPlanner {
   /** What each target of a draft publish gets (plan.ts): the draft's parts per network, and its options. */
   plan(
     userId: string,
-    req: Pick<PublishRequest, 'draftId' | 'accountIds' | 'targetAccounts' | 'community' | 'options'>,
+    req: Pick<PublishRequest, 'draftId' | 'accountIds' | 'targetAccounts' | 'community' | 'options' | 'firstText'>,
   ): Planned {
     const draft = loadDraft(this.repos.publishInputs, userId, req.draftId);
     checkAltTexts(draft.posts, this.deps.config.requireAltText);
@@ -62,8 +62,12 @@ export class PublishPlanner {
         if (community) options.communityId = community;
       }
       const parts = partsFor(platform, draft);
+      if (req.firstText !== undefined && parts[0]) parts[0] = { ...parts[0], text: req.firstText };
       // The default card is the first link of the first post that network gets (its own text, when it has one).
-      const firstText = draft.overrides[platform]?.trim() ? (parts[0]?.text ?? '') : (draft.posts[0]?.plainText ?? '');
+      const firstText =
+        req.firstText !== undefined || draft.overrides[platform]?.trim()
+          ? (parts[0]?.text ?? '')
+          : (draft.posts[0]?.plainText ?? '');
       return {
         account,
         parts,

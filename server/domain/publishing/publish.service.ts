@@ -302,7 +302,7 @@ export class PublishService {
   /** What each target of a draft publish gets (planner.ts): the draft's parts per network, and its options. */
   plan(
     userId: string,
-    req: Pick<PublishRequest, 'draftId' | 'accountIds' | 'targetAccounts' | 'community' | 'options'>,
+    req: Pick<PublishRequest, 'draftId' | 'accountIds' | 'targetAccounts' | 'community' | 'options' | 'firstText'>,
   ): Planned {
     return this.planner.plan(userId, req);
   }

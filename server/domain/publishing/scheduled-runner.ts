@@ -151,6 +151,7 @@ export class ScheduledRunner {
       origin: 'schedule' as const,
       options,
       force: this.forced(e),
+      firstText: e.firstText ?? undefined,
     };
   }
 

@@ -3,11 +3,14 @@
  * service runs: each free slot of a social set in the next 24 hours takes the due evergreen draft
  * published longest ago (evergreen-rule.ts), scheduled like a queued draft with `force` (each
  * repeat a new publication, in history like any other). The scheduler fires it as it fires every
- * entry. An X account that was sent every text the draft has is left out with the reason; a draft
- * with no network left is marked stalled (shown) and not picked again until its settings change.
+ * entry. X, which refuses a text it was sent before, gets the first of the draft's text and its
+ * variants that differs from every text that account was sent; with none left it is skipped: a
+ * publication with status `skipped` and the reason, so progress and history show it. A draft with
+ * no network left is marked stalled (shown) and not picked again until its settings change.
  */
 import { HeraldError } from '../../core/errors.js';
 import type { EvergreenRepo, EvergreenRow } from '../../db/repos/evergreen.repo.js';
+import type { OutboxRepo } from '../../db/repos/outbox.repo.js';
 import type { QueueRepo } from '../../db/repos/queue.repo.js';
 import type { PublishInputsRepo } from '../../db/repos/publish-inputs.repo.js';
 import type { ScheduleRepo } from '../../db/repos/schedule.repo.js';
@@ -36,6 +39,15 @@ interface Skip {
   accountId: string;
   platform: string;
   reason: string;
+  /** Its `skipped` publication, once recorded (removed again when the fill is cleared). */
+  publicationId?: string;
+}
+
+/** A repeat's accounts, with the variant each gets instead of the draft's text, and those left out. */
+interface TargetPlan {
+  targets: string[];
+  firstTexts: Record<string, string>;
+  skipped: Skip[];
 }
 
 export interface EvergreenParts {
@@ -43,6 +55,7 @@ export interface EvergreenParts {
   queue: QueueRepo;
   publishInputs: PublishInputsRepo;
   schedule: ScheduleRepo;
+  outbox: OutboxRepo;
 }
 
 export class EvergreenService {
@@ -91,18 +104,25 @@ export class EvergreenService {
   fillsOf(setId: string): Map<number, { draftId: string; skipped: Skip[] }> {
     const out = new Map<number, { draftId: string; skipped: Skip[] }>();
     for (const f of this.repos.evergreen.fills(setId, this.deps.clock.now()))
-      if (f.status === 'queued') out.set(f.slotAt, { draftId: f.draftId, skipped: JSON.parse(f.skipped) as Skip[] });
+      if (f.status === 'queued')
+        out.set(f.slotAt, {
+          draftId: f.draftId,
+          skipped: (JSON.parse(f.skipped) as Skip[]).map(({ publicationId: _, ...k }) => k),
+        });
     return out;
   }
 
   /** Turns a fill back into an empty slot: its entries are cancelled, and the slot is not filled again. */
   clear(userId: string, setId: string, slotAt: number): { draftId: string } {
-    const draftId = this.repos.evergreen.clear(userId, setId, slotAt);
+    const cleared = this.repos.evergreen.clear(userId, setId, slotAt);
+    const draftId = cleared?.draftId;
     if (!draftId)
       throw new HeraldError('NOT_FOUND', 'No evergreen fill holds that slot', {
         details: [{ path: 'slot', message: 'not an evergreen fill of the set' }],
       });
     if (this.repos.queue.slotOf(draftId, setId) === slotAt) this.scheduling.cancel(userId, draftId);
+    const skipped = JSON.parse(cleared.skipped) as Skip[];
+    this.repos.evergreen.dropSkipped(skipped.flatMap((k) => (k.publicationId ? [k.publicationId] : [])));
     return { draftId };
   }
 
@@ -135,7 +155,7 @@ export class EvergreenService {
     rows: EvergreenRow[],
     at: number,
   ): Promise<{ draftId: string; skipped: Skip[] } | null> {
-    const plans = new Map<string, { targets: string[]; skipped: Skip[] }>();
+    const plans = new Map<string, TargetPlan>();
     const candidates: EvergreenCandidate[] = [];
     for (const r of rows) {
       const draft = loadDraft(this.repos.publishInputs, userId, r.draftId);
@@ -162,17 +182,9 @@ export class EvergreenService {
     if (!pick) return null;
     const plan = plans.get(pick.draftId)!;
     // The slot is claimed first: a second server filling at once finds it taken.
-    if (
-      !this.repos.evergreen.addFill(
-        userId,
-        pick.draftId,
-        set.id,
-        at,
-        JSON.stringify(plan.skipped),
-        this.deps.clock.now(),
-      )
-    )
-      return null;
+    if (!this.repos.evergreen.addFill(userId, pick.draftId, set.id, at, '[]', this.deps.clock.now())) return null;
+    const skipped = this.recordSkips(userId, pick.draftId, at, plan.skipped);
+    this.repos.evergreen.setSkipped(set.id, at, JSON.stringify(skipped));
     await this.scheduling.schedule(
       userId,
       {
@@ -181,10 +193,31 @@ export class EvergreenService {
         targetAccounts: plan.targets.map((accountId) => ({ accountId })),
         force: true,
         applyJitter: false,
+        firstTexts: plan.firstTexts,
       },
       set.id,
     );
-    return { draftId: pick.draftId, skipped: plan.skipped };
+    return { draftId: pick.draftId, skipped: skipped.map(({ publicationId: _, ...k }) => k) };
+  }
+
+  /** Each account left out of this repeat as a `skipped` publication with its reason (progress, history). */
+  private recordSkips(userId: string, draftId: string, at: number, skipped: Skip[]): Skip[] {
+    const { outbox } = this.repos;
+    return skipped.map((k) => {
+      const publicationId = outbox.create({
+        userId,
+        draftId,
+        accountId: k.accountId,
+        platform: k.platform,
+        jobId: null,
+        options: '{}',
+        origin: 'schedule',
+        scheduledFor: new Date(at).toISOString(),
+        status: 'skipped',
+      });
+      outbox.finish(publicationId, 'skipped', { error: k.reason });
+      return { ...k, publicationId };
+    });
   }
 
   /** The accounts a repeat goes to, and those left out with why (X takes no text it was sent before). */
@@ -192,12 +225,13 @@ export class EvergreenService {
     draft: ReturnType<typeof loadDraft>,
     set: { accounts: { accountId: string; platform: string }[] },
     variants: string[],
-  ): { targets: string[]; skipped: Skip[] } {
+  ): TargetPlan {
     const accounts =
       draft.selectedAccountIds.length > 0
         ? set.accounts.filter((a) => draft.selectedAccountIds.includes(a.accountId))
         : set.accounts;
     const targets: string[] = [];
+    const firstTexts: Record<string, string> = {};
     const skipped: Skip[] = [];
     for (const a of accounts) {
       if (a.platform !== 'microblog') {
@@ -207,17 +241,17 @@ export class EvergreenService {
       const own = draft.overrides.microblog?.split(/\n---\n/)[0] ?? draft.posts[0]?.plainText ?? '';
       const sent = this.repos.evergreen.sentTexts(a.accountId);
       const next = pickVariant([own, ...variants], sent);
-      if (next === own) targets.push(a.accountId);
-      else
+      if (next === null)
         skipped.push({
           accountId: a.accountId,
           platform: a.platform,
-          reason:
-            next === null
-              ? 'X refuses a text it was sent before, and every text of this draft was sent to this account'
-              : 'X refuses a text it was sent before; the next variant waits until variants can be sent',
+          reason: 'X refuses a text it was sent before, and every text of this draft and its variants was sent',
         });
+      else {
+        targets.push(a.accountId);
+        if (next !== own) firstTexts[a.accountId] = next;
+      }
     }
-    return { targets, skipped };
+    return { targets, firstTexts, skipped };
   }
 }

@@ -43,6 +43,8 @@ export interface ScheduleRequest {
   dryRun?: boolean;
   /** Posts again to accounts the draft was already published to (a new publication each). */
   force?: boolean;
+  /** Per account id: the first post's text instead of the draft's (an evergreen variant; not an API field). */
+  firstTexts?: Record<string, string>;
 }
 
 /**
@@ -209,6 +211,7 @@ export class ScheduleService {
           networkScheduledId: was?.networkScheduledId,
           handedOffFor: was?.handedOffFor,
           force: req.force,
+          firstText: req.firstTexts?.[account.id],
         });
         this.events.post(
           userId,

@@ -11,7 +11,7 @@ import { joinUrl } from '../http.js';
 import { escapeLittleText } from './little-text.js';
 import { liCall, restHeaders } from './rest.js';
 
-export const ANALYTICS_SCOPE = 'r_member_postAnalytics';
+import { LINKEDIN_ANALYTICS_SCOPE as ANALYTICS_SCOPE } from '../scopes.js';
 
 const isGone = (err: unknown) => err instanceof PlatformError && (err.status === 404 || err.status === 410);
 const postUrl = (ctx: CallContext, urn: string) =>

@@ -11,7 +11,7 @@ import { PlatformError } from '../errors.js';
 import { withQuery } from '../http.js';
 import { liCall } from './rest.js';
 
-import { LINKEDIN_SCOPES } from '../scopes.js';
+import { LINKEDIN_SCOPES, linkedinScopes } from '../scopes.js';
 
 export { LINKEDIN_SCOPES };
 
@@ -44,13 +44,16 @@ function form(fields: Record<string, string>): RequestInit {
   };
 }
 
-function toCredentials(answer: TokenAnswer, previousRefresh?: string): Credentials {
+function toCredentials(answer: TokenAnswer, previous?: Credentials): Credentials {
   if (!answer.access_token)
     throw new PlatformError('problog', 'transient', 'LinkedIn answered the token request without an access token');
-  const refreshToken = answer.refresh_token ?? previousRefresh;
+  const refreshToken = answer.refresh_token ?? previous?.refreshToken;
+  // The granted scopes, as LinkedIn lists them (comma-separated): analytics may be missing from them.
+  const scopes = answer.scope ? answer.scope.split(/[\s,]+/).filter(Boolean) : previous?.scopes;
   return {
     accessToken: answer.access_token,
     ...(refreshToken ? { refreshToken } : {}),
+    ...(scopes ? { scopes } : {}),
     expiresAt: typeof answer.expires_in === 'number' ? Date.now() + answer.expires_in * 1000 : undefined,
   };
 }
@@ -109,7 +112,7 @@ export const problogOAuth: OAuthAdapter = {
       ['client_id', client.clientId],
       ['redirect_uri', req.redirectUri],
       ['state', req.state],
-      ['scope', LINKEDIN_SCOPES.join(' ')],
+      ['scope', linkedinScopes(req.network.analyticsScope !== false).join(' ')],
     ];
     return { url: withQuery(req.network.authorizeUrl, params) };
   },
@@ -169,7 +172,7 @@ export async function refreshLinkedIn(
       }),
       { what: 'renew the access token', signal },
     );
-    return toCredentials(body, credentials.refreshToken);
+    return toCredentials(body, credentials);
   } catch (err) {
     if (err instanceof PlatformError && (err.kind === 'permanent' || err.kind === 'token_expired')) {
       throw new PlatformError(

@@ -14,13 +14,15 @@ export function draftStatusOf(published: number, targets: number): SettledStatus
 }
 
 /**
- * `latest`: each account's latest publication status; `unsent`: the draft's entries that ended
+ * `all`: each account's latest publication status; `unsent`: the draft's entries that ended
  * without going out (empty after a publish-now). Null: leave the draft as it is.
  */
 export function settledDraftStatus(
-  latest: ReadonlyMap<string, string>,
+  all: ReadonlyMap<string, string>,
   unsent: readonly { accountId: string; status: string }[] = [],
 ): SettledStatus | 'draft' | null {
+  // A network an evergreen repeat left out on purpose does not make the draft less published.
+  const latest = new Map([...all].filter(([, st]) => st !== 'skipped'));
   if ([...latest.values()].includes('publishing')) return null;
   // An entry whose account's post went out after all (published at once meanwhile) is not unsent.
   const notOut = new Map(
