@@ -43,6 +43,8 @@ export interface AnalyticsFilter {
   to?: string;
   platform?: string;
   accountId?: string;
+  /** One draft's publications (its file export). */
+  draftId?: string;
   limit: number;
 }
 
@@ -97,6 +99,7 @@ export class MetricsRepo {
           WHERE p.user_id = @userId AND p.status = 'published' AND p.published_at IS NOT NULL
             AND (@platform IS NULL OR p.platform = @platform) AND (@accountId IS NULL OR p.account_id = @accountId)
             AND (@fromAt IS NULL OR p.published_at >= @fromAt) AND (@toAt IS NULL OR p.published_at < @toAt)
+            AND (@draftId IS NULL OR p.draft_id = @draftId)
           ORDER BY p.published_at DESC, p.id LIMIT @limit`),
       one: () =>
         db.prepare(`SELECT p.id AS publicationId, p.draft_id AS draftId, d.title AS draftTitle, p.account_id AS
@@ -161,6 +164,7 @@ export class MetricsRepo {
       accountId: f.accountId ?? null,
       fromAt: f.from ?? null,
       toAt: f.to ?? null,
+      draftId: f.draftId ?? null,
       limit: f.limit,
     }) as AnalyticsRow[];
   }
