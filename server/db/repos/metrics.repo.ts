@@ -36,6 +36,8 @@ export interface AnalyticsRow extends MetricValues {
   state: string | null;
   lastError: string | null;
   fetchedAt: number | null;
+  /** The start of the first post's text as sent (up to 200 characters). */
+  excerpt: string | null;
 }
 
 export interface AnalyticsFilter {
@@ -91,7 +93,9 @@ export class MetricsRepo {
                         accountId,
             a.username, p.platform, p.url, p.published_at AS publishedAt, p.deleted_at AS deletedAt,
             t.state, t.last_error AS lastError, m.at AS fetchedAt, m.likes, m.reposts, m.replies, m.quotes,
-                        m.impressions
+                        m.impressions,
+            (SELECT substr(pp.text, 1, 200) FROM publication_parts pp WHERE pp.publication_id = p.id
+              ORDER BY pp.position LIMIT 1) AS excerpt
           FROM publications p
           LEFT JOIN drafts d ON d.id = p.draft_id LEFT JOIN accounts a ON a.id = p.account_id
           LEFT JOIN metric_tracks t ON t.publication_id = p.id
@@ -106,7 +110,9 @@ export class MetricsRepo {
                         accountId,
             a.username, p.platform, p.url, p.published_at AS publishedAt, p.deleted_at AS deletedAt,
             t.state, t.last_error AS lastError, m.at AS fetchedAt, m.likes, m.reposts, m.replies, m.quotes,
-                        m.impressions
+                        m.impressions,
+            (SELECT substr(pp.text, 1, 200) FROM publication_parts pp WHERE pp.publication_id = p.id
+              ORDER BY pp.position LIMIT 1) AS excerpt
           FROM publications p
           LEFT JOIN drafts d ON d.id = p.draft_id LEFT JOIN accounts a ON a.id = p.account_id
           LEFT JOIN metric_tracks t ON t.publication_id = p.id
