@@ -50,6 +50,7 @@ const analyticsPost = lazySchema(() =>
     publicationId: z.string(),
     draftId: z.string().nullable(),
     draftTitle: z.string().nullable(),
+    excerpt: z.string().nullable().describe("the start of the post's text as sent (up to 200 characters)"),
     accountId: z.string(),
     username: z.string().nullable(),
     platform: platformSchema,

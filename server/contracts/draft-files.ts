@@ -44,6 +44,24 @@ export const filePost = lazySchema(() =>
   }),
 );
 
+const count = () => z.number().int().nullable();
+/** A published copy of the draft and its latest counts: written by an export, ignored by an import. */
+export const fileMetrics = lazySchema(() =>
+  z.object({
+    platform: platformSchema,
+    account: z.string().describe("the account's @username, or its id"),
+    url: z.string().nullable(),
+    publishedAt: z.string(),
+    deletedAt: z.string().nullable().optional(),
+    fetchedAt: z.string().nullable().describe('when the counts were read; null: not read yet'),
+    likes: count(),
+    reposts: count(),
+    replies: count(),
+    quotes: count(),
+    impressions: count(),
+  }),
+);
+
 export const draftFile = lazySchema(() =>
   z.object({
     format: z.literal(FILE_FORMAT).optional(),
@@ -92,6 +110,11 @@ export const draftFile = lazySchema(() =>
     socialSetId: z.string().max(200).nullable().optional(),
     media: z.array(fileMedia).max(400).optional(),
     posts: z.array(filePost).min(1).max(100),
+    metrics: z
+      .array(fileMetrics)
+      .max(1000)
+      .optional()
+      .describe('export only: where the draft was published and its latest counts (null: not said); ignored on import'),
   }),
 );
 export type DraftFile = z.infer<typeof draftFile>;

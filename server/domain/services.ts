@@ -97,7 +97,7 @@ export function createServices(deps: Deps, sqlite: Sqlite) {
     accounts,
     templates,
     drafts,
-    draftFiles: new DraftFilesService(deps, drafts, accounts, repos.tx, scheduling),
+    draftFiles: new DraftFilesService(deps, drafts, accounts, repos.tx, scheduling, repos.metrics),
     credits,
     media: new MediaService(deps, repos.media),
     linkCards,

@@ -31,6 +31,17 @@ afterAll(async () => {
 
 describe('Analytics page', () => {
   it('shows totals, top posts with charts, weekly totals and the heatmap; filters narrow them', async () => {
+    // The best post came from a titled draft: it is named by the title; the others by their first words.
+    const month = '/analytics/posts?limit=10000&from=' + new Date(Date.now() - 30 * 86_400_000).toISOString();
+    const all = (await app.t.call('GET', month, { key })).body.posts as any[];
+    const [first, second] = [...all].sort((a, b) => eng(b) - eng(a));
+    const d = await app.t.call('POST', '/microblog/drafts', {
+      key,
+      body: { title: 'Morning thread: what worked', tweets: [{ content: 'x' }] },
+    });
+    app.t.server.sqlite
+      .prepare('UPDATE publications SET draft_id = ? WHERE id = ?')
+      .run(d.body.draft.id, first.publicationId);
     await page().goto(`${app.origin}/#/analytics`);
     await page().reload();
     const totals = page().locator('[data-totals]');
@@ -50,6 +61,12 @@ describe('Analytics page', () => {
     const top = page().locator('[data-top]').first();
     const best = [...api].sort((a, b) => eng(b) - eng(a))[0];
     expect(await top.getAttribute('data-top')).toBe(best.publicationId);
+    expect(best.publicationId).toBe(first.publicationId);
+    expect(await top.locator('[data-title]').textContent()).toBe('Morning thread: what worked');
+    const n = second.publicationId.replace('seed-', '');
+    expect(await page().locator(`[data-top="${second.publicationId}"] [data-title]`).textContent()).toBe(
+      `Seeded post number ${n} about something worth reading, with a…`,
+    );
     await top.getByRole('button', { name: 'Charts' }).click();
     await top.locator('[data-metric="Likes"] canvas').waitFor();
     expect(await top.locator('[data-metric]').count()).toBeGreaterThanOrEqual(3);
@@ -59,6 +76,10 @@ describe('Analytics page', () => {
     expect(await cells.count()).toBe(7 * 24);
     const counted = await cells.evaluateAll((els) => els.reduce((n, e) => n + Number(e.getAttribute('data-posts')), 0));
     expect(counted).toBe(api.length);
+    // Its legend: the shades run from 0 to the busiest hour's average engagement.
+    const legend = page().locator('[data-heat-legend]');
+    expect(await legend.locator('.heat-swatch').count()).toBe(6);
+    expect(Number(await legend.locator('[data-heat-max]').textContent())).toBeGreaterThan(0);
     expect(await page().locator('[data-week]').count()).toBeGreaterThan(3);
     await app.shot('analytics-1280-light');
 

@@ -132,6 +132,30 @@ describe('metrics collection', () => {
     expect(list.body.posts.every((p: any) => p.platform === 'fedblog')).toBe(true);
   });
 
+  it("the draft's Markdown and JSON files carry its publications' latest counts; an import ignores them", async () => {
+    const { draftId, url } = await post(pubs.threadblog.id);
+    const json = await t.call('GET', `/microblog/drafts/${draftId}/export?format=json`, { key });
+    expect(json.status, json.text).toBe(200);
+    const file = JSON.parse(json.text);
+    expect(file.metrics).toEqual([
+      expect.objectContaining({ platform: 'threadblog', url, likes: 5, reposts: 2, replies: 3, quotes: 1 }),
+    ]);
+    expect(file.metrics[0].impressions).toBe(40);
+    expect(file.metrics[0].fetchedAt).toMatch(/^\d{4}-\d\d-\d\dT/);
+    const md = await t.call('GET', `/microblog/drafts/${draftId}/export?format=md`, { key });
+    expect(md.status, md.text).toBe(200);
+    const front = md.text.split('\n---\n')[0];
+    expect(front).toMatch(/^metrics:\n {2}- platform: threadblog\n/m);
+    expect(front).toMatch(/^ {4}impressions: 40$/m);
+    // Imported again, the file is a new draft; the counts stay with the posts they were read from.
+    const back = await t.call('POST', '/microblog/drafts/import', {
+      key,
+      raw: json.text,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(back.status, back.text).toBe(200);
+  });
+
   it('reads again at 24 h, keeps the history, and a closed month catches up with one read', async () => {
     engage(rawPost('fedblog', pubs.fedblog.held.id), { likes: 10 });
     clock.advance(23 * HOUR);

@@ -36,6 +36,8 @@ export interface AnalyticsRow extends MetricValues {
   state: string | null;
   lastError: string | null;
   fetchedAt: number | null;
+  /** The start of the first post's text as sent (up to 200 characters). */
+  excerpt: string | null;
 }
 
 export interface AnalyticsFilter {
@@ -43,6 +45,8 @@ export interface AnalyticsFilter {
   to?: string;
   platform?: string;
   accountId?: string;
+  /** One draft's publications (its file export). */
+  draftId?: string;
   limit: number;
 }
 
@@ -89,7 +93,9 @@ export class MetricsRepo {
                         accountId,
             a.username, p.platform, p.url, p.published_at AS publishedAt, p.deleted_at AS deletedAt,
             t.state, t.last_error AS lastError, m.at AS fetchedAt, m.likes, m.reposts, m.replies, m.quotes,
-                        m.impressions
+                        m.impressions,
+            (SELECT substr(pp.text, 1, 200) FROM publication_parts pp WHERE pp.publication_id = p.id
+              ORDER BY pp.position LIMIT 1) AS excerpt
           FROM publications p
           LEFT JOIN drafts d ON d.id = p.draft_id LEFT JOIN accounts a ON a.id = p.account_id
           LEFT JOIN metric_tracks t ON t.publication_id = p.id
@@ -97,13 +103,16 @@ export class MetricsRepo {
           WHERE p.user_id = @userId AND p.status = 'published' AND p.published_at IS NOT NULL
             AND (@platform IS NULL OR p.platform = @platform) AND (@accountId IS NULL OR p.account_id = @accountId)
             AND (@fromAt IS NULL OR p.published_at >= @fromAt) AND (@toAt IS NULL OR p.published_at < @toAt)
+            AND (@draftId IS NULL OR p.draft_id = @draftId)
           ORDER BY p.published_at DESC, p.id LIMIT @limit`),
       one: () =>
         db.prepare(`SELECT p.id AS publicationId, p.draft_id AS draftId, d.title AS draftTitle, p.account_id AS
                         accountId,
             a.username, p.platform, p.url, p.published_at AS publishedAt, p.deleted_at AS deletedAt,
             t.state, t.last_error AS lastError, m.at AS fetchedAt, m.likes, m.reposts, m.replies, m.quotes,
-                        m.impressions
+                        m.impressions,
+            (SELECT substr(pp.text, 1, 200) FROM publication_parts pp WHERE pp.publication_id = p.id
+              ORDER BY pp.position LIMIT 1) AS excerpt
           FROM publications p
           LEFT JOIN drafts d ON d.id = p.draft_id LEFT JOIN accounts a ON a.id = p.account_id
           LEFT JOIN metric_tracks t ON t.publication_id = p.id
@@ -161,6 +170,7 @@ export class MetricsRepo {
       accountId: f.accountId ?? null,
       fromAt: f.from ?? null,
       toAt: f.to ?? null,
+      draftId: f.draftId ?? null,
       limit: f.limit,
     }) as AnalyticsRow[];
   }

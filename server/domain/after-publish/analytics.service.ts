@@ -23,6 +23,7 @@ function view(r: AnalyticsRow) {
     publicationId: r.publicationId,
     draftId: r.draftId,
     draftTitle: r.draftTitle,
+    excerpt: r.excerpt,
     accountId: r.accountId,
     username: r.username,
     platform: r.platform,

@@ -17,6 +17,8 @@
  * - `language` (BCP 47) and `linkCard` travel with the draft both ways; a CSV row may name its
  *   language in a `language` column.
  */
+import type { MetricsRepo } from '../../db/repos/metrics.repo.js';
+import { withMetrics } from './draft-file-metrics.js';
 import type { Account } from '../../contracts/accounts.js';
 import { latestScheduleTime } from '../../contracts/common.js';
 import { createDraftBody, type CreateDraftInput, type Draft } from '../../contracts/drafts.js';
@@ -68,6 +70,7 @@ export class DraftFilesService {
     private readonly accounts: AccountsService,
     private readonly tx: Transactions,
     private readonly scheduling: ScheduleService,
+    private readonly metrics?: Pick<MetricsRepo, 'posts'>,
   ) {}
 
   /** Checks that the draft can be scheduled at its time (inside the caller's transaction). */
@@ -95,7 +98,8 @@ export class DraftFilesService {
         details: [{ path: 'query.timeZone', message: 'not an IANA time zone (like Europe/Paris)' }],
       });
     }
-    const file = draftToFile(draft, platforms, { timeZone, html: format === 'json' });
+    const published = this.metrics?.posts(userId, { draftId: id, limit: 1000 }) ?? [];
+    const file = withMetrics(draftToFile(draft, platforms, { timeZone, html: format === 'json' }), published);
     return format === 'md' ? toMarkdown(file) : toJson(file);
   }
 

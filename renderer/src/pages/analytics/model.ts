@@ -119,3 +119,18 @@ export function bestTimes(posts: PostRow[], zone: string): Heatmap {
 export function topPosts<T extends PostRow>(posts: T[], n = 10): T[] {
   return [...posts].sort((a, b) => engagement(b.metrics) - engagement(a.metrics)).slice(0, n);
 }
+
+/** How many words of a post's text name it where its draft has no title. */
+const TITLE_WORDS = 10;
+
+/** A post's name on the page: its draft's title, else the first words of its text; never its address. */
+export function postTitle(p: { draftTitle: string | null; excerpt?: string | null }): string {
+  const title = p.draftTitle?.trim();
+  if (title) return title;
+  const words = (p.excerpt ?? '').split(/\s+/).filter(Boolean);
+  if (!words.length) return '(a post without text)';
+  return words.length > TITLE_WORDS ? `${words.slice(0, TITLE_WORDS).join(' ')}…` : words.join(' ');
+}
+
+/** The heatmap legend's steps: the share of the busiest hour's average each swatch shows. */
+export const HEAT_STEPS = [0, 25, 50, 75, 100] as const;

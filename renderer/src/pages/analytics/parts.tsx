@@ -8,7 +8,7 @@ import { networkName } from '../../components/ui';
 import { Time, useTimes } from '../../components/time';
 import { useLoad } from '../../hooks';
 import { MetricChart } from './MetricChart';
-import { METRICS, engagement, type Counts, type Heatmap, type WeekRow } from './model';
+import { HEAT_STEPS, METRICS, engagement, postTitle, type Counts, type Heatmap, type WeekRow } from './model';
 
 const LABEL = {
   likes: 'Likes',
@@ -25,6 +25,7 @@ export interface AnalyticsPost {
   platform: string;
   username: string | null;
   draftTitle: string | null;
+  excerpt?: string | null;
   url: string | null;
   publishedAt: string;
   deletedAt: string | null;
@@ -58,7 +59,9 @@ export function TopPosts({ posts }: { posts: AnalyticsPost[] }) {
       {posts.map((p) => (
         <li key={p.publicationId} data-top={p.publicationId}>
           <div className="row">
-            <strong className="grow wrap">{p.draftTitle ?? p.url ?? '(direct post)'}</strong>
+            <strong className="grow wrap" data-title>
+              {postTitle(p)}
+            </strong>
             <span className="chip">{networkName(p.platform)}</span>
             {p.deletedAt && <span className="chip bad">deleted</span>}
           </div>
@@ -127,7 +130,42 @@ export function WeekTable({ rows }: { rows: WeekRow[] }) {
   );
 }
 
+/** What the heatmap's shades mean: from no engagement to the busiest hour's average. */
+function HeatLegend({ max }: { max: number }) {
+  const fmt = (v: number) => (v >= 10 || Number.isInteger(v) ? String(Math.round(v)) : v.toFixed(1));
+  return (
+    <div className="heat-legend small muted" data-heat-legend>
+      <span>Average engagement per post (likes, reposts, replies, quotes):</span>
+      <span className="heat-scale">
+        <span>{fmt(0)}</span>
+        {HEAT_STEPS.map((pct) => (
+          <span
+            key={pct}
+            className="heat-swatch"
+            aria-hidden
+            title={fmt((max * pct) / 100)}
+            style={{ ['--heat' as string]: `${pct}%` }}
+          />
+        ))}
+        <span data-heat-max>{fmt(max)}</span>
+      </span>
+      <span className="heat-scale">
+        <span className="heat-swatch heat-none" aria-hidden /> no post at that hour
+      </span>
+    </div>
+  );
+}
+
 export function BestTimes({ map }: { map: Heatmap }) {
+  return (
+    <>
+      <BestTimesGrid map={map} />
+      <HeatLegend max={map.max} />
+    </>
+  );
+}
+
+function BestTimesGrid({ map }: { map: Heatmap }) {
   return (
     <div className="heatmap" role="table" aria-label="Average engagement by weekday and hour">
       <div className="heat-row heat-hours" role="row">
