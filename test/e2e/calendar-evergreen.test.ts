@@ -61,6 +61,9 @@ describe('the calendar', () => {
     expect(await grid.locator('[data-evergreen-fill]').count()).toBe(2);
     // Only the fills are marked: the same drafts' earlier publications are not.
     expect(await grid.locator('.cal-item:not(.fill) [data-evergreen-fill]').count()).toBe(0);
+    // A fill holds its queue slot: it is emptied here, not moved (Move… would schedule it anew).
+    expect(await fills.first().getAttribute('draggable')).toBe('false');
+    expect(await fills.getByRole('button', { name: /^Move/ }).count()).toBe(0);
 
     for (const width of [390, 1280]) {
       await page().setViewportSize({ width, height: 900 });

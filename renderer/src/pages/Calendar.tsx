@@ -145,7 +145,8 @@ export function Calendar({ params }: { params: URLSearchParams }) {
           })
           .join(', ')
       }
-      draggable={i.kind === 'scheduled'}
+      // A fill holds its queue slot: it moves in the Queue, or is emptied here.
+      draggable={i.kind === 'scheduled' && !i.fill}
       onDragStart={(e) => {
         e.dataTransfer.setData('text/plain', i.key);
         e.dataTransfer.effectAllowed = 'move';
@@ -209,7 +210,7 @@ export function Calendar({ params }: { params: URLSearchParams }) {
           {i.targets.some((t) => t.status !== 'needs_review') ? 'Retry in History' : 'Settle in History'}
         </a>
       )}
-      {i.kind === 'scheduled' && (
+      {i.kind === 'scheduled' && !i.fill && (
         <button
           type="button"
           className="link-button small"
