@@ -54,6 +54,12 @@ describe('the evergreen field of a draft', () => {
     expect(bad.status).toBe(400);
     expect(JSON.stringify(bad.body.details)).toContain('evergreen.minDaysBetween');
     expect((await call('GET', `/microblog/drafts/${id}`)).body.draft.title).toBe('Green, paused');
+
+    // Set through PUT .../evergreen, the draft (and the kept list answer) follows.
+    const put = await call('PUT', `/microblog/drafts/${id}/evergreen`, { enabled: true, maxRepeats: null });
+    expect(put.status, put.text).toBe(200);
+    const again = (await call('GET', '/microblog/drafts')).body.drafts.find((d: any) => d.id === id);
+    expect(again.evergreen).toEqual({ ...want, enabled: true, maxRepeats: null });
   });
 
   it('travels in Markdown and JSON draft files, out and back in', async () => {
