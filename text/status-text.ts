@@ -7,7 +7,15 @@
  */
 
 export type PostState =
-  'pending' | 'handed_off' | 'publishing' | 'published' | 'failed' | 'needs_review' | 'missed' | 'cancelled' | 'skipped';
+  | 'pending'
+  | 'handed_off'
+  | 'publishing'
+  | 'published'
+  | 'failed'
+  | 'needs_review'
+  | 'missed'
+  | 'cancelled'
+  | 'skipped';
 
 /** One account's post as it stands. */
 export interface TargetState {

@@ -8,6 +8,7 @@ import { lazySchema } from './lazy.js';
 import { platformSchema, successTrue } from './common.js';
 import { draftSchema, linkCardChoice } from './drafts.js';
 import { postOptionsSchema } from './post-options.js';
+import { evergreenBody } from './evergreen.js';
 import { ALT_TEXT_MAX } from '../../text/draft-limits.js';
 
 export const FILE_FORMAT = 'herald-draft/1';
@@ -108,6 +109,7 @@ export const draftFile = lazySchema(() =>
       .optional()
       .describe('post options (poll, replyControl, contentWarning, ...), as on the draft'),
     socialSetId: z.string().max(200).nullable().optional(),
+    evergreen: evergreenBody.optional().describe("the draft's evergreen settings, as PUT .../evergreen takes them"),
     media: z.array(fileMedia).max(400).optional(),
     posts: z.array(filePost).min(1).max(100),
     metrics: z

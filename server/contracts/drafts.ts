@@ -14,6 +14,7 @@ import {
   POST_TEXT_MAX,
 } from '../../text/draft-limits.js';
 import { droppedSchema, postOptionsSchema } from './post-options.js';
+import { evergreenBody, evergreenSettings } from './evergreen.js';
 
 export const DRAFT_STATUSES = [
   'draft',
@@ -125,6 +126,7 @@ export const draftSchema = lazySchema(() =>
       'null: a card for the first URL of the first post; false: no card; {url}: a card for that URL',
     ),
     options: postOptionsSchema.nullable().describe('post options (docs/decisions.md §11); null: none'),
+    evergreen: evergreenSettings,
     tweets: z.array(tweetSchema),
     createdAt: timestamp,
     updatedAt: timestamp,
@@ -215,6 +217,12 @@ const draftFields = () => ({
     .nullable()
     .optional()
     .describe('post options; null clears them; on update, given options replace the whole set'),
+  evergreen: evergreenBody
+    .optional()
+    .describe(
+      'evergreen settings, written with the rest in one transaction (as PUT .../evergreen: fields left out keep ' +
+        'their values)',
+    ),
   templateInText: z
     .boolean()
     .optional()
@@ -264,6 +272,7 @@ export const draftListItem = lazySchema(() =>
       language: true,
       linkCard: true,
       options: true,
+      evergreen: true,
     })
     .extend({ scheduledFor: timestamp.nullable(), socialSetId: z.string().nullable(), updatedAt: timestamp }),
 );

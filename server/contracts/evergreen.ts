@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { lazySchema } from './lazy.js';
+import { built, lazySchema } from './lazy.js';
 import { successTrue } from './common.js';
 
 export const evergreenBody = lazySchema(() =>
@@ -15,12 +15,20 @@ export const evergreenBody = lazySchema(() =>
   }),
 );
 
+/** The settings alone, as a draft carries them (`evergreen` of GET /microblog/drafts/:id). */
+export const evergreenSettings = lazySchema(() =>
+  z
+    .object({
+      enabled: z.boolean(),
+      minDaysBetween: z.number().int(),
+      maxRepeats: z.number().int().nullable().describe('null: no end'),
+      variants: z.array(z.string()).describe('texts X gets in turn, since it refuses a text it was sent before'),
+    })
+    .describe('evergreen settings (docs/decisions.md §11); a draft never marked evergreen has enabled false'),
+);
+
 export const evergreenSchema = lazySchema(() =>
-  z.object({
-    enabled: z.boolean(),
-    minDaysBetween: z.number().int(),
-    maxRepeats: z.number().int().nullable(),
-    variants: z.array(z.string()),
+  built(evergreenSettings).extend({
     repeats: z.number().int().describe('slots it filled so far'),
     lastPublishedAt: z.string().nullable().describe('"due" counts from here'),
     stalled: z.string().nullable().describe('why no network is left that takes it (shown, not filled), else null'),

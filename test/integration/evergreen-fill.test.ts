@@ -37,7 +37,7 @@ beforeAll(async () => {
 });
 
 describe('evergreen', () => {
-  it('fills daily slots over ten weeks, spaced, oldest first, ending at maxRepeats; X gets variants, then skipped', async () => {
+  it('fills daily slots over ten weeks, oldest first, up to maxRepeats; X gets a variant, then skipped', async () => {
     const a = await draft('Evergreen A: the guide');
     const b = await draft('Evergreen B: the checklist');
     const xOnly = await draft('Evergreen C: only on X');

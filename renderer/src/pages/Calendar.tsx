@@ -1,7 +1,8 @@
 /**
  * The calendar: scheduled and published posts by month or week, in a social set's time zone,
  * each item with its networks and title; posts that did not go out (failed, missed, held for
- * review) on the day that happened, marked, with a link to them in History (where Retry is). A scheduled item is moved
+ * review) on the day that happened, marked, with a link to them in History (where Retry is). Evergreen repeats that
+ * filled a queue slot are marked, with one click (and Undo) to empty the slot again. A scheduled item is moved
  * by dragging it onto a day (month) or an hour (week), or with its Move button from the keyboard; either way a dialog
  * confirms the new times before anything changes.
  */
@@ -23,6 +24,9 @@ import {
   type CalItem,
 } from './calendar/model';
 import { MoveDialog, type Move } from './calendar/MoveDialog';
+import { loadFills, markFills } from './calendar/fills';
+import { EmptySlot, fillKey } from './queue/EmptySlot';
+import { useHeld } from '../components/undo';
 
 const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 
@@ -66,7 +70,8 @@ export function Calendar({ params }: { params: URLSearchParams }) {
       : undefined;
   const data = useLoad(async () => {
     if (!range) return undefined;
-    const [s, h, a, ...problems] = await Promise.all([
+    const [fills, s, h, a, ...problems] = await Promise.all([
+      loadFills(),
       client.listSchedules(),
       client.publishHistory({ limit: 500, status: 'published', ...range }),
       client.listAccounts(),
@@ -76,12 +81,17 @@ export function Calendar({ params }: { params: URLSearchParams }) {
       schedules: s.schedules,
       published: [...h.publications, ...problems.flatMap((p) => p.publications)],
       usernames: new Map(a.accounts.map((x) => [x.uuid, x.username])),
+      fills,
     };
   }, [range?.from, range?.to]);
-  const items = useMemo(
-    () => (zone && data.data ? buildItems(zone, data.data.schedules, data.data.published, data.data.usernames) : []),
-    [zone, data.data],
-  );
+  const held = useHeld();
+  const built = useMemo(() => {
+    if (!zone || !data.data) return [];
+    const d = data.data;
+    return markFills(buildItems(zone, d.schedules, d.published, d.usernames), d.fills);
+  }, [zone, data.data]);
+  // A fill being emptied (Undo still possible) is gone from the calendar already.
+  const items = built.filter((i) => !(i.fill && held(fillKey(i.fill.setId, i.fill.at))));
   const byDay = useMemo(() => {
     const m = new Map<string, CalItem[]>();
     for (const i of items) m.set(i.date, [...(m.get(i.date) ?? []), i]);
@@ -120,9 +130,10 @@ export function Calendar({ params }: { params: URLSearchParams }) {
   const entry = (i: CalItem) => (
     <div
       key={i.key}
-      className={`cal-item ${i.kind}`}
+      className={`cal-item ${i.kind}${i.fill ? ' fill' : ''}`}
       data-item={i.draftId ?? i.key}
       data-kind={i.kind}
+      data-fill={i.fill ? i.fill.at : undefined}
       title={
         `${i.title} — ` +
         i.targets
@@ -134,7 +145,8 @@ export function Calendar({ params }: { params: URLSearchParams }) {
           })
           .join(', ')
       }
-      draggable={i.kind === 'scheduled'}
+      // A fill holds its queue slot: it moves in the Queue, or is emptied here.
+      draggable={i.kind === 'scheduled' && !i.fill}
       onDragStart={(e) => {
         e.dataTransfer.setData('text/plain', i.key);
         e.dataTransfer.effectAllowed = 'move';
@@ -159,6 +171,11 @@ export function Calendar({ params }: { params: URLSearchParams }) {
           <span className="bad" aria-label="did not go out">
             {' '}
             ✗
+          </span>
+        )}
+        {i.fill && (
+          <span className="evergreen-chip cal-evergreen" data-evergreen-fill title="An evergreen repeat in a free slot">
+            Evergreen
           </span>
         )}
       </div>
@@ -193,7 +210,7 @@ export function Calendar({ params }: { params: URLSearchParams }) {
           {i.targets.some((t) => t.status !== 'needs_review') ? 'Retry in History' : 'Settle in History'}
         </a>
       )}
-      {i.kind === 'scheduled' && (
+      {i.kind === 'scheduled' && !i.fill && (
         <button
           type="button"
           className="link-button small"
@@ -202,6 +219,15 @@ export function Calendar({ params }: { params: URLSearchParams }) {
         >
           Move…
         </button>
+      )}
+      {i.fill && (
+        <EmptySlot
+          setId={i.fill.setId}
+          at={i.fill.at}
+          title={i.title}
+          className="link-button small cal-empty-slot"
+          reload={data.reload}
+        />
       )}
     </div>
   );

@@ -39,6 +39,7 @@ export class EvergreenRepo {
             'variants = excluded.variants, stalled = NULL, updated_at = excluded.updated_at',
         ),
       enabled: () => sqlite.prepare(`SELECT ${COLS} FROM evergreen_drafts WHERE user_id = ? AND enabled = 1`),
+      all: () => sqlite.prepare(`SELECT ${COLS} FROM evergreen_drafts WHERE user_id = ?`),
       users: () => sqlite.prepare('SELECT DISTINCT user_id FROM evergreen_drafts WHERE enabled = 1').pluck(),
       stalled: () => sqlite.prepare('UPDATE evergreen_drafts SET stalled = ? WHERE draft_id = ?'),
       lastPublished: () =>
@@ -85,6 +86,11 @@ export class EvergreenRepo {
 
   enabledOf(userId: string): EvergreenRow[] {
     return this.s.enabled.all(userId) as EvergreenRow[];
+  }
+
+  /** Every draft of the user with settings, enabled or not. */
+  allOf(userId: string): EvergreenRow[] {
+    return this.s.all.all(userId) as EvergreenRow[];
   }
 
   users(): string[] {

@@ -14,6 +14,7 @@ import type { Platform } from '../../../text/index.js';
 import { platformNamed } from '../../../text/networks.js';
 import { checkFile, invalid } from './draft-file-check.js';
 import { instantInZone, instantOf } from './draft-file-time.js';
+import { evergreenForFile } from './draft-evergreen.js';
 
 export { checkFile } from './draft-file-check.js';
 export { instantInZone, instantOf, localToInstant } from './draft-file-time.js';
@@ -57,7 +58,7 @@ export const networkNamed = (s: string) => platformNamed(s);
  */
 export function draftToFile(
   draft: Pick<Draft, 'title' | 'scheduledFor' | 'socialSetId' | 'selectedAccountIds' | 'tweets'> &
-    Partial<Pick<Draft, 'language' | 'linkCard' | 'options'>>,
+    Partial<Pick<Draft, 'language' | 'linkCard' | 'options' | 'evergreen'>>,
   platforms: { platform: Platform; content: string }[],
   opts: { timeZone?: string; html?: boolean } = {},
 ): DraftFile {
@@ -79,6 +80,8 @@ export function draftToFile(
   if (draft.linkCard !== undefined && draft.linkCard !== null) file.linkCard = draft.linkCard;
   if (draft.options) file.options = draft.options;
   if (media.length > 0) file.media = media;
+  const evergreen = evergreenForFile(draft.evergreen);
+  if (evergreen) file.evergreen = evergreen;
   return file;
 }
 
@@ -124,5 +127,6 @@ export function fileToInput(file: DraftFile, where: string): Omit<CreateDraftInp
     ...(file.language ? { language: file.language } : {}),
     ...(file.linkCard !== undefined && file.linkCard !== null ? { linkCard: file.linkCard } : {}),
     ...(file.options ? { options: file.options } : {}),
+    ...(file.evergreen ? { evergreen: file.evergreen } : {}),
   };
 }

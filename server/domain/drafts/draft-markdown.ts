@@ -58,6 +58,7 @@ function frontMatter(file: DraftFile): Record<string, unknown> {
   if (file.linkCard !== undefined && file.linkCard !== null) out.linkCard = file.linkCard;
   if (file.options) out.options = file.options;
   if (file.socialSetId) out.socialSetId = file.socialSetId;
+  if (file.evergreen) out.evergreen = file.evergreen;
   if (file.media && file.media.length > 0) out.media = file.media.map((m) => ({ ...m }));
   if (file.metrics && file.metrics.length > 0) out.metrics = file.metrics;
   return out;

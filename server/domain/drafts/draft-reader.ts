@@ -10,6 +10,8 @@ import type { AccountRow, DraftRow, DraftsRepo, TweetRow } from '../../db/repos/
 import { HeraldError } from '../../core/errors.js';
 import { decodeCursor, encodeCursor, linkCardOut, optionsOut, parseJson } from './draft-fields.js';
 import { checkTweetCached, rulesFor, rulesKey, type MediaRef, type TargetRules } from './draft-text.js';
+import type { EvergreenRepo } from '../../db/repos/evergreen.repo.js';
+import { evergreenByDraft, NOT_EVERGREEN } from './draft-evergreen.js';
 
 /** Filters and paging of the drafts list. */
 export interface ListQuery {
@@ -36,6 +38,7 @@ export class DraftReader {
   constructor(
     private readonly repo: DraftsRepo,
     private readonly changed: ChangeToken,
+    private readonly evergreen?: EvergreenRepo,
   ) {}
 
   /** The caller's draft row; NOT_FOUND for a draft that is missing or another user's. */
@@ -137,6 +140,7 @@ export class DraftReader {
       [...refs.values()].flat().map((m) => m.mediaId),
     );
     const targets = this.targetsOf(userId, rows);
+    const evergreen = this.evergreen ? evergreenByDraft(this.evergreen, userId) : new Map();
     const rulesCache = new Map<string, { rules: TargetRules; key: string }>();
     return rows.map((r) => {
       const accs = targets.get(r.id) ?? [];
@@ -182,6 +186,7 @@ export class DraftReader {
         language: r.language,
         linkCard: linkCardOut(r.linkCard),
         options: optionsOut(r.options),
+        evergreen: evergreen.get(r.id) ?? { ...NOT_EVERGREEN, variants: [] },
       };
     });
   }

@@ -18,6 +18,8 @@ import type { TemplatesService } from '../templates/templates.service.js';
 import { languageIn, linkCardIn, optionsIn } from './draft-fields.js';
 import { prepareTweets, type PreparedTweet } from './draft-text.js';
 import type { DraftReader } from './draft-reader.js';
+import type { EvergreenRepo } from '../../db/repos/evergreen.repo.js';
+import { writeEvergreen } from './draft-evergreen.js';
 
 /** The repositories drafts read and write. */
 export interface DraftsRepos {
@@ -26,6 +28,7 @@ export interface DraftsRepos {
   accounts: AccountsRepo;
   tx: Transactions;
   handOff?: HandOffRepo;
+  evergreen?: EvergreenRepo;
 }
 
 /** The refusal of any change to a draft the publishing engine holds. */
@@ -157,6 +160,7 @@ export class DraftWriter {
     });
     this.writeTweets(id, list);
     if (input.platforms) this.writePlatforms(id, input.platforms, now);
+    if (input.evergreen && this.repos.evergreen) writeEvergreen(this.repos.evergreen, userId, id, input.evergreen, now);
     return id;
   }
 
@@ -246,6 +250,8 @@ export class DraftWriter {
         this.writeTweets(row.id, list);
       }
       if (input.platforms) this.writePlatforms(row.id, input.platforms, next.updatedAt);
+      if (input.evergreen && this.repos.evergreen)
+        writeEvergreen(this.repos.evergreen, userId, row.id, input.evergreen, next.updatedAt);
       this.repo.update(next);
       this.repos.handOff?.draftEdited(next.id, nowIso(this.deps.clock)); // a post handed to a network has the old text
     });

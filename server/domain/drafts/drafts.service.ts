@@ -26,7 +26,7 @@ export class DraftsService {
 
   /** `relayReady`: whether a media relay is set up (Threads verdicts on uploaded media). */
   constructor(deps: Deps, templates: TemplatesService, repos: DraftsRepos, relayReady: () => boolean = () => false) {
-    this.reader = new DraftReader(repos.drafts, repos.tx.changeToken());
+    this.reader = new DraftReader(repos.drafts, repos.tx.changeToken(), repos.evergreen);
     this.writer = new DraftWriter(deps, templates, repos, this.reader);
     this.networks = new DraftNetworks(deps, repos, this.reader, this.writer, relayReady);
   }

@@ -20,13 +20,9 @@ import { zoneOf, type SocialSetsService } from '../social-sets/social-sets.servi
 import type { ScheduleService } from './schedule.service.js';
 import { DAY_MS, pickForSlot, pickVariant, type EvergreenCandidate } from './evergreen-rule.js';
 import { nextSlots } from '../../../time/index.js';
+import { settingsOf, writeEvergreen, type EvergreenInput, type EvergreenSettings } from '../drafts/draft-evergreen.js';
 
-export interface EvergreenSettings {
-  enabled: boolean;
-  minDaysBetween: number;
-  maxRepeats: number | null;
-  variants: string[];
-}
+export type { EvergreenSettings } from '../drafts/draft-evergreen.js';
 
 export interface EvergreenView extends EvergreenSettings {
   repeats: number;
@@ -71,29 +67,16 @@ export class EvergreenService {
     return this.view(draftId, this.repos.evergreen.get(userId, draftId));
   }
 
-  put(userId: string, draftId: string, body: Partial<EvergreenSettings> & { enabled: boolean }): EvergreenView {
+  put(userId: string, draftId: string, body: EvergreenInput): EvergreenView {
     loadDraft(this.repos.publishInputs, userId, draftId);
-    const old = this.repos.evergreen.get(userId, draftId);
-    const variants = body.variants ?? (old ? (JSON.parse(old.variants) as string[]) : []);
-    this.repos.evergreen.upsert({
-      draftId,
-      userId,
-      enabled: body.enabled ? 1 : 0,
-      minDaysBetween: body.minDaysBetween ?? old?.minDaysBetween ?? 30,
-      maxRepeats: body.maxRepeats === undefined ? (old?.maxRepeats ?? null) : body.maxRepeats,
-      variants: JSON.stringify(variants.map((v) => v.trim()).filter(Boolean)),
-      updatedAt: new Date(this.deps.clock.now()).toISOString(),
-    });
+    writeEvergreen(this.repos.evergreen, userId, draftId, body, new Date(this.deps.clock.now()).toISOString());
     return this.get(userId, draftId);
   }
 
   private view(draftId: string, row: EvergreenRow | undefined): EvergreenView {
     const last = this.repos.evergreen.lastPublishedAt(draftId);
     return {
-      enabled: row ? row.enabled === 1 : false,
-      minDaysBetween: row?.minDaysBetween ?? 30,
-      maxRepeats: row?.maxRepeats ?? null,
-      variants: row ? (JSON.parse(row.variants) as string[]) : [],
+      ...settingsOf(row),
       repeats: this.repos.evergreen.repeats(draftId),
       lastPublishedAt: last === null ? null : new Date(last).toISOString(),
       stalled: row?.stalled ?? null,

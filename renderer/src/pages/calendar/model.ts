@@ -39,6 +39,8 @@ export interface CalItem {
   at: string;
   hour: number;
   targets: Target[];
+  /** An evergreen repeat's fill of a queue slot (fills.ts). */
+  fill?: { setId: string; at: string };
 }
 
 interface Scheduled {

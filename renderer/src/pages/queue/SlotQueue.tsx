@@ -8,7 +8,8 @@ import { client } from '../../api';
 import { ErrorText, Loading } from '../../components/ui';
 import { Time } from '../../components/time';
 import { useAction, useLoad } from '../../hooks';
-import { EmptySlot } from './EmptySlot';
+import { useHeld } from '../../components/undo';
+import { EmptySlot, fillKey } from './EmptySlot';
 
 type Item = Awaited<ReturnType<typeof client.listQueue>>['items'][number];
 
@@ -25,7 +26,11 @@ export function SlotQueue() {
   const { busy, error, run } = useAction();
   const [dragging, setDragging] = useState<string>();
   const [over, setOver] = useState<string>();
-  const items = queue.data?.items ?? [];
+  const held = useHeld();
+  // A fill being emptied (Undo still possible) shows as the free slot it becomes.
+  const items = (queue.data?.items ?? []).map((i) =>
+    i.evergreen && setId && held(fillKey(setId, i.at)) ? { ...i, draft: null, evergreen: false } : i,
+  );
 
   const move = (draftId: string, to: Item) =>
     run(async () => {
@@ -129,7 +134,7 @@ export function SlotQueue() {
               {item.draft && (
                 <span className="row nowrap" style={{ gap: 4 }}>
                   {item.evergreen && setId && (
-                    <EmptySlot setId={setId} at={item.at} busy={busy} run={run} reload={queue.reload} />
+                    <EmptySlot setId={setId} at={item.at} title={item.draft.title} busy={busy} reload={queue.reload} />
                   )}
                   <button
                     type="button"
