@@ -17,7 +17,7 @@ import { escapeLittleText, unescapeLittleText } from './problog/little-text.js';
 import { problogOAuth, refreshLinkedIn } from './problog/oauth.js';
 import { joinUrl } from './http.js';
 import { DEFAULT_LINKEDIN_VERSION, liCall, restHeaders } from './problog/rest.js';
-import { findComment, postUrnOf, publishComment } from './problog/comments.js';
+import { deleteComment, findComment, isComment, postUrnOf, publishComment } from './problog/comments.js';
 
 export interface ProblogOptions {
   /** The `LinkedIn-Version` header (YYYYMM). */
@@ -234,7 +234,10 @@ export function createProblogAdapter(options: ProblogOptions = {}): PlatformAdap
     refresh: (ctx) => refreshLinkedIn(ctx.network, ctx.credentials, ctx.signal),
     publishPost,
     findRecentPost,
-    deletePost: (ctx, ref) => deleteLinkedinPost(ctx, ref, version),
+    deletePost: (ctx, ref) =>
+      isComment(ref.id)
+        ? deleteComment(ctx, ref, { actor: authorOf(ctx), version: ctx.network.version ?? version })
+        : deleteLinkedinPost(ctx, ref, version),
     editPost: (ctx, ref, text) => editLinkedinPost(ctx, ref, text, version),
     readMetrics: (ctx, refs) => readLinkedinMetrics(ctx, refs, version),
   };

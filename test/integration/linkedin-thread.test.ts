@@ -116,6 +116,20 @@ describe('a 5-part thread to LinkedIn', () => {
       );
     const progress = await t.call('GET', `/microblog/publish/progress?draftId=${draftId}`, { key });
     expect(progress.body.entries[0]).toMatchObject({ status: 'published', url: rows[0].url, attempts: 1 });
+
+    // Taken back: the comments are deleted as comments, last first, then the post.
+    const history = await t.call('GET', '/microblog/publications', { key });
+    const pub = history.body.publications.find((p: { draftId: string }) => p.draftId === draftId);
+    const from2 = proxy.requests.length;
+    const del = await t.call('DELETE', `/microblog/publications/${pub.id}`, { key });
+    expect(del.status, del.text).toBe(200);
+    expect(del.body.parts).toEqual([4, 3, 2, 1, 0].map((position) => ({ position, outcome: 'deleted' })));
+    expect(held(texts)).toEqual({ posts: [], comments: [] });
+    const deletes = proxy.requests.slice(from2).filter((q) => q.startsWith('DELETE '));
+    expect(deletes).toEqual([
+      ...[...comments].reverse().map((c) => `${onPost.replace('POST', 'DELETE')}/${c.id}`),
+      `DELETE /rest/posts/${encodeURIComponent(post.urn)}`,
+    ]);
   }, 60_000);
 });
 

@@ -2,9 +2,11 @@
  * A thread on LinkedIn, which has none: the first part is the post, each later part a comment on
  * it (POST /rest/socialActions/{post urn}/comments, the member as actor). A comment's text is
  * attributed text, not little text, so it is sent as written. A comment's ref keeps the post's URN
- * in `cid`, so the next part, and the lookup after a crash, find the post from any part.
+ * in `cid`, so the next part, and the lookup after a crash, find the post from any part. Deleting
+ * a thread deletes its comments (DELETE …/comments/{id}?actor=) before the post.
  */
 import type { CallContext, PostRef } from '../adapter.js';
+import type { DeleteOutcome } from '../after-publish.js';
 import { PlatformError } from '../errors.js';
 import { joinUrl } from '../http.js';
 import { liCall, restHeaders } from './rest.js';
@@ -83,4 +85,33 @@ export async function findComment(
     return { id: urn, cid: args.postUrn, url: commentUrl(args.postUrn, urn) };
   }
   return null;
+}
+
+const COMMENT_URN = /^urn:li:comment:\((.+),(\d+)\)$/;
+
+/** Whether a part's id is a comment's (a thread's later part), not a post's. */
+export const isComment = (id: string) => COMMENT_URN.test(id);
+
+export async function deleteComment(
+  ctx: CallContext,
+  ref: PostRef,
+  args: { actor: string; version: string },
+): Promise<DeleteOutcome> {
+  const [, parent, id] = COMMENT_URN.exec(ref.id)!;
+  const url = new URL(`${commentsUrl(ctx, ref.cid ?? parent!)}/${id}`);
+  url.searchParams.set('actor', args.actor);
+  try {
+    await liCall(
+      url.toString(),
+      {
+        method: 'DELETE',
+        headers: { ...restHeaders(ctx.credentials.accessToken, args.version, false), 'x-restli-method': 'DELETE' },
+      },
+      { what: 'delete the comment', signal: ctx.signal },
+    );
+    return 'deleted';
+  } catch (err) {
+    if (err instanceof PlatformError && (err.status === 404 || err.status === 410)) return 'gone';
+    throw err;
+  }
 }
