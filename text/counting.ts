@@ -10,7 +10,8 @@
  *   limit the instance's `max_characters` (500 unless the account says otherwise).
  * - threadblog (Threads): 500; Meta measures emoji by their UTF-8 bytes, so an emoji grapheme
  *   counts its byte length (conservative: never under what Threads counts).
- * - problog (LinkedIn): 3000 grapheme clusters (the text as the member sees it).
+ * - problog (LinkedIn): 3000 grapheme clusters (the text as the member sees it); a thread's later
+ *   parts go as comments on the post, 1250 each (`comment`).
  */
 import twitterText from 'twitter-text';
 import { graphemeStats, utf8Bytes, type GraphemeStats } from './graphemes.js';
@@ -33,6 +34,8 @@ export interface CountOptions {
   maxMediaAttachments?: number;
   /** Mastodon: the instance's `description_limit` for alt text (default 1,500). */
   altTextLimit?: number;
+  /** LinkedIn: the text goes as a comment on the post (a thread's later part), not as a post. */
+  comment?: boolean;
 }
 
 /** The verdict on one post for one network, as tweets carry it in `validation`. */
@@ -51,6 +54,8 @@ export const DEFAULT_LIMITS: Record<Platform, number> = {
   threadblog: 500,
   problog: 3000,
 };
+/** What one LinkedIn comment holds: a thread's later parts go as comments on its first. */
+export const LINKEDIN_COMMENT_LIMIT = 1250;
 export const SKYBLOG_MAX_BYTES = 3000;
 export const FEDBLOG_URL_LENGTH = 23;
 
@@ -187,6 +192,7 @@ function fedblogCountable(text: string, reserved: number, urls: UrlEntity[]): st
 export function limitFor(platform: Platform, opts: CountOptions = {}): number {
   const own = opts.maxCharacters;
   if ((platform === 'fedblog' || platform === 'microblog') && typeof own === 'number' && own > 0) return own;
+  if (platform === 'problog' && opts.comment) return LINKEDIN_COMMENT_LIMIT;
   return DEFAULT_LIMITS[platform];
 }
 
@@ -241,7 +247,12 @@ export function countText(platform: Platform, text: string, opts: CountOptions =
     case 'problog': {
       const count = facts.graphemes.count;
       return count > limit
-        ? { count, limit, valid: false, reason: `${count} of ${limit} characters on LinkedIn` }
+        ? {
+            count,
+            limit,
+            valid: false,
+            reason: `${count} of ${limit} characters ${opts.comment ? 'in a LinkedIn comment' : 'on LinkedIn'}`,
+          }
         : { count, limit, valid: true };
     }
   }

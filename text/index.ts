@@ -8,6 +8,7 @@ export {
   MEDIA_LIMITS,
   NETWORK_LABELS,
   SKYBLOG_MAX_BYTES,
+  LINKEDIN_COMMENT_LIMIT,
   FEDBLOG_URL_LENGTH,
   graphemeCount,
   graphemes,
@@ -26,7 +27,7 @@ export {
   type Verdict,
 } from './counting.js';
 export { splitForPlatform, splitThreadText, joinThreadText } from './split.js';
-export { postsForNetwork, checkNetworkPosts, type NetworkPost } from './network.js';
+export { postsForNetwork, checkNetworkPosts, partOptions, asPostAndComments, type NetworkPost } from './network.js';
 export { plainToHtml } from './html.js';
 export { overflowAt, overflowSearch } from './overflow.js';
 export { entitiesFor, displayUrl, scanEntities, type Entity, type EntityKind, type EntityScan } from './entities.js';

@@ -1,8 +1,9 @@
 /**
  * What one network receives for a draft (docs/decisions.md §5) and whether it fits: the network's own
  * text when the draft has one (a line holding only `---` separates posts; media stays with the
- * post at the same position), else each post's plain text. LinkedIn has no threads, so its posts
- * are joined with a blank line into one post that must fit 3000.
+ * post at the same position), else each post's plain text. LinkedIn has no threads: the first part
+ * goes as the post (3000) and each later part as a comment on it, in order (1250 each). Herald's
+ * comments carry text only, so the later parts' media go with the post, where nothing is lost.
  */
 import { validatePost, type CountOptions, type MediaKind, type Platform, type Verdict } from './counting.js';
 import { splitThreadText } from './split.js';
@@ -25,10 +26,20 @@ export function postsForNetwork<M>(
     parts = posts.map((p) => ({ text: p.plainText, media: [...p.media] }));
   }
   parts = parts.filter((p) => p.text.trim() !== '' || p.media.length > 0);
-  if (platform === 'problog' && parts.length > 1) {
-    return [{ text: parts.map((p) => p.text).join('\n\n'), media: parts.flatMap((p) => p.media) }];
-  }
-  return parts;
+  return platform === 'problog' ? asPostAndComments(parts) : parts;
+}
+
+/** LinkedIn's shape of a thread: every part's media on the post, the later parts as text-only comments. */
+export function asPostAndComments<P extends { text: string; media: unknown[] }>(parts: P[]): P[] {
+  if (parts.length < 2) return parts;
+  const media = parts.flatMap((p) => p.media);
+  const comments = parts.slice(1).filter((p) => p.text.trim() !== '');
+  return [{ ...parts[0], media } as P, ...comments.map((p) => ({ ...p, media: [] }) as P)];
+}
+
+/** The counting options of part `index`: on LinkedIn a later part is a comment, with the comment's limit. */
+export function partOptions(platform: Platform, index: number, opts: CountOptions = {}): CountOptions {
+  return platform === 'problog' && index > 0 ? { ...opts, comment: true } : opts;
 }
 
 /**
@@ -40,8 +51,8 @@ export function checkNetworkPosts(
   posts: readonly { text: string; media: readonly MediaKind[]; alts?: readonly (string | null | undefined)[] }[],
   opts: CountOptions = {},
 ): { valid: boolean; posts: Verdict[] } {
-  const verdicts = posts.map((p) => {
-    const v = validatePost(platform, p.text, p.media, opts);
+  const verdicts = posts.map((p, i) => {
+    const v = validatePost(platform, p.text, p.media, partOptions(platform, i, opts));
     const alt = v.valid && p.alts ? altTextProblem(platform, p.alts, p.media, opts) : undefined;
     return alt ? { ...v, valid: false, reason: alt } : v;
   });

@@ -13,7 +13,7 @@ import {
   PLATFORM_TEXT_MAX,
   POST_TEXT_MAX,
 } from '../../text/draft-limits.js';
-import { droppedSchema, postOptionsSchema } from './post-options.js';
+import { droppedSchema, postOptionsSchema, sentAsSchema } from './post-options.js';
 import { evergreenBody, evergreenSettings } from './evergreen.js';
 
 export const DRAFT_STATUSES = [
@@ -351,7 +351,9 @@ export const networksResponse = lazySchema(() =>
         dropped: droppedSchema,
         problems: droppedSchema.describe('options that make the post invalid for this network, each with the reason'),
         posts: z.array(
-          z.object({ text: z.string(), media: z.array(mediaRefInput) }).extend(built(verdictSchema).shape),
+          z
+            .object({ text: z.string(), media: z.array(mediaRefInput), sentAs: sentAsSchema() })
+            .extend(built(verdictSchema).shape),
         ),
       }),
     ),

@@ -116,3 +116,10 @@ export const droppedSchema = lazySchema(() =>
     .array(z.object({ option: z.string(), reason: z.string() }))
     .describe('options this network does not take, each with the reason'),
 );
+
+/** How a part goes out, made where it is used (contracts are built lazily). */
+export const sentAsSchema = () =>
+  z
+    .literal('comment')
+    .optional()
+    .describe("'comment': LinkedIn publishes this part as a comment on the thread's first post; absent: a post");

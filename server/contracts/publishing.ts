@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { lazySchema } from './lazy.js';
+import { sentAsSchema } from './post-options.js';
 import { dateTimeInput, platformSchema, successTrue, timestamp } from './common.js';
 
 const id = lazySchema(() => z.string().min(1).max(200));
@@ -341,6 +342,7 @@ export const dryRunResponse = lazySchema(() =>
                   'already); null when none is sent (X, Mastodon and Threads build their own)',
               ),
             language: z.string().nullable().describe('the BCP 47 tag sent (Bluesky langs, Mastodon language)'),
+            sentAs: sentAsSchema(),
           }),
         ),
         dropped: z

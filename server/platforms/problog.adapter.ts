@@ -3,8 +3,9 @@
  * member's person URN, POST /rest/posts with the versioned headers and the text escaped as
  * "little text", images through the Images API, link cards as article shares (their thumbnail
  * through the Images API too), the new post's URN from the `x-restli-id`
- * header. LinkedIn has no threads: the engine joins a thread's posts into one, and a reply is
- * refused here. A POST /rest/posts without an answer is `ambiguous`, never retried here.
+ * header. LinkedIn has no threads: a thread's first part is the post and each later part (a reply
+ * here) a comment on it (problog/comments.ts). A write without an answer is `ambiguous`, never
+ * retried here.
  */
 import { deleteLinkedinPost, editLinkedinPost, readLinkedinMetrics } from './problog/after-publish.js';
 import type { CallContext, Identity, PlatformAdapter, PostInput, PostLinkCard, PostRef } from './adapter.js';
@@ -16,6 +17,7 @@ import { escapeLittleText, unescapeLittleText } from './problog/little-text.js';
 import { problogOAuth, refreshLinkedIn } from './problog/oauth.js';
 import { joinUrl } from './http.js';
 import { DEFAULT_LINKEDIN_VERSION, liCall, restHeaders } from './problog/rest.js';
+import { deleteComment, findComment, isComment, postUrnOf, publishComment } from './problog/comments.js';
 
 export interface ProblogOptions {
   /** The `LinkedIn-Version` header (YYYYMM). */
@@ -113,11 +115,15 @@ export function createProblogAdapter(options: ProblogOptions = {}): PlatformAdap
 
   async function publishPost(ctx: CallContext, post: PostInput): Promise<PostRef> {
     if (post.replyTo) {
-      throw new PlatformError(
-        'problog',
-        'permanent',
-        'LinkedIn has no threads: Herald publishes a thread to LinkedIn as one post, so a reply cannot be sent',
-      );
+      // The plan puts every part's media on the post: a comment here carries text only.
+      if (post.media.length > 0)
+        throw new PlatformError('problog', 'permanent', "Herald's LinkedIn comments carry text only, not media");
+      return publishComment(ctx, {
+        postUrn: postUrnOf(post.root, post.replyTo),
+        actor: authorOf(ctx),
+        text: post.text,
+        version: ctx.network.version ?? version,
+      });
     }
     if (post.media.length > IMAGES_MAX) {
       throw new PlatformError(
@@ -187,8 +193,15 @@ export function createProblogAdapter(options: ProblogOptions = {}): PlatformAdap
    * Reads the member's recent posts (GET /rest/posts?q=author). LinkedIn grants that read only
    * to some apps; when it refuses, the error goes up and the post waits for the person.
    */
-  async function findRecentPost(ctx: CallContext, query: { text: string; since: number }): Promise<PostRef | null> {
+  async function findRecentPost(
+    ctx: CallContext,
+    query: { text: string; since: number; replyTo?: PostRef },
+  ): Promise<PostRef | null> {
     const author = authorOf(ctx);
+    if (query.replyTo) {
+      const postUrn = postUrnOf(undefined, query.replyTo);
+      return findComment(ctx, { ...query, postUrn, actor: author, version: ctx.network.version ?? version });
+    }
     const url = new URL(joinUrl(ctx.network.apiUrl, '/rest/posts'));
     url.searchParams.set('author', author);
     url.searchParams.set('q', 'author');
@@ -221,7 +234,10 @@ export function createProblogAdapter(options: ProblogOptions = {}): PlatformAdap
     refresh: (ctx) => refreshLinkedIn(ctx.network, ctx.credentials, ctx.signal),
     publishPost,
     findRecentPost,
-    deletePost: (ctx, ref) => deleteLinkedinPost(ctx, ref, version),
+    deletePost: (ctx, ref) =>
+      isComment(ref.id)
+        ? deleteComment(ctx, ref, { actor: authorOf(ctx), version: ctx.network.version ?? version })
+        : deleteLinkedinPost(ctx, ref, version),
     editPost: (ctx, ref, text) => editLinkedinPost(ctx, ref, text, version),
     readMetrics: (ctx, refs) => readLinkedinMetrics(ctx, refs, version),
   };

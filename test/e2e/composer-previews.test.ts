@@ -201,22 +201,34 @@ describe('previews that look like the networks', () => {
     ]);
     // LinkedIn: a typed @name stays text.
     await expect(kinds('problog')).resolves.toEqual([`url:${LINK}`, 'hashtag:#opensource']);
-    // Thread lines join the parts on networks with threads; LinkedIn gets one post.
+    // Thread lines join the parts on networks with threads; LinkedIn gets a post and its comments.
     await expect(preview('microblog').locator('[data-thread-line]').count()).resolves.toBe(2);
     await expect(preview('threadblog').locator('[data-thread-line]').count()).resolves.toBe(2);
-    await expect(preview('problog').locator('[data-bubble]').count()).resolves.toBe(1);
+    await expect(preview('problog').locator('[data-bubble]').count()).resolves.toBe(3);
+    await expect(preview('problog').locator('[data-comment]').count()).resolves.toBe(2);
     await expect(preview('problog').locator('[data-thread-line]').count()).resolves.toBe(0);
+    await expect(preview('problog').locator('h3').textContent()).resolves.toContain('1 post, 2 comments');
+    // A comment counts against LinkedIn's 1,250 characters, the post against 3,000.
+    const liCount = (i: number) => preview('problog').locator(`[data-bubble="${i}"] .pv-count`).textContent();
+    await expect(liCount(0)).resolves.toMatch(/^\d+\/3000/);
+    await expect(liCount(1)).resolves.toMatch(new RegExp(`^${SECOND.length}/1250`));
   });
 
   it('LinkedIn folds long text behind "…see more", which unfolds it', async () => {
     const li = preview('problog');
+    // The post is the first part only (the others are its comments): a long first part folds.
+    await expect(li.locator('[data-see-more]').count()).resolves.toBe(0);
+    await post(1).fill(`${FIRST}\n\n${SECOND}`);
     await expect(li.locator('[data-see-more]').textContent()).resolves.toBe('…see more');
     const folded = await li.locator('.pv-text').first().textContent();
     expect(folded!.length).toBeLessThanOrEqual(210);
     expect(`${FIRST}\n\n${SECOND}`.startsWith(folded!)).toBe(true);
     await li.locator('[data-see-more]').click();
     await expect.poll(() => li.locator('[data-see-more]').count()).toBe(0);
-    await expect(li.locator('.pv-text').first().textContent()).resolves.toContain('Try it.');
+    await expect(li.locator('.pv-text').first().textContent()).resolves.toContain('post by post, in plain words.');
+    // The third part is the second comment, not part of the post.
+    await expect(li.locator('[data-comment="2"] .pv-text').textContent()).resolves.toContain('Try it.');
+    await post(1).fill(FIRST);
   });
 
   it('image grids of 1, 2, 3 and 4 (Threads side by side), with ALT badges where alt text exists', async () => {

@@ -212,7 +212,11 @@ export async function postsOn(nets: Networks, platform: Platform): Promise<HeldP
     }
     case 'problog': {
       const member = nets.li.state.members[0]!;
-      return nets.li
+      // A thread's later parts are comments on its post: each held with the post as its parent.
+      const comments = nets.li.comments
+        .filter((c) => c.actor === `urn:li:person:${member.sub}`)
+        .map((c) => ({ id: c.urn, text: c.text, parent: c.object, media: [], at: c.createdAt }));
+      const posts = nets.li
         .postsBy(member.name)
         .sort((a, b) => a.seq - b.seq)
         .map((p) => ({
@@ -224,7 +228,9 @@ export async function postsOn(nets: Networks, platform: Platform): Promise<HeldP
             bytes: nets.li.state.images.get(urn)?.bytes?.length ?? 0,
             alt: altOfLinkedIn(p.content, urn),
           })),
+          at: p.createdAt,
         }));
+      return [...posts, ...comments].sort((a, b) => a.at - b.at).map(({ at: _at, ...p }) => p);
     }
     case 'skyblog': {
       if (!nets.pds || !nets.sky) return [];

@@ -63,25 +63,22 @@ export async function until<T>(what: string, fn: () => Promise<T | undefined | f
   }
 }
 
-/** Each thread network holds `posts` once each, as one reply chain; LinkedIn holds them joined. */
+/**
+ * Each thread network holds `posts` once each, as one reply chain; LinkedIn holds the first as a
+ * post and the others as its comments, in order.
+ */
 export async function expectThreadEverywhere(posts: string[], platforms: Platform[] = PLATFORMS) {
   for (const platform of platforms) {
     const held = await postsOn(nets, platform);
-    if (platform === 'problog') {
-      expect(
-        held.filter((p) => p.text === posts.join('\n\n')),
-        platform,
-      ).toHaveLength(1);
-      for (const text of posts)
-        expect(
-          held.filter((p) => p.text.includes(text)),
-          `${platform}: ${text}`,
-        ).toHaveLength(1);
-      continue;
-    }
     const chain = threadOf(held, posts);
     expect(chain[0].parent, platform).toBeUndefined();
-    for (let i = 1; i < chain.length; i++) expect(chain[i].parent, `${platform} part ${i + 1}`).toBe(chain[i - 1].id);
+    for (let i = 1; i < chain.length; i++) {
+      const parent = platform === 'problog' ? chain[0].id : chain[i - 1].id;
+      expect(chain[i].parent, `${platform} part ${i + 1}`).toBe(parent);
+      expect(held.indexOf(chain[i]), `${platform} part ${i + 1} after part ${i}`).toBeGreaterThan(
+        held.indexOf(chain[i - 1]),
+      );
+    }
   }
 }
 

@@ -60,12 +60,17 @@ describe.each(NETWORKS.map((net) => [net.name, net] as const))('the %s adapter',
   it('publishes a 3-part thread the way the network threads', async () => {
     const texts = ['Thread 1/3', 'Thread 2/3', 'Thread 3/3'];
     const refs = await w.thread(partsFromTexts(net.platform, texts).map((p) => w.post(p.text)));
-    if (net.threads === 'joined') {
-      expect(refs).toHaveLength(1);
-      expect(keptOf(net, w.sim, refs[0].id)?.text).toBe(texts.join('\n\n'));
+    expect(refs).toHaveLength(3);
+    if (net.threads === 'comments') {
+      // The first part is the post; the others are comments on it, in order.
+      expect(keptOf(net, w.sim, refs[0].id)?.text).toBe(texts[0]);
+      const comments = net.comments!(w.sim).slice(-2);
+      expect(comments).toEqual([
+        { id: refs[1].id, text: texts[1], replyTo: refs[0].id },
+        { id: refs[2].id, text: texts[2], replyTo: refs[0].id },
+      ]);
       return;
     }
-    expect(refs).toHaveLength(3);
     const kept = refs.map((r) => keptOf(net, w.sim, r.id)!);
     expect(kept.map((k) => k.text)).toEqual(texts);
     expect(kept[0].replyTo ?? null).toBeNull();
@@ -83,14 +88,44 @@ describe.each(NETWORKS.map((net) => [net.name, net] as const))('the %s adapter',
       expect(keptOf(net, w.sim, refs[1].id)!.replyTo).toBe(first.id);
     });
 
-  if (net.threads === 'joined')
-    it('refuses a reply before anything is sent: the network has none', async () => {
-      const root = await w.publish(w.post('A post without replies'));
-      const before = net.posts(w.sim).length;
-      const err = await w.publish(w.post('a reply', { replyTo: root })).catch((e) => e);
+  if (net.threads === 'comments')
+    it('resumes a thread after its published parts, as comments on the post', async () => {
+      const parts = ['Resume 1/3', 'Resume 2/3', 'Resume 3/3'].map((text) => w.post(text));
+      const first = await w.publish(parts[0]);
+      const [posts, comments] = [net.posts(w.sim).length, net.comments!(w.sim).length];
+      const refs = await w.thread(parts, [first]);
+      expect(net.posts(w.sim).length).toBe(posts);
+      expect(net.comments!(w.sim).slice(comments).map((c) => [c.id, c.replyTo])).toEqual([
+        [refs[1].id, first.id],
+        [refs[2].id, first.id],
+      ]);
+    });
+
+  if (net.threads === 'comments')
+    it('refuses media on a comment before anything is sent: the post carries the media', async () => {
+      const root = await w.publish(w.post('A post with comments'));
+      const before = net.comments!(w.sim).length;
+      const media = [net.image(w, 0, 'A picture')];
+      const err = await w.publish(w.post('a comment', { replyTo: root, root, media })).catch((e) => e);
       expect(err).toBeInstanceOf(PlatformError);
       expect(err.kind).toBe('permanent');
-      expect(net.posts(w.sim).length).toBe(before);
+      expect(net.comments!(w.sim).length).toBe(before);
+    });
+
+  if (net.threads === 'comments')
+    it('treats a comment whose answer was lost as ambiguous, and finds it on the post afterwards', async () => {
+      const since = Date.now();
+      const root = await w.publish(w.post('A post whose comment answer is lost'));
+      net.failDropComment!(w.sim);
+      const input = w.post('Did this comment go out?', { replyTo: root, root });
+      const err = await w.publish(input).catch((e) => e);
+      expect(err).toBeInstanceOf(PlatformError);
+      expect(err.kind).toBe('ambiguous');
+      const kept = net.comments!(w.sim).at(-1)!;
+      expect(kept).toMatchObject({ text: input.text, replyTo: root.id });
+      const query = { text: input.text, replyTo: root, since, idempotencyKey: input.idempotencyKey };
+      expect((await w.find(query))?.id).toBe(kept.id);
+      expect(await w.find({ ...query, text: 'Never commented' })).toBeNull();
     });
 
   it('attaches two images with their alt text', async () => {

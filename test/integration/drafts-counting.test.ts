@@ -245,12 +245,15 @@ describe('with accounts', () => {
     ]);
     expect(by.skyblog.posts[0].media).toEqual([{ mediaId: img }]);
     expect(by.skyblog.valid).toBe(true);
-    // LinkedIn has no threads: one post of 1600 + 2 + 1600 = 3202 characters, over 3000,
-    // although each post alone fits.
-    expect(by.problog.posts).toHaveLength(1);
-    expect(by.problog.posts[0]).toMatchObject({ count: 3202, limit: 3000, valid: false });
+    // LinkedIn has no threads: the first post of 1600 fits the post's 3000; the second goes as a
+    // comment, whose limit is 1250, and does not fit.
+    expect(by.problog.posts).toHaveLength(2);
+    expect(by.problog.posts[0]).toMatchObject({ count: 1600, limit: 3000, valid: true });
+    expect(by.problog.posts[0].sentAs).toBeUndefined();
+    expect(by.problog.posts[1]).toMatchObject({ count: 1600, limit: 1250, valid: false, sentAs: 'comment' });
     expect(by.problog.valid).toBe(false);
-    expect(d.tweets[0].validation.problog.valid).toBe(true);
+    expect(d.tweets[0].validation.problog).toMatchObject({ limit: 3000, valid: true });
+    expect(d.tweets[1].validation.problog).toMatchObject({ limit: 1250, valid: false });
     expect(by.fedblog.posts.map((p: any) => p.limit)).toEqual([1000, 1000]);
     expect(by.fedblog.valid).toBe(false);
     const one = await get(`/microblog/drafts/${d.id}/networks?accountIds=${accountIds.skyblog}`);

@@ -68,8 +68,10 @@ describe('dryRun on publish', () => {
     for (const p of r.body.plan) {
       expect(p.accountId).toBe(ids[p.platform as Platform]);
       expect(p.credits).toBe(10);
-      if (p.platform === 'problog') expect(p.posts.map((x: any) => x.text)).toEqual([posts.join('\n\n')]);
-      else expect(p.posts.map((x: any) => x.text)).toEqual(posts);
+      expect(p.posts.map((x: any) => x.text)).toEqual(posts);
+      // LinkedIn has no threads: its second part goes as a comment on the first.
+      const sentAs = p.platform === 'problog' ? [undefined, 'comment'] : [undefined, undefined];
+      expect(p.posts.map((x: any) => x.sentAs)).toEqual(sentAs);
       // Every post says its language (the setting, as the draft names none); only LinkedIn takes a
       // card from Herald here (X, Mastodon and Threads make their own), for the first post's link.
       const lang = t.server.deps.config.defaultLanguage;

@@ -133,8 +133,9 @@ describe('a draft with two images (alt text) and a video', () => {
       const messages = (r.body.details as { path: string; message: string }[]).map((d) => d.message);
       expect(messages).toEqual(
         expect.arrayContaining([
-          // LinkedIn has no threads: the three posts become one, with two images and a video.
-          'LinkedIn Herald Tester: the post cannot go as it is: LinkedIn takes one video per post, alone',
+          // LinkedIn has no threads: its comments carry text only, so the post carries every part's media,
+          // two images and a video.
+          'LinkedIn Herald Tester: post 1 of 3 cannot go as it is: LinkedIn takes one video per post, alone',
           'Threads @herald.tester: Threads takes media from a public address: set up a media relay in Settings',
         ]),
       );
@@ -229,9 +230,11 @@ describe('a draft with two images and alt text to Bluesky and LinkedIn', () => {
       'Blue again',
     ]);
 
-    // LinkedIn: one post, the thread's text joined, all three images with their alt text.
-    const li = (await postsOn(nets, 'problog')).filter((p) => p.text === texts.join('\n\n'));
-    expect(li).toHaveLength(1);
+    // LinkedIn: the first part as the post, with all three images and their alt text (comments carry
+    // text only); the others as its comments.
+    const held = await postsOn(nets, 'problog');
+    const li = threadOf(held, texts);
+    expect(li.slice(1).map((c) => [c.parent, c.media.length])).toEqual([[li[0].id, 0]]);
     const post = nets.li.state.posts.find((p) => p.urn === li[0].id)!;
     expect(post.imageUrns.map((urn) => sha(nets.li.state.images.get(urn)!.bytes!))).toEqual([
       sha(red),

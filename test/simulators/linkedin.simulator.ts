@@ -1,7 +1,8 @@
 // LinkedIn simulator: 3-legged OAuth (no PKCE), OpenID userinfo, versioned /rest/posts with
-// x-restli-id, little-text truncation, Images API with a loopback upload URL, author finder.
+// x-restli-id, little-text truncation, Images API with a loopback upload URL, author finder, comments.
 import { checkLinkedInOptions } from './linkedin.options.js';
 import { registerLinkedInAfterPublish } from './linkedin.after-publish.js';
+import { registerLinkedInComments, type LinkedInCommentRecord } from './linkedin.comments.js';
 import { Router, startSimServer, canaryToken, randomId, str, redirect, withQuery, PostCounter } from './common.js';
 import type { SimReply, SimRequest, Faults } from './common.js';
 import { applyLittleText } from './linkedin.text.js';
@@ -87,6 +88,8 @@ export interface LinkedInSimulator {
   tokenUrl: string;
   /** Videos and documents (linkedin.media.ts). */
   media: LinkedInMediaState;
+  /** Comments accepted, in order (linkedin.comments.ts). */
+  comments: LinkedInCommentRecord[];
   /** Versioned REST base: `${url}/rest`. */
   restBase: string;
   /** Non-versioned base: `${url}/v2`. */
@@ -421,6 +424,7 @@ export async function startLinkedInSimulator(opts: LinkedInSimulatorOptions = {}
   });
 
   registerLinkedInAfterPublish(router, { state, rest, li });
+  const comments = registerLinkedInComments(router, { state, rest, li });
 
   // --- Images ------------------------------------------------------------------------------
   router.on('POST', '/rest/images', (req) => {
@@ -519,6 +523,7 @@ export async function startLinkedInSimulator(opts: LinkedInSimulatorOptions = {}
     authorizeUrl: `${server.url}/oauth/v2/authorization`,
     tokenUrl: `${server.url}/oauth/v2/accessToken`,
     media: media.state,
+    comments,
     restBase: `${server.url}/rest`,
     v2Base: `${server.url}/v2`,
     addMember,

@@ -76,11 +76,20 @@ const table: Row[] = [
     canSend: true,
   },
   {
-    name: 'a thread is one post per part; LinkedIn joins it',
+    name: 'a thread is one post per part; on LinkedIn a post and its two comments',
     in: input([post('one'), post('two'), post('three')]),
-    previews: { microblog: 3, threadblog: 3, problog: 1 },
+    previews: { microblog: 3, threadblog: 3, problog: 3 },
     issues: [],
     canSend: true,
+  },
+  {
+    name: 'on LinkedIn the post takes 3,000 characters, a comment 1,250: a later part of 1,300 does not fit',
+    // Joined (before LinkedIn threads went as comments) the two would fit one post of 3,000.
+    in: input([post('x'.repeat(1000)), post('y'.repeat(1300))], { platforms: ['problog'] }),
+    previews: { problog: 'invalid' },
+    issues: ['problog:length'],
+    canSend: false,
+    tooLong: true,
   },
   {
     name: 'Threads and media kept in Herald: an issue and a warning',

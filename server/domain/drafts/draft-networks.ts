@@ -6,6 +6,7 @@ import {
   checkNetworkPosts,
   countOptionsFromMeta,
   optionsVerdict,
+  partOptions,
   postsForNetwork,
   splitForPlatform,
   splitThreadText,
@@ -44,9 +45,14 @@ export class DraftNetworks {
         content: p.content,
         created_at: p.createdAt,
         updated_at: p.updatedAt,
-        posts: splitThreadText(p.content).map((text) => ({
+        posts: splitThreadText(p.content).map((text, i) => ({
           text,
-          ...verdictFor(platform, text, [], rules.get(platform)),
+          ...verdictFor(
+            platform,
+            text,
+            [],
+            (rules.get(platform) ?? [{}]).map((o) => partOptions(platform, i, o)),
+          ),
         })),
       };
     });
@@ -77,7 +83,7 @@ export class DraftNetworks {
 
   /**
    * What each target account's network receives for this draft (its override, else the posts'
-   * plain text; LinkedIn joined into one post) and whether it fits, counted with the account's
+   * plain text; LinkedIn's later parts as comments on its first) and whether it fits, counted with the account's
    * own rules. Targets: the given accounts, else the draft's selected accounts, else its social
    * set's accounts. The publishing engine and the composer's previews read this.
    */
@@ -139,7 +145,12 @@ export class DraftNetworks {
         valid: checked.valid && verdicts.every((v) => v.valid) && problems.length === 0,
         dropped,
         problems,
-        posts: posts.map((p, i) => ({ text: p.text, media: p.media, ...verdicts[i] })),
+        posts: posts.map((p, i) => ({
+          text: p.text,
+          media: p.media,
+          ...(platform === 'problog' && i > 0 ? { sentAs: 'comment' as const } : {}),
+          ...verdicts[i],
+        })),
       };
     });
   }

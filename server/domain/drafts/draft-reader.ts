@@ -152,7 +152,7 @@ export class DraftReader {
         rulesCache.set(ids, target);
       }
       const { rules, key } = target;
-      const list: Tweet[] = (byDraft.get(r.id) ?? []).map((t) => {
+      const list: Tweet[] = (byDraft.get(r.id) ?? []).map((t, i) => {
         const mediaRefs = (refs.get(t.id) ?? []).map((m) => ({
           ...m,
           ...(kinds.has(m.mediaId) ? { type: kinds.get(m.mediaId) } : {}),
@@ -162,6 +162,7 @@ export class DraftReader {
           mediaRefs.map((m) => m.type ?? 'image'),
           rules,
           key,
+          i > 0,
         );
         return {
           id: t.id,

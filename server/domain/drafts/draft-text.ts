@@ -6,6 +6,7 @@ import {
   countOptionsFromMeta,
   strictest,
   TextFacts,
+  partOptions,
   validatePost,
   type CountOptions,
   type MediaKind,
@@ -140,8 +141,19 @@ let cached = 0;
 const textKey = (text: string) =>
   text.length > CACHE_TEXT_MAX ? `\u0001sha256:${createHash('sha256').update(text).digest('base64')}` : text;
 
-/** checkTweet, remembered by (rules, media kinds, text). Callers must not mutate the result. */
-export function checkTweetCached(plainText: string, media: MediaKind[], rules: TargetRules, key: string): TweetCheck {
+/**
+ * checkTweet, remembered by (rules, media kinds, text, whether it is a later part). Callers must not
+ * mutate the result.
+ */
+export function checkTweetCached(
+  plainText: string,
+  media: MediaKind[],
+  rules: TargetRules,
+  key: string,
+  later = false,
+): TweetCheck {
+  // A later part is a comment on LinkedIn, with its own limit.
+  if (later && rules.has('problog')) key = `${key}\u0001later`;
   let byText = cache.get(key);
   if (!byText) {
     byText = new Map();
@@ -150,7 +162,7 @@ export function checkTweetCached(plainText: string, media: MediaKind[], rules: T
   const k = media.length === 0 ? textKey(plainText) : `${media.join(',')}\u0000${textKey(plainText)}`;
   const hit = byText.get(k);
   if (hit) return hit;
-  const result = checkTweet(plainText, media, rules);
+  const result = checkTweet(plainText, media, rules, later);
   if (cached >= CACHE_MAX) {
     // Drop the oldest set of rules whole (accounts changed since): simple and rarely needed.
     const [oldestKey, oldest] = cache.entries().next().value!;
@@ -166,13 +178,14 @@ export function checkTweetCached(plainText: string, media: MediaKind[], rules: T
   return result;
 }
 
-export function checkTweet(plainText: string, media: MediaKind[], rules: TargetRules): TweetCheck {
+export function checkTweet(plainText: string, media: MediaKind[], rules: TargetRules, later = false): TweetCheck {
   const validation: Record<string, Verdict> = {};
   let isValid = plainText.trim() !== '' || media.length > 0;
   // One text, several networks: grapheme clusters and URLs are worked out once.
   const facts = new TextFacts(plainText);
   for (const [platform, options] of rules) {
-    const v = verdictFor(platform, plainText, media, options, facts);
+    const own = later ? options.map((o) => partOptions(platform, 1, o)) : options;
+    const v = verdictFor(platform, plainText, media, own, facts);
     validation[platform] = v;
     if (!v.valid) isValid = false;
   }

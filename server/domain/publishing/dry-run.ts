@@ -59,6 +59,7 @@ export function dryRunAnswer(
             media: p.media,
             linkCard: cardOf(t, i, facts),
             language: t.options?.langs?.[0] ?? null,
+            ...(t.account.platform === 'problog' && i > 0 ? { sentAs: 'comment' as const } : {}),
           })),
       ...(dropped.length > 0 ? { dropped } : {}),
       credits: t.credits,

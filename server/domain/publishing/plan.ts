@@ -1,9 +1,9 @@
 /**
  * What each network receives for a draft: the per-network override when there is one (a line
  * holding only `---` separates posts), else the posts' plain text; LinkedIn has no threads, so
- * its posts are joined with a blank line.
+ * its first post is the post and the others its comments (text/network.ts).
  */
-import { firstLink, pollAsText, splitThreadText } from '../../../text/index.js';
+import { asPostAndComments, firstLink, pollAsText, splitThreadText } from '../../../text/index.js';
 import type { Platform } from '../../core/config.js';
 import { HeraldError } from '../../core/errors.js';
 import type { AccountRow, PublishInputsRepo } from '../../db/repos/publish-inputs.repo.js';
@@ -122,17 +122,13 @@ function networkParts(platform: Platform, draft: Pick<DraftForPublishing, 'posts
     parts = draft.posts.map((p) => ({ text: p.plainText, media: p.media }));
   }
   parts = parts.filter((p) => p.text.trim() !== '' || p.media.length > 0);
-  if (platform === 'problog' && parts.length > 1) {
-    return [{ text: parts.map((p) => p.text).join('\n\n'), media: parts.flatMap((p) => p.media) }];
-  }
-  return parts;
+  return platform === 'problog' ? asPostAndComments(parts) : parts;
 }
 
 /** Parts for a direct text publish (single-network endpoints). */
 export function partsFromTexts(platform: Platform, texts: string[], media: MediaRef[] = []): PartPlan[] {
   const parts = texts.map((text, i) => ({ text, media: i === 0 ? media : [] }));
-  if (platform === 'problog' && parts.length > 1) return [{ text: texts.join('\n\n'), media }];
-  return parts;
+  return platform === 'problog' ? asPostAndComments(parts) : parts;
 }
 
 /** Targets: explicit list, else account ids, else the draft's selection, else its set. */

@@ -132,8 +132,9 @@ export const draftRoutes = (s: Services, listBody = listBodies()) => [
     summary: 'What each target network receives, counted by its rules',
     description:
       'Per target account: the posts that network receives (its per-network text split at --- lines, else ' +
-      "the posts' plain text; LinkedIn joined with blank lines into one post) with count, limit and validity " +
-      "by that account's rules (a Mastodon instance's limits).",
+      "the posts' plain text; on LinkedIn the first is the post and each later one a comment on it, " +
+      "sentAs 'comment', limit 1250) with count, limit and validity by that account's rules (a Mastodon " +
+      "instance's limits).",
     params: idParam,
     query: c.networksQuery,
     response: c.networksResponse,

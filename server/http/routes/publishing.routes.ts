@@ -219,7 +219,8 @@ export const publishingRoutes = (s: Services): RouteDef[] => {
       tag,
       summary: 'Publish to a LinkedIn account (10 credits)',
       description:
-        'Use a draft (its posts joined with a blank line), or text (max 3000) and mediaUrls. With dryRun: ' +
+        "Use a draft (its first post as the post, the others as the post's comments, in order), or text " +
+        '(max 3000) and mediaUrls. With dryRun: ' +
         'true answers {success, dryRun, plan, credits: {needed, balance}, xCostUsd} and sends, charges and ' +
         'stores nothing (402 when the credits would be short).',
       body: c.problogPublishBody,

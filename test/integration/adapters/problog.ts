@@ -59,7 +59,10 @@ export const problog: Network<LinkedInSimulator> = {
   tokenCalls: (sim) => sim.requests.filter((r) => r === 'POST /oauth/v2/accessToken').length,
   posts: (sim) => sim.state.posts.map((p) => ({ id: p.urn, text: p.keptCommentary })),
   urlOf: (_w, ref) => `https://www.linkedin.com/feed/update/${ref.id}`,
-  threads: 'joined',
+  threads: 'comments',
+  comments: (sim) => sim.comments.map((c) => ({ id: c.urn, text: c.text, replyTo: c.object })),
+  failDropComment: (sim) =>
+    sim.faults.next({ kind: 'commit-then-drop' }, { route: 'POST /rest/socialActions/' }),
   image: (w, i, altText) => image(w.mediaDir, `contract-${i}`, altText, 90 + 30 * i),
   altTexts: (sim, ref) => {
     const content = byUrn(sim, ref.id)!.content!;

@@ -38,8 +38,12 @@ export interface Network<S = any> {
   posts(sim: S): Kept[];
   /** The public URL the adapter must answer for a post. */
   urlOf(w: World<S>, ref: PostRef): string;
-  /** `chain`: each part answers the one before; `joined`: the parts go as one post. */
-  threads: 'chain' | 'joined';
+  /** `chain`: each part answers the one before; `comments`: the later parts are comments on the first. */
+  threads: 'chain' | 'comments';
+  /** The network's comments, oldest first, each `replyTo` the post it is on (`threads: 'comments'`). */
+  comments?(sim: S): Kept[];
+  /** Makes the next comment request commit and then drop the connection. */
+  failDropComment?(sim: S): void;
   /** The `i`-th (0 or 1) of two pictures this network can take, with its alt text. */
   image(w: World<S>, i: number, altText: string): MediaItem;
   /** The alt texts the network kept for a post's media, in order. */

@@ -6,6 +6,7 @@ import { useState } from 'react';
 import {
   joinThreadText,
   NETWORK_LABELS,
+  partOptions,
   postsForNetwork,
   type CountOptions,
   type NetworkPost,
@@ -43,6 +44,12 @@ const threadText = (platform: Platform, thread: readonly { text: string; media: 
     ).map((p) => p.text),
   );
 
+/** "3 posts"; on LinkedIn, which has no threads, "1 post, 2 comments". */
+const sizeOf = (platform: Platform, n: number) =>
+  platform === 'problog' && n > 1
+    ? `1 post, ${n - 1} comment${n === 2 ? '' : 's'}`
+    : `${n} post${n === 1 ? '' : 's'}`;
+
 export function Previews({
   previews,
   overrides,
@@ -69,7 +76,7 @@ export function Previews({
               {overrides[platform]?.trim() ? ' (custom text)' : ''}
             </span>
             <span className={valid ? 'ok' : posts.length ? 'error' : 'muted'}>
-              {valid ? `${posts.length} post${posts.length === 1 ? '' : 's'}` : posts.length ? 'does not fit' : 'empty'}
+              {valid ? sizeOf(platform, posts.length) : posts.length ? 'does not fit' : 'empty'}
             </span>
           </h3>
           {warning && (
@@ -92,7 +99,7 @@ export function Previews({
                   media={p.media}
                   mediaKey={mediaKeyOf(p.media)}
                   verdict={verdicts[i]}
-                  opts={opts}
+                  opts={partOptions(platform, i, opts)}
                   index={i}
                   total={posts.length}
                   card={cards?.[i]}

@@ -3,7 +3,13 @@
  * images per post and their size, the Mastodon instance's own limits when the account knows
  * them, and Threads' need for public image URLs; with one-click fixes where there are threads.
  */
-import { NETWORK_LABELS, networkRules, type CountOptions, type Platform } from '../../../../text/index';
+import {
+  LINKEDIN_COMMENT_LIMIT,
+  NETWORK_LABELS,
+  networkRules,
+  type CountOptions,
+  type Platform,
+} from '../../../../text/index';
 import type { Post } from './model';
 import type { NetworkPreview } from './Previews';
 
@@ -29,8 +35,9 @@ export function ruleIssues(previews: NetworkPreview[], posts: Post[], relayReady
         kind: 'length',
         text: r.threads
           ? `${long} post${long === 1 ? ' is' : 's are'} too long for ${name}.`
-          : `Too long for ${name}, which has no threads: the thread is joined into one post of at most ` +
-            `${r.limit} characters. Shorten it, or give ${name} its own text.`,
+          : `Too long for ${name}, which has no threads: the first post goes as the post (at most ${r.limit} ` +
+            `characters), the others as its comments (at most ${LINKEDIN_COMMENT_LIMIT} each). Shorten ` +
+            `${long === 1 ? 'it' : 'them'}, or give ${name} its own text.`,
       });
     const crowded = p.posts.map((q, i) => [i, q.media.length] as const).filter(([, n]) => n > r.images);
     for (const [i, n] of crowded)

@@ -10,6 +10,7 @@
 import {
   altTextProblem,
   PLATFORMS,
+  partOptions,
   postsForNetwork,
   type CountOptions,
   type Platform,
@@ -102,8 +103,8 @@ function previewOf(
     input.posts.map((p) => ({ plainText: p.text, media: p.media })),
     override,
   );
-  const verdicts = posts.map((p) => {
-    const v = verdictOf(platform, p.text, kinds(p.media), opts);
+  const verdicts = posts.map((p, i) => {
+    const v = verdictOf(platform, p.text, kinds(p.media), partOptions(platform, i, opts));
     // Alt text over this network's limit makes the post invalid there, as the server judges it.
     const alt =
       v.valid && p.media.length > 0
@@ -148,8 +149,8 @@ export function derive(input: DeriveInput): Derived {
   });
   const hasContent = posts.some((p) => p.media.length > 0 || p.text.trim() !== '');
   const threadPlatforms = platforms.filter((pl) => !input.overrides[pl]?.trim());
-  const editorVerdicts = posts.map((p) =>
-    threadPlatforms.map((pl) => ({ pl, v: verdictOf(pl, p.text, kinds(p.media), facts.opts[pl]) })),
+  const editorVerdicts = posts.map((p, i) =>
+    threadPlatforms.map((pl) => ({ pl, v: verdictOf(pl, p.text, kinds(p.media), partOptions(pl, i, facts.opts[pl])) })),
   );
   const tooLong =
     editorVerdicts.some((vs) => vs.some((x) => x.v.count > x.v.limit)) ||

@@ -34,7 +34,7 @@ export function LinkedInPost(p: PreviewPostProps & { overflow?: number }) {
   const [open, setOpen] = useState(false);
   const fold = p.overflow === undefined && !open ? foldAt(p.text) : undefined;
   return (
-    <article className="pv-post pv-li">
+    <article className={`pv-post pv-li${p.total > 1 ? ' pv-li-has-comments' : ''}`}>
       <div className="pv-head">
         <Avatar identity={p.identity} className="pv-av" />
         <div className="pv-who">
@@ -57,6 +57,11 @@ export function LinkedInPost(p: PreviewPostProps & { overflow?: number }) {
           </div>
         )}
       </Body>
+      {p.total > 1 && (
+        <div className="pv-li-count">
+          {p.total - 1} comment{p.total === 2 ? '' : 's'}
+        </div>
+      )}
       <div className="pv-li-bar" aria-hidden="true">
         <Icon name="like" label="Like" />
         <Icon name="reply" label="Comment" />

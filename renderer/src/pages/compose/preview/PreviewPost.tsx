@@ -6,6 +6,7 @@
 import { memo } from 'react';
 import { optsKey, overflowOf } from './analysis';
 import { BlueskyPost } from './BlueskyPost';
+import { LinkedInComment } from './LinkedInComment';
 import { LinkedInPost } from './LinkedInPost';
 import { MastodonPost } from './MastodonPost';
 import { ThreadsPost } from './ThreadsPost';
@@ -21,7 +22,8 @@ const BY_NETWORK = {
 } as const;
 
 function PreviewPostView(p: PreviewPostProps) {
-  const Post = BY_NETWORK[p.platform];
+  // LinkedIn has no threads: a later part goes as a comment on the post.
+  const Post = p.platform === 'problog' && p.index > 0 ? LinkedInComment : BY_NETWORK[p.platform];
   // Only a post that does not fit is searched for where it stops fitting.
   const overflow =
     p.verdict.count > p.verdict.limit || (!p.verdict.valid && p.verdict.reason?.includes('bytes'))

@@ -22,7 +22,7 @@ import {
 const MAX = 4000;
 
 export const optsKey = (o: CountOptions) =>
-  `${o.maxCharacters ?? ''},${o.charactersReservedPerUrl ?? ''},${o.maxMediaAttachments ?? ''}`;
+  `${o.maxCharacters ?? ''},${o.charactersReservedPerUrl ?? ''},${o.maxMediaAttachments ?? ''}${o.comment ? ',c' : ''}`;
 
 /** A bounded memo: cleared whole when full (the composer's texts are few; a reload refills it). */
 function memo<T>(max = MAX) {
