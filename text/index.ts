@@ -15,6 +15,9 @@ export {
   utf8Length,
   limitFor,
   countText,
+  measureText,
+  addMeasures,
+  verdictOfMeasure,
   checkMedia,
   validatePost,
   strictest,
@@ -24,7 +27,9 @@ export {
   type MediaKind,
   type CountOptions,
   type Verdict,
+  type Measure,
 } from './counting.js';
+export { countSegments, measureInPieces, SEGMENT } from './segments.js';
 export { splitForPlatform, splitThreadText, joinThreadText } from './split.js';
 export { postsForNetwork, checkNetworkPosts, type NetworkPost } from './network.js';
 export { plainToHtml } from './html.js';
