@@ -12,6 +12,7 @@ import { addAccount, userIdOf } from '../test/helpers/drafts.js';
 import { OWNER } from '../test/helpers/server.js';
 import { signIn, startUiApp } from '../test/helpers/ui-app.js';
 import { fmt, percentile, printTable } from './lib.js';
+import { traceSelfTimes } from './trace.js';
 
 const KEYSTROKES = Number(process.env.BENCH_KEYSTROKES ?? 60);
 const LOADS = Number(process.env.BENCH_LOADS ?? 5);
@@ -159,13 +160,13 @@ try {
   }
 
   /** Typing at the end of post `n` (1-based) with all five previews shown; the previews must follow. */
-  async function typeInto(n: number): Promise<Typed> {
+  async function typeInto(n: number, what: string): Promise<Typed> {
     await page.locator('[data-screen]').nth(4).waitFor();
     const shown = await page.locator('[data-screen]').count();
     if (shown !== 5) throw new Error(`${shown} previews shown, not 5`);
     const count = `[data-screen="skyblog"] [data-bubble="${n - 1}"] .pv-count`;
     const before = await page.locator(count).textContent();
-    const times = await typeAt(page.getByRole('textbox', { name: `Post ${n}`, exact: true }));
+    const times = await profile(what, () => typeAt(page.getByRole('textbox', { name: `Post ${n}`, exact: true })));
     await page.waitForFunction(([sel, was]) => document.querySelector(sel)?.textContent !== was, [
       count,
       before,
@@ -173,8 +174,13 @@ try {
     return times;
   }
 
-  /** With BENCH_PROFILE=1 (or 280, thread, prose): where the page's time went (self time by function) in `fn`. */
+  /**
+   * With BENCH_PROFILE=1 (or 280, thread, prose): where the page's time went (self time by function) in `fn`;
+   * with BENCH_TRACE=1 (or one of those), by the browser's own work (style, layout, paint, script) per key.
+   */
   async function profile<T>(what: string, fn: () => Promise<T>): Promise<T> {
+    const trace = process.env.BENCH_TRACE;
+    if (trace === '1' || trace?.split(',').includes(what)) return traceSelfTimes(app.browser, page, fn, KEYSTROKES);
     if (!process.env.BENCH_PROFILE) return fn();
     if (process.env.BENCH_PROFILE !== '1' && process.env.BENCH_PROFILE !== what) return fn();
     const cdp = await app.context.newCDPSession(page);
@@ -201,20 +207,42 @@ try {
         .map(([k, v]) => `${(v / 1000).toFixed(1)} ms ${k}`)
         .join('\n'),
     );
+    if (process.env.BENCH_PROFILE_TOTAL) {
+      // Total time (self and callees) by function, each counted once per stack.
+      const byId = new Map(p.nodes.map((n) => [n.id, n as Node & { children?: number[] }]));
+      const total = new Map<string, number>();
+      const walk = (id: number, open: Set<string>): number => {
+        const n = byId.get(id)!;
+        const name = `${n.callFrame.functionName || '(anon)'} ${n.callFrame.url.split('/').pop()}:${n.callFrame.lineNumber}`;
+        const inner = new Set(open).add(name);
+        const t = (self.get(id) ?? 0) + (n.children ?? []).reduce((a, c) => a + walk(c, inner), 0);
+        if (!open.has(name)) total.set(name, (total.get(name) ?? 0) + t);
+        return t;
+      };
+      walk(p.nodes[0].id, new Set());
+      console.log('-- total --');
+      console.log(
+        [...total]
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, 60)
+          .map(([k, v]) => `${(v / 1000 / KEYSTROKES).toFixed(2)} ms/key ${k}`)
+          .join('\n'),
+      );
+    }
     return out;
   }
 
   const results: [string, Typed, number][] = [];
   const post280 = await draft('280', [part(0).slice(0, 280 - KEYSTROKES)]);
   await page.goto(`${app.origin}/?single=280#/compose?draft=${post280}`);
-  results.push([`typing a post up to 280 characters`, await profile('280', () => typeInto(1)), 16]);
+  results.push([`typing a post up to 280 characters`, await typeInto(1, '280'), 16]);
   await page.goto(`${app.origin}/?thread=13#/compose?draft=${threadId}`);
-  const thread13 = await profile('thread', () => typeInto(13));
+  const thread13 = await typeInto(13, 'thread');
   results.push(['typing in part 13 of a 25-part thread (10k characters)', thread13, 16]);
   const proseText = prose(10_000);
   const proseId = await draft('prose', [proseText]);
   await page.goto(`${app.origin}/?single=prose#/compose?draft=${proseId}`);
-  const profiled: Typed = await profile('prose', () => typeInto(1));
+  const profiled: Typed = await typeInto(1, 'prose');
   results.push([
     `typing in ${(proseText.length / 1000).toFixed(1)}k characters of prose with links, mentions, tags, emoji`,
     profiled,
@@ -225,9 +253,9 @@ try {
   // The browser's own floor: a bare textarea on a blank page, typed the same way.
   await page.goto('about:blank');
   await page.setContent('<textarea aria-label="bare" rows="4"></textarea>');
-  const bare = await typeAt(page.locator('textarea'));
+  const bare = await profile('bare', () => typeAt(page.locator('textarea')));
   await page.locator('textarea').fill(proseText);
-  const bareProse = await typeAt(page.locator('textarea'));
+  const bareProse = await profile('bare-prose', () => typeAt(page.locator('textarea')));
   const cpu = (v: Typed) => (v.cpu === undefined ? '' : fmt(v.cpu));
   const row = (name: string, v: Typed, goal?: number) => {
     const p95 = percentile(v, 95);

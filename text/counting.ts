@@ -130,6 +130,31 @@ export class TextFacts {
   private x?: UrlEntity[];
   private b?: number;
   constructor(readonly text: string) {}
+  /**
+   * The facts of `text` from those of its pieces (cut as text/segments.ts cuts, where no cluster
+   * or URL spans a cut): graphemes, bytes and URLs are added up instead of found again.
+   */
+  static joined(text: string, pieces: readonly TextFacts[]): TextFacts {
+    const f = new TextFacts(text);
+    const g: GraphemeStats = { count: 0, emojiBytes: 0 };
+    const u: FoundUrls = { all: [], schemed: [] };
+    let b = 0;
+    let at = 0;
+    const moved = (x: UrlEntity): UrlEntity => ({ url: x.url, indices: [x.indices[0] + at, x.indices[1] + at] });
+    for (const p of pieces) {
+      g.count += p.graphemes.count;
+      g.emojiBytes += p.graphemes.emojiBytes;
+      b += p.utf8;
+      u.all.push(...p.urls.all.map(moved));
+      u.schemed.push(...p.urls.schemed.map(moved));
+      at += p.text.length;
+    }
+    if (at !== text.length) throw new Error('TextFacts.joined: the pieces are not the text');
+    f.g = g;
+    f.u = u;
+    f.b = b;
+    return f;
+  }
   get graphemes(): GraphemeStats {
     if (!this.g) {
       if (ASCII.test(this.text)) {
@@ -197,55 +222,81 @@ export function limitFor(platform: Platform, opts: CountOptions = {}): number {
 }
 
 /**
- * The network's own count of `text` against its limit. Text only: an empty text is within the
- * limit here; `validatePost` decides whether a post may be empty.
+ * What a network counts of a text, before it is held against the limit. Every part adds up: the
+ * measure of a text cut where nothing spans the cut (text/segments.ts) is the sum of its pieces'.
  */
-export function countText(platform: Platform, text: string, opts: CountOptions = {}, shared?: TextFacts): Verdict {
-  const limit = limitFor(platform, opts);
+export interface Measure {
+  /** The network's count (X: weighted length; Threads: emoji by their bytes; else graphemes). */
+  count: number;
+  /** UTF-8 bytes (Bluesky). */
+  bytes?: number;
+  /** X refuses some of its characters. */
+  invalid?: boolean;
+}
+
+/** The sum of two measures of one network. */
+export const addMeasures = (a: Measure, b: Measure): Measure => ({
+  count: a.count + b.count,
+  bytes: a.bytes === undefined && b.bytes === undefined ? undefined : (a.bytes ?? 0) + (b.bytes ?? 0),
+  invalid: a.invalid || b.invalid || undefined,
+});
+
+// X's own validity check runs on the sum; each part is weighed against no limit.
+let unlimitedX: typeof twitterText.configs.defaults | undefined;
+
+/** What `platform` counts of `text` (Mastodon's count depends on the instance's URL length). */
+export function measureText(platform: Platform, text: string, opts: CountOptions = {}, shared?: TextFacts): Measure {
   const facts = factsFor(text, shared);
   switch (platform) {
     case 'microblog': {
-      const parsed = weightedLength(
-        text,
-        { ...twitterText.configs.defaults, maxWeightedTweetLength: limit },
-        facts.xUrls,
-      );
-      const count = parsed.weightedLength;
+      unlimitedX ??= { ...twitterText.configs.defaults, maxWeightedTweetLength: Number.POSITIVE_INFINITY };
+      const parsed = weightedLength(text, unlimitedX, facts.xUrls);
+      // Unlimited, a weighed text is refused only for its characters (an empty one has none).
+      return parsed.valid || parsed.weightedLength === 0
+        ? { count: parsed.weightedLength }
+        : { count: parsed.weightedLength, invalid: true };
+    }
+    case 'skyblog':
+      return { count: facts.graphemes.count, bytes: facts.utf8 };
+    case 'fedblog': {
+      const countable = fedblogCountable(text, opts.charactersReservedPerUrl ?? FEDBLOG_URL_LENGTH, facts.urls.schemed);
+      return { count: countable === text ? facts.graphemes.count : graphemeCount(countable) };
+    }
+    case 'threadblog':
+      return { count: facts.graphemes.emojiBytes };
+    case 'problog':
+      return { count: facts.graphemes.count };
+  }
+}
+
+/** A measure held against `platform`'s limit. */
+export function verdictOfMeasure(platform: Platform, m: Measure, opts: CountOptions = {}): Verdict {
+  const limit = limitFor(platform, opts);
+  const { count } = m;
+  switch (platform) {
+    case 'microblog': {
       // parseTweet calls empty text invalid; emptiness is judged by validatePost.
-      const valid = count === 0 ? true : parsed.valid;
-      return valid
-        ? { count, limit, valid }
-        : {
-            count,
-            limit,
-            valid,
-            reason:
-              count > limit ? `${count} of ${limit} weighted characters on X` : 'X refuses some of these characters',
-          };
+      if (count === 0 || (!m.invalid && count <= limit)) return { count, limit, valid: true };
+      const reason =
+        count > limit ? `${count} of ${limit} weighted characters on X` : 'X refuses some of these characters';
+      return { count, limit, valid: false, reason };
     }
     case 'skyblog': {
-      const count = facts.graphemes.count;
-      const bytes = facts.utf8;
+      const bytes = m.bytes ?? 0;
       if (count > limit) return { count, limit, valid: false, reason: `${count} of ${limit} characters on Bluesky` };
       if (bytes > SKYBLOG_MAX_BYTES)
         return { count, limit, valid: false, reason: `${bytes} of ${SKYBLOG_MAX_BYTES} bytes on Bluesky` };
       return { count, limit, valid: true };
     }
-    case 'fedblog': {
-      const countable = fedblogCountable(text, opts.charactersReservedPerUrl ?? FEDBLOG_URL_LENGTH, facts.urls.schemed);
-      const count = countable === text ? facts.graphemes.count : graphemeCount(countable);
+    case 'fedblog':
       return count > limit
         ? { count, limit, valid: false, reason: `${count} of ${limit} characters on this Mastodon instance` }
         : { count, limit, valid: true };
-    }
-    case 'threadblog': {
-      const count = facts.graphemes.emojiBytes;
+    case 'threadblog':
       return count > limit
         ? { count, limit, valid: false, reason: `${count} of ${limit} characters on Threads` }
         : { count, limit, valid: true };
-    }
-    case 'problog': {
-      const count = facts.graphemes.count;
+    case 'problog':
       return count > limit
         ? {
             count,
@@ -254,8 +305,15 @@ export function countText(platform: Platform, text: string, opts: CountOptions =
             reason: `${count} of ${limit} characters ${opts.comment ? 'in a LinkedIn comment' : 'on LinkedIn'}`,
           }
         : { count, limit, valid: true };
-    }
   }
+}
+
+/**
+ * The network's own count of `text` against its limit. Text only: an empty text is within the
+ * limit here; `validatePost` decides whether a post may be empty.
+ */
+export function countText(platform: Platform, text: string, opts: CountOptions = {}, shared?: TextFacts): Verdict {
+  return verdictOfMeasure(platform, measureText(platform, text, opts, shared), opts);
 }
 
 /** Whether one post's media fits the network; undefined when it does, else the reason. */
@@ -288,8 +346,10 @@ export function validatePost(
   media: readonly MediaKind[] = [],
   opts: CountOptions = {},
   facts?: TextFacts,
+  /** The text's measure when the caller has it (text/segments.ts sums one from its pieces). */
+  measured?: Measure,
 ): Verdict {
-  const verdict = countText(platform, text, opts, facts);
+  const verdict = measured ? verdictOfMeasure(platform, measured, opts) : countText(platform, text, opts, facts);
   if (text.trim() === '' && media.length === 0) return { ...verdict, valid: false, reason: 'the post is empty' };
   const mediaProblem = checkMedia(platform, media, opts);
   if (mediaProblem) return { ...verdict, valid: false, reason: mediaProblem };

@@ -16,6 +16,9 @@ export {
   utf8Length,
   limitFor,
   countText,
+  measureText,
+  addMeasures,
+  verdictOfMeasure,
   checkMedia,
   validatePost,
   strictest,
@@ -25,7 +28,9 @@ export {
   type MediaKind,
   type CountOptions,
   type Verdict,
+  type Measure,
 } from './counting.js';
+export { countSegments, measureInPieces, SEGMENT } from './segments.js';
 export { splitForPlatform, splitThreadText, joinThreadText } from './split.js';
 export { postsForNetwork, checkNetworkPosts, partOptions, asPostAndComments, type NetworkPost } from './network.js';
 export { plainToHtml } from './html.js';

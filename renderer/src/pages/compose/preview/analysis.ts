@@ -5,16 +5,21 @@
  * five networks. The rules themselves are text/'s; nothing is counted differently here.
  */
 import {
+  addMeasures,
+  countSegments,
   entitiesFor,
   linksIn,
+  measureText,
   overflowSearch,
   scanEntities,
+  SEGMENT,
   TextFacts,
   validatePost,
   type CountOptions,
   type Entity,
   type EntityScan,
   type MediaKind,
+  type Measure,
   type Platform,
   type Verdict,
 } from '../../../../../text/index';
@@ -37,23 +42,52 @@ function memo<T>(max = MAX) {
   };
 }
 
-// Per text: a few hundred texts at most are live (the parts of a thread, each network's own text).
+// Per text: a few hundred texts at most are live (the parts of a thread, each network's own text,
+// the pieces of long ones).
 interface Known {
   facts: TextFacts;
+  /** A long text's pieces (text/segments.ts): each is counted once, so an edit recounts one. */
+  pieces?: string[];
   scan?: EntityScan;
   links?: string[];
+  measures?: Map<string, Measure>;
   verdicts?: Map<string, Verdict>;
   entities?: Map<Platform, Entity[]>;
 }
-const facts = memo<Known>(512);
+const facts = memo<Known>(1024);
+
+/** Longer texts are counted in pieces. */
+const LONG = 2 * SEGMENT;
 
 /** What is known about one text (its graphemes and URLs, counted once for every network). */
-const factsOf = (text: string) => facts(text, () => ({ facts: new TextFacts(text) }));
+const factsOf = (text: string): Known =>
+  facts(text, () => {
+    if (text.length <= LONG) return { facts: new TextFacts(text) };
+    const pieces = countSegments(text);
+    if (pieces.length === 1) return { facts: new TextFacts(text) };
+    return {
+      facts: TextFacts.joined(
+        text,
+        pieces.map((p) => factsOf(p).facts),
+      ),
+      pieces,
+    };
+  });
 
-/** The links of `text` (text/links.ts), found once per text. */
+/** The links of `text` (text/links.ts), found once per text (per piece in a long one). */
 export function linksOf(text: string): string[] {
   const f = factsOf(text);
-  return (f.links ??= linksIn(text));
+  return (f.links ??= f.pieces ? [...new Set(f.pieces.flatMap(linksOf))] : linksIn(text));
+}
+
+/** measureText, remembered per text (a piece), network and options. */
+function measureOf(platform: Platform, text: string, opts: CountOptions): Measure {
+  const f = factsOf(text);
+  const byNetwork = (f.measures ??= new Map());
+  const key = `${platform}\u0001${optsKey(opts)}`;
+  let m = byNetwork.get(key);
+  if (!m) byNetwork.set(key, (m = measureText(platform, text, opts, f.facts)));
+  return m;
 }
 
 /**
@@ -71,7 +105,10 @@ export function verdictOf(
   const byNetwork = (f.verdicts ??= new Map());
   const key = `${platform}\u0001${optsKey(opts)}\u0001${media.join(',')}`;
   let v = byNetwork.get(key);
-  if (!v) byNetwork.set(key, (v = validatePost(platform, text, media, opts, f.facts)));
+  if (!v) {
+    const measured = f.pieces?.map((p) => measureOf(platform, p, opts)).reduce(addMeasures);
+    byNetwork.set(key, (v = validatePost(platform, text, media, opts, f.facts, measured)));
+  }
   return v;
 }
 
