@@ -213,7 +213,8 @@ try {
       const total = new Map<string, number>();
       const walk = (id: number, open: Set<string>): number => {
         const n = byId.get(id)!;
-        const name = `${n.callFrame.functionName || '(anon)'} ${n.callFrame.url.split('/').pop()}:${n.callFrame.lineNumber}`;
+        const file = n.callFrame.url.split('/').pop();
+        const name = `${n.callFrame.functionName || '(anon)'} ${file}:${n.callFrame.lineNumber}`;
         const inner = new Set(open).add(name);
         const t = (self.get(id) ?? 0) + (n.children ?? []).reduce((a, c) => a + walk(c, inner), 0);
         if (!open.has(name)) total.set(name, (total.get(name) ?? 0) + t);

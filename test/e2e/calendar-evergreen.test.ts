@@ -67,7 +67,9 @@ describe('the calendar', () => {
 
     for (const width of [390, 1280]) {
       await page().setViewportSize({ width, height: 900 });
-      await page().locator('.main').screenshot({ path: shotPath(`calendar-evergreen-${width}`) });
+      await page()
+        .locator('.main')
+        .screenshot({ path: shotPath(`calendar-evergreen-${width}`) });
     }
     await page().setViewportSize({ width: 1280, height: 900 });
     await page().getByRole('tab', { name: 'Month' }).click();

@@ -42,7 +42,15 @@ export function seedAnalytics(
       const iso = new Date(at).toISOString();
       const url = `https://example.test/${a.platform}/${i}`;
       pub.run(id, o.userId, a.id, a.platform, url, iso, iso, iso);
-      part.run(`${id}-p0`, id, `Seeded post number ${i} about something worth reading, with a few more words after it`, `net-${i}`, url, `k-${i}`, iso);
+      part.run(
+        `${id}-p0`,
+        id,
+        `Seeded post number ${i} about something worth reading, with a few more words after it`,
+        `net-${i}`,
+        url,
+        `k-${i}`,
+        iso,
+      );
       const base = Math.floor(rnd() * 20 * boost);
       const reads = [HOUR, 24 * HOUR, 7 * 24 * HOUR].filter((d) => at + d < now);
       reads.forEach((d, r) => {

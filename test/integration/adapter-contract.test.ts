@@ -95,7 +95,11 @@ describe.each(NETWORKS.map((net) => [net.name, net] as const))('the %s adapter',
       const [posts, comments] = [net.posts(w.sim).length, net.comments!(w.sim).length];
       const refs = await w.thread(parts, [first]);
       expect(net.posts(w.sim).length).toBe(posts);
-      expect(net.comments!(w.sim).slice(comments).map((c) => [c.id, c.replyTo])).toEqual([
+      expect(
+        net.comments!(w.sim)
+          .slice(comments)
+          .map((c) => [c.id, c.replyTo]),
+      ).toEqual([
         [refs[1].id, first.id],
         [refs[2].id, first.id],
       ]);

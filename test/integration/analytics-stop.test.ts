@@ -40,7 +40,10 @@ describe('metrics collector at shutdown', () => {
     const c = await connectOAuth(t, key, 'fedblog', { instanceUrl: nets.masto.url });
     expect(c.status, JSON.stringify(c.body)).toBe(200);
     for (let i = 0; i < 3; i++) {
-      const d = await t.call('POST', '/microblog/drafts', { key, body: { title: `stop ${i}`, tweets: [{ content: `stop ${i}` }] } });
+      const d = await t.call('POST', '/microblog/drafts', {
+        key,
+        body: { title: `stop ${i}`, tweets: [{ content: `stop ${i}` }] },
+      });
       expect(d.status, d.text).toBe(200);
       const r = await t.call('POST', '/publish/multi-platform', {
         key,

@@ -85,8 +85,11 @@ describe('evergreen', () => {
     expect(aSkips.slice(1).length).toBeGreaterThanOrEqual(2);
     for (const sk of aSkips.slice(1)) expect(sk).toEqual([xId]);
     expect(await history(a, xId)).toHaveLength(2);
-    expect(x.state.posts.filter((p) => p.text.startsWith('A, told again') || p.text.startsWith('Evergreen A'))
-      .map((p) => p.text)).toEqual(['Evergreen A: the guide', 'A, told again']);
+    expect(
+      x.state.posts
+        .filter((p) => p.text.startsWith('A, told again') || p.text.startsWith('Evergreen A'))
+        .map((p) => p.text),
+    ).toEqual(['Evergreen A: the guide', 'A, told again']);
     expect(x.state.duplicateRejections).toBe(0);
     const pubs = (await call('GET', '/microblog/publications?limit=500')).body.publications as any[];
     const skippedRows = pubs.filter((p) => p.draftId === a && p.accountId === xId && p.status === 'skipped');

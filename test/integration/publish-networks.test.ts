@@ -100,8 +100,7 @@ describe('a 3-post draft published to all five networks', () => {
         publishedAt: expect.any(String),
       });
     }
-    const first = async (platform: Platform) =>
-      threadOf(await postsOn(nets, platform), posts)[0];
+    const first = async (platform: Platform) => threadOf(await postsOn(nets, platform), posts)[0];
     expect(by.microblog.url).toBe(`https://x.com/herald_tester/status/${(await first('microblog')).id}`);
     const skyUri = (await first('skyblog')).id;
     expect(by.skyblog.url).toBe(`https://bsky.app/profile/herald.test/post/${skyUri.split('/').pop()}`);

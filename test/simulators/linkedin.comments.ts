@@ -47,8 +47,7 @@ export function registerLinkedInComments(
       return ctx.li(400, 'Request body could not be converted to data map', { code: 'ILLEGAL_ARGUMENT' });
     const b = req.body as Record<string, any>;
     const missing = ['actor', 'object', 'message'].filter((f) => b[f] === undefined);
-    if (typeof b.message === 'object' && b.message && typeof b.message.text !== 'string')
-      missing.push('message/text');
+    if (typeof b.message === 'object' && b.message && typeof b.message.text !== 'string') missing.push('message/text');
     if (missing.length)
       return ctx.li(
         422,
@@ -100,7 +99,10 @@ export function registerLinkedInComments(
     const on = comments.filter((c) => c.object === target);
     return {
       status: 200,
-      body: { paging: { start, count, links: [], total: on.length }, elements: on.slice(start, start + count).map(view) },
+      body: {
+        paging: { start, count, links: [], total: on.length },
+        elements: on.slice(start, start + count).map(view),
+      },
     };
   });
 

@@ -36,7 +36,7 @@ export function accountAnalytics(
     available: false,
     reason:
       `LinkedIn did not grant ${LINKEDIN_ANALYTICS_SCOPE} to this account, so Herald cannot read its post ` +
-      "analytics: add the Community Management API product to the LinkedIn app, turn its analytics scope back " +
+      'analytics: add the Community Management API product to the LinkedIn app, turn its analytics scope back ' +
       'on (Networks page) and connect the account again',
   };
 }

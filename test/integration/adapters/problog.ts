@@ -45,7 +45,9 @@ export const problog: Network<LinkedInSimulator> = {
   },
   adapter: () => createProblogAdapter({ pollIntervalMs: 10 }),
   async connected(w, result) {
-    expect(new URL(result.authUrl).searchParams.get('scope')).toBe('openid profile w_member_social');
+    expect(new URL(result.authUrl).searchParams.get('scope')).toBe(
+      'openid profile w_member_social r_member_postAnalytics',
+    );
     const member = w.sim.state.members[0];
     const list = await w.t.call('GET', '/accounts', { key: w.key });
     expect(list.body.accounts.find((a: any) => a.uuid === w.accountId)).toMatchObject({ username: member.name });
@@ -61,8 +63,7 @@ export const problog: Network<LinkedInSimulator> = {
   urlOf: (_w, ref) => `https://www.linkedin.com/feed/update/${ref.id}`,
   threads: 'comments',
   comments: (sim) => sim.comments.map((c) => ({ id: c.urn, text: c.text, replyTo: c.object })),
-  failDropComment: (sim) =>
-    sim.faults.next({ kind: 'commit-then-drop' }, { route: 'POST /rest/socialActions/' }),
+  failDropComment: (sim) => sim.faults.next({ kind: 'commit-then-drop' }, { route: 'POST /rest/socialActions/' }),
   image: (w, i, altText) => image(w.mediaDir, `contract-${i}`, altText, 90 + 30 * i),
   altTexts: (sim, ref) => {
     const content = byUrn(sim, ref.id)!.content!;

@@ -46,9 +46,7 @@ const threadText = (platform: Platform, thread: readonly { text: string; media: 
 
 /** "3 posts"; on LinkedIn, which has no threads, "1 post, 2 comments". */
 const sizeOf = (platform: Platform, n: number) =>
-  platform === 'problog' && n > 1
-    ? `1 post, ${n - 1} comment${n === 2 ? '' : 's'}`
-    : `${n} post${n === 1 ? '' : 's'}`;
+  platform === 'problog' && n > 1 ? `1 post, ${n - 1} comment${n === 2 ? '' : 's'}` : `${n} post${n === 1 ? '' : 's'}`;
 
 export function Previews({
   previews,
