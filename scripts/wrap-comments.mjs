@@ -30,6 +30,7 @@ export const FOLDERS = [
   'client',
   'cli',
   'text',
+  'time',
   'main',
   'renderer/src',
   'renderer/vite.config.ts',

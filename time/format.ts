@@ -17,7 +17,9 @@ type Instant = number | string | Date | null | undefined;
 
 type Style = 'date-time' | 'time' | 'date' | Intl.DateTimeFormatOptions;
 const STYLES: Record<string, Intl.DateTimeFormatOptions> = {
-  'date-time': { dateStyle: 'medium', timeStyle: 'short' }, time: { timeStyle: 'short' }, date: { dateStyle: 'medium' },
+  'date-time': { dateStyle: 'medium', timeStyle: 'short' },
+  time: { timeStyle: 'short' },
+  date: { dateStyle: 'medium' },
 };
 
 const cache = new Map<string, Intl.DateTimeFormat>();

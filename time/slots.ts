@@ -7,7 +7,10 @@ import { localParts, MINUTE, wallToInstant } from './zones.js';
 const DAY = 24 * 60 * MINUTE;
 
 /** A weekly slot in a set's zone: ISO weekday (Monday = 1 ... Sunday = 7) and "HH:MM". */
-export interface Slot { day: number; time: string }
+export interface Slot {
+  day: number;
+  time: string;
+}
 
 /** "HH:MM" → minutes since midnight, or null when it is not a real time of day (24:00, 9:5, 25:00). */
 export function parseTime(time: string): number | null {
@@ -23,16 +26,27 @@ export function slotProblems(slots: Slot[]): { index: number; field: 'day' | 'ti
   const problems: { index: number; field: 'day' | 'time'; message: string }[] = [];
   const seen: { index: number; at: number }[] = [];
   slots.forEach((s, index) => {
-    if (!Number.isInteger(s.day) || s.day < 1 || s.day > 7) problems.push({ index, field: 'day', message: 'day is 1 (Monday) to 7 (Sunday)' });
+    if (!Number.isInteger(s.day) || s.day < 1 || s.day > 7)
+      problems.push({ index, field: 'day', message: 'day is 1 (Monday) to 7 (Sunday)' });
     const minutes = parseTime(s.time);
-    if (minutes === null) problems.push({ index, field: 'time', message: `"${String(s.time).slice(0, 20)}" is not a time of day HH:MM (00:00 to 23:59)` });
+    if (minutes === null)
+      problems.push({
+        index,
+        field: 'time',
+        message: `"${String(s.time).slice(0, 20)}" is not a time of day HH:MM (00:00 to 23:59)`,
+      });
     if (minutes === null || !Number.isInteger(s.day) || s.day < 1 || s.day > 7) return;
     const at = (s.day - 1) * 1440 + minutes;
     const clash = seen.find((o) => {
       const d = Math.abs(o.at - at);
       return Math.min(d, 7 * 1440 - d) < MIN_SLOT_GAP_MINUTES;
     });
-    if (clash) problems.push({ index, field: 'time', message: `overlaps slot ${clash.index} (slots must be at least ${MIN_SLOT_GAP_MINUTES} minutes apart)` });
+    if (clash)
+      problems.push({
+        index,
+        field: 'time',
+        message: `overlaps slot ${clash.index} (slots must be at least ${MIN_SLOT_GAP_MINUTES} minutes apart)`,
+      });
     else seen.push({ index, at });
   });
   return problems;
@@ -78,7 +92,13 @@ export function* slotInstants(zone: string, slots: Slot[], after: number, until:
 }
 
 /** The first slot after `after` that no instant in `taken` holds, or null when none by `until`. */
-export function nextFreeSlot(zone: string, slots: Slot[], after: number, taken: ReadonlySet<number>, until: number): number | null {
+export function nextFreeSlot(
+  zone: string,
+  slots: Slot[],
+  after: number,
+  taken: ReadonlySet<number>,
+  until: number,
+): number | null {
   for (const at of slotInstants(zone, slots, after, until)) if (!taken.has(at)) return at;
   return null;
 }

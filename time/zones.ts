@@ -34,8 +34,15 @@ function formatter(zone: string): Intl.DateTimeFormat {
   let f = formatters.get(zone);
   if (!f) {
     f = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric',
-      hour: 'numeric', minute: 'numeric', second: 'numeric', era: 'short',
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+      era: 'short',
     });
     formatters.set(zone, f);
   }
@@ -78,8 +85,16 @@ function intlOffset(zone: string, at: number): number {
   return wall - Math.floor(at / 1000) * 1000;
 }
 
-interface YearTable { start: number; end: number; offsets: number[]; at: number[] }
-interface ZoneTables { last: YearTable; years: Map<number, YearTable> }
+interface YearTable {
+  start: number;
+  end: number;
+  offsets: number[];
+  at: number[];
+}
+interface ZoneTables {
+  last: YearTable;
+  years: Map<number, YearTable>;
+}
 const zones = new Map<string, ZoneTables>();
 
 /** The offsets in force during one UTC year: offsets[i] from at[i] (at[0] = the year's start). */
@@ -99,7 +114,8 @@ function yearTable(zone: string, year: number): YearTable {
       let hi = sample;
       while (hi - lo > 1000) {
         const mid = lo + Math.floor((hi - lo) / 2000) * 1000;
-        if (intlOffset(zone, mid) === prev) lo = mid; else hi = mid;
+        if (intlOffset(zone, mid) === prev) lo = mid;
+        else hi = mid;
       }
       at.push(hi);
       prev = intlOffset(zone, hi);
@@ -144,8 +160,13 @@ export function localParts(zone: string, instant: number): LocalParts {
   const d = new Date(instant + offsetAt(zone, instant));
   const wd = d.getUTCDay();
   return {
-    year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(),
-    hour: d.getUTCHours(), minute: d.getUTCMinutes(), second: d.getUTCSeconds(), weekday: wd === 0 ? 7 : wd,
+    year: d.getUTCFullYear(),
+    month: d.getUTCMonth() + 1,
+    day: d.getUTCDate(),
+    hour: d.getUTCHours(),
+    minute: d.getUTCMinutes(),
+    second: d.getUTCSeconds(),
+    weekday: wd === 0 ? 7 : wd,
   };
 }
 
@@ -192,27 +213,40 @@ export function readLocal(zone: string, text: string): { instant: number; rule: 
   const m = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2}))?$/.exec(text.trim());
   if (!m) return null;
   const [y, mo, d, h, mi, s = 0] = m.slice(1).map((v) => (v === undefined ? undefined : Number(v))) as number[];
-  if (mo < 1 || mo > 12 || h > 23 || mi > 59 || s > 59 || new Date(Date.UTC(y, mo - 1, d)).getUTCDate() !== d) return null;
+  if (mo < 1 || mo > 12 || h > 23 || mi > 59 || s > 59 || new Date(Date.UTC(y, mo - 1, d)).getUTCDate() !== d)
+    return null;
   const { instant, rule } = resolveWall(zone, Date.UTC(y, mo - 1, d, h, mi, s));
   const asked = `${m[4]}:${m[5]}`;
   const got = formatLocal(zone, instant);
   const at = `${got.local.slice(11)} (UTC${got.offset})`;
   if (rule === 'gap') {
     const gap = (instant - Date.UTC(y, mo - 1, d, h, mi, s) + offsetAt(zone, instant)) / MINUTE;
-    const words = `${asked} does not exist in ${zone} that day (the clocks jump forward): moved forward by ${gap} minutes to ${at}`;
+    const words =
+      `${asked} does not exist in ${zone} that day (the clocks jump forward): moved forward by ${gap} minutes ` +
+      `to ${at}`;
     return { instant, rule, words };
   }
   if (rule === 'overlap') {
-    return { instant, rule, words: `${asked} happens twice in ${zone} that day (the clocks go back): took the earlier, ${at}` };
+    return {
+      instant,
+      rule,
+      words: `${asked} happens twice in ${zone} that day (the clocks go back): took the earlier, ${at}`,
+    };
   }
   return { instant, rule };
 }
 
 /** `localToInstant(zone, 2026, 3, 8, 2, 30)`: the instant of that wall time (DST rule applied). */
-export function localToInstant(zone: string, year: number, month: number, day: number, hour: number, minute: number): number {
+export function localToInstant(
+  zone: string,
+  year: number,
+  month: number,
+  day: number,
+  hour: number,
+  minute: number,
+): number {
   return wallToInstant(zone, Date.UTC(year, month - 1, day, hour, minute));
 }
-
 
 /** "+05:30" of a zone at an instant. */
 export function offsetText(zone: string, instant: number): string {
@@ -221,9 +255,15 @@ export function offsetText(zone: string, instant: number): string {
 
 /** ICU lists some zones by their older names; the list offers today's. */
 const MODERN: Record<string, string> = {
-  'Asia/Calcutta': 'Asia/Kolkata', 'Europe/Kiev': 'Europe/Kyiv', 'Asia/Saigon': 'Asia/Ho_Chi_Minh',
-  'Asia/Katmandu': 'Asia/Kathmandu', 'Asia/Rangoon': 'Asia/Yangon', 'Atlantic/Faeroe': 'Atlantic/Faroe',
-  'America/Godthab': 'America/Nuuk', 'Pacific/Truk': 'Pacific/Chuuk', 'Pacific/Ponape': 'Pacific/Pohnpei',
+  'Asia/Calcutta': 'Asia/Kolkata',
+  'Europe/Kiev': 'Europe/Kyiv',
+  'Asia/Saigon': 'Asia/Ho_Chi_Minh',
+  'Asia/Katmandu': 'Asia/Kathmandu',
+  'Asia/Rangoon': 'Asia/Yangon',
+  'Atlantic/Faeroe': 'Atlantic/Faroe',
+  'America/Godthab': 'America/Nuuk',
+  'Pacific/Truk': 'Pacific/Chuuk',
+  'Pacific/Ponape': 'Pacific/Pohnpei',
   'Pacific/Enderbury': 'Pacific/Kanton',
 };
 
