@@ -131,5 +131,23 @@ describe('evergreen', () => {
     expect(
       (await t.call('DELETE', `/microblog/queue/evergreen?socialSetId=${setId}&slot=${mine.at}`, { key })).status,
     ).toBe(404);
+    await call('PUT', `/microblog/drafts/${d}/evergreen`, { enabled: false });
+  });
+
+  it('passes over a variant too long for X and sends the next one', async () => {
+    const e = await draft('Evergreen E: short');
+    await publishNow(e, [xId, mastoId]);
+    const variants = ['E '.repeat(200), 'E, said again'];
+    const on = await call('PUT', `/microblog/drafts/${e}/evergreen`, { enabled: true, minDaysBetween: 1, variants });
+    expect(on.status, on.text).toBe(200);
+    clock.advance(3 * DAY);
+    const filled = (await call('POST', '/microblog/queue/evergreen/fill')).body.filled as any[];
+    const mine = filled.find((f) => f.draftId === e);
+    expect(mine.skipped).toEqual([]);
+    clock.t = Date.parse(mine.at) + 1_000;
+    await fire();
+    expect((await history(e, xId)).length).toBe(2);
+    const variantsSent = x.state.posts.filter((p) => /^E[, ]/.test(p.text)).map((p) => p.text);
+    expect(variantsSent).toEqual(['E, said again']);
   });
 });

@@ -4,6 +4,7 @@ import {
   DAY_MS,
   pickForSlot,
   pickVariant,
+  skipReason,
   type EvergreenCandidate,
 } from '../../server/domain/scheduling/evergreen-rule.js';
 
@@ -51,5 +52,13 @@ describe('pickVariant', () => {
     ['an empty variant is never sent', ['Hello', '  '], ['Hello'], null],
   ])('%s', (_name, texts, sent, want) => {
     expect(pickVariant(texts, sent)).toBe(want);
+  });
+
+  it('passes over a variant that does not fit the network, and says why when none is left', () => {
+    const fits = (t: string) => t.length <= 10;
+    expect(pickVariant(['Hello', 'A variant far too long', 'Short one'], ['Hello'], fits)).toBe('Short one');
+    expect(pickVariant(['Hello', 'A variant far too long'], ['Hello'], fits)).toBeNull();
+    expect(skipReason(['Hello', 'A variant far too long'], ['Hello'])).toMatch(/over its length limit/);
+    expect(skipReason(['Hello', 'Hi'], ['Hi', 'Hello'])).toMatch(/every text of this draft and its variants/);
   });
 });

@@ -52,9 +52,22 @@ const norm = (s: string) => s.normalize('NFC').replace(/\s+/g, ' ').trim();
 
 /**
  * For a network that refuses the same text twice (X): the first of the draft's text and its
- * variants that differs from every text already sent to that account, or null (skip it).
+ * variants that differs from every text already sent to that account and that `fits` the
+ * network, or null (skip it).
  */
-export function pickVariant(texts: readonly string[], sent: readonly string[]): string | null {
+export function pickVariant(
+  texts: readonly string[],
+  sent: readonly string[],
+  fits: (text: string) => boolean = () => true,
+): string | null {
   const seen = new Set(sent.map(norm));
-  return texts.find((t) => norm(t) !== '' && !seen.has(norm(t))) ?? null;
+  return texts.find((t) => norm(t) !== '' && !seen.has(norm(t)) && fits(t)) ?? null;
+}
+
+/** Why a network that refuses a repeat is skipped: every text was sent, or those left do not fit it. */
+export function skipReason(texts: readonly string[], sent: readonly string[]): string {
+  const seen = new Set(sent.map(norm));
+  return texts.some((t) => norm(t) !== '' && !seen.has(norm(t)))
+    ? 'X refuses a text it was sent before, and the variants not sent yet are over its length limit'
+    : 'X refuses a text it was sent before, and every text of this draft and its variants was sent';
 }

@@ -18,7 +18,8 @@ import type { Deps } from '../deps.js';
 import { loadDraft } from '../publishing/plan.js';
 import { zoneOf, type SocialSetsService } from '../social-sets/social-sets.service.js';
 import type { ScheduleService } from './schedule.service.js';
-import { DAY_MS, pickForSlot, pickVariant, type EvergreenCandidate } from './evergreen-rule.js';
+import { DAY_MS, pickForSlot, pickVariant, skipReason, type EvergreenCandidate } from './evergreen-rule.js';
+import { countOptionsFromMeta, countText } from '../../../text/index.js';
 import { nextSlots } from '../../../time/index.js';
 import { settingsOf, writeEvergreen, type EvergreenInput, type EvergreenSettings } from '../drafts/draft-evergreen.js';
 
@@ -223,18 +224,27 @@ export class EvergreenService {
       }
       const own = draft.overrides.microblog?.split(/\n---\n/)[0] ?? draft.posts[0]?.plainText ?? '';
       const sent = this.repos.evergreen.sentTexts(a.accountId);
-      const next = pickVariant([own, ...variants], sent);
+      const texts = [own, ...variants];
+      const next = pickVariant(texts, sent, this.fitsX(a.accountId));
       if (next === null)
-        skipped.push({
-          accountId: a.accountId,
-          platform: a.platform,
-          reason: 'X refuses a text it was sent before, and every text of this draft and its variants was sent',
-        });
+        skipped.push({ accountId: a.accountId, platform: a.platform, reason: skipReason(texts, sent) });
       else {
         targets.push(a.accountId);
         if (next !== own) firstTexts[a.accountId] = next;
       }
     }
     return { targets, firstTexts, skipped };
+  }
+
+  /** Whether a text fits an X account (its own limit when premium): a variant too long is passed over. */
+  private fitsX(accountId: string): (text: string) => boolean {
+    let meta: Record<string, unknown> = {};
+    try {
+      meta = JSON.parse(this.repos.publishInputs.account(accountId)?.meta ?? '{}') as Record<string, unknown>;
+    } catch {
+      /* no meta: X's default limit */
+    }
+    const opts = countOptionsFromMeta('microblog', meta);
+    return (text) => countText('microblog', text, opts).valid;
   }
 }
