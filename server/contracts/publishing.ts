@@ -97,9 +97,16 @@ export const progressEntry = lazySchema(() =>
     draftId: z.string().nullable(),
     status: z
       .enum([
-        ...['pending', 'handed_off', 'publishing', 'published', 'failed', 'needs_review', 'missed', 'cancelled'],
+        'pending',
+        'handed_off',
+        'publishing',
+        'published',
+        'failed',
+        'needs_review',
+        'missed',
+        'cancelled',
         'skipped',
-      ] as const)
+      ])
       .describe(
         'handed_off: the network holds the post and publishes it itself at scheduledFor (Mastodon hand-off); ' +
           'skipped: an evergreen repeat left this network out, `error` says why',
