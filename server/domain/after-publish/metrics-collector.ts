@@ -42,7 +42,7 @@ export class MetricsCollector {
 
   constructor(
     private readonly deps: Deps,
-    private readonly repos: Pick<Repos, 'metrics' | 'accounts' | 'afterPublish' | 'usage'>,
+    private readonly repos: Pick<Repos, 'metrics' | 'accounts' | 'afterPublish' | 'usage' | 'tx'>,
     private readonly credentials: CredentialsService,
     /** Changeable until the first pass (the server's options set the pace). */
     readonly opts: CollectorOptions = {},
@@ -106,9 +106,10 @@ export class MetricsCollector {
     const network = NETWORK_NAMES[platform];
     const adapter = this.deps.platforms.get(platform);
     const account = this.repos.accounts.byId(tracks[0]!.accountId);
-    const stopAll = (reason: string) => {
-      for (const t of tracks) this.repos.metrics.stop(t.publicationId, 'unavailable', reason);
-    };
+    const stopAll = (reason: string) =>
+      this.repos.tx.run(() => {
+        for (const t of tracks) this.repos.metrics.stop(t.publicationId, 'unavailable', reason);
+      });
     if (!adapter.readMetrics) return stopAll(`${network} does not give Herald post counts`);
     if (!account) return stopAll(`The ${network} account of this post is no longer connected`);
     if (adapter.metricsReadPriceKey && !this.deps.config.xMetrics)
@@ -128,12 +129,15 @@ export class MetricsCollector {
         report.requests += calls;
         // Closing meanwhile: the answer is dropped (the database may be closing); the next start reads again.
         if (this.stopped) return;
-        this.store(refs, read, report);
-        if (adapter.metricsReadPriceKey) this.charge(account, refs.length, adapter.metricsReadPriceKey);
+        // One commit for the batch: a commit per post's row held the event loop for seconds over 10,000.
+        this.repos.tx.run(() => {
+          this.store(refs, read, report);
+          if (adapter.metricsReadPriceKey) this.charge(account, refs.length, adapter.metricsReadPriceKey);
+        });
       } catch (err) {
         report.requests += 1;
         if (this.stopped) return;
-        if (this.failed(tracks.slice(i), err, report) === 'stop-account') return;
+        if (this.repos.tx.run(() => this.failed(tracks.slice(i), err, report)) === 'stop-account') return;
       }
       await yieldToLoop();
       if (this.opts.spacingMs !== 0) await sleep(this.opts.spacingMs ?? 250, undefined, { ref: false });
