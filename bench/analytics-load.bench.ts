@@ -86,7 +86,8 @@ async function idle(dataDir: string): Promise<{ cpuPct: number; rssMb: number; t
 }
 
 async function collection(): Promise<string[][]> {
-  const peers = await startChild(process.execPath, [...TSX, path.join(ROOT, 'bench/analytics-peers.ts')], {}, /PEERS (.+)/);
+  const peersScript = path.join(ROOT, 'bench/analytics-peers.ts');
+  const peers = await startChild(process.execPath, [...TSX, peersScript], {}, /PEERS (.+)/);
   const sky = JSON.parse(peers.match[1]!) as { url: string; did: string; handle: string; appPassword: string };
   const t = await startServer({ scheduler: false, metrics: false });
   try {
@@ -97,7 +98,8 @@ async function collection(): Promise<string[][]> {
     });
     if (r.status !== 200) throw new Error(`connecting Bluesky answered ${r.status}: ${r.text}`);
     const account = { id: r.body.account.uuid as string, platform: 'skyblog' };
-    const seeded = seedAnalytics(t.server.sqlite, { userId: ownerId(t), accounts: [account], count: POSTS, days: 0.05 });
+    const user = ownerId(t);
+    const seeded = seedAnalytics(t.server.sqlite, { userId: user, accounts: [account], count: POSTS, days: 0.05 });
     const setNetId = t.server.sqlite.prepare('UPDATE publication_parts SET network_id = ? WHERE publication_id = ?');
     t.server.sqlite.transaction(() => {
       for (const p of seeded)
@@ -136,13 +138,20 @@ async function collection(): Promise<string[][]> {
   }
 }
 
-printTable(`Analytics collection pass: ${POSTS} Bluesky posts, the PDS and AppView in a child process`, await collection());
+printTable(
+  `Analytics collection pass: ${POSTS} Bluesky posts, the PDS and AppView in a child process`,
+  await collection(),
+);
 console.log(loadNote());
 const dataDir = await prepareIdle();
 const i = await idle(dataDir);
 printTable(`Idle with ${POSTS} tracked published posts: ${SECONDS} s after ${SETTLE_MS / 1000} s to settle`, [
   ['figure', 'value', 'goal'],
-  ['CPU % (the server process tree)', fmt(i.cpuPct, 3), `≤ 0.5${goal(`idle CPU ${fmt(i.cpuPct, 3)} %`, i.cpuPct <= 0.5)}`],
+  [
+    'CPU % (the server process tree)',
+    fmt(i.cpuPct, 3),
+    `≤ 0.5${goal(`idle CPU ${fmt(i.cpuPct, 3)} %`, i.cpuPct <= 0.5)}`,
+  ],
   ['RSS MB (peak)', fmt(i.rssMb), `≤ 150${goal(`idle RSS ${fmt(i.rssMb)} MB`, i.rssMb <= 150)}`],
 ]);
 console.log(loadNote());

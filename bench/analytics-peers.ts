@@ -9,7 +9,8 @@ import { startPds } from '../test/peers/pds.js';
 const appView = await startAppView({ lookUp: false });
 const pds = await startPds({ appView });
 const sky = await pds.createAccount('bench');
-console.log(`PEERS ${JSON.stringify({ url: pds.url, did: sky.did, handle: sky.handle, appPassword: sky.appPassword })}`);
+const ready = { url: pds.url, did: sky.did, handle: sky.handle, appPassword: sky.appPassword };
+console.log(`PEERS ${JSON.stringify(ready)}`);
 process.on('SIGTERM', () => {
   void Promise.all([pds.close(), appView.close()]).finally(() => process.exit(0));
 });
