@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { AnalyticsScopeSwitch } from './networks/AnalyticsScope';
 import { client, openExternal } from '../api';
 import { ErrorText, Loading, Page } from '../components/ui';
 import { confirmAction } from '../components/undo';
@@ -124,6 +125,7 @@ function NetworkPanel({
           Permissions / scopes: <code>{app.scopes.join(' ')}</code>
         </p>
       )}
+      {app && canEdit && <AnalyticsScopeSwitch app={app} onChange={onChange} />}
       {app && (
         <>
           <label className="field">
