@@ -156,4 +156,28 @@ export function registerNetwork(program: Command): void {
         if (!r.ok) process.exitCode = 1;
       }),
     );
+
+  network
+    .command('analytics')
+    .description(
+      'LinkedIn: ask for post analytics (r_member_postAnalytics) at sign-in, or not (off: the LinkedIn app ' +
+        'lacks the Community Management API product, and LinkedIn refuses the sign-in otherwise)',
+    )
+    .addArgument(new Argument('<switch>', 'on or off').choices(['on', 'off']))
+    .addHelpText('after', examples('herald network analytics off', 'herald network analytics on'))
+    .action(
+      action(async (value: 'on' | 'off', _opts: unknown, cmd: Command) => {
+        const r = await clientFor(cmd).setNetwork('problog', { analyticsScope: value === 'on' });
+        print(
+          globals(cmd).output,
+          { ...r, network: withNames(r.network) },
+          {
+            ids: [value],
+            text:
+              `LinkedIn sign-in asks for: ${r.network.scopes.join(' ')}\n` +
+              'Connect the LinkedIn account again (herald account connect linkedin) for it to take effect',
+          },
+        );
+      }),
+    );
 }

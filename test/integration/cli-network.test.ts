@@ -120,3 +120,17 @@ it('sets, tests, lists and removes the X app through the client', async () => {
   );
   expect(JSON.parse((await cli(['network', 'list', '-o', 'json'])).out).networks[0].configured).toBe(false);
 });
+
+it('herald network analytics off|on: LinkedIn sign-in asks for post analytics or not', async () => {
+  const off = await cli(['network', 'analytics', 'off']);
+  expect(off.code, off.err).toBe(0);
+  expect(off.out).toMatch(/^LinkedIn sign-in asks for: openid profile w_member_social\n/);
+  const nets = (await t.call('GET', '/networks', { key })).body.networks as any[];
+  expect(nets.find((n) => n.platform === 'problog').analyticsScope).toBe(false);
+  const on = await cli(['network', 'analytics', 'on', '-o', 'json']);
+  expect(on.code, on.err).toBe(0);
+  expect(JSON.parse(on.out).network).toMatchObject({ analyticsScope: true });
+  expect((await cli(['network', 'analytics', 'maybe'])).code).not.toBe(0);
+  // The owner's setting: another user's key is refused.
+  expect((await cli(['network', 'analytics', 'off'], undefined, otherKey)).code).not.toBe(0);
+});
