@@ -26,8 +26,7 @@ export function AnalyticsScopeSwitch({ app, onChange }: { app: NetworkApp; onCha
         />
         <span>
           Ask LinkedIn for post analytics (<code>r_member_postAnalytics</code>). LinkedIn grants it only to apps with
-          the Community Management API product and refuses the sign-in otherwise; reconnect the account after a
-          change.
+          the Community Management API product and refuses the sign-in otherwise; reconnect the account after a change.
         </span>
       </label>
       <ErrorText error={error} />
