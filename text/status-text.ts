@@ -121,9 +121,20 @@ export function targetStatusText(t: TargetState, time: TimeFormat = utc): Status
   }
 }
 
-/** A publish to several accounts, summed up in one sentence for the composer. */
-export function publishSummaryText(targets: TargetState[], time: TimeFormat = utc): StatusText {
+/**
+ * A publish to several accounts, summed up in one sentence for the composer. A network skipped on
+ * purpose (an evergreen repeat it refuses) is said as skipped with its reason, never counted among
+ * the accounts that failed or are still to go.
+ */
+export function publishSummaryText(all: TargetState[], time: TimeFormat = utc): StatusText {
+  const skips = all.filter((x) => x.status === 'skipped');
+  const skipped = skips.map(
+    (x) => `skipped${x.network ? ` on ${x.network}` : ''}${x.reason ? `: ${clause(x.reason)}` : ''}`,
+  );
+  const targets = all.filter((x) => x.status !== 'skipped');
   const n = targets.length;
+  if (n === 0 && skips.length > 0)
+    return { text: `Nothing was sent; ${skipped.join('; ')}.`, next: '', canRetry: false };
   if (n === 0)
     return { text: 'Nothing was sent: no account was chosen.', next: 'Choose at least one account', canRetry: false };
   const count = (...s: PostState[]) => targets.filter((x) => s.includes(x.status)).length;
@@ -136,9 +147,10 @@ export function publishSummaryText(targets: TargetState[], time: TimeFormat = ut
   const held = count('needs_review');
   const missed = count('missed');
   const stopped = targets.filter((x) => x.status === 'failed' && !x.nextAttemptAt).length;
+  const also = skipped.map((k) => `; ${k}`).join('');
   if (inFlight > 0)
-    return { text: `Publishing: ${published} of ${n} done so far.`, next: 'Still sending', canRetry: false };
-  if (published === n) return { text: `Published to ${plural(n, 'account')}.`, next: '', canRetry: false };
+    return { text: `Publishing: ${published} of ${n} done so far${also}.`, next: 'Still sending', canRetry: false };
+  if (published === n) return { text: `Published to ${plural(n, 'account')}${also}.`, next: '', canRetry: false };
   const parts: string[] = [];
   parts.push(
     published === 0
@@ -170,6 +182,7 @@ export function publishSummaryText(targets: TargetState[], time: TimeFormat = ut
     parts.push(`${missed} missed`);
     nextSteps.push('schedule the missed ones again');
   }
+  parts.push(...skipped);
   const next = nextSteps.map((s, i) => (i === 0 ? s[0].toUpperCase() + s.slice(1) : s)).join('; ');
   return { text: `${parts.join('; ')}. ${next}.`, next, canRetry: stopped > 0 };
 }

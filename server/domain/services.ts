@@ -83,6 +83,7 @@ export function createServices(deps: Deps, sqlite: Sqlite) {
   const scheduling = new ScheduleService(deps, repos, publishing, events, credits, xSpend);
   const alerts = new AlertsService(deps, repos.alerts, events);
   const evergreen = new EvergreenService(deps, repos, socialSets, scheduling);
+  scheduling.onSlotsReleased = (_user, draftId, slots) => evergreen.released(draftId, slots);
   return {
     deps,
     events,
@@ -136,6 +137,7 @@ export function createServices(deps: Deps, sqlite: Sqlite) {
       scheduling,
       (setId) => evergreen.fillsOf(setId),
       () => evergreen.fill(),
+      (setId, moves) => evergreen.moved(setId, moves),
     ),
     handOff: new HandOffService(deps, repos, credentials),
     settings,

@@ -197,6 +197,22 @@ describe('a publish to several accounts', () => {
       'Published to 1 of 3 accounts; 1 failed; 1 failed for now. It is not tried again automatically: see ' +
         'History to retry; Herald tries it again from 10:05.',
     ],
+    [
+      'an evergreen repeat that skipped X',
+      [pub('Mastodon'), { status: 'skipped', network: 'X', reason: 'X refuses a text it was sent before.' }],
+      'Published to 1 account; skipped on X: X refuses a text it was sent before.',
+    ],
+    [
+      'skipped X, the other one failed',
+      [fail('Mastodon'), { status: 'skipped', network: 'X', reason: 'X refuses a text it was sent before' }],
+      'Not published; Mastodon refused; skipped on X: X refuses a text it was sent before. Not tried again ' +
+        'automatically: use Retry when the problem is fixed.',
+    ],
+    [
+      'only skipped',
+      [{ status: 'skipped', network: 'X', reason: 'X refuses a text it was sent before' }],
+      'Nothing was sent; skipped on X: X refuses a text it was sent before.',
+    ],
   ];
   it.each(rows)('%s', (_name, targets, text) => {
     expect(publishSummaryText(targets, fmt).text).toBe(text);

@@ -65,6 +65,18 @@ export class EvergreenRepo {
         ),
       setSkipped: () => sqlite.prepare('UPDATE evergreen_fills SET skipped = ? WHERE set_id = ? AND slot_at = ?'),
       dropSkipped: () => sqlite.prepare("DELETE FROM publications WHERE id = ? AND status = 'skipped'"),
+      dropDraftSkips: () => sqlite.prepare("DELETE FROM publications WHERE draft_id = ? AND status = 'skipped'"),
+      queuedAt: () =>
+        sqlite.prepare(
+          'SELECT id, skipped FROM evergreen_fills WHERE set_id = ? AND slot_at = ? AND draft_id = ? ' +
+            "AND status = 'queued'",
+        ),
+      release: () => sqlite.prepare("UPDATE evergreen_fills SET status = 'cleared' WHERE id = ?"),
+      dropCleared: () =>
+        sqlite.prepare("DELETE FROM evergreen_fills WHERE set_id = ? AND slot_at = ? AND status = 'cleared'"),
+      moveFill: () => sqlite.prepare('UPDATE evergreen_fills SET slot_at = ? WHERE id = ?'),
+      skipTime: () =>
+        sqlite.prepare("UPDATE publications SET scheduled_for = ? WHERE id = ? AND status = 'skipped'"),
       sentTexts: () =>
         sqlite
           .prepare(
@@ -133,6 +145,39 @@ export class EvergreenRepo {
   /** Removes the `skipped` publications of a fill turned back into an empty slot. */
   dropSkipped(publicationIds: string[]): void {
     for (const id of publicationIds) this.s.dropSkipped.run(id);
+  }
+
+  /** The draft's queued fill of a slot, if it has one. */
+  queuedAt(setId: string, slotAt: number, draftId: string): { id: number; skipped: string } | undefined {
+    return this.s.queuedAt.get(setId, slotAt, draftId) as { id: number; skipped: string } | undefined;
+  }
+
+  /** Marks a fill cleared: its slot stays empty, and it is no repeat. */
+  release(fillId: number): void {
+    this.s.release.run(fillId);
+  }
+
+  /**
+   * Moves fills to other slots of their set (call inside a transaction). A cleared fill at a
+   * destination gives way: the person put a draft there. Two fills may swap slots.
+   */
+  moveFills(setId: string, moves: { id: number; to: number }[]): void {
+    // Parked at a negative instant first, so a swap never meets the slot's unique index.
+    for (const m of moves) this.s.moveFill.run(-m.id, m.id);
+    for (const m of moves) {
+      this.s.dropCleared.run(setId, m.to);
+      this.s.moveFill.run(m.to, m.id);
+    }
+  }
+
+  /** A moved fill's `skipped` publications follow it to the new slot's time. */
+  retimeSkips(publicationIds: string[], scheduledFor: string): void {
+    for (const id of publicationIds) this.s.skipTime.run(scheduledFor, id);
+  }
+
+  /** Removes every `skipped` publication of a draft being deleted (they record no post, only its repeats). */
+  dropDraftSkips(draftId: string): void {
+    this.s.dropDraftSkips.run(draftId);
   }
 
   /** The first-post texts already published to an account. */

@@ -43,6 +43,15 @@ export interface WithdrawalRow {
   networkScheduledId: string;
 }
 
+/** A cancelled entry: its account, what the network held, and the queue slot (set, instant) it held, if any. */
+export interface CancelledEntry {
+  accountId: string;
+  platform: string;
+  networkScheduledId: string | null;
+  setId: string | null;
+  slotAt: number;
+}
+
 export type WaitingFor = 'storage' | 'quota' | 'network' | 'reconnect' | 'processing';
 
 /** An entry as progress shows it (claimed entries included: being fired, or held by a full disk). */
@@ -157,11 +166,13 @@ export class ScheduleRepo {
           .pluck(),
       cancel: () =>
         db.prepare(`DELETE FROM schedule_entries WHERE user_id = ? AND draft_id = ? AND status = 'pending'
-        RETURNING account_id AS accountId, platform, network_scheduled_id AS networkScheduledId`),
+        RETURNING account_id AS accountId, platform, network_scheduled_id AS networkScheduledId,
+        queue_set_id AS setId, requested_at AS slotAt`),
       cancelOne: () =>
         db.prepare(`DELETE FROM schedule_entries WHERE user_id = ? AND draft_id = ? AND account_id = ? AND status =
                 'pending'
-        RETURNING account_id AS accountId, platform, network_scheduled_id AS networkScheduledId`),
+        RETURNING account_id AS accountId, platform, network_scheduled_id AS networkScheduledId,
+        queue_set_id AS setId, requested_at AS slotAt`),
       forProgress: () =>
         db.prepare(`SELECT id, draft_id AS draftId, account_id AS accountId, platform, fire_at AS fireAt, due_at AS
                     dueAt, attempts, status,
@@ -340,16 +351,16 @@ export class ScheduleRepo {
 
   /**
    * Deletes the draft's pending entries (only `accountId`'s when given); answers the accounts they were for, with what
-   * was handed off to the network.
+   * was handed off to the network and the queue slot each held.
    */
   cancelPending(
     userId: string,
     draftId: string,
     accountId?: string,
-  ): { accountId: string; platform: string; networkScheduledId: string | null }[] {
+  ): CancelledEntry[] {
     const rows =
       accountId === undefined ? this.s.cancel.all(userId, draftId) : this.s.cancelOne.all(userId, draftId, accountId);
-    return rows as { accountId: string; platform: string; networkScheduledId: string | null }[];
+    return rows as CancelledEntry[];
   }
 
   forProgress(userId: string, draftId: string): ProgressEntryRow[] {

@@ -266,6 +266,8 @@ export class DraftWriter {
       // Tweets, platform content and pending schedule entries go with it (foreign keys); posts
       // handed to a network are withdrawn there (scheduling/hand-off.service.ts).
       this.repos.handOff?.withdrawDraft(row.id, nowIso(this.deps.clock));
+      // Its evergreen repeats' `skipped` rows record no post: they go with it, not left as direct posts.
+      this.repos.evergreen?.dropDraftSkips(row.id);
       this.repo.delete(row.id);
     });
   }

@@ -47,6 +47,10 @@ interface TargetPlan {
   skipped: Skip[];
 }
 
+/** The `skipped` publications a fill recorded (its `skipped` JSON). */
+const skipIds = (json: string) =>
+  (JSON.parse(json) as Skip[]).flatMap((k) => (k.publicationId ? [k.publicationId] : []));
+
 export interface EvergreenParts {
   evergreen: EvergreenRepo;
   queue: QueueRepo;
@@ -105,9 +109,36 @@ export class EvergreenService {
         details: [{ path: 'slot', message: 'not an evergreen fill of the set' }],
       });
     if (this.repos.queue.slotOf(draftId, setId) === slotAt) this.scheduling.cancel(userId, draftId);
-    const skipped = JSON.parse(cleared.skipped) as Skip[];
-    this.repos.evergreen.dropSkipped(skipped.flatMap((k) => (k.publicationId ? [k.publicationId] : [])));
+    this.repos.evergreen.dropSkipped(skipIds(cleared.skipped));
     return { draftId };
+  }
+
+  /**
+   * A fill's entries were cancelled another way (DELETE /microblog/schedule): the repeat will not
+   * happen, so the fill lets go like Empty slot (the slot stays empty, its skips go, no repeat counted).
+   */
+  released(draftId: string, slots: { setId: string; slotAt: number }[]): void {
+    for (const { setId, slotAt } of slots) {
+      const fill = this.repos.evergreen.queuedAt(setId, slotAt, draftId);
+      if (!fill) continue;
+      this.repos.evergreen.release(fill.id);
+      this.repos.evergreen.dropSkipped(skipIds(fill.skipped));
+    }
+  }
+
+  /**
+   * Queued drafts moved between slots of a set (QueueService.move, inside its transaction): a fill
+   * follows its draft, so the queue and calendar show it at its new time and its old slot is free
+   * for the rule again.
+   */
+  moved(setId: string, moves: { draftId: string; from: number; to: number }[]): void {
+    const found = moves.flatMap((m) => {
+      const fill = this.repos.evergreen.queuedAt(setId, m.from, m.draftId);
+      return fill ? [{ id: fill.id, to: m.to, skipped: fill.skipped }] : [];
+    });
+    if (found.length === 0) return;
+    this.repos.evergreen.moveFills(setId, found);
+    for (const f of found) this.repos.evergreen.retimeSkips(skipIds(f.skipped), new Date(f.to).toISOString());
   }
 
   /** Fills every free slot of the next 24 hours; answers what it filled. */

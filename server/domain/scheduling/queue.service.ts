@@ -32,6 +32,9 @@ export class QueueService {
     private readonly fills: (setId: string) => Map<number, { draftId: string }> = () => new Map(),
     /** Fills free slots of the next 24 h with due evergreen drafts. */
     private readonly evergreenFill: () => Promise<unknown[]> = async () => [],
+    /** Drafts moved between slots (inside the move's transaction): their evergreen fills follow. */
+    private readonly fillsMoved: (setId: string, moves: { draftId: string; from: number; to: number }[]) => void = () =>
+      undefined,
   ) {}
 
   /** Free slots of the next 24 hours take the due evergreen drafts (evergreen-rule.ts). */
@@ -178,6 +181,10 @@ export class QueueService {
         this.repos.queue.move(other, set.row.id, from, earliest);
         this.repos.draftStatus.setScheduled(other, userId, new Date(from).toISOString(), at);
       }
+      this.fillsMoved(set.row.id, [
+        { draftId: draft.id, from, to },
+        ...others.map((d) => ({ draftId: d, from: to, to: from })),
+      ]);
     });
     this.scheduling.onChange();
     const moved = [

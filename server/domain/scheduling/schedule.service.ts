@@ -58,6 +58,8 @@ export function parseUtc(iso: string): number {
 export class ScheduleService {
   /** Called whenever the queue changes, so the scheduler re-arms its wake-up. */
   onChange: () => void = () => {};
+  /** Queue slots a cancel left without any pending entry of the draft (an evergreen fill lets go of them). */
+  onSlotsReleased: (userId: string, draftId: string, slots: { setId: string; slotAt: number }[]) => void = () => {};
 
   constructor(
     private readonly deps: Deps,
@@ -294,7 +296,7 @@ export class ScheduleService {
       const cancelled = this.repos.schedule.cancelPending(userId, draftId, accountId);
       if (!this.repos.schedule.hasActive(draftId))
         this.repos.draftStatus.setBackToDraft(draftId, nowIso(this.deps.clock));
-      for (const { networkScheduledId, ...c } of cancelled) {
+      for (const { networkScheduledId, setId: _s, slotAt: _a, ...c } of cancelled) {
         this.events.post(userId, 'post.cancelled', { draftId, ...c });
         // Handed off: withdrawn from the network too (hand-off.service.ts), tried until it answers.
         if (networkScheduledId)
@@ -307,6 +309,16 @@ export class ScheduleService {
             createdAt: nowIso(this.deps.clock),
           });
       }
+      const held = new Map(cancelled.flatMap((c) => (c.setId ? [[`${c.setId}@${c.slotAt}`, c]] : [])));
+      const released = [...held.values()].filter(
+        (c) => !this.repos.queue.draftsAt(c.setId!, c.slotAt).includes(draftId),
+      );
+      if (released.length > 0)
+        this.onSlotsReleased(
+          userId,
+          draftId,
+          released.map((c) => ({ setId: c.setId!, slotAt: c.slotAt })),
+        );
       return cancelled.length;
     });
     this.onChange();
