@@ -79,7 +79,9 @@ describe('LinkedIn article share', () => {
       const image = sim.state.images.get(urn)!;
       expect(image.owner).toBe(`urn:li:person:${sim.state.members[0].sub}`);
       expect(image.bytes!.equals(thumb)).toBe(true);
-      expect(post.commentary).toContain('Second part');
+      // The second part is a comment on the post, not part of its commentary.
+      expect(post.commentary).not.toContain('Second part');
+      expect(sim.comments.at(-1)).toMatchObject({ object: post.urn, text: 'Second part' });
     },
   );
 
