@@ -312,7 +312,9 @@ describe('network rules before publishing', () => {
     await expect(rules('microblog').textContent()).resolves.toContain(
       '280 characters per post, every link counts 23 characters; up to 4 images per post of 5 MB each; threads',
     );
-    await expect(rules('problog').textContent()).resolves.toContain('no threads');
+    await expect(rules('problog').textContent()).resolves.toContain(
+      'no threads: later posts go as comments on the first, 1,250 characters each',
+    );
     await expect(rules('microblog').locator('[data-rule-issue="length"]').textContent()).resolves.toContain(
       '1 post is too long for X',
     );
