@@ -121,6 +121,29 @@ describe('LinkedIn article share', () => {
     expect((await plan()).linkCard).toEqual({ url: `${site.url}/other-page` });
   });
 
+  it('a link in a later part gives its card to the post: the comments carry none', async () => {
+    const url = `${site.url}/story`;
+    const d = await t.call('POST', '/microblog/drafts', {
+      key,
+      body: {
+        title: 'li4',
+        tweets: [{ content: 'A thread whose link comes later' }, { content: `Here it is: ${url}` }],
+        linkCard: { url },
+        selectedAccountIds: [accountId],
+      },
+    });
+    const id = d.body.draft.id;
+    const dry = await t.call('POST', '/problog/publish', { key, body: { accountId, draftId: id, dryRun: true } });
+    expect(dry.body.plan[0].posts.map((p: { linkCard: unknown }) => p.linkCard)).toEqual([
+      expect.objectContaining({ url }),
+      null,
+    ]);
+    const r = await t.call('POST', '/problog/publish', { key, body: { accountId, draftId: id } });
+    expect(r.status, r.text).toBe(200);
+    expect(last().content?.article).toMatchObject({ source: url, title: 'A story (worth) reading' });
+    expect(sim.comments.at(-1)).toMatchObject({ object: last().urn, text: `Here it is: ${url}` });
+  });
+
   it('the simulator refuses articles LinkedIn would refuse', async () => {
     const row = t.server.db.select().from(accounts).where(eq(accounts.id, accountId)).get()!;
     const token = (await t.server.services.credentials.load(row.id))!.accessToken;
