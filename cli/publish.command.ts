@@ -26,7 +26,8 @@ export function printPlan(
 ): void {
   const plan = { ...dryRun, plan: dryRun.plan.map((p) => withNames(p, accounts.get(p.accountId))) };
   const post = (x: (typeof plan.plan)[number]['posts'][number], i: number) =>
-    `\n  ${i + 1}. ${safe(x.text).slice(0, 200)}${x.media.length ? ` [${x.media.length} media]` : ''}`;
+    `\n  ${i + 1}. ${x.sentAs === 'comment' ? '(comment) ' : ''}${safe(x.text).slice(0, 200)}` +
+    `${x.media.length ? ` [${x.media.length} media]` : ''}`;
   const lines = plan.plan.map(
     (p) =>
       `${whereTo(p.platform, p.accountId, accounts)}  ` +

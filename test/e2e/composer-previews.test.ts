@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAccount, userIdOf } from '../helpers/drafts.js';
 import { gif } from '../helpers/media-files.js';
 import { pngBytes } from '../helpers/png.js';
+import { shotPath } from '../helpers/browser.js';
 import { matchScreenshot } from '../helpers/screenshot.js';
 import { OWNER } from '../helpers/server.js';
 import { signIn, startUiApp, type UiApp } from '../helpers/ui-app.js';
@@ -231,6 +232,20 @@ describe('previews that look like the networks', () => {
     await post(1).fill(FIRST);
   });
 
+  it('a thread on LinkedIn is drawn as its post and the comments under it, at 390 and 1280 px', async () => {
+    const li = preview('problog');
+    for (const width of [390, 1280]) {
+      // Tall enough to show the post and both comments.
+      await page().setViewportSize({ width, height: 1400 });
+      await li.locator('[data-comment="1"]').scrollIntoViewIfNeeded();
+      await li.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+      const box = (await li.locator('[data-comment="2"]').boundingBox())!;
+      expect(box.x + box.width, `the last comment fits ${width} px`).toBeLessThanOrEqual(width);
+      await page().screenshot({ path: shotPath(`compose-linkedin-thread-${width}`) });
+    }
+    await page().setViewportSize({ width: 1280, height: 800 });
+  });
+
   it('image grids of 1, 2, 3 and 4 (Threads side by side), with ALT badges where alt text exists', async () => {
     const grid = (p: string, i: number) => preview(p).locator(`[data-bubble="${i}"] .pv-media`);
     await expect(grid('microblog', 0).getAttribute('data-grid')).resolves.toBe('2');
@@ -297,7 +312,9 @@ describe('network rules before publishing', () => {
     await expect(rules('microblog').textContent()).resolves.toContain(
       '280 characters per post, every link counts 23 characters; up to 4 images per post of 5 MB each; threads',
     );
-    await expect(rules('problog').textContent()).resolves.toContain('no threads');
+    await expect(rules('problog').textContent()).resolves.toContain(
+      'no threads: later posts go as comments on the first, 1,250 characters each',
+    );
     await expect(rules('microblog').locator('[data-rule-issue="length"]').textContent()).resolves.toContain(
       '1 post is too long for X',
     );

@@ -105,6 +105,16 @@ describe('--dry-run', () => {
     expect(counts()).toEqual(before);
   });
 
+  it('publish --dry-run shows a LinkedIn thread as its post and comments', async () => {
+    const acct = addAccount(t, owner, 'problog').accountId;
+    const r = await t.call('POST', '/microblog/drafts', {
+      key,
+      body: { title: 'li', tweets: [{ content: 'The post' }, { content: 'The comment' }], selectedAccountIds: [acct] },
+    });
+    const table = ok(await herald(['publish', r.body.draft.id, '--dry-run'], { env: env() }));
+    expect(table).toContain('1. The post\n  2. (comment) The comment');
+  });
+
   it('schedule create --dry-run prints the plan and schedules nothing', async () => {
     const acct = addAccount(t, owner, 'fedblog').accountId;
     const id = await draft('Dry schedule', [acct]);

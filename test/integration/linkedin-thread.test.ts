@@ -1,7 +1,8 @@
 /**
  * A thread to LinkedIn, which has none, over HTTP: the first part goes as the post, each later part
  * as a comment on it, in order (POST /rest/socialActions/{post urn}/comments), each part recorded
- * as sent with its own id and URL. Then a thread killed after its second comment: the headless
+ * as sent with its own id and URL; a comment whose answer is lost is found among the post's
+ * comments, not sent again. Then a thread killed after its second comment: the headless
  * Herald (its own process) is SIGKILLed while the third comment is held at a fault proxy, once
  * after LinkedIn took it (its answer never comes back) and once before it reached LinkedIn. A new
  * Herald on the same folder resumes: the post and the first two comments are never sent again, the
@@ -130,6 +131,27 @@ describe('a 5-part thread to LinkedIn', () => {
       ...[...comments].reverse().map((c) => `${onPost.replace('POST', 'DELETE')}/${c.id}`),
       `DELETE /rest/posts/${encodeURIComponent(post.urn)}`,
     ]);
+  }, 60_000);
+});
+
+describe('a LinkedIn comment whose answer is lost', () => {
+  it("is found among the post's comments, not sent again; the thread goes on", async () => {
+    const t = servers[0]!;
+    const key = await t.login();
+    const texts = parts('Lost answer');
+    const draft = await t.call('POST', '/microblog/drafts', {
+      key,
+      body: { title: 'Lost answer', tweets: texts.map((content) => ({ content })) },
+    });
+    const accounts = await t.call('GET', '/accounts', { key });
+    const accountId = accounts.body.accounts.find((a: { platform: string }) => a.platform === 'problog').uuid;
+    proxy.dropAfterCommit(COMMENT, { skip: 1 });
+    const r = await t.call('POST', '/problog/publish', { key, body: { accountId, draftId: draft.body.draft.id } });
+    expect(r.status, r.text).toBe(200);
+    expect(proxy.fired.some((f) => f.startsWith('drop POST /rest/socialActions/'))).toBe(true);
+    const { posts, comments } = held(texts);
+    expect(posts).toHaveLength(1);
+    expect(comments.map((c) => c.text)).toEqual(texts.slice(1));
   }, 60_000);
 });
 

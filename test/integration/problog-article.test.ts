@@ -79,7 +79,9 @@ describe('LinkedIn article share', () => {
       const image = sim.state.images.get(urn)!;
       expect(image.owner).toBe(`urn:li:person:${sim.state.members[0].sub}`);
       expect(image.bytes!.equals(thumb)).toBe(true);
-      expect(post.commentary).toContain('Second part');
+      // The second part is a comment on the post, not part of its commentary.
+      expect(post.commentary).not.toContain('Second part');
+      expect(sim.comments.at(-1)).toMatchObject({ object: post.urn, text: 'Second part' });
     },
   );
 
@@ -117,6 +119,29 @@ describe('LinkedIn article share', () => {
       body: { platforms: [{ platform: 'problog', content: `LinkedIn words ${site.url}/other-page` }] },
     });
     expect((await plan()).linkCard).toEqual({ url: `${site.url}/other-page` });
+  });
+
+  it('a link in a later part gives its card to the post: the comments carry none', async () => {
+    const url = `${site.url}/story`;
+    const d = await t.call('POST', '/microblog/drafts', {
+      key,
+      body: {
+        title: 'li4',
+        tweets: [{ content: 'A thread whose link comes later' }, { content: `Here it is: ${url}` }],
+        linkCard: { url },
+        selectedAccountIds: [accountId],
+      },
+    });
+    const id = d.body.draft.id;
+    const dry = await t.call('POST', '/problog/publish', { key, body: { accountId, draftId: id, dryRun: true } });
+    expect(dry.body.plan[0].posts.map((p: { linkCard: unknown }) => p.linkCard)).toEqual([
+      expect.objectContaining({ url }),
+      null,
+    ]);
+    const r = await t.call('POST', '/problog/publish', { key, body: { accountId, draftId: id } });
+    expect(r.status, r.text).toBe(200);
+    expect(last().content?.article).toMatchObject({ source: url, title: 'A story (worth) reading' });
+    expect(sim.comments.at(-1)).toMatchObject({ object: last().urn, text: `Here it is: ${url}` });
   });
 
   it('the simulator refuses articles LinkedIn would refuse', async () => {

@@ -183,6 +183,9 @@ describe('derive', () => {
     expect(d.cardLink).toBe('https://example.com/a');
     const sky = d.previews.find((p) => p.platform === 'skyblog')!;
     expect(sky.cards).toEqual([undefined, { ...card, imageUrl: null }]);
+    // LinkedIn's second part is a comment, which carries no card: the post does.
+    const li = d.previews.find((p) => p.platform === 'problog')!;
+    expect(li.cards).toEqual([{ ...card, imageUrl: null }, undefined]);
     const stale = derive(
       input(posts, { linkCard: { url: 'https://example.com/a' }, card: { url: 'https://example.com/old', card } }),
     );

@@ -144,7 +144,9 @@ export class PublishPlanner {
     } catch {
       /* no adapter: refused when sent */
     }
-    const linkCard = takesCards ? planCard(card, firstText, parts) : undefined;
+    // LinkedIn's later parts are comments, which carry no card: it goes with the post.
+    const under = platform === 'problog' ? parts.slice(0, 1) : parts;
+    const linkCard = takesCards ? planCard(card, firstText, under) : undefined;
     if (linkCard) out.linkCard = linkCard;
     return out;
   }

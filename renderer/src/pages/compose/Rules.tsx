@@ -103,6 +103,7 @@ export function Rules({
   onSplitMedia: (() => void) | undefined;
 }) {
   if (!posts.some((p) => p.text.trim() || p.media.length)) return null;
+  const commentLimit = LINKEDIN_COMMENT_LIMIT.toLocaleString('en');
   const line = (platform: Platform, opts: CountOptions, server?: string) => {
     const r = networkRules(platform, opts);
     return (
@@ -111,7 +112,8 @@ export function Rules({
         ? ` of ${mb(r.imageBytes)} each${r.shrinksStills ? ' (Herald makes larger photos smaller)' : ''}`
         : '') +
       '; ' +
-      `${r.threads ? 'threads' : 'no threads'}${r.publicMediaOnly ? '; media only from public URLs' : ''}` +
+      (r.threads ? 'threads' : `no threads: later posts go as comments on the first, ${commentLimit} characters each`) +
+      `${r.publicMediaOnly ? '; media only from public URLs' : ''}` +
       `${r.fromInstance ? ` (the limits of ${server ?? 'this instance'})` : ''}`
     );
   };

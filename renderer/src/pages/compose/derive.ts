@@ -117,7 +117,9 @@ function previewOf(
         : undefined;
     return alt ? { ...v, valid: false, reason: alt } : v;
   });
-  const at = card && cardLink ? posts.findIndex((p) => p.text.includes(cardLink)) : -1;
+  const found = card && cardLink ? posts.findIndex((p) => p.text.includes(cardLink)) : -1;
+  // LinkedIn's later parts are comments, which carry no card: it goes with the post.
+  const at = platform === 'problog' && found > 0 ? 0 : found;
   const preview: NetworkPreview = {
     platform,
     posts,
