@@ -188,6 +188,8 @@ export interface OptionsFacts {
   firstMedia: number;
   /** Mastodon: the instance's poll limits (else the table's). */
   pollLimits?: Partial<NetworkPollLimits>;
+  /** linksIn, or a caller's remembered answers of it (the composer asks on every key). */
+  links?: (text: string) => string[];
 }
 
 /** Whether options hold anything at all. */
@@ -205,7 +207,7 @@ export function optionsVerdict(
   const name = NETWORK_LABELS[platform];
   if (platform === 'threadblog') {
     facts.texts.forEach((t, i) => {
-      const n = linksIn(t).length;
+      const n = (facts.links ?? linksIn)(t).length;
       if (n > THREADS_MAX_LINKS) {
         const which = facts.texts.length > 1 ? `post ${i + 1} has` : 'the post has';
         problems.push({ option: 'links', reason: `${which} ${n} links; Threads takes at most ${THREADS_MAX_LINKS}` });

@@ -9,7 +9,7 @@
  * What the editor shows is what is sent: a template's head and tail are put into the first and
  * last post when it is picked (and taken out when it is changed), so the counters count them.
  */
-import { Fragment, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Fragment, memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ErrorText, Notice, Page, StatusChip } from '../components/ui';
 import { SpendMeter } from '../components/SpendMeter';
 import { ConfirmPublish } from './compose/ConfirmPublish';
@@ -26,6 +26,10 @@ import { Previews } from './compose/Previews';
 import { Rules } from './compose/Rules';
 import { SendPanel } from './compose/SendPanel';
 import { useComposer } from './compose/useComposer';
+
+// Neither changes with the text: a key does not draw them again.
+const Options = memo(OptionsPanel);
+const Evergreen = memo(EvergreenToggle);
 
 export function Compose({ params }: { params: URLSearchParams }) {
   const k = useComposer(params.get('draft') ?? undefined, params.get('new'));
@@ -53,6 +57,8 @@ export function Compose({ params }: { params: URLSearchParams }) {
   const canSend = d.canSend && !k.busy;
   const calls = useEditorCalls(k, d.withThreads);
   const setDrag = useCallback((i: number | undefined) => setDragOver(i), []);
+  const { edit } = k;
+  const setOptions = useCallback((options: typeof c.options) => edit((s) => ({ ...s, options })), [edit]);
 
   // Publish now asks first, by mouse as by Ctrl+Enter; Ctrl+S saves (Ctrl+N, a new draft, and
   // "?", the list of shortcuts, are app-wide).
@@ -108,7 +114,7 @@ export function Compose({ params }: { params: URLSearchParams }) {
       <div className="compose-grid">
         <section aria-label="Editor" className={`compose-editor${c.posts.length > 6 ? ' editor-many' : ''}`}>
           <Details k={k} pickTemplate={calls.pickTemplate} />
-          <OptionsPanel options={c.options} onChange={(options) => k.edit((s) => ({ ...s, options }))} />
+          <Options options={c.options} onChange={setOptions} />
           <div className="compose-posts">
             {c.posts.map((p, i) => (
               <Fragment key={p.key}>
@@ -136,7 +142,7 @@ export function Compose({ params }: { params: URLSearchParams }) {
             </button>
           </div>
           <SendPanel k={k} canSend={canSend} tooLong={d.tooLong} onPublish={confirm} />
-          <EvergreenToggle draftId={c.draftId} />
+          <Evergreen draftId={c.draftId} />
         </section>
 
         <div className="compose-side">

@@ -3,11 +3,26 @@
  * choices, the content warning over the text, and, from the same table the server uses
  * (text/post-options.ts), each option the network drops and each that stops the post there.
  */
-import { optionsVerdict, hasOptions, type Platform, type PostOptionsValue } from '../../../../text/index';
+import {
+  optionsVerdict,
+  hasOptions,
+  type OptionsVerdict,
+  type Platform,
+  type PostOptionsValue,
+} from '../../../../text/index';
+import { linksOf } from './preview/analysis';
 
 type Posts = readonly { text: string; media: readonly unknown[] }[];
-const verdictOf = (platform: Platform, options: PostOptionsValue | null | undefined, posts: Posts) =>
-  optionsVerdict(platform, options, { texts: posts.map((p) => p.text), firstMedia: posts[0]?.media.length ?? 0 });
+// One network's posts are the same array for the previews' validity and for drawing them.
+const verdicts = new WeakMap<Posts, { platform: Platform; options: unknown; v: OptionsVerdict }>();
+function verdictOf(platform: Platform, options: PostOptionsValue | null | undefined, posts: Posts): OptionsVerdict {
+  const last = verdicts.get(posts);
+  if (last && last.platform === platform && last.options === options) return last.v;
+  const texts = posts.map((p) => p.text);
+  const v = optionsVerdict(platform, options, { texts, firstMedia: posts[0]?.media.length ?? 0, links: linksOf });
+  verdicts.set(posts, { platform, options, v });
+  return v;
+}
 
 /** Previews marked invalid where the options (or Threads' 5 links) stop the post, as the server does. */
 export function withOptions<P extends { platform: Platform; posts: Posts; valid: boolean }>(

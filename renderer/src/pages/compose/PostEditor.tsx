@@ -42,8 +42,9 @@ function PostEditorView({
 }: PostEditorProps) {
   const over = verdicts.some((x) => x.v.count > x.v.limit);
   // The text box is left to the browser and given the text only when it differs (a split, a
-  // template, another draft): a controlled one has React copy every keystroke's text into the
-  // element's default value too, rebuilding its DOM text, which costs in proportion to the text.
+  // template, another draft), here, also when it is first drawn. Not as a controlled value, nor
+  // as a default value: after every input event React writes either into the element's default
+  // value, which rebuilds its DOM text (10,000 characters' worth on every key).
   const box = useRef<HTMLTextAreaElement>(null);
   useLayoutEffect(() => {
     if (box.current && box.current.value !== p.text) box.current.value = p.text;
@@ -84,7 +85,6 @@ function PostEditorView({
         aria-label={`Post ${i + 1}`}
         rows={4}
         ref={box}
-        defaultValue={p.text}
         placeholder={
           i === 0 ? 'What do you want to say? Paste text with --- lines to make a thread.' : 'Continue the thread…'
         }

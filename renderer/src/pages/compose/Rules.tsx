@@ -88,6 +88,31 @@ export function ruleIssues(previews: NetworkPreview[], posts: Post[], relayReady
   return out;
 }
 
+// A network's rules line, made once per account's options: formatting numbers for every
+// network on every key cost more than the rest of this panel.
+const lines = new Map<string, string>();
+function line(platform: Platform, opts: CountOptions, server?: string): string {
+  const key = `${platform}\u0001${JSON.stringify(opts)}\u0001${server ?? ''}`;
+  let out = lines.get(key);
+  if (out !== undefined) return out;
+  const r = networkRules(platform, opts);
+  out =
+    `${r.limit.toLocaleString('en')} characters per post, ${r.links}; up to ${r.images} images per post` +
+    (r.imageBytes
+      ? ` of ${mb(r.imageBytes)} each${r.shrinksStills ? ' (Herald makes larger photos smaller)' : ''}`
+      : '') +
+    '; ' +
+    (r.threads
+      ? 'threads'
+      : `no threads: later posts go as comments on the first, ${LINKEDIN_COMMENT_LIMIT.toLocaleString('en')} ` +
+        'characters each') +
+    `${r.publicMediaOnly ? '; media only from public URLs' : ''}` +
+    `${r.fromInstance ? ` (the limits of ${server ?? 'this instance'})` : ''}`;
+  if (lines.size > 100) lines.clear();
+  lines.set(key, out);
+  return out;
+}
+
 export function Rules({
   previews,
   posts,
@@ -103,20 +128,6 @@ export function Rules({
   onSplitMedia: (() => void) | undefined;
 }) {
   if (!posts.some((p) => p.text.trim() || p.media.length)) return null;
-  const commentLimit = LINKEDIN_COMMENT_LIMIT.toLocaleString('en');
-  const line = (platform: Platform, opts: CountOptions, server?: string) => {
-    const r = networkRules(platform, opts);
-    return (
-      `${r.limit.toLocaleString('en')} characters per post, ${r.links}; up to ${r.images} images per post` +
-      (r.imageBytes
-        ? ` of ${mb(r.imageBytes)} each${r.shrinksStills ? ' (Herald makes larger photos smaller)' : ''}`
-        : '') +
-      '; ' +
-      (r.threads ? 'threads' : `no threads: later posts go as comments on the first, ${commentLimit} characters each`) +
-      `${r.publicMediaOnly ? '; media only from public URLs' : ''}` +
-      `${r.fromInstance ? ` (the limits of ${server ?? 'this instance'})` : ''}`
-    );
-  };
   return (
     <section className="panel rules" aria-label="Network rules" data-rules-panel>
       <h2>Before you publish</h2>

@@ -121,7 +121,23 @@ export function unsavedCopy(draftId: string | undefined): Composition | null {
 /** A composition with nothing in it (a fresh New): no copy of it is kept in localStorage. */
 export const isBlank = (c: Composition) => !c.title && c.posts.every((p) => !p.text && p.media.length === 0);
 
+/** A pause in typing this long writes the copy; typing on without one writes it this often. */
+const COPY_PAUSE_MS = 300;
+const COPY_EVERY_MS = 1000;
+/** When the first change not copied yet was made (one composer is open at a time). */
+let uncopiedSince: number | undefined;
+
+/**
+ * How long until the copy is written, after a change. Not after every key: the copy is the whole
+ * composition as JSON, written synchronously, which on a long thread cost as much as the key.
+ */
+export function copyDelay(now = Date.now()): number {
+  uncopiedSince ??= now;
+  return Math.max(0, Math.min(COPY_PAUSE_MS, uncopiedSince + COPY_EVERY_MS - now));
+}
+
 /** Keeps a copy until the server has it; checked when it runs, since New may have blanked it meanwhile. */
 export function keepCopy(c: Composition): void {
+  uncopiedSince = undefined;
   if (!isBlank(c)) localStorage.setItem(slot(c.draftId), JSON.stringify(c));
 }

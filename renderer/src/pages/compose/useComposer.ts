@@ -3,8 +3,8 @@
  * Drafts (saved within a second, one request), start a new draft (the last stays in Drafts, with
  * Undo), publish, schedule and queue. The page draws what this holds.
  *
- * Work is never only in the window: each change goes to localStorage at once (a crash loses
- * nothing) and to the server shortly after; a save reads the latest composition, and saves run
+ * Work is never only in the window: each change goes to localStorage when typing pauses (a crash
+ * loses a second at most) and to the server shortly after; a save reads the latest composition, and saves run
  * one at a time, so a new draft is created once.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
@@ -19,7 +19,7 @@ import { pickTargets } from './AccountPicker';
 import { humanError } from './errors';
 import { useNetworkFacts } from './facts';
 import { followProgress } from './follow';
-import { draftBody, isBlank, keepCopy, openDraft, unsavedCopy, whyUnsaveable } from './drafts-io';
+import { copyDelay, draftBody, isBlank, keepCopy, openDraft, unsavedCopy, whyUnsaveable } from './drafts-io';
 import { mediaSizes, withSizes } from './media-sizes';
 import { blank, newKey, slot, UNSAVED, zone, type Composition, type Progress, type Template } from './model';
 import { formatLocal, instantIn, useTimes } from './Timing';
@@ -195,7 +195,7 @@ export function useComposer(draftParam: string | undefined, newParam: string | n
   useEffect(() => {
     if (!dirty || isBlank(c)) return;
     const write = () => keepCopy(now.current.c);
-    const timer = setTimeout(write, 150);
+    const timer = setTimeout(write, copyDelay());
     window.addEventListener('pagehide', write);
     return () => {
       clearTimeout(timer);

@@ -1,5 +1,5 @@
 /** The account's picture, or its initials on a colour drawn from the handle (never a broken image). */
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import type { Identity } from './types';
 
 /** Pictures the page may show under its Content-Security-Policy (img-src 'self' data: blob:). */
@@ -27,7 +27,7 @@ function hue(s: string): number {
   return h;
 }
 
-export function Avatar({ identity, className }: { identity: Identity; className: string }) {
+export const Avatar = memo(function Avatar({ identity, className }: { identity: Identity; className: string }) {
   const [broken, setBroken] = useState(false);
   if (showable(identity.avatar) && !broken)
     return <img className={className} src={identity.avatar} alt="" onError={() => setBroken(true)} />;
@@ -40,4 +40,4 @@ export function Avatar({ identity, className }: { identity: Identity; className:
       {initials(identity.name || identity.handle)}
     </span>
   );
-}
+});

@@ -1,5 +1,5 @@
 /** Pieces every network preview is built from: the post's body, its count, action icons, the thread line. */
-import type { ReactNode } from 'react';
+import { memo, type ReactNode } from 'react';
 import type { Platform, Verdict } from '../../../../../text/index';
 import type { MediaRef } from '../model';
 import { LinkCard } from './LinkCard';
@@ -95,12 +95,16 @@ export function Icon({ name, label }: { name: keyof typeof paths | string; label
   );
 }
 
-export function Actions({ names }: { names: string[] }) {
-  return (
-    <div className="pv-actions" aria-hidden="true">
-      {names.map((n) => (
-        <Icon key={n} name={n} />
-      ))}
-    </div>
-  );
-}
+/** Memoised: the icons never change, and a thread draws them for every post of every network. */
+export const Actions = memo(
+  function Actions({ names }: { names: string[] }) {
+    return (
+      <div className="pv-actions" aria-hidden="true">
+        {names.map((n) => (
+          <Icon key={n} name={n} />
+        ))}
+      </div>
+    );
+  },
+  (a, b) => a.names.join() === b.names.join(),
+);
