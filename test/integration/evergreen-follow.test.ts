@@ -71,33 +71,36 @@ describe('an evergreen fill follows its entries and its draft', () => {
     expect((await queue()).find((i) => i.at === mine.at)).toMatchObject({ draft: null, evergreen: false });
   });
 
-  it('a fill moved in the Queue follows its draft; Empty slot empties the new one; the old slot fills again', async () => {
-    const f = await evergreenDraft('Follow C: moved');
-    clock.advance(1_000);
-    const g = await evergreenDraft('Follow D: takes the freed slot');
-    // Published after f: f, due longer, takes the first free slot.
-    clock.advance(1 * DAY);
-    const mine = (await fill()).find((x) => x.draftId === f);
-    expect(mine).toBeTruthy();
-    const later = new Date(Date.parse(mine.at) + 2 * DAY).toISOString();
-    const moved = await call('POST', '/microblog/queue/move', { draftId: f, toSlot: later, socialSetId: setId });
-    expect(moved.status, moved.text).toBe(200);
-    const q = await queue();
-    expect(q.find((i) => i.at === later)).toMatchObject({ draft: { id: f }, evergreen: true });
-    expect(q.find((i) => i.at === mine.at)).toMatchObject({ draft: null, evergreen: false });
-    const skipped = (await skippedRows()).find((p) => p.draftId === f);
-    expect(skipped).toBeTruthy();
-    // The freed slot is free for the rule: the other due draft takes it.
-    const again = await fill();
-    expect(again.find((x) => x.at === mine.at)).toMatchObject({ draftId: g });
-    const emptied = await t.call('DELETE', `/microblog/queue/evergreen?socialSetId=${setId}&slot=${later}`, { key });
-    expect(emptied.status, emptied.text).toBe(200);
-    const after = await queue();
-    expect(after.find((i) => i.at === later)).toMatchObject({ draft: null, evergreen: false });
-    expect(after.find((i) => i.at === mine.at)).toMatchObject({ draft: { id: g }, evergreen: true });
-    expect((await skippedRows()).filter((p) => p.draftId === f)).toEqual([]);
-    for (const id of [f, g]) await call('PUT', `/microblog/drafts/${id}/evergreen`, { enabled: false });
-  });
+  it(
+    'a fill moved in the Queue follows its draft; Empty slot ' + 'empties the new one; the old slot fills again',
+    async () => {
+      const f = await evergreenDraft('Follow C: moved');
+      clock.advance(1_000);
+      const g = await evergreenDraft('Follow D: takes the freed slot');
+      // Published after f: f, due longer, takes the first free slot.
+      clock.advance(1 * DAY);
+      const mine = (await fill()).find((x) => x.draftId === f);
+      expect(mine).toBeTruthy();
+      const later = new Date(Date.parse(mine.at) + 2 * DAY).toISOString();
+      const moved = await call('POST', '/microblog/queue/move', { draftId: f, toSlot: later, socialSetId: setId });
+      expect(moved.status, moved.text).toBe(200);
+      const q = await queue();
+      expect(q.find((i) => i.at === later)).toMatchObject({ draft: { id: f }, evergreen: true });
+      expect(q.find((i) => i.at === mine.at)).toMatchObject({ draft: null, evergreen: false });
+      const skipped = (await skippedRows()).find((p) => p.draftId === f);
+      expect(skipped).toBeTruthy();
+      // The freed slot is free for the rule: the other due draft takes it.
+      const again = await fill();
+      expect(again.find((x) => x.at === mine.at)).toMatchObject({ draftId: g });
+      const emptied = await t.call('DELETE', `/microblog/queue/evergreen?socialSetId=${setId}&slot=${later}`, { key });
+      expect(emptied.status, emptied.text).toBe(200);
+      const after = await queue();
+      expect(after.find((i) => i.at === later)).toMatchObject({ draft: null, evergreen: false });
+      expect(after.find((i) => i.at === mine.at)).toMatchObject({ draft: { id: g }, evergreen: true });
+      expect((await skippedRows()).filter((p) => p.draftId === f)).toEqual([]);
+      for (const id of [f, g]) await call('PUT', `/microblog/drafts/${id}/evergreen`, { enabled: false });
+    },
+  );
 
   it("the composer's summary of a repeat that skipped X says skipped, with the reason, not 1 of 2", async () => {
     const d = await evergreenDraft('Follow E: summed up');

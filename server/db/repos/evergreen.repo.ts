@@ -75,8 +75,7 @@ export class EvergreenRepo {
       dropCleared: () =>
         sqlite.prepare("DELETE FROM evergreen_fills WHERE set_id = ? AND slot_at = ? AND status = 'cleared'"),
       moveFill: () => sqlite.prepare('UPDATE evergreen_fills SET slot_at = ? WHERE id = ?'),
-      skipTime: () =>
-        sqlite.prepare("UPDATE publications SET scheduled_for = ? WHERE id = ? AND status = 'skipped'"),
+      skipTime: () => sqlite.prepare("UPDATE publications SET scheduled_for = ? WHERE id = ? AND status = 'skipped'"),
       sentTexts: () =>
         sqlite
           .prepare(

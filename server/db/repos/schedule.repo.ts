@@ -353,11 +353,7 @@ export class ScheduleRepo {
    * Deletes the draft's pending entries (only `accountId`'s when given); answers the accounts they were for, with what
    * was handed off to the network and the queue slot each held.
    */
-  cancelPending(
-    userId: string,
-    draftId: string,
-    accountId?: string,
-  ): CancelledEntry[] {
+  cancelPending(userId: string, draftId: string, accountId?: string): CancelledEntry[] {
     const rows =
       accountId === undefined ? this.s.cancel.all(userId, draftId) : this.s.cancelOne.all(userId, draftId, accountId);
     return rows as CancelledEntry[];
