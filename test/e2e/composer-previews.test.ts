@@ -244,6 +244,7 @@ describe('previews that look like the networks', () => {
       await page().screenshot({ path: shotPath(`compose-linkedin-thread-${width}`) });
     }
     await page().setViewportSize({ width: 1280, height: 800 });
+    await page().evaluate(() => window.scrollTo(0, 0));
   });
 
   it('image grids of 1, 2, 3 and 4 (Threads side by side), with ALT badges where alt text exists', async () => {
