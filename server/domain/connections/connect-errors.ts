@@ -103,7 +103,8 @@ export function analyticsScopeRefused(description?: string): HeraldError {
     'INVALID_INPUT',
     `LinkedIn refused the analytics permission r_member_postAnalytics${why}: the LinkedIn app lacks the ` +
       'Community Management API product, so nothing was connected. Connect without analytics (Herald then ' +
-      "publishes to LinkedIn but cannot read its posts' numbers), or add the product to the app and connect again.",
+      "publishes to LinkedIn but cannot read its posts' numbers; `herald network analytics off`, or PUT " +
+      '/networks/problog {analyticsScope: false}, then connect again), or add the product to the app.',
     { details: [{ path: 'analyticsScope', message: 'LinkedIn refused r_member_postAnalytics for this app' }] },
   );
 }
