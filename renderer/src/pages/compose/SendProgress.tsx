@@ -11,12 +11,14 @@ type Schedule = Awaited<ReturnType<typeof client.listSchedules>>['schedules'][nu
 export function SendProgress({ progress, accounts }: { progress: Progress; accounts: Account[] | undefined }) {
   const times = useTimes();
   const { completed, failed, total } = progress.summary;
+  // A network skipped on purpose (an evergreen repeat it refuses) is done, not still to go.
+  const skipped = progress.entries.filter((e) => e.status === 'skipped').length;
   return (
     <div aria-label="Publishing progress" style={{ marginTop: 12 }}>
       <div
         className="bar"
         style={{
-          width: `${Math.round((100 * (completed + failed)) / Math.max(1, total))}%`,
+          width: `${Math.round((100 * (completed + failed + skipped)) / Math.max(1, total))}%`,
         }}
       />
       <table>
@@ -41,6 +43,8 @@ export function SendProgress({ progress, accounts }: { progress: Progress; accou
                     <span className="muted" data-waiting={e.waitingFor}>
                       {waitingText(e, times.at)}
                     </span>
+                  ) : e.status === 'skipped' ? (
+                    <span className="muted">{e.error}</span>
                   ) : (
                     <span className="error">{e.error}</span>
                   )}
