@@ -1,9 +1,9 @@
 /**
  * In real Chromium against a real Herald: Settings → Alerts (a webhook added through the service
  * helper, its Test button and last delivery, a destination that is down shown failing, delete
- * after a confirmation), and the queue showing evergreen fills with the one click that empties a
- * slot (a Mastodon simulator post published 31 days earlier by the injected clock). Screenshots
- * at 390 and 1280 px of both.
+ * after a confirmation), and the queue showing evergreen fills (still marked once moved to another
+ * slot) with the one click that empties a slot (a Mastodon simulator post published 31 days
+ * earlier by the injected clock). Screenshots at 390 and 1280 px of both.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectOAuth } from '../helpers/oauth-connect.js';
@@ -101,8 +101,18 @@ describe('the queue', () => {
     const chips = page().locator('[data-evergreen-fill]');
     await expect.poll(() => chips.count()).toBe(2);
     await shots('queue-evergreen', '[data-testid="slot-queue"]');
-    await page().locator('[data-empty-slot]').first().click();
+    // Moving a fill (here onto the other fill: they swap) keeps each marked on its draft's new slot.
+    const first = page().locator('li[data-slot]').filter({ has: chips }).first();
+    const [moved, from] = [await first.getAttribute('data-draft'), await first.getAttribute('data-slot')];
+    await first.getByRole('button', { name: /^Move .* down$/ }).click();
+    const movedRow = page().locator(`li[data-draft="${moved}"]`);
+    await expect.poll(() => movedRow.getAttribute('data-slot')).not.toBe(from);
+    await expect.poll(() => chips.count()).toBe(2);
+    await expect.poll(() => movedRow.locator('[data-evergreen-fill]').count()).toBe(1);
+    await shots('queue-evergreen-moved', '[data-testid="slot-queue"]');
+    await movedRow.locator('[data-empty-slot]').click();
     await expect.poll(() => chips.count()).toBe(1);
+    await expect.poll(() => movedRow.count()).toBe(0);
     expect(app.problems).toEqual([]);
   });
 });
