@@ -102,6 +102,30 @@ describe('an evergreen fill follows its entries and its draft', () => {
     },
   );
 
+  it('a fill rescheduled through POST /microblog/schedule keeps the variant chosen for X', async () => {
+    const h = await draft('Follow F: rescheduled');
+    expect((await call('POST', '/microblog/publish', { draftId: h, accountIds: [xId, mastoId] })).status).toBe(200);
+    const on = { enabled: true, minDaysBetween: 1, variants: ['F, once more'] };
+    expect((await call('PUT', `/microblog/drafts/${h}/evergreen`, on)).status).toBe(200);
+    clock.advance(3 * DAY);
+    const mine = (await fill()).find((f) => f.draftId === h);
+    expect(mine.skipped).toEqual([]);
+    const later = new Date(Date.parse(mine.at) + 3 * 3_600_000).toISOString();
+    const r = await call('POST', '/microblog/schedule', {
+      draftId: h,
+      scheduledFor: later,
+      force: true,
+      applyJitter: false,
+    });
+    expect(r.status, r.text).toBe(200);
+    const refusedBefore = x.state.duplicateRejections;
+    clock.t = Date.parse(later) + 1_000;
+    await t.server.scheduler!.tick();
+    expect(x.state.posts.filter((p) => p.text.startsWith('F, once more'))).toHaveLength(1);
+    expect(x.state.duplicateRejections).toBe(refusedBefore);
+    await call('PUT', `/microblog/drafts/${h}/evergreen`, { enabled: false });
+  });
+
   it("the composer's summary of a repeat that skipped X says skipped, with the reason, not 1 of 2", async () => {
     const d = await evergreenDraft('Follow E: summed up');
     // Past the slot the last test left empty on purpose.

@@ -142,7 +142,7 @@ export class ScheduleRepo {
         db.prepare("SELECT account_id FROM schedule_entries WHERE draft_id = ? AND status = 'pending'").pluck(),
       delPending: () =>
         db.prepare(`DELETE FROM schedule_entries WHERE draft_id = ? AND account_id = ? AND status = 'pending'
-        RETURNING network_scheduled_id AS networkScheduledId, handed_off_for AS handedOffFor`),
+        RETURNING network_scheduled_id AS networkScheduledId, handed_off_for AS handedOffFor, first_text AS firstText`),
       insert: () =>
         db.prepare(`INSERT INTO schedule_entries (id, user_id, draft_id, account_id, platform, fire_at, due_at,
                     requested_at, priority, attempts, status, created_at, queue_set_id,
@@ -271,9 +271,9 @@ export class ScheduleRepo {
   deletePending(
     draftId: string,
     accountId: string,
-  ): { networkScheduledId: string | null; handedOffFor: number | null } | undefined {
+  ): { networkScheduledId: string | null; handedOffFor: number | null; firstText: string | null } | undefined {
     return this.s.delPending.get(draftId, accountId) as
-      { networkScheduledId: string | null; handedOffFor: number | null } | undefined;
+      { networkScheduledId: string | null; handedOffFor: number | null; firstText: string | null } | undefined;
   }
 
   /** `queueSetId`: the social set whose queue slot (requestedAt) the entry holds, if the queue placed it. */

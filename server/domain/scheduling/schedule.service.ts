@@ -213,7 +213,8 @@ export class ScheduleService {
           networkScheduledId: was?.networkScheduledId,
           handedOffFor: was?.handedOffFor,
           force: req.force,
-          firstText: req.firstTexts?.[account.id],
+          // Moved, an evergreen repeat keeps the variant chosen for X (which refuses a text twice).
+          firstText: req.firstTexts?.[account.id] ?? was?.firstText ?? undefined,
         });
         this.events.post(
           userId,
