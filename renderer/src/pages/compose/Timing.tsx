@@ -4,6 +4,7 @@
  * shown by the one formatter (components/time.tsx).
  * Per-network times: each target account may get its own time (LinkedIn 08:00, X 12:00).
  */
+import { memo } from 'react';
 import { formatLocal, localToInstant, readLocal } from '../../../../time/index';
 
 export { formatLocal };
@@ -54,8 +55,11 @@ export function PerNetworkTimes({
   );
 }
 
-/** The DST rule in words when the typed time does not exist in the zone, or happens twice there. */
-export function DstNote({ zone, value }: { zone: string; value: string }) {
+/**
+ * The DST rule in words when the typed time does not exist in the zone, or happens twice there.
+ * Memoised: reading the zone's rules again on every key of the post showed in its profile.
+ */
+export const DstNote = memo(function DstNote({ zone, value }: { zone: string; value: string }) {
   const words = readLocal(zone, value.slice(0, 16))?.words;
   return words ? (
     <span className="warn-text" role="status" data-dst-note>
@@ -63,4 +67,4 @@ export function DstNote({ zone, value }: { zone: string; value: string }) {
       {words}.
     </span>
   ) : null;
-}
+});
