@@ -137,10 +137,11 @@ describe('post language', () => {
     await page().getByRole('button', { name: 'Use German' }).click();
     expect(await select.inputValue()).toBe('de');
     await save();
-    expect(saved().language).toBe('de');
+    // The notice of an earlier save may still be up: wait for the row itself.
+    await expect.poll(() => saved().language).toBe('de');
     await select.selectOption('');
     await save();
-    expect(saved().language).toBeNull();
+    await expect.poll(() => saved().language).toBeNull();
   });
 
   it('the default is a setting: changed in Settings, the composer shows it and publishing uses it', async () => {
