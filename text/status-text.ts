@@ -34,6 +34,8 @@ export interface TargetState {
   instance?: string | null;
   /** Why a post that could have been handed off is sent by Herald itself (the instance refused, a thread). */
   notice?: string | null;
+  /** A thread: how many of its parts the network holds so far. */
+  parts?: { sent: number; total: number } | null;
 }
 
 export interface StatusText {
@@ -73,11 +75,16 @@ export function targetStatusText(t: TargetState, time: TimeFormat = utc): Status
   const on = t.network ? ` on ${t.network}` : '';
   const why = t.reason ? `: ${clause(t.reason)}` : '';
   const retryAt = t.nextAttemptAt ? time(t.nextAttemptAt) : null;
-  const make = (what: string, next: string, canRetry: boolean): StatusText => ({
-    text: next ? `${what}. ${next}.` : `${what}.`,
-    next,
-    canRetry,
-  });
+  // A thread cut short: the parts already out stay out, and only the rest is sent later.
+  const cut = t.parts && t.parts.sent > 0 && t.parts.sent < t.parts.total ? t.parts : null;
+  const count = cut ? `${cut.sent} of ${cut.total} parts sent` : '';
+  const shown = cut && !['published', 'cancelled'].includes(t.status);
+  const sent = !shown ? '' : t.status === 'publishing' ? ` (${count})` : `; ${count}`;
+  const rest = !cut ? '' : cut.total - cut.sent === 1 ? 'the last part' : `the other ${cut.total - cut.sent} parts`;
+  const make = (what: string, next: string, canRetry: boolean): StatusText => {
+    const then = sent && next && ['failed', 'pending', 'missed'].includes(t.status) ? `${next} (${rest} only)` : next;
+    return { text: then ? `${what}${sent}. ${then}.` : `${what}${sent}.`, next: then, canRetry };
+  };
   switch (t.status) {
     case 'published':
       return make(`Published${on}`, '', false);

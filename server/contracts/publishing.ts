@@ -91,6 +91,20 @@ export const progressQuery = lazySchema(() =>
     .object({ draftId: id.optional(), jobId: z.string().min(1).max(100).optional() })
     .refine((q) => q.draftId || q.jobId, 'draftId or jobId is required'),
 );
+const threadPart = lazySchema(() =>
+  z.object({
+    position: z.number().int().describe('0 is the first part'),
+    status: z
+      .enum(['pending', 'sending', 'sent', 'failed'])
+      .describe('sending: handed to the network, not yet confirmed (a restart looks it up before sending again)'),
+    url: z.string().nullable().describe('the sent part on the network'),
+    sentAs: z
+      .enum(['post', 'reply', 'comment'])
+      .describe(
+        'post: the first part; reply: a reply to the part before it; comment: a comment on the post (LinkedIn)',
+      ),
+  }),
+);
 export const progressEntry = lazySchema(() =>
   z.object({
     id: z.string(),
@@ -146,6 +160,10 @@ export const progressEntry = lazySchema(() =>
     errorCode: z.string().nullable().optional(),
     /** What happened and what happens next, in one sentence (text/status-text.ts). */
     statusText: z.string().optional(),
+    parts: z
+      .array(threadPart)
+      .optional()
+      .describe('a thread (more than one part): each part as it stands, in order; absent for a single post'),
   }),
 );
 export const progressResponse = lazySchema(() =>

@@ -126,6 +126,50 @@ describe('one account', () => {
         canRetry: false,
       },
     ],
+    [
+      'a thread being sent',
+      { status: 'publishing', network: 'LinkedIn', parts: { sent: 3, total: 5 } },
+      { text: 'Sending on LinkedIn (3 of 5 parts sent). Waiting for the network to confirm.', canRetry: false },
+    ],
+    [
+      'a thread cut short, retry queued',
+      {
+        status: 'failed',
+        network: 'X',
+        reason: 'X had a server problem (HTTP 503)',
+        nextAttemptAt: AT,
+        parts: { sent: 2, total: 5 },
+      },
+      {
+        text:
+          'Failed on X: X had a server problem (HTTP 503); 2 of 5 parts sent. Herald tries again at 10:05 ' +
+          '(the other 3 parts only).',
+        canRetry: false,
+      },
+    ],
+    [
+      'a thread cut short before its last part, no retry',
+      { status: 'failed', network: 'Bluesky', reason: 'Bluesky refused it', parts: { sent: 3, total: 4 } },
+      {
+        text:
+          'Failed on Bluesky: Bluesky refused it; 3 of 4 parts sent. Not tried again automatically: use Retry ' +
+          'when the problem is fixed (the last part only).',
+        canRetry: true,
+      },
+    ],
+    [
+      'a thread all sent, or none of it',
+      { status: 'failed', network: 'X', reason: 'X refused it', parts: { sent: 0, total: 3 } },
+      {
+        text: 'Failed on X: X refused it. Not tried again automatically: use Retry when the problem is fixed.',
+        canRetry: true,
+      },
+    ],
+    [
+      'a published thread',
+      { status: 'published', network: 'X', parts: { sent: 3, total: 3 } },
+      { text: 'Published on X.', canRetry: false },
+    ],
   ];
   it.each(rows)('%s', (_name, state, expected) => {
     const s = targetStatusText(state, fmt);

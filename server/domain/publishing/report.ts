@@ -4,7 +4,7 @@
  */
 import { isProcessing } from './processing-waits.js';
 import type { Platform } from '../../core/config.js';
-import type { PublicationRow, PublicationStatus } from '../../db/repos/outbox.repo.js';
+import type { PartStatus, PublicationRow, PublicationStatus } from '../../db/repos/outbox.repo.js';
 import type { PublishingRepos } from '../../db/repos/publishing-repos.js';
 import type { HistoryFilter } from '../../db/repos/publications.repo.js';
 import type { WaitingFor } from '../../db/repos/schedule.repo.js';
@@ -32,6 +32,14 @@ export interface ProgressEntry {
   networkScheduledId?: string | null;
   handedOffTo?: string | null;
   handOffNote?: string | null;
+  parts?: ThreadPart[];
+}
+
+export interface ThreadPart {
+  position: number;
+  status: PartStatus;
+  url: string | null;
+  sentAs: 'post' | 'reply' | 'comment';
 }
 
 const hostOf = (url: string | null | undefined) => {
@@ -83,6 +91,22 @@ export class PublishReports {
       nextAttemptAt: null as string | null,
       errorCode: errorCodeOf(p),
     }));
+    // A thread's parts stand for its account also when a schedule entry replaces the publication below.
+    const threads = new Map<string, ThreadPart[]>();
+    for (const p of latest.values()) {
+      const parts = outbox.parts(p.id);
+      if (parts.length < 2) continue;
+      threads.set(
+        `${p.draftId}:${p.accountId}`,
+        parts.map((x) => ({
+          position: x.position,
+          status: x.status,
+          url: x.url,
+          // LinkedIn has no threads: its later parts are comments on the post.
+          sentAs: x.position === 0 ? 'post' : p.platform === 'problog' ? 'comment' : 'reply',
+        })),
+      );
+    }
     const retryAt = new Map<string, number>();
     if (q.draftId) {
       // Claimed entries are pending to the person: being fired, or held back by a full disk.
@@ -125,7 +149,9 @@ export class PublishReports {
       }
     }
     for (const e of entries) {
-      const at = retryAt.get(`${e.draftId}:${e.accountUuid}`);
+      const key = `${e.draftId}:${e.accountUuid}`;
+      const at = retryAt.get(key);
+      e.parts = threads.get(key);
       e.statusText = targetStatusText({
         status: e.status,
         network: NETWORK_NAMES[e.platform],
@@ -135,6 +161,7 @@ export class PublishReports {
         scheduledFor: e.status === 'pending' || e.status === 'handed_off' ? e.scheduledFor : null,
         instance: e.handedOffTo,
         notice: e.handOffNote,
+        parts: e.parts && { sent: e.parts.filter((x) => x.status === 'sent').length, total: e.parts.length },
       }).text;
     }
     const count = (...st: string[]) => entries.filter((e) => st.includes(e.status)).length;
