@@ -95,8 +95,11 @@ const threadPart = lazySchema(() =>
   z.object({
     position: z.number().int().describe('0 is the first part'),
     status: z
-      .enum(['pending', 'sending', 'sent', 'failed'])
-      .describe('sending: handed to the network, not yet confirmed (a restart looks it up before sending again)'),
+      .enum(['pending', 'sending', 'sent', 'unconfirmed', 'failed'])
+      .describe(
+        'sending: handed to the network, its answer not back yet; unconfirmed: an attempt ended without knowing ' +
+          'whether the network took it, so the next attempt looks for it before sending it again',
+      ),
     url: z.string().nullable().describe('the sent part on the network'),
     sentAs: z
       .enum(['post', 'reply', 'comment'])

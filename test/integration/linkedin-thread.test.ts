@@ -6,7 +6,8 @@
  * Herald (its own process) is SIGKILLed while the third comment is held at a fault proxy, once
  * after LinkedIn took it (its answer never comes back) and once before it reached LinkedIn. A new
  * Herald on the same folder resumes: the post and the first two comments are never sent again, the
- * third exists once (found among the post's comments, or sent now), then the fourth.
+ * third exists once (found among the post's comments, or sent now), then the fourth. The progress
+ * shows each part: three sent and the rest to go while it is stalled, all five after the resume.
  */
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -175,6 +176,26 @@ describe.each([
     });
     expect(accepted.status, accepted.text).toBe(202);
     await hold.arrived;
+    // Stalled on the third comment: the post and two comments are out, the fourth part is in flight.
+    const stalled = await child.call('GET', `/microblog/publish/progress?draftId=${draftId}`, { key });
+    expect(stalled.body.entries[0].status).toBe('publishing');
+    expect(stalled.body.entries[0].parts.map((x: { status: string }) => x.status)).toEqual([
+      'sent',
+      'sent',
+      'sent',
+      'sending',
+      'pending',
+    ]);
+    expect(stalled.body.entries[0].parts.map((x: { sentAs: string }) => x.sentAs)).toEqual([
+      'post',
+      'comment',
+      'comment',
+      'comment',
+      'comment',
+    ]);
+    expect(stalled.body.entries[0].statusText).toBe(
+      'Sending on LinkedIn (3 of 5 parts sent). Waiting for the network to confirm.',
+    );
     await child.kill();
     // What LinkedIn holds at the kill: the post, two comments, and the third when it was taken.
     const atKill = held(texts);
@@ -210,5 +231,19 @@ describe.each([
       )
       .all(draftId) as { status: string; id: string }[];
     expect(rows).toEqual([posts[0].urn, ...comments.map((c) => c.urn)].map((id) => ({ status: 'sent', id })));
+    // The progress after the resume: all five parts sent, each with its own address.
+    const done = await next.call('GET', `/microblog/publish/progress?draftId=${draftId}`, { key: key2 });
+    expect(done.body.entries[0].parts).toEqual(
+      [posts[0].urn, ...comments.map((c) => c.urn)].map((urn, position) => ({
+        position,
+        status: 'sent',
+        url:
+          position === 0
+            ? `https://www.linkedin.com/feed/update/${posts[0].urn}`
+            : `https://www.linkedin.com/feed/update/${posts[0].urn}?commentUrn=${encodeURIComponent(urn)}`,
+        sentAs: position === 0 ? 'post' : 'comment',
+      })),
+    );
+    expect(done.body.entries[0].statusText).toBe('Published on LinkedIn.');
   }, 120_000);
 });

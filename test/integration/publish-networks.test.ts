@@ -351,6 +351,18 @@ describe('a thread failing at part 2', () => {
       ).toEqual([posts[0]]);
       firstIds[platform] = held[0].id;
     }
+    // The progress shows each part: the first out; the second refused with a 5xx, which the network may
+    // have taken all the same, so the retry asks before sending it; the third not tried.
+    const cut = (await progress(`draftId=${draftId}`)).entries;
+    for (const platform of ['microblog', 'skyblog']) {
+      const e = cut.find((x) => x.platform === platform);
+      expect(e.parts, platform).toEqual([
+        { position: 0, status: 'sent', url: expect.stringMatching(/^https:\/\//), sentAs: 'post' },
+        { position: 1, status: 'unconfirmed', url: null, sentAs: 'reply' },
+        { position: 2, status: 'pending', url: null, sentAs: 'reply' },
+      ]);
+      expect(e.statusText, platform).toMatch(/; 1 of 3 parts sent\. .* \(the other 2 parts only\)\.$/);
+    }
 
     const retry = await t.call('POST', '/microblog/publish', { key, body: { draftId } });
     expect(retry.status, retry.text).toBe(200);
@@ -361,6 +373,9 @@ describe('a thread failing at part 2', () => {
       const chain = threadOf(await postsOn(nets, platform), posts);
       expect(chain[0].id, platform).toBe(firstIds[platform]);
     }
+    const after = (await progress(`draftId=${draftId}`)).entries.find((e) => e.platform === 'microblog');
+    expect(after.parts.map((p: { status: string }) => p.status)).toEqual(['sent', 'sent', 'sent']);
+    expect(after.statusText).toBe('Published on X.');
     const x = (retry.body.results as any[]).find((y) => y.platform === 'microblog');
     expect(x.data.tweetIds[0]).toBe(firstIds.microblog);
     noDuplicates();

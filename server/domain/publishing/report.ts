@@ -37,7 +37,7 @@ export interface ProgressEntry {
 
 export interface ThreadPart {
   position: number;
-  status: PartStatus;
+  status: PartStatus | 'unconfirmed';
   url: string | null;
   sentAs: 'post' | 'reply' | 'comment';
 }
@@ -100,7 +100,8 @@ export class PublishReports {
         `${p.draftId}:${p.accountId}`,
         parts.map((x) => ({
           position: x.position,
-          status: x.status,
+          // Left `sending` by an attempt that ended: the next attempt asks the network before sending it again.
+          status: x.status === 'sending' && p.status !== 'publishing' ? 'unconfirmed' : x.status,
           url: x.url,
           // LinkedIn has no threads: its later parts are comments on the post.
           sentAs: x.position === 0 ? 'post' : p.platform === 'problog' ? 'comment' : 'reply',
