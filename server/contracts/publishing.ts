@@ -331,6 +331,11 @@ export const historyResponse = lazySchema(() =>
         deletedAt: timestamp.nullable(),
         /** Last edited on its network through Herald. */
         editedAt: timestamp.nullable(),
+        parts: z
+          .object({ sent: z.number().int(), total: z.number().int() })
+          .nullable()
+          .optional()
+          .describe('a thread: how many of its parts the network holds, of how many; null for a single post'),
       }),
     ),
   }),

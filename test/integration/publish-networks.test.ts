@@ -363,6 +363,10 @@ describe('a thread failing at part 2', () => {
       ]);
       expect(e.statusText, platform).toMatch(/; 1 of 3 parts sent\. .* \(the other 2 parts only\)\.$/);
     }
+    const listed = (await t.call('GET', '/microblog/publications', { key })).body.publications;
+    const xRow = listed.find((p: any) => p.draftId === draftId && p.platform === 'microblog');
+    expect(xRow).toMatchObject({ status: 'failed', parts: { sent: 1, total: 3 } });
+    expect(xRow.statusText).toMatch(/; 1 of 3 parts sent\./);
 
     const retry = await t.call('POST', '/microblog/publish', { key, body: { draftId } });
     expect(retry.status, retry.text).toBe(200);

@@ -10,6 +10,7 @@ import {
   creditsWarningText,
   publishSummaryText,
   targetStatusText,
+  threadPartsText,
   type TargetState,
 } from '../../text/status-text.js';
 
@@ -307,5 +308,20 @@ describe('credits short for a schedule', () => {
     ],
   ])('%o', (input, text) => {
     expect(creditsShortText(input)).toBe(text);
+  });
+});
+
+describe("a thread's parts on a progress line", () => {
+  const parts = (...st: string[]) => st.map((status) => ({ status }));
+  it.each([
+    ['going out', 'publishing', parts('sent', 'sent', 'sent', 'sending', 'pending'), 'part 4 of 5'],
+    ['not started', 'publishing', parts('pending', 'pending'), 'part 1 of 2'],
+    ['stopped short', 'failed', parts('sent', 'unconfirmed', 'pending'), '1 of 3 parts sent'],
+    ['stopped before any part', 'failed', parts('pending', 'pending'), null],
+    ['all out', 'published', parts('sent', 'sent', 'sent'), '3 parts'],
+    ['a single post', 'publishing', parts('sending'), null],
+    ['counted (history)', 'failed', { sent: 2, total: 5 }, '2 of 5 parts sent'],
+  ] as const)('%s', (_name, status, list, expected) => {
+    expect(threadPartsText(status, list)).toBe(expected);
   });
 });

@@ -16,6 +16,7 @@ import { instantOf, useViewZone, ZonePicker } from '../components/zone';
 import { Time } from '../components/time';
 import { useAction, useLoad } from '../hooks';
 import { NETWORK_LABELS } from '../../../text/counting';
+import { threadPartsText, type PostState } from '../../../text/status-text';
 
 const STATUSES: [string, string][] = [
   ['', 'Every status'],
@@ -185,6 +186,12 @@ export function History({ params }: { params?: URLSearchParams }) {
                     <td data-label="Status">
                       <StatusChip status={p.status} />
                       {p.attempts > 1 && <span className="muted small"> {p.attempts} attempts</span>}
+                      {threadPartsText(p.status as PostState, p.parts) && (
+                        <span className="muted small" data-parts={p.parts?.total}>
+                          {' '}
+                          {threadPartsText(p.status as PostState, p.parts)}
+                        </span>
+                      )}
                     </td>
                     <td data-label="Result" className="small wrap">
                       {p.url ? (

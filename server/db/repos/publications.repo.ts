@@ -24,6 +24,9 @@ export interface HistoryRow {
   nextAttemptAt: number | null;
   deletedAt: string | null;
   editedAt: string | null;
+  /** A thread's parts the network holds, of how many (0 of 0 before any was planned). */
+  partsSent: number;
+  partsTotal: number;
 }
 
 /** What the history is narrowed to: status, network, time range (publication or last change), text. */
@@ -59,13 +62,15 @@ export class PublicationsRepo {
         (SELECT MIN(e.next_attempt_at) FROM schedule_entries e WHERE e.draft_id = p.draft_id AND e.account_id =
                 p.account_id
           AND e.status = 'pending' AND e.next_attempt_at IS NOT NULL) AS nextAttemptAt,
-        p.deleted_at AS deletedAt, p.edited_at AS editedAt
+        p.deleted_at AS deletedAt, p.edited_at AS editedAt,
+        (SELECT COUNT(*) FROM publication_parts pp WHERE pp.publication_id = p.id AND pp.status = 'sent') AS partsSent,
+        (SELECT COUNT(*) FROM publication_parts pp WHERE pp.publication_id = p.id) AS partsTotal
       FROM publications p LEFT JOIN drafts d ON d.id = p.draft_id LEFT JOIN accounts a ON a.id = p.account_id
       WHERE p.user_id = @userId AND (@status IS NULL OR p.status = @status)
       UNION ALL
       SELECT e.id, e.draft_id, d.title, e.account_id, a.username, e.platform, e.status, e.last_error, NULL, e.attempts,
             NULL,
-        strftime('%Y-%m-%dT%H:%M:%fZ', e.due_at / 1000.0, 'unixepoch'), NULL, NULL, NULL, NULL
+        strftime('%Y-%m-%dT%H:%M:%fZ', e.due_at / 1000.0, 'unixepoch'), NULL, NULL, NULL, NULL, 0, 0
       FROM schedule_entries e LEFT JOIN drafts d ON d.id = e.draft_id LEFT JOIN accounts a ON a.id = e.account_id
       WHERE e.user_id = @userId AND e.status = 'missed' AND (@status IS NULL OR @status = 'missed')
     ) WHERE (@platform IS NULL OR platform = @platform)

@@ -202,7 +202,8 @@ export class PublishReports {
     // Stored instants are ISO strings in UTC: bounds with an offset are compared as the same.
     const utc = (iso: string | undefined) => (iso === undefined ? undefined : new Date(Date.parse(iso)).toISOString());
     const rows = this.repos.publications.history(userId, { ...q, from: utc(q.from), to: utc(q.to) });
-    return rows.map(({ data, nextAttemptAt, ...r }) => {
+    return rows.map(({ data, nextAttemptAt, partsSent, partsTotal, ...r }) => {
+      const parts = partsTotal > 1 ? { sent: partsSent, total: partsTotal } : null;
       const errorCode = errorCodeOf({ status: r.status, data });
       const next = nextAttemptAt === null ? null : new Date(nextAttemptAt).toISOString();
       const s = targetStatusText({
@@ -211,8 +212,10 @@ export class PublishReports {
         reason: r.error,
         errorCode,
         nextAttemptAt: next,
+        parts,
       });
-      return { ...r, errorCode, nextAttemptAt: next, statusText: s.text, canRetry: s.canRetry && r.draftId !== null };
+      const canRetry = s.canRetry && r.draftId !== null;
+      return { ...r, errorCode, nextAttemptAt: next, statusText: s.text, canRetry, parts };
     });
   }
 }

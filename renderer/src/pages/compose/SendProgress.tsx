@@ -3,6 +3,7 @@ import type { client } from '../../api';
 import { networkName, StatusChip } from '../../components/ui';
 import { Time, useTimes } from '../../components/time';
 import { waitingText } from '../../components/waiting';
+import { threadPartsText } from '../../../../text/status-text';
 import { offsetText, type Progress } from './model';
 
 type Account = Awaited<ReturnType<typeof client.listAccounts>>['accounts'][number];
@@ -33,6 +34,12 @@ export function SendProgress({ progress, accounts }: { progress: Progress; accou
                 </td>
                 <td>
                   <StatusChip status={e.status} />
+                  {threadPartsText(e.status, e.parts) ? (
+                    <span className="muted small" data-parts={e.parts?.length}>
+                      {' '}
+                      {threadPartsText(e.status, e.parts)}
+                    </span>
+                  ) : null}
                 </td>
                 <td className="small">
                   {e.url ? (
