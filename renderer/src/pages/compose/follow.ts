@@ -20,6 +20,11 @@ export async function followProgress(
     onProgress(p);
     if (p.summary.pending === 0) ac.abort();
   };
+  // A thread's parts going out raise no event of their own: read the progress each second meanwhile.
+  const parts = setInterval(() => {
+    if (last?.entries.some((e) => e.status === 'publishing' && e.parts)) void refresh();
+  }, 1000);
+  ac.signal.addEventListener('abort', () => clearInterval(parts));
   while (!ac.signal.aborted) {
     try {
       for await (const e of client.events({ signal: ac.signal, onOpen: () => void refresh() })) {
