@@ -4,6 +4,7 @@ import { action, examples, idList } from './action.js';
 import { clientFor, EXIT, globals, paint, useColor, writeOptions } from './context.js';
 import { print, safe } from './output.js';
 import { accountHandle, accountsById, networkName, resolveAccounts, withNames } from './names.js';
+import { threadPartsText } from '../text/status-text.js';
 
 const DONE = new Set(['published', 'failed', 'needs_review', 'missed', 'cancelled', 'skipped']);
 /** Only for a server without GET /events (older Herald): progress is then polled. */
@@ -117,7 +118,14 @@ export function registerPublish(program: Command): void {
               columns: [
                 { header: 'network', value: (e) => e.platformName },
                 { header: 'account', value: (e) => e.accountHandle ?? e.accountUuid, max: 40 },
-                { header: 'status', value: (e) => e.status },
+                {
+                  header: 'status',
+                  // A thread says how much of it went out: "failed (2 of 5 parts sent)".
+                  value: (e) => {
+                    const parts = threadPartsText(e.status, e.parts);
+                    return parts ? `${e.status} (${parts})` : e.status;
+                  },
+                },
                 { header: 'url / error', value: (e) => e.url ?? e.error, max: 70 },
                 { header: 'account id', value: (e) => e.accountUuid },
               ],

@@ -443,8 +443,9 @@ describe('herald publish', () => {
     const rows = parseTable(ok(table), ['NETWORK', 'ACCOUNT', 'STATUS', 'URL / ERROR', 'ACCOUNT ID']);
     expect(rows.map((r) => [r.NETWORK, r.ACCOUNT, r.STATUS, r['ACCOUNT ID']]).sort()).toEqual(
       [
-        ['Mastodon', h1, 'published', fed1],
-        ['Mastodon', h2, 'published', fed2],
+        // A thread says its parts.
+        ['Mastodon', h1, 'published (2 parts)', fed1],
+        ['Mastodon', h2, 'published (2 parts)', fed2],
       ].sort(),
     );
     for (const r of rows) expect(r['URL / ERROR']).toMatch(new RegExp(`^${sim.url}/@(herald|second)/\\d+$`));
