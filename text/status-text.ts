@@ -158,11 +158,17 @@ export function publishSummaryText(all: TargetState[], time: TimeFormat = utc): 
   if (inFlight > 0)
     return { text: `Publishing: ${published} of ${n} done so far${also}.`, next: 'Still sending', canRetry: false };
   if (published === n) return { text: `Published to ${plural(n, 'account')}${also}.`, next: '', canRetry: false };
+  // Threads that stopped short: their sent parts stay out and only the rest goes on a retry.
+  const cut = targets.filter(
+    (x) => x.status !== 'published' && x.parts && x.parts.sent > 0 && x.parts.sent < x.parts.total,
+  );
   const parts: string[] = [];
   parts.push(
     published === 0
       ? n === 1
-        ? 'Not published'
+        ? cut.length > 0
+          ? 'Not published in full'
+          : 'Not published'
         : `Not published to any of the ${n} accounts`
       : `Published to ${published} of ${n} accounts`,
   );
@@ -189,6 +195,8 @@ export function publishSummaryText(all: TargetState[], time: TimeFormat = utc): 
     parts.push(`${missed} missed`);
     nextSteps.push('schedule the missed ones again');
   }
+  for (const x of cut)
+    parts.push(`${n > 1 && x.network ? `${x.network}: ` : ''}${x.parts!.sent} of ${x.parts!.total} parts sent`);
   parts.push(...skipped);
   const next = nextSteps.map((s, i) => (i === 0 ? s[0].toUpperCase() + s.slice(1) : s)).join('; ');
   return { text: `${parts.join('; ')}. ${next}.`, next, canRetry: stopped > 0 };

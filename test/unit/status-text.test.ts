@@ -213,6 +213,18 @@ describe('a publish to several accounts', () => {
       'Published to 2 of 3 accounts; 1 failed. It is not tried again automatically: see History to retry.',
     ],
     [
+      'the only one a thread cut short',
+      [fail('LinkedIn', { parts: { sent: 2, total: 5 } })],
+      'Not published in full; LinkedIn refused; 2 of 5 parts sent. Not tried again automatically: use Retry ' +
+        'when the problem is fixed.',
+    ],
+    [
+      '1 of 2 published, the other a thread cut short',
+      [pub('X'), fail('Bluesky', { parts: { sent: 1, total: 3 } })],
+      'Published to 1 of 2 accounts; 1 failed; Bluesky: 1 of 3 parts sent. It is not tried again ' +
+        'automatically: see History to retry.',
+    ],
+    [
       '1 of 2 published, 1 retrying',
       [pub('X'), fail('Mastodon', { nextAttemptAt: AT })],
       'Published to 1 of 2 accounts; 1 failed for now. Herald tries it again from 10:05.',

@@ -4,6 +4,8 @@
  * Ends when nothing is pending or `signal` aborts (the page was left, or another publish took over).
  */
 import { client } from '../../api';
+import { networkName } from '../../components/ui';
+import type { TargetState } from '../../../../text/status-text';
 import type { Progress } from './model';
 
 export async function followProgress(
@@ -37,3 +39,13 @@ export async function followProgress(
   }
   return last;
 }
+
+/** Each account's post as the publish summary words it, a thread with how many of its parts went out. */
+export const targetStates = (p: Progress): TargetState[] =>
+  p.entries.map((e) => ({
+    status: e.status,
+    network: networkName(e.platform),
+    reason: e.error,
+    errorCode: e.errorCode,
+    parts: e.parts && { sent: e.parts.filter((x) => x.status === 'sent').length, total: e.parts.length },
+  }));

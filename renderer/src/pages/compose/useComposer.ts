@@ -11,14 +11,13 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { PLATFORMS, type Platform } from '../../../../text/index';
 import { publishSummaryText } from '../../../../text/status-text';
 import { client } from '../../api';
-import { networkName } from '../../components/ui';
 import { offerUndo } from '../../components/undo';
 import { useLoad } from '../../hooks';
 import { navigate } from '../../router';
 import { pickTargets } from './AccountPicker';
 import { humanError } from './errors';
 import { useNetworkFacts } from './facts';
-import { followProgress } from './follow';
+import { followProgress, targetStates } from './follow';
 import { copyDelay, draftBody, isBlank, keepCopy, openDraft, unsavedCopy, whyUnsaveable } from './drafts-io';
 import { mediaSizes, withSizes } from './media-sizes';
 import { blank, newKey, slot, UNSAVED, zone, type Composition, type Progress, type Template } from './model';
@@ -295,12 +294,7 @@ export function useComposer(draftParam: string | undefined, newParam: string | n
       if (!last || last.summary.pending > 0) return;
       const { failed, completed } = last.summary;
       setC((s) => ({ ...s, status: failed === 0 ? 'published' : completed === 0 ? 'failed' : 'partially_published' }));
-      const entries = last.entries.map((e) => ({
-        status: e.status,
-        network: networkName(e.platform),
-        reason: e.error,
-        errorCode: e.errorCode,
-      }));
+      const entries = targetStates(last);
       // Over X's spend cap set to warn: it went, and the notice says so.
       const text = [publishSummaryText(entries, times.at).text, ...(warnings ?? [])].join(' ');
       setOutcome({ kind: 'published', text });
