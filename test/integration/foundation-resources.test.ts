@@ -287,6 +287,8 @@ describe('accounts', () => {
     'server_url',
     'limits',
     'health',
+    // decisions §11: whether the account's numbers can be read, and if not why.
+    'analytics',
   );
 
   it('GET /accounts and GET /accounts/:id carry exactly the Account fields', async () => {

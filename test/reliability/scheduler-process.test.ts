@@ -95,7 +95,8 @@ describe('a Herald process firing scheduled posts', () => {
       // Every entry has its own offset (the later half of them: an early one may be held at "now").
       const later = entries.map((e) => e.fireAt - e.requestedAt).filter((o) => o > 0);
       expect(later.length).toBeGreaterThan(10);
-      expect(new Set(later).size).toBe(later.length);
+      // (Offsets are whole milliseconds of 3 minutes: two of 25 alike happens about once in 600 runs.)
+      expect(new Set(later).size).toBeGreaterThanOrEqual(later.length - 1);
 
       // The last one is due at most 30 s + 180 s (of the child's clock) after the first request: ~21 s here.
       await until('all 50 entries to settle', () => entryCounts(dataDir).done === 50 || undefined, 120_000, 250);
