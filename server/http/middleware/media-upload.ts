@@ -79,28 +79,11 @@ function refuseBody(req: Request, res: Response, read: number): void {
   const fits = Number.isFinite(length) && length - read <= DRAIN_BYTES;
   let drained = 0;
   let answeredAt: number | undefined;
-  let closing = false;
-  // Destroying a socket with unread bytes sends a reset, and a reset makes the client's kernel
-  // drop the answer it has received but not yet read (seen under load). So reading stops, the
-  // answer goes out followed by our end of the connection, and only a client that goes on holding
-  // it open is cut off; what it sends meanwhile waits unread in the kernel (not read, not counted).
-  const close = () => {
-    if (closing) return;
-    closing = true;
-    req.pause();
-    req.socket.pause();
-    const end = () => {
-      req.socket.end();
-      setTimeout(() => req.socket.destroy(), LINGER_MS).unref();
-    };
-    if (res.writableFinished) end();
-    else res.once('finish', end);
-  };
   req.on('data', (chunk: Buffer) => {
     drained += chunk.length;
-    // Never paused before this: a client blocked on a full send buffer may not read the answer.
+    // Never paused: a client blocked on a full send buffer may not read the answer.
     const late = !fits && answeredAt !== undefined && drained - answeredAt > AFTER_ANSWER_BYTES;
-    if (drained > DRAIN_BYTES || late) close();
+    if (drained > DRAIN_BYTES || late) req.socket.destroy();
   });
   res.once('finish', () => {
     answeredAt = drained;
