@@ -90,8 +90,14 @@ function refuseBody(req: Request, res: Response, read: number): void {
     if (req.complete) return;
     const linger = setTimeout(() => req.socket.destroy(), LINGER_MS);
     linger.unref();
-    req.once('end', () => clearTimeout(linger));
-    req.socket.once('close', () => clearTimeout(linger));
+    // A kept-alive connection carries many requests: nothing of this one stays on its socket.
+    const stop = () => {
+      clearTimeout(linger);
+      req.off('end', stop);
+      req.socket.off('close', stop);
+    };
+    req.once('end', stop);
+    req.socket.once('close', stop);
   });
   req.resume();
 }
@@ -101,6 +107,8 @@ function whenSettled(req: Request, then: () => void): void {
   if (req.complete || req.socket.destroyed) return then();
   let called = false;
   const once = () => {
+    req.off('end', once);
+    req.socket.off('close', once);
     if (!called) {
       called = true;
       then();
