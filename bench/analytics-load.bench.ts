@@ -11,20 +11,7 @@
  */
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import {
-  cpuMicros,
-  finishGoals,
-  fmt,
-  goal,
-  loadNote,
-  printTable,
-  processTree,
-  ROOT,
-  rssBytes,
-  startChild,
-  stop,
-  tempDir,
-} from './lib.js';
+import { finishGoals, fmt, goal, idleFigures, loadNote, printTable, ROOT, startChild, stop, tempDir } from './lib.js';
 import { seedAnalytics } from '../test/helpers/analytics-seed.js';
 import { addAccount } from '../test/helpers/drafts.js';
 import { ownerId } from '../test/helpers/fixtures.js';
@@ -64,24 +51,7 @@ async function idle(dataDir: string): Promise<{ cpuPct: number; rssMb: number; t
   );
   try {
     await sleep(SETTLE_MS);
-    const tree = () => processTree(child.pid!);
-    const sum = (f: (pid: number) => number) =>
-      tree().reduce((n, p) => {
-        try {
-          return n + f(p.pid);
-        } catch {
-          return n;
-        }
-      }, 0);
-    const cpu0 = sum(cpuMicros);
-    const t0 = process.hrtime.bigint();
-    let peak = 0;
-    for (let s = 0; s < SECONDS; s++) {
-      await sleep(1000);
-      peak = Math.max(peak, sum(rssBytes));
-    }
-    const wallUs = Number(process.hrtime.bigint() - t0) / 1000;
-    return { cpuPct: ((sum(cpuMicros) - cpu0) / wallUs) * 100, rssMb: peak / 1e6, tracked: POSTS };
+    return { ...(await idleFigures(child.pid!, SECONDS)), tracked: POSTS };
   } finally {
     await stop(child);
   }

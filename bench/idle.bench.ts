@@ -11,15 +11,14 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  cpuMicros,
   finishGoals,
   fmt,
   goal,
+  idleFigures,
   loadNote,
   printTable,
   processTree,
   ROOT,
-  rssBytes,
   startChild,
   startHerald,
   stop,
@@ -84,37 +83,14 @@ async function idle(name: string, args: string[], env: Record<string, string>): 
   );
   try {
     await sleep(SETTLE_MS);
-    const tree = () => processTree(child.pid!);
-    const cpu = () =>
-      tree().reduce((sum, p) => {
-        try {
-          return sum + cpuMicros(p.pid);
-        } catch {
-          return sum;
-        }
-      }, 0);
-    const cpu0 = cpu();
-    const t0 = process.hrtime.bigint();
-    let peak = 0;
-    for (let s = 0; s < SECONDS; s++) {
-      await sleep(1000);
-      const rss = tree().reduce((sum, p) => {
-        try {
-          return sum + rssBytes(p.pid);
-        } catch {
-          return sum;
-        }
-      }, 0);
-      peak = Math.max(peak, rss);
-    }
-    const wallUs = Number(process.hrtime.bigint() - t0) / 1000;
-    const procs = tree();
+    const { cpuPct, rssMb } = await idleFigures(child.pid!, SECONDS);
+    const procs = processTree(child.pid!);
     const pending = /Scheduler: ([\d,]+ pending)/.exec(output())?.[1] ?? '?';
     return {
       processes: procs.length,
       nodes: procs.filter((p) => /(^|\/)node(\s|$)/.test(p.cmd)).length,
-      rssMb: peak / 1e6,
-      cpuPct: ((cpu() - cpu0) / wallUs) * 100,
+      rssMb,
+      cpuPct,
       commands: procs.map((p) => `${name}: ${p.cmd.replace(ROOT + path.sep, '')}`),
       pending,
     };

@@ -6,7 +6,9 @@ import path from 'node:path';
 import autocannon from '../test/helpers/load.js';
 import { jsonCaller, type TestServer } from '../test/helpers/server.js';
 
-export { processTree } from '../test/helpers/proc.js';
+import { processTree } from '../test/helpers/proc.js';
+
+export { processTree };
 
 export const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 
@@ -264,4 +266,29 @@ export function finishGoals(): void {
   }
   console.log(`goals missed: ${missed.join('; ')}`);
   process.exitCode = 1;
+}
+
+/**
+ * A process tree at rest: CPU % over `seconds` (CPU time of every process under `pid` against wall
+ * time) and the peak of their summed RSS, sampled once a second. A process that ends meanwhile
+ * counts as nothing.
+ */
+export async function idleFigures(pid: number, seconds: number): Promise<{ cpuPct: number; rssMb: number }> {
+  const sum = (f: (pid: number) => number) =>
+    processTree(pid).reduce((n, p) => {
+      try {
+        return n + f(p.pid);
+      } catch {
+        return n;
+      }
+    }, 0);
+  const cpu0 = sum(cpuMicros);
+  const t0 = process.hrtime.bigint();
+  let peak = 0;
+  for (let s = 0; s < seconds; s++) {
+    await new Promise((r) => setTimeout(r, 1000));
+    peak = Math.max(peak, sum(rssBytes));
+  }
+  const wallUs = Number(process.hrtime.bigint() - t0) / 1000;
+  return { cpuPct: ((sum(cpuMicros) - cpu0) / wallUs) * 100, rssMb: peak / 1e6 };
 }
