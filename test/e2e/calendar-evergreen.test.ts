@@ -5,13 +5,12 @@
  * when the time for Undo is up the slot is empty on the server. Screenshots at 390 and 1280 px.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectOAuth } from '../helpers/oauth-connect.js';
+import { twoEvergreenFills } from '../helpers/evergreen-fills.js';
 import { TestClock } from '../helpers/server.js';
 import { shotPath } from '../helpers/browser.js';
 import { signIn, startUiApp, type UiApp } from '../helpers/ui-app.js';
 import { startMastodonSimulator, type MastodonSimulator } from '../simulators/mastodon.simulator.js';
 
-const DAY = 86_400_000;
 const clock = new TestClock(Date.now());
 let app: UiApp;
 let key: string;
@@ -32,21 +31,7 @@ afterAll(async () => {
 
 describe('the calendar', () => {
   it('shows evergreen fills, and one click (with Undo) turns a fill back into an empty slot', async () => {
-    const mastoId = (await connectOAuth(app.t, key, 'fedblog', { instanceUrl: masto.url })).body.accountUuid;
-    const setId = (await call('GET', '/social-sets')).body.socialSets.find((s: any) => s.isDefault).id;
-    const slots = [1, 2, 3, 4, 5, 6, 7].flatMap((day) => [
-      { day, time: '09:00' },
-      { day, time: '17:30' },
-    ]);
-    expect((await call('PUT', `/social-sets/${setId}/slots`, { slots })).status).toBe(200);
-    for (const title of ['The long guide to slots', 'Ten tips for threads']) {
-      const d = (await call('POST', '/microblog/drafts', { title, tweets: [{ content: title }] })).body.draft.id;
-      expect((await call('POST', '/microblog/publish', { draftId: d, accountIds: [mastoId] })).status).toBe(200);
-      await call('PUT', `/microblog/drafts/${d}/evergreen`, { enabled: true, minDaysBetween: 30 });
-    }
-    clock.advance(31 * DAY);
-    const filled = (await call('POST', '/microblog/queue/evergreen/fill')).body.filled as any[];
-    expect(filled).toHaveLength(2);
+    const { setId } = await twoEvergreenFills(app.t, key, masto.url, clock);
     const fillsOnServer = async () =>
       ((await call('GET', `/microblog/queue?socialSetId=${setId}`)).body.items as any[]).filter((i) => i.evergreen);
     const first = (await fillsOnServer())[0];
