@@ -53,15 +53,7 @@ export const ledgerSince = async (before: number) => {
 export const lastLedgerId = async () =>
   ((await t.call('GET', '/credits/usage?limit=1', { key })).body.records[0]?.id ?? 0) as number;
 
-export async function until<T>(what: string, fn: () => Promise<T | undefined | false>, ms = 45_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+export { until } from './until.js';
 
 /**
  * Each thread network holds `posts` once each, as one reply chain; LinkedIn holds the first as a

@@ -16,6 +16,7 @@ import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy.js';
 import { connectOAuth } from '../helpers/oauth-connect.js';
 import { startServer, tempDir, type TestServer } from '../helpers/server.js';
 import { startLinkedInSimulator, type LinkedInSimulator } from '../simulators/linkedin.simulator.js';
+import { until } from '../helpers/until.js';
 
 let li: LinkedInSimulator;
 let proxy: FaultProxy;
@@ -46,16 +47,6 @@ afterAll(async () => {
   await li?.close();
   for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
 });
-
-async function until<T>(what: string, fn: () => Promise<T | undefined | false>, ms = 60_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 type Api = Pick<TestServer, 'call'>;
 
@@ -210,10 +201,14 @@ describe.each([
     const next = await startServer({ dataDir, settings });
     servers.push(next);
     const key2 = await next.login();
-    await until('the thread published', async () => {
-      const p = await next.call('GET', `/microblog/publish/progress?draftId=${draftId}`, { key: key2 });
-      return p.body.entries[0]?.status === 'published';
-    });
+    await until(
+      'the thread published',
+      async () => {
+        const p = await next.call('GET', `/microblog/publish/progress?draftId=${draftId}`, { key: key2 });
+        return p.body.entries[0]?.status === 'published';
+      },
+      60_000,
+    );
 
     const { posts, comments } = held(texts);
     expect(posts).toHaveLength(1);

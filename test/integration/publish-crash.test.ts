@@ -14,6 +14,7 @@ import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy.js';
 import { connectOAuth } from '../helpers/oauth-connect.js';
 import { jsonCaller, OWNER, startServer, tempDir, type TestServer } from '../helpers/server.js';
 import { startXSimulator, type XSimulator } from '../simulators/x.simulator.js';
+import { until } from '../helpers/until.js';
 
 const CLIENT = { clientId: 'herald-crash-client', clientSecret: 'herald-crash-secret' };
 let x: XSimulator;
@@ -62,16 +63,6 @@ async function startChild(dataDir: string): Promise<{ child: ChildProcess; base:
 
 /** The calls tests make of a Herald in another process (TestServer's shape, enough for connectOAuth). */
 const remote = (base: string): Pick<TestServer, 'call'> => ({ call: jsonCaller(base) });
-
-async function until<T>(what: string, fn: () => Promise<T | undefined | false>, ms = 30_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const postsWith = (texts: string[]) =>
   x.state.posts.filter((p) => texts.includes(p.text)).sort((a, b) => a.seq - b.seq);
@@ -129,10 +120,14 @@ describe.each([
     const t = await startServer({ dataDir, settings });
     cleanup.push(() => t.close());
     const key2 = await t.login();
-    const entry = await until('the thread published', async () => {
-      const p = await t.call('GET', `/microblog/publish/progress?draftId=${draftId}`, { key: key2 });
-      return p.body.entries[0]?.status === 'published' ? p.body.entries[0] : undefined;
-    });
+    const entry = await until(
+      'the thread published',
+      async () => {
+        const p = await t.call('GET', `/microblog/publish/progress?draftId=${draftId}`, { key: key2 });
+        return p.body.entries[0]?.status === 'published' ? p.body.entries[0] : undefined;
+      },
+      30_000,
+    );
     const chain = postsWith(texts);
     expect(chain.map((p) => p.text)).toEqual(texts);
     expect(chain.map((p) => p.replyTo)).toEqual([undefined, chain[0].id, chain[1].id]);
