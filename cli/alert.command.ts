@@ -3,12 +3,19 @@
  * one file for what runs after publishing, over the client's upkeep methods.
  */
 import type { Command } from 'commander';
-import { ALERT_EVENTS } from '../server/contracts/alerts.js';
 import { action, examples, int } from './action.js';
 import { clientFor, globals } from './context.js';
 import { keyValues, print } from './output.js';
 
-const EVENTS = ALERT_EVENTS;
+const EVENTS = [
+  'post.failed',
+  'post.missed',
+  'account.needs_reauth',
+  'account.expiring',
+  'credits.low',
+  'xspend.near_cap',
+  'network.version_expiring',
+] as const;
 type Event = (typeof EVENTS)[number];
 
 type Alert = Awaited<ReturnType<ReturnType<typeof clientFor>['alerts']>>['alerts'][number];
