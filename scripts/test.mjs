@@ -93,6 +93,18 @@ child.on('exit', (code) => {
     ).length;
     failed = r.numFailedTests + brokenFiles;
     skipped = (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
+    // Each failure again, one line each, so the tail of a long log says what failed.
+    for (const f of r.testResults ?? []) {
+      const file = path.relative(root, f.name);
+      const bad = (f.assertionResults ?? []).filter((a) => a.status === 'failed');
+      if (f.status === 'failed' && bad.length === 0) {
+        console.log(`FAILED ${file}: ${String(f.message ?? '').split('\n')[0].slice(0, 200)}`);
+      }
+      for (const a of bad) {
+        const why = String(a.failureMessages?.[0] ?? '').split('\n')[0].slice(0, 200);
+        console.log(`FAILED ${file} > ${a.fullName}: ${why}`);
+      }
+    }
   } catch {
     failed = Math.max(1, failed);
   }
