@@ -98,10 +98,16 @@ child.on('exit', (code) => {
       const file = path.relative(root, f.name);
       const bad = (f.assertionResults ?? []).filter((a) => a.status === 'failed');
       if (f.status === 'failed' && bad.length === 0) {
-        console.log(`FAILED ${file}: ${String(f.message ?? '').split('\n')[0].slice(0, 200)}`);
+        console.log(
+          `FAILED ${file}: ${String(f.message ?? '')
+            .split('\n')[0]
+            .slice(0, 200)}`,
+        );
       }
       for (const a of bad) {
-        const why = String(a.failureMessages?.[0] ?? '').split('\n')[0].slice(0, 200);
+        const why = String(a.failureMessages?.[0] ?? '')
+          .split('\n')[0]
+          .slice(0, 200);
         console.log(`FAILED ${file} > ${a.fullName}: ${why}`);
       }
     }
