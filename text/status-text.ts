@@ -233,17 +233,22 @@ export function creditsShortText(c: {
   );
 }
 
+/** How many of a thread's parts the network holds, of how many. */
+export const partsTally = (parts: readonly { status: string }[]): { sent: number; total: number } => ({
+  sent: parts.filter((p) => p.status === 'sent').length,
+  total: parts.length,
+});
+
 /**
  * A thread's parts in a few words for a progress line: which part is going out while it is sent
  * ("part 4 of 5"), how many went out when it stopped short. Null for a single post.
  */
 export function threadPartsText(
   status: PostState,
-  parts: { status: string }[] | { sent: number; total: number } | null | undefined,
+  parts: readonly { status: string }[] | { sent: number; total: number } | null | undefined,
 ): string | null {
   if (!parts) return null;
-  const total = Array.isArray(parts) ? parts.length : parts.total;
-  const sent = Array.isArray(parts) ? parts.filter((p) => p.status === 'sent').length : parts.sent;
+  const { sent, total } = Array.isArray(parts) ? partsTally(parts) : (parts as { sent: number; total: number });
   if (total < 2) return null;
   if (status === 'publishing') return `part ${Math.min(sent + 1, total)} of ${total}`;
   if (status === 'published' || sent === total) return `${total} parts`;

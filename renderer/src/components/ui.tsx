@@ -1,5 +1,6 @@
 import { useEffect, useRef, type HTMLAttributes, type ReactNode } from 'react';
 import { NETWORK_LABELS } from '../../../text/counting';
+import { threadPartsText, type PostState } from '../../../text/status-text';
 
 export function Page({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {
   return (
@@ -79,6 +80,19 @@ export function NetworkChips({ platforms }: { platforms: string[] }) {
           {networkName(p)}
         </span>
       ))}
+    </span>
+  );
+}
+
+/** Beside a thread's status chip: "part 4 of 5" while it goes out, "2 of 5 parts sent" when it stopped short. */
+export function ThreadPartsNote({ status, parts }: { status: string; parts: Parameters<typeof threadPartsText>[1] }) {
+  const text = threadPartsText(status as PostState, parts);
+  if (!text) return null;
+  const total = parts && (Array.isArray(parts) ? parts.length : (parts as { total: number }).total);
+  return (
+    <span className="muted small" data-parts={total}>
+      {' '}
+      {text}
     </span>
   );
 }

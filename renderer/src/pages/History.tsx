@@ -11,12 +11,11 @@ import { addDays } from './calendar/model';
 type Platform = ScheduleEntry['platform'];
 import { client, openExternal } from '../api';
 import { navigate } from '../router';
-import { Empty, ErrorText, Loading, Notice, Page, StatusChip, networkName } from '../components/ui';
+import { Empty, ErrorText, Loading, Notice, Page, StatusChip, ThreadPartsNote, networkName } from '../components/ui';
 import { instantOf, useViewZone, ZonePicker } from '../components/zone';
 import { Time } from '../components/time';
 import { useAction, useLoad } from '../hooks';
 import { NETWORK_LABELS } from '../../../text/counting';
-import { threadPartsText, type PostState } from '../../../text/status-text';
 
 const STATUSES: [string, string][] = [
   ['', 'Every status'],
@@ -186,12 +185,7 @@ export function History({ params }: { params?: URLSearchParams }) {
                     <td data-label="Status">
                       <StatusChip status={p.status} />
                       {p.attempts > 1 && <span className="muted small"> {p.attempts} attempts</span>}
-                      {threadPartsText(p.status as PostState, p.parts) && (
-                        <span className="muted small" data-parts={p.parts?.total}>
-                          {' '}
-                          {threadPartsText(p.status as PostState, p.parts)}
-                        </span>
-                      )}
+                      <ThreadPartsNote status={p.status} parts={p.parts} />
                     </td>
                     <td data-label="Result" className="small wrap">
                       {p.url ? (

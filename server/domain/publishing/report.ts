@@ -9,7 +9,7 @@ import type { PublishingRepos } from '../../db/repos/publishing-repos.js';
 import type { HistoryFilter } from '../../db/repos/publications.repo.js';
 import type { WaitingFor } from '../../db/repos/schedule.repo.js';
 import { NETWORK_NAMES } from '../../platforms/errors.js';
-import { targetStatusText } from '../../../text/status-text.js';
+import { partsTally, targetStatusText } from '../../../text/status-text.js';
 import type { Deps } from '../deps.js';
 import { loadDraft } from './plan.js';
 import type { StorageWaits } from './storage-waits.js';
@@ -162,7 +162,7 @@ export class PublishReports {
         scheduledFor: e.status === 'pending' || e.status === 'handed_off' ? e.scheduledFor : null,
         instance: e.handedOffTo,
         notice: e.handOffNote,
-        parts: e.parts && { sent: e.parts.filter((x) => x.status === 'sent').length, total: e.parts.length },
+        parts: e.parts && partsTally(e.parts),
       }).text;
     }
     const count = (...st: string[]) => entries.filter((e) => st.includes(e.status)).length;

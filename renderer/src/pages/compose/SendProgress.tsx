@@ -1,9 +1,8 @@
 /** After publish or schedule: each target's live status, and the fire times jitter chose. */
 import type { client } from '../../api';
-import { networkName, StatusChip } from '../../components/ui';
+import { networkName, StatusChip, ThreadPartsNote } from '../../components/ui';
 import { Time, useTimes } from '../../components/time';
 import { waitingText } from '../../components/waiting';
-import { threadPartsText } from '../../../../text/status-text';
 import { offsetText, type Progress } from './model';
 
 type Account = Awaited<ReturnType<typeof client.listAccounts>>['accounts'][number];
@@ -34,12 +33,7 @@ export function SendProgress({ progress, accounts }: { progress: Progress; accou
                 </td>
                 <td>
                   <StatusChip status={e.status} />
-                  {threadPartsText(e.status, e.parts) ? (
-                    <span className="muted small" data-parts={e.parts?.length}>
-                      {' '}
-                      {threadPartsText(e.status, e.parts)}
-                    </span>
-                  ) : null}
+                  <ThreadPartsNote status={e.status} parts={e.parts} />
                 </td>
                 <td className="small">
                   {e.url ? (

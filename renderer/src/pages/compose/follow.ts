@@ -5,7 +5,7 @@
  */
 import { client } from '../../api';
 import { networkName } from '../../components/ui';
-import type { TargetState } from '../../../../text/status-text';
+import { partsTally, type TargetState } from '../../../../text/status-text';
 import type { Progress } from './model';
 
 export async function followProgress(
@@ -47,5 +47,5 @@ export const targetStates = (p: Progress): TargetState[] =>
     network: networkName(e.platform),
     reason: e.error,
     errorCode: e.errorCode,
-    parts: e.parts && { sent: e.parts.filter((x) => x.status === 'sent').length, total: e.parts.length },
+    parts: e.parts && partsTally(e.parts),
   }));
