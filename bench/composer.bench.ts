@@ -236,22 +236,25 @@ try {
   }
 
   /**
-   * Chromium's compositor layers while `keys` more keys are typed where the focus is, and how often they were painted.
+   * Chromium's compositor layers while `keys` more keys are typed where the focus is, and the layer
+   * paints they took (each layer's paint count after, less its count before the first key).
    */
   async function layersWhileTyping(keys: number) {
     const session = await app.context.newCDPSession(page);
-    let seen: { paintCount?: number; drawsContent: boolean }[] = [];
-    session.on('LayerTree.layerTreeDidChange', (e: { layers?: typeof seen }) => {
+    type Layer = { layerId: string; paintCount?: number };
+    let seen: Layer[] = [];
+    session.on('LayerTree.layerTreeDidChange', (e: { layers?: Layer[] }) => {
       if (e.layers) seen = e.layers;
     });
     await session.send('LayerTree.enable');
-    const before = new Map<number, number>();
-    seen.forEach((l, i) => before.set(i, l.paintCount ?? 0));
-    const paintsAtStart = seen.reduce((n, l) => n + (l.paintCount ?? 0), 0);
+    const frames = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    await frames();
+    const before = new Map(seen.map((l) => [l.layerId, l.paintCount ?? 0]));
     for (let i = 0; i < keys; i++) await page.keyboard.press('x');
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    await frames();
     await session.detach();
-    return { layers: seen.length, paints: seen.reduce((n, l) => n + (l.paintCount ?? 0), 0) - paintsAtStart, keys };
+    const paints = seen.reduce((n, l) => n + (l.paintCount ?? 0) - (before.get(l.layerId) ?? 0), 0);
+    return { layers: seen.length, paints, keys };
   }
 
   const results: [string, Typed, number][] = [];
@@ -305,8 +308,8 @@ try {
     ],
   ]);
   console.log(
-    `Compositor layers while typing the 280-character post: ${layers.layers}, painted ${layers.paints} times ` +
-      `in ${layers.keys} keys.`,
+    `Compositor layers while typing the 280-character post: ${layers.layers}; layer paints in ${layers.keys} keys: ` +
+      `${layers.paints}.`,
   );
 } finally {
   await app.close();
