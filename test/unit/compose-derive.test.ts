@@ -202,6 +202,22 @@ describe('derive', () => {
     // The unchanged post's verdict is the remembered one.
     expect(c.previews[0].verdicts[0]).toBe(a.previews[0].verdicts[0]);
   });
+
+  it("keeps an editor's row of verdicts when its post did not change, so only the edited editor is drawn again", () => {
+    const posts = Array.from({ length: 25 }, (_, i) => post(`part ${i + 1}`));
+    const a = derive(input(posts));
+    const edited = posts.map((p, i) => (i === 12 ? post(`${p.text}!`) : p));
+    const b = derive(input(edited));
+    b.editorVerdicts.forEach((row, i) => {
+      if (i === 12) expect(row, 'the edited post').not.toBe(a.editorVerdicts[i]);
+      else expect(row, `post ${i + 1}`).toBe(a.editorVerdicts[i]);
+    });
+    expect(b.editorVerdicts[12][0].v.count).toBe(a.editorVerdicts[12][0].v.count + 1);
+    // A row whose network list changed is a new one.
+    const fewer = derive(input(edited, { platforms: ['microblog'] }));
+    expect(fewer.editorVerdicts[0]).not.toBe(b.editorVerdicts[0]);
+    expect(fewer.editorVerdicts[0].map((x) => x.pl)).toEqual(['microblog']);
+  });
 });
 
 describe('remembered counting (preview/analysis.ts)', () => {

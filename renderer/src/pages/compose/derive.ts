@@ -133,6 +133,14 @@ function previewOf(
   return preview;
 }
 
+// The previous row of verdicts per editor: kept when its verdicts are the same (remembered)
+// ones, so the memoised editors a key did not touch are not drawn again (in a 25-part thread,
+// 24 of them on every key).
+let lastRows: EditorRow[] = [];
+type EditorRow = { pl: Platform; v: Verdict }[];
+const sameRow = (a: EditorRow, b: EditorRow) =>
+  a.length === b.length && a.every((x, k) => x.pl === b[k].pl && x.v === b[k].v);
+
 export function derive(input: DeriveInput): Derived {
   const { posts, platforms, facts } = input;
   const firstPostLink = linksOf(posts[0]?.text ?? '')[0] ?? null;
@@ -151,9 +159,15 @@ export function derive(input: DeriveInput): Derived {
   });
   const hasContent = posts.some((p) => p.media.length > 0 || p.text.trim() !== '');
   const threadPlatforms = platforms.filter((pl) => !input.overrides[pl]?.trim());
-  const editorVerdicts = posts.map((p, i) =>
-    threadPlatforms.map((pl) => ({ pl, v: verdictOf(pl, p.text, kinds(p.media), partOptions(pl, i, facts.opts[pl])) })),
-  );
+  const editorVerdicts = posts.map((p, i) => {
+    const row = threadPlatforms.map((pl) => ({
+      pl,
+      v: verdictOf(pl, p.text, kinds(p.media), partOptions(pl, i, facts.opts[pl])),
+    }));
+    const was = lastRows[i];
+    return was && sameRow(was, row) ? was : row;
+  });
+  lastRows = editorVerdicts;
   const tooLong =
     editorVerdicts.some((vs) => vs.some((x) => x.v.count > x.v.limit)) ||
     previews.some((p) => p.verdicts.some((v) => !v.valid && v.reason !== 'the post is empty'));
