@@ -403,6 +403,9 @@ describe('keyboard', () => {
     await page().keyboard.press('Control+n');
     await page().getByRole('heading', { name: 'New draft' }).waitFor();
     await post(1).fill('Sent with the keyboard.');
+    // As a person would: once the page offers to publish (the accounts it goes to are loaded; on a
+    // busy machine they came after the key, which then only said that nothing can be published yet).
+    await expect.poll(() => page().getByRole('button', { name: 'Publish now' }).isEnabled()).toBe(true);
     await post(1).press('Control+Enter');
     // Never at once: the confirmation comes first, and Enter (on its Publish) confirms.
     const dialog = page().getByRole('dialog', { name: 'Publish now?' });
