@@ -37,9 +37,18 @@ export function asPostAndComments<P extends { text: string; media: unknown[] }>(
   return [{ ...parts[0], media } as P, ...comments.map((p) => ({ ...p, media: [] }) as P)];
 }
 
-/** The counting options of part `index`: on LinkedIn a later part is a comment, with the comment's limit. */
-export function partOptions(platform: Platform, index: number, opts: CountOptions = {}): CountOptions {
-  return platform === 'problog' && index > 0 ? { ...opts, comment: true } : opts;
+const commentOptions = new WeakMap<CountOptions, CountOptions>();
+const NO_OPTIONS: CountOptions = Object.freeze({});
+
+/**
+ * The counting options of part `index`: on LinkedIn a later part is a comment, with the comment's
+ * limit. The same options give the same (frozen) object, so callers can remember by it.
+ */
+export function partOptions(platform: Platform, index: number, opts: CountOptions = NO_OPTIONS): CountOptions {
+  if (platform !== 'problog' || index === 0) return opts;
+  let c = commentOptions.get(opts);
+  if (!c) commentOptions.set(opts, (c = Object.freeze({ ...opts, comment: true })));
+  return c;
 }
 
 /**

@@ -39,16 +39,21 @@ export function ruleIssues(previews: NetworkPreview[], posts: Post[], relayReady
             `characters), the others as its comments (at most ${LINKEDIN_COMMENT_LIMIT} each). Shorten ` +
             `${long === 1 ? 'it' : 'them'}, or give ${name} its own text.`,
       });
-    const crowded = p.posts.map((q, i) => [i, q.media.length] as const).filter(([, n]) => n > r.images);
-    for (const [i, n] of crowded)
-      out.push({
-        platform: p.platform,
-        kind: 'images',
-        text: `Post ${i + 1} has ${n} media; ${name} takes ${r.images} per post.`,
-      });
+    // Index loops: this runs for every post of every network on every key, and iterators and
+    // pairs were most of what a key left for the garbage collector here.
+    for (let i = 0; i < p.posts.length; i++) {
+      const n = p.posts[i].media.length;
+      if (n > r.images)
+        out.push({
+          platform: p.platform,
+          kind: 'images',
+          text: `Post ${i + 1} has ${n} media; ${name} takes ${r.images} per post.`,
+        });
+    }
     if (r.imageBytes) {
-      for (const [i, q] of posts.entries())
-        for (const [k, m] of q.media.entries()) {
+      for (let i = 0; i < posts.length; i++)
+        for (let k = 0; k < posts[i].media.length; k++) {
+          const m = posts[i].media[k];
           const cap = m.type === 'gif' ? (r.gifBytes ?? r.imageBytes) : r.imageBytes;
           if (m.type === 'video' || !m.size || m.size <= cap) continue;
           // A photo over the cap is made smaller on the way out; an animated GIF is not.
@@ -74,7 +79,8 @@ export function ruleIssues(previews: NetworkPreview[], posts: Post[], relayReady
           `out of this post.`,
       });
     }
-    for (const [i, v] of p.verdicts.entries()) {
+    for (let i = 0; i < p.verdicts.length; i++) {
+      const v = p.verdicts[i];
       if (
         !v.valid &&
         v.count <= v.limit &&

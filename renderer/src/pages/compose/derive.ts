@@ -13,6 +13,7 @@ import {
   partOptions,
   postsForNetwork,
   type CountOptions,
+  type MediaKind,
   type Platform,
   type Verdict,
 } from '../../../../text/index';
@@ -72,7 +73,8 @@ export const cardLinkOf = (posts: Post[], choice: CardChoice) =>
   cardUrl(choice, linksOf(posts[0]?.text ?? '')[0] ?? null);
 
 const NO_OPTS: CountOptions = {};
-const kinds = (media: readonly MediaRef[]) => media.map((m) => m.type);
+const NO_KINDS: MediaKind[] = [];
+const kinds = (media: readonly MediaRef[]) => (media.length ? media.map((m) => m.type) : NO_KINDS);
 
 // The previous answer per network: kept when nothing its preview is made from changed, so the
 // memoised previews compare equal and are not drawn again.
@@ -138,8 +140,8 @@ function previewOf(
 // 24 of them on every key).
 let lastRows: EditorRow[] = [];
 type EditorRow = { pl: Platform; v: Verdict }[];
-const sameRow = (a: EditorRow, b: EditorRow) =>
-  a.length === b.length && a.every((x, k) => x.pl === b[k].pl && x.v === b[k].v);
+const sameRow = (row: EditorRow, platforms: Platform[], verdict: (pl: Platform) => Verdict) =>
+  row.length === platforms.length && row.every((x, k) => x.pl === platforms[k] && x.v === verdict(x.pl));
 
 export function derive(input: DeriveInput): Derived {
   const { posts, platforms, facts } = input;
@@ -160,12 +162,10 @@ export function derive(input: DeriveInput): Derived {
   const hasContent = posts.some((p) => p.media.length > 0 || p.text.trim() !== '');
   const threadPlatforms = platforms.filter((pl) => !input.overrides[pl]?.trim());
   const editorVerdicts = posts.map((p, i) => {
-    const row = threadPlatforms.map((pl) => ({
-      pl,
-      v: verdictOf(pl, p.text, kinds(p.media), partOptions(pl, i, facts.opts[pl])),
-    }));
+    const of = (pl: Platform) => verdictOf(pl, p.text, kinds(p.media), partOptions(pl, i, facts.opts[pl]));
     const was = lastRows[i];
-    return was && sameRow(was, row) ? was : row;
+    if (was && sameRow(was, threadPlatforms, of)) return was;
+    return threadPlatforms.map((pl) => ({ pl, v: of(pl) }));
   });
   lastRows = editorVerdicts;
   const tooLong =

@@ -42,7 +42,7 @@ export const PreviewPost = memo(
     a.verdict.limit === b.verdict.limit &&
     a.verdict.valid === b.verdict.valid &&
     a.verdict.reason === b.verdict.reason &&
-    optsKey(a.opts) === optsKey(b.opts) &&
+    (a.opts === b.opts || optsKey(a.opts) === optsKey(b.opts)) &&
     a.index === b.index &&
     a.total === b.total &&
     a.identity === b.identity &&

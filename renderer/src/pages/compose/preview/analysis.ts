@@ -54,25 +54,35 @@ interface Known {
   verdicts?: Map<string, Verdict>;
   entities?: Map<Platform, Entity[]>;
 }
-const facts = memo<Known>(1024);
+const facts = new Map<string, Known>();
+const FACTS_MAX = 1024;
 
 /** Longer texts are counted in pieces. */
 const LONG = 2 * SEGMENT;
 
-/** What is known about one text (its graphemes and URLs, counted once for every network). */
-const factsOf = (text: string): Known =>
-  facts(text, () => {
-    if (text.length <= LONG) return { facts: new TextFacts(text) };
-    const pieces = countSegments(text);
-    if (pieces.length === 1) return { facts: new TextFacts(text) };
-    return {
+/**
+ * What is known about one text (its graphemes and URLs, counted once for every network). Asked
+ * for every post of every network on every key: a hit allocates nothing.
+ */
+function factsOf(text: string): Known {
+  const hit = facts.get(text);
+  if (hit) return hit;
+  let known: Known;
+  const pieces = text.length > LONG ? countSegments(text) : undefined;
+  if (!pieces || pieces.length === 1) known = { facts: new TextFacts(text) };
+  else
+    known = {
       facts: TextFacts.joined(
         text,
         pieces.map((p) => factsOf(p).facts),
       ),
       pieces,
     };
-  });
+  // Bounded: cleared whole when full (the composer's texts are few; the next keys refill it).
+  if (facts.size >= FACTS_MAX) facts.clear();
+  facts.set(text, known);
+  return known;
+}
 
 /** The links of `text` (text/links.ts), found once per text (per piece in a long one). */
 export function linksOf(text: string): string[] {
@@ -90,6 +100,17 @@ function measureOf(platform: Platform, text: string, opts: CountOptions): Measur
   return m;
 }
 
+// The network-and-options part of a verdict's key, made once per options object (a thread's
+// options are the same objects from key to key).
+const networkKeys = new WeakMap<CountOptions, Map<Platform, string>>();
+function networkKey(platform: Platform, opts: CountOptions): string {
+  let byPlatform = networkKeys.get(opts);
+  if (!byPlatform) networkKeys.set(opts, (byPlatform = new Map()));
+  let k = byPlatform.get(platform);
+  if (k === undefined) byPlatform.set(platform, (k = `${platform}\u0001${optsKey(opts)}`));
+  return k;
+}
+
 /**
  * validatePost, remembered per text, then per network, options and media kinds. Keyed by the
  * text first: an unchanged post's text is the same string, whose hash the engine keeps, so
@@ -103,7 +124,7 @@ export function verdictOf(
 ): Verdict {
   const f = factsOf(text);
   const byNetwork = (f.verdicts ??= new Map());
-  const key = `${platform}\u0001${optsKey(opts)}\u0001${media.join(',')}`;
+  const key = media.length ? `${networkKey(platform, opts)}\u0001${media.join(',')}` : networkKey(platform, opts);
   let v = byNetwork.get(key);
   if (!v) {
     const measured = f.pieces?.map((p) => measureOf(platform, p, opts)).reduce(addMeasures);
