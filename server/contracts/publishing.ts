@@ -336,6 +336,8 @@ export const historyResponse = lazySchema(() =>
           .nullable()
           .optional()
           .describe('a thread: how many of its parts the network holds, of how many; null for a single post'),
+        sentText: z.string().nullable().describe("the first post's text as sent (140 characters at most)"),
+        draftDeleted: z.boolean().describe('its draft was deleted since (draftId and draftTitle are null)'),
       }),
     ),
   }),

@@ -288,6 +288,38 @@ describe('history', () => {
     await app.shot('77-history-1280');
   });
 
+  it('a post whose draft was deleted, and a direct post, say so and show the start of what was sent', async () => {
+    const owner = userIdOf(app.t, OWNER.email);
+    const db = app.t.server.sqlite;
+    const at = new Date(Date.now() - 86_400_000).toISOString();
+    const pub = db.prepare(`INSERT INTO publications (id, user_id, draft_id, account_id, platform, status, attempts,
+        url, origin, published_at, created_at, updated_at)
+        VALUES (?, ?, NULL, ?, 'microblog', 'published', 1, ?, ?, ?, ?, ?)`);
+    const part = db.prepare(`INSERT INTO publication_parts (id, publication_id, position, status, text, idempotency_key)
+        VALUES (?, ?, 0, 'sent', ?, ?)`);
+    const gone = `Untitled rows: the draft of this one was deleted after it went out, ${'and it ran long '.repeat(8)}`;
+    pub.run('pub-gone', owner, w.x, 'https://x.example/status/1001', 'now', at, at, at);
+    part.run('part-gone', 'pub-gone', gone, 'k-gone');
+    pub.run('pub-direct', owner, w.x, 'https://x.example/status/1002', 'api', at, at, at);
+    part.run('part-direct', 'pub-direct', 'Untitled rows: sent by a script to one network', 'k-direct');
+
+    await page().setViewportSize({ width: 1280, height: 800 });
+    await page().goto(`${app.origin}/#/history`);
+    await page().getByLabel('Search history').fill('untitled rows');
+    const rows = page().locator('tr[data-publication]');
+    await expect.poll(() => rows.count()).toBe(2);
+    const cell = (id: string) => page().locator(`tr[data-publication="${id}"] td[data-label="Draft"]`);
+    await expect(cell('pub-gone').textContent()).resolves.toBe(`Deleted draft: “${gone.slice(0, 140).trimEnd()}…”`);
+    await expect(cell('pub-direct').textContent()).resolves.toBe(
+      'Direct post: “Untitled rows: sent by a script to one network”',
+    );
+    await app.shot('history-untitled-1280');
+    await page().setViewportSize({ width: 390, height: 844 });
+    await cell('pub-gone').waitFor();
+    await app.shot('history-untitled-390');
+    await page().setViewportSize({ width: 1280, height: 800 });
+  });
+
   it('at 390 px, the result of Schedule (at the foot of the composer) is scrolled into view', async () => {
     const id = (
       await w.call('POST', '/microblog/drafts', {

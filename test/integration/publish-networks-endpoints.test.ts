@@ -467,3 +467,46 @@ describe('typed text reaches every network character for character (issue #19 it
     },
   );
 });
+
+describe('History names the posts that have no draft title', () => {
+  const history = async (q: string) => {
+    const r = await t.call('GET', `/publish/history?q=${encodeURIComponent(q)}`, { key });
+    expect(r.status, r.text).toBe(200);
+    return r.body.publications as {
+      draftId: string | null;
+      draftTitle: string | null;
+      draftDeleted: boolean;
+      sentText: string | null;
+      platform: string;
+    }[];
+  };
+
+  it('a direct post shows what was sent; a deleted draft\'s posts say the draft is gone, not "direct"', async () => {
+    const [direct] = texts('Sent directly', 1);
+    const d = await t.call('POST', '/skyblog/publish', {
+      key,
+      body: { accountUuid: ids.skyblog, type: 'single', text: direct },
+    });
+    expect(d.status, d.text).toBe(200);
+    // Searched for by what was sent: it has no title to be found by.
+    expect(await history(direct)).toEqual([
+      expect.objectContaining({ draftId: null, draftTitle: null, draftDeleted: false, sentText: direct }),
+    ]);
+
+    // A first part over 140 characters: the row carries its first 140.
+    const [head, tail] = texts('Then deleted', 2);
+    const first = `${head} ${'long '.repeat(40)}`.trim();
+    const draftId = await createDraft([first, tail]);
+    const r = await publish(draftId, ['fedblog']);
+    expect(r.status, r.text).toBe(200);
+    const before = await history(head);
+    expect(before).toEqual([expect.objectContaining({ draftId, draftDeleted: false })]);
+    const del = await t.call('DELETE', `/microblog/drafts/${draftId}`, { key });
+    expect(del.status, del.text).toBe(200);
+    const after = await history(head);
+    expect(after).toEqual([
+      expect.objectContaining({ draftId: null, draftTitle: null, draftDeleted: true, platform: 'fedblog' }),
+    ]);
+    expect(after[0].sentText).toBe(first.slice(0, 140));
+  });
+});

@@ -128,6 +128,37 @@ describe('items', () => {
     expect(items[0].targets[0]).toMatchObject({ username: 'xuser', url: 'https://x.example/1' });
   });
 
+  it('a published post without a title: a deleted draft or a direct post, named by how it began', () => {
+    const post = (id: string, more: Record<string, unknown>) => ({
+      id,
+      draftId: null,
+      draftTitle: null,
+      accountId: 'x1',
+      username: 'xuser',
+      platform: 'microblog',
+      status: 'published',
+      url: `https://x.example/${id}`,
+      publishedAt: at(kolkata, '2026-12-02', '09:00'),
+      ...more,
+    });
+    const long = 'A thread about local-first software that began with a sentence of more than sixty characters';
+    const items = buildItems(
+      kolkata,
+      [],
+      [
+        post('p1', { draftDeleted: true, sentText: long }),
+        post('p2', { draftDeleted: false, sentText: 'Posted by a script' }),
+        post('p3', { draftDeleted: false, sentText: null }),
+      ],
+      names,
+    );
+    expect(Object.fromEntries(items.map((i) => [i.targets[0].url, [i.title, i.search]]))).toEqual({
+      'https://x.example/p1': [`Deleted draft: “${long.slice(0, 60).trimEnd()}…”`, long.slice(0, 60)],
+      'https://x.example/p2': ['Direct post: “Posted by a script”', 'Posted by a script'],
+      'https://x.example/p3': ['(direct post)', undefined],
+    });
+  });
+
   it(
     'posts that did not go out: one item per draft on the day it happened, each network with its status and ' +
       'reason',

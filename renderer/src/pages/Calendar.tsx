@@ -35,7 +35,7 @@ function historyLink(i: CalItem): string {
   const statuses = new Set(i.targets.map((t) => t.status));
   const q = new URLSearchParams({ from: i.date, to: i.date });
   if (statuses.size === 1) q.set('status', [...statuses][0]!);
-  if (i.title && i.title !== '(direct post)') q.set('q', i.title.slice(0, 200));
+  if (i.search) q.set('q', i.search.slice(0, 200));
   return `#/history?${q.toString()}`;
 }
 const HOURS = Array.from({ length: 24 }, (_, h) => h);

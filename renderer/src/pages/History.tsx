@@ -31,6 +31,23 @@ const STATUSES: [string, string][] = [
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
+/**
+ * A row with no draft title: a direct post (the single-network endpoints), or one whose draft was
+ * deleted since. Either way it shows the start of what was sent, so the row says which post it is.
+ */
+function UntitledRow({ draftDeleted, sentText }: { draftDeleted: boolean; sentText: string | null }) {
+  const what = draftDeleted ? 'Deleted draft' : 'Direct post';
+  if (!sentText?.trim()) return <span className="muted">({what.toLowerCase()})</span>;
+  return (
+    <>
+      <span className="muted small" data-untitled={draftDeleted ? 'deleted-draft' : 'direct'}>
+        {what}:{' '}
+      </span>
+      “{sentText.length >= 140 ? `${sentText.trimEnd()}…` : sentText}”
+    </>
+  );
+}
+
 export function History({ params }: { params?: URLSearchParams }) {
   const linked = {
     status: STATUSES.some(([v]) => v && v === params?.get('status')) ? params!.get('status')! : '',
@@ -177,7 +194,7 @@ export function History({ params }: { params?: URLSearchParams }) {
                       <Time at={p.publishedAt ?? p.updatedAt} zone={zone} />
                     </td>
                     <td data-label="Draft" className="wrap">
-                      {p.draftTitle ?? <span className="muted">(direct post)</span>}
+                      {p.draftTitle ?? <UntitledRow draftDeleted={p.draftDeleted} sentText={p.sentText} />}
                     </td>
                     <td data-label="Network" className="wrap">
                       {networkName(p.platform)} <span className="muted">@{p.username}</span>

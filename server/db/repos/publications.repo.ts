@@ -27,6 +27,10 @@ export interface HistoryRow {
   /** A thread's parts the network holds, of how many (0 of 0 before any was planned). */
   partsSent: number;
   partsTotal: number;
+  /** The first post's text as it was sent (its first 140 characters); null before anything was planned. */
+  sentText: string | null;
+  /** What started it: `now`, `schedule` or `api` (the single-network endpoints, which have no draft). */
+  origin: string;
 }
 
 /** What the history is narrowed to: status, network, time range (publication or last change), text. */
@@ -64,20 +68,22 @@ export class PublicationsRepo {
           AND e.status = 'pending' AND e.next_attempt_at IS NOT NULL) AS nextAttemptAt,
         p.deleted_at AS deletedAt, p.edited_at AS editedAt,
         (SELECT COUNT(*) FROM publication_parts pp WHERE pp.publication_id = p.id AND pp.status = 'sent') AS partsSent,
-        (SELECT COUNT(*) FROM publication_parts pp WHERE pp.publication_id = p.id) AS partsTotal
+        (SELECT COUNT(*) FROM publication_parts pp WHERE pp.publication_id = p.id) AS partsTotal,
+        (SELECT substr(pp.text, 1, 140) FROM publication_parts pp WHERE pp.publication_id = p.id ORDER BY pp.position
+          LIMIT 1) AS sentText, p.origin
       FROM publications p LEFT JOIN drafts d ON d.id = p.draft_id LEFT JOIN accounts a ON a.id = p.account_id
       WHERE p.user_id = @userId AND (@status IS NULL OR p.status = @status)
       UNION ALL
       SELECT e.id, e.draft_id, d.title, e.account_id, a.username, e.platform, e.status, e.last_error, NULL, e.attempts,
             NULL,
-        strftime('%Y-%m-%dT%H:%M:%fZ', e.due_at / 1000.0, 'unixepoch'), NULL, NULL, NULL, NULL, 0, 0
+        strftime('%Y-%m-%dT%H:%M:%fZ', e.due_at / 1000.0, 'unixepoch'), NULL, NULL, NULL, NULL, 0, 0, NULL, 'schedule'
       FROM schedule_entries e LEFT JOIN drafts d ON d.id = e.draft_id LEFT JOIN accounts a ON a.id = e.account_id
       WHERE e.user_id = @userId AND e.status = 'missed' AND (@status IS NULL OR @status = 'missed')
     ) WHERE (@platform IS NULL OR platform = @platform)
       AND (@fromAt IS NULL OR COALESCE(publishedAt, updatedAt) >= @fromAt) AND (@toAt IS NULL OR COALESCE(publishedAt,
             updatedAt) < @toAt)
       AND (@q IS NULL OR instr(lower(COALESCE(draftTitle, '') || ' ' || COALESCE(username, '') || ' ' || COALESCE(url,
-            '') || ' ' || COALESCE(error, '')), @q) > 0)
+            '') || ' ' || COALESCE(error, '') || ' ' || COALESCE(sentText, '')), @q) > 0)
     ORDER BY updatedAt DESC, id LIMIT @limit`),
     });
   }

@@ -202,7 +202,7 @@ export class PublishReports {
     // Stored instants are ISO strings in UTC: bounds with an offset are compared as the same.
     const utc = (iso: string | undefined) => (iso === undefined ? undefined : new Date(Date.parse(iso)).toISOString());
     const rows = this.repos.publications.history(userId, { ...q, from: utc(q.from), to: utc(q.to) });
-    return rows.map(({ data, nextAttemptAt, partsSent, partsTotal, ...r }) => {
+    return rows.map(({ data, nextAttemptAt, partsSent, partsTotal, origin, ...r }) => {
       const parts = partsTotal > 1 ? { sent: partsSent, total: partsTotal } : null;
       const errorCode = errorCodeOf({ status: r.status, data });
       const next = nextAttemptAt === null ? null : new Date(nextAttemptAt).toISOString();
@@ -215,7 +215,10 @@ export class PublishReports {
         parts,
       });
       const canRetry = s.canRetry && r.draftId !== null;
-      return { ...r, errorCode, nextAttemptAt: next, statusText: s.text, canRetry, parts };
+      // A publication keeps its row when its draft is deleted (the draft's id is set to null): it
+      // was not a direct post, and says so.
+      const draftDeleted = r.draftId === null && origin !== 'api';
+      return { ...r, errorCode, nextAttemptAt: next, statusText: s.text, canRetry, parts, draftDeleted };
     });
   }
 }

@@ -33,6 +33,8 @@ export interface CalItem {
   kind: 'scheduled' | 'published' | 'problem';
   draftId: string | null;
   title: string;
+  /** What History is searched for to find it: the title, or for a post with none, its text as sent. */
+  search?: string;
   date: string;
   /** The earliest target's wall time, "HH:MM", and its instant (ISO). */
   time: string;
@@ -41,6 +43,18 @@ export interface CalItem {
   targets: Target[];
   /** An evergreen repeat's fill of a queue slot (fills.ts). */
   fill?: { setId: string; at: string };
+}
+
+/** A published post's title; one without a draft says whether its draft was deleted, and how it began. */
+function untitled(p: Published): { title: string; search?: string } {
+  if (p.draftTitle !== null) return { title: p.draftTitle, search: p.draftTitle };
+  const what = p.draftDeleted ? 'Deleted draft' : 'Direct post';
+  const text = p.sentText?.trim();
+  if (!text) return { title: `(${what.toLowerCase()})` };
+  return {
+    title: `${what}: “${text.length > 60 ? `${text.slice(0, 60).trimEnd()}…` : text}”`,
+    search: text.slice(0, 60),
+  };
 }
 
 interface Scheduled {
@@ -55,6 +69,10 @@ interface Published {
   id: string;
   draftId: string | null;
   draftTitle: string | null;
+  /** Its draft was deleted since (else a post without a title is a direct post). */
+  draftDeleted?: boolean;
+  /** The first post's text as sent (140 characters at most). */
+  sentText?: string | null;
   accountId: string;
   username: string | null;
   platform: string;
@@ -82,7 +100,14 @@ export function buildItems(
   published: Published[],
   usernames: Map<string, string>,
 ): CalItem[] {
-  const entries: { kind: CalItem['kind']; groupId: string; draftId: string | null; title: string; t: Target }[] = [];
+  const entries: {
+    kind: CalItem['kind'];
+    groupId: string;
+    draftId: string | null;
+    title: string;
+    search?: string;
+    t: Target;
+  }[] = [];
   for (const s of scheduled) {
     const t = {
       accountId: s.accountUuid,
@@ -90,11 +115,18 @@ export function buildItems(
       username: usernames.get(s.accountUuid),
       at: s.scheduledFor,
     };
-    entries.push({ kind: 'scheduled', groupId: s.draftId, draftId: s.draftId, title: s.draftTitle || 'Untitled', t });
+    entries.push({
+      kind: 'scheduled',
+      groupId: s.draftId,
+      draftId: s.draftId,
+      title: s.draftTitle || 'Untitled',
+      search: s.draftTitle || undefined,
+      t,
+    });
   }
   for (const p of published) {
     const who = { accountId: p.accountId, platform: p.platform, username: p.username ?? usernames.get(p.accountId) };
-    const base = { groupId: p.draftId ?? p.id, draftId: p.draftId, title: p.draftTitle ?? '(direct post)' };
+    const base = { groupId: p.draftId ?? p.id, draftId: p.draftId, ...untitled(p) };
     if (p.status === 'published' && p.publishedAt)
       entries.push({ ...base, kind: 'published', t: { ...who, at: p.publishedAt, url: p.url } });
     else if (isProblem(p.status) && p.updatedAt)
@@ -124,6 +156,7 @@ export function buildItems(
       kind: e.kind,
       draftId: e.draftId,
       title: e.title,
+      search: e.search,
       date,
       time,
       at: e.t.at,
