@@ -190,12 +190,16 @@ export interface OptionsFacts {
   pollLimits?: Partial<NetworkPollLimits>;
   /** linksIn, or a caller's remembered answers of it (the composer asks on every key). */
   links?: (text: string) => string[];
+  /** The account's username: Threads quotes only the account's own posts. Absent: not checked. */
+  handle?: string | null;
 }
 
 /** Whether options hold anything at all. */
 export function hasOptions(o: PostOptionsValue | null | undefined): o is PostOptionsValue {
   return !!o && Object.values(o).some((v) => v !== null && v !== undefined && v !== false);
 }
+
+const sameUser = (a: string | undefined, b: string) => !!a && a.toLowerCase() === b.replace(/^@/, '').toLowerCase();
 
 export function optionsVerdict(
   platform: Platform,
@@ -247,6 +251,14 @@ export function optionsVerdict(
       dropped.push({ option: 'quoteUrl', reason: `${name} can quote only ${name} posts; this is a post on ${of}` });
     } else if (platform === 'fedblog' && facts.firstMedia > 0) {
       problems.push({ option: 'quoteUrl', reason: 'Mastodon takes a quote or media on a post, not both' });
+    } else if (platform === 'threadblog' && facts.handle && !sameUser(quoted.author, facts.handle)) {
+      // Threads quotes by post id, which only the account's own posts can be looked up for.
+      problems.push({
+        option: 'quoteUrl',
+        reason:
+          `Threads quotes only this account's own posts, and this is @${quoted.author}'s: quote it in the ` +
+          'Threads app, or remove the quote',
+      });
     }
   }
   return { dropped, problems };

@@ -10,7 +10,7 @@ export interface QuotedPost {
   platform: Platform;
   /** The post id as the network's own API names it where the URL holds it (X id, LinkedIn URN). */
   id?: string;
-  /** Bluesky: the author's handle or DID and the record key. */
+  /** Bluesky: the author's handle or DID (and the record key below); Threads: the author's username. */
   author?: string;
   rkey?: string;
   /** Threads: the post's shortcode. */
@@ -48,7 +48,8 @@ export function parseQuoteUrl(raw: string): QuotedPost | null {
   }
   if (THREADS_HOSTS.has(host)) {
     if (seg.length < 3 || !seg[0].startsWith('@') || seg[1] !== 'post') return null;
-    return /^[A-Za-z0-9_-]{5,64}$/.test(seg[2]) ? { platform: 'threadblog', code: seg[2], url } : null;
+    if (!/^[A-Za-z0-9_-]{5,64}$/.test(seg[2])) return null;
+    return { platform: 'threadblog', code: seg[2], author: decodeURIComponent(seg[0].slice(1)), url };
   }
   if (LINKEDIN_HOSTS.has(host)) {
     const urn = decodeURIComponent(seg[0] === 'feed' && seg[1] === 'update' ? (seg[2] ?? '') : '');

@@ -91,4 +91,33 @@ describe('Post options in the composer', () => {
         replyControl: 'followers',
       });
   });
+
+  it("says before publishing that Threads cannot quote another account's post, and not for its own", async () => {
+    await page().setViewportSize({ width: 1280, height: 1400 });
+    await page().keyboard.press('Control+n');
+    await page().getByRole('heading', { name: 'New draft' }).waitFor();
+    await page().getByRole('textbox', { name: 'Post 1', exact: true }).fill('Worth a read');
+    const panel = page().locator('[data-options-panel]');
+    await panel.locator('summary').click();
+    const { username: handle } = app.t.server.sqlite
+      .prepare("SELECT username FROM accounts WHERE platform = 'threadblog'")
+      .get() as { username: string };
+    await panel.getByLabel('Quote URL').fill('https://www.threads.net/@someone.else/post/DAbCdEf1234');
+    const problem = preview('threadblog').locator('[data-options-problem="quoteUrl"]');
+    await expect
+      .poll(() => problem.textContent())
+      .toBe(
+        "Threads quotes only this account's own posts, and this is @someone.else's: quote it in the Threads app, " +
+          'or remove the quote',
+      );
+    await preview('threadblog').scrollIntoViewIfNeeded();
+    await page().screenshot({ path: shotPath('composer-threads-quote-1280') });
+    await page().setViewportSize({ width: 390, height: 900 });
+    await problem.scrollIntoViewIfNeeded();
+    await page().waitForTimeout(500);
+    await page().screenshot({ path: shotPath('composer-threads-quote-390') });
+    await page().setViewportSize({ width: 1280, height: 1400 });
+    await panel.getByLabel('Quote URL').fill(`https://www.threads.net/@${handle}/post/DAbCdEf1234`);
+    await expect.poll(() => problem.count()).toBe(0);
+  });
 });

@@ -108,6 +108,32 @@ describe('Threads', () => {
     expect(c.options?.quotePostId).toBe(quoted.data.id);
   });
 
+  it("a quote of another account's post stops the publish before Threads gets anything, and says why", async () => {
+    const [text] = texts('Quoting someone else', 1);
+    const quoteUrl = 'https://www.threads.net/@someone.else/post/DAbCdEf1234';
+    const before = nets.threads.state.containers.size;
+    const id = await createDraft([text], { options: { quoteUrl } });
+    // The draft's networks say so first (what the CLI's dry run and the composer show) ...
+    const check = await t.call('GET', `/microblog/drafts/${id}/networks`, { key });
+    expect(check.status, check.text).toBe(200);
+    const threads = (check.body.networks as { platform: string; valid: boolean; problems: unknown[] }[]).find(
+      (n) => n.platform === 'threadblog',
+    )!;
+    expect(threads.valid).toBe(false);
+    expect(threads.problems).toEqual([
+      { option: 'quoteUrl', reason: expect.stringMatching(/own posts, and this is @someone\.else's: quote it in/) },
+    ]);
+    // ... and publishing is refused before anything is sent.
+    const r = await t.call('POST', '/publish/multi-platform', {
+      key,
+      body: { draftId: id, targetAccounts: [{ accountId: ids.threadblog, platform: 'threadblog' }] },
+    });
+    expect(r.status, r.text).toBe(400);
+    expect(r.body.message).toMatch(/Threads quotes only this account's own posts/);
+    expect(JSON.stringify(r.body.details)).toContain('options.quoteUrl');
+    expect(nets.threads.state.containers.size).toBe(before);
+  });
+
   it('more than 5 distinct links stop the publish before Threads gets anything', async () => {
     const [text] = texts('Links', 1);
     const links = [1, 2, 3, 4, 5, 6].map((i) => `https://example.com/${i}`).join(' ');

@@ -137,6 +137,7 @@ export class DraftNetworks {
         texts: posts.map((p) => p.text),
         firstMedia: posts[0]?.media.length ?? 0,
         pollLimits: pollLimitsFromMeta(platform, meta),
+        handle: account.username,
       });
       return {
         accountId: account.id,

@@ -131,6 +131,7 @@ export function optionsCheck(account: AccountRow, parts: PartPlan[], options?: P
     texts: parts.map((p) => p.text),
     firstMedia: parts[0]?.media.length ?? 0,
     pollLimits: pollLimitsFromMeta(platform, metaOf(account)),
+    handle: account.username,
   });
 }
 

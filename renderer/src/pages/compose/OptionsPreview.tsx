@@ -11,28 +11,37 @@ import {
   type PostOptionsValue,
 } from '../../../../text/index';
 import { linksOf } from './preview/analysis';
+import type { Identity } from './preview/types';
 
 type Posts = readonly { text: string; media: readonly unknown[] }[];
 // One network's posts are the same array for the previews' validity and for drawing them.
-const verdicts = new WeakMap<Posts, { platform: Platform; options: unknown; v: OptionsVerdict }>();
-function verdictOf(platform: Platform, options: PostOptionsValue | null | undefined, posts: Posts): OptionsVerdict {
+const verdicts = new WeakMap<Posts, { platform: Platform; options: unknown; handle?: string; v: OptionsVerdict }>();
+function verdictOf(
+  platform: Platform,
+  options: PostOptionsValue | null | undefined,
+  posts: Posts,
+  handle?: string,
+): OptionsVerdict {
   const last = verdicts.get(posts);
-  if (last && last.platform === platform && last.options === options) return last.v;
+  if (last && last.platform === platform && last.options === options && last.handle === handle) return last.v;
   const texts = posts.map((p) => p.text);
-  const v = optionsVerdict(platform, options, { texts, firstMedia: posts[0]?.media.length ?? 0, links: linksOf });
-  verdicts.set(posts, { platform, options, v });
+  const firstMedia = posts[0]?.media.length ?? 0;
+  const v = optionsVerdict(platform, options, { texts, firstMedia, links: linksOf, handle });
+  verdicts.set(posts, { platform, options, handle, v });
   return v;
 }
 
 /** Previews marked invalid where the options (or Threads' 5 links) stop the post, as the server does. */
-export function withOptions<P extends { platform: Platform; posts: Posts; valid: boolean }>(
+export function withOptions<P extends { platform: Platform; posts: Posts; valid: boolean; identity?: Identity }>(
   previews: P[],
   options: PostOptionsValue | null | undefined,
 ): P[] {
   // Threads' link count applies without options too.
   if (!options && !previews.some((p) => p.platform === 'threadblog')) return previews;
   return previews.map((p) =>
-    p.valid && verdictOf(p.platform, options, p.posts).problems.length > 0 ? { ...p, valid: false } : p,
+    p.valid && verdictOf(p.platform, options, p.posts, p.identity?.username).problems.length > 0
+      ? { ...p, valid: false }
+      : p,
   );
 }
 
@@ -40,12 +49,15 @@ export function OptionsPreview({
   platform,
   options,
   posts,
+  username,
 }: {
   platform: Platform;
   options: PostOptionsValue | null | undefined;
   posts: Posts;
+  /** The account the posts go from (Threads quotes only its own posts). */
+  username?: string;
 }) {
-  const { dropped, problems } = verdictOf(platform, options, posts);
+  const { dropped, problems } = verdictOf(platform, options, posts, username);
   if (!hasOptions(options) && problems.length === 0) return null;
   const o = options ?? {};
   const pollShown = o.poll && !dropped.some((d) => d.option === 'poll') && problems.every((p) => p.option !== 'poll');

@@ -82,7 +82,7 @@ export function Previews({
               {warning}
             </p>
           )}
-          <OptionsPreview platform={platform} options={options} posts={posts} />
+          <OptionsPreview platform={platform} options={options} posts={posts} username={identity.username} />
           {posts.length > 0 && (
             <div
               className={`pv-screen pv-screen-${platform}${posts.length > 6 ? ' pv-many' : ''}`}

@@ -46,6 +46,7 @@ export function useNetworkFacts(platforms: Platform[], targets: AccountLike[]): 
         handle,
         avatar: a?.avatar || undefined,
         server: hostOf(a?.server_url),
+        username: a?.username,
       };
     }
     return { opts, ids };

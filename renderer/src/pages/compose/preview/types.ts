@@ -8,6 +8,8 @@ export interface Identity {
   handle: string;
   avatar?: string;
   server?: string;
+  /** The account's username; absent when none is chosen (the preview then shows "you"). */
+  username?: string;
 }
 
 /** A link card (GET /link-preview's `card`); absent: no card is drawn. */
