@@ -110,6 +110,12 @@ describe('Post options in the composer', () => {
         "Threads quotes only this account's own posts, and this is @someone.else's: quote it in the Threads app, " +
           'or remove the quote',
       );
+    // Publishing waits for it, as the server would refuse it; the page says where to look.
+    const publish = page().getByRole('button', { name: 'Publish now' });
+    await expect.poll(() => publish.isDisabled()).toBe(true);
+    await expect
+      .poll(() => page().locator('[data-options-block]').textContent())
+      .toBe('Threads cannot take this post as it is; its preview says why.');
     await preview('threadblog').scrollIntoViewIfNeeded();
     await page().screenshot({ path: shotPath('composer-threads-quote-1280') });
     await page().setViewportSize({ width: 390, height: 900 });
@@ -119,5 +125,7 @@ describe('Post options in the composer', () => {
     await page().setViewportSize({ width: 1280, height: 1400 });
     await panel.getByLabel('Quote URL').fill(`https://www.threads.net/@${handle}/post/DAbCdEf1234`);
     await expect.poll(() => problem.count()).toBe(0);
+    await expect.poll(() => publish.isEnabled()).toBe(true);
+    expect(await page().locator('[data-options-block]').count()).toBe(0);
   });
 });

@@ -10,6 +10,7 @@
  * last post when it is picked (and taken out when it is changed), so the counters count them.
  */
 import { Fragment, memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { NETWORK_LABELS } from '../../../text/index';
 import { ErrorText, Notice, Page, StatusChip } from '../components/ui';
 import { SpendMeter } from '../components/SpendMeter';
 import { ConfirmPublish } from './compose/ConfirmPublish';
@@ -54,7 +55,12 @@ export function Compose({ params }: { params: URLSearchParams }) {
     [c.posts, c.overrides, c.linkCard, k.platforms, k.facts, cardState, k.targets.length, relayReady],
   );
   const previews = useMemo(() => withOptions(d.previews, c.options), [d.previews, c.options]);
-  const canSend = d.canSend && !k.busy;
+  // A network that cannot take the post's options (or Threads its links) stops the send as the
+  // server would, before it is asked.
+  const optionsBlock = d.previews.every((p) => p.valid)
+    ? previews.filter((p) => !p.valid).map((p) => NETWORK_LABELS[p.platform])
+    : [];
+  const canSend = d.canSend && optionsBlock.length === 0 && !k.busy;
   const calls = useEditorCalls(k, d.withThreads);
   const setDrag = useCallback((i: number | undefined) => setDragOver(i), []);
   const { edit } = k;
@@ -141,7 +147,7 @@ export function Compose({ params }: { params: URLSearchParams }) {
               Add post to thread
             </button>
           </div>
-          <SendPanel k={k} canSend={canSend} tooLong={d.tooLong} onPublish={confirm} />
+          <SendPanel k={k} canSend={canSend} tooLong={d.tooLong} optionsBlock={optionsBlock} onPublish={confirm} />
           <Evergreen draftId={c.draftId} />
         </section>
 

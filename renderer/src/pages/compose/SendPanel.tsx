@@ -17,11 +17,14 @@ export function SendPanel({
   k,
   canSend,
   tooLong,
+  optionsBlock,
   onPublish,
 }: {
   k: Composer;
   canSend: boolean;
   tooLong: boolean;
+  /** The networks that cannot take the post's options as they are (each preview says why). */
+  optionsBlock?: string[];
   onPublish: () => void;
 }) {
   const scheduled = k.c.status === 'scheduled';
@@ -111,6 +114,12 @@ export function SendPanel({
       {tooLong && (
         <p className="error small" role="alert">
           Some posts do not fit a network; see the previews.
+        </p>
+      )}
+      {optionsBlock && optionsBlock.length > 0 && !tooLong && (
+        <p className="error small" role="alert" data-options-block>
+          {optionsBlock.join(' and ')} cannot take this post as it is;{' '}
+          {optionsBlock.length > 1 ? 'their previews say' : 'its preview says'} why.
         </p>
       )}
       {!k.targets.length && k.accounts.data && (
