@@ -9,6 +9,8 @@ import { threadPartsText } from '../text/status-text.js';
 const DONE = new Set(['published', 'failed', 'needs_review', 'missed', 'cancelled', 'skipped']);
 /** Only for a server without GET /events (older Herald): progress is then polled. */
 const POLL_MS = 300;
+/** While a thread goes out: how often its parts are read. */
+const PARTS_MS = 1000;
 
 type Progress = Awaited<ReturnType<HeraldClient['publishProgress']>>;
 type Accounts = Awaited<ReturnType<typeof accountsById>>;
@@ -87,7 +89,10 @@ export function registerPublish(program: Command): void {
               process.stderr.write(`Publishing ${draftId} to ${progress.entries.length} account(s)…\n`);
             announced = true;
             for (const e of progress.entries) {
-              if (live && seen.get(e.id) !== e.status) {
+              // A thread's parts count as a change too: "publishing (part 4 of 5)" as each goes out.
+              const parts = threadPartsText(e.status, e.parts);
+              const state = parts ? `${e.status} (${parts})` : e.status;
+              if (live && seen.get(e.id) !== state) {
                 const mark =
                   e.status === 'published'
                     ? paint('✓', 32, process.stderr)
@@ -97,9 +102,9 @@ export function registerPublish(program: Command): void {
                         ? paint('…', 33, process.stderr)
                         : '…';
                 const detail = e.url ? `  ${e.url}` : e.error ? `  ${safe(e.error)}` : '';
-                process.stderr.write(`${mark} ${whereTo(e.platform, e.accountUuid, accounts)}  ${e.status}${detail}\n`);
+                process.stderr.write(`${mark} ${whereTo(e.platform, e.accountUuid, accounts)}  ${state}${detail}\n`);
               }
-              seen.set(e.id, e.status);
+              seen.set(e.id, state);
             }
             return progress.entries.every((e) => DONE.has(e.status));
           };
@@ -140,8 +145,9 @@ export function registerPublish(program: Command): void {
 
 /**
  * Follows a publish until every account is done: the progress is read once when the event stream
- * opens (catching up on what happened before), then again on each event of this draft; no polling.
- * A server without GET /events is polled instead.
+ * opens (catching up on what happened before), then again on each event of this draft. A thread's
+ * parts go out without events of their own, so while one is going out its progress is also read
+ * once a second (as the composer does). A server without GET /events is polled instead.
  */
 async function follow(
   client: HeraldClient,
@@ -160,6 +166,9 @@ async function follow(
     });
     return queue;
   };
+  const threads = setInterval(() => {
+    if (latest?.entries.some((e) => !DONE.has(e.status) && (e.parts?.length ?? 0) > 1)) void refresh();
+  }, PARTS_MS);
   try {
     for await (const e of client.events({ signal: ac.signal, onOpen: () => void refresh() })) {
       if (e.type.startsWith('post.') && e.data.draftId === draftId) void refresh();
@@ -171,6 +180,8 @@ async function follow(
       if (show(latest)) break;
       await new Promise((r) => setTimeout(r, POLL_MS));
     }
+  } finally {
+    clearInterval(threads);
   }
   await queue;
   // The stream ended before the publish did (the server closing): one last look.

@@ -451,7 +451,9 @@ describe('herald publish', () => {
     for (const r of rows) expect(r['URL / ERROR']).toMatch(new RegExp(`^${sim.url}/@(herald|second)/\\d+$`));
     const progress = table.err.split('\n').filter(Boolean);
     expect(progress[0]).toBe(`Publishing ${a} to 2 account(s)…`);
-    for (const r of rows) expect(progress).toContain(`✓ Mastodon  ${r.ACCOUNT}  published  ${r['URL / ERROR']}`);
+    // Each line says a thread's parts, as the table does.
+    for (const r of rows)
+      expect(progress).toContain(`✓ Mastodon  ${r.ACCOUNT}  published (2 parts)  ${r['URL / ERROR']}`);
     expect(progress.at(-1)).toBe('Done: 2 published, 0 failed of 2.');
     expect(
       sim.state.statuses

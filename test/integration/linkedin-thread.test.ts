@@ -9,9 +9,11 @@
  * third exists once (found among the post's comments, or sent now), then the fourth. The progress
  * shows each part: three sent and the rest to go while it is stalled, all five after the resume.
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChild, type ChildServer } from '../helpers/child-server.js';
+import { BIN, cliEnv } from '../helpers/cli.js';
 import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy.js';
 import { connectOAuth } from '../helpers/oauth-connect.js';
 import { startServer, tempDir, type TestServer } from '../helpers/server.js';
@@ -145,6 +147,40 @@ describe('a LinkedIn comment whose answer is lost', () => {
     expect(posts).toHaveLength(1);
     expect(comments.map((c) => c.text)).toEqual(texts.slice(1));
   }, 60_000);
+});
+
+describe('herald publish following a LinkedIn thread', () => {
+  it('shows each part as it goes out, while the thread is stalled too, then the whole thread', async () => {
+    const t = servers[0]!;
+    const key = await t.login();
+    const texts = parts('Followed from the CLI');
+    const draft = await t.call('POST', '/microblog/drafts', {
+      key,
+      body: { title: 'Followed', tweets: texts.map((content) => ({ content })) },
+    });
+    const accounts = await t.call('GET', '/accounts', { key });
+    const account = accounts.body.accounts.find((a: { platform: string }) => a.platform === 'problog');
+    const home = tempDir('herald-li-cli-');
+    dirs.push(home);
+    const hold = proxy.hold(COMMENT, { skip: 2 });
+    const child = spawn(process.execPath, [BIN, 'publish', draft.body.draft.id, '--accounts', account.uuid], {
+      env: cliEnv(home, { HERALD_API_KEY: key, HERALD_BASE_URL: t.base }) as NodeJS.ProcessEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
+    const exited = new Promise<number | null>((r) => child.on('close', r));
+    await hold.arrived;
+    // No event comes while the third comment is held: the CLI reads the parts and says where it is.
+    await until('the CLI to show part 4 of 5 going out', async () => err.includes('publishing (part 4 of 5)'), 15_000);
+    hold.release();
+    expect(await exited, err).toBe(0);
+    expect(err).toMatch(/✓ LinkedIn\s+\S.*  published \(5 parts\)  https:\/\/www\.linkedin\.com\//);
+    expect(out).toContain('published (5 parts)');
+    expect(held(texts).comments.map((c) => c.text)).toEqual(texts.slice(1));
+  }, 90_000);
 });
 
 describe.each([
