@@ -128,19 +128,25 @@ describe('a 5-part thread to LinkedIn', () => {
   }, 60_000);
 });
 
+/** A new 5-part thread on the first test's server, to its LinkedIn account. */
+async function anotherThread(label: string) {
+  const t = servers[0]!;
+  const key = await t.login();
+  const texts = parts(label);
+  const draft = await t.call('POST', '/microblog/drafts', {
+    key,
+    body: { title: label, tweets: texts.map((content) => ({ content })) },
+  });
+  const accounts = await t.call('GET', '/accounts', { key });
+  const accountId = accounts.body.accounts.find((a: { platform: string }) => a.platform === 'problog').uuid as string;
+  return { t, key, texts, draftId: draft.body.draft.id as string, accountId };
+}
+
 describe('a LinkedIn comment whose answer is lost', () => {
   it("is found among the post's comments, not sent again; the thread goes on", async () => {
-    const t = servers[0]!;
-    const key = await t.login();
-    const texts = parts('Lost answer');
-    const draft = await t.call('POST', '/microblog/drafts', {
-      key,
-      body: { title: 'Lost answer', tweets: texts.map((content) => ({ content })) },
-    });
-    const accounts = await t.call('GET', '/accounts', { key });
-    const accountId = accounts.body.accounts.find((a: { platform: string }) => a.platform === 'problog').uuid;
+    const { t, key, texts, draftId, accountId } = await anotherThread('Lost answer');
     proxy.dropAfterCommit(COMMENT, { skip: 1 });
-    const r = await t.call('POST', '/problog/publish', { key, body: { accountId, draftId: draft.body.draft.id } });
+    const r = await t.call('POST', '/problog/publish', { key, body: { accountId, draftId } });
     expect(r.status, r.text).toBe(200);
     expect(proxy.fired.some((f) => f.startsWith('drop POST /rest/socialActions/'))).toBe(true);
     const { posts, comments } = held(texts);
@@ -151,19 +157,11 @@ describe('a LinkedIn comment whose answer is lost', () => {
 
 describe('herald publish following a LinkedIn thread', () => {
   it('shows each part as it goes out, while the thread is stalled too, then the whole thread', async () => {
-    const t = servers[0]!;
-    const key = await t.login();
-    const texts = parts('Followed from the CLI');
-    const draft = await t.call('POST', '/microblog/drafts', {
-      key,
-      body: { title: 'Followed', tweets: texts.map((content) => ({ content })) },
-    });
-    const accounts = await t.call('GET', '/accounts', { key });
-    const account = accounts.body.accounts.find((a: { platform: string }) => a.platform === 'problog');
+    const { t, key, texts, draftId, accountId } = await anotherThread('Followed from the CLI');
     const home = tempDir('herald-li-cli-');
     dirs.push(home);
     const hold = proxy.hold(COMMENT, { skip: 2 });
-    const child = spawn(process.execPath, [BIN, 'publish', draft.body.draft.id, '--accounts', account.uuid], {
+    const child = spawn(process.execPath, [BIN, 'publish', draftId, '--accounts', accountId], {
       env: cliEnv(home, { HERALD_API_KEY: key, HERALD_BASE_URL: t.base }) as NodeJS.ProcessEnv,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
