@@ -26,14 +26,20 @@ afterAll(async () => {
   await app?.close();
 });
 
+/** A new draft with `text` in its first post, and its options panel open. */
+async function newDraftWithOptions(text: string) {
+  await page().setViewportSize({ width: 1280, height: 1400 });
+  await page().keyboard.press('Control+n');
+  await page().getByRole('heading', { name: 'New draft' }).waitFor();
+  await page().getByRole('textbox', { name: 'Post 1', exact: true }).fill(text);
+  const panel = page().locator('[data-options-panel]');
+  await panel.locator('summary').click();
+  return panel;
+}
+
 describe('Post options in the composer', () => {
   it('writes a poll, a content warning and a reply control once; previews show what each network takes', async () => {
-    await page().setViewportSize({ width: 1280, height: 1400 });
-    await page().keyboard.press('Control+n');
-    await page().getByRole('heading', { name: 'New draft' }).waitFor();
-    await page().getByRole('textbox', { name: 'Post 1', exact: true }).fill('Which should we build next?');
-    const panel = page().locator('[data-options-panel]');
-    await panel.locator('summary').click();
+    const panel = await newDraftWithOptions('Which should we build next?');
     await panel.getByLabel('Poll', { exact: true }).check();
     await panel.getByLabel('Choice 1').fill('Polls');
     await panel.getByLabel('Choice 2').fill('Quotes');
@@ -93,12 +99,7 @@ describe('Post options in the composer', () => {
   });
 
   it("says before publishing that Threads cannot quote another account's post, and not for its own", async () => {
-    await page().setViewportSize({ width: 1280, height: 1400 });
-    await page().keyboard.press('Control+n');
-    await page().getByRole('heading', { name: 'New draft' }).waitFor();
-    await page().getByRole('textbox', { name: 'Post 1', exact: true }).fill('Worth a read');
-    const panel = page().locator('[data-options-panel]');
-    await panel.locator('summary').click();
+    const panel = await newDraftWithOptions('Worth a read');
     const { username: handle } = app.t.server.sqlite
       .prepare("SELECT username FROM accounts WHERE platform = 'threadblog'")
       .get() as { username: string };
