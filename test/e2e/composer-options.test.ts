@@ -111,6 +111,8 @@ describe('Post options in the composer', () => {
         "Threads quotes only this account's own posts, and this is @someone.else's: quote it in the Threads app, " +
           'or remove the quote',
       );
+    // The header says what is wrong: the post fits, its options do not.
+    await expect(preview('threadblog').locator('h3').textContent()).resolves.toBe('Threadscannot go as set');
     // Publishing waits for it, as the server would refuse it; the page says where to look.
     const publish = page().getByRole('button', { name: 'Publish now' });
     await expect.poll(() => publish.isDisabled()).toBe(true);

@@ -40,7 +40,7 @@ export function withOptions<P extends { platform: Platform; posts: Posts; valid:
   if (!options && !previews.some((p) => p.platform === 'threadblog')) return previews;
   return previews.map((p) =>
     p.valid && verdictOf(p.platform, options, p.posts, p.identity?.username).problems.length > 0
-      ? { ...p, valid: false }
+      ? { ...p, valid: false, optionsBlock: true }
       : p,
   );
 }

@@ -33,6 +33,8 @@ export interface NetworkPreview {
   cards?: (LinkCardData | undefined)[];
   /** What would fail on this network although the posts fit (Threads and media kept in Herald). */
   warning?: string;
+  /** The posts fit, but the network cannot take them with these options (or Threads its links). */
+  optionsBlock?: boolean;
 }
 
 /** The thread as `platform` gets it, as a network's own text (a line holding only --- between posts). */
@@ -66,7 +68,7 @@ export function Previews({
   const [overOpen, setOverOpen] = useState<Platform | undefined>();
   return (
     <section aria-label="Previews">
-      {previews.map(({ platform, posts, verdicts, valid, identity, opts, cards, warning }) => (
+      {previews.map(({ platform, posts, verdicts, valid, identity, opts, cards, warning, optionsBlock }) => (
         <div key={platform} className="preview" data-preview={platform}>
           <h3>
             <span>
@@ -74,7 +76,13 @@ export function Previews({
               {overrides[platform]?.trim() ? ' (custom text)' : ''}
             </span>
             <span className={valid ? 'ok' : posts.length ? 'error' : 'muted'}>
-              {valid ? sizeOf(platform, posts.length) : posts.length ? 'does not fit' : 'empty'}
+              {valid
+                ? sizeOf(platform, posts.length)
+                : optionsBlock
+                  ? 'cannot go as set'
+                  : posts.length
+                    ? 'does not fit'
+                    : 'empty'}
             </span>
           </h3>
           {warning && (
