@@ -29,13 +29,24 @@ const MAX = 4000;
 export const optsKey = (o: CountOptions) =>
   `${o.maxCharacters ?? ''},${o.charactersReservedPerUrl ?? ''},${o.maxMediaAttachments ?? ''}${o.comment ? ',c' : ''}`;
 
-/** A bounded memo: cleared whole when full (the composer's texts are few; a reload refills it). */
+/** A bounded map: cleared whole when full (the composer's texts are few; the next keys refill it). */
+class BoundedMap<T> extends Map<string, T> {
+  constructor(private readonly max = MAX) {
+    super();
+  }
+
+  override set(key: string, value: T): this {
+    if (this.size >= this.max && !this.has(key)) this.clear();
+    return super.set(key, value);
+  }
+}
+
+/** A bounded memo over a BoundedMap (an undefined answer is remembered too). */
 function memo<T>(max = MAX) {
-  const map = new Map<string, T>();
+  const map = new BoundedMap<T>(max);
   return (key: string, make: () => T): T => {
     const hit = map.get(key);
     if (hit !== undefined || map.has(key)) return hit as T;
-    if (map.size >= max) map.clear();
     const v = make();
     map.set(key, v);
     return v;
@@ -54,8 +65,7 @@ interface Known {
   verdicts?: Map<string, Verdict>;
   entities?: Map<Platform, Entity[]>;
 }
-const facts = new Map<string, Known>();
-const FACTS_MAX = 1024;
+const facts = new BoundedMap<Known>(1024);
 
 /** Longer texts are counted in pieces. */
 const LONG = 2 * SEGMENT;
@@ -67,19 +77,17 @@ const LONG = 2 * SEGMENT;
 function factsOf(text: string): Known {
   const hit = facts.get(text);
   if (hit) return hit;
-  let known: Known;
   const pieces = text.length > LONG ? countSegments(text) : undefined;
-  if (!pieces || pieces.length === 1) known = { facts: new TextFacts(text) };
-  else
-    known = {
-      facts: TextFacts.joined(
-        text,
-        pieces.map((p) => factsOf(p).facts),
-      ),
-      pieces,
-    };
-  // Bounded: cleared whole when full (the composer's texts are few; the next keys refill it).
-  if (facts.size >= FACTS_MAX) facts.clear();
+  const known: Known =
+    pieces && pieces.length > 1
+      ? {
+          facts: TextFacts.joined(
+            text,
+            pieces.map((p) => factsOf(p).facts),
+          ),
+          pieces,
+        }
+      : { facts: new TextFacts(text) };
   facts.set(text, known);
   return known;
 }
