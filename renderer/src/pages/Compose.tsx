@@ -57,9 +57,7 @@ export function Compose({ params }: { params: URLSearchParams }) {
   const previews = useMemo(() => withOptions(d.previews, c.options), [d.previews, c.options]);
   // A network that cannot take the post's options (or Threads its links) stops the send as the
   // server would, before it is asked.
-  const optionsBlock = d.previews.every((p) => p.valid)
-    ? previews.filter((p) => !p.valid).map((p) => NETWORK_LABELS[p.platform])
-    : [];
+  const optionsBlock = previews.filter((p) => p.optionsBlock).map((p) => NETWORK_LABELS[p.platform]);
   const canSend = d.canSend && optionsBlock.length === 0 && !k.busy;
   const calls = useEditorCalls(k, d.withThreads);
   const setDrag = useCallback((i: number | undefined) => setDragOver(i), []);

@@ -50,6 +50,13 @@ const threadText = (platform: Platform, thread: readonly { text: string; media: 
 const sizeOf = (platform: Platform, n: number) =>
   platform === 'problog' && n > 1 ? `1 post, ${n - 1} comment${n === 2 ? '' : 's'}` : `${n} post${n === 1 ? '' : 's'}`;
 
+/** The preview's verdict beside the network's name. */
+function verdictWords(platform: Platform, valid: boolean, optionsBlock: boolean | undefined, n: number): string {
+  if (valid) return sizeOf(platform, n);
+  if (optionsBlock) return 'cannot go as set';
+  return n ? 'does not fit' : 'empty';
+}
+
 export function Previews({
   previews,
   overrides,
@@ -76,13 +83,7 @@ export function Previews({
               {overrides[platform]?.trim() ? ' (custom text)' : ''}
             </span>
             <span className={valid ? 'ok' : posts.length ? 'error' : 'muted'}>
-              {valid
-                ? sizeOf(platform, posts.length)
-                : optionsBlock
-                  ? 'cannot go as set'
-                  : posts.length
-                    ? 'does not fit'
-                    : 'empty'}
+              {verdictWords(platform, valid, optionsBlock, posts.length)}
             </span>
           </h3>
           {warning && (
