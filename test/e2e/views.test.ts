@@ -309,7 +309,8 @@ describe('history', () => {
     const rows = page().locator('tr[data-publication]');
     await expect.poll(() => rows.count()).toBe(2);
     const cell = (id: string) => page().locator(`tr[data-publication="${id}"] td[data-label="Draft"]`);
-    await expect(cell('pub-gone').textContent()).resolves.toBe(`Deleted draft: “${gone.slice(0, 140).trimEnd()}…”`);
+    const shown = `Deleted draft: “${gone.slice(0, 140).trimEnd()}…”`;
+    await expect(cell('pub-gone').textContent()).resolves.toBe(shown);
     await expect(cell('pub-direct').textContent()).resolves.toBe(
       'Direct post: “Untitled rows: sent by a script to one network”',
     );

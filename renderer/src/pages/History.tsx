@@ -6,7 +6,7 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import type { PublicationStatus, ScheduleEntry } from '../../../client/index';
-import { addDays } from './calendar/model';
+import { addDays, untitledKind } from './calendar/model';
 
 type Platform = ScheduleEntry['platform'];
 import { client, openExternal } from '../api';
@@ -36,7 +36,7 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
  * deleted since. Either way it shows the start of what was sent, so the row says which post it is.
  */
 function UntitledRow({ draftDeleted, sentText }: { draftDeleted: boolean; sentText: string | null }) {
-  const what = draftDeleted ? 'Deleted draft' : 'Direct post';
+  const what = untitledKind(draftDeleted);
   if (!sentText?.trim()) return <span className="muted">({what.toLowerCase()})</span>;
   return (
     <>

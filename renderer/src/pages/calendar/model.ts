@@ -45,10 +45,13 @@ export interface CalItem {
   fill?: { setId: string; at: string };
 }
 
+/** What a post without a draft title is (History and the calendar name it so). */
+export const untitledKind = (draftDeleted: boolean | undefined) => (draftDeleted ? 'Deleted draft' : 'Direct post');
+
 /** A published post's title; one without a draft says whether its draft was deleted, and how it began. */
 function untitled(p: Published): { title: string; search?: string } {
   if (p.draftTitle !== null) return { title: p.draftTitle, search: p.draftTitle };
-  const what = p.draftDeleted ? 'Deleted draft' : 'Direct post';
+  const what = untitledKind(p.draftDeleted);
   const text = p.sentText?.trim();
   if (!text) return { title: `(${what.toLowerCase()})` };
   return {
