@@ -13,7 +13,7 @@ import os from 'node:os';
 import { addAccount, userIdOf } from '../test/helpers/drafts.js';
 import { OWNER } from '../test/helpers/server.js';
 import { signIn, startUiApp } from '../test/helpers/ui-app.js';
-import { fmt, percentile, printTable, processTree } from './lib.js';
+import { cpuMicros, fmt, percentile, printTable, processTree } from './lib.js';
 import { traceSelfTimes } from './trace.js';
 
 const KEYSTROKES = Number(process.env.BENCH_KEYSTROKES ?? 60);
@@ -47,17 +47,15 @@ console.log(`Goals: ${GOALS}. Emoji font: ${font.trim()}.`);
 const chromiumProcesses = () => processTree(process.pid).filter((p) => p.pid !== process.pid && /chrom/i.test(p.cmd));
 /** CPU time (ms) Chromium's processes have used so far. */
 function chromiumCpuMs(): number {
-  let ticks = 0;
+  let micros = 0;
   for (const { pid } of chromiumProcesses()) {
     try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(f[11]) + Number(f[12]); // utime, stime
+      micros += cpuMicros(pid);
     } catch {
       /* gone meanwhile */
     }
   }
-  return ticks * 10; // USER_HZ is 100 on Linux
+  return micros / 1000;
 }
 /**
  * With the frame rate unlimited, Chromium begins frames back to back even when nothing changes:
