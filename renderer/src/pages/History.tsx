@@ -128,7 +128,7 @@ export function History({ params }: { params?: URLSearchParams }) {
         <input
           type="search"
           className="grow"
-          placeholder="Search titles, accounts, links, reasons"
+          placeholder="Search titles, text sent, accounts, links, reasons"
           aria-label="Search history"
           value={q}
           onChange={(e) => setQ(e.target.value)}
