@@ -319,10 +319,20 @@ describe('50 payloads render as text and never run', () => {
     await open('#/calendar', '[data-testid="calendar"]');
     for (const view of ['Week', 'Month']) {
       await page().getByRole('tab', { name: view }).click();
-      const tomorrowNextWeek = await page().evaluate((v) => {
-        const d = new Date(Date.now() + 86_400_000);
-        return v === 'Week' ? d.getDay() === 1 : d.getMonth() !== new Date().getMonth();
-      }, view);
+      // Whether tomorrow is in the next week or month is read in the zone the calendar shows (the
+      // browser's own clock is Berlin's, an hour past the calendar's midnight at 23:00 UTC).
+      const zone = await page().locator('main [data-zone]').first().getAttribute('data-zone');
+      const tomorrowNextWeek = await page().evaluate(
+        ([v, z]) => {
+          const f = (ms: number, o: Intl.DateTimeFormatOptions) =>
+            new Intl.DateTimeFormat('en-US', { timeZone: z!, ...o }).format(ms);
+          const t = Date.now() + 86_400_000;
+          return v === 'Week'
+            ? f(t, { weekday: 'short' }) === 'Mon'
+            : f(t, { month: 'numeric' }) !== f(Date.now(), { month: 'numeric' });
+        },
+        [view, zone] as const,
+      );
       if (tomorrowNextWeek)
         await page()
           .getByRole('button', { name: `Next ${view.toLowerCase()}` })
