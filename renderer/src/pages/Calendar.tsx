@@ -353,8 +353,7 @@ export function Calendar({ params }: { params: URLSearchParams }) {
           onClose={() => setMove(undefined)}
           onMoved={(text) => {
             setMove(undefined);
-            setNote(text);
-            void data.reload();
+            void data.reload().finally(() => setNote(text));
           }}
         />
       )}

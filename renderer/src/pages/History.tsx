@@ -119,8 +119,8 @@ export function History({ params }: { params?: URLSearchParams }) {
   const act = (text: string, fn: () => Promise<unknown>) =>
     void run(async () => {
       await fn();
-      setNote(text);
       await list.reload();
+      setNote(text);
     });
   return (
     <Page title="History" actions={<ZonePicker {...zoneState} />}>

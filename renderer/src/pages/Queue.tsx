@@ -61,8 +61,9 @@ export function Queue() {
       return;
     void run(async () => {
       await client.cancelSchedule(g.draftId, e.accountUuid);
-      setNote(`Cancelled “${g.title}” on ${who(e)}.`);
+      // The list first, then the words: the note never shows beside a row it says is gone.
       await list.reload();
+      setNote(`Cancelled “${g.title}” on ${who(e)}.`);
     });
   };
   const cancelAll = (g: Group) => {
@@ -75,8 +76,8 @@ export function Queue() {
       return;
     void run(async () => {
       await client.cancelSchedule(g.draftId);
-      setNote(`Cancelled “${g.title}” everywhere.`);
       await list.reload();
+      setNote(`Cancelled “${g.title}” everywhere.`);
     });
   };
 
