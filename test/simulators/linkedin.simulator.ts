@@ -1,105 +1,31 @@
 // LinkedIn simulator: 3-legged OAuth (no PKCE), OpenID userinfo, versioned /rest/posts with
 // x-restli-id, little-text truncation, Images API with a loopback upload URL, author finder, comments.
+// OAuth and userinfo are in linkedin.oauth.ts, the Images API in linkedin.images.ts.
 import { checkLinkedInOptions } from './linkedin.options.js';
 import { registerLinkedInAfterPublish } from './linkedin.after-publish.js';
-import { registerLinkedInComments, type LinkedInCommentRecord } from './linkedin.comments.js';
-import { Router, startSimServer, canaryToken, randomId, str, redirect, withQuery, PostCounter } from './common.js';
-import type { SimReply, SimRequest, Faults } from './common.js';
+import { registerLinkedInComments } from './linkedin.comments.js';
+import { Router, startSimServer, randomId, PostCounter } from './common.js';
+import type { SimReply, SimRequest } from './common.js';
 import { applyLittleText } from './linkedin.text.js';
-import { linkedinMedia, type LinkedInMediaState } from './linkedin.media.js';
+import { linkedinMedia } from './linkedin.media.js';
+import { registerLinkedInOAuth } from './linkedin.oauth.js';
+import { registerLinkedInImages } from './linkedin.images.js';
 
-export interface LinkedInMember {
-  sub: string;
-  name: string;
-  givenName: string;
-  familyName: string;
-  email: string;
-}
-
-export interface LinkedInPost {
-  urn: string;
-  author: string;
-  /** Commentary as sent. */
-  commentary: string;
-  /** Commentary as LinkedIn keeps it (cut at the first unescaped reserved character). */
-  keptCommentary: string;
-  truncated: boolean;
-  visibility: string;
-  lifecycleState: string;
-  content?: Record<string, any>;
-  imageUrns: string[];
-  createdAt: number;
-  seq: number;
-  /** reshareContext.parent as sent (linkedin.options.ts). */
-  reshareParent?: string;
-  isReshareDisabledByAuthor?: boolean;
-}
-
-export interface LinkedInImage {
-  urn: string;
-  owner: string;
-  uploadId: string;
-  bytes?: Buffer;
-  /** GET /rest/images answers PROCESSING this many times after the upload. */
-  processingLeft: number;
-}
-
-export interface LinkedInSimulatorOptions {
-  /** Latency added to every request, ms (fan-out benchmarks); also settable later via faults.latencyMs. */
-  latencyMs?: number;
-  clientId?: string;
-  clientSecret?: string;
-  /** Issue (non-rotating) refresh tokens, as for apps approved for programmatic refresh. */
-  programmaticRefresh?: boolean;
-  /** Oldest LinkedIn-Version still served (default 202501); older ones get 426. */
-  oldestVersion?: string;
-  rejectDuplicates?: boolean;
-  /** The app's "Authorized redirect URLs"; others are refused at the authorization page. */
-  redirectUris?: string[];
-}
-
-export interface LinkedInState {
-  /** The next member at the authorization page presses Cancel. */
-  cancelNext?: boolean;
-  members: LinkedInMember[];
-  posts: LinkedInPost[];
-  images: Map<string, LinkedInImage>;
-  tokens: Map<string, { sub: string; scopes: string[]; expiresAt: number }>;
-  refreshTokens: Map<string, { sub: string; scopes: string[] }>;
-  issuedTokens: string[];
-  refreshCalls: number;
-  /** Refresh calls per user (LinkedIn: member sub; Threads: user id). */
-  refreshCallsByUser: Map<string, number>;
-  counter: PostCounter;
-  /** The app lacks the Community Management API product: r_member_postAnalytics is refused at sign-in. */
-  noAnalyticsProduct?: boolean;
-}
-
-export interface LinkedInSimulator {
-  url: string;
-  port: number;
-  close(): Promise<void>;
-  faults: Faults;
-  requests: string[];
-  state: LinkedInState;
-  clientId: string;
-  clientSecret: string;
-  authorizeUrl: string;
-  tokenUrl: string;
-  /** Videos and documents (linkedin.media.ts). */
-  media: LinkedInMediaState;
-  /** Comments accepted, in order (linkedin.comments.ts). */
-  comments: LinkedInCommentRecord[];
-  /** Versioned REST base: `${url}/rest`. */
-  restBase: string;
-  /** Non-versioned base: `${url}/v2`. */
-  v2Base: string;
-  addMember(m: { name: string; email?: string }): LinkedInMember;
-  setCurrentUser(name: string): void;
-  expireAccessTokens(): void;
-  postsBy(name: string): LinkedInPost[];
-  countPosts(name: string, commentary: string): number;
-}
+import type {
+  LinkedInMember,
+  LinkedInPost,
+  LinkedInSimulatorOptions,
+  LinkedInState,
+  LinkedInSimulator,
+} from './linkedin.types.js';
+export type {
+  LinkedInMember,
+  LinkedInPost,
+  LinkedInImage,
+  LinkedInSimulatorOptions,
+  LinkedInState,
+  LinkedInSimulator,
+} from './linkedin.types.js';
 
 const li = (status: number, message: string, extra: Record<string, unknown> = {}): SimReply => ({
   status,
@@ -126,7 +52,6 @@ export async function startLinkedInSimulator(opts: LinkedInSimulatorOptions = {}
   let seq = 0;
   let shareSeq = 7_200_000_000_000_000_000n;
   let currentUser: string | undefined;
-  const codes = new Map<string, { sub: string; redirectUri: string; scopes: string[] }>();
 
   const unauthorized = () =>
     li(401, 'The token used in the request has expired', { serviceErrorCode: 65602, code: 'EXPIRED_ACCESS_TOKEN' });
@@ -157,119 +82,14 @@ export async function startLinkedInSimulator(opts: LinkedInSimulatorOptions = {}
   const router = new Router();
   const media = linkedinMedia(router, { rest, auth, li, base: () => base });
 
-  // --- OAuth -------------------------------------------------------------------------------
-  router.on('GET', '/oauth/v2/authorization', (req) => {
-    const q = req.query;
-    const redirectUri = q.get('redirect_uri');
-    if (q.get('client_id') !== clientId || !redirectUri)
-      return { status: 400, raw: '<h1>Bummer, something went wrong.</h1>', headers: { 'content-type': 'text/html' } };
-    if (opts.redirectUris && !opts.redirectUris.includes(redirectUri))
-      return {
-        status: 400,
-        raw: '<h1>Bummer, something went wrong.</h1><p>The redirect_uri does not match the registered value</p>',
-        headers: { 'content-type': 'text/html' },
-      };
-    const back = (p: Record<string, string | undefined>) =>
-      redirect(withQuery(redirectUri, { ...p, state: q.get('state') ?? undefined }));
-    if (state.cancelNext) {
-      state.cancelNext = false;
-      return back({ error: 'user_cancelled_authorize', error_description: 'The user cancelled the authorization' });
-    }
-    if (q.get('response_type') !== 'code')
-      return back({ error: 'invalid_request', error_description: 'response_type must be code' });
-    const scopes = (q.get('scope') ?? '').split(/[\s,]+/).filter(Boolean);
-    const allowed = ['openid', 'profile', 'email', 'w_member_social', 'r_basicprofile'];
-    // Member post analytics come with the Community Management API product, which an app may lack.
-    if (!state.noAnalyticsProduct) allowed.push('r_member_postAnalytics');
-    if (!scopes.length || !scopes.every((s) => allowed.includes(s))) {
-      const refused = scopes.find((s) => !allowed.includes(s)) ?? '';
-      return back({
-        error: 'unauthorized_scope_error',
-        error_description: `Scope "${refused}" is not authorized for your application`,
-      });
-    }
-    const m = state.members.find((x) => x.name === currentUser) ?? state.members[0]!;
-    const code = canaryToken('linkedin', 'code');
-    codes.set(code, { sub: m.sub, redirectUri, scopes });
-    return back({ code });
-  });
-  const issue = (sub: string, scopes: string[], refresh?: string) => {
-    const token = canaryToken('linkedin', 'access');
-    state.tokens.set(token, { sub, scopes, expiresAt: Date.now() + 5_184_000_000 });
-    state.issuedTokens.push(token);
-    const body: Record<string, unknown> = {
-      access_token: token,
-      expires_in: 5_184_000,
-      scope: scopes.join(','),
-      token_type: 'Bearer',
-    };
-    if (scopes.includes('openid')) {
-      const enc = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
-      body.id_token =
-        `${enc({ alg: 'RS256', typ: 'JWT' })}.` +
-        `${enc({ iss: 'https://www.linkedin.com/oauth', aud: clientId, sub, iat: Math.floor(Date.now() / 1000) })}.` +
-        `${randomId(32)}`;
-    }
-    if (opts.programmaticRefresh) {
-      const rt = refresh ?? canaryToken('linkedin', 'refresh');
-      if (!refresh) {
-        state.refreshTokens.set(rt, { sub, scopes });
-        state.issuedTokens.push(rt);
-      }
-      Object.assign(body, { refresh_token: rt, refresh_token_expires_in: 31_536_000 });
-    }
-    return { status: 200, body };
-  };
-  router.on('POST', '/oauth/v2/accessToken', (req) => {
-    const oauthErr = (status: number, error: string, d: string) => ({ status, body: { error, error_description: d } });
-    if (req.bodyKind !== 'form')
-      return oauthErr(
-        400,
-        'invalid_request',
-        'Unable to retrieve access token: content type must be application/x-www-form-urlencoded',
-      );
-    const b = req.body;
-    if (str(b.client_id) !== clientId || str(b.client_secret) !== clientSecret)
-      return oauthErr(401, 'invalid_client', 'Client authentication failed');
-    if (str(b.grant_type) === 'authorization_code') {
-      const c = codes.get(str(b.code) ?? '');
-      if (!c || c.redirectUri !== str(b.redirect_uri))
-        return oauthErr(
-          400,
-          'invalid_request',
-          'Unable to retrieve access token: appid/redirect uri/code verifier does not match authorization ' +
-            'code. Or authorization code expired. Or external member binding exists',
-        );
-      codes.delete(str(b.code)!);
-      return issue(c.sub, c.scopes);
-    }
-    if (str(b.grant_type) === 'refresh_token') {
-      state.refreshCalls += 1;
-      const rt = state.refreshTokens.get(str(b.refresh_token) ?? '');
-      if (rt) state.refreshCallsByUser.set(rt.sub, (state.refreshCallsByUser.get(rt.sub) ?? 0) + 1);
-      if (!opts.programmaticRefresh || !rt)
-        return oauthErr(400, 'invalid_request', 'The provided refresh token is invalid');
-      return issue(rt.sub, rt.scopes, str(b.refresh_token));
-    }
-    return oauthErr(400, 'unsupported_grant_type', 'grant_type is not supported');
-  });
-  router.on('GET', '/v2/userinfo', (req) => {
-    const a = auth(req);
-    if (!('sub' in a)) return a;
-    const m = state.members.find((x) => x.sub === a.sub)!;
-    return {
-      status: 200,
-      body: {
-        sub: m.sub,
-        email_verified: true,
-        name: m.name,
-        locale: { country: 'US', language: 'en' },
-        given_name: m.givenName,
-        family_name: m.familyName,
-        email: m.email,
-        picture: `${base}/media/${m.sub}.jpg`,
-      },
-    };
+  registerLinkedInOAuth(router, {
+    opts,
+    clientId,
+    clientSecret,
+    state,
+    auth,
+    base: () => base,
+    currentUser: () => currentUser,
   });
 
   // --- Posts -------------------------------------------------------------------------------
@@ -426,61 +246,7 @@ export async function startLinkedInSimulator(opts: LinkedInSimulatorOptions = {}
   registerLinkedInAfterPublish(router, { state, rest, li });
   const comments = registerLinkedInComments(router, { state, rest, li });
 
-  // --- Images ------------------------------------------------------------------------------
-  router.on('POST', '/rest/images', (req) => {
-    const a = rest(req);
-    if (!('sub' in a)) return a;
-    if (req.query.get('action') !== 'initializeUpload') return li(400, 'Unknown action', { code: 'ILLEGAL_ARGUMENT' });
-    const owner = req.body?.initializeUploadRequest?.owner;
-    if (!owner)
-      return li(
-        422,
-        'ERROR :: /initializeUploadRequest/owner :: field is required but not found and has no default value',
-      );
-    if (owner !== a.urn)
-      return li(403, 'Not enough permissions to access: partnerApiImages.ACTION.initializeUpload', {
-        serviceErrorCode: 100,
-        code: 'ACCESS_DENIED',
-      });
-    const uploadId = randomId(12);
-    const urn = `urn:li:image:C4E10AQ${uploadId}`;
-    state.images.set(urn, { urn, owner, uploadId, processingLeft: 1 });
-    return {
-      status: 200,
-      body: {
-        value: { uploadUrlExpiresAt: Date.now() + 3600_000, uploadUrl: `${base}/dms-uploads/${uploadId}`, image: urn },
-      },
-    };
-  });
-  router.on('PUT', '/dms-uploads/:id', (req) => {
-    const a = auth(req);
-    if (!('sub' in a)) return a;
-    const img = [...state.images.values()].find((i) => i.uploadId === req.params.id);
-    if (!img) return { status: 404, raw: '' };
-    if (img.owner !== a.urn) return { status: 403, raw: '' };
-    img.bytes = req.raw;
-    return { status: 201, raw: '' };
-  });
-  router.on('GET', '/rest/images/:urn', (req) => {
-    const a = rest(req);
-    if (!('sub' in a)) return a;
-    const img = state.images.get(req.params.urn!);
-    if (!img) return li(404, `Not Found: ${req.params.urn}`, { code: 'NOT_FOUND' });
-    let status = 'WAITING_UPLOAD';
-    if (img.bytes) {
-      status = img.processingLeft > 0 ? 'PROCESSING' : 'AVAILABLE';
-      if (img.processingLeft > 0) img.processingLeft -= 1;
-    }
-    return {
-      status: 200,
-      body: {
-        id: img.urn,
-        owner: img.owner,
-        status,
-        ...(status === 'AVAILABLE' ? { downloadUrl: `${base}/dms-downloads/${img.uploadId}` } : {}),
-      },
-    };
-  });
+  registerLinkedInImages(router, { state, rest, auth, li, base: () => base });
 
   const server = await startSimServer(router, {
     rateLimited: () =>

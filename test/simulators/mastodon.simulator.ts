@@ -1,12 +1,15 @@
 // Mastodon simulator: app registration, OAuth (PKCE optional), verify_credentials, instance v1/v2,
 // media v2 with async processing, statuses with Idempotency-Key, account statuses.
+// Apps and OAuth are in mastodon.oauth.ts, media in mastodon.media.ts.
 import { checkMastoOptions, type MastoStatusOptions } from './mastodon.options.js';
-import { Router, startSimServer, canaryToken, s256, str, strList, redirect, withQuery, PostCounter } from './common.js';
+import { Router, startSimServer, str, strList, PostCounter } from './common.js';
 import type { SimReply, SimRequest, Faults } from './common.js';
 import { registerMastodonInstance } from './mastodon.instance.js';
 import { mastodonViews } from './mastodon.views.js';
 import { registerScheduledStatuses, type MastodonScheduled } from './mastodon.scheduled.js';
 import { registerMastodonAfterPublish } from './mastodon.after-publish.js';
+import { registerMastodonOAuth } from './mastodon.oauth.js';
+import { registerMastodonMedia } from './mastodon.media.js';
 
 export interface MastodonAccount {
   id: string;
@@ -125,10 +128,6 @@ export async function startMastodonSimulator(opts: MastodonSimulatorOptions = {}
   let idSeq = 113_000_000_000_000_000n;
   const nextId = () => String((idSeq += 65_537n));
   let currentUser: string | undefined;
-  const codes = new Map<
-    string,
-    { accountId: string; clientId: string; redirectUri: string; scopes: string[]; challenge?: string }
-  >();
   const idem = new Map<string, { statusId: string; scheduledId?: string; at: number }>();
   const rl = new Map<string, { reset: number; used: number }>();
 
@@ -161,125 +160,7 @@ export async function startMastodonSimulator(opts: MastodonSimulatorOptions = {}
 
   const router = new Router();
 
-  // --- Apps and OAuth ----------------------------------------------------------------------
-  const registerApp = (redirectUris: string[], scopes = 'read'): MastodonApp => {
-    const app: MastodonApp = {
-      name: 'app',
-      clientId: canaryToken('mastodon', 'client'),
-      clientSecret: canaryToken('mastodon', 'secret'),
-      redirectUris,
-      scopes: scopes.split(/\s+/).filter(Boolean),
-    };
-    state.apps.push(app);
-    return app;
-  };
-  router.on('POST', '/api/v1/apps', (req) => {
-    const name = str(req.body.client_name);
-    const uris = strList(req.body.redirect_uris)
-      .flatMap((u) => u.split(/\s+/))
-      .filter(Boolean);
-    if (!name) return err(422, "Validation failed: Application name can't be blank");
-    if (!uris.length) return err(422, "Validation failed: Redirect URI can't be blank");
-    const app = registerApp(uris, str(req.body.scopes) ?? 'read');
-    app.name = name;
-    return {
-      status: 200,
-      body: {
-        id: String(state.apps.length),
-        name,
-        website: str(req.body.website) ?? null,
-        scopes: app.scopes,
-        redirect_uri: uris.join('\n'),
-        redirect_uris: uris,
-        vapid_key: 'BCk-QqERU0q-CfYZjcuB6lnyyOYfJ2AifKqfeGIm7Z-HiTU5T9eTG5GxVA0_OH5mMlI4UkkDTpaZwozy0TzdZ2M=',
-        client_id: app.clientId,
-        client_secret: app.clientSecret,
-        client_secret_expires_at: 0,
-      },
-    };
-  });
-  router.on('GET', '/oauth/authorize', (req) => {
-    const q = req.query;
-    const app = state.apps.find((a) => a.clientId === q.get('client_id'));
-    const redirectUri = q.get('redirect_uri') ?? '';
-    if (!app || !app.redirectUris.includes(redirectUri)) {
-      return {
-        status: 400,
-        raw: '<p>The redirect uri included is not valid.</p>',
-        headers: { 'content-type': 'text/html' },
-      };
-    }
-    const back = (p: Record<string, string | undefined>) =>
-      redirect(withQuery(redirectUri, { ...p, state: q.get('state') ?? undefined }));
-    if (q.get('response_type') !== 'code') return back({ error: 'unsupported_response_type' });
-    const scopes = (q.get('scope') ?? 'read').split(/[\s+]+/).filter(Boolean);
-    if (!scopes.every((s) => app.scopes.includes(s) || app.scopes.includes(s.split(':')[0]!)))
-      return back({ error: 'invalid_scope' });
-    const challenge = q.get('code_challenge') ?? undefined;
-    if (challenge && q.get('code_challenge_method') !== 'S256') return back({ error: 'invalid_request' });
-    const acct = state.accounts.find((a) => a.username === currentUser) ?? state.accounts[0]!;
-    const code = canaryToken('mastodon', 'code');
-    codes.set(code, { accountId: acct.id, clientId: app.clientId, redirectUri, scopes, challenge });
-    return back({ code });
-  });
-  router.on('POST', '/oauth/token', (req) => {
-    const b = req.body;
-    const app = state.apps.find((a) => a.clientId === str(b.client_id));
-    if (!app || app.clientSecret !== str(b.client_secret)) {
-      return {
-        status: 401,
-        body: {
-          error: 'invalid_client',
-          error_description:
-            'Client authentication failed due to unknown client, no client authentication included, or ' +
-            'unsupported authentication method.',
-        },
-      };
-    }
-    const grant = str(b.grant_type);
-    const issue = (accountId: string, scopes: string[]) => {
-      const token = canaryToken('mastodon', 'access');
-      state.tokens.set(token, { accountId, scopes, clientId: app.clientId });
-      state.issuedTokens.push(token);
-      return {
-        status: 200,
-        body: {
-          access_token: token,
-          token_type: 'Bearer',
-          scope: scopes.join(' '),
-          created_at: Math.floor(Date.now() / 1000),
-        },
-      };
-    };
-    const invalidGrant = {
-      status: 400,
-      body: {
-        error: 'invalid_grant',
-        error_description:
-          'The provided authorization grant is invalid, expired, revoked, does not match the redirection URI ' +
-          'used in the authorization request, or was issued to another client.',
-      },
-    };
-    if (grant === 'authorization_code') {
-      const c = codes.get(str(b.code) ?? '');
-      if (!c || c.clientId !== app.clientId || c.redirectUri !== str(b.redirect_uri)) return invalidGrant;
-      codes.delete(str(b.code)!);
-      if (c.challenge && s256(str(b.code_verifier) ?? '') !== c.challenge) return invalidGrant;
-      return issue(c.accountId, c.scopes);
-    }
-    if (grant === 'client_credentials') return issue('', (str(b.scope) ?? 'read').split(/\s+/));
-    return {
-      status: 400,
-      body: {
-        error: 'unsupported_grant_type',
-        error_description: 'The authorization grant type is not supported by the authorization server.',
-      },
-    };
-  });
-  router.on('POST', '/oauth/revoke', (req) => {
-    state.tokens.delete(str(req.body.token) ?? '');
-    return { status: 200, body: {} };
-  });
+  const { registerApp } = registerMastodonOAuth(router, { state, err, currentUser: () => currentUser });
 
   // --- Accounts and instance ---------------------------------------------------------------
   router.on('GET', '/api/v1/accounts/verify_credentials', (req) => {
@@ -315,64 +196,14 @@ export async function startMastodonSimulator(opts: MastodonSimulatorOptions = {}
     return { status: 200, body: list.map(statusView), headers: 'accountId' in a ? a.headers : {} };
   });
 
-  // --- Media -------------------------------------------------------------------------------
-  router.on('POST', '/api/v2/media', (req) => {
-    const a = auth(req, 'write:media');
-    if (!('accountId' in a)) return a;
-    const file = req.files.find((f) => f.name === 'file');
-    if (!file || !file.contentType) return err(422, 'Validation failed: File content type is invalid, File is invalid');
-    const mime = file.contentType;
-    const type: MastodonMedia['type'] = mime.startsWith('image/')
-      ? mime === 'image/gif'
-        ? 'gifv'
-        : 'image'
-      : mime.startsWith('video/')
-        ? 'video'
-        : mime.startsWith('audio/')
-          ? 'audio'
-          : 'unknown';
-    if (type === 'unknown') return err(422, 'Validation failed: File content type is invalid, File is invalid');
-    const description = str(req.body.description) ?? null;
-    if (description && description.length > 1500)
-      return err(422, 'Validation failed: Description is too long (maximum is 1500 characters)');
-    const m: MastodonMedia = {
-      id: nextId(),
-      accountId: a.accountId,
-      type,
-      mime,
-      bytes: file.data,
-      description,
-      pollsLeft: type === 'image' ? 0 : (opts.processingPolls ?? 1),
-      failed: false,
-    };
-    state.media.set(m.id, m);
-    const headers = { ...a.headers, ...rateHeaders(`media:${a.accountId}`, 30, 1800) };
-    return { status: m.pollsLeft > 0 ? 202 : 200, body: mediaView(m), headers };
-  });
-  router.on('GET', '/api/v1/media/:id', (req) => {
-    const a = auth(req, 'write:media');
-    if (!('accountId' in a)) return a;
-    const m = state.media.get(req.params.id!);
-    if (!m || m.accountId !== a.accountId) return err(404, 'Record not found');
-    if (m.failed) return err(422, 'Error processing thumbnail for uploaded media');
-    if (m.pollsLeft > 0) {
-      m.pollsLeft -= 1;
-      return { status: 206, body: mediaView({ ...m, pollsLeft: 1 }), headers: a.headers };
-    }
-    return { status: 200, body: mediaView(m), headers: a.headers };
-  });
-  router.on('PUT', '/api/v1/media/:id', (req) => {
-    const a = auth(req, 'write:media');
-    if (!('accountId' in a)) return a;
-    const m = state.media.get(req.params.id!);
-    if (!m || m.accountId !== a.accountId) return err(404, 'Record not found');
-    const d = str(req.body.description);
-    if (d !== undefined) m.description = d;
-    return { status: 200, body: mediaView(m), headers: a.headers };
-  });
-  router.on('GET', '/system/media_attachments/:id', (req) => {
-    const m = state.media.get(req.params.id!);
-    return m ? { status: 200, raw: m.bytes, headers: { 'content-type': m.mime } } : err(404, 'Record not found');
+  registerMastodonMedia(router, {
+    state,
+    auth,
+    err,
+    nextId,
+    mediaView,
+    rateHeaders,
+    processingPolls: opts.processingPolls ?? 1,
   });
 
   // --- Statuses ----------------------------------------------------------------------------

@@ -1,18 +1,18 @@
 // Threads (graph.threads.net) simulator: OAuth code → short-lived → long-lived token, refresh,
 // /me, containers (TEXT/IMAGE/VIDEO/CAROUSEL, fetched from their URLs), status polling,
 // threads_publish with the "Media Not Found" race, recent threads, permalinks.
-import { checkThreadsOptions } from './threads.options.js';
+// OAuth is in threads.oauth.ts, container creation in threads.containers.ts.
 import { registerThreadsAfterPublish } from './threads.after-publish.js';
-import { Router, startSimServer, canaryToken, randomId, redirect, withQuery, PostCounter } from './common.js';
-import type { SimReply, SimRequest, Faults } from './common.js';
+import { Router, startSimServer, randomId, PostCounter } from './common.js';
+import type { SimReply, SimRequest } from './common.js';
 import { errors, params, accessToken, graphTime, pick } from './threads.graph.js';
+import { registerThreadsOAuth } from './threads.oauth.js';
+import { refreshStatus, threadsContainerCreate } from './threads.containers.js';
 
 import type {
   ThreadsUser,
-  ThreadsContainer,
   ThreadsPost,
   ThreadsSimulatorOptions,
-  Token,
   ThreadsState,
   ThreadsSimulator,
 } from './threads.types.js';
@@ -24,14 +24,6 @@ export type {
   ThreadsState,
   ThreadsSimulator,
 } from './threads.types.js';
-
-const REPLY_CONTROLS = [
-  'everyone',
-  'accounts_you_follow',
-  'mentioned_only',
-  'parent_post_author_only',
-  'followers_only',
-];
 
 export async function startThreadsSimulator(opts: ThreadsSimulatorOptions = {}): Promise<ThreadsSimulator> {
   const clientId = opts.clientId ?? '1234567890123456';
@@ -64,15 +56,6 @@ export async function startThreadsSimulator(opts: ThreadsSimulatorOptions = {}):
   const nextId = () => String((idSeq += 104_729n));
   let seq = 0;
   let currentUser: string | undefined;
-  const codes = new Map<string, { userId: string; redirectUri: string }>();
-
-  const issue = (userId: string, kind: Token['kind']) => {
-    const token = canaryToken('threads', kind === 'short' ? 'short' : 'long');
-    const ttl = kind === 'short' ? 3600 : 5_183_944;
-    state.tokens.set(token, { userId, kind, issuedAt: Date.now(), expiresAt: Date.now() + ttl * 1000 });
-    state.issuedTokens.push(token);
-    return { token, ttl };
-  };
   const auth = (req: SimRequest): { userId: string; token: string } | SimReply => {
     const t = accessToken(req);
     const tok = t ? state.tokens.get(t) : undefined;
@@ -83,87 +66,14 @@ export async function startThreadsSimulator(opts: ThreadsSimulatorOptions = {}):
 
   const router = new Router();
 
-  // --- OAuth -------------------------------------------------------------------------------
-  router.on('GET', '/oauth/authorize', (req) => {
-    const q = req.query;
-    const redirectUri = q.get('redirect_uri');
-    if (q.get('client_id') !== clientId || !redirectUri) return errors.param('Invalid platform app');
-    const blocked = (why: string): SimReply => ({
-      status: 400,
-      raw: `<h1>URL blocked</h1><p>${why}</p>`,
-      headers: { 'content-type': 'text/html' },
-    });
-    if (opts.httpsRedirectsOnly && !redirectUri.startsWith('https://'))
-      return blocked('Insecure redirect URI: redirect URIs must use HTTPS.');
-    if (opts.redirectUris && !opts.redirectUris.includes(redirectUri))
-      return blocked(
-        "This redirect failed because the redirect URI is not whitelisted in the app's client OAuth settings.",
-      );
-    if (q.get('deny') === '1' || state.denyNext) {
-      state.denyNext = false;
-      const denied = { error: 'access_denied', error_reason: 'user_denied', error_description: 'Permissions error' };
-      return redirect(`${withQuery(redirectUri, { ...denied, state: q.get('state') ?? undefined })}#_`);
-    }
-    const scopes = (q.get('scope') ?? '').split(',').filter(Boolean);
-    if (!scopes.includes('threads_basic'))
-      return redirect(
-        withQuery(redirectUri, {
-          error: 'invalid_scope',
-          error_reason: 'threads_basic is required',
-          state: q.get('state') ?? undefined,
-        }),
-      );
-    const u = state.users.find((x) => x.username === currentUser) ?? state.users[0]!;
-    const code = canaryToken('threads', 'code');
-    codes.set(code, { userId: u.id, redirectUri });
-    // Threads appends "#_" to the redirect; clients must strip it.
-    return redirect(`${withQuery(redirectUri, { code, state: q.get('state') ?? undefined })}#_`);
-  });
-  router.on('POST', '/oauth/access_token', (req) => {
-    const p = params(req);
-    if (p.client_id !== clientId) return errors.oauth('Error validating application. Invalid application ID.', 101);
-    if (p.client_secret !== clientSecret) return errors.oauth('Error validating client secret.', 1);
-    if (p.grant_type !== 'authorization_code') return errors.param('Unsupported grant_type');
-    const c = codes.get(p.code ?? '');
-    if (!c) return errors.param('Invalid verification code format.');
-    if (c.redirectUri !== p.redirect_uri)
-      return errors.param(
-        'Error validating verification code. Please make sure your redirect_uri is identical to the one you ' +
-          'used in the OAuth dialog request',
-      );
-    codes.delete(p.code!);
-    const { token } = issue(c.userId, 'short');
-    // user_id is a bare JSON number with every digit; above 2^53 a JSON.parse client loses
-    // precision (a real pitfall: take the id from /me instead).
-    return {
-      status: 200,
-      raw: `{"access_token":${JSON.stringify(token)},"user_id":${c.userId}}`,
-      headers: { 'content-type': 'application/json; charset=UTF-8' },
-    };
-  });
-  router.on('GET', '/access_token', (req) => {
-    state.exchangeCalls += 1;
-    const p = params(req);
-    if (p.grant_type !== 'th_exchange_token') return errors.param('Unsupported grant_type');
-    if (p.client_secret !== clientSecret) return errors.param('Error validating client secret.');
-    const a = auth(req);
-    if (!('userId' in a)) return a;
-    const { token, ttl } = issue(a.userId, 'long');
-    return { status: 200, body: { access_token: token, token_type: 'bearer', expires_in: ttl } };
-  });
-  router.on('GET', '/refresh_access_token', (req) => {
-    state.refreshCalls += 1;
-    const p = params(req);
-    if (p.grant_type !== 'th_refresh_token') return errors.param('Unsupported grant_type');
-    const a = auth(req);
-    if (!('userId' in a)) return a;
-    const tok = state.tokens.get(a.token)!;
-    state.refreshCallsByUser.set(a.userId, (state.refreshCallsByUser.get(a.userId) ?? 0) + 1);
-    if (tok.kind !== 'long') return errors.param('Only long-lived tokens can be refreshed');
-    if (Date.now() - tok.issuedAt < minRefreshAge)
-      return errors.param('Token must be at least 24 hours old to be refreshed');
-    const { token, ttl } = issue(a.userId, 'long');
-    return { status: 200, body: { access_token: token, token_type: 'bearer', expires_in: ttl } };
+  registerThreadsOAuth(router, {
+    opts,
+    clientId,
+    clientSecret,
+    state,
+    auth,
+    minRefreshAge,
+    currentUser: () => currentUser,
   });
 
   // --- Graph -------------------------------------------------------------------------------
@@ -192,28 +102,7 @@ export async function startThreadsSimulator(opts: ThreadsSimulatorOptions = {}):
       ...(p.children.length ? { children: { data: p.children.map((id) => ({ id })) } } : {}),
     };
   };
-  const refreshStatus = (c: ThreadsContainer) => {
-    if (c.status !== 'IN_PROGRESS' || Date.now() < c.readyAt) return;
-    if (c.mediaUrl && !c.fetched && c.errorMessage === undefined) return; // still downloading
-    c.status = c.errorMessage === undefined ? 'FINISHED' : 'ERROR';
-  };
-  // Meta downloads the media itself, once, when the container is made; a failed download fails
-  // the container (status ERROR with Threads' own error_message codes).
-  const fetchMedia = async (c: ThreadsContainer) => {
-    const seen = { url: c.mediaUrl!, status: 0, ok: false };
-    (state.fetches ??= []).push(seen);
-    try {
-      const res = await fetch(c.mediaUrl!);
-      seen.status = res.status;
-      const type = res.headers.get('content-type') ?? '';
-      const want = c.mediaType === 'VIDEO' ? 'video/' : 'image/';
-      if (!res.ok || !type.startsWith(want)) throw new Error(`HTTP ${res.status} ${type}`);
-      c.fetched = { contentType: type, bytes: Buffer.from(await res.arrayBuffer()) };
-      seen.ok = true;
-    } catch {
-      c.errorMessage = c.mediaType === 'VIDEO' ? 'FAILED_DOWNLOADING_VIDEO' : 'UNKNOWN';
-    }
-  };
+  const createContainer = threadsContainerCreate({ state, auth, nextId, readyMs });
 
   const versions = ['', '/v1.0'];
   for (const v of versions) {
@@ -243,63 +132,7 @@ export async function startThreadsSimulator(opts: ThreadsSimulatorOptions = {}):
         },
       };
     });
-    router.on('POST', `${v}/:userId/threads`, async (req) => {
-      const a = auth(req);
-      if (!('userId' in a)) return a;
-      if (req.params.userId !== a.userId && req.params.userId !== 'me') return errors.unknownObject(req.params.userId!);
-      const p = params(req);
-      const type = (p.media_type ?? '').toUpperCase();
-      if (!['TEXT', 'IMAGE', 'VIDEO', 'CAROUSEL'].includes(type))
-        return errors.param('The parameter media_type is required and must be TEXT, IMAGE, VIDEO or CAROUSEL');
-      const text = p.text ?? '';
-      if ([...text].length > 500) return errors.param('Param text must be at most 500 characters long.');
-      if (type === 'TEXT' && !text) return errors.param('The parameter text is required');
-      if (p.reply_control && !REPLY_CONTROLS.includes(p.reply_control))
-        return errors.param(
-          'Param reply_control must be one of {EVERYONE, ACCOUNTS_YOU_FOLLOW, MENTIONED_ONLY, ' +
-            'PARENT_POST_AUTHOR_ONLY, FOLLOWERS_ONLY}',
-        );
-      if (p.reply_to_id && !state.posts.some((x) => x.id === p.reply_to_id)) return errors.mediaNotFound(p.reply_to_id);
-      const checked = checkThreadsOptions(p, type, text, (id) => state.posts.some((x) => x.id === id));
-      if ('refused' in checked) return errors.param(checked.refused);
-      const c: ThreadsContainer = {
-        options: checked.kept,
-        id: nextId(),
-        userId: a.userId,
-        mediaType: type as ThreadsContainer['mediaType'],
-        text,
-        isCarouselItem: p.is_carousel_item === 'true',
-        children: [],
-        replyToId: p.reply_to_id,
-        replyControl: p.reply_control,
-        status: 'IN_PROGRESS',
-        readyAt: Date.now() + readyMs,
-      };
-      if (type === 'IMAGE' || type === 'VIDEO') {
-        c.mediaUrl = type === 'IMAGE' ? p.image_url : p.video_url;
-        if (!c.mediaUrl)
-          return errors.param(`The parameter ${type === 'IMAGE' ? 'image_url' : 'video_url'} is required`);
-        if (p.alt_text !== undefined) c.altText = p.alt_text;
-      }
-      if (type === 'CAROUSEL') {
-        const kids = (p.children ?? '')
-          .split(',')
-          .map((s) => s.trim())
-          .filter(Boolean);
-        if (kids.length < 2 || kids.length > 20)
-          return errors.param('The parameter children must contain between 2 and 20 items');
-        for (const k of kids) {
-          const child = state.containers.get(k);
-          if (!child || child.userId !== a.userId || !child.isCarouselItem) return errors.mediaNotFound(k);
-          refreshStatus(child);
-          if (child.status !== 'FINISHED') return errors.param(`Carousel item ${k} is not ready`);
-        }
-        c.children = kids;
-      }
-      state.containers.set(c.id, c);
-      if (c.mediaUrl) void fetchMedia(c);
-      return { status: 200, body: { id: c.id } };
-    });
+    router.on('POST', `${v}/:userId/threads`, createContainer);
     router.on('POST', `${v}/:userId/threads_publish`, (req) => {
       const a = auth(req);
       if (!('userId' in a)) return a;

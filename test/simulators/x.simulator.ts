@@ -1,22 +1,13 @@
 // X (api.x.com v2) simulator: OAuth 2.0 + PKCE with rotating refresh tokens, users/me, tweets,
 // user timeline, media upload v2, follow. Problem-JSON errors and x-rate-limit-* headers.
+// OAuth 2.0 is in x.oauth.ts, media upload in x.media.ts.
 import { checkXOptions } from './x.options.js';
 import twitterText from 'twitter-text';
-import {
-  Router,
-  startSimServer,
-  canaryToken,
-  s256,
-  str,
-  strList,
-  redirect,
-  withQuery,
-  basicAuth,
-  PostCounter,
-} from './common.js';
-import type { SimReply, SimRequest, Faults } from './common.js';
-import { registerXMedia, type XMedia } from './x.media.js';
+import { Router, startSimServer, str, strList, PostCounter } from './common.js';
+import type { SimReply, SimRequest } from './common.js';
+import { registerXMedia } from './x.media.js';
 import { registerXAfterPublish } from './x.after-publish.js';
+import { registerXOAuth } from './x.oauth.js';
 
 import type { XUser, XPost, XSimulatorOptions, XState, XSimulator } from './x.types.js';
 export type { XUser, XPost, XSimulatorOptions, XState, XSimulator } from './x.types.js';
@@ -41,10 +32,6 @@ export async function startXSimulator(opts: XSimulatorOptions = {}): Promise<XSi
     timelineDelayMs: opts.timelineDelayMs ?? 0,
     rejectDuplicates: opts.rejectDuplicates ?? true,
   };
-  const codes = new Map<
-    string,
-    { userId: string; clientId: string; redirectUri: string; challenge: string; scopes: string[]; exp: number }
-  >();
   let idSeq = 1_860_000_000_000_000_000n;
   const nextId = () => String((idSeq += 7919n));
   let postSeq = 0;
@@ -131,117 +118,7 @@ export async function startXSimulator(opts: XSimulatorOptions = {}): Promise<XSi
 
   const router = new Router();
 
-  // --- OAuth 2.0 -------------------------------------------------------------------------
-  const oauthError = (status: number, error: string, description: string): SimReply => ({
-    status,
-    body: { error, error_description: description },
-  });
-  router.on('GET', '/i/oauth2/authorize', (req) => {
-    const q = req.query;
-    if (q.get('client_id') !== clientId)
-      return { status: 400, raw: 'Something went wrong: invalid client_id', headers: { 'content-type': 'text/plain' } };
-    const redirectUri = q.get('redirect_uri');
-    if (redirectUri && opts.redirectUris && !opts.redirectUris.includes(redirectUri)) {
-      return {
-        status: 400,
-        raw: 'Something went wrong: redirect_uri is not registered',
-        headers: { 'content-type': 'text/plain' },
-      };
-    }
-    if (!redirectUri) return { status: 400, raw: 'missing redirect_uri', headers: { 'content-type': 'text/plain' } };
-    const fail = (error: string) => redirect(withQuery(redirectUri, { error, state: q.get('state') ?? undefined }));
-    if (q.get('response_type') !== 'code') return fail('unsupported_response_type');
-    // X accepts the method case-insensitively (twitter-api-v2 sends 's256').
-    if ((q.get('code_challenge_method') ?? '').toUpperCase() !== 'S256' || !q.get('code_challenge'))
-      return fail('invalid_request');
-    const scopes = (q.get('scope') ?? '').split(/\s+/).filter(Boolean);
-    if (!scopes.length) return fail('invalid_scope');
-    const user = state.users.find((u) => u.username === currentUser) ?? state.users[0];
-    if (!user) return fail('access_denied');
-    const code = canaryToken('x', 'code');
-    codes.set(code, {
-      userId: user.id,
-      clientId,
-      redirectUri,
-      challenge: q.get('code_challenge')!,
-      scopes,
-      exp: Date.now() + 30_000,
-    });
-    return redirect(withQuery(redirectUri, { state: q.get('state') ?? undefined, code }));
-  });
-
-  const issue = (userId: string, scopes: string[], chain = canaryToken('x', 'grant')) => {
-    const access = canaryToken('x', 'access');
-    state.accessTokens.set(access, { userId, scopes, chain, expiresAt: Date.now() + ttl * 1000 });
-    state.issuedTokens.push(access);
-    const body: Record<string, unknown> = {
-      token_type: 'bearer',
-      expires_in: ttl,
-      access_token: access,
-      scope: scopes.join(' '),
-    };
-    if (scopes.includes('offline.access')) {
-      const refresh = canaryToken('x', 'refresh');
-      state.refreshTokens.set(refresh, { userId, scopes, used: false, chain });
-      state.issuedTokens.push(refresh);
-      body.refresh_token = refresh;
-    }
-    return body;
-  };
-
-  router.on('POST', '/2/oauth2/token', (req) => {
-    if (req.bodyKind !== 'form')
-      return oauthError(400, 'invalid_request', 'Content-Type must be application/x-www-form-urlencoded.');
-    const b = req.body as Record<string, string>;
-    const basic = basicAuth(req);
-    const cid = basic?.id ?? str(b.client_id);
-    if (cid !== clientId) return oauthError(401, 'unauthorized_client', 'Missing valid authorization header');
-    if (opts.clientSecret !== undefined) {
-      const secret = basic?.secret ?? str(b.client_secret);
-      if (secret !== opts.clientSecret)
-        return oauthError(401, 'unauthorized_client', 'Missing valid authorization header');
-    }
-    const grant = str(b.grant_type);
-    if (grant === 'authorization_code') {
-      const c = codes.get(str(b.code) ?? '');
-      if (!c || c.exp < Date.now())
-        return oauthError(400, 'invalid_request', 'Value passed for the authorization code was invalid.');
-      codes.delete(str(b.code)!);
-      if (c.redirectUri !== str(b.redirect_uri))
-        return oauthError(
-          400,
-          'invalid_request',
-          'Value passed for the redirect uri did not match the uri of the authorization code.',
-        );
-      const verifier = str(b.code_verifier) ?? '';
-      if (s256(verifier) !== c.challenge)
-        return oauthError(
-          400,
-          'invalid_request',
-          'Value passed for the code verifier did not match the code challenge.',
-        );
-      return { status: 200, body: issue(c.userId, c.scopes) };
-    }
-    if (grant === 'refresh_token') {
-      state.refreshCalls += 1;
-      const rt = state.refreshTokens.get(str(b.refresh_token) ?? '');
-      if (rt) state.refreshCallsByUser.set(rt.userId, (state.refreshCallsByUser.get(rt.userId) ?? 0) + 1);
-      if (rt?.used && opts.reuseRevokesChain) {
-        for (const [k, t] of state.accessTokens) if (t.chain === rt.chain) state.accessTokens.delete(k);
-        for (const t of state.refreshTokens.values()) if (t.chain === rt.chain) t.used = true;
-      }
-      if (!rt || rt.used) return oauthError(400, 'invalid_request', 'Value passed for the token was invalid.');
-      rt.used = true; // rotation: the old refresh token dies now
-      return { status: 200, body: issue(rt.userId, rt.scopes, rt.chain) };
-    }
-    return oauthError(400, 'unsupported_grant_type', 'grant_type not supported');
-  });
-
-  router.on('POST', '/2/oauth2/revoke', (req) => {
-    const t = str(req.body?.token) ?? '';
-    const existed = state.accessTokens.delete(t) || state.refreshTokens.delete(t);
-    return { status: 200, body: { revoked: existed } };
-  });
+  registerXOAuth(router, { opts, clientId, ttl, state, currentUser: () => currentUser });
 
   // --- Users -------------------------------------------------------------------------------
   const userView = (u: XUser, fields: string[]) => {
