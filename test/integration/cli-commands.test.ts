@@ -1,92 +1,47 @@
 /**
- * Every `herald` command in every output format (table, json, minimal), run as the real binary
- * against a real server (SQLite file, loopback HTTP) with Mastodon accounts connected through
- * the Mastodon simulator, so `publish` really posts. JSON must equal what the API answers for the
- * same resource; tables must be aligned (CJK and emoji titles included); minimal prints ids only.
- * backup and --help: cli-local-commands.test.ts.
+ * The `herald` commands that set up and manage (init, login, whoami, logout, social-set list,
+ * account list, template, draft) in every output format (table, json, minimal), run as the real
+ * binary against a real server (SQLite file, loopback HTTP) with Mastodon accounts connected
+ * through the Mastodon simulator. JSON must equal what the API answers for the same resource;
+ * tables must be aligned (CJK and emoji titles included); minimal prints ids only.
+ * publish, schedule and credits: cli-commands-publish.test.ts; backup and --help:
+ * cli-local-commands.test.ts.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { loginResponse } from '../../server/contracts/auth.js';
 import { meResponse } from '../../server/contracts/users.js';
 import { built } from '../../server/contracts/lazy.js';
-import { cliEnv, herald, limit, ok, parseKeyValues, parseTable, type CliResult } from '../helpers/cli.js';
-import { formatLocal } from '../../time/index.js';
-import { addAccount, userIdOf } from '../helpers/drafts.js';
-import { connectOAuth } from '../helpers/oauth-connect.js';
-import { OWNER, startServer, tempDir, type TestServer } from '../helpers/server.js';
-import { startMastodonSimulator, type MastodonSimulator } from '../simulators/mastodon.simulator.js';
+import { cliEnv, herald, ok, parseKeyValues, parseTable } from '../helpers/cli.js';
+import {
+  accountsNow,
+  api,
+  cli,
+  connectAccounts,
+  dir,
+  fed1,
+  fed2,
+  FORMATS,
+  handleOf,
+  inEach,
+  key,
+  lines,
+  NAME,
+  named,
+  run,
+  sim,
+  sky,
+  t,
+  useCliCommandsWorld,
+  useKey,
+} from '../helpers/cli-commands-world.js';
+import { OWNER, startServer } from '../helpers/server.js';
 
 // Each test runs several CLI children (about half a second each, more on a loaded machine).
 vi.setConfig({ testTimeout: 180_000 });
 
-const FORMATS = ['table', 'json', 'minimal'] as const;
-type Format = (typeof FORMATS)[number];
-
-let t: TestServer;
-let sim: MastodonSimulator;
-let key: string;
-let fed1: string;
-let fed2: string;
-let sky: string;
-const dirs: string[] = [];
-const dir = (p: string) => {
-  const d = tempDir(p);
-  dirs.push(d);
-  return d;
-};
-const run = limit(3);
-
-/** `herald <args> -o <format>` with the key and URL in the environment. */
-const cli = (args: string[], format?: Format, stdin?: string, extra: Record<string, string> = {}) =>
-  run(() =>
-    herald(format ? [...args, '-o', format] : args, {
-      env: cliEnv(home, { HERALD_API_KEY: key, HERALD_BASE_URL: t.base, ...extra }),
-      stdin,
-    }),
-  );
-/** The same command in the three formats, at once. */
-const inEach = (args: (f: Format) => string[], stdin?: (f: Format) => string | undefined) =>
-  Promise.all(FORMATS.map((f) => cli(args(f), f, stdin?.(f)))).then(([table, json, minimal]) => ({
-    table,
-    json,
-    minimal,
-  }));
-const api = async (method: string, p: string, body?: unknown) => {
-  const r = await t.call(method, p, { key, body });
-  if (r.status >= 300) throw new Error(`${method} ${p}: ${r.status} ${r.text}`);
-  return r.body;
-};
-/** A long cell as the table shows it: cut to `max` columns with an ellipsis (ASCII text here). */
-const clipped = (s: string, max: number) => (s.length <= max ? s : `${s.slice(0, max - 1)}…`);
-const lines = (r: CliResult) => ok(r).split('\n').filter(Boolean);
-let home: string;
-/** What a person reads for a network and an account (the UI's words), never microblog/fedblog or an id alone. */
-const NAME: Record<string, string> = { fedblog: 'Mastodon', skyblog: 'Bluesky' };
-const handleOf = (a: { platform: string; username: string }) =>
-  a.platform === 'fedblog' ? `@${a.username}@${new URL(sim.url).host}` : `@${a.username}`;
-const accountsNow = async () =>
-  new Map<string, any>((await api('GET', '/accounts')).accounts.map((a: any) => [a.uuid, a]));
-/** An API row as `-o json` prints it: the API's fields, and the names beside them. */
-const named = (row: any, account: any) => ({
-  ...row,
-  platformName: NAME[row.platform],
-  accountHandle: handleOf(account),
-});
-
-beforeAll(async () => {
-  sim = await startMastodonSimulator();
-  sim.addAccount({ username: 'second', displayName: 'Second Tester' });
-  t = await startServer({ owner: false, scheduler: false });
-  home = dir('herald-cli-home-');
-});
-
-afterAll(async () => {
-  await t?.close();
-  await sim?.close();
-  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
-});
+useCliCommandsWorld();
 
 describe('herald init', () => {
   it('creates the owner through the API and saves the key it answers with, in each format', async () => {
@@ -110,7 +65,7 @@ describe('herald init', () => {
 
       const answer = JSON.parse(ok(json));
       expect(Object.keys(answer).sort()).toEqual([...Object.keys(built(loginResponse).shape), 'savedTo'].sort());
-      key = answer.apiKey.key;
+      useKey(answer.apiKey.key);
       expect(answer.user.email).toBe(OWNER.email);
       const saved = path.join(homes[1], 'herald', 'credentials.json');
       expect(answer.savedTo).toBe(saved);
@@ -142,15 +97,9 @@ describe('herald init', () => {
   });
 
   it('connects two Mastodon accounts through the simulator (setup for the rest)', async () => {
-    const first = await connectOAuth(t, key, 'fedblog', { instanceUrl: sim.url });
-    sim.setCurrentUser('second');
-    const second = await connectOAuth(t, key, 'fedblog', { instanceUrl: sim.url });
+    // And an account with no tokens in the secret store: publishing to it fails, in its own set.
+    const [first, second] = await connectAccounts();
     expect([first.status, second.status]).toEqual([200, 200]);
-    fed1 = first.body.accountUuid;
-    fed2 = second.body.accountUuid;
-    // An account with no tokens in the secret store: publishing to it fails, in its own set.
-    const other = await api('POST', '/social-sets', { name: 'Elsewhere' });
-    sky = addAccount(t, userIdOf(t, OWNER.email), 'skyblog', { socialSetId: other.socialSet.id }).accountId;
   });
 });
 
@@ -407,254 +356,5 @@ describe('herald draft', () => {
     expect(ok(del.minimal)).toBe(`${ids.minimal}\n`);
     for (const id of Object.values(ids))
       expect((await t.call('GET', `/microblog/drafts/${id}`, { key })).status).toBe(404);
-  });
-});
-
-describe('herald publish', () => {
-  it('posts to Mastodon with live per-account progress on stderr, in each format', async () => {
-    const draft = async (text: string, accounts: string[]) =>
-      (
-        await api('POST', '/microblog/drafts', {
-          title: text,
-          tweets: [
-            { content: `${text} part 1`, position: 0 },
-            { content: `${text} part 2`, position: 1 },
-          ],
-          selectedAccountIds: accounts,
-        })
-      ).draft.id as string;
-    const [a, b, c] = await Promise.all([
-      draft('Table run', [fed1, fed2]),
-      draft('Json run', [fed1, fed2]),
-      draft('Minimal run', [fed1, sky]),
-    ]);
-    sim.faults.latencyMs = 150; // progress has states to show
-    const [table, json, minimal] = await Promise.all([
-      cli(['publish', a], 'table'),
-      // An account by the handle the tables show, as well as by its id.
-      cli(['publish', b, '--accounts', `@second@${new URL(sim.url).host}`], 'json'),
-      cli(['publish', c], 'minimal'),
-    ]);
-    sim.faults.latencyMs = 0;
-
-    // table: progress lines then the result table; every account published, with its URL.
-    const full = await accountsNow();
-    const [h1, h2, hs] = [fed1, fed2, sky].map((id) => handleOf(full.get(id)));
-    const rows = parseTable(ok(table), ['NETWORK', 'ACCOUNT', 'STATUS', 'URL / ERROR', 'ACCOUNT ID']);
-    expect(rows.map((r) => [r.NETWORK, r.ACCOUNT, r.STATUS, r['ACCOUNT ID']]).sort()).toEqual(
-      [
-        // A thread says its parts.
-        ['Mastodon', h1, 'published (2 parts)', fed1],
-        ['Mastodon', h2, 'published (2 parts)', fed2],
-      ].sort(),
-    );
-    for (const r of rows) expect(r['URL / ERROR']).toMatch(new RegExp(`^${sim.url}/@(herald|second)/\\d+$`));
-    const progress = table.err.split('\n').filter(Boolean);
-    expect(progress[0]).toBe(`Publishing ${a} to 2 account(s)…`);
-    // Each line says a thread's parts, as the table does.
-    for (const r of rows)
-      expect(progress).toContain(`✓ Mastodon  ${r.ACCOUNT}  published (2 parts)  ${r['URL / ERROR']}`);
-    expect(progress.at(-1)).toBe('Done: 2 published, 0 failed of 2.');
-    expect(
-      sim.state.statuses
-        .filter((s) => s.text.startsWith('Table run'))
-        .map((s) => s.text)
-        .sort(),
-    ).toEqual(['Table run part 1', 'Table run part 1', 'Table run part 2', 'Table run part 2']);
-
-    // json: only the result on stdout (no progress), equal to the API's progress for that job.
-    const result = JSON.parse(ok(json));
-    expect(json.err).toBe('');
-    const apiProgress = await api('GET', `/microblog/publish/progress?jobId=${result.jobId}`);
-    expect(result).toEqual({
-      ...apiProgress,
-      entries: apiProgress.entries.map((e: any) => named(e, full.get(e.accountUuid))),
-      jobId: result.jobId,
-      draftId: b,
-    });
-    expect(result.entries.map((e: any) => [e.accountUuid, e.status])).toEqual([[fed2, 'published']]);
-
-    // minimal: the entry ids; one account failed, so exit 1, and stderr says which.
-    expect(minimal.code).toBe(1);
-    const entries = (await api('GET', `/microblog/publish/progress?draftId=${c}`)).entries;
-    expect(minimal.out.trim().split('\n').sort()).toEqual(entries.map((e: any) => e.id).sort());
-    expect(minimal.err).toContain(`✓ Mastodon  ${h1}  published`);
-    expect(minimal.err).toMatch(new RegExp(`✗ Bluesky   ${hs}  failed  \\S`));
-    expect(`${table.err}${minimal.err}`).not.toMatch(/(^|\s)(fedblog|skyblog|acc-\S+)(\s|$)/m);
-    expect(minimal.err).toContain('Done: 1 published, 1 failed of 2.');
-  });
-});
-
-describe('herald schedule', () => {
-  it('create (local time, ISO with Z, ISO with offset), list and cancel in each format', async () => {
-    const draft = async (title: string) =>
-      (
-        await api('POST', '/microblog/drafts', {
-          title,
-          tweets: [{ content: `${title} text`, position: 0 }],
-          selectedAccountIds: [fed1, fed2],
-        })
-      ).draft.id as string;
-    const ids = {
-      table: await draft('Sched table 中文'),
-      json: await draft('Sched json'),
-      minimal: await draft('Sched minimal'),
-    };
-    const year = new Date().getUTCFullYear() + 1;
-    const made = await Promise.all([
-      // Local time read in --zone Tokyo (UTC+9, no DST): 09:30 there is 00:30 UTC.
-      cli(
-        ['schedule', 'create', ids.table, '--at', `${year}-03-01 09:30`, '--zone', 'Asia/Tokyo', '--no-jitter'],
-        'table',
-      ),
-      cli(
-        [
-          'schedule',
-          'create',
-          ids.json,
-          '--at',
-          `${year}-03-02T10:00:00Z`,
-          '--accounts',
-          fed1,
-          '--priority',
-          '5',
-          '--no-jitter',
-        ],
-        'json',
-      ),
-      cli(['schedule', 'create', ids.minimal, '--at', `${year}-03-03T12:00:00+02:00`], 'minimal'),
-    ]);
-    expect(ok(made[0])).toBe(`Scheduled for ${year}-03-01 09:30 Asia/Tokyo (UTC+09:00) on 2 account(s).\n`);
-    const createdJson = JSON.parse(ok(made[1]));
-    expect(createdJson).toEqual({
-      success: true,
-      message: expect.any(String),
-      queueIds: [expect.any(String)],
-      scheduledFor: `${year}-03-02T10:00:00.000Z`,
-      accountCount: 1,
-    });
-
-    const apiList = (await api('GET', '/microblog/schedule')).schedules;
-    const of = (draftId: string) => apiList.filter((s: any) => s.draftId === draftId);
-    expect(of(ids.table).map((s: any) => s.scheduledFor)).toEqual([
-      `${year}-03-01T00:30:00.000Z`,
-      `${year}-03-01T00:30:00.000Z`,
-    ]);
-    expect(of(ids.json).map((s: any) => [s.accountUuid, s.priority, s.scheduledFor])).toEqual([
-      [fed1, 5, `${year}-03-02T10:00:00.000Z`],
-    ]);
-    expect(ok(made[2]).trim().split('\n').sort()).toEqual(
-      of(ids.minimal)
-        .map((s: any) => s.id)
-        .sort(),
-    );
-    for (const s of of(ids.minimal))
-      expect(Math.abs(Date.parse(s.scheduledFor) - Date.parse(`${year}-03-03T10:00:00Z`))).toBeLessThanOrEqual(
-        3 * 60_000,
-      );
-
-    const list = await inEach(() => ['schedule', 'list']);
-    const full = await accountsNow();
-    expect(JSON.parse(ok(list.json))).toEqual({
-      success: true,
-      schedules: apiList.map((s: any) => named(s, full.get(s.accountUuid))),
-    });
-    // Each in its set's zone.
-    expect(parseTable(ok(list.table), ['WHEN', 'ZONE', 'DRAFT', 'NETWORK', 'ACCOUNT', 'ATTEMPTS', 'ID'])).toEqual(
-      apiList.map((s: any) => ({
-        WHEN: formatLocal(s.timeZone, Date.parse(s.scheduledFor)).local.replace('T', ' '),
-        ZONE: `${s.timeZone} ${formatLocal(s.timeZone, Date.parse(s.scheduledFor)).offset}`,
-        DRAFT: s.draftTitle,
-        NETWORK: 'Mastodon',
-        ACCOUNT: handleOf(full.get(s.accountUuid)),
-        ATTEMPTS: String(s.attempts),
-        ID: s.id,
-      })),
-    );
-    expect(lines(list.minimal)).toEqual(apiList.map((s: any) => s.id));
-
-    const cancel = await inEach((f) => ['schedule', 'cancel', ids[f]]);
-    expect(ok(cancel.table)).toMatch(/\S/);
-    expect(JSON.parse(ok(cancel.json))).toEqual({
-      success: true,
-      message: expect.any(String),
-      cancelled: 1,
-      draftId: ids.json,
-    });
-    expect(ok(cancel.minimal)).toBe(`${ids.minimal}\n`);
-    expect((await api('GET', '/microblog/schedule')).schedules).toEqual([]);
-  });
-});
-
-describe('herald credits, credits-usage', () => {
-  it('print the balance and the ledger in each format', async () => {
-    const [credits, usage] = await Promise.all([
-      inEach(() => ['credits']),
-      inEach(() => ['credits-usage', '--limit', '3']),
-    ]);
-    const bal = await api('POST', '/credits');
-    expect(JSON.parse(ok(credits.json))).toEqual(bal);
-    // The month's end as the user's wall clock shows it; the instant stays in -o json.
-    const end = formatLocal(bal.timeZone, Date.parse(bal.expiresAt));
-    expect(parseKeyValues(ok(credits.table))).toEqual({
-      balance: String(bal.balance),
-      reserved: `${bal.reserved} by posts scheduled this month`,
-      monthly: String(bal.monthlyCredits),
-      expires: `${end.local.replace('T', ' ')} ${bal.timeZone} (UTC${end.offset})`,
-      'x-spend': `${bal.xSpend.monthUsd} USD spent, ${bal.xSpend.scheduledUsd} scheduled, cap none`,
-    });
-    expect(ok(credits.minimal)).toBe(`${bal.balance}\n`);
-    // Publishing above: 2 + 1 + 2 targets charged, the failed one refunded.
-    expect(bal.balance).toBe(10_000 - 50 + 10);
-
-    const page = await api('GET', '/credits/usage?page=1&limit=3');
-    expect(page.pagination.hasMore).toBe(true);
-    expect(JSON.parse(ok(usage.json))).toEqual(page);
-    expect(parseTable(ok(usage.table), ['DATE', 'TYPE', 'CREDITS', 'SOURCE', 'DETAIL'])).toEqual(
-      page.records.map((x: any) => ({
-        DATE: x.created_at,
-        TYPE: x.trans_type,
-        CREDITS: x.credits > 0 ? `+${x.credits}` : String(x.credits),
-        SOURCE: x.source_type ?? '',
-        DETAIL: clipped(x.source_detail, 40),
-      })),
-    );
-    expect(usage.table.err).toMatch(/--page 2 for more/);
-    expect(lines(usage.minimal)).toEqual(page.records.map((x: any) => x.trans_no));
-
-    // --type, --from and --to reach the API's filters: the same records as asking it directly.
-    const today = new Date().toISOString().slice(0, 10);
-    const refunds = JSON.parse(
-      ok(await cli(['credits-usage', '--type', 'refund', '--from', today, '--to', today], 'json')),
-    );
-    expect(refunds).toEqual(await api('GET', `/credits/usage?trans_type=refund&start_date=${today}&end_date=${today}`));
-    expect(refunds.records.length).toBeGreaterThan(0);
-    expect(refunds.records.every((x: any) => x.trans_type === 'refund')).toBe(true);
-    const none = JSON.parse(ok(await cli(['credits-usage', '--from', '2000-01-01', '--to', '2000-01-31'], 'json')));
-    expect(none.records).toEqual([]);
-    const wrong = await cli(['credits-usage', '--type', 'gift'], 'table');
-    expect(wrong.code).toBe(2);
-  });
-});
-
-// After the credit figures above, which count every publish before this.
-describe('herald publish --force', () => {
-  it('without --force an account that has the draft is skipped; with it, the draft goes out again', async () => {
-    const id = (
-      await api('POST', '/microblog/drafts', {
-        title: 'Force run',
-        tweets: [{ content: 'Force run once', position: 0 }],
-        selectedAccountIds: [fed1],
-      })
-    ).draft.id as string;
-    const count = () => sim.state.statuses.filter((s) => s.text === 'Force run once').length;
-    ok(await cli(['publish', id], 'minimal'));
-    expect(count()).toBe(1);
-    const again = await cli(['publish', id], 'json');
-    expect(count()).toBe(1);
-    expect(JSON.parse(again.out).entries.map((e: any) => e.status)).not.toContain('publishing');
-    const forced = JSON.parse(ok(await cli(['publish', id, '--force'], 'json')));
-    expect(forced.entries.map((e: any) => [e.accountUuid, e.status])).toEqual([[fed1, 'published']]);
-    expect(count()).toBe(2);
   });
 });

@@ -144,7 +144,7 @@ describe('/openapi.json', () => {
       );
     }
     // Real 202 answers are checked against the same contract (acceptedResponse) in
-    // client-library.test.ts, so document and answer cannot drift apart.
+    // client-library-coverage.test.ts, so document and answer cannot drift apart.
   });
 
   it('describes the error envelope, and every $ref in the document resolves', () => {

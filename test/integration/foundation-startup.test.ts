@@ -6,129 +6,28 @@
  * - `npm start` without Electron's binary says so and runs the same server headless;
  * - without keytar (not built where libsecret is missing) the server still starts, refuses to
  *   keep tokens until HERALD_SECRET_STORE=file is chosen, and Electron and keytar are optional
- *   dependencies only;
- * - a data folder written by a newer Herald is refused and left byte for byte as it was.
+ *   dependencies only.
+ * The data folder itself (a new one, one from a newer Herald): foundation-data-folder.test.ts.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
-import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../server/core/config.js';
-import { SchemaTooNewError } from '../../server/db/connection.js';
+import { describe, expect, it } from 'vitest';
 import { installedElectron } from '../../scripts/electron-binary.mjs';
-import { createServer } from '../../server/server.js';
+import {
+  expectStoppedCleanly,
+  launch,
+  LISTENING,
+  login,
+  newDir,
+  OWNER,
+  root,
+  SLOW,
+  stopped,
+  useLaunches,
+} from '../helpers/herald-process.js';
 import { processTree } from '../helpers/proc.js';
-import { startServer, tempDir } from '../helpers/server.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const LISTENING = /^Herald API listening on http:\/\/127\.0\.0\.1:(\d+)\/api\/v1$/m;
-const OWNER = { email: 'serve-owner@example.test', password: 'serve owner password' };
-/** Child processes compile TypeScript on start: slow on a busy machine, so each test gets room. */
-const SLOW = 180_000;
-const dirs: string[] = [];
-const running = new Set<ChildProcess>();
-const newDir = () => {
-  const d = tempDir('herald-startup-');
-  dirs.push(d);
-  return d;
-};
-
-afterAll(() => {
-  // Anything a failed test left running: its whole process group, by id.
-  for (const c of running)
-    try {
-      process.kill(-c.pid!, 'SIGKILL');
-    } catch {
-      /* gone */
-    }
-  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
-});
-
-/** The environment of a fresh shell: no HERALD_* settings leak in from the test run. */
-function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('HERALD_') && !k.startsWith('npm_')) env[k] = v;
-  return { ...env, ...extra };
-}
-
-interface Launched {
-  child: ChildProcess;
-  output: () => string;
-  waitFor: (re: RegExp, ms?: number) => Promise<RegExpMatchArray>;
-  /** Resolves when every process holding the output pipes (npm, the shell, Herald) has exited. */
-  closed: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-/** Starts a command in its own process group (as a terminal would), collecting stdout and stderr. */
-function launch(cmd: string, args: string[], env: Record<string, string>): Launched {
-  const child = spawn(cmd, args, { cwd: root, env: cleanEnv(env), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  running.add(child);
-  let out = '';
-  const waiters: (() => void)[] = [];
-  const onData = (c: Buffer) => {
-    out += c.toString('utf8');
-    for (const w of waiters) w();
-  };
-  child.stdout!.on('data', onData);
-  child.stderr!.on('data', onData);
-  const closed = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    child.on('close', (code, signal) => {
-      running.delete(child);
-      for (const w of waiters) w();
-      resolve({ code, signal });
-    });
-  });
-  const waitFor = (re: RegExp, ms = 90_000) =>
-    new Promise<RegExpMatchArray>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no ${re} within ${ms} ms; output:\n${out}`)), ms);
-      const check = () => {
-        const m = out.match(re);
-        if (m) {
-          clearTimeout(timer);
-          resolve(m);
-        } else if (child.exitCode !== null || child.signalCode !== null) {
-          clearTimeout(timer);
-          reject(new Error(`exited before ${re}; output:\n${out}`));
-        }
-      };
-      waiters.push(check);
-      check();
-    });
-  return { child, output: () => out, waitFor, closed };
-}
-
-async function login(base: string, email = OWNER.email, password = OWNER.password) {
-  const r = await fetch(`${base}/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password }),
-  });
-  expect(r.status).toBe(200);
-  return ((await r.json()) as { apiKey: { key: string } }).apiKey.key;
-}
-
-/** Waits for every process of a launch to exit, failing (not hanging) when one keeps running. */
-async function stopped(p: Launched, what: string, ms = 60_000) {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: still running ${ms} ms later; output:\n${p.output()}`)), ms);
-  });
-  try {
-    return await Promise.race([p.closed, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** A stop is graceful when the port is released and SQLite was closed (a clean close removes the WAL). */
-async function expectStoppedCleanly(base: string, dataDir: string) {
-  await expect(fetch(`${base}/openapi.json`)).rejects.toThrow();
-  expect(fs.existsSync(path.join(dataDir, 'herald.db'))).toBe(true);
-  expect(fs.existsSync(path.join(dataDir, 'herald.db-wal'))).toBe(false);
-}
+useLaunches();
 
 describe('npm run serve', () => {
   const dataDir = newDir();
@@ -322,111 +221,4 @@ describe('installation without Electron or keytar', () => {
     },
     SLOW,
   );
-});
-
-describe('SQLite', () => {
-  it(
-    'a new data folder is created private, with WAL, synchronous=FULL, foreign keys, a busy timeout and every ' +
-      'migration applied',
-    async () => {
-      const dataDir = path.join(newDir(), 'nested', 'Herald');
-      const t = await startServer({ dataDir, scheduler: false });
-      try {
-        expect(fs.statSync(dataDir).mode & 0o777).toBe(0o700);
-        const sqlite = t.server.sqlite;
-        expect(sqlite.pragma('journal_mode', { simple: true })).toBe('wal');
-        expect(sqlite.pragma('synchronous', { simple: true })).toBe(2);
-        expect(sqlite.pragma('foreign_keys', { simple: true })).toBe(1);
-        expect(sqlite.pragma('busy_timeout', { simple: true })).toBeGreaterThanOrEqual(1000);
-        const journal = JSON.parse(fs.readFileSync(path.join(root, 'migrations', 'meta', '_journal.json'), 'utf8')) as {
-          entries: { when: number }[];
-        };
-        const applied = sqlite
-          .prepare('SELECT created_at AS c FROM __drizzle_migrations ORDER BY created_at')
-          .all() as {
-          c: number;
-        }[];
-        expect(applied.map((r) => Number(r.c))).toEqual(journal.entries.map((e) => e.when));
-      } finally {
-        await t.close();
-      }
-    },
-  );
-});
-
-describe('a data folder from a newer Herald', () => {
-  function snapshot(dir: string) {
-    return Object.fromEntries(
-      fs
-        .readdirSync(dir)
-        .sort()
-        .map((name) => {
-          const file = path.join(dir, name);
-          const st = fs.statSync(file);
-          return [
-            name,
-            {
-              sha256: crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex'),
-              size: st.size,
-              mtimeMs: st.mtimeMs,
-              mode: st.mode,
-            },
-          ];
-        }),
-    );
-  }
-
-  /** A folder as Herald leaves it, then stamped with a migration this version does not know. */
-  async function newerFolder(journal: 'wal' | 'delete') {
-    const dataDir = newDir();
-    const t = await startServer({ dataDir, scheduler: false });
-    const key = await t.login();
-    await t.call('POST', '/templates', { key, body: { name: 'kept' } });
-    await t.server.close();
-    const db = new Database(path.join(dataDir, 'herald.db'));
-    const latest = (db.prepare('SELECT MAX(created_at) AS n FROM __drizzle_migrations').get() as { n: number }).n;
-    db.prepare('INSERT INTO __drizzle_migrations (hash, created_at) VALUES (?, ?)').run(
-      'from-a-newer-herald',
-      Number(latest) + 86_400_000,
-    );
-    if (journal === 'delete') db.pragma('journal_mode = DELETE');
-    db.close();
-    expect(fs.existsSync(path.join(dataDir, 'herald.db-wal'))).toBe(false);
-    return dataDir;
-  }
-
-  for (const journal of ['wal', 'delete'] as const) {
-    it(
-      `is refused in process and by npm run serve, and not written to (journal mode ${journal})`,
-      async () => {
-        const dataDir = await newerFolder(journal);
-        const before = snapshot(dataDir);
-        await expect(
-          createServer({
-            config: loadConfig(
-              {},
-              { HERALD_DATA_DIR: dataDir, HERALD_PORT: '0', HERALD_SECRET_STORE: 'file', HERALD_LOG_LEVEL: 'silent' },
-            ),
-            scheduler: false,
-          }),
-        ).rejects.toBeInstanceOf(SchemaTooNewError);
-        expect(snapshot(dataDir)).toEqual(before);
-        if (journal === 'wal') {
-          const p = launch('npm', ['run', 'serve'], {
-            HERALD_DATA_DIR: dataDir,
-            HERALD_PORT: '0',
-            HERALD_SECRET_STORE: 'file',
-          });
-          const { code } = await stopped(p, 'Herald on a newer folder');
-          expect(code).not.toBe(0);
-          expect(p.output()).toMatch(
-            /Herald cannot start: The database .*herald\.db was written by a newer version of Herald/,
-          );
-          expect(p.output()).not.toMatch(LISTENING);
-          expect(snapshot(dataDir)).toEqual(before);
-        }
-      },
-      SLOW,
-    );
-  }
 });
