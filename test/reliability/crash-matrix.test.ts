@@ -20,6 +20,7 @@ import { startChild, type ChildServer } from '../helpers/child-server.js';
 import type { Held } from '../helpers/fault-proxy.js';
 import { startNetworks, type Networks } from '../helpers/networks.js';
 import { tempDir } from '../helpers/server.js';
+import { parts, snapshot, type Generation, type PartState } from './crash-state.js';
 import { seededRandom } from './util.js';
 import {
   childEnv,
@@ -54,86 +55,6 @@ afterAll(async () => {
   await nets?.close();
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 });
-
-interface PartState {
-  publicationId: string;
-  platform: Platform;
-  status: string;
-  position: number;
-  text: string;
-  pubStatus: string;
-}
-
-const parts = (): PartState[] =>
-  readDb(dataDir, (db) =>
-    db
-      .prepare(
-        `SELECT pp.publication_id AS publicationId, p.platform, pp.status, pp.position, pp.text, p.status AS pubStatus
-  FROM publication_parts pp JOIN publications p ON p.id = pp.publication_id ORDER BY pp.publication_id, pp.position`,
-      )
-      .all(),
-  ) as PartState[];
-
-/** What a kill left behind, read from the database and the networks. */
-async function snapshot() {
-  const ps = parts();
-  const counts = await networkCounts(nets);
-  const byPub = new Map<string, PartState[]>();
-  for (const p of ps) byPub.set(p.publicationId, [...(byPub.get(p.publicationId) ?? []), p]);
-  return readDb(dataDir, (db) => ({
-    integrity: db.pragma('integrity_check', { simple: true }) as string,
-    claimed: (db.prepare("SELECT COUNT(*) AS n FROM schedule_entries WHERE status = 'claimed'").get() as { n: number })
-      .n,
-    publishing: (db.prepare("SELECT id FROM publications WHERE status = 'publishing'").all() as { id: string }[]).map(
-      (r) => r.id,
-    ),
-    sending: ps.filter((p) => p.status === 'sending').length,
-    // Committed at the network, not recorded by Herald.
-    unrecorded: ps.filter((p) => p.status === 'sending' && (counts[p.platform].get(p.text) ?? 0) > 0).length,
-    midThread: [...byPub.values()].filter(
-      (list) =>
-        list.some((p) => p.status === 'sent') &&
-        list.some((p) => p.status !== 'sent') &&
-        list[0].pubStatus === 'publishing',
-    ).length,
-    partless: (
-      db
-        .prepare(
-          'SELECT COUNT(*) AS n FROM publications p WHERE NOT EXISTS (SELECT 1 FROM publication_parts pp ' +
-            'WHERE pp.publication_id = p.id)',
-        )
-        .get() as { n: number }
-    ).n,
-    // A publication settled whose schedule entry is not.
-    settledAhead: (
-      db
-        .prepare(
-          `SELECT COUNT(*) AS n FROM publications p JOIN schedule_entries e ON e.draft_id = p.draft_id AND e.account_id
-            = p.account_id
-      WHERE p.status IN ('published', 'failed', 'needs_review') AND e.status IN ('claimed', 'pending')`,
-        )
-        .get() as { n: number }
-    ).n,
-    done: (db.prepare("SELECT COUNT(*) AS n FROM schedule_entries WHERE status = 'done'").get() as { n: number }).n,
-    pending: (
-      db.prepare("SELECT COUNT(*) AS n FROM schedule_entries WHERE status IN ('pending', 'claimed')").get() as {
-        n: number;
-      }
-    ).n,
-  }));
-}
-type Snapshot = Awaited<ReturnType<typeof snapshot>>;
-
-interface Generation {
-  label: string;
-  crashAt?: string;
-  /** Kill from outside: when this resolves (after it is started), the harness sends SIGKILL. */
-  killWhen?: (child: ChildServer) => Promise<void>;
-  before?: () => void;
-  afterKill?: () => void;
-  /** What the kill must have left behind, so the point was really reached. */
-  check?: (s: Snapshot, prev: Snapshot) => void;
-}
 
 describe('the crash matrix', () => {
   it(
@@ -209,7 +130,7 @@ describe('the crash matrix', () => {
       ];
 
       const recoveries: number[] = [];
-      let prev = await snapshot();
+      let prev = await snapshot(nets, dataDir);
       let extraDrafts = 0;
       let lastExtraDue = 0;
       for (const g of generations) {
@@ -267,7 +188,7 @@ describe('the crash matrix', () => {
         expect(exit.signal, `${g.label}: ${child.output().slice(-500)}`).toBe('SIGKILL');
         if (g.crashAt) expect(child.output()).toContain(`Herald crash point ${g.crashAt.split(':')[0]}: SIGKILL`);
         g.afterKill?.();
-        const s = await snapshot();
+        const s = await snapshot(nets, dataDir);
         expect(s.integrity, g.label).toBe('ok');
         g.check?.(s, prev);
         prev = s;
@@ -319,7 +240,7 @@ describe('the crash matrix', () => {
           .all(),
       ) as { id: string; draftId: string; accountId: string; status: string; error: string | null }[];
       const partsOf = new Map<string, PartState[]>();
-      for (const p of parts()) partsOf.set(p.publicationId, [...(partsOf.get(p.publicationId) ?? []), p]);
+      for (const p of parts(dataDir)) partsOf.set(p.publicationId, [...(partsOf.get(p.publicationId) ?? []), p]);
       expect(entries).toHaveLength((DRAFTS + extraDrafts) * 5);
       expect(readDb(dataDir, (db) => db.pragma('integrity_check', { simple: true }))).toBe('ok');
 
