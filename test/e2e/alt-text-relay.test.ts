@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAccount, userIdOf } from '../helpers/drafts.js';
 import { pngBytes } from '../helpers/png.js';
 import { OWNER } from '../helpers/server.js';
-import { signIn, startUiApp, type UiApp } from '../helpers/ui-app.js';
+import { pressNew, signIn, startUiApp, type UiApp } from '../helpers/ui-app.js';
 import { startS3, type S3Peer } from '../peers/s3.peer.js';
 
 let app: UiApp;
@@ -34,7 +34,7 @@ describe('alt text in the composer', () => {
   it('warns on an image without alt text and counts it per network, red where over', async () => {
     await page().goto(`${app.origin}/#/compose`);
     await page().reload();
-    await page().keyboard.press('Control+n');
+    await pressNew(page());
     await page().getByRole('heading', { name: 'New draft' }).waitFor();
     await page().getByRole('textbox', { name: 'Post 1', exact: true }).fill('A green square.');
     await page()

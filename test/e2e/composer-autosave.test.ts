@@ -9,7 +9,7 @@ import type { Request } from 'playwright-core';
 import { addAccount, userIdOf } from '../helpers/drafts.js';
 import { pngBytes } from '../helpers/png.js';
 import { OWNER } from '../helpers/server.js';
-import { signIn, startUiApp, type UiApp } from '../helpers/ui-app.js';
+import { pressNew, signIn, startUiApp, type UiApp } from '../helpers/ui-app.js';
 
 let app: UiApp;
 const page = () => app.page;
@@ -56,7 +56,7 @@ afterAll(async () => {
 
 describe('autosave', () => {
   it('a change is in Drafts within a second, saved in one request', async () => {
-    await page().keyboard.press('Control+n');
+    await pressNew(page());
     await page().getByRole('heading', { name: 'New draft' }).waitFor();
     const before = drafts().length;
     const requests = await draftRequests(async () => {
@@ -105,7 +105,7 @@ describe('autosave', () => {
 
 describe('leaving the page', () => {
   it('work typed just before going to another page is in Drafts once, and not restored as a copy', async () => {
-    await page().keyboard.press('Control+n');
+    await pressNew(page());
     await page().getByRole('heading', { name: 'New draft' }).waitFor();
     const before = drafts().length;
     await post(1).fill('Typed, then straight to the Drafts page.');
@@ -124,7 +124,7 @@ describe('leaving the page', () => {
 
 describe('New keeps the last draft', () => {
   it('a long thread stays in Drafts when New is pressed; Undo returns to it; a reload loses nothing', async () => {
-    await page().keyboard.press('Control+n');
+    await pressNew(page());
     await page().getByRole('heading', { name: 'New draft' }).waitFor();
     const parts = Array.from({ length: 40 }, (_, i) => `Part ${i + 1} of a long thread that took a while to write.`);
     await page().evaluate((t) => navigator.clipboard.writeText(t), parts.join('\n---\n'));
@@ -171,7 +171,7 @@ describe('New keeps the last draft', () => {
     await page().getByRole('link', { name: 'Drafts', exact: true }).click();
     await page().getByRole('heading', { name: 'Drafts' }).waitFor();
     const offers = await page().locator('[data-undo^="compose.new"]').count();
-    await page().keyboard.press('Control+n');
+    await pressNew(page());
     await page().getByRole('heading', { name: 'New draft' }).waitFor();
     await expect.poll(values).toEqual(['']);
     expect(await page().locator('[data-undo^="compose.new"]').count()).toBeLessThanOrEqual(offers);
@@ -180,7 +180,7 @@ describe('New keeps the last draft', () => {
 
 describe('Undo where something is removed', () => {
   it('removing a post of the thread, and a media item, can be undone', async () => {
-    await page().keyboard.press('Control+n');
+    await pressNew(page());
     await page().getByRole('heading', { name: 'New draft' }).waitFor();
     await post(1).fill('First.');
     await page().getByRole('button', { name: 'Add post to thread' }).click();

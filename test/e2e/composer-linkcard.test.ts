@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMastodonSimulator, type MastodonSimulator } from '../simulators/mastodon.simulator.js';
 import { connectOAuth } from '../helpers/oauth-connect.js';
 import { html, startLinkPages, type LinkPages } from '../helpers/link-pages.js';
-import { signIn, startUiApp, type UiApp } from '../helpers/ui-app.js';
+import { pressNew, signIn, startUiApp, type UiApp } from '../helpers/ui-app.js';
 import { makePng } from '../peers/png.js';
 
 let masto: MastodonSimulator;
@@ -71,7 +71,7 @@ describe('link card in the composer', () => {
     "shows the first link's card after a loading state; another link switches it; Remove and Add; each choice " +
       'is saved',
     async () => {
-      await page().keyboard.press('Control+n');
+      await pressNew(page());
       await page().getByRole('heading', { name: 'New draft' }).waitFor();
       await post(1).fill(`Two reads: ${site.url}/slow and ${site.url}/b.`);
       await page().locator('[data-link-card="loading"]').waitFor();

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAccount, userIdOf } from '../helpers/drafts.js';
 import { longText } from '../helpers/hard-text.js';
 import { OWNER } from '../helpers/server.js';
-import { signIn, startUiApp, type UiApp } from '../helpers/ui-app.js';
+import { pressNew, signIn, startUiApp, type UiApp } from '../helpers/ui-app.js';
 import { reportFigure } from '../reliability/quality.js';
 
 let app: UiApp;
@@ -58,7 +58,7 @@ async function keystroke(key: string, want: string): Promise<number> {
 describe('a 100,000-character post in the composer', () => {
   it('dotted text: each keystroke updates the previews for five networks well within a second', async () => {
     const page = app.page;
-    await page.keyboard.press('Control+n');
+    await pressNew(page);
     await page.getByRole('heading', { name: 'New draft' }).waitFor();
     for (const p of ['X', 'Bluesky', 'Mastodon', 'Threads', 'LinkedIn'])
       await expect

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertAccount, ownerId } from '../helpers/fixtures.js';
 import { pdf, timedVideo } from '../helpers/media-kinds.js';
-import { signIn, startUiApp, type UiApp } from '../helpers/ui-app.js';
+import { pressNew, signIn, startUiApp, type UiApp } from '../helpers/ui-app.js';
 
 let app: UiApp;
 const page = () => app.page;
@@ -25,7 +25,7 @@ afterAll(async () => {
 
 describe('a video and a document in the composer', () => {
   it('shows each network’s verdict and a title field per item', async () => {
-    await page().keyboard.press('Control+n');
+    await pressNew(page());
     await page().getByRole('heading', { name: 'New draft' }).waitFor();
     await page().getByRole('textbox', { name: 'Post 1', exact: true }).fill('Our launch, in a video and a deck');
     await page()

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shotPath } from '../helpers/browser.js';
 import { addAccount, userIdOf } from '../helpers/drafts.js';
 import { OWNER } from '../helpers/server.js';
-import { signIn, startUiApp, type UiApp } from '../helpers/ui-app.js';
+import { pressNew, signIn, startUiApp, type UiApp } from '../helpers/ui-app.js';
 
 let app: UiApp;
 const page = () => app.page;
@@ -29,7 +29,7 @@ afterAll(async () => {
 /** A new draft with `text` in its first post, and its options panel open. */
 async function newDraftWithOptions(text: string) {
   await page().setViewportSize({ width: 1280, height: 1400 });
-  await page().keyboard.press('Control+n');
+  await pressNew(page());
   await page().getByRole('heading', { name: 'New draft' }).waitFor();
   await page().getByRole('textbox', { name: 'Post 1', exact: true }).fill(text);
   const panel = page().locator('[data-options-panel]');

@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   app,
+  holdSaves,
   key,
   masto,
   mastoId,
@@ -21,7 +22,7 @@ import {
   xId,
 } from '../helpers/composer-world.js';
 import { pngBytes } from '../helpers/png.js';
-import { signIn, unnamedControls } from '../helpers/ui-app.js';
+import { pressNew, signIn, unnamedControls } from '../helpers/ui-app.js';
 
 useComposerWorld();
 
@@ -141,6 +142,7 @@ describe('nothing is lost', () => {
 
   it('unsaved work survives a reload and a closed window, and New starts clean', async () => {
     await newDraft();
+    const release = await holdSaves();
     await post(1).fill('Not saved yet, but not lost.');
     await page().getByLabel('Title').fill('Scratch');
     await page().getByText('Unsaved').waitFor();
@@ -156,6 +158,7 @@ describe('nothing is lost', () => {
     await page().getByText('Restored unsaved work.').waitFor();
     await expect(page().getByLabel('Title').inputValue()).resolves.toBe('Scratch');
     await expect.poll(values).toEqual(['Not saved yet, but not lost.']);
+    await release();
 
     await page().getByRole('button', { name: 'New', exact: true }).click();
     await expect.poll(values).toEqual(['']);
@@ -167,10 +170,12 @@ describe('nothing is lost', () => {
     await post(1).fill('Saved text.');
     await page().keyboard.press('Control+s');
     await page().getByText('Saved.', { exact: true }).waitFor();
+    const release = await holdSaves();
     await post(1).fill('Saved text, then edited.');
     await page().reload();
     await page().getByText('Restored changes that were not saved.').waitFor();
     await expect.poll(values).toEqual(['Saved text, then edited.']);
+    await release();
     const draftUrl = page().url();
     await newDraft();
     await expect(page().locator('[data-notice]').count()).resolves.toBe(0);
@@ -193,7 +198,7 @@ describe('keyboard', () => {
   it('Ctrl+N opens a new draft from any page; Ctrl+Enter asks, then publishes; Ctrl+S saves', async () => {
     await page().getByRole('link', { name: 'Drafts' }).click();
     await page().getByRole('heading', { name: 'Drafts' }).waitFor();
-    await page().keyboard.press('Control+n');
+    await pressNew(page());
     await page().getByRole('heading', { name: 'New draft' }).waitFor();
     await post(1).fill('Sent with the keyboard.');
     // As a person would: once the page offers to publish (the accounts it goes to are loaded; on a

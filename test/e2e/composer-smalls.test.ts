@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMastodonSimulator, type MastodonSimulator } from '../simulators/mastodon.simulator.js';
 import { connectOAuth } from '../helpers/oauth-connect.js';
-import { signIn, startUiApp, type UiApp } from '../helpers/ui-app.js';
+import { pressNew, signIn, startUiApp, type UiApp } from '../helpers/ui-app.js';
 
 let masto: MastodonSimulator;
 let app: UiApp;
@@ -27,7 +27,7 @@ const errorText = () =>
     .then((t) => t.join(' '));
 
 async function newDraft() {
-  await page().keyboard.press('Control+n');
+  await pressNew(page());
   await page().getByRole('heading', { name: 'New draft' }).waitFor();
   await expect.poll(values).toEqual(['']);
 }

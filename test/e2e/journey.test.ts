@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startXSimulator, type XSimulator } from '../simulators/x.simulator.js';
 import { startPds, type PdsAccount, type PdsPeer } from '../peers/pds.js';
-import { startUiApp, type UiApp } from '../helpers/ui-app.js';
+import { pressNew, startUiApp, type UiApp } from '../helpers/ui-app.js';
 import { formatScheduled, machineTimeZone } from '../../time/index.js';
 
 const OWNER = { email: 'creator@example.test', password: 'a long enough password' };
@@ -200,7 +200,7 @@ describe('first run to published thread', () => {
     services.socialSets.update(userId, { id: services.socialSets.defaultSet(userId)!.id, timeZone: 'Europe/Berlin' });
     await page().reload();
     await page().locator('nav[aria-label="Main"]').waitFor();
-    await page().keyboard.press('Control+n');
+    await pressNew(page());
     await page().getByRole('heading', { name: 'New draft' }).waitFor();
     await expect(post(1).inputValue()).resolves.toBe('');
     await post(1).fill('Tomorrow: a closer look at scheduling.');

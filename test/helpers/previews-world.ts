@@ -12,7 +12,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { addAccount, userIdOf } from './drafts.js';
 import { pngBytes } from './png.js';
 import { OWNER } from './server.js';
-import { signIn, startUiApp, type UiApp } from './ui-app.js';
+import { pressNew, signIn, startUiApp, type UiApp } from './ui-app.js';
 import { closeCheckingNothingWentWrong } from './ui-world.js';
 
 export let app: UiApp;
@@ -40,7 +40,7 @@ export const preview = (p: string) => page().locator(`[data-preview="${p}"]`);
 export const sql = (q: string, ...args: unknown[]) => app.t.server.sqlite.prepare(q).run(...args);
 
 export async function newDraft() {
-  await page().keyboard.press('Control+n');
+  await pressNew(page());
   await page().getByRole('heading', { name: 'New draft' }).waitFor();
   await expect.poll(() => page().locator('[data-post] textarea').count()).toBe(1);
 }

@@ -107,6 +107,26 @@ export async function signIn(app: UiApp, hash = '#/compose'): Promise<string> {
   return key;
 }
 
+/**
+ * Ctrl+N, as a person presses it, then waits until the composer has started the new draft: it
+ * replaces `?new=…` in the address with `#/compose` in the same step that empties its state. Text
+ * filled before that step lands in the draft being left (which the step then replaces), a race a
+ * loaded machine lost; a person cannot type between the key and the step.
+ */
+export async function pressNew(page: Page): Promise<void> {
+  // The app takes the key once it is signed in and ready (its main navigation is shown).
+  await page.locator('nav[aria-label="Main"]').waitFor();
+  await page.evaluate(() => {
+    const w = window as { heraldNewSeen?: boolean };
+    w.heraldNewSeen = false;
+    window.addEventListener('hashchange', () => (w.heraldNewSeen = true), { once: true });
+  });
+  await page.keyboard.press('Control+n');
+  await page.waitForFunction(
+    () => (window as { heraldNewSeen?: boolean }).heraldNewSeen === true && location.hash === '#/compose',
+  );
+}
+
 /** Form controls, buttons and links on the page that have no accessible name (should be none). */
 export function unnamedControls(page: Page): Promise<string[]> {
   return page.evaluate(() =>
