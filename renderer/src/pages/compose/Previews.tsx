@@ -2,7 +2,7 @@
  * The composer's previews: each selected network's posts drawn as that network draws them (its
  * components are in preview/), in the app's light or dark theme, with the network's own text.
  */
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import {
   joinThreadText,
   NETWORK_LABELS,
@@ -17,6 +17,7 @@ import type { MediaRef } from './model';
 import { OptionsPreview } from './OptionsPreview';
 import type { PostOptionsValue } from '../../../../text/post-options';
 import { PreviewPost } from './preview/PreviewPost';
+import { usePreviewFollow } from './preview-follow';
 import { mediaKeyOf, type Identity, type LinkCardData } from './preview/types';
 import './preview/previews.css';
 
@@ -73,8 +74,10 @@ export function Previews({
   setOverride: (platform: Platform, text: string) => void;
 }) {
   const [overOpen, setOverOpen] = useState<Platform | undefined>();
+  const section = useRef<HTMLElement>(null);
+  usePreviewFollow(section);
   return (
-    <section aria-label="Previews">
+    <section aria-label="Previews" ref={section}>
       {previews.map(({ platform, posts, verdicts, valid, identity, opts, cards, warning, optionsBlock }) => (
         <div key={platform} className="preview" data-preview={platform}>
           <h3>
