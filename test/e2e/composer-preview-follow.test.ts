@@ -29,7 +29,7 @@ afterAll(async () => {
   await app?.close();
 });
 
-/** Per network: whether its preview scrolls in a box, its scroll offset, and whether post `part` is in the box's view. */
+/** Per network: whether its preview scrolls in a box, its offset, and whether post `part` is in the box's view. */
 const screens = (part: number) =>
   page().evaluate((i) => {
     return [...document.querySelectorAll<HTMLElement>('[data-screen]')].map((s) => {
