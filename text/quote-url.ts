@@ -25,6 +25,15 @@ const LINKEDIN_HOSTS = new Set(['linkedin.com']);
 
 const bare = (host: string) => host.toLowerCase().replace(/^www\./, '');
 
+/** A path segment decoded; undefined when its %-escapes are malformed (such a URL names no post). */
+function decoded(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}
+
 export function parseQuoteUrl(raw: string): QuotedPost | null {
   let u: URL;
   try {
@@ -44,15 +53,17 @@ export function parseQuoteUrl(raw: string): QuotedPost | null {
   if (BSKY_HOSTS.has(host)) {
     if (seg[0] !== 'profile' || seg[2] !== 'post' || !seg[1] || !seg[3] || seg.length !== 4) return null;
     if (!/^[a-zA-Z0-9._:~-]{1,512}$/.test(seg[3])) return null;
-    return { platform: 'skyblog', author: decodeURIComponent(seg[1]), rkey: seg[3], url };
+    const author = decoded(seg[1]);
+    return author ? { platform: 'skyblog', author, rkey: seg[3], url } : null;
   }
   if (THREADS_HOSTS.has(host)) {
     if (seg.length < 3 || !seg[0].startsWith('@') || seg[1] !== 'post') return null;
     if (!/^[A-Za-z0-9_-]{5,64}$/.test(seg[2])) return null;
-    return { platform: 'threadblog', code: seg[2], author: decodeURIComponent(seg[0].slice(1)), url };
+    const author = decoded(seg[0].slice(1));
+    return author ? { platform: 'threadblog', code: seg[2], author, url } : null;
   }
   if (LINKEDIN_HOSTS.has(host)) {
-    const urn = decodeURIComponent(seg[0] === 'feed' && seg[1] === 'update' ? (seg[2] ?? '') : '');
+    const urn = decoded(seg[0] === 'feed' && seg[1] === 'update' ? (seg[2] ?? '') : '') ?? '';
     return /^urn:li:(share|ugcPost|activity):[0-9]{1,25}$/.test(urn) ? { platform: 'problog', id: urn, url } : null;
   }
   if (u.protocol !== 'https:' && !isLoopback(host)) return null;

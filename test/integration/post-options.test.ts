@@ -82,6 +82,11 @@ describe('options on a draft', () => {
     ['a topic tag with "&"', { topicTag: 'R&D' }, 'body.options.topicTag'],
     ['a quote URL that is no post', { quoteUrl: 'https://example.com/blog/1' }, 'body.options.quoteUrl'],
     ['a quote URL of an X profile', { quoteUrl: 'https://x.com/someone' }, 'body.options.quoteUrl'],
+    [
+      'a Threads quote URL whose author has a broken %-escape',
+      { quoteUrl: 'https://www.threads.net/@%E0/post/DAbCdEf1234' },
+      'body.options.quoteUrl',
+    ],
     ['an unknown reply control', { replyControl: 'friends' }, 'body.options.replyControl'],
     ['a 10,000-character content warning', { contentWarning: 'w'.repeat(10_000) }, 'body.options.contentWarning'],
     ['an unknown self label', { selfLabels: ['gore'] }, 'body.options.selfLabels.0'],

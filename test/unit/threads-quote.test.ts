@@ -43,6 +43,15 @@ describe('a Threads quote', () => {
     expect(v.dropped).toEqual([]);
   });
 
+  it('names no post when a link has a broken %-escape where the author or post is read', () => {
+    for (const url of [
+      'https://www.threads.net/@%E0/post/DAbCdEf1234',
+      'https://bsky.app/profile/%E0/post/3kabc',
+      'https://www.linkedin.com/feed/update/%E0',
+    ])
+      expect(parseQuoteUrl(url), url).toBeNull();
+  });
+
   it('is not checked against the account on the other networks', () => {
     const url = 'https://www.threads.net/@someone.else/post/DAbCdEf1234';
     for (const p of ['microblog', 'skyblog', 'fedblog', 'problog'] as const) {
