@@ -301,7 +301,8 @@ describe('herald draft', () => {
     ]);
     expect(drafts[0].draft.selectedAccountIds).toEqual([fed1, fed2]);
     expect(drafts[1].draft.title).toBe('json one 中文 🎉');
-    expect(drafts[1].draft.tweets.map((x: any) => x.plainText)).toEqual(['json one 中文 🎉', 'json two', 'json three']);
+    const jsonPosts = ['json one 中文 🎉', 'json two', 'json three'];
+    expect(drafts[1].draft.tweets.map((x: any) => x.plainText)).toEqual(jsonPosts);
     const split = drafts[2].draft.tweets;
     expect(split.length).toBeGreaterThan(1);
     expect(split.every((x: any) => x.validation.fedblog.valid)).toBe(true);

@@ -191,7 +191,8 @@ describe('publishing through the adapter, read back from the PDS', () => {
 
   it('writes facets whose UTF-8 byte ranges cover exactly the link, the mention and the hashtag', async () => {
     const link = 'https://example.com/docs?q=日本';
-    const text = `Hi 👋🏽 世界！ read ${link}, ask @${bob.handle} or @nobody-here.test about #東京テスト 🎉 end.`;
+    const ask = `ask @${bob.handle} or @nobody-here.test`;
+    const text = `Hi 👋🏽 世界！ read ${link}, ${ask} about #東京テスト 🎉 end.`;
     const ref = await publish(aliceId, post(text));
     const rec = await pds.getRecord(ref.id);
     expect(rec.value.text).toBe(text);
