@@ -7,11 +7,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, expect } from 'vitest';
+import { ROOT } from './child-server.js';
 import { tempDir } from './server.js';
 
-export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const LISTENING = /^Herald API listening on http:\/\/127\.0\.0\.1:(\d+)\/api\/v1$/m;
 export const OWNER = { email: 'serve-owner@example.test', password: 'serve owner password' };
 /** Child processes compile TypeScript on start: slow on a busy machine, so each test gets room. */
@@ -55,7 +54,7 @@ export interface Launched {
 
 /** Starts a command in its own process group (as a terminal would), collecting stdout and stderr. */
 export function launch(cmd: string, args: string[], env: Record<string, string>): Launched {
-  const child = spawn(cmd, args, { cwd: root, env: cleanEnv(env), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(cmd, args, { cwd: ROOT, env: cleanEnv(env), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
   let out = '';
   const waiters: (() => void)[] = [];

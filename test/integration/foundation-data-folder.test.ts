@@ -13,7 +13,8 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/core/config.js';
 import { SchemaTooNewError } from '../../server/db/connection.js';
 import { createServer } from '../../server/server.js';
-import { launch, LISTENING, newDir, root, SLOW, stopped, useLaunches } from '../helpers/herald-process.js';
+import { ROOT } from '../helpers/child-server.js';
+import { launch, LISTENING, newDir, SLOW, stopped, useLaunches } from '../helpers/herald-process.js';
 import { startServer } from '../helpers/server.js';
 
 useLaunches();
@@ -32,7 +33,7 @@ describe('SQLite', () => {
         expect(sqlite.pragma('synchronous', { simple: true })).toBe(2);
         expect(sqlite.pragma('foreign_keys', { simple: true })).toBe(1);
         expect(sqlite.pragma('busy_timeout', { simple: true })).toBeGreaterThanOrEqual(1000);
-        const journal = JSON.parse(fs.readFileSync(path.join(root, 'migrations', 'meta', '_journal.json'), 'utf8')) as {
+        const journal = JSON.parse(fs.readFileSync(path.join(ROOT, 'migrations', 'meta', '_journal.json'), 'utf8')) as {
           entries: { when: number }[];
         };
         const applied = sqlite

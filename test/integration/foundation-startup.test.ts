@@ -20,12 +20,12 @@ import {
   login,
   newDir,
   OWNER,
-  root,
   SLOW,
   stopped,
   useLaunches,
 } from '../helpers/herald-process.js';
 import { processTree } from '../helpers/proc.js';
+import { ROOT } from '../helpers/child-server.js';
 
 useLaunches();
 
@@ -156,13 +156,13 @@ describe('npm start', () => {
 
 describe('installation without Electron or keytar', () => {
   it('package.json lists electron and keytar as optional dependencies only', () => {
-    const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+    const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
     for (const name of ['electron', 'keytar']) {
       expect(pkg.optionalDependencies?.[name], name).toBeTruthy();
       expect(pkg.dependencies?.[name], name).toBeUndefined();
       expect(pkg.devDependencies?.[name], name).toBeUndefined();
     }
-    const lock = JSON.parse(fs.readFileSync(path.join(root, 'package-lock.json'), 'utf8'));
+    const lock = JSON.parse(fs.readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8'));
     expect(lock.packages[''].optionalDependencies).toMatchObject({
       electron: expect.any(String),
       keytar: expect.any(String),
@@ -171,13 +171,13 @@ describe('installation without Electron or keytar', () => {
     // Nothing the server or the CLI loads imports either one eagerly.
     const walk = (d: string): string[] =>
       fs
-        .readdirSync(path.join(root, d), { withFileTypes: true })
+        .readdirSync(path.join(ROOT, d), { withFileTypes: true })
         .flatMap((e) =>
           e.isDirectory() ? walk(path.join(d, e.name)) : e.name.endsWith('.ts') ? [path.join(d, e.name)] : [],
         );
     const sources = ['server', 'cli', 'client'].flatMap(walk);
     for (const f of sources) {
-      const text = fs.readFileSync(path.join(root, f), 'utf8');
+      const text = fs.readFileSync(path.join(ROOT, f), 'utf8');
       expect(text, f).not.toMatch(/^\s*import\s[^;]*from\s+['"](electron|keytar)['"]/m);
       expect(text, f).not.toMatch(/require\(['"](electron|keytar)['"]\)/);
     }
