@@ -9,10 +9,10 @@
 import type { Route } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { startMastodonSimulator, type MastodonSimulator } from '../simulators/mastodon.simulator.js';
-import { startXSimulator, type XSimulator } from '../simulators/x.simulator.js';
+import { startXSimulator, xSimulatorSettings, type XSimulator } from '../simulators/x.simulator.js';
 import { connectOAuth } from './oauth-connect.js';
 import { pressNew, signIn, startUiApp, type UiApp } from './ui-app.js';
-import { closeCheckingNothingWentWrong, xSimulatorSettings } from './ui-world.js';
+import { closeCheckingNothingWentWrong } from './ui-world.js';
 
 const X_CLIENT = { clientId: 'herald-e2e', clientSecret: 'herald-e2e-secret' };
 

@@ -13,7 +13,7 @@ import { startLinkedInSimulator, type LinkedInSimulator } from '../simulators/li
 import { applyLittleText } from '../simulators/linkedin.text.js';
 import { startMastodonSimulator, type MastodonSimulator } from '../simulators/mastodon.simulator.js';
 import { startThreadsSimulator, type ThreadsSimulator } from '../simulators/threads.simulator.js';
-import { startXSimulator, type XSimulator } from '../simulators/x.simulator.js';
+import { startXSimulator, xSimulatorSettings, type XSimulator } from '../simulators/x.simulator.js';
 import { connectOAuth } from './oauth-connect.js';
 import type { TestServer } from './server.js';
 
@@ -55,11 +55,7 @@ export function simulatorSettings(
   xClient: { clientId: string; clientSecret: string },
 ): Record<string, string> {
   return {
-    HERALD_MICROBLOG_API_URL: x.url,
-    HERALD_MICROBLOG_AUTHORIZE_URL: x.authorizeUrl,
-    HERALD_MICROBLOG_TOKEN_URL: x.tokenUrl,
-    HERALD_MICROBLOG_CLIENT_ID: xClient.clientId,
-    HERALD_MICROBLOG_CLIENT_SECRET: xClient.clientSecret,
+    ...xSimulatorSettings(x, xClient),
     HERALD_THREADBLOG_API_URL: threads.url,
     HERALD_THREADBLOG_AUTHORIZE_URL: threads.authorizeUrl,
     HERALD_THREADBLOG_TOKEN_URL: threads.tokenUrl,

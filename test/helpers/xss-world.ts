@@ -11,13 +11,13 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import {
   startMastodonSimulator,
   startXSimulator,
+  xSimulatorSettings,
   type MastodonSimulator,
   type XSimulator,
 } from '../simulators/index.js';
 import { connectOAuth } from './oauth-connect.js';
 import { pngBytes } from './png.js';
 import { signIn, startUiApp, type UiApp } from './ui-app.js';
-import { xSimulatorSettings } from './ui-world.js';
 
 /** Each sets top.__xss (or opens a dialog) if it ever runs. */
 export const PAYLOADS = [

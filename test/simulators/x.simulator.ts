@@ -321,3 +321,12 @@ export async function startXSimulator(opts: XSimulatorOptions = {}): Promise<XSi
     countPosts: (n, text) => state.counter.count(byName(n)?.id ?? '', text),
   };
 }
+
+/** The HERALD_MICROBLOG_* settings that point Herald at the X simulator, with this OAuth client. */
+export const xSimulatorSettings = (x: XSimulator, client: { clientId: string; clientSecret: string }) => ({
+  HERALD_MICROBLOG_API_URL: x.url,
+  HERALD_MICROBLOG_AUTHORIZE_URL: x.authorizeUrl,
+  HERALD_MICROBLOG_TOKEN_URL: x.tokenUrl,
+  HERALD_MICROBLOG_CLIENT_ID: client.clientId,
+  HERALD_MICROBLOG_CLIENT_SECRET: client.clientSecret,
+});
